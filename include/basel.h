@@ -1,0 +1,173 @@
+/*
+ * basel.h: Bayesian selection of inputs and basis functions by
+ * trans-dimensional Monte Carlo. The only installed header of libbasel.
+ *
+ * The API has four opaque handles:
+ *   basel_data      a numeric table read from CSV (immutable once read);
+ *   basel_options   the settings of a fit, set by name ("method", "basis", ...);
+ *   basel_fit       the result of a fit, or a fit read back from FIT.json;
+ *   basel_pred      predictions of a fit on new rows.
+ *
+ * Conventions (see STYLE.md in the project's shared notes):
+ *   - every fallible call returns a basel_status: 0 is BASEL_OK, failures are
+ *     negative; the caller-owned basel_error gets the code, a message and,
+ *     where one exists, the file/line/column the message is about;
+ *   - whoever creates frees; every _free accepts NULL;
+ *   - the library never exits, aborts, prints or changes process-wide state;
+ *   - randomness comes only from the seed in the options: the same seed and
+ *     number of chains give the same fit whatever the number of threads;
+ *   - handles may be used from different threads as long as one handle is
+ *     used by one thread at a time.
+ */
+#ifndef BASEL_H
+#define BASEL_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(BASEL_BUILDING) && defined(__GNUC__)
+#define BASEL_API __attribute__((visibility("default")))
+#else
+#define BASEL_API
+#endif
+
+#define BASEL_VERSION_MAJOR 0
+#define BASEL_VERSION_MINOR 1
+#define BASEL_VERSION_PATCH 0
+#define BASEL_VERSION_STRING "0.1.0"
+
+/* Status codes. Published values never change or get reused. */
+typedef enum basel_status {
+    BASEL_OK = 0,
+    BASEL_EINVAL = -1,     /* bad argument, option or setting */
+    BASEL_ENOMEM = -2,     /* out of memory; the handle is left usable */
+    BASEL_EIO = -3,        /* a file could not be read or written */
+    BASEL_EPARSE = -4,     /* malformed input data (CSV, JSON, spec) */
+    BASEL_ENUMERIC = -5,   /* a matrix was not positive definite, a value not finite */
+    BASEL_ECANCELLED = -6, /* the caller's cancel flag was raised */
+    BASEL_ERANGE = -7,     /* a problem too large for the method (e.g. m > 24 to enumerate) */
+    BASEL_EINTERNAL = -8   /* a bug: please report it */
+} basel_status;
+
+/* Caller-owned error record, filled by every call that can fail. line and
+ * column are 1-based and 0 when they do not apply; file is "" then too. */
+typedef struct basel_error {
+    int code;
+    char file[256];
+    size_t line;
+    size_t column;
+    char message[512];
+} basel_error;
+
+/* The name of a status code ("BASEL_EPARSE"); never NULL. */
+BASEL_API const char *basel_status_str(int code);
+/* "0.1.0"; the run-time version of the library. */
+BASEL_API const char *basel_version(void);
+/* Free memory the library handed out (strings from basel_fit_summary). */
+BASEL_API void basel_free(void *p);
+
+/* ---------------------------------------------------------------- data */
+
+typedef struct basel_data basel_data;
+
+/* Read a CSV file with a header row ("-" reads stdin). Fields may be quoted;
+ * CRLF and a trailing blank line are accepted. Cells must be numbers, except
+ * in the column named label_column (may be NULL), whose cells are kept as
+ * strings (class labels; an empty cell means "unlabelled").
+ * Errors: BASEL_EIO (cannot open), BASEL_EPARSE (ragged row, empty file,
+ * duplicate column name, ...) with err->file/line/column set. Cells that are
+ * not numbers are not an error here: they are reported, with their position,
+ * when a fit or prediction uses that column. */
+BASEL_API int basel_data_read_csv(basel_data **out, const char *path,
+                                  const char *label_column, basel_error *err);
+/* The same from a memory buffer; name is used in messages. */
+BASEL_API int basel_data_read_buffer(basel_data **out, const char *name, const char *text,
+                                     size_t len, const char *label_column, basel_error *err);
+BASEL_API size_t basel_data_rows(const basel_data *d);
+BASEL_API size_t basel_data_cols(const basel_data *d);
+/* Column name, valid while d lives; NULL if j is out of range. */
+BASEL_API const char *basel_data_name(const basel_data *d, size_t j);
+/* Index of the column called name, or -1. */
+BASEL_API long basel_data_find(const basel_data *d, const char *name);
+/* Value of row i, column j (NaN for a cell that is not a number). */
+BASEL_API double basel_data_value(const basel_data *d, size_t i, size_t j);
+/* A new data set holding the given rows of d (0-based), in that order. */
+BASEL_API int basel_data_subset(basel_data **out, const basel_data *d, const size_t *rows,
+                                size_t nrows, basel_error *err);
+BASEL_API void basel_data_free(basel_data *d);
+
+/* ------------------------------------------------------------- options */
+
+typedef struct basel_options basel_options;
+
+/* Defaults: method "bd", basis "linear", prior chosen by the method,
+ * model prior chosen by the method, seed 0 = pick one (see basel_fit_seed). */
+BASEL_API int basel_options_create(basel_options **out);
+/* Set one option by name, from its text form (the command line's spelling,
+ * without the dashes: "method", "basis", "prior", "model-prior", "target",
+ * "inputs", "iter", "burn", "chains", "seed", "threads", "standardize",
+ * "kmax", "top", ...). basel_options_help lists them all with their defaults.
+ * Unknown names and out-of-range values are BASEL_EINVAL with a message that
+ * lists what is accepted. Copies value. */
+BASEL_API int basel_options_set(basel_options *o, const char *name, const char *value,
+                                basel_error *err);
+/* The text value of an option as it stands now, or NULL for an unknown name. */
+BASEL_API const char *basel_options_get(const basel_options *o, const char *name);
+/* A static, human-readable table of every option, its default and range. */
+BASEL_API const char *basel_options_help(void);
+/* Optional progress callback, called from the calling thread between blocks
+ * of work with the fraction done; returning non-zero cancels the fit
+ * (BASEL_ECANCELLED). */
+typedef int (*basel_progress_fn)(double fraction_done, void *user);
+BASEL_API void basel_options_set_progress(basel_options *o, basel_progress_fn fn, void *user);
+BASEL_API void basel_options_free(basel_options *o);
+
+/* ----------------------------------------------------------------- fit */
+
+typedef struct basel_fit basel_fit;
+
+/* Run the method chosen in o on data. On success *out owns the result.
+ * Errors: BASEL_EINVAL (bad options for this data: a target that is not a
+ * column, a non-numeric cell in a used column with its position, n too
+ * small, ...), BASEL_ERANGE, BASEL_ENUMERIC, BASEL_ENOMEM, BASEL_ECANCELLED. */
+BASEL_API int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *o,
+                            basel_error *err);
+/* Write FIT.json atomically (temporary file, then rename). */
+BASEL_API int basel_fit_write_json(const basel_fit *f, const char *path, basel_error *err);
+/* Read a FIT.json written by basel_fit_write_json. */
+BASEL_API int basel_fit_read_json(basel_fit **out, const char *path, basel_error *err);
+/* The seed the fit used (useful when the options said "pick one"). */
+BASEL_API unsigned long basel_fit_seed(const basel_fit *f);
+/* A human-readable report (PIP table with bars, size posterior, selected
+ * models, diagnostics). The caller frees it with basel_free. NULL on ENOMEM. */
+BASEL_API char *basel_fit_summary(const basel_fit *f);
+/* Posterior inclusion probabilities: *m gets the number of atoms (inputs for
+ * the mixture method); the array lives as long as f. */
+BASEL_API const double *basel_fit_pip(const basel_fit *f, size_t *m);
+BASEL_API void basel_fit_free(basel_fit *f);
+
+/* ------------------------------------------------------------- predict */
+
+typedef struct basel_pred basel_pred;
+
+/* Predict the rows of data (which must have the fit's input columns, by
+ * name). model is "bma" (model average; the default for NULL), "prevalence",
+ * "median" or "hpm". level is the central interval's probability (0.95). */
+BASEL_API int basel_fit_predict(const basel_fit *f, const basel_data *data, const char *model,
+                                double level, basel_pred **out, basel_error *err);
+/* Write the predictions as CSV (header first; "-" for stdout), atomically. */
+BASEL_API int basel_pred_write_csv(const basel_pred *p, const char *path, basel_error *err);
+/* Row i of output j: mean, lower, upper (regression) or NULL pointers for
+ * classification. Returns BASEL_EINVAL for indices out of range. */
+BASEL_API int basel_pred_get(const basel_pred *p, size_t i, size_t j, double *mean,
+                             double *lower, double *upper);
+BASEL_API size_t basel_pred_rows(const basel_pred *p);
+BASEL_API void basel_pred_free(basel_pred *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* BASEL_H */

@@ -1,0 +1,71 @@
+/*
+ * basis.h: dictionaries of candidate atoms (DESIGN.md "Dictionary").
+ *
+ * An atom produces its column on demand at any set of points, so the same
+ * dictionary serves the training design and predictions. Kinds:
+ *   linear      the inputs themselves (variable selection), m = d;
+ *   gauss/cubic/tps/lin-rbf  radial functions phi(|x - c|) centred at the
+ *               training points, m = n: exp(-r^2/(2 w^2)), r^3, r^2 log r, r;
+ *   legendre/chebyshev/sine/cosine/poly  1-D families of m atoms on the
+ *               training range of the single input, rescaled to [-1, 1]
+ *               (polynomials) or [0, 1] (trigonometric); degree 1..m (the
+ *               constant is the always-in intercept, not an atom).
+ * The intercept is always in the model; the optional linear term (paper 002)
+ * adds the d inputs as always-in columns too. Dictionaries are immutable
+ * after creation and may be shared between threads.
+ */
+#ifndef BSL_BASIS_H
+#define BSL_BASIS_H
+
+#include "../core/spec.h"
+
+typedef enum bsl_basis_kind {
+    BSL_BASIS_LINEAR = 0,
+    BSL_BASIS_GAUSS = 1,
+    BSL_BASIS_CUBIC = 2,
+    BSL_BASIS_TPS = 3,
+    BSL_BASIS_LINRBF = 4,
+    BSL_BASIS_LEGENDRE = 5,
+    BSL_BASIS_CHEBYSHEV = 6,
+    BSL_BASIS_SINE = 7,
+    BSL_BASIS_COSINE = 8,
+    BSL_BASIS_POLY = 9
+} bsl_basis_kind;
+
+typedef struct bsl_dict {
+    bsl_basis_kind kind;
+    size_t d;          /* input dimension */
+    size_t m;          /* number of atoms */
+    double width;      /* gauss: w in exp(-r^2/(2 w^2)) */
+    double *centres;   /* radial kinds: m x d, row-major (centre j at centres + j*d) */
+    double lo, hi;     /* 1-D families: training range of the input */
+    int linear_term;   /* 1: the inputs are always-in columns (paper 002) */
+} bsl_dict;
+
+#define BSL_BASIS_NAMES "linear, gauss, cubic, tps, lin-rbf, legendre, chebyshev, sine, cosine, poly"
+
+/* Build a dictionary from a --basis spec for the n x d training inputs X
+ * (column-major). Copies what it needs (centres); X may be freed after. */
+int bsl_dict_create(bsl_dict **out, const char *spec, const double *X, size_t n, size_t d,
+                    basel_error *err);
+/* The same from parts (used when reading a fit back). centres may be NULL
+ * for non-radial kinds. */
+int bsl_dict_make(bsl_dict **out, bsl_basis_kind kind, size_t d, size_t m, double width,
+                  const double *centres, double lo, double hi, int linear_term);
+void bsl_dict_free(bsl_dict *dict);
+
+/* Column of atom j at the n points X (n x d, column-major, leading dim ldx). */
+void bsl_dict_eval(const bsl_dict *dict, size_t j, const double *X, size_t n, size_t ldx,
+                   double *out);
+/* A short name for atom j ("x3", "gauss@17", "legendre2"); input_names may
+ * be NULL (then inputs are called x1..xd). */
+void bsl_dict_atom_name(const bsl_dict *dict, size_t j, const char *const *input_names,
+                        char *buf, size_t len);
+/* "gauss", "legendre", ... */
+const char *bsl_basis_name(bsl_basis_kind kind);
+/* Parse a kind name; -1 if unknown. */
+int bsl_basis_kind_from_name(const char *name);
+/* 1 for radial kinds (atoms centred at points). */
+int bsl_basis_is_radial(bsl_basis_kind kind);
+
+#endif

@@ -1,0 +1,170 @@
+/* dict.c: building dictionaries from --basis specs and evaluating atoms
+ * (basis.h). */
+#include "basis.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_names[] = {"linear",   "gauss",     "cubic", "tps",
+                                         "lin-rbf",  "legendre",  "chebyshev",
+                                         "sine",     "cosine",    "poly"};
+
+const char *bsl_basis_name(bsl_basis_kind kind) { return kind_names[kind]; }
+
+int bsl_basis_kind_from_name(const char *name)
+{
+    for (int i = 0; i < (int)(sizeof kind_names / sizeof *kind_names); i++)
+        if (strcmp(name, kind_names[i]) == 0) return i;
+    return -1;
+}
+
+int bsl_basis_is_radial(bsl_basis_kind kind) { return kind >= BSL_BASIS_GAUSS && kind <= BSL_BASIS_LINRBF; }
+
+static int is_family(bsl_basis_kind kind) { return kind >= BSL_BASIS_LEGENDRE; }
+
+int bsl_dict_make(bsl_dict **out, bsl_basis_kind kind, size_t d, size_t m, double width,
+                  const double *centres, double lo, double hi, int linear_term)
+{
+    bsl_dict *dict = calloc(1, sizeof *dict);
+    if (!dict) return BASEL_ENOMEM;
+    dict->kind = kind;
+    dict->d = d;
+    dict->m = m;
+    dict->width = width;
+    dict->lo = lo;
+    dict->hi = hi;
+    dict->linear_term = linear_term;
+    if (bsl_basis_is_radial(kind)) {
+        dict->centres = bsl_malloc(m * d, sizeof(double));
+        if (!dict->centres) {
+            free(dict);
+            return BASEL_ENOMEM;
+        }
+        memcpy(dict->centres, centres, m * d * sizeof(double));
+    }
+    *out = dict;
+    return BASEL_OK;
+}
+
+int bsl_dict_create(bsl_dict **out, const char *text, const double *X, size_t n, size_t d,
+                    basel_error *err)
+{
+    bsl_spec s;
+    int rc = bsl_spec_parse(&s, "basis", text, err);
+    if (rc) return rc;
+    int kind = bsl_basis_kind_from_name(s.name);
+    if (kind < 0) return bsl_spec_unknown(&s, BSL_BASIS_NAMES, err);
+    double width = 1, mm = 0, lin = 0;
+    const char *accepted = "linear-term";
+    if (kind == BSL_BASIS_GAUSS) {
+        accepted = "r, linear-term";
+        if ((rc = bsl_spec_double(&s, "r", 1.0, 1e-300, 1e300, &width, err))) return rc;
+    } else if (is_family((bsl_basis_kind)kind)) {
+        accepted = "m, linear-term";
+        if ((rc = bsl_spec_double(&s, "m", 10, 1, 1000, &mm, err))) return rc;
+        if (mm != floor(mm)) return bsl_fail(err, BASEL_EINVAL, "--basis %s: m must be a whole number", s.name);
+        if (d != 1)
+            return bsl_fail(err, BASEL_EINVAL,
+                            "--basis %s is a 1-D family: it needs exactly one input, the data has %zu "
+                            "(choose one with --inputs)", s.name, d);
+    } else if (kind == BSL_BASIS_LINEAR) {
+        accepted = "";
+    }
+    if (kind != BSL_BASIS_LINEAR && (rc = bsl_spec_double(&s, "linear-term", 0, 0, 1, &lin, err)))
+        return rc;
+    if ((rc = bsl_spec_finish(&s, accepted, err))) return rc;
+
+    size_t m = kind == BSL_BASIS_LINEAR ? d : is_family((bsl_basis_kind)kind) ? (size_t)mm : n;
+    double lo = 0, hi = 0;
+    double *centres = NULL;
+    if (bsl_basis_is_radial((bsl_basis_kind)kind)) {
+        centres = bsl_malloc(n * d, sizeof *centres);
+        if (!centres) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        for (size_t i = 0; i < n; i++)
+            for (size_t a = 0; a < d; a++) centres[i * d + a] = X[a * n + i];
+    } else if (is_family((bsl_basis_kind)kind)) {
+        lo = hi = X[0];
+        for (size_t i = 1; i < n; i++) lo = fmin(lo, X[i]), hi = fmax(hi, X[i]);
+        if (!(hi > lo)) return bsl_fail(err, BASEL_EINVAL, "--basis %s: the input is constant", s.name);
+    }
+    rc = bsl_dict_make(out, (bsl_basis_kind)kind, d, m, width, centres, lo, hi, lin != 0);
+    free(centres);
+    if (rc) return bsl_fail(err, rc, "out of memory");
+    return BASEL_OK;
+}
+
+void bsl_dict_free(bsl_dict *dict)
+{
+    if (!dict) return;
+    free(dict->centres);
+    free(dict);
+}
+
+static double radial(bsl_basis_kind kind, double r2, double width)
+{
+    switch (kind) {
+    case BSL_BASIS_GAUSS: return exp(-r2 / (2 * width * width));
+    case BSL_BASIS_CUBIC: return r2 * sqrt(r2);
+    case BSL_BASIS_TPS: return r2 > 0 ? 0.5 * r2 * log(r2) : 0.0; /* r^2 log r */
+    default: return sqrt(r2);                                      /* lin-rbf */
+    }
+}
+
+/* Degree-j member of a 1-D family at x rescaled from [lo, hi]. Legendre and
+ * Chebyshev by their three-term recurrences on t in [-1, 1]. */
+static double family(const bsl_dict *dict, size_t j, double x)
+{
+    const double t = 2 * (x - dict->lo) / (dict->hi - dict->lo) - 1;
+    const double u = (t + 1) / 2;
+    switch (dict->kind) {
+    case BSL_BASIS_SINE: return sin((double)j * M_PI * u);
+    case BSL_BASIS_COSINE: return cos((double)j * M_PI * u);
+    case BSL_BASIS_POLY: return pow(t, (double)j);
+    default: break;
+    }
+    double p0 = 1, p1 = t;
+    for (size_t i = 1; i < j; i++) {
+        const double p2 = dict->kind == BSL_BASIS_LEGENDRE
+                              ? ((2.0 * (double)i + 1) * t * p1 - (double)i * p0) / ((double)i + 1)
+                              : 2 * t * p1 - p0;
+        p0 = p1;
+        p1 = p2;
+    }
+    return p1;
+}
+
+void bsl_dict_eval(const bsl_dict *dict, size_t j, const double *X, size_t n, size_t ldx,
+                   double *out)
+{
+    if (dict->kind == BSL_BASIS_LINEAR) {
+        memcpy(out, X + j * ldx, n * sizeof *out);
+    } else if (bsl_basis_is_radial(dict->kind)) {
+        const double *c = dict->centres + j * dict->d;
+        for (size_t i = 0; i < n; i++) {
+            double r2 = 0;
+            for (size_t a = 0; a < dict->d; a++) {
+                const double diff = X[a * ldx + i] - c[a];
+                r2 += diff * diff;
+            }
+            out[i] = radial(dict->kind, r2, dict->width);
+        }
+    } else {
+        for (size_t i = 0; i < n; i++) out[i] = family(dict, j + 1, X[i]);
+    }
+}
+
+void bsl_dict_atom_name(const bsl_dict *dict, size_t j, const char *const *input_names, char *buf,
+                        size_t len)
+{
+    if (dict->kind == BSL_BASIS_LINEAR) {
+        if (input_names)
+            snprintf(buf, len, "%s", input_names[j]);
+        else
+            snprintf(buf, len, "x%zu", j + 1);
+    } else if (bsl_basis_is_radial(dict->kind)) {
+        snprintf(buf, len, "%s@%zu", kind_names[dict->kind], j + 1);
+    } else {
+        snprintf(buf, len, "%s%zu", kind_names[dict->kind], j + 1);
+    }
+}

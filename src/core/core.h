@@ -1,0 +1,52 @@
+/*
+ * core.h: what every part of libbasel shares: error reporting, checked
+ * allocation, small numeric helpers. Internal; never installed.
+ *
+ * Error convention: a function that can fail returns a basel_status and
+ * fills the caller's basel_error through bsl_fail / bsl_fail_at, which
+ * return the code so that "return bsl_fail(err, BASEL_EINVAL, ...)" reads
+ * as one statement. err may be NULL.
+ */
+#ifndef BSL_CORE_H
+#define BSL_CORE_H
+
+#include "basel.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+#if defined(__GNUC__)
+#define BSL_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define BSL_PRINTF(a, b)
+#endif
+
+/* Set err (if not NULL) and return code. */
+int bsl_fail(basel_error *err, int code, const char *fmt, ...) BSL_PRINTF(3, 4);
+/* The same with a position in a file (line/column 1-based, 0 = unknown). */
+int bsl_fail_at(basel_error *err, int code, const char *file, size_t line, size_t column,
+                const char *fmt, ...) BSL_PRINTF(6, 7);
+/* Clear err to BASEL_OK. */
+void bsl_error_clear(basel_error *err);
+
+/* calloc of n elements of size sz with overflow check; NULL on failure. */
+void *bsl_calloc(size_t n, size_t sz);
+/* malloc of n * sz bytes with overflow check. */
+void *bsl_malloc(size_t n, size_t sz);
+/* Grow *p to hold at least need elements of size sz (geometric); 0 or -1. */
+int bsl_grow(void **p, size_t *cap, size_t need, size_t sz);
+char *bsl_strdup(const char *s);
+
+/* log(exp(a) + exp(b)) without overflow; -inf is the identity. */
+double bsl_logaddexp(double a, double b);
+/* log of the sum of exp(x[i]) for i < n. */
+double bsl_logsumexp(const double *x, size_t n);
+
+/* A 64-bit mixer (splitmix64): derives independent per-chain seeds from
+ * (seed, chain) so results do not depend on the thread count. */
+unsigned long bsl_mix_seed(unsigned long seed, unsigned long stream);
+
+#define BSL_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define BSL_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+#endif

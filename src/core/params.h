@@ -1,0 +1,30 @@
+/*
+ * params.h: engine-specific settings as name=value text, read with typed,
+ * range-checked getters. The option table (options.c) decides which names
+ * exist, so an engine only sees names that were accepted.
+ */
+#ifndef BSL_PARAMS_H
+#define BSL_PARAMS_H
+
+#include "core.h"
+
+#define BSL_PARAMS_MAX 48
+
+typedef struct bsl_params {
+    size_t n;
+    char name[BSL_PARAMS_MAX][32];
+    char value[BSL_PARAMS_MAX][128];
+} bsl_params;
+
+/* Set (or replace) name. -1 when full or too long. */
+int bsl_params_set(bsl_params *p, const char *name, const char *value);
+/* The value of name or NULL. */
+const char *bsl_params_get(const bsl_params *p, const char *name);
+/* Typed getters: def when absent; BASEL_EINVAL (naming the option) when the
+ * text is not a number or out of [lo, hi]. */
+int bsl_params_double(const bsl_params *p, const char *name, double def, double lo, double hi,
+                      double *out, basel_error *err);
+int bsl_params_size(const bsl_params *p, const char *name, size_t def, size_t lo, size_t hi,
+                    size_t *out, basel_error *err);
+
+#endif

@@ -1,0 +1,68 @@
+/* util.c: checked allocation and small numeric helpers (core.h). */
+#include "core.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+void *bsl_malloc(size_t n, size_t sz)
+{
+    if (sz && n > SIZE_MAX / sz) return NULL;
+    return malloc(n * sz > 0 ? n * sz : 1);
+}
+
+void *bsl_calloc(size_t n, size_t sz) { return calloc(n ? n : 1, sz ? sz : 1); }
+
+int bsl_grow(void **p, size_t *cap, size_t need, size_t sz)
+{
+    if (need <= *cap) return 0;
+    size_t cap2 = *cap ? *cap : 8;
+    while (cap2 < need) {
+        if (cap2 > SIZE_MAX / 2) return -1;
+        cap2 *= 2;
+    }
+    if (cap2 > SIZE_MAX / sz) return -1;
+    void *q = realloc(*p, cap2 * sz);
+    if (!q) return -1;
+    *p = q;
+    *cap = cap2;
+    return 0;
+}
+
+char *bsl_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *c = malloc(n);
+    if (c) memcpy(c, s, n);
+    return c;
+}
+
+void basel_free(void *p) { free(p); }
+
+double bsl_logaddexp(double a, double b)
+{
+    if (a == -INFINITY) return b;
+    if (b == -INFINITY) return a;
+    return a > b ? a + log1p(exp(b - a)) : b + log1p(exp(a - b));
+}
+
+double bsl_logsumexp(const double *x, size_t n)
+{
+    double mx = -INFINITY;
+    for (size_t i = 0; i < n; i++)
+        if (x[i] > mx) mx = x[i];
+    if (mx == -INFINITY) return mx;
+    double s = 0;
+    for (size_t i = 0; i < n; i++) s += exp(x[i] - mx);
+    return mx + log(s);
+}
+
+unsigned long bsl_mix_seed(unsigned long seed, unsigned long stream)
+{
+    uint64_t z = (uint64_t)seed + 0x9e3779b97f4a7c15ULL * ((uint64_t)stream + 1);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return (unsigned long)(z & 0xffffffffUL) | 1UL; /* gsl's mt19937 uses 32 bits */
+}

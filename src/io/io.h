@@ -1,0 +1,58 @@
+/*
+ * io.h: reading and writing files: the CSV table behind basel_data, the
+ * atomic-write helper, and (fitjson.c) the FIT.json reader and writer.
+ * Internal; never installed.
+ */
+#ifndef BSL_IO_H
+#define BSL_IO_H
+
+#include "../core/core.h"
+
+#include <stdio.h>
+
+/* The first cell of a column that is not a finite number (empty, text,
+ * "nan", "inf"), kept so that a fit using the column can name it. */
+typedef struct bsl_badcell {
+    size_t row;      /* 0-based data row */
+    size_t line;     /* 1-based line in the source; 0 = column is clean */
+    size_t column;   /* 1-based character column where the cell starts */
+    char text[48];   /* the cell's text, truncated */
+} bsl_badcell;
+
+struct basel_data {
+    char *source;        /* file name used in messages ("<stdin>" for -) */
+    size_t n, p;         /* data rows, columns */
+    char **names;        /* p column names */
+    double *values;      /* n x p, column-major: values[j * n + i]; NaN where not a number */
+    size_t *line_of_row; /* n: 1-based source line of each data row */
+    bsl_badcell *bad;    /* p: first non-numeric cell of each column (line 0 if none) */
+    long label_col;      /* index of the label column, or -1 */
+    char **labels;       /* n strings (owned) when label_col >= 0, "" = unlabelled */
+};
+
+/* Parse CSV text (not necessarily NUL-terminated) into a new table. */
+int bsl_csv_parse(basel_data **out, const char *source, const char *text, size_t len,
+                  const char *label_column, basel_error *err);
+
+/* Column j of d as a pointer to n doubles (column-major storage). */
+static inline const double *bsl_data_col(const basel_data *d, size_t j)
+{
+    return d->values + j * d->n;
+}
+
+/* Fail with the position of column j's first non-numeric cell, if it has one;
+ * BASEL_OK otherwise. what names the role ("input", "target"). */
+int bsl_data_check_numeric(const basel_data *d, size_t j, const char *what, basel_error *err);
+
+/* Atomic output: open a temporary file beside path ("-" = stdout), write,
+ * then commit (fflush, fsync, rename) or abort (remove the temporary). */
+typedef struct bsl_outfile {
+    FILE *fp;
+    char *path;
+    char *tmp; /* NULL for stdout */
+} bsl_outfile;
+int bsl_out_open(bsl_outfile *o, const char *path, basel_error *err);
+int bsl_out_commit(bsl_outfile *o, basel_error *err);
+void bsl_out_abort(bsl_outfile *o);
+
+#endif

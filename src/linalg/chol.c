@@ -1,0 +1,127 @@
+/*
+ * chol.c: Cholesky append / remove-at-any-position in O(k^2) (linalg.h).
+ * Invariant: on return from every function, L[0..k)[0..k) is the lower
+ * Cholesky factor of the current matrix, and an attached z equals L^{-1} b.
+ */
+#include "linalg.h"
+
+#include <cblas.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LL(c, i, j) ((c)->L[(i) + (j) * (c)->cap])
+
+int bsl_chol_init(bsl_chol *c, size_t cap)
+{
+    c->k = 0;
+    c->cap = cap ? cap : 1;
+    c->L = bsl_calloc(c->cap * c->cap, sizeof(double));
+    c->work = bsl_calloc(2 * c->cap, sizeof(double));
+    if (!c->L || !c->work) {
+        bsl_chol_free(c);
+        return BASEL_ENOMEM;
+    }
+    return BASEL_OK;
+}
+
+void bsl_chol_free(bsl_chol *c)
+{
+    if (!c) return;
+    free(c->L);
+    free(c->work);
+    c->L = c->work = NULL;
+    c->k = c->cap = 0;
+}
+
+void bsl_chol_solve_lower(const bsl_chol *c, double *x)
+{
+    if (c->k == 0) return;
+    cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)c->k, c->L,
+                (int)c->cap, x, 1);
+}
+
+void bsl_chol_solve_upper(const bsl_chol *c, double *x)
+{
+    if (c->k == 0) return;
+    cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, (int)c->k, c->L,
+                (int)c->cap, x, 1);
+}
+
+double bsl_chol_logdet(const bsl_chol *c)
+{
+    double s = 0;
+    for (size_t i = 0; i < c->k; i++) s += log(LL(c, i, i));
+    return 2 * s;
+}
+
+double bsl_chol_schur(const bsl_chol *c, const double *g, double d, double *v)
+{
+    memcpy(v, g, c->k * sizeof *v);
+    bsl_chol_solve_lower(c, v);
+    return d - bsl_dot(v, v, c->k);
+}
+
+void bsl_chol_append_commit(bsl_chol *c, const double *v, double s)
+{
+    size_t k = c->k;
+    for (size_t j = 0; j < k; j++) LL(c, k, j) = v[j];
+    LL(c, k, k) = sqrt(s);
+    c->k = k + 1;
+}
+
+/* Rotate the pair (a, b) by the Givens rotation (cs, sn): the building block
+ * of the rank-one update below. */
+static inline void rotate(double *a, double *b, double cs, double sn)
+{
+    const double a0 = *a, b0 = *b;
+    *a = cs * a0 + sn * b0;
+    *b = cs * b0 - sn * a0;
+}
+
+void bsl_chol_remove(bsl_chol *c, size_t p, double *z, size_t nz)
+{
+    const size_t k = c->k;
+    const size_t r = k - 1 - p;  /* order of the trailing block */
+    double *x = c->work;         /* the deleted column below the diagonal */
+    double *zp = c->work + c->cap; /* the deleted row of z */
+    for (size_t i = 0; i < r; i++) x[i] = LL(c, p + 1 + i, p);
+    /* delete row p in columns 0..p-1, then column p (trailing block moves up-left) */
+    for (size_t j = 0; j < p; j++)
+        for (size_t i = p; i + 1 < k; i++) LL(c, i, j) = LL(c, i + 1, j);
+    for (size_t j = p; j + 1 < k; j++)
+        for (size_t i = j; i + 1 < k; i++) LL(c, i, j) = LL(c, i + 1, j + 1);
+    if (z) {
+        memcpy(zp, z + p * nz, nz * sizeof *zp);
+        memmove(z + p * nz, z + (p + 1) * nz, r * nz * sizeof *z);
+    }
+    /* The trailing block T must become chol(T T' + x x'): column j of T and
+     * x are rotated together so that x's j-th entry vanishes. The same
+     * rotation applied to (z_j, z_p) keeps z = L^{-1} b, because
+     * L33' z3' = [T x] [z3; z_p] and [T x] G = [T' 0] with G orthogonal. */
+    for (size_t j = 0; j < r; j++) {
+        double *Tjj = &LL(c, p + j, p + j);
+        const double rr = hypot(*Tjj, x[j]);
+        const double cs = *Tjj / rr, sn = x[j] / rr;
+        *Tjj = rr;
+        for (size_t i = j + 1; i < r; i++) rotate(&LL(c, p + i, p + j), &x[i], cs, sn);
+        if (z)
+            for (size_t o = 0; o < nz; o++) rotate(&z[(p + j) * nz + o], &zp[o], cs, sn);
+    }
+    c->k = k - 1;
+}
+
+int bsl_chol_factor(bsl_chol *c, const double *A, size_t k, size_t lda)
+{
+    for (size_t j = 0; j < k; j++)
+        for (size_t i = j; i < k; i++) LL(c, i, j) = A[i + j * lda];
+    c->k = k;
+    if (k == 0) return BASEL_OK;
+    int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', (int)k, c->L, (int)c->cap);
+    if (info != 0) {
+        c->k = 0;
+        return BASEL_ENUMERIC;
+    }
+    return BASEL_OK;
+}

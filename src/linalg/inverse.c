@@ -1,0 +1,66 @@
+/*
+ * inverse.c: the explicit inverse A^{-1} kept up to date by block formulas
+ * (linalg.h), and BLAS wrappers. Only the full square (both triangles) is
+ * stored, so that a column of A^{-1} is contiguous.
+ */
+#include "linalg.h"
+
+#include <cblas.h>
+#include <lapacke.h>
+#include <string.h>
+
+#define AI(i, j) Ainv[(i) + (j) * ld]
+
+void bsl_inv_append(double *Ainv, size_t k, size_t ld, const double *u, double s)
+{
+    const double is = 1.0 / s;
+    for (size_t j = 0; j < k; j++) {
+        for (size_t i = 0; i < k; i++) AI(i, j) += u[i] * u[j] * is;
+        AI(k, j) = AI(j, k) = -u[j] * is;
+    }
+    AI(k, k) = is;
+}
+
+void bsl_inv_remove(double *Ainv, size_t k, size_t ld, size_t p)
+{
+    const double ipp = 1.0 / AI(p, p);
+    /* rank-one downdate on all entries, then delete row and column p */
+    for (size_t j = 0; j < k; j++) {
+        if (j == p) continue;
+        const double bj = AI(p, j) * ipp;
+        for (size_t i = 0; i < k; i++)
+            if (i != p) AI(i, j) -= AI(i, p) * bj;
+    }
+    for (size_t j = 0; j < k; j++) {
+        const size_t jn = j < p ? j : j - 1;
+        if (j == p) continue;
+        for (size_t i = 0; i < k; i++) {
+            if (i == p) continue;
+            const size_t in = i < p ? i : i - 1;
+            AI(in, jn) = AI(i, j);
+        }
+    }
+}
+
+void bsl_inv_apply(const double *Ainv, size_t k, size_t ld, const double *x, double *y)
+{
+    if (k == 0) return;
+    cblas_dsymv(CblasColMajor, CblasLower, (int)k, 1.0, Ainv, (int)ld, x, 1, 0.0, y, 1);
+}
+
+int bsl_inv_from_chol(const bsl_chol *c, double *Ainv, size_t ld)
+{
+    const size_t k = c->k;
+    for (size_t j = 0; j < k; j++)
+        for (size_t i = j; i < k; i++) AI(i, j) = c->L[i + j * c->cap];
+    if (k == 0) return BASEL_OK;
+    if (LAPACKE_dpotri(LAPACK_COL_MAJOR, 'L', (int)k, Ainv, (int)ld) != 0) return BASEL_ENUMERIC;
+    for (size_t j = 0; j < k; j++)
+        for (size_t i = j + 1; i < k; i++) AI(j, i) = AI(i, j);
+    return BASEL_OK;
+}
+
+double bsl_dot(const double *x, const double *y, size_t n)
+{
+    return n ? cblas_ddot((int)n, x, 1, y, 1) : 0.0;
+}

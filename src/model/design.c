@@ -1,0 +1,172 @@
+/* design.c: projection of the always-in columns and the shared Gram
+ * quantities (design.h). Cost O(n m (d + q)) once, plus O(n m^2) for the
+ * dense Gram matrix (one BLAS dsyrk). */
+#include "design.h"
+#include "../linalg/linalg.h"
+
+#include <cblas.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void bsl_design_free(bsl_design *D)
+{
+    if (!D) return;
+    free(D->Q);
+    free(D->R);
+    free(D->Y);
+    free(D->gy);
+    free(D->yy);
+    free(D->Bty);
+    free(D->diag);
+    free(D->gB);
+    free(D->G);
+    free(D->B);
+    free(D->usable);
+    free(D);
+}
+
+/* v <- (I - Q Q') v, and coef <- R^{-1} Q' v (q entries) if coef != NULL.
+ * Two passes of classical Gram-Schmidt ("twice is enough") keep the
+ * projection orthogonal to working precision. */
+static void project(const bsl_design *D, double *v, double *coef, double *work)
+{
+    const int n = (int)D->n, q = (int)D->q;
+    double *t = work, *t2 = work + q;
+    cblas_dgemv(CblasColMajor, CblasTrans, n, q, 1.0, D->Q, n, v, 1, 0.0, t, 1);
+    cblas_dgemv(CblasColMajor, CblasNoTrans, n, q, -1.0, D->Q, n, t, 1, 1.0, v, 1);
+    cblas_dgemv(CblasColMajor, CblasTrans, n, q, 1.0, D->Q, n, v, 1, 0.0, t2, 1);
+    cblas_dgemv(CblasColMajor, CblasNoTrans, n, q, -1.0, D->Q, n, t2, 1, 1.0, v, 1);
+    if (coef) {
+        for (int i = 0; i < q; i++) coef[i] = t[i] + t2[i];
+        cblas_dtrsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, q, D->R, q, coef, 1);
+    }
+}
+
+void bsl_design_raw_column(const bsl_design *D, size_t j, double *out)
+{
+    bsl_dict_eval(D->dict, j, D->X, D->n, D->n, out);
+}
+
+void bsl_design_column(const bsl_design *D, size_t j, double *out)
+{
+    if (D->B) {
+        memcpy(out, D->B + j * D->n, D->n * sizeof *out);
+        return;
+    }
+    double work[2 * 64];
+    bsl_design_raw_column(D, j, out);
+    project(D, out, NULL, work);
+}
+
+/* Z = [1, X if linear term], then Q R by LAPACK. */
+static int always_in(bsl_design *D, basel_error *err)
+{
+    const size_t n = D->n, d = D->dict->d, q = D->q;
+    D->Q = bsl_malloc(n * q, sizeof(double));
+    D->R = bsl_calloc(q * q, sizeof(double));
+    double *tau = bsl_malloc(q, sizeof(double));
+    if (!D->Q || !D->R || !tau) {
+        free(tau);
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) D->Q[i] = 1.0;
+    if (q > 1) memcpy(D->Q + n, D->X, n * d * sizeof(double));
+    int info = LAPACKE_dgeqrf(LAPACK_COL_MAJOR, (int)n, (int)q, D->Q, (int)n, tau);
+    for (size_t j = 0; j < q && info == 0; j++)
+        for (size_t i = 0; i <= j; i++) D->R[i + j * q] = D->Q[i + j * n];
+    for (size_t j = 0; j < q && info == 0; j++)
+        if (!(fabs(D->R[j + j * q]) > 1e-10 * fabs(D->R[0]) * sqrt((double)n)))
+            info = -1000;
+    if (info == 0) info = LAPACKE_dorgqr(LAPACK_COL_MAJOR, (int)n, (int)q, (int)q, D->Q, (int)n, tau);
+    free(tau);
+    if (info != 0)
+        return bsl_fail(err, BASEL_ENUMERIC, "the always-in columns (intercept%s) are collinear",
+                        q > 1 ? " and linear term" : "");
+    return BASEL_OK;
+}
+
+static int targets(bsl_design *D, const double *Y)
+{
+    const size_t n = D->n, c = D->c, q = D->q;
+    D->Y = bsl_malloc(n * c, sizeof(double));
+    D->gy = bsl_malloc(q * c, sizeof(double));
+    D->yy = bsl_malloc(c, sizeof(double));
+    if (!D->Y || !D->gy || !D->yy) return BASEL_ENOMEM;
+    double work[2 * 64];
+    for (size_t o = 0; o < c; o++) {
+        double *y = D->Y + o * n;
+        memcpy(y, Y + o * n, n * sizeof *y);
+        double coef[64];
+        project(D, y, coef, work);
+        for (size_t i = 0; i < q; i++) D->gy[i * c + o] = coef[i];
+        D->yy[o] = bsl_dot(y, y, n);
+    }
+    return BASEL_OK;
+}
+
+static int atoms(bsl_design *D, size_t gram_budget)
+{
+    const size_t n = D->n, m = D->m, c = D->c, q = D->q;
+    D->Bty = bsl_malloc(m * c, sizeof(double));
+    D->diag = bsl_malloc(m, sizeof(double));
+    D->gB = bsl_malloc(m * q, sizeof(double));
+    D->usable = bsl_malloc(m, 1);
+    double *col = bsl_malloc(n, sizeof(double));
+    const double bytes = 8.0 * ((double)n * (double)m + (double)m * (double)m);
+    if (bytes <= (double)gram_budget) D->B = bsl_malloc(n * m, sizeof(double));
+    if (!D->Bty || !D->diag || !D->gB || !D->usable || !col) {
+        free(col);
+        return BASEL_ENOMEM;
+    }
+    double work[2 * 64];
+    for (size_t j = 0; j < m; j++) {
+        bsl_design_raw_column(D, j, col);
+        const double raw = bsl_dot(col, col, n);
+        project(D, col, D->gB + j * q, work);
+        D->diag[j] = bsl_dot(col, col, n);
+        /* an atom left with less than 1e-10 of its norm after projection is
+         * a copy of the always-in columns: it can never enter a model */
+        D->usable[j] = D->diag[j] > 1e-10 * raw;
+        for (size_t o = 0; o < c; o++) D->Bty[j * c + o] = bsl_dot(col, D->Y + o * n, n);
+        if (D->B) memcpy(D->B + j * n, col, n * sizeof *col);
+    }
+    free(col);
+    if (D->B) {
+        D->G = bsl_malloc(m * m, sizeof(double));
+        if (!D->G) return BASEL_ENOMEM;
+        cblas_dsyrk(CblasColMajor, CblasLower, CblasTrans, (int)m, (int)n, 1.0, D->B, (int)n, 0.0,
+                    D->G, (int)m);
+        for (size_t j = 0; j < m; j++)
+            for (size_t i = j + 1; i < m; i++) D->G[j + i * m] = D->G[i + j * m];
+    }
+    return BASEL_OK;
+}
+
+int bsl_design_create(bsl_design **out, const bsl_dict *dict, const double *X, size_t n,
+                      const double *Y, size_t c, size_t gram_budget, basel_error *err)
+{
+    *out = NULL;
+    const size_t q = 1 + (dict->linear_term ? dict->d : 0);
+    if (q > 64) return bsl_fail(err, BASEL_EINVAL, "a linear term over more than 63 inputs is not supported");
+    if (n <= q + 1)
+        return bsl_fail(err, BASEL_EINVAL, "%zu rows are too few: need more than %zu", n, q + 1);
+    bsl_design *D = calloc(1, sizeof *D);
+    if (!D) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    D->n = n;
+    D->m = dict->m;
+    D->c = c;
+    D->q = q;
+    D->dict = dict;
+    D->X = X;
+    int rc = always_in(D, err);
+    if (!rc && targets(D, Y)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (!rc && atoms(D, gram_budget)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (rc) {
+        bsl_design_free(D);
+        return rc;
+    }
+    *out = D;
+    return BASEL_OK;
+}

@@ -1,0 +1,53 @@
+/*
+ * design.h: the training design every collapsed model reads from.
+ *
+ * The always-in columns Z (intercept, and the inputs when the dictionary has
+ * a linear term) get a flat prior and are integrated out exactly by
+ * projecting them away: with Z = Q R (thin QR), every atom column b_j and the
+ * targets y are replaced by (I - Q Q') b_j and (I - Q Q') y. For the g-prior
+ * this is BAS's centring; for every prior it is the marginal likelihood with
+ * the always-in coefficients integrated under a flat prior, up to a constant
+ * that is the same for every subset.
+ *
+ * Precomputed once, shared read-only by all chains:
+ *   Bty  (m x c)  b_j' P y         yy (c)  y' P y         diag (m)  b_j' P b_j
+ *   G    (m x m)  b_i' P b_j  when it fits in the memory budget ("dense"),
+ *                 else NULL and cross products are computed from columns.
+ * Per-atom always-in coefficients gB (m x q) = R^{-1} Q' b_j let a fit
+ * recover the intercept (and linear term) of any model without the data.
+ */
+#ifndef BSL_DESIGN_H
+#define BSL_DESIGN_H
+
+#include "../basis/basis.h"
+
+typedef struct bsl_design {
+    size_t n, m, c, q;     /* rows, atoms, outputs, always-in columns */
+    const bsl_dict *dict;  /* borrowed */
+    const double *X;       /* borrowed: n x d inputs, column-major */
+    double *Q;             /* n x q orthonormal basis of the always-in columns */
+    double *R;             /* q x q upper triangular, Z = Q R (column-major) */
+    double *Y;             /* n x c projected targets */
+    double *gy;            /* q x c always-in coefficients of y: R^{-1} Q' y */
+    double *yy;            /* c */
+    double *Bty;           /* m x c, row-major: Bty[j*c + o] */
+    double *diag;          /* m */
+    double *gB;            /* m x q, row-major */
+    double *G;             /* m x m column-major, or NULL (streaming) */
+    double *B;             /* n x m projected columns, or NULL */
+    unsigned char *usable; /* m: 0 if the atom is (numerically) in the span of Z */
+} bsl_design;
+
+/* Build the design of dict at the training points X (n x d) with targets Y
+ * (n x c, column-major). gram_budget is the byte budget for B and G; above
+ * it the design streams columns. Fails with EINVAL if n <= q. */
+int bsl_design_create(bsl_design **out, const bsl_dict *dict, const double *X, size_t n,
+                      const double *Y, size_t c, size_t gram_budget, basel_error *err);
+void bsl_design_free(bsl_design *D);
+
+/* Projected column of atom j (n doubles). */
+void bsl_design_column(const bsl_design *D, size_t j, double *out);
+/* Raw (unprojected) column of atom j at the training points. */
+void bsl_design_raw_column(const bsl_design *D, size_t j, double *out);
+
+#endif

@@ -1,0 +1,270 @@
+/*
+ * model.c: the incremental collapsed model (model.h). Invariants after every
+ * public call: chol is the factor of A_tau over active[0..k), z = L^{-1} bA,
+ * Ainv = A_tau^{-1}, logdet/quad/log_ml describe the current set, and
+ * pos[active[i]] == i.
+ */
+#include "model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void bsl_model_free(bsl_model *M)
+{
+    if (!M) return;
+    bsl_chol_free(&M->chol);
+    free(M->active);
+    free(M->pos);
+    free(M->Ainv);
+    free(M->bA);
+    free(M->z);
+    free(M->cols);
+    free(M->quad);
+    free(M->trial_v);
+    free(M->trial_g);
+    free(M->trial_col);
+    free(M->trial_quad);
+    free(M->work);
+    free(M);
+}
+
+static void update_score(bsl_model *M)
+{
+    for (size_t o = 0; o < M->c; o++) {
+        double q = 0;
+        for (size_t i = 0; i < M->k; i++) q += M->z[i * M->c + o] * M->z[i * M->c + o];
+        M->quad[o] = q;
+    }
+    M->logdet = bsl_chol_logdet(&M->chol);
+    M->log_ml = bsl_log_ml_formula(&M->prior, M->D->n, M->D->q, M->c, M->k, M->logdet, M->quad,
+                                   M->D->yy);
+}
+
+int bsl_model_create(bsl_model **out, const bsl_design *D, const bsl_coef_prior *prior,
+                     size_t kmax, basel_error *err)
+{
+    *out = NULL;
+    bsl_model *M = calloc(1, sizeof *M);
+    if (!M) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    M->D = D;
+    M->prior = *prior;
+    M->m = D->m;
+    M->c = D->c;
+    M->kmax = kmax;
+    M->tau = bsl_coef_tau(prior);
+    M->trial_j = -1;
+    const size_t kc = kmax + 1, c = D->c;
+    M->active = bsl_malloc(kc, sizeof(size_t));
+    M->pos = bsl_malloc(D->m, sizeof(long));
+    M->Ainv = bsl_calloc(kc * kc, sizeof(double));
+    M->bA = bsl_calloc(kc * c, sizeof(double));
+    M->z = bsl_calloc(kc * c, sizeof(double));
+    M->quad = bsl_calloc(c, sizeof(double));
+    M->trial_v = bsl_calloc(kc, sizeof(double));
+    M->trial_g = bsl_calloc(kc, sizeof(double));
+    M->trial_quad = bsl_calloc(c, sizeof(double));
+    M->work = bsl_calloc(kc * (c + 2), sizeof(double));
+    int bad = !M->active || !M->pos || !M->Ainv || !M->bA || !M->z || !M->quad || !M->trial_v ||
+              !M->trial_g || !M->trial_quad || !M->work || bsl_chol_init(&M->chol, kc) != BASEL_OK;
+    if (!bad && !D->G) {
+        M->cols = bsl_malloc(D->n * kc, sizeof(double));
+        M->trial_col = bsl_malloc(D->n, sizeof(double));
+        bad = !M->cols || !M->trial_col;
+    }
+    if (bad) {
+        bsl_model_free(M);
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory for a model of up to %zu atoms", kmax);
+    }
+    for (size_t j = 0; j < D->m; j++) M->pos[j] = -1;
+    update_score(M);
+    *out = M;
+    return BASEL_OK;
+}
+
+void bsl_model_copy(bsl_model *dst, const bsl_model *src)
+{
+    const size_t kc = src->kmax + 1, c = src->c;
+    dst->prior = src->prior;
+    dst->tau = src->tau;
+    dst->k = src->k;
+    memcpy(dst->active, src->active, src->k * sizeof *dst->active);
+    memcpy(dst->pos, src->pos, src->m * sizeof *dst->pos);
+    memcpy(dst->chol.L, src->chol.L, kc * kc * sizeof(double));
+    dst->chol.k = src->chol.k;
+    memcpy(dst->Ainv, src->Ainv, kc * kc * sizeof(double));
+    memcpy(dst->bA, src->bA, kc * c * sizeof(double));
+    memcpy(dst->z, src->z, kc * c * sizeof(double));
+    if (src->cols) memcpy(dst->cols, src->cols, src->D->n * src->k * sizeof(double));
+    memcpy(dst->quad, src->quad, c * sizeof(double));
+    dst->log_ml = src->log_ml;
+    dst->logdet = src->logdet;
+    dst->since_refactor = src->since_refactor;
+    dst->trial_j = -1;
+}
+
+/* Cross products of atom j with the active atoms into g; in streaming mode
+ * also leaves j's projected column in trial_col. */
+static void cross(bsl_model *M, size_t j, double *g)
+{
+    const bsl_design *D = M->D;
+    if (D->G) {
+        const double *Gj = D->G + j * D->m;
+        for (size_t i = 0; i < M->k; i++) g[i] = Gj[M->active[i]];
+        return;
+    }
+    bsl_design_column(D, j, M->trial_col);
+    for (size_t i = 0; i < M->k; i++) g[i] = bsl_dot(M->trial_col, M->cols + i * D->n, D->n);
+}
+
+double bsl_model_try_add(bsl_model *M, size_t j)
+{
+    M->trial_j = -1;
+    if (M->k >= M->kmax || M->pos[j] >= 0 || !M->D->usable[j]) return -INFINITY;
+    const size_t k = M->k, c = M->c;
+    cross(M, j, M->trial_g);
+    const double d = M->D->diag[j] + M->tau;
+    const double s = bsl_chol_schur(&M->chol, M->trial_g, d, M->trial_v);
+    if (!(s > BSL_RANK_TOL * d)) return -INFINITY;
+    /* new row of z and the new quad: quad' = quad + z_new^2 */
+    for (size_t o = 0; o < c; o++) {
+        double t = M->D->Bty[j * c + o];
+        for (size_t i = 0; i < k; i++) t -= M->trial_v[i] * M->z[i * c + o];
+        t /= sqrt(s);
+        M->work[o] = t;
+        M->trial_quad[o] = M->quad[o] + t * t;
+    }
+    const double logdet = M->logdet + log(s);
+    M->trial_j = (long)j;
+    M->trial_s = s;
+    M->trial_log_ml = bsl_log_ml_formula(&M->prior, M->D->n, M->D->q, c, k + 1, logdet,
+                                         M->trial_quad, M->D->yy);
+    return M->trial_log_ml;
+}
+
+int bsl_model_add(bsl_model *M, size_t j)
+{
+    if (M->trial_j != (long)j && bsl_model_try_add(M, j) == -INFINITY) return BASEL_ENUMERIC;
+    if (M->trial_j != (long)j) return BASEL_ENUMERIC;
+    const size_t k = M->k, c = M->c, ld = M->kmax + 1;
+    const double s = M->trial_s;
+    double *u = M->work + c; /* A^{-1} g for the inverse's block update */
+    bsl_inv_apply(M->Ainv, k, ld, M->trial_g, u);
+    bsl_inv_append(M->Ainv, k, ld, u, s);
+    for (size_t o = 0; o < c; o++) {
+        M->z[k * c + o] = M->work[o];
+        M->bA[k * c + o] = M->D->Bty[j * c + o];
+        M->quad[o] = M->trial_quad[o];
+    }
+    bsl_chol_append_commit(&M->chol, M->trial_v, s);
+    if (M->cols) memcpy(M->cols + k * M->D->n, M->trial_col, M->D->n * sizeof(double));
+    M->active[k] = j;
+    M->pos[j] = (long)k;
+    M->k = k + 1;
+    M->logdet += log(s);
+    M->log_ml = M->trial_log_ml;
+    M->trial_j = -1;
+    if (++M->since_refactor >= BSL_REFACTOR_EVERY) return bsl_model_refactor(M);
+    return BASEL_OK;
+}
+
+void bsl_model_remove(bsl_model *M, size_t j)
+{
+    const size_t p = (size_t)M->pos[j], k = M->k, c = M->c, n = M->D->n;
+    bsl_chol_remove(&M->chol, p, M->z, c);
+    bsl_inv_remove(M->Ainv, k, M->kmax + 1, p);
+    memmove(M->bA + p * c, M->bA + (p + 1) * c, (k - p - 1) * c * sizeof(double));
+    if (M->cols) memmove(M->cols + p * n, M->cols + (p + 1) * n, (k - p - 1) * n * sizeof(double));
+    memmove(M->active + p, M->active + p + 1, (k - p - 1) * sizeof(size_t));
+    M->pos[j] = -1;
+    M->k = k - 1;
+    for (size_t i = p; i < M->k; i++) M->pos[M->active[i]] = (long)i;
+    M->trial_j = -1;
+    update_score(M);
+    if (++M->since_refactor >= BSL_REFACTOR_EVERY) bsl_model_refactor(M);
+}
+
+/* Dropping position p: with B = A^{-1} and w_o = B b_o,
+ *   log|A_{-p}| = log|A| + log B_pp        (Schur complement 1/B_pp),
+ *   quad_{-p,o} = quad_o - w_{p,o}^2 / B_pp. */
+void bsl_model_drop_scores(bsl_model *M, double *out)
+{
+    const size_t k = M->k, c = M->c, ld = M->kmax + 1;
+    double *w = M->work;          /* k x c, w[o*k + i] = (A^{-1} b_o)_i */
+    double *qd = M->work + k * c; /* c */
+    for (size_t o = 0; o < c; o++)
+        for (size_t i = 0; i < k; i++) {
+            double t = 0;
+            for (size_t l = 0; l < k; l++) t += M->Ainv[i + l * ld] * M->bA[l * c + o];
+            w[o * k + i] = t;
+        }
+    for (size_t p = 0; p < k; p++) {
+        const double Bpp = M->Ainv[p + p * ld];
+        for (size_t o = 0; o < c; o++) qd[o] = M->quad[o] - w[o * k + p] * w[o * k + p] / Bpp;
+        out[p] = bsl_log_ml_formula(&M->prior, M->D->n, M->D->q, c, k - 1, M->logdet + log(Bpp),
+                                    qd, M->D->yy);
+    }
+}
+
+int bsl_model_refactor(bsl_model *M)
+{
+    const size_t k = M->k, c = M->c, ld = M->kmax + 1, n = M->D->n;
+    double *A = M->Ainv; /* build A_tau in place of the inverse, then invert */
+    for (size_t b = 0; b < k; b++) {
+        for (size_t a = b; a < k; a++) {
+            double v;
+            if (M->D->G)
+                v = M->D->G[M->active[a] + M->active[b] * M->m];
+            else
+                v = bsl_dot(M->cols + a * n, M->cols + b * n, n);
+            A[a + b * ld] = v + (a == b ? M->tau : 0.0);
+        }
+    }
+    M->since_refactor = 0;
+    M->trial_j = -1;
+    if (bsl_chol_factor(&M->chol, A, k, ld) != BASEL_OK) return BASEL_ENUMERIC;
+    if (bsl_inv_from_chol(&M->chol, M->Ainv, ld) != BASEL_OK) return BASEL_ENUMERIC;
+    for (size_t o = 0; o < c; o++) {
+        double *t = M->work;
+        for (size_t i = 0; i < k; i++) t[i] = M->bA[i * c + o];
+        bsl_chol_solve_lower(&M->chol, t);
+        for (size_t i = 0; i < k; i++) M->z[i * c + o] = t[i];
+    }
+    update_score(M);
+    return BASEL_OK;
+}
+
+int bsl_model_set_prior(bsl_model *M, const bsl_coef_prior *prior)
+{
+    M->prior = *prior;
+    M->tau = bsl_coef_tau(prior);
+    return bsl_model_refactor(M);
+}
+
+void bsl_model_coef_mean(const bsl_model *M, double *beta)
+{
+    const size_t k = M->k, c = M->c;
+    /* A_tau^{-1} b = L^{-T} z */
+    double *t = M->work;
+    const double shrink = M->prior.kind == BSL_COEF_G ? M->prior.g / (1 + M->prior.g) : 1.0;
+    for (size_t o = 0; o < c; o++) {
+        for (size_t i = 0; i < k; i++) t[i] = M->z[i * c + o];
+        bsl_chol_solve_upper(&M->chol, t);
+        for (size_t i = 0; i < k; i++) beta[i * c + o] = shrink * t[i];
+    }
+}
+
+double bsl_model_sigma2(const bsl_model *M, size_t o)
+{
+    const double N = (double)(M->D->n - M->D->q), rss = fmax(M->D->yy[o] - M->quad[o], 0.0);
+    switch (M->prior.kind) {
+    case BSL_COEF_RIDGE: return M->prior.sigma2;
+    case BSL_COEF_G: {
+        /* E[sigma^2 | y, M] under Jeffreys: (yy (1 - g/(1+g) R^2)) / (N - 2) */
+        const double g = M->prior.g;
+        return (M->D->yy[o] - g / (1 + g) * M->quad[o]) / fmax(N - 2, 1);
+    }
+    case BSL_COEF_HIER: return (M->prior.b + 0.5 * rss) / fmax(M->prior.a + 0.5 * N - 1, 0.5);
+    default: return rss / fmax(N - (double)M->k, 1);
+    }
+}

@@ -1,0 +1,127 @@
+/*
+ * enumerate.c: the exact posterior over all 2^m subsets, the reference every
+ * engine is tested against (DESIGN.md "How we know it is right", step 1).
+ *
+ * Subsets are visited in Gray-code order, so each differs from the last by
+ * one atom and costs one O(k^2) add or remove of the incremental model. The
+ * normaliser and all sums are accumulated on a running log scale: when a new
+ * maximum log posterior appears, the sums are rescaled, so nothing under- or
+ * overflows whatever the spread of the marginal likelihoods.
+ */
+#include "sampler.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define ENUM_MAX_M 24
+/* subsets more than this far below the running maximum (log scale) carry
+ * less than 1e-26 of the mass each: not worth storing in the top list */
+#define ENUM_KEEP_LOG 60.0
+
+typedef struct acc {
+    double log_max;  /* running maximum of the log posterior */
+    double z;        /* sum of exp(lp - log_max) */
+    double *pip, *size, *coef;
+} acc;
+
+static void rescale(acc *a, size_t m, size_t c, size_t kmax, double factor)
+{
+    a->z *= factor;
+    for (size_t j = 0; j < m; j++) a->pip[j] *= factor;
+    for (size_t j = 0; j < m * c; j++) a->coef[j] *= factor;
+    for (size_t k = 0; k <= kmax; k++) a->size[k] *= factor;
+}
+
+static int visit(bsl_model *M, const bsl_vs_problem *pb, acc *a, bsl_vs_result *res,
+                 double *beta)
+{
+    const size_t k = M->k, c = M->c;
+    const double lp = M->log_ml + bsl_mprior_log(&pb->mprior, k);
+    if (lp == -INFINITY) return 0;
+    if (lp > a->log_max) {
+        if (a->log_max > -INFINITY) rescale(a, M->m, c, res->kmax, exp(a->log_max - lp));
+        a->log_max = lp;
+    }
+    const double w = exp(lp - a->log_max);
+    a->z += w;
+    a->size[k] += w;
+    bsl_model_coef_mean(M, beta);
+    for (size_t i = 0; i < k; i++) {
+        a->pip[M->active[i]] += w;
+        for (size_t o = 0; o < c; o++) a->coef[M->active[i] * c + o] += w * beta[i * c + o];
+    }
+    if (lp > a->log_max - ENUM_KEEP_LOG && bsl_modelset_add(&res->models, M->active, k, 0.0, lp))
+        return -1;
+    return 0;
+}
+
+/* The g-prior and the penalised criteria have tau = 0: every subset must be
+ * of full rank, which holds iff the whole dictionary is. */
+static int check_full_rank(const bsl_vs_problem *pb, basel_error *err)
+{
+    const size_t m = pb->D->m;
+    bsl_model *M;
+    if (bsl_model_create(&M, pb->D, &pb->prior, m, err)) return BASEL_ENOMEM;
+    int rc = BASEL_OK;
+    for (size_t j = 0; j < m && !rc; j++)
+        if (bsl_model_add(M, j) != BASEL_OK)
+            rc = bsl_fail(err, BASEL_ENUMERIC,
+                          "atom %zu is collinear with atoms before it (or with the intercept): the "
+                          "%s prior needs every subset to be of full rank",
+                          j + 1, bsl_coef_kind_name(pb->prior.kind));
+    bsl_model_free(M);
+    return rc;
+}
+
+int bsl_enumerate(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
+                  basel_error *err)
+{
+    const size_t m = pb->D->m, c = pb->D->c;
+    if (m > ENUM_MAX_M)
+        return bsl_fail(err, BASEL_ERANGE,
+                        "enumeration visits all 2^m subsets and refuses m = %zu > %d atoms; use "
+                        "--method bd (or rj) for larger dictionaries",
+                        m, ENUM_MAX_M);
+    if (pb->prior.sample_nuisance)
+        return bsl_fail(err, BASEL_EINVAL,
+                        "enumeration needs fixed hyperparameters: give --prior ridge:lambda=..,sigma2=..");
+    clock_t t0 = clock();
+    int rc = bsl_vs_result_init(res, m, c, pb->kmax, 1);
+    if (rc) return bsl_fail(err, rc, "out of memory");
+    if (pb->prior.kind == BSL_COEF_G || pb->prior.kind >= BSL_COEF_AIC)
+        if ((rc = check_full_rank(pb, err))) return rc;
+    bsl_model *M = NULL;
+    acc a = {-INFINITY, 0, res->pip, res->size_prob, res->coef_bma};
+    double *beta = bsl_malloc(m * c + 1, sizeof *beta);
+    if (!beta || bsl_model_create(&M, pb->D, &pb->prior, m, err)) {
+        free(beta);
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    rc = visit(M, pb, &a, res, beta);
+    const unsigned long long total = 1ULL << m;
+    for (unsigned long long i = 1; i < total && !rc; i++) {
+        const size_t j = (size_t)__builtin_ctzll(i);
+        if (M->pos[j] >= 0)
+            bsl_model_remove(M, j);
+        else if (bsl_model_add(M, j) != BASEL_OK)
+            rc = bsl_fail(err, BASEL_ENUMERIC, "atom %zu could not be added (collinear)", j + 1);
+        if (!rc && visit(M, pb, &a, res, beta)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        if (!rc && run && run->progress && (i & 0xfffff) == 0 &&
+            run->progress((double)i / (double)total, run->progress_user))
+            rc = bsl_fail(err, BASEL_ECANCELLED, "cancelled");
+    }
+    bsl_model_free(M);
+    free(beta);
+    if (rc) return rc;
+    /* normalise: probabilities, and the stored subsets' weights */
+    const double log_z = a.log_max + log(a.z);
+    rescale(&a, m, c, pb->kmax, 1.0 / a.z);
+    for (size_t i = 0; i < res->models.n; i++)
+        res->models.items[i].weight = exp(res->models.items[i].log_post - log_z);
+    bsl_modelset_sort(&res->models);
+    res->evaluations = (double)total;
+    res->seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    return BASEL_OK;
+}

@@ -1,0 +1,150 @@
+/*
+ * modelset.c: a hash set of subsets with weights (summary.h). Subsets are
+ * stored sorted in one arena; the table is open addressing with linear
+ * probing, kept at most half full. When max_items is reached, new subsets are
+ * not stored and their weight is counted in dropped_weight, so memory stays
+ * bounded however long a chain runs.
+ */
+#include "summary.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_size(const void *a, const void *b)
+{
+    const size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+static uint64_t hash_atoms(const size_t *a, size_t k)
+{
+    uint64_t h = 1469598103934665603ULL ^ k;
+    for (size_t i = 0; i < k; i++) {
+        h ^= (uint64_t)a[i] + 0x9e3779b97f4a7c15ULL;
+        h *= 1099511628211ULL;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+int bsl_modelset_init(bsl_modelset *s, size_t max_items)
+{
+    memset(s, 0, sizeof *s);
+    s->max_items = max_items;
+    s->nslots = 64;
+    s->slots = calloc(s->nslots, sizeof *s->slots);
+    return s->slots ? 0 : -1;
+}
+
+void bsl_modelset_free(bsl_modelset *s)
+{
+    if (!s) return;
+    free(s->items);
+    free(s->slots);
+    free(s->arena);
+    memset(s, 0, sizeof *s);
+}
+
+static const size_t *atoms_of(const bsl_modelset *s, const bsl_subset *it)
+{
+    return s->arena + it->off;
+}
+
+static int rehash(bsl_modelset *s)
+{
+    size_t ns = s->nslots * 2;
+    size_t *slots = calloc(ns, sizeof *slots);
+    if (!slots) return -1;
+    for (size_t i = 0; i < s->n; i++) {
+        uint64_t h = hash_atoms(atoms_of(s, &s->items[i]), s->items[i].k);
+        size_t at = (size_t)(h & (ns - 1));
+        while (slots[at]) at = (at + 1) & (ns - 1);
+        slots[at] = i + 1;
+    }
+    free(s->slots);
+    s->slots = slots;
+    s->nslots = ns;
+    return 0;
+}
+
+int bsl_modelset_add(bsl_modelset *s, const size_t *atoms, size_t k, double weight,
+                     double log_post)
+{
+    size_t buf[256], *sorted = k <= 256 ? buf : malloc(k * sizeof *sorted);
+    if (!sorted) return -1;
+    memcpy(sorted, atoms, k * sizeof *sorted);
+    qsort(sorted, k, sizeof *sorted, cmp_size);
+    int rc = 0;
+    uint64_t h = hash_atoms(sorted, k);
+    size_t at = (size_t)(h & (s->nslots - 1));
+    while (s->slots[at]) {
+        bsl_subset *it = &s->items[s->slots[at] - 1];
+        if (it->k == k && memcmp(atoms_of(s, it), sorted, k * sizeof *sorted) == 0) {
+            it->weight += weight;
+            if (log_post == log_post) it->log_post = log_post;
+            goto done;
+        }
+        at = (at + 1) & (s->nslots - 1);
+    }
+    if (s->max_items && s->n >= s->max_items) {
+        s->dropped_weight += weight;
+        goto done;
+    }
+    if (bsl_grow((void **)&s->items, &s->cap, s->n + 1, sizeof *s->items) ||
+        bsl_grow((void **)&s->arena, &s->arena_cap, s->arena_len + k + 1, sizeof *s->arena)) {
+        rc = -1;
+        goto done;
+    }
+    memcpy(s->arena + s->arena_len, sorted, k * sizeof *sorted);
+    s->items[s->n] = (bsl_subset){k, s->arena_len, weight, log_post};
+    s->arena_len += k;
+    s->slots[at] = ++s->n;
+    if (2 * s->n > s->nslots) rc = rehash(s);
+done:
+    if (sorted != buf) free(sorted);
+    return rc;
+}
+
+int bsl_modelset_merge(bsl_modelset *a, const bsl_modelset *b)
+{
+    for (size_t i = 0; i < b->n; i++)
+        if (bsl_modelset_add(a, atoms_of(b, &b->items[i]), b->items[i].k, b->items[i].weight,
+                             b->items[i].log_post))
+            return -1;
+    a->dropped_weight += b->dropped_weight;
+    return 0;
+}
+
+static int by_weight(const void *x, const void *y)
+{
+    const bsl_subset *a = x, *b = y;
+    if (a->weight != b->weight) return a->weight < b->weight ? 1 : -1;
+    if (a->k != b->k) return a->k < b->k ? -1 : 1;
+    return 0;
+}
+
+void bsl_modelset_sort(bsl_modelset *s)
+{
+    qsort(s->items, s->n, sizeof *s->items, by_weight);
+    /* rebuild the table for the new order */
+    memset(s->slots, 0, s->nslots * sizeof *s->slots);
+    for (size_t i = 0; i < s->n; i++) {
+        uint64_t h = hash_atoms(atoms_of(s, &s->items[i]), s->items[i].k);
+        size_t at = (size_t)(h & (s->nslots - 1));
+        while (s->slots[at]) at = (at + 1) & (s->nslots - 1);
+        s->slots[at] = i + 1;
+    }
+}
+
+double bsl_modelset_total(const bsl_modelset *s)
+{
+    double t = s->dropped_weight;
+    for (size_t i = 0; i < s->n; i++) t += s->items[i].weight;
+    return t;
+}
+
+const size_t *bsl_modelset_atoms(const bsl_modelset *s, size_t i)
+{
+    return atoms_of(s, &s->items[i]);
+}

@@ -5,7 +5,6 @@
  */
 #include "linalg.h"
 
-#include <cblas.h>
 #include <lapacke.h>
 #include <string.h>
 
@@ -42,10 +41,15 @@ void bsl_inv_remove(double *Ainv, size_t k, size_t ld, size_t p)
     }
 }
 
+/* A plain loop for the same reason as the solves in chol.c. */
 void bsl_inv_apply(const double *Ainv, size_t k, size_t ld, const double *x, double *y)
 {
-    if (k == 0) return;
-    cblas_dsymv(CblasColMajor, CblasLower, (int)k, 1.0, Ainv, (int)ld, x, 1, 0.0, y, 1);
+    for (size_t i = 0; i < k; i++) y[i] = 0;
+    for (size_t j = 0; j < k; j++) {
+        const double *col = Ainv + j * ld;
+        const double xj = x[j];
+        for (size_t i = 0; i < k; i++) y[i] += col[i] * xj;
+    }
 }
 
 int bsl_inv_from_chol(const bsl_chol *c, double *Ainv, size_t ld)
@@ -62,5 +66,14 @@ int bsl_inv_from_chol(const bsl_chol *c, double *Ainv, size_t ld)
 
 double bsl_dot(const double *x, const double *y, size_t n)
 {
-    return n ? cblas_ddot((int)n, x, 1, y, 1) : 0.0;
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0; /* four partial sums: vectorises, less rounding */
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        s0 += x[i] * y[i];
+        s1 += x[i + 1] * y[i + 1];
+        s2 += x[i + 2] * y[i + 2];
+        s3 += x[i + 3] * y[i + 3];
+    }
+    for (; i < n; i++) s0 += x[i] * y[i];
+    return (s0 + s1) + (s2 + s3);
 }

@@ -1,0 +1,62 @@
+/*
+ * fit.h: the public handles basel_options, basel_fit and basel_pred, and
+ * the glue between them: options -> problem (targets, inputs, standardising,
+ * dictionary, design) -> engine -> FIT.json document -> predictions.
+ *
+ * A fit IS its JSON document (jansson): an engine's result is turned into the
+ * document once, and predict, summary and the FIT.json file all read that
+ * same document, so a fit read back from disk behaves exactly like the one
+ * just computed.
+ */
+#ifndef BSL_FIT_H
+#define BSL_FIT_H
+
+#include "../core/params.h"
+#include "../io/io.h"
+
+#include <jansson.h>
+
+/* One row of the option table: name, default, methods it applies to ("*"
+ * for all), and its help line. */
+typedef struct bsl_option_def {
+    const char *name;
+    const char *def;
+    const char *methods;
+    const char *help;
+} bsl_option_def;
+
+const bsl_option_def *bsl_option_table(size_t *count);
+
+struct basel_options {
+    bsl_params p;          /* every option that was set, as text */
+    basel_progress_fn progress;
+    void *progress_user;
+};
+
+/* The value of an option: as set, else the table's default ("" if none). */
+const char *bsl_opt(const basel_options *o, const char *name);
+
+struct basel_fit {
+    json_t *doc;
+    double *pip;   /* cached from doc for basel_fit_pip */
+    size_t m;
+};
+
+/* Take ownership of doc and wrap it (caches pip). */
+int bsl_fit_wrap(basel_fit **out, json_t *doc, basel_error *err);
+
+struct basel_pred {
+    size_t n, c, nclass;
+    char **names;      /* c target names, or nclass class names */
+    double *mean, *lower, *upper; /* n x c column-major (regression) */
+    double *prob;      /* n x nclass row-major (classification) */
+    size_t *cls;       /* n predicted classes */
+};
+
+/* JSON helpers shared by the fit writers and readers. */
+json_t *bsl_json_doubles(const double *x, size_t n);
+json_t *bsl_json_sizes(const size_t *x, size_t n);
+/* Read a JSON array of numbers into x (n entries exactly); -1 on mismatch. */
+int bsl_json_read_doubles(const json_t *a, double *x, size_t n);
+
+#endif

@@ -1,0 +1,248 @@
+/* problem.c: targets, inputs and standardisation from a table (problem.h). */
+#include "problem.h"
+#include "../basis/basis.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void bsl_problem_free(bsl_problem *pb)
+{
+    if (!pb) return;
+    free(pb->input_names);
+    free(pb->target_names);
+    free(pb->X);
+    free(pb->Y);
+    free(pb->cls);
+    for (size_t i = 0; i < pb->nclass; i++) free(pb->class_names[i]);
+    free(pb->class_names);
+    free(pb->x_mean);
+    free(pb->x_scale);
+    memset(pb, 0, sizeof *pb);
+}
+
+int bsl_split_names(const char *list, int (*fn)(const char *name, void *user), void *user)
+{
+    char buf[256];
+    const char *p = list;
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len >= sizeof buf) len = sizeof buf - 1;
+        memcpy(buf, p, len);
+        buf[len] = 0;
+        int rc = fn(buf, user);
+        if (rc) return rc;
+        if (!comma) break;
+        p = comma + 1;
+    }
+    return 0;
+}
+
+typedef struct picker {
+    const basel_data *data;
+    long *cols;
+    size_t n;
+    const char *what;
+    basel_error *err;
+} picker;
+
+static int pick_one(const char *name, void *user)
+{
+    picker *pk = user;
+    long j = basel_data_find(pk->data, name);
+    if (j < 0)
+        return bsl_fail_at(pk->err, BASEL_EINVAL, pk->data->source, 1, 0,
+                           "%s column '%s' is not in the header", pk->what, name);
+    for (size_t i = 0; i < pk->n; i++)
+        if (pk->cols[i] == j)
+            return bsl_fail(pk->err, BASEL_EINVAL, "%s column '%s' is named twice", pk->what, name);
+    pk->cols[pk->n++] = j;
+    return 0;
+}
+
+/* Column indices of the targets and inputs. */
+static int choose_columns(const basel_data *data, const basel_options *o, long *tcols, size_t *nt,
+                          long *icols, size_t *ni, basel_error *err)
+{
+    picker pt = {data, tcols, 0, "target", err};
+    const char *t = bsl_opt(o, "target");
+    int rc = 0;
+    if (*t)
+        rc = bsl_split_names(t, pick_one, &pt);
+    else
+        tcols[pt.n++] = (long)data->p - 1;
+    if (rc) return rc;
+    *nt = pt.n;
+    picker pi = {data, icols, 0, "input", err};
+    const char *in = bsl_opt(o, "inputs");
+    if (*in) {
+        if ((rc = bsl_split_names(in, pick_one, &pi))) return rc;
+        for (size_t a = 0; a < pi.n; a++)
+            for (size_t b = 0; b < pt.n; b++)
+                if (icols[a] == tcols[b])
+                    return bsl_fail(err, BASEL_EINVAL, "column '%s' is both a target and an input",
+                                    data->names[icols[a]]);
+    } else {
+        for (size_t j = 0; j < data->p; j++) {
+            int is_target = 0;
+            for (size_t b = 0; b < pt.n; b++) is_target |= tcols[b] == (long)j;
+            if (!is_target) icols[pi.n++] = (long)j;
+        }
+    }
+    *ni = pi.n;
+    if (*ni == 0) return bsl_fail(err, BASEL_EINVAL, "no input columns: the table has only the target");
+    return BASEL_OK;
+}
+
+static int class_index(bsl_problem *pb, const char *label)
+{
+    for (size_t k = 0; k < pb->nclass; k++)
+        if (strcmp(pb->class_names[k], label) == 0) return (int)k;
+    char **grown = realloc(pb->class_names, (pb->nclass + 1) * sizeof *grown);
+    if (!grown) return -2;
+    pb->class_names = grown;
+    if (!(grown[pb->nclass] = bsl_strdup(label))) return -2;
+    return (int)pb->nclass++;
+}
+
+static int load_targets(bsl_problem *pb, const basel_data *data, const long *tcols, basel_error *err)
+{
+    const size_t n = data->n;
+    if (strcmp(pb->method, "mixture") == 0) {
+        if (pb->c != 1) return bsl_fail(err, BASEL_EINVAL, "--method mixture takes one class column");
+        if (data->label_col != tcols[0])
+            return bsl_fail(err, BASEL_EINVAL, "internal: the class column was not read as labels");
+        pb->cls = bsl_malloc(n, sizeof *pb->cls);
+        if (!pb->cls) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        for (size_t i = 0; i < n; i++) {
+            const char *lab = data->labels[i];
+            pb->cls[i] = *lab ? class_index(pb, lab) : -1;
+            if (pb->cls[i] == -2) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        }
+        if (pb->nclass < 2)
+            return bsl_fail(err, BASEL_EINVAL, "class column '%s' has %zu class%s: need at least 2",
+                            data->names[tcols[0]], pb->nclass, pb->nclass == 1 ? "" : "es");
+        return BASEL_OK;
+    }
+    pb->Y = bsl_malloc(n * pb->c, sizeof *pb->Y);
+    if (!pb->Y) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    for (size_t o = 0; o < pb->c; o++) {
+        int rc = bsl_data_check_numeric(data, (size_t)tcols[o], "target", err);
+        if (rc) return rc;
+        memcpy(pb->Y + o * n, bsl_data_col(data, (size_t)tcols[o]), n * sizeof(double));
+        double lo = pb->Y[o * n], hi = lo;
+        for (size_t i = 1; i < n; i++) lo = fmin(lo, pb->Y[o * n + i]), hi = fmax(hi, pb->Y[o * n + i]);
+        if (lo == hi)
+            return bsl_fail(err, BASEL_EINVAL, "target column '%s' is constant (%g in every row)",
+                            pb->target_names[o], lo);
+    }
+    return BASEL_OK;
+}
+
+/* "auto": radial kernels need inputs on one scale, so yes; the mixture
+ * classifier's priors assume roughly unit scale, so yes; linear atoms keep
+ * their units (PIPs do not depend on it) and 1-D families rescale their
+ * interval themselves, so no. */
+static int auto_standardize(const char *method, const char *basis)
+{
+    if (strcmp(method, "mixture") == 0) return 1;
+    char name[32];
+    size_t len = strcspn(basis, ":");
+    snprintf(name, sizeof name, "%.*s", (int)(len < 31 ? len : 31), basis);
+    int kind = bsl_basis_kind_from_name(name);
+    return kind >= 0 && bsl_basis_is_radial((bsl_basis_kind)kind);
+}
+
+static int standardize(bsl_problem *pb, const basel_options *o, basel_error *err)
+{
+    const char *s = bsl_opt(o, "standardize");
+    const char *basis = bsl_opt(o, "basis");
+    int yes;
+    if (strcmp(s, "yes") == 0 || strcmp(s, "1") == 0)
+        yes = 1;
+    else if (strcmp(s, "no") == 0 || strcmp(s, "0") == 0)
+        yes = 0;
+    else if (strcmp(s, "auto") == 0)
+        yes = auto_standardize(pb->method, basis);
+    else
+        return bsl_fail(err, BASEL_EINVAL, "--standardize '%s': expected yes, no or auto", s);
+    pb->standardized = yes;
+    const size_t n = pb->n;
+    for (size_t j = 0; j < pb->d; j++) {
+        double mu = 0, ss = 0;
+        const double *x = pb->X + j * n;
+        for (size_t i = 0; i < n; i++) mu += x[i];
+        mu /= (double)n;
+        for (size_t i = 0; i < n; i++) ss += (x[i] - mu) * (x[i] - mu);
+        const double sd = sqrt(ss / (double)(n - 1));
+        pb->x_mean[j] = yes ? mu : 0.0;
+        pb->x_scale[j] = yes && sd > 0 ? sd : 1.0;
+        for (size_t i = 0; i < n; i++) pb->X[j * n + i] = (x[i] - pb->x_mean[j]) / pb->x_scale[j];
+    }
+    return BASEL_OK;
+}
+
+/* Variable selection cannot tell apart a constant input (it is the
+ * intercept) or two identical inputs: say so instead of returning a PIP
+ * that means nothing. */
+static int check_inputs(const bsl_problem *pb, const basel_options *o, basel_error *err)
+{
+    const size_t n = pb->n;
+    const int linear = strncmp(bsl_opt(o, "basis"), "linear", 6) == 0;
+    for (size_t j = 0; j < pb->d; j++) {
+        const double *x = pb->X + j * n;
+        int constant = 1;
+        for (size_t i = 1; i < n && constant; i++) constant = x[i] == x[0];
+        if (constant && (linear || strcmp(pb->method, "mixture") == 0))
+            return bsl_fail(err, BASEL_EINVAL,
+                            "input column '%s' is constant (%g in every row): drop it with --inputs",
+                            pb->input_names[j], x[0]);
+        if (!linear) continue;
+        for (size_t l = 0; l < j; l++)
+            if (memcmp(x, pb->X + l * n, n * sizeof *x) == 0)
+                return bsl_fail(err, BASEL_EINVAL,
+                                "input columns '%s' and '%s' are identical: keep one with --inputs",
+                                pb->input_names[l], pb->input_names[j]);
+    }
+    return BASEL_OK;
+}
+
+int bsl_problem_build(bsl_problem *pb, const basel_data *data, const basel_options *o,
+                      basel_error *err)
+{
+    memset(pb, 0, sizeof *pb);
+    snprintf(pb->method, sizeof pb->method, "%s", bsl_opt(o, "method"));
+    const size_t p = data->p, n = data->n;
+    long *tcols = bsl_malloc(p, sizeof *tcols), *icols = bsl_malloc(p, sizeof *icols);
+    int rc = (!tcols || !icols) ? bsl_fail(err, BASEL_ENOMEM, "out of memory") : BASEL_OK;
+    size_t nt = 0, ni = 0;
+    if (!rc) rc = choose_columns(data, o, tcols, &nt, icols, &ni, err);
+    if (!rc && n < 3) rc = bsl_fail_at(err, BASEL_EINVAL, data->source, 0, 0, "%zu data rows are too few", n);
+    if (!rc) {
+        pb->n = n;
+        pb->d = ni;
+        pb->c = nt;
+        pb->input_names = bsl_malloc(ni, sizeof(char *));
+        pb->target_names = bsl_malloc(nt, sizeof(char *));
+        pb->X = bsl_malloc(n * ni, sizeof(double));
+        pb->x_mean = bsl_calloc(ni, sizeof(double));
+        pb->x_scale = bsl_calloc(ni, sizeof(double));
+        if (!pb->input_names || !pb->target_names || !pb->X || !pb->x_mean || !pb->x_scale)
+            rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    for (size_t j = 0; j < nt && !rc; j++) pb->target_names[j] = data->names[tcols[j]];
+    for (size_t j = 0; j < ni && !rc; j++) {
+        pb->input_names[j] = data->names[icols[j]];
+        rc = bsl_data_check_numeric(data, (size_t)icols[j], "input", err);
+        if (!rc) memcpy(pb->X + j * n, bsl_data_col(data, (size_t)icols[j]), n * sizeof(double));
+    }
+    if (!rc) rc = load_targets(pb, data, tcols, err);
+    if (!rc) rc = check_inputs(pb, o, err);
+    if (!rc) rc = standardize(pb, o, err);
+    free(tcols);
+    free(icols);
+    if (rc) bsl_problem_free(pb);
+    return rc;
+}

@@ -1,0 +1,34 @@
+/*
+ * problem.h: from a table and options to the numeric problem an engine
+ * solves: which columns are targets and inputs (by name), the inputs'
+ * standardisation, and the checks that turn bad data into clear errors
+ * before any engine runs.
+ */
+#ifndef BSL_PROBLEM_H
+#define BSL_PROBLEM_H
+
+#include "fit.h"
+
+typedef struct bsl_problem {
+    char method[16];
+    size_t n, d, c;
+    char **input_names;   /* d (borrowed from the table) */
+    char **target_names;  /* c */
+    double *X;            /* n x d column-major, standardised when asked */
+    double *Y;            /* n x c column-major (regression) */
+    int *cls;             /* n class indices, -1 unlabelled (mixture) */
+    char **class_names;   /* nclass (owned strings) */
+    size_t nclass;
+    int standardized;
+    double *x_mean, *x_scale; /* d each (0 and 1 when not standardised) */
+    unsigned long seed;
+} bsl_problem;
+
+int bsl_problem_build(bsl_problem *pb, const basel_data *data, const basel_options *o,
+                      basel_error *err);
+void bsl_problem_free(bsl_problem *pb);
+
+/* Split a comma-separated list in place-free fashion: calls fn for each item. */
+int bsl_split_names(const char *list, int (*fn)(const char *name, void *user), void *user);
+
+#endif

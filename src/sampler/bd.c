@@ -1,0 +1,463 @@
+/*
+ * bd.c: the continuous-time birth-and-death process over active sets
+ * (paper 004 sections 3.2-3.3), basel's main engine.
+ *
+ * Births arrive at total rate nu; the atom born is drawn from a birth
+ * density over the dormant atoms, b(A; a) = w_a / W(A), W(A) = sum of w over
+ * the dormant (usable) atoms: w = 1 gives the paper's uniform births, w
+ * from the atoms' correlation with y a data-informed one. Detailed balance
+ * (paper 004 eq. 26) between A and A' = A + {a} then fixes the death rate of
+ * atom a in A' for ANY model prior:
+ *
+ *     pi(A) nu w_a / W(A) = pi(A') delta_a(A')
+ *     delta_a(A') = nu w_a / (W(A') + w_a) * pi(A' - {a}) / pi(A'),     (*)
+ *
+ * with pi(A) = p(y | A) p(A) the collapsed posterior (marginal likelihood
+ * times the model prior of this one subset). The paper's eq. (32) is the
+ * special case of a truncated Poisson prior, uniform births and nu = omega;
+ * we use (*) as derived, and the enumeration tests decide.
+ * All k ratios pi(A - {a}) / pi(A) come from the model's explicit inverse in
+ * O(k^2) in total (bsl_model_drop_scores), never from k refactorisations.
+ *
+ * Births into a state of probability zero (an atom collinear with the
+ * active set, k = kmax) are thinned: the event happens, nothing changes,
+ * which keeps (*) exact.
+ *
+ * Estimates are Rao-Blackwellised over holding times: the jump chain visits
+ * state s in proportion to pi(s) R(s), R the total event rate, so weighting
+ * each visited state by its expected holding time 1 / R(s) gives averages
+ * under pi without the noise of the exponential draws. The sampled times
+ * still decide the block boundaries (duration rho) at which the ridge
+ * prior's sigma^2 and lambda get their Gibbs updates (eqs. 17-19) and at
+ * which draws are recorded.
+ */
+#include "sampler.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define BD_BATCHES 50 /* batch means per chain for the PIPs' R-hat and ESS */
+
+typedef struct bd_settings {
+    double nu, rho;
+    int informed;
+} bd_settings;
+
+/* Per-chain state and accumulators. */
+typedef struct bd_chain {
+    bsl_model *M;
+    gsl_rng *r;
+    const gsl_ran_discrete_t *birth; /* alias table of w over all atoms */
+    double W_dormant;                /* sum of w over usable dormant atoms */
+    double *drop, *log_rate, *beta;  /* kmax+1 each (beta: (kmax+1) x c) */
+    double *pip, *size, *coef;       /* time-weighted sums (m, kmax+1, m*c) */
+    double total;
+    double *batch_pip;               /* BD_BATCHES x m */
+    double *batch_w;                 /* BD_BATCHES */
+    double *size_trace;              /* iter: mean size per block */
+    bsl_modelset models;
+    bsl_vs_result draws;             /* draws of this chain only */
+    double events, births, deaths, null_births;
+    int rc;
+} bd_chain;
+
+static double log_post(const bsl_model *M, const bsl_mprior *mp)
+{
+    return M->log_ml + bsl_mprior_log(mp, M->k);
+}
+
+/* Informed birth weights: squared correlation of each atom with y (summed
+ * over outputs) plus a floor, so that every atom can still be born. */
+static double *birth_weights(const bsl_vs_problem *pb, int informed)
+{
+    const bsl_design *D = pb->D;
+    double *w = bsl_malloc(D->m, sizeof *w);
+    if (!w) return NULL;
+    double mean = 0;
+    for (size_t j = 0; j < D->m; j++) {
+        double r2 = 0;
+        for (size_t o = 0; o < D->c && informed; o++)
+            r2 += D->Bty[j * D->c + o] * D->Bty[j * D->c + o] / (D->diag[j] * D->yy[o]);
+        w[j] = D->usable[j] ? (informed ? r2 : 1.0) : 0.0;
+        mean += w[j] / (double)D->m;
+    }
+    if (informed)
+        for (size_t j = 0; j < D->m; j++)
+            if (D->usable[j]) w[j] += 0.1 * mean + 1e-12;
+    return w;
+}
+
+/* Gibbs updates of the ridge prior's sigma^2 and lambda (paper 004):
+ * beta | ... from eq. (19) with A = B'B + sigma^2 lambda I,
+ * 1/sigma^2 | beta ~ Gamma(a + N/2, b + RSS/2) (eq. 18),
+ * lambda | beta ~ Gamma(c + k/2, d + |beta|^2/2) (eq. 17; the paper's
+ * "c + k + 1" counts an intercept that here has a flat prior, and a
+ * Gamma shape for k Gaussian coordinates is k/2). */
+static int gibbs_ridge(bd_chain *ch, const bsl_vs_problem *pb)
+{
+    bsl_model *M = ch->M;
+    const size_t k = M->k;
+    bsl_coef_prior pr = M->prior;
+    double *beta = ch->beta, *eps = ch->log_rate;
+    bsl_model_coef_mean(M, beta); /* A^{-1} b */
+    for (size_t i = 0; i < k; i++) eps[i] = gsl_ran_gaussian(ch->r, 1.0);
+    bsl_chol_solve_upper(&M->chol, eps); /* L^{-T} eps ~ N(0, A^{-1}) */
+    double bb = 0, bAb = 0, bty = 0;
+    for (size_t i = 0; i < k; i++) beta[i] += sqrt(pr.sigma2) * eps[i];
+    for (size_t i = 0; i < k; i++) {
+        bb += beta[i] * beta[i];
+        bty += beta[i] * M->bA[i];
+    }
+    /* beta' B'B beta from the factor: |L' beta|^2 - tau |beta|^2 */
+    for (size_t i = 0; i < k; i++) {
+        double t = 0;
+        for (size_t l = i; l < k; l++) t += M->chol.L[l + i * M->chol.cap] * beta[l];
+        bAb += t * t;
+    }
+    const double N = (double)(pb->D->n - pb->D->q);
+    const double rss = fmax(pb->D->yy[0] - 2 * bty + bAb - M->tau * bb, 1e-300);
+    pr.sigma2 = 1.0 / gsl_ran_gamma(ch->r, pr.a + 0.5 * N, 1.0 / (pr.b + 0.5 * rss));
+    pr.lambda = gsl_ran_gamma(ch->r, pr.c + 0.5 * (double)k, 1.0 / (pr.d + 0.5 * bb));
+    return bsl_model_set_prior(M, &pr);
+}
+
+/* The rates of the current state: log_rate[p] for the death of active[p]
+ * and the birth rate; returns log R, the log of the total rate. */
+static double rates(bd_chain *ch, const bsl_vs_problem *pb, const bd_settings *st,
+                    const double *w, size_t dormant, double *log_birth)
+{
+    bsl_model *M = ch->M;
+    const size_t k = M->k;
+    *log_birth = k < pb->kmax && dormant > 0 ? log(st->nu) : -INFINITY;
+    double log_R = *log_birth;
+    if (k <= pb->mprior.kmin) {
+        for (size_t p = 0; p < k; p++) ch->log_rate[p] = -INFINITY;
+        return log_R;
+    }
+    const double lp = log_post(M, &pb->mprior);
+    const double lp_prior_down = bsl_mprior_log(&pb->mprior, k - 1);
+    bsl_model_drop_scores(M, ch->drop);
+    for (size_t p = 0; p < k; p++) {
+        const size_t a = M->active[p];
+        /* (*): delta_a = nu w_a / (W(A) + w_a) * pi(A - a) / pi(A) */
+        ch->log_rate[p] = log(st->nu) + log(w[a]) - log(ch->W_dormant + w[a]) + ch->drop[p] +
+                          lp_prior_down - lp;
+        log_R = bsl_logaddexp(log_R, ch->log_rate[p]);
+    }
+    return log_R;
+}
+
+/* Make the transition chosen with probabilities rate / R. */
+static void transition(bd_chain *ch, const double *w, double log_R, double log_birth,
+                       size_t *dormant)
+{
+    bsl_model *M = ch->M;
+    double u = gsl_rng_uniform(ch->r);
+    const double p_birth = exp(log_birth - log_R);
+    ch->events++;
+    if (u < p_birth) {
+        size_t j;
+        do j = gsl_ran_discrete(ch->r, ch->birth); while (M->pos[j] >= 0);
+        if (bsl_model_try_add(M, j) == -INFINITY || bsl_model_add(M, j) != BASEL_OK) {
+            ch->null_births++; /* a birth into a state of probability 0: thinned */
+            return;
+        }
+        ch->births++;
+        ch->W_dormant -= w[j];
+        --*dormant;
+        return;
+    }
+    u -= p_birth;
+    size_t p = 0;
+    for (; p + 1 < M->k; p++) {
+        const double pr = exp(ch->log_rate[p] - log_R);
+        if (u < pr) break;
+        u -= pr;
+    }
+    const size_t a = M->active[p];
+    bsl_model_remove(M, a);
+    ch->W_dormant += w[a];
+    ++*dormant;
+    ch->deaths++;
+}
+
+static void accumulate(bd_chain *ch, const bsl_vs_problem *pb, double weight, size_t batch)
+{
+    bsl_model *M = ch->M;
+    const size_t k = M->k, c = M->c, m = M->m;
+    ch->total += weight;
+    ch->size[k] += weight;
+    ch->batch_w[batch] += weight;
+    bsl_model_coef_mean(M, ch->beta);
+    for (size_t i = 0; i < k; i++) {
+        const size_t a = M->active[i];
+        ch->pip[a] += weight;
+        ch->batch_pip[batch * m + a] += weight;
+        for (size_t o = 0; o < c; o++) ch->coef[a * c + o] += weight * ch->beta[i * c + o];
+    }
+    if (bsl_modelset_add(&ch->models, M->active, k, weight, log_post(M, &pb->mprior)))
+        ch->rc = BASEL_ENOMEM;
+}
+
+static int chain_alloc(bd_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
+                       basel_error *err)
+{
+    const size_t m = pb->D->m, c = pb->D->c, kc = pb->kmax + 1;
+    memset(ch, 0, sizeof *ch);
+    if (bsl_model_create(&ch->M, pb->D, &pb->prior, pb->kmax, err)) return BASEL_ENOMEM;
+    ch->r = gsl_rng_alloc(gsl_rng_mt19937);
+    ch->drop = bsl_malloc(kc, sizeof(double));
+    ch->log_rate = bsl_malloc(kc, sizeof(double));
+    ch->beta = bsl_malloc(kc * c, sizeof(double));
+    ch->pip = bsl_calloc(m, sizeof(double));
+    ch->size = bsl_calloc(kc, sizeof(double));
+    ch->coef = bsl_calloc(m * c, sizeof(double));
+    ch->batch_pip = bsl_calloc(BD_BATCHES * m, sizeof(double));
+    ch->batch_w = bsl_calloc(BD_BATCHES, sizeof(double));
+    ch->size_trace = bsl_calloc(run->iter, sizeof(double));
+    if (!ch->r || !ch->drop || !ch->log_rate || !ch->beta || !ch->pip || !ch->size || !ch->coef ||
+        !ch->batch_pip || !ch->batch_w || !ch->size_trace || bsl_modelset_init(&ch->models, 200000) ||
+        bsl_vs_result_init(&ch->draws, m, c, pb->kmax, 1))
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (pb->prior.sample_nuisance) {
+        ch->draws.nscalars = 2;
+        strcpy(ch->draws.scalar_names[0], "sigma2");
+        strcpy(ch->draws.scalar_names[1], "lambda");
+    }
+    return BASEL_OK;
+}
+
+static void chain_free(bd_chain *ch)
+{
+    bsl_model_free(ch->M);
+    if (ch->r) gsl_rng_free(ch->r);
+    free(ch->drop);
+    free(ch->log_rate);
+    free(ch->beta);
+    free(ch->pip);
+    free(ch->size);
+    free(ch->coef);
+    free(ch->batch_pip);
+    free(ch->batch_w);
+    free(ch->size_trace);
+    bsl_modelset_free(&ch->models);
+    bsl_vs_result_free(&ch->draws);
+}
+
+/* Progress shared by the chains: a block counter, a cancel flag. Only the
+ * calling thread (OpenMP thread 0) calls the user's callback. */
+typedef struct bd_progress {
+    size_t done, total;
+    int cancelled;
+} bd_progress;
+
+static int progress_tick(bd_progress *prog, const bsl_run *run)
+{
+    size_t done;
+#pragma omp atomic capture
+    done = ++prog->done;
+    if (run->progress && omp_get_thread_num() == 0 && done % 16 == 0 &&
+        run->progress((double)done / (double)prog->total, run->progress_user)) {
+#pragma omp atomic write
+        prog->cancelled = 1;
+    }
+    int c;
+#pragma omp atomic read
+    c = prog->cancelled;
+    return c;
+}
+
+/* Run one chain: burn blocks, then iter blocks of duration rho. */
+static void chain_run(bd_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
+                      const bd_settings *st, const double *w, double W_all, size_t n_usable,
+                      unsigned chain, bd_progress *prog)
+{
+    gsl_rng_set(ch->r, bsl_mix_seed(run->seed, chain));
+    ch->W_dormant = W_all;
+    size_t dormant = n_usable;
+    const size_t blocks = run->burn + run->iter;
+    for (size_t b = 0; b < blocks && !ch->rc; b++) {
+        const int keep = b >= run->burn;
+        const size_t it = keep ? b - run->burn : 0;
+        const size_t batch = it * BD_BATCHES / (run->iter ? run->iter : 1);
+        double t = 0, block_w = 0, block_size = 0;
+        while (t < st->rho && !ch->rc) {
+            double log_birth;
+            const double log_R = rates(ch, pb, st, w, dormant, &log_birth);
+            if (log_R == -INFINITY) { /* no move possible: the state is absorbing */
+                if (keep) accumulate(ch, pb, st->rho - t, batch);
+                break;
+            }
+            const double hold = exp(-log_R); /* expected holding time: the RB weight */
+            if (keep) {
+                accumulate(ch, pb, hold, batch);
+                block_w += hold;
+                block_size += hold * (double)ch->M->k;
+            }
+            t += gsl_ran_exponential(ch->r, hold);
+            transition(ch, w, log_R, log_birth, &dormant);
+        }
+        if (keep) ch->size_trace[it] = block_w > 0 ? block_size / block_w : (double)ch->M->k;
+        if (pb->prior.sample_nuisance && gibbs_ridge(ch, pb) != BASEL_OK) ch->rc = BASEL_ENUMERIC;
+        if (keep && run->keep_draws && it % run->thin == 0) {
+            double sc[2] = {ch->M->prior.sigma2, ch->M->prior.lambda};
+            if (bsl_vs_add_draw(&ch->draws, chain, ch->M->active, ch->M->k, sc)) ch->rc = BASEL_ENOMEM;
+        }
+        if (progress_tick(prog, run)) ch->rc = BASEL_ECANCELLED;
+    }
+}
+
+/* R-hat and ESS of each PIP from the chains' batch means (BD_BATCHES per
+ * chain). The batch-means ESS counts batches; a PIP is the mean of an
+ * indicator of pointwise variance p(1 - p), so the ESS in draws is
+ * ESS_batches * p (1 - p) / var(batch means). */
+static int pip_diagnostics(bsl_vs_result *res, bd_chain *chs, size_t chains)
+{
+    const size_t m = res->m;
+    double *trace = bsl_malloc(chains * BD_BATCHES, sizeof *trace);
+    res->rhat_pip = bsl_malloc(m, sizeof(double));
+    res->ess_pip = bsl_malloc(m, sizeof(double));
+    if (!trace || !res->rhat_pip || !res->ess_pip) {
+        free(trace);
+        return BASEL_ENOMEM;
+    }
+    for (size_t a = 0; a < m; a++) {
+        double mu = 0, var = 0;
+        for (size_t c = 0; c < chains; c++)
+            for (size_t b = 0; b < BD_BATCHES; b++) {
+                const double bw = chs[c].batch_w[b];
+                const double v = bw > 0 ? chs[c].batch_pip[b * m + a] / bw : 0.0;
+                trace[c * BD_BATCHES + b] = v;
+                mu += v / (double)(chains * BD_BATCHES);
+            }
+        for (size_t i = 0; i < chains * BD_BATCHES; i++) var += (trace[i] - mu) * (trace[i] - mu);
+        var /= (double)(chains * BD_BATCHES - 1);
+        double rhat, ess;
+        bsl_rhat_ess(trace, chains, BD_BATCHES, &rhat, &ess);
+        const double p = res->pip[a];
+        res->rhat_pip[a] = rhat;
+        res->ess_pip[a] = var > 0 && p * (1 - p) > 1e-12 ? ess * p * (1 - p) / var : NAN;
+    }
+    free(trace);
+    return BASEL_OK;
+}
+
+static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run *run)
+{
+    const size_t m = res->m, c = res->c, kmax = res->kmax;
+    double total = 0;
+    res->pip_chain = bsl_calloc(chains * m, sizeof(double));
+    double *trace = bsl_malloc(chains * run->iter, sizeof(double));
+    if (!res->pip_chain || !trace) {
+        free(trace);
+        return BASEL_ENOMEM;
+    }
+    res->nscalars = chs[0].draws.nscalars;
+    memcpy(res->scalar_names, chs[0].draws.scalar_names, sizeof res->scalar_names);
+    for (size_t h = 0; h < chains; h++) {
+        bd_chain *ch = &chs[h];
+        total += ch->total;
+        for (size_t a = 0; a < m; a++) {
+            res->pip[a] += ch->pip[a];
+            res->pip_chain[h * m + a] = ch->pip[a] / ch->total;
+        }
+        for (size_t a = 0; a < m * c; a++) res->coef_bma[a] += ch->coef[a];
+        for (size_t k = 0; k <= kmax; k++) res->size_prob[k] += ch->size[k];
+        memcpy(trace + h * run->iter, ch->size_trace, run->iter * sizeof(double));
+        if (bsl_modelset_merge(&res->models, &ch->models)) return BASEL_ENOMEM;
+        for (size_t i = 0; i < ch->draws.ndraws; i++) {
+            const size_t *at = ch->draws.draw_atoms + ch->draws.draw_start[i];
+            const size_t k = ch->draws.draw_start[i + 1] - ch->draws.draw_start[i];
+            if (bsl_vs_add_draw(res, (unsigned)h, at, k,
+                                ch->draws.draw_scalars + i * ch->draws.nscalars))
+                return BASEL_ENOMEM;
+        }
+        res->evaluations += ch->events;
+    }
+    for (size_t a = 0; a < m; a++) res->pip[a] /= total;
+    for (size_t a = 0; a < m * c; a++) res->coef_bma[a] /= total;
+    for (size_t k = 0; k <= kmax; k++) res->size_prob[k] /= total;
+    for (size_t i = 0; i < res->models.n; i++) res->models.items[i].weight /= total;
+    res->models.dropped_weight /= total;
+    bsl_modelset_sort(&res->models);
+    bsl_rhat_ess(trace, chains, run->iter, &res->rhat_size, &res->ess_size);
+    free(trace);
+    return pip_diagnostics(res, chs, chains);
+}
+
+int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
+               basel_error *err)
+{
+    const bsl_design *D = pb->D;
+    bd_settings st;
+    int rc = bsl_params_double(run->params, "nu", 1.0, 1e-6, 1e6, &st.nu, err);
+    if (!rc) rc = bsl_params_double(run->params, "rho", 1.0, 1e-6, 1e6, &st.rho, err);
+    if (rc) return rc;
+    const char *birth = bsl_params_get(run->params, "birth");
+    if (birth && strcmp(birth, "uniform") != 0 && strcmp(birth, "informed") != 0)
+        return bsl_fail(err, BASEL_EINVAL, "--birth '%s': expected uniform or informed", birth);
+    st.informed = birth && strcmp(birth, "informed") == 0;
+    if (pb->prior.sample_nuisance && D->c != 1)
+        return bsl_fail(err, BASEL_EINVAL,
+                        "--prior ridge with sampled sigma2 and lambda takes one target; give "
+                        "lambda and sigma2 for several");
+    const size_t chains = run->chains;
+    double *w = birth_weights(pb, st.informed);
+    bd_chain *chs = bsl_calloc(chains, sizeof *chs);
+    gsl_ran_discrete_t *alias = w ? gsl_ran_discrete_preproc(D->m, w) : NULL;
+    if (!w || !chs || !alias) {
+        free(w);
+        free(chs);
+        if (alias) gsl_ran_discrete_free(alias);
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    double W_all = 0;
+    size_t n_usable = 0;
+    for (size_t j = 0; j < D->m; j++) {
+        W_all += w[j];
+        n_usable += D->usable[j];
+    }
+    rc = bsl_vs_result_init(res, D->m, D->c, pb->kmax, chains);
+    for (size_t h = 0; h < chains && !rc; h++) {
+        rc = chain_alloc(&chs[h], pb, run, err);
+        chs[h].birth = alias;
+    }
+    bd_progress prog = {0, chains * (run->burn + run->iter), 0};
+    const double t0 = omp_get_wtime();
+    if (!rc) {
+        const int threads = run->threads > 0 ? run->threads : omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+        for (size_t h = 0; h < chains; h++)
+            chain_run(&chs[h], pb, run, &st, w, W_all, n_usable, (unsigned)h, &prog);
+        for (size_t h = 0; h < chains && !rc; h++) rc = chs[h].rc;
+        if (rc == BASEL_ECANCELLED) bsl_fail(err, rc, "cancelled");
+        else if (rc == BASEL_ENUMERIC) bsl_fail(err, rc, "numerical failure refactorising a model");
+        else if (rc) bsl_fail(err, rc, "out of memory");
+    }
+    if (!rc && merge(res, chs, chains, run)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (!rc) {
+        double events = 0, births = 0, deaths = 0, nulls = 0;
+        for (size_t h = 0; h < chains; h++) {
+            events += chs[h].events;
+            births += chs[h].births;
+            deaths += chs[h].deaths;
+            nulls += chs[h].null_births;
+        }
+        res->seconds = omp_get_wtime() - t0;
+        snprintf(res->engine_note, sizeof res->engine_note,
+                 "%.0f events (%.0f births, %.0f deaths, %.0f thinned births) in %.2f s: %.0f events/s; "
+                 "nu = %g, rho = %g, %s births",
+                 events, births, deaths, nulls, res->seconds, events / fmax(res->seconds, 1e-9),
+                 st.nu, st.rho, st.informed ? "informed" : "uniform");
+    }
+    for (size_t h = 0; h < chains; h++) chain_free(&chs[h]);
+    free(chs);
+    free(w);
+    gsl_ran_discrete_free(alias);
+    return rc;
+}

@@ -1,0 +1,582 @@
+/*
+ * test_csv.c: unit tests of the CSV reader (src/io/csv.c) and the data
+ * handle: the format it accepts, every parse error with its exact line and
+ * column, the bad-cell records and bsl_data_check_numeric's messages,
+ * subsets, and agreement with strtod to the last bit.
+ * Run from the repository root.
+ */
+#include "check.h"
+#include "io/io.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------ helpers */
+
+static int parse_n(basel_data **d, const char *text, size_t len, const char *label,
+                   basel_error *err)
+{
+    return basel_data_read_buffer(d, "t.csv", text, len, label, err);
+}
+
+static int parse(basel_data **d, const char *text, const char *label, basel_error *err)
+{
+    return parse_n(d, text, strlen(text), label, err);
+}
+
+/* Parse text that must fail with code at line:column, its message holding
+ * want (may be NULL). */
+static void expect_error(const char *label_text, const char *text, size_t len, int code,
+                         size_t line, size_t column, const char *want)
+{
+    basel_data *d = NULL;
+    basel_error err;
+    int rc = parse_n(&d, text, len, NULL, &err);
+    CHECK(rc == code, "%s: code %d, want %d (%s)", label_text, rc, code, err.message);
+    CHECK(d == NULL, "%s: no data on failure", label_text);
+    CHECK(err.code == code, "%s: err.code %d", label_text, err.code);
+    CHECK(strcmp(err.file, "t.csv") == 0, "%s: file '%s'", label_text, err.file);
+    CHECK(err.line == line && err.column == column, "%s: at %zu:%zu, want %zu:%zu (%s)",
+          label_text, err.line, err.column, line, column, err.message);
+    if (want)
+        CHECK(strstr(err.message, want) != NULL, "%s: message '%s' lacks '%s'", label_text,
+              err.message, want);
+    basel_data_free(d);
+}
+
+static void expect_error_s(const char *label_text, const char *text, int code, size_t line,
+                           size_t column, const char *want)
+{
+    expect_error(label_text, text, strlen(text), code, line, column, want);
+}
+
+static int same_double(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+/* --------------------------------------------------------------- format */
+
+static void test_basic(void)
+{
+    basel_data *d = NULL;
+    basel_error err;
+    int rc = parse(&d, "a,b,c\n1,2,3\n4.5,-6e2,7\n", NULL, &err);
+    CHECK(rc == BASEL_OK, "basic: parses (%s)", err.message);
+    if (rc) return;
+    CHECK(err.code == BASEL_OK, "basic: err cleared on success");
+    CHECK(basel_data_rows(d) == 2 && basel_data_cols(d) == 3, "basic: 2 x 3");
+    CHECK(strcmp(basel_data_name(d, 0), "a") == 0 && strcmp(basel_data_name(d, 2), "c") == 0,
+          "basic: names");
+    CHECK(basel_data_name(d, 3) == NULL, "basic: name out of range is NULL");
+    CHECK(basel_data_value(d, 0, 0) == 1 && basel_data_value(d, 1, 1) == -600 &&
+              basel_data_value(d, 1, 0) == 4.5 && basel_data_value(d, 1, 2) == 7,
+          "basic: values");
+    CHECK(isnan(basel_data_value(d, 2, 0)) && isnan(basel_data_value(d, 0, 3)),
+          "basic: value out of range is NaN");
+    CHECK(bsl_data_col(d, 1)[0] == 2 && bsl_data_col(d, 1)[1] == -600, "basic: column-major");
+    CHECK(d->line_of_row[0] == 2 && d->line_of_row[1] == 3, "basic: line_of_row");
+    CHECK(d->label_col == -1 && d->labels == NULL, "basic: no labels");
+    CHECK(strcmp(d->source, "t.csv") == 0, "basic: source");
+    for (size_t j = 0; j < 3; j++) {
+        CHECK(d->bad[j].line == 0, "basic: column %zu clean", j);
+        CHECK(bsl_data_check_numeric(d, j, "input", &err) == BASEL_OK, "basic: numeric %zu", j);
+    }
+    CHECK(bsl_data_check_numeric(d, 3, "input", &err) == BASEL_EINVAL, "basic: bad index");
+    basel_data_free(d);
+
+    rc = parse(&d, "x , y\n 1 , 2\t\n\t3,4", NULL, &err);
+    CHECK(rc == BASEL_OK, "spaces: parses (%s)", err.message);
+    if (rc) return;
+    CHECK(strcmp(basel_data_name(d, 0), "x") == 0 && strcmp(basel_data_name(d, 1), "y") == 0,
+          "spaces: unquoted names trimmed");
+    CHECK(basel_data_value(d, 0, 0) == 1 && basel_data_value(d, 0, 1) == 2 &&
+              basel_data_value(d, 1, 0) == 3 && basel_data_value(d, 1, 1) == 4,
+          "spaces: numbers with blanks around them, no final newline");
+    CHECK(d->bad[0].line == 0 && d->bad[1].line == 0, "spaces: clean");
+    basel_data_free(d);
+
+    rc = parse(&d, "v\n1\n", NULL, &err);
+    CHECK(rc == BASEL_OK && basel_data_rows(d) == 1 && basel_data_cols(d) == 1,
+          "one cell: 1 x 1");
+    basel_data_free(d);
+}
+
+static void test_quoted(void)
+{
+    basel_data *d = NULL;
+    basel_error err;
+    const char *text = "\"x,1\",\"say \"\"hi\"\"\", z ,\" sp \"\n"
+                       "\"1.5\",\" 2 \",3,\"-4\"\n"
+                       "5,\"6\" ,7,8\n";
+    int rc = parse(&d, text, NULL, &err);
+    CHECK(rc == BASEL_OK, "quoted: parses (%s)", err.message);
+    if (rc) return;
+    CHECK(basel_data_cols(d) == 4 && basel_data_rows(d) == 2, "quoted: 2 x 4");
+    CHECK(strcmp(basel_data_name(d, 0), "x,1") == 0, "quoted: comma inside a name");
+    CHECK(strcmp(basel_data_name(d, 1), "say \"hi\"") == 0, "quoted: doubled quotes");
+    CHECK(strcmp(basel_data_name(d, 2), "z") == 0, "quoted: unquoted name trimmed");
+    CHECK(strcmp(basel_data_name(d, 3), " sp ") == 0, "quoted: quoted name kept as written");
+    CHECK(basel_data_value(d, 0, 0) == 1.5 && basel_data_value(d, 0, 1) == 2 &&
+              basel_data_value(d, 0, 3) == -4 && basel_data_value(d, 1, 1) == 6,
+          "quoted: quoted numbers, blanks inside and after the quotes");
+    for (size_t j = 0; j < 4; j++) CHECK(d->bad[j].line == 0, "quoted: column %zu clean", j);
+    basel_data_free(d);
+
+    /* a quoted newline makes a record span lines; line numbers follow */
+    rc = parse(&d, "id,note\n1,\"two\nlines\"\n2,\"a,b\"\n3,\"\"\"\"\n", "note", &err);
+    CHECK(rc == BASEL_OK, "multiline: parses (%s)", err.message);
+    if (rc) return;
+    CHECK(basel_data_rows(d) == 3, "multiline: 3 rows");
+    CHECK(strcmp(d->labels[0], "two\nlines") == 0, "multiline: newline kept in label");
+    CHECK(strcmp(d->labels[1], "a,b") == 0, "multiline: comma in label");
+    CHECK(strcmp(d->labels[2], "\"") == 0, "multiline: a lone quote");
+    CHECK(d->line_of_row[0] == 2 && d->line_of_row[1] == 4 && d->line_of_row[2] == 5,
+          "multiline: line_of_row counts the embedded newline");
+    basel_data_free(d);
+}
+
+static void test_line_ends(void)
+{
+    basel_data *d = NULL;
+    basel_error err;
+    int rc = parse(&d, "a,b\r\n1,2\r\n3,\"4\"\r\n", NULL, &err);
+    CHECK(rc == BASEL_OK, "crlf: parses (%s)", err.message);
+    if (rc == BASEL_OK) {
+        CHECK(strcmp(basel_data_name(d, 1), "b") == 0, "crlf: no CR in the last name");
+        CHECK(basel_data_value(d, 0, 1) == 2 && basel_data_value(d, 1, 1) == 4, "crlf: values");
+        CHECK(d->bad[1].line == 0 && d->line_of_row[1] == 3, "crlf: clean, lines");
+    }
+    basel_data_free(d);
+
+    const char *trailing[] = {"a\n1\n\n", "a\n1\n\n\n\n", "a\n1\r\n\r\n", "a\n1\n  \n\t\n",
+                              "a\n1"};
+    for (size_t k = 0; k < sizeof trailing / sizeof *trailing; k++) {
+        rc = parse(&d, trailing[k], NULL, &err);
+        CHECK(rc == BASEL_OK && basel_data_rows(d) == 1 && basel_data_value(d, 0, 0) == 1 &&
+                  d->bad[0].line == 0,
+              "trailing blank lines %zu: one clean row", k);
+        basel_data_free(d);
+    }
+
+    /* with one column a blank line inside the data is an empty cell */
+    rc = parse(&d, "a\n1\n\n2\n", NULL, &err);
+    CHECK(rc == BASEL_OK && basel_data_rows(d) == 3, "inner blank line: a row");
+    if (rc == BASEL_OK)
+        CHECK(isnan(basel_data_value(d, 1, 0)) && d->bad[0].line == 3 && d->bad[0].column == 1,
+              "inner blank line: empty cell at 3:1");
+    basel_data_free(d);
+}
+
+static void test_bom(void)
+{
+    basel_data *d = NULL;
+    basel_error err;
+    int rc = parse(&d, "\xEF\xBB\xBF" "a,b\n1,x\n", NULL, &err);
+    CHECK(rc == BASEL_OK, "bom: parses (%s)", err.message);
+    if (rc == BASEL_OK) {
+        CHECK(strcmp(basel_data_name(d, 0), "a") == 0, "bom: skipped");
+        CHECK(d->bad[1].line == 2 && d->bad[1].column == 3, "bom: positions unaffected");
+    }
+    basel_data_free(d);
+    expect_error_s("bom: columns count from after it", "\xEF\xBB\xBF" "a,a\n1,2\n",
+                   BASEL_EPARSE, 1, 3, "duplicate");
+}
+
+static void test_labels(void)
+{
+    basel_data *d = NULL;
+    basel_error err;
+    int rc = parse(&d, "x,class,y\n1,A,2\n3,,4\n5,\"\",6\n7, B c ,8\n", "class", &err);
+    CHECK(rc == BASEL_OK, "labels: parses (%s)", err.message);
+    if (rc) return;
+    CHECK(d->label_col == 1, "labels: label_col");
+    CHECK(strcmp(d->labels[0], "A") == 0 && strcmp(d->labels[1], "") == 0 &&
+              strcmp(d->labels[2], "") == 0 && strcmp(d->labels[3], "B c") == 0,
+          "labels: text, empty cells give \"\"");
+    CHECK(d->bad[1].line == 0, "labels: the label column is never bad");
+    CHECK(isnan(basel_data_value(d, 0, 1)), "labels: label cells are NaN as values");
+    CHECK(basel_data_value(d, 3, 2) == 8 && d->bad[2].line == 0, "labels: other columns");
+    CHECK(bsl_data_check_numeric(d, 1, "input", &err) == BASEL_EINVAL &&
+              strstr(err.message, "label column") != NULL,
+          "labels: the label column is not numeric (%s)", err.message);
+    CHECK(bsl_data_check_numeric(d, 0, "input", &err) == BASEL_OK, "labels: x numeric");
+    basel_data_free(d);
+
+    rc = parse(&d, "x,y\n1,2\n", "class", &err);
+    CHECK(rc == BASEL_EPARSE && d == NULL, "labels: missing label column is EPARSE");
+    CHECK(strstr(err.message, "'class'") != NULL && err.line == 1 && err.column == 1,
+          "labels: message names it, at 1:1 (%s)", err.message);
+}
+
+/* --------------------------------------------------------------- errors */
+
+static void test_errors(void)
+{
+    expect_error_s("empty", "", BASEL_EPARSE, 1, 1, "file is empty");
+    expect_error_s("only newlines", "\n\r\n\n", BASEL_EPARSE, 1, 1, "file is empty");
+    expect_error_s("only a BOM", "\xEF\xBB\xBF", BASEL_EPARSE, 1, 1, "file is empty");
+    expect_error("NULL text", NULL, 0, BASEL_EPARSE, 1, 1, "file is empty");
+
+    expect_error_s("header only", "a,b\n", BASEL_EPARSE, 2, 1, "no data rows after the header");
+    expect_error_s("header only, no newline", "a,b", BASEL_EPARSE, 2, 1, "no data rows");
+    expect_error_s("header, blank lines", "a,b\r\n\r\n\n", BASEL_EPARSE, 2, 1, "no data rows");
+    expect_error_s("two-line header only", "\"a\nb\",c\n", BASEL_EPARSE, 3, 1, "no data rows");
+
+    expect_error_s("short row", "a,b,c,d\n1,2,3,4\n1,2,3\n", BASEL_EPARSE, 3, 1,
+                   "row has 3 fields, the header has 4");
+    expect_error_s("long row", "a,b\n1,2\n1,2,3\n", BASEL_EPARSE, 3, 5,
+                   "row has 3 fields, the header has 2");
+    expect_error_s("long row, blanks", "a,b\n1, 2 , 3,4\n", BASEL_EPARSE, 2, 7,
+                   "row has 4 fields, the header has 2");
+    expect_error_s("long row, UTF-8 columns", "a,b\n\xC3\xA9\xE2\x82\xAC,2,3\n", BASEL_EPARSE, 2,
+                   6, "row has 3 fields");
+    expect_error_s("long row after a multi-line cell", "a,b\n\"x\ny\",2,3\n", BASEL_EPARSE, 3, 6,
+                   "row has 3 fields");
+    expect_error_s("blank line inside", "a,b\n1,2\n\n3,4\n", BASEL_EPARSE, 3, 1,
+                   "row has 1 field, the header has 2");
+    expect_error_s("trailing comma", "a,b\n1,2,\n", BASEL_EPARSE, 2, 5, "row has 3 fields");
+
+    expect_error_s("empty name", "a,,c\n1,2,3\n", BASEL_EPARSE, 1, 3, "empty column name");
+    expect_error_s("blank name", " a , ,c\n1,2,3\n", BASEL_EPARSE, 1, 5, "empty column name");
+    expect_error_s("empty quoted name", "a,\"\"\n1,2\n", BASEL_EPARSE, 1, 3, "empty column name");
+    expect_error_s("blank header line", "\n1,2\n", BASEL_EPARSE, 1, 1, "empty column name");
+    expect_error_s("last name empty", "a,b,\n1,2,3\n", BASEL_EPARSE, 1, 5, "empty column name");
+
+    expect_error_s("duplicate", "x,y,x\n1,2,3\n", BASEL_EPARSE, 1, 5,
+                   "duplicate column name 'x' (at 1:1 and again at 1:5)");
+    expect_error_s("earliest duplicate", "b,a,c,a,b,b\n1,2,3,4,5,6\n", BASEL_EPARSE, 1, 7,
+                   "'a' (at 1:3 and again at 1:7)");
+    expect_error_s("duplicate after trimming", "x, x\n1,2\n", BASEL_EPARSE, 1, 3, "'x'");
+
+    expect_error_s("unterminated quote", "a,b\n1,\"2\n3,4\n", BASEL_EPARSE, 2, 3, "unterminated");
+    expect_error_s("unterminated in header", "a, \"b\n", BASEL_EPARSE, 1, 4, "unterminated");
+    expect_error_s("unterminated after a closed one", "a,b\n\"1\",\"\"\"\n", BASEL_EPARSE, 2, 5,
+                   "unterminated");
+    expect_error_s("text after closing quote", "a,b\n\"1\"x,2\n", BASEL_EPARSE, 2, 4,
+                   "after the closing quote");
+
+    expect_error("NUL in a cell", "a,b\n1,2\0\n", 9, BASEL_EPARSE, 2, 4, "NUL byte");
+    expect_error("NUL in the header", "a\0,b\n1,2\n", 9, BASEL_EPARSE, 1, 2, "NUL byte");
+    expect_error("NUL in quotes", "a,b\n1,\"x\ny\0\"\n", 13, BASEL_EPARSE, 3, 2, "NUL byte");
+    expect_error("NUL after quotes", "a,b\n1,\"2\" \0\n", 12, BASEL_EPARSE, 2, 7, "NUL byte");
+
+    /* the first error in the text wins */
+    expect_error_s("ragged before unterminated", "a,b\n1\n\"2\n", BASEL_EPARSE, 2, 1,
+                   "row has 1 field");
+}
+
+static void test_wide_header(void)
+{
+    enum { P = 5000 };
+    size_t cap = (size_t)P * 8 + 64, len = 0;
+    char *text = malloc(cap);
+    for (int j = 0; j < P; j++) len += (size_t)snprintf(text + len, cap - len, "%sc%d", j ? "," : "", j);
+    len += (size_t)snprintf(text + len, cap - len, ",c17\n");
+    for (int j = 0; j <= P; j++) len += (size_t)snprintf(text + len, cap - len, "%s1", j ? "," : "");
+    basel_data *d = NULL;
+    basel_error err;
+    int rc = parse_n(&d, text, len, NULL, &err);
+    CHECK(rc == BASEL_EPARSE && strstr(err.message, "'c17'") != NULL && err.line == 1,
+          "wide header: the duplicate at the end is found (%s)", err.message);
+    basel_data_free(d);
+    free(text);
+}
+
+/* ------------------------------------------------------------ bad cells */
+
+static const char *bad_text = "a,b,c,d,e\n"
+                              "1,x,,nan,5\n"
+                              "2,3,4,5,6\n"
+                              "3, abc ,5,inf,\"1e999\"\n";
+
+static void expect_message(const basel_data *d, size_t j, size_t line, size_t column,
+                           const char *want)
+{
+    basel_error err;
+    int rc = bsl_data_check_numeric(d, j, "input", &err);
+    CHECK(rc == BASEL_EPARSE, "check_numeric %zu: EPARSE (%d)", j, rc);
+    CHECK(strcmp(err.file, "t.csv") == 0 && err.line == line && err.column == column,
+          "check_numeric %zu: at %s:%zu:%zu, want %zu:%zu", j, err.file, err.line, err.column,
+          line, column);
+    CHECK(strcmp(err.message, want) == 0, "check_numeric %zu: '%s', want '%s'", j, err.message,
+          want);
+}
+
+static void expect_bad(const basel_data *d, size_t j, size_t row, size_t line, size_t column,
+                       const char *text)
+{
+    const bsl_badcell *b = &d->bad[j];
+    CHECK(b->row == row && b->line == line && b->column == column,
+          "bad[%zu]: row %zu at %zu:%zu, want row %zu at %zu:%zu", j, b->row, b->line, b->column,
+          row, line, column);
+    CHECK(strcmp(b->text, text) == 0, "bad[%zu]: text '%s', want '%s'", j, b->text, text);
+}
+
+static void test_bad_cells(void)
+{
+    basel_data *d = NULL;
+    basel_error err;
+    int rc = parse(&d, bad_text, NULL, &err);
+    CHECK(rc == BASEL_OK, "bad cells are not a parse error (%s)", err.message);
+    if (rc) return;
+    CHECK(d->bad[0].line == 0, "bad: column a clean");
+    expect_bad(d, 1, 0, 2, 3, "x");
+    expect_bad(d, 2, 0, 2, 5, "");
+    expect_bad(d, 3, 0, 2, 6, "nan");
+    expect_bad(d, 4, 2, 4, 15, "1e999");
+    CHECK(isnan(basel_data_value(d, 0, 1)) && isnan(basel_data_value(d, 2, 1)) &&
+              isnan(basel_data_value(d, 0, 2)) && isnan(basel_data_value(d, 2, 3)) &&
+              isnan(basel_data_value(d, 2, 4)),
+          "bad: cells are NaN");
+    CHECK(basel_data_value(d, 1, 1) == 3 && basel_data_value(d, 2, 2) == 5, "bad: others kept");
+    CHECK(bsl_data_check_numeric(d, 0, "input", &err) == BASEL_OK, "bad: a passes");
+    expect_message(d, 1, 2, 3, "input column 'b': 'x' is not a number");
+    expect_message(d, 2, 2, 5, "input column 'c': the cell is empty");
+    expect_message(d, 3, 2, 6, "input column 'd': 'nan' is not a finite number");
+    expect_message(d, 4, 4, 15, "input column 'e': '1e999' is not a finite number");
+    basel_data_free(d);
+
+    /* long text is cut to 47 bytes, never inside a UTF-8 character; control
+     * characters become '?' */
+    char text[256];
+    snprintf(text, sizeof text, "a,b,c\n%s,%s\xC3\xA9zz,\"1\n2\"\n",
+             "aaaaaaaaaabbbbbbbbbbccccccccccddddddddddeeeeeeeeeeffffffffff",
+             "aaaaaaaaaabbbbbbbbbbccccccccccddddddddddeeeeee");
+    rc = parse(&d, text, NULL, &err);
+    CHECK(rc == BASEL_OK, "long cells parse (%s)", err.message);
+    if (rc) return;
+    CHECK(strcmp(d->bad[0].text, "aaaaaaaaaabbbbbbbbbbccccccccccddddddddddeeeeeee") == 0,
+          "truncated to 47: '%s'", d->bad[0].text);
+    CHECK(strlen(d->bad[1].text) == 46, "UTF-8 not split: '%s'", d->bad[1].text);
+    CHECK(strcmp(d->bad[2].text, "1?2") == 0, "newline shown as '?': '%s'", d->bad[2].text);
+    CHECK(d->bad[2].line == 2 && d->bad[2].column == 112, "multi-line cell at its start (%zu:%zu)",
+          d->bad[2].line, d->bad[2].column);
+    basel_data_free(d);
+
+    /* only blanks may surround a number, not other white space */
+    rc = parse(&d, "a,b\n\"\n1\",\"\f2\"\n", NULL, &err);
+    CHECK(rc == BASEL_OK && isnan(basel_data_value(d, 0, 0)) && isnan(basel_data_value(d, 0, 1)),
+          "newline or form feed before a number: not a number");
+    basel_data_free(d);
+
+    /* only the first bad cell of a column is recorded; what= is used */
+    rc = parse(&d, "t\n1\n-\n+\n", NULL, &err);
+    CHECK(rc == BASEL_OK, "first only: parses");
+    if (rc == BASEL_OK) {
+        expect_bad(d, 0, 1, 3, 1, "-");
+        CHECK(bsl_data_check_numeric(d, 0, "target", &err) == BASEL_EPARSE &&
+                  strcmp(err.message, "target column 't': '-' is not a number") == 0,
+              "what names the role: '%s'", err.message);
+    }
+    basel_data_free(d);
+}
+
+/* Cells that are numbers to strtod are numbers here, to the last bit. */
+static void test_numbers(void)
+{
+    const char *cells[] = {"0",       "-0",      "+1",         ".5",          "5.",
+                           "1e5",     "1E-5",    "-1.25e+02",  "0x1p-3",      "1e-400",
+                           "4.9e-324", "1.7976931348623157e308", "9007199254740993",
+                           "0.1",     "123456789012345678901234567890", "000000000000000000000001.5",
+                           "2.2250738585072011e-308", "1e22", "1e23", "12345678901234567e-20"};
+    size_t ncell = sizeof cells / sizeof *cells;
+    uint64_t state = 0x2545F4914F6CDD1DULL; /* xorshift, fixed seed */
+    enum { NRAND = 20000 };
+    char *text = malloc(NRAND * 40 + 4096);
+    char(*made)[40] = malloc(sizeof *made * (NRAND + ncell));
+    size_t len = (size_t)sprintf(text, "v\n"), count = 0;
+    for (size_t k = 0; k < ncell; k++) {
+        snprintf(made[count++], 40, "%s", cells[k]);
+        len += (size_t)sprintf(text + len, "%s\n", cells[k]);
+    }
+    for (int k = 0; k < NRAND; k++) {
+        state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+        int ndig = 1 + (int)(state % 20), point = (int)((state >> 8) % (unsigned)(ndig + 1));
+        int ex = (int)((state >> 16) % 81) - 40;
+        char *m = made[count++];
+        int w = 0;
+        if (state >> 63) m[w++] = '-';
+        for (int i = 0; i < ndig; i++) {
+            if (i == point) m[w++] = '.';
+            m[w++] = (char)('0' + (state >> (20 + 2 * i % 40)) % 10);
+        }
+        if ((state >> 5) & 1) w += sprintf(m + w, "e%d", ex);
+        m[w] = '\0';
+        len += (size_t)sprintf(text + len, "%s\n", m);
+    }
+    basel_data *d = NULL;
+    basel_error err;
+    int rc = parse_n(&d, text, len, NULL, &err);
+    CHECK(rc == BASEL_OK && basel_data_rows(d) == count, "numbers: parse (%s)", err.message);
+    size_t wrong = 0;
+    for (size_t i = 0; rc == BASEL_OK && i < count; i++) {
+        double want = strtod(made[i], NULL), got = basel_data_value(d, i, 0);
+        if (!same_double(got, want) && wrong++ < 5)
+            fprintf(stderr, "numbers: '%s' read as %.17g, strtod says %.17g\n", made[i], got, want);
+    }
+    CHECK(wrong == 0, "numbers: %zu of %zu differ from strtod", wrong, count);
+    CHECK(rc == BASEL_OK && d->bad[0].line == 0, "numbers: all finite");
+    basel_data_free(d);
+    free(text);
+    free(made);
+}
+
+/* --------------------------------------------------------------- subset */
+
+static void test_subset(void)
+{
+    basel_data *d = NULL, *s = NULL;
+    basel_error err;
+    if (parse(&d, bad_text, NULL, &err) != BASEL_OK) {
+        CHECK(0, "subset: parse failed (%s)", err.message);
+        return;
+    }
+    size_t rows[] = {2, 1};
+    int rc = basel_data_subset(&s, d, rows, 2, &err);
+    CHECK(rc == BASEL_OK, "subset: ok (%s)", err.message);
+    if (rc == BASEL_OK) {
+        CHECK(basel_data_rows(s) == 2 && basel_data_cols(s) == 5, "subset: 2 x 5");
+        CHECK(strcmp(basel_data_name(s, 4), "e") == 0 && basel_data_find(s, "c") == 2,
+              "subset: names kept");
+        CHECK(basel_data_value(s, 0, 0) == 3 && basel_data_value(s, 1, 0) == 2 &&
+                  basel_data_value(s, 0, 2) == 5 && basel_data_value(s, 1, 4) == 6,
+              "subset: rows in the order asked");
+        CHECK(s->line_of_row[0] == 4 && s->line_of_row[1] == 3, "subset: line_of_row");
+        CHECK(s->bad[0].line == 0 && s->bad[2].line == 0, "subset: a and c now clean");
+        /* b's first bad cell is now " abc " (row 0, 4:3): its text is not kept */
+        expect_bad(s, 1, 0, 4, 3, "");
+        expect_message(s, 1, 4, 3, "input column 'b': the cell is not a number");
+        expect_bad(s, 3, 0, 4, 11, "");
+        expect_message(s, 3, 4, 11, "input column 'd': the cell is not a finite number");
+        expect_bad(s, 4, 0, 4, 15, "1e999"); /* the original record, renumbered */
+        expect_message(s, 4, 4, 15, "input column 'e': '1e999' is not a finite number");
+        CHECK(strcmp(s->source, "t.csv") == 0, "subset: source kept");
+    }
+    basel_data_free(s);
+
+    size_t first[] = {0, 0, 1};
+    rc = basel_data_subset(&s, d, first, 3, &err);
+    CHECK(rc == BASEL_OK && basel_data_rows(s) == 3, "subset: repeated rows allowed");
+    if (rc == BASEL_OK) {
+        expect_bad(s, 1, 0, 2, 3, "x");
+        expect_bad(s, 2, 0, 2, 5, "");
+        expect_message(s, 2, 2, 5, "input column 'c': the cell is empty");
+    }
+    basel_data_free(s);
+
+    size_t out_of_range[] = {0, 3};
+    s = (basel_data *)1;
+    CHECK(basel_data_subset(&s, d, out_of_range, 2, &err) == BASEL_EINVAL && s == NULL,
+          "subset: row out of range");
+    CHECK(strstr(err.message, "row 3") != NULL, "subset: names the row (%s)", err.message);
+    CHECK(basel_data_subset(&s, d, rows, 0, &err) == BASEL_EINVAL, "subset: no rows");
+    CHECK(basel_data_subset(&s, NULL, rows, 1, &err) == BASEL_EINVAL, "subset: NULL data");
+    basel_data_free(d);
+
+    rc = parse(&d, "x,lab\n1,a\n2,\n3,c\n", "lab", &err);
+    CHECK(rc == BASEL_OK, "subset labels: parse");
+    size_t two[] = {2, 1};
+    if (rc == BASEL_OK && basel_data_subset(&s, d, two, 2, &err) == BASEL_OK) {
+        CHECK(s->label_col == 1 && strcmp(s->labels[0], "c") == 0 && strcmp(s->labels[1], "") == 0,
+              "subset: labels copied");
+        CHECK(s->bad[1].line == 0, "subset: the label column stays clean");
+        basel_data_free(s);
+    } else {
+        CHECK(0, "subset labels: subset failed");
+    }
+    basel_data_free(d);
+}
+
+static void test_find_and_null(void)
+{
+    basel_data *d = NULL;
+    basel_error err;
+    if (parse(&d, "alpha,beta,\"g a\"\n1,2,3\n", NULL, &err) != BASEL_OK) {
+        CHECK(0, "find: parse failed (%s)", err.message);
+        return;
+    }
+    CHECK(basel_data_find(d, "alpha") == 0 && basel_data_find(d, "beta") == 1 &&
+              basel_data_find(d, "g a") == 2,
+          "find: each name");
+    CHECK(basel_data_find(d, "gamma") == -1 && basel_data_find(d, "") == -1 &&
+              basel_data_find(d, "Alpha") == -1 && basel_data_find(d, NULL) == -1,
+          "find: absent names are -1");
+    basel_data_free(d);
+    CHECK(basel_data_find(NULL, "a") == -1 && basel_data_rows(NULL) == 0 &&
+              basel_data_cols(NULL) == 0 && basel_data_name(NULL, 0) == NULL &&
+              isnan(basel_data_value(NULL, 0, 0)),
+          "NULL handle accessors");
+    basel_data_free(NULL);
+    CHECK(basel_data_read_buffer(NULL, "x", "a\n1", 3, NULL, &err) == BASEL_EINVAL,
+          "read_buffer: NULL out");
+    CHECK(basel_data_read_buffer(&d, "x", NULL, 3, NULL, &err) == BASEL_EINVAL && d == NULL,
+          "read_buffer: NULL text with a length");
+    CHECK(basel_data_read_buffer(&d, "x", "a\n1", 3, NULL, NULL) == BASEL_OK,
+          "read_buffer: err may be NULL");
+    basel_data_free(d);
+    CHECK(basel_data_read_buffer(&d, "x", "", 0, NULL, NULL) == BASEL_EPARSE,
+          "read_buffer: err may be NULL on failure");
+}
+
+/* -------------------------------------------------------------- files */
+
+static void test_files(void)
+{
+    char path[] = "/tmp/basel_test_csv_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0, "files: temporary file");
+    if (fd < 0) return;
+    const char *text = "a,b\n1,2\n3,oops\n";
+    CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text), "files: write");
+    close(fd);
+
+    basel_data *d = NULL;
+    basel_error err;
+    int rc = basel_data_read_csv(&d, path, NULL, &err);
+    CHECK(rc == BASEL_OK && basel_data_rows(d) == 2 && basel_data_value(d, 1, 0) == 3,
+          "files: read (%s)", err.message);
+    if (rc == BASEL_OK) {
+        CHECK(strcmp(d->source, path) == 0, "files: source is the path");
+        CHECK(bsl_data_check_numeric(d, 1, "input", &err) == BASEL_EPARSE &&
+                  strcmp(err.file, path) == 0 && err.line == 3 && err.column == 3,
+              "files: bad cell names the file (%s:%zu:%zu)", err.file, err.line, err.column);
+    }
+    basel_data_free(d);
+
+    /* "-" reads stdin, named <stdin> in messages */
+    if (freopen(path, "rb", stdin)) {
+        rc = basel_data_read_csv(&d, "-", NULL, &err);
+        CHECK(rc == BASEL_OK && strcmp(d->source, "<stdin>") == 0 && basel_data_rows(d) == 2,
+              "stdin: read as <stdin> (%s)", err.message);
+        basel_data_free(d);
+    }
+    unlink(path);
+
+    d = (basel_data *)1;
+    rc = basel_data_read_csv(&d, path, NULL, &err);
+    CHECK(rc == BASEL_EIO && d == NULL, "files: missing file is EIO");
+    CHECK(strcmp(err.file, path) == 0 && err.line == 0 && err.column == 0 &&
+              strstr(err.message, "No such file") != NULL,
+          "files: names the path and the reason (%s)", err.message);
+    rc = basel_data_read_csv(&d, "tests", NULL, &err);
+    CHECK(rc == BASEL_EIO && d == NULL, "files: a directory is EIO (%s)", err.message);
+    CHECK(basel_data_read_csv(&d, NULL, NULL, &err) == BASEL_EINVAL, "files: NULL path");
+}
+
+int main(void)
+{
+    test_basic();
+    test_quoted();
+    test_line_ends();
+    test_bom();
+    test_labels();
+    test_errors();
+    test_wide_header();
+    test_bad_cells();
+    test_numbers();
+    test_subset();
+    test_find_and_null();
+    test_files();
+    return check_report("test_csv");
+}

@@ -75,8 +75,9 @@ typedef struct basel_data basel_data;
 
 /* Read a CSV file with a header row ("-" reads stdin). Fields may be quoted;
  * CRLF and a trailing blank line are accepted. Cells must be numbers, except
- * in the column named label_column (may be NULL), whose cells are kept as
- * strings (class labels; an empty cell means "unlabelled").
+ * in the column named label_column, whose cells are kept as strings (class
+ * labels; an empty cell means "unlabelled"). label_column NULL means no
+ * label column; "" means the last column.
  * Errors: BASEL_EIO (cannot open), BASEL_EPARSE (ragged row, empty file,
  * duplicate column name, ...) with err->file/line/column set. Cells that are
  * not numbers are not an error here: they are reported, with their position,
@@ -116,8 +117,13 @@ BASEL_API int basel_options_set(basel_options *o, const char *name, const char *
                                 basel_error *err);
 /* The text value of an option as it stands now, or NULL for an unknown name. */
 BASEL_API const char *basel_options_get(const basel_options *o, const char *name);
-/* A static, human-readable table of every option, its default and range. */
-BASEL_API const char *basel_options_help(void);
+/* The option table, for help texts: the number of options, and for option
+ * i its name, default ("" = chosen by the method), the methods it applies
+ * to ("*" = all, else comma-separated) and a one-line description. Returns
+ * BASEL_EINVAL when i is out of range. The strings are static. */
+BASEL_API size_t basel_options_count(void);
+BASEL_API int basel_options_describe(size_t i, const char **name, const char **def,
+                                     const char **methods, const char **help);
 /* Optional progress callback, called from the calling thread between blocks
  * of work with the fraction done; returning non-zero cancels the fit
  * (BASEL_ECANCELLED). */
@@ -139,6 +145,11 @@ BASEL_API int basel_fit_run(basel_fit **out, const basel_data *data, const basel
 BASEL_API int basel_fit_write_json(const basel_fit *f, const char *path, basel_error *err);
 /* Read a FIT.json written by basel_fit_write_json. */
 BASEL_API int basel_fit_read_json(basel_fit **out, const char *path, basel_error *err);
+/* Write the draws CSV (one row per retained draw: chain, size, one 0/1
+ * column per atom, then any sampled hyperparameters; '#' comment lines carry
+ * the settings), atomically. Needs the option keep-draws=1 at fit time;
+ * BASEL_EINVAL otherwise (and for fits read back from FIT.json). */
+BASEL_API int basel_fit_write_draws(const basel_fit *f, const char *path, basel_error *err);
 /* The seed the fit used (useful when the options said "pick one"). */
 BASEL_API unsigned long basel_fit_seed(const basel_fit *f);
 /* A human-readable report (PIP table with bars, size posterior, selected

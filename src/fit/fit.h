@@ -13,6 +13,7 @@
 
 #include "../core/params.h"
 #include "../io/io.h"
+#include "../summary/summary.h"
 
 #include <jansson.h>
 
@@ -40,6 +41,7 @@ struct basel_fit {
     json_t *doc;
     double *pip;   /* cached from doc for basel_fit_pip */
     size_t m;
+    bsl_vs_result *draws; /* the run's draws when asked for (not part of FIT.json) */
 };
 
 /* Take ownership of doc and wrap it (caches pip). */
@@ -52,6 +54,12 @@ struct basel_pred {
     double *prob;      /* n x nclass row-major (classification) */
     size_t *cls;       /* n predicted classes */
 };
+
+struct bsl_problem;
+/* Fit a subset engine (enumerate, bd, rj, ssvs) into doc; res gets the
+ * engine's result (draws included when keep_draws). */
+int bsl_fit_vs(json_t *doc, const struct bsl_problem *P, const basel_options *o, int keep_draws,
+               bsl_vs_result *res, basel_error *err);
 
 /* JSON helpers shared by the fit writers and readers. */
 json_t *bsl_json_doubles(const double *x, size_t n);

@@ -141,31 +141,25 @@ static int load_targets(bsl_problem *pb, const basel_data *data, const long *tco
     return BASEL_OK;
 }
 
-/* "auto": radial kernels need inputs on one scale, so yes; the mixture
- * classifier's priors assume roughly unit scale, so yes; linear atoms keep
- * their units (PIPs do not depend on it) and 1-D families rescale their
- * interval themselves, so no. */
-static int auto_standardize(const char *method, const char *basis)
+/* "auto": the mixture classifier's priors assume inputs on a unit scale, so
+ * yes; elsewhere no: linear atoms keep their units (PIPs do not depend on
+ * them), kernel widths are given in the data's units, and 1-D families
+ * rescale their interval themselves. */
+static int auto_standardize(const char *method)
 {
-    if (strcmp(method, "mixture") == 0) return 1;
-    char name[32];
-    size_t len = strcspn(basis, ":");
-    snprintf(name, sizeof name, "%.*s", (int)(len < 31 ? len : 31), basis);
-    int kind = bsl_basis_kind_from_name(name);
-    return kind >= 0 && bsl_basis_is_radial((bsl_basis_kind)kind);
+    return strcmp(method, "mixture") == 0;
 }
 
 static int standardize(bsl_problem *pb, const basel_options *o, basel_error *err)
 {
     const char *s = bsl_opt(o, "standardize");
-    const char *basis = bsl_opt(o, "basis");
     int yes;
     if (strcmp(s, "yes") == 0 || strcmp(s, "1") == 0)
         yes = 1;
     else if (strcmp(s, "no") == 0 || strcmp(s, "0") == 0)
         yes = 0;
     else if (strcmp(s, "auto") == 0)
-        yes = auto_standardize(pb->method, basis);
+        yes = auto_standardize(pb->method);
     else
         return bsl_fail(err, BASEL_EINVAL, "--standardize '%s': expected yes, no or auto", s);
     pb->standardized = yes;

@@ -5,7 +5,7 @@
  */
 #include "linalg.h"
 
-#include <lapacke.h>
+#include <math.h>
 #include <string.h>
 
 #define AI(i, j) Ainv[(i) + (j) * ld]
@@ -52,15 +52,22 @@ void bsl_inv_apply(const double *Ainv, size_t k, size_t ld, const double *x, dou
     }
 }
 
+/* A^{-1} = L^{-T} L^{-1}, column by column with the triangular solves (a
+ * plain loop for the same reason as factor_small in chol.c; O(k^3) once per
+ * refactorisation). */
 int bsl_inv_from_chol(const bsl_chol *c, double *Ainv, size_t ld)
 {
     const size_t k = c->k;
-    for (size_t j = 0; j < k; j++)
-        for (size_t i = j; i < k; i++) AI(i, j) = c->L[i + j * c->cap];
-    if (k == 0) return BASEL_OK;
-    if (LAPACKE_dpotri(LAPACK_COL_MAJOR, 'L', (int)k, Ainv, (int)ld) != 0) return BASEL_ENUMERIC;
-    for (size_t j = 0; j < k; j++)
-        for (size_t i = j + 1; i < k; i++) AI(j, i) = AI(i, j);
+    for (size_t j = 0; j < k; j++) {
+        double *col = Ainv + j * ld;
+        for (size_t i = 0; i < k; i++) col[i] = i == j;
+        bsl_chol_solve_lower(c, col);
+        bsl_chol_solve_upper(c, col);
+    }
+    for (size_t j = 0; j < k; j++) /* symmetrise the rounding */
+        for (size_t i = j + 1; i < k; i++) AI(i, j) = AI(j, i) = 0.5 * (AI(i, j) + AI(j, i));
+    for (size_t i = 0; i < k; i++)
+        if (!(AI(i, i) > 0) || !isfinite(AI(i, i))) return BASEL_ENUMERIC;
     return BASEL_OK;
 }
 

@@ -63,6 +63,7 @@ typedef struct bd_chain {
     bsl_modelset models;
     bsl_vs_result draws;             /* draws of this chain only */
     double events, births, deaths, null_births;
+    double sigma2_sum, lambda_sum; /* over kept blocks */
     int rc;
 } bd_chain;
 
@@ -304,6 +305,10 @@ static void chain_run(bd_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
         }
         if (keep) ch->size_trace[it] = block_w > 0 ? block_size / block_w : (double)ch->M->k;
         if (pb->prior.sample_nuisance && gibbs_ridge(ch, pb) != BASEL_OK) ch->rc = BASEL_ENUMERIC;
+        if (keep) {
+            ch->sigma2_sum += ch->M->prior.sigma2;
+            ch->lambda_sum += ch->M->prior.lambda;
+        }
         if (keep && run->keep_draws && it % run->thin == 0) {
             double sc[2] = {ch->M->prior.sigma2, ch->M->prior.lambda};
             if (bsl_vs_add_draw(&ch->draws, chain, ch->M->active, ch->M->k, sc)) ch->rc = BASEL_ENOMEM;
@@ -378,6 +383,8 @@ static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run
                 return BASEL_ENOMEM;
         }
         res->evaluations += ch->events;
+        res->sigma2_mean += ch->sigma2_sum / (double)(run->iter * chains);
+        res->lambda_mean += ch->lambda_sum / (double)(run->iter * chains);
     }
     for (size_t a = 0; a < m; a++) res->pip[a] /= total;
     for (size_t a = 0; a < m * c; a++) res->coef_bma[a] /= total;
@@ -450,10 +457,9 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
         }
         res->seconds = omp_get_wtime() - t0;
         snprintf(res->engine_note, sizeof res->engine_note,
-                 "%.0f events (%.0f births, %.0f deaths, %.0f thinned births) in %.2f s: %.0f events/s; "
-                 "nu = %g, rho = %g, %s births",
-                 events, births, deaths, nulls, res->seconds, events / fmax(res->seconds, 1e-9),
-                 st.nu, st.rho, st.informed ? "informed" : "uniform");
+                 "%.0f events (%.0f births, %.0f deaths, %.0f thinned births); nu = %g, rho = %g, "
+                 "%s births",
+                 events, births, deaths, nulls, st.nu, st.rho, st.informed ? "informed" : "uniform");
     }
     for (size_t h = 0; h < chains; h++) chain_free(&chs[h]);
     free(chs);

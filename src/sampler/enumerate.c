@@ -122,6 +122,7 @@ int bsl_enumerate(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *r
         res->models.items[i].weight = exp(res->models.items[i].log_post - log_z);
     bsl_modelset_sort(&res->models);
     res->evaluations = (double)total;
+    snprintf(res->engine_note, sizeof res->engine_note, "exact: all %llu subsets enumerated", total);
     res->seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
     return BASEL_OK;
 }

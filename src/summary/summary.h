@@ -57,6 +57,7 @@ typedef struct bsl_vs_result {
     bsl_modelset models;  /* visited / enumerated subsets with weights */
     double *rhat_pip, *ess_pip; /* m each, NULL when not computed */
     double rhat_size, ess_size;
+    double sigma2_mean, lambda_mean; /* ridge with sampled nuisance: posterior means */
     double seconds;
     double evaluations;   /* marginal-likelihood evaluations made */
     /* draws: one row per retained draw; chain, size, and the active atoms */

@@ -1,0 +1,158 @@
+/* cli_fit.c: basel fit TRAIN.csv [options] -o FIT.json [--draws DRAWS.csv] */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+void cli_fit_help(FILE *fp)
+{
+    fprintf(fp,
+            "usage: basel fit TRAIN.csv [options] [-o FIT.json] [--draws DRAWS.csv]\n"
+            "\n"
+            "Reads TRAIN.csv (header row; '-' reads stdin), fits the chosen method and writes\n"
+            "FIT.json (without -o, prints the summary instead). Every option is --name VALUE\n"
+            "or --name=VALUE:\n\n");
+    const size_t n = basel_options_count();
+    for (size_t i = 0; i < n; i++) {
+        const char *name, *def, *methods, *help;
+        basel_options_describe(i, &name, &def, &methods, &help);
+        if (!strcmp(name, "keep-draws")) continue;
+        fprintf(fp, "  --%-14s %s", name, help);
+        if (*def) fprintf(fp, " [default: %s]", def);
+        if (strcmp(methods, "*")) fprintf(fp, " (%s)", methods);
+        fputc('\n', fp);
+    }
+    fprintf(fp,
+            "  -o, --output     FIT.json to write (atomically: a temporary file, then rename)\n"
+            "  --draws          DRAWS.csv: every retained draw, one 0/1 column per atom\n"
+            "  --quiet          no seed note and no progress on stderr\n"
+            "\n"
+            "Examples:\n"
+            "  basel fit data/linear/lin_p15_n200.csv --method enumerate --prior g:g=200 \\\n"
+            "      --model-prior uniform -o fit.json\n"
+            "  basel fit sinc.csv --target y --inputs x --basis gauss:r=1.6 --prior ridge -o fit.json\n");
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct fit_args {
+    const char *train, *output, *draws;
+    int quiet;
+} fit_args;
+
+/* Split --name=value or take the next argument as the value. */
+static int take_value(int argc, char **argv, int *i, const char **name, const char **value,
+                      char *buf, size_t len)
+{
+    const char *arg = argv[*i] + 2;
+    const char *eq = strchr(arg, '=');
+    if (eq) {
+        snprintf(buf, len, "%.*s", (int)(eq - arg), arg);
+        *name = buf;
+        *value = eq + 1;
+        return 0;
+    }
+    *name = arg;
+    if (*i + 1 >= argc) return -1;
+    *value = argv[++*i];
+    return 0;
+}
+
+static int parse(int argc, char **argv, basel_options *o, fit_args *a)
+{
+    int only_files = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (only_files || arg[0] != '-' || !strcmp(arg, "-")) {
+            if (a->train) return cli_usage("fit", "one training file expected, got '%s' and '%s'", a->train, arg);
+            a->train = arg;
+        } else if (!strcmp(arg, "--")) {
+            only_files = 1;
+        } else if (!strcmp(arg, "-o") || !strcmp(arg, "--output")) {
+            if (++i >= argc) return cli_usage("fit", "%s needs a file name", arg);
+            a->output = argv[i];
+        } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
+            a->quiet = 1;
+        } else if (!strncmp(arg, "--", 2)) {
+            char buf[64];
+            const char *name, *value;
+            if (take_value(argc, argv, &i, &name, &value, buf, sizeof buf))
+                return cli_usage("fit", "--%s needs a value", argv[i] + 2);
+            if (!strcmp(name, "draws") || !strcmp(name, "output")) {
+                if (!strcmp(name, "draws")) a->draws = value;
+                else a->output = value;
+                continue;
+            }
+            basel_error err;
+            if (basel_options_set(o, name, value, &err)) return cli_usage("fit", "%s", err.message);
+        } else {
+            return cli_usage("fit", "unknown option '%s'", arg);
+        }
+    }
+    if (!a->train) return cli_usage("fit", "missing the training file (TRAIN.csv, or - for stdin)");
+    return 0;
+}
+
+int cli_fit(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            cli_fit_help(stdout);
+            return 0;
+        }
+    basel_options *o;
+    if (basel_options_create(&o)) return 1;
+    fit_args a = {0};
+    int status = parse(argc, argv, o, &a);
+    basel_data *data = NULL;
+    basel_fit *fit = NULL;
+    basel_error err;
+    time_t start = time(NULL);
+    const double t0 = now();
+    if (status) goto done;
+    if (a.draws) basel_options_set(o, "keep-draws", "1", &err);
+    if (!a.quiet && isatty(fileno(stderr))) basel_options_set_progress(o, cli_progress, &start);
+    /* the mixture method's target holds class labels: read it as text */
+    const char *method = basel_options_get(o, "method");
+    const char *label = NULL;
+    if (!strcmp(method, "mixture")) label = basel_options_get(o, "target");
+    if (basel_data_read_csv(&data, a.train, label, &err) || basel_fit_run(&fit, data, o, &err)) {
+        if (!a.quiet && isatty(fileno(stderr)) && time(NULL) - start >= 2) fputc('\n', stderr);
+        status = cli_report(&err);
+        goto done;
+    }
+    if (!a.quiet && isatty(fileno(stderr)) && time(NULL) - start >= 2) fprintf(stderr, "\r");
+    if (!a.quiet) fprintf(stderr, "basel: fitted in %.2f s\n", now() - t0);
+    if (!a.quiet && !strcmp(basel_options_get(o, "seed"), "0"))
+        fprintf(stderr, "basel: seed %lu (pass --seed %lu to repeat this fit)\n", basel_fit_seed(fit),
+                basel_fit_seed(fit));
+    /* the draws first: if either output fails, FIT.json is not left behind
+     * claiming a run whose draws are missing */
+    if (a.draws && basel_fit_write_draws(fit, a.draws, &err)) {
+        status = cli_report(&err);
+        goto done;
+    }
+    if (a.output) {
+        if (basel_fit_write_json(fit, a.output, &err)) {
+            if (a.draws && strcmp(a.draws, "-")) remove(a.draws);
+            status = cli_report(&err);
+        }
+    } else {
+        char *s = basel_fit_summary(fit);
+        if (s) fputs(s, stdout);
+        basel_free(s);
+    }
+done:
+    basel_fit_free(fit);
+    basel_data_free(data);
+    basel_options_free(o);
+    return status;
+}

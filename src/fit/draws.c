@@ -1,0 +1,52 @@
+/*
+ * draws.c: the draws CSV (DESIGN.md): '#' comment lines with the settings,
+ * then one row per retained draw: chain, size, one 0/1 inclusion column per
+ * atom (named after the atom), then sampled hyperparameters. The layout
+ * follows CmdStan's output so that ArviZ and R's posterior read it alike.
+ */
+#include "fit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int basel_fit_write_draws(const basel_fit *f, const char *path, basel_error *err)
+{
+    const bsl_vs_result *r = f->draws;
+    if (!r) return bsl_fail(err, BASEL_EINVAL, "this fit kept no draws (set keep-draws=1 before fitting)");
+    unsigned char *row = calloc(r->m + 1, 1);
+    if (!row) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    bsl_outfile out;
+    int rc = bsl_out_open(&out, path, err);
+    if (rc) {
+        free(row);
+        return rc;
+    }
+    FILE *fp = out.fp;
+    fprintf(fp, "# basel %s\n# method = %s\n# seed = %lld\n", BASEL_VERSION_STRING,
+            json_string_value(json_object_get(f->doc, "method")),
+            (long long)json_integer_value(json_object_get(f->doc, "seed")));
+    const char *key;
+    json_t *val;
+    json_object_foreach(json_object_get(f->doc, "settings"), key, val)
+        if (*json_string_value(val)) fprintf(fp, "# %s = %s\n", key, json_string_value(val));
+    fprintf(fp, "chain,size");
+    const json_t *atoms = json_object_get(f->doc, "atoms");
+    for (size_t j = 0; j < r->m; j++)
+        fprintf(fp, ",%s", json_string_value(json_object_get(json_array_get(atoms, j), "name")));
+    for (size_t s = 0; s < r->nscalars; s++) fprintf(fp, ",%s", r->scalar_names[s]);
+    fputc('\n', fp);
+    for (size_t i = 0; i < r->ndraws; i++) {
+        const size_t a0 = r->draw_start[i], a1 = r->draw_start[i + 1];
+        memset(row, 0, r->m);
+        for (size_t a = a0; a < a1; a++) row[r->draw_atoms[a]] = 1;
+        fprintf(fp, "%u,%zu", r->draw_chain[i] + 1, a1 - a0);
+        for (size_t j = 0; j < r->m; j++) {
+            fputc(',', fp);
+            fputc('0' + row[j], fp);
+        }
+        for (size_t s = 0; s < r->nscalars; s++) fprintf(fp, ",%.17g", r->draw_scalars[i * r->nscalars + s]);
+        fputc('\n', fp);
+    }
+    free(row);
+    return bsl_out_commit(&out, err);
+}

@@ -1,0 +1,398 @@
+/*
+ * predict.c: predictions from a fit document (fit.h), and the predictions
+ * CSV. Subset-engine fits predict from their "predictor" block (vsfit.c);
+ * the other engines through engines.c.
+ *
+ * A single model M predicts output o at x with
+ *   mean  z(x)' gamma_o + b_M(x)' beta_o
+ *   var   sigma2_o (1 + x~' V x~ + z' (Z'Z)^{-1} z),  x~ = b_M(x) - gB_M' z(x),
+ * a Gaussian approximation of the Student-t predictive (exact for the ridge
+ * prior with sigma^2 given). The model average's mean is exact (all visited
+ * models, Rao-Blackwellised); its interval comes from the mixture over the
+ * top models, whose quantiles are found by bisection on the mixture CDF.
+ */
+#include "fit.h"
+#include "../basis/basis.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int bsl_engine_predict(const json_t *doc, const double *X, size_t n, size_t d, double level,
+                       basel_pred *p, basel_error *err);
+
+void basel_pred_free(basel_pred *p)
+{
+    if (!p) return;
+    const size_t nn = p->nclass ? p->nclass : p->c;
+    for (size_t i = 0; i < nn; i++) free(p->names[i]);
+    free(p->names);
+    free(p->mean);
+    free(p->lower);
+    free(p->upper);
+    free(p->prob);
+    free(p->cls);
+    free(p);
+}
+
+size_t basel_pred_rows(const basel_pred *p) { return p->n; }
+
+int basel_pred_get(const basel_pred *p, size_t i, size_t j, double *mean, double *lower,
+                   double *upper)
+{
+    if (i >= p->n || j >= p->c || !p->mean) return BASEL_EINVAL;
+    *mean = p->mean[j * p->n + i];
+    *lower = p->lower[j * p->n + i];
+    *upper = p->upper[j * p->n + i];
+    return BASEL_OK;
+}
+
+/* The fit's inputs from the table, by name, standardised as at fit time. */
+static int gather_inputs(const json_t *doc, const basel_data *data, double **Xout, size_t *dout,
+                         basel_error *err)
+{
+    const json_t *inputs = json_object_get(doc, "inputs");
+    const json_t *st = json_object_get(doc, "standardize");
+    const size_t d = json_array_size(inputs), n = data->n;
+    double *X = bsl_malloc(n * d + 1, sizeof *X), *mu = bsl_malloc(d + 1, sizeof *mu),
+           *sc = bsl_malloc(d + 1, sizeof *sc);
+    int rc = (!X || !mu || !sc) ? bsl_fail(err, BASEL_ENOMEM, "out of memory") : BASEL_OK;
+    if (!rc && (bsl_json_read_doubles(json_object_get(st, "mean"), mu, d) ||
+                bsl_json_read_doubles(json_object_get(st, "scale"), sc, d)))
+        rc = bsl_fail(err, BASEL_EPARSE, "the fit's standardize block is malformed");
+    for (size_t j = 0; j < d && !rc; j++) {
+        const char *name = json_string_value(json_array_get(inputs, j));
+        long col = name ? basel_data_find(data, name) : -1;
+        if (col < 0) {
+            rc = bsl_fail_at(err, BASEL_EINVAL, data->source, 1, 0,
+                             "input column '%s' (used by the fit) is not in the header", name ? name : "?");
+            break;
+        }
+        if ((rc = bsl_data_check_numeric(data, (size_t)col, "input", err))) break;
+        const double *x = bsl_data_col(data, (size_t)col);
+        for (size_t i = 0; i < n; i++) X[j * n + i] = (x[i] - mu[j]) / sc[j];
+    }
+    free(mu);
+    free(sc);
+    if (rc) {
+        free(X);
+        return rc;
+    }
+    *Xout = X;
+    *dout = d;
+    return BASEL_OK;
+}
+
+/* Everything a subset-engine predictor needs besides its own block. */
+typedef struct vs_ctx {
+    bsl_dict *dict;
+    size_t n, m, q, c;
+    const double *X;
+    double *gB;   /* m x q */
+    double *R;    /* q x q */
+    double *gy;   /* q x c */
+    double *Z;    /* n x q always-in columns at the new points */
+    double *zvar; /* n: z' (Z'Z)^{-1} z */
+    double *col;  /* n scratch */
+} vs_ctx;
+
+static int vs_ctx_init(vs_ctx *v, const json_t *doc, const double *X, size_t n, size_t d,
+                       basel_error *err)
+{
+    memset(v, 0, sizeof *v);
+    const json_t *b = json_object_get(doc, "basis");
+    const int kind = bsl_basis_kind_from_name(json_string_value(json_object_get(b, "kind")) ? json_string_value(json_object_get(b, "kind")) : "");
+    const size_t m = (size_t)json_integer_value(json_object_get(b, "m"));
+    const int lin = json_is_true(json_object_get(b, "linear_term"));
+    v->n = n;
+    v->m = m;
+    v->q = 1 + (lin ? d : 0);
+    v->c = json_array_size(json_object_get(doc, "targets"));
+    v->X = X;
+    if (kind < 0 || (size_t)json_integer_value(json_object_get(b, "d")) != d || m == 0 || v->c == 0)
+        return bsl_fail(err, BASEL_EPARSE, "the fit's basis block is malformed");
+    double *centres = NULL;
+    if (bsl_basis_is_radial((bsl_basis_kind)kind)) {
+        centres = bsl_malloc(m * d, sizeof *centres);
+        if (!centres || bsl_json_read_doubles(json_object_get(b, "centres"), centres, m * d)) {
+            free(centres);
+            return bsl_fail(err, BASEL_EPARSE, "the fit's basis centres are malformed");
+        }
+    }
+    int rc = bsl_dict_make(&v->dict, (bsl_basis_kind)kind, d, m,
+                           json_number_value(json_object_get(b, "width")), centres,
+                           json_number_value(json_object_get(b, "lo")),
+                           json_number_value(json_object_get(b, "hi")), lin);
+    free(centres);
+    if (rc) return bsl_fail(err, rc, "out of memory");
+    const size_t q = v->q;
+    v->gB = bsl_malloc(m * q, sizeof(double));
+    v->R = bsl_malloc(q * q, sizeof(double));
+    v->gy = bsl_malloc(q * v->c, sizeof(double));
+    v->Z = bsl_malloc(n * q + 1, sizeof(double));
+    v->zvar = bsl_malloc(n + 1, sizeof(double));
+    v->col = bsl_malloc(n + 1, sizeof(double));
+    if (!v->gB || !v->R || !v->gy || !v->Z || !v->zvar || !v->col)
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (bsl_json_read_doubles(json_object_get(b, "always_in_coef"), v->gB, m * q) ||
+        bsl_json_read_doubles(json_object_get(b, "R"), v->R, q * q) ||
+        bsl_json_read_doubles(json_object_get(b, "always_in_y"), v->gy, q * v->c))
+        return bsl_fail(err, BASEL_EPARSE, "the fit's basis block is malformed");
+    for (size_t i = 0; i < n; i++) {
+        v->Z[i] = 1.0;
+        for (size_t a = 1; a < q; a++) v->Z[a * n + i] = X[(a - 1) * n + i];
+        /* z' R^{-1} R^{-T} z = |R^{-T} z|^2 by forward substitution */
+        double t[65], s = 0;
+        for (size_t a = 0; a < q; a++) {
+            double u = v->Z[a * n + i];
+            for (size_t l = 0; l < a; l++) u -= v->R[l + a * q] * t[l];
+            t[a] = u / v->R[a + a * q];
+            s += t[a] * t[a];
+        }
+        v->zvar[i] = s;
+    }
+    return BASEL_OK;
+}
+
+static void vs_ctx_free(vs_ctx *v)
+{
+    bsl_dict_free(v->dict);
+    free(v->gB);
+    free(v->R);
+    free(v->gy);
+    free(v->Z);
+    free(v->zvar);
+    free(v->col);
+}
+
+/* x~ columns of the model's atoms at all points: n x k into Bt. */
+static int model_columns(vs_ctx *v, const size_t *atoms, size_t k, double *Bt)
+{
+    for (size_t a = 0; a < k; a++) {
+        if (atoms[a] >= v->m) return -1;
+        double *b = Bt + a * v->n;
+        bsl_dict_eval(v->dict, atoms[a], v->X, v->n, v->n, b);
+        for (size_t l = 0; l < v->q; l++) {
+            const double g = v->gB[atoms[a] * v->q + l];
+            for (size_t i = 0; i < v->n; i++) b[i] -= g * v->Z[l * v->n + i];
+        }
+    }
+    return 0;
+}
+
+/* Mean (n x c) and variance (n x c) of one single-model predictor block. */
+static int model_predict(vs_ctx *v, const json_t *blk, double *mean, double *var)
+{
+    const json_t *at = json_object_get(blk, "atoms");
+    const size_t k = json_array_size(at), n = v->n, c = v->c, q = v->q;
+    size_t *atoms = bsl_malloc(k + 1, sizeof *atoms);
+    double *beta = bsl_malloc(k * c + 1, sizeof *beta), *gam = bsl_malloc(q * c, sizeof *gam),
+           *s2 = bsl_malloc(c, sizeof *s2), *V = bsl_malloc(k * k + 1, sizeof *V),
+           *Bt = bsl_malloc(n * k + 1, sizeof *Bt);
+    int rc = !atoms || !beta || !gam || !s2 || !V || !Bt;
+    for (size_t a = 0; a < k && !rc; a++) {
+        const json_t *x = json_array_get(at, a);
+        rc = !json_is_integer(x) || json_integer_value(x) < 0;
+        if (!rc) atoms[a] = (size_t)json_integer_value(x);
+    }
+    if (!rc)
+        rc = bsl_json_read_doubles(json_object_get(blk, "coef"), beta, k * c) ||
+             bsl_json_read_doubles(json_object_get(blk, "always_in"), gam, q * c) ||
+             bsl_json_read_doubles(json_object_get(blk, "sigma2"), s2, c) ||
+             bsl_json_read_doubles(json_object_get(blk, "V"), V, k * k) || model_columns(v, atoms, k, Bt);
+    for (size_t i = 0; i < n && !rc; i++) {
+        double h = 0;
+        for (size_t a = 0; a < k; a++)
+            for (size_t b = 0; b < k; b++) h += Bt[a * n + i] * V[a + b * k] * Bt[b * n + i];
+        for (size_t o = 0; o < c; o++) {
+            double mu = 0;
+            for (size_t l = 0; l < q; l++) mu += v->Z[l * n + i] * gam[l * c + o];
+            for (size_t a = 0; a < k; a++) mu += Bt[a * n + i] * beta[a * c + o];
+            /* gamma = gy - sum_a beta_a gB_a goes with the raw columns
+             * b_a = x~_a + gB_a' z; add the gB_a' z part back */
+            for (size_t a = 0; a < k; a++)
+                for (size_t l = 0; l < q; l++) mu += beta[a * c + o] * v->gB[atoms[a] * q + l] * v->Z[l * n + i];
+            mean[o * n + i] = mu;
+            var[o * n + i] = s2[o] * (1 + fmax(h, 0) + v->zvar[i]);
+        }
+    }
+    free(atoms);
+    free(beta);
+    free(gam);
+    free(s2);
+    free(V);
+    free(Bt);
+    return rc ? -1 : 0;
+}
+
+/* Quantile of a normal mixture by bisection on its CDF. */
+static double mixture_quantile(const double *w, const double *mu, const double *sd, size_t K,
+                               double prob)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < K; i++) {
+        lo = fmin(lo, mu[i] - 10 * sd[i]);
+        hi = fmax(hi, mu[i] + 10 * sd[i]);
+    }
+    for (int it = 0; it < 100; it++) {
+        const double t = 0.5 * (lo + hi);
+        double F = 0;
+        for (size_t i = 0; i < K; i++) F += w[i] * gsl_cdf_gaussian_P(t - mu[i], sd[i]);
+        if (F < prob) lo = t;
+        else hi = t;
+    }
+    return 0.5 * (lo + hi);
+}
+
+static int vs_predict_bma(vs_ctx *v, const json_t *bma, double level, basel_pred *p)
+{
+    const size_t n = v->n, c = v->c, q = v->q;
+    const json_t *at = json_object_get(bma, "atoms"), *mix = json_object_get(bma, "mixture");
+    const size_t k = json_array_size(at), K = json_array_size(mix);
+    size_t *atoms = bsl_malloc(k + 1, sizeof *atoms);
+    double *beta = bsl_malloc(k * c + 1, sizeof *beta), *Bt = bsl_malloc(n * k + 1, sizeof *Bt);
+    double *mm = bsl_malloc(K * n * c + 1, sizeof *mm), *mv = bsl_malloc(K * n * c + 1, sizeof *mv);
+    double *w = bsl_malloc(K + 1, sizeof *w), *mu = bsl_malloc(K + 1, sizeof *mu), *sd = bsl_malloc(K + 1, sizeof *sd);
+    int rc = !atoms || !beta || !Bt || !mm || !mv || !w || !mu || !sd;
+    for (size_t a = 0; a < k && !rc; a++) {
+        const json_t *x = json_array_get(at, a);
+        rc = !json_is_integer(x) || json_integer_value(x) < 0;
+        if (!rc) atoms[a] = (size_t)json_integer_value(x);
+    }
+    if (!rc) rc = bsl_json_read_doubles(json_object_get(bma, "coef"), beta, k * c) || model_columns(v, atoms, k, Bt);
+    double wsum = 0;
+    for (size_t i = 0; i < K && !rc; i++) {
+        const json_t *blk = json_array_get(mix, i);
+        w[i] = json_number_value(json_object_get(blk, "weight"));
+        wsum += w[i];
+        rc = model_predict(v, blk, mm + i * n * c, mv + i * n * c);
+    }
+    const double z = gsl_cdf_ugaussian_Pinv(0.5 + level / 2);
+    for (size_t i = 0; i < n && !rc; i++)
+        for (size_t o = 0; o < c; o++) {
+            double m0 = 0;
+            for (size_t l = 0; l < q; l++) m0 += v->Z[l * n + i] * v->gy[l * c + o];
+            for (size_t a = 0; a < k; a++) m0 += Bt[a * n + i] * beta[a * c + o];
+            p->mean[o * n + i] = m0;
+            if (K == 0 || !(wsum > 0)) {
+                p->lower[o * n + i] = p->upper[o * n + i] = NAN;
+                continue;
+            }
+            for (size_t r = 0; r < K; r++) {
+                mu[r] = mm[r * n * c + o * n + i];
+                sd[r] = sqrt(mv[r * n * c + o * n + i]);
+                w[r] = json_number_value(json_object_get(json_array_get(mix, r), "weight")) / wsum;
+            }
+            (void)z;
+            p->lower[o * n + i] = mixture_quantile(w, mu, sd, K, 0.5 - level / 2);
+            p->upper[o * n + i] = mixture_quantile(w, mu, sd, K, 0.5 + level / 2);
+        }
+    free(atoms);
+    free(beta);
+    free(Bt);
+    free(mm);
+    free(mv);
+    free(w);
+    free(mu);
+    free(sd);
+    return rc ? -1 : 0;
+}
+
+static int vs_predict(const json_t *doc, const double *X, size_t n, size_t d, const char *model,
+                      double level, basel_pred *p, basel_error *err)
+{
+    vs_ctx v;
+    int rc = vs_ctx_init(&v, doc, X, n, d, err);
+    const json_t *pred = json_object_get(json_object_get(doc, "predictor"), model);
+    if (!rc && !pred) rc = bsl_fail(err, BASEL_EPARSE, "the fit has no '%s' predictor", model);
+    if (!rc) {
+        int bad;
+        if (strcmp(model, "bma") == 0) {
+            bad = vs_predict_bma(&v, pred, level, p);
+        } else {
+            const double z = gsl_cdf_ugaussian_Pinv(0.5 + level / 2);
+            bad = model_predict(&v, pred, p->mean, p->lower);
+            for (size_t i = 0; i < n * p->c && !bad; i++) {
+                const double s = sqrt(p->lower[i]);
+                p->lower[i] = p->mean[i] - z * s;
+                p->upper[i] = p->mean[i] + z * s;
+            }
+        }
+        if (bad) rc = bsl_fail(err, BASEL_EPARSE, "the fit's '%s' predictor is malformed", model);
+    }
+    vs_ctx_free(&v);
+    return rc;
+}
+
+int basel_fit_predict(const basel_fit *f, const basel_data *data, const char *model,
+                      double level, basel_pred **out, basel_error *err)
+{
+    *out = NULL;
+    bsl_error_clear(err);
+    if (!model) model = "bma";
+    if (strcmp(model, "bma") && strcmp(model, "prevalence") && strcmp(model, "median") && strcmp(model, "hpm"))
+        return bsl_fail(err, BASEL_EINVAL, "--model '%s': expected bma, prevalence, median or hpm", model);
+    if (!(level > 0 && level < 1))
+        return bsl_fail(err, BASEL_EINVAL, "--interval %g: expected a probability in (0, 1)", level);
+    double *X = NULL;
+    size_t d = 0;
+    int rc = gather_inputs(f->doc, data, &X, &d, err);
+    if (rc) return rc;
+    const size_t n = data->n;
+    basel_pred *p = calloc(1, sizeof *p);
+    const json_t *targets = json_object_get(f->doc, "targets");
+    if (p) {
+        p->n = n;
+        p->c = json_array_size(targets);
+        p->names = bsl_calloc(p->c, sizeof *p->names);
+        p->mean = bsl_calloc(n * p->c, sizeof(double));
+        p->lower = bsl_calloc(n * p->c, sizeof(double));
+        p->upper = bsl_calloc(n * p->c, sizeof(double));
+    }
+    if (!p || !p->names || !p->mean || !p->lower || !p->upper) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    for (size_t j = 0; j < (p ? p->c : 0) && !rc; j++) {
+        const char *t = json_string_value(json_array_get(targets, j));
+        if (!(p->names[j] = bsl_strdup(t ? t : "y"))) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    if (!rc) {
+        if (json_object_get(f->doc, "predictor"))
+            rc = vs_predict(f->doc, X, n, d, model, level, p, err);
+        else
+            rc = bsl_engine_predict(f->doc, X, n, d, level, p, err);
+    }
+    free(X);
+    if (rc) {
+        basel_pred_free(p);
+        return rc;
+    }
+    *out = p;
+    return BASEL_OK;
+}
+
+int basel_pred_write_csv(const basel_pred *p, const char *path, basel_error *err)
+{
+    bsl_outfile out;
+    int rc = bsl_out_open(&out, path, err);
+    if (rc) return rc;
+    FILE *fp = out.fp;
+    if (p->nclass) {
+        for (size_t k = 0; k < p->nclass; k++) fprintf(fp, "%sp_%s", k ? "," : "", p->names[k]);
+        fprintf(fp, ",class\n");
+        for (size_t i = 0; i < p->n; i++) {
+            for (size_t k = 0; k < p->nclass; k++) fprintf(fp, "%s%.17g", k ? "," : "", p->prob[i * p->nclass + k]);
+            fprintf(fp, ",%s\n", p->names[p->cls[i]]);
+        }
+    } else {
+        for (size_t j = 0; j < p->c; j++)
+            fprintf(fp, "%s%s_mean,%s_lower,%s_upper", j ? "," : "", p->names[j], p->names[j], p->names[j]);
+        fputc('\n', fp);
+        for (size_t i = 0; i < p->n; i++) {
+            for (size_t j = 0; j < p->c; j++)
+                fprintf(fp, "%s%.17g,%.17g,%.17g", j ? "," : "", p->mean[j * p->n + i], p->lower[j * p->n + i],
+                        p->upper[j * p->n + i]);
+            fputc('\n', fp);
+        }
+    }
+    return bsl_out_commit(&out, err);
+}

@@ -1,0 +1,180 @@
+/*
+ * report.c: basel_fit_summary, the human view of a fit document: the
+ * inclusion probabilities with a bar chart, the size posterior, the selected
+ * models, the top models and the diagnostics. It reads only the document, so
+ * a fit read back from FIT.json reports exactly as the fresh one.
+ */
+#include "fit.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct strbuf {
+    char *s;
+    size_t len, cap;
+    int failed;
+} strbuf;
+
+static void add(strbuf *b, const char *fmt, ...) BSL_PRINTF(2, 3);
+static void add(strbuf *b, const char *fmt, ...)
+{
+    if (b->failed) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int need = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (need < 0 || bsl_grow((void **)&b->s, &b->cap, b->len + (size_t)need + 1, 1)) {
+        b->failed = 1;
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, (size_t)need + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)need;
+}
+
+static void bar(strbuf *b, double p, int width)
+{
+    const int n = (int)lround(p * width);
+    for (int i = 0; i < n; i++) add(b, "#");
+    for (int i = n; i < width; i++) add(b, ".");
+}
+
+static const char *atom_name(const json_t *doc, size_t j)
+{
+    const json_t *atoms = json_object_get(doc, "atoms");
+    const char *s = json_string_value(json_object_get(json_array_get(atoms, j), "name"));
+    return s ? s : "?";
+}
+
+static void atom_list(strbuf *b, const json_t *doc, const json_t *arr, size_t max)
+{
+    const size_t k = json_array_size(arr);
+    if (k == 0) add(b, "(intercept only)");
+    for (size_t i = 0; i < k && i < max; i++)
+        add(b, "%s%s", i ? " " : "", atom_name(doc, (size_t)json_integer_value(json_array_get(arr, i))));
+    if (k > max) add(b, " ... (%zu in all)", k);
+}
+
+typedef struct ranked {
+    double p;
+    size_t j;
+} ranked;
+
+static int by_p(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    return x->p != y->p ? (x->p < y->p ? 1 : -1) : (x->j > y->j) - (x->j < y->j);
+}
+
+static void pip_table(strbuf *b, const basel_fit *f)
+{
+    const json_t *dg = json_object_get(f->doc, "diagnostics");
+    const json_t *rh = json_object_get(dg, "rhat_pip");
+    const size_t show = BSL_MIN(f->m, 25);
+    ranked *r = bsl_malloc(f->m + 1, sizeof *r);
+    if (!r) return;
+    for (size_t j = 0; j < f->m; j++) r[j] = (ranked){f->pip[j], j};
+    qsort(r, f->m, sizeof *r, by_p);
+    add(b, "\nPosterior inclusion probabilities (%s%zu of %zu atoms, largest first)\n",
+        show < f->m ? "top " : "", show, f->m);
+    add(b, "  %-16s %6s  %-30s %s\n", "atom", "PIP", "", rh ? "R-hat" : "");
+    for (size_t i = 0; i < show; i++) {
+        add(b, "  %-16s %6.3f  ", atom_name(f->doc, r[i].j), r[i].p);
+        bar(b, r[i].p, 30);
+        const json_t *v = json_array_get(rh, r[i].j);
+        if (json_is_number(v)) add(b, " %5.3f", json_number_value(v));
+        add(b, "\n");
+    }
+    free(r);
+}
+
+static void size_table(strbuf *b, const json_t *doc)
+{
+    const json_t *ms = json_object_get(doc, "model_size");
+    const json_t *ks = json_object_get(ms, "k"), *pr = json_object_get(ms, "prob");
+    add(b, "\nPosterior of the model size (k_opt = %lld)\n",
+        (long long)json_integer_value(json_object_get(doc, "k_opt")));
+    for (size_t i = 0; i < json_array_size(pr); i++) {
+        const double p = json_number_value(json_array_get(pr, i));
+        if (p < 0.005) continue;
+        add(b, "  k = %-4lld %6.3f  ", (long long)json_integer_value(json_array_get(ks, i)), p);
+        bar(b, p, 30);
+        add(b, "\n");
+    }
+}
+
+static void selected(strbuf *b, const json_t *doc)
+{
+    const json_t *sel = json_object_get(doc, "selected");
+    add(b, "\nSelected models\n");
+    const char *names[] = {"prevalence", "median", "hpm"};
+    const char *what[] = {"prevalence (the k_opt atoms of largest PIP)", "median (PIP >= 0.5)",
+                          "highest probability visited"};
+    for (int i = 0; i < 3; i++) {
+        const json_t *a = json_object_get(sel, names[i]);
+        if (!a) continue;
+        add(b, "  %-44s ", what[i]);
+        atom_list(b, doc, a, 12);
+        add(b, "\n");
+    }
+    const json_t *models = json_object_get(doc, "models");
+    if (json_array_size(models)) add(b, "\nMost probable models\n");
+    for (size_t i = 0; i < json_array_size(models) && i < 5; i++) {
+        const json_t *mo = json_array_get(models, i);
+        add(b, "  %6.3f  ", json_number_value(json_object_get(mo, "prob")));
+        atom_list(b, doc, json_object_get(mo, "atoms"), 12);
+        add(b, "\n");
+    }
+}
+
+static void diagnostics(strbuf *b, const json_t *doc)
+{
+    const json_t *dg = json_object_get(doc, "diagnostics");
+    if (!dg) return;
+    add(b, "\nDiagnostics\n");
+    const json_t *rh = json_object_get(dg, "rhat_pip"), *es = json_object_get(dg, "ess_pip");
+    double max_rhat = NAN, min_ess = NAN;
+    for (size_t j = 0; j < json_array_size(rh); j++) {
+        const json_t *v = json_array_get(rh, j);
+        if (json_is_number(v) && !(json_number_value(v) <= max_rhat)) max_rhat = json_number_value(v);
+        const json_t *e = json_array_get(es, j);
+        if (json_is_number(e) && !(json_number_value(e) >= min_ess)) min_ess = json_number_value(e);
+    }
+    if (isfinite(max_rhat)) add(b, "  largest split R-hat of a PIP %.3f (below 1.01 is good)\n", max_rhat);
+    if (isfinite(min_ess)) add(b, "  smallest ESS of a PIP %.0f\n", min_ess);
+    const json_t *rs = json_object_get(dg, "rhat_size"), *ess = json_object_get(dg, "ess_size");
+    if (json_is_number(rs)) add(b, "  model size: split R-hat %.3f, ESS %.0f\n", json_number_value(rs), json_number_value(ess));
+    const char *note = json_string_value(json_object_get(dg, "note"));
+    if (note && *note) add(b, "  %s\n", note);
+}
+
+char *basel_fit_summary(const basel_fit *f)
+{
+    strbuf b = {0};
+    const json_t *doc = f->doc;
+    const json_t *tg = json_object_get(doc, "targets");
+    add(&b, "basel %s fit of %s (n = %lld, %zu inputs, seed %lld)\n",
+        json_string_value(json_object_get(doc, "method")),
+        json_string_value(json_array_get(tg, 0)) ? json_string_value(json_array_get(tg, 0)) : "?",
+        (long long)json_integer_value(json_object_get(doc, "n")),
+        json_array_size(json_object_get(doc, "inputs")), (long long)json_integer_value(json_object_get(doc, "seed")));
+    const json_t *pr = json_object_get(doc, "prior");
+    if (pr)
+        add(&b, "prior: coefficients %s; model %s; kmax %lld\n",
+            json_string_value(json_object_get(pr, "coefficients")), json_string_value(json_object_get(pr, "model")),
+            (long long)json_integer_value(json_object_get(pr, "kmax")));
+    pip_table(&b, f);
+    if (json_object_get(doc, "model_size")) size_table(&b, doc);
+    selected(&b, doc);
+    diagnostics(&b, doc);
+    const char *extra = json_string_value(json_object_get(doc, "report"));
+    if (extra) add(&b, "\n%s", extra);
+    if (b.failed) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}

@@ -1,0 +1,16 @@
+#!/bin/bash
+# memcheck.sh: representative command lines under valgrind memcheck (errors
+# and definite leaks fail). Not a CTest test: tools/test.sh runs it once on
+# the release build, since valgrind multiplies run times by ~30.
+source "$(dirname "$0")/lib.sh" "$1"
+VG="valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
+D=data/linear/lin_p15_n200.csv
+expect 0 "" -- $VG "$BASEL" fit "$D" --method enumerate --quiet -o "$T/e.json"
+expect 0 "" -- $VG "$BASEL" fit "$D" --method bd --iter 300 --chains 2 --seed 1 --quiet --draws "$T/d.csv" -o "$T/b.json"
+expect 0 "" -- $VG "$BASEL" summary "$T/b.json"
+expect 0 "" -- $VG "$BASEL" predict "$T/b.json" "$D" -o "$T/p.csv"
+expect 0 "" -- $VG "$BASEL" predict "$T/b.json" "$D" --model prevalence -o "$T/p.csv"
+printf 'a,b,y\n1,2,3\n4,abc,6\n7,8,9\n' > "$T/bad.csv"
+expect 2 "not a number" -- $VG "$BASEL" fit "$T/bad.csv" -o "$T/f.json"
+expect 2 "unknown key" -- $VG "$BASEL" fit "$D" --basis gauss:w=1 -o "$T/f.json"
+finish

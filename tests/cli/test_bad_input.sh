@@ -1,0 +1,69 @@
+#!/bin/bash
+# test_bad_input.sh: every bad input of DESIGN.md gives "basel: FILE:LINE:COLUMN:
+# message" (where a position exists), exit status 2, and no output file.
+source "$(dirname "$0")/lib.sh" "$1"
+D=data/linear/lin_p15_n200.csv
+
+printf 'a,b,y\n1,2,3\n4,5\n7,8,9\n' > "$T/ragged.csv"
+expect 2 "basel: $T/ragged.csv:3:[0-9]+: row has 2 fields, the header has 3" -- "$BASEL" fit "$T/ragged.csv" -o "$T/f.json"
+printf 'a,b,y\n1,2,3\n4,abc,6\n7,8,9\n1,1,2\n' > "$T/text.csv"
+expect 2 "basel: $T/text.csv:3:3: input column 'b': 'abc' is not a number" -- "$BASEL" fit "$T/text.csv" -o "$T/f.json"
+printf 'a,b,y\n1,2,3\n4,nan,6\n7,8,9\n1,1,2\n' > "$T/nan.csv"
+expect 2 "basel: $T/nan.csv:3:3: .*not a finite number" -- "$BASEL" fit "$T/nan.csv" -o "$T/f.json"
+printf 'a,b,y\n1,2,3\n4,inf,6\n7,8,9\n1,1,2\n' > "$T/inf.csv"
+expect 2 "basel: $T/inf.csv:3:3: .*not a finite number" -- "$BASEL" fit "$T/inf.csv" -o "$T/f.json"
+printf 'a,b,y\n1,2,3\n4,,6\n7,8,9\n1,1,2\n' > "$T/empty_cell.csv"
+expect 2 "basel: $T/empty_cell.csv:3:3: .*is empty" -- "$BASEL" fit "$T/empty_cell.csv" -o "$T/f.json"
+printf 'a,b,y\n1,2,3\n4,5,x\n7,8,9\n1,1,2\n' > "$T/badtarget.csv"
+expect 2 "basel: $T/badtarget.csv:3:5: target column 'y': 'x' is not a number" -- "$BASEL" fit "$T/badtarget.csv" -o "$T/f.json"
+: > "$T/empty.csv"
+expect 2 "basel: $T/empty.csv:1:1: file is empty" -- "$BASEL" fit "$T/empty.csv" -o "$T/f.json"
+printf 'a,b,y\n' > "$T/header_only.csv"
+expect 2 "basel: $T/header_only.csv:2:1: no data rows" -- "$BASEL" fit "$T/header_only.csv" -o "$T/f.json"
+printf 'a,a,y\n1,2,3\n' > "$T/dupname.csv"
+expect 2 "basel: $T/dupname.csv:1:[0-9]+: .*duplicate" -- "$BASEL" fit "$T/dupname.csv" -o "$T/f.json"
+printf 'a,b,y\n1,5,3\n2,5,4\n3,5,1\n4,5,7\n5,5,2\n' > "$T/const.csv"
+expect 2 "input column 'b' is constant" -- "$BASEL" fit "$T/const.csv" -o "$T/f.json"
+printf 'a,b,y\n1,1,3\n2,2,4\n3,3,1\n4,4,7\n5,5,2\n' > "$T/dupcol.csv"
+expect 2 "input columns 'a' and 'b' are identical" -- "$BASEL" fit "$T/dupcol.csv" -o "$T/f.json"
+printf 'a,b,y\n1,2,3\n2,4,4\n3,6,1\n4,8,7\n5,10,2\n6,12,5\n' > "$T/collinear.csv"
+expect 2 "collinear" -- "$BASEL" fit "$T/collinear.csv" --method enumerate -o "$T/f.json"
+printf 'a,b,y\n1,2,3\n2,4,3\n3,6,3\n4,8,3\n' > "$T/consty.csv"
+expect 2 "target column 'y' is constant" -- "$BASEL" fit "$T/consty.csv" -o "$T/f.json"
+# n < p: more inputs than rows. Enumeration under the g-prior needs every
+# subset to be of full rank and says so; bd caps the model size below n.
+{ printf 'x1,x2,x3,x4,x5,x6,y\n'; for i in 1 2 3 4 5; do echo "$i,$((i*i%7)),$((i*3%5)),$((i%2)),$((i*i*i%11)),$((i*5%3)),$((i*2+1))"; done; } > "$T/wide.csv"
+expect 2 "full rank|collinear" -- "$BASEL" fit "$T/wide.csv" --method enumerate -o "$T/f.json"
+expect 0 "" -- "$BASEL" fit "$T/wide.csv" --method bd --iter 200 --seed 3 -o "$T/wide.json"
+if grep -qiE 'nan|inf' "$T/wide.json"; then bad "n < p: NaN or Inf in FIT.json"; else ok; fi
+expect 2 "kmax 20 is above the number of atoms m = 15" -- "$BASEL" fit "$D" --kmax 20 -o "$T/f.json"
+expect 2 "chains 0 is out of range" -- "$BASEL" fit "$D" --chains 0 -o "$T/f.json"
+expect 2 "iter: '-5' is not a whole number" -- "$BASEL" fit "$D" --iter -5 -o "$T/f.json"
+expect 2 "g=-1 is out of range" -- "$BASEL" fit "$D" --prior g:g=-1 -o "$T/f.json"
+expect 2 "unknown name 'gaus' \(accepted: linear, gauss" -- "$BASEL" fit "$D" --basis gaus -o "$T/f.json"
+expect 2 "unknown key 'w' \(accepted: r, linear-term\)" -- "$BASEL" fit "$D" --basis gauss:w=2 -o "$T/f.json"
+expect 2 "unknown option 'iters'" -- "$BASEL" fit "$D" --iters 5 -o "$T/f.json"
+expect 2 "--method 'bdd' is not known" -- "$BASEL" fit "$D" --method bdd -o "$T/f.json"
+expect 2 "--particles applies to --method smc only" -- "$BASEL" fit "$D" --particles 10 -o "$T/f.json"
+expect 2 "target column 'z' is not in the header" -- "$BASEL" fit "$D" --target z -o "$T/f.json"
+expect 2 "refuses m = 25" -- bash -c "/usr/bin/python3 -c \"
+import random; random.seed(1)
+print(','.join('x%d' % i for i in range(25)) + ',y')
+for r in range(60): print(','.join('%.4f' % random.gauss(0, 1) for i in range(26)))\" | '$BASEL' fit - --method enumerate --prior ridge:lambda=1,sigma2=1 -o '$T/f.json'"
+expect 2 "basel: $T/missing.csv: cannot open|No such file" -- "$BASEL" fit "$T/missing.csv" -o "$T/f.json"
+expect 2 "missing the training file" -- "$BASEL" fit -o "$T/f.json"
+expect 2 "unknown command 'fitt'" -- "$BASEL" fitt
+# no output file is left behind by any failure above
+if ls "$T"/f.json* > /dev/null 2>&1; then bad "a failed fit left an output file"; else ok; fi
+
+# predict and summary
+"$BASEL" fit "$D" --method enumerate --seed 1 -o "$T/good.json" 2> /dev/null
+printf 'x1,x2\n1,2\n' > "$T/short.csv"
+expect 2 "basel: $T/short.csv:1: input column 'x3' \(used by the fit\) is not in the header" -- "$BASEL" predict "$T/good.json" "$T/short.csv"
+printf '{"format_version": 1, "method": "bd"' > "$T/broken.json"
+expect 2 "basel: $T/broken.json:1:[0-9]+:" -- "$BASEL" summary "$T/broken.json"
+printf '{"hello": 1}\n' > "$T/other.json"
+expect 2 "not a basel fit" -- "$BASEL" summary "$T/other.json"
+expect 2 "interval '1.5': expected a probability" -- "$BASEL" predict "$T/good.json" "$D" --interval 1.5
+expect 2 "model 'best': expected bma, prevalence, median or hpm" -- "$BASEL" predict "$T/good.json" "$D" --model best
+finish

@@ -1,0 +1,56 @@
+#!/bin/bash
+# test_cli.sh: the command line end to end: the issue's acceptance command
+# (enumeration vs BAS), fit -> FIT.json -> summary / predict round trips,
+# determinism across thread counts, the draws CSV, help texts.
+source "$(dirname "$0")/lib.sh" "$1"
+PY=/usr/bin/python3
+D=data/linear/lin_p15_n200.csv
+
+# 1. exact enumeration matches R's BAS to 1e-6 (issue acceptance)
+expect 0 "" -- "$BASEL" fit "$D" --method enumerate --prior g:g=200 --model-prior uniform -o "$T/enum.json"
+expect 0 "max error" -- $PY - "$T/enum.json" data/linear/exact_lin_p15_n200.json <<'PYEOF'
+import json, sys
+fit = json.load(open(sys.argv[1])); ex = json.load(open(sys.argv[2]))
+names = [a["name"] for a in fit["atoms"]]
+err = max(abs(p - ex["pip"][n]) for n, p in zip(names, fit["pip"]))
+print("max error", err)
+sys.exit(0 if err < 1e-6 else 1)
+PYEOF
+
+# 2. summary and predict from the file
+expect 0 "prevalence .*x3 x6 x7 x9 x13 x14" -- "$BASEL" summary "$T/enum.json"
+expect 0 "^y_mean,y_lower,y_upper$" -- "$BASEL" predict "$T/enum.json" "$D"
+expect 0 "" -- "$BASEL" predict "$T/enum.json" "$D" --model hpm -o "$T/pred.csv"
+expect 0 "rows 200 rmse" -- $PY - "$T/pred.csv" "$D" <<'PYEOF'
+import csv, math, sys
+pred = list(csv.DictReader(open(sys.argv[1]))); data = list(csv.DictReader(open(sys.argv[2])))
+assert len(pred) == len(data)
+rmse = math.sqrt(sum((float(p["y_mean"]) - float(d["y"]))**2 for p, d in zip(pred, data)) / len(data))
+inside = sum(float(p["y_lower"]) <= float(d["y"]) <= float(p["y_upper"]) for p, d in zip(pred, data)) / len(data)
+print("rows", len(pred), "rmse", rmse, "coverage", inside)
+# noise sd is 1: the in-sample RMSE of the true-size model is about 1, and a
+# 95% interval covers about 95% of the rows
+sys.exit(0 if 0.8 < rmse < 1.1 and 0.9 < inside < 0.99 else 1)
+PYEOF
+
+# 3. same seed: byte-identical FIT.json with 1 and 2 threads; stdin input
+expect 0 "" -- "$BASEL" fit "$D" --method bd --iter 2000 --seed 7 --threads 1 -o "$T/t1.json"
+expect 0 "" -- "$BASEL" fit "$D" --method bd --iter 2000 --seed 7 --threads 2 -o "$T/t2.json"
+if cmp -s "$T/t1.json" "$T/t2.json"; then ok; else bad "FIT.json differs between 1 and 2 threads"; fi
+expect 0 "" -- bash -c "'$BASEL' fit - --method bd --iter 2000 --seed 7 --quiet -o '$T/t3.json' < '$D'"
+if cmp -s "$T/t1.json" "$T/t3.json"; then ok; else bad "reading stdin changes the fit"; fi
+
+# 4. the draws CSV: comment header, chain column, one 0/1 column per atom
+expect 0 "" -- "$BASEL" fit "$D" --method bd --iter 300 --burn 100 --seed 5 --chains 2 --draws "$T/draws.csv" -o "$T/d.json"
+expect 0 "^chain,size,x1,x2,x3" -- grep -v '^#' "$T/draws.csv"
+expect 0 "^# seed = 5$" -- cat "$T/draws.csv"
+rows=$(grep -vc '^#' "$T/draws.csv")
+if [ "$rows" -eq 601 ]; then ok; else bad "draws: $rows lines, expected 1 header + 2 chains x 300"; fi
+
+# 5. without -o the summary goes to stdout; help texts exit 0
+expect 0 "Posterior inclusion probabilities" -- "$BASEL" fit "$D" --method bd --iter 500 --seed 1
+expect 0 "--model-prior" -- "$BASEL" fit --help
+expect 0 "usage: basel predict" -- "$BASEL" predict --help
+expect 0 "basel fit TRAIN.csv" -- "$BASEL" --help
+expect 0 "^basel [0-9]+\.[0-9]+\.[0-9]+" -- "$BASEL" --version
+finish

@@ -1,0 +1,22 @@
+#!/bin/bash
+# test.sh: the whole test suite, as CI runs it.
+#  1. the release build: unit, statistical and command-line tests;
+#  2. an AddressSanitizer + UndefinedBehaviorSanitizer build with warnings as
+#     errors: unit and command-line tests;
+#  3. valgrind memcheck on representative command lines (tests/cli/memcheck.sh).
+# Ends with CTest's summary line of the last run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+tools/build.sh
+ctest --test-dir build --output-on-failure -j2
+
+if dpkg -s valgrind > /dev/null 2>&1; then
+    bash tests/cli/memcheck.sh build/basel
+else
+    echo "test.sh: valgrind is not installed: memcheck skipped" >&2
+fi
+
+BUILD=build-asan TYPE=Debug EXTRA="-DBASEL_SANITIZE=ON -DBASEL_WERROR=ON" tools/build.sh
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir build-asan -L 'unit|cli' --output-on-failure -j2

@@ -61,7 +61,7 @@ int bsl_dict_create(bsl_dict **out, const char *text, const double *X, size_t n,
         accepted = "r, linear-term";
         if ((rc = bsl_spec_double(&s, "r", 1.0, 1e-300, 1e300, &width, err))) return rc;
     } else if (is_family((bsl_basis_kind)kind)) {
-        accepted = "m, linear-term";
+        accepted = "m, lo, hi, linear-term";
         if ((rc = bsl_spec_double(&s, "m", 10, 1, 1000, &mm, err))) return rc;
         if (mm != floor(mm)) return bsl_fail(err, BASEL_EINVAL, "--basis %s: m must be a whole number", s.name);
         if (d != 1)
@@ -73,8 +73,6 @@ int bsl_dict_create(bsl_dict **out, const char *text, const double *X, size_t n,
     }
     if (kind != BSL_BASIS_LINEAR && (rc = bsl_spec_double(&s, "linear-term", 0, 0, 1, &lin, err)))
         return rc;
-    if ((rc = bsl_spec_finish(&s, accepted, err))) return rc;
-
     size_t m = kind == BSL_BASIS_LINEAR ? d : is_family((bsl_basis_kind)kind) ? (size_t)mm : n;
     double lo = 0, hi = 0;
     double *centres = NULL;
@@ -84,9 +82,18 @@ int bsl_dict_create(bsl_dict **out, const char *text, const double *X, size_t n,
         for (size_t i = 0; i < n; i++)
             for (size_t a = 0; a < d; a++) centres[i * d + a] = X[a * n + i];
     } else if (is_family((bsl_basis_kind)kind)) {
-        lo = hi = X[0];
-        for (size_t i = 1; i < n; i++) lo = fmin(lo, X[i]), hi = fmax(hi, X[i]);
-        if (!(hi > lo)) return bsl_fail(err, BASEL_EINVAL, "--basis %s: the input is constant", s.name);
+        /* the interval mapped to [-1, 1]: given, or the training range (high
+         * degrees explode outside it, so give the domain when it is known) */
+        double dlo = X[0], dhi = X[0];
+        for (size_t i = 1; i < n; i++) dlo = fmin(dlo, X[i]), dhi = fmax(dhi, X[i]);
+        if ((rc = bsl_spec_double(&s, "lo", dlo, -1e300, 1e300, &lo, err)) ||
+            (rc = bsl_spec_double(&s, "hi", dhi, -1e300, 1e300, &hi, err)))
+            return rc;
+        if (!(hi > lo)) return bsl_fail(err, BASEL_EINVAL, "--basis %s: the interval [lo, hi] is empty", s.name);
+    }
+    if ((rc = bsl_spec_finish(&s, accepted, err))) {
+        free(centres);
+        return rc;
     }
     rc = bsl_dict_make(out, (bsl_basis_kind)kind, d, m, width, centres, lo, hi, lin != 0);
     free(centres);

@@ -21,7 +21,7 @@ static const bsl_option_def table[] = {
      "aic | bic | mdl | ssvs[:tau=..,c=..,p=..] (method ssvs)"},
     {"model-prior", "beta-binomial:a=1,b=1", "*",
      "prior over subsets: uniform | poisson:mean=W | bernoulli:p=P | beta-binomial:a=A,b=B"},
-    {"kmax", "", "*", "largest model size (default: m, capped below n)"},
+    {"kmax", "", "*", "largest model size (default: min(m, n - 2, 200))"},
     {"iter", "", "*", "iterations per chain after burn-in (default depends on the method)"},
     {"burn", "", "*", "burn-in iterations per chain (default: iter / 5)"},
     {"thin", "1", "*", "keep every thin-th draw in --draws"},

@@ -147,6 +147,8 @@ static void diagnostics(strbuf *b, const json_t *doc)
     if (isfinite(min_ess)) add(b, "  smallest ESS of a PIP %.0f\n", min_ess);
     const json_t *rs = json_object_get(dg, "rhat_size"), *ess = json_object_get(dg, "ess_size");
     if (json_is_number(rs)) add(b, "  model size: split R-hat %.3f, ESS %.0f\n", json_number_value(rs), json_number_value(ess));
+    const char *warn = json_string_value(json_object_get(dg, "warning"));
+    if (warn) add(b, "  WARNING: %s\n", warn);
     const char *note = json_string_value(json_object_get(dg, "note"));
     if (note && *note) add(b, "  %s\n", note);
 }

@@ -156,6 +156,8 @@ static json_t *diagnostics_json(const bsl_vs_result *res)
     if (res->ess_pip) json_object_set_new(dg, "ess_pip", bsl_json_doubles(res->ess_pip, res->m));
     if (res->pip_chain) json_object_set_new(dg, "pip_chain", bsl_json_doubles(res->pip_chain, res->chains * res->m));
     json_object_set_new(dg, "visited_models", json_integer((json_int_t)res->models.n));
+    if (res->kmax < res->m && res->size_prob[res->kmax] > 0.001)
+        json_object_set_new(dg, "warning", json_string("the size posterior reaches kmax: raise --kmax"));
     json_object_set_new(dg, "unstored_model_weight", json_real(res->models.dropped_weight));
     return dg;
 }
@@ -245,7 +247,10 @@ static int parse_kmax(const basel_options *o, const bsl_vs_problem *pb, size_t *
      * freedom; with a proper prior any size is fine, but more atoms than
      * rows never helps */
     size_t cap = D->n - D->q - 1;
-    size_t def = BSL_MIN(D->m, cap);
+    /* memory per chain grows like kmax^2 (factor, inverse) and n kmax
+     * (streamed columns): the default stops at 200 atoms, far above the
+     * sizes these posteriors put mass on; the fit warns if it binds */
+    size_t def = BSL_MIN(BSL_MIN(D->m, cap), 200);
     const char *t = bsl_opt(o, "kmax");
     if (!*t) {
         *kmax = def;

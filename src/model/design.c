@@ -27,20 +27,37 @@ void bsl_design_free(bsl_design *D)
     free(D);
 }
 
+/* t = Q' v and v -= Q t, as plain loops: q is small (1 + d at most) and
+ * streaming designs call this from inside parallel chains, where a threaded
+ * BLAS dgemv costs more in thread wake-ups than in flops. */
+static void project_once(const bsl_design *D, double *v, double *t)
+{
+    const size_t n = D->n, q = D->q;
+    for (size_t l = 0; l < q; l++) t[l] = bsl_dot(D->Q + l * n, v, n);
+    for (size_t l = 0; l < q; l++) {
+        const double *Ql = D->Q + l * n;
+        const double tl = t[l];
+        for (size_t i = 0; i < n; i++) v[i] -= Ql[i] * tl;
+    }
+}
+
 /* v <- (I - Q Q') v, and coef <- R^{-1} Q' v (q entries) if coef != NULL.
  * Two passes of classical Gram-Schmidt ("twice is enough") keep the
  * projection orthogonal to working precision. */
 static void project(const bsl_design *D, double *v, double *coef, double *work)
 {
-    const int n = (int)D->n, q = (int)D->q;
+    const size_t q = D->q;
     double *t = work, *t2 = work + q;
-    cblas_dgemv(CblasColMajor, CblasTrans, n, q, 1.0, D->Q, n, v, 1, 0.0, t, 1);
-    cblas_dgemv(CblasColMajor, CblasNoTrans, n, q, -1.0, D->Q, n, t, 1, 1.0, v, 1);
-    cblas_dgemv(CblasColMajor, CblasTrans, n, q, 1.0, D->Q, n, v, 1, 0.0, t2, 1);
-    cblas_dgemv(CblasColMajor, CblasNoTrans, n, q, -1.0, D->Q, n, t2, 1, 1.0, v, 1);
+    project_once(D, v, t);
+    project_once(D, v, t2);
     if (coef) {
-        for (int i = 0; i < q; i++) coef[i] = t[i] + t2[i];
-        cblas_dtrsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, q, D->R, q, coef, 1);
+        for (size_t i = 0; i < q; i++) coef[i] = t[i] + t2[i];
+        /* back substitution with the upper triangular R */
+        for (size_t i = q; i-- > 0;) {
+            double c = coef[i];
+            for (size_t j = i + 1; j < q; j++) c -= D->R[i + j * q] * coef[j];
+            coef[i] = c / D->R[i + i * q];
+        }
     }
 }
 

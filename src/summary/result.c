@@ -43,16 +43,18 @@ void bsl_vs_result_free(bsl_vs_result *r)
 int bsl_vs_add_draw(bsl_vs_result *r, unsigned chain, const size_t *atoms, size_t k,
                     const double *scalars)
 {
-    size_t cap_chain = r->draws_cap;
-    if (bsl_grow((void **)&r->draw_chain, &cap_chain, r->ndraws + 1, sizeof *r->draw_chain))
-        return BASEL_ENOMEM;
-    if (r->nscalars) {
-        size_t cap_s = r->draws_cap * r->nscalars;
-        if (bsl_grow((void **)&r->draw_scalars, &cap_s, (r->ndraws + 1) * r->nscalars,
-                     sizeof(double)))
-            return BASEL_ENOMEM;
+    if (r->ndraws == r->draws_cap) { /* one capacity for the per-draw arrays */
+        const size_t cap = r->draws_cap ? 2 * r->draws_cap : 64;
+        unsigned *dc = realloc(r->draw_chain, cap * sizeof *dc);
+        if (!dc) return BASEL_ENOMEM;
+        r->draw_chain = dc;
+        if (r->nscalars) {
+            double *ds = realloc(r->draw_scalars, cap * r->nscalars * sizeof *ds);
+            if (!ds) return BASEL_ENOMEM;
+            r->draw_scalars = ds;
+        }
+        r->draws_cap = cap;
     }
-    r->draws_cap = cap_chain;
     if (bsl_grow((void **)&r->draw_start, &r->draw_start_cap, r->ndraws + 2, sizeof(size_t)) ||
         bsl_grow((void **)&r->draw_atoms, &r->draw_atoms_cap, r->draw_atoms_len + k + 1,
                  sizeof(size_t)))

@@ -1,0 +1,547 @@
+/*
+ * rj.c: reversible-jump Metropolis-Hastings over subsets of a dictionary
+ * for the collapsed linear Gaussian models (g, ridge, hier, aic/bic/mdl):
+ * coefficients (and sigma^2 where conjugate) are integrated out, so a state
+ * is just the active set gamma, of size k, with target
+ *     S(gamma) = log_ml(gamma) + bsl_mprior_log(k)       (up to a constant).
+ *
+ * Moves. With kmin, kmax the model prior's bounds and m the number of atoms,
+ * the move type is drawn with probabilities proportional to
+ *     add: w_add [k < kmax],  delete: w_del [k > kmin],  swap: w_swap [0 < k < m]
+ * (w_* from the params "rj-add", "rj-delete", "rj-swap", default 1/3 each),
+ * renormalised over the moves possible at k: p_add(k), p_del(k), p_swap(k).
+ *   add     an inactive atom j, uniform among the m - k inactive ones;
+ *   delete  an active atom i, uniform among the k active ones;
+ *   swap    an active i and an inactive j, uniform: i leaves, j enters.
+ * Hastings ratios (the reverse of an add of j at k is a delete of j at k+1):
+ *   add:    A = exp(S' - S) * [p_del(k+1) / (k+1)] / [p_add(k) / (m-k)]
+ *   delete: A = exp(S' - S) * [p_add(k-1) / (m-k+1)] / [p_del(k) / k]
+ *   swap:   A = exp(S' - S)   (size unchanged, both directions 1/(k(m-k))).
+ * Atoms that cannot enter (collinear, unusable) give S' = -inf and are
+ * rejected; they have posterior probability zero, so the proposal stays valid.
+ *
+ * Ridge with sampled nuisance (pb->prior.sample_nuisance): after every sweep
+ * (m moves) beta is drawn from paper 004 eq. (19), then lambda from eq. (17)
+ * and 1/sigma^2 from eq. (18) (shape c + k c_out/2: the OCR's "k_v + 1"
+ * counts an intercept that here has a flat prior and is projected out), and
+ * the model refactorised for the new tau = sigma^2 lambda.
+ *
+ * Estimates. Raw frequencies of inclusion (always valid) and, every
+ * "rj-rb-every" moves (default m; 0 = off), the Rao-Blackwellised estimate:
+ * the exact conditional P(gamma_j = 1 | gamma_-j, y) for EVERY atom j at the
+ * current state (drop scores for active atoms, one try-add per inactive
+ * atom, O(m k^2)). Averaging this over (thinned) stationary states is
+ * unbiased by the tower property. Averaging only the conditional of the atom
+ * a move happened to consider is not: which atom is considered depends on
+ * the state (deletes only look at active atoms). res->pip is the RB estimate
+ * when enabled, else the frequency; engine_note gives the largest gap.
+ *
+ * Chains run in parallel (OpenMP), each with its own model, mt19937 seeded
+ * bsl_mix_seed(seed, chain), buffers and visited-model set, merged in chain
+ * order afterwards, so the result does not depend on the thread count.
+ * No allocation in the per-move path except amortised growth of the
+ * visited-model set and of the draws table.
+ */
+#include "sampler.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RJ_TRACE_LEN 1000 /* snapshots per chain kept for R-hat / ESS */
+
+enum { MOVE_ADD = 0, MOVE_DEL = 1, MOVE_SWAP = 2 };
+
+typedef struct rj_settings {
+    double w[3];          /* unnormalised move weights */
+    size_t rb_every;      /* moves between RB passes (0 = none) */
+    size_t max_models;    /* cap of each chain's visited set */
+} rj_settings;
+
+typedef struct rj_chain {
+    bsl_model *M;
+    gsl_rng *r;
+    bsl_coef_prior prior;   /* current values (ridge nuisance) */
+    double *freq;           /* m: iterations with atom j active */
+    double *rb;             /* m: sum of conditional inclusion probabilities */
+    double n_rb;
+    double *size_cnt;       /* kmax + 1 */
+    double *coef;           /* m x c: sum of posterior means */
+    double n_coef;
+    double *trace;          /* (m + 1) x L: indicators and size at snapshots */
+    size_t L, tstep;
+    bsl_modelset set;
+    double run_len;         /* iterations in the current state not yet in set */
+    double *scratch;        /* kmax + 1 (drop scores) and (kmax+1) x c (beta) */
+    size_t *old_atoms;      /* kmax + 1: the state before an accepted swap */
+    double *beta;
+    double prop[3], acc[3], evals;
+    /* draws, local to the chain, appended to the result in chain order */
+    size_t nd, nd_cap, da_len, da_cap, ds_cap;
+    size_t *d_start, *d_atoms;
+    double *d_scalars;
+    int rc;
+} rj_chain;
+
+static double move_weight(const rj_settings *st, const bsl_vs_problem *pb, size_t k, int move)
+{
+    const size_t m = pb->D->m, kmax = BSL_MIN(pb->kmax, pb->mprior.kmax), kmin = pb->mprior.kmin;
+    switch (move) {
+    case MOVE_ADD: return k < kmax ? st->w[MOVE_ADD] : 0.0;
+    case MOVE_DEL: return k > kmin ? st->w[MOVE_DEL] : 0.0;
+    default: return k > 0 && k < m ? st->w[MOVE_SWAP] : 0.0;
+    }
+}
+
+/* p_move(k): the move's probability at size k (0 if impossible). */
+static double move_prob(const rj_settings *st, const bsl_vs_problem *pb, size_t k, int move)
+{
+    const double tot = move_weight(st, pb, k, MOVE_ADD) + move_weight(st, pb, k, MOVE_DEL) +
+                       move_weight(st, pb, k, MOVE_SWAP);
+    return tot > 0 ? move_weight(st, pb, k, move) / tot : 0.0;
+}
+
+static double score(const bsl_vs_problem *pb, double log_ml, size_t k)
+{
+    return log_ml + bsl_mprior_log(&pb->mprior, k);
+}
+
+/* The j-th inactive atom (0-based), by a scan; O(m) but cheap next to the
+ * O(k^2) evaluation, and needs no extra bookkeeping under add/remove. */
+static size_t nth_inactive(const bsl_model *M, size_t nth)
+{
+    for (size_t j = 0;; j++)
+        if (M->pos[j] < 0 && nth-- == 0) return j;
+}
+
+static int accept(gsl_rng *r, double log_a)
+{
+    return log_a >= 0 || log(gsl_rng_uniform_pos(r)) < log_a;
+}
+
+/* Credit the state atoms[0..k) with the iterations it has held (weight =
+ * count), before a move changes it; a failure to store is kept in ch->rc. */
+static int flush_list(rj_chain *ch, const bsl_vs_problem *pb, const size_t *atoms, size_t k,
+                      double log_ml)
+{
+    if (ch->run_len == 0) return ch->rc;
+    if (bsl_modelset_add(&ch->set, atoms, k, ch->run_len, score(pb, log_ml, k)))
+        ch->rc = BASEL_ENOMEM;
+    ch->run_len = 0;
+    return ch->rc;
+}
+
+static int flush_state(rj_chain *ch, const bsl_vs_problem *pb)
+{
+    return flush_list(ch, pb, ch->M->active, ch->M->k, ch->M->log_ml);
+}
+
+static void move_add(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
+{
+    bsl_model *M = ch->M;
+    const size_t m = M->m, k = M->k;
+    const size_t j = nth_inactive(M, gsl_rng_uniform_int(ch->r, m - k));
+    const double s_new = bsl_model_try_add(M, j);
+    ch->evals++;
+    if (s_new == -INFINITY) return;
+    const double log_a = score(pb, s_new, k + 1) - score(pb, M->log_ml, k) +
+                         log(move_prob(st, pb, k + 1, MOVE_DEL) / (double)(k + 1)) -
+                         log(move_prob(st, pb, k, MOVE_ADD) / (double)(m - k));
+    if (!accept(ch->r, log_a)) return;
+    flush_state(ch, pb);
+    if (bsl_model_add(M, j) == BASEL_OK) ch->acc[MOVE_ADD]++;
+}
+
+static void move_del(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
+{
+    bsl_model *M = ch->M;
+    const size_t m = M->m, k = M->k;
+    const size_t p = gsl_rng_uniform_int(ch->r, k);
+    bsl_model_drop_scores(M, ch->scratch);
+    ch->evals++;
+    const double log_a = score(pb, ch->scratch[p], k - 1) - score(pb, M->log_ml, k) +
+                         log(move_prob(st, pb, k - 1, MOVE_ADD) / (double)(m - k + 1)) -
+                         log(move_prob(st, pb, k, MOVE_DEL) / (double)k);
+    if (accept(ch->r, log_a)) {
+        flush_state(ch, pb);
+        bsl_model_remove(M, M->active[p]);
+        ch->acc[MOVE_DEL]++;
+    }
+}
+
+/* Swap: remove i, score j, and put i back if rejected. */
+static void move_swap(rj_chain *ch, const bsl_vs_problem *pb)
+{
+    bsl_model *M = ch->M;
+    const size_t m = M->m, k = M->k;
+    const size_t i = M->active[gsl_rng_uniform_int(ch->r, k)];
+    const size_t j = nth_inactive(M, gsl_rng_uniform_int(ch->r, m - k));
+    const double s_old = M->log_ml;
+    bsl_model_remove(M, i);
+    const double s_new = bsl_model_try_add(M, j);
+    ch->evals++;
+    /* same size: the model prior cancels, and so do the proposals */
+    if (s_new > -INFINITY && accept(ch->r, s_new - s_old)) {
+        /* credit the state before the swap: the active atoms plus i */
+        size_t *old = ch->old_atoms;
+        memcpy(old, M->active, (k - 1) * sizeof *old);
+        old[k - 1] = i;
+        flush_list(ch, pb, old, k, s_old);
+        if (bsl_model_add(M, j) == BASEL_OK) { /* reuses the trial of j */
+            ch->acc[MOVE_SWAP]++;
+            return;
+        }
+    }
+    if (bsl_model_add(M, i) != BASEL_OK) ch->rc = BASEL_ENUMERIC;
+}
+
+static int step(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
+{
+    const size_t k = ch->M->k;
+    const double pa = move_prob(st, pb, k, MOVE_ADD), pd = move_prob(st, pb, k, MOVE_DEL);
+    const double ps = move_prob(st, pb, k, MOVE_SWAP);
+    if (pa + pd + ps == 0) return BASEL_OK; /* m = 0 or kmin = kmax = 0: nothing moves */
+    const double u = gsl_rng_uniform(ch->r) * (pa + pd + ps);
+    const int move = u < pa ? MOVE_ADD : u < pa + pd ? MOVE_DEL : MOVE_SWAP;
+    ch->prop[move]++;
+    if (move == MOVE_ADD)
+        move_add(ch, pb, st);
+    else if (move == MOVE_DEL)
+        move_del(ch, pb, st);
+    else
+        move_swap(ch, pb);
+    return ch->rc;
+}
+
+/* Rao-Blackwell pass: P(gamma_j = 1 | rest) for every atom at this state. */
+static void rb_pass(rj_chain *ch, const bsl_vs_problem *pb)
+{
+    bsl_model *M = ch->M;
+    const size_t k = M->k, m = M->m;
+    const double s_cur = score(pb, M->log_ml, k);
+    if (k > 0) bsl_model_drop_scores(M, ch->scratch);
+    for (size_t p = 0; p < k; p++) {
+        const double s_out = score(pb, ch->scratch[p], k - 1);
+        ch->rb[M->active[p]] += s_out == -INFINITY ? 1.0 : 1.0 / (1.0 + exp(s_out - s_cur));
+    }
+    for (size_t j = 0; j < m; j++) {
+        if (M->pos[j] >= 0) continue;
+        const double s_in = score(pb, bsl_model_try_add(M, j), k + 1);
+        ch->rb[j] += s_in == -INFINITY ? 0.0 : 1.0 / (1.0 + exp(s_cur - s_in));
+    }
+    ch->evals += (double)m;
+    ch->n_rb++;
+}
+
+static void coef_accumulate(rj_chain *ch)
+{
+    const bsl_model *M = ch->M;
+    const size_t c = M->c;
+    bsl_model_coef_mean(M, ch->beta);
+    for (size_t i = 0; i < M->k; i++)
+        for (size_t o = 0; o < c; o++) ch->coef[M->active[i] * c + o] += ch->beta[i * c + o];
+    ch->n_coef++;
+}
+
+/* Ridge nuisance: beta | ... (paper 004 eq. 19), then lambda (eq. 17) and
+ * 1/sigma^2 (eq. 18). With L L' = A_tau and z = L^{-1} b, beta = L^{-T}(z +
+ * sigma xi) has mean A_tau^{-1} b and covariance sigma^2 A_tau^{-1}; and
+ * beta' G_A beta = |z + sigma xi|^2 - tau |beta|^2 gives the RSS without
+ * touching the n rows. */
+static int nuisance(rj_chain *ch, const bsl_vs_problem *pb)
+{
+    bsl_model *M = ch->M;
+    const size_t k = M->k, c = M->c;
+    const double N = (double)(pb->D->n - pb->D->q), sigma = sqrt(ch->prior.sigma2);
+    double sum_b2 = 0, rss = 0;
+    double *t = ch->scratch;
+    for (size_t o = 0; o < c; o++) {
+        double lb2 = 0, bb = 0, b2 = 0;
+        for (size_t i = 0; i < k; i++) {
+            t[i] = M->z[i * c + o] + sigma * gsl_ran_ugaussian(ch->r);
+            lb2 += t[i] * t[i];
+        }
+        bsl_chol_solve_upper(&M->chol, t);
+        for (size_t i = 0; i < k; i++) {
+            bb += t[i] * M->bA[i * c + o];
+            b2 += t[i] * t[i];
+        }
+        const double bGb = lb2 - M->tau * b2;
+        rss += fmax(pb->D->yy[o] - 2 * bb + bGb, 0.0);
+        sum_b2 += b2;
+    }
+    const double lambda =
+        gsl_ran_gamma(ch->r, ch->prior.c + 0.5 * (double)(k * c), 1.0 / (ch->prior.d + 0.5 * sum_b2));
+    const double prec =
+        gsl_ran_gamma(ch->r, ch->prior.a + 0.5 * N * (double)c, 1.0 / (ch->prior.b + 0.5 * rss));
+    ch->prior.lambda = lambda;
+    ch->prior.sigma2 = 1.0 / prec;
+    return bsl_model_set_prior(M, &ch->prior);
+}
+
+static int keep_draw(rj_chain *ch, int sampled)
+{
+    const bsl_model *M = ch->M;
+    if (bsl_grow((void **)&ch->d_start, &ch->nd_cap, ch->nd + 2, sizeof(size_t)) ||
+        bsl_grow((void **)&ch->d_atoms, &ch->da_cap, ch->da_len + M->k + 1, sizeof(size_t)))
+        return BASEL_ENOMEM;
+    if (sampled) {
+        if (bsl_grow((void **)&ch->d_scalars, &ch->ds_cap, 2 * (ch->nd + 1), sizeof(double)))
+            return BASEL_ENOMEM;
+        ch->d_scalars[ch->nd * 2] = ch->prior.sigma2;
+        ch->d_scalars[ch->nd * 2 + 1] = ch->prior.lambda;
+    }
+    if (ch->nd == 0) ch->d_start[0] = 0;
+    memcpy(ch->d_atoms + ch->da_len, M->active, M->k * sizeof(size_t));
+    ch->da_len += M->k;
+    ch->d_start[++ch->nd] = ch->da_len;
+    return BASEL_OK;
+}
+
+/* Record the state for this post-burn iteration t. */
+static int record(rj_chain *ch, size_t t, const bsl_run *run, int sampled)
+{
+    const bsl_model *M = ch->M;
+    ch->run_len++;
+    for (size_t i = 0; i < M->k; i++) ch->freq[M->active[i]]++;
+    ch->size_cnt[M->k]++;
+    if (t % ch->tstep == 0 && t / ch->tstep < ch->L) {
+        const size_t s = t / ch->tstep;
+        for (size_t j = 0; j < M->m; j++) ch->trace[j * ch->L + s] = M->pos[j] >= 0;
+        ch->trace[M->m * ch->L + s] = (double)M->k;
+    }
+    if (run->keep_draws && t % (run->thin ? run->thin : 1) == 0) return keep_draw(ch, sampled);
+    return BASEL_OK;
+}
+
+static int init_state(rj_chain *ch, const bsl_vs_problem *pb)
+{
+    bsl_model *M = ch->M;
+    const size_t m = M->m;
+    /* start at kmin atoms drawn uniformly (rejecting collinear ones) */
+    for (size_t tries = 0; M->k < pb->mprior.kmin && tries < 100 * m; tries++) {
+        const size_t j = gsl_rng_uniform_int(ch->r, m);
+        if (M->pos[j] < 0 && bsl_model_try_add(M, j) > -INFINITY) bsl_model_add(M, j);
+    }
+    return M->k < pb->mprior.kmin ? BASEL_ENUMERIC : BASEL_OK;
+}
+
+static int run_chain(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
+                     const rj_settings *st, volatile int *cancel, size_t chain)
+{
+    const size_t m = pb->D->m, total = run->burn + run->iter;
+    const int sampled = pb->prior.kind == BSL_COEF_RIDGE && pb->prior.sample_nuisance;
+    int rc = init_state(ch, pb);
+    for (size_t it = 0; it < total && !rc; it++) {
+        if ((it & 0xffff) == 0 && *cancel) return BASEL_ECANCELLED;
+        if (chain == 0 && run->progress && (it & 0xffff) == 0 && omp_get_thread_num() == 0 &&
+            run->progress((double)it / (double)total, run->progress_user))
+            *cancel = 1;
+        if (sampled && it > 0 && it % m == 0 && (rc = nuisance(ch, pb))) break;
+        if ((rc = step(ch, pb, st))) break;
+        if (it < run->burn) continue;
+        const size_t t = it - run->burn;
+        if ((rc = record(ch, t, run, sampled))) break;
+        if (st->rb_every && t % st->rb_every == 0) rb_pass(ch, pb);
+        if (t % m == 0) coef_accumulate(ch);
+    }
+    if (!rc) rc = flush_state(ch, pb);
+    return rc;
+}
+
+static int read_settings(rj_settings *st, const bsl_vs_problem *pb, const bsl_run *run,
+                         basel_error *err)
+{
+    const double third = 1.0 / 3.0;
+    int rc = bsl_params_double(run->params, "rj-add", third, 0, 1, &st->w[MOVE_ADD], err);
+    if (!rc) rc = bsl_params_double(run->params, "rj-delete", third, 0, 1, &st->w[MOVE_DEL], err);
+    if (!rc) rc = bsl_params_double(run->params, "rj-swap", third, 0, 1, &st->w[MOVE_SWAP], err);
+    if (!rc) rc = bsl_params_size(run->params, "rj-rb-every", pb->D->m, 0, (size_t)1 << 40,
+                                  &st->rb_every, err);
+    if (!rc) rc = bsl_params_size(run->params, "max-models", 100000, 0, (size_t)1 << 40,
+                                  &st->max_models, err);
+    if (rc) return rc;
+    if (st->w[MOVE_ADD] <= 0 || st->w[MOVE_DEL] <= 0)
+        return bsl_fail(err, BASEL_EINVAL,
+                        "--rj-add and --rj-delete must be positive (the chain must change size)");
+    return BASEL_OK;
+}
+
+static void chain_free(rj_chain *ch)
+{
+    bsl_model_free(ch->M);
+    gsl_rng_free(ch->r);
+    free(ch->freq);
+    free(ch->rb);
+    free(ch->size_cnt);
+    free(ch->coef);
+    free(ch->trace);
+    free(ch->scratch);
+    free(ch->beta);
+    free(ch->old_atoms);
+    free(ch->d_start);
+    free(ch->d_atoms);
+    free(ch->d_scalars);
+    bsl_modelset_free(&ch->set);
+}
+
+static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
+                      const rj_settings *st, size_t chain, basel_error *err)
+{
+    const bsl_design *D = pb->D;
+    const size_t m = D->m, c = D->c, kc = pb->kmax + 1;
+    memset(ch, 0, sizeof *ch);
+    ch->prior = pb->prior;
+    if (ch->prior.kind == BSL_COEF_RIDGE && ch->prior.sample_nuisance && !(ch->prior.sigma2 > 0)) {
+        /* paper 004's start: lambda = 1, sigma^2 = var(y) / 4 */
+        double v = 0;
+        for (size_t o = 0; o < c; o++) v += D->yy[o] / (double)(D->n - D->q);
+        ch->prior.sigma2 = v / (4.0 * (double)c);
+        if (!(ch->prior.lambda > 0)) ch->prior.lambda = 1.0;
+    }
+    ch->L = BSL_MIN(run->iter, (size_t)RJ_TRACE_LEN);
+    ch->tstep = ch->L ? run->iter / ch->L : 1;
+    ch->r = gsl_rng_alloc(gsl_rng_mt19937);
+    ch->freq = bsl_calloc(m, sizeof(double));
+    ch->rb = bsl_calloc(m, sizeof(double));
+    ch->size_cnt = bsl_calloc(kc, sizeof(double));
+    ch->coef = bsl_calloc(m * c, sizeof(double));
+    ch->trace = bsl_calloc((m + 1) * (ch->L ? ch->L : 1), sizeof(double));
+    ch->scratch = bsl_calloc(kc, sizeof(double));
+    ch->beta = bsl_calloc(kc * c, sizeof(double));
+    ch->old_atoms = bsl_calloc(kc, sizeof(size_t));
+    if (!ch->old_atoms || !ch->r || !ch->freq || !ch->rb || !ch->size_cnt || !ch->coef || !ch->trace ||
+        !ch->scratch || !ch->beta || bsl_modelset_init(&ch->set, st->max_models))
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory for chain %zu", chain);
+    gsl_rng_set(ch->r, bsl_mix_seed(run->seed, chain));
+    return bsl_model_create(&ch->M, D, &ch->prior, pb->kmax, err);
+}
+
+/* Per-atom and size traces of all chains (chains x L each) -> R-hat, ESS. */
+static int diagnostics(rj_chain *ch, size_t chains, size_t m, bsl_vs_result *res)
+{
+    const size_t L = ch[0].L;
+    res->rhat_pip = bsl_malloc(m, sizeof(double));
+    res->ess_pip = bsl_malloc(m, sizeof(double));
+    double *x = bsl_malloc(chains * (L ? L : 1), sizeof(double));
+    if (!res->rhat_pip || !res->ess_pip || !x) {
+        free(x);
+        return BASEL_ENOMEM;
+    }
+    for (size_t j = 0; j <= m; j++) {
+        for (size_t c = 0; c < chains; c++) memcpy(x + c * L, ch[c].trace + j * L, L * sizeof *x);
+        double rhat = NAN, ess = NAN;
+        if (L >= 4) bsl_rhat_ess(x, chains, L, &rhat, &ess);
+        if (j < m) {
+            res->rhat_pip[j] = rhat;
+            res->ess_pip[j] = ess;
+        } else {
+            res->rhat_size = rhat;
+            res->ess_size = ess;
+        }
+    }
+    free(x);
+    return BASEL_OK;
+}
+
+static int merge_draws(rj_chain *ch, size_t chains, int sampled, bsl_vs_result *res)
+{
+    if (sampled) {
+        res->nscalars = 2;
+        snprintf(res->scalar_names[0], sizeof res->scalar_names[0], "sigma2");
+        snprintf(res->scalar_names[1], sizeof res->scalar_names[1], "lambda");
+    }
+    for (size_t c = 0; c < chains; c++)
+        for (size_t d = 0; d < ch[c].nd; d++) {
+            const size_t a = ch[c].d_start[d], b = ch[c].d_start[d + 1];
+            if (bsl_vs_add_draw(res, (unsigned)c, ch[c].d_atoms + a, b - a,
+                                sampled ? ch[c].d_scalars + 2 * d : NULL))
+                return BASEL_ENOMEM;
+        }
+    return BASEL_OK;
+}
+
+/* Pool the chains into res (in chain order: thread-count independent). */
+static int merge(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
+                 const rj_settings *st, bsl_vs_result *res)
+{
+    const size_t m = pb->D->m, c = pb->D->c, chains = run->chains;
+    const double iter = (double)run->iter;
+    double max_gap = 0, prop[3] = {0}, acc[3] = {0};
+    for (size_t h = 0; h < chains; h++) {
+        const rj_chain *q = &ch[h];
+        for (size_t j = 0; j < m; j++) {
+            const double f = q->freq[j] / iter;
+            const double v = st->rb_every && q->n_rb > 0 ? q->rb[j] / q->n_rb : f;
+            res->pip_chain[h * m + j] = v;
+            res->pip[j] += v / (double)chains;
+            max_gap = fmax(max_gap, fabs(v - f));
+        }
+        for (size_t k = 0; k <= pb->kmax; k++) res->size_prob[k] += q->size_cnt[k] / iter / (double)chains;
+        for (size_t j = 0; j < m * c; j++)
+            res->coef_bma[j] += q->n_coef > 0 ? q->coef[j] / q->n_coef / (double)chains : 0;
+        for (int i = 0; i < 3; i++) {
+            prop[i] += q->prop[i];
+            acc[i] += q->acc[i];
+        }
+        res->evaluations += q->evals;
+        if (bsl_modelset_merge(&res->models, &q->set)) return BASEL_ENOMEM;
+    }
+    bsl_modelset_sort(&res->models);
+    snprintf(res->engine_note, sizeof res->engine_note,
+             "acceptance add=%.4f delete=%.4f swap=%.4f; pip=%s (max |rb - frequency| %.4f)",
+             prop[0] > 0 ? acc[0] / prop[0] : 0, prop[1] > 0 ? acc[1] / prop[1] : 0,
+             prop[2] > 0 ? acc[2] / prop[2] : 0, st->rb_every ? "rao-blackwell" : "frequency",
+             max_gap);
+    const int sampled = pb->prior.kind == BSL_COEF_RIDGE && pb->prior.sample_nuisance;
+    if (diagnostics(ch, chains, m, res)) return BASEL_ENOMEM;
+    return run->keep_draws ? merge_draws(ch, chains, sampled, res) : BASEL_OK;
+}
+
+int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
+               basel_error *err)
+{
+    const size_t m = pb->D->m, chains = run->chains ? run->chains : 1;
+    rj_settings st;
+    int rc = read_settings(&st, pb, run, err);
+    if (rc) return rc;
+    if (run->iter == 0) return bsl_fail(err, BASEL_EINVAL, "--iter must be positive");
+    if (pb->mprior.kmin > BSL_MIN(pb->kmax, m))
+        return bsl_fail(err, BASEL_EINVAL, "kmin %zu exceeds kmax %zu", pb->mprior.kmin, pb->kmax);
+    const double t0 = omp_get_wtime();
+    bsl_run r1 = *run;
+    r1.chains = chains;
+    if ((rc = bsl_vs_result_init(res, m, pb->D->c, pb->kmax, chains)))
+        return bsl_fail(err, rc, "out of memory");
+    res->models.max_items = st.max_models;
+    res->pip_chain = bsl_calloc(chains * m, sizeof(double));
+    rj_chain *ch = bsl_calloc(chains, sizeof *ch);
+    if (!ch || !res->pip_chain) {
+        free(ch);
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    int *crc = bsl_calloc(chains, sizeof *crc);
+    volatile int cancel = 0;
+    if (!crc) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    for (size_t h = 0; h < chains && !rc; h++) rc = chain_init(&ch[h], pb, &r1, &st, h, err);
+    if (!rc) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(run->threads > 0 ? run->threads : omp_get_max_threads())
+        for (size_t h = 0; h < chains; h++) crc[h] = run_chain(&ch[h], pb, &r1, &st, &cancel, h);
+        for (size_t h = 0; h < chains && !rc; h++)
+            if (crc[h])
+                rc = bsl_fail(err, crc[h],
+                              crc[h] == BASEL_ECANCELLED ? "cancelled"
+                              : crc[h] == BASEL_ENOMEM   ? "out of memory in chain %zu"
+                                                         : "numerical failure in chain %zu",
+                              h);
+    }
+    if (!rc && merge(ch, pb, &r1, &st, res)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    for (size_t h = 0; h < chains; h++) chain_free(&ch[h]);
+    free(ch);
+    free(crc);
+    res->seconds = omp_get_wtime() - t0;
+    return rc;
+}

@@ -1,0 +1,719 @@
+/*
+ * ssvs.c: spike-and-slab variable selection (paper 001; ssvs.h), in two
+ * parts. First the model: option parsing, spike variances, and the exact
+ * marginal p(y | gamma) used by the enumeration, computed densely (eigen-
+ * decomposition per gamma) and independently of the engine's rank-one path,
+ * so that comparing the two tests both. Then the engine (below the
+ * "engine" banner): the Gibbs sampler as written and the collapsed one.
+ *
+ * Defaults (George & McCulloch 1993, sec. 2.2-2.3): the spike sd equals the
+ * sd of the least-squares estimate (their sigma_beta / tau = 1, our tau = 1)
+ * and the slab sd is 10 times it (their c = 10, paper 001's variance ratio
+ * c = 100), so the densities cross at |beta| = tau sqrt(c log c / (c - 1))
+ * = 2.16 standard errors: a coefficient is "in" when it is about as large
+ * as a 3% two-sided test would notice. p = 1/2 (their default; here taken
+ * from the model prior, uniform by default), and p(sigma^2) ~ 1/sigma^2
+ * (their nu = 0). The "sd of the estimate" is s / sqrt(b_j'P b_j) with s^2 =
+ * y'Py / N (an empirical-Bayes constant, paper 001 sec. 1.1), or sigma^2
+ * itself when scaled.
+ *
+ * With prior variances s v_j (V = diag v) and the eigenvalues lambda_i,
+ * eigenvectors Q of H = V^{1/2} G V^{1/2}, and c~ = Q' V^{1/2} B'y
+ * (Woodbury and the matrix determinant lemma):
+ *   log p(y | gamma, sigma^2) = -(N/2) log(2 pi sigma^2)
+ *        - 1/2 sum_i log(1 + s lambda_i / sigma^2)
+ *        - (y'y - sum_i c~_i^2 / (sigma^2/s + lambda_i)) / (2 sigma^2).
+ * Scaled (s = sigma^2): sigma^2 ~ IG(a, b) integrates in closed form,
+ *   log p(y | gamma) = -(N/2) log(2 pi) - 1/2 sum log(1 + lambda_i)
+ *        + log G(a + N/2) - (a + N/2) log(b + R/2) [+ a log b - log G(a)],
+ *   R = y'y - sum c~_i^2 / (1 + lambda_i).
+ * As written (s = 1) it does not: p(y | gamma) is a 1-D integral over
+ * t = log sigma^2, done by the trapezoid rule with step 0.02 on [t0 - 14,
+ * t0 + 4], t0 = log(y'y / N). The integrand is smooth and its log is
+ * concave near the mode with curvature ~ N/2, so the rule's error is of
+ * order exp(-2 pi^2 / (h^2 N / 2)) (negligible for N < 10^5), and the range
+ * leaves out mass only when the residual variance of a model is below
+ * e^-14 of the total (R^2 > 0.999999).
+ */
+#include "ssvs.h"
+#include "../linalg/rank1.h"
+
+#include <gsl/gsl_cblas.h> /* cblas_* (OpenBLAS provides them; cblas.h clashes with GSL's) */
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <lapacke.h>
+#include <omp.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int bsl_ssvs_parse(bsl_ssvs_prior *sp, const char *text, basel_error *err)
+{
+    bsl_spec s;
+    int rc = bsl_spec_parse(&s, "prior", text && *text ? text : "ssvs", err);
+    if (rc) return rc;
+    if (strcmp(s.name, "ssvs") != 0) return bsl_spec_unknown(&s, "ssvs", err);
+    double scaled = 0, collapsed = 1;
+    rc = bsl_spec_double(&s, "tau", 1.0, 1e-12, 1e12, &sp->tau, err);
+    if (!rc) rc = bsl_spec_double(&s, "tau2", 0.0, 1e-300, 1e300, &sp->tau2, err);
+    if (!rc) rc = bsl_spec_double(&s, "c", 100.0, 1.0 + 1e-9, 1e12, &sp->c, err);
+    if (!rc) rc = bsl_spec_double(&s, "p", -1.0, 1e-12, 1 - 1e-12, &sp->p, err);
+    if (!rc) rc = bsl_spec_double(&s, "a", 0.0, 0, 1e300, &sp->a, err);
+    if (!rc) rc = bsl_spec_double(&s, "b", 0.0, 0, 1e300, &sp->b, err);
+    if (!rc) rc = bsl_spec_double(&s, "scaled", 0, 0, 1, &scaled, err);
+    if (!rc) rc = bsl_spec_double(&s, "collapsed", 1, 0, 1, &collapsed, err);
+    if (rc) return rc;
+    if (!bsl_spec_has(&s, "tau2")) sp->tau2 = 0;
+    if (!bsl_spec_has(&s, "p")) sp->p = -1;
+    if ((scaled != 0 && scaled != 1) || (collapsed != 0 && collapsed != 1))
+        return bsl_fail(err, BASEL_EINVAL, "--prior ssvs: scaled and collapsed are 0 or 1");
+    if ((sp->a > 0) != (sp->b > 0))
+        return bsl_fail(err, BASEL_EINVAL, "--prior ssvs: give both a and b > 0, or neither");
+    sp->scaled = (int)scaled;
+    sp->collapsed = (int)collapsed;
+    return bsl_spec_finish(&s, BSL_SSVS_KEYS, err);
+}
+
+void bsl_ssvs_spike(const bsl_ssvs_prior *sp, const bsl_design *D, double *v0)
+{
+    const double s2 = sp->scaled ? 1.0 : D->yy[0] / (double)(D->n - D->q);
+    for (size_t j = 0; j < D->m; j++)
+        v0[j] = sp->tau2 > 0 ? sp->tau2 : sp->tau * sp->tau * s2 / fmax(D->diag[j], 1e-300);
+}
+
+double bsl_ssvs_log_gprior(const bsl_ssvs_prior *sp, const bsl_mprior *mp, size_t m, size_t k)
+{
+    if (sp->p > 0) return (double)k * log(sp->p) + (double)(m - k) * log1p(-sp->p);
+    return bsl_mprior_log(mp, k);
+}
+
+/* Eigen-decomposition of V^{1/2} G V^{1/2}: lam (m), ct = Q' V^{1/2} b. */
+static int eig_parts(const bsl_design *D, const double *v, double *lam, double *ct, double *H)
+{
+    const size_t m = D->m;
+    double *w = ct + m;
+    for (size_t j = 0; j < m; j++)
+        for (size_t i = 0; i < m; i++) H[i + j * m] = sqrt(v[i] * v[j]) * D->G[i + j * m];
+    if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'V', 'L', (int)m, H, (int)m, lam) != 0) return -1;
+    for (size_t i = 0; i < m; i++) w[i] = sqrt(v[i]) * D->Bty[i * D->c];
+    for (size_t i = 0; i < m; i++) {
+        double t = 0;
+        for (size_t l = 0; l < m; l++) t += H[l + i * m] * w[l];
+        ct[i] = t;
+    }
+    return 0;
+}
+
+static double lik_from_eig(const bsl_ssvs_prior *sp, const bsl_design *D, const double *lam,
+                           const double *ct, double sigma2)
+{
+    const double N = (double)(D->n - D->q), s = sp->scaled ? sigma2 : 1.0;
+    double ld = 0, q = 0;
+    for (size_t i = 0; i < D->m; i++) {
+        const double li = fmax(lam[i], 0.0);
+        ld += log1p(s * li / sigma2);
+        q += ct[i] * ct[i] / (sigma2 / s + li);
+    }
+    return -0.5 * N * log(2 * M_PI * sigma2) - 0.5 * ld - (D->yy[0] - q) / (2 * sigma2);
+}
+
+double bsl_ssvs_log_lik_sigma2(const bsl_ssvs_prior *sp, const bsl_design *D, const double *v,
+                               double sigma2)
+{
+    const size_t m = D->m;
+    double *buf = bsl_malloc(m * m + 3 * m + 1, sizeof(double));
+    if (!buf) return NAN;
+    double r = NAN;
+    if (eig_parts(D, v, buf, buf + m, buf + 3 * m) == 0) r = lik_from_eig(sp, D, buf, buf + m, sigma2);
+    free(buf);
+    return r;
+}
+
+static double log_ig(const bsl_ssvs_prior *sp, double t)
+{
+    /* log IG(sigma^2 = e^t; a, b) + t (Jacobian); a = b = 0: 1/sigma^2 */
+    double r = -(sp->a + 1) * t + t - (sp->b > 0 ? sp->b * exp(-t) : 0);
+    if (sp->a > 0) r += sp->a * log(sp->b) - lgamma(sp->a);
+    return r;
+}
+
+static double marginal_from_eig(const bsl_ssvs_prior *sp, const bsl_design *D, const double *lam,
+                                const double *ct)
+{
+    const double N = (double)(D->n - D->q);
+    if (sp->scaled) {
+        double ld = 0, q = 0;
+        for (size_t i = 0; i < D->m; i++) {
+            const double li = fmax(lam[i], 0.0);
+            ld += log1p(li);
+            q += ct[i] * ct[i] / (1 + li);
+        }
+        const double an = sp->a + 0.5 * N, R = fmax(D->yy[0] - q, 0.0);
+        double r = -0.5 * N * log(2 * M_PI) - 0.5 * ld + lgamma(an) - an * log(sp->b + 0.5 * R);
+        if (sp->a > 0) r += sp->a * log(sp->b) - lgamma(sp->a);
+        return r;
+    }
+    const double h = 0.02, t0 = log(D->yy[0] / N);
+    double mx = -INFINITY, sum = 0;
+    for (double t = t0 - 14; t <= t0 + 4; t += h) {
+        const double g = lik_from_eig(sp, D, lam, ct, exp(t)) + log_ig(sp, t);
+        if (g > mx) {
+            sum = sum * exp(mx - g) + 1;
+            mx = g;
+        } else {
+            sum += exp(g - mx);
+        }
+    }
+    return mx + log(sum * h);
+}
+
+double bsl_ssvs_log_marginal(const bsl_ssvs_prior *sp, const bsl_design *D, const double *v)
+{
+    const size_t m = D->m;
+    double *buf = bsl_malloc(m * m + 3 * m + 1, sizeof(double));
+    if (!buf) return NAN;
+    double r = NAN;
+    if (eig_parts(D, v, buf, buf + m, buf + 3 * m) == 0) r = marginal_from_eig(sp, D, buf, buf + m);
+    free(buf);
+    return r;
+}
+
+int bsl_ssvs_enumerate(const bsl_ssvs_prior *sp, const bsl_vs_problem *pb, double *pip,
+                       double *size_prob, basel_error *err)
+{
+    const bsl_design *D = pb->D;
+    const size_t m = D->m;
+    if (m > 20) return bsl_fail(err, BASEL_ERANGE, "spike-and-slab enumeration: m = %zu > 20", m);
+    if (!D->G || D->c != 1)
+        return bsl_fail(err, BASEL_EINVAL, "spike-and-slab enumeration needs a dense Gram matrix and one output");
+    const size_t total = (size_t)1 << m;
+    double *lp = bsl_malloc(total, sizeof(double));
+    double *v0 = bsl_malloc(2 * m + 1, sizeof(double)), *v = v0 + m;
+    if (!lp || !v0) {
+        free(lp);
+        free(v0);
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    bsl_ssvs_spike(sp, D, v0);
+    for (size_t g = 0; g < total; g++) {
+        size_t k = 0;
+        for (size_t j = 0; j < m; j++) {
+            const int in = (g >> j) & 1;
+            v[j] = in ? sp->c * v0[j] : v0[j];
+            k += (size_t)in;
+        }
+        lp[g] = bsl_ssvs_log_marginal(sp, D, v) + bsl_ssvs_log_gprior(sp, &pb->mprior, m, k);
+    }
+    const double z = bsl_logsumexp(lp, total);
+    memset(pip, 0, m * sizeof *pip);
+    memset(size_prob, 0, (m + 1) * sizeof *size_prob);
+    for (size_t g = 0; g < total; g++) {
+        const double w = exp(lp[g] - z);
+        size_t k = 0;
+        for (size_t j = 0; j < m; j++)
+            if ((g >> j) & 1) {
+                pip[j] += w;
+                k++;
+            }
+        size_prob[k] += w;
+    }
+    free(lp);
+    free(v0);
+    return isfinite(z) ? BASEL_OK : bsl_fail(err, BASEL_ENUMERIC, "spike-and-slab enumeration: non-finite marginal");
+}
+
+/* ------------------------------------------------------------------ engine
+ *
+ * One iteration is one sweep over j = 0..m-1 (systematic scan).
+ *
+ * As written (collapsed=0), paper 001's Gibbs sampler, from G, B'y and y'y
+ * only (per-iteration cost O(m^3), independent of n):
+ *   gamma_j | beta_j, sigma^2   eq. (8): odds = prior odds x
+ *                               N(beta_j; 0, s c v0_j) / N(beta_j; 0, s v0_j)
+ *                               (sigma^2 | gamma has no gamma in it here);
+ *   beta | gamma, sigma^2       eq. (12): N(A^{-1} B'y, sigma^2 A^{-1}),
+ *                               A = G + sigma^2 R^{-1} (scaled: G + R^{-1}),
+ *                               drawn as A^{-1}B'y + sigma L^{-T} xi;
+ *   sigma^2 | beta, gamma       eq. (14), "+ RSS/2" (the OCR's 1/(2(..)) is a
+ *                               slip): IG(a + N/2, b + RSS/2), RSS = y'y -
+ *                               2 beta'B'y + beta'G beta; scaled adds the
+ *                               prior's m/2 and sum beta_j^2 / (2 v_j).
+ * Collapsed (collapsed=1): beta integrated (and sigma^2 when scaled); each
+ * gamma_j is drawn from p(gamma_j | gamma_-j, y [, sigma^2]). Because the
+ * spike is a variance, not an exclusion, the matrix is the full m x m
+ * A = G + diag(w), w_j = 1/v_j (scaled) or sigma^2/v_j, and flipping gamma_j
+ * changes one diagonal entry: log|A| and b'A^{-1}b change by the O(1)
+ * Sherman-Morrison formulas of rank1.h, a flip commits in O(m^2), and A is
+ * refactorised every m flips (and whenever sigma^2 changes). Unscaled
+ * collapsed is partially collapsed: gamma | sigma^2 (beta integrated), then
+ * beta | gamma, sigma^2 and sigma^2 | beta as above, a valid order.
+ *
+ * PIPs: res->pip averages the conditional inclusion probabilities computed
+ * at every gamma_j update (Rao-Blackwellised; valid since the state before
+ * each update is a posterior draw); the raw frequencies of gamma_j = 1 go
+ * to bsl_ssvs_run_ex's freq and their largest gap to engine_note.
+ */
+
+#define SS_TRACE_LEN 1000
+
+typedef struct ss_ctx {
+    const bsl_vs_problem *pb;
+    const bsl_ssvs_prior *sp;
+    const double *v0;
+    size_t m, kmax;   /* kmax: size of the result's size table */
+    double N;
+    size_t max_models;
+} ss_ctx;
+
+typedef struct ss_chain {
+    gsl_rng *r;
+    unsigned char *gam;
+    size_t k;
+    double *v, *A, *S, *u, *beta, *work;
+    double logdet, quad, sigma2;
+    size_t since;
+    double *rb, *freq, *size_cnt, *coef, *trace;
+    size_t L, tstep;
+    size_t *act, *prev;
+    size_t nprev;
+    double run_len, evals, flips;
+    bsl_modelset set;
+    size_t nd, nd_cap, da_len, da_cap, ds_cap;
+    size_t *d_start, *d_atoms;
+    double *d_scalars;
+} ss_chain;
+
+static int sigma_sampled(const bsl_ssvs_prior *sp) { return !(sp->collapsed && sp->scaled); }
+
+static double prec(const ss_ctx *x, const ss_chain *ch, size_t j)
+{
+    return (x->sp->scaled ? 1.0 : ch->sigma2) / ch->v[j];
+}
+
+/* A = G + diag(w), then S = A^{-1}, u = S B'y, log|A|, quad. */
+static int refresh(const ss_ctx *x, ss_chain *ch)
+{
+    const size_t m = x->m;
+    const bsl_design *D = x->pb->D;
+    memcpy(ch->A, D->G, m * m * sizeof(double));
+    for (size_t j = 0; j < m; j++) ch->A[j + j * m] += prec(x, ch, j);
+    if (bsl_r1_refresh(ch->A, ch->S, m, m, D->Bty, ch->u, &ch->logdet)) return BASEL_ENUMERIC;
+    ch->quad = cblas_ddot((int)m, D->Bty, 1, ch->u, 1);
+    ch->since = 0;
+    return BASEL_OK;
+}
+
+/* Log odds of gamma_j = 1 vs 0 from the model prior, k_rest = size of the rest. */
+static double prior_log_odds(const ss_ctx *x, size_t k_rest)
+{
+    const double l1 = bsl_ssvs_log_gprior(x->sp, &x->pb->mprior, x->m, k_rest + 1);
+    const double l0 = bsl_ssvs_log_gprior(x->sp, &x->pb->mprior, x->m, k_rest);
+    if (l0 == -INFINITY) return INFINITY;
+    return l1 - l0;
+}
+
+static double logistic(double t) { return t >= 0 ? 1.0 / (1.0 + exp(-t)) : exp(t) / (1.0 + exp(t)); }
+
+/* Collapsed log marginal change when atom j's precision changes by delta and
+ * its variance by the factor ratio (scaled: sigma^2 integrated). */
+static double collapsed_change(const ss_ctx *x, const ss_chain *ch, size_t j, double delta,
+                               double log_ratio, double *dld_out, double *dq_out)
+{
+    double dld, dq;
+    const double t = bsl_r1_diag_effect(ch->S, x->m, j, delta, ch->u, &dld, &dq);
+    *dld_out = dld;
+    *dq_out = dq;
+    if (!(t > 0)) return NAN;
+    const double yy = x->pb->D->yy[0];
+    double d = -0.5 * (dld + log_ratio);
+    if (x->sp->scaled) {
+        const double an = x->sp->a + 0.5 * x->N;
+        d -= an * (log(x->sp->b + 0.5 * fmax(yy - ch->quad - dq, 0.0)) -
+                   log(x->sp->b + 0.5 * fmax(yy - ch->quad, 0.0)));
+    } else {
+        d += dq / (2 * ch->sigma2);
+    }
+    return d;
+}
+
+static void set_gamma(const ss_ctx *x, ss_chain *ch, size_t j, int in)
+{
+    ch->gam[j] = (unsigned char)in;
+    ch->v[j] = in ? x->sp->c * x->v0[j] : x->v0[j];
+    ch->k = in ? ch->k + 1 : ch->k - 1;
+    ch->flips++;
+}
+
+static int collapsed_sweep(const ss_ctx *x, ss_chain *ch, int keep)
+{
+    const size_t m = x->m;
+    const double log_c = log(x->sp->c);
+    for (size_t j = 0; j < m; j++) {
+        const int cur = ch->gam[j];
+        const double w_cur = prec(x, ch, j);
+        const double w_oth = cur ? w_cur * x->sp->c : w_cur / x->sp->c;
+        /* lm(other) - lm(current) */
+        double dld, dq;
+        const double d = collapsed_change(x, ch, j, w_oth - w_cur, cur ? -log_c : log_c, &dld, &dq);
+        if (d != d) return BASEL_ENUMERIC;
+        const double lo = prior_log_odds(x, ch->k - (size_t)cur) + (cur ? -d : d);
+        const double p1 = lo == INFINITY ? 1.0 : logistic(lo);
+        if (keep) ch->rb[j] += p1;
+        const int nw = gsl_rng_uniform(ch->r) < p1;
+        if (nw != cur) {
+            bsl_r1_diag_commit(ch->S, m, m, j, w_oth - w_cur, ch->u, ch->work);
+            ch->logdet += dld;
+            ch->quad += dq;
+            set_gamma(x, ch, j, nw);
+            if (++ch->since >= m && refresh(x, ch)) return BASEL_ENUMERIC;
+        }
+    }
+    ch->evals += (double)m;
+    return BASEL_OK;
+}
+
+/* beta | gamma, sigma^2 (eq. 12): factor A = G + diag(w) afresh, u = mean. */
+static int draw_beta(const ss_ctx *x, ss_chain *ch)
+{
+    const size_t m = x->m;
+    const bsl_design *D = x->pb->D;
+    memcpy(ch->A, D->G, m * m * sizeof(double));
+    for (size_t j = 0; j < m; j++) ch->A[j + j * m] += prec(x, ch, j);
+    if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', (int)m, ch->A, (int)m) != 0) return BASEL_ENUMERIC;
+    memcpy(ch->u, D->Bty, m * sizeof(double));
+    LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', (int)m, 1, ch->A, (int)m, ch->u, (int)m);
+    for (size_t j = 0; j < m; j++) ch->work[j] = gsl_ran_ugaussian(ch->r);
+    cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, (int)m, ch->A, (int)m,
+                ch->work, 1);
+    const double sigma = sqrt(ch->sigma2);
+    for (size_t j = 0; j < m; j++) ch->beta[j] = ch->u[j] + sigma * ch->work[j];
+    return BASEL_OK;
+}
+
+/* sigma^2 | beta, gamma (eq. 14 with "+ RSS/2"). */
+static void draw_sigma2(const ss_ctx *x, ss_chain *ch)
+{
+    const size_t m = x->m;
+    const bsl_design *D = x->pb->D;
+    cblas_dsymv(CblasColMajor, CblasLower, (int)m, 1.0, D->G, (int)m, ch->beta, 1, 0.0, ch->work, 1);
+    const double bGb = cblas_ddot((int)m, ch->beta, 1, ch->work, 1);
+    const double bb = cblas_ddot((int)m, ch->beta, 1, D->Bty, 1);
+    const double rss = fmax(D->yy[0] - 2 * bb + bGb, 0.0);
+    double shape = x->sp->a + 0.5 * x->N, rate = x->sp->b + 0.5 * rss;
+    if (x->sp->scaled) {
+        double q = 0;
+        for (size_t j = 0; j < m; j++) q += ch->beta[j] * ch->beta[j] / ch->v[j];
+        shape += 0.5 * (double)m;
+        rate += 0.5 * q;
+    }
+    ch->sigma2 = 1.0 / gsl_ran_gamma(ch->r, shape, 1.0 / rate);
+}
+
+/* gamma_j | beta_j, sigma^2 for every j (eq. 8). */
+static void gamma_given_beta(const ss_ctx *x, ss_chain *ch, int keep)
+{
+    const double c = x->sp->c, half_log_c = 0.5 * log(c);
+    const double s = x->sp->scaled ? ch->sigma2 : 1.0;
+    for (size_t j = 0; j < x->m; j++) {
+        const int cur = ch->gam[j];
+        const double b2 = ch->beta[j] * ch->beta[j];
+        /* log N(b; 0, s c v0) - log N(b; 0, s v0) */
+        const double llr = -half_log_c + b2 * (1 - 1 / c) / (2 * s * x->v0[j]);
+        const double lo = prior_log_odds(x, ch->k - (size_t)cur) + llr;
+        const double p1 = lo == INFINITY ? 1.0 : logistic(lo);
+        if (keep) ch->rb[j] += p1;
+        const int nw = gsl_rng_uniform(ch->r) < p1;
+        if (nw != cur) set_gamma(x, ch, j, nw);
+    }
+    ch->evals += (double)x->m;
+}
+
+static int iterate(const ss_ctx *x, ss_chain *ch, int keep)
+{
+    const size_t m = x->m;
+    int rc = BASEL_OK;
+    if (!x->sp->collapsed) {
+        gamma_given_beta(x, ch, keep);
+        if ((rc = draw_beta(x, ch))) return rc;
+        if (keep) cblas_daxpy((int)m, 1.0, ch->u, 1, ch->coef, 1);
+        draw_sigma2(x, ch);
+        return BASEL_OK;
+    }
+    if (!x->sp->scaled && (rc = refresh(x, ch))) return rc; /* sigma^2 moved */
+    if ((rc = collapsed_sweep(x, ch, keep))) return rc;
+    if (keep) cblas_daxpy((int)m, 1.0, ch->u, 1, ch->coef, 1);
+    if (!x->sp->scaled) {
+        if ((rc = draw_beta(x, ch))) return rc;
+        draw_sigma2(x, ch);
+    }
+    return BASEL_OK;
+}
+
+static int ss_keep_draw(const ss_ctx *x, ss_chain *ch, size_t k)
+{
+    if (bsl_grow((void **)&ch->d_start, &ch->nd_cap, ch->nd + 2, sizeof(size_t)) ||
+        bsl_grow((void **)&ch->d_atoms, &ch->da_cap, ch->da_len + k + 1, sizeof(size_t)))
+        return BASEL_ENOMEM;
+    if (sigma_sampled(x->sp)) {
+        if (bsl_grow((void **)&ch->d_scalars, &ch->ds_cap, ch->nd + 1, sizeof(double)))
+            return BASEL_ENOMEM;
+        ch->d_scalars[ch->nd] = ch->sigma2;
+    }
+    if (ch->nd == 0) ch->d_start[0] = 0;
+    memcpy(ch->d_atoms + ch->da_len, ch->act, k * sizeof(size_t));
+    ch->da_len += k;
+    ch->d_start[++ch->nd] = ch->da_len;
+    return BASEL_OK;
+}
+
+/* Post-burn bookkeeping of iteration t (the state after the sweep). */
+static int ss_record(const ss_ctx *x, ss_chain *ch, size_t t, const bsl_run *run)
+{
+    const size_t m = x->m;
+    size_t k = 0;
+    for (size_t j = 0; j < m; j++)
+        if (ch->gam[j]) {
+            ch->act[k++] = j;
+            ch->freq[j]++;
+        }
+    ch->size_cnt[k]++;
+    if (t % ch->tstep == 0 && t / ch->tstep < ch->L) {
+        const size_t s = t / ch->tstep;
+        for (size_t j = 0; j < m; j++) ch->trace[j * ch->L + s] = ch->gam[j];
+        ch->trace[m * ch->L + s] = (double)k;
+    }
+    /* visited subsets: runs of an unchanged slab set count once each */
+    const int same = t > 0 && k == ch->nprev && memcmp(ch->act, ch->prev, k * sizeof(size_t)) == 0;
+    if (!same) {
+        if (ch->run_len > 0 && bsl_modelset_add(&ch->set, ch->prev, ch->nprev, ch->run_len, NAN))
+            return BASEL_ENOMEM;
+        memcpy(ch->prev, ch->act, k * sizeof(size_t));
+        ch->nprev = k;
+        ch->run_len = 0;
+    }
+    ch->run_len++;
+    if (run->keep_draws && t % (run->thin ? run->thin : 1) == 0) return ss_keep_draw(x, ch, k);
+    return BASEL_OK;
+}
+
+static int ss_run_chain(const ss_ctx *x, ss_chain *ch, const bsl_run *run, volatile int *cancel,
+                        size_t chain)
+{
+    const size_t total = run->burn + run->iter;
+    int rc = BASEL_OK;
+    /* start: every atom in the spike, plus kmin random atoms in the slab */
+    for (size_t tries = 0; ch->k < x->pb->mprior.kmin && x->sp->p < 0 && tries < 100 * x->m; tries++) {
+        const size_t j = gsl_rng_uniform_int(ch->r, x->m);
+        if (!ch->gam[j]) set_gamma(x, ch, j, 1);
+    }
+    if (x->sp->collapsed && x->sp->scaled) rc = refresh(x, ch);
+    for (size_t it = 0; it < total && !rc; it++) {
+        if ((it & 0xff) == 0 && *cancel) return BASEL_ECANCELLED;
+        if (chain == 0 && run->progress && (it & 0xff) == 0 && omp_get_thread_num() == 0 &&
+            run->progress((double)it / (double)total, run->progress_user))
+            *cancel = 1;
+        const int keep = it >= run->burn;
+        if ((rc = iterate(x, ch, keep))) break;
+        if (keep) rc = ss_record(x, ch, it - run->burn, run);
+    }
+    if (!rc && ch->run_len > 0 && bsl_modelset_add(&ch->set, ch->prev, ch->nprev, ch->run_len, NAN))
+        rc = BASEL_ENOMEM;
+    return rc;
+}
+
+static void ss_chain_free(ss_chain *ch)
+{
+    gsl_rng_free(ch->r);
+    free(ch->gam);
+    free(ch->v);
+    free(ch->A);
+    free(ch->S);
+    free(ch->u);
+    free(ch->beta);
+    free(ch->work);
+    free(ch->rb);
+    free(ch->freq);
+    free(ch->size_cnt);
+    free(ch->coef);
+    free(ch->trace);
+    free(ch->act);
+    free(ch->prev);
+    free(ch->d_start);
+    free(ch->d_atoms);
+    free(ch->d_scalars);
+    bsl_modelset_free(&ch->set);
+}
+
+static int ss_chain_init(const ss_ctx *x, ss_chain *ch, const bsl_run *run, size_t chain)
+{
+    const size_t m = x->m;
+    memset(ch, 0, sizeof *ch);
+    ch->L = BSL_MIN(run->iter, (size_t)SS_TRACE_LEN);
+    ch->tstep = ch->L ? run->iter / ch->L : 1;
+    ch->r = gsl_rng_alloc(gsl_rng_mt19937);
+    ch->gam = bsl_calloc(m, 1);
+    ch->v = bsl_malloc(m, sizeof(double));
+    ch->A = bsl_malloc(m * m, sizeof(double));
+    ch->S = bsl_malloc(m * m, sizeof(double));
+    ch->u = bsl_calloc(m, sizeof(double));
+    ch->beta = bsl_calloc(m, sizeof(double));
+    ch->work = bsl_calloc(m, sizeof(double));
+    ch->rb = bsl_calloc(m, sizeof(double));
+    ch->freq = bsl_calloc(m, sizeof(double));
+    ch->size_cnt = bsl_calloc(x->kmax + 1, sizeof(double));
+    ch->coef = bsl_calloc(m, sizeof(double));
+    ch->trace = bsl_calloc((m + 1) * (ch->L ? ch->L : 1), sizeof(double));
+    ch->act = bsl_malloc(m + 1, sizeof(size_t));
+    ch->prev = bsl_malloc(m + 1, sizeof(size_t));
+    if (!ch->r || !ch->gam || !ch->v || !ch->A || !ch->S || !ch->u || !ch->beta || !ch->work ||
+        !ch->rb || !ch->freq || !ch->size_cnt || !ch->coef || !ch->trace || !ch->act ||
+        !ch->prev || bsl_modelset_init(&ch->set, x->max_models))
+        return BASEL_ENOMEM;
+    gsl_rng_set(ch->r, bsl_mix_seed(run->seed, chain));
+    memcpy(ch->v, x->v0, m * sizeof(double));
+    ch->sigma2 = x->pb->D->yy[0] / x->N;
+    return BASEL_OK;
+}
+
+static int ss_diagnostics(ss_chain *ch, size_t chains, size_t m, bsl_vs_result *res)
+{
+    const size_t L = ch[0].L;
+    res->rhat_pip = bsl_malloc(m, sizeof(double));
+    res->ess_pip = bsl_malloc(m, sizeof(double));
+    double *y = bsl_malloc(chains * (L ? L : 1), sizeof(double));
+    if (!res->rhat_pip || !res->ess_pip || !y) {
+        free(y);
+        return BASEL_ENOMEM;
+    }
+    for (size_t j = 0; j <= m; j++) {
+        for (size_t c = 0; c < chains; c++) memcpy(y + c * L, ch[c].trace + j * L, L * sizeof *y);
+        double rhat = NAN, ess = NAN;
+        if (L >= 4) bsl_rhat_ess(y, chains, L, &rhat, &ess);
+        if (j < m) {
+            res->rhat_pip[j] = rhat;
+            res->ess_pip[j] = ess;
+        } else {
+            res->rhat_size = rhat;
+            res->ess_size = ess;
+        }
+    }
+    free(y);
+    return BASEL_OK;
+}
+
+static int ss_merge(const ss_ctx *x, ss_chain *ch, const bsl_run *run, bsl_vs_result *res,
+                    double *freq)
+{
+    const size_t m = x->m, chains = run->chains;
+    const double iter = (double)run->iter;
+    double gap = 0, flips = 0;
+    if (freq) memset(freq, 0, m * sizeof *freq);
+    for (size_t h = 0; h < chains; h++) {
+        for (size_t j = 0; j < m; j++) {
+            const double rb = ch[h].rb[j] / iter, f = ch[h].freq[j] / iter;
+            res->pip_chain[h * m + j] = rb;
+            res->pip[j] += rb / (double)chains;
+            res->coef_bma[j] += ch[h].coef[j] / iter / (double)chains;
+            if (freq) freq[j] += f / (double)chains;
+            gap = fmax(gap, fabs(rb - f));
+        }
+        for (size_t k = 0; k <= x->kmax; k++) res->size_prob[k] += ch[h].size_cnt[k] / iter / (double)chains;
+        res->evaluations += ch[h].evals;
+        flips += ch[h].flips;
+        if (bsl_modelset_merge(&res->models, &ch[h].set)) return BASEL_ENOMEM;
+    }
+    bsl_modelset_sort(&res->models);
+    snprintf(res->engine_note, sizeof res->engine_note,
+             "ssvs %s%s: tau=%g%s c=%g; flips per sweep %.3f; pip=rao-blackwell (max |rb - "
+             "frequency| per chain %.4f)",
+             x->sp->collapsed ? "collapsed" : "as written (eqs. 8, 12, 14)",
+             x->sp->scaled ? ", scaled by sigma2" : "", x->sp->tau2 > 0 ? x->sp->tau2 : x->sp->tau,
+             x->sp->tau2 > 0 ? " (tau2)" : "", x->sp->c,
+             flips / ((double)chains * (double)(run->iter + run->burn)), gap);
+    if (ss_diagnostics(ch, chains, m, res)) return BASEL_ENOMEM;
+    if (!run->keep_draws) return BASEL_OK;
+    const int sampled = sigma_sampled(x->sp);
+    if (sampled) {
+        res->nscalars = 1;
+        snprintf(res->scalar_names[0], sizeof res->scalar_names[0], "sigma2");
+    }
+    for (size_t h = 0; h < chains; h++)
+        for (size_t d = 0; d < ch[h].nd; d++) {
+            const size_t a = ch[h].d_start[d], b = ch[h].d_start[d + 1];
+            if (bsl_vs_add_draw(res, (unsigned)h, ch[h].d_atoms + a, b - a,
+                                sampled ? ch[h].d_scalars + d : NULL))
+                return BASEL_ENOMEM;
+        }
+    return BASEL_OK;
+}
+
+static int ss_check(const bsl_vs_problem *pb, const bsl_run *run, basel_error *err)
+{
+    const bsl_design *D = pb->D;
+    if (!D->G)
+        return bsl_fail(err, BASEL_EINVAL,
+                        "--method ssvs needs the dense Gram matrix of all %zu atoms (the spike keeps "
+                        "every atom in the model); the design is streaming",
+                        D->m);
+    if (D->c != 1) return bsl_fail(err, BASEL_EINVAL, "--method ssvs supports one target, not %zu", D->c);
+    if (run->iter == 0) return bsl_fail(err, BASEL_EINVAL, "--iter must be positive");
+    for (size_t j = 0; j < D->m; j++)
+        if (!D->usable[j])
+            return bsl_fail(err, BASEL_EINVAL, "atom %zu is constant (in the span of the intercept)", j + 1);
+    return BASEL_OK;
+}
+
+int bsl_ssvs_run_ex(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
+                    double *freq, basel_error *err)
+{
+    bsl_ssvs_prior sp;
+    int rc = ss_check(pb, run, err);
+    if (!rc) rc = bsl_ssvs_parse(&sp, pb->prior_spec, err);
+    if (rc) return rc;
+    const size_t m = pb->D->m, chains = run->chains ? run->chains : 1;
+    const double t0 = omp_get_wtime();
+    ss_ctx x = {pb, &sp, NULL, m, sp.p > 0 ? m : pb->kmax, (double)(pb->D->n - pb->D->q), 100000};
+    if ((rc = bsl_params_size(run->params, "max-models", 100000, 0, (size_t)1 << 40, &x.max_models, err)))
+        return rc;
+    bsl_run r1 = *run;
+    r1.chains = chains;
+    double *v0 = bsl_malloc(m, sizeof *v0);
+    ss_chain *ch = bsl_calloc(chains, sizeof *ch);
+    int *crc = bsl_calloc(chains, sizeof *crc);
+    if (!v0 || !ch || !crc || bsl_vs_result_init(res, m, 1, x.kmax, chains) ||
+        !(res->pip_chain = bsl_calloc(chains * m, sizeof(double)))) {
+        free(v0);
+        free(ch);
+        free(crc);
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    res->models.max_items = x.max_models;
+    bsl_ssvs_spike(&sp, pb->D, v0);
+    x.v0 = v0;
+    volatile int cancel = 0;
+    for (size_t h = 0; h < chains && !rc; h++)
+        if (ss_chain_init(&x, &ch[h], &r1, h)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (!rc) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(run->threads > 0 ? run->threads : omp_get_max_threads())
+        for (size_t h = 0; h < chains; h++) crc[h] = ss_run_chain(&x, &ch[h], &r1, &cancel, h);
+        for (size_t h = 0; h < chains && !rc; h++)
+            if (crc[h])
+                rc = bsl_fail(err, crc[h], "ssvs chain %zu: %s", h,
+                              crc[h] == BASEL_ECANCELLED ? "cancelled"
+                              : crc[h] == BASEL_ENOMEM   ? "out of memory"
+                                                         : "matrix not positive definite");
+    }
+    if (!rc && ss_merge(&x, ch, &r1, res, freq)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    for (size_t h = 0; h < chains; h++) ss_chain_free(&ch[h]);
+    free(ch);
+    free(crc);
+    free(v0);
+    res->seconds = omp_get_wtime() - t0;
+    return rc;
+}
+
+int bsl_ssvs_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
+                 basel_error *err)
+{
+    return bsl_ssvs_run_ex(pb, run, res, NULL, err);
+}

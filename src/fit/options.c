@@ -40,7 +40,7 @@ static const bsl_option_def table[] = {
     {"resample", "systematic", "smc", "multinomial | systematic | stratified | residual"},
     {"ess-threshold", "0.5", "smc", "resample when ESS / N falls below this (1: every step)"},
     {"shuffle", "0", "smc", "present the rows in a random order (seeded) instead of file order"},
-    {"kernels", "", "mixture", "number of Gaussian kernels shared by the classes"},
+    {"kernels", "3", "mixture", "number of Gaussian kernels shared by the classes (paper 000: 6 for Ionosphere)"},
     {"schedule", "geometric", "anneal", "cooling: linear | geometric | logarithmic"},
     {"t0", "", "anneal", "initial temperature"},
     {"t-end", "", "anneal", "final temperature"},

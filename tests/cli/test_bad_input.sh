@@ -53,6 +53,8 @@ for r in range(60): print(','.join('%.4f' % random.gauss(0, 1) for i in range(26
 expect 2 "basel: $T/missing.csv: cannot open|No such file" -- "$BASEL" fit "$T/missing.csv" -o "$T/f.json"
 expect 2 "missing the training file" -- "$BASEL" fit -o "$T/f.json"
 expect 2 "unknown command 'fitt'" -- "$BASEL" fitt
+printf 'a,b,class\n1,2,x\n2,1,x\n3,5,x\n4,2,x\n' > "$T/oneclass.csv"
+expect 2 "class column 'class' has 1 class: need at least 2" -- "$BASEL" fit "$T/oneclass.csv" --method mixture -o "$T/f.json"
 # no output file is left behind by any failure above
 if ls "$T"/f.json* > /dev/null 2>&1; then bad "a failed fit left an output file"; else ok; fi
 

@@ -47,7 +47,13 @@ expect 0 "^# seed = 5$" -- cat "$T/draws.csv"
 rows=$(grep -vc '^#' "$T/draws.csv")
 if [ "$rows" -eq 601 ]; then ok; else bad "draws: $rows lines, expected 1 header + 2 chains x 300"; fi
 
-# 5. without -o the summary goes to stdout; help texts exit 0
+# 5. the mixture classifier: class labels as text, p_<class> columns
+C=data/classification
+expect 0 "" -- "$BASEL" fit $C/pima_tr.csv --method mixture --iter 300 --burn 100 --chains 2 --seed 2 -o "$T/mix.json"
+expect 0 "^p_No,p_Yes,class$" -- "$BASEL" predict "$T/mix.json" $C/pima_te.csv
+expect 0 "mixture fit of class" -- "$BASEL" summary "$T/mix.json"
+
+# 6. without -o the summary goes to stdout; help texts exit 0
 expect 0 "Posterior inclusion probabilities" -- "$BASEL" fit "$D" --method bd --iter 500 --seed 1
 expect 0 "--model-prior" -- "$BASEL" fit --help
 expect 0 "usage: basel predict" -- "$BASEL" predict --help

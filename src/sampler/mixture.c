@@ -1,0 +1,308 @@
+/*
+ * mixture.c: the front of the mixture engine (mixture.h): option defaults,
+ * validation, the fit driver (chains in parallel), prediction and the
+ * result's accessors.
+ *
+ * Reproducibility: chain c draws only from its own mt19937 seeded with
+ * bsl_mix_seed(seed, c), writes only its own record, and the records are
+ * merged in chain order, so the thread count never changes a result.
+ */
+#include "mixture.h"
+#include "mixture_summary.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void bsl_mix_options_default(bsl_mix_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->kernels = 3;
+    o->iter = 15000;
+    o->burn = 5000;
+    o->thin = 10;
+    o->chains = 1;
+    o->seed = 1;
+    o->poisson_mean = 2;
+    o->max_inputs = 0;
+    o->min_inputs = 1;
+    o->exchange_moves = 1;
+    o->birth_death_moves = 1;
+    o->top = 20;
+    o->add_proposal = BSL_MIX_PROPOSE_DATA;
+    o->a = 2;        /* §3: "we set a = 2" */
+    o->g = 0.2;      /* §3: "g = 0.2" */
+    o->h = 0;        /* 10 / R_i^2, the upper end of §2.2's range */
+    o->delta_w = 1;  /* §2.2: "set to 1" */
+    o->delta_p = 1;
+    o->split_a = 1;  /* eq. 4's b_a, b_b are not given in the paper */
+    o->split_b = 4;
+    o->prior_mid = 0;
+    o->prior_range = 0;
+}
+
+static int pos_finite(double v) { return isfinite(v) && v > 0; }
+
+static int validate_options(const bsl_mix_options *o, size_t d, basel_error *err)
+{
+    if (o->kernels < 1) return bsl_fail(err, BASEL_EINVAL, "mixture: kernels must be >= 1");
+    if (o->iter <= o->burn)
+        return bsl_fail(err, BASEL_EINVAL, "mixture: iter (%zu) must exceed burn (%zu)", o->iter, o->burn);
+    if (o->thin < 1 || o->chains < 1)
+        return bsl_fail(err, BASEL_EINVAL, "mixture: thin and chains must be >= 1");
+    if (!pos_finite(o->poisson_mean))
+        return bsl_fail(err, BASEL_EINVAL, "mixture: poisson mean must be positive and finite");
+    const size_t imax = o->max_inputs ? BSL_MIN(o->max_inputs, d) : d;
+    if (o->min_inputs < 1 || o->min_inputs > imax)
+        return bsl_fail(err, BASEL_EINVAL, "mixture: need 1 <= min_inputs (%zu) <= max_inputs (%zu)",
+                        o->min_inputs, imax);
+    if (!pos_finite(o->a) || !pos_finite(o->g) || !isfinite(o->h) || !pos_finite(o->delta_w) ||
+        !pos_finite(o->delta_p) || !pos_finite(o->split_a) || !(isfinite(o->split_b) && o->split_b >= 0))
+        return bsl_fail(err, BASEL_EINVAL,
+                        "mixture: hyperparameters a, g, delta_w, delta_p, split_a must be positive, "
+                        "split_b >= 0, h finite");
+    if (!isfinite(o->prior_mid) || !isfinite(o->prior_range))
+        return bsl_fail(err, BASEL_EINVAL, "mixture: prior_mid and prior_range must be finite");
+    if (o->add_proposal != BSL_MIX_PROPOSE_PRIOR && o->add_proposal != BSL_MIX_PROPOSE_DATA)
+        return bsl_fail(err, BASEL_EINVAL, "mixture: add_proposal must be 0 (prior) or 1 (data)");
+    if (o->top < 1) return bsl_fail(err, BASEL_EINVAL, "mixture: top must be >= 1");
+    return BASEL_OK;
+}
+
+static int validate_data(const double *X, size_t n, size_t d, const int *cls, size_t nclass,
+                         const bsl_mix_options *o, basel_error *err)
+{
+    if (nclass < 2) return bsl_fail(err, BASEL_EINVAL, "mixture: need at least 2 classes, got %zu", nclass);
+    size_t *lab = bsl_calloc(nclass, sizeof *lab);
+    if (!lab) return bsl_fail(err, BASEL_ENOMEM, "mixture: out of memory");
+    int rc = BASEL_OK;
+    for (size_t i = 0; i < n && rc == BASEL_OK; i++) {
+        if (cls[i] < -1 || cls[i] >= (long)nclass)
+            rc = bsl_fail(err, BASEL_EINVAL, "mixture: row %zu has class %d, not in -1..%zu", i + 1,
+                          cls[i], nclass - 1);
+        else if (cls[i] >= 0)
+            lab[cls[i]]++;
+    }
+    for (size_t k = 0; k < nclass && rc == BASEL_OK; k++)
+        if (lab[k] < 2)
+            rc = bsl_fail(err, BASEL_EINVAL, "mixture: class %zu has %zu labelled rows; need at least 2", k,
+                          lab[k]);
+    free(lab);
+    for (size_t j = 0; j < d && rc == BASEL_OK; j++) {
+        double lo = X[j * n], hi = X[j * n];
+        for (size_t i = 0; i < n && rc == BASEL_OK; i++) {
+            const double v = X[j * n + i];
+            if (!isfinite(v))
+                rc = bsl_fail(err, BASEL_EINVAL, "mixture: input %zu, row %zu is not finite", j + 1, i + 1);
+            lo = v < lo ? v : lo, hi = v > hi ? v : hi;
+        }
+        if (rc == BASEL_OK && !(hi > lo) && !(o->prior_range > 0))
+            rc = bsl_fail(err, BASEL_EINVAL, "mixture: input %zu is constant; drop it", j + 1);
+    }
+    return rc;
+}
+
+bsl_mix_result *bsl_mix_result_alloc(size_t d, size_t K, size_t D, size_t nsub, size_t sub_total,
+                                     size_t ndraw, size_t draw_total)
+{
+    bsl_mix_result *r = bsl_calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->d = d, r->K = K, r->D = D, r->nsub = nsub, r->ndraw = ndraw;
+    r->pip = bsl_calloc(d, sizeof(double));
+    r->size_post = bsl_calloc(d + 1, sizeof(double));
+    r->sub_off = bsl_calloc(nsub + 1, sizeof(size_t));
+    r->sub_idx = bsl_calloc(sub_total, sizeof(size_t));
+    r->sub_prob = bsl_calloc(nsub, sizeof(double));
+    r->draw_off = bsl_calloc(ndraw + 1, sizeof(size_t));
+    r->draw_idx = bsl_calloc(draw_total, sizeof(size_t));
+    r->draw_mu = bsl_calloc(draw_total * D, sizeof(double));
+    r->draw_prec = bsl_calloc(draw_total * D, sizeof(double));
+    r->draw_w = bsl_calloc(ndraw * K * D, sizeof(double));
+    r->draw_P = bsl_calloc(ndraw * K, sizeof(double));
+    if (!r->pip || !r->size_post || !r->sub_off || !r->sub_idx || !r->sub_prob || !r->draw_off ||
+        !r->draw_idx || !r->draw_mu || !r->draw_prec || !r->draw_w || !r->draw_P) {
+        bsl_mix_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void bsl_mix_free(bsl_mix_result *r)
+{
+    if (!r) return;
+    free(r->pip);
+    free(r->size_post);
+    free(r->sub_off);
+    free(r->sub_idx);
+    free(r->sub_prob);
+    free(r->draw_off);
+    free(r->draw_idx);
+    free(r->draw_mu);
+    free(r->draw_prec);
+    free(r->draw_w);
+    free(r->draw_P);
+    free(r);
+}
+
+/* One chain from start to end; fills rec. */
+static int run_chain(const bsl_mix_model *m, const bsl_mix_options *o, size_t c, bsl_mix_record *rec)
+{
+    const size_t ndraw_max = (o->iter - o->burn + o->thin - 1) / o->thin;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    bsl_mix_chain *ch = NULL;
+    int rc = r ? bsl_mix_record_init(rec, m, ndraw_max) : BASEL_ENOMEM;
+    if (rc == BASEL_OK) rc = bsl_mix_chain_create(&ch, m);
+    if (rc != BASEL_OK) goto done;
+    gsl_rng_set(r, bsl_mix_seed(o->seed, c));
+    bsl_mix_chain_init(ch, r);
+    for (size_t it = 0; it < o->iter && rc == BASEL_OK; it++) {
+        bsl_mix_chain_sweep(ch, r, o->exchange_moves, o->birth_death_moves);
+        if (it < o->burn) continue;
+        rc = bsl_mix_record_sweep(rec, ch);
+        if ((it - o->burn) % o->thin == 0) bsl_mix_record_draw(rec, ch);
+    }
+    memcpy(rec->prop, ch->prop, sizeof rec->prop);
+    memcpy(rec->acc, ch->acc, sizeof rec->acc);
+done:
+    bsl_mix_chain_free(ch);
+    gsl_rng_free(r);
+    return rc;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Run all chains (in parallel) and merge them. */
+static int run_chains(const bsl_mix_model *m, const bsl_mix_options *o, bsl_mix_result **out)
+{
+    bsl_mix_record *rec = bsl_calloc(o->chains, sizeof *rec);
+    int *status = bsl_calloc(o->chains, sizeof *status);
+    int rc = rec && status ? BASEL_OK : BASEL_ENOMEM;
+    const double t0 = now_seconds();
+    if (rc == BASEL_OK) {
+        const long nch = (long)o->chains;
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long c = 0; c < nch; c++) status[c] = run_chain(m, o, (size_t)c, &rec[c]);
+    }
+    const double secs = now_seconds() - t0;
+    for (size_t c = 0; rc == BASEL_OK && c < o->chains; c++) rc = status[c];
+    if (rc == BASEL_OK) rc = bsl_mix_merge(out, m, rec, o->chains, o->top);
+    if (rc == BASEL_OK) {
+        (*out)->opt = *o;
+        (*out)->sweeps_per_second = secs > 0 ? (double)(o->chains * o->iter) / secs : 0;
+    }
+    for (size_t c = 0; rec && c < o->chains; c++) bsl_mix_record_free(&rec[c]);
+    free(rec);
+    free(status);
+    return rc;
+}
+
+int bsl_mixture_fit(const double *X, size_t n, size_t d, const int *cls, size_t nclass,
+                    const bsl_mix_options *o, bsl_mix_result **out, basel_error *err)
+{
+    if (!X || !cls || !o || !out) return bsl_fail(err, BASEL_EINVAL, "mixture: NULL argument");
+    *out = NULL;
+    if (n < 2 || d < 1) return bsl_fail(err, BASEL_EINVAL, "mixture: need n >= 2 rows and d >= 1 inputs");
+    int rc = validate_options(o, d, err);
+    if (rc == BASEL_OK) rc = validate_data(X, n, d, cls, nclass, o, err);
+    if (rc != BASEL_OK) return rc;
+    bsl_mix_model *m = NULL;
+    if (bsl_mix_model_create(&m, X, n, d, cls, nclass, o) != BASEL_OK)
+        return bsl_fail(err, BASEL_ENOMEM, "mixture: out of memory");
+    rc = run_chains(m, o, out);
+    bsl_mix_model_free(m);
+    if (rc != BASEL_OK) return bsl_fail(err, rc, "mixture: out of memory while sampling");
+    bsl_error_clear(err);
+    return BASEL_OK;
+}
+
+/* Adds draw t's class probabilities for one row x (stride n) into p. */
+static void predict_row(const bsl_mix_result *r, size_t t, const double *x, size_t n, double *p,
+                        double *e)
+{
+    const size_t D = r->D, K = r->K;
+    for (size_t q = 0; q < D; q++) e[q] = 0;
+    for (size_t u = r->draw_off[t]; u < r->draw_off[t + 1]; u++) {
+        const double v = x[r->draw_idx[u] * n];
+        for (size_t q = 0; q < D; q++)
+            e[q] += bsl_mix_log_normal(v, r->draw_mu[u * D + q], r->draw_prec[u * D + q]);
+    }
+    double mx = e[0], tot = 0;
+    for (size_t q = 1; q < D; q++) mx = e[q] > mx ? e[q] : mx;
+    for (size_t q = 0; q < D; q++) e[q] = exp(e[q] - mx);
+    double *pk = e + D;
+    for (size_t k = 0; k < K; k++) {
+        double s = 0;
+        for (size_t q = 0; q < D; q++) s += r->draw_w[(t * K + k) * D + q] * e[q];
+        tot += pk[k] = r->draw_P[t * K + k] * s;
+    }
+    for (size_t k = 0; k < K; k++) p[k] += tot > 0 ? pk[k] / tot : 1.0 / (double)K;
+}
+
+int bsl_mixture_predict(const bsl_mix_result *r, const double *Xnew, size_t n, double *prob)
+{
+    if (!r || (!Xnew && n) || (!prob && n) || r->ndraw == 0) return BASEL_EINVAL;
+    for (size_t i = 0; i < n * r->d; i++)
+        if (!isfinite(Xnew[i])) return BASEL_EINVAL;
+    double *e = bsl_malloc(r->D + r->K, sizeof *e);
+    if (!e) return BASEL_ENOMEM;
+    memset(prob, 0, n * r->K * sizeof *prob);
+    for (size_t i = 0; i < n; i++) {
+        for (size_t t = 0; t < r->ndraw; t++) predict_row(r, t, Xnew + i, n, prob + i * r->K, e);
+        for (size_t k = 0; k < r->K; k++) prob[i * r->K + k] /= (double)r->ndraw;
+    }
+    free(e);
+    return BASEL_OK;
+}
+
+/* ----------------------------------------------------------- accessors */
+
+size_t bsl_mix_inputs(const bsl_mix_result *r) { return r->d; }
+size_t bsl_mix_classes(const bsl_mix_result *r) { return r->K; }
+size_t bsl_mix_kernels(const bsl_mix_result *r) { return r->D; }
+double bsl_mix_mean_inputs(const bsl_mix_result *r) { return r->mean_inputs; }
+size_t bsl_mix_max_inputs(const bsl_mix_result *r) { return r->max_inputs; }
+size_t bsl_mix_subset_count(const bsl_mix_result *r) { return r->nsub; }
+size_t bsl_mix_subsets_visited(const bsl_mix_result *r) { return r->nvisited; }
+
+const double *bsl_mix_pip(const bsl_mix_result *r, size_t *d)
+{
+    if (d) *d = r->d;
+    return r->pip;
+}
+
+const double *bsl_mix_size_post(const bsl_mix_result *r, size_t *len)
+{
+    if (len) *len = r->d + 1;
+    return r->size_post;
+}
+
+const size_t *bsl_mix_subset(const bsl_mix_result *r, size_t s, size_t *len, double *prob)
+{
+    if (s >= r->nsub) return NULL;
+    if (len) *len = r->sub_off[s + 1] - r->sub_off[s];
+    if (prob) *prob = r->sub_prob[s];
+    return r->sub_idx + r->sub_off[s];
+}
+
+static double rate(unsigned long acc, unsigned long prop)
+{
+    return prop ? (double)acc / (double)prop : NAN;
+}
+
+void bsl_mix_diagnostics(const bsl_mix_result *r, bsl_mix_diag *out)
+{
+    out->proposed_add = r->prop[BSL_MIX_ADD];
+    out->proposed_remove = r->prop[BSL_MIX_REMOVE];
+    out->proposed_exchange = r->prop[BSL_MIX_EXCHANGE];
+    out->accept_add = rate(r->acc[BSL_MIX_ADD], r->prop[BSL_MIX_ADD]);
+    out->accept_remove = rate(r->acc[BSL_MIX_REMOVE], r->prop[BSL_MIX_REMOVE]);
+    out->accept_exchange = rate(r->acc[BSL_MIX_EXCHANGE], r->prop[BSL_MIX_EXCHANGE]);
+    out->sweeps_per_second = r->sweeps_per_second;
+    out->draws = r->ndraw;
+}

@@ -1,0 +1,236 @@
+/*
+ * mixture.h: the classification engine of paper 000 ("reversible-jump input
+ * selection for a Gaussian-mixture classifier"). Internal; never installed.
+ *
+ * Model (paper 000 eq. 1, with the excluded inputs modelled too):
+ *   class k ~ P (K classes), kernel d | k ~ w_k (D kernels shared by the
+ *   classes), x_j | d ~ N(mu_dj, 1/prec_dj) for every active input j, and
+ *   x_j ~ N(nu_j, tau_j^2) for every excluded input j, class- and
+ *   kernel-independent, with (nu_j, tau_j^-2) Normal-Gamma and integrated out.
+ * Priors (eq. 3, §2.2): mu_dj ~ N(xi_j, 1/kappa_j), prec_dj ~ Gamma(a, beta_j),
+ *   beta_j ~ Gamma(g, h_j), w_k ~ Dirichlet(delta_w), P ~ Dirichlet(delta_p);
+ *   the input subset has the truncated Poisson prior of §2.3 on its size and
+ *   is uniform given its size. Gamma(shape, rate) throughout.
+ * Engine: a Gibbs sweep over latent allocations and parameters for the
+ *   current subset (mixture_gibbs.c), then exchange and add/remove moves over
+ *   the subset (mixture_rj.c, which derives their acceptance ratios).
+ *
+ * The first half of this header is what the rest of libbasel uses (options,
+ * fit, predict, result accessors, JSON); the second half ("engine") exposes
+ * the chain so that tests/stat can drive single transitions (Geweke test).
+ */
+#ifndef BSL_SAMPLER_MIXTURE_H
+#define BSL_SAMPLER_MIXTURE_H
+
+#include "../core/core.h"
+
+#include <gsl/gsl_rng.h>
+#include <jansson.h>
+#include <stddef.h>
+
+/* ------------------------------------------------------------- options */
+
+typedef struct bsl_mix_options {
+    size_t kernels;       /* D, kernels shared by the classes (default 3) */
+    size_t iter;          /* sweeps per chain, burn-in included (15000) */
+    size_t burn;          /* burn-in sweeps (5000) */
+    size_t thin;          /* keep every thin-th sweep after burn-in as a draw (10) */
+    size_t chains;        /* independent chains, run in parallel (1) */
+    unsigned long seed;   /* chain c uses bsl_mix_seed(seed, c) (1) */
+    double poisson_mean;  /* lambda of the truncated Poisson size prior, §2.3 (2) */
+    size_t max_inputs;    /* I_max; 0 = all d inputs (0) */
+    size_t min_inputs;    /* I_min, >= 1: a classifier needs an input (1) */
+    size_t exchange_moves;    /* exchange proposals per sweep, eq. 6 (1) */
+    size_t birth_death_moves; /* add-or-remove proposals per sweep, eqs. 4-5 (1) */
+    size_t top;           /* most probable subsets kept in the result (20) */
+    /* How the add move draws the new input's kernel coordinates:
+     * BSL_MIX_PROPOSE_PRIOR from their priors (the paper's choice: exact but
+     * rarely accepted for a useful input once the data are informative), or
+     * BSL_MIX_PROPOSE_DATA (default) from the full conditionals given the
+     * current kernel responsibilities of the rows (see mixture_rj.c). */
+    int add_proposal;
+    /* §2.2 hyperparameters */
+    double a;             /* shape of the prior of each inverse variance (2) */
+    double g;             /* shape of beta_i's Gamma hyperprior (0.2) */
+    double h;             /* rate of beta_i's hyperprior; <= 0 means 10 / R_i^2 (0) */
+    double delta_w;       /* Dirichlet count of the allocation probabilities (1) */
+    double delta_p;       /* Dirichlet count of the class priors (1) */
+    double split_a;       /* b_a of the Beta(b_a, b_b + 1) split, eq. 4 (1) */
+    double split_b;       /* b_b of the same (4): mean split 1/6 */
+    /* The prior of the means is N(xi_i, R_i^2) with xi_i the midpoint and R_i
+     * the range of input i (§2.2). If prior_range > 0, every input uses
+     * xi_i = prior_mid and R_i = prior_range instead (data-free priors, as a
+     * Geweke test needs). */
+    double prior_mid;     /* (0) */
+    double prior_range;   /* (0 = from the data) */
+} bsl_mix_options;
+
+/* Fill o with the defaults listed above. */
+void bsl_mix_options_default(bsl_mix_options *o);
+
+/* -------------------------------------------------------------- result */
+
+typedef struct bsl_mix_result bsl_mix_result;
+
+/* Run the sampler. X is n x d column-major (X[j*n+i]); cls[i] is the class
+ * (0..nclass-1) of row i or -1 for an unlabelled row. Inputs are best
+ * standardised by the caller. On success *out owns the result (free it with
+ * bsl_mix_free). Errors: BASEL_EINVAL (bad sizes or options, a single class,
+ * fewer than 2 labelled rows in a class, a non-finite or constant input),
+ * BASEL_ENOMEM. Thread-safe; uses OpenMP over chains; the result does not
+ * depend on the number of threads. */
+int bsl_mixture_fit(const double *X, size_t n, size_t d, const int *cls, size_t nclass,
+                    const bsl_mix_options *o, bsl_mix_result **out, basel_error *err);
+
+/* Model-averaged class probabilities: prob[i*nclass + k] = P(class k | row i),
+ * averaged over the kept draws (the excluded inputs' density is the same for
+ * every class and cancels). Xnew is n x d column-major with the fit's inputs
+ * in the fit's order. BASEL_EINVAL for NULL arguments or non-finite Xnew. */
+int bsl_mixture_predict(const bsl_mix_result *r, const double *Xnew, size_t n, double *prob);
+
+void bsl_mix_free(bsl_mix_result *r);
+
+/* Accessors. Returned arrays live as long as r. */
+size_t bsl_mix_inputs(const bsl_mix_result *r);  /* d */
+size_t bsl_mix_classes(const bsl_mix_result *r); /* K */
+size_t bsl_mix_kernels(const bsl_mix_result *r); /* D */
+/* Posterior probability of each input (over all post-burn-in sweeps). */
+const double *bsl_mix_pip(const bsl_mix_result *r, size_t *d);
+/* Posterior of the number of inputs: prob[I] for I = 0..d (*len = d + 1). */
+const double *bsl_mix_size_post(const bsl_mix_result *r, size_t *len);
+/* Posterior mean and maximum (over post-burn-in sweeps) of the number of inputs. */
+double bsl_mix_mean_inputs(const bsl_mix_result *r);
+size_t bsl_mix_max_inputs(const bsl_mix_result *r);
+/* The visited subsets, most probable first: at most `top` of them.
+ * bsl_mix_subset returns subset s's inputs (sorted, *len of them) and its
+ * posterior frequency in *prob; NULL if s is out of range. */
+size_t bsl_mix_subset_count(const bsl_mix_result *r);
+size_t bsl_mix_subsets_visited(const bsl_mix_result *r); /* distinct, before the cut */
+const size_t *bsl_mix_subset(const bsl_mix_result *r, size_t s, size_t *len, double *prob);
+
+/* Diagnostics: acceptance rates of the moves and the speed. */
+typedef struct bsl_mix_diag {
+    double accept_add, accept_remove, accept_exchange; /* accepted / proposed (NaN if none) */
+    unsigned long proposed_add, proposed_remove, proposed_exchange;
+    double sweeps_per_second; /* chain sweeps / wall-clock second; 0 after from_json */
+    size_t draws;             /* kept draws (all chains) */
+} bsl_mix_diag;
+void bsl_mix_diagnostics(const bsl_mix_result *r, bsl_mix_diag *out);
+
+/* JSON: everything predict and the summaries need (settings, PIPs, size
+ * posterior, top subsets, acceptance counts, all kept draws). The timing is
+ * left out so the same seed gives the same bytes. Doubles round-trip.
+ * bsl_mix_to_json returns a new reference or NULL on ENOMEM. bsl_mix_from_json
+ * validates every field: BASEL_EPARSE with a message naming the bad field. */
+json_t *bsl_mix_to_json(const bsl_mix_result *r);
+int bsl_mix_from_json(bsl_mix_result **out, const json_t *j, basel_error *err);
+
+/* ================================================================ engine */
+
+/* Data and resolved hyperparameters shared (read-only) by the chains. */
+typedef struct bsl_mix_model {
+    size_t n, d, K, D;
+    double *X;        /* n x d column-major, owned (the Geweke test rewrites it) */
+    int *cls;         /* n: class or -1, owned */
+    double *xi;       /* d: prior mean of the kernel means */
+    double *kappa;    /* d: prior precision of the kernel means, 1 / R_i^2 */
+    double *h;        /* d: rate of beta_i's hyperprior */
+    double *ng_b0;    /* d: rate of the excluded input's Normal-Gamma prior */
+    double *ng_k0;    /* d: its mean-precision scale */
+    double *log_m;    /* d: log marginal likelihood of column j as an excluded input */
+    double a, g, delta_w, delta_p, split_a, split_b, lambda;
+    size_t imin, imax;
+    int add_proposal;
+} bsl_mix_model;
+
+/* Resolve hyperparameters (§2.2) from o and the data; copies X and cls.
+ * No validation beyond what it needs: bsl_mixture_fit validates first. */
+int bsl_mix_model_create(bsl_mix_model **out, const double *X, size_t n, size_t d,
+                         const int *cls, size_t nclass, const bsl_mix_options *o);
+void bsl_mix_model_free(bsl_mix_model *m);
+/* Recompute log_m after X changed. */
+void bsl_mix_model_refresh(bsl_mix_model *m);
+
+/* One chain's state. Arrays indexed [j*D + d] are input-major so a column's
+ * kernels are contiguous; entries of inactive inputs are unused. */
+typedef struct bsl_mix_chain {
+    const bsl_mix_model *m;
+    unsigned char *active; /* d */
+    size_t I;              /* number of active inputs */
+    double *mu, *prec;     /* d x D: kernel means and inverse variances */
+    double *beta;          /* d: hyperparameter of input j's inverse variances */
+    double *w;             /* K x D: allocation probabilities w[k*D + d] */
+    double *P;             /* K: class priors */
+    int *z;                /* n: kernel of each row */
+    int *c;                /* n: class of each row (imputed when unlabelled) */
+    double *L;             /* n x D: sum over active j of log N(x_ij; mu_dj, 1/prec_dj) */
+    double *Lnew;          /* n x D: scratch for proposals */
+    double *wnew, *scratch; /* K x D, and 2KD + 7D + 2K + d scratch */
+    size_t *perm, *idx;    /* D, d: scratch */
+    int fix_subset;        /* 1: Gibbs only, the subset never moves */
+    unsigned long prop[3], acc[3]; /* add, remove, exchange */
+} bsl_mix_chain;
+
+enum { BSL_MIX_PROPOSE_PRIOR = 0, BSL_MIX_PROPOSE_DATA = 1 };
+enum { BSL_MIX_ADD = 0, BSL_MIX_REMOVE = 1, BSL_MIX_EXCHANGE = 2 };
+
+int bsl_mix_chain_create(bsl_mix_chain **out, const bsl_mix_model *m);
+void bsl_mix_chain_free(bsl_mix_chain *ch);
+/* A start for a fit: a random subset of size round(lambda) (clamped), kernel
+ * means at random rows, prior-mean variances, uniform probabilities. */
+void bsl_mix_chain_init(bsl_mix_chain *ch, const gsl_rng *r);
+/* Draw every parameter from the prior (subset too unless fix_subset, in
+ * which case the current subset is kept). */
+void bsl_mix_chain_draw_prior(bsl_mix_chain *ch, const gsl_rng *r);
+/* Draw classes, allocations and all d columns of X from the model given the
+ * parameters (writes into the model: X, c, z; cls keeps its -1 pattern and
+ * gets the drawn class elsewhere). Refreshes log_m. For the Geweke test. */
+void bsl_mix_chain_simulate(bsl_mix_chain *ch, bsl_mix_model *m, const gsl_rng *r);
+/* One sweep: Gibbs (eq. 3), then unless fix_subset the RJ moves. */
+void bsl_mix_chain_sweep(bsl_mix_chain *ch, const gsl_rng *r, size_t n_exchange,
+                         size_t n_birth_death);
+
+/* Pieces of the sweep (mixture_gibbs.c / mixture_rj.c). */
+void bsl_mix_compute_L(bsl_mix_chain *ch);
+void bsl_mix_gibbs(bsl_mix_chain *ch, const gsl_rng *r);
+void bsl_mix_exchange(bsl_mix_chain *ch, const gsl_rng *r);
+/* Marginal log-likelihood of the rows given L (allocations and unlabelled
+ * classes summed out), with probabilities w; excluded columns not included. */
+double bsl_mix_rows_loglik(const bsl_mix_chain *ch, const double *L, const double *w);
+void bsl_mix_birth_death(bsl_mix_chain *ch, const gsl_rng *r);
+
+/* The result behind the opaque handle; only mixture*.c look inside.
+ * Subset s has inputs sub_idx[sub_off[s] .. sub_off[s+1]); draw t has active
+ * inputs draw_idx[draw_off[t] .. draw_off[t+1]) and, for the u-th of them,
+ * means draw_mu[(draw_off[t] + u) * D + q] (likewise draw_prec). */
+struct bsl_mix_result {
+    size_t d, K, D;
+    bsl_mix_options opt;
+    double *pip, *size_post;     /* d, d + 1 */
+    double mean_inputs;
+    size_t max_inputs;
+    size_t nsub, nvisited;
+    size_t *sub_off, *sub_idx;   /* nsub + 1, sub_off[nsub] */
+    double *sub_prob;            /* nsub */
+    unsigned long prop[3], acc[3];
+    double sweeps_per_second;
+    size_t ndraw;
+    size_t *draw_off, *draw_idx; /* ndraw + 1, draw_off[ndraw] */
+    double *draw_mu, *draw_prec; /* draw_off[ndraw] * D */
+    double *draw_w, *draw_P;     /* ndraw * K * D, ndraw * K */
+};
+/* An empty result with every array allocated for the given sizes
+ * (used by the fit and by the JSON reader); NULL on ENOMEM. */
+bsl_mix_result *bsl_mix_result_alloc(size_t d, size_t K, size_t D, size_t nsub,
+                                     size_t sub_total, size_t ndraw, size_t draw_total);
+
+/* Shared small densities. */
+double bsl_mix_log_normal(double x, double mu, double prec);
+/* log p(I) for the truncated Poisson on [imin, imax] up to a constant, minus
+ * log C(d, I) (uniform subsets given the size), §2.3. */
+double bsl_mix_log_subset_prior(const bsl_mix_model *m, size_t I);
+/* Probabilities of proposing add / remove at size I. */
+double bsl_mix_p_add(const bsl_mix_model *m, size_t I);
+double bsl_mix_p_remove(const bsl_mix_model *m, size_t I);
+
+#endif

@@ -1,0 +1,295 @@
+/*
+ * mixture_model.c: the model of mixture.h: hyperparameters resolved from the
+ * options and the data (paper 000 §2.2), the excluded inputs' marginal
+ * likelihood, the subset prior (§2.3), and the chain's life cycle: create,
+ * a start for fitting, a draw from the prior and a draw of data given the
+ * parameters (the last two for the Geweke test).
+ *
+ * Invariant kept by every function that changes a chain: ch->I equals the
+ * number of set flags in ch->active, and imin <= I <= imax.
+ */
+#include "mixture.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_sf_gamma.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double LOG_2PI = 1.8378770664093454836;
+
+double bsl_mix_log_normal(double x, double mu, double prec)
+{
+    const double dx = x - mu;
+    return 0.5 * (log(prec) - LOG_2PI - prec * dx * dx);
+}
+
+/* Log marginal likelihood of one column under a single Gaussian with
+ * tau^-2 ~ Gamma(a0, b0), nu | tau ~ N(xi, tau^2 / k0) integrated out: the
+ * standard Normal-Gamma evidence. */
+static double ng_log_evidence(const double *x, size_t n, double xi, double a0, double b0,
+                              double k0)
+{
+    double mean = 0, ss = 0;
+    for (size_t i = 0; i < n; i++) mean += x[i];
+    mean /= (double)n;
+    for (size_t i = 0; i < n; i++) ss += (x[i] - mean) * (x[i] - mean);
+    const double kn = k0 + (double)n, an = a0 + 0.5 * (double)n;
+    const double bn = b0 + 0.5 * ss + k0 * (double)n * (mean - xi) * (mean - xi) / (2 * kn);
+    return lgamma(an) - lgamma(a0) + a0 * log(b0) - an * log(bn) + 0.5 * log(k0 / kn) -
+           0.5 * (double)n * LOG_2PI;
+}
+
+void bsl_mix_model_refresh(bsl_mix_model *m)
+{
+    for (size_t j = 0; j < m->d; j++)
+        m->log_m[j] = ng_log_evidence(m->X + j * m->n, m->n, m->xi[j], m->a, m->ng_b0[j],
+                                      m->ng_k0[j]);
+}
+
+void bsl_mix_model_free(bsl_mix_model *m)
+{
+    if (!m) return;
+    free(m->X);
+    free(m->cls);
+    free(m->xi);
+    free(m->kappa);
+    free(m->h);
+    free(m->ng_b0);
+    free(m->ng_k0);
+    free(m->log_m);
+    free(m);
+}
+
+/* xi_i = midpoint, kappa_i = 1/R_i^2 (§2.2), h_i = h or 10/R_i^2. The
+ * excluded input's prior mirrors a one-kernel model at beta_i's prior mean:
+ * tau^-2 ~ Gamma(a, b0) with b0 = E[beta_i] = g / h_i, and prior variance of
+ * nu about R_i^2 (E[tau^2] = b0 / (a - 1), so k0 = b0 kappa_i up to a - 1). */
+static void resolve_hyper(bsl_mix_model *m, const bsl_mix_options *o)
+{
+    for (size_t j = 0; j < m->d; j++) {
+        const double *x = m->X + j * m->n;
+        double lo = x[0], hi = x[0];
+        for (size_t i = 1; i < m->n; i++) {
+            if (x[i] < lo) lo = x[i];
+            if (x[i] > hi) hi = x[i];
+        }
+        const double R = o->prior_range > 0 ? o->prior_range : hi - lo;
+        m->xi[j] = o->prior_range > 0 ? o->prior_mid : 0.5 * (lo + hi);
+        m->kappa[j] = 1 / (R * R);
+        m->h[j] = o->h > 0 ? o->h : 10 / (R * R);
+        m->ng_b0[j] = o->g / m->h[j];
+        m->ng_k0[j] = m->ng_b0[j] * m->kappa[j];
+    }
+}
+
+int bsl_mix_model_create(bsl_mix_model **out, const double *X, size_t n, size_t d,
+                         const int *cls, size_t nclass, const bsl_mix_options *o)
+{
+    bsl_mix_model *m = bsl_calloc(1, sizeof *m);
+    if (!m) return BASEL_ENOMEM;
+    m->n = n, m->d = d, m->K = nclass, m->D = o->kernels;
+    m->X = bsl_malloc(n * d, sizeof *m->X);
+    m->cls = bsl_malloc(n, sizeof *m->cls);
+    m->xi = bsl_malloc(d, sizeof(double));
+    m->kappa = bsl_malloc(d, sizeof(double));
+    m->h = bsl_malloc(d, sizeof(double));
+    m->ng_b0 = bsl_malloc(d, sizeof(double));
+    m->ng_k0 = bsl_malloc(d, sizeof(double));
+    m->log_m = bsl_malloc(d, sizeof(double));
+    if (!m->X || !m->cls || !m->xi || !m->kappa || !m->h || !m->ng_b0 || !m->ng_k0 ||
+        !m->log_m) {
+        bsl_mix_model_free(m);
+        return BASEL_ENOMEM;
+    }
+    memcpy(m->X, X, n * d * sizeof *X);
+    memcpy(m->cls, cls, n * sizeof *cls);
+    m->a = o->a, m->g = o->g, m->delta_w = o->delta_w, m->delta_p = o->delta_p;
+    m->split_a = o->split_a, m->split_b = o->split_b, m->lambda = o->poisson_mean;
+    m->add_proposal = o->add_proposal;
+    m->imin = o->min_inputs;
+    m->imax = o->max_inputs ? BSL_MIN(o->max_inputs, d) : d;
+    resolve_hyper(m, o);
+    bsl_mix_model_refresh(m);
+    *out = m;
+    return BASEL_OK;
+}
+
+/* §2.3: p(I) proportional to lambda^I / I! on imin..imax; subsets of a size
+ * are equally likely, hence the 1 / C(d, I) of the paper's formula. */
+double bsl_mix_log_subset_prior(const bsl_mix_model *m, size_t I)
+{
+    return (double)I * log(m->lambda) - lgamma((double)I + 1) - gsl_sf_lnchoose((unsigned)m->d,
+                                                                                  (unsigned)I);
+}
+
+double bsl_mix_p_add(const bsl_mix_model *m, size_t I)
+{
+    if (I >= m->imax) return 0;
+    return I <= m->imin ? 1 : 0.5;
+}
+
+double bsl_mix_p_remove(const bsl_mix_model *m, size_t I)
+{
+    if (I <= m->imin) return 0;
+    return I >= m->imax ? 1 : 0.5;
+}
+
+void bsl_mix_chain_free(bsl_mix_chain *ch)
+{
+    if (!ch) return;
+    free(ch->active);
+    free(ch->mu);
+    free(ch->prec);
+    free(ch->beta);
+    free(ch->w);
+    free(ch->P);
+    free(ch->z);
+    free(ch->c);
+    free(ch->L);
+    free(ch->Lnew);
+    free(ch->wnew);
+    free(ch->scratch);
+    free(ch->perm);
+    free(ch->idx);
+    free(ch);
+}
+
+int bsl_mix_chain_create(bsl_mix_chain **out, const bsl_mix_model *m)
+{
+    bsl_mix_chain *ch = bsl_calloc(1, sizeof *ch);
+    if (!ch) return BASEL_ENOMEM;
+    const size_t n = m->n, d = m->d, K = m->K, D = m->D;
+    const size_t ns = 2 * K * D + 7 * D + 2 * K + d; /* see mixture_gibbs.c */
+    ch->m = m;
+    ch->active = bsl_calloc(d, 1);
+    ch->mu = bsl_calloc(d * D, sizeof(double));
+    ch->prec = bsl_calloc(d * D, sizeof(double));
+    ch->beta = bsl_calloc(d, sizeof(double));
+    ch->w = bsl_calloc(K * D, sizeof(double));
+    ch->P = bsl_calloc(K, sizeof(double));
+    ch->z = bsl_calloc(n, sizeof(int));
+    ch->c = bsl_calloc(n, sizeof(int));
+    ch->L = bsl_calloc(n * D, sizeof(double));
+    ch->Lnew = bsl_calloc(n * D, sizeof(double));
+    ch->wnew = bsl_calloc(K * D, sizeof(double));
+    ch->scratch = bsl_calloc(ns, sizeof(double));
+    ch->perm = bsl_calloc(D, sizeof(size_t));
+    ch->idx = bsl_calloc(d, sizeof(size_t));
+    if (!ch->active || !ch->mu || !ch->prec || !ch->beta || !ch->w || !ch->P || !ch->z ||
+        !ch->c || !ch->L || !ch->Lnew || !ch->wnew || !ch->scratch || !ch->perm || !ch->idx) {
+        bsl_mix_chain_free(ch);
+        return BASEL_ENOMEM;
+    }
+    *out = ch;
+    return BASEL_OK;
+}
+
+/* A uniformly random subset of size I (partial Fisher-Yates on ch->idx). */
+static void random_subset(bsl_mix_chain *ch, const gsl_rng *r, size_t I)
+{
+    const size_t d = ch->m->d;
+    for (size_t j = 0; j < d; j++) ch->idx[j] = j, ch->active[j] = 0;
+    for (size_t t = 0; t < I; t++) {
+        const size_t s = t + gsl_rng_uniform_int(r, d - t);
+        const size_t tmp = ch->idx[t];
+        ch->idx[t] = ch->idx[s], ch->idx[s] = tmp;
+        ch->active[ch->idx[t]] = 1;
+    }
+    ch->I = I;
+}
+
+void bsl_mix_chain_init(bsl_mix_chain *ch, const gsl_rng *r)
+{
+    const bsl_mix_model *m = ch->m;
+    const size_t D = m->D;
+    double I0 = floor(m->lambda + 0.5);
+    if (I0 < (double)m->imin) I0 = (double)m->imin;
+    if (I0 > (double)m->imax) I0 = (double)m->imax;
+    random_subset(ch, r, (size_t)I0);
+    for (size_t j = 0; j < m->d; j++) {
+        ch->beta[j] = m->g / m->h[j];
+        for (size_t k = 0; k < D; k++) {
+            const size_t row = gsl_rng_uniform_int(r, m->n);
+            ch->mu[j * D + k] = m->X[j * m->n + row];
+            ch->prec[j * D + k] = m->a / ch->beta[j];
+        }
+    }
+    for (size_t i = 0; i < m->K * D; i++) ch->w[i] = 1.0 / (double)D;
+    for (size_t k = 0; k < m->K; k++) ch->P[k] = 1.0 / (double)m->K;
+}
+
+/* Inverse-CDF draw of the size from the truncated Poisson of §2.3. */
+static size_t draw_size(const bsl_mix_model *m, const gsl_rng *r)
+{
+    double tot = 0, lp0 = -INFINITY;
+    for (size_t I = m->imin; I <= m->imax; I++) {
+        const double lp = (double)I * log(m->lambda) - lgamma((double)I + 1);
+        if (lp > lp0) lp0 = lp;
+    }
+    for (size_t I = m->imin; I <= m->imax; I++)
+        tot += exp((double)I * log(m->lambda) - lgamma((double)I + 1) - lp0);
+    double u = gsl_rng_uniform(r) * tot;
+    for (size_t I = m->imin; I < m->imax; I++) {
+        u -= exp((double)I * log(m->lambda) - lgamma((double)I + 1) - lp0);
+        if (u < 0) return I;
+    }
+    return m->imax;
+}
+
+static void draw_dirichlet(const gsl_rng *r, size_t K, double alpha, double *out, double *tmp)
+{
+    for (size_t k = 0; k < K; k++) tmp[k] = alpha;
+    gsl_ran_dirichlet(r, K, tmp, out);
+}
+
+void bsl_mix_chain_draw_prior(bsl_mix_chain *ch, const gsl_rng *r)
+{
+    const bsl_mix_model *m = ch->m;
+    const size_t D = m->D;
+    if (!ch->fix_subset) random_subset(ch, r, draw_size(m, r));
+    for (size_t j = 0; j < m->d; j++) {
+        ch->beta[j] = gsl_ran_gamma(r, m->g, 1 / m->h[j]);
+        for (size_t k = 0; k < D; k++) {
+            ch->prec[j * D + k] = gsl_ran_gamma(r, m->a, 1 / ch->beta[j]);
+            ch->mu[j * D + k] = m->xi[j] + gsl_ran_gaussian(r, 1 / sqrt(m->kappa[j]));
+        }
+    }
+    for (size_t k = 0; k < m->K; k++) draw_dirichlet(r, D, m->delta_w, ch->w + k * D, ch->scratch);
+    draw_dirichlet(r, m->K, m->delta_p, ch->P, ch->scratch);
+}
+
+static size_t draw_discrete(const gsl_rng *r, const double *p, size_t n)
+{
+    double u = gsl_rng_uniform(r);
+    for (size_t i = 0; i + 1 < n; i++) {
+        u -= p[i];
+        if (u < 0) return i;
+    }
+    return n - 1;
+}
+
+void bsl_mix_chain_simulate(bsl_mix_chain *ch, bsl_mix_model *m, const gsl_rng *r)
+{
+    const size_t n = m->n, D = m->D;
+    for (size_t i = 0; i < n; i++) {
+        const size_t k = draw_discrete(r, ch->P, m->K);
+        ch->c[i] = (int)k;
+        if (m->cls[i] >= 0) m->cls[i] = (int)k;
+        ch->z[i] = (int)draw_discrete(r, ch->w + k * D, D);
+    }
+    for (size_t j = 0; j < m->d; j++) {
+        double *x = m->X + j * n;
+        if (ch->active[j]) {
+            for (size_t i = 0; i < n; i++) {
+                const size_t q = j * D + (size_t)ch->z[i];
+                x[i] = ch->mu[q] + gsl_ran_gaussian(r, 1 / sqrt(ch->prec[q]));
+            }
+        } else { /* (nu, tau) from their Normal-Gamma prior, then the column */
+            const double t = gsl_ran_gamma(r, m->a, 1 / m->ng_b0[j]);
+            const double nu = m->xi[j] + gsl_ran_gaussian(r, 1 / sqrt(m->ng_k0[j] * t));
+            for (size_t i = 0; i < n; i++) x[i] = nu + gsl_ran_gaussian(r, 1 / sqrt(t));
+        }
+    }
+    bsl_mix_model_refresh(m);
+}

@@ -1,0 +1,351 @@
+/*
+ * mixture_rj.c: the moves between input subsets of paper 000 §2.3: add an
+ * input, remove one (its exact reverse), exchange an active for an excluded
+ * input. The OCR of eqs. 5-6 is garbled, so the ratios are derived here.
+ *
+ * The target. Every subset gamma is a model of all d inputs: active inputs
+ * follow the shared-kernel mixture, each excluded input j a single Gaussian
+ * whose parameters are integrated out (log evidence log_m[j], a constant of
+ * the data; mixture_model.c). Given the class-and-kernel-free parameters
+ * theta = (mu, prec, beta, w, P) the posterior is
+ *   pi(gamma, theta) ~ p(gamma) p(theta | gamma) R(theta, gamma) prod_{j excl} m_j,
+ * where R is the row likelihood with allocations and unlabelled classes
+ * summed out (bsl_mix_rows_loglik) and p(gamma) = p(I) / C(d, I) (§2.3).
+ *
+ * Add / remove (eqs. 4-5), a Metropolis-Hastings-Green move on pi with the
+ * latent allocations summed out; the next sweep redraws them from their
+ * conditional, so sweep = Gibbs kernels + an MH kernel on a margin, each
+ * leaving the joint invariant. Add at size I:
+ *   - choose j among the d - I excluded inputs (prob. p_add(I) / (d - I));
+ *   - draw prec_dj ~ Gamma(a, beta_j), mu_dj ~ N(xi_j, 1/kappa_j), d = 1..D:
+ *     the priors, so these proposal densities cancel the prior terms of the
+ *     new coordinates (beta_j exists in both models and is not changed);
+ *   - split the allocation probabilities (eq. 4): for every class k draw a
+ *     uniformly random permutation pi of the kernels, and for each pair
+ *     (donor pi_p, receiver pi_{D+1-p}), p <= D/2, draw u ~ Beta(b_a, b_b+1):
+ *       w'_rec = w_rec + u w_don,   w'_don = (1 - u) w_don.
+ *     The paper pairs kernels by the order of their weights; that order can
+ *     change under the move, so the reverse would not be exact. A random
+ *     permutation drawn the same way in both directions keeps the move's
+ *     symmetry and cancels.
+ * Remove at size I, the exact reverse: choose j among the I active inputs
+ * (p_remove(I) / I), drop its coordinates, draw the same permutation law and
+ * v ~ Beta(b_a, b_b+1), and invert the split with u = v:
+ *       w_don = w'_don / (1 - v),   w_rec = w'_rec - v w_don,
+ * rejecting when w_rec <= 0 (no add move reaches that point).
+ * Dimension matching: (theta, mu_.j, prec_.j, u) <-> (theta', v) with v = u.
+ * The Beta densities of u and v are the same and cancel, as do the
+ * permutations. The split keeps sum_d w_kd and w'_don, w'_rec depend on
+ * (w_don, w_rec, u) through the matrix [[1-u, 0, -w_don], [u, 1, w_don],
+ * [0, 0, 1]] (third row: v = u), whose determinant is 1 - u; this holds
+ * whichever coordinate of the simplex is implicit. So
+ *   log A_add = R(theta', gamma') - R(theta, gamma) - log_m[j]
+ *             + log p(gamma') - log p(gamma)
+ *             + log(p_remove(I+1) / (I+1)) - log(p_add(I) / (d - I))
+ *             + sum_{k, pairs} log(1 - u) + (delta_w - 1) sum log(w'/w),
+ * the last term being the Dirichlet prior ratio (zero at the default
+ * delta_w = 1). With p(gamma) from §2.3 the first lines give the paper's
+ * lambda / (I + 1) x d_{I+1} / b_I. The paper says the weight proposal
+ * contributes nothing; the Jacobian (1 - u) says otherwise. log A_remove is
+ * minus log A_add at the reverse point. The paper's ratio (5) conditions on
+ * the allocations; summing them out (our R) is also exact and lets the new
+ * weights be judged by the mixture likelihood rather than by the counts.
+ *
+ * Data-driven coordinates (add_proposal = BSL_MIX_PROPOSE_DATA, default).
+ * Prior draws (eq. 5) are exact but a useful input is accepted only when
+ * all D means land near the data, about once in 10^4 tries with the vague
+ * §2.2 prior. Instead draw the new coordinates from
+ *   q(prec_dj, mu_dj) = Gamma(prec; a + N_d/2, beta_j + V_d/2)
+ *                       x N(mu; (kappa xi + prec S_d)/(kappa + N_d prec), 1/(kappa + N_d prec)),
+ * the full conditionals of eq. 3 with the hard allocations replaced by the
+ * responsibilities r_id = p(d | x_i on the active inputs, y_i, theta)
+ * (N_d = sum_i r_id, S_d = sum_i r_id x_ij, V_d = sum_i r_id (x_ij - S_d/N_d)^2).
+ * The responsibilities are computed in the smaller model, before the split:
+ * in an add from (L, w), in a remove from (L without j, merged w), which is
+ * exactly the reverse add's starting point, so the reverse density is
+ * available. The prior terms of the new coordinates no longer cancel:
+ *   log A_add += sum_d [log p(mu_dj) + log p(prec_dj | beta_j) - log q(mu_dj, prec_dj)],
+ * and log A_remove gets the negative of the same at the current coordinates.
+ *
+ * Exchange (eq. 6), conditional on the allocations z (so it must run while
+ * they are fresh: after the Gibbs steps, before any add/remove). Choose
+ * j active and j' excluded uniformly (the reverse does the same: cancels).
+ * prec_.j' := prec_.j, and beta_j, beta_j' swap values (a deterministic
+ * involution, Jacobian 1; the prior ratio of the swap is
+ * exp(-(beta_j - beta_j')(h_j' - h_j)), 1 when h is the same for all
+ * inputs). The new means are drawn from their full conditional given z and
+ * prec (eq. 3), q(mu'_dj') = N(mu'; m_post, 1/p_post); the reverse draws
+ * mu_.j from its full conditional given column j. Then
+ *   log A = sum_d [log N(x_{z=d, j'}; mu'_d, prec_d) + log N(mu'_d; xi_j', 1/kappa_j')
+ *                  - log q(mu'_d)]
+ *         - the same for column j at the current mu_.j
+ *         + log_m[j] - log_m[j'] + log(swap prior ratio).
+ * Each bracket equals the evidence of the column given z and prec with the
+ * means integrated out, so the ratio does not depend on the drawn means.
+ */
+#include "mixture.h"
+
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <string.h>
+
+/* The t-th (0-based) input with active flag == want. */
+static size_t nth_input(const bsl_mix_chain *ch, size_t t, int want)
+{
+    for (size_t j = 0; j < ch->m->d; j++)
+        if ((ch->active[j] != 0) == want && t-- == 0) return j;
+    return ch->m->d; /* not reached: callers count first */
+}
+
+static void identity_perm(size_t *perm, size_t D)
+{
+    for (size_t q = 0; q < D; q++) perm[q] = q;
+}
+
+/* Eq. 4 and its inverse on every class: w -> wnew. dir = +1 splits (add),
+ * -1 merges (remove). Returns the log Jacobian plus the Dirichlet prior
+ * ratio, or -inf when the merge leaves the simplex. */
+static double split_weights(bsl_mix_chain *ch, const gsl_rng *r, int dir)
+{
+    const bsl_mix_model *m = ch->m;
+    const size_t D = m->D;
+    double log_jd = 0;
+    memcpy(ch->wnew, ch->w, m->K * D * sizeof *ch->w);
+    if (D < 2) return 0;
+    for (size_t k = 0; k < m->K; k++) {
+        double *wn = ch->wnew + k * D;
+        identity_perm(ch->perm, D);
+        gsl_ran_shuffle(r, ch->perm, D, sizeof *ch->perm);
+        for (size_t p = 0; p < D / 2; p++) {
+            const size_t don = ch->perm[p], rec = ch->perm[D - 1 - p];
+            const double u = gsl_ran_beta(r, m->split_a, m->split_b + 1);
+            if (dir > 0) {
+                wn[rec] += u * wn[don];
+                wn[don] *= 1 - u;
+                log_jd += log1p(-u);
+            } else {
+                wn[don] /= 1 - u;
+                wn[rec] -= u * wn[don];
+                if (!(wn[rec] > 0)) return -INFINITY;
+                log_jd -= log1p(-u);
+            }
+        }
+    }
+    if (m->delta_w != 1)
+        for (size_t t = 0; t < m->K * D; t++)
+            log_jd += (m->delta_w - 1) * (log(ch->wnew[t]) - log(ch->w[t]));
+    return log_jd;
+}
+
+/* Lnew = L + sign * log N(x_.j; mu_q, prec_q) for every row and kernel q. */
+static void shift_L(bsl_mix_chain *ch, size_t j, const double *mu, const double *prec,
+                    double sign)
+{
+    const size_t n = ch->m->n, D = ch->m->D;
+    const double *x = ch->m->X + j * n;
+    for (size_t i = 0; i < n; i++)
+        for (size_t q = 0; q < D; q++)
+            ch->Lnew[i * D + q] = ch->L[i * D + q] + sign * bsl_mix_log_normal(x[i], mu[q], prec[q]);
+}
+
+static void accept_L_w(bsl_mix_chain *ch)
+{
+    double *t = ch->L;
+    ch->L = ch->Lnew, ch->Lnew = t;
+    t = ch->w;
+    ch->w = ch->wnew, ch->wnew = t;
+}
+
+/* Responsibilities p(d | row i) into p[0..D), from row log densities L and
+ * probabilities w; e is D scratch. */
+static void row_resp(const bsl_mix_chain *ch, const double *L, const double *w, size_t i, double *p,
+                     double *e)
+{
+    const bsl_mix_model *m = ch->m;
+    const size_t D = m->D;
+    double mx = L[i * D], tot = 0;
+    for (size_t q = 1; q < D; q++) mx = L[i * D + q] > mx ? L[i * D + q] : mx;
+    for (size_t q = 0; q < D; q++) e[q] = exp(L[i * D + q] - mx), p[q] = 0;
+    for (size_t k = 0; k < m->K; k++) {
+        if (m->cls[i] >= 0 && (size_t)m->cls[i] != k) continue;
+        for (size_t q = 0; q < D; q++) p[q] += ch->P[k] * w[k * D + q] * e[q];
+    }
+    for (size_t q = 0; q < D; q++) tot += p[q];
+    for (size_t q = 0; q < D; q++) p[q] = tot > 0 ? p[q] / tot : 1.0 / (double)D;
+}
+
+/* Responsibility-weighted count, sum and spread of column j for each kernel
+ * (into N, S, V), from L and w of the model without j. Two passes over the
+ * rows (the spread is about the weighted means) rather than storing n x D
+ * responsibilities. Uses scratch [0, D) and [6D, 7D). */
+static void resp_stats(bsl_mix_chain *ch, size_t j, const double *L, const double *w, double *N,
+                       double *S, double *V)
+{
+    const bsl_mix_model *m = ch->m;
+    const size_t D = m->D;
+    const double *x = m->X + j * m->n;
+    double *e = ch->scratch, *p = ch->scratch + 6 * D;
+    for (size_t q = 0; q < D; q++) N[q] = S[q] = V[q] = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        row_resp(ch, L, w, i, p, e);
+        for (size_t q = 0; q < D; q++) N[q] += p[q], S[q] += p[q] * x[i];
+    }
+    for (size_t i = 0; i < m->n; i++) {
+        row_resp(ch, L, w, i, p, e);
+        for (size_t q = 0; q < D; q++) {
+            const double dx = N[q] > 0 ? x[i] - S[q] / N[q] : 0;
+            V[q] += p[q] * dx * dx;
+        }
+    }
+}
+
+static double log_gamma_pdf(double x, double shape, double rate)
+{
+    return shape * log(rate) - lgamma(shape) + (shape - 1) * log(x) - rate * x;
+}
+
+/* The new coordinates' proposal: draws (if draw) or evaluates at (mu, prec);
+ * returns log prior - log q (0 for prior proposals, whose draw is here too).
+ * L and w describe the model without j. Uses scratch [0, D) and [3D, 7D). */
+static double coords_proposal(bsl_mix_chain *ch, const gsl_rng *r, size_t j, const double *L,
+                              const double *w, int draw, double *mu, double *prec)
+{
+    const bsl_mix_model *m = ch->m;
+    const size_t D = m->D;
+    const double kap = m->kappa[j], xi = m->xi[j], beta = ch->beta[j];
+    if (m->add_proposal == BSL_MIX_PROPOSE_PRIOR) {
+        for (size_t q = 0; draw && q < D; q++) {
+            prec[q] = gsl_ran_gamma(r, m->a, 1 / beta);
+            mu[q] = xi + gsl_ran_gaussian(r, 1 / sqrt(kap));
+        }
+        return 0;
+    }
+    double *N = ch->scratch + 3 * D, *S = N + D, *V = S + D;
+    resp_stats(ch, j, L, w, N, S, V);
+    double log_ratio = 0;
+    for (size_t q = 0; q < D; q++) {
+        const double shape = m->a + 0.5 * N[q], rate = beta + 0.5 * V[q];
+        if (draw) prec[q] = gsl_ran_gamma(r, shape, 1 / rate);
+        const double pp = kap + N[q] * prec[q], mpost = (kap * xi + prec[q] * S[q]) / pp;
+        if (draw) mu[q] = mpost + gsl_ran_gaussian(r, 1 / sqrt(pp));
+        log_ratio += bsl_mix_log_normal(mu[q], xi, kap) + log_gamma_pdf(prec[q], m->a, beta) -
+                     bsl_mix_log_normal(mu[q], mpost, pp) - log_gamma_pdf(prec[q], shape, rate);
+    }
+    return log_ratio;
+}
+
+static void propose_add(bsl_mix_chain *ch, const gsl_rng *r)
+{
+    const bsl_mix_model *m = ch->m;
+    const size_t D = m->D, d = m->d, I0 = ch->I;
+    double *nmu = ch->scratch + D, *nprec = nmu + D; /* scratch[0..D) is rows_loglik's */
+    const size_t j = nth_input(ch, gsl_rng_uniform_int(r, d - I0), 0);
+    const double log_coord = coords_proposal(ch, r, j, ch->L, ch->w, 1, nmu, nprec);
+    const double log_jd = split_weights(ch, r, +1);
+    shift_L(ch, j, nmu, nprec, +1);
+    const double log_lik = bsl_mix_rows_loglik(ch, ch->Lnew, ch->wnew) -
+                           bsl_mix_rows_loglik(ch, ch->L, ch->w) - m->log_m[j];
+    const double log_prior = bsl_mix_log_subset_prior(m, I0 + 1) - bsl_mix_log_subset_prior(m, I0);
+    const double log_prop = log(bsl_mix_p_remove(m, I0 + 1) / (double)(I0 + 1)) -
+                            log(bsl_mix_p_add(m, I0) / (double)(d - I0));
+    const double log_A = log_lik + log_prior + log_prop + log_jd + log_coord;
+    ch->prop[BSL_MIX_ADD]++;
+    if (!(log(gsl_rng_uniform_pos(r)) < log_A)) return;
+    ch->acc[BSL_MIX_ADD]++;
+    memcpy(ch->mu + j * D, nmu, D * sizeof *nmu);
+    memcpy(ch->prec + j * D, nprec, D * sizeof *nprec);
+    ch->active[j] = 1;
+    ch->I = I0 + 1;
+    accept_L_w(ch);
+}
+
+static void propose_remove(bsl_mix_chain *ch, const gsl_rng *r)
+{
+    const bsl_mix_model *m = ch->m;
+    const size_t D = m->D, d = m->d, I0 = ch->I;
+    const size_t j = nth_input(ch, gsl_rng_uniform_int(r, I0), 1);
+    ch->prop[BSL_MIX_REMOVE]++;
+    const double log_jd = split_weights(ch, r, -1);
+    if (log_jd == -INFINITY) return;
+    shift_L(ch, j, ch->mu + j * D, ch->prec + j * D, -1);
+    const double log_coord =
+        coords_proposal(ch, r, j, ch->Lnew, ch->wnew, 0, ch->mu + j * D, ch->prec + j * D);
+    const double log_lik = bsl_mix_rows_loglik(ch, ch->Lnew, ch->wnew) -
+                           bsl_mix_rows_loglik(ch, ch->L, ch->w) + m->log_m[j];
+    const double log_prior = bsl_mix_log_subset_prior(m, I0 - 1) - bsl_mix_log_subset_prior(m, I0);
+    const double log_prop = log(bsl_mix_p_add(m, I0 - 1) / (double)(d - I0 + 1)) -
+                            log(bsl_mix_p_remove(m, I0) / (double)I0);
+    const double log_A = log_lik + log_prior + log_prop + log_jd - log_coord;
+    if (!(log(gsl_rng_uniform_pos(r)) < log_A)) return;
+    ch->acc[BSL_MIX_REMOVE]++;
+    ch->active[j] = 0;
+    ch->I = I0 - 1;
+    accept_L_w(ch);
+}
+
+void bsl_mix_birth_death(bsl_mix_chain *ch, const gsl_rng *r)
+{
+    const double pa = bsl_mix_p_add(ch->m, ch->I), pr = bsl_mix_p_remove(ch->m, ch->I);
+    if (pa + pr <= 0) return;
+    if (gsl_rng_uniform(r) < pa)
+        propose_add(ch, r);
+    else
+        propose_remove(ch, r);
+}
+
+/* Per-kernel count, sum and sum of squares of column j over the allocations. */
+static void suff_stats(const bsl_mix_chain *ch, size_t j, double *cnt, double *S, double *Q)
+{
+    const size_t n = ch->m->n, D = ch->m->D;
+    const double *x = ch->m->X + j * n;
+    for (size_t q = 0; q < D; q++) cnt[q] = S[q] = Q[q] = 0;
+    for (size_t i = 0; i < n; i++) {
+        const size_t q = (size_t)ch->z[i];
+        cnt[q] += 1, S[q] += x[i], Q[q] += x[i] * x[i];
+    }
+}
+
+/* log N(x_S; mu, 1/prec) + log N(mu; xi, 1/kappa) - log q(mu), q the full
+ * conditional of mu given the rows S (count cnt, sum s, sum of squares qq). */
+static double mean_term(double cnt, double s, double qq, double mu, double prec, double xi,
+                        double kappa)
+{
+    static const double LOG_2PI = 1.8378770664093454836;
+    const double p_post = kappa + cnt * prec, m_post = (kappa * xi + prec * s) / p_post;
+    const double log_lik = 0.5 * cnt * (log(prec) - LOG_2PI) - 0.5 * prec * (qq - 2 * mu * s + cnt * mu * mu);
+    return log_lik + bsl_mix_log_normal(mu, xi, kappa) - bsl_mix_log_normal(mu, m_post, p_post);
+}
+
+void bsl_mix_exchange(bsl_mix_chain *ch, const gsl_rng *r)
+{
+    const bsl_mix_model *m = ch->m;
+    const size_t D = m->D, d = m->d;
+    if (ch->I == 0 || ch->I == d) return;
+    const size_t j = nth_input(ch, gsl_rng_uniform_int(r, ch->I), 1);
+    const size_t jn = nth_input(ch, gsl_rng_uniform_int(r, d - ch->I), 0);
+    double *cnt = ch->scratch, *S = cnt + D, *Q = S + D, *Sn = Q + D, *Qn = Sn + D, *mun = Qn + D;
+    suff_stats(ch, j, cnt, S, Q);
+    suff_stats(ch, jn, cnt, Sn, Qn);
+    double log_A = m->log_m[j] - m->log_m[jn] - (ch->beta[j] - ch->beta[jn]) * (m->h[jn] - m->h[j]);
+    for (size_t q = 0; q < D; q++) {
+        const double prec = ch->prec[j * D + q];
+        const double p_post = m->kappa[jn] + cnt[q] * prec;
+        mun[q] = (m->kappa[jn] * m->xi[jn] + prec * Sn[q]) / p_post + gsl_ran_gaussian(r, 1 / sqrt(p_post));
+        log_A += mean_term(cnt[q], Sn[q], Qn[q], mun[q], prec, m->xi[jn], m->kappa[jn]);
+        log_A -= mean_term(cnt[q], S[q], Q[q], ch->mu[j * D + q], prec, m->xi[j], m->kappa[j]);
+    }
+    ch->prop[BSL_MIX_EXCHANGE]++;
+    if (!(log(gsl_rng_uniform_pos(r)) < log_A)) return;
+    ch->acc[BSL_MIX_EXCHANGE]++;
+    memcpy(ch->mu + jn * D, mun, D * sizeof *mun);
+    memcpy(ch->prec + jn * D, ch->prec + j * D, D * sizeof *ch->prec);
+    const double b = ch->beta[j];
+    ch->beta[j] = ch->beta[jn], ch->beta[jn] = b;
+    shift_L(ch, j, ch->mu + j * D, ch->prec + j * D, -1);
+    double *t = ch->L;
+    ch->L = ch->Lnew, ch->Lnew = t;
+    shift_L(ch, jn, ch->mu + jn * D, ch->prec + jn * D, +1);
+    t = ch->L;
+    ch->L = ch->Lnew, ch->Lnew = t;
+    ch->active[j] = 0, ch->active[jn] = 1;
+}

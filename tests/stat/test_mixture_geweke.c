@@ -1,0 +1,166 @@
+/*
+ * test_mixture_geweke.c: Geweke's (2004) joint-distribution test of the
+ * mixture engine (src/sampler/mixture*.c), once for the Gibbs sweep alone
+ * (fixed subset) and once for Gibbs + exchange + add/remove.
+ *
+ * Marginal-conditional simulator: theta ~ prior, iid. Successive-conditional
+ * simulator: theta_0 ~ prior, data ~ p(data | theta_0), then alternately one
+ * MCMC transition given the data and a fresh draw of the data (classes,
+ * allocations, all d columns, excluded ones from their integrated model)
+ * given theta. Both simulate p(theta), so every statistic has the same mean
+ * under both; a sampler with a wrong conditional or acceptance ratio drifts.
+ * z = difference of means / sqrt(se_mc^2 + se_sc^2), with the successive
+ * simulator's standard error by batch means; each test passes if every
+ * |z| is below the two-sided 1% critical value, Bonferroni-corrected over
+ * its statistics. Data-free priors (prior_range) as the test requires.
+ * Both proposals of the add move are tested (data-driven and prior). Small
+ * n and d keep it under a minute or so; argv: [length multiplier [seed]].
+ */
+#include "check.h"
+#include "sampler/mixture.h"
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { NSTAT = 10, NBATCH = 50, N_ROWS = 10, N_UNLAB = 2, N_IN = 3 };
+static const char *const stat_name[NSTAT] = {
+    "number of inputs", "input 0 active", "mean mu_00 (0 if inactive)", "mu_00^2",
+    "allocation weight w_00", "w_00^2", "log prec_00 (0 if inactive)",
+    "var(x_.0) if input 0 active", "row log-likelihood / n", "beta_0 prec_00 if active"};
+
+/* Statistics of theta and of (theta, data): under the joint both simulators
+ * give the pair (parameters, the data they were last conditioned on or
+ * drawn from) the same law, and the data-dependent ones catch transitions
+ * that favour the wrong data-parameter relation (a one-sided exchange
+ * ratio, say) even when the prior margins stay right by symmetry. */
+static void stats(bsl_mix_chain *ch, double *s)
+{
+    const bsl_mix_model *m = ch->m;
+    const double a0 = ch->active[0] ? 1 : 0;
+    s[0] = (double)ch->I;
+    s[1] = a0;
+    s[2] = a0 * ch->mu[0];
+    s[3] = s[2] * s[2];
+    s[4] = ch->w[0];
+    s[5] = ch->w[0] * ch->w[0];
+    s[6] = a0 * log(ch->prec[0]);
+    double mean = 0, ss = 0;
+    for (size_t i = 0; i < m->n; i++) mean += m->X[i];
+    mean /= (double)m->n;
+    for (size_t i = 0; i < m->n; i++) ss += (m->X[i] - mean) * (m->X[i] - mean);
+    s[7] = a0 * ss / (double)(m->n - 1);
+    bsl_mix_compute_L(ch);
+    s[8] = bsl_mix_rows_loglik(ch, ch->L, ch->w) / (double)m->n;
+    s[9] = a0 * ch->beta[0] * ch->prec[0]; /* Gamma(a, 1) under the prior */
+}
+
+typedef struct moments {
+    double sum[NSTAT], sumsq[NSTAT], batch[NSTAT][NBATCH];
+    size_t count;
+} moments;
+
+static void add_stats(moments *mo, const double *s, size_t t, size_t total)
+{
+    const size_t b = t * NBATCH / total;
+    for (int q = 0; q < NSTAT; q++) {
+        mo->sum[q] += s[q];
+        mo->sumsq[q] += s[q] * s[q];
+        mo->batch[q][b] += s[q];
+    }
+    mo->count++;
+}
+
+static void make_model(bsl_mix_model **m, size_t kernels, int add_proposal)
+{
+    bsl_mix_options o;
+    bsl_mix_options_default(&o);
+    o.kernels = kernels;
+    o.add_proposal = add_proposal;
+    o.prior_mid = 0.3, o.prior_range = 2.0; /* data-free priors */
+    o.a = 3, o.g = 3, o.h = 2;              /* tame tails: finite moments of log prec */
+    o.poisson_mean = 1.5;
+    o.split_a = 1, o.split_b = 1;           /* large splits, to exercise eq. 4 */
+    double X[N_ROWS * N_IN];
+    int cls[N_ROWS];
+    for (size_t i = 0; i < N_ROWS * N_IN; i++) X[i] = (double)(i % 7) - 3;
+    for (size_t i = 0; i < N_ROWS; i++) cls[i] = i < N_ROWS - N_UNLAB ? (int)(i % 2) : -1;
+    if (bsl_mix_model_create(m, X, N_ROWS, N_IN, cls, 2, &o) != BASEL_OK) abort();
+}
+
+/* Runs both simulators and checks each statistic. */
+static void geweke(const char *label, int rj, size_t kernels, int add_proposal, size_t n_mc,
+                   size_t n_sc, unsigned long seed)
+{
+    bsl_mix_model *m;
+    bsl_mix_chain *ch;
+    make_model(&m, kernels, add_proposal);
+    if (bsl_mix_chain_create(&ch, m) != BASEL_OK) abort();
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, seed);
+    ch->fix_subset = !rj;
+    if (!rj) { /* Gibbs only: the subset {0, 1}; input 2 stays excluded */
+        memset(ch->active, 0, N_IN);
+        ch->active[0] = ch->active[1] = 1, ch->I = 2;
+    }
+    moments *mc = calloc(1, sizeof *mc), *sc = calloc(1, sizeof *sc);
+    double s[NSTAT];
+    for (size_t t = 0; t < n_mc; t++) {
+        bsl_mix_chain_draw_prior(ch, r);
+        bsl_mix_chain_simulate(ch, m, r);
+        stats(ch, s);
+        add_stats(mc, s, t, n_mc);
+    }
+    bsl_mix_chain_draw_prior(ch, r);
+    bsl_mix_chain_simulate(ch, m, r);
+    for (size_t t = 0; t < n_sc; t++) {
+        bsl_mix_chain_sweep(ch, r, 1, 1);
+        stats(ch, s); /* theta_t with the data it was drawn given */
+        add_stats(sc, s, t, n_sc);
+        bsl_mix_chain_simulate(ch, m, r);
+    }
+    const double zcrit = gsl_cdf_ugaussian_Qinv(0.01 / 2 / NSTAT);
+    for (int q = 0; q < NSTAT; q++) {
+        const double m1 = mc->sum[q] / (double)n_mc, m2 = sc->sum[q] / (double)n_sc;
+        const double v1 = (mc->sumsq[q] / (double)n_mc - m1 * m1) / (double)n_mc;
+        double vb = 0;
+        for (int b = 0; b < NBATCH; b++) {
+            const double bm = sc->batch[q][b] / ((double)n_sc / NBATCH) - m2;
+            vb += bm * bm;
+        }
+        const double v2 = vb / (NBATCH - 1) / NBATCH;
+        if (v1 + v2 == 0) { /* a constant statistic (the size when Gibbs only) */
+            CHECK(m1 == m2, "%s: %s constant but %g vs %g (seed %lu)", label, stat_name[q], m1, m2, seed);
+            continue;
+        }
+        const double z = (m2 - m1) / sqrt(v1 + v2);
+        printf("  %-12s %-28s prior %9.5f  sampler %9.5f  z %6.2f\n", label, stat_name[q], m1, m2, z);
+        CHECK(fabs(z) < zcrit, "%s: %s: |z| = %.2f >= %.2f (seed %lu)", label, stat_name[q], fabs(z),
+              zcrit, seed);
+    }
+    if (rj)
+        printf("  %-12s acceptance add %.3f remove %.3f exchange %.3f\n", label,
+               (double)ch->acc[0] / (double)ch->prop[0], (double)ch->acc[1] / (double)ch->prop[1],
+               (double)ch->acc[2] / (double)ch->prop[2]);
+    if (rj) CHECK(ch->acc[0] > 0 && ch->acc[1] > 0 && ch->acc[2] > 0, "%s: every move accepted sometimes", label);
+    free(mc);
+    free(sc);
+    gsl_rng_free(r);
+    bsl_mix_chain_free(ch);
+    bsl_mix_model_free(m);
+}
+
+int main(int argc, char **argv)
+{
+    /* optional: a length multiplier and a seed base (to replay or vary) */
+    const double scale = argc > 1 ? strtod(argv[1], NULL) : 1; /* 0.05 for sanitizer runs */
+    const unsigned long seed = argc > 2 ? strtoul(argv[2], NULL, 10) : 20240501UL;
+    const int data = BSL_MIX_PROPOSE_DATA, prior = BSL_MIX_PROPOSE_PRIOR;
+    geweke("gibbs D=2", 0, 2, data, (size_t)(500000 * scale), (size_t)(500000 * scale), seed);
+    geweke("rj data D=2", 1, 2, data, (size_t)(500000 * scale), (size_t)(1500000 * scale), seed + 1);
+    geweke("rj data D=3", 1, 3, data, (size_t)(500000 * scale), (size_t)(1500000 * scale), seed + 2);
+    geweke("rj prior D=2", 1, 2, prior, (size_t)(500000 * scale), (size_t)(1500000 * scale), seed + 3);
+    return check_report("test_mixture_geweke");
+}

@@ -22,8 +22,11 @@ void bsl_model_free(bsl_model *M)
     free(M->cols);
     free(M->quad);
     free(M->trial_v);
+    free(M->trial_u);
     free(M->trial_g);
     free(M->trial_col);
+    free(M->cache_atom);
+    free(M->cache);
     free(M->trial_quad);
     free(M->work);
     free(M);
@@ -62,15 +65,20 @@ int bsl_model_create(bsl_model **out, const bsl_design *D, const bsl_coef_prior 
     M->z = bsl_calloc(kc * c, sizeof(double));
     M->quad = bsl_calloc(c, sizeof(double));
     M->trial_v = bsl_calloc(kc, sizeof(double));
+    M->trial_u = bsl_calloc(kc, sizeof(double));
     M->trial_g = bsl_calloc(kc, sizeof(double));
     M->trial_quad = bsl_calloc(c, sizeof(double));
     M->work = bsl_calloc(kc * (c + 2), sizeof(double));
-    int bad = !M->active || !M->pos || !M->Ainv || !M->bA || !M->z || !M->quad || !M->trial_v ||
+    int bad = !M->active || !M->pos || !M->Ainv || !M->bA || !M->z || !M->quad || !M->trial_v || !M->trial_u ||
               !M->trial_g || !M->trial_quad || !M->work || bsl_chol_init(&M->chol, kc) != BASEL_OK;
     if (!bad && !D->G) {
         M->cols = bsl_malloc(D->n * kc, sizeof(double));
         M->trial_col = bsl_malloc(D->n, sizeof(double));
-        bad = !M->cols || !M->trial_col;
+        M->ncache = BSL_MIN(D->m, BSL_MAX(1, BSL_COLUMN_CACHE_BYTES / (8 * D->n)));
+        M->cache_atom = bsl_malloc(M->ncache, sizeof(long));
+        M->cache = bsl_malloc(M->ncache * D->n, sizeof(double));
+        bad = !M->cols || !M->trial_col || !M->cache_atom || !M->cache;
+        for (size_t i = 0; !bad && i < M->ncache; i++) M->cache_atom[i] = -1;
     }
     if (bad) {
         bsl_model_free(M);
@@ -100,6 +108,7 @@ void bsl_model_copy(bsl_model *dst, const bsl_model *src)
     dst->log_ml = src->log_ml;
     dst->logdet = src->logdet;
     dst->since_refactor = src->since_refactor;
+    dst->since_inv_refresh = src->since_inv_refresh;
     dst->trial_j = -1;
 }
 
@@ -113,8 +122,14 @@ static void cross(bsl_model *M, size_t j, double *g)
         for (size_t i = 0; i < M->k; i++) g[i] = Gj[M->active[i]];
         return;
     }
-    bsl_design_column(D, j, M->trial_col);
-    for (size_t i = 0; i < M->k; i++) g[i] = bsl_dot(M->trial_col, M->cols + i * D->n, D->n);
+    const size_t slot = j % M->ncache;
+    double *col = M->cache + slot * D->n;
+    if (M->cache_atom[slot] != (long)j) {
+        bsl_design_column(D, j, col);
+        M->cache_atom[slot] = (long)j;
+    }
+    memcpy(M->trial_col, col, D->n * sizeof(double));
+    for (size_t i = 0; i < M->k; i++) g[i] = bsl_dot(col, M->cols + i * D->n, D->n);
 }
 
 double bsl_model_try_add(bsl_model *M, size_t j)
@@ -126,6 +141,15 @@ double bsl_model_try_add(bsl_model *M, size_t j)
     const double d = M->D->diag[j] + M->tau;
     const double s = bsl_chol_schur(&M->chol, M->trial_g, d, M->trial_v);
     if (!(s > BSL_RANK_TOL * d)) return -INFINITY;
+    /* the variance inflation of every atom already in: with u = A^{-1} g,
+     * (A'^{-1})_pp = (A^{-1})_pp + u_p^2 / s (linalg.h, bsl_inv_append) */
+    const size_t ld = M->kmax + 1;
+    bsl_inv_apply(M->Ainv, k, ld, M->trial_g, M->trial_u);
+    for (size_t p = 0; p < k; p++) {
+        const double dp = M->D->diag[M->active[p]] + M->tau;
+        const double u = M->trial_u[p];
+        if (!(dp * (M->Ainv[p + p * ld] + u * u / s) * BSL_RANK_TOL < 1)) return -INFINITY;
+    }
     /* new row of z and the new quad: quad' = quad + z_new^2 */
     for (size_t o = 0; o < c; o++) {
         double t = M->D->Bty[j * c + o];
@@ -148,9 +172,7 @@ int bsl_model_add(bsl_model *M, size_t j)
     if (M->trial_j != (long)j) return BASEL_ENUMERIC;
     const size_t k = M->k, c = M->c, ld = M->kmax + 1;
     const double s = M->trial_s;
-    double *u = M->work + c; /* A^{-1} g for the inverse's block update */
-    bsl_inv_apply(M->Ainv, k, ld, M->trial_g, u);
-    bsl_inv_append(M->Ainv, k, ld, u, s);
+    bsl_inv_append(M->Ainv, k, ld, M->trial_u, s);
     for (size_t o = 0; o < c; o++) {
         M->z[k * c + o] = M->work[o];
         M->bA[k * c + o] = M->D->Bty[j * c + o];
@@ -164,6 +186,7 @@ int bsl_model_add(bsl_model *M, size_t j)
     M->logdet += log(s);
     M->log_ml = M->trial_log_ml;
     M->trial_j = -1;
+    M->since_inv_refresh++;
     if (++M->since_refactor >= BSL_REFACTOR_EVERY) return bsl_model_refactor(M);
     return BASEL_OK;
 }
@@ -181,6 +204,7 @@ void bsl_model_remove(bsl_model *M, size_t j)
     for (size_t i = p; i < M->k; i++) M->pos[M->active[i]] = (long)i;
     M->trial_j = -1;
     update_score(M);
+    M->since_inv_refresh++;
     if (++M->since_refactor >= BSL_REFACTOR_EVERY) bsl_model_refactor(M);
 }
 
@@ -190,6 +214,8 @@ void bsl_model_remove(bsl_model *M, size_t j)
 void bsl_model_drop_scores(bsl_model *M, double *out)
 {
     const size_t k = M->k, c = M->c, ld = M->kmax + 1;
+    if (M->since_inv_refresh > BSL_INV_REFRESH_EVERY && bsl_inv_from_chol(&M->chol, M->Ainv, ld) == BASEL_OK)
+        M->since_inv_refresh = 0;
     double *w = M->work;          /* k x c, w[o*k + i] = (A^{-1} b_o)_i */
     double *qd = M->work + k * c; /* c */
     for (size_t o = 0; o < c; o++)
@@ -198,6 +224,14 @@ void bsl_model_drop_scores(bsl_model *M, double *out)
             for (size_t l = 0; l < k; l++) t += M->Ainv[i + l * ld] * M->bA[l * c + o];
             w[o * k + i] = t;
         }
+    /* the explicit inverse loses accuracy like cond(A) * eps; if rounding
+     * has made a diagonal entry non-positive, rebuild it from the factor */
+    int bad = 0;
+    for (size_t p = 0; p < k; p++) bad |= !(M->Ainv[p + p * ld] > 0);
+    if (bad && M->since_inv_refresh > 0 && bsl_inv_from_chol(&M->chol, M->Ainv, ld) == BASEL_OK) {
+        M->since_inv_refresh = 0;
+        return bsl_model_drop_scores(M, out);
+    }
     for (size_t p = 0; p < k; p++) {
         const double Bpp = M->Ainv[p + p * ld];
         for (size_t o = 0; o < c; o++) qd[o] = M->quad[o] - w[o * k + p] * w[o * k + p] / Bpp;
@@ -221,6 +255,7 @@ int bsl_model_refactor(bsl_model *M)
         }
     }
     M->since_refactor = 0;
+    M->since_inv_refresh = 0;
     M->trial_j = -1;
     if (bsl_chol_factor(&M->chol, A, k, ld) != BASEL_OK) return BASEL_ENUMERIC;
     if (bsl_inv_from_chol(&M->chol, M->Ainv, ld) != BASEL_OK) return BASEL_ENUMERIC;

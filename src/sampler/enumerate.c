@@ -57,8 +57,9 @@ static int visit(bsl_model *M, const bsl_vs_problem *pb, acc *a, bsl_vs_result *
     return 0;
 }
 
-/* The g-prior and the penalised criteria have tau = 0: every subset must be
- * of full rank, which holds iff the whole dictionary is. */
+/* Every subset must be feasible for the model (bsl_model_try_add: no atom
+ * collinear with the others); feasibility is inherited by subsets, so it
+ * holds for all 2^m iff it holds for the whole dictionary. */
 static int check_full_rank(const bsl_vs_problem *pb, basel_error *err)
 {
     const size_t m = pb->D->m;
@@ -90,8 +91,7 @@ int bsl_enumerate(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *r
     clock_t t0 = clock();
     int rc = bsl_vs_result_init(res, m, c, pb->kmax, 1);
     if (rc) return bsl_fail(err, rc, "out of memory");
-    if (pb->prior.kind == BSL_COEF_G || pb->prior.kind >= BSL_COEF_AIC)
-        if ((rc = check_full_rank(pb, err))) return rc;
+    if ((rc = check_full_rank(pb, err))) return rc;
     bsl_model *M = NULL;
     acc a = {-INFINITY, 0, res->pip, res->size_prob, res->coef_bma};
     double *beta = bsl_malloc(m * c + 1, sizeof *beta);

@@ -31,16 +31,6 @@ static double mse_of(const basel_pred *p, const double *truth, size_t n)
     return s / (double)n;
 }
 
-static size_t selected_size(const basel_fit *f)
-{
-    /* the prevalence model's size is k_opt: the summary reports it; here we
-     * recount from the PIPs' ranking through the public accessors */
-    size_t m;
-    const double *pip = basel_fit_pip(f, &m);
-    (void)pip;
-    return m;
-}
-
 static int sinc_part(unsigned long seed)
 {
     basel_error err;
@@ -76,7 +66,6 @@ static int sinc_part(unsigned long seed)
     char *s = basel_fit_summary(fit);
     if (s) fputs(s, stdout);
     basel_free(s);
-    (void)selected_size;
     printf("\n   RMSE against the noise-free sinc on 1000 test points:\n"
            "     basel model average     %.4f\n"
            "     basel prevalence model  %.4f\n"

@@ -268,7 +268,6 @@ static int vs_predict_bma(vs_ctx *v, const json_t *bma, double level, basel_pred
         wsum += w[i];
         rc = model_predict(v, blk, mm + i * n * c, mv + i * n * c);
     }
-    const double z = gsl_cdf_ugaussian_Pinv(0.5 + level / 2);
     for (size_t i = 0; i < n && !rc; i++)
         for (size_t o = 0; o < c; o++) {
             double m0 = 0;
@@ -284,7 +283,6 @@ static int vs_predict_bma(vs_ctx *v, const json_t *bma, double level, basel_pred
                 sd[r] = sqrt(mv[r * n * c + o * n + i]);
                 w[r] = json_number_value(json_object_get(json_array_get(mix, r), "weight")) / wsum;
             }
-            (void)z;
             p->lower[o * n + i] = mixture_quantile(w, mu, sd, K, 0.5 - level / 2);
             p->upper[o * n + i] = mixture_quantile(w, mu, sd, K, 0.5 + level / 2);
         }

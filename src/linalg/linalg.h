@@ -71,7 +71,10 @@ void bsl_inv_apply(const double *Ainv, size_t k, size_t ld, const double *x, dou
 /* Inverse from the Cholesky factor (LAPACK dpotri), k x k into Ainv. */
 int bsl_inv_from_chol(const bsl_chol *c, double *Ainv, size_t ld);
 
-/* Dot product of n doubles (BLAS ddot). */
+/* Dot product of n doubles. */
 double bsl_dot(const double *x, const double *y, size_t n);
+/* out[i] = x . cols[i*ld .. i*ld+n) for i < k: the cross products of a new
+ * column with k stored ones, four columns per pass over x. */
+void bsl_dots(const double *x, const double *cols, size_t ld, size_t k, size_t n, double *out);
 
 #endif

@@ -18,6 +18,7 @@ void bsl_model_free(bsl_model *M)
     free(M->pos);
     free(M->Ainv);
     free(M->bA);
+    free(M->GA);
     free(M->z);
     free(M->cols);
     free(M->quad);
@@ -62,6 +63,7 @@ int bsl_model_create(bsl_model **out, const bsl_design *D, const bsl_coef_prior 
     M->pos = bsl_malloc(D->m, sizeof(long));
     M->Ainv = bsl_calloc(kc * kc, sizeof(double));
     M->bA = bsl_calloc(kc * c, sizeof(double));
+    M->GA = bsl_calloc(kc * kc, sizeof(double));
     M->z = bsl_calloc(kc * c, sizeof(double));
     M->quad = bsl_calloc(c, sizeof(double));
     M->trial_v = bsl_calloc(kc, sizeof(double));
@@ -69,7 +71,7 @@ int bsl_model_create(bsl_model **out, const bsl_design *D, const bsl_coef_prior 
     M->trial_g = bsl_calloc(kc, sizeof(double));
     M->trial_quad = bsl_calloc(c, sizeof(double));
     M->work = bsl_calloc(kc * (c + 2), sizeof(double));
-    int bad = !M->active || !M->pos || !M->Ainv || !M->bA || !M->z || !M->quad || !M->trial_v || !M->trial_u ||
+    int bad = !M->active || !M->pos || !M->Ainv || !M->bA || !M->GA || !M->z || !M->quad || !M->trial_v || !M->trial_u ||
               !M->trial_g || !M->trial_quad || !M->work || bsl_chol_init(&M->chol, kc) != BASEL_OK;
     if (!bad && !D->G) {
         M->cols = bsl_malloc(D->n * kc, sizeof(double));
@@ -102,6 +104,7 @@ void bsl_model_copy(bsl_model *dst, const bsl_model *src)
     dst->chol.k = src->chol.k;
     memcpy(dst->Ainv, src->Ainv, kc * kc * sizeof(double));
     memcpy(dst->bA, src->bA, kc * c * sizeof(double));
+    memcpy(dst->GA, src->GA, kc * kc * sizeof(double));
     memcpy(dst->z, src->z, kc * c * sizeof(double));
     if (src->cols) memcpy(dst->cols, src->cols, src->D->n * src->k * sizeof(double));
     memcpy(dst->quad, src->quad, c * sizeof(double));
@@ -129,7 +132,7 @@ static void cross(bsl_model *M, size_t j, double *g)
         M->cache_atom[slot] = (long)j;
     }
     memcpy(M->trial_col, col, D->n * sizeof(double));
-    for (size_t i = 0; i < M->k; i++) g[i] = bsl_dot(col, M->cols + i * D->n, D->n);
+    bsl_dots(col, M->cols, D->n, M->k, D->n, g);
 }
 
 double bsl_model_try_add(bsl_model *M, size_t j)
@@ -178,6 +181,8 @@ int bsl_model_add(bsl_model *M, size_t j)
         M->bA[k * c + o] = M->D->Bty[j * c + o];
         M->quad[o] = M->trial_quad[o];
     }
+    for (size_t i = 0; i < k; i++) M->GA[i + k * ld] = M->GA[k + i * ld] = M->trial_g[i];
+    M->GA[k + k * ld] = M->D->diag[j];
     bsl_chol_append_commit(&M->chol, M->trial_v, s);
     if (M->cols) memcpy(M->cols + k * M->D->n, M->trial_col, M->D->n * sizeof(double));
     M->active[k] = j;
@@ -191,11 +196,26 @@ int bsl_model_add(bsl_model *M, size_t j)
     return BASEL_OK;
 }
 
+/* Delete row and column p of the k x k block A (leading dimension ld). */
+static void delete_row_col(double *A, size_t k, size_t ld, size_t p)
+{
+    for (size_t j = 0, jn = 0; j < k; j++) {
+        if (j == p) continue;
+        for (size_t i = 0, in = 0; i < k; i++) {
+            if (i == p) continue;
+            A[in + jn * ld] = A[i + j * ld];
+            in++;
+        }
+        jn++;
+    }
+}
+
 void bsl_model_remove(bsl_model *M, size_t j)
 {
     const size_t p = (size_t)M->pos[j], k = M->k, c = M->c, n = M->D->n;
     bsl_chol_remove(&M->chol, p, M->z, c);
     bsl_inv_remove(M->Ainv, k, M->kmax + 1, p);
+    delete_row_col(M->GA, k, M->kmax + 1, p);
     memmove(M->bA + p * c, M->bA + (p + 1) * c, (k - p - 1) * c * sizeof(double));
     if (M->cols) memmove(M->cols + p * n, M->cols + (p + 1) * n, (k - p - 1) * n * sizeof(double));
     memmove(M->active + p, M->active + p + 1, (k - p - 1) * sizeof(size_t));
@@ -244,16 +264,9 @@ int bsl_model_refactor(bsl_model *M)
 {
     const size_t k = M->k, c = M->c, ld = M->kmax + 1, n = M->D->n;
     double *A = M->Ainv; /* build A_tau in place of the inverse, then invert */
-    for (size_t b = 0; b < k; b++) {
-        for (size_t a = b; a < k; a++) {
-            double v;
-            if (M->D->G)
-                v = M->D->G[M->active[a] + M->active[b] * M->m];
-            else
-                v = bsl_dot(M->cols + a * n, M->cols + b * n, n);
-            A[a + b * ld] = v + (a == b ? M->tau : 0.0);
-        }
-    }
+    (void)n;
+    for (size_t b = 0; b < k; b++)
+        for (size_t a = b; a < k; a++) A[a + b * ld] = M->GA[a + b * ld] + (a == b ? M->tau : 0.0);
     M->since_refactor = 0;
     M->since_inv_refresh = 0;
     M->trial_j = -1;

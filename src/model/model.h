@@ -103,6 +103,9 @@ typedef struct bsl_model {
     bsl_chol chol;       /* factor of A_tau */
     double *Ainv;        /* kmax x kmax, column-major */
     double *bA;          /* kmax x c rows of Bty for the active atoms */
+    double *GA;          /* kmax x kmax Gram block of the active atoms (no tau),
+                            column-major: refactorising costs O(k^3), never
+                            O(n k^2), when tau changes every block */
     double *z;           /* kmax x c, L^{-1} bA */
     double *cols;        /* streaming only: n x kmax active projected columns */
     /* streaming only: a direct-mapped cache of projected columns by atom

@@ -9,6 +9,13 @@
 #include "problem.h"
 #include "../prior/prior.h"
 #include "../sampler/mixture.h"
+#include "../sampler/rbf.h"
+#include "../sampler/smc.h"
+#include "../model/model.h"
+#include "../basis/basis.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -26,7 +33,7 @@ static int common_summaries(json_t *doc, char *const *names, size_t m, const dou
         free(prev);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
-    for (size_t j = 0; j < m; j++) {
+    for (size_t j = 0; j < m && names; j++) {
         json_t *a = json_object();
         json_object_set_new(a, "name", json_string(names[j]));
         json_array_append_new(atoms, a);
@@ -157,20 +164,289 @@ static int predict_mixture(const json_t *doc, const double *X, size_t n, basel_p
     return rc;
 }
 
+/* -------------------------------------------------------------- smc */
+
+/* --basis gauss:r=R (the kernels sit at the data points as they arrive). */
+static int smc_options(bsl_smc_options *so, const bsl_problem *P, const basel_options *o,
+                       basel_error *err)
+{
+    bsl_smc_options_default(so);
+    bsl_spec sp;
+    int rc = bsl_spec_parse(&sp, "basis", bsl_opt(o, "basis"), err);
+    if (rc) return rc;
+    if (strcmp(sp.name, "gauss") != 0)
+        return bsl_fail(err, BASEL_EINVAL,
+                        "--method smc places Gaussian kernels at the data points: give --basis gauss:r=R");
+    if ((rc = bsl_spec_double(&sp, "r", so->width, 1e-300, 1e300, &so->width, err)) ||
+        (rc = bsl_spec_finish(&sp, "r", err)))
+        return rc;
+    const bsl_params *p = &o->p;
+    rc = bsl_params_size(p, "particles", so->particles, 1, 10000000, &so->particles, err);
+    if (!rc) rc = bsl_params_double(p, "ess-threshold", so->ess_threshold, 0, 1, &so->ess_threshold, err);
+    if (!rc) rc = bsl_params_size(p, "kmax", so->kmax, 1, 100000, &so->kmax, err);
+    const char *rs = bsl_params_get(p, "resample");
+    if (!rc && rs && (so->resample_scheme = bsl_smc_resample_from_name(rs)) < 0)
+        rc = bsl_fail(err, BASEL_EINVAL, "--resample '%s': expected multinomial, systematic, stratified or residual", rs);
+    const char *mp = bsl_params_get(p, "model-prior");
+    if (!rc && mp) {
+        bsl_mprior pr;
+        if ((rc = bsl_mprior_parse(&pr, mp, P->n, err))) return rc;
+        if (pr.kind != BSL_MPRIOR_POISSON)
+            return bsl_fail(err, BASEL_EINVAL, "--method smc takes a truncated Poisson prior (--model-prior poisson:mean=W)");
+        so->poisson_mean = pr.mean;
+    }
+    size_t threads = 0;
+    if (!rc) rc = bsl_params_size(p, "threads", 0, 0, 1024, &threads, err);
+    so->threads = (int)threads;
+    so->seed = P->seed;
+    return rc ? rc : bsl_smc_options_check(so, err);
+}
+
+/* The order in which rows arrive: as in the file, or shuffled (seeded). */
+static size_t *arrival_order(const bsl_problem *P, const basel_options *o)
+{
+    size_t *ord = bsl_malloc(P->n, sizeof *ord);
+    if (!ord) return NULL;
+    for (size_t i = 0; i < P->n; i++) ord[i] = i;
+    if (strcmp(bsl_opt(o, "shuffle"), "1") == 0) {
+        gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+        if (!r) {
+            free(ord);
+            return NULL;
+        }
+        gsl_rng_set(r, bsl_mix_seed(P->seed, 0xfeedUL));
+        gsl_ran_shuffle(r, ord, P->n, sizeof *ord);
+        gsl_rng_free(r);
+    }
+    return ord;
+}
+
+static int smc_summaries(json_t *doc, const bsl_smc *s, basel_error *err)
+{
+    size_t m;
+    bsl_smc_candidates(s, &m);
+    const size_t kmax = bsl_smc_get_options(s)->kmax;
+    double *pip = bsl_calloc(m + 1, sizeof *pip), *kp = bsl_calloc(kmax + 1, sizeof *kp);
+    char **names = bsl_calloc(m + 1, sizeof *names);
+    bsl_modelset set;
+    int rc = (!pip || !kp || !names || bsl_modelset_init(&set, 0)) ? bsl_fail(err, BASEL_ENOMEM, "out of memory") : 0;
+    for (size_t j = 0; j < m && !rc; j++) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "point@%zu", j + 1);
+        if (!(names[j] = bsl_strdup(buf))) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    json_t *models = json_array();
+    if (!rc) {
+        bsl_smc_pip(s, pip);
+        bsl_smc_k_posterior(s, kp);
+        for (size_t i = 0; i < bsl_smc_particles(s); i++) {
+            const size_t *c;
+            double w, s2, sb2;
+            const size_t k = bsl_smc_particle(s, i, &c, &w, &s2, &sb2);
+            bsl_modelset_add(&set, c, k, w, NAN);
+        }
+        bsl_modelset_sort(&set);
+        for (size_t i = 0; i < set.n && i < 20; i++) {
+            json_t *mo = json_object();
+            json_object_set_new(mo, "atoms", bsl_json_sizes(bsl_modelset_atoms(&set, i), set.items[i].k));
+            json_object_set_new(mo, "prob", json_real(set.items[i].weight));
+            json_array_append_new(models, mo);
+        }
+        rc = common_summaries(doc, names, m, pip, kp, kmax, models, err);
+    }
+    for (size_t j = 0; j < m && names; j++) free(names[j]);
+    free(names);
+    free(pip);
+    free(kp);
+    bsl_modelset_free(&set);
+    json_t *dg = json_object();
+    char note[256];
+    snprintf(note, sizeof note, "%zu points, %zu particles, %zu resampling steps; E[k] = %.2f, E[sigma] = %.4g, final ESS %.1f",
+             bsl_smc_points(s), bsl_smc_particles(s), bsl_smc_resample_count(s), bsl_smc_mean_k(s),
+             bsl_smc_sigma_mean(s), bsl_smc_ess(s));
+    json_object_set_new(dg, "note", json_string(note));
+    json_object_set_new(dg, "mean_k", json_real(bsl_smc_mean_k(s)));
+    json_object_set_new(dg, "noise_sd", json_real(bsl_smc_sigma_mean(s)));
+    json_object_set_new(doc, "diagnostics", dg);
+    return rc;
+}
+
+static int fit_smc(json_t *doc, const bsl_problem *P, const basel_options *o, basel_error *err)
+{
+    if (P->c != 1) return bsl_fail(err, BASEL_EINVAL, "--method smc takes one target");
+    bsl_smc *s = NULL;
+    int rc;
+    const char *resume = bsl_opt(o, "resume");
+    if (*resume) {
+        /* continue the particle system saved in an earlier fit */
+        basel_fit *prev = NULL;
+        if ((rc = basel_fit_read_json(&prev, resume, err))) return rc;
+        const char *m = json_string_value(json_object_get(prev->doc, "method"));
+        rc = m && !strcmp(m, "smc") ? bsl_smc_from_json(&s, json_object_get(prev->doc, "engine"), err)
+                                    : bsl_fail_at(err, BASEL_EINVAL, resume, 0, 0, "--resume needs a fit of --method smc");
+        basel_fit_free(prev);
+        if (!rc && bsl_smc_dim(s) != P->d)
+            rc = bsl_fail(err, BASEL_EINVAL, "--resume: the saved fit has %zu inputs, the data %zu", bsl_smc_dim(s), P->d);
+        if (rc) {
+            bsl_smc_free(s);
+            return rc;
+        }
+    } else {
+        bsl_smc_options so;
+        if ((rc = smc_options(&so, P, o, err)) || (rc = bsl_smc_create(&s, P->d, &so, err))) return rc;
+    }
+    size_t *ord = arrival_order(P, o);
+    double *x = bsl_malloc(P->d + 1, sizeof *x);
+    if (!ord || !x) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    for (size_t t = 0; t < P->n && !rc; t++) {
+        const size_t i = ord[t];
+        for (size_t a = 0; a < P->d; a++) x[a] = P->X[a * P->n + i];
+        rc = bsl_smc_feed(s, x, P->Y[i], err);
+        if (!rc && o->progress && t % 64 == 0 && o->progress((double)t / (double)P->n, o->progress_user))
+            rc = bsl_fail(err, BASEL_ECANCELLED, "cancelled");
+    }
+    free(ord);
+    free(x);
+    if (!rc) rc = smc_summaries(doc, s, err);
+    if (!rc) {
+        json_t *eng = bsl_smc_to_json(s);
+        if (!eng) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        json_object_set_new(doc, "engine", eng);
+    }
+    bsl_smc_free(s);
+    return rc;
+}
+
+/* -------------------------------------------------- RBF networks (anneal, rj) */
+
+static int rbf_options(bsl_rbf_options *ro, const bsl_problem *P, const basel_options *o,
+                       basel_error *err)
+{
+    bsl_rbf_options_default(ro);
+    const int anneal = strcmp(P->method, "anneal") == 0;
+    ro->temperature_mode = anneal ? BSL_RBF_ANNEAL : BSL_RBF_FULL;
+    bsl_spec sp;
+    const char *basis = bsl_params_get(&o->p, "basis");
+    int rc = bsl_spec_parse(&sp, "basis", basis ? basis : "cubic", err);
+    if (rc) return rc;
+    const int kind = bsl_basis_kind_from_name(sp.name);
+    if (kind < 0 || !bsl_basis_is_radial((bsl_basis_kind)kind))
+        return bsl_fail(err, BASEL_EINVAL, "--method %s fits RBF networks: give --basis gauss:r=R, cubic, tps or lin-rbf", P->method);
+    ro->radial = kind;
+    double lin = 1, width = ro->width;
+    if (kind == BSL_BASIS_GAUSS && (rc = bsl_spec_double(&sp, "r", width, 1e-300, 1e300, &width, err))) return rc;
+    if ((rc = bsl_spec_double(&sp, "linear-term", 1, 0, 1, &lin, err))) return rc;
+    if (bsl_spec_has(&sp, "centres")) {
+        for (size_t i = 0; i < sp.nkv; i++)
+            if (!strcmp(sp.key[i], "centres")) {
+                sp.used |= 1u << i;
+                if (strcmp(sp.val[i], "free"))
+                    return bsl_fail(err, BASEL_EINVAL, "--basis ...:centres='%s': only 'free' is accepted here", sp.val[i]);
+            }
+    }
+    if ((rc = bsl_spec_finish(&sp, kind == BSL_BASIS_GAUSS ? "r, linear-term, centres" : "linear-term, centres", err)))
+        return rc;
+    ro->width = width;
+    ro->linear_term = lin != 0;
+    const bsl_params *p = &o->p;
+    if (anneal) {
+        const char *pr = bsl_params_get(p, "prior");
+        bsl_coef_prior cp;
+        if ((rc = bsl_coef_prior_parse(&cp, pr ? pr : "mdl", P->n, P->c, err))) return rc;
+        if (cp.kind < BSL_COEF_AIC)
+            return bsl_fail(err, BASEL_EINVAL, "--method anneal maximises a calibrated criterion: --prior aic, bic or mdl");
+        ro->criterion = cp.kind;
+        const char *sc = bsl_params_get(p, "schedule");
+        if (sc) {
+            if (!strcmp(sc, "linear")) ro->schedule = BSL_RBF_LINEAR;
+            else if (!strcmp(sc, "geometric")) ro->schedule = BSL_RBF_GEOMETRIC;
+            else if (!strcmp(sc, "logarithmic")) ro->schedule = BSL_RBF_LOG;
+            else return bsl_fail(err, BASEL_EINVAL, "--schedule '%s': expected linear, geometric or logarithmic", sc);
+        }
+        if ((rc = bsl_params_double(p, "t0", ro->t0, 1e-12, 1e12, &ro->t0, err)) ||
+            (rc = bsl_params_double(p, "t-end", ro->t_end, 1e-12, 1e12, &ro->t_end, err)))
+            return rc;
+    }
+    if ((rc = bsl_params_double(p, "box", ro->box_enlarge, 1, 100, &ro->box_enlarge, err)) ||
+        (rc = bsl_params_double(p, "zeta", ro->zeta, 0, 1e6, &ro->zeta, err)) ||
+        (rc = bsl_params_size(p, "iter", ro->iter, 1, (size_t)1 << 40, &ro->iter, err)) ||
+        (rc = bsl_params_size(p, "burn", ro->burn, 0, (size_t)1 << 40, &ro->burn, err)) ||
+        (rc = bsl_params_size(p, "chains", ro->chains, 1, 1024, &ro->chains, err)) ||
+        (rc = bsl_params_size(p, "kmax", ro->kmax, 1, 100000, &ro->kmax, err)))
+        return rc;
+    ro->seed = P->seed;
+    return BASEL_OK;
+}
+
+static int fit_rbf(json_t *doc, const bsl_problem *P, const basel_options *o, basel_error *err)
+{
+    bsl_rbf_options ro;
+    int rc = rbf_options(&ro, P, o, err);
+    bsl_rbf_result *r = NULL;
+    if (rc || (rc = bsl_rbf_fit(P->X, P->n, P->d, P->Y, P->c, &ro, &r, err))) return rc;
+    size_t len = 0;
+    const double *kp = bsl_rbf_k_posterior(r, &len);
+    const size_t k = bsl_rbf_k(r);
+    double *size = bsl_calloc(BSL_MAX(len, k + 1), sizeof *size);
+    if (!size) {
+        bsl_rbf_free(r);
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    const size_t kmax = kp && len ? len - 1 : k;
+    if (kp && len) memcpy(size, kp, len * sizeof *size);
+    else size[k] = 1.0; /* anneal: the MAP network */
+    rc = common_summaries(doc, NULL, 0, NULL, size, kmax, json_array(), err);
+    free(size);
+    json_object_set_new(doc, "k", json_integer((json_int_t)k));
+    if (ro.temperature_mode == BSL_RBF_ANNEAL)
+        json_object_set_new(doc, "centres", bsl_json_doubles(bsl_rbf_centres(r), k * P->d));
+    json_t *dg = json_object();
+    char note[256];
+    snprintf(note, sizeof note, "%s: k = %zu%s", ro.temperature_mode == BSL_RBF_ANNEAL ? "annealed MAP network" : "full-Bayes posterior mode",
+             k, ro.temperature_mode == BSL_RBF_ANNEAL ? "" : " (posterior of k in model_size)");
+    json_object_set_new(dg, "note", json_string(note));
+    json_object_set_new(doc, "diagnostics", dg);
+    json_t *eng = bsl_rbf_to_json(r);
+    if (!eng) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    json_object_set_new(doc, "engine", eng);
+    bsl_rbf_free(r);
+    return rc;
+}
+
+static int predict_regression_engine(const json_t *doc, const char *m, const double *X, size_t n,
+                                     double level, basel_pred *p, basel_error *err)
+{
+    int rc;
+    if (!strcmp(m, "smc")) {
+        bsl_smc *s = NULL;
+        if ((rc = bsl_smc_from_json(&s, json_object_get(doc, "engine"), err))) return rc;
+        rc = bsl_smc_predict(s, X, n, level, p->mean, p->lower, p->upper);
+        bsl_smc_free(s);
+    } else {
+        bsl_rbf_result *r = NULL;
+        if ((rc = bsl_rbf_from_json(&r, json_object_get(doc, "engine"), err))) return rc;
+        if (bsl_rbf_outputs(r) != p->c) rc = BASEL_EPARSE;
+        else rc = bsl_rbf_predict(r, X, n, level, p->mean, p->lower, p->upper);
+        bsl_rbf_free(r);
+    }
+    return rc ? bsl_fail(err, BASEL_EPARSE, "the fit's %s engine could not predict", m) : BASEL_OK;
+}
+
 /* ------------------------------------------------------------ dispatch */
 
 int bsl_fit_engine(json_t *doc, const bsl_problem *P, const basel_options *o, basel_error *err)
 {
     if (strcmp(P->method, "mixture") == 0) return fit_mixture(doc, P, o, err);
-    return bsl_fail(err, BASEL_EINVAL, "--method %s is not available in this build", P->method);
+    if (strcmp(P->method, "smc") == 0) return fit_smc(doc, P, o, err);
+    return fit_rbf(doc, P, o, err); /* anneal, and rj with centres=free */
 }
 
 int bsl_engine_predict(const json_t *doc, const double *X, size_t n, size_t d, double level,
                        basel_pred *p, basel_error *err)
 {
     (void)d;
-    (void)level;
     const char *m = json_string_value(json_object_get(doc, "method"));
-    if (m && strcmp(m, "mixture") == 0) return predict_mixture(doc, X, n, p, err);
-    return bsl_fail(err, BASEL_EINVAL, "fits of --method %s cannot predict in this build", m ? m : "?");
+    if (!m) return bsl_fail(err, BASEL_EPARSE, "the fit names no method");
+    if (!strcmp(m, "mixture")) return predict_mixture(doc, X, n, p, err);
+    return predict_regression_engine(doc, m, X, n, level, p, err);
 }

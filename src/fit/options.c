@@ -40,11 +40,12 @@ static const bsl_option_def table[] = {
     {"resample", "systematic", "smc", "multinomial | systematic | stratified | residual"},
     {"ess-threshold", "0.5", "smc", "resample when ESS / N falls below this (1: every step)"},
     {"shuffle", "0", "smc", "present the rows in a random order (seeded) instead of file order"},
+    {"resume", "", "smc", "FIT.json of an earlier smc fit: continue its particle system with these rows"},
     {"kernels", "3", "mixture", "number of Gaussian kernels shared by the classes (paper 000: 6 for Ionosphere)"},
     {"schedule", "geometric", "anneal", "cooling: linear | geometric | logarithmic"},
     {"t0", "", "anneal", "initial temperature"},
     {"t-end", "", "anneal", "final temperature"},
-    {"box", "", "anneal,rj", "enlargement of the data's bounding box for births"},
+    {"box", "", "anneal,rj", "enlargement of the data's bounding box for births (RBF networks)"},
     {"zeta", "", "anneal,rj", "split/merge scale zeta* (paper 002 eq. 8)"},
 };
 

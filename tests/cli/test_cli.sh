@@ -53,7 +53,23 @@ expect 0 "" -- "$BASEL" fit $C/pima_tr.csv --method mixture --iter 300 --burn 10
 expect 0 "^p_No,p_Yes,class$" -- "$BASEL" predict "$T/mix.json" $C/pima_te.csv
 expect 0 "mixture fit of class" -- "$BASEL" summary "$T/mix.json"
 
-# 6. without -o the summary goes to stdout; help texts exit 0
+# 6. smc: one pass, then a second batch continues the same particle system:
+# feeding 30 + 20 rows with a save in between equals feeding all 50
+awk -F, 'NR == 1 || $1 == 1 {print $2 "," $3}' data/regression/sinc_vermaak_train.csv > "$T/v.csv"
+head -31 "$T/v.csv" > "$T/v1.csv"
+{ head -1 "$T/v.csv"; tail -n +32 "$T/v.csv"; } > "$T/v2.csv"
+expect 0 "" -- "$BASEL" fit "$T/v.csv" --method smc --basis gauss:r=1.131 --particles 100 --seed 4 --quiet -o "$T/all.json"
+expect 0 "" -- "$BASEL" fit "$T/v1.csv" --method smc --basis gauss:r=1.131 --particles 100 --seed 4 --quiet -o "$T/part.json"
+expect 0 "" -- "$BASEL" fit "$T/v2.csv" --method smc --basis gauss:r=1.131 --particles 100 --seed 4 --resume "$T/part.json" --quiet -o "$T/resumed.json"
+expect 0 "same engine state" -- $PY - "$T/all.json" "$T/resumed.json" <<'PYEOF'
+import json, sys
+a = json.load(open(sys.argv[1]))["engine"]; b = json.load(open(sys.argv[2]))["engine"]
+print("same engine state" if a == b else "engine states differ")
+PYEOF
+expect 0 "^y_mean,y_lower,y_upper$" -- "$BASEL" predict "$T/resumed.json" data/regression/sinc_test.csv
+expect 2 "resume needs a fit of --method smc" -- "$BASEL" fit "$T/v2.csv" --method smc --basis gauss:r=1.131 --resume "$T/enum.json" -o "$T/x.json"
+
+# 7. without -o the summary goes to stdout; help texts exit 0
 expect 0 "Posterior inclusion probabilities" -- "$BASEL" fit "$D" --method bd --iter 500 --seed 1
 expect 0 "--model-prior" -- "$BASEL" fit --help
 expect 0 "usage: basel predict" -- "$BASEL" predict --help

@@ -1,0 +1,413 @@
+/*
+ * rbf.c: running free-centre RBF chains (rbf.h): options, the annealing
+ * schedule and the best state visited (paper 002 §4), the full-Bayes run
+ * with its posterior of k and kept draws, predictions and accessors.
+ * Chains run in parallel (OpenMP), each with its own mt19937 seeded by
+ * bsl_mix_seed(seed, chain); results are combined in chain order, so they
+ * do not depend on the thread count.
+ */
+#include "rbf_chain.h"
+#include "rbf_result.h"
+
+#include "../model/model.h"
+
+#include <math.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include <time.h>
+#include <stdlib.h>
+#include <string.h>
+
+void bsl_rbf_options_default(bsl_rbf_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->radial = BSL_BASIS_CUBIC;
+    o->width = 1.0;
+    o->linear_term = 1;
+    o->kmax = 50;
+    o->temperature_mode = BSL_RBF_ANNEAL;
+    o->criterion = BSL_COEF_MDL;
+    o->schedule = BSL_RBF_GEOMETRIC;
+    o->t0 = 1.0;
+    o->t_end = 1e-3;
+    o->box_enlarge = 1.2;
+    o->zeta = 0;
+    o->rw_scale = 0.05;
+    o->p_rw = 0.8;
+    for (int i = 0; i < BSL_RBF_NMOVES; i++) o->move_weights[i] = 0.2;
+    o->iter = 20000;
+    o->burn = 5000;
+    o->chains = 4;
+    o->keep = 400;
+    o->k_start = 0;
+    o->seed = 1;
+    o->a0 = 0;
+    o->b0 = 0;
+    o->a_delta = 2;
+    o->b_delta = 10;
+    o->a_lambda = 0.5;
+    o->b_lambda = 1e-3;
+    o->sample_delta2 = 1;
+    o->sample_lambda = 1;
+    o->delta2_init = 10;
+    o->lambda_init = 1;
+}
+
+/* ---- results ---- */
+
+int rbf_draw_alloc(rbf_draw *dr, size_t k, size_t d, size_t c, size_t q)
+{
+    const size_t m = q + k;
+    memset(dr, 0, sizeof *dr);
+    dr->k = k;
+    dr->centres = bsl_calloc(k * d + 1, sizeof(double));
+    dr->coef = bsl_calloc(m * c, sizeof(double));
+    dr->lpk = bsl_calloc(m * (m + 1) / 2, sizeof(double));
+    dr->shrink = bsl_calloc(c, sizeof(double));
+    dr->scale2 = bsl_calloc(c, sizeof(double));
+    if (!dr->centres || !dr->coef || !dr->lpk || !dr->shrink || !dr->scale2) {
+        rbf_draw_free(dr);
+        return BASEL_ENOMEM;
+    }
+    return BASEL_OK;
+}
+
+void rbf_draw_free(rbf_draw *dr)
+{
+    free(dr->centres);
+    free(dr->coef);
+    free(dr->lpk);
+    free(dr->shrink);
+    free(dr->scale2);
+    memset(dr, 0, sizeof *dr);
+}
+
+bsl_rbf_result *rbf_result_new(void) { return bsl_calloc(1, sizeof(bsl_rbf_result)); }
+
+void bsl_rbf_free(bsl_rbf_result *r)
+{
+    if (!r) return;
+    for (size_t i = 0; i < r->ndraws; i++) rbf_draw_free(&r->draws[i]);
+    free(r->draws);
+    free(r->k_post);
+    free(r->lo);
+    free(r->side);
+    free(r);
+}
+
+/* The network of the chain's current state into dr (allocated for at
+ * least its k): least squares for anneal (paper 002 §4 step 4), the
+ * conjugate posterior given mu and delta^2 for rj (rbf_result.h). */
+static void capture(bsl_rbf_chain *ch, rbf_draw *dr)
+{
+    const rbf_state *s = &ch->st[ch->cur];
+    const size_t m = ch->q + s->k, c = ch->c, cap = ch->cap;
+    const double n = (double)ch->n;
+    dr->k = s->k;
+    memcpy(dr->centres, s->mu, s->k * ch->d * sizeof(double));
+    size_t t = 0;
+    for (size_t j = 0; j < m; j++)
+        for (size_t i = j; i < m; i++) dr->lpk[t++] = s->chol.L[i + j * cap];
+    for (size_t o = 0; o < c; o++) {
+        double quad = 0;
+        for (size_t i = 0; i < m; i++) quad += s->z[i * c + o] * s->z[i * c + o];
+        const double shrink = ch->mode == BSL_RBF_ANNEAL ? 1.0 : ch->delta2[o] / (1 + ch->delta2[o]);
+        for (size_t i = 0; i < m; i++) ch->w[i] = shrink * s->z[i * c + o];
+        bsl_chol_solve_upper(&s->chol, ch->w); /* coef = shrink (D'D)^{-1} D'y */
+        for (size_t i = 0; i < m; i++) dr->coef[i * c + o] = ch->w[i];
+        dr->shrink[o] = shrink;
+        const double rss = fmax(ch->yy[o] - shrink * quad, 0.0);
+        if (ch->mode == BSL_RBF_ANNEAL) {
+            dr->dof = n - (double)m;
+            dr->scale2[o] = rss / dr->dof;
+        } else {
+            dr->dof = 2 * ch->o.a0 + n;
+            dr->scale2[o] = (ch->o.b0 + 0.5 * rss) / (ch->o.a0 + 0.5 * n);
+        }
+    }
+}
+
+/* temperature at iteration i of iter (paper 002 §4: T_i decreasing) */
+static double temperature(const bsl_rbf_options *o, size_t i, size_t iter)
+{
+    const double f = iter > 1 ? (double)i / (double)(iter - 1) : 1.0;
+    switch (o->schedule) {
+    case BSL_RBF_LINEAR: return o->t0 + (o->t_end - o->t0) * f;
+    case BSL_RBF_LOG: { /* T_i = t0 / (1 + a log(1 + i)), reaching t_end at the end */
+        const double a = (o->t0 / o->t_end - 1) / log((double)BSL_MAX(iter, 2));
+        return o->t0 / (1 + a * log1p((double)i));
+    }
+    default: return o->t0 * pow(o->t_end / o->t0, f);
+    }
+}
+
+/* per-chain output */
+typedef struct chain_out {
+    double best;         /* anneal: best criterion */
+    size_t best_k;
+    double *best_mu;     /* kmax x d */
+    double *k_count;     /* kmax + 1 */
+    rbf_draw *draws;     /* rj: nkeep */
+    size_t nkeep, ndone;
+    int rc;
+} chain_out;
+
+/* Start at k_start centres uniform on the box (fewer if collinear). */
+static void start_state(bsl_rbf_chain *ch, gsl_rng *r)
+{
+    rbf_state *s = &ch->st[ch->cur];
+    for (size_t j = 0; j < BSL_MIN(ch->o.k_start, rbf_kmax(ch)) && !ch->discrete; j++) {
+        for (size_t a = 0; a < ch->d; a++)
+            ch->u[a] = ch->lo[a] + ch->side[a] * gsl_rng_uniform(r);
+        rbf_state_append(ch, s, ch->u, 0);
+    }
+    rbf_state_loglik(ch, s);
+}
+
+static void run_anneal(bsl_rbf_chain *ch, gsl_rng *r, chain_out *out)
+{
+    const bsl_rbf_options *o = &ch->o;
+    out->best = bsl_rbf_chain_log_target(ch);
+    out->best_k = bsl_rbf_chain_k(ch);
+    memcpy(out->best_mu, bsl_rbf_chain_centres(ch), out->best_k * ch->d * sizeof(double));
+    for (size_t i = 0; i < o->iter; i++) {
+        bsl_rbf_chain_step(ch, r, temperature(o, i, o->iter));
+        const double lt = bsl_rbf_chain_log_target(ch);
+        if (lt > out->best) { /* keep the best state visited */
+            out->best = lt;
+            out->best_k = bsl_rbf_chain_k(ch);
+            memcpy(out->best_mu, bsl_rbf_chain_centres(ch), out->best_k * ch->d * sizeof(double));
+        }
+    }
+    /* the best network, freshly factorised, for least squares */
+    rbf_state *s = &ch->st[ch->cur];
+    s->k = out->best_k;
+    memcpy(s->mu, out->best_mu, out->best_k * ch->d * sizeof(double));
+    out->rc = rbf_state_refresh(ch, s);
+    if (out->rc == BASEL_OK) capture(ch, &out->draws[0]);
+    out->ndone = out->rc == BASEL_OK;
+}
+
+static void run_full(bsl_rbf_chain *ch, gsl_rng *r, chain_out *out)
+{
+    const bsl_rbf_options *o = &ch->o;
+    const size_t every = BSL_MAX(o->iter / BSL_MAX(out->nkeep, 1), 1);
+    for (size_t i = 0; i < o->burn + o->iter; i++) {
+        bsl_rbf_chain_step(ch, r, 1.0);
+        if (i < o->burn) continue;
+        const size_t t = i - o->burn;
+        out->k_count[bsl_rbf_chain_k(ch)] += 1;
+        if ((t + 1) % every == 0 && out->ndone < out->nkeep) capture(ch, &out->draws[out->ndone++]);
+    }
+}
+
+static double wall_seconds(void)
+{
+#ifdef _OPENMP
+    return omp_get_wtime();
+#else
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#endif
+}
+
+static int check_run(const bsl_rbf_options *o, basel_error *err)
+{
+    if (!o || o->chains == 0 || o->iter == 0)
+        return bsl_fail(err, BASEL_EINVAL, "rbf: chains and iter must be at least 1");
+    if (o->temperature_mode != BSL_RBF_ANNEAL && o->temperature_mode != BSL_RBF_FULL)
+        return bsl_fail(err, BASEL_EINVAL, "rbf: unknown mode %d", o->temperature_mode);
+    if (o->temperature_mode == BSL_RBF_ANNEAL &&
+        (!(o->t0 > 0 && o->t_end > 0 && isfinite(o->t0) && isfinite(o->t_end)) ||
+         o->schedule < BSL_RBF_LINEAR || o->schedule > BSL_RBF_LOG))
+        return bsl_fail(err, BASEL_EINVAL, "rbf: temperatures must be positive, schedule "
+                                           "linear, geometric or log");
+    if (o->candidates && o->temperature_mode == BSL_RBF_ANNEAL)
+        return bsl_fail(err, BASEL_EINVAL, "rbf: candidate sets are for the rj sampler");
+    return BASEL_OK;
+}
+
+static void free_outs(chain_out *outs, bsl_rbf_chain **chains, gsl_rng **rngs, size_t nch)
+{
+    for (size_t i = 0; outs && i < nch; i++) {
+        for (size_t t = 0; outs[i].draws && t < outs[i].nkeep; t++) rbf_draw_free(&outs[i].draws[t]);
+        free(outs[i].draws);
+        free(outs[i].best_mu);
+        free(outs[i].k_count);
+    }
+    for (size_t i = 0; chains && i < nch; i++) bsl_rbf_chain_free(chains[i]);
+    for (size_t i = 0; rngs && i < nch; i++)
+        if (rngs[i]) gsl_rng_free(rngs[i]);
+    free(outs);
+    free(chains);
+    free(rngs);
+}
+
+static int setup_chain(const double *X, size_t n, size_t d, const double *Y, size_t c,
+                       const bsl_rbf_options *o, size_t i, size_t nkeep, bsl_rbf_chain **ch,
+                       gsl_rng **r, chain_out *out, basel_error *err)
+{
+    int rc = bsl_rbf_chain_create(ch, X, n, d, Y, c, o, err);
+    if (rc) return rc;
+    *r = gsl_rng_alloc(gsl_rng_mt19937);
+    const size_t q = (*ch)->q, kmax = o->kmax;
+    out->nkeep = nkeep;
+    out->best_mu = bsl_calloc(kmax * d + 1, sizeof(double));
+    out->k_count = bsl_calloc(kmax + 1, sizeof(double));
+    out->draws = bsl_calloc(nkeep, sizeof(rbf_draw));
+    if (!*r || !out->best_mu || !out->k_count || !out->draws)
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    for (size_t t = 0; t < nkeep; t++)
+        if (rbf_draw_alloc(&out->draws[t], kmax, d, c, q))
+            return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    gsl_rng_set(*r, bsl_mix_seed(o->seed, i));
+    start_state(*ch, *r);
+    return BASEL_OK;
+}
+
+/* Move the chains' networks into the result (chain order). */
+static int collect(bsl_rbf_result *res, chain_out *outs, bsl_rbf_chain **chains, size_t nch,
+                   basel_error *err)
+{
+    size_t total = 0, best = 0;
+    for (size_t i = 0; i < nch; i++) {
+        if (outs[i].rc) return bsl_fail(err, outs[i].rc, "rbf: chain %zu: singular design", i + 1);
+        total += outs[i].ndone;
+        if (outs[i].best > outs[best].best) best = i;
+        double p[BSL_RBF_NMOVES], a[BSL_RBF_NMOVES];
+        bsl_rbf_chain_counts(chains[i], p, a);
+        for (int m = 0; m < BSL_RBF_NMOVES; m++) {
+            res->proposed[m] += p[m];
+            res->accepted[m] += a[m];
+        }
+    }
+    if (res->mode == BSL_RBF_ANNEAL) {
+        res->score = outs[best].best;
+        total = 1;
+    }
+    res->draws = bsl_calloc(total, sizeof(rbf_draw));
+    if (!res->draws) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (res->mode == BSL_RBF_ANNEAL) {
+        res->draws[0] = outs[best].draws[0];
+        memset(&outs[best].draws[0], 0, sizeof(rbf_draw));
+        res->ndraws = 1;
+        return BASEL_OK;
+    }
+    res->k_post = bsl_calloc(res->kmax + 1, sizeof(double));
+    if (!res->k_post) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    double nk = 0;
+    for (size_t i = 0; i < nch; i++) {
+        for (size_t k = 0; k <= res->kmax; k++) {
+            res->k_post[k] += outs[i].k_count[k];
+            nk += outs[i].k_count[k];
+        }
+        for (size_t t = 0; t < outs[i].ndone; t++) {
+            res->draws[res->ndraws++] = outs[i].draws[t];
+            memset(&outs[i].draws[t], 0, sizeof(rbf_draw));
+        }
+    }
+    for (size_t k = 0; k <= res->kmax; k++) res->k_post[k] /= nk;
+    return BASEL_OK;
+}
+
+int bsl_rbf_fit(const double *X, size_t n, size_t d, const double *Y, size_t c,
+                const bsl_rbf_options *o, bsl_rbf_result **out, basel_error *err)
+{
+    *out = NULL;
+    int rc = check_run(o, err);
+    if (rc) return rc;
+    const size_t nch = o->chains;
+    const size_t nkeep = o->temperature_mode == BSL_RBF_ANNEAL
+                             ? 1
+                             : BSL_MAX((o->keep + nch - 1) / nch, (size_t)1);
+    bsl_rbf_chain **chains = bsl_calloc(nch, sizeof *chains);
+    gsl_rng **rngs = bsl_calloc(nch, sizeof *rngs);
+    chain_out *outs = bsl_calloc(nch, sizeof *outs);
+    bsl_rbf_result *res = rbf_result_new();
+    if (!chains || !rngs || !outs || !res) {
+        rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < nch && !rc; i++)
+        rc = setup_chain(X, n, d, Y, c, o, i, nkeep, &chains[i], &rngs[i], &outs[i], err);
+    if (rc) goto done;
+    const double t_start = wall_seconds();
+#pragma omp parallel for schedule(dynamic, 1)
+    for (long i = 0; i < (long)nch; i++) {
+        if (o->temperature_mode == BSL_RBF_ANNEAL)
+            run_anneal(chains[i], rngs[i], &outs[i]);
+        else
+            run_full(chains[i], rngs[i], &outs[i]);
+    }
+    res->seconds = wall_seconds() - t_start;
+    const double steps = (double)nch * (double)(o->iter + (o->temperature_mode == BSL_RBF_FULL ? o->burn : 0));
+    res->moves_per_sec = res->seconds > 0 ? steps / res->seconds : 0;
+    res->mode = o->temperature_mode;
+    res->radial = o->radial;
+    res->width = o->width;
+    res->linear_term = o->linear_term != 0;
+    res->criterion = o->criterion;
+    res->n = n;
+    res->d = d;
+    res->c = c;
+    res->q = chains[0]->q;
+    res->kmax = rbf_kmax(chains[0]);
+    res->seed = o->seed;
+    res->iter = o->iter;
+    res->burn = o->burn;
+    res->chains = nch;
+    res->lo = bsl_calloc(d, sizeof(double));
+    res->side = bsl_calloc(d, sizeof(double));
+    if (!res->lo || !res->side) {
+        rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        goto done;
+    }
+    memcpy(res->lo, chains[0]->lo, d * sizeof(double));
+    memcpy(res->side, chains[0]->side, d * sizeof(double));
+    rc = collect(res, outs, chains, nch, err);
+done:
+    free_outs(outs, chains, rngs, nch);
+    if (rc) {
+        bsl_rbf_free(res);
+        return rc;
+    }
+    *out = res;
+    return BASEL_OK;
+}
+
+/* ---- accessors ---- */
+
+int bsl_rbf_mode_of(const bsl_rbf_result *r) { return r->mode; }
+size_t bsl_rbf_dim(const bsl_rbf_result *r) { return r->d; }
+size_t bsl_rbf_outputs(const bsl_rbf_result *r) { return r->c; }
+double bsl_rbf_score(const bsl_rbf_result *r) { return r->score; }
+double bsl_rbf_moves_per_second(const bsl_rbf_result *r) { return r->moves_per_sec; }
+
+size_t bsl_rbf_k(const bsl_rbf_result *r)
+{
+    if (r->mode == BSL_RBF_ANNEAL) return r->ndraws ? r->draws[0].k : 0;
+    size_t best = 0;
+    for (size_t k = 1; k <= r->kmax; k++)
+        if (r->k_post[k] > r->k_post[best]) best = k;
+    return best;
+}
+
+const double *bsl_rbf_centres(const bsl_rbf_result *r)
+{
+    return r->mode == BSL_RBF_ANNEAL && r->ndraws ? r->draws[0].centres : NULL;
+}
+
+const double *bsl_rbf_k_posterior(const bsl_rbf_result *r, size_t *len)
+{
+    if (len) *len = r->k_post ? r->kmax + 1 : 0;
+    return r->k_post;
+}
+
+void bsl_rbf_acceptance(const bsl_rbf_result *r, int move, double *proposed, double *accepted)
+{
+    const int ok = move >= 0 && move < BSL_RBF_NMOVES;
+    if (proposed) *proposed = ok ? r->proposed[move] : 0;
+    if (accepted) *accepted = ok ? r->accepted[move] : 0;
+}

@@ -11,6 +11,7 @@
 #ifndef BSL_FIT_H
 #define BSL_FIT_H
 
+#include "../core/jsonutil.h"
 #include "../core/params.h"
 #include "../io/io.h"
 #include "../summary/summary.h"
@@ -60,11 +61,5 @@ struct bsl_problem;
  * engine's result (draws included when keep_draws). */
 int bsl_fit_vs(json_t *doc, const struct bsl_problem *P, const basel_options *o, int keep_draws,
                bsl_vs_result *res, basel_error *err);
-
-/* JSON helpers shared by the fit writers and readers. */
-json_t *bsl_json_doubles(const double *x, size_t n);
-json_t *bsl_json_sizes(const size_t *x, size_t n);
-/* Read a JSON array of numbers into x (n entries exactly); -1 on mismatch. */
-int bsl_json_read_doubles(const json_t *a, double *x, size_t n);
 
 #endif

@@ -28,32 +28,6 @@ static size_t default_iter(const char *method)
     return 0;
 }
 
-json_t *bsl_json_doubles(const double *x, size_t n)
-{
-    json_t *a = json_array();
-    for (size_t i = 0; i < n && a; i++)
-        json_array_append_new(a, isfinite(x[i]) ? json_real(x[i]) : json_null());
-    return a;
-}
-
-json_t *bsl_json_sizes(const size_t *x, size_t n)
-{
-    json_t *a = json_array();
-    for (size_t i = 0; i < n && a; i++) json_array_append_new(a, json_integer((json_int_t)x[i]));
-    return a;
-}
-
-int bsl_json_read_doubles(const json_t *a, double *x, size_t n)
-{
-    if (!json_is_array(a) || json_array_size(a) != n) return -1;
-    for (size_t i = 0; i < n; i++) {
-        const json_t *v = json_array_get(a, i);
-        if (!json_is_number(v)) return -1;
-        x[i] = json_number_value(v);
-    }
-    return 0;
-}
-
 /* The single-model predictor of subset atoms[0..k) (see file comment). */
 static json_t *model_predictor(const bsl_vs_problem *pb, const size_t *atoms, size_t k,
                                double weight, basel_error *err)

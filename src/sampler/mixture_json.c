@@ -9,6 +9,7 @@
  * seed gives the same bytes.
  */
 #include "mixture.h"
+#include "../core/jsonutil.h"
 
 #include <float.h>
 #include <math.h>
@@ -20,28 +21,6 @@ enum { FORMAT_VERSION = 1 };
 static const size_t MAX_DIM = 100000, MAX_DRAWS = 10000000;
 
 /* ------------------------------------------------------------- writing */
-
-static json_t *real_array(const double *x, size_t n)
-{
-    json_t *a = json_array();
-    for (size_t i = 0; a && i < n; i++)
-        if (json_array_append_new(a, json_real(x[i]))) {
-            json_decref(a);
-            return NULL;
-        }
-    return a;
-}
-
-static json_t *size_array(const size_t *x, size_t n)
-{
-    json_t *a = json_array();
-    for (size_t i = 0; a && i < n; i++)
-        if (json_array_append_new(a, json_integer((json_int_t)x[i]))) {
-            json_decref(a);
-            return NULL;
-        }
-    return a;
-}
 
 static json_t *options_json(const bsl_mix_options *o)
 {
@@ -63,7 +42,7 @@ static json_t *subsets_json(const bsl_mix_result *r)
     json_t *a = json_array();
     for (size_t s = 0; a && s < r->nsub; s++) {
         json_t *e = json_pack("{s:o,s:f}", "inputs",
-                              size_array(r->sub_idx + r->sub_off[s], r->sub_off[s + 1] - r->sub_off[s]),
+                              bsl_json_sizes(r->sub_idx + r->sub_off[s], r->sub_off[s + 1] - r->sub_off[s]),
                               "prob", r->sub_prob[s]);
         if (!e || json_array_append_new(a, e)) {
             json_decref(a);
@@ -81,11 +60,11 @@ static json_t *draws_json(const bsl_mix_result *r)
     int bad = !in || !mu || !prec || !w || !P;
     for (size_t t = 0; !bad && t < r->ndraw; t++) {
         const size_t o = r->draw_off[t], I = r->draw_off[t + 1] - o;
-        bad = json_array_append_new(in, size_array(r->draw_idx + o, I)) ||
-              json_array_append_new(mu, real_array(r->draw_mu + o * D, I * D)) ||
-              json_array_append_new(prec, real_array(r->draw_prec + o * D, I * D)) ||
-              json_array_append_new(w, real_array(r->draw_w + t * K * D, K * D)) ||
-              json_array_append_new(P, real_array(r->draw_P + t * K, K));
+        bad = json_array_append_new(in, bsl_json_sizes(r->draw_idx + o, I)) ||
+              json_array_append_new(mu, bsl_json_doubles(r->draw_mu + o * D, I * D)) ||
+              json_array_append_new(prec, bsl_json_doubles(r->draw_prec + o * D, I * D)) ||
+              json_array_append_new(w, bsl_json_doubles(r->draw_w + t * K * D, K * D)) ||
+              json_array_append_new(P, bsl_json_doubles(r->draw_P + t * K, K));
     }
     if (bad) {
         json_decref(in), json_decref(mu), json_decref(prec), json_decref(w), json_decref(P);
@@ -103,7 +82,7 @@ json_t *bsl_mix_to_json(const bsl_mix_result *r)
     return json_pack("{s:s,s:i,s:I,s:I,s:I,s:o,s:o,s:o,s:f,s:I,s:I,s:o,s:o,s:o,s:o}", "engine", "mixture",
                      "format_version", FORMAT_VERSION, "inputs", (json_int_t)r->d, "classes",
                      (json_int_t)r->K, "kernels", (json_int_t)r->D, "options", options_json(&r->opt),
-                     "pip", real_array(r->pip, r->d), "size_post", real_array(r->size_post, r->d + 1),
+                     "pip", bsl_json_doubles(r->pip, r->d), "size_post", bsl_json_doubles(r->size_post, r->d + 1),
                      "mean_inputs", r->mean_inputs, "max_inputs_used", (json_int_t)r->max_inputs,
                      "subsets_visited", (json_int_t)r->nvisited, "subsets", subsets_json(r),
                      "proposed", prop, "accepted", acc, "draws", draws_json(r));

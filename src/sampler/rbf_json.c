@@ -8,28 +8,22 @@
  * length it has not checked.
  */
 #include "rbf_result.h"
+#include "../core/jsonutil.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static json_t *doubles(const double *x, size_t n)
-{
-    json_t *a = json_array();
-    for (size_t i = 0; i < n && a; i++) json_array_append_new(a, json_real(x[i]));
-    return a;
-}
 
 static json_t *draw_to_json(const bsl_rbf_result *r, const rbf_draw *dr)
 {
     const size_t m = r->q + dr->k;
     json_t *o = json_object();
     json_object_set_new(o, "k", json_integer((json_int_t)dr->k));
-    json_object_set_new(o, "centres", doubles(dr->centres, dr->k * r->d));
-    json_object_set_new(o, "coef", doubles(dr->coef, m * r->c));
-    json_object_set_new(o, "chol_packed", doubles(dr->lpk, m * (m + 1) / 2));
-    json_object_set_new(o, "shrink", doubles(dr->shrink, r->c));
-    json_object_set_new(o, "scale2", doubles(dr->scale2, r->c));
+    json_object_set_new(o, "centres", bsl_json_doubles(dr->centres, dr->k * r->d));
+    json_object_set_new(o, "coef", bsl_json_doubles(dr->coef, m * r->c));
+    json_object_set_new(o, "chol_packed", bsl_json_doubles(dr->lpk, m * (m + 1) / 2));
+    json_object_set_new(o, "shrink", bsl_json_doubles(dr->shrink, r->c));
+    json_object_set_new(o, "scale2", bsl_json_doubles(dr->scale2, r->c));
     json_object_set_new(o, "dof", json_real(dr->dof));
     return o;
 }
@@ -51,12 +45,12 @@ json_t *bsl_rbf_to_json(const bsl_rbf_result *r)
     json_object_set_new(o, "d", json_integer((json_int_t)r->d));
     json_object_set_new(o, "c", json_integer((json_int_t)r->c));
     json_object_set_new(o, "kmax", json_integer((json_int_t)r->kmax));
-    json_object_set_new(o, "box_lo", doubles(r->lo, r->d));
-    json_object_set_new(o, "box_side", doubles(r->side, r->d));
+    json_object_set_new(o, "box_lo", bsl_json_doubles(r->lo, r->d));
+    json_object_set_new(o, "box_side", bsl_json_doubles(r->side, r->d));
     json_object_set_new(o, "score", isfinite(r->score) ? json_real(r->score) : json_null());
-    if (r->k_post) json_object_set_new(o, "k_posterior", doubles(r->k_post, r->kmax + 1));
-    json_object_set_new(o, "proposed", doubles(r->proposed, BSL_RBF_NMOVES));
-    json_object_set_new(o, "accepted", doubles(r->accepted, BSL_RBF_NMOVES));
+    if (r->k_post) json_object_set_new(o, "k_posterior", bsl_json_doubles(r->k_post, r->kmax + 1));
+    json_object_set_new(o, "proposed", bsl_json_doubles(r->proposed, BSL_RBF_NMOVES));
+    json_object_set_new(o, "accepted", bsl_json_doubles(r->accepted, BSL_RBF_NMOVES));
     json_object_set_new(o, "seed", json_integer((json_int_t)r->seed));
     json_object_set_new(o, "iter", json_integer((json_int_t)r->iter));
     json_object_set_new(o, "burn", json_integer((json_int_t)r->burn));
@@ -68,40 +62,19 @@ json_t *bsl_rbf_to_json(const bsl_rbf_result *r)
 
 /* ---- reading ---- */
 
-static int read_size(const json_t *o, const char *key, size_t lo, size_t hi, size_t *out)
-{
-    const json_t *v = json_object_get(o, key);
-    if (!json_is_integer(v) || json_integer_value(v) < (json_int_t)lo ||
-        (unsigned long long)json_integer_value(v) > hi)
-        return -1;
-    *out = (size_t)json_integer_value(v);
-    return 0;
-}
-
-static int read_doubles(const json_t *a, double *x, size_t n)
-{
-    if (!json_is_array(a) || json_array_size(a) != n) return -1;
-    for (size_t i = 0; i < n; i++) {
-        const json_t *v = json_array_get(a, i);
-        if (!json_is_number(v) || !isfinite(json_number_value(v))) return -1;
-        x[i] = json_number_value(v);
-    }
-    return 0;
-}
-
 static int read_draw(const bsl_rbf_result *r, const json_t *o, rbf_draw *dr)
 {
     size_t k;
-    if (!json_is_object(o) || read_size(o, "k", 0, r->kmax, &k) ||
+    if (!json_is_object(o) || bsl_json_read_size(o, "k", 0, r->kmax, &k) ||
         rbf_draw_alloc(dr, k, r->d, r->c, r->q))
         return -1;
     const size_t m = r->q + k;
     const json_t *dof = json_object_get(o, "dof");
-    if (read_doubles(json_object_get(o, "centres"), dr->centres, k * r->d) ||
-        read_doubles(json_object_get(o, "coef"), dr->coef, m * r->c) ||
-        read_doubles(json_object_get(o, "chol_packed"), dr->lpk, m * (m + 1) / 2) ||
-        read_doubles(json_object_get(o, "shrink"), dr->shrink, r->c) ||
-        read_doubles(json_object_get(o, "scale2"), dr->scale2, r->c) || !json_is_number(dof) ||
+    if (bsl_json_read_doubles(json_object_get(o, "centres"), dr->centres, k * r->d) ||
+        bsl_json_read_doubles(json_object_get(o, "coef"), dr->coef, m * r->c) ||
+        bsl_json_read_doubles(json_object_get(o, "chol_packed"), dr->lpk, m * (m + 1) / 2) ||
+        bsl_json_read_doubles(json_object_get(o, "shrink"), dr->shrink, r->c) ||
+        bsl_json_read_doubles(json_object_get(o, "scale2"), dr->scale2, r->c) || !json_is_number(dof) ||
         !(json_number_value(dof) > 0))
         return -1;
     dr->dof = json_number_value(dof);
@@ -120,10 +93,10 @@ static int read_header(bsl_rbf_result *r, const json_t *j)
     size_t radial, crit;
     if (!mode || (strcmp(mode, "anneal") && strcmp(mode, "rj")) || !json_is_boolean(lin) ||
         !json_is_number(w) || !(json_number_value(w) > 0) ||
-        read_size(j, "radial", BSL_BASIS_GAUSS, BSL_BASIS_LINRBF, &radial) ||
-        read_size(j, "criterion", 0, 16, &crit) || read_size(j, "n", 1, (size_t)1 << 40, &r->n) ||
-        read_size(j, "d", 1, 100000, &r->d) || read_size(j, "c", 1, 100000, &r->c) ||
-        read_size(j, "kmax", 0, 1000000, &r->kmax))
+        bsl_json_read_size(j, "radial", BSL_BASIS_GAUSS, BSL_BASIS_LINRBF, &radial) ||
+        bsl_json_read_size(j, "criterion", 0, 16, &crit) || bsl_json_read_size(j, "n", 1, (size_t)1 << 40, &r->n) ||
+        bsl_json_read_size(j, "d", 1, 100000, &r->d) || bsl_json_read_size(j, "c", 1, 100000, &r->c) ||
+        bsl_json_read_size(j, "kmax", 0, 1000000, &r->kmax))
         return -1;
     r->mode = strcmp(mode, "anneal") ? BSL_RBF_FULL : BSL_RBF_ANNEAL;
     r->radial = (int)radial;
@@ -133,23 +106,23 @@ static int read_header(bsl_rbf_result *r, const json_t *j)
     r->q = 1 + (r->linear_term ? r->d : 0);
     r->lo = bsl_calloc(r->d, sizeof(double));
     r->side = bsl_calloc(r->d, sizeof(double));
-    if (!r->lo || !r->side || read_doubles(json_object_get(j, "box_lo"), r->lo, r->d) ||
-        read_doubles(json_object_get(j, "box_side"), r->side, r->d) ||
-        read_doubles(json_object_get(j, "proposed"), r->proposed, BSL_RBF_NMOVES) ||
-        read_doubles(json_object_get(j, "accepted"), r->accepted, BSL_RBF_NMOVES))
+    if (!r->lo || !r->side || bsl_json_read_doubles(json_object_get(j, "box_lo"), r->lo, r->d) ||
+        bsl_json_read_doubles(json_object_get(j, "box_side"), r->side, r->d) ||
+        bsl_json_read_doubles(json_object_get(j, "proposed"), r->proposed, BSL_RBF_NMOVES) ||
+        bsl_json_read_doubles(json_object_get(j, "accepted"), r->accepted, BSL_RBF_NMOVES))
         return -1;
     const json_t *score = json_object_get(j, "score");
     r->score = json_is_number(score) ? json_number_value(score) : NAN;
     size_t seed = 0;
-    read_size(j, "seed", 0, (size_t)-1, &seed);
+    bsl_json_read_size(j, "seed", 0, (size_t)-1, &seed);
     r->seed = (unsigned long)seed;
-    read_size(j, "iter", 0, (size_t)-1, &r->iter);
-    read_size(j, "burn", 0, (size_t)-1, &r->burn);
-    read_size(j, "chains", 0, (size_t)-1, &r->chains);
+    bsl_json_read_size(j, "iter", 0, (size_t)-1, &r->iter);
+    bsl_json_read_size(j, "burn", 0, (size_t)-1, &r->burn);
+    bsl_json_read_size(j, "chains", 0, (size_t)-1, &r->chains);
     const json_t *kp = json_object_get(j, "k_posterior");
     if (kp) {
         r->k_post = bsl_calloc(r->kmax + 1, sizeof(double));
-        if (!r->k_post || read_doubles(kp, r->k_post, r->kmax + 1)) return -1;
+        if (!r->k_post || bsl_json_read_doubles(kp, r->k_post, r->kmax + 1)) return -1;
     }
     return 0;
 }

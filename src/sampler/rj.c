@@ -420,31 +420,15 @@ static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
     return bsl_model_create(&ch->M, D, &ch->prior, pb->kmax, err);
 }
 
-/* Per-atom and size traces of all chains (chains x L each) -> R-hat, ESS. */
-static int diagnostics(rj_chain *ch, size_t chains, size_t m, bsl_vs_result *res)
+/* The chains' traces for the shared R-hat / ESS computation (summary.h). */
+static int trace_diagnostics(rj_chain *ch, size_t chains, bsl_vs_result *res)
 {
-    const size_t L = ch[0].L;
-    res->rhat_pip = bsl_malloc(m, sizeof(double));
-    res->ess_pip = bsl_malloc(m, sizeof(double));
-    double *x = bsl_malloc(chains * (L ? L : 1), sizeof(double));
-    if (!res->rhat_pip || !res->ess_pip || !x) {
-        free(x);
-        return BASEL_ENOMEM;
-    }
-    for (size_t j = 0; j <= m; j++) {
-        for (size_t c = 0; c < chains; c++) memcpy(x + c * L, ch[c].trace + j * L, L * sizeof *x);
-        double rhat = NAN, ess = NAN;
-        if (L >= 4) bsl_rhat_ess(x, chains, L, &rhat, &ess);
-        if (j < m) {
-            res->rhat_pip[j] = rhat;
-            res->ess_pip[j] = ess;
-        } else {
-            res->rhat_size = rhat;
-            res->ess_size = ess;
-        }
-    }
-    free(x);
-    return BASEL_OK;
+    const double **tr = bsl_malloc(chains, sizeof *tr);
+    if (!tr) return BASEL_ENOMEM;
+    for (size_t c = 0; c < chains; c++) tr[c] = ch[c].trace;
+    const int rc = bsl_vs_trace_diagnostics(res, tr, chains, ch[0].L);
+    free(tr);
+    return rc;
 }
 
 static int merge_draws(rj_chain *ch, size_t chains, int sampled, bsl_vs_result *res)
@@ -497,7 +481,7 @@ static int merge(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
              prop[2] > 0 ? acc[2] / prop[2] : 0, st->rb_every ? "rao-blackwell" : "frequency",
              max_gap);
     const int sampled = pb->prior.kind == BSL_COEF_RIDGE && pb->prior.sample_nuisance;
-    if (diagnostics(ch, chains, m, res)) return BASEL_ENOMEM;
+    if (trace_diagnostics(ch, chains, res)) return BASEL_ENOMEM;
     return run->keep_draws ? merge_draws(ch, chains, sampled, res) : BASEL_OK;
 }
 

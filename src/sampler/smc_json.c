@@ -13,6 +13,7 @@
  * and value is checked before use, and a failure frees what was built.
  */
 #include "smc_impl.h"
+#include "../core/jsonutil.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -23,28 +24,6 @@
 #define SMC_FORMAT_VERSION 1
 
 /* ---- writing --------------------------------------------------------------- */
-
-static json_t *real_array(const double *x, size_t n)
-{
-    json_t *a = json_array();
-    for (size_t i = 0; a && i < n; i++)
-        if (json_array_append_new(a, json_real(x[i])) != 0) {
-            json_decref(a);
-            return NULL;
-        }
-    return a;
-}
-
-static json_t *size_array(const size_t *x, size_t n)
-{
-    json_t *a = json_array();
-    for (size_t i = 0; a && i < n; i++)
-        if (json_array_append_new(a, json_integer((json_int_t)x[i])) != 0) {
-            json_decref(a);
-            return NULL;
-        }
-    return a;
-}
 
 static json_t *options_json(const bsl_smc_options *o)
 {
@@ -70,8 +49,8 @@ static json_t *cache_json(const smc_cache *C)
         for (size_t i = 0; i <= j; i++) g[n++] = C->G[i + j * C->mcap];
     json_t *j = json_pack("{s:I, s:I, s:f, s:f, s:o, s:o, s:o, s:o, s:o}", "t", (json_int_t)C->t,
                           "m", (json_int_t)m, "sum_y", C->sum_y, "yy", C->yy, "x",
-                          real_array(C->xc, m * C->d), "y", real_array(C->yc, m), "G",
-                          real_array(g, n), "s1", real_array(C->s1, m), "sy", real_array(C->sy, m));
+                          bsl_json_doubles(C->xc, m * C->d), "y", bsl_json_doubles(C->yc, m), "G",
+                          bsl_json_doubles(g, n), "s1", bsl_json_doubles(C->s1, m), "sy", bsl_json_doubles(C->sy, m));
     free(g);
     return j;
 }
@@ -87,10 +66,10 @@ static json_t *particle_json(const smc_particle *P)
     /* JSON has no -inf: a particle whose birth failed has log_w null */
     json_t *lw = isfinite(P->log_w) ? json_real(P->log_w) : json_null();
     json_t *j = json_pack("{s:o, s:f, s:f, s:o, s:f, s:I, s:o, s:o, s:o}", "centres",
-                          size_array(P->centre, P->k), "sigma2", P->sigma2, "sigma_beta2",
+                          bsl_json_sizes(P->centre, P->k), "sigma2", P->sigma2, "sigma_beta2",
                           P->sigma_beta2, "log_w", lw, "log_ml", P->log_ml, "since_refactor",
-                          (json_int_t)P->since_refactor, "L", real_array(L, n), "z",
-                          real_array(P->z, k1), "beta", real_array(P->beta, k1));
+                          (json_int_t)P->since_refactor, "L", bsl_json_doubles(L, n), "z",
+                          bsl_json_doubles(P->z, k1), "beta", bsl_json_doubles(P->beta, k1));
     free(L);
     return j;
 }

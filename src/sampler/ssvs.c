@@ -575,30 +575,15 @@ static int ss_chain_init(const ss_ctx *x, ss_chain *ch, const bsl_run *run, size
     return BASEL_OK;
 }
 
-static int ss_diagnostics(ss_chain *ch, size_t chains, size_t m, bsl_vs_result *res)
+/* The chains' traces for the shared R-hat / ESS computation (summary.h). */
+static int trace_diagnostics(ss_chain *ch, size_t chains, bsl_vs_result *res)
 {
-    const size_t L = ch[0].L;
-    res->rhat_pip = bsl_malloc(m, sizeof(double));
-    res->ess_pip = bsl_malloc(m, sizeof(double));
-    double *y = bsl_malloc(chains * (L ? L : 1), sizeof(double));
-    if (!res->rhat_pip || !res->ess_pip || !y) {
-        free(y);
-        return BASEL_ENOMEM;
-    }
-    for (size_t j = 0; j <= m; j++) {
-        for (size_t c = 0; c < chains; c++) memcpy(y + c * L, ch[c].trace + j * L, L * sizeof *y);
-        double rhat = NAN, ess = NAN;
-        if (L >= 4) bsl_rhat_ess(y, chains, L, &rhat, &ess);
-        if (j < m) {
-            res->rhat_pip[j] = rhat;
-            res->ess_pip[j] = ess;
-        } else {
-            res->rhat_size = rhat;
-            res->ess_size = ess;
-        }
-    }
-    free(y);
-    return BASEL_OK;
+    const double **tr = bsl_malloc(chains, sizeof *tr);
+    if (!tr) return BASEL_ENOMEM;
+    for (size_t c = 0; c < chains; c++) tr[c] = ch[c].trace;
+    const int rc = bsl_vs_trace_diagnostics(res, tr, chains, ch[0].L);
+    free(tr);
+    return rc;
 }
 
 static int ss_merge(const ss_ctx *x, ss_chain *ch, const bsl_run *run, bsl_vs_result *res,
@@ -630,7 +615,7 @@ static int ss_merge(const ss_ctx *x, ss_chain *ch, const bsl_run *run, bsl_vs_re
              x->sp->scaled ? ", scaled by sigma2" : "", x->sp->tau2 > 0 ? x->sp->tau2 : x->sp->tau,
              x->sp->tau2 > 0 ? " (tau2)" : "", x->sp->c,
              flips / ((double)chains * (double)(run->iter + run->burn)), gap);
-    if (ss_diagnostics(ch, chains, m, res)) return BASEL_ENOMEM;
+    if (trace_diagnostics(ch, chains, res)) return BASEL_ENOMEM;
     if (!run->keep_draws) return BASEL_OK;
     const int sampled = sigma_sampled(x->sp);
     if (sampled) {

@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static double mean_of(const double *x, size_t n)
 {
@@ -72,4 +73,31 @@ void bsl_rhat_ess(const double *x, size_t chains, size_t len, double *rhat, doub
 out:
     free(mu);
     free(var);
+}
+
+int bsl_vs_trace_diagnostics(bsl_vs_result *res, const double *const *traces, size_t chains,
+                             size_t L)
+{
+    const size_t m = res->m;
+    res->rhat_pip = bsl_malloc(m, sizeof(double));
+    res->ess_pip = bsl_malloc(m, sizeof(double));
+    double *x = bsl_malloc(chains * (L ? L : 1), sizeof(double));
+    if (!res->rhat_pip || !res->ess_pip || !x) {
+        free(x);
+        return BASEL_ENOMEM;
+    }
+    for (size_t j = 0; j <= m; j++) {
+        for (size_t c = 0; c < chains; c++) memcpy(x + c * L, traces[c] + j * L, L * sizeof *x);
+        double rhat = NAN, ess = NAN;
+        if (L >= 4) bsl_rhat_ess(x, chains, L, &rhat, &ess);
+        if (j < m) {
+            res->rhat_pip[j] = rhat;
+            res->ess_pip[j] = ess;
+        } else {
+            res->rhat_size = rhat;
+            res->ess_size = ess;
+        }
+    }
+    free(x);
+    return BASEL_OK;
 }

@@ -91,4 +91,11 @@ size_t bsl_kopt(const double *size_prob, size_t kmax);
  * initial-positive-sequence autocorrelation estimate across chains). */
 void bsl_rhat_ess(const double *x, size_t chains, size_t len, double *rhat, double *ess);
 
+/* R-hat and ESS of every PIP and of the size from per-chain traces:
+ * traces[c] holds chain c's (m + 1) x L values, atom j's trace at
+ * traces[c] + j * L and the size's in the last row. Fills res->rhat_pip,
+ * res->ess_pip (allocated here), rhat_size and ess_size; NaN when L < 4. */
+int bsl_vs_trace_diagnostics(bsl_vs_result *res, const double *const *traces, size_t chains,
+                             size_t L);
+
 #endif

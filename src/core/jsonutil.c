@@ -1,0 +1,47 @@
+/* jsonutil.c: shared jansson helpers (jsonutil.h). */
+#include "jsonutil.h"
+
+#include <math.h>
+
+json_t *bsl_json_doubles(const double *x, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < n; i++)
+        if (json_array_append_new(a, isfinite(x[i]) ? json_real(x[i]) : json_null())) {
+            json_decref(a);
+            return NULL;
+        }
+    return a;
+}
+
+json_t *bsl_json_sizes(const size_t *x, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < n; i++)
+        if (json_array_append_new(a, json_integer((json_int_t)x[i]))) {
+            json_decref(a);
+            return NULL;
+        }
+    return a;
+}
+
+int bsl_json_read_doubles(const json_t *a, double *x, size_t n)
+{
+    if (!json_is_array(a) || json_array_size(a) != n) return -1;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *v = json_array_get(a, i);
+        if (!json_is_number(v) || !isfinite(json_number_value(v))) return -1;
+        x[i] = json_number_value(v);
+    }
+    return 0;
+}
+
+int bsl_json_read_size(const json_t *o, const char *key, size_t lo, size_t hi, size_t *out)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!json_is_integer(v) || json_integer_value(v) < 0) return -1;
+    const unsigned long long u = (unsigned long long)json_integer_value(v);
+    if (u < lo || u > hi) return -1;
+    *out = (size_t)u;
+    return 0;
+}

@@ -1,0 +1,23 @@
+/*
+ * jsonutil.h: the few jansson helpers every JSON writer and reader of the
+ * library shares (fit documents, engine states).
+ */
+#ifndef BSL_JSONUTIL_H
+#define BSL_JSONUTIL_H
+
+#include "core.h"
+
+#include <jansson.h>
+
+/* A new array of n numbers; a non-finite value becomes null (JSON has no
+ * NaN or Inf, and readers reject null where they need a number). NULL on
+ * ENOMEM. */
+json_t *bsl_json_doubles(const double *x, size_t n);
+/* A new array of n integers. NULL on ENOMEM. */
+json_t *bsl_json_sizes(const size_t *x, size_t n);
+/* Read exactly n finite numbers from array a into x; -1 otherwise. */
+int bsl_json_read_doubles(const json_t *a, double *x, size_t n);
+/* Read the integer o[key] into *out if lo <= value <= hi; -1 otherwise. */
+int bsl_json_read_size(const json_t *o, const char *key, size_t lo, size_t hi, size_t *out);
+
+#endif

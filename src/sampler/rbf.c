@@ -154,7 +154,7 @@ typedef struct chain_out {
 } chain_out;
 
 /* Start at k_start centres uniform on the box (fewer if collinear). */
-static void start_state(bsl_rbf_chain *ch, gsl_rng *r)
+void bsl_rbf_chain_start(bsl_rbf_chain *ch, gsl_rng *r)
 {
     rbf_state *s = &ch->st[ch->cur];
     for (size_t j = 0; j < BSL_MIN(ch->o.k_start, rbf_kmax(ch)) && !ch->discrete; j++) {
@@ -263,7 +263,7 @@ static int setup_chain(const double *X, size_t n, size_t d, const double *Y, siz
         if (rbf_draw_alloc(&out->draws[t], kmax, d, c, q))
             return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     gsl_rng_set(*r, bsl_mix_seed(o->seed, i));
-    start_state(*ch, *r);
+    bsl_rbf_chain_start(*ch, *r);
     return BASEL_OK;
 }
 

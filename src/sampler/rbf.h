@@ -126,6 +126,8 @@ typedef struct bsl_rbf_chain bsl_rbf_chain;
 int bsl_rbf_chain_create(bsl_rbf_chain **out, const double *X, size_t n, size_t d,
                          const double *Y, size_t c, const bsl_rbf_options *o, basel_error *err);
 void bsl_rbf_chain_free(bsl_rbf_chain *ch);
+/* Put o.k_start centres, uniform on the box, into a new chain (the fit's start). */
+void bsl_rbf_chain_start(bsl_rbf_chain *ch, gsl_rng *r);
 /* One move (chosen as in paper 002 §4) at temperature T (1 = the target
  * itself), then, for rj, the delta^2 and Lambda updates. Returns the move
  * index. No allocation. */

@@ -205,8 +205,11 @@ static void accumulate(bd_chain *ch, const bsl_vs_problem *pb, double weight, si
         ch->rc = BASEL_ENOMEM;
 }
 
+/* max_models: distinct subsets stored per chain, enough for the top models
+ * and the model-averaged intervals and bounded, so that memory does not grow
+ * with the run length (BAS keeps every visited model) */
 static int chain_alloc(bd_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
-                       basel_error *err)
+                       size_t max_models, basel_error *err)
 {
     const size_t m = pb->D->m, c = pb->D->c, kc = pb->kmax + 1;
     memset(ch, 0, sizeof *ch);
@@ -222,7 +225,7 @@ static int chain_alloc(bd_chain *ch, const bsl_vs_problem *pb, const bsl_run *ru
     ch->batch_w = bsl_calloc(BD_BATCHES, sizeof(double));
     ch->size_trace = bsl_calloc(run->iter, sizeof(double));
     if (!ch->r || !ch->drop || !ch->log_rate || !ch->beta || !ch->pip || !ch->size || !ch->coef ||
-        !ch->batch_pip || !ch->batch_w || !ch->size_trace || bsl_modelset_init(&ch->models, 200000) ||
+        !ch->batch_pip || !ch->batch_w || !ch->size_trace || bsl_modelset_init(&ch->models, max_models) ||
         bsl_vs_result_init(&ch->draws, m, c, pb->kmax, 1))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (pb->prior.sample_nuisance) {
@@ -404,6 +407,8 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
     bd_settings st;
     int rc = bsl_params_double(run->params, "nu", 1.0, 1e-6, 1e6, &st.nu, err);
     if (!rc) rc = bsl_params_double(run->params, "rho", 1.0, 1e-6, 1e6, &st.rho, err);
+    size_t max_models = 20000;
+    if (!rc) rc = bsl_params_size(run->params, "max-models", 20000, 1, (size_t)1 << 40, &max_models, err);
     if (rc) return rc;
     const char *birth = bsl_params_get(run->params, "birth");
     if (birth && strcmp(birth, "uniform") != 0 && strcmp(birth, "informed") != 0)
@@ -431,7 +436,7 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
     }
     rc = bsl_vs_result_init(res, D->m, D->c, pb->kmax, chains);
     for (size_t h = 0; h < chains && !rc; h++) {
-        rc = chain_alloc(&chs[h], pb, run, err);
+        rc = chain_alloc(&chs[h], pb, run, max_models, err);
         chs[h].birth = alias;
     }
     bd_progress prog = {0, chains * (run->burn + run->iter), 0};

@@ -361,7 +361,7 @@ static int read_settings(rj_settings *st, const bsl_vs_problem *pb, const bsl_ru
     if (!rc) rc = bsl_params_double(run->params, "rj-swap", third, 0, 1, &st->w[MOVE_SWAP], err);
     if (!rc) rc = bsl_params_size(run->params, "rj-rb-every", pb->D->m, 0, (size_t)1 << 40,
                                   &st->rb_every, err);
-    if (!rc) rc = bsl_params_size(run->params, "max-models", 100000, 0, (size_t)1 << 40,
+    if (!rc) rc = bsl_params_size(run->params, "max-models", 20000, 0, (size_t)1 << 40,
                                   &st->max_models, err);
     if (rc) return rc;
     if (st->w[MOVE_ADD] <= 0 || st->w[MOVE_DEL] <= 0)

@@ -658,7 +658,7 @@ int bsl_ssvs_run_ex(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result 
     const size_t m = pb->D->m, chains = run->chains ? run->chains : 1;
     const double t0 = omp_get_wtime();
     ss_ctx x = {pb, &sp, NULL, m, sp.p > 0 ? m : pb->kmax, (double)(pb->D->n - pb->D->q), 100000};
-    if ((rc = bsl_params_size(run->params, "max-models", 100000, 0, (size_t)1 << 40, &x.max_models, err)))
+    if ((rc = bsl_params_size(run->params, "max-models", 20000, 0, (size_t)1 << 40, &x.max_models, err)))
         return rc;
     bsl_run r1 = *run;
     r1.chains = chains;

@@ -7,6 +7,7 @@
  */
 #include "summary.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@ int bsl_modelset_init(bsl_modelset *s, size_t max_items)
 {
     memset(s, 0, sizeof *s);
     s->max_items = max_items;
+    s->best_log_post = -INFINITY;
     s->nslots = 64;
     s->slots = calloc(s->nslots, sizeof *s->slots);
     return s->slots ? 0 : -1;
@@ -87,7 +89,9 @@ int bsl_modelset_add(bsl_modelset *s, const size_t *atoms, size_t k, double weig
         }
         at = (at + 1) & (s->nslots - 1);
     }
-    if (s->max_items && s->n >= s->max_items) {
+    const int record = log_post > s->best_log_post; /* false for NaN */
+    if (record) s->best_log_post = log_post;
+    if (s->max_items && s->n >= s->max_items && !record) {
         s->dropped_weight += weight;
         goto done;
     }

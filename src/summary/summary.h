@@ -28,8 +28,11 @@ typedef struct bsl_modelset {
     size_t nslots;
     size_t *arena;    /* storage of all atom lists */
     size_t arena_len, arena_cap;
-    size_t max_items; /* 0 = unbounded; beyond it, new subsets are not stored */
+    size_t max_items; /* 0 = unbounded; beyond it, new subsets are not stored
+                         unless their log posterior beats every one seen, so
+                         the highest-probability model is never lost */
     double dropped_weight;
+    double best_log_post;
 } bsl_modelset;
 
 int bsl_modelset_init(bsl_modelset *s, size_t max_items);

@@ -298,15 +298,27 @@ static int fit_smc(json_t *doc, const bsl_problem *P, const basel_options *o, ba
     size_t *ord = arrival_order(P, o);
     double *x = bsl_malloc(P->d + 1, sizeof *x);
     if (!ord || !x) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    /* --running: the one-step-ahead prediction of each row before it is fed */
+    const char *running = bsl_opt(o, "running");
+    bsl_outfile run_out = {0};
+    if (!rc && *running && !(rc = bsl_out_open(&run_out, running, err)))
+        fprintf(run_out.fp, "t,row,y,y_mean,y_lower,y_upper\n");
     for (size_t t = 0; t < P->n && !rc; t++) {
         const size_t i = ord[t];
         for (size_t a = 0; a < P->d; a++) x[a] = P->X[a * P->n + i];
+        double mu, lo, hi;
+        if (run_out.fp && bsl_smc_points(s) > 0 && bsl_smc_predict(s, x, 1, 0.95, &mu, &lo, &hi) == 0)
+            fprintf(run_out.fp, "%zu,%zu,%.17g,%.17g,%.17g,%.17g\n", bsl_smc_points(s) + 1, i + 1, P->Y[i], mu, lo, hi);
         rc = bsl_smc_feed(s, x, P->Y[i], err);
         if (!rc && o->progress && t % 64 == 0 && o->progress((double)t / (double)P->n, o->progress_user))
             rc = bsl_fail(err, BASEL_ECANCELLED, "cancelled");
     }
     free(ord);
     free(x);
+    if (run_out.fp) {
+        if (rc) bsl_out_abort(&run_out);
+        else rc = bsl_out_commit(&run_out, err);
+    }
     if (!rc) rc = smc_summaries(doc, s, err);
     if (!rc) {
         json_t *eng = bsl_smc_to_json(s);

@@ -58,10 +58,11 @@ static json_t *settings_json(const basel_options *o)
     json_t *s = json_object();
     size_t count;
     const bsl_option_def *t = bsl_option_table(&count);
-    /* threads and keep-draws change how a fit runs, never its result: they
-     * stay out, so that FIT.json is byte-identical whatever the thread count */
+    /* threads, keep-draws and running change how a fit runs or what it
+     * writes on the side, never its result: they stay out, so that FIT.json
+     * is byte-identical whatever the thread count */
     for (size_t j = 0; j < count; j++)
-        if (strcmp(t[j].name, "threads") && strcmp(t[j].name, "keep-draws"))
+        if (strcmp(t[j].name, "threads") && strcmp(t[j].name, "keep-draws") && strcmp(t[j].name, "running"))
             json_object_set_new(s, t[j].name, json_string(bsl_opt(o, t[j].name)));
     return s;
 }

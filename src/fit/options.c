@@ -45,6 +45,7 @@ static const bsl_option_def table[] = {
     {"resample", "systematic", "smc", "multinomial | systematic | stratified | residual"},
     {"ess-threshold", "0.5", "smc", "resample when ESS / N falls below this (1: every step)"},
     {"shuffle", "0", "smc", "present the rows in a random order (seeded) instead of file order"},
+    {"running", "", "smc", "CSV of the one-step-ahead prediction of every row before it is fed (t, row, y, mean, 95% interval)"},
     {"resume", "", "smc", "FIT.json of an earlier smc fit: continue its particle system with these rows"},
     {"kernels", "3", "mixture", "number of Gaussian kernels shared by the classes (paper 000: 6 for Ionosphere)"},
     {"schedule", "geometric", "anneal", "cooling: linear | geometric | logarithmic"},

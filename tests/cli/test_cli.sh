@@ -67,6 +67,11 @@ a = json.load(open(sys.argv[1]))["engine"]; b = json.load(open(sys.argv[2]))["en
 print("same engine state" if a == b else "engine states differ")
 PYEOF
 expect 0 "^y_mean,y_lower,y_upper$" -- "$BASEL" predict "$T/resumed.json" data/regression/sinc_test.csv
+expect 0 "" -- "$BASEL" fit "$T/v.csv" --method smc --basis gauss:r=1.131 --particles 100 --seed 4 --running "$T/run.csv" --quiet -o "$T/r.json"
+expect 0 "^t,row,y,y_mean,y_lower,y_upper$" -- head -1 "$T/run.csv"
+lines=$(wc -l < "$T/run.csv")
+if [ "$lines" -eq 50 ]; then ok; else bad "running predictions: $lines lines, expected a header and 49 rows"; fi
+if cmp -s "$T/all.json" "$T/r.json"; then ok; else bad "--running changed the fit"; fi
 expect 2 "resume needs a fit of --method smc" -- "$BASEL" fit "$T/v2.csv" --method smc --basis gauss:r=1.131 --resume "$T/enum.json" -o "$T/x.json"
 
 # 7. without -o the summary goes to stdout; help texts exit 0

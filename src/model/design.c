@@ -157,6 +157,10 @@ static int atoms(bsl_design *D, size_t gram_budget)
                     D->G, (int)m);
         for (size_t j = 0; j < m; j++)
             for (size_t i = j + 1; i < m; i++) D->G[j + i * m] = D->G[i + j * m];
+        /* every model reads G from here on; a column, when one is needed,
+         * is recomputed from the dictionary: no need to keep n x m doubles */
+        free(D->B);
+        D->B = NULL;
     }
     return BASEL_OK;
 }

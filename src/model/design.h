@@ -34,7 +34,7 @@ typedef struct bsl_design {
     double *diag;          /* m */
     double *gB;            /* m x q, row-major */
     double *G;             /* m x m column-major, or NULL (streaming) */
-    double *B;             /* n x m projected columns, or NULL */
+    double *B;             /* only while G is built: n x m projected columns */
     unsigned char *usable; /* m: 0 if the atom is (numerically) in the span of Z */
 } bsl_design;
 

@@ -80,6 +80,8 @@ static void pip_table(strbuf *b, const basel_fit *f)
     qsort(r, f->m, sizeof *r, by_p);
     add(b, "\nPosterior inclusion probabilities (%s%zu of %zu atoms, largest first)\n",
         show < f->m ? "top " : "", show, f->m);
+    if (f->m && strchr(atom_name(f->doc, 0), '@'))
+        add(b, "  (name@i: the kernel centred at the i-th training row, or the i-th point fed)\n");
     add(b, "  %-16s %6s  %-30s %s\n", "atom", "PIP", "", rh ? "R-hat" : "");
     for (size_t i = 0; i < show; i++) {
         add(b, "  %-16s %6.3f  ", atom_name(f->doc, r[i].j), r[i].p);

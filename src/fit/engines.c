@@ -44,7 +44,10 @@ static int common_summaries(json_t *doc, char *const *names, size_t m, const dou
     const size_t nmed = bsl_select_median(pip, m, med);
     const size_t nprev = bsl_select_prevalence(pip, m, size_prob, kmax, prev);
     const json_t *top = json_array_get(models, 0);
-    json_object_set(sel, "hpm", top ? json_object_get(top, "atoms") : json_array());
+    if (top)
+        json_object_set(sel, "hpm", json_object_get(top, "atoms")); /* shared: refcount + 1 */
+    else
+        json_object_set_new(sel, "hpm", json_array());
     json_object_set_new(sel, "median", bsl_json_sizes(med, nmed));
     json_object_set_new(sel, "prevalence", bsl_json_sizes(prev, nprev));
     json_object_set_new(doc, "atoms", atoms);

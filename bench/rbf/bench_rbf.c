@@ -4,7 +4,8 @@
  * peers measured in data/regression/PEERS.md, plus a speed table (moves
  * per second; the cost of one centre update against k and n).
  *
- * usage: bench_rbf [DATA_DIR] [ITER]   (DATA_DIR defaults to data/regression)
+ * usage: bench_rbf [DATA_DIR] [ITER] [T0]  (DATA_DIR defaults to data/regression,
+ *        ITER to 100000, T0, the first annealing temperature, to 1)
  * Test MSE is summed over the two outputs (the scale of the paper's
  * figures): sum_o mean_i (y_io - yhat_io)^2 on robot_arm_test.csv.
  */
@@ -87,21 +88,24 @@ static void print_acceptance(const bsl_rbf_result *r)
 }
 
 /* seconds per update move at fixed k (update-only chain), n rows */
-static double update_cost(const double *X, const double *Y, size_t n, size_t k, size_t steps)
+static double update_cost(const double *X, const double *Y, size_t n, size_t k, size_t steps,
+                          size_t *k_used)
 {
     bsl_rbf_options o;
     bsl_rbf_options_default(&o);
     o.kmax = k;
     o.k_start = k; /* start at k centres: with update moves only, k stays put */
     o.temperature_mode = BSL_RBF_ANNEAL;
-    const double w[BSL_RBF_NMOVES] = {1e-300, 1e-300, 0, 0, 1};
-    memcpy(o.move_weights, w, sizeof w);
+    const double grow[BSL_RBF_NMOVES] = {1, 1e-300, 0, 0, 0};
+    const double upd[BSL_RBF_NMOVES] = {1e-300, 1e-300, 0, 0, 1};
+    memcpy(o.move_weights, grow, sizeof grow);
     bsl_rbf_chain *ch = NULL;
     basel_error err;
     if (bsl_rbf_chain_create(&ch, X, n, 2, Y, 2, &o, &err)) return NAN;
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     bsl_rbf_chain_start(ch, r);
-    if (bsl_rbf_chain_k(ch) != k) fprintf(stderr, "warning: started at k = %zu, not %zu\n", bsl_rbf_chain_k(ch), k);
+    bsl_rbf_chain_set_move_weights(ch, upd); /* updates only from here: k stays put */
+    *k_used = bsl_rbf_chain_k(ch); /* collinear starting centres are skipped */
     const double t0 = now();
     for (size_t i = 0; i < steps; i++) bsl_rbf_chain_step(ch, r, 1.0);
     const double dt = (now() - t0) / (double)steps;
@@ -112,8 +116,10 @@ static double update_cost(const double *X, const double *Y, size_t n, size_t k, 
 
 int main(int argc, char **argv)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0);
     const char *dir = argc > 1 ? argv[1] : "data/regression";
-    const size_t iter = argc > 2 ? (size_t)atol(argv[2]) : 20000;
+    const size_t iter = argc > 2 ? (size_t)atol(argv[2]) : 100000;
+    const double t0 = argc > 3 ? atof(argv[3]) : 1.0;
     char path[1024];
     size_t n, nc, nt, nct;
     snprintf(path, sizeof path, "%s/robot_arm_train.csv", dir);
@@ -134,6 +140,7 @@ int main(int argc, char **argv)
         bsl_rbf_options o;
         bsl_rbf_options_default(&o);
         o.criterion = crit[c];
+        o.t0 = t0;
         o.iter = iter;
         o.chains = 4;
         o.seed = 2024;
@@ -146,7 +153,7 @@ int main(int argc, char **argv)
         double cover;
         const double mse = test_mse(r, Xt, Yt, nt, &cover);
         char label[64];
-        snprintf(label, sizeof label, "basel anneal %s (%zu it.)", crit_name[c], iter);
+        snprintf(label, sizeof label, "basel anneal %s (%zu it., T0 %g)", crit_name[c], iter, t0);
         printf("%-34s %10.5f %6zu %8.3f %10.0f %8.2f\n", label, mse, bsl_rbf_k(r), cover,
                bsl_rbf_moves_per_second(r), iter * 4 / bsl_rbf_moves_per_second(r));
         print_acceptance(r);
@@ -205,9 +212,10 @@ int main(int argc, char **argv)
             }
         const size_t ks[3] = {10, 20, 40};
         for (int t = 0; t < 3; t++) {
-            const double dt = update_cost(XX, YY, nn, ks[t], rep ? 20000 : 200000);
-            printf("%8zu %6zu %14.2f %14.3f\n", nn, ks[t], 1e6 * dt,
-                   1e9 * dt / ((double)nn * (double)ks[t]));
+            size_t k_used = 0;
+            const double dt = update_cost(XX, YY, nn, ks[t], rep ? 20000 : 200000, &k_used);
+            printf("%8zu %6zu %14.2f %14.3f\n", nn, k_used, 1e6 * dt,
+                   1e9 * dt / ((double)nn * (double)k_used));
         }
         free(XX);
         free(YY);

@@ -148,6 +148,9 @@ int bsl_rbf_chain_draw_y(bsl_rbf_chain *ch, gsl_rng *r, double *Y);
 /* Recompute everything from scratch (after Y changed). BASEL_ENUMERIC if
  * the design is singular. */
 int bsl_rbf_chain_refresh(bsl_rbf_chain *ch);
+/* Change the move weights (b, d, s, m, u; birth and death > 0), e.g. to grow
+ * a chain to a given k and then time updates alone. */
+void bsl_rbf_chain_set_move_weights(bsl_rbf_chain *ch, const double w[BSL_RBF_NMOVES]);
 /* Proposal / acceptance counts of this chain. */
 void bsl_rbf_chain_counts(const bsl_rbf_chain *ch, double *proposed, double *accepted);
 

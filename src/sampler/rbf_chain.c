@@ -18,6 +18,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* relative Schur complement below which a new radial column counts as
+ * collinear: smooth radial functions (cubic, tps) on a few hundred points
+ * lose digits fast, and D'D squares the condition number, so this sits
+ * between BSL_RANK_TOL (1e-9, too strict for 20+ cubic columns) and the
+ * rounding level of the O(k^2) updates (~1e-16 k) */
+#ifndef RBF_RANK_TOL
+#define RBF_RANK_TOL 1e-11
+#endif
+
 #define LL(s, ch, i, j) ((s)->chol.L[(i) + (j) * (ch)->cap])
 
 size_t rbf_kmax(const bsl_rbf_chain *ch)
@@ -59,7 +68,7 @@ int rbf_state_append(bsl_rbf_chain *ch, rbf_state *s, const double *mu, size_t c
     const double dd = bsl_dot(col, col, n);
     const double schur = bsl_chol_schur(&s->chol, ch->g, dd, ch->v);
     /* collinear (or a zero column): the target is 0 there, see rbf_chain.h */
-    if (!(dd > 0) || !(schur > BSL_RANK_TOL * dd)) return -1;
+    if (!(dd > 0) || !(schur > RBF_RANK_TOL * dd)) return -1;
     const double root = sqrt(schur);
     for (size_t o = 0; o < c; o++) {
         const double b = bsl_dot(col, ch->Y + o * n, n);
@@ -100,7 +109,7 @@ int rbf_state_refresh(bsl_rbf_chain *ch, rbf_state *s)
     for (size_t i = 0; i < m; i++) {
         const double rel = LL(s, ch, i, i) * LL(s, ch, i, i);
         const double dd = bsl_dot(s->cols + i * n, s->cols + i * n, n);
-        if (!(rel > BSL_RANK_TOL * dd)) return BASEL_ENUMERIC;
+        if (!(rel > RBF_RANK_TOL * dd)) return BASEL_ENUMERIC;
     }
     for (size_t o = 0; o < c; o++) {
         for (size_t i = 0; i < m; i++) ch->w[i] = bsl_dot(s->cols + i * n, ch->Y + o * n, n);
@@ -345,4 +354,9 @@ void bsl_rbf_chain_counts(const bsl_rbf_chain *ch, double *proposed, double *acc
 {
     memcpy(proposed, ch->proposed, sizeof ch->proposed);
     memcpy(accepted, ch->accepted, sizeof ch->accepted);
+}
+
+void bsl_rbf_chain_set_move_weights(bsl_rbf_chain *ch, const double w[BSL_RBF_NMOVES])
+{
+    memcpy(ch->o.move_weights, w, sizeof ch->o.move_weights);
 }

@@ -21,7 +21,7 @@
 /* relative Schur complement below which a new radial column counts as
  * collinear: smooth radial functions (cubic, tps) on a few hundred points
  * lose digits fast, and D'D squares the condition number, so this sits
- * between BSL_RANK_TOL (1e-9, too strict for 20+ cubic columns) and the
+ * between the subset models' BSL_RANK_TOL (1e-6, too strict for 20+ cubic columns) and the
  * rounding level of the O(k^2) updates (~1e-16 k) */
 #ifndef RBF_RANK_TOL
 #define RBF_RANK_TOL 1e-11

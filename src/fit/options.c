@@ -15,10 +15,11 @@ static const bsl_option_def table[] = {
     {"inputs", "", "*", "input column names, comma-separated (default: every other column)"},
     {"basis", "linear", "*",
      "dictionary: linear | gauss:r=R | cubic | tps | lin-rbf | legendre:m=M | chebyshev:m=M | "
-     "sine:m=M | cosine:m=M | poly:m=M (key linear-term=1 adds the inputs as always-in columns)"},
+     "sine:m=M | cosine:m=M | poly:m=M (1-D families also take lo, hi; linear-term=1 adds the inputs as always-in columns; "
+     "--method rj with cubic:centres=free etc. fits an RBF network with free centres)"},
     {"prior", "", "*",
      "coefficient prior: g[:g=G] (default, g = n) | ridge[:lambda=L,sigma2=S] | hier[:delta2=D] | "
-     "aic | bic | mdl | ssvs[:tau=..,c=..,p=..] (method ssvs)"},
+     "aic | bic | mdl (anneal; default mdl) | ssvs[:tau=..,c=..,p=..] (method ssvs)"},
     {"model-prior", "beta-binomial:a=1,b=1", "*",
      "prior over subsets: uniform | poisson:mean=W | bernoulli:p=P | beta-binomial:a=A,b=B"},
     {"kmax", "", "*", "largest model size (default: min(m, n - 2, 200))"},
@@ -42,8 +43,8 @@ static const bsl_option_def table[] = {
     {"rj-swap", "0.333", "rj", "weight of the swap move"},
     {"rj-rb-every", "", "rj", "moves between Rao-Blackwellised PIP updates (default m; 0: frequencies only)"},
     {"particles", "250", "smc", "number of particles"},
-    {"resample", "systematic", "smc", "multinomial | systematic | stratified | residual"},
-    {"ess-threshold", "0.5", "smc", "resample when ESS / N falls below this (1: every step)"},
+    {"resample", "stratified", "smc", "multinomial | systematic | stratified | residual"},
+    {"ess-threshold", "1", "smc", "resample when ESS / N falls below this (1: every step, as in paper 003)"},
     {"shuffle", "0", "smc", "present the rows in a random order (seeded) instead of file order"},
     {"running", "", "smc", "CSV of the one-step-ahead prediction of every row before it is fed (t, row, y, mean, 95% interval)"},
     {"resume", "", "smc", "FIT.json of an earlier smc fit: continue its particle system with these rows"},

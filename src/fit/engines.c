@@ -132,7 +132,7 @@ static int fit_mixture(json_t *doc, const bsl_problem *P, const basel_options *o
     return rc;
 }
 
-static int predict_mixture(const json_t *doc, const double *X, size_t n, basel_pred *p,
+static int predict_mixture(const json_t *doc, const double *X, size_t n, size_t d, basel_pred *p,
                            basel_error *err)
 {
     bsl_mix_result *r = NULL;
@@ -140,9 +140,12 @@ static int predict_mixture(const json_t *doc, const double *X, size_t n, basel_p
     if (rc) return rc;
     const json_t *cl = json_object_get(doc, "classes");
     const size_t K = json_array_size(cl);
-    if (K != bsl_mix_classes(r)) {
+    if (K != bsl_mix_classes(r) || d != bsl_mix_inputs(r)) {
+        rc = bsl_fail(err, BASEL_EPARSE,
+                      "the fit's mixture engine has %zu inputs and %zu classes, its \"inputs\" and \"classes\" list %zu and %zu",
+                      bsl_mix_inputs(r), bsl_mix_classes(r), d, K);
         bsl_mix_free(r);
-        return bsl_fail(err, BASEL_EPARSE, "the fit's classes do not match its engine");
+        return rc;
     }
     /* the regression arrays from basel_fit_predict are replaced by classes */
     for (size_t j = 0; j < p->c; j++) free(p->names[j]);
@@ -428,23 +431,37 @@ static int fit_rbf(json_t *doc, const bsl_problem *P, const basel_options *o, ba
     return rc;
 }
 
+/* The engine reads d columns of X and writes p->c outputs: both must be
+ * the document's ("inputs", "targets"), or it reads or writes out of bounds. */
+static int engine_shape(const char *m, size_t d_engine, size_t c_engine, size_t d, size_t c,
+                        basel_error *err)
+{
+    if (d_engine == d && c_engine == c) return BASEL_OK;
+    return bsl_fail(err, BASEL_EPARSE,
+                    "the fit's %s engine has %zu inputs and %zu targets, its \"inputs\" and \"targets\" list %zu and %zu",
+                    m, d_engine, c_engine, d, c);
+}
+
 static int predict_regression_engine(const json_t *doc, const char *m, const double *X, size_t n,
-                                     double level, basel_pred *p, basel_error *err)
+                                     size_t d, double level, basel_pred *p, basel_error *err)
 {
     int rc;
     if (!strcmp(m, "smc")) {
         bsl_smc *s = NULL;
         if ((rc = bsl_smc_from_json(&s, json_object_get(doc, "engine"), err))) return rc;
-        rc = bsl_smc_predict(s, X, n, level, p->mean, p->lower, p->upper);
+        if (!(rc = engine_shape(m, bsl_smc_dim(s), 1, d, p->c, err)) &&
+            bsl_smc_predict(s, X, n, level, p->mean, p->lower, p->upper))
+            rc = bsl_fail(err, BASEL_EPARSE, "the fit's smc engine could not predict");
         bsl_smc_free(s);
     } else {
         bsl_rbf_result *r = NULL;
         if ((rc = bsl_rbf_from_json(&r, json_object_get(doc, "engine"), err))) return rc;
-        if (bsl_rbf_outputs(r) != p->c) rc = BASEL_EPARSE;
-        else rc = bsl_rbf_predict(r, X, n, level, p->mean, p->lower, p->upper);
+        if (!(rc = engine_shape(m, bsl_rbf_dim(r), bsl_rbf_outputs(r), d, p->c, err)) &&
+            bsl_rbf_predict(r, X, n, level, p->mean, p->lower, p->upper))
+            rc = bsl_fail(err, BASEL_EPARSE, "the fit's %s engine could not predict", m);
         bsl_rbf_free(r);
     }
-    return rc ? bsl_fail(err, BASEL_EPARSE, "the fit's %s engine could not predict", m) : BASEL_OK;
+    return rc;
 }
 
 /* ------------------------------------------------------------ dispatch */
@@ -459,9 +476,8 @@ int bsl_fit_engine(json_t *doc, const bsl_problem *P, const basel_options *o, ba
 int bsl_engine_predict(const json_t *doc, const double *X, size_t n, size_t d, double level,
                        basel_pred *p, basel_error *err)
 {
-    (void)d;
     const char *m = json_string_value(json_object_get(doc, "method"));
     if (!m) return bsl_fail(err, BASEL_EPARSE, "the fit names no method");
-    if (!strcmp(m, "mixture")) return predict_mixture(doc, X, n, p, err);
-    return predict_regression_engine(doc, m, X, n, level, p, err);
+    if (!strcmp(m, "mixture")) return predict_mixture(doc, X, n, d, p, err);
+    return predict_regression_engine(doc, m, X, n, d, level, p, err);
 }

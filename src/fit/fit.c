@@ -187,6 +187,27 @@ int basel_fit_write_json(const basel_fit *f, const char *path, basel_error *err)
     return bsl_out_commit(&out, err);
 }
 
+int bsl_fit_adopt(basel_fit **out, json_t *doc, const char *source, basel_error *err)
+{
+    *out = NULL;
+    const json_t *fv = json_object_get(doc, "format_version");
+    const json_t *pip = json_object_get(doc, "pip");
+    int ok = json_is_object(doc) && json_is_integer(fv) && json_is_string(json_object_get(doc, "method")) &&
+             json_is_array(pip);
+    for (size_t j = 0; ok && j < json_array_size(pip); j++) ok = json_is_number(json_array_get(pip, j));
+    if (!ok) {
+        json_decref(doc);
+        return bsl_fail_at(err, BASEL_EPARSE, source, 0, 0, "not a basel fit (format_version, method or pip missing)");
+    }
+    if (json_integer_value(fv) != BSL_FORMAT_VERSION) {
+        const long long v = (long long)json_integer_value(fv);
+        json_decref(doc);
+        return bsl_fail_at(err, BASEL_EPARSE, source, 0, 0, "format_version %lld is not supported (this basel reads %d)",
+                           v, BSL_FORMAT_VERSION);
+    }
+    return bsl_fit_wrap(out, doc, err);
+}
+
 int basel_fit_read_json(basel_fit **out, const char *path, basel_error *err)
 {
     *out = NULL;
@@ -197,19 +218,5 @@ int basel_fit_read_json(basel_fit **out, const char *path, basel_error *err)
         return bsl_fail_at(err, io ? BASEL_EIO : BASEL_EPARSE, path, je.line > 0 ? (size_t)je.line : 0,
                            je.column > 0 ? (size_t)je.column : 0, "%s", je.text);
     }
-    const json_t *fv = json_object_get(doc, "format_version");
-    const json_t *pip = json_object_get(doc, "pip");
-    int ok = json_is_object(doc) && json_is_integer(fv) && json_is_string(json_object_get(doc, "method")) &&
-             json_is_array(pip);
-    for (size_t j = 0; ok && j < json_array_size(pip); j++) ok = json_is_number(json_array_get(pip, j));
-    if (!ok) {
-        json_decref(doc);
-        return bsl_fail_at(err, BASEL_EPARSE, path, 0, 0, "not a basel fit (format_version, method or pip missing)");
-    }
-    if (json_integer_value(fv) != BSL_FORMAT_VERSION) {
-        json_decref(doc);
-        return bsl_fail_at(err, BASEL_EPARSE, path, 0, 0, "format_version %lld is not supported (this basel reads %d)",
-                           (long long)json_integer_value(fv), BSL_FORMAT_VERSION);
-    }
-    return bsl_fit_wrap(out, doc, err);
+    return bsl_fit_adopt(out, doc, path, err);
 }

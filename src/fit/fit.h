@@ -47,6 +47,15 @@ struct basel_fit {
 
 /* Take ownership of doc and wrap it (caches pip). */
 int bsl_fit_wrap(basel_fit **out, json_t *doc, basel_error *err);
+/* Check that doc is a FIT.json document this basel reads (format_version,
+ * method, pip) and wrap it; the loaders' common path. Takes doc, also on
+ * failure. source names the document in messages. BASEL_EPARSE, ENOMEM. */
+int bsl_fit_adopt(basel_fit **out, json_t *doc, const char *source, basel_error *err);
+/* basel_fit_read_json from memory: the len bytes at text (no NUL needed);
+ * name is used in messages. BASEL_EPARSE (with line and column for bad
+ * JSON), ENOMEM. Used by the fuzz target (fitbuf.c). */
+int bsl_fit_read_buffer(basel_fit **out, const char *name, const char *text, size_t len,
+                        basel_error *err);
 
 struct basel_pred {
     size_t n, c, nclass;

@@ -16,6 +16,7 @@
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,8 @@ static int gather_inputs(const json_t *doc, const basel_data *data, double **Xou
     if (!rc && (bsl_json_read_doubles(json_object_get(st, "mean"), mu, d) ||
                 bsl_json_read_doubles(json_object_get(st, "scale"), sc, d)))
         rc = bsl_fail(err, BASEL_EPARSE, "the fit's standardize block is malformed");
+    for (size_t j = 0; j < d && !rc; j++) /* the writer's scales are standard deviations or 1 */
+        if (!(sc[j] > 0)) rc = bsl_fail(err, BASEL_EPARSE, "the fit's standardize.scale[%zu] is not positive", j);
     for (size_t j = 0; j < d && !rc; j++) {
         const char *name = json_string_value(json_array_get(inputs, j));
         long col = name ? basel_data_find(data, name) : -1;
@@ -95,23 +98,73 @@ typedef struct vs_ctx {
     double *Z;    /* n x q always-in columns at the new points */
     double *zvar; /* n: z' (Z'Z)^{-1} z */
     double *col;  /* n scratch */
+    double *t;    /* q scratch */
 } vs_ctx;
+
+/* 1 if a is an array of exactly n1 * n2 entries (checked before anything
+ * of that size is allocated, so a document cannot claim a huge size). */
+static int has_len(const json_t *a, size_t n1, size_t n2)
+{
+    if (n2 && n1 > SIZE_MAX / n2) return 0;
+    return json_is_array(a) && json_array_size(a) == n1 * n2;
+}
+
+/* The basis block's sizes and shape, checked against the fit's d inputs:
+ * bsl_dict_eval reads column j < m of X for linear atoms (so m = d), only
+ * column 0 for the 1-D families (so d = 1), and divides by hi - lo. */
+static int basis_check(const json_t *b, size_t d, size_t q, size_t c, int *kind, size_t *m)
+{
+    const char *name = json_string_value(json_object_get(b, "kind"));
+    *kind = name ? bsl_basis_kind_from_name(name) : -1;
+    size_t bd = 0;
+    if (*kind < 0 || bsl_json_read_size(b, "d", 0, SIZE_MAX, &bd) || bd != d ||
+        bsl_json_read_size(b, "m", 1, SIZE_MAX, m) || c == 0)
+        return -1;
+    const double w = json_number_value(json_object_get(b, "width"));
+    const double lo = json_number_value(json_object_get(b, "lo")), hi = json_number_value(json_object_get(b, "hi"));
+    if (*kind == BSL_BASIS_LINEAR && *m != d) return -1;
+    if (*kind == BSL_BASIS_GAUSS && !(isfinite(w) && w > 0)) return -1;
+    if (*kind >= BSL_BASIS_LEGENDRE && (d != 1 || !(isfinite(lo) && isfinite(hi) && hi > lo))) return -1;
+    if (bsl_basis_is_radial((bsl_basis_kind)*kind) && !has_len(json_object_get(b, "centres"), *m, d)) return -1;
+    return has_len(json_object_get(b, "always_in_coef"), *m, q) && has_len(json_object_get(b, "R"), q, q) &&
+                   has_len(json_object_get(b, "always_in_y"), q, c)
+               ? 0
+               : -1;
+}
+
+/* z' (Z'Z)^{-1} z = |R^{-T} z|^2 at every point, by forward substitution. */
+static void always_in_variance(vs_ctx *v)
+{
+    const size_t n = v->n, q = v->q;
+    for (size_t i = 0; i < n; i++) {
+        v->Z[i] = 1.0;
+        for (size_t a = 1; a < q; a++) v->Z[a * n + i] = v->X[(a - 1) * n + i];
+        double s = 0;
+        for (size_t a = 0; a < q; a++) {
+            double u = v->Z[a * n + i];
+            for (size_t l = 0; l < a; l++) u -= v->R[l + a * q] * v->t[l];
+            v->t[a] = u / v->R[a + a * q];
+            s += v->t[a] * v->t[a];
+        }
+        v->zvar[i] = s;
+    }
+}
 
 static int vs_ctx_init(vs_ctx *v, const json_t *doc, const double *X, size_t n, size_t d,
                        basel_error *err)
 {
     memset(v, 0, sizeof *v);
     const json_t *b = json_object_get(doc, "basis");
-    const int kind = bsl_basis_kind_from_name(json_string_value(json_object_get(b, "kind")) ? json_string_value(json_object_get(b, "kind")) : "");
-    const size_t m = (size_t)json_integer_value(json_object_get(b, "m"));
     const int lin = json_is_true(json_object_get(b, "linear_term"));
+    int kind;
+    size_t m;
     v->n = n;
-    v->m = m;
     v->q = 1 + (lin ? d : 0);
     v->c = json_array_size(json_object_get(doc, "targets"));
     v->X = X;
-    if (kind < 0 || (size_t)json_integer_value(json_object_get(b, "d")) != d || m == 0 || v->c == 0)
+    if (basis_check(b, d, v->q, v->c, &kind, &m))
         return bsl_fail(err, BASEL_EPARSE, "the fit's basis block is malformed");
+    v->m = m;
     double *centres = NULL;
     if (bsl_basis_is_radial((bsl_basis_kind)kind)) {
         centres = bsl_malloc(m * d, sizeof *centres);
@@ -133,25 +186,14 @@ static int vs_ctx_init(vs_ctx *v, const json_t *doc, const double *X, size_t n, 
     v->Z = bsl_malloc(n * q + 1, sizeof(double));
     v->zvar = bsl_malloc(n + 1, sizeof(double));
     v->col = bsl_malloc(n + 1, sizeof(double));
-    if (!v->gB || !v->R || !v->gy || !v->Z || !v->zvar || !v->col)
+    v->t = bsl_malloc(q, sizeof(double));
+    if (!v->gB || !v->R || !v->gy || !v->Z || !v->zvar || !v->col || !v->t)
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (bsl_json_read_doubles(json_object_get(b, "always_in_coef"), v->gB, m * q) ||
         bsl_json_read_doubles(json_object_get(b, "R"), v->R, q * q) ||
         bsl_json_read_doubles(json_object_get(b, "always_in_y"), v->gy, q * v->c))
         return bsl_fail(err, BASEL_EPARSE, "the fit's basis block is malformed");
-    for (size_t i = 0; i < n; i++) {
-        v->Z[i] = 1.0;
-        for (size_t a = 1; a < q; a++) v->Z[a * n + i] = X[(a - 1) * n + i];
-        /* z' R^{-1} R^{-T} z = |R^{-T} z|^2 by forward substitution */
-        double t[65], s = 0;
-        for (size_t a = 0; a < q; a++) {
-            double u = v->Z[a * n + i];
-            for (size_t l = 0; l < a; l++) u -= v->R[l + a * q] * t[l];
-            t[a] = u / v->R[a + a * q];
-            s += t[a] * t[a];
-        }
-        v->zvar[i] = s;
-    }
+    always_in_variance(v);
     return BASEL_OK;
 }
 
@@ -164,6 +206,7 @@ static void vs_ctx_free(vs_ctx *v)
     free(v->Z);
     free(v->zvar);
     free(v->col);
+    free(v->t);
 }
 
 /* x~ columns of the model's atoms at all points: n x k into Bt. */
@@ -186,6 +229,8 @@ static int model_predict(vs_ctx *v, const json_t *blk, double *mean, double *var
 {
     const json_t *at = json_object_get(blk, "atoms");
     const size_t k = json_array_size(at), n = v->n, c = v->c, q = v->q;
+    if (!has_len(json_object_get(blk, "coef"), k, c) || !has_len(json_object_get(blk, "V"), k, k))
+        return -1; /* before allocating k x k */
     size_t *atoms = bsl_malloc(k + 1, sizeof *atoms);
     double *beta = bsl_malloc(k * c + 1, sizeof *beta), *gam = bsl_malloc(q * c, sizeof *gam),
            *s2 = bsl_malloc(c, sizeof *s2), *V = bsl_malloc(k * k + 1, sizeof *V),
@@ -250,6 +295,7 @@ static int vs_predict_bma(vs_ctx *v, const json_t *bma, double level, basel_pred
     const size_t n = v->n, c = v->c, q = v->q;
     const json_t *at = json_object_get(bma, "atoms"), *mix = json_object_get(bma, "mixture");
     const size_t k = json_array_size(at), K = json_array_size(mix);
+    if (!has_len(json_object_get(bma, "coef"), k, c)) return -1;
     size_t *atoms = bsl_malloc(k + 1, sizeof *atoms);
     double *beta = bsl_malloc(k * c + 1, sizeof *beta), *Bt = bsl_malloc(n * k + 1, sizeof *Bt);
     double *mm = bsl_malloc(K * n * c + 1, sizeof *mm), *mv = bsl_malloc(K * n * c + 1, sizeof *mv);

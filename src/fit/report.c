@@ -37,9 +37,18 @@ static void add(strbuf *b, const char *fmt, ...)
 
 static void bar(strbuf *b, double p, int width)
 {
-    const int n = (int)lround(p * width);
+    /* clamped: a malformed document's "probability" of 1e9 would otherwise
+     * draw a bar of 3e10 characters */
+    const int n = (int)lround(fmin(fmax(p, 0.0), 1.0) * width);
     for (int i = 0; i < n; i++) add(b, "#");
     for (int i = n; i < width; i++) add(b, ".");
+}
+
+/* The string at key, or "?" when a malformed document has none there. */
+static const char *str_at(const json_t *o, const char *key)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    return s ? s : "?";
 }
 
 static const char *atom_name(const json_t *doc, size_t j)
@@ -168,7 +177,7 @@ char *basel_fit_summary(const basel_fit *f)
     const json_t *pr = json_object_get(doc, "prior");
     if (pr)
         add(&b, "prior: coefficients %s; model %s; kmax %lld\n",
-            json_string_value(json_object_get(pr, "coefficients")), json_string_value(json_object_get(pr, "model")),
+            str_at(pr, "coefficients"), str_at(pr, "model"),
             (long long)json_integer_value(json_object_get(pr, "kmax")));
     pip_table(&b, f);
     if (json_object_get(doc, "model_size")) size_table(&b, doc);

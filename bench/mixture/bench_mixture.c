@@ -13,8 +13,11 @@
  * these files have a header, no quoting and the class in the last column.
  *
  * usage: bench_mixture [-d DATA_DIR] [-s SPLITS] [-i ITER] [-b BURN] [-c CHAINS] [-x] [-p] [-l LAMBDA]
+ *                      [-e regression|gaussian] [-o DATASET] [-m MOVES]
  *   -s 0 runs split 0 only; -x skips the semi-supervised part; -p uses the
- *   paper's prior draws in the add move; -l sets the Poisson mean.
+ *   paper's prior draws in the add move; -l sets the Poisson mean; -e the
+ *   excluded inputs' model (default regression); -o runs one data set; -m
+ *   the exchange and add/remove proposals per sweep (default 1 each).
  */
 #include "sampler/mixture.h"
 
@@ -330,7 +333,8 @@ int main(int argc, char **argv)
     bsl_mix_options_default(&o);
     o.iter = 15000, o.burn = 5000, o.thin = 10, o.chains = 1, o.seed = 2024;
     o.a = 2, o.g = 0.2; /* §3 */
-    while ((opt = getopt(argc, argv, "d:s:i:b:c:xpl:")) != -1) {
+    const char *only = NULL;
+    while ((opt = getopt(argc, argv, "d:s:i:b:c:xpl:e:o:m:")) != -1) {
         if (opt == 'd') dir = optarg;
         else if (opt == 's') nsplit = atoi(optarg);
         else if (opt == 'i') o.iter = strtoul(optarg, NULL, 10);
@@ -339,6 +343,9 @@ int main(int argc, char **argv)
         else if (opt == 'x') semi = 0;
         else if (opt == 'p') o.add_proposal = BSL_MIX_PROPOSE_PRIOR;
         else if (opt == 'l') o.poisson_mean = strtod(optarg, NULL);
+        else if (opt == 'e') o.excluded = strcmp(optarg, "gaussian") ? BSL_MIX_EXCLUDED_REGRESSION : BSL_MIX_EXCLUDED_GAUSSIAN;
+        else if (opt == 'o') only = optarg;
+        else if (opt == 'm') o.exchange_moves = o.birth_death_moves = strtoul(optarg, NULL, 10);
         else return 2;
     }
     static const dataset sets[3] = {
@@ -347,10 +354,12 @@ int main(int argc, char **argv)
         {"pima", "pima.csv", "pima_splits_200_332.csv", NULL, 3, 0.16, 78.9, 4.0, 7},
     };
     printf("mixture engine, paper 000 settings: %zu sweeps, %zu burn-in, %zu chain(s), lambda %.1f, "
-           "add proposal %s\n\n", o.iter, o.burn, o.chains, o.poisson_mean,
-           o.add_proposal == BSL_MIX_PROPOSE_DATA ? "data-driven" : "prior");
-    for (int k = 0; k < 3; k++) run_dataset(dir, &sets[k], &o, nsplit);
-    if (semi) run_semi(dir, &sets[2], &o, nsplit);
+           "add proposal %s, excluded inputs %s\n\n", o.iter, o.burn, o.chains, o.poisson_mean,
+           o.add_proposal == BSL_MIX_PROPOSE_DATA ? "data-driven" : "prior",
+           o.excluded == BSL_MIX_EXCLUDED_GAUSSIAN ? "gaussian" : "regression on the active ones");
+    for (int k = 0; k < 3; k++)
+        if (!only || !strcmp(only, sets[k].name)) run_dataset(dir, &sets[k], &o, nsplit);
+    if (semi && (!only || !strcmp(only, "pima"))) run_semi(dir, &sets[2], &o, nsplit);
     print_peers();
     return 0;
 }

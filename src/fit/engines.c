@@ -76,6 +76,16 @@ static int mixture_options(bsl_mix_options *mo, const bsl_problem *P, const base
     if (!rc) rc = bsl_params_size(p, "chains", 4, 1, 1024, &mo->chains, err);
     if (!rc) rc = bsl_params_size(p, "top", mo->top, 1, 100000, &mo->top, err);
     if (!rc) rc = bsl_params_size(p, "kmax", 0, 0, P->d, &mo->max_inputs, err);
+    if (!rc) rc = bsl_params_double(p, "hyper-h", mo->h, 1e-12, 1e12, &mo->h, err);
+    const char *ex = bsl_params_get(p, "excluded");
+    if (!rc && ex) {
+        if (!strcmp(ex, "regression"))
+            mo->excluded = BSL_MIX_EXCLUDED_REGRESSION;
+        else if (!strcmp(ex, "gaussian"))
+            mo->excluded = BSL_MIX_EXCLUDED_GAUSSIAN;
+        else
+            rc = bsl_fail(err, BASEL_EINVAL, "--excluded '%s': expected regression or gaussian", ex);
+    }
     mo->iter = iter + mo->burn; /* the engine counts burn-in inside iter */
     mo->seed = P->seed;
     const char *mp = bsl_params_get(p, "model-prior");

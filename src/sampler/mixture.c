@@ -31,6 +31,8 @@ void bsl_mix_options_default(bsl_mix_options *o)
     o->birth_death_moves = 1;
     o->top = 20;
     o->add_proposal = BSL_MIX_PROPOSE_DATA;
+    o->excluded = BSL_MIX_EXCLUDED_REGRESSION;
+    o->excluded_g = 0; /* n */
     o->a = 2;        /* §3: "we set a = 2" */
     o->g = 0.2;      /* §3: "g = 0.2" */
     o->h = 0;        /* 10 / R_i^2, the upper end of §2.2's range */
@@ -66,6 +68,10 @@ static int validate_options(const bsl_mix_options *o, size_t d, basel_error *err
         return bsl_fail(err, BASEL_EINVAL, "mixture: prior_mid and prior_range must be finite");
     if (o->add_proposal != BSL_MIX_PROPOSE_PRIOR && o->add_proposal != BSL_MIX_PROPOSE_DATA)
         return bsl_fail(err, BASEL_EINVAL, "mixture: add_proposal must be 0 (prior) or 1 (data)");
+    if (o->excluded != BSL_MIX_EXCLUDED_GAUSSIAN && o->excluded != BSL_MIX_EXCLUDED_REGRESSION)
+        return bsl_fail(err, BASEL_EINVAL, "mixture: excluded must be 0 (gaussian) or 1 (regression)");
+    if (!(isfinite(o->excluded_g) && o->excluded_g >= 0))
+        return bsl_fail(err, BASEL_EINVAL, "mixture: excluded_g must be finite and >= 0 (0: n)");
     if (o->top < 1) return bsl_fail(err, BASEL_EINVAL, "mixture: top must be >= 1");
     return BASEL_OK;
 }

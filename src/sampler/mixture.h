@@ -5,8 +5,9 @@
  * Model (paper 000 eq. 1, with the excluded inputs modelled too):
  *   class k ~ P (K classes), kernel d | k ~ w_k (D kernels shared by the
  *   classes), x_j | d ~ N(mu_dj, 1/prec_dj) for every active input j, and
- *   x_j ~ N(nu_j, tau_j^2) for every excluded input j, class- and
- *   kernel-independent, with (nu_j, tau_j^-2) Normal-Gamma and integrated out.
+ *   every excluded input j independent of the class and the kernel given
+ *   the active inputs: a linear regression on them (default) or a single
+ *   Gaussian, its parameters integrated out (mixture_excluded.c).
  * Priors (eq. 3, §2.2): mu_dj ~ N(xi_j, 1/kappa_j), prec_dj ~ Gamma(a, beta_j),
  *   beta_j ~ Gamma(g, h_j), w_k ~ Dirichlet(delta_w), P ~ Dirichlet(delta_p);
  *   the input subset has the truncated Poisson prior of §2.3 on its size and
@@ -49,6 +50,12 @@ typedef struct bsl_mix_options {
      * BSL_MIX_PROPOSE_DATA (default) from the full conditionals given the
      * current kernel responsibilities of the rows (see mixture_rj.c). */
     int add_proposal;
+    /* The excluded inputs' density (mixture_excluded.c):
+     * BSL_MIX_EXCLUDED_REGRESSION (default), a linear regression on the
+     * active inputs with Zellner's g-prior on the slopes, or
+     * BSL_MIX_EXCLUDED_GAUSSIAN, one Gaussian per input. */
+    int excluded;
+    double excluded_g;    /* g of the slopes' g-prior; <= 0 means n (0) */
     /* §2.2 hyperparameters */
     double a;             /* shape of the prior of each inverse variance (2) */
     double g;             /* shape of beta_i's Gamma hyperprior (0.2) */
@@ -137,7 +144,10 @@ typedef struct bsl_mix_model {
     double *h;        /* d: rate of beta_i's hyperprior */
     double *ng_b0;    /* d: rate of the excluded input's Normal-Gamma prior */
     double *ng_k0;    /* d: its mean-precision scale */
-    double *log_m;    /* d: log marginal likelihood of column j as an excluded input */
+    double *xbar;     /* d: column means */
+    double *C;        /* d x d: centred cross products, (X - xbar)'(X - xbar) */
+    int excluded;     /* BSL_MIX_EXCLUDED_* */
+    double excl_g;    /* g of the slopes' g-prior (resolved: n by default) */
     double a, g, delta_w, delta_p, split_a, split_b, lambda;
     size_t imin, imax;
     int add_proposal;
@@ -148,8 +158,16 @@ typedef struct bsl_mix_model {
 int bsl_mix_model_create(bsl_mix_model **out, const double *X, size_t n, size_t d,
                          const int *cls, size_t nclass, const bsl_mix_options *o);
 void bsl_mix_model_free(bsl_mix_model *m);
-/* Recompute log_m after X changed. */
-void bsl_mix_model_refresh(bsl_mix_model *m);
+/* Recompute xbar and C after X changed. */
+void bsl_mix_excluded_stats(bsl_mix_model *m);
+/* Sum over the inputs not in active of their log evidence given the active
+ * ones (mixture_excluded.c). work: d * d + d doubles, kept: d. */
+double bsl_mix_excluded_log_evidence(const bsl_mix_model *m, const unsigned char *active,
+                                     double *work, size_t *kept);
+/* Draw the excluded columns of m->X from their model given the active
+ * columns (which must be drawn already); refreshes xbar and C. */
+void bsl_mix_excluded_simulate(bsl_mix_model *m, const unsigned char *active, const gsl_rng *rng,
+                               double *work, size_t *kept);
 
 /* One chain's state. Arrays indexed [j*D + d] are input-major so a column's
  * kernels are contiguous; entries of inactive inputs are unused. */
@@ -167,10 +185,13 @@ typedef struct bsl_mix_chain {
     double *Lnew;          /* n x D: scratch for proposals */
     double *wnew, *scratch; /* K x D, and 2KD + 7D + 2K + d scratch */
     size_t *perm, *idx;    /* D, d: scratch */
+    double *xwork;         /* d * d + d: scratch of the excluded inputs' evidence */
+    size_t *xkept;         /* d: the same */
     int fix_subset;        /* 1: Gibbs only, the subset never moves */
     unsigned long prop[3], acc[3]; /* add, remove, exchange */
 } bsl_mix_chain;
 
+enum { BSL_MIX_EXCLUDED_GAUSSIAN = 0, BSL_MIX_EXCLUDED_REGRESSION = 1 };
 enum { BSL_MIX_PROPOSE_PRIOR = 0, BSL_MIX_PROPOSE_DATA = 1 };
 enum { BSL_MIX_ADD = 0, BSL_MIX_REMOVE = 1, BSL_MIX_EXCHANGE = 2 };
 
@@ -184,7 +205,7 @@ void bsl_mix_chain_init(bsl_mix_chain *ch, const gsl_rng *r);
 void bsl_mix_chain_draw_prior(bsl_mix_chain *ch, const gsl_rng *r);
 /* Draw classes, allocations and all d columns of X from the model given the
  * parameters (writes into the model: X, c, z; cls keeps its -1 pattern and
- * gets the drawn class elsewhere). Refreshes log_m. For the Geweke test. */
+ * gets the drawn class elsewhere). Refreshes xbar and C. For the Geweke test. */
 void bsl_mix_chain_simulate(bsl_mix_chain *ch, bsl_mix_model *m, const gsl_rng *r);
 /* One sweep: Gibbs (eq. 3), then unless fix_subset the RJ moves. */
 void bsl_mix_chain_sweep(bsl_mix_chain *ch, const gsl_rng *r, size_t n_exchange,

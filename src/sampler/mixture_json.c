@@ -25,7 +25,7 @@ static const size_t MAX_DIM = 100000, MAX_DRAWS = 10000000;
 static json_t *options_json(const bsl_mix_options *o)
 {
     return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:f,s:f,"
-                     "s:f,s:f,s:i}",
+                     "s:f,s:f,s:i,s:s,s:f}",
                      "kernels", (json_int_t)o->kernels, "iter", (json_int_t)o->iter, "burn",
                      (json_int_t)o->burn, "thin", (json_int_t)o->thin, "chains", (json_int_t)o->chains,
                      "seed", (json_int_t)o->seed, "poisson_mean", o->poisson_mean, "max_inputs",
@@ -34,7 +34,9 @@ static json_t *options_json(const bsl_mix_options *o)
                      (json_int_t)o->birth_death_moves, "top", (json_int_t)o->top, "a", o->a, "g", o->g,
                      "h", o->h, "delta_w", o->delta_w, "delta_p", o->delta_p, "split_a", o->split_a,
                      "split_b", o->split_b, "prior_mid", o->prior_mid, "prior_range", o->prior_range,
-                     "add_proposal", o->add_proposal);
+                     "add_proposal", o->add_proposal, "excluded",
+                     o->excluded == BSL_MIX_EXCLUDED_GAUSSIAN ? "gaussian" : "regression", "excluded_g",
+                     o->excluded_g);
 }
 
 static json_t *subsets_json(const bsl_mix_result *r)
@@ -172,6 +174,19 @@ static int read_options(const json_t *o, bsl_mix_options *op, basel_error *err)
     size_t prop = 0;
     if (!rc) rc = get_size(o, "add_proposal", 1, &prop, err);
     op->add_proposal = (int)prop;
+    /* absent in fits written before the regression model existed */
+    const json_t *ex = json_object_get(o, "excluded");
+    if (!rc && ex) {
+        const char *name = json_string_value(ex);
+        if (name && !strcmp(name, "gaussian"))
+            op->excluded = BSL_MIX_EXCLUDED_GAUSSIAN;
+        else if (name && !strcmp(name, "regression"))
+            op->excluded = BSL_MIX_EXCLUDED_REGRESSION;
+        else
+            rc = bsl_fail(err, BASEL_EPARSE, "mixture JSON: options.excluded must be \"gaussian\" or \"regression\"");
+    } else if (!ex)
+        op->excluded = BSL_MIX_EXCLUDED_GAUSSIAN;
+    if (!rc && json_object_get(o, "excluded_g")) rc = get_real(o, "excluded_g", &op->excluded_g, err);
     op->seed = (unsigned long)seed;
     return rc;
 }

@@ -1,7 +1,7 @@
 /*
  * mixture_model.c: the model of mixture.h: hyperparameters resolved from the
  * options and the data (paper 000 §2.2), the excluded inputs' marginal
- * likelihood, the subset prior (§2.3), and the chain's life cycle: create,
+ * statistics, the subset prior (§2.3), and the chain's life cycle: create,
  * a start for fitting, a draw from the prior and a draw of data given the
  * parameters (the last two for the Geweke test).
  *
@@ -24,29 +24,6 @@ double bsl_mix_log_normal(double x, double mu, double prec)
     return 0.5 * (log(prec) - LOG_2PI - prec * dx * dx);
 }
 
-/* Log marginal likelihood of one column under a single Gaussian with
- * tau^-2 ~ Gamma(a0, b0), nu | tau ~ N(xi, tau^2 / k0) integrated out: the
- * standard Normal-Gamma evidence. */
-static double ng_log_evidence(const double *x, size_t n, double xi, double a0, double b0,
-                              double k0)
-{
-    double mean = 0, ss = 0;
-    for (size_t i = 0; i < n; i++) mean += x[i];
-    mean /= (double)n;
-    for (size_t i = 0; i < n; i++) ss += (x[i] - mean) * (x[i] - mean);
-    const double kn = k0 + (double)n, an = a0 + 0.5 * (double)n;
-    const double bn = b0 + 0.5 * ss + k0 * (double)n * (mean - xi) * (mean - xi) / (2 * kn);
-    return lgamma(an) - lgamma(a0) + a0 * log(b0) - an * log(bn) + 0.5 * log(k0 / kn) -
-           0.5 * (double)n * LOG_2PI;
-}
-
-void bsl_mix_model_refresh(bsl_mix_model *m)
-{
-    for (size_t j = 0; j < m->d; j++)
-        m->log_m[j] = ng_log_evidence(m->X + j * m->n, m->n, m->xi[j], m->a, m->ng_b0[j],
-                                      m->ng_k0[j]);
-}
-
 void bsl_mix_model_free(bsl_mix_model *m)
 {
     if (!m) return;
@@ -57,7 +34,8 @@ void bsl_mix_model_free(bsl_mix_model *m)
     free(m->h);
     free(m->ng_b0);
     free(m->ng_k0);
-    free(m->log_m);
+    free(m->xbar);
+    free(m->C);
     free(m);
 }
 
@@ -96,9 +74,10 @@ int bsl_mix_model_create(bsl_mix_model **out, const double *X, size_t n, size_t 
     m->h = bsl_malloc(d, sizeof(double));
     m->ng_b0 = bsl_malloc(d, sizeof(double));
     m->ng_k0 = bsl_malloc(d, sizeof(double));
-    m->log_m = bsl_malloc(d, sizeof(double));
+    m->xbar = bsl_malloc(d, sizeof(double));
+    m->C = bsl_malloc(d * d, sizeof(double));
     if (!m->X || !m->cls || !m->xi || !m->kappa || !m->h || !m->ng_b0 || !m->ng_k0 ||
-        !m->log_m) {
+        !m->xbar || !m->C) {
         bsl_mix_model_free(m);
         return BASEL_ENOMEM;
     }
@@ -109,8 +88,10 @@ int bsl_mix_model_create(bsl_mix_model **out, const double *X, size_t n, size_t 
     m->add_proposal = o->add_proposal;
     m->imin = o->min_inputs;
     m->imax = o->max_inputs ? BSL_MIN(o->max_inputs, d) : d;
+    m->excluded = o->excluded;
+    m->excl_g = o->excluded_g > 0 ? o->excluded_g : (double)n;
     resolve_hyper(m, o);
-    bsl_mix_model_refresh(m);
+    bsl_mix_excluded_stats(m);
     *out = m;
     return BASEL_OK;
 }
@@ -152,6 +133,8 @@ void bsl_mix_chain_free(bsl_mix_chain *ch)
     free(ch->scratch);
     free(ch->perm);
     free(ch->idx);
+    free(ch->xwork);
+    free(ch->xkept);
     free(ch);
 }
 
@@ -176,7 +159,9 @@ int bsl_mix_chain_create(bsl_mix_chain **out, const bsl_mix_model *m)
     ch->scratch = bsl_calloc(ns, sizeof(double));
     ch->perm = bsl_calloc(D, sizeof(size_t));
     ch->idx = bsl_calloc(d, sizeof(size_t));
-    if (!ch->active || !ch->mu || !ch->prec || !ch->beta || !ch->w || !ch->P || !ch->z ||
+    ch->xwork = bsl_calloc(d * d + d, sizeof(double));
+    ch->xkept = bsl_calloc(d, sizeof(size_t));
+    if (!ch->xwork || !ch->xkept || !ch->active || !ch->mu || !ch->prec || !ch->beta || !ch->w || !ch->P || !ch->z ||
         !ch->c || !ch->L || !ch->Lnew || !ch->wnew || !ch->scratch || !ch->perm || !ch->idx) {
         bsl_mix_chain_free(ch);
         return BASEL_ENOMEM;
@@ -279,17 +264,12 @@ void bsl_mix_chain_simulate(bsl_mix_chain *ch, bsl_mix_model *m, const gsl_rng *
         ch->z[i] = (int)draw_discrete(r, ch->w + k * D, D);
     }
     for (size_t j = 0; j < m->d; j++) {
+        if (!ch->active[j]) continue;
         double *x = m->X + j * n;
-        if (ch->active[j]) {
-            for (size_t i = 0; i < n; i++) {
-                const size_t q = j * D + (size_t)ch->z[i];
-                x[i] = ch->mu[q] + gsl_ran_gaussian(r, 1 / sqrt(ch->prec[q]));
-            }
-        } else { /* (nu, tau) from their Normal-Gamma prior, then the column */
-            const double t = gsl_ran_gamma(r, m->a, 1 / m->ng_b0[j]);
-            const double nu = m->xi[j] + gsl_ran_gaussian(r, 1 / sqrt(m->ng_k0[j] * t));
-            for (size_t i = 0; i < n; i++) x[i] = nu + gsl_ran_gaussian(r, 1 / sqrt(t));
+        for (size_t i = 0; i < n; i++) {
+            const size_t q = j * D + (size_t)ch->z[i];
+            x[i] = ch->mu[q] + gsl_ran_gaussian(r, 1 / sqrt(ch->prec[q]));
         }
     }
-    bsl_mix_model_refresh(m);
+    bsl_mix_excluded_simulate(m, ch->active, r, ch->xwork, ch->xkept);
 }

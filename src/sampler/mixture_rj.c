@@ -4,11 +4,12 @@
  * input. The OCR of eqs. 5-6 is garbled, so the ratios are derived here.
  *
  * The target. Every subset gamma is a model of all d inputs: active inputs
- * follow the shared-kernel mixture, each excluded input j a single Gaussian
- * whose parameters are integrated out (log evidence log_m[j], a constant of
- * the data; mixture_model.c). Given the class-and-kernel-free parameters
- * theta = (mu, prec, beta, w, P) the posterior is
- *   pi(gamma, theta) ~ p(gamma) p(theta | gamma) R(theta, gamma) prod_{j excl} m_j,
+ * follow the shared-kernel mixture, the excluded ones a density that does
+ * not depend on the class or the kernel given the active inputs, its
+ * parameters integrated out (total log evidence E(gamma), a function of the
+ * data and the subset; mixture_excluded.c). Given the class-and-kernel-free
+ * parameters theta = (mu, prec, beta, w, P) the posterior is
+ *   pi(gamma, theta) ~ p(gamma) p(theta | gamma) R(theta, gamma) exp(E(gamma)),
  * where R is the row likelihood with allocations and unlabelled classes
  * summed out (bsl_mix_rows_loglik) and p(gamma) = p(I) / C(d, I) (§2.3).
  *
@@ -39,7 +40,7 @@
  * (w_don, w_rec, u) through the matrix [[1-u, 0, -w_don], [u, 1, w_don],
  * [0, 0, 1]] (third row: v = u), whose determinant is 1 - u; this holds
  * whichever coordinate of the simplex is implicit. So
- *   log A_add = R(theta', gamma') - R(theta, gamma) - log_m[j]
+ *   log A_add = R(theta', gamma') - R(theta, gamma) + E(gamma') - E(gamma)
  *             + log p(gamma') - log p(gamma)
  *             + log(p_remove(I+1) / (I+1)) - log(p_add(I) / (d - I))
  *             + sum_{k, pairs} log(1 - u) + (delta_w - 1) sum log(w'/w),
@@ -79,7 +80,7 @@
  *   log A = sum_d [log N(x_{z=d, j'}; mu'_d, prec_d) + log N(mu'_d; xi_j', 1/kappa_j')
  *                  - log q(mu'_d)]
  *         - the same for column j at the current mu_.j
- *         + log_m[j] - log_m[j'] + log(swap prior ratio).
+ *         + E(gamma') - E(gamma) + log(swap prior ratio).
  * Each bracket equals the evidence of the column given z and prec with the
  * means integrated out, so the ratio does not depend on the drawn means.
  */
@@ -95,6 +96,20 @@ static size_t nth_input(const bsl_mix_chain *ch, size_t t, int want)
     for (size_t j = 0; j < ch->m->d; j++)
         if ((ch->active[j] != 0) == want && t-- == 0) return j;
     return ch->m->d; /* not reached: callers count first */
+}
+
+/* E(gamma') - E(gamma) for gamma' = gamma without input out and with input
+ * in (either may be d: none). The flags are restored. */
+static double excluded_change(bsl_mix_chain *ch, size_t out, size_t in)
+{
+    const bsl_mix_model *m = ch->m;
+    const double before = bsl_mix_excluded_log_evidence(m, ch->active, ch->xwork, ch->xkept);
+    if (out < m->d) ch->active[out] = 0;
+    if (in < m->d) ch->active[in] = 1;
+    const double after = bsl_mix_excluded_log_evidence(m, ch->active, ch->xwork, ch->xkept);
+    if (out < m->d) ch->active[out] = 1;
+    if (in < m->d) ch->active[in] = 0;
+    return after - before;
 }
 
 static void identity_perm(size_t *perm, size_t D)
@@ -244,7 +259,7 @@ static void propose_add(bsl_mix_chain *ch, const gsl_rng *r)
     const double log_jd = split_weights(ch, r, +1);
     shift_L(ch, j, nmu, nprec, +1);
     const double log_lik = bsl_mix_rows_loglik(ch, ch->Lnew, ch->wnew) -
-                           bsl_mix_rows_loglik(ch, ch->L, ch->w) - m->log_m[j];
+                           bsl_mix_rows_loglik(ch, ch->L, ch->w) + excluded_change(ch, d, j);
     const double log_prior = bsl_mix_log_subset_prior(m, I0 + 1) - bsl_mix_log_subset_prior(m, I0);
     const double log_prop = log(bsl_mix_p_remove(m, I0 + 1) / (double)(I0 + 1)) -
                             log(bsl_mix_p_add(m, I0) / (double)(d - I0));
@@ -271,7 +286,7 @@ static void propose_remove(bsl_mix_chain *ch, const gsl_rng *r)
     const double log_coord =
         coords_proposal(ch, r, j, ch->Lnew, ch->wnew, 0, ch->mu + j * D, ch->prec + j * D);
     const double log_lik = bsl_mix_rows_loglik(ch, ch->Lnew, ch->wnew) -
-                           bsl_mix_rows_loglik(ch, ch->L, ch->w) + m->log_m[j];
+                           bsl_mix_rows_loglik(ch, ch->L, ch->w) + excluded_change(ch, j, d);
     const double log_prior = bsl_mix_log_subset_prior(m, I0 - 1) - bsl_mix_log_subset_prior(m, I0);
     const double log_prop = log(bsl_mix_p_add(m, I0 - 1) / (double)(d - I0 + 1)) -
                             log(bsl_mix_p_remove(m, I0) / (double)I0);
@@ -326,7 +341,7 @@ void bsl_mix_exchange(bsl_mix_chain *ch, const gsl_rng *r)
     double *cnt = ch->scratch, *S = cnt + D, *Q = S + D, *Sn = Q + D, *Qn = Sn + D, *mun = Qn + D;
     suff_stats(ch, j, cnt, S, Q);
     suff_stats(ch, jn, cnt, Sn, Qn);
-    double log_A = m->log_m[j] - m->log_m[jn] - (ch->beta[j] - ch->beta[jn]) * (m->h[jn] - m->h[j]);
+    double log_A = excluded_change(ch, j, jn) - (ch->beta[j] - ch->beta[jn]) * (m->h[jn] - m->h[j]);
     for (size_t q = 0; q < D; q++) {
         const double prec = ch->prec[j * D + q];
         const double p_post = m->kappa[jn] + cnt[q] * prec;

@@ -55,6 +55,8 @@ expect 2 "missing the training file" -- "$BASEL" fit -o "$T/f.json"
 expect 2 "unknown command 'fitt'" -- "$BASEL" fitt
 printf 'a,b,class\n1,2,x\n2,1,x\n3,5,x\n4,2,x\n' > "$T/oneclass.csv"
 expect 2 "class column 'class' has 1 class: need at least 2" -- "$BASEL" fit "$T/oneclass.csv" --method mixture -o "$T/f.json"
+expect 2 "--excluded 'normal': expected regression or gaussian" -- "$BASEL" fit data/classification/pima_tr.csv --method mixture --excluded normal -o "$T/f.json"
+expect 2 "hyper-h" -- "$BASEL" fit data/classification/pima_tr.csv --method mixture --hyper-h -1 -o "$T/f.json"
 # no output file is left behind by any failure above
 if ls "$T"/f.json* > /dev/null 2>&1; then bad "a failed fit left an output file"; else ok; fi
 

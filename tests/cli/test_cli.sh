@@ -52,6 +52,10 @@ C=data/classification
 expect 0 "" -- "$BASEL" fit $C/pima_tr.csv --method mixture --iter 300 --burn 100 --chains 2 --seed 2 -o "$T/mix.json"
 expect 0 "^p_No,p_Yes,class$" -- "$BASEL" predict "$T/mix.json" $C/pima_te.csv
 expect 0 "mixture fit of class" -- "$BASEL" summary "$T/mix.json"
+# the excluded inputs' model is recorded with the fit
+expect 0 "" -- "$BASEL" fit $C/pima_tr.csv --method mixture --excluded gaussian --hyper-h 0.16 --iter 200 --burn 50 --chains 1 --seed 2 --quiet -o "$T/mixg.json"
+expect 0 '"excluded": "gaussian"' -- cat "$T/mixg.json"
+expect 0 '"excluded": "regression"' -- cat "$T/mix.json"
 
 # 6. smc: one pass, then a second batch continues the same particle system:
 # feeding 30 + 20 rows with a save in between equals feeding all 50

@@ -13,7 +13,10 @@
  * simulator's standard error by batch means; each test passes if every
  * |z| is below the two-sided 1% critical value, Bonferroni-corrected over
  * its statistics. Data-free priors (prior_range) as the test requires.
- * Both proposals of the add move are tested (data-driven and prior). Small
+ * Both proposals of the add move are tested (data-driven and prior), and
+ * both models of the excluded inputs (regression on the active inputs and
+ * a single Gaussian); the statistic x_.0'x_.1 / n when input 0 is excluded
+ * ties the excluded column's law to the subset the moves choose. Small
  * n and d keep it under a minute or so; argv: [length multiplier [seed]].
  */
 #include "check.h"
@@ -25,11 +28,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NSTAT = 10, NBATCH = 50, N_ROWS = 10, N_UNLAB = 2, N_IN = 3 };
+enum { NSTAT = 11, NBATCH = 50, N_ROWS = 10, N_UNLAB = 2, N_IN = 3 };
 static const char *const stat_name[NSTAT] = {
     "number of inputs", "input 0 active", "mean mu_00 (0 if inactive)", "mu_00^2",
     "allocation weight w_00", "w_00^2", "log prec_00 (0 if inactive)",
-    "var(x_.0) if input 0 active", "row log-likelihood / n", "beta_0 prec_00 if active"};
+    "var(x_.0) if input 0 active", "row log-likelihood / n", "beta_0 prec_00 if active",
+    "x_.0'x_.1 / n if 0 excluded"};
 
 /* Statistics of theta and of (theta, data): under the joint both simulators
  * give the pair (parameters, the data they were last conditioned on or
@@ -55,6 +59,9 @@ static void stats(bsl_mix_chain *ch, double *s)
     bsl_mix_compute_L(ch);
     s[8] = bsl_mix_rows_loglik(ch, ch->L, ch->w) / (double)m->n;
     s[9] = a0 * ch->beta[0] * ch->prec[0]; /* Gamma(a, 1) under the prior */
+    double xy = 0;
+    for (size_t i = 0; i < m->n; i++) xy += m->X[i] * m->X[m->n + i];
+    s[10] = (1 - a0) * xy / (double)m->n;
 }
 
 typedef struct moments {
@@ -73,12 +80,13 @@ static void add_stats(moments *mo, const double *s, size_t t, size_t total)
     mo->count++;
 }
 
-static void make_model(bsl_mix_model **m, size_t kernels, int add_proposal)
+static void make_model(bsl_mix_model **m, size_t kernels, int add_proposal, int excluded)
 {
     bsl_mix_options o;
     bsl_mix_options_default(&o);
     o.kernels = kernels;
     o.add_proposal = add_proposal;
+    o.excluded = excluded;
     o.prior_mid = 0.3, o.prior_range = 2.0; /* data-free priors */
     o.a = 3, o.g = 3, o.h = 2;              /* tame tails: finite moments of log prec */
     o.poisson_mean = 1.5;
@@ -91,12 +99,12 @@ static void make_model(bsl_mix_model **m, size_t kernels, int add_proposal)
 }
 
 /* Runs both simulators and checks each statistic. */
-static void geweke(const char *label, int rj, size_t kernels, int add_proposal, size_t n_mc,
-                   size_t n_sc, unsigned long seed)
+static void geweke(const char *label, int rj, size_t kernels, int add_proposal, int excluded,
+                   size_t n_mc, size_t n_sc, unsigned long seed)
 {
     bsl_mix_model *m;
     bsl_mix_chain *ch;
-    make_model(&m, kernels, add_proposal);
+    make_model(&m, kernels, add_proposal, excluded);
     if (bsl_mix_chain_create(&ch, m) != BASEL_OK) abort();
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, seed);
@@ -158,9 +166,12 @@ int main(int argc, char **argv)
     const double scale = argc > 1 ? strtod(argv[1], NULL) : 1; /* 0.05 for sanitizer runs */
     const unsigned long seed = argc > 2 ? strtoul(argv[2], NULL, 10) : 20240501UL;
     const int data = BSL_MIX_PROPOSE_DATA, prior = BSL_MIX_PROPOSE_PRIOR;
-    geweke("gibbs D=2", 0, 2, data, (size_t)(500000 * scale), (size_t)(500000 * scale), seed);
-    geweke("rj data D=2", 1, 2, data, (size_t)(500000 * scale), (size_t)(1500000 * scale), seed + 1);
-    geweke("rj data D=3", 1, 3, data, (size_t)(500000 * scale), (size_t)(1500000 * scale), seed + 2);
-    geweke("rj prior D=2", 1, 2, prior, (size_t)(500000 * scale), (size_t)(1500000 * scale), seed + 3);
+    const int reg = BSL_MIX_EXCLUDED_REGRESSION, gauss = BSL_MIX_EXCLUDED_GAUSSIAN;
+    const size_t mc = (size_t)(500000 * scale), sc = (size_t)(1500000 * scale);
+    geweke("gibbs D=2", 0, 2, data, reg, mc, (size_t)(500000 * scale), seed);
+    geweke("rj data D=2", 1, 2, data, reg, mc, sc, seed + 1);
+    geweke("rj data D=3", 1, 3, data, reg, mc, sc, seed + 2);
+    geweke("rj prior D=2", 1, 2, prior, reg, mc, sc, seed + 3);
+    geweke("rj gauss D=2", 1, 2, data, gauss, mc, sc, seed + 4);
     return check_report("test_mixture_geweke");
 }

@@ -134,6 +134,29 @@ static int fit_mixture(json_t *doc, const bsl_problem *P, const basel_options *o
     json_object_set_new(dj, "note", json_string(note));
     json_object_set_new(dj, "mean_inputs", json_real(bsl_mix_mean_inputs(r)));
     json_object_set_new(dj, "max_inputs", json_integer((json_int_t)bsl_mix_max_inputs(r)));
+    const double *rhat, *ess, *pip_all = bsl_mix_pip(r, &d);
+    double rhat_size, ess_size;
+    bsl_mix_convergence(r, &rhat, &ess, &rhat_size, &ess_size);
+    if (rhat && mo.chains > 1) {
+        json_object_set_new(dj, "rhat_pip", bsl_json_doubles(rhat, d));
+        json_object_set_new(dj, "ess_pip", bsl_json_doubles(ess, d));
+        if (isfinite(rhat_size)) {
+            json_object_set_new(dj, "rhat_size", json_real(rhat_size));
+            json_object_set_new(dj, "ess_size", json_real(ess_size));
+        }
+        /* chains that settle on different subsets: the PIPs are then an
+         * average of modes, not a converged posterior */
+        double worst = isfinite(rhat_size) ? rhat_size : 1;
+        for (size_t j = 0; j < d; j++)
+            if (isfinite(rhat[j]) && pip_all[j] > 0.01 && pip_all[j] < 0.99 && rhat[j] > worst) worst = rhat[j];
+        if (worst > 1.1) {
+            char w[200];
+            snprintf(w, sizeof w,
+                     "the chains disagree about the inputs (R-hat up to %.2f): run longer (--iter) or more chains",
+                     worst);
+            json_object_set_new(dj, "warning", json_string(w));
+        }
+    }
     json_object_set_new(doc, "diagnostics", dj);
     json_t *eng = bsl_mix_to_json(r);
     if (!eng) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");

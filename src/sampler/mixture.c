@@ -115,6 +115,7 @@ bsl_mix_result *bsl_mix_result_alloc(size_t d, size_t K, size_t D, size_t nsub, 
     bsl_mix_result *r = bsl_calloc(1, sizeof *r);
     if (!r) return NULL;
     r->d = d, r->K = K, r->D = D, r->nsub = nsub, r->ndraw = ndraw;
+    r->rhat_size = r->ess_size = NAN;
     r->pip = bsl_calloc(d, sizeof(double));
     r->size_post = bsl_calloc(d + 1, sizeof(double));
     r->sub_off = bsl_calloc(nsub + 1, sizeof(size_t));
@@ -148,6 +149,8 @@ void bsl_mix_free(bsl_mix_result *r)
     free(r->draw_prec);
     free(r->draw_w);
     free(r->draw_P);
+    free(r->rhat_pip);
+    free(r->ess_pip);
     free(r);
 }
 
@@ -271,6 +274,13 @@ int bsl_mixture_predict(const bsl_mix_result *r, const double *Xnew, size_t n, d
 size_t bsl_mix_inputs(const bsl_mix_result *r) { return r->d; }
 size_t bsl_mix_classes(const bsl_mix_result *r) { return r->K; }
 size_t bsl_mix_kernels(const bsl_mix_result *r) { return r->D; }
+
+void bsl_mix_convergence(const bsl_mix_result *r, const double **rhat_pip, const double **ess_pip,
+                         double *rhat_size, double *ess_size)
+{
+    *rhat_pip = r->rhat_pip, *ess_pip = r->ess_pip;
+    *rhat_size = r->rhat_size, *ess_size = r->ess_size;
+}
 double bsl_mix_mean_inputs(const bsl_mix_result *r) { return r->mean_inputs; }
 size_t bsl_mix_max_inputs(const bsl_mix_result *r) { return r->max_inputs; }
 size_t bsl_mix_subset_count(const bsl_mix_result *r) { return r->nsub; }

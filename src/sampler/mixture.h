@@ -115,6 +115,13 @@ size_t bsl_mix_subset_count(const bsl_mix_result *r);
 size_t bsl_mix_subsets_visited(const bsl_mix_result *r); /* distinct, before the cut */
 const size_t *bsl_mix_subset(const bsl_mix_result *r, size_t s, size_t *len, double *prob);
 
+/* Convergence across chains from the kept draws: split R-hat and ESS of
+ * each input's indicator (d each) and of the number of inputs (BDA3 ch. 11,
+ * src/summary/diag.c). NaN where undefined (a constant trace, fewer than 4
+ * draws per chain); all NULL / NaN for a result read from JSON. */
+void bsl_mix_convergence(const bsl_mix_result *r, const double **rhat_pip, const double **ess_pip,
+                         double *rhat_size, double *ess_size);
+
 /* Diagnostics: acceptance rates of the moves and the speed. */
 typedef struct bsl_mix_diag {
     double accept_add, accept_remove, accept_exchange; /* accepted / proposed (NaN if none) */
@@ -239,6 +246,8 @@ struct bsl_mix_result {
     size_t *draw_off, *draw_idx; /* ndraw + 1, draw_off[ndraw] */
     double *draw_mu, *draw_prec; /* draw_off[ndraw] * D */
     double *draw_w, *draw_P;     /* ndraw * K * D, ndraw * K */
+    double *rhat_pip, *ess_pip;  /* d each, or NULL (bsl_mix_convergence) */
+    double rhat_size, ess_size;
 };
 /* An empty result with every array allocated for the given sizes
  * (used by the fit and by the JSON reader); NULL on ENOMEM. */

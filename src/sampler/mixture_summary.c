@@ -8,7 +8,9 @@
  * on which thread ran which chain or on hash-table layout.
  */
 #include "mixture_summary.h"
+#include "../summary/summary.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,6 +230,41 @@ static void fill_draws(bsl_mix_result *res, const bsl_mix_record *rec, size_t nc
     res->draw_off[t] = off;
 }
 
+/* Split R-hat and ESS of every input indicator and of the size over the
+ * chains' kept draws (every chain keeps the same number). */
+static int convergence(bsl_mix_result *res, const bsl_mix_record *rec, size_t nchain, size_t imax)
+{
+    const size_t d = res->d, L = rec[0].ndraw;
+    res->rhat_size = res->ess_size = NAN;
+    res->rhat_pip = bsl_malloc(d, sizeof(double));
+    res->ess_pip = bsl_malloc(d, sizeof(double));
+    double *x = bsl_malloc(nchain * L + 1, sizeof(double));
+    if (!res->rhat_pip || !res->ess_pip || !x) {
+        free(x);
+        return BASEL_ENOMEM;
+    }
+    for (size_t j = 0; j <= d; j++) { /* j == d: the size */
+        for (size_t c = 0; c < nchain; c++)
+            for (size_t t = 0; t < L; t++) {
+                const size_t I = rec[c].draw_I[t], *in = rec[c].draw_idx + t * imax;
+                double v = (double)I;
+                if (j < d) {
+                    v = 0;
+                    for (size_t u = 0; u < I; u++) v += in[u] == j;
+                }
+                x[c * L + t] = v;
+            }
+        double rhat = NAN, ess = NAN;
+        if (L >= 4) bsl_rhat_ess(x, nchain, L, &rhat, &ess);
+        if (j < d)
+            res->rhat_pip[j] = rhat, res->ess_pip[j] = ess;
+        else
+            res->rhat_size = rhat, res->ess_size = ess;
+    }
+    free(x);
+    return BASEL_OK;
+}
+
 int bsl_mix_merge(bsl_mix_result **out, const bsl_mix_model *m, const bsl_mix_record *rec,
                   size_t nchain, size_t top)
 {
@@ -261,6 +298,10 @@ int bsl_mix_merge(bsl_mix_result **out, const bsl_mix_model *m, const bsl_mix_re
     fill_draws(res, rec, nchain, m->imax);
     free(e);
     bsl_mix_subsets_free(&all);
+    if (convergence(res, rec, nchain, m->imax)) {
+        bsl_mix_free(res);
+        return BASEL_ENOMEM;
+    }
     *out = res;
     return BASEL_OK;
 }

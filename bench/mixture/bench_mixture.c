@@ -3,7 +3,9 @@
  * engine: Ionosphere (33 inputs: UCI's 34 without the constant V2, 175/176,
  * 6 kernels, h = 0.5), Wine (13 inputs, 62/63, 3 kernels, h = 0.28) and
  * Pima (7 inputs, Ripley's 200/332, 3 kernels, h = 0.16); a = 2, g = 0.2;
- * 15000 sweeps, 5000 burn-in (§3). Split 0 of each split file is the
+ * 15000 sweeps, 5000 burn-in (§3), one chain. The excluded inputs are
+ * regressed on the included ones (the engine's default; -e gaussian for one
+ * Gaussian each, the model of the first version). Split 0 of each split file is the
  * headline; splits 1..10 give mean and standard error. Then Pima with 80%
  * of the training labels hidden (semi-supervised) next to the fit on the
  * remaining 20% alone. Prints sweeps per second for each data set.

@@ -1,12 +1,31 @@
 /* outfile.c: atomic output files. Nothing half-written is ever left at the
- * final path: we write to "<path>.tmp.XXXXXX" in the same directory (so the
- * rename cannot cross file systems), then rename over the target. */
+ * final path: we write to "<path>.tmp.<pid>.<n>" in the same directory (so
+ * the rename cannot cross file systems), then rename over the target. The
+ * temporary file is created with O_EXCL and mode 0666 less the umask, as a
+ * plain fopen would (mkstemp's 0600 would leave fits unreadable to others). */
 #include "io.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* A new file next to path, exclusive; -1 with errno on failure. */
+static int create_temp(const char *path, char *tmp, size_t cap)
+{
+    static unsigned long counter;
+    unsigned long n;
+#pragma omp atomic capture
+    n = ++counter;
+    for (int attempt = 0; attempt < 100; attempt++, n += 7919) {
+        snprintf(tmp, cap, "%s.tmp.%ld.%lu", path, (long)getpid(), n);
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST) return fd;
+    }
+    return -1;
+}
 
 int bsl_out_open(bsl_outfile *o, const char *path, basel_error *err)
 {
@@ -17,15 +36,15 @@ int bsl_out_open(bsl_outfile *o, const char *path, basel_error *err)
     }
     size_t len = strlen(path);
     o->path = bsl_strdup(path);
-    o->tmp = malloc(len + 16);
+    const size_t cap = len + 64;
+    o->tmp = malloc(cap);
     if (!o->path || !o->tmp) {
         free(o->path);
         free(o->tmp);
         memset(o, 0, sizeof *o);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
-    snprintf(o->tmp, len + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(o->tmp);
+    int fd = create_temp(path, o->tmp, cap);
     if (fd < 0 || !(o->fp = fdopen(fd, "w"))) {
         int e = errno;
         if (fd >= 0) {

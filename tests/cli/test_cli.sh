@@ -17,6 +17,10 @@ print("max error", err)
 sys.exit(0 if err < 1e-6 else 1)
 PYEOF
 
+# output files get the umask's mode, as a plain fopen would (not mkstemp's 0600)
+expect 0 "^644$" -- bash -c "umask 022 && '$BASEL' fit '$D' --method enumerate --quiet -o '$T/perm.json' && stat -c %a '$T/perm.json'"
+expect 0 "^600$" -- bash -c "umask 077 && '$BASEL' fit '$D' --method enumerate --quiet -o '$T/perm2.json' && stat -c %a '$T/perm2.json'"
+
 # 2. summary and predict from the file
 expect 0 "prevalence .*x3 x6 x7 x9 x13 x14" -- "$BASEL" summary "$T/enum.json"
 expect 0 "^y_mean,y_lower,y_upper$" -- "$BASEL" predict "$T/enum.json" "$D"

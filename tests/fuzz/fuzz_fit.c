@@ -21,6 +21,8 @@
  */
 #include "fit/fit.h"
 
+#include "fuzz_entry.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,15 +109,4 @@ static const char *fuzz_fit_check(const uint8_t *data, size_t size)
     return bad;
 }
 
-#ifndef FUZZ_NO_ENTRY
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    const char *bad = fuzz_fit_check(data, size);
-    if (bad) {
-        fprintf(stderr, "fuzz_fit: %s\n", bad);
-        __builtin_trap();
-    }
-    return 0;
-}
-#endif
+BSL_FUZZ_ENTRY(fuzz_fit_check, "fuzz_fit")

@@ -22,6 +22,8 @@
 #include "model/model.h"
 #include "prior/prior.h"
 
+#include "fuzz_entry.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,15 +124,4 @@ static const char *fuzz_spec_check(const uint8_t *data, size_t size)
     return bad;
 }
 
-#ifndef FUZZ_NO_ENTRY
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    const char *bad = fuzz_spec_check(data, size);
-    if (bad) {
-        fprintf(stderr, "fuzz_spec: %s\n", bad);
-        __builtin_trap();
-    }
-    return 0;
-}
-#endif
+BSL_FUZZ_ENTRY(fuzz_spec_check, "fuzz_spec")

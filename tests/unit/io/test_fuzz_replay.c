@@ -1,22 +1,25 @@
 /*
- * test_fuzz_replay.c: replays every file in tests/fuzz/corpus/fit/ and
- * tests/fuzz/corpus/spec/ (seeds, and inputs the fuzzers once broke on)
- * through the very checks of the fuzz targets, which it includes:
- * fuzz_fit_check (load, summary, PIPs, dump-and-reload, predict with every
- * model) and fuzz_spec_check (the spec, --prior, --model-prior and --basis
- * parsers). Each file must pass them: load or fail with BASEL_EPARSE or
- * BASEL_EINVAL and a message, never crash. Run from the repository root;
- * BASEL_REPLAY_VERBOSE=1 prints each file's load status.
+ * test_fuzz_replay.c: replays every file in tests/fuzz/corpus/{csv,fit,spec}/
+ * (seeds, and inputs the fuzzers once broke on) so the ordinary test run
+ * keeps those bugs fixed. fit/ and spec/ go through the very checks of the
+ * fuzz targets, which it includes: fuzz_fit_check (load, summary, PIPs,
+ * dump-and-reload, predict with every model) and fuzz_spec_check (the spec,
+ * --prior, --model-prior and --basis parsers); csv/ through the CSV reader
+ * as tests/fuzz/fuzz_csv.c drives it. Each file must load or fail with
+ * BASEL_EPARSE or BASEL_EINVAL and a message, never crash. Run from the
+ * repository root; BASEL_REPLAY_VERBOSE=1 prints each fit's load status.
  */
 #define FUZZ_NO_ENTRY
 #include "check.h"
 #include "fuzz/fuzz_fit.c"
 #include "fuzz/fuzz_spec.c"
+#include "io/io.h"
 
 #include <dirent.h>
 
 #define CORPUS_FIT "tests/fuzz/corpus/fit"
 #define CORPUS_SPEC "tests/fuzz/corpus/spec"
+#define CORPUS_CSV "tests/fuzz/corpus/csv"
 
 typedef const char *(*replay_fn)(const uint8_t *data, size_t size);
 
@@ -36,6 +39,30 @@ static uint8_t *read_all(const char *path, size_t *len)
     fclose(fp);
     *len = n;
     return buf;
+}
+
+/* A CSV input reads or fails with BASEL_EPARSE; what reads passes the
+ * numeric check column by column, and reads again with its last column as
+ * the class labels. */
+static const char *csv_check(const uint8_t *data, size_t len)
+{
+    const char *text = (const char *)data, *bad = NULL;
+    basel_data *d = NULL;
+    basel_error err;
+    int rc = basel_data_read_buffer(&d, "corpus.csv", text, len, NULL, &err);
+    if (rc != BASEL_OK && rc != BASEL_EPARSE) return "csv: bad status";
+    if (rc == BASEL_OK && d) {
+        for (size_t j = 0; j < d->p && !bad; j++) {
+            const int c = bsl_data_check_numeric(d, j, "input", &err);
+            if (c != BASEL_OK && c != BASEL_EPARSE) bad = "csv: bad status of a column check";
+        }
+        basel_data *l = NULL;
+        if (!bad && basel_data_read_buffer(&l, "corpus.csv", text, len, d->names[d->p - 1], &err) != BASEL_OK)
+            bad = "csv: does not read with its last column as labels";
+        basel_data_free(l);
+    }
+    basel_data_free(d);
+    return bad;
 }
 
 /* How a fit file loads and predicts (bma), for BASEL_REPLAY_VERBOSE. */
@@ -89,7 +116,9 @@ int main(void)
     const int verbose = v && *v && strcmp(v, "0") != 0;
     const size_t nfit = replay_dir(CORPUS_FIT, fuzz_fit_check, verbose);
     const size_t nspec = replay_dir(CORPUS_SPEC, fuzz_spec_check, verbose);
+    const size_t ncsv = replay_dir(CORPUS_CSV, csv_check, verbose);
     CHECK(nfit >= 10, "fit corpus has %zu files", nfit);
     CHECK(nspec >= 10, "spec corpus has %zu files", nspec);
+    CHECK(ncsv >= 10, "csv corpus has %zu files", ncsv);
     return check_report("test_fuzz_replay");
 }

@@ -27,7 +27,7 @@ void cli_fit_help(FILE *fp)
     }
     fprintf(fp,
             "  -o, --output     FIT.json to write (atomically: a temporary file, then rename)\n"
-            "  --draws          DRAWS.csv: every retained draw, one 0/1 column per atom\n"
+            "  --draws          DRAWS.csv: every retained draw, one 0/1 column per atom (bd, rj, ssvs, mixture)\n"
             "  --quiet          no seed note and no progress on stderr\n"
             "\n"
             "Examples:\n"

@@ -100,7 +100,29 @@ static int mixture_options(bsl_mix_options *mo, const bsl_problem *P, const base
     return rc;
 }
 
-static int fit_mixture(json_t *doc, const bsl_problem *P, const basel_options *o, basel_error *err)
+/* The kept draws as a draws-CSV record (chain, inputs); chains kept the
+ * same number of draws each, in chain order. */
+static int mixture_draws(const bsl_mix_result *r, size_t chains, bsl_vs_result **out)
+{
+    bsl_vs_result *res = calloc(1, sizeof *res);
+    const size_t d = bsl_mix_inputs(r), nd = bsl_mix_draw_count(r), per = nd / chains;
+    int rc = res ? bsl_vs_result_init(res, d, 1, d, chains) : BASEL_ENOMEM;
+    for (size_t t = 0; t < nd && !rc; t++) {
+        size_t k;
+        const size_t *in = bsl_mix_draw_inputs(r, t, &k);
+        rc = bsl_vs_add_draw(res, (unsigned)(per ? t / per : 0), in, k, NULL);
+    }
+    if (rc) {
+        bsl_vs_result_free(res);
+        free(res);
+        return rc;
+    }
+    *out = res;
+    return BASEL_OK;
+}
+
+static int fit_mixture(json_t *doc, const bsl_problem *P, const basel_options *o, bsl_vs_result **draws,
+                       basel_error *err)
 {
     bsl_mix_options mo;
     int rc = mixture_options(&mo, P, o, err);
@@ -161,6 +183,7 @@ static int fit_mixture(json_t *doc, const bsl_problem *P, const basel_options *o
     json_t *eng = bsl_mix_to_json(r);
     if (!eng) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     json_object_set_new(doc, "engine", eng);
+    if (!rc && draws && mixture_draws(r, mo.chains, draws)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     bsl_mix_free(r);
     return rc;
 }
@@ -499,9 +522,10 @@ static int predict_regression_engine(const json_t *doc, const char *m, const dou
 
 /* ------------------------------------------------------------ dispatch */
 
-int bsl_fit_engine(json_t *doc, const bsl_problem *P, const basel_options *o, basel_error *err)
+int bsl_fit_engine(json_t *doc, const bsl_problem *P, const basel_options *o, bsl_vs_result **draws,
+                   basel_error *err)
 {
-    if (strcmp(P->method, "mixture") == 0) return fit_mixture(doc, P, o, err);
+    if (strcmp(P->method, "mixture") == 0) return fit_mixture(doc, P, o, draws, err);
     if (strcmp(P->method, "smc") == 0) return fit_smc(doc, P, o, err);
     return fit_rbf(doc, P, o, err); /* anneal, and rj with centres=free */
 }

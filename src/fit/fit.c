@@ -111,8 +111,10 @@ int bsl_fit_wrap(basel_fit **out, json_t *doc, basel_error *err)
 }
 
 /* Engines with results of their own (mixture, smc, anneal, free-centre rj)
- * register here; see engines.c. */
-int bsl_fit_engine(json_t *doc, const bsl_problem *P, const basel_options *o, basel_error *err);
+ * register here; see engines.c. draws: NULL, or where the mixture engine
+ * leaves its draws (the others keep none). */
+int bsl_fit_engine(json_t *doc, const bsl_problem *P, const basel_options *o, bsl_vs_result **draws,
+                   basel_error *err);
 
 int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *o,
                   basel_error *err)
@@ -123,6 +125,14 @@ int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *
     int rc = check_method(method, err);
     if (!rc) rc = check_applicable(o, method, err);
     if (rc) return rc;
+    const int keep_draws = strcmp(bsl_opt(o, "keep-draws"), "1") == 0;
+    const int free_centres = strstr(bsl_opt(o, "basis"), "centres=free") != NULL;
+    const int has_draws = !strcmp(method, "bd") || !strcmp(method, "ssvs") || !strcmp(method, "mixture") ||
+                          (!strcmp(method, "rj") && !free_centres);
+    if (keep_draws && !has_draws) /* refused before the run, not after it */
+        return bsl_fail(err, BASEL_EINVAL,
+                        "--draws: --method %s%s keeps no draws (bd, rj over a dictionary, ssvs and mixture do)",
+                        method, free_centres ? " with free centres" : "");
     bsl_problem P;
     if ((rc = bsl_problem_build(&P, data, o, err))) return rc;
     P.seed = pick_seed(o, err, &rc);
@@ -130,13 +140,13 @@ int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *
     if (!rc && !doc) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     bsl_vs_result *res = NULL;
     const int is_vs = !strcmp(method, "enumerate") || !strcmp(method, "bd") || !strcmp(method, "ssvs") ||
-                      (!strcmp(method, "rj") && !strstr(bsl_opt(o, "basis"), "centres=free"));
+                      (!strcmp(method, "rj") && !free_centres);
     if (!rc && is_vs) {
         res = calloc(1, sizeof *res);
         if (!res) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
-        if (!rc) rc = bsl_fit_vs(doc, &P, o, strcmp(bsl_opt(o, "keep-draws"), "1") == 0, res, err);
+        if (!rc) rc = bsl_fit_vs(doc, &P, o, keep_draws, res, err);
     } else if (!rc) {
-        rc = bsl_fit_engine(doc, &P, o, err);
+        rc = bsl_fit_engine(doc, &P, o, keep_draws ? &res : NULL, err);
     }
     bsl_problem_free(&P);
     if (!rc) rc = bsl_fit_wrap(out, doc, err);

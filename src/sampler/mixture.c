@@ -275,6 +275,15 @@ size_t bsl_mix_inputs(const bsl_mix_result *r) { return r->d; }
 size_t bsl_mix_classes(const bsl_mix_result *r) { return r->K; }
 size_t bsl_mix_kernels(const bsl_mix_result *r) { return r->D; }
 
+size_t bsl_mix_draw_count(const bsl_mix_result *r) { return r->ndraw; }
+
+const size_t *bsl_mix_draw_inputs(const bsl_mix_result *r, size_t t, size_t *len)
+{
+    if (t >= r->ndraw) return NULL;
+    *len = r->draw_off[t + 1] - r->draw_off[t];
+    return r->draw_idx + r->draw_off[t];
+}
+
 void bsl_mix_convergence(const bsl_mix_result *r, const double **rhat_pip, const double **ess_pip,
                          double *rhat_size, double *ess_size)
 {

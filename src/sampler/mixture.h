@@ -115,6 +115,11 @@ size_t bsl_mix_subset_count(const bsl_mix_result *r);
 size_t bsl_mix_subsets_visited(const bsl_mix_result *r); /* distinct, before the cut */
 const size_t *bsl_mix_subset(const bsl_mix_result *r, size_t s, size_t *len, double *prob);
 
+/* The kept draws: ndraw of them, chain by chain, the same number from each
+ * chain; draw t's active inputs (sorted, *len of them). NULL if t >= ndraw. */
+size_t bsl_mix_draw_count(const bsl_mix_result *r);
+const size_t *bsl_mix_draw_inputs(const bsl_mix_result *r, size_t t, size_t *len);
+
 /* Convergence across chains from the kept draws: split R-hat and ESS of
  * each input's indicator (d each) and of the number of inputs (BDA3 ch. 11,
  * src/summary/diag.c). NaN where undefined (a constant trace, fewer than 4

@@ -56,6 +56,11 @@ C=data/classification
 expect 0 "" -- "$BASEL" fit $C/pima_tr.csv --method mixture --iter 300 --burn 100 --chains 2 --seed 2 -o "$T/mix.json"
 expect 0 "^p_No,p_Yes,class$" -- "$BASEL" predict "$T/mix.json" $C/pima_te.csv
 expect 0 "mixture fit of class" -- "$BASEL" summary "$T/mix.json"
+# draws of the input subsets: 2 chains x 200 sweeps / thin 10
+expect 0 "" -- "$BASEL" fit $C/pima_tr.csv --method mixture --iter 200 --burn 50 --chains 2 --seed 2 --quiet -o "$T/mixd.json" --draws "$T/mixd.csv"
+expect 0 "^chain,size,npreg,glu,bp,skin,bmi,ped,age$" -- grep -v "^#" "$T/mixd.csv"
+rows=$(grep -vc "^#" "$T/mixd.csv")
+if [ "$rows" -eq 41 ]; then ok; else bad "mixture draws: $rows lines, expected 1 header + 2 chains x 20"; fi
 # the excluded inputs' model is recorded with the fit
 expect 0 "" -- "$BASEL" fit $C/pima_tr.csv --method mixture --excluded gaussian --hyper-h 0.16 --iter 200 --burn 50 --chains 1 --seed 2 --quiet -o "$T/mixg.json"
 expect 0 '"excluded": "gaussian"' -- cat "$T/mixg.json"

@@ -25,7 +25,7 @@ static const bsl_option_def table[] = {
     {"kmax", "", "*", "largest model size (default: min(m, n - 2, 200))"},
     {"iter", "", "*", "iterations per chain after burn-in (default depends on the method)"},
     {"burn", "", "*", "burn-in iterations per chain (default: iter / 5)"},
-    {"thin", "1", "*", "keep every thin-th draw in --draws"},
+    {"thin", "1", "*", "keep every thin-th draw in --draws (mixture: 10, and its predictions use the kept draws)"},
     {"chains", "4", "*", "independent chains, run in parallel"},
     {"seed", "0", "*", "random seed (0: pick one and report it)"},
     {"threads", "0", "*", "OpenMP threads (0: all cores); results do not depend on it"},

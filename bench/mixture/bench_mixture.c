@@ -15,11 +15,12 @@
  * these files have a header, no quoting and the class in the last column.
  *
  * usage: bench_mixture [-d DATA_DIR] [-s SPLITS] [-i ITER] [-b BURN] [-c CHAINS] [-x] [-p] [-l LAMBDA]
- *                      [-e regression|gaussian] [-o DATASET] [-m MOVES]
+ *                      [-e regression|gaussian] [-o DATASET] [-m MOVES] [-t REPLICAS] [-T TMAX]
  *   -s 0 runs split 0 only; -x skips the semi-supervised part; -p uses the
  *   paper's prior draws in the add move; -l sets the Poisson mean; -e the
  *   excluded inputs' model (default regression); -o runs one data set; -m
- *   the exchange and add/remove proposals per sweep (default 1 each).
+ *   the exchange and add/remove proposals per sweep (default 1 each); -t
+ *   replica exchange with that many temperatures up to -T (default off).
  */
 #include "sampler/mixture.h"
 
@@ -123,7 +124,7 @@ typedef struct dataset {
 } dataset;
 
 typedef struct outcome {
-    double acc, mean_inputs, sps, acc_add, acc_rem, acc_ex;
+    double acc, mean_inputs, sps, acc_add, acc_rem, acc_ex, acc_swap;
     size_t errors, ntest, max_inputs, visited;
     int ok;
 } outcome;
@@ -219,6 +220,7 @@ static outcome run_one(const table *t, const dataset *ds, const int *role_in, co
         out.visited = bsl_mix_subsets_visited(res);
         out.sps = dg.sweeps_per_second;
         out.acc_add = dg.accept_add, out.acc_rem = dg.accept_remove, out.acc_ex = dg.accept_exchange;
+        out.acc_swap = dg.accept_swap;
         out.ok = 1;
         free(prob);
     }
@@ -256,9 +258,9 @@ static void run_dataset(const char *dir, const dataset *ds, const bsl_mix_option
     }
     const outcome *r0 = &res[0];
     printf("%-10s split 0: acc %5.1f%% (%zu/%zu errors)  inputs avg %.2f max %zu  subsets %zu  "
-           "accept add %.4f rem %.4f exch %.4f  %.0f sweeps/s\n", ds->name, r0->acc, r0->errors,
+           "accept add %.4f rem %.4f exch %.4f swap %.2f  %.0f sweeps/s\n", ds->name, r0->acc, r0->errors,
            r0->ntest, r0->mean_inputs, r0->max_inputs, r0->visited, r0->acc_add, r0->acc_rem, r0->acc_ex,
-           r0->sps);
+           r0->acc_swap, r0->sps);
     printf("%-10s paper Table 1: acc %.1f%%, inputs avg %.1f max %.0f\n", ds->name, ds->paper_acc,
            ds->paper_avg, ds->paper_max);
     if (nsplit > 0) {
@@ -336,7 +338,7 @@ int main(int argc, char **argv)
     o.iter = 15000, o.burn = 5000, o.thin = 10, o.chains = 1, o.seed = 2024;
     o.a = 2, o.g = 0.2; /* §3 */
     const char *only = NULL;
-    while ((opt = getopt(argc, argv, "d:s:i:b:c:xpl:e:o:m:")) != -1) {
+    while ((opt = getopt(argc, argv, "d:s:i:b:c:xpl:e:o:m:t:T:")) != -1) {
         if (opt == 'd') dir = optarg;
         else if (opt == 's') nsplit = atoi(optarg);
         else if (opt == 'i') o.iter = strtoul(optarg, NULL, 10);
@@ -347,6 +349,8 @@ int main(int argc, char **argv)
         else if (opt == 'l') o.poisson_mean = strtod(optarg, NULL);
         else if (opt == 'e') o.excluded = strcmp(optarg, "gaussian") ? BSL_MIX_EXCLUDED_REGRESSION : BSL_MIX_EXCLUDED_GAUSSIAN;
         else if (opt == 'o') only = optarg;
+        else if (opt == 't') o.temperatures = strtoul(optarg, NULL, 10);
+        else if (opt == 'T') o.temp_max = strtod(optarg, NULL);
         else if (opt == 'm') o.exchange_moves = o.birth_death_moves = strtoul(optarg, NULL, 10);
         else return 2;
     }

@@ -76,6 +76,8 @@ static int mixture_options(bsl_mix_options *mo, const bsl_problem *P, const base
     if (!rc) rc = bsl_params_size(p, "chains", 4, 1, 1024, &mo->chains, err);
     if (!rc) rc = bsl_params_size(p, "top", mo->top, 1, 100000, &mo->top, err);
     if (!rc) rc = bsl_params_size(p, "kmax", 0, 0, P->d, &mo->max_inputs, err);
+    if (!rc) rc = bsl_params_size(p, "temperatures", mo->temperatures, 1, 64, &mo->temperatures, err);
+    if (!rc) rc = bsl_params_double(p, "temp-max", mo->temp_max, 1.000001, 1e12, &mo->temp_max, err);
     if (!rc) rc = bsl_params_double(p, "hyper-h", mo->h, 1e-12, 1e12, &mo->h, err);
     const char *ex = bsl_params_get(p, "excluded");
     if (!rc && ex) {
@@ -153,6 +155,11 @@ static int fit_mixture(json_t *doc, const bsl_problem *P, const basel_options *o
              "mean inputs %.2f, max %zu; acceptance add %.3g, remove %.3g, exchange %.3g; %zu kernels",
              bsl_mix_mean_inputs(r), bsl_mix_max_inputs(r), dg.accept_add, dg.accept_remove,
              dg.accept_exchange, mo.kernels);
+    if (mo.temperatures > 1) {
+        const size_t len0 = strlen(note);
+        snprintf(note + len0, sizeof note - len0, "; %zu temperatures up to %g, swaps accepted %.3g",
+                 mo.temperatures, mo.temp_max, dg.accept_swap);
+    }
     json_object_set_new(dj, "note", json_string(note));
     json_object_set_new(dj, "mean_inputs", json_real(bsl_mix_mean_inputs(r)));
     json_object_set_new(dj, "max_inputs", json_integer((json_int_t)bsl_mix_max_inputs(r)));
@@ -174,7 +181,7 @@ static int fit_mixture(json_t *doc, const bsl_problem *P, const basel_options *o
         if (worst > 1.1) {
             char w[200];
             snprintf(w, sizeof w,
-                     "the chains disagree about the inputs (R-hat up to %.2f): run longer (--iter) or more chains",
+                     "the chains disagree about the inputs (R-hat up to %.2f): try replica exchange (--temperatures 24) or longer runs",
                      worst);
             json_object_set_new(dj, "warning", json_string(w));
         }

@@ -3,6 +3,20 @@
  * validation, the fit driver (chains in parallel), prediction and the
  * result's accessors.
  *
+ * Replica exchange. With temperatures = R > 1 each chain runs R replicas of
+ * the sampler at inverse temperatures b_0 = 1 > b_1 > ... > b_{R-1} =
+ * 1 / temp_max (geometric), each targeting pi_b (mixture_gibbs.c). After
+ * every sweep, each adjacent pair (t, t+1) in turn proposes to exchange its
+ * temperatures, accepted with probability
+ *   min(1, exp(F_{b_t}(s') + F_{b_t+1}(s) - F_{b_t}(s) - F_{b_t+1}(s')))
+ * where s, s' are the two replicas' states (subset and parameters) and
+ * F_b(s) = R_b(theta, gamma) + b E(gamma) is the tempered log likelihood with
+ * the allocations and unlabelled classes summed out (the prior is not
+ * tempered and cancels). Swapping on this margin is valid because every
+ * sweep begins by redrawing the allocations from their conditional. The
+ * draws and visit counts come from the replica at b = 1 after each sweep.
+ * Temperatures, not states, move, so nothing is copied.
+ *
  * Reproducibility: chain c draws only from its own mt19937 seeded with
  * bsl_mix_seed(seed, c), writes only its own record, and the records are
  * merged in chain order, so the thread count never changes a result.
@@ -29,6 +43,8 @@ void bsl_mix_options_default(bsl_mix_options *o)
     o->min_inputs = 1;
     o->exchange_moves = 1;
     o->birth_death_moves = 1;
+    o->temperatures = 1;
+    o->temp_max = 20;
     o->top = 20;
     o->add_proposal = BSL_MIX_PROPOSE_DATA;
     o->excluded = BSL_MIX_EXCLUDED_REGRESSION;
@@ -73,6 +89,8 @@ static int validate_options(const bsl_mix_options *o, size_t d, basel_error *err
     if (!(isfinite(o->excluded_g) && o->excluded_g >= 0))
         return bsl_fail(err, BASEL_EINVAL, "mixture: excluded_g must be finite and >= 0 (0: n)");
     if (o->top < 1) return bsl_fail(err, BASEL_EINVAL, "mixture: top must be >= 1");
+    if (o->temperatures < 1 || o->temperatures > 64 || !(isfinite(o->temp_max) && o->temp_max > 1))
+        return bsl_fail(err, BASEL_EINVAL, "mixture: need 1 <= temperatures <= 64 and a finite temp_max > 1");
     return BASEL_OK;
 }
 
@@ -154,27 +172,63 @@ void bsl_mix_free(bsl_mix_result *r)
     free(r);
 }
 
-/* One chain from start to end; fills rec. */
+/* F_b of a replica: its tempered row log-likelihood at inverse temperature
+ * b plus b times its excluded inputs' evidence (L must be current). */
+static double tempered_loglik(bsl_mix_chain *ch, double b)
+{
+    const double keep = ch->b;
+    ch->b = b;
+    const double f = bsl_mix_rows_loglik(ch, ch->L, ch->w) +
+                     b * bsl_mix_excluded_log_evidence(ch->m, ch->active, ch->xwork, ch->xkept);
+    ch->b = keep;
+    return f;
+}
+
+/* One pass of temperature swaps over adjacent pairs; rep[t] is the replica
+ * now at temperature t. */
+static void swap_temperatures(bsl_mix_chain **rep, size_t R, const gsl_rng *r, bsl_mix_record *rec)
+{
+    for (size_t t = 0; t + 1 < R; t++) {
+        bsl_mix_chain *hot = rep[t + 1], *cold = rep[t];
+        const double bc = cold->b, bh = hot->b;
+        const double log_a = tempered_loglik(hot, bc) + tempered_loglik(cold, bh) -
+                             tempered_loglik(cold, bc) - tempered_loglik(hot, bh);
+        rec->swap_prop++;
+        if (log(gsl_rng_uniform_pos(r)) < log_a) {
+            rec->swap_acc++;
+            cold->b = bh, hot->b = bc;
+            rep[t] = hot, rep[t + 1] = cold;
+        }
+    }
+}
+
+/* One chain (R replicas) from start to end; fills rec from the replica at
+ * temperature 1. */
 static int run_chain(const bsl_mix_model *m, const bsl_mix_options *o, size_t c, bsl_mix_record *rec)
 {
-    const size_t ndraw_max = (o->iter - o->burn + o->thin - 1) / o->thin;
+    const size_t ndraw_max = (o->iter - o->burn + o->thin - 1) / o->thin, R = o->temperatures;
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    bsl_mix_chain *ch = NULL;
-    int rc = r ? bsl_mix_record_init(rec, m, ndraw_max) : BASEL_ENOMEM;
-    if (rc == BASEL_OK) rc = bsl_mix_chain_create(&ch, m);
+    bsl_mix_chain **rep = bsl_calloc(R, sizeof *rep);
+    int rc = r && rep ? bsl_mix_record_init(rec, m, ndraw_max) : BASEL_ENOMEM;
+    for (size_t t = 0; t < R && rc == BASEL_OK; t++) rc = bsl_mix_chain_create(&rep[t], m);
     if (rc != BASEL_OK) goto done;
     gsl_rng_set(r, bsl_mix_seed(o->seed, c));
-    bsl_mix_chain_init(ch, r);
-    for (size_t it = 0; it < o->iter && rc == BASEL_OK; it++) {
-        bsl_mix_chain_sweep(ch, r, o->exchange_moves, o->birth_death_moves);
-        if (it < o->burn) continue;
-        rc = bsl_mix_record_sweep(rec, ch);
-        if ((it - o->burn) % o->thin == 0) bsl_mix_record_draw(rec, ch);
+    for (size_t t = 0; t < R; t++) {
+        bsl_mix_chain_init(rep[t], r);
+        rep[t]->b = t == 0 ? 1 : pow(o->temp_max, -(double)t / (double)(R - 1));
     }
-    memcpy(rec->prop, ch->prop, sizeof rec->prop);
-    memcpy(rec->acc, ch->acc, sizeof rec->acc);
+    for (size_t it = 0; it < o->iter && rc == BASEL_OK; it++) {
+        for (size_t t = 0; t < R; t++) bsl_mix_chain_sweep(rep[t], r, o->exchange_moves, o->birth_death_moves);
+        if (R > 1) swap_temperatures(rep, R, r, rec);
+        if (it < o->burn) continue;
+        rc = bsl_mix_record_sweep(rec, rep[0]);
+        if ((it - o->burn) % o->thin == 0) bsl_mix_record_draw(rec, rep[0]);
+    }
+    for (size_t t = 0; t < R; t++) /* moves are counted at temperature 1 only */
+        for (int v = 0; v < 3; v++) rec->prop[v] += rep[t]->prop[v], rec->acc[v] += rep[t]->acc[v];
 done:
-    bsl_mix_chain_free(ch);
+    for (size_t t = 0; rep && t < R; t++) bsl_mix_chain_free(rep[t]);
+    free(rep);
     gsl_rng_free(r);
     return rc;
 }
@@ -328,6 +382,7 @@ void bsl_mix_diagnostics(const bsl_mix_result *r, bsl_mix_diag *out)
     out->accept_add = rate(r->acc[BSL_MIX_ADD], r->prop[BSL_MIX_ADD]);
     out->accept_remove = rate(r->acc[BSL_MIX_REMOVE], r->prop[BSL_MIX_REMOVE]);
     out->accept_exchange = rate(r->acc[BSL_MIX_EXCHANGE], r->prop[BSL_MIX_EXCHANGE]);
+    out->accept_swap = rate(r->swap_acc, r->swap_prop);
     out->sweeps_per_second = r->sweeps_per_second;
     out->draws = r->ndraw;
 }

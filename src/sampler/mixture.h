@@ -43,6 +43,12 @@ typedef struct bsl_mix_options {
     size_t min_inputs;    /* I_min, >= 1: a classifier needs an input (1) */
     size_t exchange_moves;    /* exchange proposals per sweep, eq. 6 (1) */
     size_t birth_death_moves; /* add-or-remove proposals per sweep, eqs. 4-5 (1) */
+    /* Replica exchange (parallel tempering) inside each chain: `temperatures`
+     * replicas at inverse temperatures b_t = temp_max^(-t / (temperatures - 1)),
+     * t = 0 the posterior; after every sweep each adjacent pair proposes to
+     * swap temperatures (mixture.c). 1 = off, the paper's sampler (1). */
+    size_t temperatures;
+    double temp_max;      /* the hottest replica's temperature 1 / b (20) */
     size_t top;           /* most probable subsets kept in the result (20) */
     /* How the add move draws the new input's kernel coordinates:
      * BSL_MIX_PROPOSE_PRIOR from their priors (the paper's choice: exact but
@@ -129,7 +135,8 @@ void bsl_mix_convergence(const bsl_mix_result *r, const double **rhat_pip, const
 
 /* Diagnostics: acceptance rates of the moves and the speed. */
 typedef struct bsl_mix_diag {
-    double accept_add, accept_remove, accept_exchange; /* accepted / proposed (NaN if none) */
+    double accept_add, accept_remove, accept_exchange; /* at temperature 1: accepted / proposed (NaN if none) */
+    double accept_swap;   /* replica exchange: accepted / proposed temperature swaps (NaN if none) */
     unsigned long proposed_add, proposed_remove, proposed_exchange;
     double sweeps_per_second; /* chain sweeps / wall-clock second; 0 after from_json */
     size_t draws;             /* kept draws (all chains) */
@@ -200,6 +207,8 @@ typedef struct bsl_mix_chain {
     double *xwork;         /* d * d + d: scratch of the excluded inputs' evidence */
     size_t *xkept;         /* d: the same */
     int fix_subset;        /* 1: Gibbs only, the subset never moves */
+    double b;              /* inverse temperature, 1 = the posterior (mixture_gibbs.c) */
+    double *tw;            /* K x D + K: w^b and P^b when b < 1 */
     unsigned long prop[3], acc[3]; /* add, remove, exchange */
 } bsl_mix_chain;
 
@@ -246,6 +255,7 @@ struct bsl_mix_result {
     size_t *sub_off, *sub_idx;   /* nsub + 1, sub_off[nsub] */
     double *sub_prob;            /* nsub */
     unsigned long prop[3], acc[3];
+    unsigned long swap_prop, swap_acc;
     double sweeps_per_second;
     size_t ndraw;
     size_t *draw_off, *draw_idx; /* ndraw + 1, draw_off[ndraw] */

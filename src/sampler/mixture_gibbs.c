@@ -9,6 +9,13 @@
  * before L is read again (the sweep recomputes it after the Gibbs steps).
  * The excluded inputs do not appear in any full conditional: their density
  * does not depend on the class, the kernel or any sampled parameter.
+ *
+ * Tempering (mixture.c's replica exchange): a chain at inverse temperature
+ * b < 1 targets prior x [p(x, c, z | theta) exp(E(gamma))]^b, the complete-
+ * data likelihood raised to b. Its full conditionals are those of eq. 3 with
+ * every count and sufficient statistic multiplied by b, and allocation
+ * probabilities proportional to (P_c w_cd N_d(x))^b; at b = 1 every
+ * expression below is the untempered one, bit for bit.
  */
 #include "mixture.h"
 
@@ -39,24 +46,53 @@ static double row_exp(const double *Lrow, size_t D, double *e)
     return mx;
 }
 
+/* The probabilities raised to the chain's b: w^b into ch->tw (K x D), P^b
+ * after it (K). Returns the pointers through wb and Pb (w and P at b = 1). */
+static void tempered_probs(const bsl_mix_chain *ch, const double *w, const double **wb,
+                           const double **Pb)
+{
+    const size_t KD = ch->m->K * ch->m->D, K = ch->m->K;
+    if (ch->b == 1) {
+        *wb = w, *Pb = ch->P;
+        return;
+    }
+    for (size_t t = 0; t < KD; t++) ch->tw[t] = pow(w[t], ch->b);
+    for (size_t k = 0; k < K; k++) ch->tw[KD + k] = pow(ch->P[k], ch->b);
+    *wb = ch->tw, *Pb = ch->tw + KD;
+}
+
+/* e[d] = exp(b L[d] - max b L) for one row; returns the max. */
+static double row_exp_b(const double *Lrow, size_t D, double b, double *e)
+{
+    if (b == 1) return row_exp(Lrow, D, e);
+    double mx = b * Lrow[0];
+    for (size_t k = 1; k < D; k++)
+        if (b * Lrow[k] > mx) mx = b * Lrow[k];
+    for (size_t k = 0; k < D; k++) e[k] = exp(b * Lrow[k] - mx);
+    return mx;
+}
+
 /* log p(y_obs, x_active | theta) with kernels and unlabelled classes summed
  * out: sum over labelled rows of log(P_y sum_d w_yd N_d(x)) plus over
- * unlabelled rows of log(sum_k P_k sum_d w_kd N_d(x)) (eqs. 1-2). */
+ * unlabelled rows of log(sum_k P_k sum_d w_kd N_d(x)) (eqs. 1-2); tempered,
+ * every product P_k w_kd N_d(x) is raised to b before the sums. */
 double bsl_mix_rows_loglik(const bsl_mix_chain *ch, const double *L, const double *w)
 {
     const bsl_mix_model *m = ch->m;
     const size_t D = m->D, K = m->K;
     double *e = ch->scratch; /* D, read-only use of the chain otherwise */
+    const double *wb, *Pb;
+    tempered_probs(ch, w, &wb, &Pb);
     double tot = 0;
     for (size_t i = 0; i < m->n; i++) {
-        const double mx = row_exp(L + i * D, D, e);
+        const double mx = row_exp_b(L + i * D, D, ch->b, e);
         const int y = m->cls[i];
         double s = 0;
         for (size_t k = 0; k < K; k++) {
             if (y >= 0 && (size_t)y != k) continue;
             double sk = 0;
-            for (size_t q = 0; q < D; q++) sk += w[k * D + q] * e[q];
-            s += ch->P[k] * sk;
+            for (size_t q = 0; q < D; q++) sk += wb[k * D + q] * e[q];
+            s += Pb[k] * sk;
         }
         tot += log(s) + mx;
     }
@@ -82,18 +118,20 @@ static void draw_allocations(bsl_mix_chain *ch, const gsl_rng *r)
     const bsl_mix_model *m = ch->m;
     const size_t D = m->D, K = m->K;
     double *e = ch->scratch, *p = ch->scratch + D; /* D and K*D */
+    const double *wb, *Pb;
+    tempered_probs(ch, ch->w, &wb, &Pb);
     for (size_t i = 0; i < m->n; i++) {
-        row_exp(ch->L + i * D, D, e);
+        row_exp_b(ch->L + i * D, D, ch->b, e);
         const int y = m->cls[i];
         if (y >= 0) {
             double tot = 0;
-            for (size_t q = 0; q < D; q++) tot += p[q] = ch->w[(size_t)y * D + q] * e[q];
+            for (size_t q = 0; q < D; q++) tot += p[q] = wb[(size_t)y * D + q] * e[q];
             ch->c[i] = y;
             ch->z[i] = (int)draw_weighted(r, p, D, tot);
         } else {
             double tot = 0;
             for (size_t k = 0; k < K; k++)
-                for (size_t q = 0; q < D; q++) tot += p[k * D + q] = ch->P[k] * ch->w[k * D + q] * e[q];
+                for (size_t q = 0; q < D; q++) tot += p[k * D + q] = Pb[k] * wb[k * D + q] * e[q];
             const size_t kq = draw_weighted(r, p, K * D, tot);
             ch->c[i] = (int)(kq / D);
             ch->z[i] = (int)(kq % D);
@@ -110,8 +148,8 @@ static void draw_probabilities(bsl_mix_chain *ch, const gsl_rng *r)
     for (size_t t = 0; t < K * D; t++) mkd[t] = m->delta_w;
     for (size_t k = 0; k < K; k++) nk[k] = m->delta_p;
     for (size_t i = 0; i < m->n; i++) {
-        mkd[(size_t)ch->c[i] * D + (size_t)ch->z[i]] += 1;
-        nk[ch->c[i]] += 1;
+        mkd[(size_t)ch->c[i] * D + (size_t)ch->z[i]] += ch->b;
+        nk[ch->c[i]] += ch->b;
     }
     gsl_ran_dirichlet(r, K, nk, ch->P);
     for (size_t k = 0; k < K; k++) gsl_ran_dirichlet(r, D, mkd + k * D, ch->w + k * D);
@@ -129,14 +167,15 @@ static void draw_input(bsl_mix_chain *ch, const gsl_rng *r, size_t j)
     double *cnt = ch->scratch, *S = cnt + D, *Q = S + D;
     double *mu = ch->mu + j * D, *prec = ch->prec + j * D;
     for (size_t q = 0; q < D; q++) cnt[q] = S[q] = Q[q] = 0;
-    for (size_t i = 0; i < n; i++) cnt[ch->z[i]] += 1, S[ch->z[i]] += x[i];
+    const double b = ch->b; /* tempered: counts and sums weigh b */
+    for (size_t i = 0; i < n; i++) cnt[ch->z[i]] += b, S[ch->z[i]] += b * x[i];
     for (size_t q = 0; q < D; q++) {
         const double pp = m->kappa[j] + cnt[q] * prec[q];
         mu[q] = (m->kappa[j] * m->xi[j] + prec[q] * S[q]) / pp + gsl_ran_gaussian(r, 1 / sqrt(pp));
     }
     for (size_t i = 0; i < n; i++) {
         const double dx = x[i] - mu[ch->z[i]];
-        Q[ch->z[i]] += dx * dx;
+        Q[ch->z[i]] += b * dx * dx;
     }
     double sum_prec = 0;
     for (size_t q = 0; q < D; q++) {

@@ -135,6 +135,7 @@ void bsl_mix_chain_free(bsl_mix_chain *ch)
     free(ch->idx);
     free(ch->xwork);
     free(ch->xkept);
+    free(ch->tw);
     free(ch);
 }
 
@@ -160,8 +161,10 @@ int bsl_mix_chain_create(bsl_mix_chain **out, const bsl_mix_model *m)
     ch->perm = bsl_calloc(D, sizeof(size_t));
     ch->idx = bsl_calloc(d, sizeof(size_t));
     ch->xwork = bsl_calloc(d * d + d, sizeof(double));
+    ch->tw = bsl_calloc(K * D + K, sizeof(double));
+    ch->b = 1;
     ch->xkept = bsl_calloc(d, sizeof(size_t));
-    if (!ch->xwork || !ch->xkept || !ch->active || !ch->mu || !ch->prec || !ch->beta || !ch->w || !ch->P || !ch->z ||
+    if (!ch->xwork || !ch->xkept || !ch->tw || !ch->active || !ch->mu || !ch->prec || !ch->beta || !ch->w || !ch->P || !ch->z ||
         !ch->c || !ch->L || !ch->Lnew || !ch->wnew || !ch->scratch || !ch->perm || !ch->idx) {
         bsl_mix_chain_free(ch);
         return BASEL_ENOMEM;

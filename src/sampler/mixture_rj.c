@@ -259,14 +259,14 @@ static void propose_add(bsl_mix_chain *ch, const gsl_rng *r)
     const double log_jd = split_weights(ch, r, +1);
     shift_L(ch, j, nmu, nprec, +1);
     const double log_lik = bsl_mix_rows_loglik(ch, ch->Lnew, ch->wnew) -
-                           bsl_mix_rows_loglik(ch, ch->L, ch->w) + excluded_change(ch, d, j);
+                           bsl_mix_rows_loglik(ch, ch->L, ch->w) + ch->b * excluded_change(ch, d, j);
     const double log_prior = bsl_mix_log_subset_prior(m, I0 + 1) - bsl_mix_log_subset_prior(m, I0);
     const double log_prop = log(bsl_mix_p_remove(m, I0 + 1) / (double)(I0 + 1)) -
                             log(bsl_mix_p_add(m, I0) / (double)(d - I0));
     const double log_A = log_lik + log_prior + log_prop + log_jd + log_coord;
-    ch->prop[BSL_MIX_ADD]++;
+    ch->prop[BSL_MIX_ADD] += ch->b == 1; /* counted at temperature 1 */
     if (!(log(gsl_rng_uniform_pos(r)) < log_A)) return;
-    ch->acc[BSL_MIX_ADD]++;
+    ch->acc[BSL_MIX_ADD] += ch->b == 1;
     memcpy(ch->mu + j * D, nmu, D * sizeof *nmu);
     memcpy(ch->prec + j * D, nprec, D * sizeof *nprec);
     ch->active[j] = 1;
@@ -279,20 +279,20 @@ static void propose_remove(bsl_mix_chain *ch, const gsl_rng *r)
     const bsl_mix_model *m = ch->m;
     const size_t D = m->D, d = m->d, I0 = ch->I;
     const size_t j = nth_input(ch, gsl_rng_uniform_int(r, I0), 1);
-    ch->prop[BSL_MIX_REMOVE]++;
+    ch->prop[BSL_MIX_REMOVE] += ch->b == 1; /* counted at temperature 1 */
     const double log_jd = split_weights(ch, r, -1);
     if (log_jd == -INFINITY) return;
     shift_L(ch, j, ch->mu + j * D, ch->prec + j * D, -1);
     const double log_coord =
         coords_proposal(ch, r, j, ch->Lnew, ch->wnew, 0, ch->mu + j * D, ch->prec + j * D);
     const double log_lik = bsl_mix_rows_loglik(ch, ch->Lnew, ch->wnew) -
-                           bsl_mix_rows_loglik(ch, ch->L, ch->w) + excluded_change(ch, j, d);
+                           bsl_mix_rows_loglik(ch, ch->L, ch->w) + ch->b * excluded_change(ch, j, d);
     const double log_prior = bsl_mix_log_subset_prior(m, I0 - 1) - bsl_mix_log_subset_prior(m, I0);
     const double log_prop = log(bsl_mix_p_add(m, I0 - 1) / (double)(d - I0 + 1)) -
                             log(bsl_mix_p_remove(m, I0) / (double)I0);
     const double log_A = log_lik + log_prior + log_prop + log_jd - log_coord;
     if (!(log(gsl_rng_uniform_pos(r)) < log_A)) return;
-    ch->acc[BSL_MIX_REMOVE]++;
+    ch->acc[BSL_MIX_REMOVE] += ch->b == 1;
     ch->active[j] = 0;
     ch->I = I0 - 1;
     accept_L_w(ch);
@@ -320,15 +320,16 @@ static void suff_stats(const bsl_mix_chain *ch, size_t j, double *cnt, double *S
     }
 }
 
-/* log N(x_S; mu, 1/prec) + log N(mu; xi, 1/kappa) - log q(mu), q the full
- * conditional of mu given the rows S (count cnt, sum s, sum of squares qq). */
+/* b log N(x_S; mu, 1/prec) + log N(mu; xi, 1/kappa) - log q(mu), q the
+ * full conditional of mu given the rows S (count cnt, sum s, sum of
+ * squares qq) under the likelihood raised to b (b = 1 untempered). */
 static double mean_term(double cnt, double s, double qq, double mu, double prec, double xi,
-                        double kappa)
+                        double kappa, double b)
 {
     static const double LOG_2PI = 1.8378770664093454836;
-    const double p_post = kappa + cnt * prec, m_post = (kappa * xi + prec * s) / p_post;
+    const double p_post = kappa + b * cnt * prec, m_post = (kappa * xi + b * prec * s) / p_post;
     const double log_lik = 0.5 * cnt * (log(prec) - LOG_2PI) - 0.5 * prec * (qq - 2 * mu * s + cnt * mu * mu);
-    return log_lik + bsl_mix_log_normal(mu, xi, kappa) - bsl_mix_log_normal(mu, m_post, p_post);
+    return b * log_lik + bsl_mix_log_normal(mu, xi, kappa) - bsl_mix_log_normal(mu, m_post, p_post);
 }
 
 void bsl_mix_exchange(bsl_mix_chain *ch, const gsl_rng *r)
@@ -341,17 +342,17 @@ void bsl_mix_exchange(bsl_mix_chain *ch, const gsl_rng *r)
     double *cnt = ch->scratch, *S = cnt + D, *Q = S + D, *Sn = Q + D, *Qn = Sn + D, *mun = Qn + D;
     suff_stats(ch, j, cnt, S, Q);
     suff_stats(ch, jn, cnt, Sn, Qn);
-    double log_A = excluded_change(ch, j, jn) - (ch->beta[j] - ch->beta[jn]) * (m->h[jn] - m->h[j]);
+    double log_A = ch->b * excluded_change(ch, j, jn) - (ch->beta[j] - ch->beta[jn]) * (m->h[jn] - m->h[j]);
     for (size_t q = 0; q < D; q++) {
         const double prec = ch->prec[j * D + q];
-        const double p_post = m->kappa[jn] + cnt[q] * prec;
-        mun[q] = (m->kappa[jn] * m->xi[jn] + prec * Sn[q]) / p_post + gsl_ran_gaussian(r, 1 / sqrt(p_post));
-        log_A += mean_term(cnt[q], Sn[q], Qn[q], mun[q], prec, m->xi[jn], m->kappa[jn]);
-        log_A -= mean_term(cnt[q], S[q], Q[q], ch->mu[j * D + q], prec, m->xi[j], m->kappa[j]);
+        const double b = ch->b, p_post = m->kappa[jn] + b * cnt[q] * prec;
+        mun[q] = (m->kappa[jn] * m->xi[jn] + b * prec * Sn[q]) / p_post + gsl_ran_gaussian(r, 1 / sqrt(p_post));
+        log_A += mean_term(cnt[q], Sn[q], Qn[q], mun[q], prec, m->xi[jn], m->kappa[jn], b);
+        log_A -= mean_term(cnt[q], S[q], Q[q], ch->mu[j * D + q], prec, m->xi[j], m->kappa[j], b);
     }
-    ch->prop[BSL_MIX_EXCHANGE]++;
+    ch->prop[BSL_MIX_EXCHANGE] += ch->b == 1; /* counted at temperature 1 */
     if (!(log(gsl_rng_uniform_pos(r)) < log_A)) return;
-    ch->acc[BSL_MIX_EXCHANGE]++;
+    ch->acc[BSL_MIX_EXCHANGE] += ch->b == 1;
     memcpy(ch->mu + jn * D, mun, D * sizeof *mun);
     memcpy(ch->prec + jn * D, ch->prec + j * D, D * sizeof *ch->prec);
     const double b = ch->beta[j];

@@ -206,6 +206,7 @@ static void fill_summaries(bsl_mix_result *res, const bsl_mix_record *rec, size_
             if (rec[c].size_count[I] && I > res->max_inputs) res->max_inputs = I;
         }
         for (int v = 0; v < 3; v++) res->prop[v] += rec[c].prop[v], res->acc[v] += rec[c].acc[v];
+        res->swap_prop += rec[c].swap_prop, res->swap_acc += rec[c].swap_acc;
     }
     res->mean_inputs = sum_I / total;
 }

@@ -32,6 +32,7 @@ typedef struct bsl_mix_record {
     size_t *draw_I, *draw_idx;
     double *draw_mu, *draw_prec, *draw_w, *draw_P;
     unsigned long prop[3], acc[3];
+    unsigned long swap_prop, swap_acc;
 } bsl_mix_record;
 
 int bsl_mix_record_init(bsl_mix_record *rec, const bsl_mix_model *m, size_t ndraw_max);

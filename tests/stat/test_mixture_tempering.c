@@ -1,0 +1,201 @@
+/*
+ * test_mixture_tempering.c: replica exchange in the mixture engine
+ * (src/sampler/mixture.c, tempered conditionals in mixture_gibbs.c and
+ * mixture_rj.c) leaves the posterior unchanged. On a small data set where
+ * the plain sampler mixes well (n = 24, 3 inputs, a weak class signal in
+ * input 0, so every PIP is strictly between 0 and 1), the PIPs and the
+ * posterior of the number of inputs from replica exchange (3 temperatures
+ * up to 6) must match those of the plain sampler: |z| below the two-sided
+ * 1% point, Bonferroni over the compared quantities, with standard errors
+ * from each run's effective sample sizes (split chains, src/summary/diag.c).
+ * The Geweke test (test_mixture_geweke.c) covers temperature 1; this
+ * comparison catches a wrong tempered acceptance ratio or swap ratio (a
+ * mutation that leaves the excluded inputs' evidence untempered, or flips
+ * the swap ratio, fails it by |z| > 10). Also: swaps are proposed and
+ * accepted, and the move counts cover temperature 1 only.
+ *
+ * A wrong tempered Gibbs conditional moves these margins too little to be
+ * seen, so the second part checks the tempered Gibbs sweep itself where
+ * its target can be integrated numerically: one kernel (D = 1) and one
+ * input at b = 0.4. Then P_0 ~ Beta(delta + b n_0, delta + b n_1) exactly,
+ * and (mu, prec) has density proportional to
+ *   N(mu; xi, 1/kappa) p(prec) prod_i N(x_i; mu, 1/prec)^b,
+ *   p(prec) = int Gamma(prec; a, beta) Gamma(beta; g, h) dbeta
+ *           = prec^(a-1) h^g Gamma(a+g) / (Gamma(a) Gamma(g) (prec + h)^(a+g)),
+ * integrated on a grid in (mu, log prec); E[beta] = E[(a+g)/(prec+h)].
+ */
+#include "check.h"
+#include "sampler/mixture.h"
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { N = 24, D_IN = 3 };
+
+static bsl_mix_result *fit(const double *X, const int *cls, size_t temperatures, size_t iter,
+                           unsigned long seed)
+{
+    bsl_mix_options o;
+    bsl_mix_options_default(&o);
+    o.kernels = 2;
+    o.iter = iter + 1000, o.burn = 1000, o.thin = 5, o.chains = 4, o.seed = seed;
+    o.poisson_mean = 1.5;
+    o.temperatures = temperatures, o.temp_max = 6;
+    bsl_mix_result *r = NULL;
+    basel_error err;
+    CHECK(bsl_mixture_fit(X, N, D_IN, cls, 2, &o, &r, &err) == BASEL_OK, "fit: %s", err.message);
+    return r;
+}
+
+enum { NPAR = 5, NBATCH = 40 };
+static const char *const par_name[NPAR] = {"w_00", "w_00^2", "P_0^2", "mu_00^2 if input 0 in",
+                                           "log prec_00 if input 0 in"};
+
+/* Means of parameter statistics over the kept draws, with batch-means
+ * standard errors (draws are in chain order; NBATCH batches). */
+static void param_stats(const bsl_mix_result *r, double *mean, double *sem)
+{
+    const size_t nd = r->ndraw, D = r->D, K = r->K, per = nd / NBATCH;
+    double batch[NPAR][NBATCH] = {{0}};
+    for (int q = 0; q < NPAR; q++) mean[q] = 0;
+    for (size_t t = 0; t < per * NBATCH; t++) {
+        double v[NPAR] = {r->draw_w[t * K * D], 0, 0, 0, 0};
+        v[1] = v[0] * v[0];
+        v[2] = r->draw_P[t * K] * r->draw_P[t * K];
+        for (size_t u = r->draw_off[t]; u < r->draw_off[t + 1]; u++)
+            if (r->draw_idx[u] == 0) v[3] = r->draw_mu[u * D] * r->draw_mu[u * D], v[4] = log(r->draw_prec[u * D]);
+        for (int q = 0; q < NPAR; q++) mean[q] += v[q] / (double)(per * NBATCH), batch[q][t / per] += v[q] / (double)per;
+    }
+    for (int q = 0; q < NPAR; q++) {
+        double ss = 0;
+        for (int b = 0; b < NBATCH; b++) ss += (batch[q][b] - mean[q]) * (batch[q][b] - mean[q]);
+        sem[q] = sqrt(ss / (NBATCH - 1) / NBATCH);
+    }
+}
+
+/* Standard error of a probability estimated with effective size ess. */
+static double se(double p, double ess) { return sqrt(fmax(p * (1 - p), 1e-4) / ess); }
+
+/* Part two: the tempered Gibbs sweep (D = 1, one input) against quadrature. */
+enum { N1 = 12, NQ = 4 };
+static void tempered_gibbs_vs_quadrature(void)
+{
+    const double b = 0.4;
+    double x[N1];
+    int cls[N1];
+    for (size_t i = 0; i < N1; i++) x[i] = 0.3 * (double)i - 1.1 + (i % 3 ? 0.4 : -0.2), cls[i] = i < 4 ? 0 : 1;
+    bsl_mix_options o;
+    bsl_mix_options_default(&o);
+    o.kernels = 1;
+    o.prior_mid = 0.2, o.prior_range = 2.0, o.a = 3, o.g = 2, o.h = 1.5;
+    bsl_mix_model *m = NULL;
+    bsl_mix_chain *ch = NULL;
+    if (bsl_mix_model_create(&m, x, N1, 1, cls, 2, &o) || bsl_mix_chain_create(&ch, m)) abort();
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 3);
+    bsl_mix_chain_init(ch, r);
+    ch->fix_subset = 1, ch->b = b;
+    ch->active[0] = 1, ch->I = 1;
+    /* exact: E[P_0], and E[mu], E[log prec], E[beta] by quadrature */
+    const double kap = m->kappa[0], xi = m->xi[0], a = o.a, g = o.g, h = o.h;
+    double want[NQ] = {(1 + b * 4) / (2 + b * N1), 0, 0, 0}, tot = 0, lmax = -INFINITY;
+    enum { GM = 400, GP = 400 };
+    static double lw[GM][GP];
+    for (int u = 0; u < GM; u++)
+        for (int v = 0; v < GP; v++) {
+            const double mu = -4 + 8.0 * (u + 0.5) / GM, lp = -6 + 10.0 * (v + 0.5) / GP, p = exp(lp);
+            double l = -0.5 * kap * (mu - xi) * (mu - xi) + a * lp - (a + g) * log(p + h); /* prec^a: Jacobian of log */
+            for (size_t i = 0; i < N1; i++) l += b * (0.5 * lp - 0.5 * p * (x[i] - mu) * (x[i] - mu));
+            lw[u][v] = l;
+            lmax = fmax(lmax, l);
+        }
+    for (int u = 0; u < GM; u++)
+        for (int v = 0; v < GP; v++) {
+            const double mu = -4 + 8.0 * (u + 0.5) / GM, lp = -6 + 10.0 * (v + 0.5) / GP, w = exp(lw[u][v] - lmax);
+            tot += w, want[1] += w * mu, want[2] += w * lp, want[3] += w * (a + g) / (exp(lp) + h);
+        }
+    for (int q = 1; q < NQ; q++) want[q] /= tot;
+    /* the chain, with batch means */
+    const size_t sweeps = 400000, per = sweeps / 50;
+    double mean[NQ] = {0}, batch[NQ][50] = {{0}};
+    for (size_t t = 0; t < 1000; t++) bsl_mix_chain_sweep(ch, r, 0, 0);
+    for (size_t t = 0; t < sweeps; t++) {
+        bsl_mix_chain_sweep(ch, r, 0, 0);
+        const double v[NQ] = {ch->P[0], ch->mu[0], log(ch->prec[0]), ch->beta[0]};
+        for (int q = 0; q < NQ; q++) mean[q] += v[q] / (double)sweeps, batch[q][t / per] += v[q] / (double)per;
+    }
+    static const char *const name[NQ] = {"P_0", "mu", "log prec", "beta"};
+    const double zcrit = gsl_cdf_ugaussian_Qinv(0.01 / 2 / NQ);
+    for (int q = 0; q < NQ; q++) {
+        double ss = 0;
+        for (int k = 0; k < 50; k++) ss += (batch[q][k] - mean[q]) * (batch[q][k] - mean[q]);
+        const double z = (mean[q] - want[q]) / sqrt(ss / 49 / 50);
+        printf("  tempered Gibbs b = %.1f: E[%s] exact %.4f  sampler %.4f  z %6.2f\n", b, name[q], want[q], mean[q], z);
+        CHECK(fabs(z) < zcrit, "tempered Gibbs: E[%s]: |z| = %.2f >= %.2f", name[q], fabs(z), zcrit);
+    }
+    gsl_rng_free(r);
+    bsl_mix_chain_free(ch);
+    bsl_mix_model_free(m);
+}
+
+int main(void)
+{
+    tempered_gibbs_vs_quadrature();
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 11);
+    double X[N * D_IN];
+    int cls[N];
+    for (size_t i = 0; i < N; i++) {
+        cls[i] = (int)(i % 2);
+        X[i] = (cls[i] ? 0.6 : -0.6) + gsl_ran_gaussian(rng, 1);
+        for (size_t j = 1; j < D_IN; j++) X[j * N + i] = gsl_ran_gaussian(rng, 1);
+    }
+    gsl_rng_free(rng);
+
+    bsl_mix_result *plain = fit(X, cls, 1, 200000, 5), *pt = fit(X, cls, 3, 100000, 6);
+    if (!plain || !pt) return check_report("test_mixture_tempering");
+    size_t d, len;
+    const double *p1 = bsl_mix_pip(plain, &d), *p2 = bsl_mix_pip(pt, &d);
+    const double *s1 = bsl_mix_size_post(plain, &len), *s2 = bsl_mix_size_post(pt, &len);
+    const double *r1, *e1, *r2, *e2;
+    double rs1, es1, rs2, es2;
+    bsl_mix_convergence(plain, &r1, &e1, &rs1, &es1);
+    bsl_mix_convergence(pt, &r2, &e2, &rs2, &es2);
+    const double zcrit = gsl_cdf_ugaussian_Qinv(0.01 / 2 / (D_IN + 3 + NPAR));
+    for (size_t j = 0; j < d; j++) {
+        CHECK(p1[j] > 0.02 && p1[j] < 0.98, "input %zu's PIP %.3f is informative for the test", j, p1[j]);
+        const double z = (p2[j] - p1[j]) / hypot(se(p1[j], e1[j]), se(p2[j], e2[j]));
+        printf("  PIP %zu: plain %.4f (ESS %.0f)  tempered %.4f (ESS %.0f)  z %6.2f\n", j, p1[j], e1[j], p2[j],
+               e2[j], z);
+        CHECK(fabs(z) < zcrit, "PIP %zu: |z| = %.2f >= %.2f", j, fabs(z), zcrit);
+    }
+    for (size_t I = 1; I <= D_IN; I++) { /* the size margin, with the size's ESS */
+        const double z = (s2[I] - s1[I]) / hypot(se(s1[I], es1), se(s2[I], es2));
+        printf("  P(I = %zu): plain %.4f  tempered %.4f  z %6.2f\n", I, s1[I], s2[I], z);
+        CHECK(fabs(z) < zcrit, "P(I = %zu): |z| = %.2f >= %.2f", I, fabs(z), zcrit);
+    }
+    double m1[NPAR], se1[NPAR], m2[NPAR], se2[NPAR];
+    param_stats(plain, m1, se1);
+    param_stats(pt, m2, se2);
+    for (int q = 0; q < NPAR; q++) { /* the tempered Gibbs conditionals show here */
+        const double z = (m2[q] - m1[q]) / hypot(se1[q], se2[q]);
+        printf("  E[%s]: plain %.4f  tempered %.4f  z %6.2f\n", par_name[q], m1[q], m2[q], z);
+        CHECK(fabs(z) < zcrit, "E[%s]: |z| = %.2f >= %.2f", par_name[q], fabs(z), zcrit);
+    }
+    bsl_mix_diag g1, g2;
+    bsl_mix_diagnostics(plain, &g1);
+    bsl_mix_diagnostics(pt, &g2);
+    printf("  swaps accepted %.3f; add accepted plain %.3f tempered %.3f\n", g2.accept_swap, g1.accept_add,
+           g2.accept_add);
+    CHECK(isnan(g1.accept_swap), "no swaps with one temperature");
+    CHECK(g2.accept_swap > 0.05 && g2.accept_swap < 1, "swaps are proposed and accepted (%.3f)", g2.accept_swap);
+    /* moves are counted at temperature 1: per cold sweep, not per replica sweep */
+    CHECK(g2.proposed_add + g2.proposed_remove <= 4 * 101000UL, "moves counted at temperature 1 only");
+    bsl_mix_free(plain);
+    bsl_mix_free(pt);
+    return check_report("test_mixture_tempering");
+}

@@ -15,7 +15,7 @@ expect 0 "" -- $VG "$BASEL" fit "$T/v.csv" --method smc --basis gauss:r=1.131 --
 expect 0 "" -- $VG "$BASEL" predict "$T/s.json" "$T/v.csv" -o "$T/p.csv"
 expect 0 "" -- $VG "$BASEL" fit data/regression/robot_arm_train.csv --target y1,y2 --method anneal --iter 200 --chains 2 --seed 1 --quiet -o "$T/a.json"
 expect 0 "" -- $VG "$BASEL" predict "$T/a.json" data/regression/robot_arm_test.csv -o "$T/p.csv"
-expect 0 "" -- $VG "$BASEL" fit data/classification/pima_tr.csv --method mixture --iter 100 --burn 20 --chains 2 --seed 1 --quiet -o "$T/m.json"
+expect 0 "" -- $VG "$BASEL" fit data/classification/pima_tr.csv --method mixture --temperatures 2 --iter 100 --burn 20 --chains 2 --seed 1 --quiet -o "$T/m.json" --draws "$T/m.csv"
 expect 0 "" -- $VG "$BASEL" predict "$T/m.json" data/classification/pima_te.csv -o "$T/p.csv"
 printf 'a,b,y\n1,2,3\n4,abc,6\n7,8,9\n' > "$T/bad.csv"
 expect 2 "not a number" -- $VG "$BASEL" fit "$T/bad.csv" -o "$T/f.json"

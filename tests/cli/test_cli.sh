@@ -61,6 +61,9 @@ expect 0 "" -- "$BASEL" fit $C/pima_tr.csv --method mixture --iter 200 --burn 50
 expect 0 "^chain,size,npreg,glu,bp,skin,bmi,ped,age$" -- grep -v "^#" "$T/mixd.csv"
 rows=$(grep -vc "^#" "$T/mixd.csv")
 if [ "$rows" -eq 41 ]; then ok; else bad "mixture draws: $rows lines, expected 1 header + 2 chains x 20"; fi
+# replica exchange: the summary reports the ladder and the swap rate
+expect 0 "" -- "$BASEL" fit $C/pima_tr.csv --method mixture --temperatures 3 --iter 100 --burn 20 --chains 2 --seed 2 --quiet -o "$T/mixt.json"
+expect 0 "3 temperatures up to 20, swaps accepted" -- "$BASEL" summary "$T/mixt.json"
 # the excluded inputs' model is recorded with the fit
 expect 0 "" -- "$BASEL" fit $C/pima_tr.csv --method mixture --excluded gaussian --hyper-h 0.16 --iter 200 --burn 50 --chains 1 --seed 2 --quiet -o "$T/mixg.json"
 expect 0 '"excluded": "gaussian"' -- cat "$T/mixg.json"

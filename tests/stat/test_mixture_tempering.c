@@ -23,6 +23,10 @@
  *   p(prec) = int Gamma(prec; a, beta) Gamma(beta; g, h) dbeta
  *           = prec^(a-1) h^g Gamma(a+g) / (Gamma(a) Gamma(g) (prec + h)^(a+g)),
  * integrated on a grid in (mu, log prec); E[beta] = E[(a+g)/(prec+h)].
+ * The third part checks the tempered allocation draw and the weights'
+ * counts with two kernels against exact sums over all allocations of six
+ * rows. Mutations that drop b from any count, from the allocation
+ * probabilities or from the weights in them fail these parts by |z| > 7.
  */
 #include "check.h"
 #include "sampler/mixture.h"
@@ -142,9 +146,117 @@ static void tempered_gibbs_vs_quadrature(void)
     bsl_mix_model_free(m);
 }
 
+/* Part three: the tempered allocations and weights (D = 2, one input,
+ * n = 6 labelled rows) against exact sums over the 2^6 allocations z:
+ *   pi_b(z) ~ prod_k B(1 + b m_k0, 1 + b m_k1)
+ *             x int Gamma(beta; g, h) prod_d J_d(z, beta) dbeta,
+ *   J_d = int int N(mu; xi, 1/kappa) Gamma(prec; a, beta)
+ *               prod_{z_i = d} N(x_i; mu, 1/prec)^b dmu dprec,
+ * the mean integrated in closed form, prec and beta on grids (m_kd: rows
+ * of class k in kernel d; the uniform Dirichlet prior of the weights and
+ * the class probabilities' factor, which does not depend on z, drop out).
+ * Statistics that kernel relabelling leaves alone: P(z_0 = z_1),
+ * P(z_0 = z_3) and E[w_{c_0 z_0}], whose value given z is
+ * (1 + b m_{c_0 z_0}) / (2 + b n_{c_0}). */
+enum { N3 = 6, NS3 = 3 };
+static double log_J(const double *x, unsigned z, int d, double b, double beta, double xi, double kap,
+                    double a)
+{
+    double nd = 0, S = 0, Q = 0;
+    for (int i = 0; i < N3; i++)
+        if ((int)((z >> i) & 1) == d) nd += 1, S += x[i], Q += x[i] * x[i];
+    /* log-spaced prec grid; log-sum-exp */
+    enum { GP = 600 };
+    double l[GP], mx = -INFINITY;
+    for (int v = 0; v < GP; v++) {
+        const double lp = -8 + 14.0 * (v + 0.5) / GP, p = exp(lp), pp = kap + b * p * nd;
+        const double mu_part = 0.5 * log(kap / pp) -
+                               0.5 * (b * p * Q + kap * xi * xi - (kap * xi + b * p * S) * (kap * xi + b * p * S) / pp);
+        l[v] = mu_part + 0.5 * b * nd * (lp - 1.8378770664093454836) + a * log(beta) - lgamma(a) + a * lp - beta * p;
+        mx = fmax(mx, l[v]);
+    }
+    double s = 0;
+    for (int v = 0; v < GP; v++) s += exp(l[v] - mx);
+    return mx + log(s * 14.0 / GP);
+}
+
+static void tempered_allocations_vs_sums(void)
+{
+    const double b = 0.5, x[N3] = {-1.2, -0.9, 0.1, 0.8, 1.4, 1.1};
+    const int cls[N3] = {0, 0, 1, 0, 1, 1};
+    bsl_mix_options o;
+    bsl_mix_options_default(&o);
+    o.kernels = 2;
+    o.prior_mid = 0.0, o.prior_range = 2.0, o.a = 3, o.g = 2, o.h = 1.5;
+    bsl_mix_model *m = NULL;
+    bsl_mix_chain *ch = NULL;
+    if (bsl_mix_model_create(&m, x, N3, 1, cls, 2, &o) || bsl_mix_chain_create(&ch, m)) abort();
+    const double xi = m->xi[0], kap = m->kappa[0], a = o.a, g = o.g, h = o.h;
+    /* exact */
+    double lz[1 << N3], lmax = -INFINITY;
+    for (unsigned z = 0; z < (1u << N3); z++) {
+        double mk[2][2] = {{0}};
+        for (int i = 0; i < N3; i++) mk[cls[i]][(z >> i) & 1] += 1;
+        double l = 0;
+        for (int k = 0; k < 2; k++) l += lgamma(1 + b * mk[k][0]) + lgamma(1 + b * mk[k][1]) - lgamma(2 + b * (mk[k][0] + mk[k][1]));
+        enum { GB = 300 };
+        double lb[GB], mb = -INFINITY;
+        for (int u = 0; u < GB; u++) { /* beta on a log grid, Jacobian beta */
+            const double lbeta = -7 + 11.0 * (u + 0.5) / GB, beta = exp(lbeta);
+            lb[u] = g * log(h) - lgamma(g) + g * lbeta - h * beta + log_J(x, z, 0, b, beta, xi, kap, a) +
+                    log_J(x, z, 1, b, beta, xi, kap, a);
+            mb = fmax(mb, lb[u]);
+        }
+        double sb = 0;
+        for (int u = 0; u < GB; u++) sb += exp(lb[u] - mb);
+        lz[z] = l + mb + log(sb);
+        lmax = fmax(lmax, lz[z]);
+    }
+    double want[NS3] = {0}, tot = 0;
+    for (unsigned z = 0; z < (1u << N3); z++) {
+        const double w = exp(lz[z] - lmax);
+        double n0 = 0, m00 = 0;
+        for (int i = 0; i < N3; i++)
+            if (cls[i] == cls[0]) n0 += 1, m00 += ((z >> i) & 1) == (z & 1);
+        tot += w;
+        want[0] += w * (((z >> 0) & 1) == ((z >> 1) & 1));
+        want[1] += w * (((z >> 0) & 1) == ((z >> 3) & 1));
+        want[2] += w * (1 + b * m00) / (2 + b * n0);
+    }
+    for (int q = 0; q < NS3; q++) want[q] /= tot;
+    /* the chain */
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 5);
+    bsl_mix_chain_init(ch, r);
+    ch->fix_subset = 1, ch->b = b;
+    ch->active[0] = 1, ch->I = 1;
+    const size_t sweeps = 400000, per = sweeps / 50;
+    double mean[NS3] = {0}, batch[NS3][50] = {{0}};
+    for (size_t t = 0; t < 1000; t++) bsl_mix_chain_sweep(ch, r, 0, 0);
+    for (size_t t = 0; t < sweeps; t++) {
+        bsl_mix_chain_sweep(ch, r, 0, 0);
+        const double v[NS3] = {ch->z[0] == ch->z[1], ch->z[0] == ch->z[3], ch->w[cls[0] * 2 + ch->z[0]]};
+        for (int q = 0; q < NS3; q++) mean[q] += v[q] / (double)sweeps, batch[q][t / per] += v[q] / (double)per;
+    }
+    static const char *const name[NS3] = {"P(z_0 = z_1)", "P(z_0 = z_3)", "E[w_(c_0 z_0)]"};
+    const double zcrit = gsl_cdf_ugaussian_Qinv(0.01 / 2 / NS3);
+    for (int q = 0; q < NS3; q++) {
+        double ss = 0;
+        for (int k = 0; k < 50; k++) ss += (batch[q][k] - mean[q]) * (batch[q][k] - mean[q]);
+        const double z = (mean[q] - want[q]) / sqrt(ss / 49 / 50);
+        printf("  tempered allocations b = %.1f: %s exact %.4f  sampler %.4f  z %6.2f\n", b, name[q], want[q],
+               mean[q], z);
+        CHECK(fabs(z) < zcrit, "tempered allocations: %s: |z| = %.2f >= %.2f", name[q], fabs(z), zcrit);
+    }
+    gsl_rng_free(r);
+    bsl_mix_chain_free(ch);
+    bsl_mix_model_free(m);
+}
+
 int main(void)
 {
     tempered_gibbs_vs_quadrature();
+    tempered_allocations_vs_sums();
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, 11);
     double X[N * D_IN];

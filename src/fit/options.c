@@ -51,7 +51,7 @@ static const bsl_option_def table[] = {
     {"kernels", "3", "mixture", "number of Gaussian kernels shared by the classes (paper 000: 6 for Ionosphere)"},
     {"excluded", "regression", "mixture",
      "model of the inputs left out: regression (on the active inputs, g-prior g = n: irrelevant means independent of the class given them) | gaussian (one Gaussian each, independent of the rest)"},
-    {"temperatures", "1", "mixture", "replica exchange: this many tempered copies per chain (1: off, the paper's sampler), for chains that settle on different subsets (the summary's R-hat warning); Pima's 7 inputs mix with 24, at 24 times the cost"},
+    {"temperatures", "1", "mixture", "replica exchange: this many tempered copies per chain (1: off, the paper's sampler), for chains that settle on different subsets (the summary's R-hat warning); Pima needs about 24 (24 times the cost)"},
     {"temp-max", "20", "mixture", "the hottest copy's temperature (geometric ladder from 1); add copies until neighbours swap often (the summary prints the rate)"},
     {"hyper-h", "", "mixture", "rate h of the Gamma prior of each input's precision scale beta_i (paper 000 §2.2; default 10 / range^2 of the input; the paper: 0.5 Ionosphere, 0.28 Wine, 0.16 Pima)"},
     {"schedule", "geometric", "anneal", "cooling: linear | geometric | logarithmic"},

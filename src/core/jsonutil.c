@@ -2,6 +2,7 @@
 #include "jsonutil.h"
 
 #include <math.h>
+#include <string.h>
 
 json_t *bsl_json_doubles(const double *x, size_t n)
 {
@@ -12,6 +13,29 @@ json_t *bsl_json_doubles(const double *x, size_t n)
             return NULL;
         }
     return a;
+}
+
+json_t *bsl_json_rhat(double v)
+{
+    return isfinite(v) ? json_real(v) : v == INFINITY ? json_string("inf") : json_null();
+}
+
+json_t *bsl_json_rhats(const double *x, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < n; i++)
+        if (json_array_append_new(a, bsl_json_rhat(x[i]))) {
+            json_decref(a);
+            return NULL;
+        }
+    return a;
+}
+
+double bsl_json_rhat_value(const json_t *v)
+{
+    if (json_is_number(v)) return json_number_value(v);
+    const char *s = json_string_value(v);
+    return s && !strcmp(s, "inf") ? INFINITY : NAN;
 }
 
 json_t *bsl_json_sizes(const size_t *x, size_t n)

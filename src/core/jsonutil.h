@@ -13,6 +13,12 @@
  * NaN or Inf, and readers reject null where they need a number). NULL on
  * ENOMEM. */
 json_t *bsl_json_doubles(const double *x, size_t n);
+/* An R-hat: a number, the string "inf" for chains stuck on different
+ * constant values (split R-hat +inf), null when undefined (NaN). The
+ * reader returns INFINITY for "inf" and NaN for anything not a number. */
+json_t *bsl_json_rhat(double v);
+json_t *bsl_json_rhats(const double *x, size_t n);
+double bsl_json_rhat_value(const json_t *v);
 /* A new array of n integers. NULL on ENOMEM. */
 json_t *bsl_json_sizes(const size_t *x, size_t n);
 /* Read exactly n finite numbers from array a into x; -1 otherwise. */

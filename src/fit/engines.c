@@ -157,8 +157,12 @@ static int fit_mixture(json_t *doc, const bsl_problem *P, const basel_options *o
              dg.accept_exchange, mo.kernels);
     if (mo.temperatures > 1) {
         const size_t len0 = strlen(note);
-        snprintf(note + len0, sizeof note - len0, "; %zu temperatures up to %g, swaps accepted %.3g",
-                 mo.temperatures, mo.temp_max, dg.accept_swap);
+        snprintf(note + len0, sizeof note - len0,
+                 "; %zu temperatures up to %g, swaps accepted %.3g (least between temperatures %.3g and %.3g: %.3g)",
+                 mo.temperatures, mo.temp_max, dg.accept_swap,
+                 pow(mo.temp_max, (double)dg.swap_min_pair / (double)(mo.temperatures - 1)),
+                 pow(mo.temp_max, (double)(dg.swap_min_pair + 1) / (double)(mo.temperatures - 1)),
+                 dg.accept_swap_min);
     }
     json_object_set_new(dj, "note", json_string(note));
     json_object_set_new(dj, "mean_inputs", json_real(bsl_mix_mean_inputs(r)));
@@ -167,22 +171,26 @@ static int fit_mixture(json_t *doc, const bsl_problem *P, const basel_options *o
     double rhat_size, ess_size;
     bsl_mix_convergence(r, &rhat, &ess, &rhat_size, &ess_size);
     if (rhat && mo.chains > 1) {
-        json_object_set_new(dj, "rhat_pip", bsl_json_doubles(rhat, d));
+        json_object_set_new(dj, "rhat_pip", bsl_json_rhats(rhat, d));
         json_object_set_new(dj, "ess_pip", bsl_json_doubles(ess, d));
-        if (isfinite(rhat_size)) {
-            json_object_set_new(dj, "rhat_size", json_real(rhat_size));
-            json_object_set_new(dj, "ess_size", json_real(ess_size));
-        }
+        json_object_set_new(dj, "rhat_size", bsl_json_rhat(rhat_size));
+        json_object_set_new(dj, "ess_size", isfinite(ess_size) ? json_real(ess_size) : json_null());
         /* chains that settle on different subsets: the PIPs are then an
-         * average of modes, not a converged posterior */
-        double worst = isfinite(rhat_size) ? rhat_size : 1;
+         * average of modes, not a converged posterior (R-hat +inf when each
+         * chain stays on its own subset) */
+        double worst = isnan(rhat_size) ? 1 : rhat_size;
         for (size_t j = 0; j < d; j++)
-            if (isfinite(rhat[j]) && pip_all[j] > 0.01 && pip_all[j] < 0.99 && rhat[j] > worst) worst = rhat[j];
+            if (!isnan(rhat[j]) && pip_all[j] > 0.01 && pip_all[j] < 0.99 && rhat[j] > worst) worst = rhat[j];
         if (worst > 1.1) {
-            char w[200];
-            snprintf(w, sizeof w,
-                     "the chains disagree about the inputs (R-hat up to %.2f): try replica exchange (--temperatures 24) or longer runs",
-                     worst);
+            char w[240];
+            if (mo.temperatures > 1)
+                snprintf(w, sizeof w,
+                         "the chains disagree about the inputs (R-hat up to %.2f): try more temperatures (now %zu) or longer runs",
+                         worst, mo.temperatures);
+            else
+                snprintf(w, sizeof w,
+                         "the chains disagree about the inputs (R-hat up to %.2f): try replica exchange (--temperatures 24) or longer runs",
+                         worst);
             json_object_set_new(dj, "warning", json_string(w));
         }
     }

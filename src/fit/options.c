@@ -52,7 +52,7 @@ static const bsl_option_def table[] = {
     {"excluded", "regression", "mixture",
      "model of the inputs left out: regression (on the active inputs, g-prior g = n: irrelevant means independent of the class given them) | gaussian (one Gaussian each, independent of the rest)"},
     {"temperatures", "1", "mixture", "replica exchange: this many tempered copies per chain (1: off, the paper's sampler), for chains that settle on different subsets (the summary's R-hat warning); Pima needs about 24 (24 times the cost)"},
-    {"temp-max", "20", "mixture", "the hottest copy's temperature (geometric ladder from 1); add copies until neighbours swap often (the summary prints the rate)"},
+    {"temp-max", "20", "mixture", "the hottest copy's temperature (geometric ladder from 1); add copies until every neighbouring pair swaps often (the summary prints the least rate of a pair)"},
     {"hyper-h", "", "mixture", "rate h of the Gamma prior of each input's precision scale beta_i (paper 000 §2.2; default 10 / range^2 of the input; the paper: 0.5 Ionosphere, 0.28 Wine, 0.16 Pima)"},
     {"schedule", "geometric", "anneal", "cooling: linear | geometric | logarithmic"},
     {"t0", "", "anneal", "initial temperature"},

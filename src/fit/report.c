@@ -95,8 +95,8 @@ static void pip_table(strbuf *b, const basel_fit *f)
     for (size_t i = 0; i < show; i++) {
         add(b, "  %-16s %6.3f  ", atom_name(f->doc, r[i].j), r[i].p);
         bar(b, r[i].p, 30);
-        const json_t *v = json_array_get(rh, r[i].j);
-        if (json_is_number(v)) add(b, " %5.3f", json_number_value(v));
+        const double v = bsl_json_rhat_value(json_array_get(rh, r[i].j));
+        if (!isnan(v)) add(b, " %5.3f", v);
         add(b, "\n");
     }
     free(r);
@@ -149,15 +149,16 @@ static void diagnostics(strbuf *b, const json_t *doc)
     const json_t *rh = json_object_get(dg, "rhat_pip"), *es = json_object_get(dg, "ess_pip");
     double max_rhat = NAN, min_ess = NAN;
     for (size_t j = 0; j < json_array_size(rh); j++) {
-        const json_t *v = json_array_get(rh, j);
-        if (json_is_number(v) && !(json_number_value(v) <= max_rhat)) max_rhat = json_number_value(v);
+        const double v = bsl_json_rhat_value(json_array_get(rh, j));
+        if (!isnan(v) && !(v <= max_rhat)) max_rhat = v;
         const json_t *e = json_array_get(es, j);
         if (json_is_number(e) && !(json_number_value(e) >= min_ess)) min_ess = json_number_value(e);
     }
-    if (isfinite(max_rhat)) add(b, "  largest split R-hat of a PIP %.3f (below 1.01 is good)\n", max_rhat);
+    if (!isnan(max_rhat)) add(b, "  largest split R-hat of a PIP %.3f (below 1.01 is good)\n", max_rhat);
     if (isfinite(min_ess)) add(b, "  smallest ESS of a PIP %.0f\n", min_ess);
     const json_t *rs = json_object_get(dg, "rhat_size"), *ess = json_object_get(dg, "ess_size");
-    if (json_is_number(rs)) add(b, "  model size: split R-hat %.3f, ESS %.0f\n", json_number_value(rs), json_number_value(ess));
+    if (!isnan(bsl_json_rhat_value(rs)))
+        add(b, "  model size: split R-hat %.3f, ESS %.0f\n", bsl_json_rhat_value(rs), json_number_value(ess));
     const char *warn = json_string_value(json_object_get(dg, "warning"));
     if (warn) add(b, "  WARNING: %s\n", warn);
     const char *note = json_string_value(json_object_get(dg, "note"));

@@ -124,9 +124,9 @@ static json_t *diagnostics_json(const bsl_vs_result *res)
     json_t *dg = json_object();
     json_object_set_new(dg, "evaluations", json_real(res->evaluations));
     json_object_set_new(dg, "note", json_string(res->engine_note));
-    json_object_set_new(dg, "rhat_size", isfinite(res->rhat_size) ? json_real(res->rhat_size) : json_null());
+    json_object_set_new(dg, "rhat_size", bsl_json_rhat(res->rhat_size));
     json_object_set_new(dg, "ess_size", isfinite(res->ess_size) ? json_real(res->ess_size) : json_null());
-    if (res->rhat_pip) json_object_set_new(dg, "rhat_pip", bsl_json_doubles(res->rhat_pip, res->m));
+    if (res->rhat_pip) json_object_set_new(dg, "rhat_pip", bsl_json_rhats(res->rhat_pip, res->m));
     if (res->ess_pip) json_object_set_new(dg, "ess_pip", bsl_json_doubles(res->ess_pip, res->m));
     if (res->pip_chain) json_object_set_new(dg, "pip_chain", bsl_json_doubles(res->pip_chain, res->chains * res->m));
     json_object_set_new(dg, "visited_models", json_integer((json_int_t)res->models.n));

@@ -1,5 +1,5 @@
 /* outfile.c: atomic output files. Nothing half-written is ever left at the
- * final path: we write to "<path>.tmp.<pid>.<n>" in the same directory (so
+ * final path: we write to "<path>.tmp.<pid>.<n>.<salt>" in the same directory (so
  * the rename cannot cross file systems), then rename over the target. The
  * temporary file is created with O_EXCL and mode 0666 less the umask, as a
  * plain fopen would (mkstemp's 0600 would leave fits unreadable to others). */
@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* A new file next to path, exclusive; -1 with errno on failure. */
@@ -19,8 +20,13 @@ static int create_temp(const char *path, char *tmp, size_t cap)
     unsigned long n;
 #pragma omp atomic capture
     n = ++counter;
-    for (int attempt = 0; attempt < 100; attempt++, n += 7919) {
-        snprintf(tmp, cap, "%s.tmp.%ld.%lu", path, (long)getpid(), n);
+    /* pid, a counter and the clock's nanoseconds: unique, and not guessable
+     * enough for another user to occupy every name we would try */
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    unsigned long salt = (unsigned long)ts.tv_nsec * 2654435761UL;
+    for (int attempt = 0; attempt < 100; attempt++, salt = salt * 6364136223846793005UL + 1442695040888963407UL) {
+        snprintf(tmp, cap, "%s.tmp.%ld.%lu.%lx", path, (long)getpid(), n, salt & 0xffffffffUL);
         int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0 || errno != EEXIST) return fd;
     }

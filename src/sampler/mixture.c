@@ -193,9 +193,9 @@ static void swap_temperatures(bsl_mix_chain **rep, size_t R, const gsl_rng *r, b
         const double bc = cold->b, bh = hot->b;
         const double log_a = tempered_loglik(hot, bc) + tempered_loglik(cold, bh) -
                              tempered_loglik(cold, bc) - tempered_loglik(hot, bh);
-        rec->swap_prop++;
+        rec->swap_prop++, rec->pair_prop[t]++;
         if (log(gsl_rng_uniform_pos(r)) < log_a) {
-            rec->swap_acc++;
+            rec->swap_acc++, rec->pair_acc[t]++;
             cold->b = bh, hot->b = bc;
             rep[t] = hot, rep[t + 1] = cold;
         }
@@ -383,6 +383,11 @@ void bsl_mix_diagnostics(const bsl_mix_result *r, bsl_mix_diag *out)
     out->accept_remove = rate(r->acc[BSL_MIX_REMOVE], r->prop[BSL_MIX_REMOVE]);
     out->accept_exchange = rate(r->acc[BSL_MIX_EXCHANGE], r->prop[BSL_MIX_EXCHANGE]);
     out->accept_swap = rate(r->swap_acc, r->swap_prop);
+    out->accept_swap_min = NAN, out->swap_min_pair = 0;
+    for (size_t t = 0; t < 64; t++) {
+        const double a = rate(r->pair_acc[t], r->pair_prop[t]);
+        if (!isnan(a) && !(a >= out->accept_swap_min)) out->accept_swap_min = a, out->swap_min_pair = t;
+    }
     out->sweeps_per_second = r->sweeps_per_second;
     out->draws = r->ndraw;
 }

@@ -128,8 +128,10 @@ const size_t *bsl_mix_draw_inputs(const bsl_mix_result *r, size_t t, size_t *len
 
 /* Convergence across chains from the kept draws: split R-hat and ESS of
  * each input's indicator (d each) and of the number of inputs (BDA3 ch. 11,
- * src/summary/diag.c). NaN where undefined (a constant trace, fewer than 4
- * draws per chain); all NULL / NaN for a result read from JSON. */
+ * src/summary/diag.c). 1 for a trace constant across all chains, NaN with fewer than 4
+ * draws per chain); +inf when every chain's trace is constant but the
+ * chains differ (stuck on different subsets); all NULL / NaN for a result
+ * read from JSON. */
 void bsl_mix_convergence(const bsl_mix_result *r, const double **rhat_pip, const double **ess_pip,
                          double *rhat_size, double *ess_size);
 
@@ -137,6 +139,8 @@ void bsl_mix_convergence(const bsl_mix_result *r, const double **rhat_pip, const
 typedef struct bsl_mix_diag {
     double accept_add, accept_remove, accept_exchange; /* at temperature 1: accepted / proposed (NaN if none) */
     double accept_swap;   /* replica exchange: accepted / proposed temperature swaps (NaN if none) */
+    double accept_swap_min; /* the lowest rate of an adjacent pair (NaN if none), */
+    size_t swap_min_pair;   /* that pair: temperatures t and t + 1 */
     unsigned long proposed_add, proposed_remove, proposed_exchange;
     double sweeps_per_second; /* chain sweeps / wall-clock second; 0 after from_json */
     size_t draws;             /* kept draws (all chains) */
@@ -256,6 +260,7 @@ struct bsl_mix_result {
     double *sub_prob;            /* nsub */
     unsigned long prop[3], acc[3];
     unsigned long swap_prop, swap_acc;
+    unsigned long pair_prop[64], pair_acc[64];
     double sweeps_per_second;
     size_t ndraw;
     size_t *draw_off, *draw_idx; /* ndraw + 1, draw_off[ndraw] */

@@ -23,10 +23,12 @@
  *   p(prec) = int Gamma(prec; a, beta) Gamma(beta; g, h) dbeta
  *           = prec^(a-1) h^g Gamma(a+g) / (Gamma(a) Gamma(g) (prec + h)^(a+g)),
  * integrated on a grid in (mu, log prec); E[beta] = E[(a+g)/(prec+h)].
- * The third part checks the tempered allocation draw and the weights'
- * counts with two kernels against exact sums over all allocations of six
- * rows. Mutations that drop b from any count, from the allocation
- * probabilities or from the weights in them fail these parts by |z| > 7.
+ * The third part checks the tempered allocation draw, the imputed classes
+ * of unlabelled rows and the weights' counts with two kernels against
+ * exact sums over all allocations of six rows and classes of the two
+ * unlabelled ones. Mutations that drop b from any count, from the
+ * allocation probabilities or from the weights or class probabilities in
+ * them fail these parts by |z| > 7.
  */
 #include "check.h"
 #include "sampler/mixture.h"
@@ -146,19 +148,21 @@ static void tempered_gibbs_vs_quadrature(void)
     bsl_mix_model_free(m);
 }
 
-/* Part three: the tempered allocations and weights (D = 2, one input,
- * n = 6 labelled rows) against exact sums over the 2^6 allocations z:
- *   pi_b(z) ~ prod_k B(1 + b m_k0, 1 + b m_k1)
- *             x int Gamma(beta; g, h) prod_d J_d(z, beta) dbeta,
+/* Part three: the tempered allocations, imputed classes and weights
+ * (D = 2, one input, n = 6 rows of which rows 2 and 5 are unlabelled)
+ * against exact sums over the 2^6 allocations z and the 2^2 classes c of
+ * the unlabelled rows:
+ *   pi_b(z, c) ~ B(1 + b n_0, 1 + b n_1) prod_k B(1 + b m_k0, 1 + b m_k1)
+ *                x int Gamma(beta; g, h) prod_d J_d(z, beta) dbeta,
  *   J_d = int int N(mu; xi, 1/kappa) Gamma(prec; a, beta)
  *               prod_{z_i = d} N(x_i; mu, 1/prec)^b dmu dprec,
- * the mean integrated in closed form, prec and beta on grids (m_kd: rows
- * of class k in kernel d; the uniform Dirichlet prior of the weights and
- * the class probabilities' factor, which does not depend on z, drop out).
+ * the mean integrated in closed form, prec and beta on grids (n_k: rows of
+ * class k, m_kd: of class k in kernel d, both with the imputed classes; the
+ * uniform Dirichlet priors make the B's the integrals of P and w).
  * Statistics that kernel relabelling leaves alone: P(z_0 = z_1),
- * P(z_0 = z_3) and E[w_{c_0 z_0}], whose value given z is
- * (1 + b m_{c_0 z_0}) / (2 + b n_{c_0}). */
-enum { N3 = 6, NS3 = 3 };
+ * P(z_0 = z_3), E[w_{c_0 z_0}], whose value given (z, c) is
+ * (1 + b m_{c_0 z_0}) / (2 + b n_{c_0}), and P(c_2 = 0). */
+enum { N3 = 6, NS3 = 4 };
 static double log_J(const double *x, unsigned z, int d, double b, double beta, double xi, double kap,
                     double a)
 {
@@ -183,7 +187,8 @@ static double log_J(const double *x, unsigned z, int d, double b, double beta, d
 static void tempered_allocations_vs_sums(void)
 {
     const double b = 0.5, x[N3] = {-1.2, -0.9, 0.1, 0.8, 1.4, 1.1};
-    const int cls[N3] = {0, 0, 1, 0, 1, 1};
+    const int cls[N3] = {0, 0, -1, 0, 1, -1};
+    const int unl[2] = {2, 5};
     bsl_mix_options o;
     bsl_mix_options_default(&o);
     o.kernels = 2;
@@ -192,13 +197,9 @@ static void tempered_allocations_vs_sums(void)
     bsl_mix_chain *ch = NULL;
     if (bsl_mix_model_create(&m, x, N3, 1, cls, 2, &o) || bsl_mix_chain_create(&ch, m)) abort();
     const double xi = m->xi[0], kap = m->kappa[0], a = o.a, g = o.g, h = o.h;
-    /* exact */
-    double lz[1 << N3], lmax = -INFINITY;
+    /* exact: the beta integral depends on z only */
+    double lJ[1 << N3];
     for (unsigned z = 0; z < (1u << N3); z++) {
-        double mk[2][2] = {{0}};
-        for (int i = 0; i < N3; i++) mk[cls[i]][(z >> i) & 1] += 1;
-        double l = 0;
-        for (int k = 0; k < 2; k++) l += lgamma(1 + b * mk[k][0]) + lgamma(1 + b * mk[k][1]) - lgamma(2 + b * (mk[k][0] + mk[k][1]));
         enum { GB = 300 };
         double lb[GB], mb = -INFINITY;
         for (int u = 0; u < GB; u++) { /* beta on a log grid, Jacobian beta */
@@ -209,19 +210,36 @@ static void tempered_allocations_vs_sums(void)
         }
         double sb = 0;
         for (int u = 0; u < GB; u++) sb += exp(lb[u] - mb);
-        lz[z] = l + mb + log(sb);
-        lmax = fmax(lmax, lz[z]);
+        lJ[z] = mb + log(sb);
+    }
+    double lz[(1 << N3) * 4], lmax = -INFINITY;
+    for (unsigned zc = 0; zc < (1u << N3) * 4; zc++) {
+        const unsigned z = zc >> 2;
+        int c[N3];
+        for (int i = 0; i < N3; i++) c[i] = cls[i];
+        c[unl[0]] = (int)(zc & 1), c[unl[1]] = (int)((zc >> 1) & 1);
+        double mk[2][2] = {{0}}, nk[2] = {0};
+        for (int i = 0; i < N3; i++) mk[c[i]][(z >> i) & 1] += 1, nk[c[i]] += 1;
+        double l = lgamma(1 + b * nk[0]) + lgamma(1 + b * nk[1]) - lgamma(2 + b * N3);
+        for (int k = 0; k < 2; k++) l += lgamma(1 + b * mk[k][0]) + lgamma(1 + b * mk[k][1]) - lgamma(2 + b * nk[k]);
+        lz[zc] = l + lJ[z];
+        lmax = fmax(lmax, lz[zc]);
     }
     double want[NS3] = {0}, tot = 0;
-    for (unsigned z = 0; z < (1u << N3); z++) {
-        const double w = exp(lz[z] - lmax);
+    for (unsigned zc = 0; zc < (1u << N3) * 4; zc++) {
+        const unsigned z = zc >> 2;
+        int c[N3];
+        for (int i = 0; i < N3; i++) c[i] = cls[i];
+        c[unl[0]] = (int)(zc & 1), c[unl[1]] = (int)((zc >> 1) & 1);
+        const double w = exp(lz[zc] - lmax);
         double n0 = 0, m00 = 0;
         for (int i = 0; i < N3; i++)
-            if (cls[i] == cls[0]) n0 += 1, m00 += ((z >> i) & 1) == (z & 1);
+            if (c[i] == c[0]) n0 += 1, m00 += ((z >> i) & 1) == (z & 1);
         tot += w;
         want[0] += w * (((z >> 0) & 1) == ((z >> 1) & 1));
         want[1] += w * (((z >> 0) & 1) == ((z >> 3) & 1));
         want[2] += w * (1 + b * m00) / (2 + b * n0);
+        want[3] += w * (c[unl[0]] == 0);
     }
     for (int q = 0; q < NS3; q++) want[q] /= tot;
     /* the chain */
@@ -235,10 +253,11 @@ static void tempered_allocations_vs_sums(void)
     for (size_t t = 0; t < 1000; t++) bsl_mix_chain_sweep(ch, r, 0, 0);
     for (size_t t = 0; t < sweeps; t++) {
         bsl_mix_chain_sweep(ch, r, 0, 0);
-        const double v[NS3] = {ch->z[0] == ch->z[1], ch->z[0] == ch->z[3], ch->w[cls[0] * 2 + ch->z[0]]};
+        const double v[NS3] = {ch->z[0] == ch->z[1], ch->z[0] == ch->z[3], ch->w[cls[0] * 2 + ch->z[0]],
+                               ch->c[unl[0]] == 0};
         for (int q = 0; q < NS3; q++) mean[q] += v[q] / (double)sweeps, batch[q][t / per] += v[q] / (double)per;
     }
-    static const char *const name[NS3] = {"P(z_0 = z_1)", "P(z_0 = z_3)", "E[w_(c_0 z_0)]"};
+    static const char *const name[NS3] = {"P(z_0 = z_1)", "P(z_0 = z_3)", "E[w_(c_0 z_0)]", "P(c_2 = 0)"};
     const double zcrit = gsl_cdf_ugaussian_Qinv(0.01 / 2 / NS3);
     for (int q = 0; q < NS3; q++) {
         double ss = 0;
@@ -306,7 +325,8 @@ int main(void)
     CHECK(isnan(g1.accept_swap), "no swaps with one temperature");
     CHECK(g2.accept_swap > 0.05 && g2.accept_swap < 1, "swaps are proposed and accepted (%.3f)", g2.accept_swap);
     /* moves are counted at temperature 1: per cold sweep, not per replica sweep */
-    CHECK(g2.proposed_add + g2.proposed_remove <= 4 * 101000UL, "moves counted at temperature 1 only");
+    CHECK(g2.proposed_add + g2.proposed_remove == 4 * 101000UL, "one add or remove counted per cold sweep: %lu",
+          g2.proposed_add + g2.proposed_remove);
     bsl_mix_free(plain);
     bsl_mix_free(pt);
     return check_report("test_mixture_tempering");

@@ -76,7 +76,7 @@ static int mixture_options(bsl_mix_options *mo, const bsl_problem *P, const base
     if (!rc) rc = bsl_params_size(p, "chains", 4, 1, 1024, &mo->chains, err);
     if (!rc) rc = bsl_params_size(p, "top", mo->top, 1, 100000, &mo->top, err);
     if (!rc) rc = bsl_params_size(p, "kmax", 0, 0, P->d, &mo->max_inputs, err);
-    if (!rc) rc = bsl_params_size(p, "temperatures", mo->temperatures, 1, 64, &mo->temperatures, err);
+    if (!rc) rc = bsl_params_size(p, "temperatures", mo->temperatures, 1, BSL_MIX_MAX_TEMPERATURES, &mo->temperatures, err);
     if (!rc) rc = bsl_params_double(p, "temp-max", mo->temp_max, 1.000001, 1e12, &mo->temp_max, err);
     if (!rc) rc = bsl_params_double(p, "hyper-h", mo->h, 1e-12, 1e12, &mo->h, err);
     const char *ex = bsl_params_get(p, "excluded");

@@ -89,8 +89,9 @@ static int validate_options(const bsl_mix_options *o, size_t d, basel_error *err
     if (!(isfinite(o->excluded_g) && o->excluded_g >= 0))
         return bsl_fail(err, BASEL_EINVAL, "mixture: excluded_g must be finite and >= 0 (0: n)");
     if (o->top < 1) return bsl_fail(err, BASEL_EINVAL, "mixture: top must be >= 1");
-    if (o->temperatures < 1 || o->temperatures > 64 || !(isfinite(o->temp_max) && o->temp_max > 1))
-        return bsl_fail(err, BASEL_EINVAL, "mixture: need 1 <= temperatures <= 64 and a finite temp_max > 1");
+    if (o->temperatures < 1 || o->temperatures > BSL_MIX_MAX_TEMPERATURES || !(isfinite(o->temp_max) && o->temp_max > 1))
+        return bsl_fail(err, BASEL_EINVAL, "mixture: need 1 <= temperatures <= %d and a finite temp_max > 1",
+                        BSL_MIX_MAX_TEMPERATURES);
     return BASEL_OK;
 }
 
@@ -173,31 +174,35 @@ void bsl_mix_free(bsl_mix_result *r)
 }
 
 /* F_b of a replica: its tempered row log-likelihood at inverse temperature
- * b plus b times its excluded inputs' evidence (L must be current). */
-static double tempered_loglik(bsl_mix_chain *ch, double b)
+ * b plus b times its excluded inputs' evidence E (L must be current). */
+static double tempered_loglik(bsl_mix_chain *ch, double b, double E)
 {
     const double keep = ch->b;
     ch->b = b;
-    const double f = bsl_mix_rows_loglik(ch, ch->L, ch->w) +
-                     b * bsl_mix_excluded_log_evidence(ch->m, ch->active, ch->xwork, ch->xkept);
+    const double f = bsl_mix_rows_loglik(ch, ch->L, ch->w) + b * E;
     ch->b = keep;
     return f;
 }
 
 /* One pass of temperature swaps over adjacent pairs; rep[t] is the replica
- * now at temperature t. */
+ * now at temperature t. Swaps move no state, so each replica's excluded
+ * evidence is computed once for the pass. */
 static void swap_temperatures(bsl_mix_chain **rep, size_t R, const gsl_rng *r, bsl_mix_record *rec)
 {
+    double E[BSL_MIX_MAX_TEMPERATURES];
+    for (size_t t = 0; t < R; t++)
+        E[t] = bsl_mix_excluded_log_evidence(rep[t]->m, rep[t]->active, rep[t]->xwork, rep[t]->xkept);
     for (size_t t = 0; t + 1 < R; t++) {
         bsl_mix_chain *hot = rep[t + 1], *cold = rep[t];
-        const double bc = cold->b, bh = hot->b;
-        const double log_a = tempered_loglik(hot, bc) + tempered_loglik(cold, bh) -
-                             tempered_loglik(cold, bc) - tempered_loglik(hot, bh);
+        const double bc = cold->b, bh = hot->b, Ec = E[t], Eh = E[t + 1];
+        const double log_a = tempered_loglik(hot, bc, Eh) + tempered_loglik(cold, bh, Ec) -
+                             tempered_loglik(cold, bc, Ec) - tempered_loglik(hot, bh, Eh);
         rec->swap_prop++, rec->pair_prop[t]++;
         if (log(gsl_rng_uniform_pos(r)) < log_a) {
             rec->swap_acc++, rec->pair_acc[t]++;
             cold->b = bh, hot->b = bc;
             rep[t] = hot, rep[t + 1] = cold;
+            E[t] = Eh, E[t + 1] = Ec;
         }
     }
 }
@@ -384,7 +389,7 @@ void bsl_mix_diagnostics(const bsl_mix_result *r, bsl_mix_diag *out)
     out->accept_exchange = rate(r->acc[BSL_MIX_EXCHANGE], r->prop[BSL_MIX_EXCHANGE]);
     out->accept_swap = rate(r->swap_acc, r->swap_prop);
     out->accept_swap_min = NAN, out->swap_min_pair = 0;
-    for (size_t t = 0; t < 64; t++) {
+    for (size_t t = 0; t < BSL_MIX_MAX_TEMPERATURES; t++) {
         const double a = rate(r->pair_acc[t], r->pair_prop[t]);
         if (!isnan(a) && !(a >= out->accept_swap_min)) out->accept_swap_min = a, out->swap_min_pair = t;
     }

@@ -31,6 +31,8 @@
 
 /* ------------------------------------------------------------- options */
 
+enum { BSL_MIX_MAX_TEMPERATURES = 64 };
+
 typedef struct bsl_mix_options {
     size_t kernels;       /* D, kernels shared by the classes (default 3) */
     size_t iter;          /* sweeps per chain, burn-in included (15000) */
@@ -47,7 +49,7 @@ typedef struct bsl_mix_options {
      * replicas at inverse temperatures b_t = temp_max^(-t / (temperatures - 1)),
      * t = 0 the posterior; after every sweep each adjacent pair proposes to
      * swap temperatures (mixture.c). 1 = off, the paper's sampler (1). */
-    size_t temperatures;
+    size_t temperatures;  /* at most BSL_MIX_MAX_TEMPERATURES */
     double temp_max;      /* the hottest replica's temperature 1 / b (20) */
     size_t top;           /* most probable subsets kept in the result (20) */
     /* How the add move draws the new input's kernel coordinates:
@@ -260,7 +262,7 @@ struct bsl_mix_result {
     double *sub_prob;            /* nsub */
     unsigned long prop[3], acc[3];
     unsigned long swap_prop, swap_acc;
-    unsigned long pair_prop[64], pair_acc[64];
+    unsigned long pair_prop[BSL_MIX_MAX_TEMPERATURES], pair_acc[BSL_MIX_MAX_TEMPERATURES];
     double sweeps_per_second;
     size_t ndraw;
     size_t *draw_off, *draw_idx; /* ndraw + 1, draw_off[ndraw] */
@@ -275,6 +277,7 @@ bsl_mix_result *bsl_mix_result_alloc(size_t d, size_t K, size_t D, size_t nsub,
                                      size_t sub_total, size_t ndraw, size_t draw_total);
 
 /* Shared small densities. */
+#define BSL_MIX_LOG_2PI 1.8378770664093454836 /* log(2 pi) */
 double bsl_mix_log_normal(double x, double mu, double prec);
 /* log p(I) for the truncated Poisson on [imin, imax] up to a constant, minus
  * log C(d, I) (uniform subsets given the size), §2.3. */

@@ -40,7 +40,6 @@
 #include <math.h>
 #include <string.h>
 
-static const double LOG_2PI = 1.8378770664093454836;
 static const double RANK_TOL = 1e-10;
 
 void bsl_mix_excluded_stats(bsl_mix_model *m)
@@ -108,7 +107,7 @@ static double log_evidence(const bsl_mix_model *m, size_t j, double ssr, size_t 
     const double Q = m->C[j * m->d + j] - g / (1 + g) * ssr + k0 * n * dm * dm / (k0 + n);
     const double an = m->a + 0.5 * n;
     return lgamma(an) - lgamma(m->a) + m->a * log(b0) - an * log(b0 + 0.5 * Q) +
-           0.5 * log(k0 / (k0 + n)) - 0.5 * (double)r * log1p(g) - 0.5 * n * LOG_2PI;
+           0.5 * log(k0 / (k0 + n)) - 0.5 * (double)r * log1p(g) - 0.5 * n * BSL_MIX_LOG_2PI;
 }
 
 double bsl_mix_excluded_log_evidence(const bsl_mix_model *m, const unsigned char *active,

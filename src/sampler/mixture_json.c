@@ -184,10 +184,11 @@ static int read_options(const json_t *o, bsl_mix_options *op, basel_error *err)
             op->excluded = BSL_MIX_EXCLUDED_REGRESSION;
         else
             rc = bsl_fail(err, BASEL_EPARSE, "mixture JSON: options.excluded must be \"gaussian\" or \"regression\"");
-    } else if (!ex)
+    } else if (!ex) {
         op->excluded = BSL_MIX_EXCLUDED_GAUSSIAN;
+    }
     if (!rc && json_object_get(o, "excluded_g")) rc = get_real(o, "excluded_g", &op->excluded_g, err);
-    if (!rc && json_object_get(o, "temperatures")) rc = get_size(o, "temperatures", 64, &op->temperatures, err);
+    if (!rc && json_object_get(o, "temperatures")) rc = get_size(o, "temperatures", BSL_MIX_MAX_TEMPERATURES, &op->temperatures, err);
     if (!rc && json_object_get(o, "temp_max")) rc = get_real(o, "temp_max", &op->temp_max, err);
     op->seed = (unsigned long)seed;
     return rc;

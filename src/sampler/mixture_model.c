@@ -16,12 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const double LOG_2PI = 1.8378770664093454836;
 
 double bsl_mix_log_normal(double x, double mu, double prec)
 {
     const double dx = x - mu;
-    return 0.5 * (log(prec) - LOG_2PI - prec * dx * dx);
+    return 0.5 * (log(prec) - BSL_MIX_LOG_2PI - prec * dx * dx);
 }
 
 void bsl_mix_model_free(bsl_mix_model *m)
@@ -161,11 +160,11 @@ int bsl_mix_chain_create(bsl_mix_chain **out, const bsl_mix_model *m)
     ch->perm = bsl_calloc(D, sizeof(size_t));
     ch->idx = bsl_calloc(d, sizeof(size_t));
     ch->xwork = bsl_calloc(d * d + d, sizeof(double));
+    ch->xkept = bsl_calloc(d, sizeof(size_t));
     ch->tw = bsl_calloc(K * D + K, sizeof(double));
     ch->b = 1;
-    ch->xkept = bsl_calloc(d, sizeof(size_t));
-    if (!ch->xwork || !ch->xkept || !ch->tw || !ch->active || !ch->mu || !ch->prec || !ch->beta || !ch->w || !ch->P || !ch->z ||
-        !ch->c || !ch->L || !ch->Lnew || !ch->wnew || !ch->scratch || !ch->perm || !ch->idx) {
+    if (!ch->active || !ch->mu || !ch->prec || !ch->beta || !ch->w || !ch->P || !ch->z || !ch->c || !ch->L ||
+        !ch->Lnew || !ch->wnew || !ch->scratch || !ch->perm || !ch->idx || !ch->xwork || !ch->xkept || !ch->tw) {
         bsl_mix_chain_free(ch);
         return BASEL_ENOMEM;
     }

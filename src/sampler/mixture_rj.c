@@ -320,15 +320,27 @@ static void suff_stats(const bsl_mix_chain *ch, size_t j, double *cnt, double *S
     }
 }
 
+/* The full conditional N(m_post, 1/p_post) of a kernel mean given the rows
+ * S (count cnt, sum s) at precision prec, prior N(xi, 1/kappa), under the
+ * likelihood raised to b (eq. 3; b = 1 untempered). Returns p_post. */
+static double mean_conditional(double cnt, double s, double prec, double xi, double kappa, double b,
+                               double *m_post)
+{
+    const double p_post = kappa + b * cnt * prec;
+    *m_post = (kappa * xi + b * prec * s) / p_post;
+    return p_post;
+}
+
 /* b log N(x_S; mu, 1/prec) + log N(mu; xi, 1/kappa) - log q(mu), q the
  * full conditional of mu given the rows S (count cnt, sum s, sum of
- * squares qq) under the likelihood raised to b (b = 1 untempered). */
+ * squares qq) under the likelihood raised to b. */
 static double mean_term(double cnt, double s, double qq, double mu, double prec, double xi,
                         double kappa, double b)
 {
-    static const double LOG_2PI = 1.8378770664093454836;
-    const double p_post = kappa + b * cnt * prec, m_post = (kappa * xi + b * prec * s) / p_post;
-    const double log_lik = 0.5 * cnt * (log(prec) - LOG_2PI) - 0.5 * prec * (qq - 2 * mu * s + cnt * mu * mu);
+    double m_post;
+    const double p_post = mean_conditional(cnt, s, prec, xi, kappa, b, &m_post);
+    const double log_lik =
+        0.5 * cnt * (log(prec) - BSL_MIX_LOG_2PI) - 0.5 * prec * (qq - 2 * mu * s + cnt * mu * mu);
     return b * log_lik + bsl_mix_log_normal(mu, xi, kappa) - bsl_mix_log_normal(mu, m_post, p_post);
 }
 
@@ -344,9 +356,10 @@ void bsl_mix_exchange(bsl_mix_chain *ch, const gsl_rng *r)
     suff_stats(ch, jn, cnt, Sn, Qn);
     double log_A = ch->b * excluded_change(ch, j, jn) - (ch->beta[j] - ch->beta[jn]) * (m->h[jn] - m->h[j]);
     for (size_t q = 0; q < D; q++) {
-        const double prec = ch->prec[j * D + q];
-        const double b = ch->b, p_post = m->kappa[jn] + b * cnt[q] * prec;
-        mun[q] = (m->kappa[jn] * m->xi[jn] + b * prec * Sn[q]) / p_post + gsl_ran_gaussian(r, 1 / sqrt(p_post));
+        const double prec = ch->prec[j * D + q], b = ch->b;
+        double m_post;
+        const double p_post = mean_conditional(cnt[q], Sn[q], prec, m->xi[jn], m->kappa[jn], b, &m_post);
+        mun[q] = m_post + gsl_ran_gaussian(r, 1 / sqrt(p_post));
         log_A += mean_term(cnt[q], Sn[q], Qn[q], mun[q], prec, m->xi[jn], m->kappa[jn], b);
         log_A -= mean_term(cnt[q], S[q], Q[q], ch->mu[j * D + q], prec, m->xi[j], m->kappa[j], b);
     }
@@ -355,8 +368,8 @@ void bsl_mix_exchange(bsl_mix_chain *ch, const gsl_rng *r)
     ch->acc[BSL_MIX_EXCHANGE] += ch->b == 1;
     memcpy(ch->mu + jn * D, mun, D * sizeof *mun);
     memcpy(ch->prec + jn * D, ch->prec + j * D, D * sizeof *ch->prec);
-    const double b = ch->beta[j];
-    ch->beta[j] = ch->beta[jn], ch->beta[jn] = b;
+    const double beta_j = ch->beta[j];
+    ch->beta[j] = ch->beta[jn], ch->beta[jn] = beta_j;
     shift_L(ch, j, ch->mu + j * D, ch->prec + j * D, -1);
     double *t = ch->L;
     ch->L = ch->Lnew, ch->Lnew = t;

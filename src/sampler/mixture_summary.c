@@ -207,7 +207,7 @@ static void fill_summaries(bsl_mix_result *res, const bsl_mix_record *rec, size_
         }
         for (int v = 0; v < 3; v++) res->prop[v] += rec[c].prop[v], res->acc[v] += rec[c].acc[v];
         res->swap_prop += rec[c].swap_prop, res->swap_acc += rec[c].swap_acc;
-        for (size_t t = 0; t < 64; t++) res->pair_prop[t] += rec[c].pair_prop[t], res->pair_acc[t] += rec[c].pair_acc[t];
+        for (size_t t = 0; t < BSL_MIX_MAX_TEMPERATURES; t++) res->pair_prop[t] += rec[c].pair_prop[t], res->pair_acc[t] += rec[c].pair_acc[t];
     }
     res->mean_inputs = sum_I / total;
 }
@@ -233,38 +233,31 @@ static void fill_draws(bsl_mix_result *res, const bsl_mix_record *rec, size_t nc
 }
 
 /* Split R-hat and ESS of every input indicator and of the size over the
- * chains' kept draws (every chain keeps the same number). */
+ * chains' kept draws (every chain keeps the same number), from per-chain
+ * traces in the layout of bsl_trace_diagnostics. */
 static int convergence(bsl_mix_result *res, const bsl_mix_record *rec, size_t nchain, size_t imax)
 {
     const size_t d = res->d, L = rec[0].ndraw;
-    res->rhat_size = res->ess_size = NAN;
     res->rhat_pip = bsl_malloc(d, sizeof(double));
     res->ess_pip = bsl_malloc(d, sizeof(double));
-    double *x = bsl_malloc(nchain * L + 1, sizeof(double));
-    if (!res->rhat_pip || !res->ess_pip || !x) {
-        free(x);
-        return BASEL_ENOMEM;
+    double *tr = bsl_calloc(nchain * (d + 1) * L + 1, sizeof(double));
+    const double **rows = bsl_malloc(nchain, sizeof *rows);
+    int rc = res->rhat_pip && res->ess_pip && tr && rows ? BASEL_OK : BASEL_ENOMEM;
+    for (size_t c = 0; c < nchain && !rc; c++) {
+        double *t0 = tr + c * (d + 1) * L;
+        rows[c] = t0;
+        for (size_t t = 0; t < L; t++) {
+            const size_t I = rec[c].draw_I[t], *in = rec[c].draw_idx + t * imax;
+            for (size_t u = 0; u < I; u++) t0[in[u] * L + t] = 1;
+            t0[d * L + t] = (double)I;
+        }
     }
-    for (size_t j = 0; j <= d; j++) { /* j == d: the size */
-        for (size_t c = 0; c < nchain; c++)
-            for (size_t t = 0; t < L; t++) {
-                const size_t I = rec[c].draw_I[t], *in = rec[c].draw_idx + t * imax;
-                double v = (double)I;
-                if (j < d) {
-                    v = 0;
-                    for (size_t u = 0; u < I; u++) v += in[u] == j;
-                }
-                x[c * L + t] = v;
-            }
-        double rhat = NAN, ess = NAN;
-        if (L >= 4) bsl_rhat_ess(x, nchain, L, &rhat, &ess);
-        if (j < d)
-            res->rhat_pip[j] = rhat, res->ess_pip[j] = ess;
-        else
-            res->rhat_size = rhat, res->ess_size = ess;
-    }
-    free(x);
-    return BASEL_OK;
+    if (!rc)
+        rc = bsl_trace_diagnostics(rows, nchain, L, d, res->rhat_pip, res->ess_pip, &res->rhat_size,
+                                   &res->ess_size);
+    free(tr);
+    free(rows);
+    return rc;
 }
 
 int bsl_mix_merge(bsl_mix_result **out, const bsl_mix_model *m, const bsl_mix_record *rec,

@@ -33,7 +33,7 @@ typedef struct bsl_mix_record {
     double *draw_mu, *draw_prec, *draw_w, *draw_P;
     unsigned long prop[3], acc[3];
     unsigned long swap_prop, swap_acc;
-    unsigned long pair_prop[64], pair_acc[64]; /* per adjacent pair t, t+1 */
+    unsigned long pair_prop[BSL_MIX_MAX_TEMPERATURES], pair_acc[BSL_MIX_MAX_TEMPERATURES]; /* pair t, t+1 */
 } bsl_mix_record;
 
 int bsl_mix_record_init(bsl_mix_record *rec, const bsl_mix_model *m, size_t ndraw_max);

@@ -75,29 +75,28 @@ out:
     free(var);
 }
 
-int bsl_vs_trace_diagnostics(bsl_vs_result *res, const double *const *traces, size_t chains,
-                             size_t L)
+int bsl_trace_diagnostics(const double *const *traces, size_t chains, size_t L, size_t m,
+                          double *rhat_pip, double *ess_pip, double *rhat_size, double *ess_size)
 {
-    const size_t m = res->m;
-    res->rhat_pip = bsl_malloc(m, sizeof(double));
-    res->ess_pip = bsl_malloc(m, sizeof(double));
     double *x = bsl_malloc(chains * (L ? L : 1), sizeof(double));
-    if (!res->rhat_pip || !res->ess_pip || !x) {
-        free(x);
-        return BASEL_ENOMEM;
-    }
+    if (!x) return BASEL_ENOMEM;
     for (size_t j = 0; j <= m; j++) {
         for (size_t c = 0; c < chains; c++) memcpy(x + c * L, traces[c] + j * L, L * sizeof *x);
         double rhat = NAN, ess = NAN;
         if (L >= 4) bsl_rhat_ess(x, chains, L, &rhat, &ess);
-        if (j < m) {
-            res->rhat_pip[j] = rhat;
-            res->ess_pip[j] = ess;
-        } else {
-            res->rhat_size = rhat;
-            res->ess_size = ess;
-        }
+        *(j < m ? rhat_pip + j : rhat_size) = rhat;
+        *(j < m ? ess_pip + j : ess_size) = ess;
     }
     free(x);
     return BASEL_OK;
+}
+
+int bsl_vs_trace_diagnostics(bsl_vs_result *res, const double *const *traces, size_t chains,
+                             size_t L)
+{
+    res->rhat_pip = bsl_malloc(res->m, sizeof(double));
+    res->ess_pip = bsl_malloc(res->m, sizeof(double));
+    if (!res->rhat_pip || !res->ess_pip) return BASEL_ENOMEM;
+    return bsl_trace_diagnostics(traces, chains, L, res->m, res->rhat_pip, res->ess_pip, &res->rhat_size,
+                                 &res->ess_size);
 }

@@ -94,7 +94,14 @@ size_t bsl_kopt(const double *size_prob, size_t kmax);
  * initial-positive-sequence autocorrelation estimate across chains). */
 void bsl_rhat_ess(const double *x, size_t chains, size_t len, double *rhat, double *ess);
 
-/* R-hat and ESS of every PIP and of the size from per-chain traces:
+/* R-hat and ESS of m indicators and of the size from per-chain traces:
+ * traces[c] holds chain c's (m + 1) x L values, indicator j's trace at
+ * traces[c] + j * L and the size's in the last row; results into
+ * rhat_pip, ess_pip (m each), rhat_size and ess_size; NaN when L < 4.
+ * BASEL_ENOMEM. */
+int bsl_trace_diagnostics(const double *const *traces, size_t chains, size_t L, size_t m,
+                          double *rhat_pip, double *ess_pip, double *rhat_size, double *ess_size);
+/* The same into a result: R-hat and ESS of every PIP and of the size from per-chain traces:
  * traces[c] holds chain c's (m + 1) x L values, atom j's trace at
  * traces[c] + j * L and the size's in the last row. Fills res->rhat_pip,
  * res->ess_pip (allocated here), rhat_size and ess_size; NaN when L < 4. */

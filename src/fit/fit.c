@@ -127,8 +127,11 @@ int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *
     if (rc) return rc;
     const int keep_draws = strcmp(bsl_opt(o, "keep-draws"), "1") == 0;
     const int free_centres = strstr(bsl_opt(o, "basis"), "centres=free") != NULL;
-    const int has_draws = !strcmp(method, "bd") || !strcmp(method, "ssvs") || !strcmp(method, "mixture") ||
-                          (!strcmp(method, "rj") && !free_centres);
+    /* the subset engines (vsfit.c) and the rest (engines.c); of these, all
+     * that sample keep draws, except the RBF and smc engines */
+    const int is_vs = !strcmp(method, "enumerate") || !strcmp(method, "bd") || !strcmp(method, "ssvs") ||
+                      (!strcmp(method, "rj") && !free_centres);
+    const int has_draws = (is_vs && strcmp(method, "enumerate")) || !strcmp(method, "mixture");
     if (keep_draws && !has_draws) /* refused before the run, not after it */
         return bsl_fail(err, BASEL_EINVAL,
                         "--draws: --method %s%s keeps no draws (bd, rj over a dictionary, ssvs and mixture do)",
@@ -139,8 +142,6 @@ int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *
     json_t *doc = rc ? NULL : header(&P, o);
     if (!rc && !doc) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     bsl_vs_result *res = NULL;
-    const int is_vs = !strcmp(method, "enumerate") || !strcmp(method, "bd") || !strcmp(method, "ssvs") ||
-                      (!strcmp(method, "rj") && !free_centres);
     if (!rc && is_vs) {
         res = calloc(1, sizeof *res);
         if (!res) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
@@ -218,6 +219,13 @@ int bsl_fit_adopt(basel_fit **out, json_t *doc, const char *source, basel_error 
     return bsl_fit_wrap(out, doc, err);
 }
 
+/* jansson's load error, with its line and column, as ours. */
+static int load_error(const json_error_t *je, int code, const char *name, basel_error *err)
+{
+    return bsl_fail_at(err, code, name, je->line > 0 ? (size_t)je->line : 0, je->column > 0 ? (size_t)je->column : 0,
+                       "%s", je->text);
+}
+
 int basel_fit_read_json(basel_fit **out, const char *path, basel_error *err)
 {
     *out = NULL;
@@ -225,8 +233,18 @@ int basel_fit_read_json(basel_fit **out, const char *path, basel_error *err)
     json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
     if (!doc) {
         const int io = je.line == -1 || strstr(je.text, "unable to open") != NULL;
-        return bsl_fail_at(err, io ? BASEL_EIO : BASEL_EPARSE, path, je.line > 0 ? (size_t)je.line : 0,
-                           je.column > 0 ? (size_t)je.column : 0, "%s", je.text);
+        return load_error(&je, io ? BASEL_EIO : BASEL_EPARSE, path, err);
     }
     return bsl_fit_adopt(out, doc, path, err);
+}
+
+/* The same bytes from memory give the same fit or the same error. */
+int bsl_fit_read_buffer(basel_fit **out, const char *name, const char *text, size_t len,
+                        basel_error *err)
+{
+    *out = NULL;
+    json_error_t je;
+    json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    if (!doc) return load_error(&je, BASEL_EPARSE, name, err);
+    return bsl_fit_adopt(out, doc, name, err);
 }

@@ -53,7 +53,7 @@ int bsl_fit_wrap(basel_fit **out, json_t *doc, basel_error *err);
 int bsl_fit_adopt(basel_fit **out, json_t *doc, const char *source, basel_error *err);
 /* basel_fit_read_json from memory: the len bytes at text (no NUL needed);
  * name is used in messages. BASEL_EPARSE (with line and column for bad
- * JSON), ENOMEM. Used by the fuzz target (fitbuf.c). */
+ * JSON), ENOMEM. Used by the fuzz target (tests/fuzz/fuzz_fit.c). */
 int bsl_fit_read_buffer(basel_fit **out, const char *name, const char *text, size_t len,
                         basel_error *err);
 

@@ -86,8 +86,48 @@ static void param_stats(const bsl_mix_result *r, double *mean, double *sem)
 /* Standard error of a probability estimated with effective size ess. */
 static double se(double p, double ess) { return sqrt(fmax(p * (1 - p), 1e-4) / ess); }
 
+/* Statistics of a chain's state, nq of them into v. */
+typedef void (*chain_stats)(const bsl_mix_chain *ch, double *v);
+
+/* Runs ch (one input, input 0 active, subset fixed) at inverse temperature
+ * b, 1000 sweeps of burn-in then 400000, and compares the means of nq
+ * statistics with their exact values: z from 50 batch means, two-sided 1%
+ * with Bonferroni over the nq. */
+static void compare_with_exact(bsl_mix_chain *ch, unsigned long seed, double b, size_t nq, chain_stats f,
+                               const double *want, const char *label, const char *const *name)
+{
+    enum { NB = 50, MAXQ = 8 };
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, seed);
+    bsl_mix_chain_init(ch, r);
+    ch->fix_subset = 1, ch->b = b;
+    ch->active[0] = 1, ch->I = 1;
+    const size_t sweeps = 400000, per = sweeps / NB;
+    double mean[MAXQ] = {0}, batch[MAXQ][NB] = {{0}}, v[MAXQ];
+    for (size_t t = 0; t < 1000; t++) bsl_mix_chain_sweep(ch, r, 0, 0);
+    for (size_t t = 0; t < sweeps; t++) {
+        bsl_mix_chain_sweep(ch, r, 0, 0);
+        f(ch, v);
+        for (size_t q = 0; q < nq; q++) mean[q] += v[q] / (double)sweeps, batch[q][t / per] += v[q] / (double)per;
+    }
+    const double zcrit = gsl_cdf_ugaussian_Qinv(0.01 / 2 / (double)nq);
+    for (size_t q = 0; q < nq; q++) {
+        double ss = 0;
+        for (int k = 0; k < NB; k++) ss += (batch[q][k] - mean[q]) * (batch[q][k] - mean[q]);
+        const double z = (mean[q] - want[q]) / sqrt(ss / (NB - 1) / NB);
+        printf("  %s b = %.1f: %s exact %.4f  sampler %.4f  z %6.2f\n", label, b, name[q], want[q], mean[q], z);
+        CHECK(fabs(z) < zcrit, "%s: %s: |z| = %.2f >= %.2f", label, name[q], fabs(z), zcrit);
+    }
+    gsl_rng_free(r);
+}
+
 /* Part two: the tempered Gibbs sweep (D = 1, one input) against quadrature. */
 enum { N1 = 12, NQ = 4 };
+static void gibbs_stats(const bsl_mix_chain *ch, double *v)
+{
+    v[0] = ch->P[0], v[1] = ch->mu[0], v[2] = log(ch->prec[0]), v[3] = ch->beta[0];
+}
+
 static void tempered_gibbs_vs_quadrature(void)
 {
     const double b = 0.4;
@@ -101,11 +141,6 @@ static void tempered_gibbs_vs_quadrature(void)
     bsl_mix_model *m = NULL;
     bsl_mix_chain *ch = NULL;
     if (bsl_mix_model_create(&m, x, N1, 1, cls, 2, &o) || bsl_mix_chain_create(&ch, m)) abort();
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, 3);
-    bsl_mix_chain_init(ch, r);
-    ch->fix_subset = 1, ch->b = b;
-    ch->active[0] = 1, ch->I = 1;
     /* exact: E[P_0], and E[mu], E[log prec], E[beta] by quadrature */
     const double kap = m->kappa[0], xi = m->xi[0], a = o.a, g = o.g, h = o.h;
     double want[NQ] = {(1 + b * 4) / (2 + b * N1), 0, 0, 0}, tot = 0, lmax = -INFINITY;
@@ -125,25 +160,8 @@ static void tempered_gibbs_vs_quadrature(void)
             tot += w, want[1] += w * mu, want[2] += w * lp, want[3] += w * (a + g) / (exp(lp) + h);
         }
     for (int q = 1; q < NQ; q++) want[q] /= tot;
-    /* the chain, with batch means */
-    const size_t sweeps = 400000, per = sweeps / 50;
-    double mean[NQ] = {0}, batch[NQ][50] = {{0}};
-    for (size_t t = 0; t < 1000; t++) bsl_mix_chain_sweep(ch, r, 0, 0);
-    for (size_t t = 0; t < sweeps; t++) {
-        bsl_mix_chain_sweep(ch, r, 0, 0);
-        const double v[NQ] = {ch->P[0], ch->mu[0], log(ch->prec[0]), ch->beta[0]};
-        for (int q = 0; q < NQ; q++) mean[q] += v[q] / (double)sweeps, batch[q][t / per] += v[q] / (double)per;
-    }
-    static const char *const name[NQ] = {"P_0", "mu", "log prec", "beta"};
-    const double zcrit = gsl_cdf_ugaussian_Qinv(0.01 / 2 / NQ);
-    for (int q = 0; q < NQ; q++) {
-        double ss = 0;
-        for (int k = 0; k < 50; k++) ss += (batch[q][k] - mean[q]) * (batch[q][k] - mean[q]);
-        const double z = (mean[q] - want[q]) / sqrt(ss / 49 / 50);
-        printf("  tempered Gibbs b = %.1f: E[%s] exact %.4f  sampler %.4f  z %6.2f\n", b, name[q], want[q], mean[q], z);
-        CHECK(fabs(z) < zcrit, "tempered Gibbs: E[%s]: |z| = %.2f >= %.2f", name[q], fabs(z), zcrit);
-    }
-    gsl_rng_free(r);
+    static const char *const name[NQ] = {"E[P_0]", "E[mu]", "E[log prec]", "E[beta]"};
+    compare_with_exact(ch, 3, b, NQ, gibbs_stats, want, "tempered Gibbs", name);
     bsl_mix_chain_free(ch);
     bsl_mix_model_free(m);
 }
@@ -163,6 +181,21 @@ static void tempered_gibbs_vs_quadrature(void)
  * P(z_0 = z_3), E[w_{c_0 z_0}], whose value given (z, c) is
  * (1 + b m_{c_0 z_0}) / (2 + b n_{c_0}), and P(c_2 = 0). */
 enum { N3 = 6, NS3 = 4 };
+static const int cls3[N3] = {0, 0, -1, 0, 1, -1}, unl3[2] = {2, 5};
+
+/* The classes of all rows for configuration zc: the unlabelled rows' from
+ * its two low bits (the allocations are zc >> 2). */
+static void classes_of(unsigned zc, int *c)
+{
+    for (int i = 0; i < N3; i++) c[i] = cls3[i];
+    c[unl3[0]] = (int)(zc & 1), c[unl3[1]] = (int)((zc >> 1) & 1);
+}
+
+static void allocation_stats(const bsl_mix_chain *ch, double *v)
+{
+    v[0] = ch->z[0] == ch->z[1], v[1] = ch->z[0] == ch->z[3], v[2] = ch->w[cls3[0] * 2 + ch->z[0]];
+    v[3] = ch->c[unl3[0]] == 0;
+}
 static double log_J(const double *x, unsigned z, int d, double b, double beta, double xi, double kap,
                     double a)
 {
@@ -187,8 +220,7 @@ static double log_J(const double *x, unsigned z, int d, double b, double beta, d
 static void tempered_allocations_vs_sums(void)
 {
     const double b = 0.5, x[N3] = {-1.2, -0.9, 0.1, 0.8, 1.4, 1.1};
-    const int cls[N3] = {0, 0, -1, 0, 1, -1};
-    const int unl[2] = {2, 5};
+    const int *cls = cls3;
     bsl_mix_options o;
     bsl_mix_options_default(&o);
     o.kernels = 2;
@@ -216,8 +248,7 @@ static void tempered_allocations_vs_sums(void)
     for (unsigned zc = 0; zc < (1u << N3) * 4; zc++) {
         const unsigned z = zc >> 2;
         int c[N3];
-        for (int i = 0; i < N3; i++) c[i] = cls[i];
-        c[unl[0]] = (int)(zc & 1), c[unl[1]] = (int)((zc >> 1) & 1);
+        classes_of(zc, c);
         double mk[2][2] = {{0}}, nk[2] = {0};
         for (int i = 0; i < N3; i++) mk[c[i]][(z >> i) & 1] += 1, nk[c[i]] += 1;
         double l = lgamma(1 + b * nk[0]) + lgamma(1 + b * nk[1]) - lgamma(2 + b * N3);
@@ -229,8 +260,7 @@ static void tempered_allocations_vs_sums(void)
     for (unsigned zc = 0; zc < (1u << N3) * 4; zc++) {
         const unsigned z = zc >> 2;
         int c[N3];
-        for (int i = 0; i < N3; i++) c[i] = cls[i];
-        c[unl[0]] = (int)(zc & 1), c[unl[1]] = (int)((zc >> 1) & 1);
+        classes_of(zc, c);
         const double w = exp(lz[zc] - lmax);
         double n0 = 0, m00 = 0;
         for (int i = 0; i < N3; i++)
@@ -239,35 +269,11 @@ static void tempered_allocations_vs_sums(void)
         want[0] += w * (((z >> 0) & 1) == ((z >> 1) & 1));
         want[1] += w * (((z >> 0) & 1) == ((z >> 3) & 1));
         want[2] += w * (1 + b * m00) / (2 + b * n0);
-        want[3] += w * (c[unl[0]] == 0);
+        want[3] += w * (c[unl3[0]] == 0);
     }
     for (int q = 0; q < NS3; q++) want[q] /= tot;
-    /* the chain */
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, 5);
-    bsl_mix_chain_init(ch, r);
-    ch->fix_subset = 1, ch->b = b;
-    ch->active[0] = 1, ch->I = 1;
-    const size_t sweeps = 400000, per = sweeps / 50;
-    double mean[NS3] = {0}, batch[NS3][50] = {{0}};
-    for (size_t t = 0; t < 1000; t++) bsl_mix_chain_sweep(ch, r, 0, 0);
-    for (size_t t = 0; t < sweeps; t++) {
-        bsl_mix_chain_sweep(ch, r, 0, 0);
-        const double v[NS3] = {ch->z[0] == ch->z[1], ch->z[0] == ch->z[3], ch->w[cls[0] * 2 + ch->z[0]],
-                               ch->c[unl[0]] == 0};
-        for (int q = 0; q < NS3; q++) mean[q] += v[q] / (double)sweeps, batch[q][t / per] += v[q] / (double)per;
-    }
     static const char *const name[NS3] = {"P(z_0 = z_1)", "P(z_0 = z_3)", "E[w_(c_0 z_0)]", "P(c_2 = 0)"};
-    const double zcrit = gsl_cdf_ugaussian_Qinv(0.01 / 2 / NS3);
-    for (int q = 0; q < NS3; q++) {
-        double ss = 0;
-        for (int k = 0; k < 50; k++) ss += (batch[q][k] - mean[q]) * (batch[q][k] - mean[q]);
-        const double z = (mean[q] - want[q]) / sqrt(ss / 49 / 50);
-        printf("  tempered allocations b = %.1f: %s exact %.4f  sampler %.4f  z %6.2f\n", b, name[q], want[q],
-               mean[q], z);
-        CHECK(fabs(z) < zcrit, "tempered allocations: %s: |z| = %.2f >= %.2f", name[q], fabs(z), zcrit);
-    }
-    gsl_rng_free(r);
+    compare_with_exact(ch, 5, b, NS3, allocation_stats, want, "tempered allocations", name);
     bsl_mix_chain_free(ch);
     bsl_mix_model_free(m);
 }

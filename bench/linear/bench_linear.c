@@ -14,8 +14,8 @@
  * the process's maximum resident set (getrusage). --write-pips stores this
  * run's PIPs (the long reference run).
  */
-#include "sampler/sampler.h"
-#include "sampler/ssvs.h"
+#include "engine/subset.h"
+#include "engine/ssvs/ssvs.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

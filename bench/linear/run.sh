@@ -18,12 +18,12 @@ TMP=${TMPDIR:-/tmp}/basel_bench_linear
 mkdir -p "$TMP"
 BIN=$TMP/bench_linear
 BD=""
-[ -f "$ROOT/src/sampler/bd.c" ] && BD="-DHAVE_BD $ROOT/src/sampler/bd.c"
+[ -f "$ROOT/src/engine/bd/bd.c" ] && BD="-DHAVE_BD $ROOT/src/engine/bd/bd.c"
 cd "$ROOT"
 # shellcheck disable=SC2086
 gcc -std=c11 -D_XOPEN_SOURCE=700 -O2 -march=native -fopenmp -Iinclude -Isrc -Isrc/summary \
     src/core/*.c src/linalg/*.c src/basis/*.c src/model/*.c src/prior/*.c src/summary/*.c \
-    src/io/csv.c src/sampler/rj.c src/sampler/ssvs.c $BD bench/linear/bench_linear.c \
+    src/io/csv.c src/engine/rj/rj.c src/engine/ssvs/ssvs.c $BD bench/linear/bench_linear.c \
     -lgsl -ljansson -llapacke -lopenblas -lm -o "$BIN"
 export OPENBLAS_NUM_THREADS=1
 

@@ -22,7 +22,7 @@
  *   the exchange and add/remove proposals per sweep (default 1 each); -t
  *   replica exchange with that many temperatures up to -T (default off).
  */
-#include "sampler/mixture.h"
+#include "engine/mixture/mixture.h"
 
 #include <gsl/gsl_randist.h>
 #include <math.h>

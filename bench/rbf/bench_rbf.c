@@ -1,6 +1,6 @@
 /*
  * bench_rbf.c: the robot-arm experiment of paper 002 §6 with the
- * free-centre RBF samplers (src/sampler/rbf.h), next to the paper and the
+ * free-centre RBF samplers (src/engine/rbf/rbf.h), next to the paper and the
  * peers measured in data/regression/PEERS.md, plus a speed table (moves
  * per second; the cost of one centre update against k and n).
  *
@@ -9,7 +9,7 @@
  * Test MSE is summed over the two outputs (the scale of the paper's
  * figures): sum_o mean_i (y_io - yhat_io)^2 on robot_arm_test.csv.
  */
-#include "sampler/rbf.h"
+#include "engine/rbf/rbf.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>

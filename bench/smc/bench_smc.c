@@ -1,5 +1,5 @@
 /*
- * bench_smc.c: the sequential RVM (sampler/smc.h) on paper 003's
+ * bench_smc.c: the sequential RVM (engine/smc/smc.h) on paper 003's
  * experiments and a streaming scale test. Not a test: prints tables.
  *
  *   bench_smc sinc   DATA_DIR [kernel]   Table 1: 25 replicates of
@@ -18,7 +18,7 @@
  * kernel is "move" (default) or "paper". A tiny CSV reader is enough here:
  * the files are plain numeric CSV with one header row (data/regression).
  */
-#include "sampler/smc.h"
+#include "engine/smc/smc.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

@@ -8,9 +8,9 @@
 #include "fit.h"
 #include "problem.h"
 #include "../prior/prior.h"
-#include "../sampler/mixture.h"
-#include "../sampler/rbf.h"
-#include "../sampler/smc.h"
+#include "../engine/mixture/mixture.h"
+#include "../engine/rbf/rbf.h"
+#include "../engine/smc/smc.h"
 #include "../model/model.h"
 #include "../basis/basis.h"
 

@@ -12,7 +12,7 @@
  */
 #include "fit.h"
 #include "problem.h"
-#include "../sampler/sampler.h"
+#include "../engine/subset.h"
 
 #include <math.h>
 #include <stdlib.h>

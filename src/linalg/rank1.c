@@ -46,7 +46,7 @@ int bsl_r1_refresh(double *A, double *S, size_t m, size_t ld, const double *b, d
     return BASEL_OK;
 }
 
-/* --- sequential RVM (sampler/smc.c): rank-one Cholesky update ----------
+/* --- sequential RVM (engine/smc/smc.c): rank-one Cholesky update ----------
  * Invariant: on return L[0..k)[0..k) is the lower Cholesky factor of
  * A + x x' (positive diagonal) and an attached z equals L^{-1} b for the
  * updated b. */

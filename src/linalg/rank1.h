@@ -30,7 +30,7 @@ int bsl_r1_refresh(double *A, double *S, size_t m, size_t ld, const double *b, d
                    double *logdet);
 
 
-/* --- sequential RVM (sampler/smc.c): rank-one update of a Cholesky factor */
+/* --- sequential RVM (engine/smc/smc.c): rank-one update of a Cholesky factor */
 
 #include "linalg.h"
 

@@ -12,7 +12,7 @@
  * well under 1%.
  */
 #include "check.h"
-#include "sampler/sampler.h"
+#include "engine/subset.h"
 
 #include <math.h>
 #include <stdlib.h>

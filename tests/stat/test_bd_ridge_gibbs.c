@@ -9,7 +9,7 @@
  * posterior must agree within 0.01 for 5 seeds (4 chains x 60000 blocks).
  */
 #include "check.h"
-#include "sampler/sampler.h"
+#include "engine/subset.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

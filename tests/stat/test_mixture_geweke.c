@@ -1,6 +1,6 @@
 /*
  * test_mixture_geweke.c: Geweke's (2004) joint-distribution test of the
- * mixture engine (src/sampler/mixture*.c), once for the Gibbs sweep alone
+ * mixture engine (src/engine/mixture/mixture*.c), once for the Gibbs sweep alone
  * (fixed subset) and once for Gibbs + exchange + add/remove.
  *
  * Marginal-conditional simulator: theta ~ prior, iid. Successive-conditional
@@ -20,7 +20,7 @@
  * n and d keep it under a minute or so; argv: [length multiplier [seed]].
  */
 #include "check.h"
-#include "sampler/mixture.h"
+#include "engine/mixture/mixture.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>

@@ -1,5 +1,5 @@
 /*
- * test_mixture_synthetic.c: the mixture engine (src/sampler/mixture*.c) on
+ * test_mixture_synthetic.c: the mixture engine (src/engine/mixture/mixture*.c) on
  * data with 3 relevant and 7 noise inputs. Relevant inputs (at positions 1,
  * 4 and 8, so position carries no hint) have class means -1 / +1 and unit
  * sd; noise inputs are N(0, 1) in both classes. Asserts PIP > 0.9 for the
@@ -8,7 +8,7 @@
  * survive a JSON round trip bit for bit, and clear errors for bad input.
  */
 #include "check.h"
-#include "sampler/mixture.h"
+#include "engine/mixture/mixture.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

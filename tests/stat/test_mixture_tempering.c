@@ -1,6 +1,6 @@
 /*
  * test_mixture_tempering.c: replica exchange in the mixture engine
- * (src/sampler/mixture.c, tempered conditionals in mixture_gibbs.c and
+ * (src/engine/mixture/mixture.c, tempered conditionals in mixture_gibbs.c and
  * mixture_rj.c) leaves the posterior unchanged. On a small data set where
  * the plain sampler mixes well (n = 24, 3 inputs, a weak class signal in
  * input 0, so every PIP is strictly between 0 and 1), the PIPs and the
@@ -31,7 +31,7 @@
  * them fail these parts by |z| > 7.
  */
 #include "check.h"
-#include "sampler/mixture.h"
+#include "engine/mixture/mixture.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>

@@ -13,7 +13,7 @@
  * Pass: max |PIP error| < 0.01 and max |p(k) error| < 0.01 for two seeds.
  */
 #include "check.h"
-#include "sampler/rbf.h"
+#include "engine/rbf/rbf.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

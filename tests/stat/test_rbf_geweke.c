@@ -15,7 +15,7 @@
  * below the two-sided 1% Bonferroni bound over all comparisons.
  */
 #include "check.h"
-#include "sampler/rbf.h"
+#include "engine/rbf/rbf.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>

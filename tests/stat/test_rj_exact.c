@@ -20,7 +20,7 @@
 #include "check.h"
 #include "stat/designs.h"
 #include "core/params.h"
-#include "sampler/sampler.h"
+#include "engine/subset.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

@@ -1,5 +1,5 @@
 /*
- * test_smc_exact.c: the sequential RVM (sampler/smc.h) against the exact
+ * test_smc_exact.c: the sequential RVM (engine/smc/smc.h) against the exact
  * posterior over centre subsets, enumerated.
  *
  * Problem: t = 12 points of a noisy sinc on [-5, 5] in scrambled order,
@@ -31,7 +31,7 @@
  * converges slowly).
  */
 #include "check.h"
-#include "sampler/smc.h"
+#include "engine/smc/smc.h"
 
 #include <lapacke.h>
 #include <math.h>

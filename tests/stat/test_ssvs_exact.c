@@ -14,7 +14,7 @@
 #include "check.h"
 #include "stat/designs.h"
 #include "core/params.h"
-#include "sampler/ssvs.h"
+#include "engine/ssvs/ssvs.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

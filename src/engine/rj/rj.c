@@ -42,7 +42,7 @@
  * No allocation in the per-move path except amortised growth of the
  * visited-model set and of the draws table.
  */
-#include "sampler.h"
+#include "../subset.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

@@ -1,6 +1,6 @@
 /*
  * test_mixture_excluded.c: the excluded inputs' log evidence of the mixture
- * engine (src/sampler/mixture_excluded.c) against a dense computation.
+ * engine (src/engine/mixture/mixture_excluded.c) against a dense computation.
  *
  * Given tau, an excluded column x is N(xi 1, tau^2 S) with
  * S = I + 11'/k0 + g P_A (P_A the projection on the centred active columns);
@@ -14,7 +14,7 @@
  * nothing (rank, not count, enters), and the Gaussian choice (P_A = 0).
  */
 #include "check.h"
-#include "sampler/mixture.h"
+#include "engine/mixture/mixture.h"
 
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_randist.h>

@@ -13,7 +13,7 @@
  * and value is checked before use, and a failure frees what was built.
  */
 #include "smc_impl.h"
-#include "../core/jsonutil.h"
+#include "../../core/jsonutil.h"
 
 #include <math.h>
 #include <stdint.h>

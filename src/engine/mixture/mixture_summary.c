@@ -8,7 +8,7 @@
  * on which thread ran which chain or on hash-table layout.
  */
 #include "mixture_summary.h"
-#include "../summary/summary.h"
+#include "../../summary/summary.h"
 
 #include <math.h>
 #include <stdint.h>

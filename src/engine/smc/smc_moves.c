@@ -73,7 +73,7 @@
  * cache (O(k^3)); this is the only O(k^3) work besides drift control.
  */
 #include "smc_impl.h"
-#include "../linalg/rank1.h"
+#include "../../linalg/rank1.h"
 
 #include <float.h>
 #include <gsl/gsl_randist.h>

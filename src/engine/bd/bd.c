@@ -31,7 +31,7 @@
  * prior's sigma^2 and lambda get their Gibbs updates (eqs. 17-19) and at
  * which draws are recorded.
  */
-#include "sampler.h"
+#include "../subset.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

@@ -11,7 +11,7 @@
  * for every gamma, under IG(2, 1) and (unscaled) under 1/sigma^2.
  */
 #include "check.h"
-#include "sampler/ssvs.h"
+#include "engine/ssvs/ssvs.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

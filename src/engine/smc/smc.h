@@ -48,7 +48,7 @@
 #ifndef BSL_SMC_H
 #define BSL_SMC_H
 
-#include "../core/core.h"
+#include "../../core/core.h"
 
 #include <jansson.h>
 

@@ -8,7 +8,7 @@
  * maximum log posterior appears, the sums are rescaled, so nothing under- or
  * overflows whatever the spread of the marginal likelihoods.
  */
-#include "sampler.h"
+#include "../subset.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -36,7 +36,7 @@
  * e^-14 of the total (R^2 > 0.999999).
  */
 #include "ssvs.h"
-#include "../linalg/rank1.h"
+#include "../../linalg/rank1.h"
 
 #include <gsl/gsl_cblas.h> /* cblas_* (OpenBLAS provides them; cblas.h clashes with GSL's) */
 #include <gsl/gsl_randist.h>

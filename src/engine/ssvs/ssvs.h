@@ -30,7 +30,7 @@
 #ifndef BSL_SSVS_H
 #define BSL_SSVS_H
 
-#include "sampler.h"
+#include "../subset.h"
 
 #define BSL_SSVS_KEYS "tau, tau2, c, p, a, b, scaled, collapsed"
 

@@ -23,7 +23,7 @@
 #ifndef BSL_SAMPLER_MIXTURE_H
 #define BSL_SAMPLER_MIXTURE_H
 
-#include "../core/core.h"
+#include "../../core/core.h"
 
 #include <gsl/gsl_rng.h>
 #include <jansson.h>

@@ -9,7 +9,7 @@
 #include "rbf_chain.h"
 #include "rbf_result.h"
 
-#include "../model/model.h"
+#include "../../model/model.h"
 
 #include <math.h>
 #ifdef _OPENMP

@@ -34,9 +34,9 @@
 #ifndef BSL_RBF_H
 #define BSL_RBF_H
 
-#include "../basis/basis.h"
-#include "../core/core.h"
-#include "../linalg/linalg.h"
+#include "../../basis/basis.h"
+#include "../../core/core.h"
+#include "../../linalg/linalg.h"
 
 #include <gsl/gsl_rng.h>
 #include <jansson.h>

@@ -8,7 +8,7 @@
  * length it has not checked.
  */
 #include "rbf_result.h"
-#include "../core/jsonutil.h"
+#include "../../core/jsonutil.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /*
  * mixture_summary.h: per-chain records of the mixture engine and their
  * merge into a bsl_mix_result (mixture_summary.c). Internal to
- * src/sampler/mixture*.c.
+ * src/engine/mixture/mixture*.c.
  */
 #ifndef BSL_SAMPLER_MIXTURE_SUMMARY_H
 #define BSL_SAMPLER_MIXTURE_SUMMARY_H

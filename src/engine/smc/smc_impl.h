@@ -18,7 +18,7 @@
 #define BSL_SMC_IMPL_H
 
 #include "smc.h"
-#include "../linalg/linalg.h"
+#include "../../linalg/linalg.h"
 
 #include <gsl/gsl_rng.h>
 

@@ -9,7 +9,7 @@
  * seed gives the same bytes.
  */
 #include "mixture.h"
-#include "../core/jsonutil.h"
+#include "../../core/jsonutil.h"
 
 #include <float.h>
 #include <math.h>

@@ -9,7 +9,7 @@
  */
 #include "rbf_chain.h"
 
-#include "../model/model.h"
+#include "../../model/model.h"
 
 #include <cblas.h>
 #include <float.h>

@@ -1,5 +1,5 @@
 /*
- * test_smc_resume.c: the sequential RVM's particle system (sampler/smc.h)
+ * test_smc_resume.c: the sequential RVM's particle system (engine/smc/smc.h)
  * saved and resumed, and run on 1 or 2 threads:
  *   - feeding 40 points at once and feeding 25, saving to JSON text,
  *     loading, and feeding the other 15 give byte-identical JSON;
@@ -10,7 +10,7 @@
  * rejects damaged files with BASEL_EPARSE instead of crashing.
  */
 #include "check.h"
-#include "sampler/smc.h"
+#include "engine/smc/smc.h"
 
 #include <math.h>
 #include <stdlib.h>

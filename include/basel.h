@@ -110,20 +110,33 @@ BASEL_API int basel_options_create(basel_options **out);
 /* Set one option by name, from its text form (the command line's spelling,
  * without the dashes: "method", "basis", "prior", "model-prior", "target",
  * "inputs", "iter", "burn", "chains", "seed", "threads", "standardize",
- * "kmax", "top", ...). basel_options_help lists them all with their defaults.
- * Unknown names and out-of-range values are BASEL_EINVAL with a message that
- * lists what is accepted. Copies value. */
+ * "kmax", "top", ...; basel_options_describe lists them). An unknown name is
+ * BASEL_EINVAL with a message that lists what is accepted. Values, and
+ * whether the chosen method reads the option, are checked by basel_fit_run
+ * before any work. Copies value. */
 BASEL_API int basel_options_set(basel_options *o, const char *name, const char *value,
                                 basel_error *err);
-/* The text value of an option as it stands now, or NULL for an unknown name. */
+/* The text value of an option as it stands now (as set, else the chosen
+ * method's default, "" when derived from the data), or NULL for an unknown
+ * name. */
 BASEL_API const char *basel_options_get(const basel_options *o, const char *name);
-/* The option table, for help texts: the number of options, and for option
- * i its name, default ("" = chosen by the method), the methods it applies
- * to ("*" = all, else comma-separated) and a one-line description. Returns
- * BASEL_EINVAL when i is out of range. The strings are static. */
+/* The option catalogue, for help texts: the number of options, and for
+ * option i its name and a one-line description (static strings). Returns
+ * BASEL_EINVAL when i is out of range. */
 BASEL_API size_t basel_options_count(void);
-BASEL_API int basel_options_describe(size_t i, const char **name, const char **def,
-                                     const char **methods, const char **help);
+BASEL_API int basel_options_describe(size_t i, const char **name, const char **help);
+/* The methods (engines): their number, and for method i its name and a
+ * one-line summary (static strings). BASEL_EINVAL when i is out of range. */
+BASEL_API size_t basel_method_count(void);
+BASEL_API int basel_method_describe(size_t i, const char **name, const char **summary);
+/* The default of option for method: "" when the method derives it from the
+ * data (the fit records the value it used), NULL when the method does not
+ * read the option (setting it is then an error at fit time). */
+BASEL_API const char *basel_method_option_default(const char *method, const char *option);
+/* The column the chosen method reads as class labels (pass it to
+ * basel_data_read_csv): NULL when the method takes numeric targets, "" for
+ * the last column. */
+BASEL_API const char *basel_options_label_column(const basel_options *o);
 /* Optional progress callback, called from the calling thread between blocks
  * of work with the fraction done; returning non-zero cancels the fit
  * (BASEL_ECANCELLED). */

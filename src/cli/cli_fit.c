@@ -7,25 +7,76 @@
 #include <time.h>
 #include <unistd.h>
 
-void cli_fit_help(FILE *fp)
+/* The help of one option: its meaning, and its default for method (or,
+ * without a method, the methods that read it). */
+static void option_help(FILE *fp, const char *name, const char *help, const char *method)
+{
+    fprintf(fp, "  --%-14s %s", name, help);
+    if (method) {
+        const char *def = basel_method_option_default(method, name);
+        if (def && *def) fprintf(fp, " [default: %s]", def);
+        else if (def) fprintf(fp, " [default: from the data]");
+    }
+    fputc('\n', fp);
+}
+
+static int reads(const char *method, const char *name)
+{
+    return basel_method_option_default(method, name) != NULL;
+}
+
+/* `basel help fit [--method M]`: generated from the option catalogue and the
+ * engine table, so help cannot drift from what a fit accepts. */
+void cli_fit_help(FILE *fp, const char *method)
 {
     fprintf(fp,
-            "usage: basel fit TRAIN.csv [options] [-o FIT.json] [--draws DRAWS.csv]\n"
+            "usage: basel fit TRAIN.csv [--method M] [options] [-o FIT.json] [--draws DRAWS.csv]\n"
             "\n"
             "Reads TRAIN.csv (header row; '-' reads stdin), fits the chosen method and writes\n"
             "FIT.json (without -o, prints the summary instead). Every option is --name VALUE\n"
-            "or --name=VALUE:\n\n");
+            "or --name=VALUE. An option the method does not read is an error.\n\n"
+            "Methods (--method, default bd):\n");
+    const size_t nm = basel_method_count();
+    for (size_t i = 0; i < nm; i++) {
+        const char *name, *summary;
+        basel_method_describe(i, &name, &summary);
+        fprintf(fp, "  %-10s %s\n", name, summary);
+    }
     const size_t n = basel_options_count();
+    const char *always[] = {"method", "target", "inputs", "seed", "threads"};
+    fprintf(fp, "\nRead by every method:\n");
     for (size_t i = 0; i < n; i++) {
-        const char *name, *def, *methods, *help;
-        basel_options_describe(i, &name, &def, &methods, &help);
-        if (!strcmp(name, "keep-draws")) continue;
-        fprintf(fp, "  --%-14s %s", name, help);
-        if (*def) fprintf(fp, " [default: %s]", def);
-        if (strcmp(methods, "*")) fprintf(fp, " (%s)", methods);
-        fputc('\n', fp);
+        const char *name, *help;
+        basel_options_describe(i, &name, &help);
+        for (size_t a = 0; a < sizeof always / sizeof *always; a++)
+            if (!strcmp(name, always[a])) option_help(fp, name, help, method ? method : "bd");
+    }
+    for (size_t e = 0; e < nm; e++) {
+        const char *mname, *summary;
+        basel_method_describe(e, &mname, &summary);
+        if (method && strcmp(method, mname)) continue;
+        fprintf(fp, "\n--method %s reads:\n", mname);
+        for (size_t i = 0; i < n; i++) {
+            const char *name, *help;
+            basel_options_describe(i, &name, &help);
+            if (!reads(mname, name)) continue;
+            int common = 0;
+            for (size_t a = 0; a < sizeof always / sizeof *always; a++) common |= !strcmp(name, always[a]);
+            if (common) continue;
+            if (method) option_help(fp, name, help, mname);
+            else fprintf(fp, "  --%s %s\n", name, *basel_method_option_default(mname, name) ? basel_method_option_default(mname, name) : "(from the data)");
+        }
+    }
+    if (!method) {
+        fprintf(fp, "\nWhat each option means ('basel help fit --method M' gives one method's options with\nthese texts and defaults):\n");
+        for (size_t i = 0; i < n; i++) {
+            const char *name, *help;
+            basel_options_describe(i, &name, &help);
+            if (strcmp(name, "keep-draws")) option_help(fp, name, help, NULL);
+        }
     }
     fprintf(fp,
+            "\nOutputs:\n"
             "  -o, --output     FIT.json to write (atomically: a temporary file, then rename)\n"
             "  --draws          DRAWS.csv: every retained draw, one 0/1 column per atom (bd, rj, ssvs, mixture)\n"
             "  --quiet          no seed note and no progress on stderr\n"
@@ -33,7 +84,8 @@ void cli_fit_help(FILE *fp)
             "Examples:\n"
             "  basel fit data/linear/lin_p15_n200.csv --method enumerate --prior g:g=200 \\\n"
             "      --model-prior uniform -o fit.json\n"
-            "  basel fit sinc.csv --target y --inputs x --basis gauss:r=1.6 --prior ridge -o fit.json\n");
+            "  basel fit data/regression/sinc_vermaak_train.csv --target y --inputs x --basis gauss:r=1.6 \\\n"
+            "      --prior ridge -o fit.json\n");
 }
 
 static double now(void)
@@ -105,7 +157,10 @@ int cli_fit(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            cli_fit_help(stdout);
+            const char *method = NULL;
+            for (int j = 1; j + 1 < argc; j++)
+                if (!strcmp(argv[j], "--method")) method = argv[j + 1];
+            cli_fit_help(stdout, method);
             return 0;
         }
     basel_options *o;
@@ -120,10 +175,8 @@ int cli_fit(int argc, char **argv)
     if (status) goto done;
     if (a.draws) basel_options_set(o, "keep-draws", "1", &err);
     if (!a.quiet && isatty(fileno(stderr))) basel_options_set_progress(o, cli_progress, &start);
-    /* the mixture method's target holds class labels: read it as text */
-    const char *method = basel_options_get(o, "method");
-    const char *label = NULL;
-    if (!strcmp(method, "mixture")) label = basel_options_get(o, "target");
+    /* a classifier's target holds class labels: read it as text */
+    const char *label = basel_options_label_column(o);
     if (basel_data_read_csv(&data, a.train, label, &err) || basel_fit_run(&fit, data, o, &err)) {
         if (!a.quiet && isatty(fileno(stderr)) && time(NULL) - start >= 2) fputc('\n', stderr);
         status = cli_report(&err);

@@ -15,13 +15,14 @@ static void help(FILE *fp)
             "other columns are ignored) and writes CSV to PRED.csv or stdout:\n"
             "  <target>_mean,<target>_lower,<target>_upper for each target (regression), or\n"
             "  p_<class>...,class (the mixture classifier).\n"
-            "  --model      bma (model average, default) | prevalence | median | hpm\n"
+            "  --model      bma (model average; the default where a method has several models) | prevalence |\n"
+            "               median | hpm; anneal predicts with its one network (map)\n"
             "  --interval   probability of the central predictive interval [default: 0.95]\n");
 }
 
 int cli_predict(int argc, char **argv)
 {
-    const char *files[2] = {NULL, NULL}, *out = "-", *model = "bma";
+    const char *files[2] = {NULL, NULL}, *out = "-", *model = NULL; /* NULL: the method's default */
     double level = 0.95;
     int nf = 0;
     for (int i = 1; i < argc; i++) {

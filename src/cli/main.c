@@ -19,12 +19,12 @@ static void help(FILE *fp)
             "  basel predict FIT.json TEST.csv [--model bma] [--interval 0.95] [-o PRED.csv]\n"
             "  basel summary FIT.json\n"
             "  basel demo\n"
-            "  basel help fit            every fit option, its default and what it does\n"
+            "  basel help fit [--method M]  the methods, every fit option, its default and what it does\n"
             "\n"
             "Methods: enumerate (exact, up to 24 atoms), bd (birth-death, the default), rj\n"
-            "(reversible jump), ssvs (spike-and-slab Gibbs), anneal (RBF networks, simulated\n"
-            "annealing), smc (sequential kernel regression), mixture (input selection for a\n"
-            "Gaussian-mixture classifier).\n"
+            "(reversible jump), ssvs (spike-and-slab Gibbs), anneal and rbf (RBF networks with\n"
+            "free centres: simulated annealing, full-Bayes reversible jump), smc (sequential\n"
+            "kernel regression), mixture (input selection for a Gaussian-mixture classifier).\n"
             "\n"
             "Example: the inputs of a linear model, with posterior inclusion probabilities:\n"
             "  basel fit data/linear/lin_p15_n200.csv --target y -o fit.json && basel summary fit.json\n"
@@ -89,7 +89,8 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(cmd, "help")) {
-        if (argc > 2 && !strcmp(argv[2], "fit")) cli_fit_help(stdout);
+        if (argc > 2 && !strcmp(argv[2], "fit"))
+            cli_fit_help(stdout, argc > 4 && !strcmp(argv[3], "--method") ? argv[4] : NULL);
         else help(stdout);
         return 0;
     }

@@ -15,7 +15,6 @@ static void option_help(FILE *fp, const char *name, const char *help, const char
     if (method) {
         const char *def = basel_method_option_default(method, name);
         if (def && *def) fprintf(fp, " [default: %s]", def);
-        else if (def) fprintf(fp, " [default: from the data]");
     }
     fputc('\n', fp);
 }
@@ -29,6 +28,7 @@ static int reads(const char *method, const char *name)
  * engine table, so help cannot drift from what a fit accepts. */
 void cli_fit_help(FILE *fp, const char *method)
 {
+    const char *method_default = "";
     fprintf(fp,
             "usage: basel fit TRAIN.csv [--method M] [options] [-o FIT.json] [--draws DRAWS.csv]\n"
             "\n"
@@ -42,6 +42,8 @@ void cli_fit_help(FILE *fp, const char *method)
         basel_method_describe(i, &name, &summary);
         fprintf(fp, "  %-10s %s\n", name, summary);
     }
+    basel_options *defaults = NULL;
+    if (!method && basel_options_create(&defaults) == BASEL_OK) method_default = basel_options_get(defaults, "method");
     const size_t n = basel_options_count();
     const char *always[] = {"method", "target", "inputs", "seed", "threads"};
     fprintf(fp, "\nRead by every method:\n");
@@ -49,23 +51,35 @@ void cli_fit_help(FILE *fp, const char *method)
         const char *name, *help;
         basel_options_describe(i, &name, &help);
         for (size_t a = 0; a < sizeof always / sizeof *always; a++)
-            if (!strcmp(name, always[a])) option_help(fp, name, help, method ? method : "bd");
+            if (!strcmp(name, always[a])) option_help(fp, name, help, method ? method : method_default);
     }
     for (size_t e = 0; e < nm; e++) {
         const char *mname, *summary;
         basel_method_describe(e, &mname, &summary);
         if (method && strcmp(method, mname)) continue;
-        fprintf(fp, "\n--method %s reads:\n", mname);
+        fprintf(fp, method ? "\n--method %s reads:\n" : "\n--method %s reads (with its defaults):\n ", mname);
+        size_t col = 1;
         for (size_t i = 0; i < n; i++) {
             const char *name, *help;
             basel_options_describe(i, &name, &help);
-            if (!reads(mname, name)) continue;
+            if (!reads(mname, name) || !strcmp(name, "keep-draws")) continue;
             int common = 0;
             for (size_t a = 0; a < sizeof always / sizeof *always; a++) common |= !strcmp(name, always[a]);
             if (common) continue;
             if (method) option_help(fp, name, help, mname);
-            else fprintf(fp, "  --%s %s\n", name, *basel_method_option_default(mname, name) ? basel_method_option_default(mname, name) : "(from the data)");
+            else {
+                const char *def = basel_method_option_default(mname, name);
+                char item[160];
+                snprintf(item, sizeof item, " --%s%s%s", name, *def ? " " : "", def);
+                if (col + strlen(item) > 100) {
+                    fprintf(fp, "\n ");
+                    col = 1;
+                }
+                fputs(item, fp);
+                col += strlen(item);
+            }
         }
+        if (!method) fputc('\n', fp);
     }
     if (!method) {
         fprintf(fp, "\nWhat each option means ('basel help fit --method M' gives one method's options with\nthese texts and defaults):\n");
@@ -86,6 +100,7 @@ void cli_fit_help(FILE *fp, const char *method)
             "      --model-prior uniform -o fit.json\n"
             "  basel fit data/regression/sinc_vermaak_train.csv --target y --inputs x --basis gauss:r=1.6 \\\n"
             "      --prior ridge -o fit.json\n");
+    basel_options_free(defaults);
 }
 
 static double now(void)

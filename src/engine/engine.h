@@ -147,6 +147,8 @@ const bsl_engine_def *bsl_engine_at(size_t i);
 void bsl_engine_names(char *buf, size_t len);
 /* Find the engine called name, or fail naming the accepted ones. */
 int bsl_engine_lookup(const bsl_engine_def **out, const char *name, basel_error *err);
+/* The method of a fit that names none. */
+#define BSL_DEFAULT_METHOD "bd"
 /* The engine the user's options ask for (--method, default bd; `rj` with
  * a basis of free centres is the rbf engine). */
 int bsl_engine_for(const bsl_engine_def **out, const bsl_params *user, basel_error *err);

@@ -12,7 +12,7 @@
 
 static const bsl_option_def catalogue[] = {
     /* read by every fit (the problem and the run) */
-    {"method", BSL_OPT_TEXT, 0, 0, NULL, "the engine (see 'basel help methods')"},
+    {"method", BSL_OPT_TEXT, 0, 0, NULL, "the engine (the list is in 'basel help fit')"},
     {"target", BSL_OPT_TEXT, 0, 0, NULL, "target column name(s), comma-separated (default: the last column)"},
     {"inputs", BSL_OPT_TEXT, 0, 0, NULL, "input column names, comma-separated (default: every other column)"},
     {"seed", BSL_OPT_COUNT, 0, 4294967295.0, NULL, "random seed (0: pick one and report it)"},
@@ -29,10 +29,10 @@ static const bsl_option_def catalogue[] = {
      "prior over subsets: uniform | poisson:mean=W | bernoulli:p=P | beta-binomial:a=A,b=B"},
     {"standardize", BSL_OPT_CHOICE, 0, 0, "yes|no",
      "standardise inputs on the training rows (kernel widths are then in standard deviations)"},
-    {"kmax", BSL_OPT_COUNT, 1, 1e9, NULL, "largest model size"},
+    {"kmax", BSL_OPT_COUNT, 1, 1e9, NULL, "largest model size (default: min(m, n - 2, 200) over a dictionary; every input for mixture)"},
     /* the run */
     {"iter", BSL_OPT_COUNT, 1, BIG, NULL, "iterations per chain after burn-in"},
-    {"burn", BSL_OPT_COUNT, 0, BIG, NULL, "burn-in iterations per chain"},
+    {"burn", BSL_OPT_COUNT, 0, BIG, NULL, "burn-in iterations per chain (subset engines' default: iter / 5)"},
     {"thin", BSL_OPT_COUNT, 1, BIG, NULL, "keep every thin-th draw"},
     {"chains", BSL_OPT_COUNT, 1, 1024, NULL, "independent chains, run in parallel"},
     {"top", BSL_OPT_COUNT, 1, 100000, NULL, "models listed in the fit"},

@@ -130,7 +130,7 @@ int bsl_engine_for(const bsl_engine_def **out, const bsl_params *user, basel_err
 {
     const char *method = bsl_params_get(user, "method");
     const char *basis = bsl_params_get(user, "basis");
-    if (!method) method = "bd";
+    if (!method) method = BSL_DEFAULT_METHOD;
     /* the free-centre RBF sampler was once `rj` with a basis key: kept as an
      * alias so that old command lines still run (it is recorded as rbf) */
     if (strcmp(method, "rj") == 0 && basis && strstr(basis, "centres=free")) method = "rbf";

@@ -20,7 +20,8 @@
     X(anneal)          \
     X(rbf)             \
     X(smc)             \
-    X(mixture)
+    X(mixture)         \
+    /* the list ends here */
 
 #define DECLARE(name) extern const bsl_engine_def bsl_engine_##name;
 BSL_ENGINES(DECLARE)

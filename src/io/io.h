@@ -44,12 +44,16 @@ static inline const double *bsl_data_col(const basel_data *d, size_t j)
  * BASEL_OK otherwise. what names the role ("input", "target"). */
 int bsl_data_check_numeric(const basel_data *d, size_t j, const char *what, basel_error *err);
 
-/* Atomic output: open a temporary file beside path ("-" = stdout), write,
- * then commit (fflush, fsync, rename) or abort (remove the temporary). */
+/* Output: "-" is stdout; a missing or regular file (a symlink's target)
+ * is replaced atomically (a temporary file beside it, then commit: fflush,
+ * fsync, rename; abort removes the temporary); a character device or FIFO
+ * is written in place; a directory, block device or socket is refused.
+ * outfile.c explains the temporary files' names and their cleanup. */
 typedef struct bsl_outfile {
     FILE *fp;
-    char *path;
-    char *tmp; /* NULL for stdout */
+    char *path;   /* as given, for messages; NULL for stdout */
+    char *target; /* the file written (a symlink's target); NULL for stdout */
+    char *tmp;    /* the temporary file; NULL when written in place */
 } bsl_outfile;
 int bsl_out_open(bsl_outfile *o, const char *path, basel_error *err);
 int bsl_out_commit(bsl_outfile *o, basel_error *err);

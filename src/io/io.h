@@ -30,6 +30,14 @@ struct basel_data {
     char **labels;       /* n strings (owned) when label_col >= 0, "" = unlabelled */
 };
 
+/* The longest line and the longest field (in bytes, quotes and blanks
+ * included) a CSV may have. Both are far beyond real tables (a line of 16
+ * MiB holds some 700 000 numbers of 17 digits); they exist so that a file
+ * that is not a table (one endless line, a quote never closed) is refused
+ * while it streams in instead of filling the memory. */
+#define BSL_CSV_MAX_LINE (16 << 20)
+#define BSL_CSV_MAX_FIELD (64 << 10)
+
 /* Parse CSV text (not necessarily NUL-terminated) into a new table. */
 int bsl_csv_parse(basel_data **out, const char *source, const char *text, size_t len,
                   const char *label_column, basel_error *err);

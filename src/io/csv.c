@@ -785,7 +785,7 @@ static void guard_feed(guard *g, const char *text, size_t len, int at_eof)
     if (g->pos == 0 && len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) g->pos = 3;
     while (g->pos < len && !g->stopped) {
         const size_t i = g->pos;
-        const size_t j = g->state == G_UNQUOTED ? plain_run(text, i, len) : i;
+        const size_t j = g->state == G_UNQUOTED && !g->tab_pending ? plain_run(text, i, len) : i;
         if (j > i) {
             g->col += j - i;
             g->line_bytes += j - i;

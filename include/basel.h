@@ -74,7 +74,10 @@ BASEL_API void basel_free(void *p);
 typedef struct basel_data basel_data;
 
 /* Read a CSV file with a header row ("-" reads stdin). Fields may be quoted;
- * CRLF and a trailing blank line are accepted. Cells must be numbers, except
+ * LF, CRLF or CR-only line ends and a trailing blank line are accepted. A
+ * line may hold up to 16 MiB and a field up to 64 KiB; past that, or at a
+ * NUL byte, the reading stops at once (binary or endless input costs no
+ * memory). Cells must be numbers, except
  * in the column named label_column, whose cells are kept as strings (class
  * labels; an empty cell means "unlabelled"). label_column NULL means no
  * label column; "" means the last column.
@@ -154,7 +157,11 @@ typedef struct basel_fit basel_fit;
  * small, ...), BASEL_ERANGE, BASEL_ENUMERIC, BASEL_ENOMEM, BASEL_ECANCELLED. */
 BASEL_API int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *o,
                             basel_error *err);
-/* Write FIT.json atomically (temporary file, then rename). */
+/* Write FIT.json. A new or regular file (or the file a symlink points to)
+ * is replaced atomically: a temporary file beside it, then rename; a
+ * replaced file keeps its mode. A character device or FIFO is written in
+ * place; a directory, block device or socket is refused (BASEL_EIO). The
+ * draws and predictions writers below do the same. */
 BASEL_API int basel_fit_write_json(const basel_fit *f, const char *path, basel_error *err);
 /* Read a FIT.json written by basel_fit_write_json. */
 BASEL_API int basel_fit_read_json(basel_fit **out, const char *path, basel_error *err);

@@ -23,6 +23,32 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 /* Progress on stderr when it is a terminal (a callback for the library). */
 int cli_progress(double fraction, void *user);
 
+/* One file named on the command line (cli_files.c). */
+typedef struct cli_file {
+    const char *role; /* how the message names it: "the training file", "-o" */
+    const char *path; /* NULL: not given; "-": stdin or stdout */
+    int is_output;
+} cli_file;
+/* Before any work: refuse an output that is the same file as an input or
+ * another output (same device and inode, or the same name), an input that
+ * is a directory, and an output that is a directory, block device or
+ * socket. Prints "basel: FILE: ..." naming both files and returns 2, or
+ * returns 0. */
+int cli_check_files(const cli_file *files, size_t n);
+
+/* The options seen so far, to refuse one given twice. */
+typedef struct cli_seen {
+    char names[64][64];
+    size_t n;
+} cli_seen;
+/* 0 the first time name (without its dashes) is seen; a usage error
+ * (returns 2) the second time. */
+int cli_once(cli_seen *s, const char *cmd, const char *name);
+/* 0 when value (the argument after option opt, NULL if there is none) can
+ * be its value; a usage error when it is missing or starts with "--" (an
+ * option; such a value must be written opt=VALUE). */
+int cli_needs_value(const char *cmd, const char *opt, const char *value);
+
 int cli_fit(int argc, char **argv);
 int cli_predict(int argc, char **argv);
 int cli_summary(int argc, char **argv);

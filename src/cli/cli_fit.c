@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -115,7 +116,8 @@ typedef struct fit_args {
     int quiet;
 } fit_args;
 
-/* Split --name=value or take the next argument as the value. */
+/* Split --name=value or take the next argument as the value; a next
+ * argument that starts with "--" is an option, not a value. */
 static int take_value(int argc, char **argv, int *i, const char **name, const char **value,
                       char *buf, size_t len)
 {
@@ -128,7 +130,7 @@ static int take_value(int argc, char **argv, int *i, const char **name, const ch
         return 0;
     }
     *name = arg;
-    if (*i + 1 >= argc) return -1;
+    if (cli_needs_value("fit", argv[*i], *i + 1 < argc ? argv[*i + 1] : NULL)) return 2;
     *value = argv[++*i];
     return 0;
 }
@@ -136,6 +138,7 @@ static int take_value(int argc, char **argv, int *i, const char **name, const ch
 static int parse(int argc, char **argv, basel_options *o, fit_args *a)
 {
     int only_files = 0;
+    cli_seen seen = {.n = 0};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (only_files || arg[0] != '-' || !strcmp(arg, "-")) {
@@ -143,16 +146,18 @@ static int parse(int argc, char **argv, basel_options *o, fit_args *a)
             a->train = arg;
         } else if (!strcmp(arg, "--")) {
             only_files = 1;
-        } else if (!strcmp(arg, "-o") || !strcmp(arg, "--output")) {
-            if (++i >= argc) return cli_usage("fit", "%s needs a file name", arg);
-            a->output = argv[i];
+        } else if (!strcmp(arg, "-o")) {
+            if (cli_needs_value("fit", arg, i + 1 < argc ? argv[i + 1] : NULL) || cli_once(&seen, "fit", "output"))
+                return 2;
+            a->output = argv[++i];
         } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
+            if (cli_once(&seen, "fit", "quiet")) return 2;
             a->quiet = 1;
         } else if (!strncmp(arg, "--", 2)) {
             char buf[64];
             const char *name, *value;
-            if (take_value(argc, argv, &i, &name, &value, buf, sizeof buf))
-                return cli_usage("fit", "--%s needs a value", argv[i] + 2);
+            if (take_value(argc, argv, &i, &name, &value, buf, sizeof buf) || cli_once(&seen, "fit", name))
+                return 2;
             if (!strcmp(name, "draws") || !strcmp(name, "output")) {
                 if (!strcmp(name, "draws")) a->draws = value;
                 else a->output = value;
@@ -166,6 +171,20 @@ static int parse(int argc, char **argv, basel_options *o, fit_args *a)
     }
     if (!a->train) return cli_usage("fit", "missing the training file (TRAIN.csv, or - for stdin)");
     return 0;
+}
+
+/* The files fit reads and writes, checked before the work starts. */
+static int check_files(const fit_args *a, const basel_options *o)
+{
+    const char *resume = basel_options_get(o, "resume"), *running = basel_options_get(o, "running");
+    const cli_file files[] = {
+        {"the training file", a->train, 0},
+        {"--resume", resume && *resume ? resume : NULL, 0},
+        {"-o", a->output, 1},
+        {"--draws", a->draws, 1},
+        {"--running", running && *running ? running : NULL, 1},
+    };
+    return cli_check_files(files, sizeof files / sizeof files[0]);
 }
 
 int cli_fit(int argc, char **argv)
@@ -187,7 +206,7 @@ int cli_fit(int argc, char **argv)
     basel_error err;
     time_t start = time(NULL);
     const double t0 = now();
-    if (status) goto done;
+    if (status || (status = check_files(&a, o))) goto done;
     if (a.draws) basel_options_set(o, "keep-draws", "1", &err);
     if (!a.quiet && isatty(fileno(stderr))) basel_options_set_progress(o, cli_progress, &start);
     /* a classifier's target holds class labels: read it as text */
@@ -210,7 +229,11 @@ int cli_fit(int argc, char **argv)
     }
     if (a.output) {
         if (basel_fit_write_json(fit, a.output, &err)) {
-            if (a.draws && strcmp(a.draws, "-")) remove(a.draws);
+            /* only a plain file we wrote is taken back: never a device,
+             * a pipe or the file behind a link */
+            struct stat st;
+            if (a.draws && strcmp(a.draws, "-") && lstat(a.draws, &st) == 0 && S_ISREG(st.st_mode))
+                remove(a.draws);
             status = cli_report(&err);
         }
     } else {

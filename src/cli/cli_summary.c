@@ -10,6 +10,8 @@ int cli_summary(int argc, char **argv)
         return 0;
     }
     if (argc != 2) return cli_usage("summary", "expected one FIT.json");
+    const cli_file file = {"the fit", argv[1], 0};
+    if (cli_check_files(&file, 1)) return 2;
     basel_error err;
     basel_fit *fit;
     if (basel_fit_read_json(&fit, argv[1], &err)) return cli_report(&err);

@@ -1,6 +1,7 @@
 /* main.c: the basel command: dispatch to subcommands, top-level help. */
 #include "cli.h"
 
+#include <errno.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_version.h>
 #include <stdarg.h>
@@ -71,6 +72,19 @@ int cli_progress(double fraction, void *user)
     return 0;
 }
 
+/* A summary or predictions that could not be written (a full disk, a
+ * closed pipe) are an error, not a success with nothing to show. */
+static int finish_stdout(int status)
+{
+    errno = 0;
+    const int failed = ferror(stdout) || fflush(stdout) != 0;
+    if (failed && status == 0) {
+        fprintf(stderr, "basel: cannot write to stdout: %s\n", strerror(errno ? errno : EIO));
+        return 2;
+    }
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     /* GSL's default handler aborts; the library checks every status itself */
@@ -94,10 +108,14 @@ int main(int argc, char **argv)
         else help(stdout);
         return 0;
     }
-    if (!strcmp(cmd, "fit")) return cli_fit(argc - 1, argv + 1);
-    if (!strcmp(cmd, "predict")) return cli_predict(argc - 1, argv + 1);
-    if (!strcmp(cmd, "summary")) return cli_summary(argc - 1, argv + 1);
-    if (!strcmp(cmd, "demo")) return cli_demo(argc - 1, argv + 1);
-    fprintf(stderr, "basel: unknown command '%s' (commands: fit, predict, summary, demo, help)\n", cmd);
-    return 2;
+    int status;
+    if (!strcmp(cmd, "fit")) status = cli_fit(argc - 1, argv + 1);
+    else if (!strcmp(cmd, "predict")) status = cli_predict(argc - 1, argv + 1);
+    else if (!strcmp(cmd, "summary")) status = cli_summary(argc - 1, argv + 1);
+    else if (!strcmp(cmd, "demo")) status = cli_demo(argc - 1, argv + 1);
+    else {
+        fprintf(stderr, "basel: unknown command '%s' (commands: fit, predict, summary, demo, help)\n", cmd);
+        return 2;
+    }
+    return finish_stdout(status);
 }

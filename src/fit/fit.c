@@ -6,6 +6,7 @@
 #include "problem.h"
 #include "../engine/engine.h"
 
+#include <errno.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
@@ -163,10 +164,12 @@ int basel_fit_write_json(const basel_fit *f, const char *path, basel_error *err)
     int rc = bsl_out_open(&out, path, err);
     if (rc) return rc;
     /* JSON_REAL_PRECISION(17): doubles survive the round trip */
+    errno = 0;
     if (json_dumpf(f->doc, out.fp, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) != 0 ||
         fputc('\n', out.fp) == EOF) {
+        const int e = errno;
         bsl_out_abort(&out);
-        return bsl_fail_at(err, BASEL_EIO, path, 0, 0, "cannot write");
+        return bsl_fail_at(err, BASEL_EIO, path, 0, 0, "cannot write%s%s", e ? ": " : "", e ? strerror(e) : "");
     }
     return bsl_out_commit(&out, err);
 }

@@ -90,6 +90,11 @@ static int mixture_options(bsl_mix_options *mo, const bsl_problem *P, const base
     }
     mo->iter = iter + mo->burn; /* the engine counts burn-in inside iter */
     mo->seed = P->seed;
+    size_t threads = 0;
+    if (!rc) rc = bsl_params_size(p, "threads", 0, 0, 1024, &threads, err);
+    mo->threads = (int)threads;
+    mo->progress = o->progress;
+    mo->progress_user = o->progress_user;
     const char *mp = bsl_params_get(p, "model-prior");
     if (!rc && mp) {
         bsl_mprior pr;
@@ -464,6 +469,11 @@ static int rbf_options(bsl_rbf_options *ro, const bsl_problem *P, const basel_op
         (rc = bsl_params_size(p, "kmax", ro->kmax, 1, 100000, &ro->kmax, err)))
         return rc;
     ro->seed = P->seed;
+    size_t threads = 0;
+    if ((rc = bsl_params_size(p, "threads", 0, 0, 1024, &threads, err))) return rc;
+    ro->threads = (int)threads;
+    ro->progress = o->progress;
+    ro->progress_user = o->progress_user;
     return BASEL_OK;
 }
 

@@ -32,6 +32,7 @@
  * which draws are recorded.
  */
 #include "../subset.h"
+#include "../chains.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -253,37 +254,30 @@ static void chain_free(bd_chain *ch)
     bsl_vs_result_free(&ch->draws);
 }
 
-/* Progress shared by the chains: a block counter, a cancel flag. Only the
- * calling thread (OpenMP thread 0) calls the user's callback. */
-typedef struct bd_progress {
-    size_t done, total;
-    int cancelled;
-} bd_progress;
+/* What every chain reads (shared, read-only) and the chains' states. */
+typedef struct bd_ctx {
+    bd_chain *chs;
+    const bsl_vs_problem *pb;
+    const bsl_run *run;
+    const bd_settings *st;
+    const double *w;
+    double W_all;
+    size_t n_usable;
+} bd_ctx;
 
-static int progress_tick(bd_progress *prog, const bsl_run *run)
+/* Run one chain (bsl_chain_fn): burn blocks, then iter blocks of duration
+ * rho; one progress unit per block. */
+static int chain_run(void *ctx, size_t chain, unsigned long seed, bsl_ticker *tick)
 {
-    size_t done;
-#pragma omp atomic capture
-    done = ++prog->done;
-    if (run->progress && omp_get_thread_num() == 0 && done % 16 == 0 &&
-        run->progress((double)done / (double)prog->total, run->progress_user)) {
-#pragma omp atomic write
-        prog->cancelled = 1;
-    }
-    int c;
-#pragma omp atomic read
-    c = prog->cancelled;
-    return c;
-}
-
-/* Run one chain: burn blocks, then iter blocks of duration rho. */
-static void chain_run(bd_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
-                      const bd_settings *st, const double *w, double W_all, size_t n_usable,
-                      unsigned chain, bd_progress *prog)
-{
-    gsl_rng_set(ch->r, bsl_mix_seed(run->seed, chain));
-    ch->W_dormant = W_all;
-    size_t dormant = n_usable;
+    const bd_ctx *x = ctx;
+    bd_chain *ch = &x->chs[chain];
+    const bsl_vs_problem *pb = x->pb;
+    const bsl_run *run = x->run;
+    const bd_settings *st = x->st;
+    const double *w = x->w;
+    gsl_rng_set(ch->r, seed);
+    ch->W_dormant = x->W_all;
+    size_t dormant = x->n_usable;
     const size_t blocks = run->burn + run->iter;
     for (size_t b = 0; b < blocks && !ch->rc; b++) {
         const int keep = b >= run->burn;
@@ -314,10 +308,12 @@ static void chain_run(bd_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
         }
         if (keep && run->keep_draws && it % run->thin == 0) {
             double sc[2] = {ch->M->prior.sigma2, ch->M->prior.lambda};
-            if (bsl_vs_add_draw(&ch->draws, chain, ch->M->active, ch->M->k, sc)) ch->rc = BASEL_ENOMEM;
+            if (bsl_vs_add_draw(&ch->draws, (unsigned)chain, ch->M->active, ch->M->k, sc))
+                ch->rc = BASEL_ENOMEM;
         }
-        if (progress_tick(prog, run)) ch->rc = BASEL_ECANCELLED;
+        if (bsl_tick(tick, 1)) ch->rc = BASEL_ECANCELLED;
     }
+    return ch->rc;
 }
 
 /* R-hat and ESS of each PIP from the chains' batch means (BD_BATCHES per
@@ -439,14 +435,13 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
         rc = chain_alloc(&chs[h], pb, run, max_models, err);
         chs[h].birth = alias;
     }
-    bd_progress prog = {0, chains * (run->burn + run->iter), 0};
     const double t0 = omp_get_wtime();
     if (!rc) {
-        const int threads = run->threads > 0 ? run->threads : omp_get_max_threads();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-        for (size_t h = 0; h < chains; h++)
-            chain_run(&chs[h], pb, run, &st, w, W_all, n_usable, (unsigned)h, &prog);
-        for (size_t h = 0; h < chains && !rc; h++) rc = chs[h].rc;
+        bd_ctx x = {chs, pb, run, &st, w, W_all, n_usable};
+        bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed,
+                         .units = run->burn + run->iter, .progress = run->progress,
+                         .progress_user = run->progress_user};
+        rc = bsl_chains_run(&cs, chain_run, &x);
         if (rc == BASEL_ECANCELLED) bsl_fail(err, rc, "cancelled");
         else if (rc == BASEL_ENUMERIC) bsl_fail(err, rc, "numerical failure refactorising a model");
         else if (rc) bsl_fail(err, rc, "out of memory");

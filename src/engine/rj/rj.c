@@ -43,6 +43,7 @@
  * visited-model set and of the draws table.
  */
 #include "../subset.h"
+#include "../chains.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -329,23 +330,33 @@ static int init_state(rj_chain *ch, const bsl_vs_problem *pb)
     return M->k < pb->mprior.kmin ? BASEL_ENUMERIC : BASEL_OK;
 }
 
-static int run_chain(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
-                     const rj_settings *st, volatile int *cancel, size_t chain)
+/* What every chain reads (shared, read-only) and the chains' states. */
+typedef struct rj_ctx {
+    rj_chain *ch;
+    const bsl_vs_problem *pb;
+    const bsl_run *run;
+    const rj_settings *st;
+} rj_ctx;
+
+/* Run one chain (bsl_chain_fn); one progress unit per iteration. */
+static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *tick)
 {
+    const rj_ctx *x = ctx;
+    rj_chain *ch = &x->ch[chain];
+    const bsl_vs_problem *pb = x->pb;
+    const bsl_run *run = x->run;
     const size_t m = pb->D->m, total = run->burn + run->iter;
     const int sampled = pb->prior.kind == BSL_COEF_RIDGE && pb->prior.sample_nuisance;
+    gsl_rng_set(ch->r, seed);
     int rc = init_state(ch, pb);
     for (size_t it = 0; it < total && !rc; it++) {
-        if ((it & 0xffff) == 0 && *cancel) return BASEL_ECANCELLED;
-        if (chain == 0 && run->progress && (it & 0xffff) == 0 && omp_get_thread_num() == 0 &&
-            run->progress((double)it / (double)total, run->progress_user))
-            *cancel = 1;
+        if (bsl_tick(tick, 1)) return BASEL_ECANCELLED;
         if (sampled && it > 0 && it % m == 0 && (rc = nuisance(ch, pb))) break;
-        if ((rc = step(ch, pb, st))) break;
+        if ((rc = step(ch, pb, x->st))) break;
         if (it < run->burn) continue;
         const size_t t = it - run->burn;
         if ((rc = record(ch, t, run, sampled))) break;
-        if (st->rb_every && t % st->rb_every == 0) rb_pass(ch, pb);
+        if (x->st->rb_every && t % x->st->rb_every == 0) rb_pass(ch, pb);
         if (t % m == 0) coef_accumulate(ch);
     }
     if (!rc) rc = flush_state(ch, pb);
@@ -416,7 +427,6 @@ static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
     if (!ch->old_atoms || !ch->r || !ch->freq || !ch->rb || !ch->size_cnt || !ch->coef || !ch->trace ||
         !ch->scratch || !ch->beta || bsl_modelset_init(&ch->set, st->max_models))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory for chain %zu", chain);
-    gsl_rng_set(ch->r, bsl_mix_seed(run->seed, chain));
     return bsl_model_create(&ch->M, D, &ch->prior, pb->kmax, err);
 }
 
@@ -507,25 +517,22 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
         free(ch);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
-    int *crc = bsl_calloc(chains, sizeof *crc);
-    volatile int cancel = 0;
-    if (!crc) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     for (size_t h = 0; h < chains && !rc; h++) rc = chain_init(&ch[h], pb, &r1, &st, h, err);
     if (!rc) {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(run->threads > 0 ? run->threads : omp_get_max_threads())
-        for (size_t h = 0; h < chains; h++) crc[h] = run_chain(&ch[h], pb, &r1, &st, &cancel, h);
-        for (size_t h = 0; h < chains && !rc; h++)
-            if (crc[h])
-                rc = bsl_fail(err, crc[h],
-                              crc[h] == BASEL_ECANCELLED ? "cancelled"
-                              : crc[h] == BASEL_ENOMEM   ? "out of memory in chain %zu"
-                                                         : "numerical failure in chain %zu",
-                              h);
+        rj_ctx x = {ch, pb, &r1, &st};
+        bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed,
+                         .units = run->burn + run->iter, .progress = run->progress,
+                         .progress_user = run->progress_user};
+        if ((rc = bsl_chains_run(&cs, run_chain, &x)))
+            bsl_fail(err, rc,
+                     rc == BASEL_ECANCELLED ? "cancelled"
+                     : rc == BASEL_ENOMEM   ? "out of memory in chain %zu"
+                                            : "numerical failure in chain %zu",
+                     cs.failed);
     }
     if (!rc && merge(ch, pb, &r1, &st, res)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     for (size_t h = 0; h < chains; h++) chain_free(&ch[h]);
     free(ch);
-    free(crc);
     res->seconds = omp_get_wtime() - t0;
     return rc;
 }

@@ -37,6 +37,7 @@
  */
 #include "ssvs.h"
 #include "../../linalg/rank1.h"
+#include "../chains.h"
 
 #include <gsl/gsl_cblas.h> /* cblas_* (OpenBLAS provides them; cblas.h clashes with GSL's) */
 #include <gsl/gsl_randist.h>
@@ -496,11 +497,23 @@ static int ss_record(const ss_ctx *x, ss_chain *ch, size_t t, const bsl_run *run
     return BASEL_OK;
 }
 
-static int ss_run_chain(const ss_ctx *x, ss_chain *ch, const bsl_run *run, volatile int *cancel,
-                        size_t chain)
+/* What every chain reads and the chains' states (bsl_chain_fn's ctx). */
+typedef struct ss_run_ctx {
+    const ss_ctx *x;
+    ss_chain *ch;
+    const bsl_run *run;
+} ss_run_ctx;
+
+/* Run one chain (bsl_chain_fn); one progress unit per sweep. */
+static int ss_run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *tick)
 {
+    const ss_run_ctx *rx = ctx;
+    const ss_ctx *x = rx->x;
+    ss_chain *ch = &rx->ch[chain];
+    const bsl_run *run = rx->run;
     const size_t total = run->burn + run->iter;
     int rc = BASEL_OK;
+    gsl_rng_set(ch->r, seed);
     /* start: every atom in the spike, plus kmin random atoms in the slab */
     for (size_t tries = 0; ch->k < x->pb->mprior.kmin && x->sp->p < 0 && tries < 100 * x->m; tries++) {
         const size_t j = gsl_rng_uniform_int(ch->r, x->m);
@@ -508,10 +521,7 @@ static int ss_run_chain(const ss_ctx *x, ss_chain *ch, const bsl_run *run, volat
     }
     if (x->sp->collapsed && x->sp->scaled) rc = refresh(x, ch);
     for (size_t it = 0; it < total && !rc; it++) {
-        if ((it & 0xff) == 0 && *cancel) return BASEL_ECANCELLED;
-        if (chain == 0 && run->progress && (it & 0xff) == 0 && omp_get_thread_num() == 0 &&
-            run->progress((double)it / (double)total, run->progress_user))
-            *cancel = 1;
+        if (bsl_tick(tick, 1)) return BASEL_ECANCELLED;
         const int keep = it >= run->burn;
         if ((rc = iterate(x, ch, keep))) break;
         if (keep) rc = ss_record(x, ch, it - run->burn, run);
@@ -569,7 +579,6 @@ static int ss_chain_init(const ss_ctx *x, ss_chain *ch, const bsl_run *run, size
         !ch->rb || !ch->freq || !ch->size_cnt || !ch->coef || !ch->trace || !ch->act ||
         !ch->prev || bsl_modelset_init(&ch->set, x->max_models))
         return BASEL_ENOMEM;
-    gsl_rng_set(ch->r, bsl_mix_seed(run->seed, chain));
     memcpy(ch->v, x->v0, m * sizeof(double));
     ch->sigma2 = x->pb->D->yy[0] / x->N;
     return BASEL_OK;
@@ -664,34 +673,31 @@ int bsl_ssvs_run_ex(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result 
     r1.chains = chains;
     double *v0 = bsl_malloc(m, sizeof *v0);
     ss_chain *ch = bsl_calloc(chains, sizeof *ch);
-    int *crc = bsl_calloc(chains, sizeof *crc);
-    if (!v0 || !ch || !crc || bsl_vs_result_init(res, m, 1, x.kmax, chains) ||
+    if (!v0 || !ch || bsl_vs_result_init(res, m, 1, x.kmax, chains) ||
         !(res->pip_chain = bsl_calloc(chains * m, sizeof(double)))) {
         free(v0);
         free(ch);
-        free(crc);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
     res->models.max_items = x.max_models;
     bsl_ssvs_spike(&sp, pb->D, v0);
     x.v0 = v0;
-    volatile int cancel = 0;
     for (size_t h = 0; h < chains && !rc; h++)
         if (ss_chain_init(&x, &ch[h], &r1, h)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (!rc) {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(run->threads > 0 ? run->threads : omp_get_max_threads())
-        for (size_t h = 0; h < chains; h++) crc[h] = ss_run_chain(&x, &ch[h], &r1, &cancel, h);
-        for (size_t h = 0; h < chains && !rc; h++)
-            if (crc[h])
-                rc = bsl_fail(err, crc[h], "ssvs chain %zu: %s", h,
-                              crc[h] == BASEL_ECANCELLED ? "cancelled"
-                              : crc[h] == BASEL_ENOMEM   ? "out of memory"
-                                                         : "matrix not positive definite");
+        ss_run_ctx rx = {&x, ch, &r1};
+        bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed,
+                         .units = run->burn + run->iter, .progress = run->progress,
+                         .progress_user = run->progress_user};
+        if ((rc = bsl_chains_run(&cs, ss_run_chain, &rx)))
+            bsl_fail(err, rc, "ssvs chain %zu: %s", cs.failed,
+                     rc == BASEL_ECANCELLED ? "cancelled"
+                     : rc == BASEL_ENOMEM   ? "out of memory"
+                                            : "matrix not positive definite");
     }
     if (!rc && ss_merge(&x, ch, &r1, res, freq)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     for (size_t h = 0; h < chains; h++) ss_chain_free(&ch[h]);
     free(ch);
-    free(crc);
     free(v0);
     res->seconds = omp_get_wtime() - t0;
     return rc;

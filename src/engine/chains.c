@@ -10,6 +10,7 @@
  */
 #include "chains.h"
 
+#include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <time.h>
@@ -94,7 +95,7 @@ static void run_team(bsl_chains *cs, bsl_chain_fn fn, void *ctx, bsl_chains_shar
     const size_t every = cs->units / 1024 > 0 ? cs->units / 1024 : 1;
 #pragma omp parallel num_threads(threads)
     {
-        bsl_ticker t = {0, every, 0, sh};
+        bsl_ticker t = {0, every, 0, NULL, sh};
         for (;;) {
             size_t c;
 #pragma omp atomic capture
@@ -102,6 +103,7 @@ static void run_team(bsl_chains *cs, bsl_chain_fn fn, void *ctx, bsl_chains_shar
             if (c >= cs->chains) break;
             t.pending = 0;
             t.stop = stopped(sh);
+            t.trace = cs->traces ? &cs->traces[c] : NULL;
             status[c] = t.stop ? BASEL_ECANCELLED : fn(ctx, c, bsl_chain_seed(cs->seed, c), &t);
             if (t.pending) bsl_tick_flush(&t);
 #pragma omp atomic update
@@ -111,13 +113,59 @@ static void run_team(bsl_chains *cs, bsl_chain_fn fn, void *ctx, bsl_chains_shar
     }
 }
 
+static int alloc_traces(bsl_chains *cs)
+{
+    if (cs->trace_len == 0) return BASEL_OK;
+    if (!(cs->traces = bsl_calloc(cs->chains, sizeof *cs->traces))) return BASEL_ENOMEM;
+    for (size_t c = 0; c < cs->chains; c++)
+        if (bsl_trace_init(&cs->traces[c], cs->trace_m, cs->trace_iter, cs->trace_len))
+            return BASEL_ENOMEM;
+    return BASEL_OK;
+}
+
+void bsl_chains_free(bsl_chains *cs)
+{
+    for (size_t c = 0; cs->traces && c < cs->chains; c++) bsl_trace_free(&cs->traces[c]);
+    free(cs->traces);
+    cs->traces = NULL;
+}
+
+int bsl_chains_diagnostics(const bsl_chains *cs, double *rhat_pip, double *ess_pip,
+                           double *rhat_size, double *ess_size)
+{
+    if (!cs->traces) {
+        for (size_t j = 0; j < cs->trace_m; j++) rhat_pip[j] = ess_pip[j] = NAN;
+        *rhat_size = *ess_size = NAN;
+        return BASEL_OK;
+    }
+    const double **x = bsl_malloc(cs->chains, sizeof *x);
+    if (!x) return BASEL_ENOMEM;
+    for (size_t c = 0; c < cs->chains; c++) x[c] = cs->traces[c].x;
+    const int rc = bsl_trace_diagnostics(x, cs->chains, cs->traces[0].L, cs->trace_m, rhat_pip,
+                                         ess_pip, rhat_size, ess_size);
+    free(x);
+    return rc;
+}
+
+int bsl_chains_vs_diagnostics(const bsl_chains *cs, bsl_vs_result *res)
+{
+    res->rhat_pip = bsl_malloc(res->m, sizeof(double));
+    res->ess_pip = bsl_malloc(res->m, sizeof(double));
+    if (!res->rhat_pip || !res->ess_pip) return BASEL_ENOMEM;
+    return bsl_chains_diagnostics(cs, res->rhat_pip, res->ess_pip, &res->rhat_size, &res->ess_size);
+}
+
 int bsl_chains_run(bsl_chains *cs, bsl_chain_fn fn, void *ctx)
 {
     cs->failed = 0;
     cs->seconds = 0;
+    cs->traces = NULL;
     if (cs->chains == 0) return BASEL_EINVAL;
     int *status = bsl_calloc(cs->chains, sizeof *status);
-    if (!status) return BASEL_ENOMEM;
+    if (!status || alloc_traces(cs)) {
+        free(status);
+        return BASEL_ENOMEM;
+    }
     bsl_chains_shared sh = {0, 0, 0, 0, (double)cs->chains * (double)cs->units, 0,
                             cs->progress, cs->progress_user};
     const double t0 = omp_get_wtime();

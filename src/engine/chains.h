@@ -35,6 +35,7 @@
 #define BSL_CHAINS_H
 
 #include "../core/core.h"
+#include "../summary/summary.h"
 
 #include <stddef.h>
 
@@ -46,6 +47,7 @@ typedef struct bsl_ticker {
     size_t pending;         /* units ticked since the last flush */
     size_t every;           /* flush once pending reaches this */
     int stop;               /* the run is cancelled */
+    bsl_trace *trace;       /* this chain's trace (bsl_chains.trace_len > 0), else NULL */
     bsl_chains_shared *sh;
 } bsl_ticker;
 
@@ -56,9 +58,15 @@ typedef struct bsl_chains {
     size_t units;           /* work units per chain: the progress denominator */
     basel_progress_fn progress; /* may be NULL */
     void *progress_user;
+    /* Optional per-chain traces for R-hat / ESS (summary.h bsl_trace): with
+     * trace_len > 0 each chain gets a trace of trace_m indicators and the
+     * size over trace_iter post-burn iterations, at most trace_len
+     * snapshots, as ticker->trace; bsl_chains_vs_diagnostics reads them. */
+    size_t trace_m, trace_iter, trace_len;
     /* out */
     size_t failed;          /* the chain whose status bsl_chains_run returned */
     double seconds;         /* wall-clock time of the chains */
+    bsl_trace *traces;      /* chains of them, or NULL; freed by bsl_chains_free */
 } bsl_chains;
 
 /* Run one chain: seed its generator with seed, tick as it goes; returns
@@ -70,6 +78,20 @@ typedef int (*bsl_chain_fn)(void *ctx, size_t chain, unsigned long seed, bsl_tic
  * status returned. BASEL_EINVAL when chains is 0, BASEL_ENOMEM. Thread-safe
  * when fn is. */
 int bsl_chains_run(bsl_chains *cs, bsl_chain_fn fn, void *ctx);
+
+/* Split R-hat and ESS of each of the trace_m indicators (rhat_pip,
+ * ess_pip: trace_m each) and of the size from the chains' traces
+ * (bsl_trace_diagnostics); NaN without traces or with fewer than 4
+ * snapshots. BASEL_ENOMEM. */
+int bsl_chains_diagnostics(const bsl_chains *cs, double *rhat_pip, double *ess_pip,
+                           double *rhat_size, double *ess_size);
+/* The same into res->rhat_pip, res->ess_pip (allocated here, res->m =
+ * trace_m each), res->rhat_size and res->ess_size. BASEL_ENOMEM. */
+int bsl_chains_vs_diagnostics(const bsl_chains *cs, bsl_vs_result *res);
+
+/* Release what bsl_chains_run kept (the traces, when trace_len > 0): call
+ * it after such a run, whatever it returned. */
+void bsl_chains_free(bsl_chains *cs);
 
 /* The seed of chain c: splitmix of (seed, c) (bsl_mix_seed). */
 unsigned long bsl_chain_seed(unsigned long seed, size_t chain);

@@ -243,7 +243,11 @@ static int run_chain(void *ctx, size_t c, unsigned long seed, bsl_ticker *tick)
         if (R > 1) swap_temperatures(rep, R, r, rec);
         if (it < o->burn) continue;
         rc = bsl_mix_record_sweep(rec, rep[0]);
-        if ((it - o->burn) % o->thin == 0) bsl_mix_record_draw(rec, rep[0]);
+        if ((it - o->burn) % o->thin == 0) {
+            const size_t t = rec->ndraw;
+            bsl_mix_record_draw(rec, rep[0]);
+            bsl_trace_record(tick->trace, t, rec->draw_idx + t * m->imax, rec->draw_I[t]);
+        }
     }
     for (size_t t = 0; t < R; t++) /* moves are counted at temperature 1 only */
         for (int v = 0; v < 3; v++) rec->prop[v] += rep[t]->prop[v], rec->acc[v] += rep[t]->acc[v];
@@ -259,19 +263,33 @@ static int run_chains(const bsl_mix_model *m, const bsl_mix_options *o, bsl_mix_
 {
     bsl_mix_record *rec = bsl_calloc(o->chains, sizeof *rec);
     int rc = rec ? BASEL_OK : BASEL_ENOMEM;
+    /* R-hat and ESS from the kept draws: one snapshot per draw */
+    const size_t ndraw = (o->iter - o->burn + o->thin - 1) / o->thin;
     bsl_chains cs = {.chains = o->chains, .threads = o->threads, .seed = o->seed, .units = o->iter,
-                     .progress = o->progress, .progress_user = o->progress_user};
+                     .progress = o->progress, .progress_user = o->progress_user,
+                     .trace_m = m->d, .trace_iter = ndraw, .trace_len = ndraw};
     if (rc == BASEL_OK) {
         mix_ctx x = {m, o, rec};
         rc = bsl_chains_run(&cs, run_chain, &x);
     }
     if (rc == BASEL_OK) rc = bsl_mix_merge(out, m, rec, o->chains, o->top);
     if (rc == BASEL_OK) {
-        (*out)->opt = *o;
-        (*out)->opt.progress = NULL; /* the result outlives the caller's callback */
-        (*out)->opt.progress_user = NULL;
-        (*out)->sweeps_per_second = cs.seconds > 0 ? (double)(o->chains * o->iter) / cs.seconds : 0;
+        bsl_mix_result *r = *out;
+        r->opt = *o;
+        r->opt.progress = NULL; /* the result outlives the caller's callback */
+        r->opt.progress_user = NULL;
+        r->sweeps_per_second = cs.seconds > 0 ? (double)(o->chains * o->iter) / cs.seconds : 0;
+        r->rhat_pip = bsl_malloc(m->d, sizeof(double));
+        r->ess_pip = bsl_malloc(m->d, sizeof(double));
+        rc = r->rhat_pip && r->ess_pip
+                 ? bsl_chains_diagnostics(&cs, r->rhat_pip, r->ess_pip, &r->rhat_size, &r->ess_size)
+                 : BASEL_ENOMEM;
+        if (rc != BASEL_OK) {
+            bsl_mix_free(r);
+            *out = NULL;
+        }
     }
+    bsl_chains_free(&cs);
     for (size_t c = 0; rec && c < o->chains; c++) bsl_mix_record_free(&rec[c]);
     free(rec);
     return rc;

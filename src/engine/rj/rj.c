@@ -72,8 +72,6 @@ typedef struct rj_chain {
     double *size_cnt;       /* kmax + 1 */
     double *coef;           /* m x c: sum of posterior means */
     double n_coef;
-    double *trace;          /* (m + 1) x L: indicators and size at snapshots */
-    size_t L, tstep;
     bsl_modelset set;
     double run_len;         /* iterations in the current state not yet in set */
     double *scratch;        /* kmax + 1 (drop scores) and (kmax+1) x c (beta) */
@@ -303,17 +301,13 @@ static int keep_draw(rj_chain *ch, int sampled)
 }
 
 /* Record the state for this post-burn iteration t. */
-static int record(rj_chain *ch, size_t t, const bsl_run *run, int sampled)
+static int record(rj_chain *ch, bsl_trace *trace, size_t t, const bsl_run *run, int sampled)
 {
     const bsl_model *M = ch->M;
     ch->run_len++;
     for (size_t i = 0; i < M->k; i++) ch->freq[M->active[i]]++;
     ch->size_cnt[M->k]++;
-    if (t % ch->tstep == 0 && t / ch->tstep < ch->L) {
-        const size_t s = t / ch->tstep;
-        for (size_t j = 0; j < M->m; j++) ch->trace[j * ch->L + s] = M->pos[j] >= 0;
-        ch->trace[M->m * ch->L + s] = (double)M->k;
-    }
+    bsl_trace_record(trace, t, M->active, M->k);
     if (run->keep_draws && t % (run->thin ? run->thin : 1) == 0) return keep_draw(ch, sampled);
     return BASEL_OK;
 }
@@ -355,7 +349,7 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
         if ((rc = step(ch, pb, x->st))) break;
         if (it < run->burn) continue;
         const size_t t = it - run->burn;
-        if ((rc = record(ch, t, run, sampled))) break;
+        if ((rc = record(ch, tick->trace, t, run, sampled))) break;
         if (x->st->rb_every && t % x->st->rb_every == 0) rb_pass(ch, pb);
         if (t % m == 0) coef_accumulate(ch);
     }
@@ -389,7 +383,6 @@ static void chain_free(rj_chain *ch)
     free(ch->rb);
     free(ch->size_cnt);
     free(ch->coef);
-    free(ch->trace);
     free(ch->scratch);
     free(ch->beta);
     free(ch->old_atoms);
@@ -413,32 +406,18 @@ static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
         ch->prior.sigma2 = v / (4.0 * (double)c);
         if (!(ch->prior.lambda > 0)) ch->prior.lambda = 1.0;
     }
-    ch->L = BSL_MIN(run->iter, (size_t)RJ_TRACE_LEN);
-    ch->tstep = ch->L ? run->iter / ch->L : 1;
     ch->r = gsl_rng_alloc(gsl_rng_mt19937);
     ch->freq = bsl_calloc(m, sizeof(double));
     ch->rb = bsl_calloc(m, sizeof(double));
     ch->size_cnt = bsl_calloc(kc, sizeof(double));
     ch->coef = bsl_calloc(m * c, sizeof(double));
-    ch->trace = bsl_calloc((m + 1) * (ch->L ? ch->L : 1), sizeof(double));
     ch->scratch = bsl_calloc(kc, sizeof(double));
     ch->beta = bsl_calloc(kc * c, sizeof(double));
     ch->old_atoms = bsl_calloc(kc, sizeof(size_t));
-    if (!ch->old_atoms || !ch->r || !ch->freq || !ch->rb || !ch->size_cnt || !ch->coef || !ch->trace ||
+    if (!ch->old_atoms || !ch->r || !ch->freq || !ch->rb || !ch->size_cnt || !ch->coef ||
         !ch->scratch || !ch->beta || bsl_modelset_init(&ch->set, st->max_models))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory for chain %zu", chain);
     return bsl_model_create(&ch->M, D, &ch->prior, pb->kmax, err);
-}
-
-/* The chains' traces for the shared R-hat / ESS computation (summary.h). */
-static int trace_diagnostics(rj_chain *ch, size_t chains, bsl_vs_result *res)
-{
-    const double **tr = bsl_malloc(chains, sizeof *tr);
-    if (!tr) return BASEL_ENOMEM;
-    for (size_t c = 0; c < chains; c++) tr[c] = ch[c].trace;
-    const int rc = bsl_vs_trace_diagnostics(res, tr, chains, ch[0].L);
-    free(tr);
-    return rc;
 }
 
 static int merge_draws(rj_chain *ch, size_t chains, int sampled, bsl_vs_result *res)
@@ -460,7 +439,7 @@ static int merge_draws(rj_chain *ch, size_t chains, int sampled, bsl_vs_result *
 
 /* Pool the chains into res (in chain order: thread-count independent). */
 static int merge(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
-                 const rj_settings *st, bsl_vs_result *res)
+                 const rj_settings *st, const bsl_chains *cs, bsl_vs_result *res)
 {
     const size_t m = pb->D->m, c = pb->D->c, chains = run->chains;
     const double iter = (double)run->iter;
@@ -491,7 +470,7 @@ static int merge(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
              prop[2] > 0 ? acc[2] / prop[2] : 0, st->rb_every ? "rao-blackwell" : "frequency",
              max_gap);
     const int sampled = pb->prior.kind == BSL_COEF_RIDGE && pb->prior.sample_nuisance;
-    if (trace_diagnostics(ch, chains, res)) return BASEL_ENOMEM;
+    if (bsl_chains_vs_diagnostics(cs, res)) return BASEL_ENOMEM;
     return run->keep_draws ? merge_draws(ch, chains, sampled, res) : BASEL_OK;
 }
 
@@ -518,11 +497,12 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
     for (size_t h = 0; h < chains && !rc; h++) rc = chain_init(&ch[h], pb, &r1, &st, h, err);
+    bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed,
+                     .units = run->burn + run->iter, .progress = run->progress,
+                     .progress_user = run->progress_user, .trace_m = m,
+                     .trace_iter = run->iter, .trace_len = RJ_TRACE_LEN};
     if (!rc) {
         rj_ctx x = {ch, pb, &r1, &st};
-        bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed,
-                         .units = run->burn + run->iter, .progress = run->progress,
-                         .progress_user = run->progress_user};
         if ((rc = bsl_chains_run(&cs, run_chain, &x)))
             bsl_fail(err, rc,
                      rc == BASEL_ECANCELLED ? "cancelled"
@@ -530,7 +510,8 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
                                             : "numerical failure in chain %zu",
                      cs.failed);
     }
-    if (!rc && merge(ch, pb, &r1, &st, res)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (!rc && merge(ch, pb, &r1, &st, &cs, res)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    bsl_chains_free(&cs);
     for (size_t h = 0; h < chains; h++) chain_free(&ch[h]);
     free(ch);
     res->seconds = omp_get_wtime() - t0;

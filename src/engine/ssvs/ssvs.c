@@ -273,8 +273,7 @@ typedef struct ss_chain {
     double *v, *A, *S, *u, *beta, *work;
     double logdet, quad, sigma2;
     size_t since;
-    double *rb, *freq, *size_cnt, *coef, *trace;
-    size_t L, tstep;
+    double *rb, *freq, *size_cnt, *coef;
     size_t *act, *prev;
     size_t nprev;
     double run_len, evals, flips;
@@ -468,7 +467,7 @@ static int ss_keep_draw(const ss_ctx *x, ss_chain *ch, size_t k)
 }
 
 /* Post-burn bookkeeping of iteration t (the state after the sweep). */
-static int ss_record(const ss_ctx *x, ss_chain *ch, size_t t, const bsl_run *run)
+static int ss_record(const ss_ctx *x, ss_chain *ch, bsl_trace *trace, size_t t, const bsl_run *run)
 {
     const size_t m = x->m;
     size_t k = 0;
@@ -478,11 +477,7 @@ static int ss_record(const ss_ctx *x, ss_chain *ch, size_t t, const bsl_run *run
             ch->freq[j]++;
         }
     ch->size_cnt[k]++;
-    if (t % ch->tstep == 0 && t / ch->tstep < ch->L) {
-        const size_t s = t / ch->tstep;
-        for (size_t j = 0; j < m; j++) ch->trace[j * ch->L + s] = ch->gam[j];
-        ch->trace[m * ch->L + s] = (double)k;
-    }
+    bsl_trace_record(trace, t, ch->act, k);
     /* visited subsets: runs of an unchanged slab set count once each */
     const int same = t > 0 && k == ch->nprev && memcmp(ch->act, ch->prev, k * sizeof(size_t)) == 0;
     if (!same) {
@@ -524,7 +519,7 @@ static int ss_run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker 
         if (bsl_tick(tick, 1)) return BASEL_ECANCELLED;
         const int keep = it >= run->burn;
         if ((rc = iterate(x, ch, keep))) break;
-        if (keep) rc = ss_record(x, ch, it - run->burn, run);
+        if (keep) rc = ss_record(x, ch, tick->trace, it - run->burn, run);
     }
     if (!rc && ch->run_len > 0 && bsl_modelset_add(&ch->set, ch->prev, ch->nprev, ch->run_len, NAN))
         rc = BASEL_ENOMEM;
@@ -545,7 +540,6 @@ static void ss_chain_free(ss_chain *ch)
     free(ch->freq);
     free(ch->size_cnt);
     free(ch->coef);
-    free(ch->trace);
     free(ch->act);
     free(ch->prev);
     free(ch->d_start);
@@ -558,8 +552,6 @@ static int ss_chain_init(const ss_ctx *x, ss_chain *ch, const bsl_run *run, size
 {
     const size_t m = x->m;
     memset(ch, 0, sizeof *ch);
-    ch->L = BSL_MIN(run->iter, (size_t)SS_TRACE_LEN);
-    ch->tstep = ch->L ? run->iter / ch->L : 1;
     ch->r = gsl_rng_alloc(gsl_rng_mt19937);
     ch->gam = bsl_calloc(m, 1);
     ch->v = bsl_malloc(m, sizeof(double));
@@ -572,11 +564,10 @@ static int ss_chain_init(const ss_ctx *x, ss_chain *ch, const bsl_run *run, size
     ch->freq = bsl_calloc(m, sizeof(double));
     ch->size_cnt = bsl_calloc(x->kmax + 1, sizeof(double));
     ch->coef = bsl_calloc(m, sizeof(double));
-    ch->trace = bsl_calloc((m + 1) * (ch->L ? ch->L : 1), sizeof(double));
     ch->act = bsl_malloc(m + 1, sizeof(size_t));
     ch->prev = bsl_malloc(m + 1, sizeof(size_t));
     if (!ch->r || !ch->gam || !ch->v || !ch->A || !ch->S || !ch->u || !ch->beta || !ch->work ||
-        !ch->rb || !ch->freq || !ch->size_cnt || !ch->coef || !ch->trace || !ch->act ||
+        !ch->rb || !ch->freq || !ch->size_cnt || !ch->coef || !ch->act ||
         !ch->prev || bsl_modelset_init(&ch->set, x->max_models))
         return BASEL_ENOMEM;
     memcpy(ch->v, x->v0, m * sizeof(double));
@@ -584,19 +575,8 @@ static int ss_chain_init(const ss_ctx *x, ss_chain *ch, const bsl_run *run, size
     return BASEL_OK;
 }
 
-/* The chains' traces for the shared R-hat / ESS computation (summary.h). */
-static int trace_diagnostics(ss_chain *ch, size_t chains, bsl_vs_result *res)
-{
-    const double **tr = bsl_malloc(chains, sizeof *tr);
-    if (!tr) return BASEL_ENOMEM;
-    for (size_t c = 0; c < chains; c++) tr[c] = ch[c].trace;
-    const int rc = bsl_vs_trace_diagnostics(res, tr, chains, ch[0].L);
-    free(tr);
-    return rc;
-}
-
-static int ss_merge(const ss_ctx *x, ss_chain *ch, const bsl_run *run, bsl_vs_result *res,
-                    double *freq)
+static int ss_merge(const ss_ctx *x, ss_chain *ch, const bsl_run *run, const bsl_chains *cs,
+                    bsl_vs_result *res, double *freq)
 {
     const size_t m = x->m, chains = run->chains;
     const double iter = (double)run->iter;
@@ -624,7 +604,7 @@ static int ss_merge(const ss_ctx *x, ss_chain *ch, const bsl_run *run, bsl_vs_re
              x->sp->scaled ? ", scaled by sigma2" : "", x->sp->tau2 > 0 ? x->sp->tau2 : x->sp->tau,
              x->sp->tau2 > 0 ? " (tau2)" : "", x->sp->c,
              flips / ((double)chains * (double)(run->iter + run->burn)), gap);
-    if (trace_diagnostics(ch, chains, res)) return BASEL_ENOMEM;
+    if (bsl_chains_vs_diagnostics(cs, res)) return BASEL_ENOMEM;
     if (!run->keep_draws) return BASEL_OK;
     const int sampled = sigma_sampled(x->sp);
     if (sampled) {
@@ -684,18 +664,20 @@ int bsl_ssvs_run_ex(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result 
     x.v0 = v0;
     for (size_t h = 0; h < chains && !rc; h++)
         if (ss_chain_init(&x, &ch[h], &r1, h)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed,
+                     .units = run->burn + run->iter, .progress = run->progress,
+                     .progress_user = run->progress_user, .trace_m = m,
+                     .trace_iter = run->iter, .trace_len = SS_TRACE_LEN};
     if (!rc) {
         ss_run_ctx rx = {&x, ch, &r1};
-        bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed,
-                         .units = run->burn + run->iter, .progress = run->progress,
-                         .progress_user = run->progress_user};
         if ((rc = bsl_chains_run(&cs, ss_run_chain, &rx)))
             bsl_fail(err, rc, "ssvs chain %zu: %s", cs.failed,
                      rc == BASEL_ECANCELLED ? "cancelled"
                      : rc == BASEL_ENOMEM   ? "out of memory"
                                             : "matrix not positive definite");
     }
-    if (!rc && ss_merge(&x, ch, &r1, res, freq)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (!rc && ss_merge(&x, ch, &r1, &cs, res, freq)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    bsl_chains_free(&cs);
     for (size_t h = 0; h < chains; h++) ss_chain_free(&ch[h]);
     free(ch);
     free(v0);

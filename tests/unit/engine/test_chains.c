@@ -6,7 +6,8 @@
  * thread count; progress starts at 0, never decreases, ends at 1 and is
  * reported from the calling thread only, also while it waits for slower
  * chains; the first failure in chain order is returned, and a cancellation
- * never hides a failure.
+ * never hides a failure. Also the driver's traces (snapshot layout, R-hat
+ * of chains stuck on different subsets) and the chains-disagree warning.
  */
 #include "check.h"
 #include "engine/chains.h"
@@ -179,11 +180,62 @@ static void failures(void)
     CHECK(bsl_chains_run(&none, toy_chain, &x) == BASEL_EINVAL, "no chains: EINVAL");
 }
 
+/* A chain stuck on the subset {c % 2} of two atoms, traced. */
+static int stuck_chain(void *ctx, size_t c, unsigned long seed, bsl_ticker *t)
+{
+    const size_t active = c % 2;
+    for (size_t it = 0; it < 100; it++) {
+        bsl_trace_record(t->trace, it, &active, 1);
+        if (bsl_tick(t, 1)) return BASEL_ECANCELLED;
+    }
+    return BASEL_OK;
+}
+
+static void diagnostics(void)
+{
+    bsl_chains cs = {.chains = 4, .threads = 2, .seed = 1, .units = 100, .trace_m = 2,
+                     .trace_iter = 100, .trace_len = 50};
+    CHECK(bsl_chains_run(&cs, stuck_chain, NULL) == BASEL_OK, "traced run");
+    CHECK(cs.traces && cs.traces[0].L == 50 && cs.traces[0].step == 2, "50 snapshots, every 2nd");
+    int layout = cs.traces != NULL;
+    for (size_t c = 0; layout && c < 4; c++)
+        for (size_t s2 = 0; s2 < 50; s2++)
+            layout &= cs.traces[c].x[(c % 2) * 50 + s2] == 1 && cs.traces[c].x[(1 - c % 2) * 50 + s2] == 0 &&
+                      cs.traces[c].x[2 * 50 + s2] == 1;
+    CHECK(layout, "indicator j at x[j * L + s], the size in the last row");
+    double rhat[2], ess[2], rhat_size, ess_size;
+    CHECK(bsl_chains_diagnostics(&cs, rhat, ess, &rhat_size, &ess_size) == BASEL_OK, "diagnostics");
+    CHECK(isinf(rhat[0]) && isinf(rhat[1]), "chains stuck on different subsets: R-hat inf (%g, %g)",
+          rhat[0], rhat[1]);
+    CHECK(rhat_size == 1, "a size constant across chains: R-hat 1 (%g)", rhat_size);
+    bsl_chains_free(&cs);
+    CHECK(cs.traces == NULL, "traces released");
+    bsl_chains none = {.chains = 2, .units = 100, .trace_m = 2};
+    CHECK(bsl_chains_run(&none, toy_chain, &(toy){0}) == BASEL_OK && none.traces == NULL, "no traces asked");
+    CHECK(bsl_chains_diagnostics(&none, rhat, ess, &rhat_size, &ess_size) == BASEL_OK &&
+              isnan(rhat[0]) && isnan(ess[1]) && isnan(rhat_size),
+          "without traces: NaN");
+
+    /* the warning: the worst R-hat over the size and the PIPs inside (0.01, 0.99) */
+    const double rh[4] = {1.5, 3.0, NAN, 1.2}, pip[4] = {0.5, 0.995, 0.5, 0.005};
+    const double worst = bsl_rhat_worst(rh, pip, 4, 1.05);
+    CHECK(worst == 1.5, "worst R-hat skips PIPs near 0 or 1 and NaN (%g)", worst);
+    CHECK(bsl_rhat_worst(NULL, NULL, 0, NAN) == 1, "no R-hat at all: 1");
+    CHECK(bsl_rhat_worst(rh, pip, 4, INFINITY) == INFINITY, "the size's R-hat counts");
+    char buf[160] = "untouched";
+    CHECK(bsl_rhat_warning(buf, sizeof buf, 1.1, "inputs", "x") == 0 && !strcmp(buf, "untouched"),
+          "no warning at 1.1");
+    CHECK(bsl_rhat_warning(buf, sizeof buf, worst, "inputs", "try longer runs") == 1 &&
+              !strcmp(buf, "the chains disagree about the inputs (R-hat up to 1.50): try longer runs"),
+          "warning text: %s", buf);
+}
+
 int main(void)
 {
     determinism();
     cancel();
     progress();
     failures();
+    diagnostics();
     return check_report("test_chains");
 }

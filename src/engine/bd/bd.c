@@ -23,13 +23,26 @@
  * active set, k = kmax) are thinned: the event happens, nothing changes,
  * which keeps (*) exact.
  *
- * Estimates are Rao-Blackwellised over holding times: the jump chain visits
- * state s in proportion to pi(s) R(s), R the total event rate, so weighting
- * each visited state by its expected holding time 1 / R(s) gives averages
- * under pi without the noise of the exponential draws. The sampled times
- * still decide the block boundaries (duration rho) at which the ridge
- * prior's sigma^2 and lambda get their Gibbs updates (eqs. 17-19) and at
- * which draws are recorded.
+ * Blocks. Time runs in blocks of duration rho; at each block's end (times
+ * rho, 2 rho, ...) the draw is recorded and the ridge prior's sigma^2 and
+ * lambda get their Gibbs updates (eqs. 17-19), both from the state AT that
+ * time: the state before the first event past the block's end. That event
+ * is dropped and the next block draws a fresh holding time, which by the
+ * exponential's lack of memory (and after a Gibbs update, under the new
+ * rates) is the same process. The state at a fixed time is distributed as
+ * pi; the state after the event that crosses it would not be (it follows a
+ * long holding, and so is biased towards the successors of slow states:
+ * recording it made the mean size of the draws 6.33 against the exact 5.96
+ * on lin_p15_n200).
+ *
+ * Estimates are Rao-Blackwellised over holding times: each visit to a state
+ * s, entered with `left` time to the block's end, is weighted by the
+ * expected time it will spend there within the block,
+ * E min(H, left) = (1 - exp(-R(s) left)) / R(s), H ~ Exp(R(s)) and R the
+ * total event rate (1 / R(s) for visits well before the end). Given the
+ * past, that is the conditional mean of the time the process really spends
+ * in s, so the weighted sums estimate the time integrals without the noise
+ * of the exponential draws, and averages under pi follow.
  */
 #include "../subset.h"
 #include "../chains.h"
@@ -287,17 +300,21 @@ static int chain_run(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
         while (t < st->rho && !ch->rc) {
             double log_birth;
             const double log_R = rates(ch, pb, st, w, dormant, &log_birth);
+            const double left = st->rho - t;
             if (log_R == -INFINITY) { /* no move possible: the state is absorbing */
-                if (keep) accumulate(ch, pb, st->rho - t, batch);
+                if (keep) accumulate(ch, pb, left, batch);
                 break;
             }
-            const double hold = exp(-log_R); /* expected holding time: the RB weight */
+            /* the RB weight: the expected time in this state before the
+             * block ends, E min(H, left) = (1 - e^{-R left}) / R */
+            const double hold = exp(-log_R), weight = -expm1(-left / hold) * hold;
             if (keep) {
-                accumulate(ch, pb, hold, batch);
-                block_w += hold;
-                block_size += hold * (double)ch->M->k;
+                accumulate(ch, pb, weight, batch);
+                block_w += weight;
+                block_size += weight * (double)ch->M->k;
             }
             t += gsl_ran_exponential(ch->r, hold);
+            if (t >= st->rho) break; /* the next event falls after the block's end */
             transition(ch, w, log_R, log_birth, &dormant);
         }
         if (keep) ch->size_trace[it] = block_w > 0 ? block_size / block_w : (double)ch->M->k;

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 struct bsl_chains_shared {
@@ -153,6 +154,23 @@ int bsl_chains_vs_diagnostics(const bsl_chains *cs, bsl_vs_result *res)
     res->ess_pip = bsl_malloc(res->m, sizeof(double));
     if (!res->rhat_pip || !res->ess_pip) return BASEL_ENOMEM;
     return bsl_chains_diagnostics(cs, res->rhat_pip, res->ess_pip, &res->rhat_size, &res->ess_size);
+}
+
+int bsl_chains_append_draws(bsl_vs_result *res, const bsl_vs_result *src)
+{
+    if (res->ndraws == 0) {
+        res->nscalars = src->nscalars;
+        memcpy(res->scalar_names, src->scalar_names, sizeof res->scalar_names);
+    } else if (res->nscalars != src->nscalars) {
+        return BASEL_EINVAL;
+    }
+    for (size_t i = 0; i < src->ndraws; i++) {
+        const size_t a = src->draw_start[i], b = src->draw_start[i + 1];
+        if (bsl_vs_add_draw(res, src->draw_chain[i], src->draw_atoms + a, b - a,
+                            src->nscalars ? src->draw_scalars + i * src->nscalars : NULL))
+            return BASEL_ENOMEM;
+    }
+    return BASEL_OK;
 }
 
 int bsl_chains_run(bsl_chains *cs, bsl_chain_fn fn, void *ctx)

@@ -93,6 +93,12 @@ int bsl_chains_vs_diagnostics(const bsl_chains *cs, bsl_vs_result *res);
  * it after such a run, whatever it returned. */
 void bsl_chains_free(bsl_chains *cs);
 
+/* Merging, in chain order: append one chain's draws (a bsl_vs_result
+ * holding that chain's draws, as the chains keep them) to res, keeping
+ * their chain numbers; res takes src's scalar columns when it has no draws
+ * yet. BASEL_ENOMEM; BASEL_EINVAL if the scalar columns differ. */
+int bsl_chains_append_draws(bsl_vs_result *res, const bsl_vs_result *src);
+
 /* The seed of chain c: splitmix of (seed, c) (bsl_mix_seed). */
 unsigned long bsl_chain_seed(unsigned long seed, size_t chain);
 

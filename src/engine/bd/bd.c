@@ -378,8 +378,6 @@ static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run
         free(trace);
         return BASEL_ENOMEM;
     }
-    res->nscalars = chs[0].draws.nscalars;
-    memcpy(res->scalar_names, chs[0].draws.scalar_names, sizeof res->scalar_names);
     for (size_t h = 0; h < chains; h++) {
         bd_chain *ch = &chs[h];
         total += ch->total;
@@ -390,14 +388,8 @@ static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run
         for (size_t a = 0; a < m * c; a++) res->coef_bma[a] += ch->coef[a];
         for (size_t k = 0; k <= kmax; k++) res->size_prob[k] += ch->size[k];
         memcpy(trace + h * run->iter, ch->size_trace, run->iter * sizeof(double));
-        if (bsl_modelset_merge(&res->models, &ch->models)) return BASEL_ENOMEM;
-        for (size_t i = 0; i < ch->draws.ndraws; i++) {
-            const size_t *at = ch->draws.draw_atoms + ch->draws.draw_start[i];
-            const size_t k = ch->draws.draw_start[i + 1] - ch->draws.draw_start[i];
-            if (bsl_vs_add_draw(res, (unsigned)h, at, k,
-                                ch->draws.draw_scalars + i * ch->draws.nscalars))
-                return BASEL_ENOMEM;
-        }
+        if (bsl_modelset_merge(&res->models, &ch->models) || bsl_chains_append_draws(res, &ch->draws))
+            return BASEL_ENOMEM;
         res->evaluations += ch->events;
         res->sigma2_mean += ch->sigma2_sum / (double)(run->iter * chains);
         res->lambda_mean += ch->lambda_sum / (double)(run->iter * chains);

@@ -78,10 +78,8 @@ typedef struct rj_chain {
     size_t *old_atoms;      /* kmax + 1: the state before an accepted swap */
     double *beta;
     double prop[3], acc[3], evals;
-    /* draws, local to the chain, appended to the result in chain order */
-    size_t nd, nd_cap, da_len, da_cap, ds_cap;
-    size_t *d_start, *d_atoms;
-    double *d_scalars;
+    unsigned id;            /* the chain's number */
+    bsl_vs_result draws;    /* this chain's draws, appended to the result in chain order */
     int rc;
 } rj_chain;
 
@@ -281,34 +279,21 @@ static int nuisance(rj_chain *ch, const bsl_vs_problem *pb)
     return bsl_model_set_prior(M, &ch->prior);
 }
 
-static int keep_draw(rj_chain *ch, int sampled)
+static int keep_draw(rj_chain *ch)
 {
-    const bsl_model *M = ch->M;
-    if (bsl_grow((void **)&ch->d_start, &ch->nd_cap, ch->nd + 2, sizeof(size_t)) ||
-        bsl_grow((void **)&ch->d_atoms, &ch->da_cap, ch->da_len + M->k + 1, sizeof(size_t)))
-        return BASEL_ENOMEM;
-    if (sampled) {
-        if (bsl_grow((void **)&ch->d_scalars, &ch->ds_cap, 2 * (ch->nd + 1), sizeof(double)))
-            return BASEL_ENOMEM;
-        ch->d_scalars[ch->nd * 2] = ch->prior.sigma2;
-        ch->d_scalars[ch->nd * 2 + 1] = ch->prior.lambda;
-    }
-    if (ch->nd == 0) ch->d_start[0] = 0;
-    memcpy(ch->d_atoms + ch->da_len, M->active, M->k * sizeof(size_t));
-    ch->da_len += M->k;
-    ch->d_start[++ch->nd] = ch->da_len;
-    return BASEL_OK;
+    const double sc[2] = {ch->prior.sigma2, ch->prior.lambda}; /* read when sampled */
+    return bsl_vs_add_draw(&ch->draws, ch->id, ch->M->active, ch->M->k, sc);
 }
 
 /* Record the state for this post-burn iteration t. */
-static int record(rj_chain *ch, bsl_trace *trace, size_t t, const bsl_run *run, int sampled)
+static int record(rj_chain *ch, bsl_trace *trace, size_t t, const bsl_run *run)
 {
     const bsl_model *M = ch->M;
     ch->run_len++;
     for (size_t i = 0; i < M->k; i++) ch->freq[M->active[i]]++;
     ch->size_cnt[M->k]++;
     bsl_trace_record(trace, t, M->active, M->k);
-    if (run->keep_draws && t % (run->thin ? run->thin : 1) == 0) return keep_draw(ch, sampled);
+    if (run->keep_draws && t % (run->thin ? run->thin : 1) == 0) return keep_draw(ch);
     return BASEL_OK;
 }
 
@@ -349,7 +334,7 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
         if ((rc = step(ch, pb, x->st))) break;
         if (it < run->burn) continue;
         const size_t t = it - run->burn;
-        if ((rc = record(ch, tick->trace, t, run, sampled))) break;
+        if ((rc = record(ch, tick->trace, t, run))) break;
         if (x->st->rb_every && t % x->st->rb_every == 0) rb_pass(ch, pb);
         if (t % m == 0) coef_accumulate(ch);
     }
@@ -386,9 +371,7 @@ static void chain_free(rj_chain *ch)
     free(ch->scratch);
     free(ch->beta);
     free(ch->old_atoms);
-    free(ch->d_start);
-    free(ch->d_atoms);
-    free(ch->d_scalars);
+    bsl_vs_result_free(&ch->draws);
     bsl_modelset_free(&ch->set);
 }
 
@@ -417,24 +400,15 @@ static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
     if (!ch->old_atoms || !ch->r || !ch->freq || !ch->rb || !ch->size_cnt || !ch->coef ||
         !ch->scratch || !ch->beta || bsl_modelset_init(&ch->set, st->max_models))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory for chain %zu", chain);
-    return bsl_model_create(&ch->M, D, &ch->prior, pb->kmax, err);
-}
-
-static int merge_draws(rj_chain *ch, size_t chains, int sampled, bsl_vs_result *res)
-{
-    if (sampled) {
-        res->nscalars = 2;
-        snprintf(res->scalar_names[0], sizeof res->scalar_names[0], "sigma2");
-        snprintf(res->scalar_names[1], sizeof res->scalar_names[1], "lambda");
+    ch->id = (unsigned)chain;
+    if (bsl_vs_result_init(&ch->draws, m, c, pb->kmax, 1))
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory for chain %zu", chain);
+    if (pb->prior.kind == BSL_COEF_RIDGE && pb->prior.sample_nuisance) {
+        ch->draws.nscalars = 2;
+        strcpy(ch->draws.scalar_names[0], "sigma2");
+        strcpy(ch->draws.scalar_names[1], "lambda");
     }
-    for (size_t c = 0; c < chains; c++)
-        for (size_t d = 0; d < ch[c].nd; d++) {
-            const size_t a = ch[c].d_start[d], b = ch[c].d_start[d + 1];
-            if (bsl_vs_add_draw(res, (unsigned)c, ch[c].d_atoms + a, b - a,
-                                sampled ? ch[c].d_scalars + 2 * d : NULL))
-                return BASEL_ENOMEM;
-        }
-    return BASEL_OK;
+    return bsl_model_create(&ch->M, D, &ch->prior, pb->kmax, err);
 }
 
 /* Pool the chains into res (in chain order: thread-count independent). */
@@ -469,9 +443,10 @@ static int merge(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
              prop[0] > 0 ? acc[0] / prop[0] : 0, prop[1] > 0 ? acc[1] / prop[1] : 0,
              prop[2] > 0 ? acc[2] / prop[2] : 0, st->rb_every ? "rao-blackwell" : "frequency",
              max_gap);
-    const int sampled = pb->prior.kind == BSL_COEF_RIDGE && pb->prior.sample_nuisance;
     if (bsl_chains_vs_diagnostics(cs, res)) return BASEL_ENOMEM;
-    return run->keep_draws ? merge_draws(ch, chains, sampled, res) : BASEL_OK;
+    for (size_t h = 0; h < chains && run->keep_draws; h++)
+        if (bsl_chains_append_draws(res, &ch[h].draws)) return BASEL_ENOMEM;
+    return BASEL_OK;
 }
 
 int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,

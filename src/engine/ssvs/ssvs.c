@@ -278,9 +278,8 @@ typedef struct ss_chain {
     size_t nprev;
     double run_len, evals, flips;
     bsl_modelset set;
-    size_t nd, nd_cap, da_len, da_cap, ds_cap;
-    size_t *d_start, *d_atoms;
-    double *d_scalars;
+    unsigned id;           /* the chain's number */
+    bsl_vs_result draws;   /* this chain's draws, appended to the result in chain order */
 } ss_chain;
 
 static int sigma_sampled(const bsl_ssvs_prior *sp) { return !(sp->collapsed && sp->scaled); }
@@ -449,23 +448,6 @@ static int iterate(const ss_ctx *x, ss_chain *ch, int keep)
     return BASEL_OK;
 }
 
-static int ss_keep_draw(const ss_ctx *x, ss_chain *ch, size_t k)
-{
-    if (bsl_grow((void **)&ch->d_start, &ch->nd_cap, ch->nd + 2, sizeof(size_t)) ||
-        bsl_grow((void **)&ch->d_atoms, &ch->da_cap, ch->da_len + k + 1, sizeof(size_t)))
-        return BASEL_ENOMEM;
-    if (sigma_sampled(x->sp)) {
-        if (bsl_grow((void **)&ch->d_scalars, &ch->ds_cap, ch->nd + 1, sizeof(double)))
-            return BASEL_ENOMEM;
-        ch->d_scalars[ch->nd] = ch->sigma2;
-    }
-    if (ch->nd == 0) ch->d_start[0] = 0;
-    memcpy(ch->d_atoms + ch->da_len, ch->act, k * sizeof(size_t));
-    ch->da_len += k;
-    ch->d_start[++ch->nd] = ch->da_len;
-    return BASEL_OK;
-}
-
 /* Post-burn bookkeeping of iteration t (the state after the sweep). */
 static int ss_record(const ss_ctx *x, ss_chain *ch, bsl_trace *trace, size_t t, const bsl_run *run)
 {
@@ -488,7 +470,7 @@ static int ss_record(const ss_ctx *x, ss_chain *ch, bsl_trace *trace, size_t t, 
         ch->run_len = 0;
     }
     ch->run_len++;
-    if (run->keep_draws && t % (run->thin ? run->thin : 1) == 0) return ss_keep_draw(x, ch, k);
+    if (run->keep_draws && t % (run->thin ? run->thin : 1) == 0) return bsl_vs_add_draw(&ch->draws, ch->id, ch->act, k, &ch->sigma2);
     return BASEL_OK;
 }
 
@@ -542,9 +524,7 @@ static void ss_chain_free(ss_chain *ch)
     free(ch->coef);
     free(ch->act);
     free(ch->prev);
-    free(ch->d_start);
-    free(ch->d_atoms);
-    free(ch->d_scalars);
+    bsl_vs_result_free(&ch->draws);
     bsl_modelset_free(&ch->set);
 }
 
@@ -568,8 +548,14 @@ static int ss_chain_init(const ss_ctx *x, ss_chain *ch, const bsl_run *run, size
     ch->prev = bsl_malloc(m + 1, sizeof(size_t));
     if (!ch->r || !ch->gam || !ch->v || !ch->A || !ch->S || !ch->u || !ch->beta || !ch->work ||
         !ch->rb || !ch->freq || !ch->size_cnt || !ch->coef || !ch->act ||
-        !ch->prev || bsl_modelset_init(&ch->set, x->max_models))
+        !ch->prev || bsl_modelset_init(&ch->set, x->max_models) ||
+        bsl_vs_result_init(&ch->draws, m, 1, x->kmax, 1))
         return BASEL_ENOMEM;
+    ch->id = (unsigned)chain;
+    if (sigma_sampled(x->sp)) { /* sigma^2 is a column of the draws */
+        ch->draws.nscalars = 1;
+        strcpy(ch->draws.scalar_names[0], "sigma2");
+    }
     memcpy(ch->v, x->v0, m * sizeof(double));
     ch->sigma2 = x->pb->D->yy[0] / x->N;
     return BASEL_OK;
@@ -605,19 +591,8 @@ static int ss_merge(const ss_ctx *x, ss_chain *ch, const bsl_run *run, const bsl
              x->sp->tau2 > 0 ? " (tau2)" : "", x->sp->c,
              flips / ((double)chains * (double)(run->iter + run->burn)), gap);
     if (bsl_chains_vs_diagnostics(cs, res)) return BASEL_ENOMEM;
-    if (!run->keep_draws) return BASEL_OK;
-    const int sampled = sigma_sampled(x->sp);
-    if (sampled) {
-        res->nscalars = 1;
-        snprintf(res->scalar_names[0], sizeof res->scalar_names[0], "sigma2");
-    }
-    for (size_t h = 0; h < chains; h++)
-        for (size_t d = 0; d < ch[h].nd; d++) {
-            const size_t a = ch[h].d_start[d], b = ch[h].d_start[d + 1];
-            if (bsl_vs_add_draw(res, (unsigned)h, ch[h].d_atoms + a, b - a,
-                                sampled ? ch[h].d_scalars + d : NULL))
-                return BASEL_ENOMEM;
-        }
+    for (size_t h = 0; h < chains && run->keep_draws; h++)
+        if (bsl_chains_append_draws(res, &ch[h].draws)) return BASEL_ENOMEM;
     return BASEL_OK;
 }
 

@@ -36,9 +36,10 @@
  * the state (deletes only look at active atoms). res->pip is the RB estimate
  * when enabled, else the frequency; engine_note gives the largest gap.
  *
- * Chains run in parallel (OpenMP), each with its own model, mt19937 seeded
- * bsl_mix_seed(seed, chain), buffers and visited-model set, merged in chain
- * order afterwards, so the result does not depend on the thread count.
+ * Chains run in parallel on the chain driver (chains.h), each with its own
+ * model, mt19937 seeded bsl_chain_seed(seed, chain), buffers, draws and
+ * visited-model set, merged in chain order afterwards, so the result does
+ * not depend on the thread count.
  * No allocation in the per-move path except amortised growth of the
  * visited-model set and of the draws table.
  */

@@ -191,7 +191,7 @@ int bsl_chains_run(bsl_chains *cs, bsl_chain_fn fn, void *ctx)
     int threads = cs->threads > 0 ? cs->threads : omp_get_max_threads();
     if ((size_t)threads > cs->chains) threads = (int)cs->chains;
     if (!sh.stop) run_team(cs, fn, ctx, &sh, status, threads);
-    if (!sh.stop) report(&sh, 1);
+    if (!sh.stop && sh.last < 1) report(&sh, 1);
     cs->seconds = omp_get_wtime() - t0;
     /* the first real failure in chain order, else cancelled, else OK */
     int rc = BASEL_OK;

@@ -1,9 +1,11 @@
 /*
  * chains.h: the one chain driver of every MCMC engine (DESIGN.md "Engine").
  * It owns what the engines used to do each in their own way: the per-chain
- * seeds, the OpenMP team, progress reports, cancel, and the order in which
- * chains' statuses are read. The engine keeps its moves, its per-chain state
- * and its merge (which it does in chain order after bsl_chains_run returns).
+ * seeds, the OpenMP team, progress reports, cancel, the order in which
+ * chains' statuses are read, the per-chain traces behind R-hat and ESS, and
+ * the generic parts of the merge (draws, in chain order). The engine keeps
+ * its moves, its per-chain state and its own sums, which it merges in chain
+ * order after bsl_chains_run returns.
  *
  *     bsl_chains cs = {.chains = 4, .threads = 0, .seed = seed, .units = burn + iter,
  *                      .progress = fn, .progress_user = user};

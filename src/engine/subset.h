@@ -2,11 +2,12 @@
  * subset.h: engines over subsets of a dictionary (DESIGN.md "Engine"):
  * exact enumeration, continuous-time birth-death, reversible jump and
  * spike-and-slab Gibbs. Each reads a bsl_vs_problem (shared, read-only),
- * runs its chains (OpenMP, one RNG per chain seeded by bsl_mix_seed(seed,
- * chain) so the result does not depend on the thread count) and fills a
- * bsl_vs_result (summary.h). subset.c turns that into the engine contract's
- * bsl_result (engine.h), the same for all four; subset_predict.c predicts
- * from what it writes.
+ * runs its chains through the chain driver (chains.h: one RNG per chain
+ * seeded by bsl_chain_seed(seed, chain), so the result does not depend on
+ * the thread count; progress and cancel through run->progress) and fills a
+ * bsl_vs_result (summary.h). BASEL_ECANCELLED when the callback cancels.
+ * subset.c turns that into the engine contract's bsl_result (engine.h), the
+ * same for all four; subset_predict.c predicts from what it writes.
  */
 #ifndef BSL_SAMPLER_H
 #define BSL_SAMPLER_H

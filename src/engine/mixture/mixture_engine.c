@@ -148,6 +148,9 @@ static int fit_mixture(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
     int rc = mixture_options(&mo, ctx, &pr, err);
     if (rc) return rc;
     if (P->cls == NULL) return bsl_fail(err, BASEL_EINVAL, "--method mixture needs a class column");
+    mo.threads = ctx->threads;
+    mo.progress = ctx->progress;
+    mo.progress_user = ctx->progress_user;
     bsl_mix_result *r = NULL;
     if ((rc = bsl_mixture_fit(P->X, P->n, P->d, P->cls, P->nclass, &mo, &r, err))) return rc;
     size_t d, len;

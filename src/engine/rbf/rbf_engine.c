@@ -76,6 +76,9 @@ static int rbf_options(bsl_rbf_options *ro, const bsl_engine_ctx *ctx, int annea
         (rc = bsl_params_size(p, "kmax", ro->kmax, 1, 100000, &ro->kmax, err)))
         return rc;
     ro->seed = ctx->seed;
+    ro->threads = ctx->threads;
+    ro->progress = ctx->progress;
+    ro->progress_user = ctx->progress_user;
     return BASEL_OK;
 }
 

@@ -163,13 +163,17 @@ BASEL_API int basel_fit_run(basel_fit **out, const basel_data *data, const basel
  * place; a directory, block device or socket is refused (BASEL_EIO). The
  * draws and predictions writers below do the same. */
 BASEL_API int basel_fit_write_json(const basel_fit *f, const char *path, basel_error *err);
-/* Read a FIT.json written by basel_fit_write_json. */
+/* Read a FIT.json written by basel_fit_write_json ("-" reads stdin). A
+ * document of another format version is refused with a message saying how
+ * to refit (docs/FIT.md). */
 BASEL_API int basel_fit_read_json(basel_fit **out, const char *path, basel_error *err);
 /* Write the draws CSV (one row per retained draw: chain, size, one 0/1
  * column per atom, then any sampled hyperparameters; '#' comment lines carry
  * the settings), atomically. Needs the option keep-draws=1 at fit time;
  * BASEL_EINVAL otherwise (and for fits read back from FIT.json). */
 BASEL_API int basel_fit_write_draws(const basel_fit *f, const char *path, basel_error *err);
+/* The FIT.json format version this library writes and reads. */
+BASEL_API int basel_fit_format_version(void);
 /* The seed the fit used (useful when the options said "pick one"). */
 BASEL_API unsigned long basel_fit_seed(const basel_fit *f);
 /* A human-readable report (PIP table with bars, size posterior, selected

@@ -147,6 +147,8 @@ void basel_fit_free(basel_fit *f)
     free(f);
 }
 
+int basel_fit_format_version(void) { return BSL_FORMAT_VERSION; }
+
 unsigned long basel_fit_seed(const basel_fit *f)
 {
     return (unsigned long)json_integer_value(json_object_get(f->doc, "seed"));
@@ -196,12 +198,15 @@ int basel_fit_read_json(basel_fit **out, const char *path, basel_error *err)
 {
     *out = NULL;
     json_error_t je;
-    json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    const int from_stdin = strcmp(path, "-") == 0;
+    const char *name = from_stdin ? "<stdin>" : path;
+    json_t *doc = from_stdin ? json_loadf(stdin, JSON_REJECT_DUPLICATES, &je)
+                             : json_load_file(path, JSON_REJECT_DUPLICATES, &je);
     if (!doc) {
         const int io = je.line == -1 || strstr(je.text, "unable to open") != NULL;
-        return load_error(&je, io ? BASEL_EIO : BASEL_EPARSE, path, err);
+        return load_error(&je, io ? BASEL_EIO : BASEL_EPARSE, name, err);
     }
-    return bsl_fit_adopt(out, doc, path, err);
+    return bsl_fit_adopt(out, doc, name, err);
 }
 
 /* The same bytes from memory give the same fit or the same error. */

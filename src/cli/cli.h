@@ -20,8 +20,19 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* Progress on stderr when it is a terminal (a callback for the library). */
+/* Progress of long work on stderr (cli_progress.c): on a terminal a bar
+ * with the fraction done, the elapsed time and the time left, redrawn at
+ * most 10 times a second; otherwise one line every 10 s. Nothing for work
+ * that ends within 2 s. */
+typedef struct cli_progress_state {
+    double t0, last;
+    int tty, shown;
+} cli_progress_state;
+void cli_progress_start(cli_progress_state *s);
+/* The library's progress callback; user is a cli_progress_state. Returns 0. */
 int cli_progress(double fraction, void *user);
+/* Clear the bar (if one was drawn). */
+void cli_progress_end(cli_progress_state *s);
 
 /* One file named on the command line (cli_files.c). */
 typedef struct cli_file {

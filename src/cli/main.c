@@ -84,13 +84,6 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     return 2;
 }
 
-int cli_progress(double fraction, void *user)
-{
-    const time_t *start = user;
-    if (time(NULL) - *start >= 2) fprintf(stderr, "\rbasel: %3.0f%% ", 100 * fraction);
-    return 0;
-}
-
 /* A summary or predictions that could not be written (a full disk, a
  * closed pipe) are an error, not a success with nothing to show. */
 static int finish_stdout(int status)

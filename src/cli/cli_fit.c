@@ -46,7 +46,7 @@ void cli_fit_help(FILE *fp, const char *method)
     basel_options *defaults = NULL;
     if (!method && basel_options_create(&defaults) == BASEL_OK) method_default = basel_options_get(defaults, "method");
     const size_t n = basel_options_count();
-    const char *always[] = {"method", "target", "inputs", "seed", "threads"};
+    const char *always[] = {"method", "target", "inputs", "na", "seed", "threads"};
     fprintf(fp, "\nRead by every method:\n");
     for (size_t i = 0; i < n; i++) {
         const char *name, *help;

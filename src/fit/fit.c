@@ -58,6 +58,7 @@ static json_t *header(const bsl_problem *P, const bsl_params *settings, unsigned
     json_object_set_new(doc, "rng", json_string("mt19937"));
     json_object_set_new(doc, "settings", settings_json(P->engine, settings));
     json_object_set_new(doc, "n", json_integer((json_int_t)P->n));
+    if (P->rows_dropped) json_object_set_new(doc, "rows_dropped", json_integer((json_int_t)P->rows_dropped));
     json_t *in = json_array(), *tg = json_array();
     for (size_t j = 0; j < P->d; j++) json_array_append_new(in, json_string(P->input_names[j]));
     for (size_t j = 0; j < P->c; j++) json_array_append_new(tg, json_string(P->target_names[j]));
@@ -115,6 +116,8 @@ int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *
     char seed_text[24];
     snprintf(seed_text, sizeof seed_text, "%lu", seed);
     if (!rc && bsl_params_set(&settings, "seed", seed_text)) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
+    const char *na = bsl_params_get(&o->p, "na");
+    if (!rc && bsl_params_set(&settings, "na", na ? na : "error")) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
     bsl_engine_ctx ctx = {e, &P, &settings, &o->p, seed, (int)threads, keep_draws, o->progress, o->progress_user};
     bsl_result res = {0};
     if (!rc) rc = e->fit(&ctx, &res, err);

@@ -9,7 +9,7 @@ head -41 "$D" | sed '5s/^[^,]*,/,/; 9s/,[^,]*,/,NA,/' > "$T/na.csv"
 head -41 "$D" | sed '5s/^[^,]*,/,/; 9s/,[^,]*,/,abc,/' > "$T/bad.csv"
 head -41 "$D" | sed '5d; 9d' > "$T/complete.csv"
 
-expect 2 "na.csv:5: column 'x1': the value is missing; 2 of 40 rows have a missing value in the columns used \(--na drop" \
+expect 2 "na.csv:5:1: column 'x1': the value is missing; 2 of 40 rows have a missing value in the columns used \(--na drop" \
     -- "$BASEL" fit "$T/na.csv" --method enumerate -o "$T/f.json"
 expect 0 "" -- "$BASEL" fit "$T/na.csv" --method enumerate --na drop --quiet -o "$T/drop.json"
 expect 0 '"rows_dropped": 2' -- cat "$T/drop.json"

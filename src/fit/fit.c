@@ -88,6 +88,10 @@ int bsl_fit_wrap(basel_fit **out, json_t *doc, basel_error *err)
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
     for (size_t j = 0; j < f->m; j++) f->pip[j] = json_number_value(json_array_get(pip, j));
+    if (bsl_fit_cache(f)) {
+        basel_fit_free(f);
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
     *out = f;
     return BASEL_OK;
 }
@@ -143,6 +147,8 @@ void basel_fit_free(basel_fit *f)
     if (!f) return;
     json_decref(f->doc);
     free(f->pip);
+    free(f->size);
+    for (size_t i = 0; i < 3; i++) free(f->selected[i]);
     if (f->draws) {
         bsl_vs_result_free(f->draws);
         free(f->draws);
@@ -221,4 +227,9 @@ int bsl_fit_read_buffer(basel_fit **out, const char *name, const char *text, siz
     json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     if (!doc) return load_error(&je, BASEL_EPARSE, name, err);
     return bsl_fit_adopt(out, doc, name, err);
+}
+
+int basel_fit_from_json(basel_fit **out, const char *name, const char *text, size_t len, basel_error *err)
+{
+    return bsl_fit_read_buffer(out, name ? name : "<json>", text, len, err);
 }

@@ -1055,6 +1055,11 @@ int bsl_data_check_numeric(const basel_data *d, size_t j, const char *what, base
 
 /* ------------------------------------------------------ missing values */
 
+double bsl_data_missing_value(int infinite)
+{
+    return cell_nan(infinite ? CELL_INFINITE : CELL_EMPTY, 0);
+}
+
 int bsl_data_is_missing(const basel_data *d, size_t i, size_t j)
 {
     size_t column;

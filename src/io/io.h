@@ -55,6 +55,9 @@ int bsl_data_check_numeric(const basel_data *d, size_t j, const char *what, base
  * missing, and how many cells of column j are. */
 int bsl_data_is_missing(const basel_data *d, size_t i, size_t j);
 size_t bsl_data_missing_count(const basel_data *d, size_t j);
+/* The NaN that marks a missing cell (or, infinite = 1, an infinite one) in
+ * a table's values, for tables made from memory (matrix.c). */
+double bsl_data_missing_value(int infinite);
 /* The 1-based character column where a cell that is not a number starts
  * (0 when unknown). */
 size_t bsl_data_cell_column(const basel_data *d, size_t i, size_t j);

@@ -76,9 +76,13 @@ static void one_case(const prob *p, const char *spec, const char *mprior)
     int rc = bsl_ssvs_parse(&sp, spec, &err);
     CHECK(rc == BASEL_OK, "parse %s: %s", spec, err.message);
     double ex[MAXM], ex_size[MAXM + 1], freq[MAXM];
-    if (!rc && p->d <= MAXM && s.pb.kmax == p->d) rc = bsl_ssvs_enumerate(&sp, &s.pb, ex, ex_size, &err);
-    else rc = rc ? rc : BASEL_EINVAL;
-    CHECK(rc == BASEL_OK, "enumerate %s %s: %s", p->name, spec, err.message);
+    if (!rc && (p->d > MAXM || s.pb.kmax != p->d)) { /* the check count and arrays assume both */
+        CHECK(0, "%s: m = %zu, kmax = %zu: the test needs m <= %d and kmax = m", p->name, p->d, s.pb.kmax, MAXM);
+        rc = BASEL_EINVAL;
+    } else if (!rc) {
+        rc = bsl_ssvs_enumerate(&sp, &s.pb, ex, ex_size, &err);
+        CHECK(rc == BASEL_OK, "enumerate %s %s: %s", p->name, spec, err.message);
+    }
     bsl_params params = {0};
     const size_t iter = sp.collapsed ? ss_iter : ss_iter_gibbs;
     double rb[MAXM][R], fr[MAXM][R], size[MAXM + 1][R];

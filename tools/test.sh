@@ -1,5 +1,10 @@
 #!/bin/bash
 # test.sh: the whole test suite, as CI runs it.
+#   tools/test.sh          the fast tier (CI): every test, the statistical
+#                          ones at a size that takes a few CPU minutes;
+#   tools/test.sh --full   the same with the long statistical runs
+#                          (BASEL_TIER=full, tests/stat/mcse.h): smaller
+#                          Monte Carlo errors, so smaller biases are seen.
 #  1. the release build: unit, statistical and command-line tests;
 #  2. an AddressSanitizer + UndefinedBehaviorSanitizer build with warnings as
 #     errors: unit and command-line tests;
@@ -8,8 +13,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-tools/build.sh
-ctest --test-dir build --output-on-failure -j2
+case "${1:-}" in
+    "") tier=fast timeout=900 ;;
+    --full) tier=full timeout=7200 ;;
+    *) echo "usage: tools/test.sh [--full]" >&2; exit 2 ;;
+esac
+
+EXTRA="${EXTRA:-} -DBASEL_STAT_TIMEOUT=$timeout" tools/build.sh
+BASEL_TIER=$tier ctest --test-dir build --output-on-failure -j2
 
 if dpkg -s valgrind > /dev/null 2>&1; then
     bash tests/cli/memcheck.sh build/basel

@@ -22,6 +22,13 @@ esac
 EXTRA="${EXTRA:-} -DBASEL_STAT_TIMEOUT=$timeout" tools/build.sh
 BASEL_TIER=$tier ctest --test-dir build --output-on-failure -j2
 
+# valgrind is a test-only dependency: installed here (as root) like the
+# build's packages in build.sh
+if ! dpkg -s valgrind > /dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+    echo "test.sh: installing valgrind" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind > /dev/null 2>&1 ||
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind > /dev/null; } || true
+fi
 if dpkg -s valgrind > /dev/null 2>&1; then
     bash tests/cli/memcheck.sh build/basel
 else
@@ -30,4 +37,4 @@ fi
 
 BUILD=build-asan TYPE=Debug EXTRA="-DBASEL_SANITIZE=ON -DBASEL_WERROR=ON" tools/build.sh
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --test-dir build-asan -L 'unit|cli' --output-on-failure -j2
+    ctest --test-dir build-asan -L 'unit|contract|cli' --output-on-failure -j2

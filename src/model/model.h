@@ -1,6 +1,13 @@
 /*
- * model.h: collapsed Gaussian linear models over an active set of atoms,
- * behind one incremental interface (DESIGN.md "Model").
+ * model.h: the model table, and collapsed Gaussian linear models over an
+ * active set of atoms as its first implementation (DESIGN.md "Model",
+ * "Model table").
+ *
+ * Engines see a model only through bsl_model_ops (bottom of this file): a
+ * const table of functions plus opaque state, in the style of GSL's
+ * gsl_rng_type. The Gaussian implementation (bsl_model below, the table
+ * bsl_model_gauss) covers every coefficient prior of bsl_coef_prior, so a
+ * prior added there reaches every engine that runs on the table.
  *
  * Every prior here makes the marginal likelihood of an active set A (k atoms,
  * coefficients integrated out) a function of three quantities of the
@@ -37,6 +44,8 @@
 
 #include "../linalg/linalg.h"
 #include "design.h"
+
+#include <gsl/gsl_rng.h>
 
 #define BSL_REFACTOR_EVERY 256
 /* The explicit inverse drifts faster than the factor (a downdate
@@ -159,5 +168,105 @@ void bsl_model_coef_mean(const bsl_model *M, double *beta);
 /* Residual scale factor for predictive intervals: the posterior mean of
  * sigma^2 for output o under the model (ridge: the given sigma^2). */
 double bsl_model_sigma2(const bsl_model *M, size_t o);
+
+/* ------------------------------------------------------------ the table
+ *
+ * A model is a state over the candidate atoms of a design with an "active
+ * set" of k of them, and a log marginal likelihood (or score) of that set,
+ * everything else (coefficients, noise, and where the model has them, other
+ * nuisance parameters) integrated out or held as state. Engines move between
+ * sets by add / remove / swap, score neighbours without moving (try_add,
+ * try_swap, drop_scores), let the model draw its nuisance parameters, and
+ * read posterior means for their summaries. Nothing in an engine touches a
+ * factor or a column.
+ *
+ * Entries marked "may be NULL" are optional; the bsl_cmodel_* wrappers
+ * supply the fallback. All others are required.
+ */
+typedef struct bsl_model_ops {
+    const char *name;
+    /* A model with the empty active set, able to hold kmax atoms. */
+    int (*create)(void **st, const bsl_design *D, const bsl_coef_prior *prior, size_t kmax,
+                  basel_error *err);
+    void (*free)(void *st);
+    /* dst (same design and kmax) becomes a copy of src. */
+    void (*copy)(void *dst, const void *src);
+
+    size_t (*k)(const void *st);
+    /* the k active atoms, in the model's own order (positions below) */
+    const size_t *(*active)(const void *st);
+    /* position of atom j in active(), -1 when j is not active */
+    long (*pos)(const void *st, size_t j);
+    double (*log_ml)(const void *st);
+
+    /* log_ml of the set with j added, model unchanged (its set, that is:
+     * the state may cache the trial for add); -inf when j cannot enter */
+    double (*try_add)(void *st, size_t j);
+    /* BASEL_ENUMERIC (model unchanged) when j cannot enter */
+    int (*add)(void *st, size_t j);
+    void (*remove)(void *st, size_t j);
+    /* may be NULL (= remove(out), then try_add(in)): log_ml of the set with
+     * out replaced by in; on return the model holds the set WITHOUT out, and
+     * the caller finishes with add(in) (accept) or add(out) (reject) */
+    double (*try_swap)(void *st, size_t out, size_t in);
+    /* for every active position p, log_ml of the set without active()[p] */
+    void (*drop_scores)(void *st, double *out);
+
+    /* may be NULL (nothing to draw): one Gibbs update of the nuisance
+     * parameters given the active set (ridge: sigma^2 and lambda) */
+    int (*draw_nuisance)(void *st, gsl_rng *r);
+    /* may be NULL (none): the number of sampled nuisance parameters, their
+     * current values into vals and their names into names (each may be NULL) */
+    size_t (*nuisance)(const void *st, double *vals, const char *const **names);
+
+    /* posterior mean of the active coefficients, k x c row-major */
+    void (*coef_mean)(const void *st, double *beta);
+    /* may be NULL: the posterior covariance of the active coefficients is
+     * sigma2(o) * V, V k x k column-major (leading dimension k) */
+    void (*coef_cov)(const void *st, double *V);
+    /* posterior mean of sigma^2 for output o (predictive intervals) */
+    double (*sigma2)(const void *st, size_t o);
+
+    /* may be NULL (not streaming): add one observation, the projected row b
+     * of all m atoms and its c targets y, to the state */
+    int (*add_row)(void *st, const double *b, const double *y);
+} bsl_model_ops;
+
+/* The collapsed Gaussian models of this file: every bsl_coef_prior. */
+extern const bsl_model_ops bsl_model_gauss;
+
+/* The implementation that holds a coefficient prior. */
+const bsl_model_ops *bsl_model_ops_for(const bsl_coef_prior *prior);
+
+/* A model handle: a table and its state. Owned by one thread. */
+typedef struct bsl_cmodel {
+    const bsl_model_ops *ops;
+    void *st;
+} bsl_cmodel;
+
+/* *out = a new model of the table ops (NULL: bsl_model_ops_for(prior)). */
+int bsl_cmodel_create(bsl_cmodel **out, const bsl_model_ops *ops, const bsl_design *D,
+                      const bsl_coef_prior *prior, size_t kmax, basel_error *err);
+void bsl_cmodel_free(bsl_cmodel *M); /* NULL-safe */
+int bsl_cmodel_copy(bsl_cmodel *dst, const bsl_cmodel *src);
+
+static inline size_t bsl_cmodel_k(const bsl_cmodel *M) { return M->ops->k(M->st); }
+static inline const size_t *bsl_cmodel_active(const bsl_cmodel *M) { return M->ops->active(M->st); }
+static inline long bsl_cmodel_pos(const bsl_cmodel *M, size_t j) { return M->ops->pos(M->st, j); }
+static inline int bsl_cmodel_is_active(const bsl_cmodel *M, size_t j) { return M->ops->pos(M->st, j) >= 0; }
+static inline double bsl_cmodel_log_ml(const bsl_cmodel *M) { return M->ops->log_ml(M->st); }
+static inline double bsl_cmodel_try_add(bsl_cmodel *M, size_t j) { return M->ops->try_add(M->st, j); }
+static inline int bsl_cmodel_add(bsl_cmodel *M, size_t j) { return M->ops->add(M->st, j); }
+static inline void bsl_cmodel_remove(bsl_cmodel *M, size_t j) { M->ops->remove(M->st, j); }
+double bsl_cmodel_try_swap(bsl_cmodel *M, size_t out, size_t in);
+static inline void bsl_cmodel_drop_scores(bsl_cmodel *M, double *out) { M->ops->drop_scores(M->st, out); }
+int bsl_cmodel_draw_nuisance(bsl_cmodel *M, gsl_rng *r);
+size_t bsl_cmodel_nuisance(const bsl_cmodel *M, double *vals, const char *const **names);
+static inline void bsl_cmodel_coef_mean(const bsl_cmodel *M, double *beta) { M->ops->coef_mean(M->st, beta); }
+/* BASEL_EINVAL when the model has no covariance */
+int bsl_cmodel_coef_cov(const bsl_cmodel *M, double *V);
+static inline double bsl_cmodel_sigma2(const bsl_cmodel *M, size_t o) { return M->ops->sigma2(M->st, o); }
+/* BASEL_EINVAL when the model does not stream */
+int bsl_cmodel_add_row(bsl_cmodel *M, const double *b, const double *y);
 
 #endif

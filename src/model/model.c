@@ -260,6 +260,24 @@ void bsl_model_drop_scores(bsl_model *M, double *out)
     }
 }
 
+double bsl_model_drop_score(bsl_model *M, size_t j)
+{
+    const size_t k = M->k, c = M->c, ld = M->kmax + 1, p = (size_t)M->pos[j];
+    if (M->since_inv_refresh > BSL_INV_REFRESH_EVERY && bsl_inv_from_chol(&M->chol, M->Ainv, ld) == BASEL_OK)
+        M->since_inv_refresh = 0;
+    if (!(M->Ainv[p + p * ld] > 0) && M->since_inv_refresh > 0 &&
+        bsl_inv_from_chol(&M->chol, M->Ainv, ld) == BASEL_OK)
+        M->since_inv_refresh = 0;
+    const double Bpp = M->Ainv[p + p * ld];
+    double *qd = M->work;
+    for (size_t o = 0; o < c; o++) {
+        double w = 0;
+        for (size_t l = 0; l < k; l++) w += M->Ainv[p + l * ld] * M->bA[l * c + o];
+        qd[o] = M->quad[o] - w * w / Bpp;
+    }
+    return bsl_log_ml_formula(&M->prior, M->D->n, M->D->q, c, k - 1, M->logdet + log(Bpp), qd, M->D->yy);
+}
+
 int bsl_model_refactor(bsl_model *M)
 {
     const size_t k = M->k, c = M->c, ld = M->kmax + 1, n = M->D->n;

@@ -72,8 +72,24 @@ typedef enum bsl_coef_kind {
     BSL_COEF_HIER = 2,
     BSL_COEF_AIC = 3,
     BSL_COEF_BIC = 4,
-    BSL_COEF_MDL = 5
+    BSL_COEF_MDL = 5,
+    BSL_COEF_SSVS = 6 /* spike and slab (ssvs_model.c): not a Gaussian-table prior */
 } bsl_coef_kind;
+
+/* The spike-and-slab prior of paper 001 (ssvs_model.c, engine/ssvs/ssvs.h
+ * explains the keys). */
+#define BSL_SSVS_KEYS "tau, tau2, c, p, a, b, scaled, collapsed"
+
+typedef struct bsl_ssvs_prior {
+    double tau, tau2, c, p; /* p < 0: use the model prior */
+    double a, b;
+    int scaled, collapsed;
+} bsl_ssvs_prior;
+
+/* Parse "ssvs[:key=value,...]"; unknown keys are errors listing the keys. */
+int bsl_ssvs_parse(bsl_ssvs_prior *sp, const char *spec, basel_error *err);
+/* Spike variances v0 (m) for the design. */
+void bsl_ssvs_spike(const bsl_ssvs_prior *sp, const bsl_design *D, double *v0);
 
 typedef struct bsl_coef_prior {
     bsl_coef_kind kind;
@@ -85,6 +101,7 @@ typedef struct bsl_coef_prior {
     double c, d;          /* ridge: Gamma(c, d) on lambda (paper 004 eq. 16) */
     double delta2;        /* hier */
     double penalty;       /* aic/bic/mdl: C per atom */
+    bsl_ssvs_prior ssvs;  /* ssvs */
 } bsl_coef_prior;
 
 #define BSL_PRIOR_NAMES "g, ridge, hier, aic, bic, mdl"
@@ -94,6 +111,10 @@ typedef struct bsl_coef_prior {
 int bsl_coef_prior_parse(bsl_coef_prior *p, const char *spec, size_t n, size_t c,
                          basel_error *err);
 const char *bsl_coef_kind_name(bsl_coef_kind kind);
+/* The spike-and-slab prior (kind BSL_COEF_SSVS) from "ssvs[:key=value,...]":
+ * the table entry bsl_model_ssvs. Not one of --prior's names (yet): the
+ * ssvs engine reads its own --prior. */
+int bsl_coef_prior_ssvs(bsl_coef_prior *p, const char *spec, basel_error *err);
 /* tau of A_tau for the prior's current settings. */
 double bsl_coef_tau(const bsl_coef_prior *p);
 
@@ -157,6 +178,9 @@ void bsl_model_remove(bsl_model *M, size_t j);
 /* For every active position p, the score of the set without active[p]
  * (out has k entries). O(k^2 c) from the explicit inverse. */
 void bsl_model_drop_scores(bsl_model *M, double *out);
+/* The score of the set without the active atom j (bsl_model_drop_scores'
+ * entry for j, the same arithmetic), O(k c). */
+double bsl_model_drop_score(bsl_model *M, size_t j);
 /* Change tau (ridge: after a Gibbs update of sigma2 or lambda) and
  * refactorise. */
 int bsl_model_set_prior(bsl_model *M, const bsl_coef_prior *prior);
@@ -211,6 +235,8 @@ typedef struct bsl_model_ops {
     double (*try_swap)(void *st, size_t out, size_t in);
     /* for every active position p, log_ml of the set without active()[p] */
     void (*drop_scores)(void *st, double *out);
+    /* log_ml of the set without the active atom j, model unchanged */
+    double (*try_remove)(void *st, size_t j);
 
     /* may be NULL (nothing to draw): one Gibbs update of the nuisance
      * parameters given the active set (ridge: sigma^2 and lambda) */
@@ -221,6 +247,10 @@ typedef struct bsl_model_ops {
 
     /* posterior mean of the active coefficients, k x c row-major */
     void (*coef_mean)(const void *st, double *beta);
+    /* may be NULL (= coef_mean for the active atoms, 0 for the others):
+     * posterior mean of every atom's coefficient, m x c row-major (the
+     * spike-and-slab model's spike atoms have coefficients too) */
+    void (*coef_all)(const void *st, double *beta);
     /* may be NULL: the posterior covariance of the active coefficients is
      * sigma2(o) * V, V k x k column-major (leading dimension k) */
     void (*coef_cov)(const void *st, double *V);
@@ -232,8 +262,10 @@ typedef struct bsl_model_ops {
     int (*add_row)(void *st, const double *b, const double *y);
 } bsl_model_ops;
 
-/* The collapsed Gaussian models of this file: every bsl_coef_prior. */
+/* The collapsed Gaussian models of this file: every bsl_coef_prior but ssvs. */
 extern const bsl_model_ops bsl_model_gauss;
+/* The spike-and-slab model (ssvs_model.c): prior kind BSL_COEF_SSVS. */
+extern const bsl_model_ops bsl_model_ssvs;
 
 /* The implementation that holds a coefficient prior. */
 const bsl_model_ops *bsl_model_ops_for(const bsl_coef_prior *prior);
@@ -260,9 +292,12 @@ static inline int bsl_cmodel_add(bsl_cmodel *M, size_t j) { return M->ops->add(M
 static inline void bsl_cmodel_remove(bsl_cmodel *M, size_t j) { M->ops->remove(M->st, j); }
 double bsl_cmodel_try_swap(bsl_cmodel *M, size_t out, size_t in);
 static inline void bsl_cmodel_drop_scores(bsl_cmodel *M, double *out) { M->ops->drop_scores(M->st, out); }
+static inline double bsl_cmodel_try_remove(bsl_cmodel *M, size_t j) { return M->ops->try_remove(M->st, j); }
 int bsl_cmodel_draw_nuisance(bsl_cmodel *M, gsl_rng *r);
 size_t bsl_cmodel_nuisance(const bsl_cmodel *M, double *vals, const char *const **names);
 static inline void bsl_cmodel_coef_mean(const bsl_cmodel *M, double *beta) { M->ops->coef_mean(M->st, beta); }
+/* every atom's coefficient, m x c; work holds (kmax + 1) x c doubles */
+void bsl_cmodel_coef_all(const bsl_cmodel *M, size_t m, size_t c, double *beta, double *work);
 /* BASEL_EINVAL when the model has no covariance */
 int bsl_cmodel_coef_cov(const bsl_cmodel *M, double *V);
 static inline double bsl_cmodel_sigma2(const bsl_cmodel *M, size_t o) { return M->ops->sigma2(M->st, o); }

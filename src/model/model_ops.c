@@ -9,6 +9,7 @@
 #include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* ------------------------------------------------------------ the handle */
 
@@ -59,6 +60,20 @@ size_t bsl_cmodel_nuisance(const bsl_cmodel *M, double *vals, const char *const 
     return M->ops->nuisance ? M->ops->nuisance(M->st, vals, names) : 0;
 }
 
+void bsl_cmodel_coef_all(const bsl_cmodel *M, size_t m, size_t c, double *beta, double *work)
+{
+    if (M->ops->coef_all) {
+        M->ops->coef_all(M->st, beta);
+        return;
+    }
+    const size_t k = bsl_cmodel_k(M);
+    const size_t *active = bsl_cmodel_active(M);
+    memset(beta, 0, m * c * sizeof *beta);
+    M->ops->coef_mean(M->st, work);
+    for (size_t i = 0; i < k; i++)
+        for (size_t o = 0; o < c; o++) beta[active[i] * c + o] = work[i * c + o];
+}
+
 int bsl_cmodel_coef_cov(const bsl_cmodel *M, double *V)
 {
     if (!M->ops->coef_cov) return BASEL_EINVAL;
@@ -73,8 +88,7 @@ int bsl_cmodel_add_row(bsl_cmodel *M, const double *b, const double *y)
 
 const bsl_model_ops *bsl_model_ops_for(const bsl_coef_prior *prior)
 {
-    (void)prior; /* every bsl_coef_kind is a Gaussian collapsed prior */
-    return &bsl_model_gauss;
+    return prior->kind == BSL_COEF_SSVS ? &bsl_model_ssvs : &bsl_model_gauss;
 }
 
 /* ------------------------------------------------- the Gaussian entry */
@@ -138,6 +152,8 @@ static size_t gauss_nuisance(const void *st, double *vals, const char *const **n
 static int gauss_create(void **st, const bsl_design *D, const bsl_coef_prior *prior, size_t kmax,
                         basel_error *err)
 {
+    if (prior->kind == BSL_COEF_SSVS)
+        return bsl_fail(err, BASEL_EINVAL, "the spike-and-slab prior is not a Gaussian collapsed model");
     return bsl_model_create((bsl_model **)st, D, prior, kmax, err);
 }
 
@@ -151,6 +167,7 @@ static double gauss_try_add(void *st, size_t j) { return bsl_model_try_add(st, j
 static int gauss_add(void *st, size_t j) { return bsl_model_add(st, j); }
 static void gauss_remove(void *st, size_t j) { bsl_model_remove(st, j); }
 static void gauss_drop_scores(void *st, double *out) { bsl_model_drop_scores(st, out); }
+static double gauss_try_remove(void *st, size_t j) { return bsl_model_drop_score(st, j); }
 static void gauss_coef_mean(const void *st, double *beta) { bsl_model_coef_mean(st, beta); }
 static double gauss_sigma2(const void *st, size_t o) { return bsl_model_sigma2(st, o); }
 
@@ -179,9 +196,11 @@ const bsl_model_ops bsl_model_gauss = {
     .remove = gauss_remove,
     .try_swap = NULL,
     .drop_scores = gauss_drop_scores,
+    .try_remove = gauss_try_remove,
     .draw_nuisance = gauss_draw_nuisance,
     .nuisance = gauss_nuisance,
     .coef_mean = gauss_coef_mean,
+    .coef_all = NULL,
     .coef_cov = gauss_coef_cov,
     .sigma2 = gauss_sigma2,
     .add_row = NULL,

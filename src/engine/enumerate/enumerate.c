@@ -65,8 +65,13 @@ static int check_full_rank(const bsl_vs_problem *pb, basel_error *err)
 {
     const size_t m = pb->D->m;
     bsl_cmodel *M;
-    if (bsl_vs_model_create(&M, pb, &pb->prior, m, err)) return BASEL_ENOMEM;
-    int rc = BASEL_OK;
+    int rc = bsl_vs_model_create(&M, pb, &pb->prior, m, err);
+    if (rc) return rc;
+    if (bsl_cmodel_nuisance(M, NULL, NULL) > 0)
+        rc = bsl_fail(err, BASEL_EINVAL,
+                      "enumeration needs a model without sampled nuisance parameters (the %s model "
+                      "has them)",
+                      M->ops->name);
     for (size_t j = 0; j < m && !rc; j++)
         if (bsl_cmodel_add(M, j) != BASEL_OK)
             rc = bsl_fail(err, BASEL_ENUMERIC,

@@ -20,7 +20,8 @@
  * Atoms that cannot enter (collinear, unusable) give S' = -inf and are
  * rejected; they have posterior probability zero, so the proposal stays valid.
  *
- * Ridge with sampled nuisance (pb->prior.sample_nuisance): after every sweep
+ * Models with nuisance parameters (ridge with sigma^2 and lambda sampled,
+ * the unscaled spike and slab's sigma^2): after every sweep
  * (m moves) the model draws its nuisance parameters (model.h
  * draw_nuisance: beta from paper 004 eq. (19), then lambda from eq. (17)
  * and 1/sigma^2 from eq. (18)) and refactorises for the new tau.
@@ -308,7 +309,8 @@ static int run_chain(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
         if (chain == 0 && run->progress && (it & 0xffff) == 0 && omp_get_thread_num() == 0 &&
             run->progress((double)it / (double)total, run->progress_user))
             *cancel = 1;
-        if (sampled && it > 0 && it % m == 0 && (rc = bsl_cmodel_draw_nuisance(ch->M, ch->r))) break;
+        /* the model's nuisance parameters, if it has any, once per sweep */
+        if (it > 0 && it % m == 0 && (rc = bsl_cmodel_draw_nuisance(ch->M, ch->r))) break;
         if ((rc = step(ch, pb, st))) break;
         if (it < run->burn) continue;
         const size_t t = it - run->burn;

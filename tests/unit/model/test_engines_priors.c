@@ -9,10 +9,13 @@
  * Exact answer: bsl_enumerate under the same prior; for ridge with sigma^2
  * and lambda sampled, which has no closed form, quadrature over (log
  * sigma^2, log lambda) of the enumerated marginals (as in
- * tests/stat/test_bd_ridge_gibbs.c).
+ * tests/stat/test_bd_ridge_gibbs.c); for the unscaled spike and slab
+ * (sigma^2 a nuisance parameter of the model) bsl_ssvs_enumerate's dense
+ * quadrature. The scaled spike and slab's enumeration through the table is
+ * also checked against bsl_ssvs_enumerate's eigen form (1e-9).
  *
  * Tolerance, from the Monte Carlo error: each (engine, prior) runs S
- * independent single-chain runs (seeds 1..S); for every PIP and every size
+ * independent single-chain runs (seeds 1..S, iter iterations after BURN); for every PIP and every size
  * probability, the mean over the runs must be within t * SE of the exact
  * value, SE = sd over runs / sqrt(S), t the Student-t (S - 1 df) quantile
  * that makes all the checks of this program together fail with probability
@@ -24,7 +27,7 @@
  */
 #include "check.h"
 #include "core/params.h"
-#include "engine/subset.h"
+#include "engine/ssvs/ssvs.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
@@ -36,23 +39,26 @@
 enum { N = 60, M = 6, S = 10, G = 120 };
 
 #define FAMILY_ALPHA 0.01
-#define ITER 20000
 #define BURN 500
 
 typedef int (*engine_fn)(const bsl_vs_problem *, const bsl_run *, bsl_vs_result *, basel_error *);
 
+/* iter: the engine's unit (bd: blocks of duration 1, rj: moves, ssvs:
+ * sweeps of M updates), chosen for a PIP SE of about 0.001 to 0.003 */
 static const struct {
     const char *name;
     engine_fn run;
+    size_t iter;
 } engines[] = {
-    {"bd", bsl_bd_run},
-    {"rj", bsl_rj_run},
+    {"bd", bsl_bd_run, 20000},
+    {"rj", bsl_rj_run, 20000},
+    {"ssvs", bsl_ssvs_run, 5000}, /* collapsed Gibbs over indicators */
 };
 enum { NENGINES = sizeof engines / sizeof engines[0] };
 
 static const char *const priors[] = {
     "g:g=60", "ridge:lambda=0.5,sigma2=1.3", "ridge:a=2,b=2,c=2,d=1", "hier:delta2=4,a=1,b=1",
-    "hier", "aic", "bic", "mdl",
+    "hier", "aic", "bic", "mdl", "ssvs:scaled=1,tau=0.5,c=50,a=1,b=1", "ssvs:scaled=0",
 };
 enum { NPRIORS = sizeof priors / sizeof priors[0] };
 
@@ -98,7 +104,7 @@ static void exact_sampled_ridge(const bsl_vs_problem *pb, double *pip, double *s
 
 /* Check the S-run mean of est (S x len) against exact (len). */
 static double compare(const char *what, const char *engine, const char *prior, const double *est,
-                      const double *exact, size_t len, double t)
+                      const double *exact, size_t len, double t, size_t iter)
 {
     double worst = 0;
     for (size_t j = 0; j < len; j++) {
@@ -106,7 +112,7 @@ static double compare(const char *what, const char *engine, const char *prior, c
         for (size_t s = 0; s < S; s++) mean += est[s * len + j] / S;
         for (size_t s = 0; s < S; s++) var += (est[s * len + j] - mean) * (est[s * len + j] - mean) / (S - 1);
         const double p = exact[j];
-        const double se = fmax(sqrt(var / S), sqrt(fmax(p * (1 - p), 0.0) / ((double)S * ITER)));
+        const double se = fmax(sqrt(var / S), sqrt(fmax(p * (1 - p), 0.0) / ((double)S * (double)iter)));
         const double z = fabs(mean - p) / se;
         worst = fmax(worst, z);
         CHECK(fabs(mean - p) <= t * se, "%s %s %s[%zu]: mean %.5f, exact %.5f, %.1f SE (bound %.1f, SE %.2g)",
@@ -140,30 +146,45 @@ int main(void)
     /* checks: per (engine, prior) M PIPs and M + 1 size probabilities */
     const double nchecks = (double)(NENGINES * NPRIORS * (2 * M + 1));
     const double t = gsl_cdf_tdist_Qinv(FAMILY_ALPHA / (2 * nchecks), S - 1);
-    printf("%d runs of %d iterations per case; bound %.2f SE (family-wise %.0f%% over %.0f checks)\n",
-           S, ITER, t, 100 * FAMILY_ALPHA, nchecks);
+    printf("%d runs per case; bound %.2f SE (family-wise %.0f%% over %.0f checks)\n", S, t,
+           100 * FAMILY_ALPHA, nchecks);
     bsl_params params = {0};
     for (size_t p = 0; p < NPRIORS; p++) {
         bsl_vs_problem pb = {0};
         pb.D = D;
-        CHECK(bsl_coef_prior_parse(&pb.prior, priors[p], N, 1, &err) == BASEL_OK, "parse %s", priors[p]);
+        pb.prior_spec = priors[p];
+        const int is_ssvs = strncmp(priors[p], "ssvs", 4) == 0;
+        CHECK((is_ssvs ? bsl_coef_prior_ssvs(&pb.prior, priors[p], &err)
+                       : bsl_coef_prior_parse(&pb.prior, priors[p], N, 1, &err)) == BASEL_OK,
+              "parse %s", priors[p]);
         CHECK(bsl_mprior_parse(&pb.mprior, "poisson:mean=2", M, &err) == BASEL_OK, "model prior");
         pb.kmax = pb.mprior.kmax = M;
         double pip[M], size[M + 1];
         if (pb.prior.sample_nuisance) {
             pb.prior.sigma2 = 1.0; /* the chains' start */
             exact_sampled_ridge(&pb, pip, size);
+        } else if (is_ssvs && !pb.prior.ssvs.scaled) {
+            /* sigma^2 integrated by quadrature, independently of the model table */
+            CHECK(bsl_ssvs_enumerate(&pb.prior.ssvs, &pb, pip, size, &err) == BASEL_OK, "ssvs enumerate");
+            bsl_vs_result ex;
+            CHECK(bsl_enumerate(&pb, NULL, &ex, &err) == BASEL_EINVAL, "enumerate refuses %s", priors[p]);
         } else {
             bsl_vs_result ex;
             CHECK(bsl_enumerate(&pb, NULL, &ex, &err) == BASEL_OK, "enumerate %s", priors[p]);
             memcpy(pip, ex.pip, sizeof pip);
             memcpy(size, ex.size_prob, sizeof size);
             bsl_vs_result_free(&ex);
+            if (is_ssvs) { /* the table's rank-one marginal against the dense eigen form */
+                double pd[M], sd[M + 1];
+                CHECK(bsl_ssvs_enumerate(&pb.prior.ssvs, &pb, pd, sd, &err) == BASEL_OK, "ssvs enumerate");
+                for (size_t j = 0; j < M; j++) CHECK_CLOSE(pip[j], pd[j], 1e-9, "ssvs pip: table vs dense");
+                for (size_t k = 0; k <= M; k++) CHECK_CLOSE(size[k], sd[k], 1e-9, "ssvs size: table vs dense");
+            }
         }
         for (size_t e = 0; e < NENGINES; e++) {
             double est_pip[S * M], est_size[S * (M + 1)];
             for (size_t s = 0; s < S; s++) {
-                bsl_run run = {.iter = ITER, .burn = BURN, .thin = 1, .chains = 1, .threads = 1,
+                bsl_run run = {.iter = engines[e].iter, .burn = BURN, .thin = 1, .chains = 1, .threads = 1,
                                .seed = 1 + s, .top = 5, .params = &params};
                 bsl_vs_result res;
                 const int rc = engines[e].run(&pb, &run, &res, &err);
@@ -173,9 +194,9 @@ int main(void)
                 memcpy(est_size + s * (M + 1), res.size_prob, (M + 1) * sizeof(double));
                 bsl_vs_result_free(&res);
             }
-            const double zp = compare("pip", engines[e].name, priors[p], est_pip, pip, M, t);
-            const double zs = compare("size", engines[e].name, priors[p], est_size, size, M + 1, t);
-            printf("  %-3s %-28s worst |mean - exact| / SE: pip %.2f  size %.2f\n", engines[e].name,
+            const double zp = compare("pip", engines[e].name, priors[p], est_pip, pip, M, t, engines[e].iter);
+            const double zs = compare("size", engines[e].name, priors[p], est_size, size, M + 1, t, engines[e].iter);
+            printf("  %-4s %-36s worst |mean - exact| / SE: pip %.2f  size %.2f\n", engines[e].name,
                    priors[p], zp, zs);
         }
     }

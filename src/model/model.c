@@ -302,6 +302,12 @@ int bsl_model_refactor(bsl_model *M)
 
 int bsl_model_set_prior(bsl_model *M, const bsl_coef_prior *prior)
 {
+    if (prior->kind == BSL_COEF_G && M->prior.kind == BSL_COEF_G) { /* tau = 0 either way */
+        M->prior = *prior;
+        M->trial_j = -1;
+        update_score(M);
+        return BASEL_OK;
+    }
     M->prior = *prior;
     M->tau = bsl_coef_tau(prior);
     return bsl_model_refactor(M);

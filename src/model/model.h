@@ -16,7 +16,9 @@
  * and of yy_o = y_o' P y_o, per output o. The priors:
  *   g      Zellner g-prior, Jeffreys sigma^2, intercept flat; tau = 0; BAS's
  *          log p = ((N-k)/2) log(1+g) - (N/2) log(1 + g (1 - R^2)),
- *          R^2 = quad/yy, N = n - q (n - 1 with the intercept only);
+ *          R^2 = quad/yy, N = n - q (n - 1 with the intercept only); with
+ *          g ~ IG(a, b) (g:a=..,b=..) g is a nuisance parameter of the
+ *          state with Gibbs updates (model_ops.c);
  *   ridge  beta ~ N(0, I/lambda), sigma^2 given (paper 004 eq. 14; eq. 30's
  *          covariance must read sigma^2 I + B B'/lambda): tau = sigma^2 lambda,
  *          log p = -(N/2) log(2 pi sigma^2) - (logdet - k log tau)/2
@@ -93,11 +95,12 @@ void bsl_ssvs_spike(const bsl_ssvs_prior *sp, const bsl_design *D, double *v0);
 
 typedef struct bsl_coef_prior {
     bsl_coef_kind kind;
-    double g;             /* g */
+    double g;             /* g (current value when sampled) */
     double sigma2;        /* ridge: noise variance (current value when sampled) */
     double lambda;        /* ridge: coefficient precision (current value when sampled) */
-    int sample_nuisance;  /* ridge: 1 = sigma2 and lambda get Gibbs updates */
-    double a, b;          /* ridge: Gamma(a, b) on 1/sigma2; hier: IG(a, b) on sigma2 */
+    int sample_nuisance;  /* ridge: 1 = sigma2 and lambda get Gibbs updates; g: 1 = g does */
+    double a, b;          /* ridge: Gamma(a, b) on 1/sigma2; hier: IG(a, b) on sigma2;
+                             g: IG(a, b) on g when sampled */
     double c, d;          /* ridge: Gamma(c, d) on lambda (paper 004 eq. 16) */
     double delta2;        /* hier */
     double penalty;       /* aic/bic/mdl: C per atom */

@@ -95,7 +95,36 @@ const bsl_model_ops *bsl_model_ops_for(const bsl_coef_prior *prior)
 
 static int sampled(const bsl_model *M)
 {
-    return M->prior.kind == BSL_COEF_RIDGE && M->prior.sample_nuisance;
+    return (M->prior.kind == BSL_COEF_RIDGE || M->prior.kind == BSL_COEF_G) && M->prior.sample_nuisance;
+}
+
+/* g ~ IG(a, b) (papers 002, 003 call it delta^2): with s = g / (1 + g),
+ * given the active set, (beta, sigma_o^2) | g, y is sigma_o^2 ~ IG(N/2,
+ * (yy_o - s quad_o)/2) (Jeffreys) and w_o = L'beta_o ~ N(s z_o, sigma_o^2
+ * s I) (beta_o ~ N(s betahat_o, sigma_o^2 s (B'B)^{-1}), L L' = B'B), and
+ * then g | beta, sigma^2 ~ IG(a + k c/2, b + sum_o |w_o|^2 / (2 sigma_o^2))
+ * (beta_o ~ N(0, g sigma_o^2 (B'B)^{-1}), beta_o'B'B beta_o = |w_o|^2): a
+ * blocked Gibbs step that leaves p(g | gamma, y) invariant. tau = 0 does not
+ * depend on g: no refactorisation, only the score. */
+static int draw_g(bsl_model *M, gsl_rng *r)
+{
+    const size_t k = M->k, c = M->c;
+    const double N = (double)(M->D->n - M->D->q), g = M->prior.g, s = g / (1 + g);
+    double ww = 0;
+    for (size_t o = 0; o < c; o++) {
+        const double rss = fmax(M->D->yy[o] - s * M->quad[o], 1e-300);
+        const double sigma2 = 1.0 / gsl_ran_gamma(r, 0.5 * N, 2.0 / rss);
+        const double sd = sqrt(sigma2 * s);
+        double w2 = 0;
+        for (size_t i = 0; i < k; i++) {
+            const double wi = s * M->z[i * c + o] + sd * gsl_ran_ugaussian(r);
+            w2 += wi * wi;
+        }
+        ww += w2 / sigma2;
+    }
+    bsl_coef_prior pr = M->prior;
+    pr.g = 1.0 / gsl_ran_gamma(r, pr.a + 0.5 * (double)(k * c), 1.0 / (pr.b + 0.5 * ww));
+    return bsl_model_set_prior(M, &pr);
 }
 
 /* Ridge nuisance: beta | ... (paper 004 eq. 19), then lambda (eq. 17) and
@@ -110,6 +139,7 @@ static int gauss_draw_nuisance(void *st, gsl_rng *r)
 {
     bsl_model *M = st;
     if (!sampled(M)) return BASEL_OK;
+    if (M->prior.kind == BSL_COEF_G) return draw_g(M, r);
     const size_t k = M->k, c = M->c;
     bsl_coef_prior pr = M->prior;
     const double N = (double)(M->D->n - M->D->q), sigma = sqrt(pr.sigma2);
@@ -136,11 +166,17 @@ static int gauss_draw_nuisance(void *st, gsl_rng *r)
 }
 
 static const char *const ridge_names[] = {"sigma2", "lambda"};
+static const char *const g_names[] = {"g"};
 
 static size_t gauss_nuisance(const void *st, double *vals, const char *const **names)
 {
     const bsl_model *M = st;
     if (!sampled(M)) return 0;
+    if (M->prior.kind == BSL_COEF_G) {
+        if (vals) vals[0] = M->prior.g;
+        if (names) *names = g_names;
+        return 1;
+    }
     if (vals) {
         vals[0] = M->prior.sigma2;
         vals[1] = M->prior.lambda;

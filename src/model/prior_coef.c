@@ -23,10 +23,19 @@ int bsl_coef_prior_parse(bsl_coef_prior *p, const char *text, size_t n, size_t c
     p->kind = (bsl_coef_kind)kind;
     const char *accepted = "";
     switch (p->kind) {
-    case BSL_COEF_G:
-        accepted = "g";
+    case BSL_COEF_G: {
+        /* g fixed, or (a and b given) g ~ IG(a, b) sampled, starting at g
+         * (the hierarchical g of papers 002, 003: delta^2 ~ IG(a, b)) */
+        accepted = "g, a, b";
+        const int given = bsl_spec_has(&s, "a") + bsl_spec_has(&s, "b");
+        if (given == 1)
+            return bsl_fail(err, BASEL_EINVAL, "--prior g: give both a and b (g ~ IG(a, b) sampled) or neither");
+        p->sample_nuisance = given == 2;
         rc = bsl_spec_double(&s, "g", (double)n, 1e-12, 1e300, &p->g, err);
+        if (!rc && p->sample_nuisance) rc = bsl_spec_double(&s, "a", 2.0, 1e-300, 1e300, &p->a, err);
+        if (!rc && p->sample_nuisance) rc = bsl_spec_double(&s, "b", 10.0, 1e-300, 1e300, &p->b, err);
         break;
+    }
     case BSL_COEF_RIDGE: {
         accepted = "lambda, sigma2, a, b, c, d";
         int given = bsl_spec_has(&s, "lambda") + bsl_spec_has(&s, "sigma2");

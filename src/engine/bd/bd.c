@@ -208,11 +208,10 @@ static int chain_alloc(bd_chain *ch, const bsl_vs_problem *pb, const bsl_run *ru
         !ch->batch_pip || !ch->batch_w || !ch->size_trace || bsl_modelset_init(&ch->models, max_models) ||
         bsl_vs_result_init(&ch->draws, m, c, pb->kmax, 1))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    if (pb->prior.sample_nuisance) {
-        ch->draws.nscalars = 2;
-        strcpy(ch->draws.scalar_names[0], "sigma2");
-        strcpy(ch->draws.scalar_names[1], "lambda");
-    }
+    const char *const *names = NULL; /* the model's nuisance parameters go into the draws */
+    ch->draws.nscalars = BSL_MIN(bsl_cmodel_nuisance(ch->M, NULL, &names), (size_t)2);
+    for (size_t i = 0; i < ch->draws.nscalars; i++)
+        snprintf(ch->draws.scalar_names[i], sizeof ch->draws.scalar_names[i], "%s", names[i]);
     return BASEL_OK;
 }
 
@@ -293,7 +292,7 @@ static void chain_run(bd_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
         }
         if (keep) ch->size_trace[it] = block_w > 0 ? block_size / block_w : (double)bsl_cmodel_k(ch->M);
         if (bsl_cmodel_draw_nuisance(ch->M, ch->r) != BASEL_OK) ch->rc = BASEL_ENUMERIC;
-        double sc[2] = {0, 0}; /* the ridge prior's sigma2 and lambda when sampled */
+        double sc[2] = {0, 0}; /* the model's nuisance parameters (ridge: sigma2, lambda) */
         bsl_cmodel_nuisance(ch->M, sc, NULL);
         if (keep) {
             ch->sigma2_sum += sc[0];

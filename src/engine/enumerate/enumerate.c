@@ -93,7 +93,8 @@ int bsl_enumerate(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *r
                         m, ENUM_MAX_M);
     if (pb->prior.sample_nuisance)
         return bsl_fail(err, BASEL_EINVAL,
-                        "enumeration needs fixed hyperparameters: give --prior ridge:lambda=..,sigma2=..");
+                        "enumeration needs fixed hyperparameters: give --prior %s",
+                        pb->prior.kind == BSL_COEF_G ? "g:g=.. (without a, b)" : "ridge:lambda=..,sigma2=..");
     clock_t t0 = clock();
     int rc = bsl_vs_result_init(res, m, c, pb->kmax, 1);
     if (rc) return bsl_fail(err, rc, "out of memory");

@@ -9,7 +9,8 @@
  * Exact answer: bsl_enumerate under the same prior; for ridge with sigma^2
  * and lambda sampled, which has no closed form, quadrature over (log
  * sigma^2, log lambda) of the enumerated marginals (as in
- * tests/stat/test_bd_ridge_gibbs.c); for the unscaled spike and slab
+ * tests/stat/test_bd_ridge_gibbs.c), and over log g for the sampled g;
+ * for the unscaled spike and slab
  * (sigma^2 a nuisance parameter of the model) bsl_ssvs_enumerate's dense
  * quadrature. The scaled spike and slab's enumeration through the table is
  * also checked against bsl_ssvs_enumerate's eigen form (1e-9).
@@ -23,7 +24,9 @@
  * binomial error sqrt(p (1 - p) / (S iter)): a chain of iter draws cannot
  * know a probability better, and runs that all give exactly 0 for a tiny p
  * would otherwise have SE = 0. A wrong prior (say, g = n in one engine and
- * g = 2n in the other) moves PIPs here by several hundredths, dozens of SEs.
+ * g = 2n in the other) moves PIPs here by several hundredths, dozens of SEs;
+ * a g that never moved from its start (g:a=3,b=6 starts at g = n = 60)
+ * would miss the exact PIPs by up to 0.28.
  */
 #include "check.h"
 #include "core/params.h"
@@ -57,7 +60,7 @@ static const struct {
 enum { NENGINES = sizeof engines / sizeof engines[0] };
 
 static const char *const priors[] = {
-    "g:g=60", "ridge:lambda=0.5,sigma2=1.3", "ridge:a=2,b=2,c=2,d=1", "hier:delta2=4,a=1,b=1",
+    "g:g=60", "g:a=3,b=6", "ridge:lambda=0.5,sigma2=1.3", "ridge:a=2,b=2,c=2,d=1", "hier:delta2=4,a=1,b=1",
     "hier", "aic", "bic", "mdl", "ssvs:scaled=1,tau=0.5,c=50,a=1,b=1", "ssvs:scaled=0",
 };
 enum { NPRIORS = sizeof priors / sizeof priors[0] };
@@ -88,6 +91,42 @@ static void exact_sampled_ridge(const bsl_vs_problem *pb, double *pip, double *s
                 const double lp_v = log(gsl_ran_gamma_pdf(pr.lambda, pr.c, 1 / pr.d)) + v;
                 acc = bsl_logaddexp(acc, Mo->log_ml + lp_u + lp_v);
             }
+        bsl_model_free(Mo);
+        lw[mask] = acc + bsl_mprior_log(&pb->mprior, (size_t)__builtin_popcount(mask));
+    }
+    const double lz = bsl_logsumexp(lw, 1u << M);
+    memset(pip, 0, M * sizeof *pip);
+    memset(size, 0, (M + 1) * sizeof *size);
+    for (unsigned mask = 0; mask < (1u << M); mask++) {
+        const double w = exp(lw[mask] - lz);
+        size[__builtin_popcount(mask)] += w;
+        for (size_t j = 0; j < M; j++)
+            if (mask >> j & 1) pip[j] += w;
+    }
+}
+
+/* The exact posterior of the g-prior with g ~ IG(a, b) sampled: midpoint
+ * rule in u = log g in [-6, 14] (density p(g) g) over the closed-form
+ * marginal of each subset, which depends on g only through the formula. */
+static void exact_sampled_g(const bsl_vs_problem *pb, double *pip, double *size)
+{
+    static double lw[1 << M];
+    basel_error err;
+    const double a = pb->prior.a, b = pb->prior.b;
+    for (unsigned mask = 0; mask < (1u << M); mask++) {
+        bsl_model *Mo;
+        bsl_model_create(&Mo, pb->D, &pb->prior, M, &err);
+        for (size_t j = 0; j < M; j++)
+            if (mask >> j & 1) bsl_model_add(Mo, j);
+        double acc = -INFINITY;
+        for (int i = 0; i < 4 * G; i++) {
+            const double u = -6 + 20.0 * (i + 0.5) / (4 * G);
+            bsl_coef_prior pr = pb->prior;
+            pr.g = exp(u);
+            const double lp_u = a * log(b) - lgamma(a) - a * u - b / pr.g; /* log IG(g) + u */
+            acc = bsl_logaddexp(acc, bsl_log_ml_formula(&pr, N, 1, 1, Mo->k, Mo->logdet, Mo->quad,
+                                                        pb->D->yy) + lp_u);
+        }
         bsl_model_free(Mo);
         lw[mask] = acc + bsl_mprior_log(&pb->mprior, (size_t)__builtin_popcount(mask));
     }
@@ -160,7 +199,9 @@ int main(void)
         CHECK(bsl_mprior_parse(&pb.mprior, "poisson:mean=2", M, &err) == BASEL_OK, "model prior");
         pb.kmax = pb.mprior.kmax = M;
         double pip[M], size[M + 1];
-        if (pb.prior.sample_nuisance) {
+        if (pb.prior.sample_nuisance && pb.prior.kind == BSL_COEF_G) {
+            exact_sampled_g(&pb, pip, size);
+        } else if (pb.prior.sample_nuisance) {
             pb.prior.sigma2 = 1.0; /* the chains' start */
             exact_sampled_ridge(&pb, pip, size);
         } else if (is_ssvs && !pb.prior.ssvs.scaled) {

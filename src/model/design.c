@@ -77,6 +77,12 @@ void bsl_design_column(const bsl_design *D, size_t j, double *out)
     project(D, out, NULL, work);
 }
 
+void bsl_design_project(const bsl_design *D, double *col, double *coef)
+{
+    double work[2 * 64];
+    project(D, col, coef, work);
+}
+
 /* Z = [1, X if linear term], then Q R by LAPACK. */
 static int always_in(bsl_design *D, basel_error *err)
 {

@@ -49,5 +49,8 @@ void bsl_design_free(bsl_design *D);
 void bsl_design_column(const bsl_design *D, size_t j, double *out);
 /* Raw (unprojected) column of atom j at the training points. */
 void bsl_design_raw_column(const bsl_design *D, size_t j, double *out);
+/* col (n) <- (I - Q Q') col, the projection every atom column gets; coef
+ * (q, may be NULL) <- the column's always-in coefficients R^{-1} Q' col. */
+void bsl_design_project(const bsl_design *D, double *col, double *coef);
 
 #endif

@@ -29,6 +29,7 @@ void bsl_model_free(bsl_model *M)
     free(M->cache_atom);
     free(M->cache);
     free(M->trial_quad);
+    free(M->trial_bty);
     free(M->work);
     free(M);
 }
@@ -45,22 +46,23 @@ static void update_score(bsl_model *M)
                                    M->D->yy);
 }
 
-int bsl_model_create(bsl_model **out, const bsl_design *D, const bsl_coef_prior *prior,
-                     size_t kmax, basel_error *err)
+static int create(bsl_model **out, const bsl_design *D, const bsl_atom_source *src,
+                  const bsl_coef_prior *prior, size_t kmax, basel_error *err)
 {
     *out = NULL;
     bsl_model *M = calloc(1, sizeof *M);
     if (!M) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     M->D = D;
+    if (src) M->src = *src;
     M->prior = *prior;
-    M->m = D->m;
+    M->m = src ? src->m : D->m;
     M->c = D->c;
     M->kmax = kmax;
     M->tau = bsl_coef_tau(prior);
     M->trial_j = -1;
     const size_t kc = kmax + 1, c = D->c;
     M->active = bsl_malloc(kc, sizeof(size_t));
-    M->pos = bsl_malloc(D->m, sizeof(long));
+    M->pos = bsl_malloc(M->m, sizeof(long));
     M->Ainv = bsl_calloc(kc * kc, sizeof(double));
     M->bA = bsl_calloc(kc * c, sizeof(double));
     M->GA = bsl_calloc(kc * kc, sizeof(double));
@@ -71,9 +73,14 @@ int bsl_model_create(bsl_model **out, const bsl_design *D, const bsl_coef_prior 
     M->trial_g = bsl_calloc(kc, sizeof(double));
     M->trial_quad = bsl_calloc(c, sizeof(double));
     M->work = bsl_calloc(kc * (c + 2), sizeof(double));
+    M->trial_bty = bsl_calloc(c, sizeof(double));
     int bad = !M->active || !M->pos || !M->Ainv || !M->bA || !M->GA || !M->z || !M->quad || !M->trial_v || !M->trial_u ||
-              !M->trial_g || !M->trial_quad || !M->work || bsl_chol_init(&M->chol, kc) != BASEL_OK;
-    if (!bad && !D->G) {
+              !M->trial_g || !M->trial_quad || !M->work || !M->trial_bty || bsl_chol_init(&M->chol, kc) != BASEL_OK;
+    if (!bad && src) { /* columns from the caller: no Gram matrix, no cache by id */
+        M->cols = bsl_malloc(D->n * kc, sizeof(double));
+        M->trial_col = bsl_malloc(D->n, sizeof(double));
+        bad = !M->cols || !M->trial_col;
+    } else if (!bad && !D->G) {
         M->cols = bsl_malloc(D->n * kc, sizeof(double));
         M->trial_col = bsl_malloc(D->n, sizeof(double));
         M->ncache = BSL_MIN(D->m, BSL_MAX(1, BSL_COLUMN_CACHE_BYTES / (8 * D->n)));
@@ -86,10 +93,23 @@ int bsl_model_create(bsl_model **out, const bsl_design *D, const bsl_coef_prior 
         bsl_model_free(M);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory for a model of up to %zu atoms", kmax);
     }
-    for (size_t j = 0; j < D->m; j++) M->pos[j] = -1;
+    for (size_t j = 0; j < M->m; j++) M->pos[j] = -1;
     update_score(M);
     *out = M;
     return BASEL_OK;
+}
+
+int bsl_model_create(bsl_model **out, const bsl_design *D, const bsl_coef_prior *prior,
+                     size_t kmax, basel_error *err)
+{
+    return create(out, D, NULL, prior, kmax, err);
+}
+
+int bsl_model_create_source(bsl_model **out, const bsl_design *D, const bsl_atom_source *src,
+                            const bsl_coef_prior *prior, size_t kmax, basel_error *err)
+{
+    if (!src || !src->column) return bsl_fail(err, BASEL_EINVAL, "no atom source");
+    return create(out, D, src, prior, kmax, err);
 }
 
 void bsl_model_copy(bsl_model *dst, const bsl_model *src)
@@ -115,11 +135,43 @@ void bsl_model_copy(bsl_model *dst, const bsl_model *src)
     dst->trial_j = -1;
 }
 
+/* Source mode: atom j's projected column into trial_col, with its
+ * diagonal, usability and cross products with y, exactly as the design
+ * computes them for its own atoms (design.c). */
+static void source_column(bsl_model *M, size_t j)
+{
+    const bsl_design *D = M->D;
+    const size_t n = D->n;
+    double *col = M->trial_col;
+    M->src.column(M->src.ctx, j, col);
+    const double raw = bsl_dot(col, col, n);
+    bsl_design_project(D, col, NULL);
+    M->trial_diag = bsl_dot(col, col, n);
+    M->trial_usable = M->trial_diag > 1e-10 * raw; /* as design.c's usable */
+    for (size_t o = 0; o < M->c; o++) M->trial_bty[o] = bsl_dot(col, D->Y + o * n, n);
+}
+
+/* b_j'P b_j and b_j'P y_o of atom j (source mode: of the atom cross() or
+ * source_column() last fetched, which must be j) */
+static double atom_diag(const bsl_model *M, size_t j)
+{
+    return M->src.column ? M->trial_diag : M->D->diag[j];
+}
+static double atom_bty(const bsl_model *M, size_t j, size_t o)
+{
+    return M->src.column ? M->trial_bty[o] : M->D->Bty[j * M->c + o];
+}
+
 /* Cross products of atom j with the active atoms into g; in streaming mode
  * also leaves j's projected column in trial_col. */
 static void cross(bsl_model *M, size_t j, double *g)
 {
     const bsl_design *D = M->D;
+    if (M->src.column) {
+        source_column(M, j);
+        bsl_dots(M->trial_col, M->cols, D->n, M->k, D->n, g);
+        return;
+    }
     if (D->G) {
         const double *Gj = D->G + j * D->m;
         for (size_t i = 0; i < M->k; i++) g[i] = Gj[M->active[i]];
@@ -138,10 +190,11 @@ static void cross(bsl_model *M, size_t j, double *g)
 double bsl_model_try_add(bsl_model *M, size_t j)
 {
     M->trial_j = -1;
-    if (M->k >= M->kmax || M->pos[j] >= 0 || !M->D->usable[j]) return -INFINITY;
+    if (M->k >= M->kmax || M->pos[j] >= 0 || (!M->src.column && !M->D->usable[j])) return -INFINITY;
     const size_t k = M->k, c = M->c;
     cross(M, j, M->trial_g);
-    const double d = M->D->diag[j] + M->tau;
+    if (M->src.column && !M->trial_usable) return -INFINITY;
+    const double d = atom_diag(M, j) + M->tau;
     const double s = bsl_chol_schur(&M->chol, M->trial_g, d, M->trial_v);
     if (!(s > BSL_RANK_TOL * d)) return -INFINITY;
     /* the variance inflation of every atom already in: with u = A^{-1} g,
@@ -149,13 +202,13 @@ double bsl_model_try_add(bsl_model *M, size_t j)
     const size_t ld = M->kmax + 1;
     bsl_inv_apply(M->Ainv, k, ld, M->trial_g, M->trial_u);
     for (size_t p = 0; p < k; p++) {
-        const double dp = M->D->diag[M->active[p]] + M->tau;
+        const double dp = M->GA[p + p * ld] + M->tau; /* b_p'P b_p of active[p] */
         const double u = M->trial_u[p];
         if (!(dp * (M->Ainv[p + p * ld] + u * u / s) * BSL_RANK_TOL < 1)) return -INFINITY;
     }
     /* new row of z and the new quad: quad' = quad + z_new^2 */
     for (size_t o = 0; o < c; o++) {
-        double t = M->D->Bty[j * c + o];
+        double t = atom_bty(M, j, o);
         for (size_t i = 0; i < k; i++) t -= M->trial_v[i] * M->z[i * c + o];
         t /= sqrt(s);
         M->work[o] = t;
@@ -178,11 +231,11 @@ int bsl_model_add(bsl_model *M, size_t j)
     bsl_inv_append(M->Ainv, k, ld, M->trial_u, s);
     for (size_t o = 0; o < c; o++) {
         M->z[k * c + o] = M->work[o];
-        M->bA[k * c + o] = M->D->Bty[j * c + o];
+        M->bA[k * c + o] = atom_bty(M, j, o);
         M->quad[o] = M->trial_quad[o];
     }
     for (size_t i = 0; i < k; i++) M->GA[i + k * ld] = M->GA[k + i * ld] = M->trial_g[i];
-    M->GA[k + k * ld] = M->D->diag[j];
+    M->GA[k + k * ld] = atom_diag(M, j);
     bsl_chol_append_commit(&M->chol, M->trial_v, s);
     if (M->cols) memcpy(M->cols + k * M->D->n, M->trial_col, M->D->n * sizeof(double));
     M->active[k] = j;

@@ -126,8 +126,25 @@ double bsl_coef_tau(const bsl_coef_prior *p);
 double bsl_log_ml_formula(const bsl_coef_prior *p, size_t n, size_t q, size_t c, size_t k,
                           double logdet, const double *quad, const double *yy);
 
+/* Columns supplied by the caller (free RBF centres are not dictionary
+ * atoms): atoms are the caller's ids 0..m-1, and column(ctx, id, out)
+ * writes the RAW column of atom id at the design's n training points; the
+ * model projects it like the design's own atoms (always-in columns
+ * integrated out) and computes its cross products on first use. The model
+ * keeps no cache by id, so the caller may give an id a new column whenever
+ * the id is not active. */
+typedef struct bsl_atom_source {
+    size_t m;
+    void (*column)(void *ctx, size_t id, double *out);
+    void *ctx;
+} bsl_atom_source;
+
 typedef struct bsl_model {
     const bsl_design *D;
+    bsl_atom_source src;  /* src.column != NULL: atoms come from the caller */
+    double trial_diag;    /* source mode: b_j'P b_j of the last atom tried, */
+    int trial_usable;     /* whether it is usable, */
+    double *trial_bty;    /* c: and b_j'P y */
     bsl_coef_prior prior;
     size_t m, c, k, kmax;
     double tau;
@@ -162,6 +179,10 @@ typedef struct bsl_model {
 /* An empty model (k = 0) able to hold kmax atoms. */
 int bsl_model_create(bsl_model **out, const bsl_design *D, const bsl_coef_prior *prior,
                      size_t kmax, basel_error *err);
+/* The same with the atoms' columns from src (m ids) instead of D's
+ * dictionary; D gives the rows, the targets and the always-in columns. */
+int bsl_model_create_source(bsl_model **out, const bsl_design *D, const bsl_atom_source *src,
+                            const bsl_coef_prior *prior, size_t kmax, basel_error *err);
 void bsl_model_free(bsl_model *M);
 /* Copy the state of src (same design and kmax) into dst. */
 void bsl_model_copy(bsl_model *dst, const bsl_model *src);
@@ -282,6 +303,9 @@ typedef struct bsl_cmodel {
 /* *out = a new model of the table ops (NULL: bsl_model_ops_for(prior)). */
 int bsl_cmodel_create(bsl_cmodel **out, const bsl_model_ops *ops, const bsl_design *D,
                       const bsl_coef_prior *prior, size_t kmax, basel_error *err);
+/* *out = a Gaussian model (bsl_model_gauss) whose atoms come from src. */
+int bsl_cmodel_create_source(bsl_cmodel **out, const bsl_design *D, const bsl_atom_source *src,
+                             const bsl_coef_prior *prior, size_t kmax, basel_error *err);
 void bsl_cmodel_free(bsl_cmodel *M); /* NULL-safe */
 int bsl_cmodel_copy(bsl_cmodel *dst, const bsl_cmodel *src);
 

@@ -29,6 +29,26 @@ int bsl_cmodel_create(bsl_cmodel **out, const bsl_model_ops *ops, const bsl_desi
     return BASEL_OK;
 }
 
+int bsl_cmodel_create_source(bsl_cmodel **out, const bsl_design *D, const bsl_atom_source *src,
+                             const bsl_coef_prior *prior, size_t kmax, basel_error *err)
+{
+    *out = NULL;
+    if (prior->kind == BSL_COEF_SSVS)
+        return bsl_fail(err, BASEL_EINVAL, "the spike-and-slab model takes no atom source");
+    bsl_cmodel *M = calloc(1, sizeof *M);
+    if (!M) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    M->ops = &bsl_model_gauss;
+    bsl_model *G = NULL;
+    const int rc = bsl_model_create_source(&G, D, src, prior, kmax, err);
+    if (rc) {
+        free(M);
+        return rc;
+    }
+    M->st = G;
+    *out = M;
+    return BASEL_OK;
+}
+
 void bsl_cmodel_free(bsl_cmodel *M)
 {
     if (!M) return;

@@ -207,8 +207,9 @@ int main(void)
         } else if (is_ssvs && !pb.prior.ssvs.scaled) {
             /* sigma^2 integrated by quadrature, independently of the model table */
             CHECK(bsl_ssvs_enumerate(&pb.prior.ssvs, &pb, pip, size, &err) == BASEL_OK, "ssvs enumerate");
-            bsl_vs_result ex;
+            bsl_vs_result ex = {0}; /* a failed engine may leave it partly filled: free it */
             CHECK(bsl_enumerate(&pb, NULL, &ex, &err) == BASEL_EINVAL, "enumerate refuses %s", priors[p]);
+            bsl_vs_result_free(&ex);
         } else {
             bsl_vs_result ex;
             CHECK(bsl_enumerate(&pb, NULL, &ex, &err) == BASEL_OK, "enumerate %s", priors[p]);

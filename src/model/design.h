@@ -44,6 +44,14 @@ typedef struct bsl_design {
 int bsl_design_create(bsl_design **out, const bsl_dict *dict, const double *X, size_t n,
                       const double *Y, size_t c, size_t gram_budget, basel_error *err);
 void bsl_design_free(bsl_design *D);
+/* A design with no dictionary (m = 0) and no always-in columns (q = 0):
+ * the rows and targets only, for models whose atoms come from the caller
+ * (bsl_atom_source) and whose constant / linear columns are atoms too, under
+ * the coefficient prior (the RBF networks of paper 002). */
+int bsl_design_create_plain(bsl_design **out, size_t n, const double *Y, size_t c, basel_error *err);
+/* New targets Y (n x c) for the same rows; models reading D must then be
+ * rebuilt (their B'y are stale). */
+void bsl_design_set_targets(bsl_design *D, const double *Y);
 
 /* Projected column of atom j (n doubles). */
 void bsl_design_column(const bsl_design *D, size_t j, double *out);

@@ -41,7 +41,11 @@ static void update_score(bsl_model *M)
         for (size_t i = 0; i < M->k; i++) q += M->z[i * M->c + o] * M->z[i * M->c + o];
         M->quad[o] = q;
     }
-    M->logdet = bsl_chol_logdet(&M->chol);
+    /* k logarithms: only the priors with tau > 0 read log|A| (the g-prior
+     * and the penalised criteria do not; any change of prior refactorises
+     * and comes back here) */
+    if (M->prior.kind == BSL_COEF_RIDGE || M->prior.kind == BSL_COEF_HIER)
+        M->logdet = bsl_chol_logdet(&M->chol);
     M->log_ml = bsl_log_ml_formula(&M->prior, M->D->n, M->D->q, M->c, M->k, M->logdet, M->quad,
                                    M->D->yy);
 }
@@ -54,6 +58,7 @@ static int create(bsl_model **out, const bsl_design *D, const bsl_atom_source *s
     if (!M) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     M->D = D;
     if (src) M->src = *src;
+    M->rank_tol = src && src->rank_tol > 0 ? src->rank_tol : BSL_RANK_TOL;
     M->prior = *prior;
     M->m = src ? src->m : D->m;
     M->c = D->c;
@@ -114,18 +119,20 @@ int bsl_model_create_source(bsl_model **out, const bsl_design *D, const bsl_atom
 
 void bsl_model_copy(bsl_model *dst, const bsl_model *src)
 {
-    const size_t kc = src->kmax + 1, c = src->c;
+    /* only the leading k columns carry state (an add writes row and column
+     * k before anything reads them) */
+    const size_t kc = src->kmax + 1, c = src->c, k = src->k;
     dst->prior = src->prior;
     dst->tau = src->tau;
-    dst->k = src->k;
-    memcpy(dst->active, src->active, src->k * sizeof *dst->active);
+    dst->k = k;
+    memcpy(dst->active, src->active, k * sizeof *dst->active);
     memcpy(dst->pos, src->pos, src->m * sizeof *dst->pos);
-    memcpy(dst->chol.L, src->chol.L, kc * kc * sizeof(double));
+    memcpy(dst->chol.L, src->chol.L, kc * k * sizeof(double));
     dst->chol.k = src->chol.k;
-    memcpy(dst->Ainv, src->Ainv, kc * kc * sizeof(double));
-    memcpy(dst->bA, src->bA, kc * c * sizeof(double));
-    memcpy(dst->GA, src->GA, kc * kc * sizeof(double));
-    memcpy(dst->z, src->z, kc * c * sizeof(double));
+    memcpy(dst->Ainv, src->Ainv, kc * k * sizeof(double));
+    memcpy(dst->bA, src->bA, k * c * sizeof(double));
+    memcpy(dst->GA, src->GA, kc * k * sizeof(double));
+    memcpy(dst->z, src->z, k * c * sizeof(double));
     if (src->cols) memcpy(dst->cols, src->cols, src->D->n * src->k * sizeof(double));
     memcpy(dst->quad, src->quad, c * sizeof(double));
     dst->log_ml = src->log_ml;
@@ -133,6 +140,16 @@ void bsl_model_copy(bsl_model *dst, const bsl_model *src)
     dst->since_refactor = src->since_refactor;
     dst->since_inv_refresh = src->since_inv_refresh;
     dst->trial_j = -1;
+}
+
+void bsl_model_clear(bsl_model *M)
+{
+    for (size_t i = 0; i < M->k; i++) M->pos[M->active[i]] = -1;
+    M->k = 0;
+    M->chol.k = 0;
+    M->since_refactor = M->since_inv_refresh = 0;
+    M->trial_j = -1;
+    update_score(M);
 }
 
 /* Source mode: atom j's projected column into trial_col, with its
@@ -196,7 +213,7 @@ double bsl_model_try_add(bsl_model *M, size_t j)
     if (M->src.column && !M->trial_usable) return -INFINITY;
     const double d = atom_diag(M, j) + M->tau;
     const double s = bsl_chol_schur(&M->chol, M->trial_g, d, M->trial_v);
-    if (!(s > BSL_RANK_TOL * d)) return -INFINITY;
+    if (!(s > M->rank_tol * d)) return -INFINITY;
     /* the variance inflation of every atom already in: with u = A^{-1} g,
      * (A'^{-1})_pp = (A^{-1})_pp + u_p^2 / s (linalg.h, bsl_inv_append) */
     const size_t ld = M->kmax + 1;
@@ -204,7 +221,7 @@ double bsl_model_try_add(bsl_model *M, size_t j)
     for (size_t p = 0; p < k; p++) {
         const double dp = M->GA[p + p * ld] + M->tau; /* b_p'P b_p of active[p] */
         const double u = M->trial_u[p];
-        if (!(dp * (M->Ainv[p + p * ld] + u * u / s) * BSL_RANK_TOL < 1)) return -INFINITY;
+        if (!(dp * (M->Ainv[p + p * ld] + u * u / s) * M->rank_tol < 1)) return -INFINITY;
     }
     /* new row of z and the new quad: quad' = quad + z_new^2 */
     for (size_t o = 0; o < c; o++) {
@@ -385,9 +402,12 @@ double bsl_model_sigma2(const bsl_model *M, size_t o)
     switch (M->prior.kind) {
     case BSL_COEF_RIDGE: return M->prior.sigma2;
     case BSL_COEF_G: {
-        /* E[sigma^2 | y, M] under Jeffreys: (yy (1 - g/(1+g) R^2)) / (N - 2) */
-        const double g = M->prior.g;
-        return (M->D->yy[o] - g / (1 + g) * M->quad[o]) / fmax(N - 2, 1);
+        /* E[sigma^2 | y, M] under Jeffreys: (yy (1 - g/(1+g) R^2)) / (N - 2);
+         * under IG(a0, b0): (b0 + ss/2) / (a0 + N/2 - 1) */
+        const double g = M->prior.g, ss = M->D->yy[o] - g / (1 + g) * M->quad[o];
+        if (M->prior.a0 > 0 || M->prior.b0 > 0)
+            return (M->prior.b0 + 0.5 * ss) / fmax(M->prior.a0 + 0.5 * N - 1, 0.5);
+        return ss / fmax(N - 2, 1);
     }
     case BSL_COEF_HIER: return (M->prior.b + 0.5 * rss) / fmax(M->prior.a + 0.5 * N - 1, 0.5);
     default: return rss / fmax(N - (double)M->k, 1);

@@ -18,7 +18,9 @@
  *          log p = ((N-k)/2) log(1+g) - (N/2) log(1 + g (1 - R^2)),
  *          R^2 = quad/yy, N = n - q (n - 1 with the intercept only); with
  *          g ~ IG(a, b) (g:a=..,b=..) g is a nuisance parameter of the
- *          state with Gibbs updates (model_ops.c);
+ *          state with Gibbs updates (model_ops.c); with sigma^2 ~ IG(a0,
+ *          b0) instead of Jeffreys (a0, b0 > 0: papers 002, 003),
+ *          log p = -(k/2) log(1+g) - (a0 + N/2) log(b0 + (yy - g/(1+g) quad)/2);
  *   ridge  beta ~ N(0, I/lambda), sigma^2 given (paper 004 eq. 14; eq. 30's
  *          covariance must read sigma^2 I + B B'/lambda): tau = sigma^2 lambda,
  *          log p = -(N/2) log(2 pi sigma^2) - (logdet - k log tau)/2
@@ -96,6 +98,7 @@ void bsl_ssvs_spike(const bsl_ssvs_prior *sp, const bsl_design *D, double *v0);
 typedef struct bsl_coef_prior {
     bsl_coef_kind kind;
     double g;             /* g (current value when sampled) */
+    double a0, b0;        /* g: IG(a0, b0) on sigma^2; 0, 0 = Jeffreys (BAS's marginal) */
     double sigma2;        /* ridge: noise variance (current value when sampled) */
     double lambda;        /* ridge: coefficient precision (current value when sampled) */
     int sample_nuisance;  /* ridge: 1 = sigma2 and lambda get Gibbs updates; g: 1 = g does */
@@ -137,11 +140,15 @@ typedef struct bsl_atom_source {
     size_t m;
     void (*column)(void *ctx, size_t id, double *out);
     void *ctx;
+    /* collinearity tolerance (BSL_RANK_TOL's role; 0 = BSL_RANK_TOL): smooth
+     * radial columns need a looser one (rbf_chain.c) */
+    double rank_tol;
 } bsl_atom_source;
 
 typedef struct bsl_model {
     const bsl_design *D;
     bsl_atom_source src;  /* src.column != NULL: atoms come from the caller */
+    double rank_tol;      /* BSL_RANK_TOL, or the source's */
     double trial_diag;    /* source mode: b_j'P b_j of the last atom tried, */
     int trial_usable;     /* whether it is usable, */
     double *trial_bty;    /* c: and b_j'P y */
@@ -199,6 +206,8 @@ double bsl_model_try_add(bsl_model *M, size_t j);
 int bsl_model_add(bsl_model *M, size_t j);
 /* Remove atom j (must be active). */
 void bsl_model_remove(bsl_model *M, size_t j);
+/* Remove every atom (k = 0), O(k). */
+void bsl_model_clear(bsl_model *M);
 /* For every active position p, the score of the set without active[p]
  * (out has k entries). O(k^2 c) from the explicit inverse. */
 void bsl_model_drop_scores(bsl_model *M, double *out);
@@ -253,6 +262,8 @@ typedef struct bsl_model_ops {
     /* BASEL_ENUMERIC (model unchanged) when j cannot enter */
     int (*add)(void *st, size_t j);
     void (*remove)(void *st, size_t j);
+    /* may be NULL (= remove them one by one): the empty active set */
+    void (*clear)(void *st);
     /* may be NULL (= remove(out), then try_add(in)): log_ml of the set with
      * out replaced by in; on return the model holds the set WITHOUT out, and
      * the caller finishes with add(in) (accept) or add(out) (reject) */
@@ -268,6 +279,8 @@ typedef struct bsl_model_ops {
     /* may be NULL (none): the number of sampled nuisance parameters, their
      * current values into vals and their names into names (each may be NULL) */
     size_t (*nuisance)(const void *st, double *vals, const char *const **names);
+    /* may be NULL: set them (e.g. to a draw from their prior, Geweke tests) */
+    int (*set_nuisance)(void *st, const double *vals);
 
     /* posterior mean of the active coefficients, k x c row-major */
     void (*coef_mean)(const void *st, double *beta);
@@ -280,6 +293,12 @@ typedef struct bsl_model_ops {
     void (*coef_cov)(const void *st, double *V);
     /* posterior mean of sigma^2 for output o (predictive intervals) */
     double (*sigma2)(const void *st, size_t o);
+    /* may be NULL: the sum of squares in sigma_o^2's posterior, y_o'P y_o
+     * - s b_o'A^{-1}b_o (s = g/(1+g) for the g-prior, 1 for least squares) */
+    double (*post_ss)(const void *st, size_t o);
+    /* may be NULL: the packed lower Cholesky factor of the active atoms'
+     * A_tau (k (k + 1) / 2, column-major), for predictive leverages */
+    void (*gram_factor)(const void *st, double *Lpacked);
 
     /* may be NULL (not streaming): add one observation, the projected row b
      * of all m atoms and its c targets y, to the state */
@@ -317,17 +336,23 @@ static inline double bsl_cmodel_log_ml(const bsl_cmodel *M) { return M->ops->log
 static inline double bsl_cmodel_try_add(bsl_cmodel *M, size_t j) { return M->ops->try_add(M->st, j); }
 static inline int bsl_cmodel_add(bsl_cmodel *M, size_t j) { return M->ops->add(M->st, j); }
 static inline void bsl_cmodel_remove(bsl_cmodel *M, size_t j) { M->ops->remove(M->st, j); }
+void bsl_cmodel_clear(bsl_cmodel *M);
 double bsl_cmodel_try_swap(bsl_cmodel *M, size_t out, size_t in);
 static inline void bsl_cmodel_drop_scores(bsl_cmodel *M, double *out) { M->ops->drop_scores(M->st, out); }
 static inline double bsl_cmodel_try_remove(bsl_cmodel *M, size_t j) { return M->ops->try_remove(M->st, j); }
 int bsl_cmodel_draw_nuisance(bsl_cmodel *M, gsl_rng *r);
 size_t bsl_cmodel_nuisance(const bsl_cmodel *M, double *vals, const char *const **names);
+/* BASEL_EINVAL when the model has none to set */
+int bsl_cmodel_set_nuisance(bsl_cmodel *M, const double *vals);
 static inline void bsl_cmodel_coef_mean(const bsl_cmodel *M, double *beta) { M->ops->coef_mean(M->st, beta); }
 /* every atom's coefficient, m x c; work holds (kmax + 1) x c doubles */
 void bsl_cmodel_coef_all(const bsl_cmodel *M, size_t m, size_t c, double *beta, double *work);
 /* BASEL_EINVAL when the model has no covariance */
 int bsl_cmodel_coef_cov(const bsl_cmodel *M, double *V);
 static inline double bsl_cmodel_sigma2(const bsl_cmodel *M, size_t o) { return M->ops->sigma2(M->st, o); }
+/* NAN / BASEL_EINVAL when the model does not have them */
+double bsl_cmodel_post_ss(const bsl_cmodel *M, size_t o);
+int bsl_cmodel_gram_factor(const bsl_cmodel *M, double *Lpacked);
 /* BASEL_EINVAL when the model does not stream */
 int bsl_cmodel_add_row(bsl_cmodel *M, const double *b, const double *y);
 

@@ -63,6 +63,15 @@ int bsl_cmodel_copy(bsl_cmodel *dst, const bsl_cmodel *src)
     return BASEL_OK;
 }
 
+void bsl_cmodel_clear(bsl_cmodel *M)
+{
+    if (M->ops->clear) {
+        M->ops->clear(M->st);
+        return;
+    }
+    for (size_t k = bsl_cmodel_k(M); k > 0; k--) M->ops->remove(M->st, bsl_cmodel_active(M)[k - 1]);
+}
+
 double bsl_cmodel_try_swap(bsl_cmodel *M, size_t out, size_t in)
 {
     if (M->ops->try_swap) return M->ops->try_swap(M->st, out, in);
@@ -94,10 +103,27 @@ void bsl_cmodel_coef_all(const bsl_cmodel *M, size_t m, size_t c, double *beta, 
         for (size_t o = 0; o < c; o++) beta[active[i] * c + o] = work[i * c + o];
 }
 
+int bsl_cmodel_set_nuisance(bsl_cmodel *M, const double *vals)
+{
+    return M->ops->set_nuisance ? M->ops->set_nuisance(M->st, vals) : BASEL_EINVAL;
+}
+
 int bsl_cmodel_coef_cov(const bsl_cmodel *M, double *V)
 {
     if (!M->ops->coef_cov) return BASEL_EINVAL;
     M->ops->coef_cov(M->st, V);
+    return BASEL_OK;
+}
+
+double bsl_cmodel_post_ss(const bsl_cmodel *M, size_t o)
+{
+    return M->ops->post_ss ? M->ops->post_ss(M->st, o) : NAN;
+}
+
+int bsl_cmodel_gram_factor(const bsl_cmodel *M, double *Lpacked)
+{
+    if (!M->ops->gram_factor) return BASEL_EINVAL;
+    M->ops->gram_factor(M->st, Lpacked);
     return BASEL_OK;
 }
 
@@ -119,8 +145,8 @@ static int sampled(const bsl_model *M)
 }
 
 /* g ~ IG(a, b) (papers 002, 003 call it delta^2): with s = g / (1 + g),
- * given the active set, (beta, sigma_o^2) | g, y is sigma_o^2 ~ IG(N/2,
- * (yy_o - s quad_o)/2) (Jeffreys) and w_o = L'beta_o ~ N(s z_o, sigma_o^2
+ * given the active set, (beta, sigma_o^2) | g, y is sigma_o^2 ~ IG(a0 + N/2,
+ * b0 + (yy_o - s quad_o)/2) (a0 = b0 = 0: Jeffreys) and w_o = L'beta_o ~ N(s z_o, sigma_o^2
  * s I) (beta_o ~ N(s betahat_o, sigma_o^2 s (B'B)^{-1}), L L' = B'B), and
  * then g | beta, sigma^2 ~ IG(a + k c/2, b + sum_o |w_o|^2 / (2 sigma_o^2))
  * (beta_o ~ N(0, g sigma_o^2 (B'B)^{-1}), beta_o'B'B beta_o = |w_o|^2): a
@@ -130,10 +156,11 @@ static int draw_g(bsl_model *M, gsl_rng *r)
 {
     const size_t k = M->k, c = M->c;
     const double N = (double)(M->D->n - M->D->q), g = M->prior.g, s = g / (1 + g);
+    const double a0 = M->prior.a0, b0 = M->prior.b0; /* 0, 0: Jeffreys */
     double ww = 0;
     for (size_t o = 0; o < c; o++) {
         const double rss = fmax(M->D->yy[o] - s * M->quad[o], 1e-300);
-        const double sigma2 = 1.0 / gsl_ran_gamma(r, 0.5 * N, 2.0 / rss);
+        const double sigma2 = 1.0 / gsl_ran_gamma(r, a0 + 0.5 * N, 1.0 / (b0 + 0.5 * rss));
         const double sd = sqrt(sigma2 * s);
         double w2 = 0;
         for (size_t i = 0; i < k; i++) {
@@ -205,6 +232,20 @@ static size_t gauss_nuisance(const void *st, double *vals, const char *const **n
     return 2;
 }
 
+static int gauss_set_nuisance(void *st, const double *vals)
+{
+    bsl_model *M = st;
+    if (!sampled(M)) return BASEL_EINVAL;
+    bsl_coef_prior pr = M->prior;
+    if (pr.kind == BSL_COEF_G) {
+        pr.g = vals[0];
+    } else {
+        pr.sigma2 = vals[0];
+        pr.lambda = vals[1];
+    }
+    return bsl_model_set_prior(M, &pr);
+}
+
 static int gauss_create(void **st, const bsl_design *D, const bsl_coef_prior *prior, size_t kmax,
                         basel_error *err)
 {
@@ -222,10 +263,26 @@ static double gauss_log_ml(const void *st) { return ((const bsl_model *)st)->log
 static double gauss_try_add(void *st, size_t j) { return bsl_model_try_add(st, j); }
 static int gauss_add(void *st, size_t j) { return bsl_model_add(st, j); }
 static void gauss_remove(void *st, size_t j) { bsl_model_remove(st, j); }
+static void gauss_clear(void *st) { bsl_model_clear(st); }
 static void gauss_drop_scores(void *st, double *out) { bsl_model_drop_scores(st, out); }
 static double gauss_try_remove(void *st, size_t j) { return bsl_model_drop_score(st, j); }
 static void gauss_coef_mean(const void *st, double *beta) { bsl_model_coef_mean(st, beta); }
 static double gauss_sigma2(const void *st, size_t o) { return bsl_model_sigma2(st, o); }
+
+static double gauss_post_ss(const void *st, size_t o)
+{
+    const bsl_model *M = st;
+    const double s = M->prior.kind == BSL_COEF_G ? M->prior.g / (1 + M->prior.g) : 1.0;
+    return fmax(M->D->yy[o] - s * M->quad[o], 0.0);
+}
+
+static void gauss_gram_factor(const void *st, double *Lpacked)
+{
+    const bsl_model *M = st;
+    size_t t = 0;
+    for (size_t j = 0; j < M->k; j++)
+        for (size_t i = j; i < M->k; i++) Lpacked[t++] = M->chol.L[i + j * M->chol.cap];
+}
 
 /* V = shrink A_tau^{-1} (the g-prior's posterior mean and covariance carry
  * the shrinkage g / (1 + g)) */
@@ -250,14 +307,18 @@ const bsl_model_ops bsl_model_gauss = {
     .try_add = gauss_try_add,
     .add = gauss_add,
     .remove = gauss_remove,
+    .clear = gauss_clear,
     .try_swap = NULL,
     .drop_scores = gauss_drop_scores,
     .try_remove = gauss_try_remove,
     .draw_nuisance = gauss_draw_nuisance,
     .nuisance = gauss_nuisance,
+    .set_nuisance = gauss_set_nuisance,
     .coef_mean = gauss_coef_mean,
     .coef_all = NULL,
     .coef_cov = gauss_coef_cov,
     .sigma2 = gauss_sigma2,
+    .post_ss = gauss_post_ss,
+    .gram_factor = gauss_gram_factor,
     .add_row = NULL,
 };

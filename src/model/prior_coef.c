@@ -88,6 +88,11 @@ double bsl_log_ml_formula(const bsl_coef_prior *p, size_t n, size_t q, size_t c,
         const double rss = fmax(yy[o] - quad[o], 0.0);
         switch (p->kind) {
         case BSL_COEF_G: {
+            if (p->a0 > 0 || p->b0 > 0) { /* sigma^2 ~ IG(a0, b0) */
+                const double ss = fmax(yy[o] - p->g / (1 + p->g) * quad[o], 0.0);
+                s += -0.5 * kk * log1p(p->g) - (p->a0 + 0.5 * N) * log(p->b0 + 0.5 * ss);
+                break;
+            }
             const double one_minus_r2 = rss / yy[o];
             s += 0.5 * (N - kk) * log1p(p->g) - 0.5 * N * log1p(p->g * one_minus_r2);
             break;

@@ -399,10 +399,6 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
     if (birth && strcmp(birth, "uniform") != 0 && strcmp(birth, "informed") != 0)
         return bsl_fail(err, BASEL_EINVAL, "--birth '%s': expected uniform or informed", birth);
     st.informed = birth && strcmp(birth, "informed") == 0;
-    if (pb->prior.sample_nuisance && D->c != 1)
-        return bsl_fail(err, BASEL_EINVAL,
-                        "--prior ridge with sampled sigma2 and lambda takes one target; give "
-                        "lambda and sigma2 for several");
     const size_t chains = run->chains;
     double *w = birth_weights(pb, st.informed);
     bd_chain *chs = bsl_calloc(chains, sizeof *chs);

@@ -11,8 +11,6 @@
 
 #include "../../model/model.h"
 
-#include <cblas.h>
-#include <float.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 #include <stdlib.h>

@@ -199,6 +199,12 @@ void bsl_design_set_targets(bsl_design *D, const double *Y)
     }
 }
 
+void bsl_design_add_row(bsl_design *D, const double *y)
+{
+    D->n++;
+    for (size_t o = 0; o < D->c; o++) D->yy[o] += y[o] * y[o];
+}
+
 int bsl_design_create(bsl_design **out, const bsl_dict *dict, const double *X, size_t n,
                       const double *Y, size_t c, size_t gram_budget, basel_error *err)
 {

@@ -52,6 +52,10 @@ int bsl_design_create_plain(bsl_design **out, size_t n, const double *Y, size_t 
 /* New targets Y (n x c) for the same rows; models reading D must then be
  * rebuilt (their B'y are stale). */
 void bsl_design_set_targets(bsl_design *D, const double *Y);
+/* A plain design read through cross products only (bsl_atom_source's gram):
+ * one more row with targets y (c): n and y'y grow, no rows are stored
+ * (D->Y keeps the first rows only; do not set targets on it). */
+void bsl_design_add_row(bsl_design *D, const double *y);
 
 /* Projected column of atom j (n doubles). */
 void bsl_design_column(const bsl_design *D, size_t j, double *out);

@@ -5,6 +5,7 @@
  * pos[active[i]] == i.
  */
 #include "model.h"
+#include "../linalg/rank1.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -81,7 +82,8 @@ static int create(bsl_model **out, const bsl_design *D, const bsl_atom_source *s
     M->trial_bty = bsl_calloc(c, sizeof(double));
     int bad = !M->active || !M->pos || !M->Ainv || !M->bA || !M->GA || !M->z || !M->quad || !M->trial_v || !M->trial_u ||
               !M->trial_g || !M->trial_quad || !M->work || !M->trial_bty || bsl_chol_init(&M->chol, kc) != BASEL_OK;
-    if (!bad && src) { /* columns from the caller: no Gram matrix, no cache by id */
+    if (!bad && src && !src->column) { /* cross products from the caller: no columns */
+    } else if (!bad && src) { /* columns from the caller: no Gram matrix, no cache by id */
         M->cols = bsl_malloc(D->n * kc, sizeof(double));
         M->trial_col = bsl_malloc(D->n, sizeof(double));
         bad = !M->cols || !M->trial_col;
@@ -113,7 +115,9 @@ int bsl_model_create(bsl_model **out, const bsl_design *D, const bsl_coef_prior 
 int bsl_model_create_source(bsl_model **out, const bsl_design *D, const bsl_atom_source *src,
                             const bsl_coef_prior *prior, size_t kmax, basel_error *err)
 {
-    if (!src || !src->column) return bsl_fail(err, BASEL_EINVAL, "no atom source");
+    if (!src || (!src->column && !(src->gram && src->bty))) return bsl_fail(err, BASEL_EINVAL, "no atom source");
+    if (!src->column && D->q != 0)
+        return bsl_fail(err, BASEL_EINVAL, "a cross-product source needs a plain design (no projection)");
     return create(out, D, src, prior, kmax, err);
 }
 
@@ -140,6 +144,33 @@ void bsl_model_copy(bsl_model *dst, const bsl_model *src)
     dst->since_refactor = src->since_refactor;
     dst->since_inv_refresh = src->since_inv_refresh;
     dst->trial_j = -1;
+}
+
+/* A' = A + v v' over the active atoms (v = their row values): the factor
+ * by k Givens rotations with z riding along (linalg/rank1.h: z becomes
+ * L'^{-1}(b + v y)), the explicit inverse by Sherman-Morrison, A^{-1} -
+ * u u' / (1 + v'u) with u = A^{-1} v, and the Gram block and b directly. */
+int bsl_model_add_row(bsl_model *M, const double *row, const double *y)
+{
+    if (!M->src.gram) return BASEL_EINVAL;
+    const size_t k = M->k, c = M->c, ld = M->kmax + 1;
+    double *v = M->trial_v, *u = M->trial_u, *zx = M->trial_quad;
+    for (size_t i = 0; i < k; i++) v[i] = row[M->active[i]];
+    bsl_inv_apply(M->Ainv, k, ld, v, u);
+    const double den = 1 + bsl_dot(v, u, k);
+    for (size_t j = 0; j < k; j++)
+        for (size_t i = 0; i < k; i++) M->Ainv[i + j * ld] -= u[i] * u[j] / den;
+    for (size_t j = 0; j < k; j++) {
+        for (size_t i = 0; i < k; i++) M->GA[i + j * ld] += v[i] * v[j];
+        for (size_t o = 0; o < c; o++) M->bA[j * c + o] += v[j] * y[o];
+    }
+    for (size_t o = 0; o < c; o++) zx[o] = y[o];
+    bsl_chol_rank1_update(&M->chol, v, M->z, c, zx); /* destroys v */
+    M->trial_j = -1;
+    update_score(M);
+    M->since_inv_refresh++;
+    if (++M->since_refactor >= BSL_REFACTOR_EVERY) return bsl_model_refactor(M);
+    return BASEL_OK;
 }
 
 void bsl_model_clear(bsl_model *M)
@@ -172,11 +203,11 @@ static void source_column(bsl_model *M, size_t j)
  * source_column() last fetched, which must be j) */
 static double atom_diag(const bsl_model *M, size_t j)
 {
-    return M->src.column ? M->trial_diag : M->D->diag[j];
+    return M->src.column || M->src.gram ? M->trial_diag : M->D->diag[j];
 }
 static double atom_bty(const bsl_model *M, size_t j, size_t o)
 {
-    return M->src.column ? M->trial_bty[o] : M->D->Bty[j * M->c + o];
+    return M->src.column || M->src.gram ? M->trial_bty[o] : M->D->Bty[j * M->c + o];
 }
 
 /* Cross products of atom j with the active atoms into g; in streaming mode
@@ -187,6 +218,13 @@ static void cross(bsl_model *M, size_t j, double *g)
     if (M->src.column) {
         source_column(M, j);
         bsl_dots(M->trial_col, M->cols, D->n, M->k, D->n, g);
+        return;
+    }
+    if (M->src.gram) { /* cross products from the caller, no columns */
+        for (size_t i = 0; i < M->k; i++) g[i] = M->src.gram(M->src.ctx, M->active[i], j);
+        M->trial_diag = M->src.gram(M->src.ctx, j, j);
+        M->trial_usable = M->trial_diag > 0;
+        for (size_t o = 0; o < M->c; o++) M->trial_bty[o] = M->src.bty(M->src.ctx, j, o);
         return;
     }
     if (D->G) {
@@ -207,10 +245,11 @@ static void cross(bsl_model *M, size_t j, double *g)
 double bsl_model_try_add(bsl_model *M, size_t j)
 {
     M->trial_j = -1;
-    if (M->k >= M->kmax || M->pos[j] >= 0 || (!M->src.column && !M->D->usable[j])) return -INFINITY;
+    const int sourced = M->src.column || M->src.gram;
+    if (M->k >= M->kmax || M->pos[j] >= 0 || (!sourced && !M->D->usable[j])) return -INFINITY;
     const size_t k = M->k, c = M->c;
     cross(M, j, M->trial_g);
-    if (M->src.column && !M->trial_usable) return -INFINITY;
+    if (sourced && !M->trial_usable) return -INFINITY;
     const double d = atom_diag(M, j) + M->tau;
     const double s = bsl_chol_schur(&M->chol, M->trial_g, d, M->trial_v);
     if (!(s > M->rank_tol * d)) return -INFINITY;

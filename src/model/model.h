@@ -129,16 +129,22 @@ double bsl_coef_tau(const bsl_coef_prior *p);
 double bsl_log_ml_formula(const bsl_coef_prior *p, size_t n, size_t q, size_t c, size_t k,
                           double logdet, const double *quad, const double *yy);
 
-/* Columns supplied by the caller (free RBF centres are not dictionary
- * atoms): atoms are the caller's ids 0..m-1, and column(ctx, id, out)
- * writes the RAW column of atom id at the design's n training points; the
- * model projects it like the design's own atoms (always-in columns
- * integrated out) and computes its cross products on first use. The model
- * keeps no cache by id, so the caller may give an id a new column whenever
- * the id is not active. */
+/* Atoms supplied by the caller (free RBF centres, streamed kernels are not
+ * dictionary atoms): atoms are the caller's ids 0..m-1, given either
+ *  - by column: column(ctx, id, out) writes the RAW column of atom id at
+ *    the design's n training points; the model projects it like the
+ *    design's own atoms (always-in columns integrated out) and computes its
+ *    cross products on first use. The model keeps no cache by id, so the
+ *    caller may give an id a new column whenever the id is not active; or
+ *  - by cross products (column == NULL): gram(ctx, i, j) = b_i'b_j and
+ *    bty(ctx, j, o) = b_j'y_o over the rows so far, on a plain design (q =
+ *    0) that grows by rows (bsl_design_add_row, then bsl_model's add_row on
+ *    every model: the sequential kernel regression of paper 003). */
 typedef struct bsl_atom_source {
     size_t m;
     void (*column)(void *ctx, size_t id, double *out);
+    double (*gram)(void *ctx, size_t i, size_t j);
+    double (*bty)(void *ctx, size_t j, size_t o);
     void *ctx;
     /* collinearity tolerance (BSL_RANK_TOL's role; 0 = BSL_RANK_TOL): smooth
      * radial columns need a looser one (rbf_chain.c) */
@@ -147,7 +153,7 @@ typedef struct bsl_atom_source {
 
 typedef struct bsl_model {
     const bsl_design *D;
-    bsl_atom_source src;  /* src.column != NULL: atoms come from the caller */
+    bsl_atom_source src;  /* src.column or src.gram != NULL: atoms come from the caller */
     double rank_tol;      /* BSL_RANK_TOL, or the source's */
     double trial_diag;    /* source mode: b_j'P b_j of the last atom tried, */
     int trial_usable;     /* whether it is usable, */
@@ -208,6 +214,13 @@ int bsl_model_add(bsl_model *M, size_t j);
 void bsl_model_remove(bsl_model *M, size_t j);
 /* Remove every atom (k = 0), O(k). */
 void bsl_model_clear(bsl_model *M);
+/* One more observation (models on a cross-product source only): row holds
+ * the new row's value of every atom (indexed by id), y its c targets; the
+ * caller has already grown the design (bsl_design_add_row) and its source's
+ * cross products. A rank-one update of the factor (Givens), z, the inverse
+ * and the Gram block of the active atoms: O(k^2). BASEL_EINVAL for other
+ * models. */
+int bsl_model_add_row(bsl_model *M, const double *row, const double *y);
 /* For every active position p, the score of the set without active[p]
  * (out has k entries). O(k^2 c) from the explicit inverse. */
 void bsl_model_drop_scores(bsl_model *M, double *out);
@@ -300,8 +313,8 @@ typedef struct bsl_model_ops {
      * A_tau (k (k + 1) / 2, column-major), for predictive leverages */
     void (*gram_factor)(const void *st, double *Lpacked);
 
-    /* may be NULL (not streaming): add one observation, the projected row b
-     * of all m atoms and its c targets y, to the state */
+    /* may be NULL (not streaming): add one observation, the row b of all m
+     * atoms (by id) and its c targets y, to the state (bsl_model_add_row) */
     int (*add_row)(void *st, const double *b, const double *y);
 } bsl_model_ops;
 

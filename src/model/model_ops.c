@@ -264,6 +264,7 @@ static double gauss_try_add(void *st, size_t j) { return bsl_model_try_add(st, j
 static int gauss_add(void *st, size_t j) { return bsl_model_add(st, j); }
 static void gauss_remove(void *st, size_t j) { bsl_model_remove(st, j); }
 static void gauss_clear(void *st) { bsl_model_clear(st); }
+static int gauss_add_row(void *st, const double *b, const double *y) { return bsl_model_add_row(st, b, y); }
 static void gauss_drop_scores(void *st, double *out) { bsl_model_drop_scores(st, out); }
 static double gauss_try_remove(void *st, size_t j) { return bsl_model_drop_score(st, j); }
 static void gauss_coef_mean(const void *st, double *beta) { bsl_model_coef_mean(st, beta); }
@@ -320,5 +321,5 @@ const bsl_model_ops bsl_model_gauss = {
     .sigma2 = gauss_sigma2,
     .post_ss = gauss_post_ss,
     .gram_factor = gauss_gram_factor,
-    .add_row = NULL,
+    .add_row = gauss_add_row,
 };

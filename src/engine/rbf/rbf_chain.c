@@ -199,7 +199,8 @@ static int alloc_state(bsl_rbf_chain *ch, rbf_state *s, basel_error *err)
     s->last_id = -1;
     if (!s->mu || !s->cand || !s->id || !s->slot_mu || !s->slot_used || !s->M || !s->last_col)
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    const bsl_atom_source src = {ch->q + nslot, state_column, s, RBF_RANK_TOL};
+    const bsl_atom_source src = {.m = ch->q + nslot, .column = state_column, .ctx = s,
+                                 .rank_tol = RBF_RANK_TOL};
     const bsl_coef_prior pr = model_prior(ch);
     for (size_t o = 0; o < ch->c; o++) {
         const int rc = bsl_cmodel_create_source(&s->M[o], ch->Dy[o], &src, &pr, ch->cap, err);

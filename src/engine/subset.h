@@ -2,9 +2,10 @@
  * subset.h: engines over subsets of a dictionary (DESIGN.md "Engine"):
  * exact enumeration, continuous-time birth-death, reversible jump and
  * spike-and-slab Gibbs. Each reads a bsl_vs_problem (shared, read-only),
- * runs its chains through the chain driver (chains.h: one RNG per chain
- * seeded by bsl_chain_seed(seed, chain), so the result does not depend on
- * the thread count; progress and cancel through run->progress) and fills a
+ * talks to its model only through the model table (model.h), runs its
+ * chains through the chain driver (chains.h: one RNG per chain seeded by
+ * bsl_chain_seed(seed, chain), so the result does not depend on the thread
+ * count; progress and cancel through run->progress) and fills a
  * bsl_vs_result (summary.h). BASEL_ECANCELLED when the callback cancels.
  * subset.c turns that into the engine contract's bsl_result (engine.h), the
  * same for all four; subset_predict.c predicts from what it writes.
@@ -25,7 +26,15 @@ typedef struct bsl_vs_problem {
     bsl_mprior mprior;     /* includes kmin/kmax */
     size_t kmax;           /* = mprior.kmax, the largest model any chain may hold */
     const char *prior_spec;/* the --prior text, for engines with priors of their own (ssvs) */
+    const bsl_model_ops *model; /* the model table; NULL = bsl_model_ops_for(&prior) */
 } bsl_vs_problem;
+
+/* A new model of the problem (empty active set, up to kmax atoms). */
+static inline int bsl_vs_model_create(bsl_cmodel **M, const bsl_vs_problem *pb,
+                                      const bsl_coef_prior *prior, size_t kmax, basel_error *err)
+{
+    return bsl_cmodel_create(M, pb->model, pb->D, prior, kmax, err);
+}
 
 typedef struct bsl_run {
     size_t iter;           /* iterations per chain after burn-in (engine's unit) */

@@ -75,6 +75,16 @@ int bsl_subset_fit(struct bsl_engine_ctx *ctx, struct bsl_result *res, bsl_subse
 /* Predict with the engine block subset.c wrote (engine.h's predict). */
 int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, const char *model,
                        double level, struct basel_pred *p, basel_error *err);
+/* The option rows every subset engine reads (engine.h), with the defaults
+ * they share: the dictionary and priors (prior: the coefficient prior's
+ * default), and for the samplers the run's length (iter: its default) and
+ * the bound on stored subsets. */
+#define BSL_SUBSET_OPTIONS(prior)                                                                      \
+    {"basis", "linear"}, {"prior", prior}, {"model-prior", "beta-binomial:a=1,b=1"}, {"standardize", "no"}, \
+        {"kmax", ""}, {"top", "20"}, { "gram-memory", "256" }
+#define BSL_SUBSET_RUN_OPTIONS(iter)                                                                  \
+    {"iter", iter}, {"burn", ""}, {"thin", "1"}, {"chains", "4"}, { "max-models", "20000" }
+
 /* The models the subset engines predict with: bma, hpm, median, prevalence. */
 extern const char *const bsl_subset_models[];
 

@@ -258,7 +258,7 @@ static int keep_draw(rj_chain *ch)
 static int record(rj_chain *ch, bsl_trace *trace, size_t t, const bsl_run *run)
 {
     const bsl_cmodel *M = ch->M;
-    const size_t k = bsl_cmodel_k(M), m = ch->m;
+    const size_t k = bsl_cmodel_k(M);
     const size_t *active = bsl_cmodel_active(M);
     ch->run_len++;
     for (size_t i = 0; i < k; i++) ch->freq[active[i]]++;

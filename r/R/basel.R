@@ -1,0 +1,174 @@
+## basel(): the formula front end. The model frame and matrix follow R's
+## conventions; the columns of the model matrix (without the intercept,
+## which the library always includes) are the candidate inputs, the response
+## the target; every other argument is one of the library's options by name.
+
+## R argument names to the library's option names: '.' and '_' read as '-',
+## and a name without its dashes is accepted too (modelprior, keepdraws).
+option_name <- function(name) {
+    known <- catalogue()$option
+    n <- gsub("[._]", "-", tolower(name))
+    if (n %in% known) return(n)
+    i <- match(gsub("-", "", n), gsub("-", "", known))
+    if (!is.na(i)) return(known[i])
+    NA_character_
+}
+
+option_value <- function(name, value) {
+    if (is.null(value) || length(value) != 1 || is.na(value))
+        basel_stop("option '", name, "' needs one value")
+    if (is.logical(value)) {
+        if (name == "standardize") return(if (value) "yes" else "no")
+        return(if (value) "1" else "0")
+    }
+    if (is.numeric(value)) {
+        if (is.finite(value) && value == round(value) && abs(value) < 2^53)
+            return(sprintf("%.0f", value))
+        return(sprintf("%.17g", value))
+    }
+    if (is.character(value) || is.factor(value)) return(as.character(value))
+    basel_stop("option '", name, "': a ", class(value)[1], " is not an option value")
+}
+
+#' Bayesian selection of inputs and basis functions
+#'
+#' @param formula a model formula, \code{y ~ .} and the like; the response
+#'   is the target (a factor or character for method "mixture"); several
+#'   numeric responses as \code{cbind(y1, y2)}.
+#' @param data a data frame.
+#' @param method,prior,modelprior,basis,iter,burn,chains,seed,threads,...
+#'   options of the library by name (see basel_options()).
+#' @param na.action as in lm(): with na.omit (the default) rows with a
+#'   missing value are dropped before the library sees them; with na.pass
+#'   they are passed on as missing and the library's option \code{na}
+#'   ("error", its default, or "drop") decides.
+#' @param draws keep the draws (methods bd, rj, ssvs, mixture).
+#' @param progress TRUE for a text progress bar (default: when interactive),
+#'   FALSE for none, or a function(fraction) called as the fit proceeds;
+#'   returning TRUE cancels the fit.
+basel <- function(formula, data, method = "bd", ..., na.action, draws = NULL,
+                  progress = interactive(), verbose = FALSE) {
+    cl <- match.call()
+    if (missing(data)) data <- environment(formula)
+    mf <- match.call(expand.dots = FALSE)
+    m <- match(c("formula", "data", "na.action"), names(mf), 0L)
+    mf <- mf[c(1L, m)]
+    mf$drop.unused.levels <- TRUE
+    mf[[1L]] <- quote(stats::model.frame)
+    mf <- eval(mf, parent.frame())
+    mt <- attr(mf, "terms")
+    y <- model.response(mf)
+    if (is.null(y)) basel_stop("the formula has no response")
+    x <- model.matrix(mt, mf)
+    x <- x[, colnames(x) != "(Intercept)", drop = FALSE]
+    if (ncol(x) == 0) basel_stop("the formula has no inputs")
+    inputs <- gsub(",", ";", colnames(x), fixed = TRUE)   # the library lists inputs comma-separated
+    inputs <- make.unique(inputs)
+    colnames(x) <- inputs
+
+    opts <- list(method = method, ...)
+    if (!is.null(opts$seed) && is.na(opts$seed)) opts$seed <- NULL
+    if (is.null(opts$seed)) opts$seed <- sample.int(.Machine$integer.max, 1L)  # set.seed() reproduces a fit
+    labels <- NULL
+    label_name <- NULL
+    if (is.factor(y) || is.character(y) || is.logical(y)) {
+        if (method != "mixture")
+            basel_stop("the response is not numeric: class labels need method = \"mixture\"")
+        label_name <- make.unique(c(inputs, deparse1(formula[[2L]])))[ncol(x) + 1L]
+        labels <- as.character(y)
+        ynames <- label_name
+    } else {
+        if (!is.numeric(y)) basel_stop("the response is a ", class(y)[1], ", not numbers")
+        y <- as.matrix(y)
+        ynames <- if (ncol(y) == 1) deparse1(formula[[2L]]) else colnames(y)
+        if (is.null(ynames)) ynames <- paste0("y", seq_len(ncol(y)))
+        ynames <- gsub(",", ";", ynames, fixed = TRUE)
+        ynames <- make.unique(c(inputs, ynames))[ncol(x) + seq_len(ncol(y))]
+        storage.mode(y) <- "double"
+        x <- cbind(x, y)
+        colnames(x) <- c(inputs, ynames)
+    }
+    storage.mode(x) <- "double"
+    if (is.null(opts$target)) opts$target <- paste(ynames, collapse = ",")
+    if (is.null(draws)) draws <- method %in% methods_with_draws
+    if (isTRUE(draws)) opts[["keep-draws"]] <- TRUE
+
+    onames <- vapply(names(opts), option_name, "")
+    bad <- names(opts)[is.na(onames)]
+    if (length(bad))
+        basel_stop("unknown option", if (length(bad) > 1) "s", " ", paste0("'", bad, "'", collapse = ", "),
+                   "; the library reads: ", paste(catalogue()$option, collapse = ", "))
+    if (anyDuplicated(onames)) basel_stop("option '", onames[anyDuplicated(onames)], "' given twice")
+    ovalues <- vapply(seq_along(opts), function(i) option_value(onames[i], opts[[i]]), "")
+
+    pfun <- progress_function(progress, verbose)
+    on.exit(if (!is.null(attr(pfun, "close"))) attr(pfun, "close")(), add = TRUE)
+    ## TRUE from the user's function cancels; NA tells C an interrupt arrived
+    ## while R code ran (C checks for one between calls itself)
+    ## while R code ran (C checks for one between calls itself); an error
+    ## in it cancels the fit and is reported after
+    perr <- NULL
+    pcall <- if (is.function(pfun)) function(fraction)
+        tryCatch(isTRUE(pfun(fraction)), interrupt = function(e) NA, error = function(e) {
+            perr <<- e
+            TRUE
+        }) else NULL
+    ptr <- .Call(r_basel_fit, x, colnames(x), labels, label_name, unname(onames), ovalues, pcall, environment())
+    if (!is.null(perr)) basel_stop("the progress function failed: ", conditionMessage(perr), call = cl)
+    ptr <- checked(ptr, call = cl)
+    fit <- new_basel(ptr)
+    fit$call <- cl
+    fit$terms <- mt
+    fit$xlevels <- .getXlevels(mt, mf)
+    fit$contrasts <- attr(x, "contrasts")
+    fit$na.action <- attr(mf, "na.action")
+    fit$response <- ynames
+    fit$x_names <- inputs
+    fit$options <- setNames(ovalues, onames)
+    if (isTRUE(draws)) fit$draws <- read_draws(ptr)
+    fit
+}
+
+## A basel object from a fit's handle: the document (FIT.json) as text and
+## parsed, the handle for predictions.
+new_basel <- function(ptr) {
+    json <- checked(.Call(r_basel_fit_json, ptr))
+    structure(list(ptr = ptr, json = json, doc = jsonlite::fromJSON(json, simplifyVector = TRUE,
+                                                                    simplifyDataFrame = FALSE)),
+              class = "basel")
+}
+
+## The handle, rebuilt from the JSON text when the object was saved and
+## loaded (external pointers do not survive serialisation).
+fit_ptr <- function(object) {
+    p <- object$ptr
+    if (is.null(p) || identical(p, new("externalptr")))
+        p <- checked(.Call(r_basel_fit_from_json, object$json))
+    p
+}
+
+#' Read a FIT.json written by the command line (or write_fit) as a basel object.
+read_fit <- function(path) {
+    text <- paste(readLines(path, warn = FALSE, encoding = "UTF-8"), collapse = "\n")
+    new_basel(checked(.Call(r_basel_fit_from_json, text)))
+}
+
+#' Write the fit's document (FIT.json), readable by the basel command.
+write_fit <- function(object, path) {
+    checked(.Call(r_basel_fit_write_json, fit_ptr(object), path.expand(path)))
+    invisible(path)
+}
+
+## The progress callback: a txtProgressBar, a user function, or none.
+progress_function <- function(progress, verbose) {
+    if (is.function(progress)) return(progress)
+    if (!isTRUE(progress) && !isTRUE(verbose)) return(NULL)
+    pb <- NULL
+    f <- function(fraction) {
+        if (is.null(pb)) pb <<- utils::txtProgressBar(min = 0, max = 1, style = 3)
+        utils::setTxtProgressBar(pb, fraction)
+        FALSE
+    }
+    attr(f, "close") <- function() if (!is.null(pb)) close(pb)
+    f
+}

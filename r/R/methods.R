@@ -1,0 +1,303 @@
+## S3 methods of a basel fit, read from its document (FIT.json; docs/FIT.md).
+
+atom_names <- function(object) vapply(object$doc$atoms, function(a) a$name, "")
+
+pip <- function(object) {
+    p <- object$doc$pip
+    if (is.null(p)) return(NULL)
+    setNames(as.numeric(p), atom_names(object))
+}
+
+print.basel <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+    d <- x$doc
+    if (!is.null(x$call)) cat("\nCall:\n", paste(deparse(x$call), sep = "\n", collapse = "\n"), "\n", sep = "")
+    cat("\nbasel ", d$basel_version, ", method ", d$method, ", n = ", d$n, ", seed ", d$seed, "\n", sep = "")
+    if (!is.null(d$prior)) {
+        pr <- d$prior
+        cat("coefficient prior: ", format_prior(pr$coefficients), "; model prior: ", format_prior(pr$model), "\n", sep = "")
+    }
+    p <- pip(x)
+    if (!is.null(p)) {
+        cat("\nMarginal posterior inclusion probabilities:\n")
+        print(round(p, digits), ...)
+    }
+    if (!is.null(d$model_size)) cat("\nMost probable model size: ", d$k_opt, "\n", sep = "")
+    invisible(x)
+}
+
+format_prior <- function(p) {
+    if (is.null(p)) return("")
+    if (is.character(p)) return(paste(p, collapse = " "))
+    if (is.list(p)) {
+        if (!is.null(p$name)) {
+            rest <- p[setdiff(names(p), "name")]
+            if (!length(rest)) return(p$name)
+            return(paste0(p$name, "(", paste(names(rest), vapply(rest, function(v) paste(format(v), collapse = ","), ""),
+                                             sep = "=", collapse = ", "), ")"))
+        }
+        return(paste(names(p), vapply(p, function(v) paste(format(v), collapse = ","), ""), sep = "=", collapse = ", "))
+    }
+    format(p)
+}
+
+## log model prior of models of sizes k among m atoms (up to a constant), for
+## Bayes factors when the document has no marginal likelihoods.
+log_model_prior <- function(spec, k, m) {
+    name <- sub(":.*", "", spec)
+    par <- list()
+    if (grepl(":", spec)) {
+        kv <- strsplit(strsplit(sub("^[^:]*:", "", spec), ",")[[1]], "=")
+        par <- setNames(lapply(kv, function(e) as.numeric(e[2])), vapply(kv, `[`, "", 1))
+    }
+    switch(name,
+           uniform = rep(0, length(k)),
+           bernoulli = k * log(par$p) + (m - k) * log1p(-par$p),
+           `beta-binomial` = lbeta(k + (if (is.null(par$a)) 1 else par$a), m - k + (if (is.null(par$b)) 1 else par$b)),
+           poisson = stats::dpois(k, par$mean, log = TRUE) - lchoose(m, k),
+           rep(NA_real_, length(k)))
+}
+
+## The listed models: probability, log marginal likelihood and Bayes
+## factors (against the best listed model) where the document has them.
+top_models <- function(object) {
+    d <- object$doc
+    ms <- d$models
+    if (is.null(ms) || !length(ms)) return(NULL)
+    an <- atom_names(object)
+    atoms <- lapply(ms, function(mo) as.integer(unlist(mo$atoms)))
+    prob <- vapply(ms, function(mo) as.numeric(mo$prob), 0)
+    get <- function(key) vapply(ms, function(mo) if (is.null(mo[[key]])) NA_real_ else as.numeric(mo[[key]]), 0)
+    log_bf <- get("log_bf_best")
+    if (all(is.na(log_bf))) {
+        ## BF_i = posterior odds / prior odds against the most probable model
+        k <- lengths(atoms)
+        lp <- log_model_prior(d$settings[["model-prior"]], k, length(an))
+        log_bf <- (log(prob) - lp) - (log(prob[1]) - lp[1])
+    }
+    data.frame(model = vapply(atoms, function(a) if (length(a)) paste(an[a + 1L], collapse = " + ") else "(null)", ""),
+               size = lengths(atoms), prob = prob, log_ml = get("log_ml"), BF = exp(log_bf),
+               stringsAsFactors = FALSE)
+}
+
+## Coefficients: the document's table when the library wrote one
+## ("coefficients"), else the model-averaged means of the subset engines'
+## predictor (sd and intervals unknown then).
+coef_table <- function(object) {
+    d <- object$doc
+    co <- d$coefficients
+    if (!is.null(co) && length(co$terms)) {
+        g <- function(t, key) if (is.null(t[[key]])) NA_real_ else as.numeric(t[[key]])
+        tt <- co$terms
+        tab <- data.frame(term = vapply(tt, function(t) t$name, ""), target = vapply(tt, function(t) t$target, ""),
+                          pip = vapply(tt, g, 0, "pip"), mean = vapply(tt, g, 0, "mean"), sd = vapply(tt, g, 0, "sd"),
+                          cond_mean = vapply(tt, g, 0, "cond_mean"), cond_sd = vapply(tt, g, 0, "cond_sd"),
+                          lower = vapply(tt, g, 0, "lower"), upper = vapply(tt, g, 0, "upper"), stringsAsFactors = FALSE)
+        attr(tab, "level") <- as.numeric(co$level)
+        return(tab)
+    }
+    bma <- d$engine$predictor$bma
+    if (is.null(bma) || is.null(bma$coef)) return(NULL)
+    an <- atom_names(object)
+    st <- d$standardize
+    scale <- if (isTRUE(st$applied)) as.numeric(unlist(st$scale)) else rep(1, length(an))
+    beta <- rep(0, length(an))
+    idx <- as.integer(unlist(bma$atoms)) + 1L
+    nt <- length(d$targets)
+    cf <- matrix(as.numeric(unlist(bma$coef)), ncol = nt, byrow = TRUE)
+    beta[idx] <- cf[, 1]
+    if (length(scale) == length(an)) beta <- beta / scale
+    icpt <- d$engine$basis$always_in_y
+    tab <- data.frame(term = c("(Intercept)", an), target = d$targets[[1]],
+                      pip = c(1, as.numeric(d$pip)), mean = c(if (is.null(icpt)) NA_real_ else as.numeric(icpt[[1]]), beta),
+                      sd = NA_real_, cond_mean = NA_real_, cond_sd = NA_real_, lower = NA_real_, upper = NA_real_,
+                      stringsAsFactors = FALSE)
+    attr(tab, "level") <- NA_real_
+    tab
+}
+
+coef.basel <- function(object, ...) {
+    tab <- coef_table(object)
+    if (is.null(tab)) basel_stop("method ", object$doc$method, " has no coefficients")
+    structure(tab, class = c("coef.basel", "data.frame"))
+}
+
+print.coef.basel <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+    y <- x
+    class(y) <- "data.frame"
+    if (length(unique(y$target)) == 1) y$target <- NULL
+    rownames(y) <- make.unique(y$term)
+    y$term <- NULL
+    cat("\nModel-averaged coefficients (", if (is.na(attr(x, "level"))) "posterior mean; sd not in this fit's document" else
+        "posterior mean, sd, and given inclusion", "):\n", sep = "")
+    print(y[, colSums(!is.na(y)) > 0, drop = FALSE], digits = digits, ...)
+    invisible(x)
+}
+
+confint.basel <- function(object, parm, level = 0.95, ...) {
+    tab <- coef_table(object)
+    if (is.null(tab) || all(is.na(tab$lower)))
+        basel_stop("this fit's document has no coefficient intervals (FIT.json \"coefficients\")")
+    if (!isTRUE(all.equal(level, attr(tab, "level"))))
+        basel_stop("the document holds ", attr(tab, "level"), " intervals, not ", level)
+    ci <- cbind(tab$lower, tab$upper, tab$mean)
+    a <- (1 - level) / 2
+    dimnames(ci) <- list(make.unique(tab$term), c(sprintf("%.3g%%", 100 * a), sprintf("%.3g%%", 100 * (1 - a)), "beta"))
+    if (!missing(parm)) ci <- ci[parm, , drop = FALSE]
+    ci
+}
+
+summary.basel <- function(object, n.models = 5, ...) {
+    d <- object$doc
+    structure(list(call = object$call, method = d$method, n = d$n, seed = d$seed, prior = d$prior,
+                   pip = pip(object), coefficients = coef_table(object), models = top_models(object),
+                   size = if (!is.null(d$model_size)) setNames(as.numeric(d$model_size$prob), d$model_size$k) else NULL,
+                   selected = lapply(d$selected, function(s) atom_names(object)[as.integer(unlist(s)) + 1L]),
+                   diagnostics = d$diagnostics, n.models = n.models, text = .Call(r_basel_fit_summary, fit_ptr(object))),
+              class = "summary.basel")
+}
+
+print.summary.basel <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+    if (!is.null(x$call)) cat("\nCall:\n", paste(deparse(x$call), collapse = "\n"), "\n", sep = "")
+    cat("\nmethod ", x$method, ", n = ", x$n, ", seed ", x$seed, "\n", sep = "")
+    if (!is.null(x$coefficients)) {
+        tab <- x$coefficients
+        rownames(tab) <- make.unique(tab$term)
+        keep <- c("pip", "mean", "sd", "cond_mean", "cond_sd")
+        tab <- tab[, keep[colSums(!is.na(tab[, keep])) > 0], drop = FALSE]
+        names(tab)[names(tab) == "pip"] <- "P(B != 0 | Y)"
+        cat("\nCoefficients (model-averaged):\n")
+        print(tab, digits = digits)
+    } else if (!is.null(x$pip)) {
+        cat("\nPosterior inclusion probabilities:\n")
+        print(round(x$pip, digits))
+    }
+    if (!is.null(x$models)) {
+        mo <- utils::head(x$models, x$n.models)
+        rownames(mo) <- paste0("model ", seq_len(nrow(mo)))
+        if (all(is.na(mo$log_ml))) mo$log_ml <- NULL
+        cat("\nTop models (BF against the most probable listed model):\n")
+        print(mo, digits = digits, right = FALSE)
+    }
+    if (!is.null(x$size)) {
+        cat("\nPosterior of the model size:\n")
+        print(round(x$size[x$size > 1e-4 | seq_along(x$size) == 1], digits))
+    }
+    for (s in names(x$selected))
+        cat(sprintf("%-11s %s\n", paste0(s, ":"), if (length(x$selected[[s]])) paste(x$selected[[s]], collapse = " ") else "(null)"))
+    w <- unlist(x$diagnostics$warnings)
+    if (length(w)) cat("\nwarnings:\n", paste0("  ", w, "\n"), sep = "")
+    invisible(x)
+}
+
+#' Convergence diagnostics: per-atom PIPs by chain, R-hat and ESS where the
+#' method computed them, and the fit's warnings.
+diagnostics <- function(object, ...) UseMethod("diagnostics")
+diagnostics.basel <- function(object, plot = FALSE, ...) {
+    dg <- object$doc$diagnostics
+    an <- atom_names(object)
+    tab <- data.frame(pip = as.numeric(object$doc$pip), row.names = an)
+    if (!is.null(dg$rhat_pip)) tab$rhat <- suppressWarnings(as.numeric(unlist(dg$rhat_pip)))
+    if (!is.null(dg$ess_pip)) tab$ess <- as.numeric(unlist(dg$ess_pip))
+    pc <- NULL
+    if (!is.null(dg$pip_chain)) {
+        pc <- matrix(as.numeric(unlist(dg$pip_chain)), ncol = length(an), byrow = TRUE)  # chains x atoms
+        colnames(pc) <- an
+        for (c in seq_len(nrow(pc))) tab[[paste0("chain", c)]] <- pc[c, ]
+    }
+    if (plot && !is.null(pc)) {
+        graphics::matplot(tab$pip, t(pc), pch = 1, xlim = c(0, 1), ylim = c(0, 1),
+                          xlab = "pooled PIP", ylab = "PIP of each chain", main = "PIPs by chain")
+        graphics::abline(0, 1, lty = 2)
+    }
+    scalars <- dg[vapply(dg, function(v) length(v) == 1 && !is.list(v), TRUE)]
+    structure(list(table = tab, scalars = scalars, warnings = unlist(dg$warnings)), class = "basel_diagnostics")
+}
+
+print.basel_diagnostics <- function(x, digits = 4, ...) {
+    print(x$table, digits = digits)
+    for (n in names(x$scalars)) cat(n, ": ", format(x$scalars[[n]], digits = digits), "\n", sep = "")
+    if (length(x$warnings)) cat("warnings:\n", paste0("  ", x$warnings, "\n"), sep = "")
+    invisible(x)
+}
+
+## predict: the library's predictions (its mean and equal-tailed interval of
+## a new observation); se.fit from the subset engines' model mixture.
+predict.basel <- function(object, newdata, estimator = c("BMA", "HPM", "MPM", "prevalence"),
+                          se.fit = FALSE, interval = c("none", "predict"), level = 0.95, ...) {
+    estimator <- match.arg(estimator)
+    interval <- match.arg(interval)
+    model <- c(BMA = "bma", HPM = "hpm", MPM = "median", prevalence = "prevalence")[[estimator]]
+    x <- new_inputs(object, newdata)
+    path <- tempfile("basel-pred-", fileext = ".csv")
+    on.exit(unlink(path))
+    checked(.Call(r_basel_predict, fit_ptr(object), x, colnames(x), model, as.double(level), path))
+    p <- utils::read.csv(path, check.names = FALSE)
+    res <- list(fit = NULL, estimator = estimator, level = level, table = p)
+    targets <- unlist(object$doc$targets)
+    mcols <- paste0(targets, "_mean")
+    if (all(mcols %in% names(p))) {
+        one <- function(s) { v <- as.matrix(p[paste0(targets, s)]); colnames(v) <- targets; if (ncol(v) == 1) v[, 1] else v }
+        res$fit <- one("_mean")
+        if (interval == "predict") {
+            res$interval <- if (length(targets) == 1) cbind(fit = p[[mcols]], lwr = p[[paste0(targets, "_lower")]],
+                                                            upr = p[[paste0(targets, "_upper")]])
+                            else list(fit = one("_mean"), lwr = one("_lower"), upr = one("_upper"))
+        }
+        if (se.fit) res$se.fit <- se_fit(object, x, model)
+    } else {
+        res$fit <- p
+    }
+    structure(res, class = "predict.basel")
+}
+
+print.predict.basel <- function(x, ...) {
+    print(if (!is.null(x$interval)) x$interval else x$fit, ...)
+    invisible(x)
+}
+
+## New rows in the model matrix's columns (the fit's inputs).
+new_inputs <- function(object, newdata) {
+    if (missing(newdata) || is.null(newdata)) basel_stop("predict needs newdata")
+    tt <- stats::delete.response(object$terms)
+    mf <- stats::model.frame(tt, newdata, na.action = stats::na.pass, xlev = object$xlevels)
+    x <- stats::model.matrix(tt, mf, contrasts.arg = object$contrasts)
+    x <- x[, colnames(x) != "(Intercept)", drop = FALSE]
+    colnames(x) <- make.unique(gsub(",", ";", colnames(x), fixed = TRUE))
+    storage.mode(x) <- "double"
+    x
+}
+
+## sd of the regression function f(x) under the estimator's model(s): for a
+## single model block sigma2 x~' V x~; for BMA the mixture over the blocks
+## of the listed models (their variances plus the spread of their means),
+## as BAS's se.bma.fit. Linear basis only; NULL otherwise.
+se_fit <- function(object, x, model) {
+    e <- object$doc$engine
+    if (is.null(e$basis) || !identical(e$basis$kind, "linear") || length(object$doc$targets) != 1 ||
+        length(unlist(e$basis$R)) != 1) return(NULL)   # the intercept the only always-in column
+    st <- object$doc$standardize
+    mu <- as.numeric(unlist(st$mean))
+    sc <- as.numeric(unlist(st$scale))
+    z <- sweep(sweep(x, 2, mu), 2, sc, "/")
+    blk <- function(b) {
+        a <- as.integer(unlist(b$atoms)) + 1L
+        k <- length(a)
+        ## centred design: f(x) = ybar + (z - zbar)' beta; the intercept's
+        ## variance sigma2 / n
+        zbar <- as.numeric(unlist(e$basis$always_in_coef))[seq_along(mu)]
+        zc <- sweep(z[, a, drop = FALSE], 2, zbar[a])
+        s2 <- as.numeric(unlist(b$sigma2))[1]
+        v <- if (k) rowSums((zc %*% matrix(as.numeric(unlist(b$V)), k, k)) * zc) else 0
+        list(mean = as.numeric(ybar_of(e) + zc %*% as.numeric(unlist(b$coef))[seq_len(k)]),
+             var = s2 * (1 / object$doc$n + v), w = as.numeric(b$weight))
+    }
+    pr <- e$predictor
+    if (model != "bma") return(sqrt(blk(pr[[model]])$var))
+    bs <- lapply(pr$bma$mixture, blk)
+    w <- vapply(bs, function(b) b$w, 0)
+    w <- w / sum(w)
+    m <- Reduce(`+`, Map(function(b, wi) wi * b$mean, bs, w))
+    sqrt(Reduce(`+`, Map(function(b, wi) wi * (b$var + (b$mean - m)^2), bs, w)))
+}
+
+ybar_of <- function(e) as.numeric(unlist(e$basis$always_in_y))[1]

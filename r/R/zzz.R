@@ -1,0 +1,38 @@
+#' @useDynLib basel, .registration = TRUE
+NULL
+
+.basel_env <- new.env(parent = emptyenv())
+
+catalogue <- function() {
+    if (is.null(.basel_env$cat)) .basel_env$cat <- .Call(r_basel_catalogue)
+    .basel_env$cat
+}
+
+## The methods that can keep their draws (keep-draws=1).
+methods_with_draws <- c("bd", "rj", "ssvs", "mixture")
+
+#' The library's options and methods
+#'
+#' basel_options() lists every option basel() passes to the library by name
+#' (the command line's --name), with its meaning; basel_methods() lists the
+#' methods; basel_version() gives the library's version.
+basel_options <- function(method = NULL) {
+    cat <- catalogue()
+    d <- data.frame(option = cat$option, help = cat$option_help, stringsAsFactors = FALSE)
+    if (!is.null(method)) {
+        d$default <- vapply(d$option, function(o) .Call(r_basel_method_default, method, o), "")
+        d <- d[!is.na(d$default), , drop = FALSE]
+        rownames(d) <- NULL
+    }
+    d
+}
+
+basel_methods <- function() {
+    cat <- catalogue()
+    data.frame(method = cat$method, summary = cat$method_summary, stringsAsFactors = FALSE)
+}
+
+basel_version <- function() {
+    cat <- catalogue()
+    list(library = cat$version, format_version = cat$format_version)
+}

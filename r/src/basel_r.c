@@ -1,0 +1,339 @@
+/*
+ * basel_r.c: the R front end's bridge to libbasel (include/basel.h only).
+ *
+ * Every entry point returns either its result or, when the library fails, a
+ * list of class "basel_c_error" (code, status, file, line, column, message,
+ * interrupted) that R/errors.R turns into an R condition: no R error is
+ * raised while a library call is on the stack, so nothing longjmps through
+ * C frames that own memory. A fit lives in an external pointer whose
+ * finaliser frees it; the R object also keeps the fit's JSON text, so a
+ * saved and reloaded object is rebuilt from the text (r_fit_from_json).
+ */
+#include <R.h>
+#include <Rinternals.h>
+#include <R_ext/Rdynload.h>
+#include <R_ext/Utils.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "basel.h"
+
+/* GSL's reference CBLAS is linked in statically (configure: the basel
+ * command's cblas_* calls bind to libgslcblas, so the package must use the
+ * same code to give the same numbers). Its error handler prints to stderr,
+ * which a shared object cannot take from a non-PIC archive; the library
+ * validates dimensions before every BLAS call, so this one is never
+ * reached, and does nothing. */
+__attribute__((visibility("hidden"))) void cblas_xerbla(int p, const char *rout, const char *form, ...);
+void cblas_xerbla(int p, const char *rout, const char *form, ...)
+{
+    (void)p;
+    (void)rout;
+    (void)form;
+}
+
+static SEXP error_value(const basel_error *err, int interrupted)
+{
+    const char *names[] = {"code", "status", "file", "line", "column", "message", "interrupted", ""};
+    SEXP v = PROTECT(Rf_mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(v, 0, Rf_ScalarInteger(err->code));
+    SET_VECTOR_ELT(v, 1, Rf_mkString(basel_status_str(err->code)));
+    SET_VECTOR_ELT(v, 2, Rf_mkString(err->file));
+    SET_VECTOR_ELT(v, 3, Rf_ScalarReal((double)err->line));
+    SET_VECTOR_ELT(v, 4, Rf_ScalarReal((double)err->column));
+    SET_VECTOR_ELT(v, 5, Rf_mkString(err->message));
+    SET_VECTOR_ELT(v, 6, Rf_ScalarLogical(interrupted));
+    Rf_setAttrib(v, R_ClassSymbol, Rf_mkString("basel_c_error"));
+    UNPROTECT(1);
+    return v;
+}
+
+static SEXP simple_error(int code, const char *message)
+{
+    basel_error err;
+    memset(&err, 0, sizeof err);
+    err.code = code;
+    snprintf(err.message, sizeof err.message, "%s", message);
+    return error_value(&err, 0);
+}
+
+static void fit_finalize(SEXP ptr)
+{
+    basel_fit *f = R_ExternalPtrAddr(ptr);
+    basel_fit_free(f);
+    R_ClearExternalPtr(ptr);
+}
+
+static SEXP wrap_fit(basel_fit *f)
+{
+    SEXP ptr = PROTECT(R_MakeExternalPtr(f, Rf_install("basel_fit"), R_NilValue));
+    R_RegisterCFinalizerEx(ptr, fit_finalize, TRUE);
+    UNPROTECT(1);
+    return ptr;
+}
+
+static const basel_fit *fit_of(SEXP ptr)
+{
+    if (TYPEOF(ptr) != EXTPTRSXP || !R_ExternalPtrAddr(ptr)) return NULL;
+    return R_ExternalPtrAddr(ptr);
+}
+
+/* A table from a numeric matrix (column-major) and its column names. NULL
+ * with *err filled on failure. */
+static basel_data *table_of(SEXP x, SEXP names, const char *source, basel_error *err)
+{
+    const size_t n = (size_t)Rf_nrows(x), p = (size_t)Rf_ncols(x);
+    const char **nm = (const char **)R_alloc(p ? p : 1, sizeof *nm);
+    for (size_t j = 0; j < p; j++) nm[j] = CHAR(STRING_ELT(names, (R_xlen_t)j));
+    basel_data *d = NULL;
+    if (basel_data_from_matrix(&d, source, REAL(x), n, p, 1, n, nm, err)) return NULL;
+    return d;
+}
+
+/* ------------------------------------------------------------ progress */
+
+typedef struct {
+    SEXP fn;          /* R function(fraction) or R_NilValue */
+    SEXP env;
+    double fraction;
+    int cancel;       /* the R function asked to stop */
+    int interrupted;  /* the user pressed Ctrl-C */
+    int failed;       /* the R function raised an error */
+} progress_state;
+
+static void check_interrupt(void *unused)
+{
+    (void)unused;
+    R_CheckUserInterrupt();
+}
+
+static void call_progress(void *data)
+{
+    progress_state *st = data;
+    SEXP call = PROTECT(Rf_lang2(st->fn, Rf_ScalarReal(st->fraction)));
+    SEXP r = Rf_eval(call, st->env);
+    /* R/basel.R wraps the user's function: TRUE cancels, NA means an
+     * interrupt arrived while it ran */
+    st->cancel = Rf_isLogical(r) && Rf_length(r) == 1 && LOGICAL(r)[0] == TRUE;
+    st->interrupted = Rf_isLogical(r) && Rf_length(r) == 1 && LOGICAL(r)[0] == NA_LOGICAL;
+    UNPROTECT(1);
+}
+
+/* Called by the library on R's thread (the calling thread) between blocks
+ * of work. R_ToplevelExec contains any jump (an interrupt, an error in the
+ * R function): it returns FALSE instead, and the fit is cancelled through
+ * the library's own path (BASEL_ECANCELLED), which frees what it holds. */
+static int progress_cb(double fraction, void *user)
+{
+    progress_state *st = user;
+    if (!R_ToplevelExec(check_interrupt, NULL)) {
+        st->interrupted = 1;
+        return 1;
+    }
+    if (st->fn != R_NilValue) {
+        st->fraction = fraction;
+        if (!R_ToplevelExec(call_progress, st)) {
+            st->failed = 1;
+            return 1;
+        }
+        if (st->cancel || st->interrupted) return 1;
+    }
+    return 0;
+}
+
+/* ----------------------------------------------------------------- fit */
+
+/* x: numeric matrix; names: its column names; labels: NULL or a character
+ * vector (a classifier's target, appended as column label_name); opt_names,
+ * opt_values: the options by name; progress: NULL or function(fraction). */
+SEXP r_basel_fit(SEXP x, SEXP names, SEXP labels, SEXP label_name, SEXP opt_names,
+                 SEXP opt_values, SEXP progress, SEXP env)
+{
+    basel_error err;
+    memset(&err, 0, sizeof err);
+    basel_options *o = NULL;
+    basel_fit *f = NULL;
+    basel_data *d = table_of(x, names, "<data>", &err);
+    if (!d) return error_value(&err, 0);
+    if (labels != R_NilValue) {
+        const size_t n = (size_t)XLENGTH(labels);
+        const char **lab = (const char **)R_alloc(n ? n : 1, sizeof *lab);
+        for (size_t i = 0; i < n; i++) {
+            SEXP s = STRING_ELT(labels, (R_xlen_t)i);
+            lab[i] = s == NA_STRING ? NULL : CHAR(s);
+        }
+        if (basel_data_add_labels(d, CHAR(STRING_ELT(label_name, 0)), lab, &err)) goto fail;
+    }
+    if (basel_options_create(&o)) {
+        basel_data_free(d);
+        return simple_error(BASEL_ENOMEM, "out of memory");
+    }
+    for (R_xlen_t i = 0; i < XLENGTH(opt_names); i++)
+        if (basel_options_set(o, CHAR(STRING_ELT(opt_names, i)), CHAR(STRING_ELT(opt_values, i)), &err))
+            goto fail;
+    progress_state st = {progress, env, 0, 0, 0, 0};
+    basel_options_set_progress(o, progress_cb, &st);
+    if (basel_fit_run(&f, d, o, &err)) {
+        basel_options_free(o);
+        basel_data_free(d);
+        if (st.failed && err.code == BASEL_ECANCELLED)
+            snprintf(err.message, sizeof err.message, "the progress function failed: fit cancelled");
+        return error_value(&err, st.interrupted);
+    }
+    basel_options_free(o);
+    basel_data_free(d);
+    return wrap_fit(f);
+fail:
+    basel_options_free(o);
+    basel_data_free(d);
+    return error_value(&err, 0);
+}
+
+SEXP r_basel_fit_from_json(SEXP text)
+{
+    basel_error err;
+    memset(&err, 0, sizeof err);
+    basel_fit *f = NULL;
+    const char *s = CHAR(STRING_ELT(text, 0));
+    if (basel_fit_from_json(&f, "<FIT.json>", s, strlen(s), &err)) return error_value(&err, 0);
+    return wrap_fit(f);
+}
+
+SEXP r_basel_fit_json(SEXP ptr)
+{
+    const basel_fit *f = fit_of(ptr);
+    if (!f) return simple_error(BASEL_EINVAL, "the fit's handle is gone (a saved object: use its JSON)");
+    char *s = basel_fit_to_json(f);
+    if (!s) return simple_error(BASEL_ENOMEM, "out of memory");
+    SEXP v = PROTECT(Rf_allocVector(STRSXP, 1));
+    SET_STRING_ELT(v, 0, Rf_mkCharCE(s, CE_UTF8));
+    basel_free(s);
+    UNPROTECT(1);
+    return v;
+}
+
+SEXP r_basel_fit_summary(SEXP ptr)
+{
+    const basel_fit *f = fit_of(ptr);
+    if (!f) return simple_error(BASEL_EINVAL, "the fit's handle is gone");
+    char *s = basel_fit_summary(f);
+    if (!s) return simple_error(BASEL_ENOMEM, "out of memory");
+    SEXP v = PROTECT(Rf_mkString(s));
+    basel_free(s);
+    UNPROTECT(1);
+    return v;
+}
+
+SEXP r_basel_fit_pip(SEXP ptr)
+{
+    const basel_fit *f = fit_of(ptr);
+    if (!f) return simple_error(BASEL_EINVAL, "the fit's handle is gone");
+    size_t m = 0;
+    const double *pip = basel_fit_pip(f, &m);
+    SEXP v = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)m));
+    if (m) memcpy(REAL(v), pip, m * sizeof *pip);
+    UNPROTECT(1);
+    return v;
+}
+
+SEXP r_basel_write_draws(SEXP ptr, SEXP path)
+{
+    basel_error err;
+    memset(&err, 0, sizeof err);
+    const basel_fit *f = fit_of(ptr);
+    if (!f) return simple_error(BASEL_EINVAL, "the fit's handle is gone");
+    if (basel_fit_write_draws(f, CHAR(STRING_ELT(path, 0)), &err)) return error_value(&err, 0);
+    return R_NilValue;
+}
+
+SEXP r_basel_fit_write_json(SEXP ptr, SEXP path)
+{
+    basel_error err;
+    memset(&err, 0, sizeof err);
+    const basel_fit *f = fit_of(ptr);
+    if (!f) return simple_error(BASEL_EINVAL, "the fit's handle is gone");
+    if (basel_fit_write_json(f, CHAR(STRING_ELT(path, 0)), &err)) return error_value(&err, 0);
+    return R_NilValue;
+}
+
+/* Predictions of the rows of x, written by the library's own CSV writer to
+ * path (the columns every method defines: mean, lower, upper per target, or
+ * class probabilities), which R reads back. */
+SEXP r_basel_predict(SEXP ptr, SEXP x, SEXP names, SEXP model, SEXP level, SEXP path)
+{
+    basel_error err;
+    memset(&err, 0, sizeof err);
+    const basel_fit *f = fit_of(ptr);
+    if (!f) return simple_error(BASEL_EINVAL, "the fit's handle is gone");
+    basel_data *d = table_of(x, names, "<newdata>", &err);
+    if (!d) return error_value(&err, 0);
+    basel_pred *p = NULL;
+    int rc = basel_fit_predict(f, d, CHAR(STRING_ELT(model, 0)), Rf_asReal(level), &p, &err);
+    if (!rc) rc = basel_pred_write_csv(p, CHAR(STRING_ELT(path, 0)), &err);
+    basel_pred_free(p);
+    basel_data_free(d);
+    return rc ? error_value(&err, 0) : R_NilValue;
+}
+
+/* ----------------------------------------------------------- catalogue */
+
+SEXP r_basel_catalogue(void)
+{
+    const size_t no = basel_options_count(), nm = basel_method_count();
+    const char *names[] = {"option", "option_help", "method", "method_summary", "version", "format_version", ""};
+    SEXP v = PROTECT(Rf_mkNamed(VECSXP, names));
+    SEXP on = PROTECT(Rf_allocVector(STRSXP, (R_xlen_t)no)), oh = PROTECT(Rf_allocVector(STRSXP, (R_xlen_t)no));
+    for (size_t i = 0; i < no; i++) {
+        const char *name = "", *help = "";
+        basel_options_describe(i, &name, &help);
+        SET_STRING_ELT(on, (R_xlen_t)i, Rf_mkChar(name));
+        SET_STRING_ELT(oh, (R_xlen_t)i, Rf_mkChar(help));
+    }
+    SEXP mn = PROTECT(Rf_allocVector(STRSXP, (R_xlen_t)nm)), ms = PROTECT(Rf_allocVector(STRSXP, (R_xlen_t)nm));
+    for (size_t i = 0; i < nm; i++) {
+        const char *name = "", *summary = "";
+        basel_method_describe(i, &name, &summary);
+        SET_STRING_ELT(mn, (R_xlen_t)i, Rf_mkChar(name));
+        SET_STRING_ELT(ms, (R_xlen_t)i, Rf_mkChar(summary));
+    }
+    SET_VECTOR_ELT(v, 0, on);
+    SET_VECTOR_ELT(v, 1, oh);
+    SET_VECTOR_ELT(v, 2, mn);
+    SET_VECTOR_ELT(v, 3, ms);
+    SET_VECTOR_ELT(v, 4, Rf_mkString(basel_version()));
+    SET_VECTOR_ELT(v, 5, Rf_ScalarInteger(basel_fit_format_version()));
+    UNPROTECT(5);
+    return v;
+}
+
+/* The default of option for method: a string, "" when derived from the
+ * data, NA when the method does not read the option. */
+SEXP r_basel_method_default(SEXP method, SEXP option)
+{
+    const char *d = basel_method_option_default(CHAR(STRING_ELT(method, 0)), CHAR(STRING_ELT(option, 0)));
+    SEXP v = PROTECT(Rf_allocVector(STRSXP, 1));
+    SET_STRING_ELT(v, 0, d ? Rf_mkChar(d) : NA_STRING);
+    UNPROTECT(1);
+    return v;
+}
+
+static const R_CallMethodDef calls[] = {
+    {"r_basel_fit", (DL_FUNC)&r_basel_fit, 8},
+    {"r_basel_fit_from_json", (DL_FUNC)&r_basel_fit_from_json, 1},
+    {"r_basel_fit_json", (DL_FUNC)&r_basel_fit_json, 1},
+    {"r_basel_fit_summary", (DL_FUNC)&r_basel_fit_summary, 1},
+    {"r_basel_fit_pip", (DL_FUNC)&r_basel_fit_pip, 1},
+    {"r_basel_write_draws", (DL_FUNC)&r_basel_write_draws, 2},
+    {"r_basel_fit_write_json", (DL_FUNC)&r_basel_fit_write_json, 2},
+    {"r_basel_predict", (DL_FUNC)&r_basel_predict, 6},
+    {"r_basel_catalogue", (DL_FUNC)&r_basel_catalogue, 0},
+    {"r_basel_method_default", (DL_FUNC)&r_basel_method_default, 2},
+    {NULL, NULL, 0}};
+
+void R_init_basel(DllInfo *dll)
+{
+    R_registerRoutines(dll, NULL, calls, NULL, NULL);
+    R_useDynamicSymbols(dll, FALSE);
+    R_forceSymbols(dll, TRUE);
+}

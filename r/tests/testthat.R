@@ -1,0 +1,3 @@
+library(testthat)
+library(basel)
+test_check("basel")

@@ -1,0 +1,29 @@
+## The R front end and the basel command run the same library code: the
+## same settings and seed give the same FIT.json, byte for byte.
+test_that("R and the command line give the same FIT.json for the same seed", {
+    cli <- basel_cli()
+    csv <- repo_file("data", "linear", "uscrime_log.csv")
+    u <- utils::read.csv(csv)
+    out <- tempfile(fileext = ".json")
+    for (m in c("bd", "rj")) {
+        f <- basel(y ~ ., u, method = m, seed = 11, chains = 2, iter = 1500, threads = 1, progress = FALSE)
+        st <- system2(cli, c("fit", csv, "--method", m, "--seed", "11", "--chains", "2", "--iter", "1500",
+                             "--threads", "1", "--quiet", "-o", out))
+        expect_equal(st, 0)
+        doc <- paste(readLines(out), collapse = "\n")
+        expect_identical(f$json, doc)
+        expect_identical(unname(pip(f)), as.numeric(jsonlite::fromJSON(out)$pip))
+    }
+})
+
+test_that("a fit written from R is read by the command line, and back", {
+    cli <- basel_cli()
+    u <- uscrime()
+    f <- basel(y ~ ., u, method = "enumerate", progress = FALSE)
+    path <- tempfile(fileext = ".json")
+    write_fit(f, path)
+    s <- system2(cli, c("summary", path), stdout = TRUE)
+    expect_true(any(grepl("Ineq", s)))
+    g <- read_fit(path)
+    expect_identical(g$json, f$json)
+})

@@ -8,7 +8,9 @@
 #  1. the release build: unit, statistical and command-line tests;
 #  2. an AddressSanitizer + UndefinedBehaviorSanitizer build with warnings as
 #     errors: unit and command-line tests;
-#  3. valgrind memcheck on representative command lines (tests/cli/memcheck.sh).
+#  3. valgrind memcheck on representative command lines (tests/cli/memcheck.sh);
+#  4. the R package (r/): R CMD check with its testthat tests (tools/test_r.sh;
+#     about 30 s of CPU). BASEL_NO_R=1 skips it.
 # Ends with CTest's summary line of the last run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +35,10 @@ if dpkg -s valgrind > /dev/null 2>&1; then
     bash tests/cli/memcheck.sh build/basel
 else
     echo "test.sh: valgrind is not installed: memcheck skipped" >&2
+fi
+
+if [ -z "${BASEL_NO_R:-}" ]; then
+    bash tools/test_r.sh
 fi
 
 BUILD=build-asan TYPE=Debug EXTRA="-DBASEL_SANITIZE=ON -DBASEL_WERROR=ON" tools/build.sh

@@ -18,7 +18,9 @@ print.basel <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
     }
     p <- pip(x)
     if (!is.null(p)) {
-        cat("\nMarginal posterior inclusion probabilities:\n")
+        cat("\nMarginal posterior inclusion probabilities",
+            if (length(p) > 30) sprintf(" (the 20 largest of %d atoms; pip() has all)", length(p)), ":\n", sep = "")
+        if (length(p) > 30) p <- utils::head(sort(p, decreasing = TRUE), 20)
         print(round(p, digits), ...)
     }
     if (!is.null(d$model_size)) cat("\nMost probable model size: ", d$k_opt, "\n", sep = "")
@@ -68,8 +70,9 @@ top_models <- function(object) {
     prob <- vapply(ms, function(mo) as.numeric(mo$prob), 0)
     get <- function(key) vapply(ms, function(mo) if (is.null(mo[[key]])) NA_real_ else as.numeric(mo[[key]]), 0)
     log_bf <- get("log_bf_best")
-    if (all(is.na(log_bf))) {
+    if (all(is.na(log_bf)) && d$method %in% c("enumerate", "bd", "rj", "ssvs")) {
         ## BF_i = posterior odds / prior odds against the most probable model
+        ## (the subset engines' model priors, over subsets as in FIT.md)
         k <- lengths(atoms)
         lp <- log_model_prior(d$settings[["model-prior"]], k, length(an))
         log_bf <- (log(prob) - lp) - (log(prob[1]) - lp[1])
@@ -164,12 +167,19 @@ print.summary.basel <- function(x, digits = max(3L, getOption("digits") - 3L), .
         rownames(tab) <- make.unique(tab$term)
         keep <- c("pip", "mean", "sd", "cond_mean", "cond_sd")
         tab <- tab[, keep[colSums(!is.na(tab[, keep])) > 0], drop = FALSE]
+        if (nrow(tab) > 31) {
+            cat("\n(the 30 terms of largest PIP, of ", nrow(tab), "; coef() has all)", sep = "")
+            tab <- tab[order(-tab$pip)[1:30], , drop = FALSE]
+        }
         names(tab)[names(tab) == "pip"] <- "P(B != 0 | Y)"
         cat("\nCoefficients (model-averaged):\n")
         print(tab, digits = digits)
     } else if (!is.null(x$pip)) {
-        cat("\nPosterior inclusion probabilities:\n")
-        print(round(x$pip, digits))
+        p <- x$pip
+        cat("\nPosterior inclusion probabilities",
+            if (length(p) > 30) sprintf(" (the 20 largest of %d atoms)", length(p)), ":\n", sep = "")
+        if (length(p) > 30) p <- utils::head(sort(p, decreasing = TRUE), 20)
+        print(round(p, digits))
     }
     if (!is.null(x$models)) {
         mo <- utils::head(x$models, x$n.models)
@@ -222,11 +232,12 @@ print.basel_diagnostics <- function(x, digits = 4, ...) {
 
 ## predict: the library's predictions (its mean and equal-tailed interval of
 ## a new observation); se.fit from the subset engines' model mixture.
-predict.basel <- function(object, newdata, estimator = c("BMA", "HPM", "MPM", "prevalence"),
+predict.basel <- function(object, newdata, estimator = c("BMA", "HPM", "MPM", "prevalence", "MAP"),
                           se.fit = FALSE, interval = c("none", "predict"), level = 0.95, ...) {
     estimator <- match.arg(estimator)
     interval <- match.arg(interval)
-    model <- c(BMA = "bma", HPM = "hpm", MPM = "median", prevalence = "prevalence")[[estimator]]
+    if (identical(object$doc$method, "anneal") && estimator == "BMA") estimator <- "MAP"  # its one network
+    model <- c(BMA = "bma", HPM = "hpm", MPM = "median", prevalence = "prevalence", MAP = "map")[[estimator]]
     x <- new_inputs(object, newdata)
     path <- tempfile("basel-pred-", fileext = ".csv")
     on.exit(unlink(path))
@@ -258,6 +269,14 @@ print.predict.basel <- function(x, ...) {
 ## New rows in the model matrix's columns (the fit's inputs).
 new_inputs <- function(object, newdata) {
     if (missing(newdata) || is.null(newdata)) basel_stop("predict needs newdata")
+    if (is.null(object$terms)) {          # read_fit(): the document's input columns by name
+        inputs <- unlist(object$doc$inputs)
+        miss <- setdiff(inputs, names(newdata))
+        if (length(miss)) basel_stop("newdata lacks the fit's input column(s) ", paste(miss, collapse = ", "))
+        x <- as.matrix(as.data.frame(newdata)[inputs])
+        storage.mode(x) <- "double"
+        return(x)
+    }
     tt <- stats::delete.response(object$terms)
     mf <- stats::model.frame(tt, newdata, na.action = stats::na.pass, xlev = object$xlevels)
     x <- stats::model.matrix(tt, mf, contrasts.arg = object$contrasts)

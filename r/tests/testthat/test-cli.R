@@ -27,3 +27,13 @@ test_that("a fit written from R is read by the command line, and back", {
     g <- read_fit(path)
     expect_identical(g$json, f$json)
 })
+
+test_that("a fit read from FIT.json predicts from a data frame with its inputs", {
+    u <- uscrime()
+    f <- basel(y ~ ., u, method = "enumerate", progress = FALSE)
+    path <- tempfile(fileext = ".json")
+    write_fit(f, path)
+    g <- read_fit(path)
+    expect_identical(predict(g, u[1:3, ])$fit, predict(f, u[1:3, ])$fit)
+    expect_error(predict(g, u[1:3, 1:4]), "lacks", class = "basel_error")
+})

@@ -108,10 +108,18 @@ coef_table <- function(object) {
     nt <- length(d$targets)
     cf <- matrix(as.numeric(unlist(bma$coef)), ncol = nt, byrow = TRUE)
     beta[idx] <- cf[, 1]
-    if (length(scale) == length(an)) beta <- beta / scale
-    icpt <- d$engine$basis$always_in_y
+    ## the predictor's model: f(x) = ybar + sum_j beta_j (z_j - zbar_j), z the
+    ## (standardised) inputs, zbar = always_in_coef when the intercept is
+    ## the only always-in column; on the inputs' scale (as the library's
+    ## coefficient table) the intercept is ybar - sum_j beta_j (zbar_j + mu_j / s_j)
+    b <- d$engine$basis
+    mu <- if (isTRUE(st$applied)) as.numeric(unlist(st$mean)) else rep(0, length(an))
+    if (length(scale) != length(an)) scale <- rep(1, length(an))
+    icpt <- NA_real_
+    if (length(unlist(b$R)) == 1 && length(unlist(b$always_in_coef)) == length(an))
+        icpt <- as.numeric(unlist(b$always_in_y))[1] - sum(beta * (as.numeric(unlist(b$always_in_coef)) + mu / scale))
     tab <- data.frame(term = c("(Intercept)", an), target = d$targets[[1]],
-                      pip = c(1, as.numeric(d$pip)), mean = c(if (is.null(icpt)) NA_real_ else as.numeric(icpt[[1]]), beta),
+                      pip = c(1, as.numeric(d$pip)), mean = c(icpt, beta / scale),
                       sd = NA_real_, cond_mean = NA_real_, cond_sd = NA_real_, lower = NA_real_, upper = NA_real_,
                       stringsAsFactors = FALSE)
     attr(tab, "level") <- NA_real_
@@ -185,7 +193,7 @@ print.summary.basel <- function(x, digits = max(3L, getOption("digits") - 3L), .
         mo <- utils::head(x$models, x$n.models)
         rownames(mo) <- paste0("model ", seq_len(nrow(mo)))
         if (all(is.na(mo$log_ml))) mo$log_ml <- NULL
-        cat("\nTop models (BF against the most probable listed model):\n")
+        cat("\nTop models (Bayes factors against the best listed model):\n")
         print(mo, digits = digits, right = FALSE)
     }
     if (!is.null(x$size)) {

@@ -35,7 +35,8 @@ plot.basel <- function(x, which = c(1L, 2L, 3L, 4L), ask = FALSE, ...) {
         graphics::plot(range(dr$.iteration), range(dr$size), type = "n", xlab = "kept draw",
                        ylab = "model size", main = "Traces of the model size", ...)
         for (c in chains) {
-            s <- dr$.chain == c
+            s <- which(dr$.chain == c)
+            s <- s[unique(round(seq(1, length(s), length.out = min(length(s), 1000))))]  # at most 1000 points
             graphics::lines(dr$.iteration[s], dr$size[s], col = c)
         }
     }
@@ -59,13 +60,15 @@ image.basel <- function(x, top.models = 20, rotate = TRUE, ...) {
     z <- inc * matrix(rev(seq_len(nm)), nm, length(an))
     z[z == 0] <- NA
     if (rotate) {
+        op <- graphics::par(mar = pmax(graphics::par("mar"), c(5, 6, 7, 2)))
+        on.exit(graphics::par(op))
         graphics::image(brk, seq_len(length(an) + 1) - 0.5, z, xaxt = "n", yaxt = "n", xlab = "model rank",
-                        ylab = "", col = grDevices::hcl.colors(nm, "Blues 3", rev = TRUE),
-                        main = "Models (columns) and inputs (rows)", ...)
+                        ylab = "", col = grDevices::hcl.colors(nm, "Blues 3", rev = TRUE), ...)
+        graphics::title(main = "Models (columns) and inputs (rows)", line = 5)
         graphics::axis(2, at = seq_along(an), labels = an, las = 2, cex.axis = 0.7)
         graphics::axis(1, at = brk[-1] - 0.5, labels = seq_len(nm), cex.axis = 0.7)
         graphics::axis(3, at = brk[-1] - 0.5, labels = formatC(lp, format = "f", digits = 2), las = 2, cex.axis = 0.6)
-        graphics::mtext("log posterior odds", side = 3, line = 2.5, cex = 0.7)
+        graphics::mtext("log posterior odds against the best", side = 3, line = 3, cex = 0.7)
         graphics::abline(h = seq_len(length(an) + 1) - 0.5, col = "grey85")
     } else {
         graphics::image(seq_len(length(an) + 1) - 0.5, brk, t(z), ...)

@@ -16,6 +16,20 @@ test_that("R and the command line give the same FIT.json for the same seed", {
     }
 })
 
+test_that("the classifier (class labels from a character column) is the command line's too", {
+    cli <- basel_cli()
+    csv <- repo_file("data", "classification", "pima_tr.csv")
+    p <- utils::read.csv(csv)
+    f <- basel(class ~ ., p, method = "mixture", iter = 200, burn = 50, chains = 2, seed = 4, threads = 1,
+               progress = FALSE)
+    out <- tempfile(fileext = ".json")
+    expect_equal(system2(cli, c("fit", csv, "--method", "mixture", "--iter", "200", "--burn", "50", "--chains", "2",
+                                "--seed", "4", "--threads", "1", "--quiet", "-o", out)), 0)
+    expect_identical(f$json, paste(readLines(out), collapse = "\n"))
+    pr <- predict(f, p[1:3, ])$fit
+    expect_true(all(c("p_No", "p_Yes", "class") %in% names(pr)))
+})
+
 test_that("a fit written from R is read by the command line, and back", {
     cli <- basel_cli()
     u <- uscrime()

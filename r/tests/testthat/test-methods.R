@@ -46,3 +46,21 @@ test_that("the options catalogue", {
     expect_equal(o$default[o$option == "prior"], "g")
     expect_true("bd" %in% basel_methods()$method)
 })
+
+test_that("confint reads the document's coefficient table, or says it has none", {
+    u <- uscrime()
+    f <- basel(y ~ ., u, method = "enumerate", progress = FALSE)
+    if (is.null(f$doc$coefficients)) {
+        expect_error(confint(f), "no coefficient intervals", class = "basel_error")
+    } else {
+        ci <- confint(f)
+        expect_equal(dim(ci), c(16L, 3L))
+        expect_true(all(ci[, 1] <= ci[, 3] & ci[, 3] <= ci[, 2]))
+    }
+})
+
+test_that("verbose = TRUE shows a progress bar", {
+    u <- uscrime()
+    out <- capture.output(f <- basel(y ~ ., u, method = "bd", iter = 500, threads = 1, progress = FALSE, verbose = TRUE))
+    expect_true(any(grepl("100%", out)))
+})

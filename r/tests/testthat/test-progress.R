@@ -37,8 +37,10 @@ test_that("Ctrl-C stops a fit cleanly and signals 'interrupted'", {
     p <- system2(file.path(R.home("bin"), "Rscript"), script, wait = FALSE)
     for (i in 1:300) if (file.exists(pidf)) break else Sys.sleep(0.1)
     expect_true(file.exists(pidf))
+    pid <- as.integer(readLines(pidf))
+    on.exit(tools::pskill(pid, tools::SIGKILL), add = TRUE)   # never leave the child running
     Sys.sleep(0.5)
-    tools::pskill(as.integer(readLines(pidf)), tools::SIGINT)
+    tools::pskill(pid, tools::SIGINT)
     for (i in 1:300) if (file.exists(outf) && length(readLines(outf, warn = FALSE)) >= 2) break else Sys.sleep(0.1)
     expect_equal(readLines(outf, warn = FALSE), c("interrupted", "alive"))
 })

@@ -71,7 +71,7 @@ basel <- function(formula, data, method = "bd", ..., na.action, draws = NULL,
     if (is.null(opts$seed)) opts$seed <- sample.int(.Machine$integer.max, 1L)  # set.seed() reproduces a fit
     labels <- NULL
     label_name <- NULL
-    if (is.factor(y) || is.character(y) || is.logical(y)) {
+    if (is.factor(y) || is.character(y) || is.logical(y) || (method == "mixture" && is.vector(y))) {
         if (method != "mixture")
             basel_stop("the response is not numeric: class labels need method = \"mixture\"")
         label_name <- make.unique(c(inputs, deparse1(formula[[2L]])))[ncol(x) + 1L]

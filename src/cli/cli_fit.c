@@ -4,28 +4,94 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-void cli_fit_help(FILE *fp)
+/* The help of one option: its meaning, and its default for method (or,
+ * without a method, the methods that read it). */
+static void option_help(FILE *fp, const char *name, const char *help, const char *method)
 {
+    fprintf(fp, "  --%-14s %s", name, help);
+    if (method) {
+        const char *def = basel_method_option_default(method, name);
+        if (def && *def) fprintf(fp, " [default: %s]", def);
+    }
+    fputc('\n', fp);
+}
+
+static int reads(const char *method, const char *name)
+{
+    return basel_method_option_default(method, name) != NULL;
+}
+
+/* `basel help fit [--method M]`: generated from the option catalogue and the
+ * engine table, so help cannot drift from what a fit accepts. */
+void cli_fit_help(FILE *fp, const char *method)
+{
+    const char *method_default = "";
     fprintf(fp,
-            "usage: basel fit TRAIN.csv [options] [-o FIT.json] [--draws DRAWS.csv]\n"
+            "usage: basel fit TRAIN.csv [--method M] [options] [-o FIT.json] [--draws DRAWS.csv]\n"
             "\n"
             "Reads TRAIN.csv (header row; '-' reads stdin), fits the chosen method and writes\n"
             "FIT.json (without -o, prints the summary instead). Every option is --name VALUE\n"
-            "or --name=VALUE:\n\n");
+            "or --name=VALUE. An option the method does not read is an error.\n\n"
+            "Methods (--method, default bd):\n");
+    const size_t nm = basel_method_count();
+    for (size_t i = 0; i < nm; i++) {
+        const char *name, *summary;
+        basel_method_describe(i, &name, &summary);
+        fprintf(fp, "  %-10s %s\n", name, summary);
+    }
+    basel_options *defaults = NULL;
+    if (!method && basel_options_create(&defaults) == BASEL_OK) method_default = basel_options_get(defaults, "method");
     const size_t n = basel_options_count();
+    const char *always[] = {"method", "target", "inputs", "na", "seed", "threads"};
+    fprintf(fp, "\nRead by every method:\n");
     for (size_t i = 0; i < n; i++) {
-        const char *name, *def, *methods, *help;
-        basel_options_describe(i, &name, &def, &methods, &help);
-        if (!strcmp(name, "keep-draws")) continue;
-        fprintf(fp, "  --%-14s %s", name, help);
-        if (*def) fprintf(fp, " [default: %s]", def);
-        if (strcmp(methods, "*")) fprintf(fp, " (%s)", methods);
-        fputc('\n', fp);
+        const char *name, *help;
+        basel_options_describe(i, &name, &help);
+        for (size_t a = 0; a < sizeof always / sizeof *always; a++)
+            if (!strcmp(name, always[a])) option_help(fp, name, help, method ? method : method_default);
+    }
+    for (size_t e = 0; e < nm; e++) {
+        const char *mname, *summary;
+        basel_method_describe(e, &mname, &summary);
+        if (method && strcmp(method, mname)) continue;
+        fprintf(fp, method ? "\n--method %s reads:\n" : "\n--method %s reads (with its defaults):\n ", mname);
+        size_t col = 1;
+        for (size_t i = 0; i < n; i++) {
+            const char *name, *help;
+            basel_options_describe(i, &name, &help);
+            if (!reads(mname, name) || !strcmp(name, "keep-draws")) continue;
+            int common = 0;
+            for (size_t a = 0; a < sizeof always / sizeof *always; a++) common |= !strcmp(name, always[a]);
+            if (common) continue;
+            if (method) option_help(fp, name, help, mname);
+            else {
+                const char *def = basel_method_option_default(mname, name);
+                char item[160];
+                snprintf(item, sizeof item, " --%s%s%s", name, *def ? " " : "", def);
+                if (col + strlen(item) > 100) {
+                    fprintf(fp, "\n ");
+                    col = 1;
+                }
+                fputs(item, fp);
+                col += strlen(item);
+            }
+        }
+        if (!method) fputc('\n', fp);
+    }
+    if (!method) {
+        fprintf(fp, "\nWhat each option means ('basel help fit --method M' gives one method's options with\nthese texts and defaults):\n");
+        for (size_t i = 0; i < n; i++) {
+            const char *name, *help;
+            basel_options_describe(i, &name, &help);
+            if (strcmp(name, "keep-draws")) option_help(fp, name, help, NULL);
+        }
     }
     fprintf(fp,
+            "\nOutputs:\n"
             "  -o, --output     FIT.json to write (atomically: a temporary file, then rename)\n"
             "  --draws          DRAWS.csv: every retained draw, one 0/1 column per atom (bd, rj, ssvs, mixture)\n"
             "  --quiet          no seed note and no progress on stderr\n"
@@ -33,7 +99,9 @@ void cli_fit_help(FILE *fp)
             "Examples:\n"
             "  basel fit data/linear/lin_p15_n200.csv --method enumerate --prior g:g=200 \\\n"
             "      --model-prior uniform -o fit.json\n"
-            "  basel fit sinc.csv --target y --inputs x --basis gauss:r=1.6 --prior ridge -o fit.json\n");
+            "  basel fit data/regression/sinc_vermaak_train.csv --target y --inputs x --basis gauss:r=1.6 \\\n"
+            "      --prior ridge -o fit.json\n");
+    basel_options_free(defaults);
 }
 
 static double now(void)
@@ -48,7 +116,8 @@ typedef struct fit_args {
     int quiet;
 } fit_args;
 
-/* Split --name=value or take the next argument as the value. */
+/* Split --name=value or take the next argument as the value; a next
+ * argument that starts with "--" is an option, not a value. */
 static int take_value(int argc, char **argv, int *i, const char **name, const char **value,
                       char *buf, size_t len)
 {
@@ -61,7 +130,7 @@ static int take_value(int argc, char **argv, int *i, const char **name, const ch
         return 0;
     }
     *name = arg;
-    if (*i + 1 >= argc) return -1;
+    if (cli_needs_value("fit", argv[*i], *i + 1 < argc ? argv[*i + 1] : NULL)) return 2;
     *value = argv[++*i];
     return 0;
 }
@@ -69,6 +138,7 @@ static int take_value(int argc, char **argv, int *i, const char **name, const ch
 static int parse(int argc, char **argv, basel_options *o, fit_args *a)
 {
     int only_files = 0;
+    cli_seen seen = {.n = 0};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (only_files || arg[0] != '-' || !strcmp(arg, "-")) {
@@ -76,16 +146,18 @@ static int parse(int argc, char **argv, basel_options *o, fit_args *a)
             a->train = arg;
         } else if (!strcmp(arg, "--")) {
             only_files = 1;
-        } else if (!strcmp(arg, "-o") || !strcmp(arg, "--output")) {
-            if (++i >= argc) return cli_usage("fit", "%s needs a file name", arg);
-            a->output = argv[i];
+        } else if (!strcmp(arg, "-o")) {
+            if (cli_needs_value("fit", arg, i + 1 < argc ? argv[i + 1] : NULL) || cli_once(&seen, "fit", "output"))
+                return 2;
+            a->output = argv[++i];
         } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
+            if (cli_once(&seen, "fit", "quiet")) return 2;
             a->quiet = 1;
         } else if (!strncmp(arg, "--", 2)) {
             char buf[64];
             const char *name, *value;
-            if (take_value(argc, argv, &i, &name, &value, buf, sizeof buf))
-                return cli_usage("fit", "--%s needs a value", argv[i] + 2);
+            if (take_value(argc, argv, &i, &name, &value, buf, sizeof buf) || cli_once(&seen, "fit", name))
+                return 2;
             if (!strcmp(name, "draws") || !strcmp(name, "output")) {
                 if (!strcmp(name, "draws")) a->draws = value;
                 else a->output = value;
@@ -101,11 +173,28 @@ static int parse(int argc, char **argv, basel_options *o, fit_args *a)
     return 0;
 }
 
+/* The files fit reads and writes, checked before the work starts. */
+static int check_files(const fit_args *a, const basel_options *o)
+{
+    const char *resume = basel_options_get(o, "resume"), *running = basel_options_get(o, "running");
+    const cli_file files[] = {
+        {"the training file", a->train, 0},
+        {"--resume", resume && *resume ? resume : NULL, 0},
+        {"-o", a->output, 1},
+        {"--draws", a->draws, 1},
+        {"--running", running && *running ? running : NULL, 1},
+    };
+    return cli_check_files(files, sizeof files / sizeof files[0]);
+}
+
 int cli_fit(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            cli_fit_help(stdout);
+            const char *method = NULL;
+            for (int j = 1; j + 1 < argc; j++)
+                if (!strcmp(argv[j], "--method")) method = argv[j + 1];
+            cli_fit_help(stdout, method);
             return 0;
         }
     basel_options *o;
@@ -115,21 +204,20 @@ int cli_fit(int argc, char **argv)
     basel_data *data = NULL;
     basel_fit *fit = NULL;
     basel_error err;
-    time_t start = time(NULL);
     const double t0 = now();
-    if (status) goto done;
+    if (status || (status = check_files(&a, o))) goto done;
     if (a.draws) basel_options_set(o, "keep-draws", "1", &err);
-    if (!a.quiet && isatty(fileno(stderr))) basel_options_set_progress(o, cli_progress, &start);
-    /* the mixture method's target holds class labels: read it as text */
-    const char *method = basel_options_get(o, "method");
-    const char *label = NULL;
-    if (!strcmp(method, "mixture")) label = basel_options_get(o, "target");
+    cli_progress_state progress;
+    cli_progress_start(&progress);
+    if (!a.quiet) basel_options_set_progress(o, cli_progress, &progress);
+    /* a classifier's target holds class labels: read it as text */
+    const char *label = basel_options_label_column(o);
     if (basel_data_read_csv(&data, a.train, label, &err) || basel_fit_run(&fit, data, o, &err)) {
-        if (!a.quiet && isatty(fileno(stderr)) && time(NULL) - start >= 2) fputc('\n', stderr);
+        if (!a.quiet) cli_progress_end(&progress);
         status = cli_report(&err);
         goto done;
     }
-    if (!a.quiet && isatty(fileno(stderr)) && time(NULL) - start >= 2) fprintf(stderr, "\r");
+    if (!a.quiet) cli_progress_end(&progress);
     if (!a.quiet) fprintf(stderr, "basel: fitted in %.2f s\n", now() - t0);
     if (!a.quiet && !strcmp(basel_options_get(o, "seed"), "0"))
         fprintf(stderr, "basel: seed %lu (pass --seed %lu to repeat this fit)\n", basel_fit_seed(fit),
@@ -142,7 +230,11 @@ int cli_fit(int argc, char **argv)
     }
     if (a.output) {
         if (basel_fit_write_json(fit, a.output, &err)) {
-            if (a.draws && strcmp(a.draws, "-")) remove(a.draws);
+            /* only a plain file we wrote is taken back: never a device,
+             * a pipe or the file behind a link */
+            struct stat st;
+            if (a.draws && strcmp(a.draws, "-") && lstat(a.draws, &st) == 0 && S_ISREG(st.st_mode))
+                remove(a.draws);
             status = cli_report(&err);
         }
     } else {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void help(FILE *fp)
+void cli_predict_help(FILE *fp)
 {
     fprintf(fp,
             "usage: basel predict FIT.json TEST.csv [--model bma] [--interval 0.95] [-o PRED.csv]\n"
@@ -15,39 +15,75 @@ static void help(FILE *fp)
             "other columns are ignored) and writes CSV to PRED.csv or stdout:\n"
             "  <target>_mean,<target>_lower,<target>_upper for each target (regression), or\n"
             "  p_<class>...,class (the mixture classifier).\n"
-            "  --model      bma (model average, default) | prevalence | median | hpm\n"
+            "  --model      bma (model average; the default where a method has several models) | prevalence |\n"
+            "               median | hpm; anneal predicts with its one network (map)\n"
             "  --interval   probability of the central predictive interval [default: 0.95]\n");
+}
+
+/* Set the option name (without dashes) to value; 2 after a usage error. */
+static int set_option(const char *name, const char *value, const char **out, const char **model,
+                      double *level)
+{
+    if (!strcmp(name, "output")) {
+        *out = value;
+    } else if (!strcmp(name, "model")) {
+        *model = value;
+    } else if (!strcmp(name, "interval")) {
+        char *end;
+        errno = 0;
+        *level = strtod(value, &end);
+        if (*end || end == value || !(*level > 0 && *level < 1))
+            return cli_usage("predict", "--interval '%s': expected a probability in (0, 1)", value);
+    } else {
+        return cli_usage("predict", "unknown option '--%s'", name);
+    }
+    return 0;
 }
 
 int cli_predict(int argc, char **argv)
 {
-    const char *files[2] = {NULL, NULL}, *out = "-", *model = "bma";
+    const char *files[2] = {NULL, NULL}, *out = "-", *model = NULL; /* NULL: the method's default */
     double level = 0.95;
-    int nf = 0;
+    int nf = 0, only_files = 0;
+    cli_seen seen = {.n = 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help(stdout);
-            return 0;
-        } else if (!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--model") ||
-                   !strcmp(a, "--interval")) {
-            if (++i >= argc) return cli_usage("predict", "%s needs a value", a);
-            if (!strcmp(a, "--model")) model = argv[i];
-            else if (!strcmp(a, "--interval")) {
-                char *end;
-                errno = 0;
-                level = strtod(argv[i], &end);
-                if (*end || end == argv[i] || !(level > 0 && level < 1))
-                    return cli_usage("predict", "--interval '%s': expected a probability in (0, 1)", argv[i]);
-            } else out = argv[i];
-        } else if (a[0] == '-' && a[1]) {
-            return cli_usage("predict", "unknown option '%s'", a);
-        } else {
+        if (only_files || a[0] != '-' || !a[1]) {
             if (nf == 2) return cli_usage("predict", "expected FIT.json and TEST.csv, got a third file '%s'", a);
             files[nf++] = a;
+        } else if (!strcmp(a, "--")) {
+            only_files = 1;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            cli_predict_help(stdout);
+            return 0;
+        } else if (!strcmp(a, "-o") || !strncmp(a, "--", 2)) {
+            /* -o FILE, --name VALUE or --name=VALUE */
+            const char *eq = strchr(a, '=');
+            char name[64];
+            const char *value;
+            if (!strcmp(a, "-o")) {
+                snprintf(name, sizeof name, "output");
+            } else if (eq) {
+                snprintf(name, sizeof name, "%.*s", (int)(eq - a - 2), a + 2);
+            } else {
+                snprintf(name, sizeof name, "%s", a + 2);
+            }
+            if (strcmp(name, "output") && strcmp(name, "model") && strcmp(name, "interval"))
+                return cli_usage("predict", "unknown option '%s'", a);
+            if (eq) {
+                value = eq + 1;
+            } else {
+                if (cli_needs_value("predict", a, i + 1 < argc ? argv[i + 1] : NULL)) return 2;
+                value = argv[++i];
+            }
+            if (cli_once(&seen, "predict", name) || set_option(name, value, &out, &model, &level)) return 2;
+        } else {
+            return cli_usage("predict", "unknown option '%s'", a);
         }
     }
     if (nf < 2) return cli_usage("predict", "expected FIT.json and TEST.csv");
+    const cli_file checked[] = {{"the fit", files[0], 0}, {"the test file", files[1], 0}, {"-o", out, 1}};
+    if (cli_check_files(checked, 3)) return 2;
     basel_error err;
     basel_fit *fit = NULL;
     basel_data *data = NULL;

@@ -33,7 +33,7 @@ int bsl_params_double(const bsl_params *p, const char *name, double def, double 
                       double *out, basel_error *err)
 {
     const char *v = bsl_params_get(p, name);
-    if (!v) {
+    if (!v || !*v) { /* absent, or "" = derived: the caller's default */
         *out = def;
         return BASEL_OK;
     }
@@ -52,7 +52,7 @@ int bsl_params_size(const bsl_params *p, const char *name, size_t def, size_t lo
                     size_t *out, basel_error *err)
 {
     const char *v = bsl_params_get(p, name);
-    if (!v) {
+    if (!v || !*v) { /* absent, or "" = derived: the caller's default */
         *out = def;
         return BASEL_OK;
     }
@@ -65,4 +65,18 @@ int bsl_params_size(const bsl_params *p, const char *name, size_t def, size_t lo
         return bsl_fail(err, BASEL_EINVAL, "--%s %s is out of range [%zu, %zu]", name, v, lo, hi);
     *out = (size_t)x;
     return BASEL_OK;
+}
+
+int bsl_params_set_size(bsl_params *p, const char *name, size_t value)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%zu", value);
+    return bsl_params_set(p, name, buf) ? BASEL_EINVAL : BASEL_OK;
+}
+
+int bsl_params_set_double(bsl_params *p, const char *name, double value)
+{
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.17g", value);
+    return bsl_params_set(p, name, buf) ? BASEL_EINVAL : BASEL_OK;
 }

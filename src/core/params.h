@@ -27,4 +27,8 @@ int bsl_params_double(const bsl_params *p, const char *name, double def, double 
 int bsl_params_size(const bsl_params *p, const char *name, size_t def, size_t lo, size_t hi,
                     size_t *out, basel_error *err);
 
+/* Record a value an engine derived (the effective setting). */
+int bsl_params_set_size(bsl_params *p, const char *name, size_t value);
+int bsl_params_set_double(bsl_params *p, const char *name, double value);
+
 #endif

@@ -1,11 +1,14 @@
 /*
- * sampler.h: engines over subsets of a dictionary (DESIGN.md "Engine"):
+ * subset.h: engines over subsets of a dictionary (DESIGN.md "Engine"):
  * exact enumeration, continuous-time birth-death, reversible jump and
  * spike-and-slab Gibbs. Each reads a bsl_vs_problem (shared, read-only),
  * talks to its model only through the model table (model.h),
- * runs its chains (OpenMP, one RNG per chain seeded by bsl_mix_seed(seed,
- * chain) so the result does not depend on the thread count) and fills a
- * bsl_vs_result (summary.h).
+ * runs its chains through the chain driver (chains.h: one RNG per chain
+ * seeded by bsl_chain_seed(seed, chain), so the result does not depend on
+ * the thread count; progress and cancel through run->progress) and fills a
+ * bsl_vs_result (summary.h). BASEL_ECANCELLED when the callback cancels.
+ * subset.c turns that into the engine contract's bsl_result (engine.h), the
+ * same for all four; subset_predict.c predicts from what it writes.
  */
 #ifndef BSL_SAMPLER_H
 #define BSL_SAMPLER_H
@@ -14,6 +17,8 @@
 #include "../model/model.h"
 #include "../prior/prior.h"
 #include "../summary/summary.h"
+
+#include <jansson.h>
 
 typedef struct bsl_vs_problem {
     const bsl_design *D;
@@ -57,5 +62,20 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
 /* Spike-and-slab Gibbs (paper 001), collapsed and as written. */
 int bsl_ssvs_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
                  basel_error *err);
+
+struct bsl_engine_ctx;
+struct bsl_result;
+struct basel_pred;
+typedef int (*bsl_subset_runner)(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
+                                 basel_error *err);
+/* The fit of every subset engine: dictionary, design and priors from the
+ * settings, the runner, and the result with one predictor per model. */
+int bsl_subset_fit(struct bsl_engine_ctx *ctx, struct bsl_result *res, bsl_subset_runner run,
+                   basel_error *err);
+/* Predict with the engine block subset.c wrote (engine.h's predict). */
+int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, const char *model,
+                       double level, struct basel_pred *p, basel_error *err);
+/* The models the subset engines predict with: bma, hpm, median, prevalence. */
+extern const char *const bsl_subset_models[];
 
 #endif

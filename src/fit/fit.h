@@ -18,32 +18,28 @@
 
 #include <jansson.h>
 
-/* One row of the option table: name, default, methods it applies to ("*"
- * for all), and its help line. */
-typedef struct bsl_option_def {
-    const char *name;
-    const char *def;
-    const char *methods;
-    const char *help;
-} bsl_option_def;
-
-const bsl_option_def *bsl_option_table(size_t *count);
-
 struct basel_options {
     bsl_params p;          /* every option that was set, as text */
     basel_progress_fn progress;
     void *progress_user;
 };
 
-/* The value of an option: as set, else the table's default ("" if none). */
-const char *bsl_opt(const basel_options *o, const char *name);
 
 struct basel_fit {
     json_t *doc;
     double *pip;   /* cached from doc for basel_fit_pip */
     size_t m;
     bsl_vs_result *draws; /* the run's draws when asked for (not part of FIT.json) */
+    double *size;          /* model_size.prob, nsize entries (access.c) */
+    size_t nsize;
+    size_t *selected[3];   /* selected.hpm, median, prevalence, or NULL */
+    size_t nselected[3];
 };
+/* Fill the arrays the accessors hand out (access.c). BASEL_ENOMEM. */
+int bsl_fit_cache(basel_fit *f);
+
+/* The FIT.json format this basel writes and reads (docs/FIT.md). */
+#define BSL_FORMAT_VERSION 2
 
 /* Take ownership of doc and wrap it (caches pip). */
 int bsl_fit_wrap(basel_fit **out, json_t *doc, basel_error *err);
@@ -65,10 +61,13 @@ struct basel_pred {
     size_t *cls;       /* n predicted classes */
 };
 
-struct bsl_problem;
-/* Fit a subset engine (enumerate, bd, rj, ssvs) into doc; res gets the
- * engine's result (draws included when keep_draws). */
-int bsl_fit_vs(json_t *doc, const struct bsl_problem *P, const basel_options *o, int keep_draws,
-               bsl_vs_result *res, basel_error *err);
+struct bsl_result;
+/* The one writer of FIT.json's body (document.c): the summaries every fit
+ * has, from the engine's result, after the header fit.c writes. */
+int bsl_document_fill(json_t *doc, const struct bsl_result *res, basel_error *err);
+/* The one check of a document, written here or read back: format version,
+ * method, and the shapes, signs and ranges of every key a reader uses.
+ * source names the document in messages. BASEL_EPARSE. */
+int bsl_document_check(const json_t *doc, const char *source, basel_error *err);
 
 #endif

@@ -19,6 +19,7 @@ void bsl_problem_free(bsl_problem *pb)
     free(pb->class_names);
     free(pb->x_mean);
     free(pb->x_scale);
+    basel_data_free(pb->owned);
     memset(pb, 0, sizeof *pb);
 }
 
@@ -63,21 +64,21 @@ static int pick_one(const char *name, void *user)
 }
 
 /* Column indices of the targets and inputs. */
-static int choose_columns(const basel_data *data, const basel_options *o, long *tcols, size_t *nt,
+static int choose_columns(const basel_data *data, const bsl_params *user, long *tcols, size_t *nt,
                           long *icols, size_t *ni, basel_error *err)
 {
     picker pt = {data, tcols, 0, "target", err};
-    const char *t = bsl_opt(o, "target");
+    const char *t = bsl_params_get(user, "target");
     int rc = 0;
-    if (*t)
+    if (t && *t)
         rc = bsl_split_names(t, pick_one, &pt);
     else
         tcols[pt.n++] = (long)data->p - 1;
     if (rc) return rc;
     *nt = pt.n;
     picker pi = {data, icols, 0, "input", err};
-    const char *in = bsl_opt(o, "inputs");
-    if (*in) {
+    const char *in = bsl_params_get(user, "inputs");
+    if (in && *in) {
         if ((rc = bsl_split_names(in, pick_one, &pi))) return rc;
         for (size_t a = 0; a < pi.n; a++)
             for (size_t b = 0; b < pt.n; b++)
@@ -110,10 +111,13 @@ static int class_index(bsl_problem *pb, const char *label)
 static int load_targets(bsl_problem *pb, const basel_data *data, const long *tcols, basel_error *err)
 {
     const size_t n = data->n;
-    if (strcmp(pb->method, "mixture") == 0) {
-        if (pb->c != 1) return bsl_fail(err, BASEL_EINVAL, "--method mixture takes one class column");
+    if (pb->engine->target == BSL_TARGET_LABELS) {
+        if (pb->c != 1) return bsl_fail(err, BASEL_EINVAL, "--method %s takes one class column", pb->engine->name);
         if (data->label_col != tcols[0])
-            return bsl_fail(err, BASEL_EINVAL, "internal: the class column was not read as labels");
+            return bsl_fail(err, BASEL_EINVAL,
+                            "--method %s reads its target '%s' as class labels: read the data with that label "
+                            "column (basel_options_label_column)",
+                            pb->engine->name, data->names[tcols[0]]);
         pb->cls = bsl_malloc(n, sizeof *pb->cls);
         if (!pb->cls) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
         for (size_t i = 0; i < n; i++) {
@@ -141,27 +145,14 @@ static int load_targets(bsl_problem *pb, const basel_data *data, const long *tco
     return BASEL_OK;
 }
 
-/* "auto": the mixture classifier's priors assume inputs on a unit scale, so
- * yes; elsewhere no: linear atoms keep their units (PIPs do not depend on
- * them), kernel widths are given in the data's units, and 1-D families
- * rescale their interval themselves. */
-static int auto_standardize(const char *method)
+/* Each engine's table says whether it standardises by default: the mixture
+ * classifier's priors assume inputs on a unit scale; linear atoms keep their
+ * units (PIPs do not depend on them), kernel widths are given in the data's
+ * units, and 1-D families rescale their interval themselves. */
+static void standardize(bsl_problem *pb, const bsl_params *settings)
 {
-    return strcmp(method, "mixture") == 0;
-}
-
-static int standardize(bsl_problem *pb, const basel_options *o, basel_error *err)
-{
-    const char *s = bsl_opt(o, "standardize");
-    int yes;
-    if (strcmp(s, "yes") == 0 || strcmp(s, "1") == 0)
-        yes = 1;
-    else if (strcmp(s, "no") == 0 || strcmp(s, "0") == 0)
-        yes = 0;
-    else if (strcmp(s, "auto") == 0)
-        yes = auto_standardize(pb->method);
-    else
-        return bsl_fail(err, BASEL_EINVAL, "--standardize '%s': expected yes, no or auto", s);
+    const char *s = bsl_params_get(settings, "standardize");
+    const int yes = s && strcmp(s, "yes") == 0;
     pb->standardized = yes;
     const size_t n = pb->n;
     for (size_t j = 0; j < pb->d; j++) {
@@ -175,21 +166,21 @@ static int standardize(bsl_problem *pb, const basel_options *o, basel_error *err
         pb->x_scale[j] = yes && sd > 0 ? sd : 1.0;
         for (size_t i = 0; i < n; i++) pb->X[j * n + i] = (x[i] - pb->x_mean[j]) / pb->x_scale[j];
     }
-    return BASEL_OK;
 }
 
 /* Variable selection cannot tell apart a constant input (it is the
  * intercept) or two identical inputs: say so instead of returning a PIP
  * that means nothing. */
-static int check_inputs(const bsl_problem *pb, const basel_options *o, basel_error *err)
+static int check_inputs(const bsl_problem *pb, const bsl_params *settings, basel_error *err)
 {
     const size_t n = pb->n;
-    const int linear = strncmp(bsl_opt(o, "basis"), "linear", 6) == 0;
+    const char *basis = bsl_params_get(settings, "basis");
+    const int linear = basis && strncmp(basis, "linear", 6) == 0;
     for (size_t j = 0; j < pb->d; j++) {
         const double *x = pb->X + j * n;
         int constant = 1;
         for (size_t i = 1; i < n && constant; i++) constant = x[i] == x[0];
-        if (constant && (linear || strcmp(pb->method, "mixture") == 0))
+        if (constant && (linear || pb->engine->target == BSL_TARGET_LABELS))
             return bsl_fail(err, BASEL_EINVAL,
                             "input column '%s' is constant (%g in every row): drop it with --inputs",
                             pb->input_names[j], x[0]);
@@ -203,16 +194,65 @@ static int check_inputs(const bsl_problem *pb, const basel_options *o, basel_err
     return BASEL_OK;
 }
 
-int bsl_problem_build(bsl_problem *pb, const basel_data *data, const basel_options *o,
-                      basel_error *err)
+/* Missing values (an empty cell or NA) in the columns used: an error naming
+ * the first and counting the rows --na drop would leave out, or (drop) the
+ * complete rows as a new table that the problem owns. A cell that is
+ * present but not a number is an error either way. */
+static int handle_missing(bsl_problem *pb, const basel_data **data, const long *tcols, size_t nt,
+                          const long *icols, size_t ni, const bsl_params *user, basel_error *err)
+{
+    const basel_data *d = *data;
+    const char *na = bsl_params_get(user, "na");
+    const int drop = na && strcmp(na, "drop") == 0;
+    size_t *keep = bsl_malloc(d->n + 1, sizeof *keep), nkeep = 0, first = d->n, first_col = 0;
+    if (!keep) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    int rc = BASEL_OK;
+    for (size_t c = 0; c < nt + ni && !rc; c++) {
+        const size_t j = (size_t)(c < nt ? tcols[c] : icols[c - nt]);
+        if ((long)j != d->label_col) rc = bsl_data_check_present(d, j, c < nt ? "target" : "input", err);
+    }
+    for (size_t i = 0; i < d->n && !rc; i++) {
+        int complete = 1;
+        for (size_t c = 0; c < nt + ni && complete; c++) {
+            const size_t j = (size_t)(c < nt ? tcols[c] : icols[c - nt]);
+            if ((long)j != d->label_col && bsl_data_is_missing(d, i, j)) {
+                complete = 0;
+                if (first == d->n) first = i, first_col = j;
+            }
+        }
+        if (complete) keep[nkeep++] = i;
+    }
+    if (!rc && nkeep < d->n && !drop)
+        rc = bsl_fail_at(err, BASEL_EINVAL, d->source, d->line_of_row[first], bsl_data_cell_column(d, first, first_col),
+                         "column '%s': the value is missing; %zu of %zu rows have a missing value in the columns "
+                         "used (--na drop leaves them out)",
+                         d->names[first_col], d->n - nkeep, d->n);
+    if (!rc && nkeep < d->n) {
+        basel_data *sub = NULL;
+        if (nkeep < 3)
+            rc = bsl_fail_at(err, BASEL_EINVAL, d->source, 0, 0, "--na drop leaves %zu complete rows: too few", nkeep);
+        else if (!(rc = basel_data_subset(&sub, d, keep, nkeep, err))) {
+            pb->owned = sub;
+            pb->rows_dropped = d->n - nkeep;
+            *data = sub;
+        }
+    }
+    free(keep);
+    return rc;
+}
+
+int bsl_problem_build(bsl_problem *pb, const basel_data *data, const bsl_engine_def *e,
+                      const bsl_params *user, const bsl_params *settings, basel_error *err)
 {
     memset(pb, 0, sizeof *pb);
-    snprintf(pb->method, sizeof pb->method, "%s", bsl_opt(o, "method"));
-    const size_t p = data->p, n = data->n;
+    pb->engine = e;
+    const size_t p = data->p;
     long *tcols = bsl_malloc(p, sizeof *tcols), *icols = bsl_malloc(p, sizeof *icols);
     int rc = (!tcols || !icols) ? bsl_fail(err, BASEL_ENOMEM, "out of memory") : BASEL_OK;
     size_t nt = 0, ni = 0;
-    if (!rc) rc = choose_columns(data, o, tcols, &nt, icols, &ni, err);
+    if (!rc) rc = choose_columns(data, user, tcols, &nt, icols, &ni, err);
+    if (!rc) rc = handle_missing(pb, &data, tcols, nt, icols, ni, user, err);
+    const size_t n = data->n;
     if (!rc && n < 3) rc = bsl_fail_at(err, BASEL_EINVAL, data->source, 0, 0, "%zu data rows are too few", n);
     if (!rc) {
         pb->n = n;
@@ -233,8 +273,8 @@ int bsl_problem_build(bsl_problem *pb, const basel_data *data, const basel_optio
         if (!rc) memcpy(pb->X + j * n, bsl_data_col(data, (size_t)icols[j]), n * sizeof(double));
     }
     if (!rc) rc = load_targets(pb, data, tcols, err);
-    if (!rc) rc = check_inputs(pb, o, err);
-    if (!rc) rc = standardize(pb, o, err);
+    if (!rc) rc = check_inputs(pb, settings, err);
+    if (!rc) standardize(pb, settings);
     free(tcols);
     free(icols);
     if (rc) bsl_problem_free(pb);

@@ -8,9 +8,10 @@
 #define BSL_PROBLEM_H
 
 #include "fit.h"
+#include "../engine/engine.h"
 
 typedef struct bsl_problem {
-    char method[16];
+    const bsl_engine_def *engine;
     size_t n, d, c;
     char **input_names;   /* d (borrowed from the table) */
     char **target_names;  /* c */
@@ -21,11 +22,14 @@ typedef struct bsl_problem {
     size_t nclass;
     int standardized;
     double *x_mean, *x_scale; /* d each (0 and 1 when not standardised) */
-    unsigned long seed;
+    basel_data *owned;    /* --na drop: the complete rows (names are borrowed from it) */
+    size_t rows_dropped;  /* rows left out for missing values */
 } bsl_problem;
 
-int bsl_problem_build(bsl_problem *pb, const basel_data *data, const basel_options *o,
-                      basel_error *err);
+/* Targets (numbers, or labels when e says so) and inputs chosen by the
+ * user's target and inputs options, standardised as settings say. */
+int bsl_problem_build(bsl_problem *pb, const basel_data *data, const bsl_engine_def *e,
+                      const bsl_params *user, const bsl_params *settings, basel_error *err);
 void bsl_problem_free(bsl_problem *pb);
 
 /* Split a comma-separated list in place-free fashion: calls fn for each item. */

@@ -159,8 +159,9 @@ static void diagnostics(strbuf *b, const json_t *doc)
     const json_t *rs = json_object_get(dg, "rhat_size"), *ess = json_object_get(dg, "ess_size");
     if (!isnan(bsl_json_rhat_value(rs)))
         add(b, "  model size: split R-hat %.3f, ESS %.0f\n", bsl_json_rhat_value(rs), json_number_value(ess));
-    const char *warn = json_string_value(json_object_get(dg, "warning"));
-    if (warn) add(b, "  WARNING: %s\n", warn);
+    const json_t *warnings = json_object_get(dg, "warnings");
+    for (size_t i = 0; i < json_array_size(warnings); i++)
+        add(b, "  WARNING: %s\n", json_string_value(json_array_get(warnings, i)) ? json_string_value(json_array_get(warnings, i)) : "?");
     const char *note = json_string_value(json_object_get(dg, "note"));
     if (note && *note) add(b, "  %s\n", note);
 }
@@ -184,8 +185,6 @@ char *basel_fit_summary(const basel_fit *f)
     if (json_object_get(doc, "model_size")) size_table(&b, doc);
     selected(&b, doc);
     diagnostics(&b, doc);
-    const char *extra = json_string_value(json_object_get(doc, "report"));
-    if (extra) add(&b, "\n%s", extra);
     if (b.failed) {
         free(b.s);
         return NULL;

@@ -2,19 +2,28 @@
  * csv.c: the CSV reader behind basel_data, and the data handle's accessors.
  *
  * Format: RFC 4180 with a header row of column names, comma separated; LF or
- * CRLF line ends; a UTF-8 byte-order mark is skipped; blank lines at the end
- * are ignored. A field that starts (after blanks) with '"' is quoted: it may
+ * CRLF line ends, or CR alone when the first line ends so (one kind per
+ * file); a UTF-8 byte-order mark is skipped; blank lines at the end are
+ * ignored. A field that starts (after blanks) with '"' is quoted: it may
  * hold commas, newlines and doubled quotes, and only blanks may follow its
  * closing quote. Unquoted fields lose their surrounding blanks (space, tab);
  * quoted ones are kept as written, except that a number may have blanks
- * around it. Positions in messages are 1-based lines and 1-based character
- * columns (UTF-8 characters, counted from the start of the line after the
- * BOM); a cell's position is where its field starts, right after the comma.
+ * around it. A line holds at most BSL_CSV_MAX_LINE bytes and a field at
+ * most BSL_CSV_MAX_FIELD (io.h). A header of one unquoted column holding ';'
+ * or a tab is refused with a hint about the delimiter. Positions in
+ * messages are 1-based lines and 1-based character columns (UTF-8
+ * characters, counted from the start of the line after the BOM); a cell's
+ * position is where its field starts, right after the comma.
  *
- * Parsing makes two passes over the text with one tokenizer: the first checks
- * the shape (quotes, NUL bytes, field counts) and counts the rows, so the
- * second can write numbers straight into an n x p column-major array. Memory
- * is therefore the text plus the numbers; there is no allocation per cell.
+ * A guard (below) reads the text first, as it streams in, and stops the
+ * reading at the first sign that the input is not a table: a NUL byte
+ * (binary data), a line or field past its limit, a quote never closed.
+ * Such input is refused after at most a line's worth of memory; a
+ * well-formed table is still read whole. Parsing then makes two passes over
+ * the text with one tokenizer: the first checks the shape (quotes, NUL
+ * bytes, field counts) and counts the rows, so the second can write numbers
+ * straight into an n x p column-major array. Memory is therefore the text
+ * plus the numbers; there is no allocation per cell.
  *
  * Invariant of every basel_data made here: n >= 1, p >= 1, names non-empty
  * and distinct; a value is finite, or NaN. In a non-label column a NaN always
@@ -143,6 +152,7 @@ static int parse_number(const char *s, size_t len, double *out, scratch *w)
     }
     while (len && is_blank(s[len - 1])) len--;
     if (len == 0) return CELL_EMPTY;
+    if (len == 2 && s[0] == 'N' && s[1] == 'A') return CELL_EMPTY; /* R's missing value */
     /* strtod would skip these too; only blanks may surround a number */
     if (*s == '\n' || *s == '\r' || *s == '\v' || *s == '\f') return CELL_TEXT;
     if (parse_simple(s, len, out)) return 0;
@@ -354,6 +364,29 @@ static int check_unique(scanner *s, name_pos *np, size_t p)
                        again->name, first->line, first->column, again->line, again->column);
 }
 
+/* A header of one unquoted column whose name holds a ';' or a tab is a file
+ * with another delimiter: say so rather than let a later step complain
+ * that there are no inputs. */
+static int header_hint(scanner *s, const basel_data *d)
+{
+    if (d->p != 1) return BASEL_OK;
+    const char *name = d->names[0];
+    const char *delim = strchr(name, ';') ? "';'" : strchr(name, '\t') ? "a tab" : NULL;
+    if (!delim) return BASEL_OK;
+    char shown[48]; /* the name's start, a tab written \t */
+    size_t k = 0;
+    const char *c = name;
+    for (; *c && k + 3 < sizeof shown; c++) {
+        if (*c == '\t') shown[k++] = '\\';
+        shown[k++] = *c == '\t' ? 't' : (unsigned char)*c < 0x20 ? '?' : *c;
+    }
+    shown[k] = '\0';
+    return bsl_fail_at(s->err, BASEL_EPARSE, s->source, 1, 1,
+                       "the header has one column, '%s%s'; is the delimiter %s? basel reads "
+                       "comma-separated files",
+                       shown, *c ? "..." : "", delim);
+}
+
 /* Read the header into d->names (d->p counts the names stored so far, so a
  * failure half-way is freed by basel_data_free) and check the names. */
 static int read_header(scanner *s, basel_data *d)
@@ -384,6 +417,8 @@ static int read_header(scanner *s, basel_data *d)
         d->names[d->p++] = name;
     } while (!f.last);
     rc = check_unique(s, np, d->p);
+    const int quoted = f.body > f.start && f.body[-1] == '"';
+    if (rc == BASEL_OK && !quoted) rc = header_hint(s, d);
 done:
     free(np);
     return rc;
@@ -539,12 +574,11 @@ static int parse_body(scanner *s, basel_data *d, const char *label_column)
     return fill_rows(s, d);
 }
 
-int bsl_csv_parse(basel_data **out, const char *source, const char *text, size_t len,
-                  const char *label_column, basel_error *err)
+/* Parse text that the guard below has passed: the tables of both passes. */
+static int parse_text(basel_data **out, const char *source, const char *text, size_t len,
+                      const char *label_column, basel_error *err)
 {
-    if (!out) return bsl_fail(err, BASEL_EINVAL, "bsl_csv_parse: out must not be NULL");
     *out = NULL;
-    if (!source) source = "<buffer>";
     basel_data *d = calloc(1, sizeof *d);
     if (!d || !(d->source = bsl_strdup(source))) {
         free(d);
@@ -563,10 +597,251 @@ int bsl_csv_parse(basel_data **out, const char *source, const char *text, size_t
     return BASEL_OK;
 }
 
+/* The errors a whole parse would report inside text[0, len), a run of
+ * complete records: the header's and the rows' shape. BASEL_OK if none. */
+static int check_prefix(const char *source, const char *text, size_t len, basel_error *err)
+{
+    basel_data d = {.label_col = -1};
+    scanner s;
+    scan_init(&s, source, text, len, err);
+    if (s.pos == s.end) return BASEL_OK;
+    int rc = read_header(&s, &d);
+    size_t n;
+    if (rc == BASEL_OK) rc = count_rows(&s, d.p, &n);
+    for (size_t j = 0; j < d.p; j++) free(d.names[j]);
+    free(d.names);
+    return rc;
+}
+
+/* ------------------------------------------------------------- guard */
+
+/* The guard reads the text once as it streams in, before anything is kept
+ * per row, and stops the reading as soon as what has arrived is certain to
+ * be rejected: a NUL byte (binary data: /dev/zero fails at 1:1 instead of
+ * filling the memory), a line longer than BSL_CSV_MAX_LINE bytes, a field
+ * longer than BSL_CSV_MAX_FIELD bytes, a one-column header holding ';' or a
+ * tab, CR and LF line ends in one file. It follows quotes as the tokenizer
+ * does, so a field or a record is what the parser will see. It also finds
+ * the line ends: a file whose first line ends in CR alone (classic Mac) is
+ * read with CR as the line end. The parser stays the judge of the message:
+ * once stopped, the text up to cut is parsed for an earlier error (the
+ * first error in the text wins), and only if there is none does the guard's
+ * own message stand. */
+enum { G_START, G_UNQUOTED, G_QUOTED, G_QUOTE }; /* G_QUOTE: a quote inside quotes */
+
+typedef struct guard {
+    size_t pos;              /* bytes checked */
+    size_t line, col;        /* line of text[pos], characters before it on the line */
+    size_t line_bytes;       /* bytes of the current line before pos */
+    size_t field_bytes;      /* bytes of the current field before pos */
+    size_t field_line, field_col, field_quoted; /* where the current field starts */
+    size_t record_start;     /* offset of the current record's first byte */
+    size_t records, fields;  /* complete records; fields of the current one */
+    int state;
+    int eol;                 /* 0 until known, then '\n' or '\r' */
+    int header_delim;        /* ';' or '\t' inside an unquoted header field */
+    int tab_pending;         /* a tab in this header field, text after it unseen */
+    int stopped;             /* the text up to cut holds an error */
+    size_t cut;
+    size_t why_line, why_col;
+    char why[200];
+} guard;
+
+static void guard_init(guard *g)
+{
+    memset(g, 0, sizeof *g);
+    g->line = g->field_line = g->field_col = 1;
+}
+
+static void guard_stop(guard *g, size_t cut, size_t line, size_t col, const char *why)
+{
+    g->stopped = 1;
+    g->cut = cut;
+    g->why_line = line;
+    g->why_col = col;
+    snprintf(g->why, sizeof g->why, "%s", why);
+}
+
+/* A separator or a record end at offset i: the next field starts after it. */
+static void end_field(guard *g, size_t i, int record_end)
+{
+    g->fields++;
+    if (record_end) {
+        if (g->records == 0 && g->fields == 1 && g->header_delim) {
+            guard_stop(g, i + 1, 1, 1, "the header has one column; is the delimiter another character?");
+            return;
+        }
+        g->records++;
+        g->fields = 0;
+        g->record_start = i + 1;
+    }
+    g->field_bytes = 0;
+    g->field_quoted = 0;
+    g->tab_pending = 0;
+    g->field_line = record_end ? g->line + 1 : g->line;
+    g->field_col = record_end ? 1 : g->col + 2;
+}
+
+/* Decide the line ends at the first CR or LF outside quotes. Returns 0 when
+ * the byte after a CR has not arrived yet. */
+static int find_eol(guard *g, const char *text, size_t i, size_t len, int at_eof)
+{
+    if (text[i] == '\n') g->eol = '\n';
+    else if (i + 1 < len) g->eol = text[i + 1] == '\n' ? '\n' : '\r';
+    else if (at_eof) g->eol = '\r';
+    else return 0;
+    return 1;
+}
+
+/* One byte outside quotes: the field or record it ends. */
+static void unquoted_byte(guard *g, char c, size_t i, int is_nl)
+{
+    if (c == ',' || is_nl) {
+        end_field(g, i, is_nl);
+    } else {
+        if (g->state == G_START && c == '"') {
+            g->state = G_QUOTED;
+            g->field_quoted = 1;
+            return;
+        }
+        if (g->state == G_START && !is_blank(c)) g->state = G_UNQUOTED;
+        /* a ';' stays in the name; a tab only with more text after it,
+         * as the tokenizer trims blanks at the ends of a field */
+        if (g->records == 0 && g->state == G_UNQUOTED && !g->header_delim) {
+            if (c == ';' || (g->tab_pending && !is_blank(c))) g->header_delim = c == ';' ? ';' : '\t';
+            else if (c == '\t') g->tab_pending = 1;
+        }
+        return;
+    }
+    g->state = G_START;
+}
+
+/* Stop when the current field or line has grown past its limit. */
+static void check_limits(guard *g)
+{
+    char why[200];
+    if (g->field_bytes > BSL_CSV_MAX_FIELD) {
+        snprintf(why, sizeof why, "a field longer than %d bytes (the limit)%s", BSL_CSV_MAX_FIELD,
+                 g->field_quoted ? "; is a quote left open?" : "");
+        guard_stop(g, g->record_start, g->field_line, g->field_col, why);
+    } else if (g->line_bytes > BSL_CSV_MAX_LINE) {
+        snprintf(why, sizeof why, "a line longer than %d bytes (the limit); is this a CSV file?",
+                 BSL_CSV_MAX_LINE);
+        guard_stop(g, g->record_start, g->line, 1, why);
+    }
+}
+
+/* The end of the run of plain ASCII from text[i] inside an unquoted field:
+ * bytes that change nothing but the counts (the bulk of a numeric table,
+ * taken here without the byte-by-byte state machine). */
+static size_t plain_run(const char *text, size_t i, size_t len)
+{
+    while (i < len && text[i] >= ' ' && text[i] < 0x7f && text[i] != ',' && text[i] != ';') i++;
+    return i;
+}
+
+/* One byte: the quote state, the fields and records it ends, the position.
+ * Returns 0 when it needs the next byte, which has not arrived. */
+static int guard_byte(guard *g, const char *text, size_t i, size_t len, int at_eof)
+{
+    const char c = text[i];
+    if (c == '\0') {
+        guard_stop(g, len, g->line, g->col + 1, "the text contains a NUL byte (is this a binary file?)");
+        return 1;
+    }
+    if (!g->eol && (c == '\n' || (c == '\r' && g->state != G_QUOTED)) && !find_eol(g, text, i, len, at_eof))
+        return 0; /* wait for the byte after this CR */
+    if (c == '\n' && g->eol == '\r') { /* the CR before it, if any, ended its line */
+        const int crlf = i > 0 && text[i - 1] == '\r';
+        guard_stop(g, g->record_start, crlf ? g->line - 1 : g->line, 1,
+                   crlf ? "this line ends in CR LF, but the first one in CR alone; use one kind of line end"
+                        : "this line ends in LF, but the first one in CR alone; use one kind of line end");
+        return 1;
+    }
+    const int is_nl = c == '\n' || (c == '\r' && g->eol == '\r');
+    if (g->state == G_QUOTED) {
+        if (c == '"') g->state = G_QUOTE;
+    } else if (g->state == G_QUOTE && c == '"') {
+        g->state = G_QUOTED; /* a doubled quote */
+    } else {
+        if (g->state == G_QUOTE) g->state = G_UNQUOTED; /* after the closing quote */
+        unquoted_byte(g, c, i, is_nl);
+        if (g->stopped) return 1;
+    }
+    if (is_nl) {
+        g->line++;
+        g->col = g->line_bytes = 0;
+    } else {
+        g->col += ((unsigned char)c & 0xC0) != 0x80;
+        g->line_bytes++;
+    }
+    if (g->state != G_START || g->field_bytes) g->field_bytes++;
+    return 1;
+}
+
+/* Check text[g->pos, len), the bytes read so far (at_eof: no more will
+ * come), until it ends or the guard stops. */
+static void guard_feed(guard *g, const char *text, size_t len, int at_eof)
+{
+    if (g->pos == 0 && len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) g->pos = 3;
+    while (g->pos < len && !g->stopped) {
+        const size_t i = g->pos;
+        const size_t j = g->state == G_UNQUOTED && !g->tab_pending ? plain_run(text, i, len) : i;
+        if (j > i) {
+            g->col += j - i;
+            g->line_bytes += j - i;
+            g->field_bytes += j - i;
+            g->pos = j;
+        } else if (guard_byte(g, text, i, len, at_eof)) {
+            if (!g->stopped) g->pos = i + 1;
+        } else {
+            break;
+        }
+        if (!g->stopped) check_limits(g);
+    }
+}
+
+/* Parse what the guard has seen (all of text, or text up to the cut when
+ * it stopped): CR line ends become LF in a copy, then either the whole
+ * parse or the search for an error before the guard's. */
+static int parse_guarded(basel_data **out, const char *source, const char *text, size_t len,
+                         const guard *g, const char *label_column, basel_error *err)
+{
+    const size_t use = g->stopped ? g->cut : len;
+    char *copy = NULL;
+    if (g->eol == '\r' && use) {
+        if (!(copy = malloc(use))) return bsl_fail(err, BASEL_ENOMEM, "out of memory reading %s", source);
+        for (size_t i = 0; i < use; i++) copy[i] = text[i] == '\r' ? '\n' : text[i];
+        text = copy;
+    }
+    int rc;
+    if (!g->stopped) {
+        rc = parse_text(out, source, text, use, label_column, err);
+    } else if ((rc = check_prefix(source, text, use, err)) == BASEL_OK) {
+        rc = bsl_fail_at(err, BASEL_EPARSE, source, g->why_line, g->why_col, "%s", g->why);
+    }
+    free(copy);
+    return rc;
+}
+
+int bsl_csv_parse(basel_data **out, const char *source, const char *text, size_t len,
+                  const char *label_column, basel_error *err)
+{
+    if (!out) return bsl_fail(err, BASEL_EINVAL, "bsl_csv_parse: out must not be NULL");
+    *out = NULL;
+    if (!source) source = "<buffer>";
+    if (!text) len = 0;
+    guard g;
+    guard_init(&g);
+    guard_feed(&g, text, len, 1);
+    return parse_guarded(out, source, text, len, &g, label_column, err);
+}
+
 /* ---------------------------------------------------------- reading */
 
-/* Read all of fp into a new buffer; pipes have no size, so grow as we go. */
-static int slurp(FILE *fp, const char *name, char **text, size_t *len, basel_error *err)
+/* Read fp into a new buffer, the guard checking each piece as it comes;
+ * pipes have no size, so grow as we go. Stops early when the guard does. */
+static int slurp(FILE *fp, const char *name, char **text, size_t *len, guard *g, basel_error *err)
 {
     void *buf = NULL;
     size_t cap = 0, n = 0;
@@ -578,13 +853,13 @@ static int slurp(FILE *fp, const char *name, char **text, size_t *len, basel_err
         size_t want = cap - n;
         size_t got = fread((char *)buf + n, 1, want, fp);
         n += got;
-        if (got == want) continue;
-        if (ferror(fp)) {
+        if (got < want && ferror(fp)) {
             int e = errno;
             free(buf);
             return bsl_fail_at(err, BASEL_EIO, name, 0, 0, "cannot read: %s", strerror(e));
         }
-        break; /* end of file */
+        guard_feed(g, buf, n, got < want);
+        if (got < want || g->stopped) break; /* end of file, or enough seen */
     }
     *text = buf;
     *len = n;
@@ -606,9 +881,11 @@ int basel_data_read_csv(basel_data **out, const char *path, const char *label_co
     }
     char *text = NULL;
     size_t len = 0;
-    int rc = slurp(fp, name, &text, &len, err);
+    guard g;
+    guard_init(&g);
+    int rc = slurp(fp, name, &text, &len, &g, err);
     if (!from_stdin) fclose(fp);
-    if (rc == BASEL_OK) rc = bsl_csv_parse(out, name, text, len, label_column, err);
+    if (rc == BASEL_OK) rc = parse_guarded(out, name, text, len, &g, label_column, err);
     free(text);
     return rc;
 }
@@ -765,11 +1042,58 @@ int bsl_data_check_numeric(const basel_data *d, size_t j, const char *what, base
     int kind = bad_kind(d, j, b);
     if (kind == CELL_EMPTY)
         return bsl_fail_at(err, BASEL_EPARSE, d->source, b->line, b->column,
-                           "%s column '%s': the cell is empty", what, name);
+                           "%s column '%s': the value is missing (%zu row%s of this column; --na drop leaves "
+                           "such rows out)",
+                           what, name, bsl_data_missing_count(d, j), bsl_data_missing_count(d, j) == 1 ? "" : "s");
     const char *why = kind == CELL_INFINITE ? "is not a finite number" : "is not a number";
     if (!b->text[0]) /* a subset whose first bad cell's text was not kept */
         return bsl_fail_at(err, BASEL_EPARSE, d->source, b->line, b->column,
                            "%s column '%s': the cell %s", what, name, why);
     return bsl_fail_at(err, BASEL_EPARSE, d->source, b->line, b->column,
                        "%s column '%s': '%s' %s", what, name, b->text, why);
+}
+
+/* ------------------------------------------------------ missing values */
+
+double bsl_data_missing_value(int infinite)
+{
+    return cell_nan(infinite ? CELL_INFINITE : CELL_EMPTY, 0);
+}
+
+int bsl_data_is_missing(const basel_data *d, size_t i, size_t j)
+{
+    size_t column;
+    const double v = d->values[j * d->n + i];
+    return isnan(v) && cell_nan_kind(v, &column) == CELL_EMPTY;
+}
+
+size_t bsl_data_cell_column(const basel_data *d, size_t i, size_t j)
+{
+    size_t column;
+    cell_nan_kind(d->values[j * d->n + i], &column);
+    return column;
+}
+
+size_t bsl_data_missing_count(const basel_data *d, size_t j)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < d->n; i++) count += (size_t)bsl_data_is_missing(d, i, j);
+    return count;
+}
+
+int bsl_data_check_present(const basel_data *d, size_t j, const char *what, basel_error *err)
+{
+    if (!what) what = "data";
+    if ((long)j == d->label_col || d->bad[j].line == 0) return bsl_data_check_numeric(d, j, what, err);
+    for (size_t i = 0; i < d->n; i++) {
+        size_t column;
+        const double v = d->values[j * d->n + i];
+        if (!isnan(v)) continue;
+        const int kind = cell_nan_kind(v, &column);
+        if (kind == CELL_EMPTY) continue;
+        if (d->bad[j].row == i) return bsl_data_check_numeric(d, j, what, err); /* its text is kept */
+        return bsl_fail_at(err, BASEL_EPARSE, d->source, d->line_of_row[i], column, "%s column '%s': the cell %s",
+                           what, d->names[j], kind == CELL_INFINITE ? "is not a finite number" : "is not a number");
+    }
+    return BASEL_OK;
 }

@@ -30,6 +30,14 @@ struct basel_data {
     char **labels;       /* n strings (owned) when label_col >= 0, "" = unlabelled */
 };
 
+/* The longest line and the longest field (in bytes, quotes and blanks
+ * included) a CSV may have. Both are far beyond real tables (a line of 16
+ * MiB holds some 700 000 numbers of 17 digits); they exist so that a file
+ * that is not a table (one endless line, a quote never closed) is refused
+ * while it streams in instead of filling the memory. */
+#define BSL_CSV_MAX_LINE (16 << 20)
+#define BSL_CSV_MAX_FIELD (64 << 10)
+
 /* Parse CSV text (not necessarily NUL-terminated) into a new table. */
 int bsl_csv_parse(basel_data **out, const char *source, const char *text, size_t len,
                   const char *label_column, basel_error *err);
@@ -43,13 +51,31 @@ static inline const double *bsl_data_col(const basel_data *d, size_t j)
 /* Fail with the position of column j's first non-numeric cell, if it has one;
  * BASEL_OK otherwise. what names the role ("input", "target"). */
 int bsl_data_check_numeric(const basel_data *d, size_t j, const char *what, basel_error *err);
+/* Missing values: an empty cell or "NA" (R's). Whether cell (i, j) is
+ * missing, and how many cells of column j are. */
+int bsl_data_is_missing(const basel_data *d, size_t i, size_t j);
+size_t bsl_data_missing_count(const basel_data *d, size_t j);
+/* The NaN that marks a missing cell (or, infinite = 1, an infinite one) in
+ * a table's values, for tables made from memory (matrix.c). */
+double bsl_data_missing_value(int infinite);
+/* The 1-based character column where a cell that is not a number starts
+ * (0 when unknown). */
+size_t bsl_data_cell_column(const basel_data *d, size_t i, size_t j);
+/* As bsl_data_check_numeric, but missing cells are allowed (the caller
+ * leaves their rows out): only a cell that is present and not a number is
+ * an error. */
+int bsl_data_check_present(const basel_data *d, size_t j, const char *what, basel_error *err);
 
-/* Atomic output: open a temporary file beside path ("-" = stdout), write,
- * then commit (fflush, fsync, rename) or abort (remove the temporary). */
+/* Output: "-" is stdout; a missing or regular file (a symlink's target)
+ * is replaced atomically (a temporary file beside it, then commit: fflush,
+ * fsync, rename; abort removes the temporary); a character device or FIFO
+ * is written in place; a directory, block device or socket is refused.
+ * outfile.c explains the temporary files' names and their cleanup. */
 typedef struct bsl_outfile {
     FILE *fp;
-    char *path;
-    char *tmp; /* NULL for stdout */
+    char *path;   /* as given, for messages; NULL for stdout */
+    char *target; /* the file written (a symlink's target); NULL for stdout */
+    char *tmp;    /* the temporary file; NULL when written in place */
 } bsl_outfile;
 int bsl_out_open(bsl_outfile *o, const char *path, basel_error *err);
 int bsl_out_commit(bsl_outfile *o, basel_error *err);

@@ -9,6 +9,7 @@
 #include "summary.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,12 +92,42 @@ int bsl_trace_diagnostics(const double *const *traces, size_t chains, size_t L, 
     return BASEL_OK;
 }
 
-int bsl_vs_trace_diagnostics(bsl_vs_result *res, const double *const *traces, size_t chains,
-                             size_t L)
+int bsl_trace_init(bsl_trace *t, size_t m, size_t iter, size_t max_len)
 {
-    res->rhat_pip = bsl_malloc(res->m, sizeof(double));
-    res->ess_pip = bsl_malloc(res->m, sizeof(double));
-    if (!res->rhat_pip || !res->ess_pip) return BASEL_ENOMEM;
-    return bsl_trace_diagnostics(traces, chains, L, res->m, res->rhat_pip, res->ess_pip, &res->rhat_size,
-                                 &res->ess_size);
+    t->m = m;
+    t->L = BSL_MIN(iter, max_len);
+    t->step = t->L ? iter / t->L : 1;
+    t->x = bsl_calloc((m + 1) * (t->L ? t->L : 1), sizeof(double));
+    return t->x ? BASEL_OK : BASEL_ENOMEM;
+}
+
+void bsl_trace_free(bsl_trace *t)
+{
+    free(t->x);
+    t->x = NULL;
+}
+
+void bsl_trace_record(bsl_trace *t, size_t it, const size_t *active, size_t k)
+{
+    if (it % t->step != 0 || it / t->step >= t->L) return;
+    const size_t s = it / t->step, L = t->L;
+    for (size_t j = 0; j < t->m; j++) t->x[j * L + s] = 0.0;
+    for (size_t i = 0; i < k; i++) t->x[active[i] * L + s] = 1.0;
+    t->x[t->m * L + s] = (double)k;
+}
+
+double bsl_rhat_worst(const double *rhat_pip, const double *pip, size_t m, double rhat_size)
+{
+    double worst = isnan(rhat_size) ? 1 : rhat_size;
+    for (size_t j = 0; rhat_pip && j < m; j++)
+        if (!isnan(rhat_pip[j]) && pip[j] > 0.01 && pip[j] < 0.99 && rhat_pip[j] > worst)
+            worst = rhat_pip[j];
+    return worst;
+}
+
+int bsl_rhat_warning(char *buf, size_t len, double worst, const char *what, const char *advice)
+{
+    if (!(worst > 1.1)) return 0;
+    snprintf(buf, len, "the chains disagree about the %s (R-hat up to %.2f): %s", what, worst, advice);
+    return 1;
 }

@@ -101,11 +101,28 @@ void bsl_rhat_ess(const double *x, size_t chains, size_t len, double *rhat, doub
  * BASEL_ENOMEM. */
 int bsl_trace_diagnostics(const double *const *traces, size_t chains, size_t L, size_t m,
                           double *rhat_pip, double *ess_pip, double *rhat_size, double *ess_size);
-/* The same into a result: R-hat and ESS of every PIP and of the size from per-chain traces:
- * traces[c] holds chain c's (m + 1) x L values, atom j's trace at
- * traces[c] + j * L and the size's in the last row. Fills res->rhat_pip,
- * res->ess_pip (allocated here), rhat_size and ess_size; NaN when L < 4. */
-int bsl_vs_trace_diagnostics(bsl_vs_result *res, const double *const *traces, size_t chains,
-                             size_t L);
+/* Snapshots of one chain's m indicators and its size for R-hat / ESS:
+ * L = min(iter, max_len) snapshots, one every step = iter / L post-burn
+ * iterations (the first L such), in the layout of bsl_trace_diagnostics
+ * (indicator j at x[j * L + s], the size at x[m * L + s]). */
+typedef struct bsl_trace {
+    size_t m, L, step;
+    double *x;            /* (m + 1) x max(L, 1), zeroed */
+} bsl_trace;
+/* BASEL_ENOMEM; bsl_trace_free accepts a zeroed or freed trace. */
+int bsl_trace_init(bsl_trace *t, size_t m, size_t iter, size_t max_len);
+void bsl_trace_free(bsl_trace *t);
+/* At post-burn iteration it, record the subset active[0..k) if a snapshot
+ * is due. */
+void bsl_trace_record(bsl_trace *t, size_t it, const size_t *active, size_t k);
+/* The largest split R-hat that says chains disagree: over the size and
+ * the PIPs strictly inside (0.01, 0.99) (PIPs near 0 or 1 have R-hats that
+ * mean little), NaN entries skipped; 1 when there is none. rhat_pip may be
+ * NULL. */
+double bsl_rhat_worst(const double *rhat_pip, const double *pip, size_t m, double rhat_size);
+/* When worst > 1.1 (BDA3's threshold), writes "the chains disagree about the
+ * <what> (R-hat up to <worst>): <advice>" into buf and returns 1; else
+ * returns 0 and leaves buf alone. */
+int bsl_rhat_warning(char *buf, size_t len, double worst, const char *what, const char *advice);
 
 #endif

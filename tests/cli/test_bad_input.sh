@@ -13,7 +13,7 @@ expect 2 "basel: $T/nan.csv:3:3: .*not a finite number" -- "$BASEL" fit "$T/nan.
 printf 'a,b,y\n1,2,3\n4,inf,6\n7,8,9\n1,1,2\n' > "$T/inf.csv"
 expect 2 "basel: $T/inf.csv:3:3: .*not a finite number" -- "$BASEL" fit "$T/inf.csv" -o "$T/f.json"
 printf 'a,b,y\n1,2,3\n4,,6\n7,8,9\n1,1,2\n' > "$T/empty_cell.csv"
-expect 2 "basel: $T/empty_cell.csv:3:3: .*is empty" -- "$BASEL" fit "$T/empty_cell.csv" -o "$T/f.json"
+expect 2 "basel: $T/empty_cell.csv:3:3: column .b.: the value is missing" -- "$BASEL" fit "$T/empty_cell.csv" -o "$T/f.json"
 printf 'a,b,y\n1,2,3\n4,5,x\n7,8,9\n1,1,2\n' > "$T/badtarget.csv"
 expect 2 "basel: $T/badtarget.csv:3:5: target column 'y': 'x' is not a number" -- "$BASEL" fit "$T/badtarget.csv" -o "$T/f.json"
 : > "$T/empty.csv"
@@ -38,13 +38,13 @@ expect 0 "" -- "$BASEL" fit "$T/wide.csv" --method bd --iter 200 --seed 3 -o "$T
 if grep -qiE 'nan|inf' "$T/wide.json"; then bad "n < p: NaN or Inf in FIT.json"; else ok; fi
 expect 2 "kmax 20 is above the number of atoms m = 15" -- "$BASEL" fit "$D" --kmax 20 -o "$T/f.json"
 expect 2 "chains 0 is out of range" -- "$BASEL" fit "$D" --chains 0 -o "$T/f.json"
-expect 2 "iter: '-5' is not a whole number" -- "$BASEL" fit "$D" --iter -5 -o "$T/f.json"
+expect 2 "--iter -5 is out of range" -- "$BASEL" fit "$D" --iter -5 -o "$T/f.json"
 expect 2 "g=-1 is out of range" -- "$BASEL" fit "$D" --prior g:g=-1 -o "$T/f.json"
 expect 2 "unknown name 'gaus' \(accepted: linear, gauss" -- "$BASEL" fit "$D" --basis gaus -o "$T/f.json"
 expect 2 "unknown key 'w' \(accepted: r, linear-term\)" -- "$BASEL" fit "$D" --basis gauss:w=2 -o "$T/f.json"
 expect 2 "unknown option 'iters'" -- "$BASEL" fit "$D" --iters 5 -o "$T/f.json"
 expect 2 "--method 'bdd' is not known" -- "$BASEL" fit "$D" --method bdd -o "$T/f.json"
-expect 2 "--particles applies to --method smc only" -- "$BASEL" fit "$D" --particles 10 -o "$T/f.json"
+expect 2 "--particles is not read by --method bd" -- "$BASEL" fit "$D" --particles 10 -o "$T/f.json"
 expect 2 "target column 'z' is not in the header" -- "$BASEL" fit "$D" --target z -o "$T/f.json"
 expect 2 "refuses m = 25" -- bash -c "/usr/bin/python3 -c \"
 import random; random.seed(1)
@@ -55,7 +55,7 @@ expect 2 "missing the training file" -- "$BASEL" fit -o "$T/f.json"
 expect 2 "unknown command 'fitt'" -- "$BASEL" fitt
 printf 'a,b,class\n1,2,x\n2,1,x\n3,5,x\n4,2,x\n' > "$T/oneclass.csv"
 expect 2 "class column 'class' has 1 class: need at least 2" -- "$BASEL" fit "$T/oneclass.csv" --method mixture -o "$T/f.json"
-expect 2 "--excluded 'normal': expected regression or gaussian" -- "$BASEL" fit data/classification/pima_tr.csv --method mixture --excluded normal -o "$T/f.json"
+expect 2 "--excluded 'normal': expected one of regression,gaussian" -- "$BASEL" fit data/classification/pima_tr.csv --method mixture --excluded normal -o "$T/f.json"
 expect 2 "hyper-h" -- "$BASEL" fit data/classification/pima_tr.csv --method mixture --hyper-h -1 -o "$T/f.json"
 expect 2 "--draws: --method enumerate keeps no draws" -- "$BASEL" fit data/linear/lin_p15_n200.csv --method enumerate -o "$T/f.json" --draws "$T/f.json.csv"
 # no output file is left behind by any failure above
@@ -70,5 +70,5 @@ expect 2 "basel: $T/broken.json:1:[0-9]+:" -- "$BASEL" summary "$T/broken.json"
 printf '{"hello": 1}\n' > "$T/other.json"
 expect 2 "not a basel fit" -- "$BASEL" summary "$T/other.json"
 expect 2 "interval '1.5': expected a probability" -- "$BASEL" predict "$T/good.json" "$D" --interval 1.5
-expect 2 "model 'best': expected bma, prevalence, median or hpm" -- "$BASEL" predict "$T/good.json" "$D" --model best
+expect 2 "--model 'best': a fit of --method enumerate predicts with bma, hpm, median, prevalence" -- "$BASEL" predict "$T/good.json" "$D" --model best
 finish

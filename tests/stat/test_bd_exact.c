@@ -4,8 +4,9 @@
  * every PIP and every size probability must be within 0.01 of exact
  * enumeration under the same model and prior.
  *
- * Run length: 4 chains x 60000 blocks of duration rho = 1 at nu = 1, i.e.
- * about 4.8e5 events per run. On lin_p15_n200 the smallest ESS of an
+ * Run length: 4 chains x 100000 blocks of duration rho = 1 at nu = 1, i.e.
+ * about 4.8e5 events per run (blocks last exactly rho since the draws fix;
+ * before it each also ran on to the next event, and 60000 gave as many). On lin_p15_n200 the smallest ESS of an
  * uncertain PIP (x13, p = 0.45) is about 5e4 at this length (bd reports it),
  * so its standard error is about 0.0022 and 0.01 is 4.5 standard errors:
  * over the 5 x (15 + 16) comparisons per case a false alarm has probability
@@ -44,7 +45,7 @@ static void run_case(const case_ *c)
     double worst_all = 0;
     for (unsigned long seed = 1; seed <= 5; seed++) {
         bsl_run run = {0};
-        run.iter = 60000;
+        run.iter = 100000;
         run.burn = 2000;
         run.thin = 1;
         run.chains = 4;

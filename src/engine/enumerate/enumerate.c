@@ -9,6 +9,7 @@
  * overflows whatever the spread of the marginal likelihoods.
  */
 #include "../subset.h"
+#include "../chains.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -56,6 +57,35 @@ static int visit(bsl_cmodel *M, const bsl_vs_problem *pb, acc *a, bsl_vs_result 
     if (lp > a->log_max - ENUM_KEEP_LOG && bsl_modelset_add(&res->models, active, k, 0.0, lp))
         return -1;
     return 0;
+}
+
+/* The walk over all subsets, as the one "chain" of the chain driver (for
+ * its progress and cancel; one unit per subset). */
+typedef struct enum_ctx {
+    bsl_cmodel *M;
+    const bsl_vs_problem *pb;
+    acc *a;
+    bsl_vs_result *res;
+    double *beta;
+    basel_error *err;
+} enum_ctx;
+
+static int walk(void *ctx, size_t chain, unsigned long seed, bsl_ticker *tick)
+{
+    enum_ctx *x = ctx;
+    bsl_cmodel *M = x->M;
+    int rc = visit(M, x->pb, x->a, x->res, x->beta);
+    const unsigned long long total = 1ULL << x->pb->D->m;
+    for (unsigned long long i = 1; i < total && !rc; i++) {
+        const size_t j = (size_t)__builtin_ctzll(i);
+        if (bsl_cmodel_is_active(M, j))
+            bsl_cmodel_remove(M, j);
+        else if (bsl_cmodel_add(M, j) != BASEL_OK)
+            rc = bsl_fail(x->err, BASEL_ENUMERIC, "atom %zu could not be added (collinear)", j + 1);
+        if (!rc && visit(M, x->pb, x->a, x->res, x->beta)) rc = bsl_fail(x->err, BASEL_ENOMEM, "out of memory");
+        if (!rc && bsl_tick(tick, 1)) rc = bsl_fail(x->err, BASEL_ECANCELLED, "cancelled");
+    }
+    return rc;
 }
 
 /* Every subset must be feasible for the model (try_add: no atom
@@ -106,19 +136,14 @@ int bsl_enumerate(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *r
         free(beta);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
-    rc = visit(M, pb, &a, res, beta);
     const unsigned long long total = 1ULL << m;
-    for (unsigned long long i = 1; i < total && !rc; i++) {
-        const size_t j = (size_t)__builtin_ctzll(i);
-        if (bsl_cmodel_is_active(M, j))
-            bsl_cmodel_remove(M, j);
-        else if (bsl_cmodel_add(M, j) != BASEL_OK)
-            rc = bsl_fail(err, BASEL_ENUMERIC, "atom %zu could not be added (collinear)", j + 1);
-        if (!rc && visit(M, pb, &a, res, beta)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
-        if (!rc && run && run->progress && (i & 0xfffff) == 0 &&
-            run->progress((double)i / (double)total, run->progress_user))
-            rc = bsl_fail(err, BASEL_ECANCELLED, "cancelled");
-    }
+    enum_ctx x = {M, pb, &a, res, beta, err};
+    bsl_chains cs = {.chains = 1, .threads = 1, .units = (size_t)total,
+                     .progress = run ? run->progress : NULL,
+                     .progress_user = run ? run->progress_user : NULL};
+    rc = bsl_chains_run(&cs, walk, &x);
+    if (rc == BASEL_ECANCELLED) bsl_fail(err, rc, "cancelled"); /* also before the walk began */
+    else if (rc == BASEL_ENOMEM) bsl_fail(err, rc, "out of memory");
     bsl_cmodel_free(M);
     free(beta);
     if (rc) return rc;

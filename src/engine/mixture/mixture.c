@@ -23,6 +23,7 @@
  */
 #include "mixture.h"
 #include "mixture_summary.h"
+#include "../chains.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -207,27 +208,46 @@ static void swap_temperatures(bsl_mix_chain **rep, size_t R, const gsl_rng *r, b
     }
 }
 
-/* One chain (R replicas) from start to end; fills rec from the replica at
- * temperature 1. */
-static int run_chain(const bsl_mix_model *m, const bsl_mix_options *o, size_t c, bsl_mix_record *rec)
+/* What every chain reads and the chains' records (bsl_chain_fn's ctx). */
+typedef struct mix_ctx {
+    const bsl_mix_model *m;
+    const bsl_mix_options *o;
+    bsl_mix_record *rec;
+} mix_ctx;
+
+/* One chain (R replicas) from start to end (bsl_chain_fn; one progress unit
+ * per sweep); fills its record from the replica at temperature 1. */
+static int run_chain(void *ctx, size_t c, unsigned long seed, bsl_ticker *tick)
 {
+    const mix_ctx *x = ctx;
+    const bsl_mix_model *m = x->m;
+    const bsl_mix_options *o = x->o;
+    bsl_mix_record *rec = &x->rec[c];
     const size_t ndraw_max = (o->iter - o->burn + o->thin - 1) / o->thin, R = o->temperatures;
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     bsl_mix_chain **rep = bsl_calloc(R, sizeof *rep);
     int rc = r && rep ? bsl_mix_record_init(rec, m, ndraw_max) : BASEL_ENOMEM;
     for (size_t t = 0; t < R && rc == BASEL_OK; t++) rc = bsl_mix_chain_create(&rep[t], m);
     if (rc != BASEL_OK) goto done;
-    gsl_rng_set(r, bsl_mix_seed(o->seed, c));
+    gsl_rng_set(r, seed);
     for (size_t t = 0; t < R; t++) {
         bsl_mix_chain_init(rep[t], r);
         rep[t]->b = t == 0 ? 1 : pow(o->temp_max, -(double)t / (double)(R - 1));
     }
     for (size_t it = 0; it < o->iter && rc == BASEL_OK; it++) {
+        if (bsl_tick(tick, 1)) {
+            rc = BASEL_ECANCELLED;
+            break;
+        }
         for (size_t t = 0; t < R; t++) bsl_mix_chain_sweep(rep[t], r, o->exchange_moves, o->birth_death_moves);
         if (R > 1) swap_temperatures(rep, R, r, rec);
         if (it < o->burn) continue;
         rc = bsl_mix_record_sweep(rec, rep[0]);
-        if ((it - o->burn) % o->thin == 0) bsl_mix_record_draw(rec, rep[0]);
+        if ((it - o->burn) % o->thin == 0) {
+            const size_t t = rec->ndraw;
+            bsl_mix_record_draw(rec, rep[0]);
+            bsl_trace_record(tick->trace, t, rec->draw_idx + t * m->imax, rec->draw_I[t]);
+        }
     }
     for (size_t t = 0; t < R; t++) /* moves are counted at temperature 1 only */
         for (int v = 0; v < 3; v++) rec->prop[v] += rep[t]->prop[v], rec->acc[v] += rep[t]->acc[v];
@@ -238,35 +258,40 @@ done:
     return rc;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Run all chains (in parallel) and merge them. */
 static int run_chains(const bsl_mix_model *m, const bsl_mix_options *o, bsl_mix_result **out)
 {
     bsl_mix_record *rec = bsl_calloc(o->chains, sizeof *rec);
-    int *status = bsl_calloc(o->chains, sizeof *status);
-    int rc = rec && status ? BASEL_OK : BASEL_ENOMEM;
-    const double t0 = now_seconds();
+    int rc = rec ? BASEL_OK : BASEL_ENOMEM;
+    /* R-hat and ESS from the kept draws: one snapshot per draw */
+    const size_t ndraw = (o->iter - o->burn + o->thin - 1) / o->thin;
+    bsl_chains cs = {.chains = o->chains, .threads = o->threads, .seed = o->seed, .units = o->iter,
+                     .progress = o->progress, .progress_user = o->progress_user,
+                     .trace_m = m->d, .trace_iter = ndraw, .trace_len = ndraw};
     if (rc == BASEL_OK) {
-        const long nch = (long)o->chains;
-#pragma omp parallel for schedule(dynamic, 1)
-        for (long c = 0; c < nch; c++) status[c] = run_chain(m, o, (size_t)c, &rec[c]);
+        mix_ctx x = {m, o, rec};
+        rc = bsl_chains_run(&cs, run_chain, &x);
     }
-    const double secs = now_seconds() - t0;
-    for (size_t c = 0; rc == BASEL_OK && c < o->chains; c++) rc = status[c];
     if (rc == BASEL_OK) rc = bsl_mix_merge(out, m, rec, o->chains, o->top);
     if (rc == BASEL_OK) {
-        (*out)->opt = *o;
-        (*out)->sweeps_per_second = secs > 0 ? (double)(o->chains * o->iter) / secs : 0;
+        bsl_mix_result *r = *out;
+        r->opt = *o;
+        r->opt.progress = NULL; /* the result outlives the caller's callback */
+        r->opt.progress_user = NULL;
+        r->sweeps_per_second = cs.seconds > 0 ? (double)(o->chains * o->iter) / cs.seconds : 0;
+        r->rhat_pip = bsl_malloc(m->d, sizeof(double));
+        r->ess_pip = bsl_malloc(m->d, sizeof(double));
+        rc = r->rhat_pip && r->ess_pip
+                 ? bsl_chains_diagnostics(&cs, r->rhat_pip, r->ess_pip, &r->rhat_size, &r->ess_size)
+                 : BASEL_ENOMEM;
+        if (rc != BASEL_OK) {
+            bsl_mix_free(r);
+            *out = NULL;
+        }
     }
+    bsl_chains_free(&cs);
     for (size_t c = 0; rec && c < o->chains; c++) bsl_mix_record_free(&rec[c]);
     free(rec);
-    free(status);
     return rc;
 }
 
@@ -284,6 +309,7 @@ int bsl_mixture_fit(const double *X, size_t n, size_t d, const int *cls, size_t 
         return bsl_fail(err, BASEL_ENOMEM, "mixture: out of memory");
     rc = run_chains(m, o, out);
     bsl_mix_model_free(m);
+    if (rc == BASEL_ECANCELLED) return bsl_fail(err, rc, "mixture: cancelled");
     if (rc != BASEL_OK) return bsl_fail(err, rc, "mixture: out of memory while sampling");
     bsl_error_clear(err);
     return BASEL_OK;

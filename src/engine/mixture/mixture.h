@@ -78,6 +78,13 @@ typedef struct bsl_mix_options {
      * Geweke test needs). */
     double prior_mid;     /* (0) */
     double prior_range;   /* (0 = from the data) */
+    /* Running (src/engine/chains.h): OpenMP threads (0 = the OpenMP
+     * default; results do not depend on it), and the progress callback,
+     * called from the calling thread with the fraction of sweeps done;
+     * non-zero cancels the fit (BASEL_ECANCELLED). NULL: none. */
+    int threads;
+    basel_progress_fn progress;
+    void *progress_user;
 } bsl_mix_options;
 
 /* Fill o with the defaults listed above. */
@@ -92,8 +99,9 @@ typedef struct bsl_mix_result bsl_mix_result;
  * standardised by the caller. On success *out owns the result (free it with
  * bsl_mix_free). Errors: BASEL_EINVAL (bad sizes or options, a single class,
  * fewer than 2 labelled rows in a class, a non-finite or constant input),
- * BASEL_ENOMEM. Thread-safe; uses OpenMP over chains; the result does not
- * depend on the number of threads. */
+ * BASEL_ENOMEM, BASEL_ECANCELLED (o->progress returned non-zero).
+ * Thread-safe; runs its chains through the chain driver (chains.h); the
+ * result does not depend on the number of threads. */
 int bsl_mixture_fit(const double *X, size_t n, size_t d, const int *cls, size_t nclass,
                     const bsl_mix_options *o, bsl_mix_result **out, basel_error *err);
 

@@ -232,34 +232,6 @@ static void fill_draws(bsl_mix_result *res, const bsl_mix_record *rec, size_t nc
     res->draw_off[t] = off;
 }
 
-/* Split R-hat and ESS of every input indicator and of the size over the
- * chains' kept draws (every chain keeps the same number), from per-chain
- * traces in the layout of bsl_trace_diagnostics. */
-static int convergence(bsl_mix_result *res, const bsl_mix_record *rec, size_t nchain, size_t imax)
-{
-    const size_t d = res->d, L = rec[0].ndraw;
-    res->rhat_pip = bsl_malloc(d, sizeof(double));
-    res->ess_pip = bsl_malloc(d, sizeof(double));
-    double *tr = bsl_calloc(nchain * (d + 1) * L + 1, sizeof(double));
-    const double **rows = bsl_malloc(nchain, sizeof *rows);
-    int rc = res->rhat_pip && res->ess_pip && tr && rows ? BASEL_OK : BASEL_ENOMEM;
-    for (size_t c = 0; c < nchain && !rc; c++) {
-        double *t0 = tr + c * (d + 1) * L;
-        rows[c] = t0;
-        for (size_t t = 0; t < L; t++) {
-            const size_t I = rec[c].draw_I[t], *in = rec[c].draw_idx + t * imax;
-            for (size_t u = 0; u < I; u++) t0[in[u] * L + t] = 1;
-            t0[d * L + t] = (double)I;
-        }
-    }
-    if (!rc)
-        rc = bsl_trace_diagnostics(rows, nchain, L, d, res->rhat_pip, res->ess_pip, &res->rhat_size,
-                                   &res->ess_size);
-    free(tr);
-    free(rows);
-    return rc;
-}
-
 int bsl_mix_merge(bsl_mix_result **out, const bsl_mix_model *m, const bsl_mix_record *rec,
                   size_t nchain, size_t top)
 {
@@ -293,10 +265,6 @@ int bsl_mix_merge(bsl_mix_result **out, const bsl_mix_model *m, const bsl_mix_re
     fill_draws(res, rec, nchain, m->imax);
     free(e);
     bsl_mix_subsets_free(&all);
-    if (convergence(res, rec, nchain, m->imax)) {
-        bsl_mix_free(res);
-        return BASEL_ENOMEM;
-    }
     *out = res;
     return BASEL_OK;
 }

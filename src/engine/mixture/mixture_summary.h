@@ -41,7 +41,8 @@ void bsl_mix_record_free(bsl_mix_record *rec);
 int bsl_mix_record_sweep(bsl_mix_record *rec, const bsl_mix_chain *ch);
 /* At most ndraw_max calls (no bounds check: the caller counts). */
 void bsl_mix_record_draw(bsl_mix_record *rec, const bsl_mix_chain *ch);
-/* Merge the chains' records in order; keeps the `top` most visited subsets. */
+/* Merge the chains' records in order; keeps the `top` most visited subsets.
+ * R-hat and ESS are the caller's (the chain driver's traces, mixture.c). */
 int bsl_mix_merge(bsl_mix_result **out, const bsl_mix_model *m, const bsl_mix_record *rec,
                   size_t nchain, size_t top);
 

@@ -10,12 +10,9 @@
 #include "rbf_result.h"
 
 #include "../../model/model.h"
+#include "../chains.h"
 
 #include <math.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,13 +157,17 @@ void bsl_rbf_chain_start(bsl_rbf_chain *ch, gsl_rng *r)
     rbf_state_loglik(ch, s);
 }
 
-static void run_anneal(bsl_rbf_chain *ch, gsl_rng *r, chain_out *out)
+static void run_anneal(bsl_rbf_chain *ch, gsl_rng *r, chain_out *out, bsl_ticker *tick)
 {
     const bsl_rbf_options *o = &ch->o;
     out->best = bsl_rbf_chain_log_target(ch);
     out->best_k = bsl_rbf_chain_k(ch);
     memcpy(out->best_mu, bsl_rbf_chain_centres(ch), out->best_k * ch->d * sizeof(double));
     for (size_t i = 0; i < o->iter; i++) {
+        if (bsl_tick(tick, 1)) {
+            out->rc = BASEL_ECANCELLED;
+            return;
+        }
         bsl_rbf_chain_step(ch, r, temperature(o, i, o->iter));
         const double lt = bsl_rbf_chain_log_target(ch);
         if (lt > out->best) { /* keep the best state visited */
@@ -184,28 +185,21 @@ static void run_anneal(bsl_rbf_chain *ch, gsl_rng *r, chain_out *out)
     out->ndone = out->rc == BASEL_OK;
 }
 
-static void run_full(bsl_rbf_chain *ch, gsl_rng *r, chain_out *out)
+static void run_full(bsl_rbf_chain *ch, gsl_rng *r, chain_out *out, bsl_ticker *tick)
 {
     const bsl_rbf_options *o = &ch->o;
     const size_t every = BSL_MAX(o->iter / BSL_MAX(out->nkeep, 1), 1);
     for (size_t i = 0; i < o->burn + o->iter; i++) {
+        if (bsl_tick(tick, 1)) {
+            out->rc = BASEL_ECANCELLED;
+            return;
+        }
         bsl_rbf_chain_step(ch, r, 1.0);
         if (i < o->burn) continue;
         const size_t t = i - o->burn;
         out->k_count[bsl_rbf_chain_k(ch)] += 1;
         if ((t + 1) % every == 0 && out->ndone < out->nkeep) capture(ch, &out->draws[out->ndone++]);
     }
-}
-
-static double wall_seconds(void)
-{
-#ifdef _OPENMP
-    return omp_get_wtime();
-#else
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-#endif
 }
 
 static int check_run(const bsl_rbf_options *o, basel_error *err)
@@ -257,9 +251,28 @@ static int setup_chain(const double *X, size_t n, size_t d, const double *Y, siz
     for (size_t t = 0; t < nkeep; t++)
         if (rbf_draw_alloc(&out->draws[t], kmax, d, c, q))
             return bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    gsl_rng_set(*r, bsl_mix_seed(o->seed, i));
-    bsl_rbf_chain_start(*ch, *r);
     return BASEL_OK;
+}
+
+/* The chains, their generators and outputs (bsl_chain_fn's ctx). */
+typedef struct rbf_ctx {
+    bsl_rbf_chain **chains;
+    gsl_rng **rngs;
+    chain_out *outs;
+} rbf_ctx;
+
+/* Run chain i from its start (bsl_chain_fn; one progress unit per move). */
+static int run_chain(void *ctx, size_t i, unsigned long seed, bsl_ticker *tick)
+{
+    const rbf_ctx *x = ctx;
+    bsl_rbf_chain *ch = x->chains[i];
+    gsl_rng_set(x->rngs[i], seed);
+    bsl_rbf_chain_start(ch, x->rngs[i]);
+    if (ch->o.temperature_mode == BSL_RBF_ANNEAL)
+        run_anneal(ch, x->rngs[i], &x->outs[i], tick);
+    else
+        run_full(ch, x->rngs[i], &x->outs[i], tick);
+    return x->outs[i].rc;
 }
 
 /* Move the chains' networks into the result (chain order). */
@@ -328,16 +341,19 @@ int bsl_rbf_fit(const double *X, size_t n, size_t d, const double *Y, size_t c,
     for (size_t i = 0; i < nch && !rc; i++)
         rc = setup_chain(X, n, d, Y, c, o, i, nkeep, &chains[i], &rngs[i], &outs[i], err);
     if (rc) goto done;
-    const double t_start = wall_seconds();
-#pragma omp parallel for schedule(dynamic, 1)
-    for (long i = 0; i < (long)nch; i++) {
-        if (o->temperature_mode == BSL_RBF_ANNEAL)
-            run_anneal(chains[i], rngs[i], &outs[i]);
-        else
-            run_full(chains[i], rngs[i], &outs[i]);
+    const int full = o->temperature_mode == BSL_RBF_FULL;
+    bsl_chains cs = {.chains = nch, .threads = o->threads, .seed = o->seed,
+                     .units = o->iter + (full ? o->burn : 0), .progress = o->progress,
+                     .progress_user = o->progress_user};
+    rbf_ctx x = {chains, rngs, outs};
+    if ((rc = bsl_chains_run(&cs, run_chain, &x))) {
+        if (rc == BASEL_ECANCELLED) bsl_fail(err, rc, "rbf: cancelled");
+        else if (rc == BASEL_ENOMEM) bsl_fail(err, rc, "out of memory");
+        else bsl_fail(err, rc, "rbf: chain %zu: singular design", cs.failed + 1);
+        goto done;
     }
-    res->seconds = wall_seconds() - t_start;
-    const double steps = (double)nch * (double)(o->iter + (o->temperature_mode == BSL_RBF_FULL ? o->burn : 0));
+    res->seconds = cs.seconds;
+    const double steps = (double)nch * (double)(o->iter + (full ? o->burn : 0));
     res->moves_per_sec = res->seconds > 0 ? steps / res->seconds : 0;
     res->mode = o->temperature_mode;
     res->radial = o->radial;

@@ -79,6 +79,13 @@ typedef struct bsl_rbf_options {
      * ncand points (ncand x d, row-major, borrowed), birth / death only */
     const double *candidates;
     size_t ncand;
+    /* Running (src/engine/chains.h): OpenMP threads (0 = the OpenMP
+     * default; results do not depend on it), and the progress callback,
+     * called from the calling thread with the fraction of moves done;
+     * non-zero cancels the fit (BASEL_ECANCELLED). NULL: none. */
+    int threads;
+    basel_progress_fn progress;
+    void *progress_user;
 } bsl_rbf_options;
 
 void bsl_rbf_options_default(bsl_rbf_options *o);
@@ -89,7 +96,8 @@ typedef struct bsl_rbf_result bsl_rbf_result;
  * parallel (OpenMP) with one mt19937 each, seeded bsl_mix_seed(seed, chain),
  * so *out does not depend on the thread count (except the timings).
  * Errors: BASEL_EINVAL (options, a constant input, n too small for kmax),
- * BASEL_ENUMERIC (no usable start), BASEL_ENOMEM. */
+ * BASEL_ENUMERIC (no usable start), BASEL_ENOMEM, BASEL_ECANCELLED
+ * (o->progress returned non-zero). */
 int bsl_rbf_fit(const double *X, size_t n, size_t d, const double *Y, size_t c,
                 const bsl_rbf_options *o, bsl_rbf_result **out, basel_error *err);
 /* Predictions at n points X (n x d, column-major): mean, lower, upper are

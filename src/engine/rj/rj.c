@@ -21,10 +21,10 @@
  * rejected; they have posterior probability zero, so the proposal stays valid.
  *
  * Models with nuisance parameters (ridge with sigma^2 and lambda sampled,
- * the unscaled spike and slab's sigma^2): after every sweep
- * (m moves) the model draws its nuisance parameters (model.h
- * draw_nuisance: beta from paper 004 eq. (19), then lambda from eq. (17)
- * and 1/sigma^2 from eq. (18)) and refactorises for the new tau.
+ * g ~ IG(a, b), the unscaled spike and slab's sigma^2): after every sweep
+ * (m moves) the model draws them (model.h draw_nuisance; ridge: beta from
+ * paper 004 eq. (19), then lambda from eq. (17) and 1/sigma^2 from eq. (18))
+ * and refactorises for the new tau.
  *
  * Estimates. Raw frequencies of inclusion (always valid) and, every
  * "rj-rb-every" moves (default m; 0 = off), the Rao-Blackwellised estimate:
@@ -36,13 +36,15 @@
  * the state (deletes only look at active atoms). res->pip is the RB estimate
  * when enabled, else the frequency; engine_note gives the largest gap.
  *
- * Chains run in parallel (OpenMP), each with its own model, mt19937 seeded
- * bsl_mix_seed(seed, chain), buffers and visited-model set, merged in chain
- * order afterwards, so the result does not depend on the thread count.
+ * Chains run in parallel on the chain driver (chains.h), each with its own
+ * model, mt19937 seeded bsl_chain_seed(seed, chain), buffers, draws and
+ * visited-model set, merged in chain order afterwards, so the result does
+ * not depend on the thread count.
  * No allocation in the per-move path except amortised growth of the
  * visited-model set and of the draws table.
  */
 #include "../subset.h"
+#include "../chains.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -72,18 +74,14 @@ typedef struct rj_chain {
     double *size_cnt;       /* kmax + 1 */
     double *coef;           /* m x c: sum of posterior means */
     double n_coef;
-    double *trace;          /* (m + 1) x L: indicators and size at snapshots */
-    size_t L, tstep;
     bsl_modelset set;
     double run_len;         /* iterations in the current state not yet in set */
     double *scratch;        /* kmax + 1 (drop scores) and (kmax+1) x c (beta) */
     size_t *old_atoms;      /* kmax + 1: the state before an accepted swap */
     double *beta;
     double prop[3], acc[3], evals;
-    /* draws, local to the chain, appended to the result in chain order */
-    size_t nd, nd_cap, da_len, da_cap, ds_cap;
-    size_t *d_start, *d_atoms;
-    double *d_scalars;
+    unsigned id;            /* the chain's number */
+    bsl_vs_result draws;    /* this chain's draws, appended to the result in chain order */
     int rc;
 } rj_chain;
 
@@ -249,40 +247,24 @@ static void coef_accumulate(rj_chain *ch)
     ch->n_coef++;
 }
 
-static int keep_draw(rj_chain *ch, int sampled)
+static int keep_draw(rj_chain *ch)
 {
-    const bsl_cmodel *M = ch->M;
-    const size_t k = bsl_cmodel_k(M);
-    if (bsl_grow((void **)&ch->d_start, &ch->nd_cap, ch->nd + 2, sizeof(size_t)) ||
-        bsl_grow((void **)&ch->d_atoms, &ch->da_cap, ch->da_len + k + 1, sizeof(size_t)))
-        return BASEL_ENOMEM;
-    if (sampled) {
-        if (bsl_grow((void **)&ch->d_scalars, &ch->ds_cap, 2 * (ch->nd + 1), sizeof(double)))
-            return BASEL_ENOMEM;
-        bsl_cmodel_nuisance(M, ch->d_scalars + ch->nd * 2, NULL); /* sigma2, lambda */
-    }
-    if (ch->nd == 0) ch->d_start[0] = 0;
-    memcpy(ch->d_atoms + ch->da_len, bsl_cmodel_active(M), k * sizeof(size_t));
-    ch->da_len += k;
-    ch->d_start[++ch->nd] = ch->da_len;
-    return BASEL_OK;
+    double sc[2] = {0, 0}; /* the model's nuisance parameters (read when sampled) */
+    bsl_cmodel_nuisance(ch->M, sc, NULL);
+    return bsl_vs_add_draw(&ch->draws, ch->id, bsl_cmodel_active(ch->M), bsl_cmodel_k(ch->M), sc);
 }
 
 /* Record the state for this post-burn iteration t. */
-static int record(rj_chain *ch, size_t t, const bsl_run *run, int sampled)
+static int record(rj_chain *ch, bsl_trace *trace, size_t t, const bsl_run *run)
 {
     const bsl_cmodel *M = ch->M;
-    const size_t k = bsl_cmodel_k(M), m = ch->m;
+    const size_t k = bsl_cmodel_k(M);
     const size_t *active = bsl_cmodel_active(M);
     ch->run_len++;
     for (size_t i = 0; i < k; i++) ch->freq[active[i]]++;
     ch->size_cnt[k]++;
-    if (t % ch->tstep == 0 && t / ch->tstep < ch->L) {
-        const size_t s = t / ch->tstep;
-        for (size_t j = 0; j < m; j++) ch->trace[j * ch->L + s] = bsl_cmodel_is_active(M, j);
-        ch->trace[m * ch->L + s] = (double)k;
-    }
-    if (run->keep_draws && t % (run->thin ? run->thin : 1) == 0) return keep_draw(ch, sampled);
+    bsl_trace_record(trace, t, active, k);
+    if (run->keep_draws && t % (run->thin ? run->thin : 1) == 0) return keep_draw(ch);
     return BASEL_OK;
 }
 
@@ -298,24 +280,33 @@ static int init_state(rj_chain *ch, const bsl_vs_problem *pb)
     return bsl_cmodel_k(M) < pb->mprior.kmin ? BASEL_ENUMERIC : BASEL_OK;
 }
 
-static int run_chain(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
-                     const rj_settings *st, volatile int *cancel, size_t chain)
+/* What every chain reads (shared, read-only) and the chains' states. */
+typedef struct rj_ctx {
+    rj_chain *ch;
+    const bsl_vs_problem *pb;
+    const bsl_run *run;
+    const rj_settings *st;
+} rj_ctx;
+
+/* Run one chain (bsl_chain_fn); one progress unit per iteration. */
+static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *tick)
 {
+    const rj_ctx *x = ctx;
+    rj_chain *ch = &x->ch[chain];
+    const bsl_vs_problem *pb = x->pb;
+    const bsl_run *run = x->run;
     const size_t m = pb->D->m, total = run->burn + run->iter;
-    const int sampled = pb->prior.kind == BSL_COEF_RIDGE && pb->prior.sample_nuisance;
+    gsl_rng_set(ch->r, seed);
     int rc = init_state(ch, pb);
     for (size_t it = 0; it < total && !rc; it++) {
-        if ((it & 0xffff) == 0 && *cancel) return BASEL_ECANCELLED;
-        if (chain == 0 && run->progress && (it & 0xffff) == 0 && omp_get_thread_num() == 0 &&
-            run->progress((double)it / (double)total, run->progress_user))
-            *cancel = 1;
+        if (bsl_tick(tick, 1)) return BASEL_ECANCELLED;
         /* the model's nuisance parameters, if it has any, once per sweep */
         if (it > 0 && it % m == 0 && (rc = bsl_cmodel_draw_nuisance(ch->M, ch->r))) break;
-        if ((rc = step(ch, pb, st))) break;
+        if ((rc = step(ch, pb, x->st))) break;
         if (it < run->burn) continue;
         const size_t t = it - run->burn;
-        if ((rc = record(ch, t, run, sampled))) break;
-        if (st->rb_every && t % st->rb_every == 0) rb_pass(ch, pb);
+        if ((rc = record(ch, tick->trace, t, run))) break;
+        if (x->st->rb_every && t % x->st->rb_every == 0) rb_pass(ch, pb);
         if (t % m == 0) coef_accumulate(ch);
     }
     if (!rc) rc = flush_state(ch, pb);
@@ -348,13 +339,10 @@ static void chain_free(rj_chain *ch)
     free(ch->rb);
     free(ch->size_cnt);
     free(ch->coef);
-    free(ch->trace);
     free(ch->scratch);
     free(ch->beta);
     free(ch->old_atoms);
-    free(ch->d_start);
-    free(ch->d_atoms);
-    free(ch->d_scalars);
+    bsl_vs_result_free(&ch->draws);
     bsl_modelset_free(&ch->set);
 }
 
@@ -374,55 +362,32 @@ static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
         ch->prior.sigma2 = v / (4.0 * (double)c);
         if (!(ch->prior.lambda > 0)) ch->prior.lambda = 1.0;
     }
-    ch->L = BSL_MIN(run->iter, (size_t)RJ_TRACE_LEN);
-    ch->tstep = ch->L ? run->iter / ch->L : 1;
     ch->r = gsl_rng_alloc(gsl_rng_mt19937);
     ch->freq = bsl_calloc(m, sizeof(double));
     ch->rb = bsl_calloc(m, sizeof(double));
     ch->size_cnt = bsl_calloc(kc, sizeof(double));
     ch->coef = bsl_calloc(m * c, sizeof(double));
-    ch->trace = bsl_calloc((m + 1) * (ch->L ? ch->L : 1), sizeof(double));
     ch->scratch = bsl_calloc(kc, sizeof(double));
     ch->beta = bsl_calloc(kc * c, sizeof(double));
     ch->old_atoms = bsl_calloc(kc, sizeof(size_t));
-    if (!ch->old_atoms || !ch->r || !ch->freq || !ch->rb || !ch->size_cnt || !ch->coef || !ch->trace ||
+    if (!ch->old_atoms || !ch->r || !ch->freq || !ch->rb || !ch->size_cnt || !ch->coef ||
         !ch->scratch || !ch->beta || bsl_modelset_init(&ch->set, st->max_models))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory for chain %zu", chain);
-    gsl_rng_set(ch->r, bsl_mix_seed(run->seed, chain));
-    return bsl_vs_model_create(&ch->M, pb, &ch->prior, pb->kmax, err);
-}
-
-/* The chains' traces for the shared R-hat / ESS computation (summary.h). */
-static int trace_diagnostics(rj_chain *ch, size_t chains, bsl_vs_result *res)
-{
-    const double **tr = bsl_malloc(chains, sizeof *tr);
-    if (!tr) return BASEL_ENOMEM;
-    for (size_t c = 0; c < chains; c++) tr[c] = ch[c].trace;
-    const int rc = bsl_vs_trace_diagnostics(res, tr, chains, ch[0].L);
-    free(tr);
-    return rc;
-}
-
-static int merge_draws(rj_chain *ch, size_t chains, int sampled, bsl_vs_result *res)
-{
-    if (sampled) {
-        res->nscalars = 2;
-        snprintf(res->scalar_names[0], sizeof res->scalar_names[0], "sigma2");
-        snprintf(res->scalar_names[1], sizeof res->scalar_names[1], "lambda");
-    }
-    for (size_t c = 0; c < chains; c++)
-        for (size_t d = 0; d < ch[c].nd; d++) {
-            const size_t a = ch[c].d_start[d], b = ch[c].d_start[d + 1];
-            if (bsl_vs_add_draw(res, (unsigned)c, ch[c].d_atoms + a, b - a,
-                                sampled ? ch[c].d_scalars + 2 * d : NULL))
-                return BASEL_ENOMEM;
-        }
+    ch->id = (unsigned)chain;
+    if (bsl_vs_result_init(&ch->draws, m, c, pb->kmax, 1))
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory for chain %zu", chain);
+    const int rc = bsl_vs_model_create(&ch->M, pb, &ch->prior, pb->kmax, err);
+    if (rc) return rc;
+    const char *const *names = NULL; /* the model's nuisance parameters go into the draws */
+    ch->draws.nscalars = BSL_MIN(bsl_cmodel_nuisance(ch->M, NULL, &names), (size_t)2);
+    for (size_t i = 0; i < ch->draws.nscalars; i++)
+        snprintf(ch->draws.scalar_names[i], sizeof ch->draws.scalar_names[i], "%s", names[i]);
     return BASEL_OK;
 }
 
 /* Pool the chains into res (in chain order: thread-count independent). */
 static int merge(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
-                 const rj_settings *st, bsl_vs_result *res)
+                 const rj_settings *st, const bsl_chains *cs, bsl_vs_result *res)
 {
     const size_t m = pb->D->m, c = pb->D->c, chains = run->chains;
     const double iter = (double)run->iter;
@@ -452,9 +417,10 @@ static int merge(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
              prop[0] > 0 ? acc[0] / prop[0] : 0, prop[1] > 0 ? acc[1] / prop[1] : 0,
              prop[2] > 0 ? acc[2] / prop[2] : 0, st->rb_every ? "rao-blackwell" : "frequency",
              max_gap);
-    const int sampled = pb->prior.kind == BSL_COEF_RIDGE && pb->prior.sample_nuisance;
-    if (trace_diagnostics(ch, chains, res)) return BASEL_ENOMEM;
-    return run->keep_draws ? merge_draws(ch, chains, sampled, res) : BASEL_OK;
+    if (bsl_chains_vs_diagnostics(cs, res)) return BASEL_ENOMEM;
+    for (size_t h = 0; h < chains && run->keep_draws; h++)
+        if (bsl_chains_append_draws(res, &ch[h].draws)) return BASEL_ENOMEM;
+    return BASEL_OK;
 }
 
 int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
@@ -479,25 +445,24 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
         free(ch);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
-    int *crc = bsl_calloc(chains, sizeof *crc);
-    volatile int cancel = 0;
-    if (!crc) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     for (size_t h = 0; h < chains && !rc; h++) rc = chain_init(&ch[h], pb, &r1, &st, h, err);
+    bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed,
+                     .units = run->burn + run->iter, .progress = run->progress,
+                     .progress_user = run->progress_user, .trace_m = m,
+                     .trace_iter = run->iter, .trace_len = RJ_TRACE_LEN};
     if (!rc) {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(run->threads > 0 ? run->threads : omp_get_max_threads())
-        for (size_t h = 0; h < chains; h++) crc[h] = run_chain(&ch[h], pb, &r1, &st, &cancel, h);
-        for (size_t h = 0; h < chains && !rc; h++)
-            if (crc[h])
-                rc = bsl_fail(err, crc[h],
-                              crc[h] == BASEL_ECANCELLED ? "cancelled"
-                              : crc[h] == BASEL_ENOMEM   ? "out of memory in chain %zu"
-                                                         : "numerical failure in chain %zu",
-                              h);
+        rj_ctx x = {ch, pb, &r1, &st};
+        if ((rc = bsl_chains_run(&cs, run_chain, &x)))
+            bsl_fail(err, rc,
+                     rc == BASEL_ECANCELLED ? "cancelled"
+                     : rc == BASEL_ENOMEM   ? "out of memory in chain %zu"
+                                            : "numerical failure in chain %zu",
+                     cs.failed);
     }
-    if (!rc && merge(ch, pb, &r1, &st, res)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (!rc && merge(ch, pb, &r1, &st, &cs, res)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    bsl_chains_free(&cs);
     for (size_t h = 0; h < chains; h++) chain_free(&ch[h]);
     free(ch);
-    free(crc);
     res->seconds = omp_get_wtime() - t0;
     return rc;
 }

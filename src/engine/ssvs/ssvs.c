@@ -38,6 +38,7 @@
  */
 #include "ssvs.h"
 #include "../../linalg/rank1.h"
+#include "../chains.h"
 
 #include <gsl/gsl_cblas.h> /* cblas_* (OpenBLAS provides them; cblas.h clashes with GSL's) */
 #include <gsl/gsl_randist.h>
@@ -243,15 +244,13 @@ typedef struct ss_chain {
     size_t k;
     double *v, *A, *u, *beta, *work; /* as written: the state of eqs. 8, 12, 14 */
     double sigma2;
-    double *rb, *freq, *size_cnt, *coef, *trace;
-    size_t L, tstep;
+    double *rb, *freq, *size_cnt, *coef;
     size_t *act, *prev;
     size_t nprev;
     double run_len, evals, flips;
     bsl_modelset set;
-    size_t nd, nd_cap, da_len, da_cap, ds_cap;
-    size_t *d_start, *d_atoms;
-    double *d_scalars;
+    unsigned id;           /* the chain's number */
+    bsl_vs_result draws;   /* this chain's draws, appended to the result in chain order */
 } ss_chain;
 
 static int sigma_sampled(const bsl_ssvs_prior *sp) { return !(sp->collapsed && sp->scaled); }
@@ -384,26 +383,8 @@ static int iterate(const ss_ctx *x, ss_chain *ch, int keep)
     return bsl_cmodel_draw_nuisance(ch->M, ch->r);
 }
 
-static int ss_keep_draw(const ss_ctx *x, ss_chain *ch, size_t k)
-{
-    if (bsl_grow((void **)&ch->d_start, &ch->nd_cap, ch->nd + 2, sizeof(size_t)) ||
-        bsl_grow((void **)&ch->d_atoms, &ch->da_cap, ch->da_len + k + 1, sizeof(size_t)))
-        return BASEL_ENOMEM;
-    if (sigma_sampled(x->sp)) {
-        if (bsl_grow((void **)&ch->d_scalars, &ch->ds_cap, ch->nd + 1, sizeof(double)))
-            return BASEL_ENOMEM;
-        if (ch->M) bsl_cmodel_nuisance(ch->M, ch->d_scalars + ch->nd, NULL);
-        else ch->d_scalars[ch->nd] = ch->sigma2;
-    }
-    if (ch->nd == 0) ch->d_start[0] = 0;
-    memcpy(ch->d_atoms + ch->da_len, ch->act, k * sizeof(size_t));
-    ch->da_len += k;
-    ch->d_start[++ch->nd] = ch->da_len;
-    return BASEL_OK;
-}
-
 /* Post-burn bookkeeping of iteration t (the state after the sweep). */
-static int ss_record(const ss_ctx *x, ss_chain *ch, size_t t, const bsl_run *run)
+static int ss_record(const ss_ctx *x, ss_chain *ch, bsl_trace *trace, size_t t, const bsl_run *run)
 {
     const size_t m = x->m;
     size_t k = 0;
@@ -413,11 +394,7 @@ static int ss_record(const ss_ctx *x, ss_chain *ch, size_t t, const bsl_run *run
             ch->freq[j]++;
         }
     ch->size_cnt[k]++;
-    if (t % ch->tstep == 0 && t / ch->tstep < ch->L) {
-        const size_t s = t / ch->tstep;
-        for (size_t j = 0; j < m; j++) ch->trace[j * ch->L + s] = ch->gam[j];
-        ch->trace[m * ch->L + s] = (double)k;
-    }
+    bsl_trace_record(trace, t, ch->act, k);
     /* visited subsets: runs of an unchanged slab set count once each */
     const int same = t > 0 && k == ch->nprev && memcmp(ch->act, ch->prev, k * sizeof(size_t)) == 0;
     if (!same) {
@@ -428,15 +405,30 @@ static int ss_record(const ss_ctx *x, ss_chain *ch, size_t t, const bsl_run *run
         ch->run_len = 0;
     }
     ch->run_len++;
-    if (run->keep_draws && t % (run->thin ? run->thin : 1) == 0) return ss_keep_draw(x, ch, k);
+    if (!(run->keep_draws && t % (run->thin ? run->thin : 1) == 0)) return BASEL_OK;
+    double sc[2] = {ch->sigma2, 0}; /* collapsed: the model's (unscaled spike and slab) */
+    if (ch->M && bsl_cmodel_nuisance(ch->M, NULL, NULL) <= 2) bsl_cmodel_nuisance(ch->M, sc, NULL);
+    return bsl_vs_add_draw(&ch->draws, ch->id, ch->act, k, sc);
     return BASEL_OK;
 }
 
-static int ss_run_chain(const ss_ctx *x, ss_chain *ch, const bsl_run *run, volatile int *cancel,
-                        size_t chain)
+/* What every chain reads and the chains' states (bsl_chain_fn's ctx). */
+typedef struct ss_run_ctx {
+    const ss_ctx *x;
+    ss_chain *ch;
+    const bsl_run *run;
+} ss_run_ctx;
+
+/* Run one chain (bsl_chain_fn); one progress unit per sweep. */
+static int ss_run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *tick)
 {
+    const ss_run_ctx *rx = ctx;
+    const ss_ctx *x = rx->x;
+    ss_chain *ch = &rx->ch[chain];
+    const bsl_run *run = rx->run;
     const size_t total = run->burn + run->iter;
     int rc = BASEL_OK;
+    gsl_rng_set(ch->r, seed);
     /* start: every atom in the spike, plus kmin random atoms in the slab */
     for (size_t tries = 0; ch->k < x->pb->mprior.kmin && x->sp->p < 0 && tries < 100 * x->m; tries++) {
         const size_t j = gsl_rng_uniform_int(ch->r, x->m);
@@ -444,13 +436,10 @@ static int ss_run_chain(const ss_ctx *x, ss_chain *ch, const bsl_run *run, volat
         set_gamma(x, ch, j, 1);
     }
     for (size_t it = 0; it < total && !rc; it++) {
-        if ((it & 0xff) == 0 && *cancel) return BASEL_ECANCELLED;
-        if (chain == 0 && run->progress && (it & 0xff) == 0 && omp_get_thread_num() == 0 &&
-            run->progress((double)it / (double)total, run->progress_user))
-            *cancel = 1;
+        if (bsl_tick(tick, 1)) return BASEL_ECANCELLED;
         const int keep = it >= run->burn;
         if ((rc = iterate(x, ch, keep))) break;
-        if (keep) rc = ss_record(x, ch, it - run->burn, run);
+        if (keep) rc = ss_record(x, ch, tick->trace, it - run->burn, run);
     }
     if (!rc && ch->run_len > 0 && bsl_modelset_add(&ch->set, ch->prev, ch->nprev, ch->run_len, NAN))
         rc = BASEL_ENOMEM;
@@ -471,12 +460,9 @@ static void ss_chain_free(ss_chain *ch)
     free(ch->freq);
     free(ch->size_cnt);
     free(ch->coef);
-    free(ch->trace);
     free(ch->act);
     free(ch->prev);
-    free(ch->d_start);
-    free(ch->d_atoms);
-    free(ch->d_scalars);
+    bsl_vs_result_free(&ch->draws);
     bsl_modelset_free(&ch->set);
 }
 
@@ -485,8 +471,6 @@ static int ss_chain_init(const ss_ctx *x, ss_chain *ch, const bsl_run *run, size
 {
     const size_t m = x->m;
     memset(ch, 0, sizeof *ch);
-    ch->L = BSL_MIN(run->iter, (size_t)SS_TRACE_LEN);
-    ch->tstep = ch->L ? run->iter / ch->L : 1;
     ch->r = gsl_rng_alloc(gsl_rng_mt19937);
     ch->gam = bsl_calloc(m, 1);
     ch->v = bsl_malloc(m, sizeof(double));
@@ -498,32 +482,25 @@ static int ss_chain_init(const ss_ctx *x, ss_chain *ch, const bsl_run *run, size
     ch->freq = bsl_calloc(m, sizeof(double));
     ch->size_cnt = bsl_calloc(x->kmax + 1, sizeof(double));
     ch->coef = bsl_calloc(m, sizeof(double));
-    ch->trace = bsl_calloc((m + 1) * (ch->L ? ch->L : 1), sizeof(double));
     ch->act = bsl_malloc(m + 1, sizeof(size_t));
     ch->prev = bsl_malloc(m + 1, sizeof(size_t));
     if (!ch->r || !ch->gam || !ch->v || !ch->A || !ch->u || !ch->beta || !ch->work ||
-        !ch->rb || !ch->freq || !ch->size_cnt || !ch->coef || !ch->trace || !ch->act ||
-        !ch->prev || bsl_modelset_init(&ch->set, x->max_models))
+        !ch->rb || !ch->freq || !ch->size_cnt || !ch->coef || !ch->act ||
+        !ch->prev || bsl_modelset_init(&ch->set, x->max_models) ||
+        bsl_vs_result_init(&ch->draws, m, 1, x->kmax, 1))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    gsl_rng_set(ch->r, bsl_mix_seed(run->seed, chain));
+    ch->id = (unsigned)chain;
+    if (sigma_sampled(x->sp)) { /* sigma^2 is a column of the draws */
+        ch->draws.nscalars = 1;
+        strcpy(ch->draws.scalar_names[0], "sigma2");
+    }
     memcpy(ch->v, x->v0, m * sizeof(double));
     ch->sigma2 = x->pb->D->yy[0] / x->N;
     return x->sp->collapsed ? bsl_vs_model_create(&ch->M, x->pb, x->prior, x->kmax, err) : BASEL_OK;
 }
 
-/* The chains' traces for the shared R-hat / ESS computation (summary.h). */
-static int trace_diagnostics(ss_chain *ch, size_t chains, bsl_vs_result *res)
-{
-    const double **tr = bsl_malloc(chains, sizeof *tr);
-    if (!tr) return BASEL_ENOMEM;
-    for (size_t c = 0; c < chains; c++) tr[c] = ch[c].trace;
-    const int rc = bsl_vs_trace_diagnostics(res, tr, chains, ch[0].L);
-    free(tr);
-    return rc;
-}
-
-static int ss_merge(const ss_ctx *x, ss_chain *ch, const bsl_run *run, bsl_vs_result *res,
-                    double *freq)
+static int ss_merge(const ss_ctx *x, ss_chain *ch, const bsl_run *run, const bsl_chains *cs,
+                    bsl_vs_result *res, double *freq)
 {
     const size_t m = x->m, chains = run->chains;
     const double iter = (double)run->iter;
@@ -557,20 +534,9 @@ static int ss_merge(const ss_ctx *x, ss_chain *ch, const bsl_run *run, bsl_vs_re
              x->sp->scaled ? ", scaled by sigma2" : "", x->sp->tau2 > 0 ? x->sp->tau2 : x->sp->tau,
              x->sp->tau2 > 0 ? " (tau2)" : "", x->sp->c,
              flips / ((double)chains * (double)(run->iter + run->burn)), gap);
-    if (trace_diagnostics(ch, chains, res)) return BASEL_ENOMEM;
-    if (!run->keep_draws) return BASEL_OK;
-    const int sampled = sigma_sampled(x->sp);
-    if (sampled) {
-        res->nscalars = 1;
-        snprintf(res->scalar_names[0], sizeof res->scalar_names[0], "sigma2");
-    }
-    for (size_t h = 0; h < chains; h++)
-        for (size_t d = 0; d < ch[h].nd; d++) {
-            const size_t a = ch[h].d_start[d], b = ch[h].d_start[d + 1];
-            if (bsl_vs_add_draw(res, (unsigned)h, ch[h].d_atoms + a, b - a,
-                                sampled ? ch[h].d_scalars + d : NULL))
-                return BASEL_ENOMEM;
-        }
+    if (bsl_chains_vs_diagnostics(cs, res)) return BASEL_ENOMEM;
+    for (size_t h = 0; h < chains && run->keep_draws; h++)
+        if (bsl_chains_append_draws(res, &ch[h].draws)) return BASEL_ENOMEM;
     return BASEL_OK;
 }
 
@@ -636,34 +602,33 @@ int bsl_ssvs_run_ex(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result 
     r1.chains = chains;
     double *v0 = bsl_malloc(m, sizeof *v0);
     ss_chain *ch = bsl_calloc(chains, sizeof *ch);
-    int *crc = bsl_calloc(chains, sizeof *crc);
-    if (!v0 || !ch || !crc || bsl_vs_result_init(res, m, 1, x.kmax, chains) ||
+    if (!v0 || !ch || bsl_vs_result_init(res, m, 1, x.kmax, chains) ||
         !(res->pip_chain = bsl_calloc(chains * m, sizeof(double)))) {
         free(v0);
         free(ch);
-        free(crc);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
     res->models.max_items = x.max_models;
     bsl_ssvs_spike(&sp, pb->D, v0);
     x.v0 = v0;
-    volatile int cancel = 0;
     for (size_t h = 0; h < chains && !rc; h++)
         rc = ss_chain_init(&x, &ch[h], &r1, h, err);
+    bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed,
+                     .units = run->burn + run->iter, .progress = run->progress,
+                     .progress_user = run->progress_user, .trace_m = m,
+                     .trace_iter = run->iter, .trace_len = SS_TRACE_LEN};
     if (!rc) {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(run->threads > 0 ? run->threads : omp_get_max_threads())
-        for (size_t h = 0; h < chains; h++) crc[h] = ss_run_chain(&x, &ch[h], &r1, &cancel, h);
-        for (size_t h = 0; h < chains && !rc; h++)
-            if (crc[h])
-                rc = bsl_fail(err, crc[h], "ssvs chain %zu: %s", h,
-                              crc[h] == BASEL_ECANCELLED ? "cancelled"
-                              : crc[h] == BASEL_ENOMEM   ? "out of memory"
-                                                         : "matrix not positive definite");
+        ss_run_ctx rx = {&x, ch, &r1};
+        if ((rc = bsl_chains_run(&cs, ss_run_chain, &rx)))
+            bsl_fail(err, rc, "ssvs chain %zu: %s", cs.failed,
+                     rc == BASEL_ECANCELLED ? "cancelled"
+                     : rc == BASEL_ENOMEM   ? "out of memory"
+                                            : "matrix not positive definite");
     }
-    if (!rc && ss_merge(&x, ch, &r1, res, freq)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (!rc && ss_merge(&x, ch, &r1, &cs, res, freq)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    bsl_chains_free(&cs);
     for (size_t h = 0; h < chains; h++) ss_chain_free(&ch[h]);
     free(ch);
-    free(crc);
     free(v0);
     res->seconds = omp_get_wtime() - t0;
     return rc;

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* ------------------------------------------------------------ helpers */
@@ -332,7 +334,7 @@ static void test_bad_cells(void)
     CHECK(basel_data_value(d, 1, 1) == 3 && basel_data_value(d, 2, 2) == 5, "bad: others kept");
     CHECK(bsl_data_check_numeric(d, 0, "input", &err) == BASEL_OK, "bad: a passes");
     expect_message(d, 1, 2, 3, "input column 'b': 'x' is not a number");
-    expect_message(d, 2, 2, 5, "input column 'c': the cell is empty");
+    expect_message(d, 2, 2, 5, "input column 'c': the value is missing (1 row of this column; --na drop leaves such rows out)");
     expect_message(d, 3, 2, 6, "input column 'd': 'nan' is not a finite number");
     expect_message(d, 4, 4, 15, "input column 'e': '1e999' is not a finite number");
     basel_data_free(d);
@@ -461,7 +463,7 @@ static void test_subset(void)
     if (rc == BASEL_OK) {
         expect_bad(s, 1, 0, 2, 3, "x");
         expect_bad(s, 2, 0, 2, 5, "");
-        expect_message(s, 2, 2, 5, "input column 'c': the cell is empty");
+        expect_message(s, 2, 2, 5, "input column 'c': the value is missing (2 rows of this column; --na drop leaves such rows out)");
     }
     basel_data_free(s);
 
@@ -564,6 +566,139 @@ static void test_files(void)
     CHECK(basel_data_read_csv(&d, NULL, NULL, &err) == BASEL_EINVAL, "files: NULL path");
 }
 
+/* --------------------------------------------------------------- limits */
+
+/* "a,b\n1," then a field of len bytes (quoted: an opening quote and len - 1
+ * x's, never closed), then ",2\n" unless quoted. */
+static char *long_field(size_t len, int quoted, size_t *total)
+{
+    char *t = malloc(len + 16);
+    if (!t) return NULL;
+    size_t k = (size_t)sprintf(t, "a,b,c\n1,");
+    if (quoted) t[k++] = '"';
+    memset(t + k, quoted ? 'x' : '7', len - (size_t)quoted);
+    k += len - (size_t)quoted;
+    if (!quoted) k += (size_t)sprintf(t + k, ",2\n");
+    *total = k;
+    return t;
+}
+
+static void test_limits(void)
+{
+    size_t n;
+    char *t = long_field(BSL_CSV_MAX_FIELD, 0, &n);
+    basel_data *d = NULL;
+    basel_error err;
+    CHECK(t && parse_n(&d, t, n, NULL, &err) == BASEL_OK, "limits: a field of exactly the limit is read (%s)",
+          err.message);
+    basel_data_free(d);
+    free(t);
+    t = long_field(BSL_CSV_MAX_FIELD + 1, 0, &n);
+    if (t) expect_error("limits: a field one byte too long", t, n, BASEL_EPARSE, 2, 3, "a field longer than 65536 bytes");
+    free(t);
+    t = long_field(BSL_CSV_MAX_FIELD + 1, 1, &n);
+    if (t) expect_error("limits: a quote never closed", t, n, BASEL_EPARSE, 2, 3, "is a quote left open?");
+    free(t);
+    /* a short open quote is still the tokenizer's "unterminated" */
+    expect_error_s("limits: short open quote", "a,b\n1,\"2\n", BASEL_EPARSE, 2, 3, "unterminated");
+
+    /* a line of short fields past the line limit, on line 3 */
+    const size_t line = (size_t)BSL_CSV_MAX_LINE + 10;
+    t = malloc(line + 32);
+    if (t) {
+        size_t k = (size_t)sprintf(t, "a,b\n1,2\n");
+        for (size_t i = 0; i < line; i++) t[k++] = i % 8 == 7 ? ',' : '5';
+        expect_error("limits: a line too long", t, k, BASEL_EPARSE, 3, 1, "a line longer than 16777216 bytes");
+        /* the first error in the text still wins: a ragged row before it */
+        memcpy(t, "a,b\n1,,\n", 9);
+        expect_error("limits: an earlier error wins", t, k, BASEL_EPARSE, 2, 4, "row has 3 fields");
+    }
+    free(t);
+}
+
+static void test_line_end_kinds(void)
+{
+    basel_data *d = NULL;
+    basel_error err;
+    int rc = parse(&d, "a,b\r1,2\r3,\"x\ry\"\r5,6\r", "b", &err);
+    CHECK(rc == BASEL_OK && basel_data_rows(d) == 3, "cr only: three rows (%s)", err.message);
+    if (rc == BASEL_OK) {
+        CHECK(strcmp(basel_data_name(d, 1), "b") == 0 && basel_data_value(d, 2, 0) == 5, "cr only: values");
+        CHECK(d->line_of_row[1] == 3 && d->line_of_row[2] == 5, "cr only: lines, a quoted CR counts");
+        CHECK(strcmp(d->labels[1], "x\ny") == 0, "cr only: a quoted CR is a line end too");
+    }
+    basel_data_free(d);
+    rc = parse(&d, "a,b\r1,2\r3,z\r", NULL, &err);
+    CHECK(rc == BASEL_OK && d->bad[1].line == 3 && d->bad[1].column == 3, "cr only: a bad cell at 3:3");
+    basel_data_free(d);
+    expect_error_s("cr then crlf", "a,b\r1,2\r\n3,4\r\n", BASEL_EPARSE, 2, 1, "ends in CR LF, but the first one in CR alone");
+    expect_error_s("cr then lf", "a,b\r1,2\r3,4\n", BASEL_EPARSE, 3, 1, "ends in LF, but the first one in CR alone");
+    /* a CR inside an LF file stays what it was: part of a cell */
+    rc = parse(&d, "a,b\n1,2\r3\n4,5\n", NULL, &err);
+    CHECK(rc == BASEL_OK && basel_data_rows(d) == 2 && d->bad[1].line == 2 && d->bad[1].column == 3,
+          "lone cr in an lf file: a bad cell at 2:3, two rows");
+    basel_data_free(d);
+}
+
+static void test_delimiter_hint(void)
+{
+    expect_error_s("semicolons", "a;b;y\n1;2;3\n", BASEL_EPARSE, 1, 1,
+                   "the header has one column, 'a;b;y'; is the delimiter ';'?");
+    expect_error_s("tabs", "a\tb\ty\n1\t2\t3\n", BASEL_EPARSE, 1, 1, "'a\\tb\\ty'; is the delimiter a tab?");
+    expect_error_s("semicolons, header only", "a;b", BASEL_EPARSE, 1, 1, "is the delimiter ';'?");
+    basel_data *d = NULL;
+    basel_error err;
+    int rc = parse(&d, "a\t\n1\n", NULL, &err);
+    CHECK(rc == BASEL_OK && strcmp(basel_data_name(d, 0), "a") == 0, "hint: a trailing tab is a blank");
+    basel_data_free(d);
+    rc = parse(&d, "\"a;b\"\n1\n", NULL, &err);
+    CHECK(rc == BASEL_OK && strcmp(basel_data_name(d, 0), "a;b") == 0, "hint: a quoted ';' is a name");
+    basel_data_free(d);
+    rc = parse(&d, "a;b,c\n1,2\n", NULL, &err);
+    CHECK(rc == BASEL_OK, "hint: only with one column (%s)", err.message);
+    basel_data_free(d);
+}
+
+/* A file whose NUL comes early is refused without reading the rest: a
+ * pipe that never ends (here: one end open, nothing more written). */
+static void test_stream_stops(void)
+{
+    int fds[2];
+    if (pipe(fds) != 0) return;
+    char head[70000];
+    memcpy(head, "a,b\n1,2\n3,", 11);
+    memset(head + 11, 0, sizeof head - 11);
+    FILE *in = fdopen(fds[0], "rb");
+    /* 70000 bytes fill the pipe's buffer only with a reader; a child writes */
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        ssize_t w = write(fds[1], head, sizeof head);
+        (void)w;
+        pause(); /* keep the write end open: no end of file ever comes */
+        _exit(0);
+    }
+    close(fds[1]);
+    if (in && pid > 0 && freopen("/dev/null", "rb", stdin)) {
+        int saved = dup(0);
+        dup2(fileno(in), 0);
+        basel_data *d = NULL;
+        basel_error err;
+        int rc = basel_data_read_csv(&d, "-", NULL, &err);
+        CHECK(rc == BASEL_EPARSE && err.line == 3 && err.column == 3 && strstr(err.message, "NUL"),
+              "stream: a NUL on line 3 stops the reading (%d %zu:%zu %s)", rc, err.line, err.column,
+              err.message);
+        basel_data_free(d);
+        dup2(saved, 0);
+        close(saved);
+    }
+    if (pid > 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+    }
+    if (in) fclose(in);
+}
+
 int main(void)
 {
     test_basic();
@@ -578,5 +713,9 @@ int main(void)
     test_subset();
     test_find_and_null();
     test_files();
+    test_limits();
+    test_line_end_kinds();
+    test_delimiter_hint();
+    test_stream_stops();
     return check_report("test_csv");
 }

@@ -1,0 +1,42 @@
+/*
+ * bd_engine.c: the bd method's entry in the engine table (engine.h).
+ * Continuous-time birth-and-death over active sets (paper 004).
+ * Defaults below are the only ones: FIT.json records them as the settings.
+ */
+#include "../engine.h"
+#include "../subset.h"
+
+static const bsl_engine_option options[] = {
+    {"basis", "linear"},
+    {"prior", "g"},
+    {"model-prior", "beta-binomial:a=1,b=1"},
+    {"standardize", "no"},
+    {"kmax", ""},
+    {"iter", "10000"},
+    {"burn", ""},
+    {"thin", "1"},
+    {"chains", "4"},
+    {"top", "20"},
+    {"gram-memory", "256"},
+    {"max-models", "20000"},
+    {"nu", "1"},
+    {"rho", "1"},
+    {"birth", "uniform"},
+    {NULL, NULL},
+};
+
+static int fit(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
+{
+    return bsl_subset_fit(ctx, res, bsl_bd_run, err);
+}
+
+const bsl_engine_def bsl_engine_bd = {
+    .name = "bd",
+    .summary = "continuous-time birth-and-death over active sets, Rao-Blackwellised; prevalence model (paper 004)",
+    .target = BSL_TARGET_NUMERIC,
+    .options = options,
+    .models = bsl_subset_models,
+    .keeps_draws = 1,
+    .fit = fit,
+    .predict = bsl_subset_predict,
+};

@@ -1,0 +1,118 @@
+/*
+ * chains.h: the one chain driver of every MCMC engine (DESIGN.md "Engine").
+ * It owns what the engines used to do each in their own way: the per-chain
+ * seeds, the OpenMP team, progress reports, cancel, the order in which
+ * chains' statuses are read, the per-chain traces behind R-hat and ESS, and
+ * the generic parts of the merge (draws, in chain order). The engine keeps
+ * its moves, its per-chain state and its own sums, which it merges in chain
+ * order after bsl_chains_run returns.
+ *
+ *     bsl_chains cs = {.chains = 4, .threads = 0, .seed = seed, .units = burn + iter,
+ *                      .progress = fn, .progress_user = user};
+ *     int rc = bsl_chains_run(&cs, run_one_chain, &ctx);
+ *
+ * run_one_chain(ctx, chain, chain_seed, ticker) seeds its own generator with
+ * chain_seed, runs, and calls bsl_tick(ticker, units) as it goes (cheap: an
+ * addition, and a shared-counter update every 1/1024 of the chain's work);
+ * bsl_tick returns non-zero once the fit is cancelled, and the chain then
+ * returns BASEL_ECANCELLED as soon as it can.
+ *
+ * Invariants:
+ *  - chain c's generator is seeded with bsl_chain_seed(seed, c), whatever
+ *    thread runs it, and a chain touches only its own state, so a result
+ *    merged in chain order does not depend on the number of threads;
+ *  - the user's callback runs on the calling thread only (OpenMP thread 0
+ *    of the driver's team, the thread that called bsl_chains_run): once with
+ *    0 before any chain starts, then at most about once per 1/1000 of the
+ *    total work (rate-limited, monotone), and with 1 after the last chain
+ *    finished; when the calling thread has no chain left to run it keeps
+ *    reporting (polling every 10 ms) until the others finish. A non-zero
+ *    return at any of these calls cancels the run;
+ *  - a failing chain does not stop the others (so which error is reported
+ *    does not depend on the thread count); the status returned is the first
+ *    failure in chain order that is not a cancellation, else
+ *    BASEL_ECANCELLED if the run was cancelled, else BASEL_OK.
+ */
+#ifndef BSL_CHAINS_H
+#define BSL_CHAINS_H
+
+#include "../core/core.h"
+#include "../summary/summary.h"
+
+#include <stddef.h>
+
+typedef struct bsl_chains_shared bsl_chains_shared;
+
+/* A chain's handle on the driver's progress and cancel state; owned by the
+ * driver, used by one chain (one thread) at a time. */
+typedef struct bsl_ticker {
+    size_t pending;         /* units ticked since the last flush */
+    size_t every;           /* flush once pending reaches this */
+    int stop;               /* the run is cancelled */
+    bsl_trace *trace;       /* this chain's trace (bsl_chains.trace_len > 0), else NULL */
+    bsl_chains_shared *sh;
+} bsl_ticker;
+
+typedef struct bsl_chains {
+    size_t chains;          /* >= 1 */
+    int threads;            /* OpenMP threads; 0 = the OpenMP default (capped at chains) */
+    unsigned long seed;     /* chain c gets bsl_chain_seed(seed, c) */
+    size_t units;           /* work units per chain: the progress denominator */
+    basel_progress_fn progress; /* may be NULL */
+    void *progress_user;
+    /* Optional per-chain traces for R-hat / ESS (summary.h bsl_trace): with
+     * trace_len > 0 each chain gets a trace of trace_m indicators and the
+     * size over trace_iter post-burn iterations, at most trace_len
+     * snapshots, as ticker->trace; bsl_chains_vs_diagnostics reads them. */
+    size_t trace_m, trace_iter, trace_len;
+    /* out */
+    size_t failed;          /* the chain whose status bsl_chains_run returned */
+    double seconds;         /* wall-clock time of the chains */
+    bsl_trace *traces;      /* chains of them, or NULL; freed by bsl_chains_free */
+} bsl_chains;
+
+/* Run one chain: seed its generator with seed, tick as it goes; returns
+ * BASEL_OK, BASEL_ECANCELLED (after bsl_tick returned non-zero) or an error. */
+typedef int (*bsl_chain_fn)(void *ctx, size_t chain, unsigned long seed, bsl_ticker *t);
+
+/* Run fn for every chain on an OpenMP team (chains handed out one at a time
+ * in order, as schedule(dynamic, 1)); see the invariants above for the
+ * status returned. BASEL_EINVAL when chains is 0, BASEL_ENOMEM. Thread-safe
+ * when fn is. */
+int bsl_chains_run(bsl_chains *cs, bsl_chain_fn fn, void *ctx);
+
+/* Split R-hat and ESS of each of the trace_m indicators (rhat_pip,
+ * ess_pip: trace_m each) and of the size from the chains' traces
+ * (bsl_trace_diagnostics); NaN without traces or with fewer than 4
+ * snapshots. BASEL_ENOMEM. */
+int bsl_chains_diagnostics(const bsl_chains *cs, double *rhat_pip, double *ess_pip,
+                           double *rhat_size, double *ess_size);
+/* The same into res->rhat_pip, res->ess_pip (allocated here, res->m =
+ * trace_m each), res->rhat_size and res->ess_size. BASEL_ENOMEM. */
+int bsl_chains_vs_diagnostics(const bsl_chains *cs, bsl_vs_result *res);
+
+/* Release what bsl_chains_run kept (the traces, when trace_len > 0): call
+ * it after such a run, whatever it returned. */
+void bsl_chains_free(bsl_chains *cs);
+
+/* Merging, in chain order: append one chain's draws (a bsl_vs_result
+ * holding that chain's draws, as the chains keep them) to res, keeping
+ * their chain numbers; res takes src's scalar columns when it has no draws
+ * yet. BASEL_ENOMEM; BASEL_EINVAL if the scalar columns differ. */
+int bsl_chains_append_draws(bsl_vs_result *res, const bsl_vs_result *src);
+
+/* The seed of chain c: splitmix of (seed, c) (bsl_mix_seed). */
+unsigned long bsl_chain_seed(unsigned long seed, size_t chain);
+
+/* Slow path of bsl_tick: publish the pending units, report progress if on
+ * the calling thread, read the cancel flag. */
+int bsl_tick_flush(bsl_ticker *t);
+
+/* Record units of work done; non-zero once the run is cancelled. */
+static inline int bsl_tick(bsl_ticker *t, size_t units)
+{
+    t->pending += units;
+    return t->pending >= t->every ? bsl_tick_flush(t) : t->stop;
+}
+
+#endif

@@ -1,0 +1,165 @@
+/*
+ * engine.h: the engine contract. Every method of `basel fit` is one
+ * bsl_engine_def in the engine table (registry.c), the only list of methods
+ * and the only place that dispatches on a method's name (as nlopt dispatches
+ * in one switch, as GSL's gsl_rng_type is a table of functions).
+ *
+ * A fit goes:  options --bsl_engine_resolve--> settings (every option the
+ * engine reads, validated, defaults filled from its table)
+ *   --bsl_problem_build--> numeric problem (targets as numbers or labels, as
+ *   the engine says) --def->fit--> bsl_result --bsl_document_write--> FIT.json
+ * and back:  FIT.json --bsl_document_check--> def->predict with --model.
+ *
+ * Adding an engine is one folder under src/engine/ that defines a
+ * `const bsl_engine_def bsl_engine_NAME` plus one line in registry.c.
+ */
+#ifndef BSL_ENGINE_H
+#define BSL_ENGINE_H
+
+#include "../core/params.h"
+
+#include <jansson.h>
+
+struct bsl_problem;
+struct basel_pred;
+
+/* ------------------------------------------------------------ options */
+
+typedef enum bsl_opt_kind {
+    BSL_OPT_TEXT = 0, /* free text or a spec (NAME[:key=value,...]), parsed by its reader */
+    BSL_OPT_COUNT,    /* a whole number in [lo, hi] */
+    BSL_OPT_REAL,     /* a real number in [lo, hi] */
+    BSL_OPT_CHOICE    /* one of the '|'-separated words in choices */
+} bsl_opt_kind;
+
+/* One row of the option catalogue (options.c): what an option means, once,
+ * whatever the engine that reads it. */
+typedef struct bsl_option_def {
+    const char *name;
+    bsl_opt_kind kind;
+    double lo, hi;       /* COUNT, REAL */
+    const char *choices; /* CHOICE */
+    const char *help;
+} bsl_option_def;
+
+/* An engine's use of an option: its default for this engine. "" means the
+ * engine derives it from the data (e.g. kmax) and records the value it used
+ * in the fit's settings. */
+typedef struct bsl_engine_option {
+    const char *name;
+    const char *def;
+} bsl_engine_option;
+
+/* Options every fit reads, whatever the method (the problem and the run,
+ * not the engine): method, target, inputs, seed, threads, keep-draws. Kept
+ * out of FIT.json's settings when they change how a fit runs, never what
+ * it computes (threads, keep-draws). */
+int bsl_option_is_global(const char *name);
+int bsl_option_is_recorded(const char *name);
+
+const bsl_option_def *bsl_option_find(const char *name);
+size_t bsl_option_count(void);
+const bsl_option_def *bsl_option_at(size_t i);
+
+/* ------------------------------------------------------------ results */
+
+/* One listed model: its atoms (sorted), posterior probability (estimated or
+ * exact) and log posterior up to a constant (NaN when unknown). */
+typedef struct bsl_result_model {
+    size_t *atoms;
+    size_t k;
+    double prob, log_post;
+} bsl_result_model;
+
+/* The one result of every engine, written by the one writer of FIT.json
+ * (fit/document.c). A NULL array means "does not apply to this method", and
+ * the key is then absent from the document, never empty. */
+typedef struct bsl_result {
+    size_t m;              /* candidate atoms (inputs for the mixture) */
+    char **atom_names;     /* m, owned */
+    double *pip;           /* m, or NULL */
+    size_t kmax;
+    double *size_prob;     /* kmax + 1, or NULL */
+    bsl_result_model *models; /* nmodels, most probable first, or NULL */
+    size_t nmodels;
+    bsl_result_model hpm;  /* the highest-probability model (atoms NULL: models[0]) */
+    int has_selected;      /* write selected.{hpm,median,prevalence} */
+    json_t *prior;         /* the priors that ran, with their numbers */
+    json_t *diagnostics;   /* note, R-hat, ESS, warnings, ... */
+    json_t *engine;        /* what predict needs: the engine's own state */
+    json_t *extra;         /* further top-level keys (e.g. classes, k, centres) */
+    struct bsl_vs_result *draws; /* kept draws (--draws), or NULL */
+} bsl_result;
+
+void bsl_result_free(bsl_result *r);
+/* Allocate atom_names (m NULL entries) and pip (when with_pip). */
+int bsl_result_init(bsl_result *r, size_t m, int with_pip);
+/* Append a warning to diagnostics.warnings (created on first use). */
+int bsl_result_warn(bsl_result *r, const char *text);
+
+/* ------------------------------------------------------------ engines */
+
+typedef enum bsl_target_kind {
+    BSL_TARGET_NUMERIC = 0, /* one or more numeric target columns */
+    BSL_TARGET_LABELS = 1   /* one class column, read as text; empty = unlabelled */
+} bsl_target_kind;
+
+/* What an engine is handed: the problem, its resolved settings (every option
+ * in its table, validated; the engine writes back the values it derives),
+ * and the run's seed, threads, draws and progress. */
+typedef struct bsl_engine_ctx {
+    const struct bsl_engine_def *def;
+    const struct bsl_problem *P;
+    bsl_params *settings;
+    const bsl_params *user; /* the options as the user set them (e.g. to tell a default from a choice) */
+    unsigned long seed;
+    int threads;           /* 0 = all cores */
+    int keep_draws;
+    int (*progress)(double fraction_done, void *user);
+    void *progress_user;
+} bsl_engine_ctx;
+
+typedef struct bsl_engine_def {
+    const char *name;         /* --method NAME */
+    const char *summary;      /* one line for help texts */
+    bsl_target_kind target;
+    const bsl_engine_option *options; /* the options it reads, {NULL} ended */
+    /* --model values it predicts with, NULL ended, the first the default
+     * (NULL: only the model average, "bma") */
+    const char *const *models;
+    int keeps_draws;          /* --draws is accepted */
+    /* Run on ctx and fill res. BASEL_ECANCELLED when progress asked to stop. */
+    int (*fit)(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err);
+    /* Predict n rows of X (n x d column-major, standardised as at fit time)
+     * with the document's engine block; model is one of def->models. p has
+     * its regression arrays allocated (mean, lower, upper: n x c). */
+    int (*predict)(const json_t *doc, const double *X, size_t n, size_t d, const char *model,
+                   double level, struct basel_pred *p, basel_error *err);
+    /* Further checks of a loaded document's engine block (shapes, signs,
+     * ranges), or NULL. */
+    int (*check)(const json_t *doc, const char *source, basel_error *err);
+} bsl_engine_def;
+
+const bsl_engine_def *bsl_engine_find(const char *name);
+size_t bsl_engine_count(void);
+const bsl_engine_def *bsl_engine_at(size_t i);
+/* "enumerate, bd, ..." into buf, for messages. */
+void bsl_engine_names(char *buf, size_t len);
+/* Find the engine called name, or fail naming the accepted ones. */
+int bsl_engine_lookup(const bsl_engine_def **out, const char *name, basel_error *err);
+/* The method of a fit that names none. */
+#define BSL_DEFAULT_METHOD "bd"
+/* The engine the user's options ask for (--method, default bd; `rj` with
+ * a basis of free centres is the rbf engine). */
+int bsl_engine_for(const bsl_engine_def **out, const bsl_params *user, basel_error *err);
+/* The engine's default for option name, or NULL when it does not read it. */
+const char *bsl_engine_default(const bsl_engine_def *e, const char *name);
+/* Fill settings with every option e reads: the user's value or e's
+ * default, each checked against the catalogue's kind and range. An option
+ * the user set that e does not read is BASEL_EINVAL naming both. */
+int bsl_engine_resolve(const bsl_engine_def *e, const bsl_params *user, bsl_params *settings,
+                       basel_error *err);
+/* Whether e predicts with --model model (NULL = its default). */
+int bsl_engine_has_model(const bsl_engine_def *e, const char *model);
+
+#endif

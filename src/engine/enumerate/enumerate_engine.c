@@ -1,0 +1,35 @@
+/*
+ * enumerate_engine.c: the enumerate method's entry in the engine table (engine.h).
+ * The exact posterior over every subset of the dictionary, in closed form
+ * under the collapsed model (model.h): the reference for every engine.
+ * Defaults below are the only ones: FIT.json records them as the settings.
+ */
+#include "../engine.h"
+#include "../subset.h"
+
+static const bsl_engine_option options[] = {
+    {"basis", "linear"},
+    {"prior", "g"},
+    {"model-prior", "beta-binomial:a=1,b=1"},
+    {"standardize", "no"},
+    {"kmax", ""},
+    {"top", "20"},
+    {"gram-memory", "256"},
+    {NULL, NULL},
+};
+
+static int fit(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
+{
+    return bsl_subset_fit(ctx, res, bsl_enumerate, err);
+}
+
+const bsl_engine_def bsl_engine_enumerate = {
+    .name = "enumerate",
+    .summary = "exact posterior over all subsets (m <= 24): the reference for every engine",
+    .target = BSL_TARGET_NUMERIC,
+    .options = options,
+    .models = bsl_subset_models,
+    .keeps_draws = 0,
+    .fit = fit,
+    .predict = bsl_subset_predict,
+};

@@ -1,0 +1,250 @@
+/*
+ * mixture_engine.c: the mixture method's entry in the engine table
+ * (engine.h): input selection for a Gaussian-mixture classifier (paper 000).
+ * Its options and their defaults are below, and only here.
+ */
+#include "mixture.h"
+#include "../engine.h"
+#include "../../fit/fit.h"
+#include "../../fit/problem.h"
+#include "../../prior/prior.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const bsl_engine_option options[] = {
+    {"standardize", "yes"}, /* the priors of paper 000 assume inputs on a unit scale */
+    {"model-prior", "poisson:mean=2"},
+    {"kmax", ""},
+    {"iter", "10000"},
+    {"burn", "5000"},
+    {"thin", "10"},
+    {"chains", "4"},
+    {"top", "20"},
+    {"kernels", "3"},
+    {"excluded", "regression"},
+    {"temperatures", "1"},
+    {"temp-max", "20"},
+    {"hyper-h", "0"},
+    {NULL, NULL},
+};
+
+static int mixture_options(bsl_mix_options *mo, const bsl_engine_ctx *ctx, bsl_mprior *pr, basel_error *err)
+{
+    const bsl_problem *P = ctx->P;
+    bsl_mix_options_default(mo);
+    bsl_params *p = ctx->settings;
+    int rc = bsl_params_size(p, "kernels", mo->kernels, 1, 1000, &mo->kernels, err);
+    size_t iter = 0;
+    if (!rc) rc = bsl_params_size(p, "iter", 10000, 1, (size_t)1 << 40, &iter, err);
+    if (!rc) rc = bsl_params_size(p, "burn", 5000, 0, (size_t)1 << 40, &mo->burn, err);
+    if (!rc) rc = bsl_params_size(p, "thin", mo->thin, 1, (size_t)1 << 40, &mo->thin, err);
+    if (!rc) rc = bsl_params_size(p, "chains", 4, 1, 1024, &mo->chains, err);
+    if (!rc) rc = bsl_params_size(p, "top", mo->top, 1, 100000, &mo->top, err);
+    if (!rc) rc = bsl_params_size(p, "kmax", P->d, 1, P->d, &mo->max_inputs, err);
+    if (!rc) rc = bsl_params_set_size(p, "kmax", mo->max_inputs);
+    if (!rc) rc = bsl_params_size(p, "temperatures", mo->temperatures, 1, BSL_MIX_MAX_TEMPERATURES, &mo->temperatures, err);
+    if (!rc) rc = bsl_params_double(p, "temp-max", mo->temp_max, 1.000001, 1e12, &mo->temp_max, err);
+    if (!rc) rc = bsl_params_double(p, "hyper-h", mo->h, 0, 1e12, &mo->h, err);
+    const char *ex = bsl_params_get(p, "excluded");
+    if (!rc && ex) {
+        if (!strcmp(ex, "regression"))
+            mo->excluded = BSL_MIX_EXCLUDED_REGRESSION;
+        else if (!strcmp(ex, "gaussian"))
+            mo->excluded = BSL_MIX_EXCLUDED_GAUSSIAN;
+        else
+            rc = bsl_fail(err, BASEL_EINVAL, "--excluded '%s': expected regression or gaussian", ex);
+    }
+    mo->iter = iter + mo->burn; /* the engine counts burn-in inside iter */
+    mo->seed = ctx->seed;
+    if (rc || (rc = bsl_mprior_parse(pr, bsl_params_get(p, "model-prior"), P->d, err))) return rc;
+    if (pr->kind != BSL_MPRIOR_POISSON)
+        return bsl_fail(err, BASEL_EINVAL,
+                        "--method mixture takes the truncated Poisson prior of paper 000 (--model-prior poisson:mean=W)");
+    mo->poisson_mean = pr->mean;
+    return rc;
+}
+
+/* The kept draws as a draws-CSV record (chain, inputs); chains kept the
+ * same number of draws each, in chain order. */
+static int mixture_draws(const bsl_mix_result *r, size_t chains, bsl_vs_result **out)
+{
+    bsl_vs_result *res = calloc(1, sizeof *res);
+    const size_t d = bsl_mix_inputs(r), nd = bsl_mix_draw_count(r), per = nd / chains;
+    int rc = res ? bsl_vs_result_init(res, d, 1, d, chains) : BASEL_ENOMEM;
+    for (size_t t = 0; t < nd && !rc; t++) {
+        size_t k;
+        const size_t *in = bsl_mix_draw_inputs(r, t, &k);
+        rc = bsl_vs_add_draw(res, (unsigned)(per ? t / per : 0), in, k, NULL);
+
+    }
+    if (rc) {
+        bsl_vs_result_free(res);
+        free(res);
+        return rc;
+    }
+    *out = res;
+    return BASEL_OK;
+}
+
+/* The diagnostics: note, acceptance, R-hat and ESS across chains, and the
+ * warning when chains settle on different subsets. */
+static int mixture_diagnostics(bsl_result *res, const bsl_mix_result *r, const bsl_mix_options *mo)
+{
+    bsl_mix_diag dg;
+    bsl_mix_diagnostics(r, &dg);
+    json_t *dj = res->diagnostics;
+    char note[256];
+    snprintf(note, sizeof note,
+             "mean inputs %.2f, max %zu; acceptance add %.3g, remove %.3g, exchange %.3g; %zu kernels",
+             bsl_mix_mean_inputs(r), bsl_mix_max_inputs(r), dg.accept_add, dg.accept_remove,
+             dg.accept_exchange, mo->kernels);
+    if (mo->temperatures > 1) {
+        const size_t len0 = strlen(note);
+        snprintf(note + len0, sizeof note - len0,
+                 "; %zu temperatures up to %g, swaps accepted %.3g (least between temperatures %.3g and %.3g: %.3g)",
+                 mo->temperatures, mo->temp_max, dg.accept_swap,
+                 pow(mo->temp_max, (double)dg.swap_min_pair / (double)(mo->temperatures - 1)),
+                 pow(mo->temp_max, (double)(dg.swap_min_pair + 1) / (double)(mo->temperatures - 1)),
+                 dg.accept_swap_min);
+    }
+    json_object_set_new(dj, "note", json_string(note));
+    json_object_set_new(dj, "mean_inputs", json_real(bsl_mix_mean_inputs(r)));
+    json_object_set_new(dj, "max_inputs", json_integer((json_int_t)bsl_mix_max_inputs(r)));
+    size_t d;
+    const double *rhat, *ess, *pip_all = bsl_mix_pip(r, &d);
+    double rhat_size, ess_size;
+    bsl_mix_convergence(r, &rhat, &ess, &rhat_size, &ess_size);
+    if (!rhat || mo->chains < 2) return BASEL_OK;
+    json_object_set_new(dj, "rhat_pip", bsl_json_rhats(rhat, d));
+    json_object_set_new(dj, "ess_pip", bsl_json_doubles(ess, d));
+    if (!isnan(rhat_size)) json_object_set_new(dj, "rhat_size", bsl_json_rhat(rhat_size));
+    if (isfinite(ess_size)) json_object_set_new(dj, "ess_size", json_real(ess_size));
+    /* chains that settle on different subsets: the PIPs are then an
+     * average of modes, not a converged posterior (R-hat +inf when each
+     * chain stays on its own subset) */
+    double worst = isnan(rhat_size) ? 1 : rhat_size;
+    for (size_t j = 0; j < d; j++)
+        if (!isnan(rhat[j]) && pip_all[j] > 0.01 && pip_all[j] < 0.99 && rhat[j] > worst) worst = rhat[j];
+    if (worst <= 1.1) return BASEL_OK;
+    char w[240];
+    if (mo->temperatures > 1)
+        snprintf(w, sizeof w,
+                 "the chains disagree about the inputs (R-hat up to %.2f): try more temperatures (now %zu) or longer runs",
+                 worst, mo->temperatures);
+    else
+        snprintf(w, sizeof w,
+                 "the chains disagree about the inputs (R-hat up to %.2f): try replica exchange (--temperatures 24) or longer runs",
+                 worst);
+    return bsl_result_warn(res, w);
+}
+
+static int fit_mixture(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
+{
+    const bsl_problem *P = ctx->P;
+    bsl_mix_options mo;
+    bsl_mprior pr;
+    int rc = mixture_options(&mo, ctx, &pr, err);
+    if (rc) return rc;
+    if (P->cls == NULL) return bsl_fail(err, BASEL_EINVAL, "--method mixture needs a class column");
+    mo.threads = ctx->threads;
+    mo.progress = ctx->progress;
+    mo.progress_user = ctx->progress_user;
+    bsl_mix_result *r = NULL;
+    if ((rc = bsl_mixture_fit(P->X, P->n, P->d, P->cls, P->nclass, &mo, &r, err))) return rc;
+    size_t d, len;
+    const double *pip = bsl_mix_pip(r, &d), *size = bsl_mix_size_post(r, &len);
+    const size_t nsub = bsl_mix_subset_count(r);
+    rc = bsl_result_init(res, d, 1) ? BASEL_ENOMEM : BASEL_OK;
+    res->kmax = len - 1;
+    res->size_prob = rc ? NULL : bsl_malloc(len, sizeof *res->size_prob);
+    res->models = rc ? NULL : bsl_calloc(nsub + 1, sizeof *res->models);
+    if (!res->size_prob || !res->models) rc = BASEL_ENOMEM;
+    for (size_t j = 0; j < d && !rc; j++)
+        if (!(res->atom_names[j] = bsl_strdup(P->input_names[j]))) rc = BASEL_ENOMEM;
+    if (!rc) {
+        memcpy(res->pip, pip, d * sizeof *pip);
+        memcpy(res->size_prob, size, len * sizeof *size);
+        res->has_selected = 1;
+    }
+    for (size_t s = 0; s < nsub && !rc; s++, res->nmodels++) {
+        size_t k;
+        double prob;
+        const size_t *in = bsl_mix_subset(r, s, &k, &prob);
+        bsl_result_model *rm = &res->models[s];
+        if (!(rm->atoms = bsl_malloc(k + 1, sizeof *rm->atoms))) rc = BASEL_ENOMEM;
+        else if (k) memcpy(rm->atoms, in, k * sizeof *in);
+        rm->k = k;
+        rm->prob = prob;
+        rm->log_post = NAN;
+    }
+    json_t *cl = json_array();
+    for (size_t k = 0; k < P->nclass && cl; k++) json_array_append_new(cl, json_string(P->class_names[k]));
+    if (!rc && (!(res->extra = json_object()) || json_object_set_new(res->extra, "classes", cl))) rc = BASEL_ENOMEM;
+    if (!rc) {
+        char mp[96];
+        bsl_mprior_describe(&pr, mp, sizeof mp);
+        res->prior = json_pack("{s:s, s:s, s:i}", "coefficients",
+                               "class-conditional Gaussian mixture (paper 000), inputs left out regressed on the kept ones",
+                               "model", mp, "kmax", (json_int_t)mo.max_inputs);
+        if (mo.excluded == BSL_MIX_EXCLUDED_GAUSSIAN)
+            json_object_set_new(res->prior, "coefficients",
+                                json_string("class-conditional Gaussian mixture (paper 000), inputs left out one Gaussian each"));
+    }
+    if (!rc) rc = mixture_diagnostics(res, r, &mo);
+    if (!rc && !(res->engine = bsl_mix_to_json(r))) rc = BASEL_ENOMEM;
+    if (!rc && ctx->keep_draws) rc = mixture_draws(r, mo.chains, &res->draws);
+    bsl_mix_free(r);
+    return rc ? bsl_fail(err, rc, "out of memory") : BASEL_OK;
+}
+
+static int predict_mixture(const json_t *doc, const double *X, size_t n, size_t d, const char *model,
+                           double level, basel_pred *p, basel_error *err)
+{
+    bsl_mix_result *r = NULL;
+    int rc = bsl_mix_from_json(&r, json_object_get(doc, "engine"), err);
+    if (rc) return rc;
+    const json_t *cl = json_object_get(doc, "classes");
+    const size_t K = json_array_size(cl);
+    if (K != bsl_mix_classes(r) || d != bsl_mix_inputs(r)) {
+        rc = bsl_fail(err, BASEL_EPARSE,
+                      "the fit's mixture engine has %zu inputs and %zu classes, its \"inputs\" and \"classes\" list %zu and %zu",
+                      bsl_mix_inputs(r), bsl_mix_classes(r), d, K);
+        bsl_mix_free(r);
+        return rc;
+    }
+    /* the regression arrays from basel_fit_predict are replaced by classes */
+    for (size_t j = 0; j < p->c; j++) free(p->names[j]);
+    free(p->names);
+    p->names = bsl_calloc(K, sizeof *p->names);
+    p->prob = bsl_calloc(n * K, sizeof *p->prob);
+    p->cls = bsl_calloc(n, sizeof *p->cls);
+    p->nclass = K;
+    if (!p->names || !p->prob || !p->cls) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    for (size_t k = 0; k < K && !rc; k++) {
+        const char *s = json_string_value(json_array_get(cl, k));
+        if (!(p->names[k] = bsl_strdup(s ? s : "?"))) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    if (!rc && bsl_mixture_predict(r, X, n, p->prob)) rc = bsl_fail(err, BASEL_EINVAL, "prediction failed");
+    for (size_t i = 0; i < n && !rc; i++) {
+        size_t best = 0;
+        for (size_t k = 1; k < K; k++)
+            if (p->prob[i * K + k] > p->prob[i * K + best]) best = k;
+        p->cls[i] = best;
+    }
+    bsl_mix_free(r);
+    return rc;
+}
+
+
+const bsl_engine_def bsl_engine_mixture = {
+    .name = "mixture",
+    .summary = "input selection for a Gaussian-mixture classifier; inputs left out are regressed on the kept ones (paper 000)",
+    .target = BSL_TARGET_LABELS,
+    .options = options,
+    .models = NULL,
+    .keeps_draws = 1,
+    .fit = fit_mixture,
+    .predict = predict_mixture,
+};

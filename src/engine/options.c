@@ -1,0 +1,113 @@
+/*
+ * options.c: the option catalogue. Each option's meaning, kind and range is
+ * written here once; which engines read it, and with which default, is
+ * each engine's table (engine.h). The command line's help, the checks made
+ * before a run and FIT.json's settings all come from these two tables.
+ */
+#include "engine.h"
+
+#include <string.h>
+
+#define BIG 1099511627776.0 /* 2^40: counts above this are typos */
+
+static const bsl_option_def catalogue[] = {
+    /* read by every fit (the problem and the run) */
+    {"method", BSL_OPT_TEXT, 0, 0, NULL, "the engine (the list is in 'basel help fit')"},
+    {"target", BSL_OPT_TEXT, 0, 0, NULL, "target column name(s), comma-separated (default: the last column)"},
+    {"inputs", BSL_OPT_TEXT, 0, 0, NULL, "input column names, comma-separated (default: every other column)"},
+    {"seed", BSL_OPT_COUNT, 0, 4294967295.0, NULL, "random seed (0: pick one and report it)"},
+    {"threads", BSL_OPT_COUNT, 0, 1024, NULL, "OpenMP threads (0: all cores); results do not depend on it"},
+    {"keep-draws", BSL_OPT_CHOICE, 0, 0, "0|1", "keep every draw for basel_fit_write_draws (the CLI's --draws sets it)"},
+    {"na", BSL_OPT_CHOICE, 0, 0, "error|drop",
+     "missing values (an empty cell or NA) in the columns used: error (names the first and counts the rows) or "
+     "drop (leave those rows out)"},
+    /* the model */
+    {"basis", BSL_OPT_TEXT, 0, 0, NULL,
+     "dictionary: linear | gauss:r=R | cubic | tps | lin-rbf | legendre:m=M | chebyshev:m=M | sine:m=M | "
+     "cosine:m=M | poly:m=M (1-D families also take lo, hi; linear-term=1 adds the inputs as always-in columns)"},
+    {"prior", BSL_OPT_TEXT, 0, 0, NULL,
+     "coefficient prior: g[:g=G] (g = n by default) | ridge[:lambda=L,sigma2=S] | hier[:delta2=D] | aic | bic | "
+     "mdl | ssvs[:tau=..,c=..,p=..]"},
+    {"model-prior", BSL_OPT_TEXT, 0, 0, NULL,
+     "prior over subsets: uniform | poisson:mean=W | bernoulli:p=P | beta-binomial:a=A,b=B"},
+    {"standardize", BSL_OPT_CHOICE, 0, 0, "yes|no",
+     "standardise inputs on the training rows (kernel widths are then in standard deviations)"},
+    {"kmax", BSL_OPT_COUNT, 1, 1e9, NULL, "largest model size (default: min(m, n - 2, 200) over a dictionary; every input for mixture)"},
+    /* the run */
+    {"iter", BSL_OPT_COUNT, 1, BIG, NULL, "iterations per chain after burn-in"},
+    {"burn", BSL_OPT_COUNT, 0, BIG, NULL, "burn-in iterations per chain (subset engines' default: iter / 5)"},
+    {"thin", BSL_OPT_COUNT, 1, BIG, NULL, "keep every thin-th draw"},
+    {"chains", BSL_OPT_COUNT, 1, 1024, NULL, "independent chains, run in parallel"},
+    {"top", BSL_OPT_COUNT, 1, 100000, NULL, "models listed in the fit"},
+    {"gram-memory", BSL_OPT_COUNT, 1, 1048576, NULL, "MB allowed for the cached Gram matrix before columns are streamed"},
+    {"max-models", BSL_OPT_COUNT, 1, BIG,
+     NULL, "distinct subsets stored per chain (memory stays bounded; the best is always kept)"},
+    /* bd */
+    {"nu", BSL_OPT_REAL, 1e-6, 1e6, NULL, "birth rate per unit time"},
+    {"rho", BSL_OPT_REAL, 1e-6, 1e6, NULL, "duration of one iteration (a block of the continuous-time process)"},
+    {"birth", BSL_OPT_CHOICE, 0, 0, "uniform|informed",
+     "birth density: uniform over dormant atoms, or informed (by correlation with y)"},
+    /* rj */
+    {"rj-add", BSL_OPT_REAL, 0, 1, NULL, "weight of the add move (renormalised over the moves possible at k)"},
+    {"rj-delete", BSL_OPT_REAL, 0, 1, NULL, "weight of the delete move"},
+    {"rj-swap", BSL_OPT_REAL, 0, 1, NULL, "weight of the swap move"},
+    {"rj-rb-every", BSL_OPT_COUNT, 0, BIG, NULL, "moves between Rao-Blackwellised PIP updates (default m; 0: frequencies only)"},
+    /* smc */
+    {"particles", BSL_OPT_COUNT, 1, 1e7, NULL, "number of particles"},
+    {"resample", BSL_OPT_CHOICE, 0, 0, "multinomial|systematic|stratified|residual", "resampling scheme"},
+    {"ess-threshold", BSL_OPT_REAL, 0, 1, NULL, "resample when ESS / N falls below this (1: every step, as in paper 003)"},
+    {"shuffle", BSL_OPT_CHOICE, 0, 0, "0|1", "present the rows in a random order (seeded) instead of file order"},
+    {"running", BSL_OPT_TEXT, 0, 0, NULL,
+     "CSV of the one-step-ahead prediction of every row before it is fed (t, row, y, mean, 95% interval)"},
+    {"resume", BSL_OPT_TEXT, 0, 0, NULL, "FIT.json of an earlier smc fit: continue its particle system with these rows"},
+    /* mixture */
+    {"kernels", BSL_OPT_COUNT, 1, 1000, NULL, "number of Gaussian kernels shared by the classes (paper 000: 6 for Ionosphere)"},
+    {"excluded", BSL_OPT_CHOICE, 0, 0, "regression|gaussian",
+     "model of the inputs left out: regression (on the active inputs, g-prior g = n: irrelevant means independent of "
+     "the class given them) | gaussian (one Gaussian each, independent of the rest)"},
+    {"temperatures", BSL_OPT_COUNT, 1, 64, NULL,
+     "replica exchange: this many tempered copies per chain (1: off, the paper's sampler), for chains that settle on "
+     "different subsets; Pima needs about 24 (24 times the cost)"},
+    {"temp-max", BSL_OPT_REAL, 1.000001, 1e12, NULL,
+     "the hottest copy's temperature (geometric ladder from 1); add copies until every neighbouring pair swaps often"},
+    {"hyper-h", BSL_OPT_REAL, 0, 1e12, NULL,
+     "rate h of the Gamma prior of each input's precision scale beta_i (paper 000 §2.2; 0: 10 / range^2 of the input; "
+     "the paper: 0.5 Ionosphere, 0.28 Wine, 0.16 Pima)"},
+    /* RBF networks with free centres (anneal, rbf) */
+    {"schedule", BSL_OPT_CHOICE, 0, 0, "linear|geometric|logarithmic", "cooling schedule"},
+    {"t0", BSL_OPT_REAL, 1e-12, 1e12, NULL, "initial temperature"},
+    {"t-end", BSL_OPT_REAL, 1e-12, 1e12, NULL, "final temperature"},
+    {"box", BSL_OPT_REAL, 1, 100, NULL, "enlargement of the data's bounding box for births"},
+    {"zeta", BSL_OPT_REAL, 0, 1e6, NULL, "split/merge scale zeta* (paper 002 eq. 8; 0: from the data)"},
+};
+
+static const char *const globals[] = {"method", "target", "inputs", "seed", "threads", "keep-draws", "na"};
+
+int bsl_option_is_global(const char *name)
+{
+    for (size_t i = 0; i < sizeof globals / sizeof *globals; i++)
+        if (strcmp(name, globals[i]) == 0) return 1;
+    return 0;
+}
+
+/* threads, keep-draws and running change how a fit runs or what it writes
+ * on the side, never its result: they stay out of FIT.json, so that the
+ * document is byte-identical whatever the thread count */
+int bsl_option_is_recorded(const char *name)
+{
+    return strcmp(name, "threads") && strcmp(name, "keep-draws") && strcmp(name, "running");
+}
+
+const bsl_option_def *bsl_option_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof catalogue / sizeof *catalogue; i++)
+        if (strcmp(catalogue[i].name, name) == 0) return &catalogue[i];
+    return NULL;
+}
+
+size_t bsl_option_count(void) { return sizeof catalogue / sizeof *catalogue; }
+
+const bsl_option_def *bsl_option_at(size_t i)
+{
+    return i < sizeof catalogue / sizeof *catalogue ? &catalogue[i] : NULL;
+}

@@ -1,0 +1,43 @@
+/*
+ * rj_engine.c: the rj method's entry in the engine table (engine.h).
+ * Reversible jump over subsets: add, delete and swap moves.
+ * Defaults below are the only ones: FIT.json records them as the settings.
+ */
+#include "../engine.h"
+#include "../subset.h"
+
+static const bsl_engine_option options[] = {
+    {"basis", "linear"},
+    {"prior", "g"},
+    {"model-prior", "beta-binomial:a=1,b=1"},
+    {"standardize", "no"},
+    {"kmax", ""},
+    {"iter", "50000"},
+    {"burn", ""},
+    {"thin", "1"},
+    {"chains", "4"},
+    {"top", "20"},
+    {"gram-memory", "256"},
+    {"max-models", "20000"},
+    {"rj-add", "0.33333333333333331"},
+    {"rj-delete", "0.33333333333333331"},
+    {"rj-swap", "0.33333333333333331"},
+    {"rj-rb-every", ""},
+    {NULL, NULL},
+};
+
+static int fit(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
+{
+    return bsl_subset_fit(ctx, res, bsl_rj_run, err);
+}
+
+const bsl_engine_def bsl_engine_rj = {
+    .name = "rj",
+    .summary = "reversible jump (add / delete / swap) over subsets",
+    .target = BSL_TARGET_NUMERIC,
+    .options = options,
+    .models = bsl_subset_models,
+    .keeps_draws = 1,
+    .fit = fit,
+    .predict = bsl_subset_predict,
+};

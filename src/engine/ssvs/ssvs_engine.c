@@ -1,0 +1,40 @@
+/*
+ * ssvs_engine.c: the ssvs method's entry in the engine table (engine.h).
+ * Spike-and-slab Gibbs sampling (paper 001, George and McCulloch).
+ * Defaults below are the only ones: FIT.json records them as the settings.
+ */
+#include "../engine.h"
+#include "../subset.h"
+#include "../ssvs/ssvs.h"
+
+static const bsl_engine_option options[] = {
+    {"basis", "linear"},
+    {"prior", "ssvs"},
+    {"model-prior", "beta-binomial:a=1,b=1"},
+    {"standardize", "no"},
+    {"kmax", ""},
+    {"iter", "20000"},
+    {"burn", ""},
+    {"thin", "1"},
+    {"chains", "4"},
+    {"top", "20"},
+    {"gram-memory", "256"},
+    {"max-models", "20000"},
+    {NULL, NULL},
+};
+
+static int fit(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
+{
+    return bsl_subset_fit(ctx, res, bsl_ssvs_run, err);
+}
+
+const bsl_engine_def bsl_engine_ssvs = {
+    .name = "ssvs",
+    .summary = "spike-and-slab Gibbs, as written and collapsed (paper 001)",
+    .target = BSL_TARGET_NUMERIC,
+    .options = options,
+    .models = bsl_subset_models,
+    .keeps_draws = 1,
+    .fit = fit,
+    .predict = bsl_subset_predict,
+};

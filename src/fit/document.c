@@ -1,0 +1,192 @@
+/*
+ * document.c: the one writer and the one checker of FIT.json's common keys
+ * (docs/FIT.md). Every engine's result (engine.h) goes through
+ * bsl_document_fill, so every method's document has the same keys with the
+ * same meaning; a key that does not apply to a method is absent, never
+ * empty. bsl_document_check runs on every document, written here or read
+ * back, so a hand-edited file is refused with the key's path before any
+ * engine reads it.
+ */
+#include "fit.h"
+#include "../engine/engine.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *model_json(const bsl_result_model *rm)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "atoms", bsl_json_sizes(rm->atoms, rm->k));
+    json_object_set_new(o, "prob", json_real(rm->prob));
+    if (isfinite(rm->log_post)) json_object_set_new(o, "log_post", json_real(rm->log_post));
+    return o;
+}
+
+/* selected.{hpm, median, prevalence} (Barbieri and Berger; paper 004 Defs.
+ * 1.4-1.6), from the PIPs and the size posterior. */
+static json_t *selected_json(const bsl_result *r)
+{
+    json_t *sel = json_object();
+    size_t *med = bsl_malloc(r->m + 1, sizeof *med), *prev = bsl_malloc(r->m + 1, sizeof *prev);
+    if (!sel || !med || !prev) {
+        free(med);
+        free(prev);
+        json_decref(sel);
+        return NULL;
+    }
+    const bsl_result_model *hpm = r->hpm.atoms ? &r->hpm : r->nmodels ? &r->models[0] : NULL;
+    json_object_set_new(sel, "hpm", hpm ? bsl_json_sizes(hpm->atoms, hpm->k) : json_array());
+    json_object_set_new(sel, "median", bsl_json_sizes(med, bsl_select_median(r->pip, r->m, med)));
+    json_object_set_new(sel, "prevalence",
+                        bsl_json_sizes(prev, bsl_select_prevalence(r->pip, r->m, r->size_prob, r->kmax, prev)));
+    free(med);
+    free(prev);
+    return sel;
+}
+
+/* Probabilities from sums of weights carry rounding (1 + 7e-16 from a
+ * particle system): clamp to [0, 1] what is within 1e-9 of it, so the
+ * document says what the numbers mean; anything further out is left for
+ * bsl_document_check to refuse. */
+static json_t *probabilities(const double *p, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n && a; i++) {
+        const double v = p[i] < 0 && p[i] > -1e-9 ? 0.0 : p[i] > 1 && p[i] < 1 + 1e-9 ? 1.0 : p[i];
+        json_array_append_new(a, isfinite(v) ? json_real(v) : json_null());
+    }
+    return a;
+}
+
+int bsl_document_fill(json_t *doc, const bsl_result *r, basel_error *err)
+{
+    int bad = 0;
+    if (r->atom_names && r->m) {
+        json_t *atoms = json_array();
+        for (size_t j = 0; j < r->m; j++)
+            bad |= json_array_append_new(atoms, json_pack("{s:s}", "name", r->atom_names[j] ? r->atom_names[j] : "?"));
+        bad |= json_object_set_new(doc, "atoms", atoms);
+    }
+    if (r->pip) bad |= json_object_set_new(doc, "pip", probabilities(r->pip, r->m));
+    if (r->size_prob) {
+        json_t *ks = json_array();
+        for (size_t k = 0; k <= r->kmax; k++) bad |= json_array_append_new(ks, json_integer((json_int_t)k));
+        bad |= json_object_set_new(doc, "model_size",
+                                   json_pack("{s:o, s:o}", "k", ks, "prob", probabilities(r->size_prob, r->kmax + 1)));
+        bad |= json_object_set_new(doc, "k_opt", json_integer((json_int_t)bsl_kopt(r->size_prob, r->kmax)));
+    }
+    if (r->has_selected && r->pip && r->size_prob) bad |= json_object_set_new(doc, "selected", selected_json(r));
+    if (r->models) {
+        json_t *ms = json_array();
+        for (size_t i = 0; i < r->nmodels; i++) bad |= json_array_append_new(ms, model_json(&r->models[i]));
+        bad |= json_object_set_new(doc, "models", ms);
+    }
+    if (r->prior) bad |= json_object_set(doc, "prior", r->prior);
+    bad |= json_object_set(doc, "diagnostics", r->diagnostics ? r->diagnostics : json_object());
+    if (r->extra) bad |= json_object_update(doc, r->extra);
+    if (r->engine) bad |= json_object_set(doc, "engine", r->engine);
+    return bad ? bsl_fail(err, BASEL_ENOMEM, "out of memory") : BASEL_OK;
+}
+
+/* ---------------------------------------------------------------- check */
+
+static int fail_key(basel_error *err, const char *source, const char *key, const char *what)
+{
+    return bsl_fail_at(err, BASEL_EPARSE, source, 0, 0, "\"%s\" %s", key, what);
+}
+
+/* An array of n numbers, each finite and within [lo, hi]. */
+static int numbers_in(const json_t *a, size_t n, double lo, double hi)
+{
+    if (!json_is_array(a) || json_array_size(a) != n) return 0;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *x = json_array_get(a, i);
+        if (!json_is_number(x)) return 0;
+        const double v = json_number_value(x);
+        if (!(isfinite(v) && v >= lo && v <= hi)) return 0;
+    }
+    return 1;
+}
+
+/* An array of distinct atom indices below m. */
+static int atom_list(const json_t *a, size_t m)
+{
+    if (!json_is_array(a) || json_array_size(a) > m) return 0;
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        const json_t *x = json_array_get(a, i);
+        if (!json_is_integer(x) || json_integer_value(x) < 0 || (size_t)json_integer_value(x) >= m) return 0;
+    }
+    return 1;
+}
+
+static int check_names(const json_t *a, const char *source, const char *key, basel_error *err)
+{
+    if (!json_is_array(a)) return fail_key(err, source, key, "is not an array of names");
+    for (size_t i = 0; i < json_array_size(a); i++)
+        if (!json_is_string(json_array_get(a, i))) return fail_key(err, source, key, "holds a name that is not a string");
+    return BASEL_OK;
+}
+
+static int check_summaries(const json_t *doc, const char *source, basel_error *err)
+{
+    const json_t *atoms = json_object_get(doc, "atoms"), *pip = json_object_get(doc, "pip");
+    const size_t m = json_array_size(atoms);
+    for (size_t j = 0; j < m; j++)
+        if (!json_is_string(json_object_get(json_array_get(atoms, j), "name")))
+            return fail_key(err, source, "atoms", "holds an atom without a name");
+    if (atoms && !json_is_array(atoms)) return fail_key(err, source, "atoms", "is not an array");
+    if (pip && !numbers_in(pip, m, 0, 1))
+        return fail_key(err, source, "pip", "is not one probability in [0, 1] per atom");
+    const json_t *ms = json_object_get(doc, "model_size");
+    if (ms) {
+        const json_t *ks = json_object_get(ms, "k");
+        if (!json_is_array(ks) || !numbers_in(json_object_get(ms, "prob"), json_array_size(ks), 0, 1))
+            return fail_key(err, source, "model_size", "is not {k: [...], prob: [probabilities]} of equal lengths");
+    }
+    const json_t *sel = json_object_get(doc, "selected");
+    const char *kinds[] = {"hpm", "median", "prevalence"};
+    for (size_t i = 0; sel && i < 3; i++)
+        if (!atom_list(json_object_get(sel, kinds[i]), m))
+            return fail_key(err, source, "selected", "holds a model that is not a list of atom indices");
+    const json_t *models = json_object_get(doc, "models");
+    if (models && !json_is_array(models)) return fail_key(err, source, "models", "is not an array");
+    for (size_t i = 0; i < json_array_size(models); i++) {
+        const json_t *mo = json_array_get(models, i);
+        const json_t *p = json_object_get(mo, "prob");
+        if (!json_is_number(p) || !(json_number_value(p) >= 0 && json_number_value(p) <= 1) ||
+            !atom_list(json_object_get(mo, "atoms"), m ? m : SIZE_MAX))
+            return fail_key(err, source, "models", "holds a model without atoms or a probability in [0, 1]");
+    }
+    return BASEL_OK;
+}
+
+int bsl_document_check(const json_t *doc, const char *source, basel_error *err)
+{
+    if (!json_is_object(doc)) return bsl_fail_at(err, BASEL_EPARSE, source, 0, 0, "not a basel fit (not a JSON object)");
+    const json_t *fv = json_object_get(doc, "format_version");
+    if (!json_is_integer(fv) || !json_is_string(json_object_get(doc, "method")))
+        return bsl_fail_at(err, BASEL_EPARSE, source, 0, 0, "not a basel fit (format_version or method missing)");
+    if (json_integer_value(fv) != BSL_FORMAT_VERSION)
+        return bsl_fail_at(err, BASEL_EPARSE, source, 0, 0,
+                           "format_version %lld is not read by basel %s (it reads %d): refit with this basel, using the "
+                           "fit's \"settings\" as options",
+                           (long long)json_integer_value(fv), BASEL_VERSION_STRING, BSL_FORMAT_VERSION);
+    const char *method = json_string_value(json_object_get(doc, "method"));
+    const bsl_engine_def *e = bsl_engine_find(method);
+    if (!e) return fail_key(err, source, "method", "names no method this basel knows");
+    const json_t *n = json_object_get(doc, "n");
+    if (!json_is_integer(n) || json_integer_value(n) < 1) return fail_key(err, source, "n", "is not a positive count");
+    int rc = check_names(json_object_get(doc, "inputs"), source, "inputs", err);
+    if (!rc) rc = check_names(json_object_get(doc, "targets"), source, "targets", err);
+    if (rc) return rc;
+    const size_t d = json_array_size(json_object_get(doc, "inputs"));
+    const json_t *st = json_object_get(doc, "standardize");
+    if (!numbers_in(json_object_get(st, "mean"), d, -INFINITY, INFINITY) ||
+        !numbers_in(json_object_get(st, "scale"), d, 1e-300, INFINITY))
+        return fail_key(err, source, "standardize", "does not hold a finite mean and a positive scale per input");
+    if (!json_is_object(json_object_get(doc, "settings"))) return fail_key(err, source, "settings", "is missing");
+    if ((rc = check_summaries(doc, source, err))) return rc;
+    return e->check ? e->check(doc, source, err) : BASEL_OK;
+}

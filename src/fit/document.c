@@ -162,6 +162,32 @@ static int check_summaries(const json_t *doc, const char *source, basel_error *e
     return BASEL_OK;
 }
 
+/* The path of the first null below v (path holds the path of v), or 0
+ * when there is none. Diagnostics are left out: an R-hat or ESS undefined
+ * for the run (a chain that never moves) is null there, and nothing reads
+ * it but the summary. */
+static int find_null(const json_t *v, char *path, size_t cap)
+{
+    const size_t len = strlen(path);
+    if (json_is_null(v)) return 1;
+    if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            snprintf(path + len, cap - len, "[%zu]", i);
+            if (find_null(json_array_get(v, i), path, cap)) return 1;
+        }
+    } else if (json_is_object(v)) {
+        const char *key;
+        json_t *x;
+        json_object_foreach((json_t *)v, key, x) {
+            if (len == 0 && strcmp(key, "diagnostics") == 0) continue;
+            snprintf(path + len, cap - len, "%s%s", len ? "." : "", key);
+            if (find_null(x, path, cap)) return 1;
+        }
+    }
+    path[len] = 0;
+    return 0;
+}
+
 int bsl_document_check(const json_t *doc, const char *source, basel_error *err)
 {
     if (!json_is_object(doc)) return bsl_fail_at(err, BASEL_EPARSE, source, 0, 0, "not a basel fit (not a JSON object)");
@@ -186,7 +212,14 @@ int bsl_document_check(const json_t *doc, const char *source, basel_error *err)
     if (!numbers_in(json_object_get(st, "mean"), d, -INFINITY, INFINITY) ||
         !numbers_in(json_object_get(st, "scale"), d, 1e-300, INFINITY))
         return fail_key(err, source, "standardize", "does not hold a finite mean and a positive scale per input");
+    const json_t *ts = json_object_get(st, "target_scale");
+    if (ts && !numbers_in(ts, json_array_size(json_object_get(doc, "targets")), 1e-300, INFINITY))
+        return fail_key(err, source, "standardize.target_scale", "is not one positive number per target");
     if (!json_is_object(json_object_get(doc, "settings"))) return fail_key(err, source, "settings", "is missing");
+    char path[256] = "";
+    if (find_null(doc, path, sizeof path))
+        return fail_key(err, source, path, "is null: a value that is not a finite number (NaN or infinite) has no place "
+                                           "in a fit");
     if ((rc = check_summaries(doc, source, err))) return rc;
     return e->check ? e->check(doc, source, err) : BASEL_OK;
 }

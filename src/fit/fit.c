@@ -67,6 +67,9 @@ static json_t *header(const bsl_problem *P, const bsl_params *settings, unsigned
     json_object_set_new(st, "applied", json_boolean(P->standardized));
     json_object_set_new(st, "mean", bsl_json_doubles(P->x_mean, P->d));
     json_object_set_new(st, "scale", bsl_json_doubles(P->x_scale, P->d));
+    int y_scaled = 0;
+    for (size_t o = 0; o < P->c && P->y_scale; o++) y_scaled |= P->y_scale[o] != 1.0;
+    if (y_scaled) json_object_set_new(st, "target_scale", bsl_json_doubles(P->y_scale, P->c));
     json_object_set_new(doc, "standardize", st);
     return doc;
 }

@@ -145,6 +145,10 @@ typedef struct bsl_engine_def {
     int (*check)(const json_t *doc, const char *source, basel_error *err);
 } bsl_engine_def;
 
+/* For a check that reuses an engine's loader: the loader's failure rc
+ * (its message in err) reported at source. Returns rc. */
+int bsl_engine_check_failed(basel_error *err, int rc, const char *source);
+
 const bsl_engine_def *bsl_engine_find(const char *name);
 size_t bsl_engine_count(void);
 const bsl_engine_def *bsl_engine_at(size_t i);

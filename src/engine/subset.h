@@ -66,6 +66,9 @@ int bsl_subset_fit(struct bsl_engine_ctx *ctx, struct bsl_result *res, bsl_subse
 /* Predict with the engine block subset.c wrote (engine.h's predict). */
 int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, const char *model,
                        double level, struct basel_pred *p, basel_error *err);
+/* Check the engine block subset.c wrote, values as well as shapes, naming
+ * a bad key by its JSON path (engine.h's check; subset_check.c). */
+int bsl_subset_check(const json_t *doc, const char *source, basel_error *err);
 /* The models the subset engines predict with: bma, hpm, median, prevalence. */
 extern const char *const bsl_subset_models[];
 

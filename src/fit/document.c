@@ -15,11 +15,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Probabilities from sums of weights carry rounding (1 + 7e-16 from a
+ * particle system): clamp to [0, 1] what is within 1e-9 of it, so the
+ * document says what the numbers mean; anything further out is left for
+ * bsl_document_check to refuse. */
+static double clamp_prob(double p)
+{
+    return p < 0 && p > -1e-9 ? 0.0 : p > 1 && p < 1 + 1e-9 ? 1.0 : p;
+}
+
 static json_t *model_json(const bsl_result_model *rm)
 {
     json_t *o = json_object();
     json_object_set_new(o, "atoms", bsl_json_sizes(rm->atoms, rm->k));
-    json_object_set_new(o, "prob", json_real(rm->prob));
+    json_object_set_new(o, "prob", isfinite(rm->prob) ? json_real(clamp_prob(rm->prob)) : json_null());
     if (isfinite(rm->log_post)) json_object_set_new(o, "log_post", json_real(rm->log_post));
     return o;
 }
@@ -46,15 +55,11 @@ static json_t *selected_json(const bsl_result *r)
     return sel;
 }
 
-/* Probabilities from sums of weights carry rounding (1 + 7e-16 from a
- * particle system): clamp to [0, 1] what is within 1e-9 of it, so the
- * document says what the numbers mean; anything further out is left for
- * bsl_document_check to refuse. */
 static json_t *probabilities(const double *p, size_t n)
 {
     json_t *a = json_array();
     for (size_t i = 0; i < n && a; i++) {
-        const double v = p[i] < 0 && p[i] > -1e-9 ? 0.0 : p[i] > 1 && p[i] < 1 + 1e-9 ? 1.0 : p[i];
+        const double v = clamp_prob(p[i]);
         json_array_append_new(a, isfinite(v) ? json_real(v) : json_null());
     }
     return a;

@@ -40,4 +40,5 @@ const bsl_engine_def bsl_engine_bd = {
     .scale_free = 1,
     .fit = fit,
     .predict = bsl_subset_predict,
+    .check = bsl_subset_check,
 };

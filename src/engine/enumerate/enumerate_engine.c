@@ -33,4 +33,5 @@ const bsl_engine_def bsl_engine_enumerate = {
     .scale_free = 1,
     .fit = fit,
     .predict = bsl_subset_predict,
+    .check = bsl_subset_check,
 };

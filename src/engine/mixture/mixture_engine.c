@@ -238,6 +238,24 @@ static int predict_mixture(const json_t *doc, const double *X, size_t n, size_t 
 }
 
 
+/* engine.h's check: the kept draws load (values as well as shapes,
+ * mixture_json.c) and fit the document's inputs and classes. */
+static int check_mixture(const json_t *doc, const char *source, basel_error *err)
+{
+    bsl_mix_result *r = NULL;
+    int rc = bsl_mix_from_json(&r, json_object_get(doc, "engine"), err);
+    const size_t d = json_array_size(json_object_get(doc, "inputs")), K = json_array_size(json_object_get(doc, "classes"));
+    if (!rc && (K != bsl_mix_classes(r) || d != bsl_mix_inputs(r)))
+        rc = bsl_fail(err, BASEL_EPARSE,
+                      "the fit's mixture engine has %zu inputs and %zu classes, its \"inputs\" and \"classes\" list %zu and %zu",
+                      bsl_mix_inputs(r), bsl_mix_classes(r), d, K);
+    for (size_t k = 0; k < K && !rc; k++)
+        if (!json_is_string(json_array_get(json_object_get(doc, "classes"), k)))
+            rc = bsl_fail(err, BASEL_EPARSE, "\"classes[%zu]\" is not a class name", k);
+    bsl_mix_free(r);
+    return bsl_engine_check_failed(err, rc, source);
+}
+
 const bsl_engine_def bsl_engine_mixture = {
     .name = "mixture",
     .summary = "input selection for a Gaussian-mixture classifier; inputs left out are regressed on the kept ones (paper 000)",
@@ -247,4 +265,5 @@ const bsl_engine_def bsl_engine_mixture = {
     .keeps_draws = 1,
     .fit = fit_mixture,
     .predict = predict_mixture,
+    .check = check_mixture,
 };

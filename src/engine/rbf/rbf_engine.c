@@ -147,6 +147,20 @@ static int predict_rbf(const json_t *doc, const double *X, size_t n, size_t d, c
     return rc;
 }
 
+/* engine.h's check: the network block loads (values as well as shapes,
+ * rbf_json.c) and fits the document's inputs and targets. */
+static int check_rbf(const json_t *doc, const char *source, basel_error *err)
+{
+    const char *m = json_string_value(json_object_get(doc, "method"));
+    bsl_rbf_result *r = NULL;
+    int rc = bsl_rbf_from_json(&r, json_object_get(doc, "engine"), err);
+    if (!rc)
+        rc = engine_shape(m ? m : "rbf", bsl_rbf_dim(r), bsl_rbf_outputs(r), json_array_size(json_object_get(doc, "inputs")),
+                          json_array_size(json_object_get(doc, "targets")), err);
+    bsl_rbf_free(r);
+    return bsl_engine_check_failed(err, rc, source);
+}
+
 static const char *const map_only[] = {"map", NULL};
 
 const bsl_engine_def bsl_engine_anneal = {
@@ -157,6 +171,7 @@ const bsl_engine_def bsl_engine_anneal = {
     .models = map_only,
     .fit = fit_anneal,
     .predict = predict_rbf,
+    .check = check_rbf,
 };
 
 const bsl_engine_def bsl_engine_rbf = {
@@ -167,4 +182,5 @@ const bsl_engine_def bsl_engine_rbf = {
     .models = NULL,
     .fit = fit_full,
     .predict = predict_rbf,
+    .check = check_rbf,
 };

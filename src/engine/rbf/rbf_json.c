@@ -47,7 +47,7 @@ json_t *bsl_rbf_to_json(const bsl_rbf_result *r)
     json_object_set_new(o, "kmax", json_integer((json_int_t)r->kmax));
     json_object_set_new(o, "box_lo", bsl_json_doubles(r->lo, r->d));
     json_object_set_new(o, "box_side", bsl_json_doubles(r->side, r->d));
-    json_object_set_new(o, "score", isfinite(r->score) ? json_real(r->score) : json_null());
+    if (isfinite(r->score)) json_object_set_new(o, "score", json_real(r->score)); /* absent when undefined */
     if (r->k_post) json_object_set_new(o, "k_posterior", bsl_json_doubles(r->k_post, r->kmax + 1));
     json_object_set_new(o, "proposed", bsl_json_doubles(r->proposed, BSL_RBF_NMOVES));
     json_object_set_new(o, "accepted", bsl_json_doubles(r->accepted, BSL_RBF_NMOVES));
@@ -81,7 +81,7 @@ static int read_draw(const bsl_rbf_result *r, const json_t *o, rbf_draw *dr)
         return -1;
     dr->dof = json_number_value(dof);
     for (size_t o2 = 0; o2 < r->c; o2++)
-        if (!(dr->scale2[o2] >= 0)) return -1;
+        if (!(dr->scale2[o2] >= 0) || !(dr->shrink[o2] >= 0)) return -1;
     /* a usable factor has a positive diagonal (packed column-major) */
     for (size_t j = 0, at = 0; j < m; at += m - j, j++)
         if (!(dr->lpk[at] > 0)) return -1;
@@ -137,6 +137,7 @@ int bsl_rbf_from_json(bsl_rbf_result **out, const json_t *j, basel_error *err)
     const json_t *nets = json_object_get(j, "networks");
     int bad = !json_is_object(j) || read_header(r, j) || !json_is_array(nets) ||
               json_array_size(nets) == 0;
+    const int bad_header = bad;
     if (!bad) {
         r->draws = bsl_calloc(json_array_size(nets), sizeof *r->draws);
         bad = !r->draws;
@@ -146,8 +147,16 @@ int bsl_rbf_from_json(bsl_rbf_result **out, const json_t *j, basel_error *err)
         r->ndraws = i + 1; /* so that bsl_rbf_free releases what was read */
     }
     if (bad) {
+        const size_t at = r->ndraws ? r->ndraws - 1 : 0;
         bsl_rbf_free(r);
-        return bsl_fail(err, BASEL_EPARSE, "the fit's RBF network block is malformed");
+        if (bad_header)
+            return bsl_fail(err, BASEL_EPARSE,
+                            "\"engine\" is not an RBF network block (mode, radial, linear_term, criterion, width > 0, "
+                            "n, d, c, kmax, box_lo, box_side, proposed, accepted, networks)");
+        return bsl_fail(err, BASEL_EPARSE,
+                        "\"engine.networks[%zu]\" is not a network (k <= kmax; finite centres, coef, chol_packed "
+                        "with a positive diagonal; shrink and scale2 >= 0; 0 < dof <= 1e9)",
+                        at);
     }
     *out = r;
     return BASEL_OK;

@@ -41,4 +41,5 @@ const bsl_engine_def bsl_engine_rj = {
     .scale_free = 1,
     .fit = fit,
     .predict = bsl_subset_predict,
+    .check = bsl_subset_check,
 };

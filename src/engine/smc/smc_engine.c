@@ -242,6 +242,21 @@ static int predict_smc(const json_t *doc, const double *X, size_t n, size_t d, c
     return rc;
 }
 
+/* engine.h's check: the particle system loads (values as well as shapes,
+ * smc_json.c) and fits the document's inputs and target. */
+static int check_smc(const json_t *doc, const char *source, basel_error *err)
+{
+    bsl_smc *s = NULL;
+    int rc = bsl_smc_from_json(&s, json_object_get(doc, "engine"), err);
+    const size_t d = json_array_size(json_object_get(doc, "inputs")), c = json_array_size(json_object_get(doc, "targets"));
+    if (!rc && (bsl_smc_dim(s) != d || c != 1))
+        rc = bsl_fail(err, BASEL_EPARSE,
+                      "the fit's smc engine has %zu inputs and 1 target, its \"inputs\" and \"targets\" list %zu and %zu",
+                      bsl_smc_dim(s), d, c);
+    bsl_smc_free(s);
+    return bsl_engine_check_failed(err, rc, source);
+}
+
 const bsl_engine_def bsl_engine_smc = {
     .name = "smc",
     .summary = "sequential kernel regression, one pass over the data; --resume continues with later rows (paper 003)",
@@ -251,4 +266,5 @@ const bsl_engine_def bsl_engine_smc = {
     .keeps_draws = 0,
     .fit = fit_smc,
     .predict = predict_smc,
+    .check = check_smc,
 };

@@ -14,7 +14,7 @@ void basel_pred_free(basel_pred *p)
 {
     if (!p) return;
     const size_t nn = p->nclass ? p->nclass : p->c;
-    for (size_t i = 0; i < nn; i++) free(p->names[i]);
+    for (size_t i = 0; i < nn && p->names; i++) free(p->names[i]);
     free(p->names);
     free(p->mean);
     free(p->lower);

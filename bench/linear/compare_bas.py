@@ -9,6 +9,7 @@ models, the spread of basel's log_post minus BAS's logmarg (a constant offset
 is fine: BAS's BIC/AIC count the intercept; 0 means the same model scores).
 
 Usage (from the repository root): python3 bench/linear/compare_bas.py [build/basel] [--check TOL]
+(tests/cli/test_bas.sh runs it with --check 1e-6.)
 Exit status 1 with --check when a PIP differs by more than TOL.
 """
 import json
@@ -46,8 +47,9 @@ def main():
             jn = max(dpip, key=lambda n: abs(dpip[n]))
             size = dict(zip(fit["model_size"]["k"], fit["model_size"]["prob"]))
             dsize = max(abs(size.get(int(k), 0.0) - v) for k, v in ref["model_size_posterior"].items())
-            coef = fit["predictor"]["bma"]["coef"]
-            dcoef = max(abs(coef[i] - ref["coefficients"][n]["postmean"]) for i, n in enumerate(names))
+            bma = fit["engine"]["predictor"]["bma"]
+            coef = dict(zip(bma["atoms"], bma["coef"]))
+            dcoef = max(abs(coef.get(i, 0.0) - ref["coefficients"][n]["postmean"]) for i, n in enumerate(names))
             logp = {tuple(sorted(names[a] for a in m["atoms"])): m["log_post"] for m in fit["models"]}
             offs = [logp[tuple(sorted(t["predictors"]))] - t["logmarg"]
                     for t in ref["top_models"] if tuple(sorted(t["predictors"])) in logp]

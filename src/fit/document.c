@@ -15,13 +15,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-static json_t *model_json(const bsl_result_model *rm)
+/* Listed model i; with marginal likelihoods, its log Bayes factors against
+ * the best listed model (largest log posterior) and the null model. */
+static json_t *model_json(const bsl_result *r, size_t i, size_t best)
 {
+    const bsl_result_model *rm = &r->models[i];
     json_t *o = json_object();
     json_object_set_new(o, "atoms", bsl_json_sizes(rm->atoms, rm->k));
     json_object_set_new(o, "prob", json_real(rm->prob));
     if (isfinite(rm->log_post)) json_object_set_new(o, "log_post", json_real(rm->log_post));
+    if (r->log_ml && isfinite(r->log_ml[i]) && isfinite(r->log_ml[best]) && isfinite(r->null_log_ml)) {
+        json_object_set_new(o, "log_ml", json_real(r->log_ml[i]));
+        json_object_set_new(o, "log_bf_best", json_real(r->log_ml[i] - r->log_ml[best]));
+        json_object_set_new(o, "log_bf_null", json_real(r->log_ml[i] - r->null_log_ml));
+    }
     return o;
+}
+
+/* The listed model with the largest log posterior (the first when none is
+ * known): the "best" of the Bayes factors. */
+static size_t best_model(const bsl_result *r)
+{
+    size_t best = 0;
+    for (size_t i = 1; i < r->nmodels; i++)
+        if (r->models[i].log_post > r->models[best].log_post) best = i;
+    return best;
 }
 
 /* selected.{hpm, median, prevalence} (Barbieri and Berger; paper 004 Defs.
@@ -80,8 +98,11 @@ int bsl_document_fill(json_t *doc, const bsl_result *r, basel_error *err)
     if (r->has_selected && r->pip && r->size_prob) bad |= json_object_set_new(doc, "selected", selected_json(r));
     if (r->models) {
         json_t *ms = json_array();
-        for (size_t i = 0; i < r->nmodels; i++) bad |= json_array_append_new(ms, model_json(&r->models[i]));
+        const size_t best = best_model(r);
+        for (size_t i = 0; i < r->nmodels; i++) bad |= json_array_append_new(ms, model_json(r, i, best));
         bad |= json_object_set_new(doc, "models", ms);
+        if (r->log_ml && isfinite(r->null_log_ml))
+            bad |= json_object_set_new(doc, "null_log_ml", json_real(r->null_log_ml));
     }
     if (r->prior) bad |= json_object_set(doc, "prior", r->prior);
     bad |= json_object_set(doc, "diagnostics", r->diagnostics ? r->diagnostics : json_object());

@@ -53,6 +53,7 @@ struct basel_pred {
     double *mean, *lower, *upper; /* n x c column-major (regression) */
     double *prob;      /* n x nclass row-major (classification) */
     size_t *cls;       /* n predicted classes */
+    int interval_mean; /* intervals of the regression function f(x), not of a new y */
 };
 
 struct bsl_result;

@@ -32,4 +32,5 @@ const bsl_engine_def bsl_engine_enumerate = {
     .keeps_draws = 0,
     .fit = fit,
     .predict = bsl_subset_predict,
+    .mean_interval = 1,
 };

@@ -52,6 +52,7 @@ int cli_needs_value(const char *cmd, const char *opt, const char *value);
 int cli_fit(int argc, char **argv);
 int cli_predict(int argc, char **argv);
 int cli_summary(int argc, char **argv);
+int cli_coef(int argc, char **argv);
 int cli_demo(int argc, char **argv);
 void cli_fit_help(FILE *fp, const char *method);
 

@@ -17,8 +17,10 @@ static void help(FILE *fp)
             "\n"
             "usage:\n"
             "  basel fit TRAIN.csv [--method bd] [--target y] [--basis linear] [--prior g] -o FIT.json\n"
-            "  basel predict FIT.json TEST.csv [--model bma] [--interval 0.95] [-o PRED.csv]\n"
+            "  basel predict FIT.json TEST.csv [--model bma] [--interval 0.95] [--interval-kind new|mean]\n"
+            "                [-o PRED.csv]\n"
             "  basel summary FIT.json\n"
+            "  basel coef FIT.json [-o COEF.csv]   the coefficient table (enumerate, bd, rj, ssvs)\n"
             "  basel demo\n"
             "  basel help fit [--method M]  the methods, every fit option, its default and what it does\n"
             "\n"
@@ -112,9 +114,10 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "fit")) status = cli_fit(argc - 1, argv + 1);
     else if (!strcmp(cmd, "predict")) status = cli_predict(argc - 1, argv + 1);
     else if (!strcmp(cmd, "summary")) status = cli_summary(argc - 1, argv + 1);
+    else if (!strcmp(cmd, "coef")) status = cli_coef(argc - 1, argv + 1);
     else if (!strcmp(cmd, "demo")) status = cli_demo(argc - 1, argv + 1);
     else {
-        fprintf(stderr, "basel: unknown command '%s' (commands: fit, predict, summary, demo, help)\n", cmd);
+        fprintf(stderr, "basel: unknown command '%s' (commands: fit, predict, summary, coef, demo, help)\n", cmd);
         return 2;
     }
     return finish_stdout(status);

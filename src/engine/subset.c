@@ -178,7 +178,7 @@ static int fill_summaries(bsl_result *res, const bsl_dict *dict, const bsl_probl
 
 /* The engine block: the dictionary and one predictor per model. */
 static json_t *engine_block(const bsl_vs_problem *pb, const bsl_dict *dict, const bsl_vs_result *vr,
-                            const bsl_result *res, size_t top, basel_error *err)
+                            bsl_result *res, size_t top, basel_error *err)
 {
     const size_t m = vr->m, c = vr->c;
     size_t *med = bsl_malloc(m + 1, sizeof *med), *prev = bsl_malloc(m + 1, sizeof *prev);
@@ -217,6 +217,8 @@ static json_t *engine_block(const bsl_vs_problem *pb, const bsl_dict *dict, cons
     }
     json_object_set_new(bma, "atoms", bsl_json_sizes(nzat, nz));
     json_object_set_new(bma, "coef", bsl_json_doubles(nzco, nz * c));
+    /* the share of the posterior the model-averaged intervals stand on */
+    json_object_set(res->diagnostics, "predictive_mass", json_object_get(post, "covered"));
     json_object_set_new(bma, "posterior", post);
     json_object_set_new(pred, "bma", bma);
     json_object_set_new(pred, "hpm", model_predictor(pb, res->hpm.atoms, res->hpm.k, 1.0, err));

@@ -131,6 +131,16 @@ static int numbers_in(const json_t *a, size_t n, double lo, double hi)
     return 1;
 }
 
+/* A number at key of o: finite (and within [lo, hi]); absent only when
+ * optional. */
+static int number_at(const json_t *o, const char *key, double lo, double hi, int optional)
+{
+    const json_t *x = json_object_get(o, key);
+    if (!x) return optional;
+    const double v = json_number_value(x);
+    return json_is_number(x) && isfinite(v) && v >= lo && v <= hi;
+}
+
 /* An array of distinct atom indices below m. */
 static int atom_list(const json_t *a, size_t m)
 {
@@ -179,6 +189,37 @@ static int check_summaries(const json_t *doc, const char *source, basel_error *e
         if (!json_is_number(p) || !(json_number_value(p) >= 0 && json_number_value(p) <= 1) ||
             !atom_list(json_object_get(mo, "atoms"), m ? m : SIZE_MAX))
             return fail_key(err, source, "models", "holds a model without atoms or a probability in [0, 1]");
+        const char *ml[] = {"log_ml", "log_bf_best", "log_bf_null"};
+        for (size_t k = 0; k < 3; k++)
+            if (!number_at(mo, ml[k], -INFINITY, INFINITY, 1))
+                return fail_key(err, source, "models", "holds a log marginal likelihood or Bayes factor that is not a finite number");
+    }
+    return BASEL_OK;
+}
+
+/* "coefficients" (when present): scale, level, models, covered, and terms,
+ * each with a name, a target, a PIP, a mean, an sd >= 0 and an interval
+ * lower <= upper; cond_mean and cond_sd (>= 0) together or neither. */
+static int check_coefficients(const json_t *doc, const char *source, basel_error *err)
+{
+    const json_t *co = json_object_get(doc, "coefficients");
+    if (!co) return BASEL_OK;
+    const json_t *terms = json_object_get(co, "terms");
+    if (!json_is_object(co) || !json_is_string(json_object_get(co, "scale")) ||
+        !number_at(co, "level", 0, 1, 0) || !number_at(co, "covered", 0, 1, 0) ||
+        !json_is_integer(json_object_get(co, "models")) || !json_is_array(terms))
+        return fail_key(err, source, "coefficients", "is not {scale, level, models, covered, terms: [...]}");
+    for (size_t i = 0; i < json_array_size(terms); i++) {
+        const json_t *t = json_array_get(terms, i);
+        const int cond = json_object_get(t, "cond_mean") != NULL;
+        if (!json_is_string(json_object_get(t, "name")) || !json_is_string(json_object_get(t, "target")) ||
+            !number_at(t, "pip", 0, 1, 0) || !number_at(t, "mean", -INFINITY, INFINITY, 0) ||
+            !number_at(t, "sd", 0, INFINITY, 0) || !number_at(t, "lower", -INFINITY, INFINITY, 0) ||
+            !number_at(t, "upper", json_number_value(json_object_get(t, "lower")), INFINITY, 0) ||
+            !number_at(t, "cond_mean", -INFINITY, INFINITY, !cond) || !number_at(t, "cond_sd", 0, INFINITY, !cond) ||
+            (!cond && json_object_get(t, "cond_sd")))
+            return fail_key(err, source, "coefficients",
+                            "holds a term without a name, target, PIP in [0, 1], mean, sd >= 0 or interval lower <= upper");
     }
     return BASEL_OK;
 }
@@ -209,5 +250,6 @@ int bsl_document_check(const json_t *doc, const char *source, basel_error *err)
         return fail_key(err, source, "standardize", "does not hold a finite mean and a positive scale per input");
     if (!json_is_object(json_object_get(doc, "settings"))) return fail_key(err, source, "settings", "is missing");
     if ((rc = check_summaries(doc, source, err))) return rc;
+    if ((rc = check_coefficients(doc, source, err))) return rc;
     return e->check ? e->check(doc, source, err) : BASEL_OK;
 }

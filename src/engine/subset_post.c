@@ -36,7 +36,9 @@ int bsl_post_init(bsl_post *p, size_t kmax, size_t c)
     p->beta = bsl_malloc(kmax * c + 1, sizeof *p->beta);
     p->V = bsl_malloc(kmax * kmax + 1, sizeof *p->V);
     p->scale2 = bsl_malloc(c + 1, sizeof *p->scale2);
-    return p->beta && p->V && p->scale2 ? BASEL_OK : BASEL_ENOMEM;
+    p->quad = bsl_malloc(c + 1, sizeof *p->quad);
+    const int bad = !p->beta || !p->V || !p->scale2 || !p->quad || bsl_chol_init(&p->chol, kmax + 1);
+    return bad ? BASEL_ENOMEM : BASEL_OK;
 }
 
 void bsl_post_free(bsl_post *p)
@@ -44,6 +46,8 @@ void bsl_post_free(bsl_post *p)
     free(p->beta);
     free(p->V);
     free(p->scale2);
+    free(p->quad);
+    bsl_chol_free(&p->chol);
     memset(p, 0, sizeof *p);
 }
 
@@ -57,18 +61,49 @@ static int set_model(bsl_model *M, const size_t *atoms, size_t k)
     return k ? bsl_model_refactor(M) : BASEL_OK;
 }
 
+/* A_tau^{-1} (into p->V), A_tau^{-1} b (into p->beta) and quad from the
+ * dense Gram block: O(k^3), against the O(k^3) per removed atom of
+ * unwinding an incremental model. */
+static int dense_solve(bsl_post *p, const bsl_design *D, const bsl_coef_prior *pr, const size_t *atoms, size_t k)
+{
+    const size_t c = D->c, m = D->m;
+    const double tau = bsl_coef_tau(pr);
+    double *A = p->V;
+    for (size_t j = 0; j < k; j++)
+        for (size_t i = 0; i < k; i++) A[i + j * k] = D->G[atoms[i] + atoms[j] * m] + (i == j ? tau : 0.0);
+    if (k && (bsl_chol_factor(&p->chol, A, k, k) || bsl_inv_from_chol(&p->chol, A, k))) return BASEL_ENUMERIC;
+    for (size_t o = 0; o < c; o++) {
+        double q = 0;
+        for (size_t i = 0; i < k; i++) {
+            double t = 0;
+            for (size_t j = 0; j < k; j++) t += A[i + j * k] * D->Bty[atoms[j] * c + o];
+            p->beta[i * c + o] = t;
+            q += D->Bty[atoms[i] * c + o] * t;
+        }
+        p->quad[o] = q;
+    }
+    return BASEL_OK;
+}
+
 int bsl_post_of(bsl_post *p, bsl_model *M, const size_t *atoms, size_t k, int bas_sd)
 {
-    int rc = set_model(M, atoms, k);
-    if (rc) return rc;
     const bsl_coef_prior *pr = &M->prior;
+    const bsl_design *D = M->D;
     const size_t c = M->c, ld = M->kmax + 1;
     const double s = pr->kind == BSL_COEF_G ? pr->g / (1 + pr->g) : 1.0;
-    const double N = (double)(M->D->n - M->D->q), kk = (double)k;
+    const double N = (double)(D->n - D->q), kk = (double)k;
     p->k = k;
-    bsl_model_coef_mean(M, p->beta);
-    for (size_t j = 0; j < k; j++)
-        for (size_t i = 0; i < k; i++) p->V[i + j * k] = s * M->Ainv[i + j * ld];
+    if (D->G) {
+        if (dense_solve(p, D, pr, atoms, k)) return BASEL_ENUMERIC;
+        for (size_t i = 0; i < k * c; i++) p->beta[i] *= s;
+        for (size_t i = 0; i < k * k; i++) p->V[i] *= s;
+    } else {
+        if (set_model(M, atoms, k)) return BASEL_ENUMERIC;
+        bsl_model_coef_mean(M, p->beta);
+        for (size_t j = 0; j < k; j++)
+            for (size_t i = 0; i < k; i++) p->V[i + j * k] = s * M->Ainv[i + j * ld];
+        memcpy(p->quad, M->quad, c * sizeof *p->quad);
+    }
     switch (pr->kind) {
     case BSL_COEF_G: p->df = N; break;
     case BSL_COEF_HIER: p->df = 2 * pr->a + N; break;
@@ -76,9 +111,9 @@ int bsl_post_of(bsl_post *p, bsl_model *M, const size_t *atoms, size_t k, int ba
     default: p->df = fmax(N - kk, 1); break;
     }
     for (size_t o = 0; o < c; o++) {
-        const double yy = M->D->yy[o], rss = fmax(yy - M->quad[o], 0.0);
+        const double yy = D->yy[o], rss = fmax(yy - p->quad[o], 0.0);
         switch (pr->kind) {
-        case BSL_COEF_G: p->scale2[o] = fmax(yy - s * M->quad[o], 0.0) / N; break;
+        case BSL_COEF_G: p->scale2[o] = fmax(yy - s * p->quad[o], 0.0) / N; break;
         case BSL_COEF_HIER: p->scale2[o] = (pr->b + 0.5 * rss) / (pr->a + 0.5 * N); break;
         case BSL_COEF_RIDGE: p->scale2[o] = pr->sigma2; break;
         default: p->scale2[o] = rss / p->df; break;
@@ -385,8 +420,13 @@ done:
 
 /* all but this fraction of the visited weight is kept for predictions */
 #define POST_MASS_LEFT 1e-6
-/* at most this many distinct atoms (their Gram block is stored) */
-#define POST_MAX_ATOMS 512
+/* at most this many distinct atoms (their Gram block is stored: 256^2
+ * numbers, about 1.6 MB of JSON) and this many atom entries over the kept
+ * models (about 2 MB): a posterior spread wider than that (kernel
+ * dictionaries sampled by MCMC) keeps less than all of its mass, and says
+ * how much ("covered") */
+#define POST_MAX_ATOMS 256
+#define POST_MAX_ENTRIES ((size_t)1 << 19)
 
 static json_t *prior_numbers(const bsl_coef_prior *p)
 {
@@ -400,7 +440,7 @@ json_t *bsl_subset_posterior_block(const bsl_vs_problem *pb, const bsl_vs_result
     const size_t m = D->m, c = D->c, n = D->n;
     const double total = bsl_modelset_total(&vr->models);
     long *local = bsl_malloc(m + 1, sizeof *local);
-    size_t *uni = bsl_malloc(m + 1, sizeof *uni), nu = 0, K = 0;
+    size_t *uni = bsl_malloc(m + 1, sizeof *uni), nu = 0, K = 0, entries = 0;
     json_t *blk = json_object(), *models = json_array(), *weights = json_array();
     double *G = NULL, *col = NULL, *cols = NULL, kept = 0;
     if (!local || !uni || !blk || !models || !weights) goto fail;
@@ -409,7 +449,8 @@ json_t *bsl_subset_posterior_block(const bsl_vs_problem *pb, const bsl_vs_result
         const size_t *A = bsl_modelset_atoms(&vr->models, i), k = vr->models.items[i].k;
         size_t fresh = 0;
         for (size_t a = 0; a < k; a++) fresh += local[A[a]] < 0;
-        if (nu + fresh > POST_MAX_ATOMS) break;
+        if (nu + fresh > POST_MAX_ATOMS) continue; /* later models may use the atoms already kept */
+        if ((entries += k) > POST_MAX_ENTRIES) break;
         for (size_t a = 0; a < k; a++)
             if (local[A[a]] < 0) {
                 local[A[a]] = (long)nu;

@@ -21,12 +21,16 @@ typedef struct bsl_post {
     double *V;      /* k x k column-major (leading dimension k) */
     double *scale2; /* c */
     double df;
+    /* workspace */
+    double *quad;   /* c: b' A_tau^{-1} b */
+    bsl_chol chol;
 } bsl_post;
 
 int bsl_post_init(bsl_post *p, size_t kmax, size_t c);
 void bsl_post_free(bsl_post *p);
-/* Make M hold exactly atoms[0..k) (freshly factorised) and read its
- * posterior into p. With bas_sd, scale2 is BAS's per-model OLS variance
+/* The posterior of the model atoms[0..k) of M's design and prior into p:
+ * from a fresh factorisation of the dense Gram block (M untouched), or,
+ * when the design streams its columns, by making M hold exactly those atoms. With bas_sd, scale2 is BAS's per-model OLS variance
  * RSS/(N - k) (its coef() convention) in place of the posterior scale.
  * BASEL_ENUMERIC when the set is collinear. */
 int bsl_post_of(bsl_post *p, bsl_model *M, const size_t *atoms, size_t k, int bas_sd);

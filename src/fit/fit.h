@@ -67,6 +67,7 @@ struct basel_pred {
     double *mean, *lower, *upper; /* n x c column-major (regression) */
     double *prob;      /* n x nclass row-major (classification) */
     size_t *cls;       /* n predicted classes */
+    int interval_mean; /* intervals of the regression function f(x), not of a new y */
 };
 
 /* The first value of p that is not finite: what it is ("mean", "lower

@@ -31,4 +31,5 @@ const bsl_engine_def bsl_engine_bd = {
     .fit = fit,
     .predict = bsl_subset_predict,
     .check = bsl_subset_check,
+    .mean_interval = 1,
 };

@@ -32,4 +32,5 @@ const bsl_engine_def bsl_engine_rj = {
     .fit = fit,
     .predict = bsl_subset_predict,
     .check = bsl_subset_check,
+    .mean_interval = 1,
 };

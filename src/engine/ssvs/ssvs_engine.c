@@ -28,4 +28,5 @@ const bsl_engine_def bsl_engine_ssvs = {
     .fit = fit,
     .predict = bsl_subset_predict,
     .check = bsl_subset_check,
+    .mean_interval = 1,
 };

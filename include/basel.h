@@ -226,6 +226,14 @@ BASEL_API char *basel_fit_to_json(const basel_fit *f);
  * BASEL_ENOMEM. */
 BASEL_API int basel_fit_from_json(basel_fit **out, const char *name, const char *text, size_t len,
                                   basel_error *err);
+/* Write the coefficient table (FIT.json "coefficients": for every term and
+ * target, its PIP, model-averaged mean and sd, mean and sd given inclusion,
+ * and the 95% equal-tailed interval, on the inputs' original scale) as CSV
+ * with the header term,target,pip,mean,sd,cond_mean,cond_sd,lower,upper
+ * (an empty cell where a term was never in a visited model), atomically
+ * ("-" for stdout). BASEL_EINVAL for a fit without the table (methods other
+ * than enumerate, bd, rj, ssvs), BASEL_EIO. */
+BASEL_API int basel_fit_write_coef_csv(const basel_fit *f, const char *path, basel_error *err);
 BASEL_API void basel_fit_free(basel_fit *f);
 
 /* ------------------------------------------------------------- predict */
@@ -237,6 +245,20 @@ typedef struct basel_pred basel_pred;
  * "median" or "hpm". level is the central interval's probability (0.95). */
 BASEL_API int basel_fit_predict(const basel_fit *f, const basel_data *data, const char *model,
                                 double level, basel_pred **out, basel_error *err);
+/* What a predictive interval covers: a new observation y at x (the
+ * default), or the regression function f(x) = E[y | x] (BAS's se.fit). */
+typedef enum basel_interval_kind {
+    BASEL_INTERVAL_NEW = 0,
+    BASEL_INTERVAL_MEAN = 1
+} basel_interval_kind;
+/* basel_fit_predict with the interval's kind. Intervals are equal-tailed:
+ * for the subset methods (enumerate, bd, rj, ssvs) the quantiles of the
+ * mixture over the visited models of each model's Student-t predictive
+ * (docs/FIT.md, "Predictions"). BASEL_INTERVAL_MEAN is BASEL_EINVAL for the
+ * methods that only predict new observations (smc, rbf, anneal, mixture). */
+BASEL_API int basel_fit_predict_ex(const basel_fit *f, const basel_data *data, const char *model,
+                                   double level, basel_interval_kind kind, basel_pred **out,
+                                   basel_error *err);
 /* Write the predictions as CSV (header first; "-" for stdout), atomically. */
 BASEL_API int basel_pred_write_csv(const basel_pred *p, const char *path, basel_error *err);
 /* Row i of output j: mean, lower, upper (regression) or NULL pointers for

@@ -117,6 +117,8 @@ static void size_table(strbuf *b, const json_t *doc)
     }
 }
 
+static void bayes_factor(strbuf *b, double log_bf);
+
 static void selected(strbuf *b, const json_t *doc)
 {
     const json_t *sel = json_object_get(doc, "selected");
@@ -132,13 +134,60 @@ static void selected(strbuf *b, const json_t *doc)
         add(b, "\n");
     }
     const json_t *models = json_object_get(doc, "models");
-    if (json_array_size(models)) add(b, "\nMost probable models\n");
+    const int ml = json_is_number(json_object_get(json_array_get(models, 0), "log_ml"));
+    if (json_array_size(models)) add(b, "\nMost probable models%s\n", ml ? " (BF: Bayes factor against the best and the null model)" : "");
+    if (json_array_size(models) && ml) add(b, "  %6s  %10s %10s %10s  %s\n", "prob", "log ML", "BF best", "BF null", "atoms");
     for (size_t i = 0; i < json_array_size(models) && i < 5; i++) {
         const json_t *mo = json_array_get(models, i);
         add(b, "  %6.3f  ", json_number_value(json_object_get(mo, "prob")));
+        if (ml) {
+            const double lbb = json_number_value(json_object_get(mo, "log_bf_best"));
+            const double lbn = json_number_value(json_object_get(mo, "log_bf_null"));
+            add(b, "%10.3f ", json_number_value(json_object_get(mo, "log_ml")));
+            bayes_factor(b, lbb);
+            bayes_factor(b, lbn);
+            add(b, " ");
+        }
         atom_list(b, doc, json_object_get(mo, "atoms"), 12);
         add(b, "\n");
     }
+    if (ml && json_is_number(json_object_get(doc, "null_log_ml")))
+        add(b, "  null model (intercept only): log ML %.3f\n", json_number_value(json_object_get(doc, "null_log_ml")));
+}
+
+/* exp(log_bf) in 10 characters (and e^x past what a double holds). */
+static void bayes_factor(strbuf *b, double log_bf)
+{
+    if (fabs(log_bf) < 700) add(b, "%10.3g ", exp(log_bf));
+    else add(b, "  e^%-6.0f ", log_bf);
+}
+
+/* The coefficient table: the intercept and the terms of largest PIP. */
+static void coefficients(strbuf *b, const json_t *doc)
+{
+    const json_t *co = json_object_get(doc, "coefficients"), *terms = json_object_get(co, "terms");
+    if (!json_array_size(terms)) return;
+    add(b, "\nCoefficients (original scale; model-averaged, %lld models holding %.6g of the posterior)\n",
+        (long long)json_integer_value(json_object_get(co, "models")), json_number_value(json_object_get(co, "covered")));
+    add(b, "  %-16s %6s %11s %11s %11s %11s  %s\n", "term", "PIP", "mean", "sd", "mean|in", "sd|in",
+        "95% interval");
+    size_t shown = 0, n = json_array_size(terms);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *t = json_array_get(terms, i);
+        const double pip = json_number_value(json_object_get(t, "pip"));
+        if (!json_is_true(json_object_get(t, "always_in")) && (pip < 0.1 || shown >= 25)) continue;
+        shown++;
+        add(b, "  %-16s %6.3f %11.4g %11.4g ", str_at(t, "name"), pip, json_number_value(json_object_get(t, "mean")),
+            json_number_value(json_object_get(t, "sd")));
+        const json_t *cm = json_object_get(t, "cond_mean"), *cs = json_object_get(t, "cond_sd");
+        if (cm && cs) add(b, "%11.4g %11.4g ", json_number_value(cm), json_number_value(cs));
+        else add(b, "%11s %11s ", "-", "-");
+        add(b, " [%.4g, %.4g]", json_number_value(json_object_get(t, "lower")),
+            json_number_value(json_object_get(t, "upper")));
+        if (json_array_size(json_object_get(doc, "targets")) > 1) add(b, "  (%s)", str_at(t, "target"));
+        add(b, "\n");
+    }
+    if (shown < n) add(b, "  (terms with PIP below 0.1 not shown: basel coef FIT.json lists all)\n");
 }
 
 static void diagnostics(strbuf *b, const json_t *doc)
@@ -162,6 +211,9 @@ static void diagnostics(strbuf *b, const json_t *doc)
     const json_t *warnings = json_object_get(dg, "warnings");
     for (size_t i = 0; i < json_array_size(warnings); i++)
         add(b, "  WARNING: %s\n", json_string_value(json_array_get(warnings, i)) ? json_string_value(json_array_get(warnings, i)) : "?");
+    const json_t *pm = json_object_get(dg, "predictive_mass");
+    if (json_is_number(pm))
+        add(b, "  model-averaged intervals from models holding %.6g of the visited posterior\n", json_number_value(pm));
     const char *note = json_string_value(json_object_get(dg, "note"));
     if (note && *note) add(b, "  %s\n", note);
 }
@@ -184,6 +236,7 @@ char *basel_fit_summary(const basel_fit *f)
     pip_table(&b, f);
     if (json_object_get(doc, "model_size")) size_table(&b, doc);
     selected(&b, doc);
+    coefficients(&b, doc);
     diagnostics(&b, doc);
     if (b.failed) {
         free(b.s);

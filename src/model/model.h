@@ -30,7 +30,8 @@
  *          log p = -(N/2) log(2 pi) - (logdet - k log tau)/2 + log G(a + N/2)
  *                  - log G(a) + a log b - (a + N/2) log(b + (yy - quad)/2);
  *   aic/bic/mdl  flat prior calibrated by a penalty (paper 002 eqs. 2-4):
- *          score = -(n/2) sum_o log(yy_o - quad_o) - C k, tau = 0.
+ *          score = -(n/2) sum_o log(yy_o - quad_o) - C k, tau = 0, with
+ *          C = c (AIC) or c log(n)/2 (BIC, MDL) for c outputs.
  * Multiple outputs add up (independent noise per output).
  *
  * State: the Cholesky factor of A_tau, z = L^{-1} B_A'y (quad = |z|^2), and
@@ -106,7 +107,7 @@ typedef struct bsl_coef_prior {
                              g: IG(a, b) on g when sampled */
     double c, d;          /* ridge: Gamma(c, d) on lambda (paper 004 eq. 16) */
     double delta2;        /* hier */
-    double penalty;       /* aic/bic/mdl: C per atom */
+    double penalty;       /* aic/bic/mdl: C per atom (c or c log(n)/2) */
     bsl_ssvs_prior ssvs;  /* ssvs */
 } bsl_coef_prior;
 

@@ -60,9 +60,13 @@ int bsl_coef_prior_parse(bsl_coef_prior *p, const char *text, size_t n, size_t c
         if (!rc) rc = bsl_spec_double(&s, "a", 0.0, 0, 1e300, &p->a, err);
         if (!rc) rc = bsl_spec_double(&s, "b", 0.0, 0, 1e300, &p->b, err);
         break;
-    case BSL_COEF_AIC: p->penalty = (double)c + 1; break;
+    /* an atom of a subset model brings c coefficients (one per output):
+     * AIC charges 1 and BIC log(n)/2 per parameter (BAS's prior = "AIC",
+     * "BIC"). The free-centre RBF samplers add the centre (paper 002's
+     * xi = k (c + 1)) where they take the penalty (rbf_chain.c). */
+    case BSL_COEF_AIC: p->penalty = (double)c; break;
     case BSL_COEF_BIC:
-    case BSL_COEF_MDL: p->penalty = ((double)c + 1) * log((double)n) / 2; break;
+    case BSL_COEF_MDL: p->penalty = (double)c * log((double)n) / 2; break;
     case BSL_COEF_SSVS: break; /* not a --prior name: bsl_coef_prior_ssvs */
     }
     if (rc) return rc;

@@ -25,11 +25,10 @@
  * which keeps (*) exact.
  *
  * Blocks. Time runs in blocks of duration rho; at each block's end (times
- * rho, 2 rho, ...) the draw is recorded and the ridge prior's sigma^2 and
- * lambda, or whatever nuisance parameters the model has, get their Gibbs
- * updates (eqs. 17-19), both from the state AT that
- * time: the state before the first event past the block's end. That event
- * is dropped and the next block draws a fresh holding time, which by the
+ * rho, 2 rho, ...) the draw is recorded and the model's nuisance
+ * parameters (ridge: sigma^2 and lambda, eqs. 17-19; model.h draw_nuisance)
+ * get their Gibbs updates, both from the state AT that time: the state
+ * before the first event past the block's end. That event is dropped and the next block draws a fresh holding time, which by the
  * exponential's lack of memory (and after a Gibbs update, under the new
  * rates) is the same process. The state at a fixed time is distributed as
  * pi; the state after the event that crosses it would not be (it follows a
@@ -404,7 +403,7 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
         W_all += w[j];
         n_usable += D->usable[j];
     }
-    rc = bsl_vs_result_init(res, D->m, D->c, pb->kmax, chains);
+    rc = bsl_vs_result_init(res, D->m, D->c, pb->kmax, chains) ? bsl_fail(err, BASEL_ENOMEM, "out of memory") : BASEL_OK;
     for (size_t h = 0; h < chains && !rc; h++) {
         rc = chain_alloc(&chs[h], pb, run, max_models, err);
         chs[h].birth = alias;

@@ -310,7 +310,7 @@ int bsl_rbf_chain_create(bsl_rbf_chain **out, const double *X, size_t n, size_t 
         rc = bsl_coef_prior_parse(&crit, bsl_coef_kind_name((bsl_coef_kind)o->criterion), n, c,
                                   err);
         if (rc) goto fail;
-        ch->penalty = crit.penalty; /* C = c + 1 (AIC) or (c + 1) log(n) / 2 (BIC, MDL) */
+        ch->penalty = crit.penalty * ((double)c + 1) / (double)c; /* C = c + 1 (AIC) or (c + 1) log(n) / 2 (BIC, MDL): a centre counts (paper 002) */
     }
     rc = BASEL_ENOMEM;
     ch->lo = bsl_calloc(d, sizeof(double));

@@ -21,10 +21,10 @@
  * rejected; they have posterior probability zero, so the proposal stays valid.
  *
  * Models with nuisance parameters (ridge with sigma^2 and lambda sampled,
- * the unscaled spike and slab's sigma^2): after every sweep
- * (m moves) the model draws its nuisance parameters (model.h
- * draw_nuisance: beta from paper 004 eq. (19), then lambda from eq. (17)
- * and 1/sigma^2 from eq. (18)) and refactorises for the new tau.
+ * g ~ IG(a, b), the unscaled spike and slab's sigma^2): after every sweep
+ * (m moves) the model draws them (model.h draw_nuisance; ridge: beta from
+ * paper 004 eq. (19), then lambda from eq. (17) and 1/sigma^2 from eq. (18))
+ * and refactorises for the new tau.
  *
  * Estimates. Raw frequencies of inclusion (always valid) and, every
  * "rj-rb-every" moves (default m; 0 = off), the Rao-Blackwellised estimate:
@@ -249,8 +249,8 @@ static void coef_accumulate(rj_chain *ch)
 
 static int keep_draw(rj_chain *ch)
 {
-    double sc[2] = {0, 0};
-    bsl_cmodel_nuisance(ch->M, sc, NULL); /* sigma2, lambda: read when sampled */
+    double sc[2] = {0, 0}; /* the model's nuisance parameters (read when sampled) */
+    bsl_cmodel_nuisance(ch->M, sc, NULL);
     return bsl_vs_add_draw(&ch->draws, ch->id, bsl_cmodel_active(ch->M), bsl_cmodel_k(ch->M), sc);
 }
 
@@ -376,12 +376,13 @@ static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
     ch->id = (unsigned)chain;
     if (bsl_vs_result_init(&ch->draws, m, c, pb->kmax, 1))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory for chain %zu", chain);
-    if (pb->prior.kind == BSL_COEF_RIDGE && pb->prior.sample_nuisance) {
-        ch->draws.nscalars = 2;
-        strcpy(ch->draws.scalar_names[0], "sigma2");
-        strcpy(ch->draws.scalar_names[1], "lambda");
-    }
-    return bsl_vs_model_create(&ch->M, pb, &ch->prior, pb->kmax, err);
+    const int rc = bsl_vs_model_create(&ch->M, pb, &ch->prior, pb->kmax, err);
+    if (rc) return rc;
+    const char *const *names = NULL; /* the model's nuisance parameters go into the draws */
+    ch->draws.nscalars = BSL_MIN(bsl_cmodel_nuisance(ch->M, NULL, &names), (size_t)2);
+    for (size_t i = 0; i < ch->draws.nscalars; i++)
+        snprintf(ch->draws.scalar_names[i], sizeof ch->draws.scalar_names[i], "%s", names[i]);
+    return BASEL_OK;
 }
 
 /* Pool the chains into res (in chain order: thread-count independent). */

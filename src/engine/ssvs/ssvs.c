@@ -405,12 +405,10 @@ static int ss_record(const ss_ctx *x, ss_chain *ch, bsl_trace *trace, size_t t, 
         ch->run_len = 0;
     }
     ch->run_len++;
-    if (run->keep_draws && t % (run->thin ? run->thin : 1) == 0) {
-        double sigma2 = ch->sigma2; /* collapsed: the model holds it */
-        if (ch->M) bsl_cmodel_nuisance(ch->M, &sigma2, NULL);
-        return bsl_vs_add_draw(&ch->draws, ch->id, ch->act, k, &sigma2);
-    }
-    return BASEL_OK;
+    if (!(run->keep_draws && t % (run->thin ? run->thin : 1) == 0)) return BASEL_OK;
+    double sc[2] = {ch->sigma2, 0}; /* collapsed: the model's (unscaled spike and slab) */
+    if (ch->M && bsl_cmodel_nuisance(ch->M, NULL, NULL) <= 2) bsl_cmodel_nuisance(ch->M, sc, NULL);
+    return bsl_vs_add_draw(&ch->draws, ch->id, ch->act, k, sc);
 }
 
 /* What every chain reads and the chains' states (bsl_chain_fn's ctx). */

@@ -238,10 +238,11 @@ print.basel_diagnostics <- function(x, digits = 4, ...) {
     invisible(x)
 }
 
-## predict: the library's predictions (its mean and equal-tailed interval of
-## a new observation); se.fit from the subset engines' model mixture.
+## predict: the library's predictions, its mean and equal-tailed interval
+## for a new observation ("predict") or for the regression function
+## ("confidence"); se.fit from the subset engines' model mixture.
 predict.basel <- function(object, newdata, estimator = c("BMA", "HPM", "MPM", "prevalence", "MAP"),
-                          se.fit = FALSE, interval = c("none", "predict"), level = 0.95, ...) {
+                          se.fit = FALSE, interval = c("none", "predict", "confidence"), level = 0.95, ...) {
     estimator <- match.arg(estimator)
     interval <- match.arg(interval)
     if (identical(object$doc$method, "anneal") && estimator == "BMA") estimator <- "MAP"  # its one network
@@ -249,7 +250,8 @@ predict.basel <- function(object, newdata, estimator = c("BMA", "HPM", "MPM", "p
     x <- new_inputs(object, newdata)
     path <- tempfile("basel-pred-", fileext = ".csv")
     on.exit(unlink(path))
-    checked(.Call(r_basel_predict, fit_ptr(object), x, colnames(x), model, as.double(level), path))
+    checked(.Call(r_basel_predict, fit_ptr(object), x, colnames(x), model, as.double(level),
+                  interval == "confidence", path))
     p <- utils::read.csv(path, check.names = FALSE)
     res <- list(fit = NULL, estimator = estimator, level = level, table = p)
     targets <- unlist(object$doc$targets)
@@ -257,7 +259,7 @@ predict.basel <- function(object, newdata, estimator = c("BMA", "HPM", "MPM", "p
     if (all(mcols %in% names(p))) {
         one <- function(s) { v <- as.matrix(p[paste0(targets, s)]); colnames(v) <- targets; if (ncol(v) == 1) v[, 1] else v }
         res$fit <- one("_mean")
-        if (interval == "predict") {
+        if (interval != "none") {
             res$interval <- if (length(targets) == 1) cbind(fit = p[[mcols]], lwr = p[[paste0(targets, "_lower")]],
                                                             upr = p[[paste0(targets, "_upper")]])
                             else list(fit = one("_mean"), lwr = one("_lower"), upr = one("_upper"))
@@ -320,11 +322,54 @@ se_fit <- function(object, x, model) {
     }
     pr <- e$predictor
     if (model != "bma") return(sqrt(blk(pr[[model]])$var))
+    if (!is.null(pr$bma$posterior)) return(se_fit_posterior(object, z, pr$bma$posterior))
     bs <- lapply(pr$bma$mixture, blk)
     w <- vapply(bs, function(b) b$w, 0)
     w <- w / sum(w)
     m <- Reduce(`+`, Map(function(b, wi) wi * b$mean, bs, w))
     sqrt(Reduce(`+`, Map(function(b, wi) wi * (b$var + (b$mean - m)^2), bs, w)))
+}
+
+## BMA se.fit from the document's posterior block (every visited model with
+## its weight, and the centred cross-products of the atoms they use), as
+## BAS's se.bma.fit under the g-prior: per model M, shrinkage s = g / (1 + g),
+## mean ybar + s xc' bhat_M, var_fit = MSE_M (1/n + s xc' (Xc'Xc)^-1 xc),
+## MSE_M = yy (1 - s R2_M) / (n - 1); the mixture's variance adds the spread
+## of the models' means. Other priors: NULL (not derived here yet).
+se_fit_posterior <- function(object, z, po) {
+    if (!identical(po$prior$kind, "g") || length(unlist(po$yy)) != 1) return(NULL)
+    n <- as.numeric(po$n)
+    g <- as.numeric(po$prior$g)
+    sh <- g / (1 + g)
+    pa <- as.integer(unlist(po$atoms)) + 1L
+    np <- length(pa)
+    G <- matrix(as.numeric(unlist(po$gram)), np, np)
+    b <- as.numeric(unlist(po$bty))
+    yy <- as.numeric(unlist(po$yy))
+    e <- object$doc$engine
+    zbar <- as.numeric(unlist(e$basis$always_in_coef))
+    zc <- sweep(z[, pa, drop = FALSE], 2, zbar[pa])
+    ybar <- ybar_of(e)
+    w <- as.numeric(unlist(po$weights))
+    w <- w / sum(w)
+    nr <- nrow(z)
+    mean <- var <- matrix(0, length(w), nr)
+    for (i in seq_along(w)) {
+        a <- match(as.integer(unlist(po$models[[i]])) + 1L, pa)
+        if (!length(a)) {
+            mean[i, ] <- ybar
+            var[i, ] <- yy / (n - 1) / n
+            next
+        }
+        R <- chol(G[a, a, drop = FALSE])
+        bh <- backsolve(R, forwardsolve(t(R), b[a]))
+        r2 <- sum(b[a] * bh) / yy
+        u <- forwardsolve(t(R), t(zc[, a, drop = FALSE]))
+        mean[i, ] <- ybar + sh * as.numeric(zc[, a, drop = FALSE] %*% bh)
+        var[i, ] <- yy * (1 - sh * r2) / (n - 1) * (1 / n + sh * colSums(u^2))
+    }
+    m <- colSums(w * mean)
+    sqrt(colSums(w * var) + colSums(w * sweep(mean, 2, m)^2))
 }
 
 ybar_of <- function(e) as.numeric(unlist(e$basis$always_in_y))[1]

@@ -257,10 +257,11 @@ SEXP r_basel_fit_write_json(SEXP ptr, SEXP path)
     return R_NilValue;
 }
 
-/* Predictions of the rows of x, written by the library's own CSV writer to
- * path (the columns every method defines: mean, lower, upper per target, or
+/* Predictions of the rows of x (intervals for a new observation, or for the
+ * regression function when mean_interval is TRUE), written by the library's
+ * own CSV writer to path (the columns every method defines: mean, lower, upper per target, or
  * class probabilities), which R reads back. */
-SEXP r_basel_predict(SEXP ptr, SEXP x, SEXP names, SEXP model, SEXP level, SEXP path)
+SEXP r_basel_predict(SEXP ptr, SEXP x, SEXP names, SEXP model, SEXP level, SEXP mean_interval, SEXP path)
 {
     basel_error err;
     memset(&err, 0, sizeof err);
@@ -269,7 +270,8 @@ SEXP r_basel_predict(SEXP ptr, SEXP x, SEXP names, SEXP model, SEXP level, SEXP 
     basel_data *d = table_of(x, names, "<newdata>", &err);
     if (!d) return error_value(&err, 0);
     basel_pred *p = NULL;
-    int rc = basel_fit_predict(f, d, CHAR(STRING_ELT(model, 0)), Rf_asReal(level), &p, &err);
+    const basel_interval_kind kind = Rf_asLogical(mean_interval) == TRUE ? BASEL_INTERVAL_MEAN : BASEL_INTERVAL_NEW;
+    int rc = basel_fit_predict_ex(f, d, CHAR(STRING_ELT(model, 0)), Rf_asReal(level), kind, &p, &err);
     if (!rc) rc = basel_pred_write_csv(p, CHAR(STRING_ELT(path, 0)), &err);
     basel_pred_free(p);
     basel_data_free(d);
@@ -326,7 +328,7 @@ static const R_CallMethodDef calls[] = {
     {"r_basel_fit_pip", (DL_FUNC)&r_basel_fit_pip, 1},
     {"r_basel_write_draws", (DL_FUNC)&r_basel_write_draws, 2},
     {"r_basel_fit_write_json", (DL_FUNC)&r_basel_fit_write_json, 2},
-    {"r_basel_predict", (DL_FUNC)&r_basel_predict, 6},
+    {"r_basel_predict", (DL_FUNC)&r_basel_predict, 7},
     {"r_basel_catalogue", (DL_FUNC)&r_basel_catalogue, 0},
     {"r_basel_method_default", (DL_FUNC)&r_basel_method_default, 2},
     {NULL, NULL, 0}};

@@ -25,6 +25,24 @@ test_that("enumerate under the g-prior equals BAS's numbers on UScrime", {
     expect_lt(max(abs(pr$fit - g$predict$fit)), 1e-8)
 })
 
+## The library's intervals are the exact equal-tailed quantiles of the
+## Student-t mixture over the models holding all but 1e-6 of the posterior
+## (docs/FIT.md), as is BAS's reference interval95_equal_tailed_*; se.fit is
+## BAS's se.bma.fit over the same models.
+test_that("BMA predictive intervals and se.fit equal BAS's on UScrime", {
+    ref <- jsonlite::fromJSON(repo_file("data", "linear", "bas_uscrime.json"), simplifyVector = TRUE)
+    g <- ref$priors$`g-prior`$predict
+    u <- uscrime()
+    f <- basel(y ~ ., u, method = "enumerate", prior = "g:g=47", modelprior = "uniform", progress = FALSE)
+    if (is.null(f$doc$engine$predictor$bma$posterior))
+        skip("this library's BMA intervals are not the full mixture yet (bma.posterior)")
+    pi <- predict(f, u[1:5, ], interval = "predict")$interval
+    ci <- predict(f, u[1:5, ], interval = "confidence", se.fit = TRUE)
+    expect_lt(max(abs(pi[, c("lwr", "upr")] - g$interval95_equal_tailed_pred)), 1e-5)
+    expect_lt(max(abs(ci$interval[, c("lwr", "upr")] - g$interval95_equal_tailed_mean)), 1e-5)
+    expect_lt(max(abs(ci$se.fit - g$se_bma_fit)), 1e-5)
+})
+
 ## BAS's BIC and AIC charge (1/2) log n and 1 per input; the library does
 ## so from the commit "prior: AIC charges c and BIC/MDL c log(n)/2 per atom"
 ## on. Before it, the comparison is skipped (and says why).

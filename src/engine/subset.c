@@ -44,14 +44,14 @@ static json_t *model_predictor(const bsl_vs_problem *pb, const size_t *atoms, si
     json_t *V = json_array(), *s2 = json_array();
     for (size_t j = 0; j < M->k; j++)
         for (size_t i = 0; i < M->k; i++)
-            bsl_json_push(V, json_real(shrink * M->Ainv[i + j * (k + 1)]), &bad);
-    for (size_t t = 0; t < c; t++) bsl_json_push(s2, json_real(bsl_model_sigma2(M, t)), &bad);
+            bsl_json_push(V, bsl_json_real(shrink * M->Ainv[i + j * (k + 1)]), &bad);
+    for (size_t t = 0; t < c; t++) bsl_json_push(s2, bsl_json_real(bsl_model_sigma2(M, t)), &bad);
     bsl_json_put(o, "atoms", bsl_json_sizes(M->active, M->k), &bad);
     bsl_json_put(o, "coef", bsl_json_doubles(beta, M->k * c), &bad);
     bsl_json_put(o, "always_in", bsl_json_doubles(gam, q * c), &bad);
     bsl_json_put(o, "sigma2", s2, &bad);
     bsl_json_put(o, "V", V, &bad);
-    bsl_json_put(o, "weight", json_real(weight), &bad);
+    bsl_json_put(o, "weight", bsl_json_real(weight), &bad);
 out:
     free(beta);
     free(gam);
@@ -67,9 +67,9 @@ static json_t *basis_json(const bsl_dict *dict, const bsl_design *D)
     bsl_json_put(b, "kind", json_string(bsl_basis_name(dict->kind)), &bad);
     bsl_json_put(b, "d", json_integer((json_int_t)dict->d), &bad);
     bsl_json_put(b, "m", json_integer((json_int_t)dict->m), &bad);
-    bsl_json_put(b, "width", json_real(dict->width), &bad);
-    bsl_json_put(b, "lo", json_real(dict->lo), &bad);
-    bsl_json_put(b, "hi", json_real(dict->hi), &bad);
+    bsl_json_put(b, "width", bsl_json_real(dict->width), &bad);
+    bsl_json_put(b, "lo", bsl_json_real(dict->lo), &bad);
+    bsl_json_put(b, "hi", bsl_json_real(dict->hi), &bad);
     bsl_json_put(b, "linear_term", json_boolean(dict->linear_term), &bad);
     if (dict->centres) bsl_json_put(b, "centres", bsl_json_doubles(dict->centres, dict->m * dict->d), &bad);
     bsl_json_put(b, "always_in_coef", bsl_json_doubles(D->gB, D->m * D->q), &bad);
@@ -100,14 +100,14 @@ static int add_diagnostics(bsl_result *r, const bsl_vs_result *vr)
     json_t *dg = r->diagnostics;
     int bad = 0;
     bsl_json_put(dg, "note", json_string(vr->engine_note), &bad);
-    bsl_json_put(dg, "evaluations", json_real(vr->evaluations), &bad);
+    bsl_json_put(dg, "evaluations", bsl_json_real(vr->evaluations), &bad);
     if (!isnan(vr->rhat_size)) bsl_json_put(dg, "rhat_size", bsl_json_rhat(vr->rhat_size), &bad);
-    if (isfinite(vr->ess_size)) bsl_json_put(dg, "ess_size", json_real(vr->ess_size), &bad);
+    if (isfinite(vr->ess_size)) bsl_json_put(dg, "ess_size", bsl_json_real(vr->ess_size), &bad);
     if (vr->rhat_pip) bsl_json_put(dg, "rhat_pip", bsl_json_rhats(vr->rhat_pip, vr->m), &bad);
     if (vr->ess_pip) bsl_json_put(dg, "ess_pip", bsl_json_doubles(vr->ess_pip, vr->m), &bad);
     if (vr->pip_chain) bsl_json_put(dg, "pip_chain", bsl_json_doubles(vr->pip_chain, vr->chains * vr->m), &bad);
     bsl_json_put(dg, "visited_models", json_integer((json_int_t)vr->models.n), &bad);
-    bsl_json_put(dg, "unstored_model_weight", json_real(vr->models.dropped_weight), &bad);
+    bsl_json_put(dg, "unstored_model_weight", bsl_json_real(vr->models.dropped_weight), &bad);
     if (bad) return BASEL_ENOMEM;
     if (vr->kmax < vr->m && vr->size_prob[vr->kmax] > 0.001)
         return bsl_result_warn(r, "the size posterior reaches kmax: raise --kmax");

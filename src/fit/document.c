@@ -30,8 +30,8 @@ static json_t *model_json(const bsl_result_model *rm)
     json_t *o = json_object();
     int bad = 0;
     bsl_json_put(o, "atoms", bsl_json_sizes(rm->atoms, rm->k), &bad);
-    bsl_json_put(o, "prob", isfinite(rm->prob) ? json_real(clamp_prob(rm->prob)) : json_null(), &bad);
-    if (isfinite(rm->log_post)) bsl_json_put(o, "log_post", json_real(rm->log_post), &bad);
+    bsl_json_put(o, "prob", isfinite(rm->prob) ? bsl_json_real(clamp_prob(rm->prob)) : json_null(), &bad);
+    if (isfinite(rm->log_post)) bsl_json_put(o, "log_post", bsl_json_real(rm->log_post), &bad);
     if (bad) json_decref(o);
     return bad ? NULL : o;
 }
@@ -62,7 +62,7 @@ static json_t *probabilities(const double *p, size_t n)
     int bad = 0;
     for (size_t i = 0; i < n && !bad; i++) {
         const double v = clamp_prob(p[i]);
-        bsl_json_push(a, isfinite(v) ? json_real(v) : json_null(), &bad);
+        bsl_json_push(a, isfinite(v) ? bsl_json_real(v) : json_null(), &bad);
     }
     if (bad) json_decref(a);
     return bad ? NULL : a;

@@ -388,8 +388,10 @@ static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run
         for (size_t a = 0; a < m * c; a++) res->coef_bma[a] += ch->coef[a];
         for (size_t k = 0; k <= kmax; k++) res->size_prob[k] += ch->size[k];
         memcpy(trace + h * run->iter, ch->size_trace, run->iter * sizeof(double));
-        if (bsl_modelset_merge(&res->models, &ch->models) || bsl_chains_append_draws(res, &ch->draws))
+        if (bsl_modelset_merge(&res->models, &ch->models) || bsl_chains_append_draws(res, &ch->draws)) {
+            free(trace);
             return BASEL_ENOMEM;
+        }
         res->evaluations += ch->events;
         res->sigma2_mean += ch->sigma2_sum / (double)(run->iter * chains);
         res->lambda_mean += ch->lambda_sum / (double)(run->iter * chains);

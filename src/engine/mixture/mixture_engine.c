@@ -111,7 +111,7 @@ static int mixture_diagnostics(bsl_result *res, const bsl_mix_result *r, const b
                  dg.accept_swap_min);
     }
     bsl_json_put(dj, "note", json_string(note), &bad);
-    bsl_json_put(dj, "mean_inputs", json_real(bsl_mix_mean_inputs(r)), &bad);
+    bsl_json_put(dj, "mean_inputs", bsl_json_real(bsl_mix_mean_inputs(r)), &bad);
     bsl_json_put(dj, "max_inputs", json_integer((json_int_t)bsl_mix_max_inputs(r)), &bad);
     size_t d;
     const double *rhat, *ess, *pip_all = bsl_mix_pip(r, &d);
@@ -122,7 +122,7 @@ static int mixture_diagnostics(bsl_result *res, const bsl_mix_result *r, const b
     bsl_json_put(dj, "rhat_pip", bsl_json_rhats(rhat, d), &bad);
     bsl_json_put(dj, "ess_pip", bsl_json_doubles(ess, d), &bad);
     if (!isnan(rhat_size)) bsl_json_put(dj, "rhat_size", bsl_json_rhat(rhat_size), &bad);
-    if (isfinite(ess_size)) bsl_json_put(dj, "ess_size", json_real(ess_size), &bad);
+    if (isfinite(ess_size)) bsl_json_put(dj, "ess_size", bsl_json_real(ess_size), &bad);
     if (bad) return BASEL_ENOMEM;
     /* chains that settle on different subsets: the PIPs are then an
      * average of modes, not a converged posterior (R-hat +inf when each
@@ -236,7 +236,8 @@ static int predict_mixture(const json_t *doc, const double *X, size_t n, size_t 
         const char *s = json_string_value(json_array_get(cl, k));
         if (!(p->names[k] = bsl_strdup(s ? s : "?"))) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
-    if (!rc && bsl_mixture_predict(r, X, n, p->prob)) rc = bsl_fail(err, BASEL_EINVAL, "prediction failed");
+    if (!rc && (rc = bsl_mixture_predict(r, X, n, p->prob)))
+        rc = rc == BASEL_ENOMEM ? bsl_fail(err, rc, "out of memory") : bsl_fail(err, BASEL_EINVAL, "prediction failed");
     for (size_t i = 0; i < n && !rc; i++) {
         size_t best = 0;
         for (size_t k = 1; k < K; k++)

@@ -98,11 +98,24 @@ static int add_diagnostics(bsl_result *r, const bsl_vs_result *vr)
     json_object_set_new(dg, "evaluations", json_real(vr->evaluations));
     if (!isnan(vr->rhat_size)) json_object_set_new(dg, "rhat_size", bsl_json_rhat(vr->rhat_size));
     if (isfinite(vr->ess_size)) json_object_set_new(dg, "ess_size", json_real(vr->ess_size));
+    if (isfinite(vr->ess_tail_size)) json_object_set_new(dg, "ess_tail_size", json_real(vr->ess_tail_size));
     if (vr->rhat_pip) json_object_set_new(dg, "rhat_pip", bsl_json_rhats(vr->rhat_pip, vr->m));
     if (vr->ess_pip) json_object_set_new(dg, "ess_pip", bsl_json_doubles(vr->ess_pip, vr->m));
+    if (vr->ess_tail_pip) json_object_set_new(dg, "ess_tail_pip", bsl_json_doubles(vr->ess_tail_pip, vr->m));
     if (vr->pip_chain) json_object_set_new(dg, "pip_chain", bsl_json_doubles(vr->pip_chain, vr->chains * vr->m));
     json_object_set_new(dg, "visited_models", json_integer((json_int_t)vr->models.n));
     json_object_set_new(dg, "unstored_model_weight", json_real(vr->models.dropped_weight));
+    if (vr->rhat_pip) { /* an MCMC run: the rule of summary.h (bsl_conv_warnings) */
+        char w[BSL_CONV_MAX_WARNINGS][BSL_CONV_WARNING_LEN];
+        const bsl_conv_check cc = {.m = vr->m, .pip = vr->pip, .rhat_pip = vr->rhat_pip,
+                                   .ess_pip = vr->ess_pip, .ess_tail_pip = vr->ess_tail_pip,
+                                   .names = (const char *const *)r->atom_names,
+                                   .size = {vr->rhat_size, vr->ess_size, vr->ess_tail_size},
+                                   .chains = vr->chains, .draws = vr->diag_draws};
+        const size_t nw = bsl_conv_warnings(&cc, "run longer (--iter) or with more chains (--chains)", w);
+        for (size_t i = 0; i < nw; i++)
+            if (bsl_result_warn(r, w[i])) return BASEL_ENOMEM;
+    }
     if (vr->kmax < vr->m && vr->size_prob[vr->kmax] > 0.001)
         return bsl_result_warn(r, "the size posterior reaches kmax: raise --kmax");
     return BASEL_OK;

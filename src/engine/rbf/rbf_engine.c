@@ -12,6 +12,9 @@
 #include "../../fit/fit.h"
 #include "../../fit/problem.h"
 #include "../../model/model.h"
+#include "../../summary/summary.h"
+
+#include <math.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +85,23 @@ static int rbf_options(bsl_rbf_options *ro, const bsl_engine_ctx *ctx, int annea
     return BASEL_OK;
 }
 
+/* R-hat and ESS of k, and the warnings of the rule of summary.h
+ * (bsl_conv_warnings): the sampler's only summary is the posterior of k. */
+static int k_diagnostics(bsl_result *res, const bsl_rbf_result *r)
+{
+    bsl_conv_check cc = {.what = "number of RBFs", .size_name = "the number of RBFs"};
+    bsl_rbf_k_convergence(r, &cc.size.rhat, &cc.size.ess_bulk, &cc.size.ess_tail, &cc.draws, &cc.chains);
+    json_t *dg = res->diagnostics;
+    if (!isnan(cc.size.rhat)) json_object_set_new(dg, "rhat_size", bsl_json_rhat(cc.size.rhat));
+    if (isfinite(cc.size.ess_bulk)) json_object_set_new(dg, "ess_size", json_real(cc.size.ess_bulk));
+    if (isfinite(cc.size.ess_tail)) json_object_set_new(dg, "ess_tail_size", json_real(cc.size.ess_tail));
+    char w[BSL_CONV_MAX_WARNINGS][BSL_CONV_WARNING_LEN];
+    const size_t nw = bsl_conv_warnings(&cc, "run longer (--iter, --burn) or with more chains (--chains)", w);
+    for (size_t i = 0; i < nw; i++)
+        if (bsl_result_warn(res, w[i])) return BASEL_ENOMEM;
+    return BASEL_OK;
+}
+
 static int fit_rbf(bsl_engine_ctx *ctx, bsl_result *res, int anneal, basel_error *err)
 {
     const bsl_problem *P = ctx->P;
@@ -113,7 +133,8 @@ static int fit_rbf(bsl_engine_ctx *ctx, bsl_result *res, int anneal, basel_error
         snprintf(note, sizeof note, "%s: k = %zu%s", anneal ? "annealed MAP network" : "full-Bayes posterior mode", k,
                  anneal ? "" : " (posterior of k in model_size)");
         json_object_set_new(res->diagnostics, "note", json_string(note));
-        if (!(res->engine = bsl_rbf_to_json(r))) rc = BASEL_ENOMEM;
+        if (!anneal) rc = k_diagnostics(res, r);
+        if (!rc && !(res->engine = bsl_rbf_to_json(r))) rc = BASEL_ENOMEM;
     }
     bsl_rbf_free(r);
     return rc ? bsl_fail(err, rc, "out of memory") : BASEL_OK;

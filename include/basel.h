@@ -178,6 +178,11 @@ BASEL_API char *basel_fit_summary(const basel_fit *f);
 /* Posterior inclusion probabilities: *m gets the number of atoms (inputs for
  * the mixture method); the array lives as long as f. */
 BASEL_API const double *basel_fit_pip(const basel_fit *f, size_t *m);
+/* The fit's warnings (FIT.json diagnostics.warnings: chains that have not
+ * converged, too few effective draws, a size posterior at kmax): their
+ * number, and the i-th (NULL past the end), which lives as long as f. */
+BASEL_API size_t basel_fit_warning_count(const basel_fit *f);
+BASEL_API const char *basel_fit_warning(const basel_fit *f, size_t i);
 BASEL_API void basel_fit_free(basel_fit *f);
 
 /* ------------------------------------------------------------- predict */

@@ -402,7 +402,11 @@ size_t bsl_conv_warnings(const bsl_conv_check *c, const char *advice,
                  "%zu recorded draws per chain: too few to check convergence; %s", c->draws, advice);
         return nw;
     }
-    if (never_moved(c)) {
+    /* one chain that never moved is stuck as far as anyone can tell;
+     * several that all stay on the same model agree (they started apart:
+     * the mixture's from the prior), and their R-hat, undefined, is left
+     * out like that of any quantity constant over every draw */
+    if (c->chains == 1 && never_moved(c)) {
         snprintf(w[nw++], BSL_CONV_WARNING_LEN,
                  "the %s never changed in %zu recorded draws of %zu chain%s (R-hat and ESS undefined%s): "
                  "the sampler did not move; %s",
@@ -437,7 +441,7 @@ size_t bsl_conv_warnings(const bsl_conv_check *c, const char *advice,
                      name, advice);
         else
             snprintf(w[nw++], BSL_CONV_WARNING_LEN,
-                     "R-hat of %s is %.3f (above %.2f): the chains have not converged; %s", name, worst,
+                     "R-hat of %s is %.3f (above %.2f): the chains (or the halves of a chain) disagree; %s", name, worst,
                      BSL_RHAT_MAX, advice);
     }
     if (least < BSL_ESS_MIN) {

@@ -136,8 +136,9 @@ void bsl_trace_add(bsl_trace *t, size_t it, const size_t *active, size_t k, doub
 void bsl_trace_finish(bsl_trace *t);
 
 /* The warning rule (docs/FIT.md "Diagnostics"): a run warns when
- *  - every chain stayed on one model in all its recorded draws (every
- *    quantity constant: R-hat and ESS undefined), or has fewer than 4;
+ *  - a single chain stayed on one model in all its recorded draws (every
+ *    quantity constant: R-hat and ESS undefined), or a chain has fewer
+ *    than 4 recorded draws;
  *  - the R-hat of the size or of a PIP inside [BSL_CONV_PIP_LO,
  *    1 - BSL_CONV_PIP_LO] exceeds BSL_RHAT_MAX (+inf included);
  *  - the bulk or tail ESS of one of those falls below BSL_ESS_MIN.

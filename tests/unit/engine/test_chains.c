@@ -7,7 +7,8 @@
  * reported from the calling thread only, also while it waits for slower
  * chains; the first failure in chain order is returned, and a cancellation
  * never hides a failure. Also the driver's traces (snapshot layout, R-hat
- * of chains stuck on different subsets) and the chains-disagree warning.
+ * of chains stuck on different subsets); the warning rule is tested in
+ * tests/unit/summary/test_diag.c.
  */
 #include "check.h"
 #include "engine/chains.h"

@@ -119,6 +119,8 @@ static void rule(void)
     CHECK(warnings(&stuck, w) == 1 && strstr(w[0], "the model never changed in 1000 recorded draws of 1 chain") &&
               strstr(w[0], "PIPs exactly 0 or 1"),
           "stuck on one model: %s", w[0]);
+    stuck.chains = 4;
+    CHECK(warnings(&stuck, w) == 0, "several chains that all stay on one model agree: quiet");
     stuck.draws = 3;
     CHECK(warnings(&stuck, w) == 1 && strstr(w[0], "3 recorded draws per chain"), "too few draws: %s", w[0]);
     /* the size alone (rbf) */

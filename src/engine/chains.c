@@ -114,12 +114,20 @@ static void run_team(bsl_chains *cs, bsl_chain_fn fn, void *ctx, bsl_chains_shar
     }
 }
 
+/* The traces' memory over all chains: beyond it a run keeps fewer
+ * snapshots (never fewer than BSL_TRACE_MIN_LEN), so that a dictionary of
+ * thousands of atoms does not pay hundreds of MB for its R-hat. */
+#define BSL_TRACE_BUDGET ((size_t)64 << 20)
+#define BSL_TRACE_MIN_LEN 100
+
 static int alloc_traces(bsl_chains *cs)
 {
     if (cs->trace_len == 0) return BASEL_OK;
+    const size_t per_snapshot = (cs->trace_m + 1) * sizeof(double) * cs->chains;
+    const size_t len = BSL_MAX(BSL_MIN(cs->trace_len, BSL_TRACE_BUDGET / per_snapshot), BSL_TRACE_MIN_LEN);
     if (!(cs->traces = bsl_calloc(cs->chains, sizeof *cs->traces))) return BASEL_ENOMEM;
     for (size_t c = 0; c < cs->chains; c++)
-        if (bsl_trace_init(&cs->traces[c], cs->trace_m, cs->trace_iter, cs->trace_len))
+        if (bsl_trace_init(&cs->traces[c], cs->trace_m, cs->trace_iter, BSL_MIN(len, cs->trace_len)))
             return BASEL_ENOMEM;
     return BASEL_OK;
 }

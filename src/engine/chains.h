@@ -63,7 +63,8 @@ typedef struct bsl_chains {
     /* Optional per-chain traces for R-hat / ESS (summary.h bsl_trace): with
      * trace_len > 0 each chain gets a trace of trace_m indicators and the
      * size over trace_iter post-burn iterations, at most trace_len
-     * snapshots, as ticker->trace; bsl_chains_vs_diagnostics reads them. */
+     * snapshots (fewer, down to 100, when all chains' traces would pass
+     * 64 MiB), as ticker->trace; bsl_chains_vs_diagnostics reads them. */
     size_t trace_m, trace_iter, trace_len;
     /* out */
     size_t failed;          /* the chain whose status bsl_chains_run returned */

@@ -17,7 +17,8 @@
  *   ess_tail   min(ESS of split 1{x <= q05}, ESS of split 1{x <= q95}),
  *              q the type-7 quantiles of all draws
  *   ESS        M N / tau, tau = -1 + 2 sum rho_t from the chains' biased
- *              autocovariances (FFT), rho_t = 1 - (W - acov_t) / var+,
+ *              autocovariances (direct sums for the first lags, FFT
+ *              beyond), rho_t = 1 - (W - acov_t) / var+,
  *              Geyer's initial positive then monotone sequence, tau at
  *              least 1 / log10(M N)
  *
@@ -34,6 +35,7 @@
 #include <gsl/gsl_fft_halfcomplex.h>
 #include <gsl/gsl_fft_real.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,9 +49,11 @@ typedef struct ranked {
 
 typedef struct dwork {
     size_t S;       /* chains x len: every draw */
-    ranked *p;      /* S */
+    ranked *p, *f;  /* S each: the draws sorted by value, by |x - median| */
     double *a, *b;  /* S each: split, transformed draws */
     double *acov;   /* N: mean autocovariance over half-chains */
+    double *rho;    /* N: Geyer's sequence */
+    double *mu;     /* 2 chains: the half-chains' means */
     double *fft;    /* nfft */
     size_t nfft;
 } dwork;
@@ -84,19 +88,54 @@ static void split(const double *x, size_t chains, size_t len, double *out)
     }
 }
 
-/* z(x) in place: normal scores of the average ranks (ties share the mean
- * of their ranks), c = 3/8 (Blom). */
-static void z_scale(double *x, size_t S, ranked *p)
+/* Where split() puts draw i (chain i / len, draw i % len), or SIZE_MAX
+ * for the middle draw of an odd length, which it drops. */
+static size_t split_pos(size_t i, size_t len)
 {
-    for (size_t i = 0; i < S; i++) p[i] = (ranked){x[i], i};
-    qsort(p, S, sizeof *p, by_value);
+    const size_t c = i / len, t = i % len, N = len / 2;
+    if (t < N) return 2 * c * N + t;
+    if (t >= len - N) return (2 * c + 1) * N + (t - (len - N));
+    return SIZE_MAX;
+}
+
+/* z(split x) into out (2 N per chain) from the draws sorted by value, p[0..S):
+ * normal scores of the average ranks among the draws split keeps (ties
+ * share the mean of their ranks), c = 3/8 (Blom). */
+static void z_split(const ranked *p, size_t S, size_t len, double *out)
+{
+    const size_t Sz = S / len * 2 * (len / 2);
+    size_t r = 0; /* ranks 1..r given */
     for (size_t i = 0; i < S;) {
-        size_t j = i + 1;
-        while (j < S && p[j].v == p[i].v) j++;
-        const double r = 0.5 * (double)(i + 1 + j); /* ranks i+1 .. j */
-        const double z = gsl_cdf_ugaussian_Pinv((r - 0.375) / ((double)S + 0.25));
-        for (size_t l = i; l < j; l++) x[p[l].i] = z;
+        size_t j = i, kept = 0;
+        for (; j < S && p[j].v == p[i].v; j++) kept += split_pos(p[j].i, len) != SIZE_MAX;
+        const double rank = (double)r + 0.5 * (double)(kept + 1); /* mean of r+1 .. r+kept */
+        const double z = gsl_cdf_ugaussian_Pinv((rank - 0.375) / ((double)Sz + 0.25));
+        for (size_t l = i; l < j; l++) {
+            const size_t pos = split_pos(p[l].i, len);
+            if (pos != SIZE_MAX) out[pos] = z;
+        }
+        r += kept;
         i = j;
+    }
+}
+
+/* The draws sorted by |x - med| into f, from p, sorted by x: two runs
+ * (outwards from the median on either side) merged in O(S). */
+static void fold_sorted(const ranked *p, size_t S, double med, ranked *f)
+{
+    size_t hi = 0;
+    while (hi < S && p[hi].v < med) hi++;
+    size_t lo = hi; /* p[lo - 1] is the next below the median */
+    for (size_t k = 0; k < S; k++) {
+        const double dl = lo > 0 ? fabs(p[lo - 1].v - med) : INFINITY;
+        const double dh = hi < S ? fabs(p[hi].v - med) : INFINITY;
+        if (hi < S && (dh <= dl || lo == 0)) {
+            f[k] = (ranked){dh, p[hi].i};
+            hi++;
+        } else {
+            f[k] = (ranked){dl, p[lo - 1].i};
+            lo--;
+        }
     }
 }
 
@@ -159,37 +198,70 @@ static void add_autocov(const double *q, size_t N, double *acov, double *f, size
     for (size_t t = 0; t < N; t++) acov[t] += f[t] / f[0] * var;
 }
 
+/* The mean autocovariance over the M sequences at lag t, on demand: the
+ * first DIRECT_LAGS lags by direct sums (Geyer's sequence mostly stops
+ * within a few lags), all of them by FFT once a lag beyond is asked for.
+ * Both are the biased estimate; they differ by rounding only. */
+#define DIRECT_LAGS 32
+typedef struct acov_src {
+    const double *x;
+    size_t M, N, have; /* acov[0..have) known */
+    dwork *w;
+} acov_src;
+
+static double acov_at(acov_src *a, size_t t)
+{
+    dwork *w = a->w;
+    const size_t M = a->M, N = a->N;
+    if (t < a->have) return w->acov[t];
+    if (t >= DIRECT_LAGS) {
+        memset(w->acov, 0, N * sizeof *w->acov);
+        for (size_t s = 0; s < M; s++) add_autocov(a->x + s * N, N, w->acov, w->fft, w->nfft);
+        for (size_t l = 0; l < N; l++) w->acov[l] /= (double)M;
+        a->have = N;
+        return w->acov[t];
+    }
+    for (size_t l = a->have; l <= t; l++) {
+        double sum = 0;
+        for (size_t s = 0; s < M; s++) {
+            const double *q = a->x + s * N, mu = w->mu[s];
+            double c = 0;
+            for (size_t i = 0; i + l < N; i++) c += (q[i] - mu) * (q[i + l] - mu);
+            sum += c / (double)N;
+        }
+        w->acov[l] = sum / (double)M;
+    }
+    a->have = t + 1;
+    return w->acov[t];
+}
+
 /* ESS of M sequences of N (posterior's .ess). */
 static double ess_basic(const double *x, size_t M, size_t N, dwork *w)
 {
     if (N < 3 || is_constant(x, M * N)) return NAN;
-    double *acov = w->acov;
-    memset(acov, 0, N * sizeof *acov);
-    double vm = 0, mbar = 0;
-    for (size_t s = 0; s < M; s++) add_autocov(x + s * N, N, acov, w->fft, w->nfft);
-    for (size_t t = 0; t < N; t++) acov[t] /= (double)M;
-    const double mean_var = acov[0] * (double)N / (double)(N - 1);
+    acov_src a = {x, M, N, 0, w};
+    double mbar = 0, vm = 0;
+    for (size_t s = 0; s < M; s++) {
+        w->mu[s] = mean_of(x + s * N, N);
+        mbar += w->mu[s] / (double)M;
+    }
+    const double mean_var = acov_at(&a, 0) * (double)N / (double)(N - 1);
     double var_plus = mean_var * (double)(N - 1) / (double)N;
     if (M > 1) {
-        for (size_t s = 0; s < M; s++) mbar += mean_of(x + s * N, N) / (double)M;
-        for (size_t s = 0; s < M; s++) {
-            const double d = mean_of(x + s * N, N) - mbar;
-            vm += d * d;
-        }
+        for (size_t s = 0; s < M; s++) vm += (w->mu[s] - mbar) * (w->mu[s] - mbar);
         var_plus += vm / (double)(M - 1);
     }
-    /* rho reuses the workspace: rho[t] for t < N */
-    double *rho = w->fft;
+    double *rho = w->rho;
     memset(rho, 0, N * sizeof *rho);
     size_t t = 0;
-    double even = 1, odd = 1 - (mean_var - acov[1]) / var_plus;
+    double even = 1, odd = 1 - (mean_var - acov_at(&a, 1)) / var_plus;
     rho[0] = even;
     rho[1] = odd;
     /* Geyer's initial positive sequence */
     while (t + 5 < N && !isnan(even + odd) && even + odd > 0) {
         t += 2;
-        even = 1 - (mean_var - acov[t]) / var_plus;
-        odd = 1 - (mean_var - acov[t + 1]) / var_plus;
+        even = 1 - (mean_var - acov_at(&a, t)) / var_plus;
+        odd = 1 - (mean_var - acov_at(&a, t + 1)) / var_plus;
         if (even + odd >= 0) {
             rho[t] = even;
             rho[t + 1] = odd;
@@ -235,39 +307,47 @@ static void conv(const double *x, size_t chains, size_t len, bsl_conv *out, dwor
 {
     const size_t S = chains * len, M = 2 * chains, N = len / 2;
     *out = (bsl_conv){NAN, NAN, NAN};
-    if (len < 2) return;
-    /* bulk: z(split x) */
-    split(x, chains, len, w->a);
-    z_scale(w->a, M * N, w->p);
-    const double rhat_bulk = rhat_basic(w->a, M, N);
-    out->ess_bulk = ess_basic(w->a, M, N, w);
-    /* the sorted draws, for the median and the quantiles */
+    /* a constant quantity (most atoms of a large dictionary: never in)
+     * has none of them: no sorting */
+    if (len < 2 || is_constant(x, S)) return;
+    /* one sort: the ranks of the split draws, the median, the quantiles,
+     * and (merged outwards from the median) the order of |x - median| */
     for (size_t i = 0; i < S; i++) w->p[i] = (ranked){x[i], i};
     qsort(w->p, S, sizeof *w->p, by_value);
     const long double mid = S % 2 ? (long double)w->p[S / 2].v
                                   : ((long double)w->p[S / 2 - 1].v + w->p[S / 2].v) / 2;
     const double med = (double)mid, q05 = quantile7(w->p, S, 0.05), q95 = quantile7(w->p, S, 0.95);
+    /* bulk: z(split x) */
+    z_split(w->p, S, len, w->a);
+    const double rhat_bulk = rhat_basic(w->a, M, N);
+    out->ess_bulk = ess_basic(w->a, M, N, w);
     /* tail: z(split |x - median x|) */
-    for (size_t i = 0; i < S; i++) w->b[i] = fabs(x[i] - med);
-    split(w->b, chains, len, w->a);
-    z_scale(w->a, M * N, w->p);
+    fold_sorted(w->p, S, med, w->f);
+    z_split(w->f, S, len, w->a);
     const double rhat_tail = rhat_basic(w->a, M, N);
     /* posterior takes max(bulk, tail), NA when either is; the folded draws
      * are constant when the draws take two values symmetric about their
      * median (an indicator at exactly 1/2, chains stuck at 0 and at 1), and
      * the bulk R-hat alone then answers (+inf for the stuck chains) */
     out->rhat = isnan(rhat_tail) ? rhat_bulk : isnan(rhat_bulk) ? rhat_tail : fmax(rhat_bulk, rhat_tail);
-    if (is_constant(x, S)) return;
-    const double e05 = ess_below(x, chains, len, q05, w), e95 = ess_below(x, chains, len, q95, w);
+    /* the two indicators are one when no draw lies in (q05, q95] (an
+     * indicator trace mostly at 0, say) */
+    size_t between = 0;
+    for (size_t i = 0; i < S; i++) between += x[i] > q05 && x[i] <= q95;
+    const double e05 = ess_below(x, chains, len, q05, w);
+    const double e95 = between ? ess_below(x, chains, len, q95, w) : e05;
     out->ess_tail = isnan(e05) || isnan(e95) ? NAN : fmin(e05, e95);
 }
 
 static void dwork_free(dwork *w)
 {
     free(w->p);
+    free(w->f);
     free(w->a);
     free(w->b);
     free(w->acov);
+    free(w->rho);
+    free(w->mu);
     free(w->fft);
 }
 
@@ -275,14 +355,18 @@ static int dwork_init(dwork *w, size_t chains, size_t len)
 {
     memset(w, 0, sizeof *w);
     w->S = chains * len;
+    /* half-chains of len / 2 draws, zero-padded to twice that */
     w->nfft = 2;
-    while (w->nfft < 2 * len) w->nfft *= 2;
+    while (w->nfft < 2 * (len / 2)) w->nfft *= 2;
     w->p = bsl_malloc(w->S + 1, sizeof *w->p);
+    w->f = bsl_malloc(w->S + 1, sizeof *w->f);
     w->a = bsl_malloc(w->S + 1, sizeof *w->a);
     w->b = bsl_malloc(w->S + 1, sizeof *w->b);
     w->acov = bsl_malloc(len + 1, sizeof *w->acov);
+    w->rho = bsl_malloc(len + 1, sizeof *w->rho);
+    w->mu = bsl_malloc(2 * chains, sizeof *w->mu);
     w->fft = bsl_malloc(w->nfft, sizeof *w->fft);
-    if (w->p && w->a && w->b && w->acov && w->fft) return BASEL_OK;
+    if (w->p && w->f && w->a && w->b && w->acov && w->rho && w->mu && w->fft) return BASEL_OK;
     dwork_free(w);
     return BASEL_ENOMEM;
 }

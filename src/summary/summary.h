@@ -142,11 +142,12 @@ void bsl_trace_finish(bsl_trace *t);
  *  - the R-hat of the size or of a PIP inside [BSL_CONV_PIP_LO,
  *    1 - BSL_CONV_PIP_LO] exceeds BSL_RHAT_MAX (+inf included);
  *  - the bulk or tail ESS of one of those falls below BSL_ESS_MIN.
- * NaN entries (a quantity constant over every draw) are skipped. */
+ * NaN entries (a quantity constant over every draw) are skipped, so
+ * several chains that all stay on one model agree and do not warn. */
 #define BSL_RHAT_MAX 1.01
 #define BSL_ESS_MIN 400.0
 #define BSL_CONV_PIP_LO 0.01
-#define BSL_CONV_MAX_WARNINGS 3
+#define BSL_CONV_MAX_WARNINGS 2
 #define BSL_CONV_WARNING_LEN 320
 typedef struct bsl_conv_check {
     size_t m;                      /* indicators (0: none, e.g. rbf) */

@@ -58,6 +58,7 @@ static json_t *header(const bsl_problem *P, const bsl_params *settings, unsigned
     json_object_set_new(doc, "rng", json_string("mt19937"));
     json_object_set_new(doc, "settings", settings_json(P->engine, settings));
     json_object_set_new(doc, "n", json_integer((json_int_t)P->n));
+    if (P->rows_dropped) json_object_set_new(doc, "rows_dropped", json_integer((json_int_t)P->rows_dropped));
     json_t *in = json_array(), *tg = json_array();
     for (size_t j = 0; j < P->d; j++) json_array_append_new(in, json_string(P->input_names[j]));
     for (size_t j = 0; j < P->c; j++) json_array_append_new(tg, json_string(P->target_names[j]));
@@ -87,6 +88,10 @@ int bsl_fit_wrap(basel_fit **out, json_t *doc, basel_error *err)
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
     for (size_t j = 0; j < f->m; j++) f->pip[j] = json_number_value(json_array_get(pip, j));
+    if (bsl_fit_cache(f)) {
+        basel_fit_free(f);
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
     *out = f;
     return BASEL_OK;
 }
@@ -115,6 +120,8 @@ int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *
     char seed_text[24];
     snprintf(seed_text, sizeof seed_text, "%lu", seed);
     if (!rc && bsl_params_set(&settings, "seed", seed_text)) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
+    const char *na = bsl_params_get(&o->p, "na");
+    if (!rc && bsl_params_set(&settings, "na", na ? na : "error")) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
     bsl_engine_ctx ctx = {e, &P, &settings, &o->p, seed, (int)threads, keep_draws, o->progress, o->progress_user};
     bsl_result res = {0};
     if (!rc) rc = e->fit(&ctx, &res, err);
@@ -140,12 +147,16 @@ void basel_fit_free(basel_fit *f)
     if (!f) return;
     json_decref(f->doc);
     free(f->pip);
+    free(f->size);
+    for (size_t i = 0; i < 3; i++) free(f->selected[i]);
     if (f->draws) {
         bsl_vs_result_free(f->draws);
         free(f->draws);
     }
     free(f);
 }
+
+int basel_fit_format_version(void) { return BSL_FORMAT_VERSION; }
 
 unsigned long basel_fit_seed(const basel_fit *f)
 {
@@ -211,12 +222,15 @@ int basel_fit_read_json(basel_fit **out, const char *path, basel_error *err)
 {
     *out = NULL;
     json_error_t je;
-    json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    const int from_stdin = strcmp(path, "-") == 0;
+    const char *name = from_stdin ? "<stdin>" : path;
+    json_t *doc = from_stdin ? json_loadf(stdin, JSON_REJECT_DUPLICATES, &je)
+                             : json_load_file(path, JSON_REJECT_DUPLICATES, &je);
     if (!doc) {
         const int io = je.line == -1 || strstr(je.text, "unable to open") != NULL;
-        return load_error(&je, io ? BASEL_EIO : BASEL_EPARSE, path, err);
+        return load_error(&je, io ? BASEL_EIO : BASEL_EPARSE, name, err);
     }
-    return bsl_fit_adopt(out, doc, path, err);
+    return bsl_fit_adopt(out, doc, name, err);
 }
 
 /* The same bytes from memory give the same fit or the same error. */
@@ -228,4 +242,9 @@ int bsl_fit_read_buffer(basel_fit **out, const char *name, const char *text, siz
     json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     if (!doc) return load_error(&je, BASEL_EPARSE, name, err);
     return bsl_fit_adopt(out, doc, name, err);
+}
+
+int basel_fit_from_json(basel_fit **out, const char *name, const char *text, size_t len, basel_error *err)
+{
+    return bsl_fit_read_buffer(out, name ? name : "<json>", text, len, err);
 }

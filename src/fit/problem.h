@@ -22,6 +22,8 @@ typedef struct bsl_problem {
     size_t nclass;
     int standardized;
     double *x_mean, *x_scale; /* d each (0 and 1 when not standardised) */
+    basel_data *owned;    /* --na drop: the complete rows (names are borrowed from it) */
+    size_t rows_dropped;  /* rows left out for missing values */
 } bsl_problem;
 
 /* Targets (numbers, or labels when e says so) and inputs chosen by the

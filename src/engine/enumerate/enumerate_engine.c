@@ -8,13 +8,7 @@
 #include "../subset.h"
 
 static const bsl_engine_option options[] = {
-    {"basis", "linear"},
-    {"prior", "g"},
-    {"model-prior", "beta-binomial:a=1,b=1"},
-    {"standardize", "no"},
-    {"kmax", ""},
-    {"top", "20"},
-    {"gram-memory", "256"},
+    BSL_SUBSET_OPTIONS("g"),
     {NULL, NULL},
 };
 

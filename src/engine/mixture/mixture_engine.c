@@ -202,7 +202,7 @@ static int fit_mixture(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
     return rc ? bsl_fail(err, rc, "out of memory") : BASEL_OK;
 }
 
-static int predict_mixture(const json_t *doc, const double *X, size_t n, size_t d, const char *model,
+static int predict_mixture(const json_t *doc, const double *X, size_t n, size_t d, const char *model_name,
                            double level, basel_pred *p, basel_error *err)
 {
     bsl_mix_result *r = NULL;
@@ -229,11 +229,30 @@ static int predict_mixture(const json_t *doc, const double *X, size_t n, size_t 
         const char *s = json_string_value(json_array_get(cl, k));
         if (!(p->names[k] = bsl_strdup(s ? s : "?"))) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
-    if (!rc && bsl_mixture_predict(r, X, n, p->prob)) rc = bsl_fail(err, BASEL_EINVAL, "prediction failed");
+    /* the model average, or the predictive given one selected model: the
+     * kept draws whose inputs are exactly that model's */
+    size_t *model = NULL, k = 0;
+    const int average = strcmp(model_name, "bma") == 0;
+    if (!rc && !average) {
+        const json_t *sel = json_object_get(json_object_get(doc, "selected"), model_name);
+        k = json_array_size(sel);
+        if (!(model = bsl_malloc(k + 1, sizeof *model))) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        for (size_t j = 0; j < k && !rc; j++) model[j] = (size_t)json_integer_value(json_array_get(sel, j));
+    }
+    if (!rc) {
+        const int prc = bsl_mixture_predict_model(r, X, n, average ? NULL : model, k, p->prob);
+        if (prc == BASEL_ERANGE)
+            rc = bsl_fail(err, BASEL_EINVAL,
+                          "--model %s: no kept draw has exactly its inputs, so there is nothing to predict with "
+                          "(keep more draws: --thin, --iter)", model_name);
+        else if (prc)
+            rc = bsl_fail(err, BASEL_EINVAL, "prediction failed");
+    }
+    free(model);
     for (size_t i = 0; i < n && !rc; i++) {
         size_t best = 0;
-        for (size_t k = 1; k < K; k++)
-            if (p->prob[i * K + k] > p->prob[i * K + best]) best = k;
+        for (size_t c = 1; c < K; c++)
+            if (p->prob[i * K + c] > p->prob[i * K + best]) best = c;
         p->cls[i] = best;
     }
     bsl_mix_free(r);
@@ -241,12 +260,16 @@ static int predict_mixture(const json_t *doc, const double *X, size_t n, size_t 
 }
 
 
+/* the model average over the kept draws, or the predictive given one
+ * selected model (the kept draws that have exactly its inputs) */
+static const char *const mixture_models[] = {"bma", "hpm", "median", "prevalence", NULL};
+
 const bsl_engine_def bsl_engine_mixture = {
     .name = "mixture",
     .summary = "input selection for a Gaussian-mixture classifier; inputs left out are regressed on the kept ones (paper 000)",
     .target = BSL_TARGET_LABELS,
     .options = options,
-    .models = NULL,
+    .models = mixture_models,
     .keeps_draws = 1,
     .fit = fit_mixture,
     .predict = predict_mixture,

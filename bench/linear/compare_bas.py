@@ -9,7 +9,10 @@ models, the spread of basel's log_post minus BAS's logmarg (a constant offset
 is fine: BAS's BIC/AIC count the intercept; 0 means the same model scores).
 
 Usage (from the repository root): python3 bench/linear/compare_bas.py [build/basel] [--check TOL]
-Exit status 1 with --check when a PIP differs by more than TOL.
+(tests/cli/test_bas.sh runs it with --check 1e-6.)
+Exit status 1 with --check when a PIP or a posterior mean of a coefficient
+differs by more than TOL, or, for the data with BAS's predictions, a BMA
+prediction's 95% interval (new y and f(x)) by more than PRED_TOL.
 """
 import json
 import os
@@ -25,6 +28,33 @@ CASES = [  # data, reference, BAS prior, basel --prior
 ]
 
 
+# basel keeps the visited models holding all but 1e-6 of the posterior for
+# its intervals: a quantile is then exact at a level within 1e-6 of the
+# asked one, a shift of at most 1e-6 / density, about 4e-6 here
+PRED_TOL = 1e-5
+
+
+def predictions(basel, tmp, fit, data, ref):
+    """BMA predictions of the first rows (BAS's predict(se.fit = TRUE)): the
+    mean, and the equal-tailed 95% intervals of the t mixture for a new y and
+    for f(x); returns the largest interval difference."""
+    rows = os.path.join(tmp, "rows.csv")
+    with open(os.path.join("data/linear", data)) as f:
+        lines = f.readlines()
+    with open(rows, "w") as f:
+        f.writelines(lines[0:1] + [lines[r] for r in ref["rows"]])
+    worst = {}
+    for kind, key in (("new", "interval95_equal_tailed_pred"), ("mean", "interval95_equal_tailed_mean")):
+        out = subprocess.run([basel, "predict", fit, rows, "--interval-kind", kind], check=True,
+                             capture_output=True, text=True).stdout.split("\n")[1:]
+        got = [[float(x) for x in line.split(",")] for line in out if line]
+        worst["fit"] = max(abs(g[0] - b) for g, b in zip(got, ref["fit"]))
+        worst[kind] = max(max(abs(g[1] - b[0]), abs(g[2] - b[1])) for g, b in zip(got, ref[key]))
+    print(f"  predict rows {ref['rows']}: max|dmean| {worst['fit']:.3g}  "
+          f"max|dinterval| new y {worst['new']:.3g}, f(x) {worst['mean']:.3g}")
+    return max(worst["new"], worst["mean"]) if worst["fit"] < 1e-8 else float("inf")
+
+
 def main():
     args = sys.argv[1:]
     tol = None
@@ -34,6 +64,7 @@ def main():
         del args[i:i + 2]
     basel = args[0] if args else "build/basel"
     worst = 0.0
+    wi = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         for data, refname, prior, spec in CASES:
             ref = json.load(open(os.path.join("data/linear", refname)))["priors"][prior]
@@ -46,15 +77,22 @@ def main():
             jn = max(dpip, key=lambda n: abs(dpip[n]))
             size = dict(zip(fit["model_size"]["k"], fit["model_size"]["prob"]))
             dsize = max(abs(size.get(int(k), 0.0) - v) for k, v in ref["model_size_posterior"].items())
-            coef = fit["predictor"]["bma"]["coef"]
-            dcoef = max(abs(coef[i] - ref["coefficients"][n]["postmean"]) for i, n in enumerate(names))
+            terms = {t["name"]: t for t in fit["coefficients"]["terms"]}
+            dcoef = max(abs(terms[n]["mean"] - ref["coefficients"][n]["postmean"]) for n in names)
+            dcond = max(abs(terms[n]["cond_mean"] - ref["coefficients"][n]["conditional_mean"]) for n in names)
             logp = {tuple(sorted(names[a] for a in m["atoms"])): m["log_post"] for m in fit["models"]}
             offs = [logp[tuple(sorted(t["predictors"]))] - t["logmarg"]
                     for t in ref["top_models"] if tuple(sorted(t["predictors"])) in logp]
             spread = f"{max(offs) - min(offs):.3g} over {len(offs)}" if offs else "n/a"
             print(f"{data} {prior:8s} --prior {spec:8s} max|dPIP| {abs(dpip[jn]):.3g} ({jn})  "
-                  f"max|dsize| {dsize:.3g}  max|dcoef| {dcoef:.3g}  log_post - logmarg spread {spread}")
-            worst = max(worst, abs(dpip[jn]))
+                  f"max|dsize| {dsize:.3g}  max|dcoef| {dcoef:.3g} (given inclusion {dcond:.3g})  "
+                  f"log_post - logmarg spread {spread}")
+            worst = max(worst, abs(dpip[jn]), dcoef, dcond)
+            if "predict" in ref:
+                wi = max(wi, predictions(basel, tmp, out, data, ref["predict"]))
+    if tol is not None and wi > PRED_TOL:
+        print(f"FAIL: a prediction interval differs from BAS's t mixture by {wi:.3g} > {PRED_TOL}")
+        return 1
     if tol is not None and worst > tol:
         print(f"FAIL: a PIP differs from BAS by {worst:.3g} > {tol}")
         return 1

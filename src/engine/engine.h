@@ -89,6 +89,10 @@ typedef struct bsl_result {
     json_t *engine;        /* what predict needs: the engine's own state */
     json_t *extra;         /* further top-level keys (e.g. classes, k, centres) */
     struct bsl_vs_result *draws; /* kept draws (--draws), or NULL */
+    /* log p(y | M) of each listed model (nmodels), or NULL when the engine
+     * does not know it; then also the null model's (atoms: none) */
+    double *log_ml;
+    double null_log_ml;
 } bsl_result;
 
 void bsl_result_free(bsl_result *r);
@@ -143,6 +147,9 @@ typedef struct bsl_engine_def {
     /* Further checks of a loaded document's engine block (shapes, signs,
      * ranges), or NULL. */
     int (*check)(const json_t *doc, const char *source, basel_error *err);
+    /* predict honours basel_pred's interval_mean (the interval of the
+     * regression function, not of a new observation) */
+    int mean_interval;
 } bsl_engine_def;
 
 /* For a check that reuses an engine's loader: the loader's failure rc

@@ -8,9 +8,13 @@
  * its coefficients, the always-in coefficients, sigma^2 and the matrix V
  * with Var(f(x)) = sigma^2 x~' V x~), plus the model average: its mean from
  * the Rao-Blackwellised coefficient averages over ALL visited models, and
- * its intervals from the mixture over the top models.
+ * its intervals from the Student-t mixture over the visited models
+ * (bma.posterior: enough to refit each model exactly at predict time;
+ * subset_post.c). The coefficient table ("coefficients") and the listed
+ * models' marginal likelihoods come from the same closed forms.
  */
 #include "subset.h"
+#include "subset_post.h"
 #include "engine.h"
 #include "../fit/problem.h"
 
@@ -46,6 +50,20 @@ static json_t *model_predictor(const bsl_vs_problem *pb, const size_t *atoms, si
         for (size_t i = 0; i < M->k; i++)
             bsl_json_push(V, bsl_json_real(shrink * M->Ainv[i + j * (k + 1)]), &bad);
     for (size_t t = 0; t < c; t++) bsl_json_push(s2, bsl_json_real(bsl_model_sigma2(M, t)), &bad);
+    /* the Student-t predictive: scale^2 scale2 (1 + x~' V x~ + ...), df */
+    bsl_post post = {0};
+    size_t *act = bsl_malloc(M->k + 1, sizeof *act);
+    if (act) memcpy(act, M->active, M->k * sizeof *act);
+    else bad = 1;
+    int prc = act ? bsl_post_init(&post, k, c) : BASEL_ENOMEM;
+    if (!prc) prc = bsl_post_of(&post, M, act, M->k, 0);
+    if (prc == BASEL_ENOMEM) bad = 1;
+    if (!prc) {
+        bsl_json_put(o, "scale2", bsl_json_doubles(post.scale2, c), &bad);
+        if (isfinite(post.df)) bsl_json_put(o, "df", bsl_json_real(post.df), &bad);
+    }
+    bsl_post_free(&post);
+    free(act);
     bsl_json_put(o, "atoms", bsl_json_sizes(M->active, M->k), &bad);
     bsl_json_put(o, "coef", bsl_json_doubles(beta, M->k * c), &bad);
     bsl_json_put(o, "always_in", bsl_json_doubles(gam, q * c), &bad);
@@ -103,20 +121,48 @@ static int add_diagnostics(bsl_result *r, const bsl_vs_result *vr)
     bsl_json_put(dg, "evaluations", bsl_json_real(vr->evaluations), &bad);
     if (!isnan(vr->rhat_size)) bsl_json_put(dg, "rhat_size", bsl_json_rhat(vr->rhat_size), &bad);
     if (isfinite(vr->ess_size)) bsl_json_put(dg, "ess_size", bsl_json_real(vr->ess_size), &bad);
+    if (isfinite(vr->ess_tail_size)) bsl_json_put(dg, "ess_tail_size", bsl_json_real(vr->ess_tail_size), &bad);
     if (vr->rhat_pip) bsl_json_put(dg, "rhat_pip", bsl_json_rhats(vr->rhat_pip, vr->m), &bad);
     if (vr->ess_pip) bsl_json_put(dg, "ess_pip", bsl_json_doubles(vr->ess_pip, vr->m), &bad);
+    if (vr->ess_tail_pip) bsl_json_put(dg, "ess_tail_pip", bsl_json_doubles(vr->ess_tail_pip, vr->m), &bad);
     if (vr->pip_chain) bsl_json_put(dg, "pip_chain", bsl_json_doubles(vr->pip_chain, vr->chains * vr->m), &bad);
     bsl_json_put(dg, "visited_models", json_integer((json_int_t)vr->models.n), &bad);
     bsl_json_put(dg, "unstored_model_weight", bsl_json_real(vr->models.dropped_weight), &bad);
     if (bad) return BASEL_ENOMEM;
+    if (vr->rhat_pip) { /* an MCMC run: the rule of summary.h (bsl_conv_warnings) */
+        char w[BSL_CONV_MAX_WARNINGS][BSL_CONV_WARNING_LEN];
+        const bsl_conv_check cc = {.m = vr->m, .pip = vr->pip, .rhat_pip = vr->rhat_pip,
+                                   .ess_pip = vr->ess_pip, .ess_tail_pip = vr->ess_tail_pip,
+                                   .names = (const char *const *)r->atom_names,
+                                   .size = {vr->rhat_size, vr->ess_size, vr->ess_tail_size},
+                                   .chains = vr->chains, .draws = vr->diag_draws};
+        const size_t nw = bsl_conv_warnings(&cc, "run longer (--iter) or with more chains (--chains)", w);
+        for (size_t i = 0; i < nw; i++)
+            if (bsl_result_warn(r, w[i])) return BASEL_ENOMEM;
+    }
     if (vr->kmax < vr->m && vr->size_prob[vr->kmax] > 0.001)
         return bsl_result_warn(r, "the size posterior reaches kmax: raise --kmax");
     return BASEL_OK;
 }
 
-/* The atoms' names, PIPs, size posterior and top models into res. */
+/* Each listed model's log marginal likelihood and the null model's (item 8
+ * of issue 13: Bayes factors), refitted in closed form. */
+static int add_log_ml(bsl_result *res, const bsl_vs_problem *pb)
+{
+    bsl_model *M = NULL;
+    if (!(res->log_ml = bsl_malloc(res->nmodels + 1, sizeof *res->log_ml))) return BASEL_ENOMEM;
+    if (bsl_model_create(&M, pb->D, &pb->prior, pb->kmax, NULL)) return BASEL_ENOMEM;
+    for (size_t i = 0; i < res->nmodels; i++)
+        res->log_ml[i] = bsl_subset_log_ml(M, res->models[i].atoms, res->models[i].k);
+    res->null_log_ml = bsl_subset_log_ml(M, NULL, 0);
+    bsl_model_free(M);
+    return BASEL_OK;
+}
+
+/* The atoms' names, PIPs, size posterior and top models into res (with
+ * their marginal likelihoods when with_ml). */
 static int fill_summaries(bsl_result *res, const bsl_dict *dict, const bsl_problem *P,
-                          const bsl_vs_result *vr, size_t top)
+                          const bsl_vs_result *vr, size_t top, const bsl_vs_problem *pb, int with_ml)
 {
     const size_t m = vr->m;
     if (bsl_result_init(res, m, 1)) return BASEL_ENOMEM;
@@ -145,6 +191,7 @@ static int fill_summaries(bsl_result *res, const bsl_dict *dict, const bsl_probl
         rm->prob = fabs(total - 1) > 1e-9 && total > 0 ? s->weight / total : s->weight;
         rm->log_post = s->log_post;
     }
+    if (with_ml && ntop && add_log_ml(res, pb)) return BASEL_ENOMEM;
     const size_t ih = vr->models.n ? hpm_index(&vr->models) : 0;
     res->hpm.k = vr->models.n ? vr->models.items[ih].k : 0;
     if (!(res->hpm.atoms = bsl_malloc(res->hpm.k + 1, sizeof *res->hpm.atoms))) return BASEL_ENOMEM;
@@ -154,7 +201,7 @@ static int fill_summaries(bsl_result *res, const bsl_dict *dict, const bsl_probl
 
 /* The engine block: the dictionary and one predictor per model. */
 static json_t *engine_block(const bsl_vs_problem *pb, const bsl_dict *dict, const bsl_vs_result *vr,
-                            const bsl_result *res, size_t top, basel_error *err)
+                            bsl_result *res, size_t top, basel_error *err)
 {
     const size_t m = vr->m, c = vr->c;
     size_t *med = bsl_malloc(m + 1, sizeof *med), *prev = bsl_malloc(m + 1, sizeof *prev);
@@ -172,11 +219,17 @@ static json_t *engine_block(const bsl_vs_problem *pb, const bsl_dict *dict, cons
     }
     const size_t nmed = bsl_select_median(vr->pip, m, med);
     const size_t nprev = bsl_select_prevalence(vr->pip, m, vr->size_prob, vr->kmax, prev);
-    const size_t ntop = BSL_MIN(top, vr->models.n);
-    for (size_t i = 0; i < ntop; i++) {
-        const bsl_subset *s = &vr->models.items[i];
-        bsl_json_push(mix, model_predictor(pb, bsl_modelset_atoms(&vr->models, i), s->k, s->weight, err), &bad);
+    (void)top;
+    json_t *post = bsl_subset_posterior_block(pb, vr, err);
+    if (!post) {
+        json_decref(eng);
+        json_decref(pred);
+        json_decref(bma);
+        json_decref(mix);
+        eng = NULL;
+        goto out;
     }
+    json_decref(mix);
     size_t nz = 0;
     for (size_t j = 0; j < m; j++) {
         int any = 0;
@@ -188,7 +241,9 @@ static json_t *engine_block(const bsl_vs_problem *pb, const bsl_dict *dict, cons
     }
     bsl_json_put(bma, "atoms", bsl_json_sizes(nzat, nz), &bad);
     bsl_json_put(bma, "coef", bsl_json_doubles(nzco, nz * c), &bad);
-    bsl_json_put(bma, "mixture", mix, &bad);
+    /* the share of the posterior the model-averaged intervals stand on */
+    if (json_object_set(res->diagnostics, "predictive_mass", json_object_get(post, "covered"))) bad = 1;
+    bsl_json_put(bma, "posterior", post, &bad);
     bsl_json_put(pred, "bma", bma, &bad);
     bsl_json_put(pred, "hpm", model_predictor(pb, res->hpm.atoms, res->hpm.k, 1.0, err), &bad);
     bsl_json_put(pred, "median", model_predictor(pb, med, nmed, 1.0, err), &bad);
@@ -255,6 +310,45 @@ static int run_settings(bsl_run *run, const bsl_engine_ctx *ctx, basel_error *er
     return rc;
 }
 
+/* ssvs's spike and slab as it ran: tau, c, p, the rule that set the spike
+ * and every atom's spike and slab sd (issue: a fit must say which prior
+ * ran, not just its name). Its single-model predictors are refitted under
+ * the g-prior with g = n, and that is said too. 1 when out of memory. */
+static int ssvs_numbers(json_t *pr, const bsl_vs_problem *pb, const char *spec)
+{
+    bsl_ssvs_prior sp;
+    basel_error ignored;
+    const size_t m = pb->D->m;
+    if (bsl_ssvs_parse(&sp, spec, &ignored)) return 0; /* the engine has refused it already */
+    double *v0 = bsl_malloc(2 * m + 1, sizeof *v0), *slab = v0 ? v0 + m : NULL;
+    int from_ols = 0, bad = !v0 || bsl_ssvs_spike(&sp, pb->D, v0, &from_ols);
+    for (size_t j = 0; j < m && !bad; j++) {
+        slab[j] = sqrt(sp.c * v0[j]);
+        v0[j] = sqrt(v0[j]);
+    }
+    json_t *o = bad ? NULL : json_object();
+    if (bad || !o) { /* before v0 and slab are read below */
+        free(v0);
+        return 1;
+    }
+    bsl_json_put(o, "tau", bsl_json_real(sp.tau), &bad);
+    bsl_json_put(o, "c", bsl_json_real(sp.c), &bad);
+    if (sp.p > 0) bsl_json_put(o, "p", bsl_json_real(sp.p), &bad);
+    bsl_json_put(o, "scaled", json_boolean(sp.scaled), &bad);
+    bsl_json_put(o, "collapsed", json_boolean(sp.collapsed), &bad);
+    bsl_json_put(o, "spike_rule",
+                 json_string(sp.tau2 > 0  ? "tau2: the same spike variance for every atom"
+                             : from_ols ? "tau x the full least-squares standard error (George and McCulloch)"
+                                        : "tau x sqrt(y'Py / N / b'b) (no full least-squares fit: m >= N - 1)"),
+                 &bad);
+    bsl_json_put(o, "spike_sd", bsl_json_doubles(v0, m), &bad);
+    bsl_json_put(o, "slab_sd", bsl_json_doubles(slab, m), &bad);
+    bsl_json_put(o, "predictors", json_string("single models refitted under the g-prior with g = n"), &bad);
+    bsl_json_put(pr, "spike_and_slab", o, &bad);
+    free(v0);
+    return bad;
+}
+
 /* The priors that ran, with their numbers. */
 static json_t *prior_json(const bsl_vs_problem *pb, const char *coef_spec)
 {
@@ -265,6 +359,7 @@ static json_t *prior_json(const bsl_vs_problem *pb, const char *coef_spec)
     bsl_mprior_describe(&pb->mprior, mp, sizeof mp);
     bsl_json_put(pr, "model", json_string(mp), &bad);
     bsl_json_put(pr, "kmax", json_integer((json_int_t)pb->kmax), &bad);
+    if (!bad && coef_spec && strncmp(coef_spec, "ssvs", 4) == 0) bad = ssvs_numbers(pr, pb, coef_spec);
     if (bad) json_decref(pr);
     return bad ? NULL : pr;
 }
@@ -305,9 +400,20 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
         pb.prior.lambda = vr->lambda_mean;
     }
     res->prior = prior_json(&pb, coef_spec);
-    if (!res->prior || fill_summaries(res, dict, P, vr, run.top) || add_diagnostics(res, vr) ||
+    /* marginal likelihoods under the prior the engine ran: not for ssvs's
+     * own prior, nor for a ridge prior whose sigma^2 and lambda were sampled */
+    const int with_ml = !own_prior && !pb.prior.sample_nuisance;
+    if (!res->prior || fill_summaries(res, dict, P, vr, run.top, &pb, with_ml) || add_diagnostics(res, vr) ||
         !(res->engine = engine_block(&pb, dict, vr, res, run.top, err))) {
         rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        goto out;
+    }
+    json_t *coef = bsl_subset_coefficients(&pb, P, dict, vr, (const char *const *)res->atom_names, 0.95, 0, err);
+    int bad = 0;
+    if (coef && !res->extra) res->extra = json_object();
+    if (coef) bsl_json_put(res->extra, "coefficients", coef, &bad); /* takes coef, also on failure */
+    if (!coef || bad) {
+        rc = err && err->code ? err->code : bsl_fail(err, BASEL_ENOMEM, "out of memory");
         goto out;
     }
     if (ctx->keep_draws && vr->ndraws) {

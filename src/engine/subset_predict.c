@@ -3,15 +3,20 @@
  * ssvs) from their engine block: the dictionary ("basis") and one
  * "predictor" per model a user can predict with (subset.c writes them).
  *
- * A single model M predicts output o at x with
- *   mean  z(x)' gamma_o + b_M(x)' beta_o
- *   var   sigma2_o (1 + x~' V x~ + z' (Z'Z)^{-1} z),  x~ = b_M(x) - gB_M' z(x),
- * a Gaussian approximation of the Student-t predictive (exact for the ridge
- * prior with sigma^2 given). The model average's mean is exact (all visited
- * models, Rao-Blackwellised); its interval comes from the mixture over the
- * top models, whose quantiles are found by bisection on the mixture CDF.
+ * A single model M predicts output o at x with a Student-t (subset_post.c:
+ * sigma^2 integrated; Gaussian for the ridge prior with sigma^2 given):
+ *   location  z(x)' gamma_o + b_M(x)' beta_o
+ *   scale^2   scale2_o (x~' V x~ + z' (Z'Z)^{-1} z [+ 1 for a new y]),
+ *             x~ = b_M(x) - gB_M' z(x),
+ * df degrees of freedom (BAS's se.fit and se.pred, with its t quantiles).
+ * The model average's mean is exact (all visited models, Rao-Blackwellised);
+ * its interval is the equal-tailed interval of the mixture of these t's over
+ * the visited models kept in bma.posterior (all but 1e-6 of the posterior
+ * weight), each refitted exactly from the stored Gram block; quantiles by
+ * safeguarded Newton on the mixture CDF (bsl_tmix_quantile).
  */
 #include "subset.h"
+#include "subset_post.h"
 #include "../fit/fit.h"
 #include "../basis/basis.h"
 
@@ -159,13 +164,22 @@ static int model_columns(vs_ctx *v, const size_t *atoms, size_t k, double *Bt)
     return 0;
 }
 
-/* Mean (n x c) and variance (n x c) of one single-model predictor block. */
-static int model_predict(vs_ctx *v, const json_t *blk, double *mean, double *var)
+/* Mean (n x c) and scale^2 (n x c) of one single-model predictor block:
+ * Student-t with *df degrees of freedom (INFINITY: Gaussian) when the block
+ * has "scale2" (and "df"), else the Gaussian with E[sigma^2] of older fits.
+ * noise adds the new observation's own variance. */
+static int model_predict(vs_ctx *v, const json_t *blk, int noise, double *mean, double *var, double *df)
 {
     const json_t *at = json_object_get(blk, "atoms");
     const size_t k = json_array_size(at), n = v->n, c = v->c, q = v->q;
     if (!has_len(json_object_get(blk, "coef"), k, c) || !has_len(json_object_get(blk, "V"), k, k))
         return -1; /* before allocating k x k */
+    const json_t *sc = json_object_get(blk, "scale2"), *jdf = json_object_get(blk, "df");
+    *df = INFINITY;
+    if (sc && jdf) {
+        *df = json_number_value(jdf);
+        if (!(*df >= 1 && isfinite(*df))) return -1;
+    }
     size_t *atoms = bsl_malloc(k + 1, sizeof *atoms);
     double *beta = bsl_malloc(k * c + 1, sizeof *beta), *gam = bsl_malloc(q * c, sizeof *gam),
            *s2 = bsl_malloc(c, sizeof *s2), *V = bsl_malloc(k * k + 1, sizeof *V),
@@ -180,8 +194,9 @@ static int model_predict(vs_ctx *v, const json_t *blk, double *mean, double *var
     if (!rc)
         rc = bsl_json_read_doubles(json_object_get(blk, "coef"), beta, k * c) ||
              bsl_json_read_doubles(json_object_get(blk, "always_in"), gam, q * c) ||
-             bsl_json_read_doubles(json_object_get(blk, "sigma2"), s2, c) ||
+             bsl_json_read_doubles(sc ? sc : json_object_get(blk, "sigma2"), s2, c) ||
              bsl_json_read_doubles(json_object_get(blk, "V"), V, k * k) || model_columns(v, atoms, k, Bt);
+    for (size_t o = 0; o < c && !rc; o++) rc = !(s2[o] >= 0);
     for (size_t i = 0; i < n && !rc; i++) {
         double h = 0;
         for (size_t a = 0; a < k; a++)
@@ -195,7 +210,7 @@ static int model_predict(vs_ctx *v, const json_t *blk, double *mean, double *var
             for (size_t a = 0; a < k; a++)
                 for (size_t l = 0; l < q; l++) mu += beta[a * c + o] * v->gB[atoms[a] * q + l] * v->Z[l * n + i];
             mean[o * n + i] = mu;
-            var[o * n + i] = s2[o] * (1 + fmax(h, 0) + v->zvar[i]);
+            var[o * n + i] = s2[o] * ((noise ? 1 : 0) + fmax(h, 0) + v->zvar[i]);
         }
     }
     free(atoms);
@@ -207,7 +222,8 @@ static int model_predict(vs_ctx *v, const json_t *blk, double *mean, double *var
     return oom ? -2 : rc ? -1 : 0; /* -2: out of memory, -1: malformed */
 }
 
-/* Quantile of a normal mixture by bisection on its CDF. */
+/* Quantile of a normal mixture by bisection on its CDF (fits written
+ * before bma.posterior). */
 static double mixture_quantile(const double *w, const double *mu, const double *sd, size_t K,
                                double prob)
 {
@@ -226,11 +242,220 @@ static double mixture_quantile(const double *w, const double *mu, const double *
     return 0.5 * (lo + hi);
 }
 
-static int vs_predict_bma(vs_ctx *v, const json_t *bma, double level, basel_pred *p)
+/* The prior of a posterior block, as it ran. */
+static int read_prior(const json_t *o, bsl_coef_prior *pr)
+{
+    memset(pr, 0, sizeof *pr);
+    const char *kind = json_string_value(json_object_get(o, "kind"));
+    int found = 0;
+    for (int i = BSL_COEF_G; i <= BSL_COEF_MDL && kind; i++)
+        if (strcmp(kind, bsl_coef_kind_name((bsl_coef_kind)i)) == 0) {
+            pr->kind = (bsl_coef_kind)i;
+            found = 1;
+        }
+    pr->g = json_number_value(json_object_get(o, "g"));
+    pr->sigma2 = json_number_value(json_object_get(o, "sigma2"));
+    pr->lambda = json_number_value(json_object_get(o, "lambda"));
+    pr->delta2 = json_number_value(json_object_get(o, "delta2"));
+    pr->a = json_number_value(json_object_get(o, "a"));
+    pr->b = json_number_value(json_object_get(o, "b"));
+    if (!found) return -1;
+    switch (pr->kind) {
+    case BSL_COEF_G: return pr->g > 0 && isfinite(pr->g) ? 0 : -1;
+    case BSL_COEF_RIDGE: return pr->sigma2 > 0 && pr->lambda > 0 && isfinite(pr->sigma2 * pr->lambda) ? 0 : -1;
+    case BSL_COEF_HIER: return pr->delta2 > 0 && pr->a >= 0 && pr->b >= 0 && isfinite(pr->delta2) ? 0 : -1;
+    default: return 0;
+    }
+}
+
+/* The refitted models of a posterior block (subset_post.h): their atoms
+ * (local indices into the block's atoms), posteriors and weights. */
+typedef struct post_set {
+    bsl_design D;        /* the kept atoms' projected Gram block */
+    size_t u, K, kmax;
+    size_t *uni;         /* u global atom indices */
+    size_t *off, *atoms; /* model r: atoms[off[r] .. off[r+1]) (local) */
+    double *w;           /* K, normalised */
+    double *beta, *V, *scale2, *df; /* per model: kmax x c, kmax^2, c, 1 */
+} post_set;
+
+static void post_set_free(post_set *s)
+{
+    free(s->D.G);
+    free(s->D.Bty);
+    free(s->D.diag);
+    free(s->D.yy);
+    free(s->D.usable);
+    free(s->uni);
+    free(s->off);
+    free(s->atoms);
+    free(s->w);
+    free(s->beta);
+    free(s->V);
+    free(s->scale2);
+    free(s->df);
+}
+
+static int post_set_read(post_set *s, vs_ctx *v, const json_t *post)
+{
+    memset(s, 0, sizeof *s);
+    const size_t c = v->c;
+    const json_t *at = json_object_get(post, "atoms"), *ms = json_object_get(post, "models"),
+                 *ws = json_object_get(post, "weights");
+    bsl_coef_prior pr;
+    size_t ntrain = 0;
+    s->u = json_array_size(at);
+    s->K = json_array_size(ms);
+    if (read_prior(json_object_get(post, "prior"), &pr) || bsl_json_read_size(post, "n", v->q + 1, SIZE_MAX, &ntrain) ||
+        !json_is_array(at) || s->u > v->m || !has_len(json_object_get(post, "gram"), s->u, s->u) ||
+        !has_len(json_object_get(post, "bty"), s->u, c) || !has_len(json_object_get(post, "yy"), c, 1) ||
+        !has_len(ws, s->K, 1) || s->K == 0)
+        return -1;
+    const size_t u = s->u;
+    long *loc = bsl_malloc(v->m + 1, sizeof *loc);
+    s->uni = bsl_malloc(u + 1, sizeof *s->uni);
+    s->D.G = bsl_malloc(u * u + 1, sizeof(double));
+    s->D.Bty = bsl_malloc(u * c + 1, sizeof(double));
+    s->D.diag = bsl_malloc(u + 1, sizeof(double));
+    s->D.yy = bsl_malloc(c, sizeof(double));
+    s->D.usable = bsl_malloc(u + 1, 1);
+    s->off = bsl_malloc(s->K + 1, sizeof *s->off);
+    s->w = bsl_malloc(s->K, sizeof *s->w);
+    int rc = !loc || !s->uni || !s->D.G || !s->D.Bty || !s->D.diag || !s->D.yy || !s->D.usable || !s->off || !s->w
+                 ? -2 /* out of memory */
+                 : 0;
+    for (size_t j = 0; j < v->m && !rc; j++) loc[j] = -1;
+    for (size_t a = 0; a < u && !rc; a++) {
+        const json_t *x = json_array_get(at, a);
+        rc = !json_is_integer(x) || json_integer_value(x) < 0 || (size_t)json_integer_value(x) >= v->m ||
+             loc[json_integer_value(x)] >= 0;
+        if (!rc) {
+            s->uni[a] = (size_t)json_integer_value(x);
+            loc[s->uni[a]] = (long)a;
+            s->D.usable[a] = 1;
+        }
+    }
+    if (!rc)
+        rc = bsl_json_read_doubles(json_object_get(post, "gram"), s->D.G, u * u) ||
+             bsl_json_read_doubles(json_object_get(post, "bty"), s->D.Bty, u * c) ||
+             bsl_json_read_doubles(json_object_get(post, "yy"), s->D.yy, c) ||
+             bsl_json_read_doubles(ws, s->w, s->K);
+    size_t total = 0;
+    double wsum = 0;
+    for (size_t r = 0; r < s->K && !rc; r++) {
+        const json_t *mo = json_array_get(ms, r);
+        rc = !json_is_array(mo) || json_array_size(mo) > u || !(s->w[r] >= 0 && isfinite(s->w[r]));
+        if (!rc) {
+            s->off[r] = total;
+            total += json_array_size(mo);
+            s->kmax = BSL_MAX(s->kmax, json_array_size(mo));
+            wsum += s->w[r];
+        }
+    }
+    if (!rc) {
+        s->off[s->K] = total;
+        s->atoms = bsl_malloc(total + 1, sizeof *s->atoms);
+        rc = !s->atoms || !(wsum > 0);
+    }
+    for (size_t r = 0; r < s->K && !rc; r++) {
+        const json_t *mo = json_array_get(ms, r);
+        s->w[r] /= wsum;
+        for (size_t a = 0; a < json_array_size(mo) && !rc; a++) {
+            const json_t *x = json_array_get(mo, a);
+            rc = !json_is_integer(x) || json_integer_value(x) < 0 || (size_t)json_integer_value(x) >= v->m ||
+                 loc[json_integer_value(x)] < 0;
+            if (!rc) s->atoms[s->off[r] + a] = (size_t)loc[json_integer_value(x)];
+        }
+    }
+    free(loc);
+    for (size_t a = 0; a < u && !rc; a++) {
+        s->D.diag[a] = s->D.G[a + a * u];
+        rc = !(s->D.diag[a] >= 0);
+    }
+    for (size_t o = 0; o < c && !rc; o++) rc = !(s->D.yy[o] > 0);
+    if (rc) return rc == -2 ? -2 : -1;
+    s->D.n = ntrain;
+    s->D.m = u;
+    s->D.c = c;
+    s->D.q = v->q;
+    /* refit every kept model exactly (as the fit did) */
+    const size_t kx = s->kmax;
+    s->beta = bsl_malloc(s->K * kx * c + 1, sizeof(double));
+    s->V = bsl_malloc(s->K * kx * kx + 1, sizeof(double));
+    s->scale2 = bsl_malloc(s->K * c, sizeof(double));
+    s->df = bsl_malloc(s->K, sizeof(double));
+    bsl_model *M = NULL;
+    bsl_post p = {0};
+    rc = !s->beta || !s->V || !s->scale2 || !s->df || bsl_post_init(&p, kx, c) ? -2 /* out of memory */
+         : bsl_model_create(&M, &s->D, &pr, kx, NULL);
+    for (size_t r = 0; r < s->K && !rc; r++) {
+        const size_t k = s->off[r + 1] - s->off[r];
+        rc = bsl_post_of(&p, M, s->atoms + s->off[r], k, 0) != BASEL_OK;
+        if (rc) break;
+        memcpy(s->beta + r * kx * c, p.beta, k * c * sizeof(double));
+        memcpy(s->V + r * kx * kx, p.V, k * k * sizeof(double));
+        memcpy(s->scale2 + r * c, p.scale2, c * sizeof(double));
+        s->df[r] = p.df;
+    }
+    bsl_model_free(M);
+    bsl_post_free(&p);
+    return rc == -2 ? -2 : rc ? -1 : 0;
+}
+
+/* Intervals of the model average: quantiles of the mixture over the kept
+ * models of each one's Student-t (of f(x), or of a new y when noise). */
+static int vs_interval_posterior(vs_ctx *v, const json_t *post, int noise, double level, basel_pred *p)
+{
+    const size_t n = v->n, c = v->c, q = v->q;
+    post_set s;
+    int rc = post_set_read(&s, v, post);
+    double *Bt = NULL, *mu = NULL, *sd = NULL, *x = NULL;
+    if (!rc) {
+        Bt = bsl_malloc(n * s.u + 1, sizeof *Bt);
+        mu = bsl_malloc(s.K, sizeof *mu);
+        sd = bsl_malloc(s.K, sizeof *sd);
+        x = bsl_malloc(s.kmax + 1, sizeof *x);
+        rc = !Bt || !mu || !sd || !x ? -2 /* out of memory */ : model_columns(v, s.uni, s.u, Bt);
+    }
+    for (size_t i = 0; i < n && !rc; i++)
+        for (size_t o = 0; o < c; o++) {
+            double base = 0;
+            for (size_t l = 0; l < q; l++) base += v->Z[l * n + i] * v->gy[l * c + o];
+            for (size_t r = 0; r < s.K; r++) {
+                const size_t k = s.off[r + 1] - s.off[r], kx = s.kmax;
+                const size_t *A = s.atoms + s.off[r];
+                const double *beta = s.beta + r * kx * c, *V = s.V + r * kx * kx;
+                double m0 = base, h = 0;
+                for (size_t a = 0; a < k; a++) {
+                    x[a] = Bt[A[a] * n + i];
+                    m0 += beta[a * c + o] * x[a];
+                }
+                for (size_t a = 0; a < k; a++)
+                    for (size_t b = 0; b < k; b++) h += x[a] * V[a + b * k] * x[b];
+                mu[r] = m0;
+                sd[r] = sqrt(s.scale2[r * c + o] * ((noise ? 1 : 0) + fmax(h, 0) + v->zvar[i]));
+            }
+            const bsl_tmix t = {s.w, mu, sd, s.df, s.K, 0};
+            p->lower[o * n + i] = bsl_tmix_quantile(&t, 0.5 - level / 2);
+            p->upper[o * n + i] = bsl_tmix_quantile(&t, 0.5 + level / 2);
+        }
+    post_set_free(&s);
+    free(Bt);
+    free(mu);
+    free(sd);
+    free(x);
+    return rc == -2 ? -2 : rc ? -1 : 0;
+}
+
+/* The model average: its mean from the Rao-Blackwellised coefficients of
+ * all visited models ("atoms", "coef"); its interval from "posterior" (or,
+ * in fits written before it, the normal mixture over the top models). */
+static int vs_predict_bma(vs_ctx *v, const json_t *bma, int noise, double level, basel_pred *p)
 {
     const size_t n = v->n, c = v->c, q = v->q;
     const json_t *at = json_object_get(bma, "atoms"), *mix = json_object_get(bma, "mixture");
-    const size_t k = json_array_size(at), K = json_array_size(mix);
+    const json_t *post = json_object_get(bma, "posterior");
+    const size_t k = json_array_size(at), K = post ? 0 : json_array_size(mix);
     if (!has_len(json_object_get(bma, "coef"), k, c)) return -1;
     size_t *atoms = bsl_malloc(k + 1, sizeof *atoms);
     double *beta = bsl_malloc(k * c + 1, sizeof *beta), *Bt = bsl_malloc(n * k + 1, sizeof *Bt);
@@ -247,9 +472,10 @@ static int vs_predict_bma(vs_ctx *v, const json_t *bma, double level, basel_pred
     double wsum = 0;
     for (size_t i = 0; i < K && !rc; i++) {
         const json_t *blk = json_array_get(mix, i);
+        double df;
         w[i] = json_number_value(json_object_get(blk, "weight"));
         wsum += w[i];
-        rc = model_predict(v, blk, mm + i * n * c, mv + i * n * c);
+        rc = model_predict(v, blk, noise, mm + i * n * c, mv + i * n * c, &df);
     }
     for (size_t i = 0; i < n && !rc; i++)
         for (size_t o = 0; o < c; o++) {
@@ -257,6 +483,7 @@ static int vs_predict_bma(vs_ctx *v, const json_t *bma, double level, basel_pred
             for (size_t l = 0; l < q; l++) m0 += v->Z[l * n + i] * v->gy[l * c + o];
             for (size_t a = 0; a < k; a++) m0 += Bt[a * n + i] * beta[a * c + o];
             p->mean[o * n + i] = m0;
+            if (post) continue;
             if (K == 0 || !(wsum > 0)) {
                 p->lower[o * n + i] = p->upper[o * n + i] = NAN;
                 continue;
@@ -269,6 +496,7 @@ static int vs_predict_bma(vs_ctx *v, const json_t *bma, double level, basel_pred
             p->lower[o * n + i] = mixture_quantile(w, mu, sd, K, 0.5 - level / 2);
             p->upper[o * n + i] = mixture_quantile(w, mu, sd, K, 0.5 + level / 2);
         }
+    if (!rc && post) rc = vs_interval_posterior(v, post, noise, level, p);
     free(atoms);
     free(beta);
     free(Bt);
@@ -289,11 +517,13 @@ int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, c
     if (!rc && !pred) rc = bsl_fail(err, BASEL_EPARSE, "the fit has no '%s' predictor", model);
     if (!rc) {
         int bad;
+        const int noise = !p->interval_mean;
         if (strcmp(model, "bma") == 0) {
-            bad = vs_predict_bma(&v, pred, level, p);
+            bad = vs_predict_bma(&v, pred, noise, level, p);
         } else {
-            const double z = gsl_cdf_ugaussian_Pinv(0.5 + level / 2);
-            bad = model_predict(&v, pred, p->mean, p->lower);
+            double df = INFINITY;
+            bad = model_predict(&v, pred, noise, p->mean, p->lower, &df);
+            const double z = isinf(df) ? gsl_cdf_ugaussian_Pinv(0.5 + level / 2) : gsl_cdf_tdist_Pinv(0.5 + level / 2, df);
             for (size_t i = 0; i < n * p->c && !bad; i++) {
                 const double s = sqrt(p->lower[i]);
                 p->lower[i] = p->mean[i] - z * s;

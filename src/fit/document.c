@@ -24,16 +24,34 @@ static double clamp_prob(double p)
     return p < 0 && p > -1e-9 ? 0.0 : p > 1 && p < 1 + 1e-9 ? 1.0 : p;
 }
 
-/* A listed model; NULL when out of memory (as every builder here). */
-static json_t *model_json(const bsl_result_model *rm)
+/* Listed model i; with marginal likelihoods, its log Bayes factors against
+ * the best listed model (largest log posterior) and the null model. NULL
+ * when out of memory (as every builder here). */
+static json_t *model_json(const bsl_result *r, size_t i, size_t best)
 {
+    const bsl_result_model *rm = &r->models[i];
     json_t *o = json_object();
     int bad = 0;
     bsl_json_put(o, "atoms", bsl_json_sizes(rm->atoms, rm->k), &bad);
     bsl_json_put(o, "prob", isfinite(rm->prob) ? bsl_json_real(clamp_prob(rm->prob)) : json_null(), &bad);
     if (isfinite(rm->log_post)) bsl_json_put(o, "log_post", bsl_json_real(rm->log_post), &bad);
+    if (r->log_ml && isfinite(r->log_ml[i]) && isfinite(r->log_ml[best]) && isfinite(r->null_log_ml)) {
+        bsl_json_put(o, "log_ml", bsl_json_real(r->log_ml[i]), &bad);
+        bsl_json_put(o, "log_bf_best", bsl_json_real(r->log_ml[i] - r->log_ml[best]), &bad);
+        bsl_json_put(o, "log_bf_null", bsl_json_real(r->log_ml[i] - r->null_log_ml), &bad);
+    }
     if (bad) json_decref(o);
     return bad ? NULL : o;
+}
+
+/* The listed model with the largest log posterior (the first when none is
+ * known): the "best" of the Bayes factors. */
+static size_t best_model(const bsl_result *r)
+{
+    size_t best = 0;
+    for (size_t i = 1; i < r->nmodels; i++)
+        if (r->models[i].log_post > r->models[best].log_post) best = i;
+    return best;
 }
 
 /* selected.{hpm, median, prevalence} (Barbieri and Berger; paper 004 Defs.
@@ -88,8 +106,10 @@ int bsl_document_fill(json_t *doc, const bsl_result *r, basel_error *err)
     if (r->has_selected && r->pip && r->size_prob) bsl_json_put(doc, "selected", selected_json(r), &bad);
     if (r->models) {
         json_t *ms = json_array();
-        for (size_t i = 0; i < r->nmodels; i++) bsl_json_push(ms, model_json(&r->models[i]), &bad);
+        const size_t best = best_model(r);
+        for (size_t i = 0; i < r->nmodels; i++) bsl_json_push(ms, model_json(r, i, best), &bad);
         bsl_json_put(doc, "models", ms, &bad);
+        if (r->log_ml && isfinite(r->null_log_ml)) bsl_json_put(doc, "null_log_ml", bsl_json_real(r->null_log_ml), &bad);
     }
     if (r->prior) bsl_json_put(doc, "prior", json_incref(r->prior), &bad);
     bsl_json_put(doc, "diagnostics", r->diagnostics ? json_incref(r->diagnostics) : json_object(), &bad);
@@ -116,6 +136,16 @@ static int numbers_in(const json_t *a, size_t n, double lo, double hi)
         if (!(isfinite(v) && v >= lo && v <= hi)) return 0;
     }
     return 1;
+}
+
+/* A number at key of o: finite (and within [lo, hi]); absent only when
+ * optional. */
+static int number_at(const json_t *o, const char *key, double lo, double hi, int optional)
+{
+    const json_t *x = json_object_get(o, key);
+    if (!x) return optional;
+    const double v = json_number_value(x);
+    return json_is_number(x) && isfinite(v) && v >= lo && v <= hi;
 }
 
 /* An array of distinct atom indices below m. */
@@ -166,6 +196,37 @@ static int check_summaries(const json_t *doc, const char *source, basel_error *e
         if (!json_is_number(p) || !(json_number_value(p) >= 0 && json_number_value(p) <= 1) ||
             !atom_list(json_object_get(mo, "atoms"), m ? m : SIZE_MAX))
             return fail_key(err, source, "models", "holds a model without atoms or a probability in [0, 1]");
+        const char *ml[] = {"log_ml", "log_bf_best", "log_bf_null"};
+        for (size_t k = 0; k < 3; k++)
+            if (!number_at(mo, ml[k], -INFINITY, INFINITY, 1))
+                return fail_key(err, source, "models", "holds a log marginal likelihood or Bayes factor that is not a finite number");
+    }
+    return BASEL_OK;
+}
+
+/* "coefficients" (when present): scale, level, models, covered, and terms,
+ * each with a name, a target, a PIP, a mean, an sd >= 0 and an interval
+ * lower <= upper; cond_mean and cond_sd (>= 0) together or neither. */
+static int check_coefficients(const json_t *doc, const char *source, basel_error *err)
+{
+    const json_t *co = json_object_get(doc, "coefficients");
+    if (!co) return BASEL_OK;
+    const json_t *terms = json_object_get(co, "terms");
+    if (!json_is_object(co) || !json_is_string(json_object_get(co, "scale")) ||
+        !number_at(co, "level", 0, 1, 0) || !number_at(co, "covered", 0, 1, 0) ||
+        !json_is_integer(json_object_get(co, "models")) || !json_is_array(terms))
+        return fail_key(err, source, "coefficients", "is not {scale, level, models, covered, terms: [...]}");
+    for (size_t i = 0; i < json_array_size(terms); i++) {
+        const json_t *t = json_array_get(terms, i);
+        const int cond = json_object_get(t, "cond_mean") != NULL;
+        if (!json_is_string(json_object_get(t, "name")) || !json_is_string(json_object_get(t, "target")) ||
+            !number_at(t, "pip", 0, 1, 0) || !number_at(t, "mean", -INFINITY, INFINITY, 0) ||
+            !number_at(t, "sd", 0, INFINITY, 0) || !number_at(t, "lower", -INFINITY, INFINITY, 0) ||
+            !number_at(t, "upper", json_number_value(json_object_get(t, "lower")), INFINITY, 0) ||
+            !number_at(t, "cond_mean", -INFINITY, INFINITY, !cond) || !number_at(t, "cond_sd", 0, INFINITY, !cond) ||
+            (!cond && json_object_get(t, "cond_sd")))
+            return fail_key(err, source, "coefficients",
+                            "holds a term without a name, target, PIP in [0, 1], mean, sd >= 0 or interval lower <= upper");
     }
     return BASEL_OK;
 }
@@ -229,5 +290,6 @@ int bsl_document_check(const json_t *doc, const char *source, basel_error *err)
         return fail_key(err, source, path, "is null: a value that is not a finite number (NaN or infinite) has no place "
                                            "in a fit");
     if ((rc = check_summaries(doc, source, err))) return rc;
+    if ((rc = check_coefficients(doc, source, err))) return rc;
     return e->check ? e->check(doc, source, err) : BASEL_OK;
 }

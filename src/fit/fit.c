@@ -62,6 +62,7 @@ static json_t *header(const bsl_problem *P, const bsl_params *settings, unsigned
     bsl_json_put(doc, "rng", json_string("mt19937"), &bad);
     bsl_json_put(doc, "settings", settings_json(P->engine, settings), &bad);
     bsl_json_put(doc, "n", json_integer((json_int_t)P->n), &bad);
+    if (P->rows_dropped) bsl_json_put(doc, "rows_dropped", json_integer((json_int_t)P->rows_dropped), &bad);
     json_t *in = json_array(), *tg = json_array();
     for (size_t j = 0; j < P->d; j++) bsl_json_push(in, json_string(P->input_names[j]), &bad);
     for (size_t j = 0; j < P->c; j++) bsl_json_push(tg, json_string(P->target_names[j]), &bad);
@@ -95,6 +96,10 @@ int bsl_fit_wrap(basel_fit **out, json_t *doc, basel_error *err)
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
     for (size_t j = 0; j < f->m; j++) f->pip[j] = json_number_value(json_array_get(pip, j));
+    if (bsl_fit_cache(f)) {
+        basel_fit_free(f);
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
     *out = f;
     return BASEL_OK;
 }
@@ -123,6 +128,8 @@ int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *
     char seed_text[24];
     snprintf(seed_text, sizeof seed_text, "%lu", seed);
     if (!rc && bsl_params_set(&settings, "seed", seed_text)) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
+    const char *na = bsl_params_get(&o->p, "na");
+    if (!rc && bsl_params_set(&settings, "na", na ? na : "error")) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
     bsl_engine_ctx ctx = {e, &P, &settings, &o->p, seed, (int)threads, keep_draws, o->progress, o->progress_user};
     bsl_result res = {0};
     if (!rc) rc = e->fit(&ctx, &res, err);
@@ -148,12 +155,16 @@ void basel_fit_free(basel_fit *f)
     if (!f) return;
     json_decref(f->doc);
     free(f->pip);
+    free(f->size);
+    for (size_t i = 0; i < 3; i++) free(f->selected[i]);
     if (f->draws) {
         bsl_vs_result_free(f->draws);
         free(f->draws);
     }
     free(f);
 }
+
+int basel_fit_format_version(void) { return BSL_FORMAT_VERSION; }
 
 unsigned long basel_fit_seed(const basel_fit *f)
 {
@@ -164,6 +175,21 @@ const double *basel_fit_pip(const basel_fit *f, size_t *m)
 {
     *m = f->m;
     return f->pip;
+}
+
+static const json_t *warnings(const basel_fit *f)
+{
+    return json_object_get(json_object_get(f->doc, "diagnostics"), "warnings");
+}
+
+size_t basel_fit_warning_count(const basel_fit *f)
+{
+    return json_array_size(warnings(f));
+}
+
+const char *basel_fit_warning(const basel_fit *f, size_t i)
+{
+    return json_string_value(json_array_get(warnings(f), i));
 }
 
 int basel_fit_write_json(const basel_fit *f, const char *path, basel_error *err)
@@ -210,12 +236,15 @@ int basel_fit_read_json(basel_fit **out, const char *path, basel_error *err)
 {
     *out = NULL;
     json_error_t je;
-    json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    const int from_stdin = strcmp(path, "-") == 0;
+    const char *name = from_stdin ? "<stdin>" : path;
+    json_t *doc = from_stdin ? json_loadf(stdin, JSON_REJECT_DUPLICATES, &je)
+                             : json_load_file(path, JSON_REJECT_DUPLICATES, &je);
     if (!doc) {
         const int io = je.line == -1 || strstr(je.text, "unable to open") != NULL;
-        return load_error(&je, io ? BASEL_EIO : BASEL_EPARSE, path, err);
+        return load_error(&je, io ? BASEL_EIO : BASEL_EPARSE, name, err);
     }
-    return bsl_fit_adopt(out, doc, path, err);
+    return bsl_fit_adopt(out, doc, name, err);
 }
 
 /* The same bytes from memory give the same fit or the same error. */
@@ -227,4 +256,9 @@ int bsl_fit_read_buffer(basel_fit **out, const char *name, const char *text, siz
     json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     if (!doc) return load_error(&je, BASEL_EPARSE, name, err);
     return bsl_fit_adopt(out, doc, name, err);
+}
+
+int basel_fit_from_json(basel_fit **out, const char *name, const char *text, size_t len, basel_error *err)
+{
+    return bsl_fit_read_buffer(out, name ? name : "<json>", text, len, err);
 }

@@ -30,7 +30,13 @@ struct basel_fit {
     double *pip;   /* cached from doc for basel_fit_pip */
     size_t m;
     bsl_vs_result *draws; /* the run's draws when asked for (not part of FIT.json) */
+    double *size;          /* model_size.prob, nsize entries (access.c) */
+    size_t nsize;
+    size_t *selected[3];   /* selected.hpm, median, prevalence, or NULL */
+    size_t nselected[3];
 };
+/* Fill the arrays the accessors hand out (access.c). BASEL_ENOMEM. */
+int bsl_fit_cache(basel_fit *f);
 
 /* The FIT.json format this basel writes and reads (docs/FIT.md). */
 #define BSL_FORMAT_VERSION 2
@@ -61,6 +67,7 @@ struct basel_pred {
     double *mean, *lower, *upper; /* n x c column-major (regression) */
     double *prob;      /* n x nclass row-major (classification) */
     size_t *cls;       /* n predicted classes */
+    int interval_mean; /* intervals of the regression function f(x), not of a new y */
 };
 
 /* The first value of p that is not finite: what it is ("mean", "lower

@@ -135,6 +135,12 @@ static void model_list(const bsl_engine_def *e, char *buf, size_t len)
 int basel_fit_predict(const basel_fit *f, const basel_data *data, const char *model,
                       double level, basel_pred **out, basel_error *err)
 {
+    return basel_fit_predict_ex(f, data, model, level, BASEL_INTERVAL_NEW, out, err);
+}
+
+int basel_fit_predict_ex(const basel_fit *f, const basel_data *data, const char *model,
+                         double level, basel_interval_kind kind, basel_pred **out, basel_error *err)
+{
     *out = NULL;
     bsl_error_clear(err);
     const bsl_engine_def *e = bsl_engine_find(json_string_value(json_object_get(f->doc, "method")));
@@ -146,6 +152,11 @@ int basel_fit_predict(const basel_fit *f, const basel_data *data, const char *mo
                         list);
     }
     if (!model) model = e->models ? e->models[0] : "bma";
+    if (kind != BASEL_INTERVAL_NEW && kind != BASEL_INTERVAL_MEAN)
+        return bsl_fail(err, BASEL_EINVAL, "unknown interval kind %d", (int)kind);
+    if (kind == BASEL_INTERVAL_MEAN && !e->mean_interval)
+        return bsl_fail(err, BASEL_EINVAL,
+                        "--interval-kind mean: a fit of --method %s gives intervals for new observations only", e->name);
     if (!(level > 0 && level < 1))
         return bsl_fail(err, BASEL_EINVAL, "--interval %g: expected a probability in (0, 1)", level);
     double *X = NULL;
@@ -156,6 +167,7 @@ int basel_fit_predict(const basel_fit *f, const basel_data *data, const char *mo
     basel_pred *p = calloc(1, sizeof *p);
     const json_t *targets = json_object_get(f->doc, "targets");
     if (p) {
+        p->interval_mean = kind == BASEL_INTERVAL_MEAN;
         p->n = n;
         p->c = json_array_size(targets);
         p->names = bsl_calloc(p->c + 1, sizeof *p->names);

@@ -19,6 +19,7 @@ void bsl_problem_free(bsl_problem *pb)
     free(pb->class_names);
     free(pb->x_mean);
     free(pb->x_scale);
+    basel_data_free(pb->owned);
     free(pb->y_scale);
     memset(pb, 0, sizeof *pb);
 }
@@ -284,16 +285,65 @@ static int check_inputs(const bsl_problem *pb, const bsl_params *settings, basel
     return BASEL_OK;
 }
 
+/* Missing values (an empty cell or NA) in the columns used: an error naming
+ * the first and counting the rows --na drop would leave out, or (drop) the
+ * complete rows as a new table that the problem owns. A cell that is
+ * present but not a number is an error either way. */
+static int handle_missing(bsl_problem *pb, const basel_data **data, const long *tcols, size_t nt,
+                          const long *icols, size_t ni, const bsl_params *user, basel_error *err)
+{
+    const basel_data *d = *data;
+    const char *na = bsl_params_get(user, "na");
+    const int drop = na && strcmp(na, "drop") == 0;
+    size_t *keep = bsl_malloc(d->n + 1, sizeof *keep), nkeep = 0, first = d->n, first_col = 0;
+    if (!keep) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    int rc = BASEL_OK;
+    for (size_t c = 0; c < nt + ni && !rc; c++) {
+        const size_t j = (size_t)(c < nt ? tcols[c] : icols[c - nt]);
+        if ((long)j != d->label_col) rc = bsl_data_check_present(d, j, c < nt ? "target" : "input", err);
+    }
+    for (size_t i = 0; i < d->n && !rc; i++) {
+        int complete = 1;
+        for (size_t c = 0; c < nt + ni && complete; c++) {
+            const size_t j = (size_t)(c < nt ? tcols[c] : icols[c - nt]);
+            if ((long)j != d->label_col && bsl_data_is_missing(d, i, j)) {
+                complete = 0;
+                if (first == d->n) first = i, first_col = j;
+            }
+        }
+        if (complete) keep[nkeep++] = i;
+    }
+    if (!rc && nkeep < d->n && !drop)
+        rc = bsl_fail_at(err, BASEL_EINVAL, d->source, d->line_of_row[first], bsl_data_cell_column(d, first, first_col),
+                         "column '%s': the value is missing; %zu of %zu rows have a missing value in the columns "
+                         "used (--na drop leaves them out)",
+                         d->names[first_col], d->n - nkeep, d->n);
+    if (!rc && nkeep < d->n) {
+        basel_data *sub = NULL;
+        if (nkeep < 3)
+            rc = bsl_fail_at(err, BASEL_EINVAL, d->source, 0, 0, "--na drop leaves %zu complete rows: too few", nkeep);
+        else if (!(rc = basel_data_subset(&sub, d, keep, nkeep, err))) {
+            pb->owned = sub;
+            pb->rows_dropped = d->n - nkeep;
+            *data = sub;
+        }
+    }
+    free(keep);
+    return rc;
+}
+
 int bsl_problem_build(bsl_problem *pb, const basel_data *data, const bsl_engine_def *e,
                       const bsl_params *user, const bsl_params *settings, basel_error *err)
 {
     memset(pb, 0, sizeof *pb);
     pb->engine = e;
-    const size_t p = data->p, n = data->n;
+    const size_t p = data->p;
     long *tcols = bsl_malloc(p, sizeof *tcols), *icols = bsl_malloc(p, sizeof *icols);
     int rc = (!tcols || !icols) ? bsl_fail(err, BASEL_ENOMEM, "out of memory") : BASEL_OK;
     size_t nt = 0, ni = 0;
     if (!rc) rc = choose_columns(data, user, tcols, &nt, icols, &ni, err);
+    if (!rc) rc = handle_missing(pb, &data, tcols, nt, icols, ni, user, err);
+    const size_t n = data->n;
     if (!rc && n < 3) rc = bsl_fail_at(err, BASEL_EINVAL, data->source, 0, 0, "%zu data rows are too few", n);
     if (!rc) {
         pb->n = n;

@@ -117,6 +117,8 @@ static void size_table(strbuf *b, const json_t *doc)
     }
 }
 
+static void bayes_factor(strbuf *b, double log_bf);
+
 static void selected(strbuf *b, const json_t *doc)
 {
     const json_t *sel = json_object_get(doc, "selected");
@@ -132,36 +134,102 @@ static void selected(strbuf *b, const json_t *doc)
         add(b, "\n");
     }
     const json_t *models = json_object_get(doc, "models");
-    if (json_array_size(models)) add(b, "\nMost probable models\n");
+    const int ml = json_is_number(json_object_get(json_array_get(models, 0), "log_ml"));
+    if (json_array_size(models)) add(b, "\nMost probable models%s\n", ml ? " (BF: Bayes factor against the best and the null model)" : "");
+    if (json_array_size(models) && ml) add(b, "  %6s  %10s %10s %10s  %s\n", "prob", "log ML", "BF best", "BF null", "atoms");
     for (size_t i = 0; i < json_array_size(models) && i < 5; i++) {
         const json_t *mo = json_array_get(models, i);
         add(b, "  %6.3f  ", json_number_value(json_object_get(mo, "prob")));
+        if (ml) {
+            const double lbb = json_number_value(json_object_get(mo, "log_bf_best"));
+            const double lbn = json_number_value(json_object_get(mo, "log_bf_null"));
+            add(b, "%10.3f ", json_number_value(json_object_get(mo, "log_ml")));
+            bayes_factor(b, lbb);
+            bayes_factor(b, lbn);
+            add(b, " ");
+        }
         atom_list(b, doc, json_object_get(mo, "atoms"), 12);
         add(b, "\n");
     }
+    if (ml && json_is_number(json_object_get(doc, "null_log_ml")))
+        add(b, "  null model (intercept only): log ML %.3f\n", json_number_value(json_object_get(doc, "null_log_ml")));
 }
 
+/* exp(log_bf) in 10 characters (and e^x past what a double holds). */
+static void bayes_factor(strbuf *b, double log_bf)
+{
+    if (fabs(log_bf) < 700) add(b, "%10.3g ", exp(log_bf));
+    else add(b, "  e^%-6.0f ", log_bf);
+}
+
+/* The coefficient table: the intercept and the terms of largest PIP. */
+static void coefficients(strbuf *b, const json_t *doc)
+{
+    const json_t *co = json_object_get(doc, "coefficients"), *terms = json_object_get(co, "terms");
+    if (!json_array_size(terms)) return;
+    add(b, "\nCoefficients (original scale; model-averaged, %lld models holding %.6g of the posterior)\n",
+        (long long)json_integer_value(json_object_get(co, "models")), json_number_value(json_object_get(co, "covered")));
+    add(b, "  %-16s %6s %11s %11s %11s %11s  %s\n", "term", "PIP", "mean", "sd", "mean|in", "sd|in",
+        "95% interval");
+    size_t shown = 0, n = json_array_size(terms);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *t = json_array_get(terms, i);
+        const double pip = json_number_value(json_object_get(t, "pip"));
+        if (!json_is_true(json_object_get(t, "always_in")) && (pip < 0.1 || shown >= 25)) continue;
+        shown++;
+        add(b, "  %-16s %6.3f %11.4g %11.4g ", str_at(t, "name"), pip, json_number_value(json_object_get(t, "mean")),
+            json_number_value(json_object_get(t, "sd")));
+        const json_t *cm = json_object_get(t, "cond_mean"), *cs = json_object_get(t, "cond_sd");
+        if (cm && cs) add(b, "%11.4g %11.4g ", json_number_value(cm), json_number_value(cs));
+        else add(b, "%11s %11s ", "-", "-");
+        add(b, " [%.4g, %.4g]", json_number_value(json_object_get(t, "lower")),
+            json_number_value(json_object_get(t, "upper")));
+        if (json_array_size(json_object_get(doc, "targets")) > 1) add(b, "  (%s)", str_at(t, "target"));
+        add(b, "\n");
+    }
+    if (shown < n) add(b, "  (terms with PIP below 0.1 not shown: basel coef FIT.json lists all)\n");
+}
+
+/* The smaller of a bulk and a tail ESS, either may be missing (null). */
+static double ess_min(const json_t *bulk, const json_t *tail)
+{
+    const double a = json_is_number(bulk) ? json_number_value(bulk) : NAN;
+    const double t = json_is_number(tail) ? json_number_value(tail) : NAN;
+    return isnan(t) ? a : isnan(a) ? t : fmin(a, t);
+}
+
+/* R-hat and ESS as the warning rule reads them (summary.h
+ * bsl_conv_warnings): the size, and the PIPs inside [0.01, 0.99]. */
 static void diagnostics(strbuf *b, const json_t *doc)
 {
     const json_t *dg = json_object_get(doc, "diagnostics");
     if (!dg) return;
     add(b, "\nDiagnostics\n");
     const json_t *rh = json_object_get(dg, "rhat_pip"), *es = json_object_get(dg, "ess_pip");
+    const json_t *et = json_object_get(dg, "ess_tail_pip"), *pip = json_object_get(doc, "pip");
     double max_rhat = NAN, min_ess = NAN;
     for (size_t j = 0; j < json_array_size(rh); j++) {
+        const double p = json_number_value(json_array_get(pip, j));
+        if (!(p >= 0.01 && p <= 0.99)) continue;
         const double v = bsl_json_rhat_value(json_array_get(rh, j));
         if (!isnan(v) && !(v <= max_rhat)) max_rhat = v;
-        const json_t *e = json_array_get(es, j);
-        if (json_is_number(e) && !(json_number_value(e) >= min_ess)) min_ess = json_number_value(e);
+        const double e = ess_min(json_array_get(es, j), json_array_get(et, j));
+        if (!isnan(e) && !(e >= min_ess)) min_ess = e;
     }
-    if (!isnan(max_rhat)) add(b, "  largest split R-hat of a PIP %.3f (below 1.01 is good)\n", max_rhat);
-    if (isfinite(min_ess)) add(b, "  smallest ESS of a PIP %.0f\n", min_ess);
-    const json_t *rs = json_object_get(dg, "rhat_size"), *ess = json_object_get(dg, "ess_size");
+    if (!isnan(max_rhat))
+        add(b, "  largest R-hat of a PIP in [0.01, 0.99] %.3f (rank-normalised split R-hat; above 1.01 warns)\n",
+            max_rhat);
+    if (isfinite(min_ess)) add(b, "  smallest ESS of such a PIP %.0f (bulk and tail; below 400 warns)\n", min_ess);
+    const json_t *rs = json_object_get(dg, "rhat_size");
+    const double ess = ess_min(json_object_get(dg, "ess_size"), json_object_get(dg, "ess_tail_size"));
     if (!isnan(bsl_json_rhat_value(rs)))
-        add(b, "  model size: split R-hat %.3f, ESS %.0f\n", bsl_json_rhat_value(rs), json_number_value(ess));
+        add(b, "  model size: R-hat %.3f, ESS %.0f\n", bsl_json_rhat_value(rs), ess);
     const json_t *warnings = json_object_get(dg, "warnings");
     for (size_t i = 0; i < json_array_size(warnings); i++)
         add(b, "  WARNING: %s\n", json_string_value(json_array_get(warnings, i)) ? json_string_value(json_array_get(warnings, i)) : "?");
+    const json_t *pm = json_object_get(dg, "predictive_mass");
+    if (json_is_number(pm))
+        add(b, "  model-averaged intervals from models holding %.6g of the visited posterior\n", json_number_value(pm));
     const char *note = json_string_value(json_object_get(dg, "note"));
     if (note && *note) add(b, "  %s\n", note);
 }
@@ -184,6 +252,7 @@ char *basel_fit_summary(const basel_fit *f)
     pip_table(&b, f);
     if (json_object_get(doc, "model_size")) size_table(&b, doc);
     selected(&b, doc);
+    coefficients(&b, doc);
     diagnostics(&b, doc);
     if (b.failed) {
         free(b.s);

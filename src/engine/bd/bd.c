@@ -17,17 +17,18 @@
  * special case of a truncated Poisson prior, uniform births and nu = omega;
  * we use (*) as derived, and the enumeration tests decide.
  * All k ratios pi(A - {a}) / pi(A) come from the model's explicit inverse in
- * O(k^2) in total (bsl_model_drop_scores), never from k refactorisations.
+ * O(k^2) in total (the model table's drop_scores), never from k
+ * refactorisations.
  *
  * Births into a state of probability zero (an atom collinear with the
  * active set, k = kmax) are thinned: the event happens, nothing changes,
  * which keeps (*) exact.
  *
  * Blocks. Time runs in blocks of duration rho; at each block's end (times
- * rho, 2 rho, ...) the draw is recorded and the ridge prior's sigma^2 and
- * lambda get their Gibbs updates (eqs. 17-19), both from the state AT that
- * time: the state before the first event past the block's end. That event
- * is dropped and the next block draws a fresh holding time, which by the
+ * rho, 2 rho, ...) the draw is recorded and the model's nuisance
+ * parameters (ridge: sigma^2 and lambda, eqs. 17-19; model.h draw_nuisance)
+ * get their Gibbs updates, both from the state AT that time: the state
+ * before the first event past the block's end. That event is dropped and the next block draws a fresh holding time, which by the
  * exponential's lack of memory (and after a Gibbs update, under the new
  * rates) is the same process. The state at a fixed time is distributed as
  * pi; the state after the event that crosses it would not be (it follows a
@@ -55,7 +56,11 @@
 #include <string.h>
 #include <time.h>
 
-#define BD_BATCHES 50 /* batch means per chain for the PIPs' R-hat and ESS */
+/* Snapshots per chain for R-hat and ESS (chains.h traces): snapshot s is
+ * the time average of the indicators and the size over its blocks (one
+ * block each when iter <= BD_TRACE_LEN), so R-hat and ESS see the process
+ * in continuous time, not its jump chain */
+#define BD_TRACE_LEN 1000
 
 typedef struct bd_settings {
     double nu, rho;
@@ -64,16 +69,13 @@ typedef struct bd_settings {
 
 /* Per-chain state and accumulators. */
 typedef struct bd_chain {
-    bsl_model *M;
+    bsl_cmodel *M;
     gsl_rng *r;
     const gsl_ran_discrete_t *birth; /* alias table of w over all atoms */
     double W_dormant;                /* sum of w over usable dormant atoms */
     double *drop, *log_rate, *beta;  /* kmax+1 each (beta: (kmax+1) x c) */
     double *pip, *size, *coef;       /* time-weighted sums (m, kmax+1, m*c) */
     double total;
-    double *batch_pip;               /* BD_BATCHES x m */
-    double *batch_w;                 /* BD_BATCHES */
-    double *size_trace;              /* iter: mean size per block */
     bsl_modelset models;
     bsl_vs_result draws;             /* draws of this chain only */
     double events, births, deaths, null_births;
@@ -81,9 +83,9 @@ typedef struct bd_chain {
     int rc;
 } bd_chain;
 
-static double log_post(const bsl_model *M, const bsl_mprior *mp)
+static double log_post(const bsl_cmodel *M, const bsl_mprior *mp)
 {
-    return M->log_ml + bsl_mprior_log(mp, M->k);
+    return bsl_cmodel_log_ml(M) + bsl_mprior_log(mp, bsl_cmodel_k(M));
 }
 
 /* Informed birth weights: squared correlation of each atom with y (summed
@@ -107,47 +109,14 @@ static double *birth_weights(const bsl_vs_problem *pb, int informed)
     return w;
 }
 
-/* Gibbs updates of the ridge prior's sigma^2 and lambda (paper 004):
- * beta | ... from eq. (19) with A = B'B + sigma^2 lambda I,
- * 1/sigma^2 | beta ~ Gamma(a + N/2, b + RSS/2) (eq. 18),
- * lambda | beta ~ Gamma(c + k/2, d + |beta|^2/2) (eq. 17; the paper's
- * "c + k + 1" counts an intercept that here has a flat prior, and a
- * Gamma shape for k Gaussian coordinates is k/2). */
-static int gibbs_ridge(bd_chain *ch, const bsl_vs_problem *pb)
-{
-    bsl_model *M = ch->M;
-    const size_t k = M->k;
-    bsl_coef_prior pr = M->prior;
-    double *beta = ch->beta, *eps = ch->log_rate;
-    bsl_model_coef_mean(M, beta); /* A^{-1} b */
-    for (size_t i = 0; i < k; i++) eps[i] = gsl_ran_gaussian(ch->r, 1.0);
-    bsl_chol_solve_upper(&M->chol, eps); /* L^{-T} eps ~ N(0, A^{-1}) */
-    double bb = 0, bAb = 0, bty = 0;
-    for (size_t i = 0; i < k; i++) beta[i] += sqrt(pr.sigma2) * eps[i];
-    for (size_t i = 0; i < k; i++) {
-        bb += beta[i] * beta[i];
-        bty += beta[i] * M->bA[i];
-    }
-    /* beta' B'B beta from the factor: |L' beta|^2 - tau |beta|^2 */
-    for (size_t i = 0; i < k; i++) {
-        double t = 0;
-        for (size_t l = i; l < k; l++) t += M->chol.L[l + i * M->chol.cap] * beta[l];
-        bAb += t * t;
-    }
-    const double N = (double)(pb->D->n - pb->D->q);
-    const double rss = fmax(pb->D->yy[0] - 2 * bty + bAb - M->tau * bb, 1e-300);
-    pr.sigma2 = 1.0 / gsl_ran_gamma(ch->r, pr.a + 0.5 * N, 1.0 / (pr.b + 0.5 * rss));
-    pr.lambda = gsl_ran_gamma(ch->r, pr.c + 0.5 * (double)k, 1.0 / (pr.d + 0.5 * bb));
-    return bsl_model_set_prior(M, &pr);
-}
-
 /* The rates of the current state: log_rate[p] for the death of active[p]
  * and the birth rate; returns log R, the log of the total rate. */
 static double rates(bd_chain *ch, const bsl_vs_problem *pb, const bd_settings *st,
                     const double *w, size_t dormant, double *log_birth)
 {
-    bsl_model *M = ch->M;
-    const size_t k = M->k;
+    bsl_cmodel *M = ch->M;
+    const size_t k = bsl_cmodel_k(M);
+    const size_t *active = bsl_cmodel_active(M);
     *log_birth = k < pb->kmax && dormant > 0 ? log(st->nu) : -INFINITY;
     double log_R = *log_birth;
     if (k <= pb->mprior.kmin) {
@@ -156,9 +125,9 @@ static double rates(bd_chain *ch, const bsl_vs_problem *pb, const bd_settings *s
     }
     const double lp = log_post(M, &pb->mprior);
     const double lp_prior_down = bsl_mprior_log(&pb->mprior, k - 1);
-    bsl_model_drop_scores(M, ch->drop);
+    bsl_cmodel_drop_scores(M, ch->drop);
     for (size_t p = 0; p < k; p++) {
-        const size_t a = M->active[p];
+        const size_t a = active[p];
         /* (*): delta_a = nu w_a / (W(A) + w_a) * pi(A - a) / pi(A) */
         ch->log_rate[p] = log(st->nu) + log(w[a]) - log(ch->W_dormant + w[a]) + ch->drop[p] +
                           lp_prior_down - lp;
@@ -171,14 +140,14 @@ static double rates(bd_chain *ch, const bsl_vs_problem *pb, const bd_settings *s
 static void transition(bd_chain *ch, const double *w, double log_R, double log_birth,
                        size_t *dormant)
 {
-    bsl_model *M = ch->M;
+    bsl_cmodel *M = ch->M;
     double u = gsl_rng_uniform(ch->r);
     const double p_birth = exp(log_birth - log_R);
     ch->events++;
     if (u < p_birth) {
         size_t j;
-        do j = gsl_ran_discrete(ch->r, ch->birth); while (M->pos[j] >= 0);
-        if (bsl_model_try_add(M, j) == -INFINITY || bsl_model_add(M, j) != BASEL_OK) {
+        do j = gsl_ran_discrete(ch->r, ch->birth); while (bsl_cmodel_is_active(M, j));
+        if (bsl_cmodel_try_add(M, j) == -INFINITY || bsl_cmodel_add(M, j) != BASEL_OK) {
             ch->null_births++; /* a birth into a state of probability 0: thinned */
             return;
         }
@@ -189,33 +158,34 @@ static void transition(bd_chain *ch, const double *w, double log_R, double log_b
     }
     u -= p_birth;
     size_t p = 0;
-    for (; p + 1 < M->k; p++) {
+    for (; p + 1 < bsl_cmodel_k(M); p++) {
         const double pr = exp(ch->log_rate[p] - log_R);
         if (u < pr) break;
         u -= pr;
     }
-    const size_t a = M->active[p];
-    bsl_model_remove(M, a);
+    const size_t a = bsl_cmodel_active(M)[p];
+    bsl_cmodel_remove(M, a);
     ch->W_dormant += w[a];
     ++*dormant;
     ch->deaths++;
 }
 
-static void accumulate(bd_chain *ch, const bsl_vs_problem *pb, double weight, size_t batch)
+static void accumulate(bd_chain *ch, const bsl_vs_problem *pb, double weight, bsl_trace *trace,
+                       size_t it)
 {
-    bsl_model *M = ch->M;
-    const size_t k = M->k, c = M->c, m = M->m;
+    bsl_cmodel *M = ch->M;
+    const size_t k = bsl_cmodel_k(M), c = pb->D->c;
+    const size_t *active = bsl_cmodel_active(M);
     ch->total += weight;
     ch->size[k] += weight;
-    ch->batch_w[batch] += weight;
-    bsl_model_coef_mean(M, ch->beta);
+    bsl_trace_add(trace, it, active, k, weight);
+    bsl_cmodel_coef_mean(M, ch->beta);
     for (size_t i = 0; i < k; i++) {
-        const size_t a = M->active[i];
+        const size_t a = active[i];
         ch->pip[a] += weight;
-        ch->batch_pip[batch * m + a] += weight;
         for (size_t o = 0; o < c; o++) ch->coef[a * c + o] += weight * ch->beta[i * c + o];
     }
-    if (bsl_modelset_add(&ch->models, M->active, k, weight, log_post(M, &pb->mprior)))
+    if (bsl_modelset_add(&ch->models, active, k, weight, log_post(M, &pb->mprior)))
         ch->rc = BASEL_ENOMEM;
 }
 
@@ -227,7 +197,7 @@ static int chain_alloc(bd_chain *ch, const bsl_vs_problem *pb, const bsl_run *ru
 {
     const size_t m = pb->D->m, c = pb->D->c, kc = pb->kmax + 1;
     memset(ch, 0, sizeof *ch);
-    if (bsl_model_create(&ch->M, pb->D, &pb->prior, pb->kmax, err)) return BASEL_ENOMEM;
+    if (bsl_vs_model_create(&ch->M, pb, &pb->prior, pb->kmax, err)) return BASEL_ENOMEM;
     ch->r = gsl_rng_alloc(gsl_rng_mt19937);
     ch->drop = bsl_malloc(kc, sizeof(double));
     ch->log_rate = bsl_malloc(kc, sizeof(double));
@@ -235,24 +205,20 @@ static int chain_alloc(bd_chain *ch, const bsl_vs_problem *pb, const bsl_run *ru
     ch->pip = bsl_calloc(m, sizeof(double));
     ch->size = bsl_calloc(kc, sizeof(double));
     ch->coef = bsl_calloc(m * c, sizeof(double));
-    ch->batch_pip = bsl_calloc(BD_BATCHES * m, sizeof(double));
-    ch->batch_w = bsl_calloc(BD_BATCHES, sizeof(double));
-    ch->size_trace = bsl_calloc(run->iter, sizeof(double));
     if (!ch->r || !ch->drop || !ch->log_rate || !ch->beta || !ch->pip || !ch->size || !ch->coef ||
-        !ch->batch_pip || !ch->batch_w || !ch->size_trace || bsl_modelset_init(&ch->models, max_models) ||
+        bsl_modelset_init(&ch->models, max_models) ||
         bsl_vs_result_init(&ch->draws, m, c, pb->kmax, 1))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    if (pb->prior.sample_nuisance) {
-        ch->draws.nscalars = 2;
-        strcpy(ch->draws.scalar_names[0], "sigma2");
-        strcpy(ch->draws.scalar_names[1], "lambda");
-    }
+    const char *const *names = NULL; /* the model's nuisance parameters go into the draws */
+    ch->draws.nscalars = BSL_MIN(bsl_cmodel_nuisance(ch->M, NULL, &names), (size_t)2);
+    for (size_t i = 0; i < ch->draws.nscalars; i++)
+        snprintf(ch->draws.scalar_names[i], sizeof ch->draws.scalar_names[i], "%s", names[i]);
     return BASEL_OK;
 }
 
 static void chain_free(bd_chain *ch)
 {
-    bsl_model_free(ch->M);
+    bsl_cmodel_free(ch->M);
     if (ch->r) gsl_rng_free(ch->r);
     free(ch->drop);
     free(ch->log_rate);
@@ -260,9 +226,6 @@ static void chain_free(bd_chain *ch)
     free(ch->pip);
     free(ch->size);
     free(ch->coef);
-    free(ch->batch_pip);
-    free(ch->batch_w);
-    free(ch->size_trace);
     bsl_modelset_free(&ch->models);
     bsl_vs_result_free(&ch->draws);
 }
@@ -295,89 +258,46 @@ static int chain_run(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
     for (size_t b = 0; b < blocks && !ch->rc; b++) {
         const int keep = b >= run->burn;
         const size_t it = keep ? b - run->burn : 0;
-        const size_t batch = it * BD_BATCHES / (run->iter ? run->iter : 1);
-        double t = 0, block_w = 0, block_size = 0;
+        double t = 0;
         while (t < st->rho && !ch->rc) {
             double log_birth;
             const double log_R = rates(ch, pb, st, w, dormant, &log_birth);
             const double left = st->rho - t;
             if (log_R == -INFINITY) { /* no move possible: the state is absorbing */
-                if (keep) accumulate(ch, pb, left, batch);
+                if (keep) accumulate(ch, pb, left, tick->trace, it);
                 break;
             }
             /* the RB weight: the expected time in this state before the
              * block ends, E min(H, left) = (1 - e^{-R left}) / R */
             const double hold = exp(-log_R), weight = -expm1(-left / hold) * hold;
-            if (keep) {
-                accumulate(ch, pb, weight, batch);
-                block_w += weight;
-                block_size += weight * (double)ch->M->k;
-            }
+            if (keep) accumulate(ch, pb, weight, tick->trace, it);
             t += gsl_ran_exponential(ch->r, hold);
             if (t >= st->rho) break; /* the next event falls after the block's end */
             transition(ch, w, log_R, log_birth, &dormant);
         }
-        if (keep) ch->size_trace[it] = block_w > 0 ? block_size / block_w : (double)ch->M->k;
-        if (pb->prior.sample_nuisance && gibbs_ridge(ch, pb) != BASEL_OK) ch->rc = BASEL_ENUMERIC;
+        if (bsl_cmodel_draw_nuisance(ch->M, ch->r) != BASEL_OK) ch->rc = BASEL_ENUMERIC;
+        double sc[2] = {0, 0}; /* the model's nuisance parameters (ridge: sigma2, lambda) */
+        bsl_cmodel_nuisance(ch->M, sc, NULL);
         if (keep) {
-            ch->sigma2_sum += ch->M->prior.sigma2;
-            ch->lambda_sum += ch->M->prior.lambda;
+            ch->sigma2_sum += sc[0];
+            ch->lambda_sum += sc[1];
         }
-        if (keep && run->keep_draws && it % run->thin == 0) {
-            double sc[2] = {ch->M->prior.sigma2, ch->M->prior.lambda};
-            if (bsl_vs_add_draw(&ch->draws, (unsigned)chain, ch->M->active, ch->M->k, sc))
-                ch->rc = BASEL_ENOMEM;
-        }
+        if (keep && run->keep_draws && it % run->thin == 0 &&
+            bsl_vs_add_draw(&ch->draws, (unsigned)chain, bsl_cmodel_active(ch->M), bsl_cmodel_k(ch->M), sc))
+            ch->rc = BASEL_ENOMEM;
         if (bsl_tick(tick, 1)) ch->rc = BASEL_ECANCELLED;
     }
+    bsl_trace_finish(tick->trace);
     return ch->rc;
 }
 
-/* R-hat and ESS of each PIP from the chains' batch means (BD_BATCHES per
- * chain). The batch-means ESS counts batches; a PIP is the mean of an
- * indicator of pointwise variance p(1 - p), so the ESS in draws is
- * ESS_batches * p (1 - p) / var(batch means). */
-static int pip_diagnostics(bsl_vs_result *res, bd_chain *chs, size_t chains)
-{
-    const size_t m = res->m;
-    double *trace = bsl_malloc(chains * BD_BATCHES, sizeof *trace);
-    res->rhat_pip = bsl_malloc(m, sizeof(double));
-    res->ess_pip = bsl_malloc(m, sizeof(double));
-    if (!trace || !res->rhat_pip || !res->ess_pip) {
-        free(trace);
-        return BASEL_ENOMEM;
-    }
-    for (size_t a = 0; a < m; a++) {
-        double mu = 0, var = 0;
-        for (size_t c = 0; c < chains; c++)
-            for (size_t b = 0; b < BD_BATCHES; b++) {
-                const double bw = chs[c].batch_w[b];
-                const double v = bw > 0 ? chs[c].batch_pip[b * m + a] / bw : 0.0;
-                trace[c * BD_BATCHES + b] = v;
-                mu += v / (double)(chains * BD_BATCHES);
-            }
-        for (size_t i = 0; i < chains * BD_BATCHES; i++) var += (trace[i] - mu) * (trace[i] - mu);
-        var /= (double)(chains * BD_BATCHES - 1);
-        double rhat, ess;
-        bsl_rhat_ess(trace, chains, BD_BATCHES, &rhat, &ess);
-        const double p = res->pip[a];
-        res->rhat_pip[a] = rhat;
-        res->ess_pip[a] = var > 0 && p * (1 - p) > 1e-12 ? ess * p * (1 - p) / var : NAN;
-    }
-    free(trace);
-    return BASEL_OK;
-}
-
-static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run *run)
+static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run *run,
+                 const bsl_chains *cs)
 {
     const size_t m = res->m, c = res->c, kmax = res->kmax;
     double total = 0;
     res->pip_chain = bsl_calloc(chains * m, sizeof(double));
-    double *trace = bsl_malloc(chains * run->iter, sizeof(double));
-    if (!res->pip_chain || !trace) {
-        free(trace);
-        return BASEL_ENOMEM;
-    }
+    if (!res->pip_chain) return BASEL_ENOMEM;
     for (size_t h = 0; h < chains; h++) {
         bd_chain *ch = &chs[h];
         total += ch->total;
@@ -387,11 +307,8 @@ static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run
         }
         for (size_t a = 0; a < m * c; a++) res->coef_bma[a] += ch->coef[a];
         for (size_t k = 0; k <= kmax; k++) res->size_prob[k] += ch->size[k];
-        memcpy(trace + h * run->iter, ch->size_trace, run->iter * sizeof(double));
-        if (bsl_modelset_merge(&res->models, &ch->models) || bsl_chains_append_draws(res, &ch->draws)) {
-            free(trace);
+        if (bsl_modelset_merge(&res->models, &ch->models) || bsl_chains_append_draws(res, &ch->draws))
             return BASEL_ENOMEM;
-        }
         res->evaluations += ch->events;
         res->sigma2_mean += ch->sigma2_sum / (double)(run->iter * chains);
         res->lambda_mean += ch->lambda_sum / (double)(run->iter * chains);
@@ -402,9 +319,7 @@ static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run
     for (size_t i = 0; i < res->models.n; i++) res->models.items[i].weight /= total;
     res->models.dropped_weight /= total;
     bsl_modelset_sort(&res->models);
-    bsl_rhat_ess(trace, chains, run->iter, &res->rhat_size, &res->ess_size);
-    free(trace);
-    return pip_diagnostics(res, chs, chains);
+    return bsl_chains_vs_diagnostics(cs, res);
 }
 
 int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
@@ -421,10 +336,6 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
     if (birth && strcmp(birth, "uniform") != 0 && strcmp(birth, "informed") != 0)
         return bsl_fail(err, BASEL_EINVAL, "--birth '%s': expected uniform or informed", birth);
     st.informed = birth && strcmp(birth, "informed") == 0;
-    if (pb->prior.sample_nuisance && D->c != 1)
-        return bsl_fail(err, BASEL_EINVAL,
-                        "--prior ridge with sampled sigma2 and lambda takes one target; give "
-                        "lambda and sigma2 for several");
     const size_t chains = run->chains;
     double *w = birth_weights(pb, st.informed);
     bd_chain *chs = bsl_calloc(chains, sizeof *chs);
@@ -447,17 +358,19 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
         chs[h].birth = alias;
     }
     const double t0 = omp_get_wtime();
+    bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed,
+                     .units = run->burn + run->iter, .progress = run->progress,
+                     .progress_user = run->progress_user, .trace_m = D->m,
+                     .trace_iter = run->iter, .trace_len = BD_TRACE_LEN};
     if (!rc) {
         bd_ctx x = {chs, pb, run, &st, w, W_all, n_usable};
-        bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed,
-                         .units = run->burn + run->iter, .progress = run->progress,
-                         .progress_user = run->progress_user};
         rc = bsl_chains_run(&cs, chain_run, &x);
         if (rc == BASEL_ECANCELLED) bsl_fail(err, rc, "cancelled");
         else if (rc == BASEL_ENUMERIC) bsl_fail(err, rc, "numerical failure refactorising a model");
         else if (rc) bsl_fail(err, rc, "out of memory");
     }
-    if (!rc && merge(res, chs, chains, run)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (!rc && merge(res, chs, chains, run, &cs)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    bsl_chains_free(&cs);
     if (!rc) {
         double events = 0, births = 0, deaths = 0, nulls = 0;
         for (size_t h = 0; h < chains; h++) {

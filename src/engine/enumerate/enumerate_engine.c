@@ -8,13 +8,7 @@
 #include "../subset.h"
 
 static const bsl_engine_option options[] = {
-    {"basis", "linear"},
-    {"prior", "g"},
-    {"model-prior", "beta-binomial:a=1,b=1"},
-    {"standardize", "no"},
-    {"kmax", ""},
-    {"top", "20"},
-    {"gram-memory", "256"},
+    BSL_SUBSET_OPTIONS("g"),
     {NULL, NULL},
 };
 
@@ -34,4 +28,5 @@ const bsl_engine_def bsl_engine_enumerate = {
     .fit = fit,
     .predict = bsl_subset_predict,
     .check = bsl_subset_check,
+    .mean_interval = 1,
 };

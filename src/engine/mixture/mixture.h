@@ -24,6 +24,7 @@
 #define BSL_SAMPLER_MIXTURE_H
 
 #include "../../core/core.h"
+#include "../../summary/summary.h"
 
 #include <gsl/gsl_rng.h>
 #include <jansson.h>
@@ -110,6 +111,11 @@ int bsl_mixture_fit(const double *X, size_t n, size_t d, const int *cls, size_t 
  * every class and cancels). Xnew is n x d column-major with the fit's inputs
  * in the fit's order. BASEL_EINVAL for NULL arguments or non-finite Xnew. */
 int bsl_mixture_predict(const bsl_mix_result *r, const double *Xnew, size_t n, double *prob);
+/* The same averaged over the kept draws whose inputs are exactly
+ * model[0..k) (sorted; NULL: every draw): the predictive given that model.
+ * BASEL_ERANGE when no kept draw has it. */
+int bsl_mixture_predict_model(const bsl_mix_result *r, const double *Xnew, size_t n, const size_t *model,
+                              size_t k, double *prob);
 
 void bsl_mix_free(bsl_mix_result *r);
 
@@ -143,7 +149,7 @@ const size_t *bsl_mix_draw_inputs(const bsl_mix_result *r, size_t t, size_t *len
  * chains differ (stuck on different subsets); all NULL / NaN for a result
  * read from JSON. */
 void bsl_mix_convergence(const bsl_mix_result *r, const double **rhat_pip, const double **ess_pip,
-                         double *rhat_size, double *ess_size);
+                         const double **ess_tail_pip, bsl_conv *size, size_t *draws);
 
 /* Diagnostics: acceptance rates of the moves and the speed. */
 typedef struct bsl_mix_diag {
@@ -276,8 +282,9 @@ struct bsl_mix_result {
     size_t *draw_off, *draw_idx; /* ndraw + 1, draw_off[ndraw] */
     double *draw_mu, *draw_prec; /* draw_off[ndraw] * D */
     double *draw_w, *draw_P;     /* ndraw * K * D, ndraw * K */
-    double *rhat_pip, *ess_pip;  /* d each, or NULL (bsl_mix_convergence) */
-    double rhat_size, ess_size;
+    double *rhat_pip, *ess_pip, *ess_tail_pip; /* d each, or NULL (bsl_mix_convergence) */
+    bsl_conv size;               /* R-hat, bulk and tail ESS of the number of inputs */
+    size_t trace_len;            /* kept draws per chain behind them */
 };
 /* An empty result with every array allocated for the given sizes
  * (used by the fit and by the JSON reader); NULL on ENOMEM. */

@@ -113,34 +113,37 @@ static int mixture_diagnostics(bsl_result *res, const bsl_mix_result *r, const b
     bsl_json_put(dj, "note", json_string(note), &bad);
     bsl_json_put(dj, "mean_inputs", bsl_json_real(bsl_mix_mean_inputs(r)), &bad);
     bsl_json_put(dj, "max_inputs", json_integer((json_int_t)bsl_mix_max_inputs(r)), &bad);
-    size_t d;
-    const double *rhat, *ess, *pip_all = bsl_mix_pip(r, &d);
-    double rhat_size, ess_size;
-    bsl_mix_convergence(r, &rhat, &ess, &rhat_size, &ess_size);
+    size_t d, draws;
+    const double *rhat, *ess, *tail, *pip_all = bsl_mix_pip(r, &d);
+    bsl_conv size;
+    bsl_mix_convergence(r, &rhat, &ess, &tail, &size, &draws);
     if (bad) return BASEL_ENOMEM;
-    if (!rhat || mo->chains < 2) return BASEL_OK;
+    if (!rhat) return BASEL_OK;
     bsl_json_put(dj, "rhat_pip", bsl_json_rhats(rhat, d), &bad);
     bsl_json_put(dj, "ess_pip", bsl_json_doubles(ess, d), &bad);
-    if (!isnan(rhat_size)) bsl_json_put(dj, "rhat_size", bsl_json_rhat(rhat_size), &bad);
-    if (isfinite(ess_size)) bsl_json_put(dj, "ess_size", bsl_json_real(ess_size), &bad);
+    bsl_json_put(dj, "ess_tail_pip", bsl_json_doubles(tail, d), &bad);
+    if (!isnan(size.rhat)) bsl_json_put(dj, "rhat_size", bsl_json_rhat(size.rhat), &bad);
+    if (isfinite(size.ess_bulk)) bsl_json_put(dj, "ess_size", bsl_json_real(size.ess_bulk), &bad);
+    if (isfinite(size.ess_tail)) bsl_json_put(dj, "ess_tail_size", bsl_json_real(size.ess_tail), &bad);
     if (bad) return BASEL_ENOMEM;
-    /* chains that settle on different subsets: the PIPs are then an
-     * average of modes, not a converged posterior (R-hat +inf when each
-     * chain stays on its own subset) */
-    double worst = isnan(rhat_size) ? 1 : rhat_size;
-    for (size_t j = 0; j < d; j++)
-        if (!isnan(rhat[j]) && pip_all[j] > 0.01 && pip_all[j] < 0.99 && rhat[j] > worst) worst = rhat[j];
-    if (worst <= 1.1) return BASEL_OK;
-    char w[240];
+    /* the rule of summary.h (bsl_conv_warnings); chains that settle on
+     * different subsets are the mixture's usual trouble, which replica
+     * exchange is for */
+    char advice[160], w[BSL_CONV_MAX_WARNINGS][BSL_CONV_WARNING_LEN];
     if (mo->temperatures > 1)
-        snprintf(w, sizeof w,
-                 "the chains disagree about the inputs (R-hat up to %.2f): try more temperatures (now %zu) or longer runs",
-                 worst, mo->temperatures);
+        snprintf(advice, sizeof advice,
+                 "try more temperatures (now %zu), longer runs (--iter) or more chains (--chains)", mo->temperatures);
     else
-        snprintf(w, sizeof w,
-                 "the chains disagree about the inputs (R-hat up to %.2f): try replica exchange (--temperatures 24) or longer runs",
-                 worst);
-    return bsl_result_warn(res, w);
+        snprintf(advice, sizeof advice,
+                 "try replica exchange (--temperatures 24), longer runs (--iter) or more chains (--chains)");
+    const bsl_conv_check cc = {.m = d, .pip = pip_all, .rhat_pip = rhat, .ess_pip = ess, .ess_tail_pip = tail,
+                               .names = (const char *const *)res->atom_names, .size = size,
+                               .chains = mo->chains, .draws = draws, .what = "set of inputs",
+                               .size_name = "the number of inputs"};
+    const size_t nw = bsl_conv_warnings(&cc, advice, w);
+    for (size_t i = 0; i < nw; i++)
+        if (bsl_result_warn(res, w[i])) return BASEL_ENOMEM;
+    return BASEL_OK;
 }
 
 static int fit_mixture(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
@@ -209,7 +212,7 @@ static int fit_mixture(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
     return rc ? bsl_fail(err, rc, "out of memory") : BASEL_OK;
 }
 
-static int predict_mixture(const json_t *doc, const double *X, size_t n, size_t d, const char *model,
+static int predict_mixture(const json_t *doc, const double *X, size_t n, size_t d, const char *model_name,
                            double level, basel_pred *p, basel_error *err)
 {
     bsl_mix_result *r = NULL;
@@ -236,12 +239,32 @@ static int predict_mixture(const json_t *doc, const double *X, size_t n, size_t 
         const char *s = json_string_value(json_array_get(cl, k));
         if (!(p->names[k] = bsl_strdup(s ? s : "?"))) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
-    if (!rc && (rc = bsl_mixture_predict(r, X, n, p->prob)))
-        rc = rc == BASEL_ENOMEM ? bsl_fail(err, rc, "out of memory") : bsl_fail(err, BASEL_EINVAL, "prediction failed");
+    /* the model average, or the predictive given one selected model: the
+     * kept draws whose inputs are exactly that model's */
+    size_t *model = NULL, k = 0;
+    const int average = strcmp(model_name, "bma") == 0;
+    if (!rc && !average) {
+        const json_t *sel = json_object_get(json_object_get(doc, "selected"), model_name);
+        k = json_array_size(sel);
+        if (!(model = bsl_malloc(k + 1, sizeof *model))) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        for (size_t j = 0; j < k && !rc; j++) model[j] = (size_t)json_integer_value(json_array_get(sel, j));
+    }
+    if (!rc) {
+        const int prc = bsl_mixture_predict_model(r, X, n, average ? NULL : model, k, p->prob);
+        if (prc == BASEL_ERANGE)
+            rc = bsl_fail(err, BASEL_EINVAL,
+                          "--model %s: no kept draw has exactly its inputs, so there is nothing to predict with "
+                          "(keep more draws: --thin, --iter)", model_name);
+        else if (prc == BASEL_ENOMEM)
+            rc = bsl_fail(err, prc, "out of memory");
+        else if (prc)
+            rc = bsl_fail(err, BASEL_EINVAL, "prediction failed");
+    }
+    free(model);
     for (size_t i = 0; i < n && !rc; i++) {
         size_t best = 0;
-        for (size_t k = 1; k < K; k++)
-            if (p->prob[i * K + k] > p->prob[i * K + best]) best = k;
+        for (size_t c = 1; c < K; c++)
+            if (p->prob[i * K + c] > p->prob[i * K + best]) best = c;
         p->cls[i] = best;
     }
     bsl_mix_free(r);
@@ -249,6 +272,9 @@ static int predict_mixture(const json_t *doc, const double *X, size_t n, size_t 
 }
 
 
+/* the model average over the kept draws, or the predictive given one
+ * selected model (the kept draws that have exactly its inputs) */
+static const char *const mixture_models[] = {"bma", "hpm", "median", "prevalence", NULL};
 /* engine.h's check: the kept draws load (values as well as shapes,
  * mixture_json.c) and fit the document's inputs and classes. */
 static int check_mixture(const json_t *doc, const char *source, basel_error *err)
@@ -272,7 +298,7 @@ const bsl_engine_def bsl_engine_mixture = {
     .summary = "input selection for a Gaussian-mixture classifier; inputs left out are regressed on the kept ones (paper 000)",
     .target = BSL_TARGET_LABELS,
     .options = options,
-    .models = NULL,
+    .models = mixture_models,
     .keeps_draws = 1,
     .fit = fit_mixture,
     .predict = predict_mixture,

@@ -1,0 +1,532 @@
+/*
+ * subset_post.c: the closed-form posterior of one subset model, and the
+ * summaries the subset engines build from it over every visited model.
+ *
+ * Given model M (atoms A, k of them) and sigma^2, the projected atom
+ * coefficients are Gaussian with mean beta and covariance sigma^2 V;
+ * integrating sigma^2 makes them Student-t (location beta, scale^2
+ * scale2 V, df degrees of freedom), with N = n - q and rss = yy - quad
+ * (model.h):
+ *   g       V = s A^{-1} (s = g/(1+g)), df = N, scale2 = (yy - s quad)/N:
+ *           Jeffreys sigma^2 ~ IG(N/2, (yy - s quad)/2) (BAS's MSE_M with
+ *           fit$df = n - 1, as its predict(se.fit = TRUE) uses);
+ *   hier    V = A_tau^{-1}, df = 2a + N, scale2 = (b + rss/2)/(a + N/2);
+ *   aic, bic, mdl (flat prior) V = A^{-1}, df = N - k, scale2 = rss/(N - k)
+ *           (BAS's BIC/AIC: fit$df = n - 1 - k);
+ *   ridge   (sigma^2 given) V = A_tau^{-1}, Gaussian, scale2 = sigma^2.
+ * The always-in coefficients gamma = gy - gB_A' beta (design.h) have
+ * covariance scale2 ((Z'Z)^{-1} + gB_A' V gB_A) and cross-covariance
+ * -scale2 gB_A' V with beta. A coefficient's posterior over models is then a
+ * mixture of t's and a point mass at 0 (the models without it), whose
+ * quantiles come from its CDF.
+ */
+#include "subset_post.h"
+#include "../fit/problem.h"
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int bsl_post_init(bsl_post *p, size_t kmax, size_t c)
+{
+    memset(p, 0, sizeof *p);
+    p->c = c;
+    p->beta = bsl_malloc(kmax * c + 1, sizeof *p->beta);
+    p->V = bsl_malloc(kmax * kmax + 1, sizeof *p->V);
+    p->scale2 = bsl_malloc(c + 1, sizeof *p->scale2);
+    p->quad = bsl_malloc(c + 1, sizeof *p->quad);
+    const int bad = !p->beta || !p->V || !p->scale2 || !p->quad || bsl_chol_init(&p->chol, kmax + 1);
+    return bad ? BASEL_ENOMEM : BASEL_OK;
+}
+
+void bsl_post_free(bsl_post *p)
+{
+    free(p->beta);
+    free(p->V);
+    free(p->scale2);
+    free(p->quad);
+    bsl_chol_free(&p->chol);
+    memset(p, 0, sizeof *p);
+}
+
+/* M holds exactly atoms[0..k), freshly factorised (no drift from the
+ * updates that got it there). */
+static int set_model(bsl_model *M, const size_t *atoms, size_t k)
+{
+    while (M->k) bsl_model_remove(M, M->active[M->k - 1]);
+    for (size_t i = 0; i < k; i++)
+        if (bsl_model_add(M, atoms[i])) return BASEL_ENUMERIC;
+    return k ? bsl_model_refactor(M) : BASEL_OK;
+}
+
+/* A_tau^{-1} (into p->V), A_tau^{-1} b (into p->beta) and quad from the
+ * dense Gram block: O(k^3), against the O(k^3) per removed atom of
+ * unwinding an incremental model. */
+static int dense_solve(bsl_post *p, const bsl_design *D, const bsl_coef_prior *pr, const size_t *atoms, size_t k)
+{
+    const size_t c = D->c, m = D->m;
+    const double tau = bsl_coef_tau(pr);
+    double *A = p->V;
+    for (size_t j = 0; j < k; j++)
+        for (size_t i = 0; i < k; i++) A[i + j * k] = D->G[atoms[i] + atoms[j] * m] + (i == j ? tau : 0.0);
+    if (k && (bsl_chol_factor(&p->chol, A, k, k) || bsl_inv_from_chol(&p->chol, A, k))) return BASEL_ENUMERIC;
+    for (size_t o = 0; o < c; o++) {
+        double q = 0;
+        for (size_t i = 0; i < k; i++) {
+            double t = 0;
+            for (size_t j = 0; j < k; j++) t += A[i + j * k] * D->Bty[atoms[j] * c + o];
+            p->beta[i * c + o] = t;
+            q += D->Bty[atoms[i] * c + o] * t;
+        }
+        p->quad[o] = q;
+    }
+    return BASEL_OK;
+}
+
+int bsl_post_of(bsl_post *p, bsl_model *M, const size_t *atoms, size_t k, int bas_sd)
+{
+    const bsl_coef_prior *pr = &M->prior;
+    const bsl_design *D = M->D;
+    const size_t c = M->c, ld = M->kmax + 1;
+    const double s = pr->kind == BSL_COEF_G ? pr->g / (1 + pr->g) : 1.0;
+    const double N = (double)(D->n - D->q), kk = (double)k;
+    p->k = k;
+    if (D->G) {
+        if (dense_solve(p, D, pr, atoms, k)) return BASEL_ENUMERIC;
+        for (size_t i = 0; i < k * c; i++) p->beta[i] *= s;
+        for (size_t i = 0; i < k * k; i++) p->V[i] *= s;
+    } else {
+        if (set_model(M, atoms, k)) return BASEL_ENUMERIC;
+        bsl_model_coef_mean(M, p->beta);
+        for (size_t j = 0; j < k; j++)
+            for (size_t i = 0; i < k; i++) p->V[i + j * k] = s * M->Ainv[i + j * ld];
+        memcpy(p->quad, M->quad, c * sizeof *p->quad);
+    }
+    switch (pr->kind) {
+    case BSL_COEF_G: p->df = N; break;
+    case BSL_COEF_HIER: p->df = 2 * pr->a + N; break;
+    case BSL_COEF_RIDGE: p->df = INFINITY; break;
+    default: p->df = fmax(N - kk, 1); break;
+    }
+    for (size_t o = 0; o < c; o++) {
+        const double yy = D->yy[o], rss = fmax(yy - p->quad[o], 0.0);
+        switch (pr->kind) {
+        case BSL_COEF_G: p->scale2[o] = fmax(yy - s * p->quad[o], 0.0) / N; break;
+        case BSL_COEF_HIER: p->scale2[o] = (pr->b + 0.5 * rss) / (pr->a + 0.5 * N); break;
+        case BSL_COEF_RIDGE: p->scale2[o] = pr->sigma2; break;
+        default: p->scale2[o] = rss / p->df; break;
+        }
+        /* BAS's coef(): sd_M^2 = s RSS_M/(n-1-k) diag((X'X)^{-1}) */
+        if (bas_sd) p->scale2[o] = rss / fmax(N - kk, 1);
+    }
+    return BASEL_OK;
+}
+
+double bsl_subset_log_ml(bsl_model *M, const size_t *atoms, size_t k)
+{
+    return set_model(M, atoms, k) ? -INFINITY : M->log_ml;
+}
+
+/* ------------------------------------------------------------ mixtures */
+
+static void tmix_cdf(const bsl_tmix *t, double x, double *F, double *f)
+{
+    double cdf = t->w0 > 0 && x >= 0 ? t->w0 : 0.0, pdf = 0;
+    double last_nu = NAN, norm = 0; /* the t density's constant, for runs of equal df */
+    for (size_t i = 0; i < t->K; i++) {
+        const double w = t->w[i], s = t->s[i], nu = t->df[i];
+        if (!(s > 0)) {
+            cdf += x >= t->mu[i] ? w : 0.0;
+            continue;
+        }
+        const double z = (x - t->mu[i]) / s;
+        if (isinf(nu)) {
+            cdf += w * gsl_cdf_ugaussian_P(z);
+            pdf += w * gsl_ran_ugaussian_pdf(z) / s;
+            continue;
+        }
+        if (nu != last_nu) {
+            norm = exp(lgamma((nu + 1) / 2) - lgamma(nu / 2)) / sqrt(M_PI * nu);
+            last_nu = nu;
+        }
+        cdf += w * gsl_cdf_tdist_P(z, nu);
+        pdf += w * norm * pow(1 + z * z / nu, -(nu + 1) / 2) / s;
+    }
+    *F = cdf;
+    *f = pdf;
+}
+
+double bsl_tmix_quantile(const bsl_tmix *t, double p)
+{
+    double F, f, m1 = 0, m2 = 0, W = t->w0, wide = 0;
+    for (size_t i = 0; i < t->K; i++) {
+        W += t->w[i];
+        m1 += t->w[i] * t->mu[i];
+        m2 += t->w[i] * (t->mu[i] * t->mu[i] + t->s[i] * t->s[i]);
+        wide = fmax(wide, t->s[i]);
+    }
+    if (!(W > 0)) return NAN;
+    m1 /= W;
+    const double sd = sqrt(fmax(m2 / W - m1 * m1, 0.0)), scale = fmax(fmax(sd, wide), 1e-300);
+    if (t->w0 > 0) { /* p inside the jump at 0: the quantile is 0 */
+        tmix_cdf(t, 0.0, &F, &f);
+        if (F - t->w0 < p && p <= F) return 0.0;
+    }
+    /* Newton from the normal approximation; every evaluation narrows the
+     * bracket [lo, hi] (F(lo) < p <= F(hi)); steps leaving it bisect it,
+     * or, while a side is still open, step out by a doubling width */
+    double lo = -INFINITY, hi = INFINITY, x = m1 + sd * gsl_cdf_ugaussian_Pinv(p), step = scale;
+    for (int it = 0; it < 400; it++) {
+        tmix_cdf(t, x, &F, &f);
+        if (F < p) lo = x;
+        else hi = x;
+        const double tol = 1e-13 * (fabs(x) + scale);
+        if (hi - lo <= tol) break;
+        double xn = f > 0 ? x - (F - p) / f : NAN;
+        if (!(xn > lo && xn < hi)) {
+            if (isinf(lo)) xn = hi - step;
+            else if (isinf(hi)) xn = lo + step;
+            else xn = 0.5 * (lo + hi);
+            step *= 2;
+        }
+        if (fabs(xn - x) <= tol) {
+            x = xn;
+            break;
+        }
+        x = xn;
+    }
+    return x;
+}
+
+/* ------------------------------------------------------ coefficient table */
+
+/* One component per (term, model containing it). */
+typedef struct comps {
+    size_t *off, *fill; /* per term: start and count */
+    double *w, *mu, *s, *df;
+} comps;
+
+/* |R^{-T} u|^2 = u' (Z'Z)^{-1} u (R upper triangular, column-major). */
+static double zz_quad(const double *R, size_t q, const double *u, double *t)
+{
+    double s = 0;
+    for (size_t a = 0; a < q; a++) {
+        double v = u[a];
+        for (size_t l = 0; l < a; l++) v -= R[l + a * q] * t[l];
+        t[a] = v / R[a + a * q];
+        s += t[a] * t[a];
+    }
+    return s;
+}
+
+/* x' V x for the k x k V. */
+static double v_quad(const double *V, size_t k, const double *x)
+{
+    double h = 0;
+    for (size_t a = 0; a < k; a++)
+        for (size_t b = 0; b < k; b++) h += x[a] * V[a + b * k] * x[b];
+    return h;
+}
+
+static void push(comps *cp, size_t term, double w, double mu, double s2, double df)
+{
+    const size_t i = cp->off[term] + cp->fill[term]++;
+    cp->w[i] = w;
+    cp->mu[i] = mu;
+    cp->s[i] = sqrt(fmax(s2, 0.0));
+    cp->df[i] = df;
+}
+
+/* The components of every term of output o of one model (post p, atoms A):
+ * terms 0..q-1 the always-in columns on the original scale (0 the intercept,
+ * l >= 1 input l - 1), q + j atom j. */
+static void model_terms(comps *cp, size_t o, size_t nterm, const bsl_design *D, const bsl_post *p,
+                        const size_t *A, double w, const double *mu, const double *sc, int linear,
+                        double *u, double *x, double *t)
+{
+    const size_t q = D->q, c = D->c, k = p->k, base = o * nterm;
+    const double s2 = p->scale2[o];
+    double gam[64];
+    for (size_t l = 0; l < q && l < 64; l++) {
+        gam[l] = D->gy[l * c + o];
+        for (size_t a = 0; a < k; a++) gam[l] -= p->beta[a * c + o] * D->gB[A[a] * q + l];
+    }
+    /* the intercept of the original inputs: gamma_0 - sum_l gamma_l mu/sc -
+     * (linear atoms) sum_a beta_a mu/sc; w = gB_A u_gamma - u_beta */
+    u[0] = 1;
+    for (size_t l = 1; l < q; l++) u[l] = -mu[l - 1] / sc[l - 1];
+    double mean0 = 0;
+    for (size_t l = 0; l < q; l++) mean0 += u[l] * gam[l];
+    for (size_t a = 0; a < k; a++) {
+        const double ub = linear ? -mu[A[a]] / sc[A[a]] : 0.0;
+        mean0 += ub * p->beta[a * c + o];
+        x[a] = -ub;
+        for (size_t l = 0; l < q; l++) x[a] += D->gB[A[a] * q + l] * u[l];
+    }
+    push(cp, base, w, mean0, s2 * (zz_quad(D->R, q, u, t) + v_quad(p->V, k, x)), p->df);
+    for (size_t l = 1; l < q; l++) { /* an always-in input: gamma_l / sc */
+        memset(u, 0, q * sizeof *u);
+        u[l] = 1;
+        for (size_t a = 0; a < k; a++) x[a] = D->gB[A[a] * q + l];
+        const double f = 1 / sc[l - 1];
+        push(cp, base + l, w, gam[l] * f, s2 * f * f * (zz_quad(D->R, q, u, t) + v_quad(p->V, k, x)), p->df);
+    }
+    for (size_t a = 0; a < k; a++) {
+        const double f = linear ? 1 / sc[A[a]] : 1.0;
+        push(cp, base + q + A[a], w, p->beta[a * c + o] * f, s2 * f * f * p->V[a + a * k], p->df);
+    }
+}
+
+/* Every visited model's components (weights renormalised per term later). */
+static int collect(comps *cp, const bsl_vs_problem *pb, const bsl_problem *P, const bsl_dict *dict,
+                   const bsl_vs_result *vr, int bas_sd, basel_error *err)
+{
+    const bsl_design *D = pb->D;
+    const size_t q = D->q, c = D->c, m = D->m, nterm = q + m, K = vr->models.n;
+    const int linear = dict->kind == BSL_BASIS_LINEAR;
+    bsl_model *M = NULL;
+    bsl_post p = {0};
+    double *u = bsl_malloc(q + 1, sizeof *u), *t = bsl_malloc(q + 1, sizeof *t);
+    double *x = bsl_malloc(pb->kmax + 1, sizeof *x);
+    size_t total = 0;
+    for (size_t o = 0; o < c; o++)
+        for (size_t j = 0; j < nterm; j++) cp->off[o * nterm + j] = j < q ? K : 0;
+    for (size_t i = 0; i < K; i++) {
+        const size_t *A = bsl_modelset_atoms(&vr->models, i);
+        for (size_t a = 0; a < vr->models.items[i].k; a++)
+            for (size_t o = 0; o < c; o++) cp->off[o * nterm + q + A[a]]++;
+    }
+    for (size_t j = 0; j < c * nterm; j++) { /* counts to offsets */
+        const size_t cnt = cp->off[j];
+        cp->off[j] = total;
+        total += cnt;
+    }
+    cp->w = bsl_malloc(total + 1, sizeof(double));
+    cp->mu = bsl_malloc(total + 1, sizeof(double));
+    cp->s = bsl_malloc(total + 1, sizeof(double));
+    cp->df = bsl_malloc(total + 1, sizeof(double));
+    int rc = !u || !t || !x || !cp->w || !cp->mu || !cp->s || !cp->df ? BASEL_ENOMEM : BASEL_OK;
+    if (!rc) rc = bsl_post_init(&p, pb->kmax, c);
+    if (!rc) rc = bsl_model_create(&M, D, &pb->prior, pb->kmax, err);
+    for (size_t i = 0; i < K && !rc; i++) {
+        const size_t *A = bsl_modelset_atoms(&vr->models, i);
+        if (bsl_post_of(&p, M, A, vr->models.items[i].k, bas_sd)) continue; /* never visited */
+        for (size_t o = 0; o < c; o++)
+            model_terms(cp, o, nterm, D, &p, A, vr->models.items[i].weight, P->x_mean, P->x_scale, linear, u, x, t);
+    }
+    bsl_model_free(M);
+    bsl_post_free(&p);
+    free(u);
+    free(t);
+    free(x);
+    return rc == BASEL_ENOMEM ? bsl_fail(err, rc, "out of memory") : rc;
+}
+
+/* Moments and interval of one term from its components: pip is the term's
+ * inclusion probability (1 for always-in columns); the components, given
+ * inclusion, are weighted by their models' weights. */
+static json_t *term_json(const comps *cp, size_t term, double pip, double level, int bas_sd)
+{
+    const size_t off = cp->off[term], K = cp->fill[term];
+    double W = 0, m1 = 0, m2 = 0;
+    for (size_t i = 0; i < K; i++) W += cp->w[off + i];
+    double *w = bsl_malloc(K + 1, sizeof *w);
+    if (!w) return NULL;
+    for (size_t i = 0; i < K; i++) {
+        const double s = cp->s[off + i], nu = cp->df[off + i];
+        /* t variance s^2 nu/(nu - 2); BAS's coef() reports s^2 */
+        const double var = bas_sd || isinf(nu) || !(nu > 2) ? s * s : s * s * nu / (nu - 2);
+        w[i] = W > 0 ? cp->w[off + i] / W : 0;
+        m1 += w[i] * cp->mu[off + i];
+        m2 += w[i] * (var + cp->mu[off + i] * cp->mu[off + i]);
+    }
+    json_t *o = json_object();
+    int bad = !o;
+    bsl_json_put(o, "pip", json_real(pip), &bad);
+    const double mean = pip * m1, sd = sqrt(fmax(pip * m2 - mean * mean, 0.0));
+    bsl_json_put(o, "mean", json_real(K ? mean : 0.0), &bad);
+    bsl_json_put(o, "sd", json_real(K ? sd : 0.0), &bad);
+    if (K && W > 0) {
+        bsl_json_put(o, "cond_mean", json_real(m1), &bad);
+        bsl_json_put(o, "cond_sd", json_real(sqrt(fmax(m2 - m1 * m1, 0.0))), &bad);
+        for (size_t i = 0; i < K; i++) w[i] *= pip;
+        const bsl_tmix t = {w, cp->mu + off, cp->s + off, cp->df + off, K, 1 - pip};
+        bsl_json_put(o, "lower", json_real(bsl_tmix_quantile(&t, 0.5 - level / 2)), &bad);
+        bsl_json_put(o, "upper", json_real(bsl_tmix_quantile(&t, 0.5 + level / 2)), &bad);
+    } else { /* never in a visited model: a point mass at 0 */
+        bsl_json_put(o, "lower", json_real(0.0), &bad);
+        bsl_json_put(o, "upper", json_real(0.0), &bad);
+    }
+    free(w);
+    if (bad) json_decref(o);
+    return bad ? NULL : o;
+}
+
+json_t *bsl_subset_coefficients(const bsl_vs_problem *pb, const bsl_problem *P, const bsl_dict *dict,
+                                const bsl_vs_result *vr, const char *const *atom_names, double level,
+                                int bas_sd, basel_error *err)
+{
+    const bsl_design *D = pb->D;
+    const size_t q = D->q, c = D->c, m = D->m, nterm = q + m;
+    if (q > 64) {
+        bsl_fail(err, BASEL_ERANGE, "too many always-in columns for the coefficient table");
+        return NULL;
+    }
+    comps cp = {0};
+    cp.off = bsl_calloc(c * nterm, sizeof *cp.off);
+    cp.fill = bsl_calloc(c * nterm, sizeof *cp.fill);
+    json_t *out = NULL, *terms = NULL;
+    int rc = cp.off && cp.fill ? collect(&cp, pb, P, dict, vr, bas_sd, err) : bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (rc) goto done;
+    terms = json_array();
+    int bad = !terms;
+    for (size_t o = 0; o < c && terms; o++)
+        for (size_t j = 0; j < nterm; j++) {
+            const char *name = j == 0 ? "(Intercept)" : j < q ? P->input_names[j - 1] : atom_names[j - q];
+            json_t *row = term_json(&cp, o * nterm + j, j < q ? 1.0 : fmin(fmax(vr->pip[j - q], 0.0), 1.0), level, bas_sd);
+            if (!row) {
+                json_decref(terms);
+                terms = NULL;
+                break;
+            }
+            bsl_json_put(row, "name", json_string(name ? name : "?"), &bad);
+            bsl_json_put(row, "target", json_string(P->target_names[o] ? P->target_names[o] : "?"), &bad);
+            bsl_json_put(row, "always_in", json_boolean(j < q), &bad);
+            bsl_json_push(terms, row, &bad);
+        }
+    if (terms && bad) {
+        json_decref(terms);
+        terms = NULL;
+    }
+    if (!terms) {
+        bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        goto done;
+    }
+    double W = 0;
+    for (size_t i = 0; i < vr->models.n; i++) W += vr->models.items[i].weight;
+    const double total = bsl_modelset_total(&vr->models);
+    out = json_object();
+    bad = !out;
+    bsl_json_put(out, "scale", json_string("original"), &bad);
+    bsl_json_put(out, "level", json_real(level), &bad);
+    bsl_json_put(out, "models", json_integer((json_int_t)vr->models.n), &bad);
+    bsl_json_put(out, "covered", json_real(total > 0 ? fmin(W / total, 1.0) : 0.0), &bad);
+    bsl_json_put(out, "terms", terms, &bad);
+    if (bad) {
+        json_decref(out);
+        out = NULL;
+        bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+done:
+    free(cp.off);
+    free(cp.fill);
+    free(cp.w);
+    free(cp.mu);
+    free(cp.s);
+    free(cp.df);
+    return out;
+}
+
+/* ------------------------------------------------ the predictive mixture */
+
+/* all but this fraction of the visited weight is kept for predictions */
+#define POST_MASS_LEFT 1e-6
+/* at most this many distinct atoms (their Gram block is stored: 256^2
+ * numbers, about 1.6 MB of JSON) and this many atom entries over the kept
+ * models (about 2 MB): a posterior spread wider than that (kernel
+ * dictionaries sampled by MCMC) keeps less than all of its mass, and says
+ * how much ("covered") */
+#define POST_MAX_ATOMS 256
+#define POST_MAX_ENTRIES ((size_t)1 << 19)
+
+static json_t *prior_numbers(const bsl_coef_prior *p)
+{
+    return json_pack("{s:s, s:f, s:f, s:f, s:f, s:f, s:f}", "kind", bsl_coef_kind_name(p->kind), "g", p->g,
+                     "sigma2", p->sigma2, "lambda", p->lambda, "delta2", p->delta2, "a", p->a, "b", p->b);
+}
+
+json_t *bsl_subset_posterior_block(const bsl_vs_problem *pb, const bsl_vs_result *vr, basel_error *err)
+{
+    const bsl_design *D = pb->D;
+    const size_t m = D->m, c = D->c, n = D->n;
+    const double total = bsl_modelset_total(&vr->models);
+    long *local = bsl_malloc(m + 1, sizeof *local);
+    size_t *uni = bsl_malloc(m + 1, sizeof *uni), nu = 0, K = 0, entries = 0;
+    json_t *blk = json_object(), *models = json_array(), *weights = json_array();
+    double *G = NULL, *col = NULL, *cols = NULL, kept = 0;
+    if (!local || !uni || !blk || !models || !weights) goto fail;
+    int bad = 0;
+    for (size_t j = 0; j < m; j++) local[j] = -1;
+    for (size_t i = 0; i < vr->models.n && kept < (1 - POST_MASS_LEFT) * total; i++) {
+        const size_t *A = bsl_modelset_atoms(&vr->models, i), k = vr->models.items[i].k;
+        size_t fresh = 0;
+        for (size_t a = 0; a < k; a++) fresh += local[A[a]] < 0;
+        if (nu + fresh > POST_MAX_ATOMS) continue; /* later models may use the atoms already kept */
+        if ((entries += k) > POST_MAX_ENTRIES) break;
+        for (size_t a = 0; a < k; a++)
+            if (local[A[a]] < 0) {
+                local[A[a]] = (long)nu;
+                uni[nu++] = A[a];
+            }
+        bsl_json_push(models, bsl_json_sizes(A, k), &bad);
+        bsl_json_push(weights, json_real(vr->models.items[i].weight / total), &bad);
+        kept += vr->models.items[i].weight;
+        K++;
+    }
+    /* the projected Gram block of the kept atoms, and their B'y */
+    G = bsl_malloc(nu * nu + 1, sizeof *G);
+    if (!G) goto fail;
+    if (D->G) {
+        for (size_t b = 0; b < nu; b++)
+            for (size_t a = 0; a < nu; a++) G[a + b * nu] = D->G[uni[a] + uni[b] * m];
+    } else {
+        col = bsl_malloc(n, sizeof *col);
+        cols = bsl_malloc(n * nu + 1, sizeof *cols);
+        if (!col || !cols) goto fail;
+        for (size_t a = 0; a < nu; a++) bsl_design_column(D, uni[a], cols + a * n);
+        for (size_t b = 0; b < nu; b++)
+            for (size_t a = 0; a < nu; a++) {
+                double s = 0;
+                for (size_t i = 0; i < n; i++) s += cols[a * n + i] * cols[b * n + i];
+                G[a + b * nu] = s;
+            }
+    }
+    double *bty = bsl_malloc(nu * c + 1, sizeof *bty);
+    if (!bty) goto fail;
+    for (size_t a = 0; a < nu; a++) memcpy(bty + a * c, D->Bty + uni[a] * c, c * sizeof *bty);
+    bsl_json_put(blk, "prior", prior_numbers(&pb->prior), &bad);
+    bsl_json_put(blk, "n", json_integer((json_int_t)n), &bad);
+    bsl_json_put(blk, "atoms", bsl_json_sizes(uni, nu), &bad);
+    bsl_json_put(blk, "gram", bsl_json_doubles(G, nu * nu), &bad);
+    bsl_json_put(blk, "bty", bsl_json_doubles(bty, nu * c), &bad);
+    bsl_json_put(blk, "yy", bsl_json_doubles(D->yy, c), &bad);
+    bsl_json_put(blk, "models", models, &bad);
+    bsl_json_put(blk, "weights", weights, &bad);
+    bsl_json_put(blk, "covered", json_real(total > 0 ? fmin(kept / total, 1.0) : 0.0), &bad);
+    free(bty);
+    if (bad) {
+        json_decref(blk);
+        blk = NULL;
+        bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    free(local);
+    free(uni);
+    free(G);
+    free(col);
+    free(cols);
+    (void)K;
+    return blk;
+fail:
+    free(local);
+    free(uni);
+    free(G);
+    free(col);
+    free(cols);
+    json_decref(blk);
+    json_decref(models);
+    json_decref(weights);
+    bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    return NULL;
+}

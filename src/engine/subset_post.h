@@ -1,0 +1,72 @@
+/*
+ * subset_post.h: the closed-form posterior of one subset model, and what the
+ * subset engines build from it over every visited model (subset_post.c):
+ * the coefficient table, the listed models' marginal likelihoods, and the
+ * Student-t mixtures behind model-averaged intervals. Internal to the
+ * subset engines (subset.c, subset_predict.c) and their tests.
+ */
+#ifndef BSL_SUBSET_POST_H
+#define BSL_SUBSET_POST_H
+
+#include "subset.h"
+
+struct bsl_problem;
+
+/* One model's coefficients with sigma^2 integrated out: the projected atom
+ * coefficients are Student-t with location beta, scale^2 scale2_o V and df
+ * degrees of freedom (df = INFINITY: Gaussian). See subset_post.c. */
+typedef struct bsl_post {
+    size_t k, c;
+    double *beta;   /* k x c row-major */
+    double *V;      /* k x k column-major (leading dimension k) */
+    double *scale2; /* c */
+    double df;
+    /* workspace */
+    double *quad;   /* c: b' A_tau^{-1} b */
+    bsl_chol chol;
+} bsl_post;
+
+int bsl_post_init(bsl_post *p, size_t kmax, size_t c);
+void bsl_post_free(bsl_post *p);
+/* The posterior of the model atoms[0..k) of M's design and prior into p:
+ * from a fresh factorisation of the dense Gram block (M untouched), or,
+ * when the design streams its columns, by making M hold exactly those atoms. With bas_sd, scale2 is BAS's per-model OLS variance
+ * RSS/(N - k) (its coef() convention) in place of the posterior scale.
+ * BASEL_ENUMERIC when the set is collinear. */
+int bsl_post_of(bsl_post *p, bsl_model *M, const size_t *atoms, size_t k, int bas_sd);
+
+/* A mixture of Student-t components (weights w summing to 1 - w0) and a
+ * point mass w0 at 0; df[i] = INFINITY is a normal, s[i] = 0 a point mass
+ * at mu[i]. */
+typedef struct bsl_tmix {
+    const double *w, *mu, *s, *df;
+    size_t K;
+    double w0;
+} bsl_tmix;
+/* inf { x : F(x) >= p } by safeguarded Newton on the CDF. */
+double bsl_tmix_quantile(const bsl_tmix *t, double p);
+
+/* The coefficient table (FIT.json "coefficients") on the inputs' original
+ * scale: for every target, the intercept, the always-in inputs and every
+ * atom, each with its PIP, its model-averaged mean and sd, its mean and sd
+ * given inclusion, and the equal-tailed interval at level from the mixture
+ * over the visited models. bas_sd uses BAS's per-model sd (tests). NULL on
+ * failure (err set). */
+json_t *bsl_subset_coefficients(const bsl_vs_problem *pb, const struct bsl_problem *P,
+                                const bsl_dict *dict, const bsl_vs_result *vr,
+                                const char *const *atom_names, double level, int bas_sd,
+                                basel_error *err);
+
+/* log p(y | M) for the atoms[0..k) under pb's prior (the score the engines
+ * use; BAS's logmarg for the g-prior), -INFINITY when collinear. */
+double bsl_subset_log_ml(bsl_model *M, const size_t *atoms, size_t k);
+
+/* The model-averaged predictive's block (engine.predictor.bma.posterior):
+ * the prior's numbers, the visited models by decreasing weight until they
+ * hold all but 1e-6 of the weight (or their atoms reach a cap), their
+ * weights, and the projected Gram block of their atoms, from which predict
+ * refits each model exactly. NULL on failure. */
+json_t *bsl_subset_posterior_block(const bsl_vs_problem *pb, const bsl_vs_result *vr,
+                                   basel_error *err);
+
+#endif

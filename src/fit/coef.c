@@ -1,0 +1,58 @@
+/*
+ * coef.c: basel_fit_write_coef_csv, the coefficient table of a fit document
+ * ("coefficients", docs/FIT.md) as CSV, one row per term and target.
+ */
+#include "fit.h"
+
+#include <math.h>
+#include <string.h>
+
+/* A CSV cell: quoted when it holds a comma, a quote or a line break. */
+static void cell(FILE *fp, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, fp);
+        return;
+    }
+    fputc('"', fp);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', fp);
+        fputc(*s, fp);
+    }
+    fputc('"', fp);
+}
+
+/* ",value", or "," alone when the row has no such number. */
+static void number(FILE *fp, const json_t *row, const char *key)
+{
+    const json_t *x = json_object_get(row, key);
+    fputc(',', fp);
+    if (json_is_number(x)) fprintf(fp, "%.17g", json_number_value(x));
+}
+
+int basel_fit_write_coef_csv(const basel_fit *f, const char *path, basel_error *err)
+{
+    bsl_error_clear(err);
+    const json_t *terms = json_object_get(json_object_get(f->doc, "coefficients"), "terms");
+    if (!terms)
+        return bsl_fail(err, BASEL_EINVAL,
+                        "a fit of --method %s has no coefficient table (enumerate, bd, rj and ssvs fits have one)",
+                        json_string_value(json_object_get(f->doc, "method")) ? json_string_value(json_object_get(f->doc, "method")) : "?");
+    bsl_outfile out;
+    int rc = bsl_out_open(&out, path, err);
+    if (rc) return rc;
+    FILE *fp = out.fp;
+    fputs("term,target,pip,mean,sd,cond_mean,cond_sd,lower,upper\n", fp);
+    const char *keys[] = {"pip", "mean", "sd", "cond_mean", "cond_sd", "lower", "upper"};
+    for (size_t i = 0; i < json_array_size(terms); i++) {
+        const json_t *row = json_array_get(terms, i);
+        const char *name = json_string_value(json_object_get(row, "name"));
+        const char *target = json_string_value(json_object_get(row, "target"));
+        cell(fp, name ? name : "?");
+        fputc(',', fp);
+        cell(fp, target ? target : "?");
+        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) number(fp, row, keys[k]);
+        fputc('\n', fp);
+    }
+    return bsl_out_commit(&out, err);
+}

@@ -1,0 +1,43 @@
+#!/bin/bash
+# test_coef.sh: the coefficient table (basel coef, FIT.json "coefficients"),
+# the models' marginal likelihoods and Bayes factors, and model-averaged
+# intervals over the whole posterior with --interval-kind (issue 13 items
+# 6-8).
+source "$(dirname "$0")/lib.sh" "$1"
+L=data/linear/uscrime_log.csv
+head -6 $L > "$T/rows.csv"
+FIT=(fit $L --method enumerate --prior g --model-prior uniform --quiet --seed 1)
+expect 0 "" -- "$BASEL" "${FIT[@]}" -o "$T/e.json"
+expect 0 "" -- "$BASEL" "${FIT[@]}" --top 1 -o "$T/e1.json"
+
+# basel coef: CSV to stdout or -o; one row per term plus the header
+expect 0 "^term,target,pip,mean,sd,cond_mean,cond_sd,lower,upper" -- "$BASEL" coef "$T/e.json"
+if [ "$(wc -l < "$T/out")" -eq 17 ]; then ok; else bad "coef: expected 17 lines (header, intercept, 15 inputs)"; fi
+expect 0 "" -- "$BASEL" coef "$T/e.json" -o "$T/coef.csv"
+if grep -q '^Ineq,y,0.997' "$T/coef.csv"; then ok; else bad "coef -o: Ineq's PIP row missing"; fi
+expect 0 "usage: basel coef" -- "$BASEL" coef --help
+expect 2 "expected one FIT.json" -- "$BASEL" coef
+expect 2 "unknown option" -- "$BASEL" coef "$T/e.json" --level 0.9
+expect 0 "" -- "$BASEL" fit data/classification/pima_tr.csv --method mixture --iter 100 --burn 20 --chains 1 --seed 2 --quiet -o "$T/mix.json"
+expect 2 "no coefficient table" -- "$BASEL" coef "$T/mix.json"
+
+# the summary: coefficients, log ML and Bayes factors, the predictive's mass
+expect 0 "Coefficients \(original scale" -- "$BASEL" summary "$T/e.json"
+expect 0 "BF best +BF null" -- "$BASEL" summary "$T/e.json"
+expect 0 "null model \(intercept only\): log ML 0.000" -- "$BASEL" summary "$T/e.json"
+
+# intervals average over the whole posterior: --top does not change them
+"$BASEL" predict "$T/e.json" "$T/rows.csv" > "$T/p20.csv"
+"$BASEL" predict "$T/e1.json" "$T/rows.csv" > "$T/p1.csv"
+if cmp -s "$T/p20.csv" "$T/p1.csv"; then ok; else bad "predict: intervals depend on --top"; fi
+# the interval of f(x) lies inside that of a new y, both around the mean
+expect 0 "" -- "$BASEL" predict "$T/e.json" "$T/rows.csv" --interval-kind mean -o "$T/pm.csv"
+if paste -d, "$T/p20.csv" "$T/pm.csv" | awk -F, 'NR > 1 && !($2 < $5 && $5 < $1 && $1 < $6 && $6 < $3) { b = 1 } END { exit b }'; then
+    ok
+else
+    bad "predict: mean interval not inside the new-observation interval"
+fi
+expect 0 "" -- "$BASEL" predict "$T/e.json" "$T/rows.csv" --model hpm --interval-kind mean
+expect 2 "expected new or mean" -- "$BASEL" predict "$T/e.json" "$T/rows.csv" --interval-kind both
+expect 2 "new observations only" -- "$BASEL" predict "$T/mix.json" data/classification/pima_te.csv --interval-kind mean
+finish

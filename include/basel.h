@@ -239,11 +239,21 @@ BASEL_API int basel_fit_predict(const basel_fit *f, const basel_data *data, cons
                                 double level, basel_pred **out, basel_error *err);
 /* Write the predictions as CSV (header first; "-" for stdout), atomically. */
 BASEL_API int basel_pred_write_csv(const basel_pred *p, const char *path, basel_error *err);
-/* Row i of output j: mean, lower, upper (regression) or NULL pointers for
- * classification. Returns BASEL_EINVAL for indices out of range. */
+/* Row i of output j of a regression: mean, lower, upper. Returns
+ * BASEL_EINVAL for indices out of range and for a classifier's predictions
+ * (basel_pred_prob below). */
 BASEL_API int basel_pred_get(const basel_pred *p, size_t i, size_t j, double *mean,
                              double *lower, double *upper);
 BASEL_API size_t basel_pred_rows(const basel_pred *p);
+/* Classification (the mixture method): the number of classes (0 for a
+ * regression), class k's name (the fit's "classes", in order; NULL past the
+ * end; lives as long as p), and row i's probability of class k in *prob and
+ * its predicted class (the index basel_pred_write_csv names) in *cls; either
+ * pointer may be NULL. BASEL_EINVAL for a regression or indices out of
+ * range. */
+BASEL_API size_t basel_pred_class_count(const basel_pred *p);
+BASEL_API const char *basel_pred_class_name(const basel_pred *p, size_t k);
+BASEL_API int basel_pred_prob(const basel_pred *p, size_t i, size_t k, double *prob, size_t *cls);
 BASEL_API void basel_pred_free(basel_pred *p);
 
 #ifdef __cplusplus

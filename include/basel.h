@@ -102,6 +102,12 @@ BASEL_API int basel_data_read_buffer(basel_data **out, const char *name, const c
 BASEL_API int basel_data_from_matrix(basel_data **out, const char *source, const double *x, size_t n,
                                      size_t p, size_t row_stride, size_t col_stride,
                                      const char *const *names, basel_error *err);
+/* Append a numeric column of n values named name, value i at x[i * stride]
+ * (copied; NaN and infinities as in basel_data_from_matrix): a target kept
+ * apart from the inputs' matrix, or a data frame's columns one by one.
+ * BASEL_EINVAL when the name is empty or taken; BASEL_ENOMEM (d unchanged). */
+BASEL_API int basel_data_add_column(basel_data *d, const char *name, const double *x, size_t stride,
+                                    basel_error *err);
 /* Append a column of n class labels (copied; NULL or "" = unlabelled) named
  * name, to be a classifier's target. BASEL_EINVAL when the table has a label
  * column already or the name is taken; BASEL_ENOMEM (d unchanged). */

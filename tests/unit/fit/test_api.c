@@ -1,6 +1,6 @@
 /*
  * test_api.c: the calls the R and Python front ends use (basel.h): tables
- * from memory in both layouts, missing values in them, label columns, the
+ * from memory in both layouts and with columns added, missing values in them, label columns, the
  * typed accessors of a fit, the document as text and back, the draws, and a
  * classifier's predictions.
  */
@@ -92,6 +92,21 @@ int main(void)
     basel_fit *fc = fit_enumerate(dc, NULL, NULL), *fr = fit_enumerate(dr, NULL, NULL);
     char *jc = fc ? basel_fit_to_json(fc) : NULL, *jr = fr ? basel_fit_to_json(fr) : NULL;
     CHECK(jc && jr && strcmp(jc, jr) == 0, "both layouts give the same document");
+
+    /* the inputs as one matrix, the target as a strided column added apart */
+    basel_data *dx = NULL;
+    CHECK(basel_data_from_matrix(&dx, "X", rm, N, P - 1, P, 1, names, &err) == BASEL_OK, "inputs: %s", err.message);
+    CHECK(basel_data_add_column(dx, "a", rm + P - 1, P, &err) == BASEL_EINVAL && strstr(err.message, "twice"),
+          "an added column's name must be new");
+    CHECK(basel_data_add_column(dx, "y", rm + P - 1, P, &err) == BASEL_OK && basel_data_cols(dx) == P &&
+              basel_data_value(dx, 5, P - 1) == cm[(P - 1) * N + 5],
+          "added column: %s", err.message);
+    basel_fit *fx = fit_enumerate(dx, NULL, NULL);
+    char *jx = fx ? basel_fit_to_json(fx) : NULL;
+    CHECK(jx && jc && strcmp(jx, jc) == 0, "a target added as a column gives the same document");
+    basel_free(jx);
+    basel_fit_free(fx);
+    basel_data_free(dx);
 
     /* accessors */
     if (fc) {

@@ -58,6 +58,7 @@ _PROTOTYPES = {
     "basel_data_add_labels": (ctypes.c_int, [_P, _S, ctypes.POINTER(_S), _E]),
     "basel_data_rows": (_Z, [_P]),
     "basel_data_cols": (_Z, [_P]),
+    "basel_data_value": (ctypes.c_double, [_P, _Z, _Z]),
     "basel_data_free": (None, [_P]),
     "basel_options_create": (ctypes.c_int, [_PP]),
     "basel_options_set": (ctypes.c_int, [_P, _S, _S, _E]),

@@ -94,7 +94,12 @@ class _BaselEstimator(BaseEstimator):
         for name, value in self.get_params(deep=False).items():
             if name in _NOT_OPTIONS or value is None or name == "method":
                 continue
-            settings[_RENAMED.get(name, name.replace("_", "-"))] = value
+            option = _RENAMED.get(name, name.replace("_", "-"))
+            # as in scikit-learn, a parameter the method does not use is
+            # ignored (n_iter for enumerate), so that a grid can switch
+            # methods; options={...} are passed as given (and refused)
+            if _lib.method_default(method, option) is not None:
+                settings[option] = value
         for name, value in (self.options or {}).items():
             settings[str(name)] = value
         settings["seed"] = _seed(self.random_state)
@@ -177,7 +182,8 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
     """Bayesian selection of inputs or basis functions for regression.
 
     Parameters (None: the method's default, as `basel help fit --method M`
-    lists it):
+    lists it; a parameter the method does not read is ignored, as n_iter
+    with enumerate, while options={...} are passed as given):
       method      "bd" (birth-death, default), "enumerate", "rj", "ssvs",
                   "anneal", "rbf", "smc"
       basis       "linear" (the inputs are the atoms), "gauss:r=R", "cubic",

@@ -20,3 +20,11 @@ __all__ = ["BayesianSelectionRegressor", "BayesianSelectionClassifier", "BaselEr
 def read_json(path):
     """A fit read back from FIT.json (the command line's or write_json's)."""
     return Fit.read_json(path)
+
+
+def __getattr__(name):
+    """basel.plot on first use (matplotlib is imported only then)."""
+    if name == "plot":
+        import importlib
+        return importlib.import_module(".plot", __name__)
+    raise AttributeError("module 'basel' has no attribute %r" % name)

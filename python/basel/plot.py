@@ -207,7 +207,7 @@ def trace(draws, ax=None):
         ax.plot(t[width - 1:], run, lw=1.6, color=colours(i % 10), label="chain %d" % c)
     ax.set_xlabel("kept draw")
     ax.set_ylabel("model size")
-    ax.set_title("trace of the model size (%d draws; thick: running mean over %d)" % (len(d), width), fontsize=10)
+    ax.set_title("model size trace, %d draws (bold: running means)" % len(d), fontsize=10)
     ax.legend(fontsize=7, ncol=min(4, d["chain"].nunique()), loc="upper right")
     return ax
 

@@ -199,3 +199,23 @@ def test_verbose_draws_a_progress_bar(capsys):
     BayesianSelectionRegressor(verbose=True, random_state=1, **FAST_REG).fit(X, y)
     err = capsys.readouterr().err
     assert "basel bd:" in err and "100%" in err
+
+
+def test_coefficients_come_from_the_table_when_the_fit_has_one():
+    """The coefficient table (FIT.json "coefficients", being added to the
+    subset engines) wins over the engine block: its means, sds and the
+    intercept, by term name."""
+    X, y = linear_data(p=4)
+    reg = BayesianSelectionRegressor(method="enumerate", random_state=1).fit(X, y)
+    doc = dict(reg.document_)
+    doc["coefficients"] = {"scale": "original", "level": 0.95, "models": 8, "covered": 1.0, "terms": [
+        {"name": "(Intercept)", "target": "y", "pip": 1, "mean": 3.5, "sd": 0.1, "lower": 3.3, "upper": 3.7},
+        {"name": "x3", "target": "y", "pip": 0.2, "mean": -0.25, "sd": 0.5, "lower": -1, "upper": 0},
+        {"name": "x1", "target": "y", "pip": 1, "mean": 2.5, "sd": 0.2, "lower": 2.1, "upper": 2.9}]}
+
+    class Doc:
+        document = doc
+    reg._set_coef(Doc())
+    assert reg.coef_source_ == "coefficients" and reg.intercept_ == 3.5
+    np.testing.assert_array_equal(reg.coef_, [2.5, 0, -0.25, 0])
+    np.testing.assert_array_equal(reg.coef_sd_, [0.2, 0, 0.5, 0])

@@ -8,10 +8,7 @@
 #  1. the release build: unit, statistical and command-line tests;
 #  2. an AddressSanitizer + UndefinedBehaviorSanitizer build with warnings as
 #     errors: unit and command-line tests;
-#  3. the Python package's tests (python/tests, pytest on Debian's python3,
-#     against build/libbasel.so; tools/python.sh --deps installs what they
-#     need);
-#  4. valgrind memcheck on representative command lines (tests/cli/memcheck.sh).
+#  3. valgrind memcheck on representative command lines (tests/cli/memcheck.sh).
 # Ends with CTest's summary line of the last run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,14 +22,18 @@ esac
 EXTRA="${EXTRA:-} -DBASEL_STAT_TIMEOUT=$timeout" tools/build.sh
 BASEL_TIER=$tier ctest --test-dir build --output-on-failure -j2
 
-# the Python package, in place (python/ on sys.path, build/libbasel.so.0);
-# a failing test ends the run with pytest's status
-tools/python.sh --deps
-status=0
-OMP_WAIT_POLICY=passive /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests || status=$?
-if [ "$status" -ne 0 ]; then
-    echo "test.sh: the Python tests failed (pytest status $status)" >&2
-    exit "$status"
+# the Python package's tests (python/tests: pytest on Debian's python3, in
+# place against build/libbasel.so.0; about 20 s of CPU); tools/python.sh
+# --deps installs what they need. A failing test ends the run with pytest's
+# status. BASEL_NO_PYTHON=1 skips them.
+if [ -z "${BASEL_NO_PYTHON:-}" ]; then
+    tools/python.sh --deps
+    status=0
+    OMP_WAIT_POLICY=passive /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests || status=$?
+    if [ "$status" -ne 0 ]; then
+        echo "test.sh: the Python tests failed (pytest status $status)" >&2
+        exit "$status"
+    fi
 fi
 
 # valgrind is a test-only dependency: installed here (as root) like the

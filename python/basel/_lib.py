@@ -301,7 +301,7 @@ def _text(value):
     if isinstance(value, bool):
         return "1" if value else "0"
     if isinstance(value, float):
-        return repr(value)
+        return repr(float(value))  # 17 digits, also for numpy floats
     return str(value)
 
 

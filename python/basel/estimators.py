@@ -269,8 +269,9 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
         table ("coefficients", original scale) where present, else the
         subset engines' model-averaged coefficients (engine.predictor.bma,
         mapped to the atoms; divided by the inputs' scales when a linear
-        basis was standardised), with the intercept the BMA prediction at
-        x = 0 for a linear basis."""
+        basis was standardised, times the targets' scales where the fit
+        rescaled them), with the intercept the BMA prediction at x = 0 for a
+        linear basis."""
         doc = fit.document
         atoms, c = self.atom_names_, len(self.target_names_)
         table = doc.get("coefficients")
@@ -299,6 +300,9 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
         linear = basis.get("kind") == "linear"
         if linear and doc["standardize"]["applied"]:
             coef = coef / np.asarray(doc["standardize"]["scale"])[None, :]
+        target_scale = doc["standardize"].get("target_scale")  # targets rescaled by powers of two
+        if target_scale is not None:
+            coef = coef * np.asarray(target_scale, dtype=float)[:c, None]
         self.coef_source_ = "engine.predictor.bma"
         self.coef_ = self._shape(coef)
         if linear and atoms == self.input_names_:

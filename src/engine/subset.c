@@ -322,12 +322,19 @@ static int ssvs_numbers(json_t *pr, const bsl_vs_problem *pb, const char *spec)
     if (bsl_ssvs_parse(&sp, spec, &ignored)) return 0; /* the engine has refused it already */
     double *v0 = bsl_malloc(2 * m + 1, sizeof *v0), *slab = v0 ? v0 + m : NULL;
     int from_ols = 0, bad = !v0 || bsl_ssvs_spike(&sp, pb->D, v0, &from_ols);
-    for (size_t j = 0; j < m && !bad; j++) {
+    if (bad) {
+        free(v0);
+        return 1;
+    }
+    for (size_t j = 0; j < m; j++) {
         slab[j] = sqrt(sp.c * v0[j]);
         v0[j] = sqrt(v0[j]);
     }
-    json_t *o = bad ? NULL : json_object();
-    bad |= !o;
+    json_t *o = json_object();
+    if (!o) {
+        free(v0);
+        return 1;
+    }
     bsl_json_put(o, "tau", json_real(sp.tau), &bad);
     bsl_json_put(o, "c", json_real(sp.c), &bad);
     if (sp.p > 0) bsl_json_put(o, "p", json_real(sp.p), &bad);

@@ -128,9 +128,12 @@ void bsl_model_copy(bsl_model *dst, const bsl_model *src)
     const size_t kc = src->kmax + 1, c = src->c, k = src->k;
     dst->prior = src->prior;
     dst->tau = src->tau;
+    /* pos is -1 off the active set: O(k) to move, not O(m) (sequential
+     * models copy particles with thousands of candidate atoms each step) */
+    for (size_t i = 0; i < dst->k; i++) dst->pos[dst->active[i]] = -1;
     dst->k = k;
     memcpy(dst->active, src->active, k * sizeof *dst->active);
-    memcpy(dst->pos, src->pos, src->m * sizeof *dst->pos);
+    for (size_t i = 0; i < k; i++) dst->pos[dst->active[i]] = (long)i;
     memcpy(dst->chol.L, src->chol.L, kc * k * sizeof(double));
     dst->chol.k = src->chol.k;
     memcpy(dst->Ainv, src->Ainv, kc * k * sizeof(double));
@@ -451,4 +454,121 @@ double bsl_model_sigma2(const bsl_model *M, size_t o)
     case BSL_COEF_HIER: return (M->prior.b + 0.5 * rss) / fmax(M->prior.a + 0.5 * N - 1, 0.5);
     default: return rss / fmax(N - (double)M->k, 1);
     }
+}
+
+/* beta_o = A_tau^{-1} b_o + sigma L^{-T} xi_o = L^{-T}(z_o + sigma xi_o):
+ * mean A_tau^{-1} b_o, covariance sigma^2 A_tau^{-1} (L L' = A_tau). */
+int bsl_model_coef_draw(const bsl_model *M, double *beta)
+{
+    if (M->prior.kind != BSL_COEF_RIDGE) return BASEL_EINVAL;
+    const size_t k = M->k, c = M->c;
+    const double sigma = sqrt(M->prior.sigma2);
+    double *t = M->work;
+    for (size_t o = 0; o < c; o++) {
+        for (size_t i = 0; i < k; i++) t[i] = M->z[i * c + o] + sigma * beta[i * c + o];
+        bsl_chol_solve_upper(&M->chol, t);
+        for (size_t i = 0; i < k; i++) beta[i * c + o] = t[i];
+    }
+    return BASEL_OK;
+}
+
+/* The saved state: L and GA (lower triangles, column by column), Ainv
+ * (whole: its downdates round its two triangles differently), z
+ * and bA (k x c), quad (c), logdet, log_ml, the prior's sigma2, lambda and
+ * g, and the two update counters: everything a later update reads, so a
+ * loaded model continues bit for bit. */
+size_t bsl_model_state_size(const bsl_model *M)
+{
+    const size_t k = M->k, c = M->c;
+    return k * (k + 1) + k * k + 2 * k * c + c + 7;
+}
+
+static size_t put_lower(const double *A, size_t k, size_t ld, double *out)
+{
+    size_t n = 0;
+    for (size_t j = 0; j < k; j++)
+        for (size_t i = j; i < k; i++) out[n++] = A[i + j * ld];
+    return n;
+}
+
+static size_t get_lower(double *A, size_t k, size_t ld, const double *in, int symmetric)
+{
+    size_t n = 0;
+    for (size_t j = 0; j < k; j++)
+        for (size_t i = j; i < k; i++) {
+            A[i + j * ld] = in[n++];
+            if (symmetric) A[j + i * ld] = A[i + j * ld];
+        }
+    return n;
+}
+
+void bsl_model_state_save(const bsl_model *M, double *out)
+{
+    const size_t k = M->k, c = M->c, ld = M->kmax + 1;
+    double *p = out;
+    p += put_lower(M->chol.L, k, M->chol.cap, p);
+    for (size_t j = 0; j < k; j++, p += k) memcpy(p, M->Ainv + j * ld, k * sizeof *p);
+    p += put_lower(M->GA, k, ld, p);
+    memcpy(p, M->z, k * c * sizeof *p);
+    p += k * c;
+    memcpy(p, M->bA, k * c * sizeof *p);
+    p += k * c;
+    memcpy(p, M->quad, c * sizeof *p);
+    p += c;
+    *p++ = M->logdet;
+    *p++ = M->log_ml;
+    *p++ = M->prior.sigma2;
+    *p++ = M->prior.lambda;
+    *p++ = M->prior.g;
+    *p++ = (double)M->since_refactor;
+    *p++ = (double)M->since_inv_refresh;
+}
+
+int bsl_model_state_load(bsl_model *M, const size_t *active, size_t k, const double *in, size_t n)
+{
+    const size_t c = M->c, ld = M->kmax + 1;
+    if (k > M->kmax || n != k * (k + 1) + k * k + 2 * k * c + c + 7) return BASEL_EINVAL;
+    for (size_t i = 0; i < k; i++)
+        if (active[i] >= M->m) return BASEL_EINVAL;
+    const double *p = in;
+    const size_t nt = k * (k + 1) / 2;
+    const double *sc = in + 2 * nt + k * k + 2 * k * c + c + 2; /* sigma2, lambda, g, counters */
+    if (!(sc[3] >= 0 && sc[3] < BSL_REFACTOR_EVERY && sc[3] == floor(sc[3]) && sc[4] >= 0 &&
+          sc[4] < 1e15 && sc[4] == floor(sc[4])))
+        return BASEL_EINVAL;
+    if ((M->prior.kind == BSL_COEF_RIDGE && !(sc[0] > 0 && sc[1] > 0)) ||
+        (M->prior.kind == BSL_COEF_G && !(sc[2] > 0)))
+        return BASEL_EINVAL;
+    for (size_t i = 0; i < k; i++) /* the factor's diagonal: at offset sum of column lengths */
+        if (!(in[i * k - i * (i - 1) / 2] > 0)) return BASEL_EINVAL;
+    bsl_model_clear(M);
+    for (size_t i = 0; i < k; i++) {
+        if (M->pos[active[i]] >= 0) {
+            bsl_model_clear(M);
+            return BASEL_EINVAL; /* repeated */
+        }
+        M->active[i] = active[i];
+        M->pos[active[i]] = (long)i;
+        M->k = i + 1;
+    }
+    p += get_lower(M->chol.L, k, M->chol.cap, p, 0);
+    M->chol.k = k;
+    for (size_t j = 0; j < k; j++, p += k) memcpy(M->Ainv + j * ld, p, k * sizeof *p);
+    p += get_lower(M->GA, k, ld, p, 1);
+    memcpy(M->z, p, k * c * sizeof *p);
+    p += k * c;
+    memcpy(M->bA, p, k * c * sizeof *p);
+    p += k * c;
+    memcpy(M->quad, p, c * sizeof *p);
+    p += c;
+    M->logdet = *p++;
+    M->log_ml = *p++;
+    M->prior.sigma2 = *p++;
+    M->prior.lambda = *p++;
+    M->prior.g = *p++;
+    M->tau = bsl_coef_tau(&M->prior);
+    M->since_refactor = (size_t)*p++;
+    M->since_inv_refresh = (size_t)*p++;
+    M->trial_j = -1;
+    return BASEL_OK;
 }

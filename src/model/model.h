@@ -235,6 +235,21 @@ int bsl_model_refactor(bsl_model *M);
 /* Posterior mean of the active coefficients, k x c row-major
  * (beta[i*c + o] for atom active[i], output o). */
 void bsl_model_coef_mean(const bsl_model *M, double *beta);
+/* A draw of the active coefficients given the nuisance parameters (ridge
+ * only: N(A_tau^{-1} b, sigma^2 A_tau^{-1}), paper 003 eq. 4, paper 004
+ * eq. 19): beta (k x c row-major) holds standard normals on entry (the
+ * caller's stream) and the draw on return. O(k^2 c). BASEL_EINVAL for the
+ * other priors (their sigma^2 is integrated out, not held). */
+int bsl_model_coef_draw(const bsl_model *M, double *beta);
+/* The state as bsl_model_state_size(M) doubles (factor, inverse, Gram
+ * block, z, B'y, scores, the sampled prior values, update counters), and
+ * back onto a model of the same design, source, prior kind and kmax with
+ * the active atoms given (n: the length of in): a loaded model continues bit for bit (exact
+ * checkpoints). Load checks ids, counters, variances and the factor's
+ * diagonal (BASEL_EINVAL, model left empty); the numbers must be finite. */
+size_t bsl_model_state_size(const bsl_model *M);
+void bsl_model_state_save(const bsl_model *M, double *out);
+int bsl_model_state_load(bsl_model *M, const size_t *active, size_t k, const double *in, size_t n);
 /* Residual scale factor for predictive intervals: the posterior mean of
  * sigma^2 for output o under the model (ridge: the given sigma^2). */
 double bsl_model_sigma2(const bsl_model *M, size_t o);
@@ -313,6 +328,16 @@ typedef struct bsl_model_ops {
      * A_tau (k (k + 1) / 2, column-major), for predictive leverages */
     void (*gram_factor)(const void *st, double *Lpacked);
 
+    /* may be NULL (= BASEL_EINVAL): a draw of the active coefficients given
+     * the nuisance parameters held in the state (bsl_model_coef_draw):
+     * beta, k x c, holds standard normals on entry */
+    int (*coef_draw)(const void *st, double *beta);
+    /* may be NULL (no checkpoints): the state as state_size() doubles, and
+     * back given the active atoms (bsl_model_state_save / _load) */
+    size_t (*state_size)(const void *st);
+    void (*state_save)(const void *st, double *out);
+    int (*state_load)(void *st, const size_t *active, size_t k, const double *in, size_t n);
+
     /* may be NULL (not streaming): add one observation, the row b of all m
      * atoms (by id) and its c targets y, to the state (bsl_model_add_row) */
     int (*add_row)(void *st, const double *b, const double *y);
@@ -366,6 +391,12 @@ static inline double bsl_cmodel_sigma2(const bsl_cmodel *M, size_t o) { return M
 /* NAN / BASEL_EINVAL when the model does not have them */
 double bsl_cmodel_post_ss(const bsl_cmodel *M, size_t o);
 int bsl_cmodel_gram_factor(const bsl_cmodel *M, double *Lpacked);
+/* BASEL_EINVAL when the model has no such draw */
+int bsl_cmodel_coef_draw(const bsl_cmodel *M, double *beta);
+/* 0 / BASEL_EINVAL when the model cannot be saved */
+size_t bsl_cmodel_state_size(const bsl_cmodel *M);
+int bsl_cmodel_state_save(const bsl_cmodel *M, double *out);
+int bsl_cmodel_state_load(bsl_cmodel *M, const size_t *active, size_t k, const double *in, size_t n);
 /* BASEL_EINVAL when the model does not stream */
 int bsl_cmodel_add_row(bsl_cmodel *M, const double *b, const double *y);
 

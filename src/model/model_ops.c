@@ -132,6 +132,28 @@ int bsl_cmodel_add_row(bsl_cmodel *M, const double *b, const double *y)
     return M->ops->add_row ? M->ops->add_row(M->st, b, y) : BASEL_EINVAL;
 }
 
+int bsl_cmodel_coef_draw(const bsl_cmodel *M, double *beta)
+{
+    return M->ops->coef_draw ? M->ops->coef_draw(M->st, beta) : BASEL_EINVAL;
+}
+
+size_t bsl_cmodel_state_size(const bsl_cmodel *M)
+{
+    return M->ops->state_size ? M->ops->state_size(M->st) : 0;
+}
+
+int bsl_cmodel_state_save(const bsl_cmodel *M, double *out)
+{
+    if (!M->ops->state_save) return BASEL_EINVAL;
+    M->ops->state_save(M->st, out);
+    return BASEL_OK;
+}
+
+int bsl_cmodel_state_load(bsl_cmodel *M, const size_t *active, size_t k, const double *in, size_t n)
+{
+    return M->ops->state_load ? M->ops->state_load(M->st, active, k, in, n) : BASEL_EINVAL;
+}
+
 const bsl_model_ops *bsl_model_ops_for(const bsl_coef_prior *prior)
 {
     return prior->kind == BSL_COEF_SSVS ? &bsl_model_ssvs : &bsl_model_gauss;
@@ -270,6 +292,14 @@ static double gauss_try_remove(void *st, size_t j) { return bsl_model_drop_score
 static void gauss_coef_mean(const void *st, double *beta) { bsl_model_coef_mean(st, beta); }
 static double gauss_sigma2(const void *st, size_t o) { return bsl_model_sigma2(st, o); }
 
+static int gauss_coef_draw(const void *st, double *beta) { return bsl_model_coef_draw(st, beta); }
+static size_t gauss_state_size(const void *st) { return bsl_model_state_size(st); }
+static void gauss_state_save(const void *st, double *out) { bsl_model_state_save(st, out); }
+static int gauss_state_load(void *st, const size_t *active, size_t k, const double *in, size_t n)
+{
+    return bsl_model_state_load(st, active, k, in, n);
+}
+
 static double gauss_post_ss(const void *st, size_t o)
 {
     const bsl_model *M = st;
@@ -321,5 +351,9 @@ const bsl_model_ops bsl_model_gauss = {
     .sigma2 = gauss_sigma2,
     .post_ss = gauss_post_ss,
     .gram_factor = gauss_gram_factor,
+    .coef_draw = gauss_coef_draw,
+    .state_size = gauss_state_size,
+    .state_save = gauss_state_save,
+    .state_load = gauss_state_load,
     .add_row = gauss_add_row,
 };

@@ -1,7 +1,8 @@
 /*
  * model.c: the incremental collapsed model (model.h). Invariants after every
  * public call: chol is the factor of A_tau over active[0..k), z = L^{-1} bA,
- * Ainv = A_tau^{-1}, logdet/quad/log_ml describe the current set, and
+ * Ainv = A_tau^{-1} unless since_inv_refresh == BSL_INV_STALE (then it is
+ * rebuilt from the factor before it is read), logdet/quad/log_ml describe the current set, and
  * pos[active[i]] == i.
  */
 #include "model.h"
@@ -134,11 +135,17 @@ void bsl_model_copy(bsl_model *dst, const bsl_model *src)
     dst->k = k;
     memcpy(dst->active, src->active, k * sizeof *dst->active);
     for (size_t i = 0; i < k; i++) dst->pos[dst->active[i]] = (long)i;
-    memcpy(dst->chol.L, src->chol.L, kc * k * sizeof(double));
+    /* and of those only the leading k rows (the factor: its lower
+     * triangle): an add writes row k of every column too */
+    const size_t cap = src->chol.cap;
+    for (size_t j = 0; j < k; j++) {
+        memcpy(dst->chol.L + j * cap + j, src->chol.L + j * cap + j, (k - j) * sizeof(double));
+        if (src->since_inv_refresh != BSL_INV_STALE)
+            memcpy(dst->Ainv + j * kc, src->Ainv + j * kc, k * sizeof(double));
+        memcpy(dst->GA + j * kc, src->GA + j * kc, k * sizeof(double));
+    }
     dst->chol.k = src->chol.k;
-    memcpy(dst->Ainv, src->Ainv, kc * k * sizeof(double));
     memcpy(dst->bA, src->bA, k * c * sizeof(double));
-    memcpy(dst->GA, src->GA, kc * k * sizeof(double));
     memcpy(dst->z, src->z, k * c * sizeof(double));
     if (src->cols) memcpy(dst->cols, src->cols, src->D->n * src->k * sizeof(double));
     memcpy(dst->quad, src->quad, c * sizeof(double));
@@ -158,11 +165,14 @@ int bsl_model_add_row(bsl_model *M, const double *row, const double *y)
     if (!M->src.gram) return BASEL_EINVAL;
     const size_t k = M->k, c = M->c, ld = M->kmax + 1;
     double *v = M->trial_v, *u = M->trial_u, *zx = M->trial_quad;
+    const int inv = M->since_inv_refresh != BSL_INV_STALE;
     for (size_t i = 0; i < k; i++) v[i] = row[M->active[i]];
-    bsl_inv_apply(M->Ainv, k, ld, v, u);
-    const double den = 1 + bsl_dot(v, u, k);
-    for (size_t j = 0; j < k; j++)
-        for (size_t i = 0; i < k; i++) M->Ainv[i + j * ld] -= u[i] * u[j] / den;
+    if (inv) {
+        bsl_inv_apply(M->Ainv, k, ld, v, u);
+        const double den = 1 + bsl_dot(v, u, k);
+        for (size_t j = 0; j < k; j++)
+            for (size_t i = 0; i < k; i++) M->Ainv[i + j * ld] -= u[i] * u[j] / den;
+    }
     for (size_t j = 0; j < k; j++) {
         for (size_t i = 0; i < k; i++) M->GA[i + j * ld] += v[i] * v[j];
         for (size_t o = 0; o < c; o++) M->bA[j * c + o] += v[j] * y[o];
@@ -171,7 +181,7 @@ int bsl_model_add_row(bsl_model *M, const double *row, const double *y)
     bsl_chol_rank1_update(&M->chol, v, M->z, c, zx); /* destroys v */
     M->trial_j = -1;
     update_score(M);
-    M->since_inv_refresh++;
+    M->since_inv_refresh += inv;
     if (++M->since_refactor >= BSL_REFACTOR_EVERY) return bsl_model_refactor(M);
     return BASEL_OK;
 }
@@ -245,6 +255,13 @@ static void cross(bsl_model *M, size_t j, double *g)
     bsl_dots(col, M->cols, D->n, M->k, D->n, g);
 }
 
+/* Ainv from the factor (O(k^3)); a failure leaves it stale (the readers
+ * then see a non-positive diagonal and refuse, as for a drifted inverse) */
+static void refresh_inverse(bsl_model *M)
+{
+    if (bsl_inv_from_chol(&M->chol, M->Ainv, M->kmax + 1) == BASEL_OK) M->since_inv_refresh = 0;
+}
+
 double bsl_model_try_add(bsl_model *M, size_t j)
 {
     M->trial_j = -1;
@@ -257,13 +274,22 @@ double bsl_model_try_add(bsl_model *M, size_t j)
     const double s = bsl_chol_schur(&M->chol, M->trial_g, d, M->trial_v);
     if (!(s > M->rank_tol * d)) return -INFINITY;
     /* the variance inflation of every atom already in: with u = A^{-1} g,
-     * (A'^{-1})_pp = (A^{-1})_pp + u_p^2 / s (linalg.h, bsl_inv_append) */
+     * (A'^{-1})_pp = (A^{-1})_pp + u_p^2 / s (linalg.h, bsl_inv_append).
+     * With tau > 0 it is at most d_p / tau (A' >= tau I), so when even the
+     * largest d_p passes that bound the check is decided without u */
     const size_t ld = M->kmax + 1;
-    bsl_inv_apply(M->Ainv, k, ld, M->trial_g, M->trial_u);
-    for (size_t p = 0; p < k; p++) {
-        const double dp = M->GA[p + p * ld] + M->tau; /* b_p'P b_p of active[p] */
-        const double u = M->trial_u[p];
-        if (!(dp * (M->Ainv[p + p * ld] + u * u / s) * M->rank_tol < 1)) return -INFINITY;
+    double dmax = 0;
+    for (size_t p = 0; M->tau > 0 && p < k; p++) dmax = fmax(dmax, M->GA[p + p * ld]);
+    M->trial_has_u = 0;
+    if (!(M->tau > 0 && (dmax + M->tau) * M->rank_tol < M->tau)) {
+        if (M->since_inv_refresh == BSL_INV_STALE) refresh_inverse(M);
+        bsl_inv_apply(M->Ainv, k, ld, M->trial_g, M->trial_u);
+        M->trial_has_u = 1;
+        for (size_t p = 0; p < k; p++) {
+            const double dp = M->GA[p + p * ld] + M->tau; /* b_p'P b_p of active[p] */
+            const double u = M->trial_u[p];
+            if (!(dp * (M->Ainv[p + p * ld] + u * u / s) * M->rank_tol < 1)) return -INFINITY;
+        }
     }
     /* new row of z and the new quad: quad' = quad + z_new^2 */
     for (size_t o = 0; o < c; o++) {
@@ -287,7 +313,9 @@ int bsl_model_add(bsl_model *M, size_t j)
     if (M->trial_j != (long)j) return BASEL_ENUMERIC;
     const size_t k = M->k, c = M->c, ld = M->kmax + 1;
     const double s = M->trial_s;
-    bsl_inv_append(M->Ainv, k, ld, M->trial_u, s);
+    const int inv = M->since_inv_refresh != BSL_INV_STALE;
+    if (inv && !M->trial_has_u) bsl_inv_apply(M->Ainv, k, ld, M->trial_g, M->trial_u);
+    if (inv) bsl_inv_append(M->Ainv, k, ld, M->trial_u, s);
     for (size_t o = 0; o < c; o++) {
         M->z[k * c + o] = M->work[o];
         M->bA[k * c + o] = atom_bty(M, j, o);
@@ -303,7 +331,7 @@ int bsl_model_add(bsl_model *M, size_t j)
     M->logdet += log(s);
     M->log_ml = M->trial_log_ml;
     M->trial_j = -1;
-    M->since_inv_refresh++;
+    M->since_inv_refresh += inv;
     if (++M->since_refactor >= BSL_REFACTOR_EVERY) return bsl_model_refactor(M);
     return BASEL_OK;
 }
@@ -325,8 +353,9 @@ static void delete_row_col(double *A, size_t k, size_t ld, size_t p)
 void bsl_model_remove(bsl_model *M, size_t j)
 {
     const size_t p = (size_t)M->pos[j], k = M->k, c = M->c, n = M->D->n;
+    const int inv = M->since_inv_refresh != BSL_INV_STALE;
     bsl_chol_remove(&M->chol, p, M->z, c);
-    bsl_inv_remove(M->Ainv, k, M->kmax + 1, p);
+    if (inv) bsl_inv_remove(M->Ainv, k, M->kmax + 1, p);
     delete_row_col(M->GA, k, M->kmax + 1, p);
     memmove(M->bA + p * c, M->bA + (p + 1) * c, (k - p - 1) * c * sizeof(double));
     if (M->cols) memmove(M->cols + p * n, M->cols + (p + 1) * n, (k - p - 1) * n * sizeof(double));
@@ -336,7 +365,7 @@ void bsl_model_remove(bsl_model *M, size_t j)
     for (size_t i = p; i < M->k; i++) M->pos[M->active[i]] = (long)i;
     M->trial_j = -1;
     update_score(M);
-    M->since_inv_refresh++;
+    M->since_inv_refresh += inv;
     if (++M->since_refactor >= BSL_REFACTOR_EVERY) bsl_model_refactor(M);
 }
 
@@ -401,7 +430,8 @@ int bsl_model_refactor(bsl_model *M)
     M->since_inv_refresh = 0;
     M->trial_j = -1;
     if (bsl_chol_factor(&M->chol, A, k, ld) != BASEL_OK) return BASEL_ENUMERIC;
-    if (bsl_inv_from_chol(&M->chol, M->Ainv, ld) != BASEL_OK) return BASEL_ENUMERIC;
+    if (M->src.lazy_inverse) M->since_inv_refresh = BSL_INV_STALE;
+    else if (bsl_inv_from_chol(&M->chol, M->Ainv, ld) != BASEL_OK) return BASEL_ENUMERIC;
     for (size_t o = 0; o < c; o++) {
         double *t = M->work;
         for (size_t i = 0; i < k; i++) t[i] = M->bA[i * c + o];
@@ -473,14 +503,16 @@ int bsl_model_coef_draw(const bsl_model *M, double *beta)
 }
 
 /* The saved state: L and GA (lower triangles, column by column), Ainv
- * (whole: its downdates round its two triangles differently), z
+ * (whole: its downdates round its two triangles differently; left out
+ * when stale), z
  * and bA (k x c), quad (c), logdet, log_ml, the prior's sigma2, lambda and
  * g, and the two update counters: everything a later update reads, so a
  * loaded model continues bit for bit. */
 size_t bsl_model_state_size(const bsl_model *M)
 {
     const size_t k = M->k, c = M->c;
-    return k * (k + 1) + k * k + 2 * k * c + c + 7;
+    const size_t nA = M->since_inv_refresh == BSL_INV_STALE ? 0 : k * k;
+    return k * (k + 1) + nA + 2 * k * c + c + 7;
 }
 
 static size_t put_lower(const double *A, size_t k, size_t ld, double *out)
@@ -507,7 +539,8 @@ void bsl_model_state_save(const bsl_model *M, double *out)
     const size_t k = M->k, c = M->c, ld = M->kmax + 1;
     double *p = out;
     p += put_lower(M->chol.L, k, M->chol.cap, p);
-    for (size_t j = 0; j < k; j++, p += k) memcpy(p, M->Ainv + j * ld, k * sizeof *p);
+    for (size_t j = 0; M->since_inv_refresh != BSL_INV_STALE && j < k; j++, p += k)
+        memcpy(p, M->Ainv + j * ld, k * sizeof *p);
     p += put_lower(M->GA, k, ld, p);
     memcpy(p, M->z, k * c * sizeof *p);
     p += k * c;
@@ -527,14 +560,17 @@ void bsl_model_state_save(const bsl_model *M, double *out)
 int bsl_model_state_load(bsl_model *M, const size_t *active, size_t k, const double *in, size_t n)
 {
     const size_t c = M->c, ld = M->kmax + 1;
-    if (k > M->kmax || n != k * (k + 1) + k * k + 2 * k * c + c + 7) return BASEL_EINVAL;
+    if (k > M->kmax || n < 1) return BASEL_EINVAL;
+    const int stale = in[n - 1] == (double)BSL_INV_STALE; /* since_inv_refresh, last */
+    const size_t nA = stale ? 0 : k * k;
+    if (n != k * (k + 1) + nA + 2 * k * c + c + 7) return BASEL_EINVAL;
     for (size_t i = 0; i < k; i++)
         if (active[i] >= M->m) return BASEL_EINVAL;
     const double *p = in;
     const size_t nt = k * (k + 1) / 2;
-    const double *sc = in + 2 * nt + k * k + 2 * k * c + c + 2; /* sigma2, lambda, g, counters */
+    const double *sc = in + 2 * nt + nA + 2 * k * c + c + 2; /* sigma2, lambda, g, counters */
     if (!(sc[3] >= 0 && sc[3] < BSL_REFACTOR_EVERY && sc[3] == floor(sc[3]) && sc[4] >= 0 &&
-          sc[4] < 1e15 && sc[4] == floor(sc[4])))
+          (stale || sc[4] < 1e15) && sc[4] == floor(sc[4])))
         return BASEL_EINVAL;
     if ((M->prior.kind == BSL_COEF_RIDGE && !(sc[0] > 0 && sc[1] > 0)) ||
         (M->prior.kind == BSL_COEF_G && !(sc[2] > 0)))
@@ -553,7 +589,7 @@ int bsl_model_state_load(bsl_model *M, const size_t *active, size_t k, const dou
     }
     p += get_lower(M->chol.L, k, M->chol.cap, p, 0);
     M->chol.k = k;
-    for (size_t j = 0; j < k; j++, p += k) memcpy(M->Ainv + j * ld, p, k * sizeof *p);
+    for (size_t j = 0; !stale && j < k; j++, p += k) memcpy(M->Ainv + j * ld, p, k * sizeof *p);
     p += get_lower(M->GA, k, ld, p, 1);
     memcpy(M->z, p, k * c * sizeof *p);
     p += k * c;

@@ -59,6 +59,10 @@
  * per update (measured: without it, drop scores of near-collinear kernel
  * sets drifted by up to 1e-2 on the log scale within 256 updates) */
 #define BSL_INV_REFRESH_EVERY 8
+/* since_inv_refresh of a model whose explicit inverse is stale (a source
+ * with lazy_inverse: not rebuilt at refactorisations, not updated until
+ * something reads it); exactly representable as a double (saved states) */
+#define BSL_INV_STALE ((size_t)1 << 48)
 /* bytes of the per-model column cache of a streaming design */
 #define BSL_COLUMN_CACHE_BYTES ((size_t)16 << 20)
 /* relative Schur complement below which an atom is collinear with the
@@ -149,6 +153,11 @@ typedef struct bsl_atom_source {
     /* collinearity tolerance (BSL_RANK_TOL's role; 0 = BSL_RANK_TOL): smooth
      * radial columns need a looser one (rbf_chain.c) */
     double rank_tol;
+    /* 1: the caller seldom reads drop-one scores or the covariance, so the
+     * explicit inverse is not rebuilt when the model refactorises (a new
+     * tau each step, smc) but only when something reads it: collinearity
+     * checks with tau > 0 rarely need it (bsl_model_try_add) */
+    int lazy_inverse;
 } bsl_atom_source;
 
 typedef struct bsl_model {
@@ -181,7 +190,9 @@ typedef struct bsl_model {
     double logdet;
     double *quad;        /* c */
     size_t since_refactor;
-    size_t since_inv_refresh; /* updates of Ainv since it was rebuilt from the factor */
+    size_t since_inv_refresh; /* updates of Ainv since it was rebuilt from the
+                                 factor; BSL_INV_STALE: Ainv is stale */
+    int trial_has_u;     /* whether trial_u = A^{-1} g was computed for the trial */
     /* trial cache: the last atom scored by bsl_model_try_add */
     long trial_j;
     double trial_s, trial_log_ml;

@@ -322,8 +322,10 @@ static void gauss_coef_cov(const void *st, double *V)
     const bsl_model *M = st;
     const size_t k = M->k, ld = M->kmax + 1;
     const double shrink = M->prior.kind == BSL_COEF_G ? M->prior.g / (1 + M->prior.g) : 1.0;
+    const int stale = M->since_inv_refresh == BSL_INV_STALE;
+    if (stale) (void)bsl_inv_from_chol(&M->chol, V, k); /* from the factor, into V */
     for (size_t j = 0; j < k; j++)
-        for (size_t i = 0; i < k; i++) V[i + j * k] = shrink * M->Ainv[i + j * ld];
+        for (size_t i = 0; i < k; i++) V[i + j * k] = shrink * (stale ? V[i + j * k] : M->Ainv[i + j * ld]);
 }
 
 const bsl_model_ops bsl_model_gauss = {

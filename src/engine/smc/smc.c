@@ -316,9 +316,12 @@ int bsl_smc_alloc(bsl_smc **out, size_t d, const bsl_smc_options *o, basel_error
              cache_init(&s->cache, d, o->candidates, o->width) == BASEL_OK &&
              bsl_design_create_plain(&s->D, 0, &y0, 1, err) == BASEL_OK;
     /* 64 eps (kmax + 1): the Schur complement's rounding level, the
-     * collinearity bound smc always used */
+     * collinearity bound smc always used; smc reads no drop-one scores, so
+     * the models keep no inverse through their refactorisation at every
+     * new rho (lazy_inverse) */
     s->src = (bsl_atom_source){.m = o->candidates + 1, .gram = src_gram, .bty = src_bty,
-                               .ctx = &s->cache, .rank_tol = 64 * DBL_EPSILON * (double)(o->kmax + 1)};
+                               .ctx = &s->cache, .rank_tol = 64 * DBL_EPSILON * (double)(o->kmax + 1),
+                               .lazy_inverse = 1};
     for (size_t i = 0; ok && i < N; i++) {
         s->rng[i] = gsl_rng_alloc(gsl_rng_taus2);
         ok = s->rng[i] && bsl_smc_particle_init(&s->p[i], o->kmax, s->D, &s->src) == BASEL_OK &&

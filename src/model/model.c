@@ -24,6 +24,7 @@ void bsl_model_free(bsl_model *M)
     free(M->z);
     free(M->cols);
     free(M->quad);
+    free(M->g_o);
     free(M->trial_v);
     free(M->trial_u);
     free(M->trial_g);
@@ -48,8 +49,8 @@ static void update_score(bsl_model *M)
      * and comes back here) */
     if (M->prior.kind == BSL_COEF_RIDGE || M->prior.kind == BSL_COEF_HIER)
         M->logdet = bsl_chol_logdet(&M->chol);
-    M->log_ml = bsl_log_ml_formula(&M->prior, M->D->n, M->D->q, M->c, M->k, M->logdet, M->quad,
-                                   M->D->yy);
+    M->log_ml = bsl_log_ml_formula_g(&M->prior, M->D->n, M->D->q, M->c, M->k, M->logdet, M->quad,
+                                   M->D->yy, M->g_o);
 }
 
 static int create(bsl_model **out, const bsl_design *D, const bsl_atom_source *src,
@@ -75,13 +76,14 @@ static int create(bsl_model **out, const bsl_design *D, const bsl_atom_source *s
     M->GA = bsl_calloc(kc * kc, sizeof(double));
     M->z = bsl_calloc(kc * c, sizeof(double));
     M->quad = bsl_calloc(c, sizeof(double));
+    M->g_o = bsl_calloc(c, sizeof(double));
     M->trial_v = bsl_calloc(kc, sizeof(double));
     M->trial_u = bsl_calloc(kc, sizeof(double));
     M->trial_g = bsl_calloc(kc, sizeof(double));
     M->trial_quad = bsl_calloc(c, sizeof(double));
     M->work = bsl_calloc(kc * (c + 2), sizeof(double));
     M->trial_bty = bsl_calloc(c, sizeof(double));
-    int bad = !M->active || !M->pos || !M->Ainv || !M->bA || !M->GA || !M->z || !M->quad || !M->trial_v || !M->trial_u ||
+    int bad = !M->active || !M->pos || !M->Ainv || !M->bA || !M->GA || !M->z || !M->quad || !M->g_o || !M->trial_v || !M->trial_u ||
               !M->trial_g || !M->trial_quad || !M->work || !M->trial_bty || bsl_chol_init(&M->chol, kc) != BASEL_OK;
     if (!bad && src && !src->column) { /* cross products from the caller: no columns */
     } else if (!bad && src) { /* columns from the caller: no Gram matrix, no cache by id */
@@ -102,6 +104,7 @@ static int create(bsl_model **out, const bsl_design *D, const bsl_atom_source *s
         return bsl_fail(err, BASEL_ENOMEM, "out of memory for a model of up to %zu atoms", kmax);
     }
     for (size_t j = 0; j < M->m; j++) M->pos[j] = -1;
+    for (size_t o = 0; o < c; o++) M->g_o[o] = prior->g;
     update_score(M);
     *out = M;
     return BASEL_OK;
@@ -149,6 +152,7 @@ void bsl_model_copy(bsl_model *dst, const bsl_model *src)
     memcpy(dst->z, src->z, k * c * sizeof(double));
     if (src->cols) memcpy(dst->cols, src->cols, src->D->n * src->k * sizeof(double));
     memcpy(dst->quad, src->quad, c * sizeof(double));
+    memcpy(dst->g_o, src->g_o, c * sizeof(double));
     dst->log_ml = src->log_ml;
     dst->logdet = src->logdet;
     dst->since_refactor = src->since_refactor;
@@ -302,8 +306,8 @@ double bsl_model_try_add(bsl_model *M, size_t j)
     const double logdet = M->logdet + log(s);
     M->trial_j = (long)j;
     M->trial_s = s;
-    M->trial_log_ml = bsl_log_ml_formula(&M->prior, M->D->n, M->D->q, c, k + 1, logdet,
-                                         M->trial_quad, M->D->yy);
+    M->trial_log_ml = bsl_log_ml_formula_g(&M->prior, M->D->n, M->D->q, c, k + 1, logdet,
+                                         M->trial_quad, M->D->yy, M->g_o);
     return M->trial_log_ml;
 }
 
@@ -396,8 +400,8 @@ void bsl_model_drop_scores(bsl_model *M, double *out)
     for (size_t p = 0; p < k; p++) {
         const double Bpp = M->Ainv[p + p * ld];
         for (size_t o = 0; o < c; o++) qd[o] = M->quad[o] - w[o * k + p] * w[o * k + p] / Bpp;
-        out[p] = bsl_log_ml_formula(&M->prior, M->D->n, M->D->q, c, k - 1, M->logdet + log(Bpp),
-                                    qd, M->D->yy);
+        out[p] = bsl_log_ml_formula_g(&M->prior, M->D->n, M->D->q, c, k - 1, M->logdet + log(Bpp),
+                                    qd, M->D->yy, M->g_o);
     }
 }
 
@@ -416,7 +420,7 @@ double bsl_model_drop_score(bsl_model *M, size_t j)
         for (size_t l = 0; l < k; l++) w += M->Ainv[p + l * ld] * M->bA[l * c + o];
         qd[o] = M->quad[o] - w * w / Bpp;
     }
-    return bsl_log_ml_formula(&M->prior, M->D->n, M->D->q, c, k - 1, M->logdet + log(Bpp), qd, M->D->yy);
+    return bsl_log_ml_formula_g(&M->prior, M->D->n, M->D->q, c, k - 1, M->logdet + log(Bpp), qd, M->D->yy, M->g_o);
 }
 
 int bsl_model_refactor(bsl_model *M)
@@ -444,6 +448,7 @@ int bsl_model_refactor(bsl_model *M)
 
 int bsl_model_set_prior(bsl_model *M, const bsl_coef_prior *prior)
 {
+    for (size_t o = 0; !prior->g_per_output && o < M->c; o++) M->g_o[o] = prior->g;
     if (prior->kind == BSL_COEF_G && M->prior.kind == BSL_COEF_G) { /* tau = 0 either way */
         M->prior = *prior;
         M->trial_j = -1;
@@ -460,8 +465,8 @@ void bsl_model_coef_mean(const bsl_model *M, double *beta)
     const size_t k = M->k, c = M->c;
     /* A_tau^{-1} b = L^{-T} z */
     double *t = M->work;
-    const double shrink = M->prior.kind == BSL_COEF_G ? M->prior.g / (1 + M->prior.g) : 1.0;
     for (size_t o = 0; o < c; o++) {
+        const double shrink = M->prior.kind == BSL_COEF_G ? M->g_o[o] / (1 + M->g_o[o]) : 1.0;
         for (size_t i = 0; i < k; i++) t[i] = M->z[i * c + o];
         bsl_chol_solve_upper(&M->chol, t);
         for (size_t i = 0; i < k; i++) beta[i * c + o] = shrink * t[i];
@@ -476,7 +481,7 @@ double bsl_model_sigma2(const bsl_model *M, size_t o)
     case BSL_COEF_G: {
         /* E[sigma^2 | y, M] under Jeffreys: (yy (1 - g/(1+g) R^2)) / (N - 2);
          * under IG(a0, b0): (b0 + ss/2) / (a0 + N/2 - 1) */
-        const double g = M->prior.g, ss = M->D->yy[o] - g / (1 + g) * M->quad[o];
+        const double g = M->g_o[o], ss = M->D->yy[o] - g / (1 + g) * M->quad[o];
         if (M->prior.a0 > 0 || M->prior.b0 > 0)
             return (M->prior.b0 + 0.5 * ss) / fmax(M->prior.a0 + 0.5 * N - 1, 0.5);
         return ss / fmax(N - 2, 1);
@@ -506,13 +511,13 @@ int bsl_model_coef_draw(const bsl_model *M, double *beta)
  * (whole: its downdates round its two triangles differently; left out
  * when stale), z
  * and bA (k x c), quad (c), logdet, log_ml, the prior's sigma2, lambda and
- * g, and the two update counters: everything a later update reads, so a
+ * g (one per output), and the two update counters: everything a later update reads, so a
  * loaded model continues bit for bit. */
 size_t bsl_model_state_size(const bsl_model *M)
 {
     const size_t k = M->k, c = M->c;
     const size_t nA = M->since_inv_refresh == BSL_INV_STALE ? 0 : k * k;
-    return k * (k + 1) + nA + 2 * k * c + c + 7;
+    return k * (k + 1) + nA + 2 * k * c + 2 * c + 6;
 }
 
 static size_t put_lower(const double *A, size_t k, size_t ld, double *out)
@@ -552,7 +557,8 @@ void bsl_model_state_save(const bsl_model *M, double *out)
     *p++ = M->log_ml;
     *p++ = M->prior.sigma2;
     *p++ = M->prior.lambda;
-    *p++ = M->prior.g;
+    memcpy(p, M->g_o, c * sizeof *p);
+    p += c;
     *p++ = (double)M->since_refactor;
     *p++ = (double)M->since_inv_refresh;
 }
@@ -563,18 +569,19 @@ int bsl_model_state_load(bsl_model *M, const size_t *active, size_t k, const dou
     if (k > M->kmax || n < 1) return BASEL_EINVAL;
     const int stale = in[n - 1] == (double)BSL_INV_STALE; /* since_inv_refresh, last */
     const size_t nA = stale ? 0 : k * k;
-    if (n != k * (k + 1) + nA + 2 * k * c + c + 7) return BASEL_EINVAL;
+    if (n != k * (k + 1) + nA + 2 * k * c + 2 * c + 6) return BASEL_EINVAL;
     for (size_t i = 0; i < k; i++)
         if (active[i] >= M->m) return BASEL_EINVAL;
     const double *p = in;
     const size_t nt = k * (k + 1) / 2;
-    const double *sc = in + 2 * nt + nA + 2 * k * c + c + 2; /* sigma2, lambda, g, counters */
-    if (!(sc[3] >= 0 && sc[3] < BSL_REFACTOR_EVERY && sc[3] == floor(sc[3]) && sc[4] >= 0 &&
-          (stale || sc[4] < 1e15) && sc[4] == floor(sc[4])))
+    const double *sc = in + 2 * nt + nA + 2 * k * c + c + 2; /* sigma2, lambda, g (c), counters */
+    const double *cnt = sc + 2 + c; /* since_refactor, since_inv_refresh */
+    if (!(cnt[0] >= 0 && cnt[0] < BSL_REFACTOR_EVERY && cnt[0] == floor(cnt[0]) && cnt[1] >= 0 &&
+          (stale || cnt[1] < 1e15) && cnt[1] == floor(cnt[1])))
         return BASEL_EINVAL;
-    if ((M->prior.kind == BSL_COEF_RIDGE && !(sc[0] > 0 && sc[1] > 0)) ||
-        (M->prior.kind == BSL_COEF_G && !(sc[2] > 0)))
-        return BASEL_EINVAL;
+    if (M->prior.kind == BSL_COEF_RIDGE && !(sc[0] > 0 && sc[1] > 0)) return BASEL_EINVAL;
+    for (size_t o = 0; M->prior.kind == BSL_COEF_G && o < c; o++)
+        if (!(sc[2 + o] > 0)) return BASEL_EINVAL;
     for (size_t i = 0; i < k; i++) /* the factor's diagonal: at offset sum of column lengths */
         if (!(in[i * k - i * (i - 1) / 2] > 0)) return BASEL_EINVAL;
     bsl_model_clear(M);
@@ -601,7 +608,9 @@ int bsl_model_state_load(bsl_model *M, const size_t *active, size_t k, const dou
     M->log_ml = *p++;
     M->prior.sigma2 = *p++;
     M->prior.lambda = *p++;
-    M->prior.g = *p++;
+    memcpy(M->g_o, p, c * sizeof *p);
+    p += c;
+    M->prior.g = M->g_o[0];
     M->tau = bsl_coef_tau(&M->prior);
     M->since_refactor = (size_t)*p++;
     M->since_inv_refresh = (size_t)*p++;

@@ -106,6 +106,8 @@ typedef struct bsl_coef_prior {
     double sigma2;        /* ridge: noise variance (current value when sampled) */
     double lambda;        /* ridge: coefficient precision (current value when sampled) */
     int sample_nuisance;  /* ridge: 1 = sigma2 and lambda get Gibbs updates; g: 1 = g does */
+    int g_per_output;     /* g: 1 = one g per output (rbf's delta_o^2), each with its own
+                             Gibbs update; the model holds them (bsl_model g_o) */
     double a, b;          /* ridge: Gamma(a, b) on 1/sigma2; hier: IG(a, b) on sigma2;
                              g: IG(a, b) on g when sampled */
     double c, d;          /* ridge: Gamma(c, d) on lambda (paper 004 eq. 16) */
@@ -132,6 +134,9 @@ double bsl_coef_tau(const bsl_coef_prior *p);
  * Shared by the incremental path and the dense tests. */
 double bsl_log_ml_formula(const bsl_coef_prior *p, size_t n, size_t q, size_t c, size_t k,
                           double logdet, const double *quad, const double *yy);
+/* The same with output o's g from g[o] (g-prior; g == NULL: p->g). */
+double bsl_log_ml_formula_g(const bsl_coef_prior *p, size_t n, size_t q, size_t c, size_t k,
+                            double logdet, const double *quad, const double *yy, const double *g);
 
 /* Atoms supplied by the caller (free RBF centres, streamed kernels are not
  * dictionary atoms): atoms are the caller's ids 0..m-1, given either
@@ -189,6 +194,7 @@ typedef struct bsl_model {
     double log_ml;       /* of the current set */
     double logdet;
     double *quad;        /* c */
+    double *g_o;         /* c: g per output (all prior.g unless prior.g_per_output) */
     size_t since_refactor;
     size_t since_inv_refresh; /* updates of Ainv since it was rebuilt from the
                                  factor; BSL_INV_STALE: Ainv is stale */
@@ -316,7 +322,8 @@ typedef struct bsl_model_ops {
      * parameters given the active set (ridge: sigma^2 and lambda) */
     int (*draw_nuisance)(void *st, gsl_rng *r);
     /* may be NULL (none): the number of sampled nuisance parameters, their
-     * current values into vals and their names into names (each may be NULL) */
+     * current values into vals and their names into names (each may be NULL;
+     * *names comes back NULL when they are unnamed: one g per output) */
     size_t (*nuisance)(const void *st, double *vals, const char *const **names);
     /* may be NULL: set them (e.g. to a draw from their prior, Geweke tests) */
     int (*set_nuisance)(void *st, const double *vals);

@@ -174,8 +174,11 @@ static int sampled(const bsl_model *M)
  * (beta_o ~ N(0, g sigma_o^2 (B'B)^{-1}), beta_o'B'B beta_o = |w_o|^2): a
  * blocked Gibbs step that leaves p(g | gamma, y) invariant. tau = 0 does not
  * depend on g: no refactorisation, only the score. */
+static int draw_g_per_output(bsl_model *M, gsl_rng *r);
+
 static int draw_g(bsl_model *M, gsl_rng *r)
 {
+    if (M->prior.g_per_output) return draw_g_per_output(M, r);
     const size_t k = M->k, c = M->c;
     const double N = (double)(M->D->n - M->D->q), g = M->prior.g, s = g / (1 + g);
     const double a0 = M->prior.a0, b0 = M->prior.b0; /* 0, 0: Jeffreys */
@@ -194,6 +197,30 @@ static int draw_g(bsl_model *M, gsl_rng *r)
     bsl_coef_prior pr = M->prior;
     pr.g = 1.0 / gsl_ran_gamma(r, pr.a + 0.5 * (double)(k * c), 1.0 / (pr.b + 0.5 * ww));
     return bsl_model_set_prior(M, &pr);
+}
+
+/* The same with one g per output (rbf's delta_o^2): output by output,
+ * sigma_o^2, w_o, then g_o ~ IG(a + k/2, b + |w_o|^2 / (2 sigma_o^2)), the
+ * draws in the order of c one-output models drawn one after the other. */
+static int draw_g_per_output(bsl_model *M, gsl_rng *r)
+{
+    const size_t k = M->k, c = M->c;
+    const double N = (double)(M->D->n - M->D->q), a0 = M->prior.a0, b0 = M->prior.b0;
+    for (size_t o = 0; o < c; o++) {
+        const double g = M->g_o[o], s = g / (1 + g);
+        const double rss = fmax(M->D->yy[o] - s * M->quad[o], 1e-300);
+        const double sigma2 = 1.0 / gsl_ran_gamma(r, a0 + 0.5 * N, 1.0 / (b0 + 0.5 * rss));
+        const double sd = sqrt(sigma2 * s);
+        double w2 = 0;
+        for (size_t i = 0; i < k; i++) {
+            const double wi = s * M->z[i * c + o] + sd * gsl_ran_ugaussian(r);
+            w2 += wi * wi;
+        }
+        const double ww = w2 / sigma2;
+        M->g_o[o] = 1.0 / gsl_ran_gamma(r, M->prior.a + 0.5 * (double)k, 1.0 / (M->prior.b + 0.5 * ww));
+    }
+    M->prior.g = M->g_o[0];
+    return bsl_model_set_prior(M, &M->prior);
 }
 
 /* Ridge nuisance: beta | ... (paper 004 eq. 19), then lambda (eq. 17) and
@@ -241,6 +268,11 @@ static size_t gauss_nuisance(const void *st, double *vals, const char *const **n
 {
     const bsl_model *M = st;
     if (!sampled(M)) return 0;
+    if (M->prior.kind == BSL_COEF_G && M->prior.g_per_output) { /* c values, unnamed */
+        if (vals) memcpy(vals, M->g_o, M->c * sizeof *vals);
+        if (names) *names = NULL;
+        return M->c;
+    }
     if (M->prior.kind == BSL_COEF_G) {
         if (vals) vals[0] = M->prior.g;
         if (names) *names = g_names;
@@ -259,7 +291,10 @@ static int gauss_set_nuisance(void *st, const double *vals)
     bsl_model *M = st;
     if (!sampled(M)) return BASEL_EINVAL;
     bsl_coef_prior pr = M->prior;
-    if (pr.kind == BSL_COEF_G) {
+    if (pr.kind == BSL_COEF_G && pr.g_per_output) {
+        memcpy(M->g_o, vals, M->c * sizeof *vals);
+        pr.g = vals[0];
+    } else if (pr.kind == BSL_COEF_G) {
         pr.g = vals[0];
     } else {
         pr.sigma2 = vals[0];
@@ -303,7 +338,7 @@ static int gauss_state_load(void *st, const size_t *active, size_t k, const doub
 static double gauss_post_ss(const void *st, size_t o)
 {
     const bsl_model *M = st;
-    const double s = M->prior.kind == BSL_COEF_G ? M->prior.g / (1 + M->prior.g) : 1.0;
+    const double s = M->prior.kind == BSL_COEF_G ? M->g_o[o] / (1 + M->g_o[o]) : 1.0;
     return fmax(M->D->yy[o] - s * M->quad[o], 0.0);
 }
 
@@ -316,7 +351,7 @@ static void gauss_gram_factor(const void *st, double *Lpacked)
 }
 
 /* V = shrink A_tau^{-1} (the g-prior's posterior mean and covariance carry
- * the shrinkage g / (1 + g)) */
+ * the shrinkage g / (1 + g); with one g per output, output 0's) */
 static void gauss_coef_cov(const void *st, double *V)
 {
     const bsl_model *M = st;

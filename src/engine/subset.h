@@ -85,6 +85,9 @@ int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, c
 #define BSL_SUBSET_RUN_OPTIONS(iter)                                                                  \
     {"iter", iter}, {"burn", ""}, {"thin", "1"}, {"chains", "4"}, { "max-models", "20000" }
 
+/* Check the engine block subset.c wrote, values as well as shapes, naming
+ * a bad key by its JSON path (engine.h's check; subset_check.c). */
+int bsl_subset_check(const json_t *doc, const char *source, basel_error *err);
 /* The models the subset engines predict with: bma, hpm, median, prevalence. */
 extern const char *const bsl_subset_models[];
 

@@ -102,7 +102,8 @@ static int vs_ctx_init(vs_ctx *v, const json_t *doc, const double *X, size_t n, 
     double *centres = NULL;
     if (bsl_basis_is_radial((bsl_basis_kind)kind)) {
         centres = bsl_malloc(m * d, sizeof *centres);
-        if (!centres || bsl_json_read_doubles(json_object_get(b, "centres"), centres, m * d)) {
+        if (!centres) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        if (bsl_json_read_doubles(json_object_get(b, "centres"), centres, m * d)) {
             free(centres);
             return bsl_fail(err, BASEL_EPARSE, "the fit's basis centres are malformed");
         }
@@ -169,7 +170,8 @@ static int model_predict(vs_ctx *v, const json_t *blk, double *mean, double *var
     double *beta = bsl_malloc(k * c + 1, sizeof *beta), *gam = bsl_malloc(q * c, sizeof *gam),
            *s2 = bsl_malloc(c, sizeof *s2), *V = bsl_malloc(k * k + 1, sizeof *V),
            *Bt = bsl_malloc(n * k + 1, sizeof *Bt);
-    int rc = !atoms || !beta || !gam || !s2 || !V || !Bt;
+    const int oom = !atoms || !beta || !gam || !s2 || !V || !Bt;
+    int rc = oom;
     for (size_t a = 0; a < k && !rc; a++) {
         const json_t *x = json_array_get(at, a);
         rc = !json_is_integer(x) || json_integer_value(x) < 0;
@@ -202,7 +204,7 @@ static int model_predict(vs_ctx *v, const json_t *blk, double *mean, double *var
     free(s2);
     free(V);
     free(Bt);
-    return rc ? -1 : 0;
+    return oom ? -2 : rc ? -1 : 0; /* -2: out of memory, -1: malformed */
 }
 
 /* Quantile of a normal mixture by bisection on its CDF. */
@@ -234,7 +236,8 @@ static int vs_predict_bma(vs_ctx *v, const json_t *bma, double level, basel_pred
     double *beta = bsl_malloc(k * c + 1, sizeof *beta), *Bt = bsl_malloc(n * k + 1, sizeof *Bt);
     double *mm = bsl_malloc(K * n * c + 1, sizeof *mm), *mv = bsl_malloc(K * n * c + 1, sizeof *mv);
     double *w = bsl_malloc(K + 1, sizeof *w), *mu = bsl_malloc(K + 1, sizeof *mu), *sd = bsl_malloc(K + 1, sizeof *sd);
-    int rc = !atoms || !beta || !Bt || !mm || !mv || !w || !mu || !sd;
+    const int oom = !atoms || !beta || !Bt || !mm || !mv || !w || !mu || !sd;
+    int rc = oom;
     for (size_t a = 0; a < k && !rc; a++) {
         const json_t *x = json_array_get(at, a);
         rc = !json_is_integer(x) || json_integer_value(x) < 0;
@@ -274,7 +277,7 @@ static int vs_predict_bma(vs_ctx *v, const json_t *bma, double level, basel_pred
     free(w);
     free(mu);
     free(sd);
-    return rc ? -1 : 0;
+    return oom || rc == -2 ? -2 : rc ? -1 : 0;
 }
 
 int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, const char *model,
@@ -297,7 +300,8 @@ int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, c
                 p->upper[i] = p->mean[i] + z * s;
             }
         }
-        if (bad) rc = bsl_fail(err, BASEL_EPARSE, "the fit's '%s' predictor is malformed", model);
+        if (bad == -2) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        else if (bad) rc = bsl_fail(err, BASEL_EPARSE, "the fit's '%s' predictor is malformed", model);
     }
     vs_ctx_free(&v);
     return rc;

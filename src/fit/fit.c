@@ -41,35 +41,43 @@ static int join_names(bsl_params *settings, const char *key, char *const *names,
 static json_t *settings_json(const bsl_engine_def *e, const bsl_params *settings)
 {
     json_t *s = json_object();
-    json_object_set_new(s, "method", json_string(e->name));
+    int bad = 0;
+    bsl_json_put(s, "method", json_string(e->name), &bad);
     for (size_t i = 0; i < settings->n; i++)
         if (bsl_option_is_recorded(settings->name[i]))
-            json_object_set_new(s, settings->name[i], json_string(settings->value[i]));
-    return s;
+            bsl_json_put(s, settings->name[i], json_string(settings->value[i]), &bad);
+    if (bad) json_decref(s);
+    return bad ? NULL : s;
 }
 
+/* NULL when out of memory. */
 static json_t *header(const bsl_problem *P, const bsl_params *settings, unsigned long seed)
 {
     json_t *doc = json_object();
-    json_object_set_new(doc, "format_version", json_integer(BSL_FORMAT_VERSION));
-    json_object_set_new(doc, "basel_version", json_string(BASEL_VERSION_STRING));
-    json_object_set_new(doc, "method", json_string(P->engine->name));
-    json_object_set_new(doc, "seed", json_integer((json_int_t)seed));
-    json_object_set_new(doc, "rng", json_string("mt19937"));
-    json_object_set_new(doc, "settings", settings_json(P->engine, settings));
-    json_object_set_new(doc, "n", json_integer((json_int_t)P->n));
-    if (P->rows_dropped) json_object_set_new(doc, "rows_dropped", json_integer((json_int_t)P->rows_dropped));
+    int bad = 0;
+    bsl_json_put(doc, "format_version", json_integer(BSL_FORMAT_VERSION), &bad);
+    bsl_json_put(doc, "basel_version", json_string(BASEL_VERSION_STRING), &bad);
+    bsl_json_put(doc, "method", json_string(P->engine->name), &bad);
+    bsl_json_put(doc, "seed", json_integer((json_int_t)seed), &bad);
+    bsl_json_put(doc, "rng", json_string("mt19937"), &bad);
+    bsl_json_put(doc, "settings", settings_json(P->engine, settings), &bad);
+    bsl_json_put(doc, "n", json_integer((json_int_t)P->n), &bad);
+    if (P->rows_dropped) bsl_json_put(doc, "rows_dropped", json_integer((json_int_t)P->rows_dropped), &bad);
     json_t *in = json_array(), *tg = json_array();
-    for (size_t j = 0; j < P->d; j++) json_array_append_new(in, json_string(P->input_names[j]));
-    for (size_t j = 0; j < P->c; j++) json_array_append_new(tg, json_string(P->target_names[j]));
-    json_object_set_new(doc, "inputs", in);
-    json_object_set_new(doc, "targets", tg);
+    for (size_t j = 0; j < P->d; j++) bsl_json_push(in, json_string(P->input_names[j]), &bad);
+    for (size_t j = 0; j < P->c; j++) bsl_json_push(tg, json_string(P->target_names[j]), &bad);
+    bsl_json_put(doc, "inputs", in, &bad);
+    bsl_json_put(doc, "targets", tg, &bad);
     json_t *st = json_object();
-    json_object_set_new(st, "applied", json_boolean(P->standardized));
-    json_object_set_new(st, "mean", bsl_json_doubles(P->x_mean, P->d));
-    json_object_set_new(st, "scale", bsl_json_doubles(P->x_scale, P->d));
-    json_object_set_new(doc, "standardize", st);
-    return doc;
+    bsl_json_put(st, "applied", json_boolean(P->standardized), &bad);
+    bsl_json_put(st, "mean", bsl_json_doubles(P->x_mean, P->d), &bad);
+    bsl_json_put(st, "scale", bsl_json_doubles(P->x_scale, P->d), &bad);
+    int y_scaled = 0;
+    for (size_t o = 0; o < P->c && P->y_scale; o++) y_scaled |= P->y_scale[o] != 1.0;
+    if (y_scaled) bsl_json_put(st, "target_scale", bsl_json_doubles(P->y_scale, P->c), &bad);
+    bsl_json_put(doc, "standardize", st, &bad);
+    if (bad) json_decref(doc);
+    return bad ? NULL : doc;
 }
 
 int bsl_fit_wrap(basel_fit **out, json_t *doc, basel_error *err)
@@ -180,7 +188,9 @@ int basel_fit_write_json(const basel_fit *f, const char *path, basel_error *err)
         fputc('\n', out.fp) == EOF) {
         const int e = errno;
         bsl_out_abort(&out);
-        return bsl_fail_at(err, BASEL_EIO, path, 0, 0, "cannot write%s%s", e ? ": " : "", e ? strerror(e) : "");
+        if (!e || e == ENOMEM) /* jansson's encoder fails without an I/O errno only when out of memory */
+            return bsl_fail_at(err, BASEL_ENOMEM, path, 0, 0, "out of memory while writing");
+        return bsl_fail_at(err, BASEL_EIO, path, 0, 0, "cannot write: %s", strerror(e));
     }
     return bsl_out_commit(&out, err);
 }
@@ -199,6 +209,10 @@ int bsl_fit_adopt(basel_fit **out, json_t *doc, const char *source, basel_error 
 /* jansson's load error, with its line and column, as ours. */
 static int load_error(const json_error_t *je, int code, const char *name, basel_error *err)
 {
+    /* jansson reports a failed allocation as such, or (when its reader's
+     * own buffers cannot be made) with no text at all */
+    if (json_error_code(je) == json_error_out_of_memory || !je->text[0])
+        return bsl_fail(err, BASEL_ENOMEM, "%s: out of memory", name);
     return bsl_fail_at(err, code, name, je->line > 0 ? (size_t)je->line : 0, je->column > 0 ? (size_t)je->column : 0,
                        "%s", je->text);
 }

@@ -138,8 +138,11 @@ static int atoms(bsl_design *D, size_t gram_budget)
     D->usable = bsl_malloc(m, 1);
     double *col = bsl_malloc(n, sizeof(double));
     const double bytes = 8.0 * ((double)n * (double)m + (double)m * (double)m);
-    if (bytes <= (double)gram_budget) D->B = bsl_malloc(n * m, sizeof(double));
-    if (!D->Bty || !D->diag || !D->gB || !D->usable || !col) {
+    /* within the budget the Gram is cached, or the fit fails: streaming
+     * instead would change its last digits with the memory at hand */
+    const int cached = bytes <= (double)gram_budget;
+    if (cached) D->B = bsl_malloc(n * m, sizeof(double));
+    if (!D->Bty || !D->diag || !D->gB || !D->usable || !col || (cached && !D->B)) {
         free(col);
         return BASEL_ENOMEM;
     }

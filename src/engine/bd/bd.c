@@ -403,7 +403,7 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
         W_all += w[j];
         n_usable += D->usable[j];
     }
-    rc = bsl_vs_result_init(res, D->m, D->c, pb->kmax, chains);
+    rc = bsl_vs_result_init(res, D->m, D->c, pb->kmax, chains) ? bsl_fail(err, BASEL_ENOMEM, "out of memory") : BASEL_OK;
     for (size_t h = 0; h < chains && !rc; h++) {
         rc = chain_alloc(&chs[h], pb, run, max_models, err);
         chs[h].birth = alias;

@@ -74,7 +74,7 @@ static int walk(void *ctx, size_t chain, unsigned long seed, bsl_ticker *tick)
 {
     enum_ctx *x = ctx;
     bsl_cmodel *M = x->M;
-    int rc = visit(M, x->pb, x->a, x->res, x->beta);
+    int rc = visit(M, x->pb, x->a, x->res, x->beta) ? bsl_fail(x->err, BASEL_ENOMEM, "out of memory") : BASEL_OK;
     const unsigned long long total = 1ULL << x->pb->D->m;
     for (unsigned long long i = 1; i < total && !rc; i++) {
         const size_t j = (size_t)__builtin_ctzll(i);

@@ -24,6 +24,8 @@ const bsl_engine_def bsl_engine_enumerate = {
     .options = options,
     .models = bsl_subset_models,
     .keeps_draws = 0,
+    .scale_free = 1,
     .fit = fit,
     .predict = bsl_subset_predict,
+    .check = bsl_subset_check,
 };

@@ -64,8 +64,9 @@ static json_t *particle_json(const smc_particle *P)
     double *st = bsl_malloc(n + 1, sizeof *st);
     if (!st) return NULL;
     bsl_cmodel_state_save(P->M, st);
-    /* JSON has no -inf: a particle whose birth failed has log_w null */
-    json_t *lw = isfinite(P->log_w) ? json_real(P->log_w) : json_null();
+    /* JSON has no -inf: a particle whose birth failed has log_w "-inf"
+     * (never null: FIT.json holds no null outside diagnostics) */
+    json_t *lw = isfinite(P->log_w) ? json_real(P->log_w) : json_string("-inf");
     json_t *j = json_pack("{s:o, s:f, s:f, s:o, s:o, s:o}", "centres", bsl_json_sizes(P->centre, P->k),
                           "sigma2", P->sigma2, "sigma_beta2", P->sigma_beta2, "log_w", lw, "beta",
                           bsl_json_doubles(P->beta, P->k + 1), "model", bsl_json_doubles(st, n));
@@ -240,9 +241,9 @@ static int read_particle(const json_t *j, smc_particle *P, const smc_cache *C, s
     if (rc != BASEL_OK)
         return bsl_fail(err, BASEL_EPARSE, "smc fit: particle %zu: \"model\" does not fit its centres", i);
     /* log_w may be -inf for a particle whose birth failed: JSON has no
-     * -inf, so it is stored as null */
+     * -inf, so it is stored as "-inf" */
     const json_t *jw = json_object_get(j, "log_w");
-    if (json_is_null(jw)) lw = -INFINITY;
+    if (json_is_string(jw) && strcmp(json_string_value(jw), "-inf") == 0) lw = -INFINITY;
     else if (get_num(j, "log_w", &lw)) return bsl_fail(err, BASEL_EPARSE, "smc fit: particle %zu: bad log_w", i);
     P->log_w = lw;
     return BASEL_OK;

@@ -27,4 +27,5 @@ const bsl_engine_def bsl_engine_ssvs = {
     .keeps_draws = 1,
     .fit = fit,
     .predict = bsl_subset_predict,
+    .check = bsl_subset_check,
 };

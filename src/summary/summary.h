@@ -61,6 +61,7 @@ typedef struct bsl_vs_result {
     double *rhat_pip, *ess_pip; /* m each, NULL when not computed */
     double rhat_size, ess_size;
     double sigma2_mean, lambda_mean; /* ridge with sampled nuisance: posterior means */
+    double g_mean;        /* g-prior with g sampled: its posterior mean */
     double seconds;
     double evaluations;   /* marginal-likelihood evaluations made */
     /* draws: one row per retained draw; chain, size, and the active atoms */

@@ -399,9 +399,11 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     pb.mprior.kmax = pb.kmax;
     if ((rc = run_settings(&run, ctx, err))) goto out;
     if ((rc = runner(&pb, &run, vr, err))) goto out;
-    if (pb.prior.sample_nuisance) { /* predict with the posterior means */
+    if (pb.prior.sample_nuisance && pb.prior.kind == BSL_COEF_RIDGE) { /* predict with the posterior means */
         pb.prior.sigma2 = vr->sigma2_mean;
         pb.prior.lambda = vr->lambda_mean;
+    } else if (pb.prior.sample_nuisance && pb.prior.kind == BSL_COEF_G && vr->g_mean > 0) {
+        pb.prior.g = vr->g_mean;
     }
     res->prior = prior_json(&pb, coef_spec);
     /* marginal likelihoods under the prior the engine ran: not for ssvs's

@@ -90,6 +90,23 @@ BASEL_API int basel_data_read_csv(basel_data **out, const char *path,
 /* The same from a memory buffer; name is used in messages. */
 BASEL_API int basel_data_read_buffer(basel_data **out, const char *name, const char *text,
                                      size_t len, const char *label_column, basel_error *err);
+/* A table from memory, for front ends: n rows and p numeric columns, the
+ * value of row i, column j at x[i * row_stride + j * col_stride]
+ * (column-major: row_stride 1, col_stride n; row-major: p and 1); names
+ * holds p distinct non-empty names (NULL: x1, x2, ...). The values are
+ * copied. A NaN is a missing value (the fit's "na" option decides); an
+ * infinity is refused when a fit uses its column. source names the table
+ * in messages ("<matrix>" for NULL), which give the 1-based row as the line.
+ * Errors: BASEL_EINVAL (no rows or columns, a name empty or used twice),
+ * BASEL_ENOMEM. */
+BASEL_API int basel_data_from_matrix(basel_data **out, const char *source, const double *x, size_t n,
+                                     size_t p, size_t row_stride, size_t col_stride,
+                                     const char *const *names, basel_error *err);
+/* Append a column of n class labels (copied; NULL or "" = unlabelled) named
+ * name, to be a classifier's target. BASEL_EINVAL when the table has a label
+ * column already or the name is taken; BASEL_ENOMEM (d unchanged). */
+BASEL_API int basel_data_add_labels(basel_data *d, const char *name, const char *const *labels,
+                                    basel_error *err);
 BASEL_API size_t basel_data_rows(const basel_data *d);
 BASEL_API size_t basel_data_cols(const basel_data *d);
 /* Column name, valid while d lives; NULL if j is out of range. */
@@ -163,13 +180,17 @@ BASEL_API int basel_fit_run(basel_fit **out, const basel_data *data, const basel
  * place; a directory, block device or socket is refused (BASEL_EIO). The
  * draws and predictions writers below do the same. */
 BASEL_API int basel_fit_write_json(const basel_fit *f, const char *path, basel_error *err);
-/* Read a FIT.json written by basel_fit_write_json. */
+/* Read a FIT.json written by basel_fit_write_json ("-" reads stdin). A
+ * document of another format version is refused with a message saying how
+ * to refit (docs/FIT.md). */
 BASEL_API int basel_fit_read_json(basel_fit **out, const char *path, basel_error *err);
 /* Write the draws CSV (one row per retained draw: chain, size, one 0/1
  * column per atom, then any sampled hyperparameters; '#' comment lines carry
  * the settings), atomically. Needs the option keep-draws=1 at fit time;
  * BASEL_EINVAL otherwise (and for fits read back from FIT.json). */
 BASEL_API int basel_fit_write_draws(const basel_fit *f, const char *path, basel_error *err);
+/* The FIT.json format version this library writes and reads. */
+BASEL_API int basel_fit_format_version(void);
 /* The seed the fit used (useful when the options said "pick one"). */
 BASEL_API unsigned long basel_fit_seed(const basel_fit *f);
 /* A human-readable report (PIP table with bars, size posterior, selected
@@ -186,6 +207,33 @@ BASEL_API const double *basel_fit_pip(const basel_fit *f, size_t *m);
  * ("-" for stdout). BASEL_EINVAL for a fit without the table (methods other
  * than enumerate, bd, rj, ssvs), BASEL_EIO. */
 BASEL_API int basel_fit_write_coef_csv(const basel_fit *f, const char *path, basel_error *err);
+/* Typed views of the fit (docs/FIT.md), for front ends; every pointer and
+ * string lives as long as f, and NULL (with a count of 0) means the fit has
+ * no such key (e.g. no PIPs for anneal).
+ *   method: "bd", ...; atoms: the candidate atoms' names (aligned with
+ *   basel_fit_pip); inputs: the input columns' names; size posterior:
+ *   P(k = 0..len-1); selected: the atom indices (0-based, sorted) of the
+ *   "hpm", "median" or "prevalence" model. */
+BASEL_API const char *basel_fit_method(const basel_fit *f);
+BASEL_API size_t basel_fit_atom_count(const basel_fit *f);
+BASEL_API const char *basel_fit_atom_name(const basel_fit *f, size_t j);
+BASEL_API size_t basel_fit_input_count(const basel_fit *f);
+BASEL_API const char *basel_fit_input_name(const basel_fit *f, size_t j);
+BASEL_API const double *basel_fit_size_posterior(const basel_fit *f, size_t *len);
+BASEL_API const size_t *basel_fit_selected(const basel_fit *f, const char *which, size_t *k);
+/* The kept draws (option keep-draws=1 at fit time; 0 for a fit read from
+ * FIT.json): their number, and draw i's chain (0-based) and active atoms.
+ * BASEL_EINVAL when i is out of range. */
+BASEL_API size_t basel_fit_draw_count(const basel_fit *f);
+BASEL_API int basel_fit_draw(const basel_fit *f, size_t i, unsigned *chain, const size_t **atoms, size_t *k);
+/* The fit's document, FIT.json's text; the caller frees it with basel_free.
+ * NULL on ENOMEM. */
+BASEL_API char *basel_fit_to_json(const basel_fit *f);
+/* A fit from FIT.json's text (len bytes at text, no NUL needed); name is
+ * used in messages. BASEL_EPARSE (with line and column for bad JSON),
+ * BASEL_ENOMEM. */
+BASEL_API int basel_fit_from_json(basel_fit **out, const char *name, const char *text, size_t len,
+                                  basel_error *err);
 BASEL_API void basel_fit_free(basel_fit *f);
 
 /* ------------------------------------------------------------- predict */

@@ -1,5 +1,10 @@
 #!/bin/bash
 # test.sh: the whole test suite, as CI runs it.
+#   tools/test.sh          the fast tier (CI): every test, the statistical
+#                          ones at a size that takes a few CPU minutes;
+#   tools/test.sh --full   the same with the long statistical runs
+#                          (BASEL_TIER=full, tests/stat/mcse.h): smaller
+#                          Monte Carlo errors, so smaller biases are seen.
 #  1. the release build: unit, statistical and command-line tests;
 #  2. an AddressSanitizer + UndefinedBehaviorSanitizer build with warnings as
 #     errors: unit and command-line tests;
@@ -8,9 +13,22 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-tools/build.sh
-ctest --test-dir build --output-on-failure -j2
+case "${1:-}" in
+    "") tier=fast timeout=900 ;;
+    --full) tier=full timeout=7200 ;;
+    *) echo "usage: tools/test.sh [--full]" >&2; exit 2 ;;
+esac
 
+EXTRA="${EXTRA:-} -DBASEL_STAT_TIMEOUT=$timeout" tools/build.sh
+BASEL_TIER=$tier ctest --test-dir build --output-on-failure -j2
+
+# valgrind is a test-only dependency: installed here (as root) like the
+# build's packages in build.sh
+if ! dpkg -s valgrind > /dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+    echo "test.sh: installing valgrind" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind > /dev/null 2>&1 ||
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind > /dev/null; } || true
+fi
 if dpkg -s valgrind > /dev/null 2>&1; then
     bash tests/cli/memcheck.sh build/basel
 else
@@ -19,4 +37,4 @@ fi
 
 BUILD=build-asan TYPE=Debug EXTRA="-DBASEL_SANITIZE=ON -DBASEL_WERROR=ON" tools/build.sh
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --test-dir build-asan -L 'unit|cli' --output-on-failure -j2
+    ctest --test-dir build-asan -L 'unit|contract|cli' --output-on-failure -j2

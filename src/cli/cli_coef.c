@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-static void help(FILE *fp)
+void cli_coef_help(FILE *fp)
 {
     fprintf(fp,
             "usage: basel coef FIT.json [-o COEF.csv]\n"
@@ -31,7 +31,7 @@ int cli_coef(int argc, char **argv)
         } else if (!strcmp(a, "--")) {
             only_files = 1;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help(stdout);
+            cli_coef_help(stdout);
             return 0;
         } else if (!strcmp(a, "-o") || !strcmp(a, "--output") || !strncmp(a, "--output=", 9)) {
             if (seen_o++) return cli_usage("coef", "option '-o' given twice");

@@ -140,11 +140,16 @@ done:
     return status;
 }
 
+void cli_demo_help(FILE *fp)
+{
+    fprintf(fp, "usage: basel demo\n\nRuns the prevalence method on the embedded sinc and Boston data\n"
+                "and prints what it finds next to the peers' numbers. Takes well under a minute.\n");
+}
+
 int cli_demo(int argc, char **argv)
 {
     if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        printf("usage: basel demo\n\nRuns the prevalence method on the embedded sinc and Boston data\n"
-               "and prints what it finds next to the peers' numbers. Takes well under a minute.\n");
+        cli_demo_help(stdout);
         return 0;
     }
     if (argc > 1) return cli_usage("demo", "takes no arguments");

@@ -46,7 +46,7 @@ void cli_fit_help(FILE *fp, const char *method)
     basel_options *defaults = NULL;
     if (!method && basel_options_create(&defaults) == BASEL_OK) method_default = basel_options_get(defaults, "method");
     const size_t n = basel_options_count();
-    const char *always[] = {"method", "target", "inputs", "seed", "threads"};
+    const char *always[] = {"method", "target", "inputs", "na", "seed", "threads"};
     fprintf(fp, "\nRead by every method:\n");
     for (size_t i = 0; i < n; i++) {
         const char *name, *help;
@@ -204,19 +204,20 @@ int cli_fit(int argc, char **argv)
     basel_data *data = NULL;
     basel_fit *fit = NULL;
     basel_error err;
-    time_t start = time(NULL);
     const double t0 = now();
     if (status || (status = check_files(&a, o))) goto done;
     if (a.draws) basel_options_set(o, "keep-draws", "1", &err);
-    if (!a.quiet && isatty(fileno(stderr))) basel_options_set_progress(o, cli_progress, &start);
+    cli_progress_state progress;
+    cli_progress_start(&progress);
+    if (!a.quiet) basel_options_set_progress(o, cli_progress, &progress);
     /* a classifier's target holds class labels: read it as text */
     const char *label = basel_options_label_column(o);
     if (basel_data_read_csv(&data, a.train, label, &err) || basel_fit_run(&fit, data, o, &err)) {
-        if (!a.quiet && isatty(fileno(stderr)) && time(NULL) - start >= 2) fputc('\n', stderr);
+        if (!a.quiet) cli_progress_end(&progress);
         status = cli_report(&err);
         goto done;
     }
-    if (!a.quiet && isatty(fileno(stderr)) && time(NULL) - start >= 2) fprintf(stderr, "\r");
+    if (!a.quiet) cli_progress_end(&progress);
     if (!a.quiet) fprintf(stderr, "basel: fitted in %.2f s\n", now() - t0);
     if (!a.quiet && !strcmp(basel_options_get(o, "seed"), "0"))
         fprintf(stderr, "basel: seed %lu (pass --seed %lu to repeat this fit)\n", basel_fit_seed(fit),

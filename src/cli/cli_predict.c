@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void help(FILE *fp)
+void cli_predict_help(FILE *fp)
 {
     fprintf(fp,
             "usage: basel predict FIT.json TEST.csv [--model bma] [--interval 0.95]\n"
@@ -66,7 +66,7 @@ int cli_predict(int argc, char **argv)
         } else if (!strcmp(a, "--")) {
             only_files = 1;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help(stdout);
+            cli_predict_help(stdout);
             return 0;
         } else if (!strcmp(a, "-o") || !strncmp(a, "--", 2)) {
             /* -o FILE, --name VALUE or --name=VALUE */

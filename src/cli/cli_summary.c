@@ -3,10 +3,19 @@
 
 #include <string.h>
 
+void cli_summary_help(FILE *fp)
+{
+    fprintf(fp, "usage: basel summary FIT.json\n\n"
+                "Prints the fit as a human-readable report: the priors that ran, each atom's posterior\n"
+                "inclusion probability, the posterior of the model size, the selected models, the top\n"
+                "models and the diagnostics with any warning. '-' reads FIT.json from stdin.\n\n"
+                "Example:\n  basel fit data/linear/lin_p15_n200.csv -o fit.json && basel summary fit.json\n");
+}
+
 int cli_summary(int argc, char **argv)
 {
     if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        printf("usage: basel summary FIT.json\n\nPrints the fit as a human-readable report.\n");
+        cli_summary_help(stdout);
         return 0;
     }
     if (argc != 2) return cli_usage("summary", "expected one FIT.json");

@@ -10,19 +10,37 @@
 #include <time.h>
 #include <unistd.h>
 
+static void fit_help(FILE *fp) { cli_fit_help(fp, NULL); }
+
+/* The subcommands: the dispatch, `basel help CMD`, the man page and the
+ * completion script all read this table. */
+static const cli_command commands[] = {
+    {"fit", cli_fit, fit_help, "fit a method to TRAIN.csv and write FIT.json (or print its summary)"},
+    {"predict", cli_predict, cli_predict_help, "predict the rows of TEST.csv from FIT.json"},
+    {"summary", cli_summary, cli_summary_help, "print FIT.json as a human-readable report"},
+    {"coef", cli_coef, cli_coef_help, "write FIT.json's coefficient table as CSV (PIP, mean, sd, 95% interval)"},
+    {"demo", cli_demo, cli_demo_help, "run the main job on the embedded data (sinc and Boston kernels)"},
+};
+
+const cli_command *cli_commands(size_t *n)
+{
+    *n = sizeof commands / sizeof *commands;
+    return commands;
+}
+
 static void help(FILE *fp)
 {
     fprintf(fp,
             "basel %s: which inputs or basis functions does the data support, and how sure are we?\n"
             "\n"
-            "usage:\n"
-            "  basel fit TRAIN.csv [--method bd] [--target y] [--basis linear] [--prior g] -o FIT.json\n"
-            "  basel predict FIT.json TEST.csv [--model bma] [--interval 0.95] [--interval-kind new|mean]\n"
-            "                [-o PRED.csv]\n"
-            "  basel summary FIT.json\n"
-            "  basel coef FIT.json [-o COEF.csv]   the coefficient table (enumerate, bd, rj, ssvs)\n"
-            "  basel demo\n"
-            "  basel help fit [--method M]  the methods, every fit option, its default and what it does\n"
+            "usage: basel COMMAND [options] [files]\n\n",
+            basel_version());
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        fprintf(fp, "  basel %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(fp,
+            "  basel help COMMAND  the options of a command ('basel help fit --method M': one method's)\n"
+            "  basel --version     the library and FIT.json format versions\n"
+            "  basel man           the manual page (roff); basel completion bash: the bash completion\n"
             "\n"
             "Methods: enumerate (exact, up to 24 atoms), bd (birth-death, the default), rj\n"
             "(reversible jump), ssvs (spike-and-slab Gibbs), anneal and rbf (RBF networks with\n"
@@ -32,10 +50,10 @@ static void help(FILE *fp)
             "Example: the inputs of a linear model, with posterior inclusion probabilities:\n"
             "  basel fit data/linear/lin_p15_n200.csv --target y -o fit.json && basel summary fit.json\n"
             "Kernel regression, prevalence model:\n"
-            "  basel fit train.csv --basis gauss:r=1.6 --prior ridge -o fit.json\n"
+            "  basel fit data/regression/sinc_vermaak_train.csv --target y --inputs x --basis gauss:r=1.6 \\\n"
+            "      --prior ridge -o fit.json\n"
             "\n"
-            "Exit status: 0 success, 2 bad input or usage, 1 internal failure.\n",
-            basel_version());
+            "Exit status: 0 success, 2 bad input or usage, 1 internal failure.\n");
 }
 
 int cli_report(const basel_error *err)
@@ -67,13 +85,6 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     return 2;
 }
 
-int cli_progress(double fraction, void *user)
-{
-    const time_t *start = user;
-    if (time(NULL) - *start >= 2) fprintf(stderr, "\rbasel: %3.0f%% ", 100 * fraction);
-    return 0;
-}
-
 /* A summary or predictions that could not be written (a full disk, a
  * closed pipe) are an error, not a success with nothing to show. */
 static int finish_stdout(int status)
@@ -100,25 +111,37 @@ int main(int argc, char **argv)
         help(stdout);
         return 0;
     }
-    if (!strcmp(cmd, "--version")) {
-        printf("basel %s (GSL %s, OpenBLAS LAPACKE, jansson)\n", basel_version(), gsl_version);
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+        printf("basel %s (FIT.json format %d; GSL %s, OpenBLAS LAPACKE, jansson)\n", basel_version(),
+               basel_fit_format_version(), gsl_version);
         return 0;
     }
+    if (!strcmp(cmd, "man")) {
+        cli_man(stdout);
+        return finish_stdout(0);
+    }
+    if (!strcmp(cmd, "completion")) {
+        if (argc != 3 || strcmp(argv[2], "bash")) return cli_usage("completion", "expected 'basel completion bash'");
+        cli_completion(stdout);
+        return finish_stdout(0);
+    }
+    const size_t ncmd = sizeof commands / sizeof *commands;
     if (!strcmp(cmd, "help")) {
-        if (argc > 2 && !strcmp(argv[2], "fit"))
-            cli_fit_help(stdout, argc > 4 && !strcmp(argv[3], "--method") ? argv[4] : NULL);
-        else help(stdout);
-        return 0;
-    }
-    int status;
-    if (!strcmp(cmd, "fit")) status = cli_fit(argc - 1, argv + 1);
-    else if (!strcmp(cmd, "predict")) status = cli_predict(argc - 1, argv + 1);
-    else if (!strcmp(cmd, "summary")) status = cli_summary(argc - 1, argv + 1);
-    else if (!strcmp(cmd, "coef")) status = cli_coef(argc - 1, argv + 1);
-    else if (!strcmp(cmd, "demo")) status = cli_demo(argc - 1, argv + 1);
-    else {
-        fprintf(stderr, "basel: unknown command '%s' (commands: fit, predict, summary, coef, demo, help)\n", cmd);
+        if (argc == 2) {
+            help(stdout);
+            return 0;
+        }
+        for (size_t i = 0; i < ncmd; i++)
+            if (!strcmp(argv[2], commands[i].name)) {
+                if (i == 0) cli_fit_help(stdout, argc > 4 && !strcmp(argv[3], "--method") ? argv[4] : NULL);
+                else commands[i].help(stdout);
+                return 0;
+            }
+        fprintf(stderr, "basel help: no command '%s' (commands: fit, predict, summary, coef, demo)\n", argv[2]);
         return 2;
     }
-    return finish_stdout(status);
+    for (size_t i = 0; i < ncmd; i++)
+        if (!strcmp(cmd, commands[i].name)) return finish_stdout(commands[i].run(argc - 1, argv + 1));
+    fprintf(stderr, "basel: unknown command '%s' (commands: fit, predict, summary, coef, demo, help)\n", cmd);
+    return 2;
 }

@@ -19,6 +19,28 @@ json_t *bsl_json_doubles(const double *x, size_t n);
 json_t *bsl_json_rhat(double v);
 json_t *bsl_json_rhats(const double *x, size_t n);
 double bsl_json_rhat_value(const json_t *v);
+/* Checked building. jansson drops a NULL value (what a failed allocation
+ * gives) and returns -1, so a writer that ignores the status loses a key
+ * silently. These take v, and remember any failure in *bad (sticky), for
+ * the writer to check once at the end: a document is complete or not made. */
+static inline void bsl_json_put(json_t *o, const char *key, json_t *v, int *bad)
+{
+    if (!o || !v) {
+        json_decref(v);
+        *bad = 1;
+    } else if (json_object_set_new(o, key, v)) {
+        *bad = 1;
+    }
+}
+static inline void bsl_json_push(json_t *a, json_t *v, int *bad)
+{
+    if (!a || !v) {
+        json_decref(v);
+        *bad = 1;
+    } else if (json_array_append_new(a, v)) {
+        *bad = 1;
+    }
+}
 /* A new array of n integers. NULL on ENOMEM. */
 json_t *bsl_json_sizes(const size_t *x, size_t n);
 /* Read exactly n finite numbers from array a into x; -1 otherwise. */

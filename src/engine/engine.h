@@ -132,6 +132,11 @@ typedef struct bsl_engine_def {
      * (NULL: only the model average, "bma") */
     const char *const *models;
     int keeps_draws;          /* --draws is accepted */
+    /* Under --prior g, aic, bic or mdl its posterior does not depend on the
+     * units of the targets, nor (with the linear basis) of the inputs: the
+     * problem may then rescale a column of extreme values by a power of two
+     * (exact, problem.c) instead of refusing it. */
+    int scale_free;
     /* Run on ctx and fill res. BASEL_ECANCELLED when progress asked to stop. */
     int (*fit)(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err);
     /* Predict n rows of X (n x d column-major, standardised as at fit time)
@@ -146,6 +151,10 @@ typedef struct bsl_engine_def {
      * regression function, not of a new observation) */
     int mean_interval;
 } bsl_engine_def;
+
+/* For a check that reuses an engine's loader: the loader's failure rc
+ * (its message in err) reported at source. Returns rc. */
+int bsl_engine_check_failed(basel_error *err, int rc, const char *source);
 
 const bsl_engine_def *bsl_engine_find(const char *name);
 size_t bsl_engine_count(void);

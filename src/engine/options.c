@@ -18,6 +18,9 @@ static const bsl_option_def catalogue[] = {
     {"seed", BSL_OPT_COUNT, 0, 4294967295.0, NULL, "random seed (0: pick one and report it)"},
     {"threads", BSL_OPT_COUNT, 0, 1024, NULL, "OpenMP threads (0: all cores); results do not depend on it"},
     {"keep-draws", BSL_OPT_CHOICE, 0, 0, "0|1", "keep every draw for basel_fit_write_draws (the CLI's --draws sets it)"},
+    {"na", BSL_OPT_CHOICE, 0, 0, "error|drop",
+     "missing values (an empty cell or NA) in the columns used: error (names the first and counts the rows) or "
+     "drop (leave those rows out)"},
     /* the model */
     {"basis", BSL_OPT_TEXT, 0, 0, NULL,
      "dictionary: linear | gauss:r=R | cubic | tps | lin-rbf | legendre:m=M | chebyshev:m=M | sine:m=M | "
@@ -78,7 +81,7 @@ static const bsl_option_def catalogue[] = {
     {"zeta", BSL_OPT_REAL, 0, 1e6, NULL, "split/merge scale zeta* (paper 002 eq. 8; 0: from the data)"},
 };
 
-static const char *const globals[] = {"method", "target", "inputs", "seed", "threads", "keep-draws"};
+static const char *const globals[] = {"method", "target", "inputs", "seed", "threads", "keep-draws", "na"};
 
 int bsl_option_is_global(const char *name)
 {

@@ -66,6 +66,14 @@ const char *bsl_engine_default(const bsl_engine_def *e, const char *name)
     return NULL;
 }
 
+int bsl_engine_check_failed(basel_error *err, int rc, const char *source)
+{
+    if (!rc || !err || rc == BASEL_ENOMEM) return rc;
+    char msg[sizeof err->message];
+    snprintf(msg, sizeof msg, "%s", err->message);
+    return bsl_fail_at(err, rc, source, 0, 0, "%s", msg);
+}
+
 int bsl_engine_has_model(const bsl_engine_def *e, const char *model)
 {
     if (!model) return 1;

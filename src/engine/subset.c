@@ -35,7 +35,8 @@ static json_t *model_predictor(const bsl_vs_problem *pb, const size_t *atoms, si
     for (size_t i = 0; i < k; i++) bsl_model_add(M, atoms[i]);
     double *beta = bsl_calloc(k * c + 1, sizeof *beta), *gam = bsl_calloc(q * c, sizeof *gam);
     json_t *o = json_object();
-    if (!beta || !gam || !o) goto out;
+    int bad = !beta || !gam || !o;
+    if (bad) goto out;
     bsl_model_coef_mean(M, beta);
     for (size_t l = 0; l < q; l++)
         for (size_t t = 0; t < c; t++) {
@@ -47,48 +48,54 @@ static json_t *model_predictor(const bsl_vs_problem *pb, const size_t *atoms, si
     json_t *V = json_array(), *s2 = json_array();
     for (size_t j = 0; j < M->k; j++)
         for (size_t i = 0; i < M->k; i++)
-            json_array_append_new(V, json_real(shrink * M->Ainv[i + j * (k + 1)]));
-    for (size_t t = 0; t < c; t++) json_array_append_new(s2, json_real(bsl_model_sigma2(M, t)));
+            bsl_json_push(V, json_real(shrink * M->Ainv[i + j * (k + 1)]), &bad);
+    for (size_t t = 0; t < c; t++) bsl_json_push(s2, json_real(bsl_model_sigma2(M, t)), &bad);
     /* the Student-t predictive: scale^2 scale2 (1 + x~' V x~ + ...), df */
     bsl_post post = {0};
     size_t *act = bsl_malloc(M->k + 1, sizeof *act);
-    if (act) memcpy(act, M->active, M->k * sizeof *act);
-    if (act && bsl_post_init(&post, k, c) == BASEL_OK && bsl_post_of(&post, M, act, M->k, 0) == BASEL_OK) {
-        json_object_set_new(o, "scale2", bsl_json_doubles(post.scale2, c));
-        if (isfinite(post.df)) json_object_set_new(o, "df", json_real(post.df));
+    bad |= !act || bsl_post_init(&post, k, c) != BASEL_OK;
+    if (!bad) {
+        memcpy(act, M->active, M->k * sizeof *act);
+        if (bsl_post_of(&post, M, act, M->k, 0) == BASEL_OK) {
+            bsl_json_put(o, "scale2", bsl_json_doubles(post.scale2, c), &bad);
+            if (isfinite(post.df)) bsl_json_put(o, "df", json_real(post.df), &bad);
+        }
     }
     bsl_post_free(&post);
     free(act);
-    json_object_set_new(o, "atoms", bsl_json_sizes(M->active, M->k));
-    json_object_set_new(o, "coef", bsl_json_doubles(beta, M->k * c));
-    json_object_set_new(o, "always_in", bsl_json_doubles(gam, q * c));
-    json_object_set_new(o, "sigma2", s2);
-    json_object_set_new(o, "V", V);
-    json_object_set_new(o, "weight", json_real(weight));
+    bsl_json_put(o, "atoms", bsl_json_sizes(M->active, M->k), &bad);
+    bsl_json_put(o, "coef", bsl_json_doubles(beta, M->k * c), &bad);
+    bsl_json_put(o, "always_in", bsl_json_doubles(gam, q * c), &bad);
+    bsl_json_put(o, "sigma2", s2, &bad);
+    bsl_json_put(o, "V", V, &bad);
+    bsl_json_put(o, "weight", json_real(weight), &bad);
 out:
     free(beta);
     free(gam);
     bsl_model_free(M);
-    return o;
+    if (bad) json_decref(o);
+    return bad ? NULL : o; /* NULL when out of memory, as every builder here */
 }
 
 static json_t *basis_json(const bsl_dict *dict, const bsl_design *D)
 {
     json_t *b = json_object();
-    json_object_set_new(b, "kind", json_string(bsl_basis_name(dict->kind)));
-    json_object_set_new(b, "d", json_integer((json_int_t)dict->d));
-    json_object_set_new(b, "m", json_integer((json_int_t)dict->m));
-    json_object_set_new(b, "width", json_real(dict->width));
-    json_object_set_new(b, "lo", json_real(dict->lo));
-    json_object_set_new(b, "hi", json_real(dict->hi));
-    json_object_set_new(b, "linear_term", json_boolean(dict->linear_term));
-    if (dict->centres) json_object_set_new(b, "centres", bsl_json_doubles(dict->centres, dict->m * dict->d));
-    json_object_set_new(b, "always_in_coef", bsl_json_doubles(D->gB, D->m * D->q));
+    int bad = 0;
+    bsl_json_put(b, "kind", json_string(bsl_basis_name(dict->kind)), &bad);
+    bsl_json_put(b, "d", json_integer((json_int_t)dict->d), &bad);
+    bsl_json_put(b, "m", json_integer((json_int_t)dict->m), &bad);
+    bsl_json_put(b, "width", json_real(dict->width), &bad);
+    bsl_json_put(b, "lo", json_real(dict->lo), &bad);
+    bsl_json_put(b, "hi", json_real(dict->hi), &bad);
+    bsl_json_put(b, "linear_term", json_boolean(dict->linear_term), &bad);
+    if (dict->centres) bsl_json_put(b, "centres", bsl_json_doubles(dict->centres, dict->m * dict->d), &bad);
+    bsl_json_put(b, "always_in_coef", bsl_json_doubles(D->gB, D->m * D->q), &bad);
     /* (Z'Z)^{-1} = R^{-1} R^{-T}: the always-in columns' contribution to
      * predictive variance */
-    json_object_set_new(b, "R", bsl_json_doubles(D->R, D->q * D->q));
-    json_object_set_new(b, "always_in_y", bsl_json_doubles(D->gy, D->q * D->c));
-    return b;
+    bsl_json_put(b, "R", bsl_json_doubles(D->R, D->q * D->q), &bad);
+    bsl_json_put(b, "always_in_y", bsl_json_doubles(D->gy, D->q * D->c), &bad);
+    if (bad) json_decref(b);
+    return bad ? NULL : b;
 }
 
 /* The highest-probability model among those visited: the largest log
@@ -108,15 +115,17 @@ static size_t hpm_index(const bsl_modelset *s)
 static int add_diagnostics(bsl_result *r, const bsl_vs_result *vr)
 {
     json_t *dg = r->diagnostics;
-    json_object_set_new(dg, "note", json_string(vr->engine_note));
-    json_object_set_new(dg, "evaluations", json_real(vr->evaluations));
-    if (!isnan(vr->rhat_size)) json_object_set_new(dg, "rhat_size", bsl_json_rhat(vr->rhat_size));
-    if (isfinite(vr->ess_size)) json_object_set_new(dg, "ess_size", json_real(vr->ess_size));
-    if (vr->rhat_pip) json_object_set_new(dg, "rhat_pip", bsl_json_rhats(vr->rhat_pip, vr->m));
-    if (vr->ess_pip) json_object_set_new(dg, "ess_pip", bsl_json_doubles(vr->ess_pip, vr->m));
-    if (vr->pip_chain) json_object_set_new(dg, "pip_chain", bsl_json_doubles(vr->pip_chain, vr->chains * vr->m));
-    json_object_set_new(dg, "visited_models", json_integer((json_int_t)vr->models.n));
-    json_object_set_new(dg, "unstored_model_weight", json_real(vr->models.dropped_weight));
+    int bad = 0;
+    bsl_json_put(dg, "note", json_string(vr->engine_note), &bad);
+    bsl_json_put(dg, "evaluations", json_real(vr->evaluations), &bad);
+    if (!isnan(vr->rhat_size)) bsl_json_put(dg, "rhat_size", bsl_json_rhat(vr->rhat_size), &bad);
+    if (isfinite(vr->ess_size)) bsl_json_put(dg, "ess_size", json_real(vr->ess_size), &bad);
+    if (vr->rhat_pip) bsl_json_put(dg, "rhat_pip", bsl_json_rhats(vr->rhat_pip, vr->m), &bad);
+    if (vr->ess_pip) bsl_json_put(dg, "ess_pip", bsl_json_doubles(vr->ess_pip, vr->m), &bad);
+    if (vr->pip_chain) bsl_json_put(dg, "pip_chain", bsl_json_doubles(vr->pip_chain, vr->chains * vr->m), &bad);
+    bsl_json_put(dg, "visited_models", json_integer((json_int_t)vr->models.n), &bad);
+    bsl_json_put(dg, "unstored_model_weight", json_real(vr->models.dropped_weight), &bad);
+    if (bad) return BASEL_ENOMEM;
     if (vr->kmax < vr->m && vr->size_prob[vr->kmax] > 0.001)
         return bsl_result_warn(r, "the size posterior reaches kmax: raise --kmax");
     return BASEL_OK;
@@ -185,6 +194,7 @@ static json_t *engine_block(const bsl_vs_problem *pb, const bsl_dict *dict, cons
     size_t *nzat = bsl_malloc(m + 1, sizeof *nzat);
     double *nzco = bsl_malloc(m * c + 1, sizeof *nzco);
     json_t *eng = json_object(), *pred = json_object(), *bma = json_object(), *mix = json_array();
+    int bad = 0;
     if (!med || !prev || !nzat || !nzco || !eng || !pred || !bma || !mix) {
         json_decref(eng);
         json_decref(pred);
@@ -215,17 +225,21 @@ static json_t *engine_block(const bsl_vs_problem *pb, const bsl_dict *dict, cons
         memcpy(nzco + nz * c, vr->coef_bma + j * c, c * sizeof *nzco);
         nz++;
     }
-    json_object_set_new(bma, "atoms", bsl_json_sizes(nzat, nz));
-    json_object_set_new(bma, "coef", bsl_json_doubles(nzco, nz * c));
+    bsl_json_put(bma, "atoms", bsl_json_sizes(nzat, nz), &bad);
+    bsl_json_put(bma, "coef", bsl_json_doubles(nzco, nz * c), &bad);
     /* the share of the posterior the model-averaged intervals stand on */
-    json_object_set(res->diagnostics, "predictive_mass", json_object_get(post, "covered"));
-    json_object_set_new(bma, "posterior", post);
-    json_object_set_new(pred, "bma", bma);
-    json_object_set_new(pred, "hpm", model_predictor(pb, res->hpm.atoms, res->hpm.k, 1.0, err));
-    json_object_set_new(pred, "median", model_predictor(pb, med, nmed, 1.0, err));
-    json_object_set_new(pred, "prevalence", model_predictor(pb, prev, nprev, 1.0, err));
-    json_object_set_new(eng, "basis", basis_json(dict, pb->D));
-    json_object_set_new(eng, "predictor", pred);
+    bsl_json_put(res->diagnostics, "predictive_mass", json_real(json_number_value(json_object_get(post, "covered"))), &bad);
+    bsl_json_put(bma, "posterior", post, &bad);
+    bsl_json_put(pred, "bma", bma, &bad);
+    bsl_json_put(pred, "hpm", model_predictor(pb, res->hpm.atoms, res->hpm.k, 1.0, err), &bad);
+    bsl_json_put(pred, "median", model_predictor(pb, med, nmed, 1.0, err), &bad);
+    bsl_json_put(pred, "prevalence", model_predictor(pb, prev, nprev, 1.0, err), &bad);
+    bsl_json_put(eng, "basis", basis_json(dict, pb->D), &bad);
+    bsl_json_put(eng, "predictor", pred, &bad);
+    if (bad) {
+        json_decref(eng);
+        eng = NULL;
+    }
 out:
     free(med);
     free(prev);
@@ -286,12 +300,14 @@ static int run_settings(bsl_run *run, const bsl_engine_ctx *ctx, basel_error *er
 static json_t *prior_json(const bsl_vs_problem *pb, const char *coef_spec)
 {
     json_t *pr = json_object();
-    json_object_set_new(pr, "coefficients", json_string(coef_spec));
+    int bad = 0;
+    bsl_json_put(pr, "coefficients", json_string(coef_spec), &bad);
     char mp[96];
     bsl_mprior_describe(&pb->mprior, mp, sizeof mp);
-    json_object_set_new(pr, "model", json_string(mp));
-    json_object_set_new(pr, "kmax", json_integer((json_int_t)pb->kmax));
-    return pr;
+    bsl_json_put(pr, "model", json_string(mp), &bad);
+    bsl_json_put(pr, "kmax", json_integer((json_int_t)pb->kmax), &bad);
+    if (bad) json_decref(pr);
+    return bad ? NULL : pr;
 }
 
 int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runner, basel_error *err)
@@ -331,9 +347,9 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     }
     res->prior = prior_json(&pb, coef_spec);
     /* marginal likelihoods under the prior the engine ran: not for ssvs's
-     * own prior, nor for a ridge prior whose sigma^2 and lambda were sampled */
+     * own prior, nor for a prior whose nuisance parameters were sampled */
     const int with_ml = !own_prior && !pb.prior.sample_nuisance;
-    if (fill_summaries(res, dict, P, vr, run.top, &pb, with_ml) || add_diagnostics(res, vr) ||
+    if (!res->prior || fill_summaries(res, dict, P, vr, run.top, &pb, with_ml) || add_diagnostics(res, vr) ||
         !(res->engine = engine_block(&pb, dict, vr, res, run.top, err))) {
         rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
         goto out;

@@ -2,9 +2,10 @@
  * subset.h: engines over subsets of a dictionary (DESIGN.md "Engine"):
  * exact enumeration, continuous-time birth-death, reversible jump and
  * spike-and-slab Gibbs. Each reads a bsl_vs_problem (shared, read-only),
- * runs its chains through the chain driver (chains.h: one RNG per chain
- * seeded by bsl_chain_seed(seed, chain), so the result does not depend on
- * the thread count; progress and cancel through run->progress) and fills a
+ * talks to its model only through the model table (model.h), runs its
+ * chains through the chain driver (chains.h: one RNG per chain seeded by
+ * bsl_chain_seed(seed, chain), so the result does not depend on the thread
+ * count; progress and cancel through run->progress) and fills a
  * bsl_vs_result (summary.h). BASEL_ECANCELLED when the callback cancels.
  * subset.c turns that into the engine contract's bsl_result (engine.h), the
  * same for all four; subset_predict.c predicts from what it writes.
@@ -25,7 +26,15 @@ typedef struct bsl_vs_problem {
     bsl_mprior mprior;     /* includes kmin/kmax */
     size_t kmax;           /* = mprior.kmax, the largest model any chain may hold */
     const char *prior_spec;/* the --prior text, for engines with priors of their own (ssvs) */
+    const bsl_model_ops *model; /* the model table; NULL = bsl_model_ops_for(&prior) */
 } bsl_vs_problem;
+
+/* A new model of the problem (empty active set, up to kmax atoms). */
+static inline int bsl_vs_model_create(bsl_cmodel **M, const bsl_vs_problem *pb,
+                                      const bsl_coef_prior *prior, size_t kmax, basel_error *err)
+{
+    return bsl_cmodel_create(M, pb->model, pb->D, prior, kmax, err);
+}
 
 typedef struct bsl_run {
     size_t iter;           /* iterations per chain after burn-in (engine's unit) */
@@ -66,6 +75,19 @@ int bsl_subset_fit(struct bsl_engine_ctx *ctx, struct bsl_result *res, bsl_subse
 /* Predict with the engine block subset.c wrote (engine.h's predict). */
 int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, const char *model,
                        double level, struct basel_pred *p, basel_error *err);
+/* The option rows every subset engine reads (engine.h), with the defaults
+ * they share: the dictionary and priors (prior: the coefficient prior's
+ * default), and for the samplers the run's length (iter: its default) and
+ * the bound on stored subsets. */
+#define BSL_SUBSET_OPTIONS(prior)                                                                      \
+    {"basis", "linear"}, {"prior", prior}, {"model-prior", "beta-binomial:a=1,b=1"}, {"standardize", "no"}, \
+        {"kmax", ""}, {"top", "20"}, { "gram-memory", "256" }
+#define BSL_SUBSET_RUN_OPTIONS(iter)                                                                  \
+    {"iter", iter}, {"burn", ""}, {"thin", "1"}, {"chains", "4"}, { "max-models", "20000" }
+
+/* Check the engine block subset.c wrote, values as well as shapes, naming
+ * a bad key by its JSON path (engine.h's check; subset_check.c). */
+int bsl_subset_check(const json_t *doc, const char *source, basel_error *err);
 /* The models the subset engines predict with: bma, hpm, median, prevalence. */
 extern const char *const bsl_subset_models[];
 

@@ -7,9 +7,11 @@
  * integrating sigma^2 makes them Student-t (location beta, scale^2
  * scale2 V, df degrees of freedom), with N = n - q and rss = yy - quad
  * (model.h):
- *   g       V = s A^{-1} (s = g/(1+g)), df = N, scale2 = (yy - s quad)/N:
- *           Jeffreys sigma^2 ~ IG(N/2, (yy - s quad)/2) (BAS's MSE_M with
- *           fit$df = n - 1, as its predict(se.fit = TRUE) uses);
+ *   g       V = s A^{-1} (s = g/(1+g)), df = 2 a0 + N,
+ *           scale2 = (b0 + (yy - s quad)/2) / (a0 + N/2): sigma^2 ~ IG(a0, b0)
+ *           a priori; with Jeffreys' (a0 = b0 = 0) scale2 = (yy - s quad)/N
+ *           and df = N, BAS's MSE_M with fit$df = n - 1, as its
+ *           predict(se.fit = TRUE) uses;
  *   hier    V = A_tau^{-1}, df = 2a + N, scale2 = (b + rss/2)/(a + N/2);
  *   aic, bic, mdl (flat prior) V = A^{-1}, df = N - k, scale2 = rss/(N - k)
  *           (BAS's BIC/AIC: fit$df = n - 1 - k);
@@ -105,7 +107,7 @@ int bsl_post_of(bsl_post *p, bsl_model *M, const size_t *atoms, size_t k, int ba
         memcpy(p->quad, M->quad, c * sizeof *p->quad);
     }
     switch (pr->kind) {
-    case BSL_COEF_G: p->df = N; break;
+    case BSL_COEF_G: p->df = 2 * pr->a0 + N; break;
     case BSL_COEF_HIER: p->df = 2 * pr->a + N; break;
     case BSL_COEF_RIDGE: p->df = INFINITY; break;
     default: p->df = fmax(N - kk, 1); break;
@@ -113,7 +115,7 @@ int bsl_post_of(bsl_post *p, bsl_model *M, const size_t *atoms, size_t k, int ba
     for (size_t o = 0; o < c; o++) {
         const double yy = D->yy[o], rss = fmax(yy - p->quad[o], 0.0);
         switch (pr->kind) {
-        case BSL_COEF_G: p->scale2[o] = fmax(yy - s * p->quad[o], 0.0) / N; break;
+        case BSL_COEF_G: p->scale2[o] = (pr->b0 + 0.5 * fmax(yy - s * p->quad[o], 0.0)) / (pr->a0 + 0.5 * N); break;
         case BSL_COEF_HIER: p->scale2[o] = (pr->b + 0.5 * rss) / (pr->a + 0.5 * N); break;
         case BSL_COEF_RIDGE: p->scale2[o] = pr->sigma2; break;
         default: p->scale2[o] = rss / p->df; break;
@@ -343,23 +345,25 @@ static json_t *term_json(const comps *cp, size_t term, double pip, double level,
         m2 += w[i] * (var + cp->mu[off + i] * cp->mu[off + i]);
     }
     json_t *o = json_object();
-    json_object_set_new(o, "pip", json_real(pip));
+    int bad = 0;
+    bsl_json_put(o, "pip", json_real(pip), &bad);
     const double mean = pip * m1, sd = sqrt(fmax(pip * m2 - mean * mean, 0.0));
-    json_object_set_new(o, "mean", json_real(K ? mean : 0.0));
-    json_object_set_new(o, "sd", json_real(K ? sd : 0.0));
+    bsl_json_put(o, "mean", json_real(K ? mean : 0.0), &bad);
+    bsl_json_put(o, "sd", json_real(K ? sd : 0.0), &bad);
     if (K && W > 0) {
-        json_object_set_new(o, "cond_mean", json_real(m1));
-        json_object_set_new(o, "cond_sd", json_real(sqrt(fmax(m2 - m1 * m1, 0.0))));
+        bsl_json_put(o, "cond_mean", json_real(m1), &bad);
+        bsl_json_put(o, "cond_sd", json_real(sqrt(fmax(m2 - m1 * m1, 0.0))), &bad);
         for (size_t i = 0; i < K; i++) w[i] *= pip;
         const bsl_tmix t = {w, cp->mu + off, cp->s + off, cp->df + off, K, 1 - pip};
-        json_object_set_new(o, "lower", json_real(bsl_tmix_quantile(&t, 0.5 - level / 2)));
-        json_object_set_new(o, "upper", json_real(bsl_tmix_quantile(&t, 0.5 + level / 2)));
+        bsl_json_put(o, "lower", json_real(bsl_tmix_quantile(&t, 0.5 - level / 2)), &bad);
+        bsl_json_put(o, "upper", json_real(bsl_tmix_quantile(&t, 0.5 + level / 2)), &bad);
     } else { /* never in a visited model: a point mass at 0 */
-        json_object_set_new(o, "lower", json_real(0.0));
-        json_object_set_new(o, "upper", json_real(0.0));
+        bsl_json_put(o, "lower", json_real(0.0), &bad);
+        bsl_json_put(o, "upper", json_real(0.0), &bad);
     }
     free(w);
-    return o;
+    if (bad) json_decref(o);
+    return bad ? NULL : o; /* NULL when out of memory */
 }
 
 json_t *bsl_subset_coefficients(const bsl_vs_problem *pb, const bsl_problem *P, const bsl_dict *dict,
@@ -388,10 +392,16 @@ json_t *bsl_subset_coefficients(const bsl_vs_problem *pb, const bsl_problem *P, 
                 terms = NULL;
                 break;
             }
-            json_object_set_new(row, "name", json_string(name ? name : "?"));
-            json_object_set_new(row, "target", json_string(P->target_names[o] ? P->target_names[o] : "?"));
-            json_object_set_new(row, "always_in", json_boolean(j < q));
-            json_array_append_new(terms, row);
+            int bad = 0;
+            bsl_json_put(row, "name", json_string(name ? name : "?"), &bad);
+            bsl_json_put(row, "target", json_string(P->target_names[o] ? P->target_names[o] : "?"), &bad);
+            bsl_json_put(row, "always_in", json_boolean(j < q), &bad);
+            bsl_json_push(terms, row, &bad);
+            if (bad) {
+                json_decref(terms);
+                terms = NULL;
+                break;
+            }
         }
     if (!terms) {
         bsl_fail(err, BASEL_ENOMEM, "out of memory");
@@ -401,11 +411,17 @@ json_t *bsl_subset_coefficients(const bsl_vs_problem *pb, const bsl_problem *P, 
     for (size_t i = 0; i < vr->models.n; i++) W += vr->models.items[i].weight;
     const double total = bsl_modelset_total(&vr->models);
     out = json_object();
-    json_object_set_new(out, "scale", json_string("original"));
-    json_object_set_new(out, "level", json_real(level));
-    json_object_set_new(out, "models", json_integer((json_int_t)vr->models.n));
-    json_object_set_new(out, "covered", json_real(total > 0 ? fmin(W / total, 1.0) : 0.0));
-    json_object_set_new(out, "terms", terms);
+    int bad = 0;
+    bsl_json_put(out, "scale", json_string("original"), &bad);
+    bsl_json_put(out, "level", json_real(level), &bad);
+    bsl_json_put(out, "models", json_integer((json_int_t)vr->models.n), &bad);
+    bsl_json_put(out, "covered", json_real(total > 0 ? fmin(W / total, 1.0) : 0.0), &bad);
+    bsl_json_put(out, "terms", terms, &bad);
+    if (bad) {
+        json_decref(out);
+        out = NULL;
+        bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
 done:
     free(cp.off);
     free(cp.fill);
@@ -430,8 +446,9 @@ done:
 
 static json_t *prior_numbers(const bsl_coef_prior *p)
 {
-    return json_pack("{s:s, s:f, s:f, s:f, s:f, s:f, s:f}", "kind", bsl_coef_kind_name(p->kind), "g", p->g,
-                     "sigma2", p->sigma2, "lambda", p->lambda, "delta2", p->delta2, "a", p->a, "b", p->b);
+    return json_pack("{s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "kind", bsl_coef_kind_name(p->kind), "g", p->g,
+                     "a0", p->a0, "b0", p->b0, "sigma2", p->sigma2, "lambda", p->lambda, "delta2", p->delta2, "a",
+                     p->a, "b", p->b);
 }
 
 json_t *bsl_subset_posterior_block(const bsl_vs_problem *pb, const bsl_vs_result *vr, basel_error *err)
@@ -442,7 +459,8 @@ json_t *bsl_subset_posterior_block(const bsl_vs_problem *pb, const bsl_vs_result
     long *local = bsl_malloc(m + 1, sizeof *local);
     size_t *uni = bsl_malloc(m + 1, sizeof *uni), nu = 0, K = 0, entries = 0;
     json_t *blk = json_object(), *models = json_array(), *weights = json_array();
-    double *G = NULL, *col = NULL, *cols = NULL, kept = 0;
+    double *G = NULL, *col = NULL, *cols = NULL, *bty = NULL, kept = 0;
+    int bad = 0;
     if (!local || !uni || !blk || !models || !weights) goto fail;
     for (size_t j = 0; j < m; j++) local[j] = -1;
     for (size_t i = 0; i < vr->models.n && kept < (1 - POST_MASS_LEFT) * total; i++) {
@@ -456,8 +474,8 @@ json_t *bsl_subset_posterior_block(const bsl_vs_problem *pb, const bsl_vs_result
                 local[A[a]] = (long)nu;
                 uni[nu++] = A[a];
             }
-        json_array_append_new(models, bsl_json_sizes(A, k));
-        json_array_append_new(weights, json_real(vr->models.items[i].weight / total));
+        bsl_json_push(models, bsl_json_sizes(A, k), &bad);
+        bsl_json_push(weights, json_real(vr->models.items[i].weight / total), &bad);
         kept += vr->models.items[i].weight;
         K++;
     }
@@ -479,18 +497,20 @@ json_t *bsl_subset_posterior_block(const bsl_vs_problem *pb, const bsl_vs_result
                 G[a + b * nu] = s;
             }
     }
-    double *bty = bsl_malloc(nu * c + 1, sizeof *bty);
-    if (!bty) goto fail;
+    bty = bsl_malloc(nu * c + 1, sizeof *bty);
+    if (!bty || bad) goto fail;
     for (size_t a = 0; a < nu; a++) memcpy(bty + a * c, D->Bty + uni[a] * c, c * sizeof *bty);
-    json_object_set_new(blk, "prior", prior_numbers(&pb->prior));
-    json_object_set_new(blk, "n", json_integer((json_int_t)n));
-    json_object_set_new(blk, "atoms", bsl_json_sizes(uni, nu));
-    json_object_set_new(blk, "gram", bsl_json_doubles(G, nu * nu));
-    json_object_set_new(blk, "bty", bsl_json_doubles(bty, nu * c));
-    json_object_set_new(blk, "yy", bsl_json_doubles(D->yy, c));
-    json_object_set_new(blk, "models", models);
-    json_object_set_new(blk, "weights", weights);
-    json_object_set_new(blk, "covered", json_real(total > 0 ? fmin(kept / total, 1.0) : 0.0));
+    bsl_json_put(blk, "prior", prior_numbers(&pb->prior), &bad);
+    bsl_json_put(blk, "n", json_integer((json_int_t)n), &bad);
+    bsl_json_put(blk, "atoms", bsl_json_sizes(uni, nu), &bad);
+    bsl_json_put(blk, "gram", bsl_json_doubles(G, nu * nu), &bad);
+    bsl_json_put(blk, "bty", bsl_json_doubles(bty, nu * c), &bad);
+    bsl_json_put(blk, "yy", bsl_json_doubles(D->yy, c), &bad);
+    bsl_json_put(blk, "models", models, &bad);
+    bsl_json_put(blk, "weights", weights, &bad);
+    bsl_json_put(blk, "covered", json_real(total > 0 ? fmin(kept / total, 1.0) : 0.0), &bad);
+    models = weights = NULL; /* taken by blk */
+    if (bad) goto fail;
     free(bty);
     free(local);
     free(uni);
@@ -500,6 +520,7 @@ json_t *bsl_subset_posterior_block(const bsl_vs_problem *pb, const bsl_vs_result
     (void)K;
     return blk;
 fail:
+    free(bty);
     free(local);
     free(uni);
     free(G);

@@ -107,7 +107,8 @@ static int vs_ctx_init(vs_ctx *v, const json_t *doc, const double *X, size_t n, 
     double *centres = NULL;
     if (bsl_basis_is_radial((bsl_basis_kind)kind)) {
         centres = bsl_malloc(m * d, sizeof *centres);
-        if (!centres || bsl_json_read_doubles(json_object_get(b, "centres"), centres, m * d)) {
+        if (!centres) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        if (bsl_json_read_doubles(json_object_get(b, "centres"), centres, m * d)) {
             free(centres);
             return bsl_fail(err, BASEL_EPARSE, "the fit's basis centres are malformed");
         }
@@ -183,7 +184,8 @@ static int model_predict(vs_ctx *v, const json_t *blk, int noise, double *mean, 
     double *beta = bsl_malloc(k * c + 1, sizeof *beta), *gam = bsl_malloc(q * c, sizeof *gam),
            *s2 = bsl_malloc(c, sizeof *s2), *V = bsl_malloc(k * k + 1, sizeof *V),
            *Bt = bsl_malloc(n * k + 1, sizeof *Bt);
-    int rc = !atoms || !beta || !gam || !s2 || !V || !Bt;
+    const int oom = !atoms || !beta || !gam || !s2 || !V || !Bt;
+    int rc = oom;
     for (size_t a = 0; a < k && !rc; a++) {
         const json_t *x = json_array_get(at, a);
         rc = !json_is_integer(x) || json_integer_value(x) < 0;
@@ -217,7 +219,7 @@ static int model_predict(vs_ctx *v, const json_t *blk, int noise, double *mean, 
     free(s2);
     free(V);
     free(Bt);
-    return rc ? -1 : 0;
+    return oom ? -2 : rc ? -1 : 0; /* -2: out of memory, -1: malformed */
 }
 
 /* Quantile of a normal mixture by bisection on its CDF (fits written
@@ -252,6 +254,8 @@ static int read_prior(const json_t *o, bsl_coef_prior *pr)
             found = 1;
         }
     pr->g = json_number_value(json_object_get(o, "g"));
+    pr->a0 = json_number_value(json_object_get(o, "a0"));
+    pr->b0 = json_number_value(json_object_get(o, "b0"));
     pr->sigma2 = json_number_value(json_object_get(o, "sigma2"));
     pr->lambda = json_number_value(json_object_get(o, "lambda"));
     pr->delta2 = json_number_value(json_object_get(o, "delta2"));
@@ -259,7 +263,7 @@ static int read_prior(const json_t *o, bsl_coef_prior *pr)
     pr->b = json_number_value(json_object_get(o, "b"));
     if (!found) return -1;
     switch (pr->kind) {
-    case BSL_COEF_G: return pr->g > 0 && isfinite(pr->g) ? 0 : -1;
+    case BSL_COEF_G: return pr->g > 0 && isfinite(pr->g) && pr->a0 >= 0 && pr->b0 >= 0 ? 0 : -1;
     case BSL_COEF_RIDGE: return pr->sigma2 > 0 && pr->lambda > 0 && isfinite(pr->sigma2 * pr->lambda) ? 0 : -1;
     case BSL_COEF_HIER: return pr->delta2 > 0 && pr->a >= 0 && pr->b >= 0 && isfinite(pr->delta2) ? 0 : -1;
     default: return 0;
@@ -457,7 +461,8 @@ static int vs_predict_bma(vs_ctx *v, const json_t *bma, int noise, double level,
     double *beta = bsl_malloc(k * c + 1, sizeof *beta), *Bt = bsl_malloc(n * k + 1, sizeof *Bt);
     double *mm = bsl_malloc(K * n * c + 1, sizeof *mm), *mv = bsl_malloc(K * n * c + 1, sizeof *mv);
     double *w = bsl_malloc(K + 1, sizeof *w), *mu = bsl_malloc(K + 1, sizeof *mu), *sd = bsl_malloc(K + 1, sizeof *sd);
-    int rc = !atoms || !beta || !Bt || !mm || !mv || !w || !mu || !sd;
+    const int oom = !atoms || !beta || !Bt || !mm || !mv || !w || !mu || !sd;
+    int rc = oom;
     for (size_t a = 0; a < k && !rc; a++) {
         const json_t *x = json_array_get(at, a);
         rc = !json_is_integer(x) || json_integer_value(x) < 0;
@@ -500,7 +505,7 @@ static int vs_predict_bma(vs_ctx *v, const json_t *bma, int noise, double level,
     free(w);
     free(mu);
     free(sd);
-    return rc ? -1 : 0;
+    return oom || rc == -2 ? -2 : rc ? -1 : 0;
 }
 
 int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, const char *model,
@@ -525,7 +530,8 @@ int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, c
                 p->upper[i] = p->mean[i] + z * s;
             }
         }
-        if (bad) rc = bsl_fail(err, BASEL_EPARSE, "the fit's '%s' predictor is malformed", model);
+        if (bad == -2) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        else if (bad) rc = bsl_fail(err, BASEL_EPARSE, "the fit's '%s' predictor is malformed", model);
     }
     vs_ctx_free(&v);
     return rc;

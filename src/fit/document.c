@@ -15,21 +15,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Probabilities from sums of weights carry rounding (1 + 7e-16 from a
+ * particle system): clamp to [0, 1] what is within 1e-9 of it, so the
+ * document says what the numbers mean; anything further out is left for
+ * bsl_document_check to refuse. */
+static double clamp_prob(double p)
+{
+    return p < 0 && p > -1e-9 ? 0.0 : p > 1 && p < 1 + 1e-9 ? 1.0 : p;
+}
+
 /* Listed model i; with marginal likelihoods, its log Bayes factors against
- * the best listed model (largest log posterior) and the null model. */
+ * the best listed model (largest log posterior) and the null model. NULL
+ * when out of memory (as every builder here). */
 static json_t *model_json(const bsl_result *r, size_t i, size_t best)
 {
     const bsl_result_model *rm = &r->models[i];
     json_t *o = json_object();
-    json_object_set_new(o, "atoms", bsl_json_sizes(rm->atoms, rm->k));
-    json_object_set_new(o, "prob", json_real(rm->prob));
-    if (isfinite(rm->log_post)) json_object_set_new(o, "log_post", json_real(rm->log_post));
+    int bad = 0;
+    bsl_json_put(o, "atoms", bsl_json_sizes(rm->atoms, rm->k), &bad);
+    bsl_json_put(o, "prob", isfinite(rm->prob) ? json_real(clamp_prob(rm->prob)) : json_null(), &bad);
+    if (isfinite(rm->log_post)) bsl_json_put(o, "log_post", json_real(rm->log_post), &bad);
     if (r->log_ml && isfinite(r->log_ml[i]) && isfinite(r->log_ml[best]) && isfinite(r->null_log_ml)) {
-        json_object_set_new(o, "log_ml", json_real(r->log_ml[i]));
-        json_object_set_new(o, "log_bf_best", json_real(r->log_ml[i] - r->log_ml[best]));
-        json_object_set_new(o, "log_bf_null", json_real(r->log_ml[i] - r->null_log_ml));
+        bsl_json_put(o, "log_ml", json_real(r->log_ml[i]), &bad);
+        bsl_json_put(o, "log_bf_best", json_real(r->log_ml[i] - r->log_ml[best]), &bad);
+        bsl_json_put(o, "log_bf_null", json_real(r->log_ml[i] - r->null_log_ml), &bad);
     }
-    return o;
+    if (bad) json_decref(o);
+    return bad ? NULL : o;
 }
 
 /* The listed model with the largest log posterior (the first when none is
@@ -48,34 +60,30 @@ static json_t *selected_json(const bsl_result *r)
 {
     json_t *sel = json_object();
     size_t *med = bsl_malloc(r->m + 1, sizeof *med), *prev = bsl_malloc(r->m + 1, sizeof *prev);
-    if (!sel || !med || !prev) {
-        free(med);
-        free(prev);
-        json_decref(sel);
-        return NULL;
+    int bad = !sel || !med || !prev;
+    if (!bad) {
+        const bsl_result_model *hpm = r->hpm.atoms ? &r->hpm : r->nmodels ? &r->models[0] : NULL;
+        bsl_json_put(sel, "hpm", hpm ? bsl_json_sizes(hpm->atoms, hpm->k) : json_array(), &bad);
+        bsl_json_put(sel, "median", bsl_json_sizes(med, bsl_select_median(r->pip, r->m, med)), &bad);
+        bsl_json_put(sel, "prevalence",
+                     bsl_json_sizes(prev, bsl_select_prevalence(r->pip, r->m, r->size_prob, r->kmax, prev)), &bad);
     }
-    const bsl_result_model *hpm = r->hpm.atoms ? &r->hpm : r->nmodels ? &r->models[0] : NULL;
-    json_object_set_new(sel, "hpm", hpm ? bsl_json_sizes(hpm->atoms, hpm->k) : json_array());
-    json_object_set_new(sel, "median", bsl_json_sizes(med, bsl_select_median(r->pip, r->m, med)));
-    json_object_set_new(sel, "prevalence",
-                        bsl_json_sizes(prev, bsl_select_prevalence(r->pip, r->m, r->size_prob, r->kmax, prev)));
     free(med);
     free(prev);
-    return sel;
+    if (bad) json_decref(sel);
+    return bad ? NULL : sel;
 }
 
-/* Probabilities from sums of weights carry rounding (1 + 7e-16 from a
- * particle system): clamp to [0, 1] what is within 1e-9 of it, so the
- * document says what the numbers mean; anything further out is left for
- * bsl_document_check to refuse. */
 static json_t *probabilities(const double *p, size_t n)
 {
     json_t *a = json_array();
-    for (size_t i = 0; i < n && a; i++) {
-        const double v = p[i] < 0 && p[i] > -1e-9 ? 0.0 : p[i] > 1 && p[i] < 1 + 1e-9 ? 1.0 : p[i];
-        json_array_append_new(a, isfinite(v) ? json_real(v) : json_null());
+    int bad = 0;
+    for (size_t i = 0; i < n && !bad; i++) {
+        const double v = clamp_prob(p[i]);
+        bsl_json_push(a, isfinite(v) ? json_real(v) : json_null(), &bad);
     }
-    return a;
+    if (bad) json_decref(a);
+    return bad ? NULL : a;
 }
 
 int bsl_document_fill(json_t *doc, const bsl_result *r, basel_error *err)
@@ -84,30 +92,29 @@ int bsl_document_fill(json_t *doc, const bsl_result *r, basel_error *err)
     if (r->atom_names && r->m) {
         json_t *atoms = json_array();
         for (size_t j = 0; j < r->m; j++)
-            bad |= json_array_append_new(atoms, json_pack("{s:s}", "name", r->atom_names[j] ? r->atom_names[j] : "?"));
-        bad |= json_object_set_new(doc, "atoms", atoms);
+            bsl_json_push(atoms, json_pack("{s:s}", "name", r->atom_names[j] ? r->atom_names[j] : "?"), &bad);
+        bsl_json_put(doc, "atoms", atoms, &bad);
     }
-    if (r->pip) bad |= json_object_set_new(doc, "pip", probabilities(r->pip, r->m));
+    if (r->pip) bsl_json_put(doc, "pip", probabilities(r->pip, r->m), &bad);
     if (r->size_prob) {
         json_t *ks = json_array();
-        for (size_t k = 0; k <= r->kmax; k++) bad |= json_array_append_new(ks, json_integer((json_int_t)k));
-        bad |= json_object_set_new(doc, "model_size",
-                                   json_pack("{s:o, s:o}", "k", ks, "prob", probabilities(r->size_prob, r->kmax + 1)));
-        bad |= json_object_set_new(doc, "k_opt", json_integer((json_int_t)bsl_kopt(r->size_prob, r->kmax)));
+        for (size_t k = 0; k <= r->kmax; k++) bsl_json_push(ks, json_integer((json_int_t)k), &bad);
+        bsl_json_put(doc, "model_size",
+                     json_pack("{s:o, s:o}", "k", ks, "prob", probabilities(r->size_prob, r->kmax + 1)), &bad);
+        bsl_json_put(doc, "k_opt", json_integer((json_int_t)bsl_kopt(r->size_prob, r->kmax)), &bad);
     }
-    if (r->has_selected && r->pip && r->size_prob) bad |= json_object_set_new(doc, "selected", selected_json(r));
+    if (r->has_selected && r->pip && r->size_prob) bsl_json_put(doc, "selected", selected_json(r), &bad);
     if (r->models) {
         json_t *ms = json_array();
         const size_t best = best_model(r);
-        for (size_t i = 0; i < r->nmodels; i++) bad |= json_array_append_new(ms, model_json(r, i, best));
-        bad |= json_object_set_new(doc, "models", ms);
-        if (r->log_ml && isfinite(r->null_log_ml))
-            bad |= json_object_set_new(doc, "null_log_ml", json_real(r->null_log_ml));
+        for (size_t i = 0; i < r->nmodels; i++) bsl_json_push(ms, model_json(r, i, best), &bad);
+        bsl_json_put(doc, "models", ms, &bad);
+        if (r->log_ml && isfinite(r->null_log_ml)) bsl_json_put(doc, "null_log_ml", json_real(r->null_log_ml), &bad);
     }
-    if (r->prior) bad |= json_object_set(doc, "prior", r->prior);
-    bad |= json_object_set(doc, "diagnostics", r->diagnostics ? r->diagnostics : json_object());
-    if (r->extra) bad |= json_object_update(doc, r->extra);
-    if (r->engine) bad |= json_object_set(doc, "engine", r->engine);
+    if (r->prior) bsl_json_put(doc, "prior", json_incref(r->prior), &bad);
+    bsl_json_put(doc, "diagnostics", r->diagnostics ? json_incref(r->diagnostics) : json_object(), &bad);
+    if (r->extra) bad |= json_object_update(doc, r->extra) != 0;
+    if (r->engine) bsl_json_put(doc, "engine", json_incref(r->engine), &bad);
     return bad ? bsl_fail(err, BASEL_ENOMEM, "out of memory") : BASEL_OK;
 }
 
@@ -224,6 +231,32 @@ static int check_coefficients(const json_t *doc, const char *source, basel_error
     return BASEL_OK;
 }
 
+/* The path of the first null below v (path holds the path of v), or 0
+ * when there is none. Diagnostics are left out: an R-hat or ESS undefined
+ * for the run (a chain that never moves) is null there, and nothing reads
+ * it but the summary. */
+static int find_null(const json_t *v, char *path, size_t cap)
+{
+    const size_t len = strlen(path);
+    if (json_is_null(v)) return 1;
+    if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            snprintf(path + len, cap - len, "[%zu]", i);
+            if (find_null(json_array_get(v, i), path, cap)) return 1;
+        }
+    } else if (json_is_object(v)) {
+        const char *key;
+        json_t *x;
+        json_object_foreach((json_t *)v, key, x) {
+            if (len == 0 && strcmp(key, "diagnostics") == 0) continue;
+            snprintf(path + len, cap - len, "%s%s", len ? "." : "", key);
+            if (find_null(x, path, cap)) return 1;
+        }
+    }
+    path[len] = 0;
+    return 0;
+}
+
 int bsl_document_check(const json_t *doc, const char *source, basel_error *err)
 {
     if (!json_is_object(doc)) return bsl_fail_at(err, BASEL_EPARSE, source, 0, 0, "not a basel fit (not a JSON object)");
@@ -248,7 +281,14 @@ int bsl_document_check(const json_t *doc, const char *source, basel_error *err)
     if (!numbers_in(json_object_get(st, "mean"), d, -INFINITY, INFINITY) ||
         !numbers_in(json_object_get(st, "scale"), d, 1e-300, INFINITY))
         return fail_key(err, source, "standardize", "does not hold a finite mean and a positive scale per input");
+    const json_t *ts = json_object_get(st, "target_scale");
+    if (ts && !numbers_in(ts, json_array_size(json_object_get(doc, "targets")), 1e-300, INFINITY))
+        return fail_key(err, source, "standardize.target_scale", "is not one positive number per target");
     if (!json_is_object(json_object_get(doc, "settings"))) return fail_key(err, source, "settings", "is missing");
+    char path[256] = "";
+    if (find_null(doc, path, sizeof path))
+        return fail_key(err, source, path, "is null: a value that is not a finite number (NaN or infinite) has no place "
+                                           "in a fit");
     if ((rc = check_summaries(doc, source, err))) return rc;
     if ((rc = check_coefficients(doc, source, err))) return rc;
     return e->check ? e->check(doc, source, err) : BASEL_OK;

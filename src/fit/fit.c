@@ -41,34 +41,43 @@ static int join_names(bsl_params *settings, const char *key, char *const *names,
 static json_t *settings_json(const bsl_engine_def *e, const bsl_params *settings)
 {
     json_t *s = json_object();
-    json_object_set_new(s, "method", json_string(e->name));
+    int bad = 0;
+    bsl_json_put(s, "method", json_string(e->name), &bad);
     for (size_t i = 0; i < settings->n; i++)
         if (bsl_option_is_recorded(settings->name[i]))
-            json_object_set_new(s, settings->name[i], json_string(settings->value[i]));
-    return s;
+            bsl_json_put(s, settings->name[i], json_string(settings->value[i]), &bad);
+    if (bad) json_decref(s);
+    return bad ? NULL : s;
 }
 
+/* NULL when out of memory. */
 static json_t *header(const bsl_problem *P, const bsl_params *settings, unsigned long seed)
 {
     json_t *doc = json_object();
-    json_object_set_new(doc, "format_version", json_integer(BSL_FORMAT_VERSION));
-    json_object_set_new(doc, "basel_version", json_string(BASEL_VERSION_STRING));
-    json_object_set_new(doc, "method", json_string(P->engine->name));
-    json_object_set_new(doc, "seed", json_integer((json_int_t)seed));
-    json_object_set_new(doc, "rng", json_string("mt19937"));
-    json_object_set_new(doc, "settings", settings_json(P->engine, settings));
-    json_object_set_new(doc, "n", json_integer((json_int_t)P->n));
+    int bad = 0;
+    bsl_json_put(doc, "format_version", json_integer(BSL_FORMAT_VERSION), &bad);
+    bsl_json_put(doc, "basel_version", json_string(BASEL_VERSION_STRING), &bad);
+    bsl_json_put(doc, "method", json_string(P->engine->name), &bad);
+    bsl_json_put(doc, "seed", json_integer((json_int_t)seed), &bad);
+    bsl_json_put(doc, "rng", json_string("mt19937"), &bad);
+    bsl_json_put(doc, "settings", settings_json(P->engine, settings), &bad);
+    bsl_json_put(doc, "n", json_integer((json_int_t)P->n), &bad);
+    if (P->rows_dropped) bsl_json_put(doc, "rows_dropped", json_integer((json_int_t)P->rows_dropped), &bad);
     json_t *in = json_array(), *tg = json_array();
-    for (size_t j = 0; j < P->d; j++) json_array_append_new(in, json_string(P->input_names[j]));
-    for (size_t j = 0; j < P->c; j++) json_array_append_new(tg, json_string(P->target_names[j]));
-    json_object_set_new(doc, "inputs", in);
-    json_object_set_new(doc, "targets", tg);
+    for (size_t j = 0; j < P->d; j++) bsl_json_push(in, json_string(P->input_names[j]), &bad);
+    for (size_t j = 0; j < P->c; j++) bsl_json_push(tg, json_string(P->target_names[j]), &bad);
+    bsl_json_put(doc, "inputs", in, &bad);
+    bsl_json_put(doc, "targets", tg, &bad);
     json_t *st = json_object();
-    json_object_set_new(st, "applied", json_boolean(P->standardized));
-    json_object_set_new(st, "mean", bsl_json_doubles(P->x_mean, P->d));
-    json_object_set_new(st, "scale", bsl_json_doubles(P->x_scale, P->d));
-    json_object_set_new(doc, "standardize", st);
-    return doc;
+    bsl_json_put(st, "applied", json_boolean(P->standardized), &bad);
+    bsl_json_put(st, "mean", bsl_json_doubles(P->x_mean, P->d), &bad);
+    bsl_json_put(st, "scale", bsl_json_doubles(P->x_scale, P->d), &bad);
+    int y_scaled = 0;
+    for (size_t o = 0; o < P->c && P->y_scale; o++) y_scaled |= P->y_scale[o] != 1.0;
+    if (y_scaled) bsl_json_put(st, "target_scale", bsl_json_doubles(P->y_scale, P->c), &bad);
+    bsl_json_put(doc, "standardize", st, &bad);
+    if (bad) json_decref(doc);
+    return bad ? NULL : doc;
 }
 
 int bsl_fit_wrap(basel_fit **out, json_t *doc, basel_error *err)
@@ -87,6 +96,10 @@ int bsl_fit_wrap(basel_fit **out, json_t *doc, basel_error *err)
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
     for (size_t j = 0; j < f->m; j++) f->pip[j] = json_number_value(json_array_get(pip, j));
+    if (bsl_fit_cache(f)) {
+        basel_fit_free(f);
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
     *out = f;
     return BASEL_OK;
 }
@@ -115,6 +128,8 @@ int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *
     char seed_text[24];
     snprintf(seed_text, sizeof seed_text, "%lu", seed);
     if (!rc && bsl_params_set(&settings, "seed", seed_text)) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
+    const char *na = bsl_params_get(&o->p, "na");
+    if (!rc && bsl_params_set(&settings, "na", na ? na : "error")) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
     bsl_engine_ctx ctx = {e, &P, &settings, &o->p, seed, (int)threads, keep_draws, o->progress, o->progress_user};
     bsl_result res = {0};
     if (!rc) rc = e->fit(&ctx, &res, err);
@@ -140,12 +155,16 @@ void basel_fit_free(basel_fit *f)
     if (!f) return;
     json_decref(f->doc);
     free(f->pip);
+    free(f->size);
+    for (size_t i = 0; i < 3; i++) free(f->selected[i]);
     if (f->draws) {
         bsl_vs_result_free(f->draws);
         free(f->draws);
     }
     free(f);
 }
+
+int basel_fit_format_version(void) { return BSL_FORMAT_VERSION; }
 
 unsigned long basel_fit_seed(const basel_fit *f)
 {
@@ -169,7 +188,9 @@ int basel_fit_write_json(const basel_fit *f, const char *path, basel_error *err)
         fputc('\n', out.fp) == EOF) {
         const int e = errno;
         bsl_out_abort(&out);
-        return bsl_fail_at(err, BASEL_EIO, path, 0, 0, "cannot write%s%s", e ? ": " : "", e ? strerror(e) : "");
+        if (!e || e == ENOMEM) /* jansson's encoder fails without an I/O errno only when out of memory */
+            return bsl_fail_at(err, BASEL_ENOMEM, path, 0, 0, "out of memory while writing");
+        return bsl_fail_at(err, BASEL_EIO, path, 0, 0, "cannot write: %s", strerror(e));
     }
     return bsl_out_commit(&out, err);
 }
@@ -188,6 +209,10 @@ int bsl_fit_adopt(basel_fit **out, json_t *doc, const char *source, basel_error 
 /* jansson's load error, with its line and column, as ours. */
 static int load_error(const json_error_t *je, int code, const char *name, basel_error *err)
 {
+    /* jansson reports a failed allocation as such, or (when its reader's
+     * own buffers cannot be made) with no text at all */
+    if (json_error_code(je) == json_error_out_of_memory || !je->text[0])
+        return bsl_fail(err, BASEL_ENOMEM, "%s: out of memory", name);
     return bsl_fail_at(err, code, name, je->line > 0 ? (size_t)je->line : 0, je->column > 0 ? (size_t)je->column : 0,
                        "%s", je->text);
 }
@@ -196,12 +221,15 @@ int basel_fit_read_json(basel_fit **out, const char *path, basel_error *err)
 {
     *out = NULL;
     json_error_t je;
-    json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    const int from_stdin = strcmp(path, "-") == 0;
+    const char *name = from_stdin ? "<stdin>" : path;
+    json_t *doc = from_stdin ? json_loadf(stdin, JSON_REJECT_DUPLICATES, &je)
+                             : json_load_file(path, JSON_REJECT_DUPLICATES, &je);
     if (!doc) {
         const int io = je.line == -1 || strstr(je.text, "unable to open") != NULL;
-        return load_error(&je, io ? BASEL_EIO : BASEL_EPARSE, path, err);
+        return load_error(&je, io ? BASEL_EIO : BASEL_EPARSE, name, err);
     }
-    return bsl_fit_adopt(out, doc, path, err);
+    return bsl_fit_adopt(out, doc, name, err);
 }
 
 /* The same bytes from memory give the same fit or the same error. */
@@ -213,4 +241,9 @@ int bsl_fit_read_buffer(basel_fit **out, const char *name, const char *text, siz
     json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     if (!doc) return load_error(&je, BASEL_EPARSE, name, err);
     return bsl_fit_adopt(out, doc, name, err);
+}
+
+int basel_fit_from_json(basel_fit **out, const char *name, const char *text, size_t len, basel_error *err)
+{
+    return bsl_fit_read_buffer(out, name ? name : "<json>", text, len, err);
 }

@@ -30,10 +30,24 @@ struct basel_fit {
     double *pip;   /* cached from doc for basel_fit_pip */
     size_t m;
     bsl_vs_result *draws; /* the run's draws when asked for (not part of FIT.json) */
+    double *size;          /* model_size.prob, nsize entries (access.c) */
+    size_t nsize;
+    size_t *selected[3];   /* selected.hpm, median, prevalence, or NULL */
+    size_t nselected[3];
 };
+/* Fill the arrays the accessors hand out (access.c). BASEL_ENOMEM. */
+int bsl_fit_cache(basel_fit *f);
 
 /* The FIT.json format this basel writes and reads (docs/FIT.md). */
 #define BSL_FORMAT_VERSION 2
+
+/* Extreme values. Beyond 2^256 (about 1.2e77) in magnitude, a sum of
+ * squares or a cubic kernel (r^3) of a table that fits in memory nears
+ * DBL_MAX; below 2^-256 squares near the subnormals. The problem rescales
+ * such columns by a power of two where the model does not depend on their
+ * units, and refuses them elsewhere; predict refuses test inputs that far
+ * (in training scales) from the training data. */
+#define BSL_EXTREME 0x1p256
 
 /* Take ownership of doc and wrap it (caches pip). */
 int bsl_fit_wrap(basel_fit **out, json_t *doc, basel_error *err);
@@ -55,6 +69,10 @@ struct basel_pred {
     size_t *cls;       /* n predicted classes */
     int interval_mean; /* intervals of the regression function f(x), not of a new y */
 };
+
+/* The first value of p that is not finite: what it is ("mean", "lower
+ * bound", "upper bound", "probability") with its row and column, or NULL. */
+const char *bsl_pred_nonfinite(const basel_pred *p, size_t *row, size_t *col);
 
 struct bsl_result;
 /* The one writer of FIT.json's body (document.c): the summaries every fit

@@ -41,6 +41,7 @@ const char *basel_options_get(const basel_options *o, const char *name)
     if (v) return v;
     if (strcmp(name, "method") == 0) return BSL_DEFAULT_METHOD;
     if (strcmp(name, "seed") == 0 || strcmp(name, "threads") == 0 || strcmp(name, "keep-draws") == 0) return "0";
+    if (strcmp(name, "na") == 0) return "error";
     const bsl_engine_def *e = NULL;
     basel_error ignored;
     if (bsl_engine_for(&e, &o->p, &ignored) == BASEL_OK) {
@@ -94,6 +95,9 @@ const char *basel_method_option_default(const char *method, const char *option)
     const bsl_engine_def *e = bsl_engine_find(method);
     if (!e) return NULL;
     if (bsl_option_is_global(option))
-        return !strcmp(option, "method") ? method : !strcmp(option, "target") || !strcmp(option, "inputs") ? "" : "0";
+        return !strcmp(option, "method")                                  ? method
+               : !strcmp(option, "target") || !strcmp(option, "inputs") ? ""
+               : !strcmp(option, "na")                                  ? "error"
+                                                                        : "0";
     return bsl_engine_default(e, option);
 }

@@ -14,7 +14,7 @@ void basel_pred_free(basel_pred *p)
 {
     if (!p) return;
     const size_t nn = p->nclass ? p->nclass : p->c;
-    for (size_t i = 0; i < nn; i++) free(p->names[i]);
+    for (size_t i = 0; i < nn && p->names; i++) free(p->names[i]);
     free(p->names);
     free(p->mean);
     free(p->lower);
@@ -61,7 +61,14 @@ static int gather_inputs(const json_t *doc, const basel_data *data, double **Xou
         }
         if ((rc = bsl_data_check_numeric(data, (size_t)col, "input", err))) break;
         const double *x = bsl_data_col(data, (size_t)col);
-        for (size_t i = 0; i < n; i++) X[j * n + i] = (x[i] - mu[j]) / sc[j];
+        for (size_t i = 0; i < n && !rc; i++) {
+            X[j * n + i] = (x[i] - mu[j]) / sc[j];
+            if (!(fabs(X[j * n + i]) <= BSL_EXTREME))
+                rc = bsl_fail_at(err, BASEL_EINVAL, data->source, data->line_of_row[i], 0,
+                                 "input column '%s': %g is more than 1e77 training scales from the training "
+                                 "data: too far out to predict",
+                                 name, x[i]);
+        }
     }
     free(mu);
     free(sc);
@@ -72,6 +79,47 @@ static int gather_inputs(const json_t *doc, const basel_data *data, double **Xou
     *Xout = X;
     *dout = d;
     return BASEL_OK;
+}
+
+/* Multiply the regression predictions back by the targets' scales (FIT.json
+ * standardize.target_scale, powers of two: exact), then refuse anything not
+ * finite, naming the row and the column: no NaN or Inf leaves predict. */
+static int finish_predictions(const json_t *doc, const basel_data *data, basel_pred *p, basel_error *err)
+{
+    const json_t *ts = json_object_get(json_object_get(doc, "standardize"), "target_scale");
+    for (size_t j = 0; j < p->c && p->mean && !p->nclass; j++) {
+        const double s = ts ? json_number_value(json_array_get(ts, j)) : 1.0;
+        for (size_t i = 0; i < p->n; i++) {
+            p->mean[j * p->n + i] *= s;
+            p->lower[j * p->n + i] *= s;
+            p->upper[j * p->n + i] *= s;
+        }
+    }
+    size_t i, col;
+    const char *what = bsl_pred_nonfinite(p, &i, &col);
+    if (!what) return BASEL_OK;
+    return bsl_fail_at(err, BASEL_ENUMERIC, data->source, data->line_of_row[i], 0,
+                       "the prediction's %s for '%s' is not a finite number (the inputs are too far from the "
+                       "training data for double precision)",
+                       what, p->names[col]);
+}
+
+const char *bsl_pred_nonfinite(const basel_pred *p, size_t *row, size_t *col)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        *row = i;
+        for (size_t k = 0; k < p->nclass; k++) {
+            *col = k;
+            if (!isfinite(p->prob[i * p->nclass + k])) return "probability";
+        }
+        for (size_t j = 0; j < p->c && !p->nclass; j++) {
+            *col = j;
+            if (!isfinite(p->mean[j * p->n + i])) return "mean";
+            if (!isfinite(p->lower[j * p->n + i])) return "lower bound";
+            if (!isfinite(p->upper[j * p->n + i])) return "upper bound";
+        }
+    }
+    return NULL;
 }
 
 /* The models e predicts with, "bma, hpm, ..." for messages. */
@@ -133,6 +181,7 @@ int basel_fit_predict_ex(const basel_fit *f, const basel_data *data, const char 
         if (!(p->names[j] = bsl_strdup(t ? t : "y"))) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
     if (!rc) rc = e->predict(f->doc, X, n, d, model, level, p, err);
+    if (!rc) rc = finish_predictions(f->doc, data, p, err);
     free(X);
     if (rc) {
         basel_pred_free(p);
@@ -144,6 +193,11 @@ int basel_fit_predict_ex(const basel_fit *f, const basel_data *data, const char 
 
 int basel_pred_write_csv(const basel_pred *p, const char *path, basel_error *err)
 {
+    size_t row, col;
+    const char *what = bsl_pred_nonfinite(p, &row, &col);
+    if (what) /* the last check before the file: never a NaN or Inf in it */
+        return bsl_fail(err, BASEL_ENUMERIC, "prediction row %zu: the %s for '%s' is not a finite number", row + 1,
+                        what, p->names[col]);
     bsl_outfile out;
     int rc = bsl_out_open(&out, path, err);
     if (rc) return rc;

@@ -19,6 +19,8 @@ void bsl_problem_free(bsl_problem *pb)
     free(pb->class_names);
     free(pb->x_mean);
     free(pb->x_scale);
+    basel_data_free(pb->owned);
+    free(pb->y_scale);
     memset(pb, 0, sizeof *pb);
 }
 
@@ -144,27 +146,117 @@ static int load_targets(bsl_problem *pb, const basel_data *data, const long *tco
     return BASEL_OK;
 }
 
+/* The largest |x[i]| and its row. */
+static double max_abs(const double *x, size_t n, size_t *at)
+{
+    double M = 0;
+    *at = 0;
+    for (size_t i = 0; i < n; i++)
+        if (fabs(x[i]) > M) M = fabs(x[i]), *at = i;
+    return M;
+}
+
 /* Each engine's table says whether it standardises by default: the mixture
  * classifier's priors assume inputs on a unit scale; linear atoms keep their
  * units (PIPs do not depend on them), kernel widths are given in the data's
- * units, and 1-D families rescale their interval themselves. */
-static void standardize(bsl_problem *pb, const bsl_params *settings)
+ * units, and 1-D families rescale their interval themselves. A column of
+ * extreme values is first divided by a power of two (exact), so its sum
+ * and sum of squares cannot overflow; ordinary columns are computed as
+ * they always were. */
+static int standardize(bsl_problem *pb, const basel_data *data, const long *icols, basel_error *err)
 {
-    const char *s = bsl_params_get(settings, "standardize");
-    const int yes = s && strcmp(s, "yes") == 0;
-    pb->standardized = yes;
     const size_t n = pb->n;
     for (size_t j = 0; j < pb->d; j++) {
+        double *x = pb->X + j * n;
+        size_t at;
+        const double M = max_abs(x, n, &at);
+        const double s0 = M > BSL_EXTREME ? ldexp(1.0, ilogb(M)) : 1.0;
         double mu = 0, ss = 0;
-        const double *x = pb->X + j * n;
-        for (size_t i = 0; i < n; i++) mu += x[i];
+        for (size_t i = 0; i < n; i++) mu += x[i] / s0;
         mu /= (double)n;
-        for (size_t i = 0; i < n; i++) ss += (x[i] - mu) * (x[i] - mu);
+        for (size_t i = 0; i < n; i++) ss += (x[i] / s0 - mu) * (x[i] / s0 - mu);
         const double sd = sqrt(ss / (double)(n - 1));
-        pb->x_mean[j] = yes ? mu : 0.0;
-        pb->x_scale[j] = yes && sd > 0 ? sd : 1.0;
-        for (size_t i = 0; i < n; i++) pb->X[j * n + i] = (x[i] - pb->x_mean[j]) / pb->x_scale[j];
+        pb->x_mean[j] = mu * s0;
+        pb->x_scale[j] = sd > 0 ? sd * s0 : 1.0;
+        if (!isfinite(pb->x_scale[j]))
+            return bsl_fail_at(err, BASEL_EINVAL, data->source, data->line_of_row[at], 0,
+                               "input column '%s': %g: the column's standard deviation is beyond the largest "
+                               "double: rescale the column",
+                               data->names[icols[j]], x[at]);
+        for (size_t i = 0; i < n; i++) x[i] = sd > 0 ? (x[i] / s0 - mu) / sd : x[i] / s0 - mu;
     }
+    return BASEL_OK;
+}
+
+/* Whether the run's posterior does not depend on the units of the targets
+ * (nor of linear atoms): the engine says so for the coefficient priors g
+ * (1 - R^2 only, paper 004 eq. 9), aic, bic and mdl (log RSS, a constant
+ * shift); ridge's and hier's fixed sigma2, lambda or delta2, ssvs's tau and
+ * the kernels' widths are in the data's units, so rescaling would change
+ * the model. */
+static int is_scale_free(const bsl_engine_def *e, const bsl_params *settings)
+{
+    const char *prior = bsl_params_get(settings, "prior");
+    if (!e->scale_free || !prior) return 0;
+    const size_t len = strcspn(prior, ":");
+    const char *const names[] = {"g", "aic", "bic", "mdl"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strlen(names[i]) == len && strncmp(prior, names[i], len) == 0) return 1;
+    return 0;
+}
+
+static int refuse_extreme(const bsl_problem *pb, const basel_data *data, const char *what, long col, size_t at,
+                          const bsl_params *settings, basel_error *err)
+{
+    const char *prior = bsl_params_get(settings, "prior");
+    return bsl_fail_at(err, BASEL_EINVAL, data->source, data->line_of_row[at], 0,
+                       "%s column '%s': %g is beyond 1e77 in magnitude, too large for --method %s%s%s (its model "
+                       "is in the data's units): rescale the column, or use --method enumerate, bd or rj with "
+                       "--prior g, aic, bic or mdl, which rescale it themselves",
+                       what, data->names[col], bsl_data_col(data, (size_t)col)[at], pb->engine->name,
+                       prior ? " --prior " : "", prior ? prior : "");
+}
+
+/* Extreme but finite values (beyond 2^256 or, for a rescalable column, below
+ * 2^-256 in magnitude): divided by a power of two, which is exact and leaves
+ * the posterior unchanged where the model does not depend on the column's
+ * units (is_scale_free); refused, naming the column and row, where it does.
+ * The targets' factors go into FIT.json (standardize.target_scale) and
+ * predictions are multiplied back; an input's factor is its
+ * standardize.scale, which predict already divides by. */
+static int rescale_extremes(bsl_problem *pb, const basel_data *data, const long *tcols, const long *icols,
+                            const bsl_params *settings, basel_error *err)
+{
+    const size_t n = pb->n;
+    const int free_units = is_scale_free(pb->engine, settings);
+    const char *basis = bsl_params_get(settings, "basis");
+    const int linear = basis && strncmp(basis, "linear", 6) == 0 && (basis[6] == 0 || basis[6] == ':');
+    for (size_t o = 0; o < pb->c && pb->Y; o++) {
+        double *y = pb->Y + o * n;
+        size_t at;
+        const double M = max_abs(y, n, &at);
+        const int extreme = M > BSL_EXTREME || (M > 0 && M < 1 / BSL_EXTREME);
+        if (extreme && free_units) {
+            pb->y_scale[o] = ldexp(1.0, ilogb(M));
+            for (size_t i = 0; i < n; i++) y[i] /= pb->y_scale[o];
+        } else if (M > BSL_EXTREME) {
+            return refuse_extreme(pb, data, "target", tcols[o], at, settings, err);
+        }
+    }
+    if (pb->standardized) return BASEL_OK; /* standardize() copes with any finite column */
+    for (size_t j = 0; j < pb->d; j++) {
+        double *x = pb->X + j * n;
+        size_t at;
+        const double M = max_abs(x, n, &at);
+        const int extreme = M > BSL_EXTREME || (M > 0 && M < 1 / BSL_EXTREME);
+        if (extreme && free_units && linear) {
+            pb->x_scale[j] = ldexp(1.0, ilogb(M));
+            for (size_t i = 0; i < n; i++) x[i] /= pb->x_scale[j];
+        } else if (M > BSL_EXTREME) {
+            return refuse_extreme(pb, data, "input", icols[j], at, settings, err);
+        }
+    }
+    return BASEL_OK;
 }
 
 /* Variable selection cannot tell apart a constant input (it is the
@@ -193,16 +285,65 @@ static int check_inputs(const bsl_problem *pb, const bsl_params *settings, basel
     return BASEL_OK;
 }
 
+/* Missing values (an empty cell or NA) in the columns used: an error naming
+ * the first and counting the rows --na drop would leave out, or (drop) the
+ * complete rows as a new table that the problem owns. A cell that is
+ * present but not a number is an error either way. */
+static int handle_missing(bsl_problem *pb, const basel_data **data, const long *tcols, size_t nt,
+                          const long *icols, size_t ni, const bsl_params *user, basel_error *err)
+{
+    const basel_data *d = *data;
+    const char *na = bsl_params_get(user, "na");
+    const int drop = na && strcmp(na, "drop") == 0;
+    size_t *keep = bsl_malloc(d->n + 1, sizeof *keep), nkeep = 0, first = d->n, first_col = 0;
+    if (!keep) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    int rc = BASEL_OK;
+    for (size_t c = 0; c < nt + ni && !rc; c++) {
+        const size_t j = (size_t)(c < nt ? tcols[c] : icols[c - nt]);
+        if ((long)j != d->label_col) rc = bsl_data_check_present(d, j, c < nt ? "target" : "input", err);
+    }
+    for (size_t i = 0; i < d->n && !rc; i++) {
+        int complete = 1;
+        for (size_t c = 0; c < nt + ni && complete; c++) {
+            const size_t j = (size_t)(c < nt ? tcols[c] : icols[c - nt]);
+            if ((long)j != d->label_col && bsl_data_is_missing(d, i, j)) {
+                complete = 0;
+                if (first == d->n) first = i, first_col = j;
+            }
+        }
+        if (complete) keep[nkeep++] = i;
+    }
+    if (!rc && nkeep < d->n && !drop)
+        rc = bsl_fail_at(err, BASEL_EINVAL, d->source, d->line_of_row[first], bsl_data_cell_column(d, first, first_col),
+                         "column '%s': the value is missing; %zu of %zu rows have a missing value in the columns "
+                         "used (--na drop leaves them out)",
+                         d->names[first_col], d->n - nkeep, d->n);
+    if (!rc && nkeep < d->n) {
+        basel_data *sub = NULL;
+        if (nkeep < 3)
+            rc = bsl_fail_at(err, BASEL_EINVAL, d->source, 0, 0, "--na drop leaves %zu complete rows: too few", nkeep);
+        else if (!(rc = basel_data_subset(&sub, d, keep, nkeep, err))) {
+            pb->owned = sub;
+            pb->rows_dropped = d->n - nkeep;
+            *data = sub;
+        }
+    }
+    free(keep);
+    return rc;
+}
+
 int bsl_problem_build(bsl_problem *pb, const basel_data *data, const bsl_engine_def *e,
                       const bsl_params *user, const bsl_params *settings, basel_error *err)
 {
     memset(pb, 0, sizeof *pb);
     pb->engine = e;
-    const size_t p = data->p, n = data->n;
+    const size_t p = data->p;
     long *tcols = bsl_malloc(p, sizeof *tcols), *icols = bsl_malloc(p, sizeof *icols);
     int rc = (!tcols || !icols) ? bsl_fail(err, BASEL_ENOMEM, "out of memory") : BASEL_OK;
     size_t nt = 0, ni = 0;
     if (!rc) rc = choose_columns(data, user, tcols, &nt, icols, &ni, err);
+    if (!rc) rc = handle_missing(pb, &data, tcols, nt, icols, ni, user, err);
+    const size_t n = data->n;
     if (!rc && n < 3) rc = bsl_fail_at(err, BASEL_EINVAL, data->source, 0, 0, "%zu data rows are too few", n);
     if (!rc) {
         pb->n = n;
@@ -213,7 +354,8 @@ int bsl_problem_build(bsl_problem *pb, const basel_data *data, const bsl_engine_
         pb->X = bsl_malloc(n * ni, sizeof(double));
         pb->x_mean = bsl_calloc(ni, sizeof(double));
         pb->x_scale = bsl_calloc(ni, sizeof(double));
-        if (!pb->input_names || !pb->target_names || !pb->X || !pb->x_mean || !pb->x_scale)
+        pb->y_scale = bsl_calloc(nt, sizeof(double));
+        if (!pb->input_names || !pb->target_names || !pb->X || !pb->x_mean || !pb->x_scale || !pb->y_scale)
             rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
     for (size_t j = 0; j < nt && !rc; j++) pb->target_names[j] = data->names[tcols[j]];
@@ -224,7 +366,14 @@ int bsl_problem_build(bsl_problem *pb, const basel_data *data, const bsl_engine_
     }
     if (!rc) rc = load_targets(pb, data, tcols, err);
     if (!rc) rc = check_inputs(pb, settings, err);
-    if (!rc) standardize(pb, settings);
+    if (!rc) {
+        const char *s = bsl_params_get(settings, "standardize");
+        pb->standardized = s && strcmp(s, "yes") == 0;
+        for (size_t j = 0; j < ni; j++) pb->x_scale[j] = 1.0;
+        for (size_t o = 0; o < nt; o++) pb->y_scale[o] = 1.0;
+        rc = rescale_extremes(pb, data, tcols, icols, settings, err);
+    }
+    if (!rc && pb->standardized) rc = standardize(pb, data, icols, err);
     free(tcols);
     free(icols);
     if (rc) bsl_problem_free(pb);

@@ -21,7 +21,12 @@ typedef struct bsl_problem {
     char **class_names;   /* nclass (owned strings) */
     size_t nclass;
     int standardized;
-    double *x_mean, *x_scale; /* d each (0 and 1 when not standardised) */
+    basel_data *owned;    /* --na drop: the complete rows (names are borrowed from it) */
+    size_t rows_dropped;  /* rows left out for missing values */
+    double *x_mean, *x_scale; /* d each (0 and 1 when not standardised; a power of
+                               * two for an extreme input, see rescale_extremes) */
+    double *y_scale;          /* c: the targets were divided by these (powers of two,
+                               * 1 unless extreme); predictions are multiplied back */
 } bsl_problem;
 
 /* Targets (numbers, or labels when e says so) and inputs chosen by the

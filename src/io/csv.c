@@ -152,6 +152,7 @@ static int parse_number(const char *s, size_t len, double *out, scratch *w)
     }
     while (len && is_blank(s[len - 1])) len--;
     if (len == 0) return CELL_EMPTY;
+    if (len == 2 && s[0] == 'N' && s[1] == 'A') return CELL_EMPTY; /* R's missing value */
     /* strtod would skip these too; only blanks may surround a number */
     if (*s == '\n' || *s == '\r' || *s == '\v' || *s == '\f') return CELL_TEXT;
     if (parse_simple(s, len, out)) return 0;
@@ -1041,11 +1042,58 @@ int bsl_data_check_numeric(const basel_data *d, size_t j, const char *what, base
     int kind = bad_kind(d, j, b);
     if (kind == CELL_EMPTY)
         return bsl_fail_at(err, BASEL_EPARSE, d->source, b->line, b->column,
-                           "%s column '%s': the cell is empty", what, name);
+                           "%s column '%s': the value is missing (%zu row%s of this column; --na drop leaves "
+                           "such rows out)",
+                           what, name, bsl_data_missing_count(d, j), bsl_data_missing_count(d, j) == 1 ? "" : "s");
     const char *why = kind == CELL_INFINITE ? "is not a finite number" : "is not a number";
     if (!b->text[0]) /* a subset whose first bad cell's text was not kept */
         return bsl_fail_at(err, BASEL_EPARSE, d->source, b->line, b->column,
                            "%s column '%s': the cell %s", what, name, why);
     return bsl_fail_at(err, BASEL_EPARSE, d->source, b->line, b->column,
                        "%s column '%s': '%s' %s", what, name, b->text, why);
+}
+
+/* ------------------------------------------------------ missing values */
+
+double bsl_data_missing_value(int infinite)
+{
+    return cell_nan(infinite ? CELL_INFINITE : CELL_EMPTY, 0);
+}
+
+int bsl_data_is_missing(const basel_data *d, size_t i, size_t j)
+{
+    size_t column;
+    const double v = d->values[j * d->n + i];
+    return isnan(v) && cell_nan_kind(v, &column) == CELL_EMPTY;
+}
+
+size_t bsl_data_cell_column(const basel_data *d, size_t i, size_t j)
+{
+    size_t column;
+    cell_nan_kind(d->values[j * d->n + i], &column);
+    return column;
+}
+
+size_t bsl_data_missing_count(const basel_data *d, size_t j)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < d->n; i++) count += (size_t)bsl_data_is_missing(d, i, j);
+    return count;
+}
+
+int bsl_data_check_present(const basel_data *d, size_t j, const char *what, basel_error *err)
+{
+    if (!what) what = "data";
+    if ((long)j == d->label_col || d->bad[j].line == 0) return bsl_data_check_numeric(d, j, what, err);
+    for (size_t i = 0; i < d->n; i++) {
+        size_t column;
+        const double v = d->values[j * d->n + i];
+        if (!isnan(v)) continue;
+        const int kind = cell_nan_kind(v, &column);
+        if (kind == CELL_EMPTY) continue;
+        if (d->bad[j].row == i) return bsl_data_check_numeric(d, j, what, err); /* its text is kept */
+        return bsl_fail_at(err, BASEL_EPARSE, d->source, d->line_of_row[i], column, "%s column '%s': the cell %s",
+                           what, d->names[j], kind == CELL_INFINITE ? "is not a finite number" : "is not a number");
+    }
+    return BASEL_OK;
 }

@@ -51,6 +51,20 @@ static inline const double *bsl_data_col(const basel_data *d, size_t j)
 /* Fail with the position of column j's first non-numeric cell, if it has one;
  * BASEL_OK otherwise. what names the role ("input", "target"). */
 int bsl_data_check_numeric(const basel_data *d, size_t j, const char *what, basel_error *err);
+/* Missing values: an empty cell or "NA" (R's). Whether cell (i, j) is
+ * missing, and how many cells of column j are. */
+int bsl_data_is_missing(const basel_data *d, size_t i, size_t j);
+size_t bsl_data_missing_count(const basel_data *d, size_t j);
+/* The NaN that marks a missing cell (or, infinite = 1, an infinite one) in
+ * a table's values, for tables made from memory (matrix.c). */
+double bsl_data_missing_value(int infinite);
+/* The 1-based character column where a cell that is not a number starts
+ * (0 when unknown). */
+size_t bsl_data_cell_column(const basel_data *d, size_t i, size_t j);
+/* As bsl_data_check_numeric, but missing cells are allowed (the caller
+ * leaves their rows out): only a cell that is present and not a number is
+ * an error. */
+int bsl_data_check_present(const basel_data *d, size_t j, const char *what, basel_error *err);
 
 /* Output: "-" is stdout; a missing or regular file (a symlink's target)
  * is replaced atomically (a temporary file beside it, then commit: fflush,

@@ -77,6 +77,12 @@ void bsl_design_column(const bsl_design *D, size_t j, double *out)
     project(D, out, NULL, work);
 }
 
+void bsl_design_project(const bsl_design *D, double *col, double *coef)
+{
+    double work[2 * 64];
+    project(D, col, coef, work);
+}
+
 /* Z = [1, X if linear term], then Q R by LAPACK. */
 static int always_in(bsl_design *D, basel_error *err)
 {
@@ -132,8 +138,11 @@ static int atoms(bsl_design *D, size_t gram_budget)
     D->usable = bsl_malloc(m, 1);
     double *col = bsl_malloc(n, sizeof(double));
     const double bytes = 8.0 * ((double)n * (double)m + (double)m * (double)m);
-    if (bytes <= (double)gram_budget) D->B = bsl_malloc(n * m, sizeof(double));
-    if (!D->Bty || !D->diag || !D->gB || !D->usable || !col) {
+    /* within the budget the Gram is cached, or the fit fails: streaming
+     * instead would change its last digits with the memory at hand */
+    const int cached = bytes <= (double)gram_budget;
+    if (cached) D->B = bsl_malloc(n * m, sizeof(double));
+    if (!D->Bty || !D->diag || !D->gB || !D->usable || !col || (cached && !D->B)) {
         free(col);
         return BASEL_ENOMEM;
     }
@@ -163,6 +172,40 @@ static int atoms(bsl_design *D, size_t gram_budget)
         D->B = NULL;
     }
     return BASEL_OK;
+}
+
+int bsl_design_create_plain(bsl_design **out, size_t n, const double *Y, size_t c, basel_error *err)
+{
+    *out = NULL;
+    bsl_design *D = calloc(1, sizeof *D);
+    if (!D) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    D->n = n;
+    D->c = c;
+    if (targets(D, Y)) {
+        bsl_design_free(D);
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    *out = D;
+    return BASEL_OK;
+}
+
+void bsl_design_set_targets(bsl_design *D, const double *Y)
+{
+    const size_t n = D->n, c = D->c, q = D->q;
+    double work[2 * 64], coef[64];
+    for (size_t o = 0; o < c; o++) {
+        double *y = D->Y + o * n;
+        memcpy(y, Y + o * n, n * sizeof *y);
+        project(D, y, coef, work);
+        for (size_t i = 0; i < q; i++) D->gy[i * c + o] = coef[i];
+        D->yy[o] = bsl_dot(y, y, n);
+    }
+}
+
+void bsl_design_add_row(bsl_design *D, const double *y)
+{
+    D->n++;
+    for (size_t o = 0; o < D->c; o++) D->yy[o] += y[o] * y[o];
 }
 
 int bsl_design_create(bsl_design **out, const bsl_dict *dict, const double *X, size_t n,

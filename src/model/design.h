@@ -44,10 +44,25 @@ typedef struct bsl_design {
 int bsl_design_create(bsl_design **out, const bsl_dict *dict, const double *X, size_t n,
                       const double *Y, size_t c, size_t gram_budget, basel_error *err);
 void bsl_design_free(bsl_design *D);
+/* A design with no dictionary (m = 0) and no always-in columns (q = 0):
+ * the rows and targets only, for models whose atoms come from the caller
+ * (bsl_atom_source) and whose constant / linear columns are atoms too, under
+ * the coefficient prior (the RBF networks of paper 002). */
+int bsl_design_create_plain(bsl_design **out, size_t n, const double *Y, size_t c, basel_error *err);
+/* New targets Y (n x c) for the same rows; models reading D must then be
+ * rebuilt (their B'y are stale). */
+void bsl_design_set_targets(bsl_design *D, const double *Y);
+/* A plain design read through cross products only (bsl_atom_source's gram):
+ * one more row with targets y (c): n and y'y grow, no rows are stored
+ * (D->Y keeps the first rows only; do not set targets on it). */
+void bsl_design_add_row(bsl_design *D, const double *y);
 
 /* Projected column of atom j (n doubles). */
 void bsl_design_column(const bsl_design *D, size_t j, double *out);
 /* Raw (unprojected) column of atom j at the training points. */
 void bsl_design_raw_column(const bsl_design *D, size_t j, double *out);
+/* col (n) <- (I - Q Q') col, the projection every atom column gets; coef
+ * (q, may be NULL) <- the column's always-in coefficients R^{-1} Q' col. */
+void bsl_design_project(const bsl_design *D, double *col, double *coef);
 
 #endif

@@ -5,6 +5,7 @@
  * pos[active[i]] == i.
  */
 #include "model.h"
+#include "../linalg/rank1.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@ void bsl_model_free(bsl_model *M)
     free(M->cache_atom);
     free(M->cache);
     free(M->trial_quad);
+    free(M->trial_bty);
     free(M->work);
     free(M);
 }
@@ -40,27 +42,33 @@ static void update_score(bsl_model *M)
         for (size_t i = 0; i < M->k; i++) q += M->z[i * M->c + o] * M->z[i * M->c + o];
         M->quad[o] = q;
     }
-    M->logdet = bsl_chol_logdet(&M->chol);
+    /* k logarithms: only the priors with tau > 0 read log|A| (the g-prior
+     * and the penalised criteria do not; any change of prior refactorises
+     * and comes back here) */
+    if (M->prior.kind == BSL_COEF_RIDGE || M->prior.kind == BSL_COEF_HIER)
+        M->logdet = bsl_chol_logdet(&M->chol);
     M->log_ml = bsl_log_ml_formula(&M->prior, M->D->n, M->D->q, M->c, M->k, M->logdet, M->quad,
                                    M->D->yy);
 }
 
-int bsl_model_create(bsl_model **out, const bsl_design *D, const bsl_coef_prior *prior,
-                     size_t kmax, basel_error *err)
+static int create(bsl_model **out, const bsl_design *D, const bsl_atom_source *src,
+                  const bsl_coef_prior *prior, size_t kmax, basel_error *err)
 {
     *out = NULL;
     bsl_model *M = calloc(1, sizeof *M);
     if (!M) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     M->D = D;
+    if (src) M->src = *src;
+    M->rank_tol = src && src->rank_tol > 0 ? src->rank_tol : BSL_RANK_TOL;
     M->prior = *prior;
-    M->m = D->m;
+    M->m = src ? src->m : D->m;
     M->c = D->c;
     M->kmax = kmax;
     M->tau = bsl_coef_tau(prior);
     M->trial_j = -1;
     const size_t kc = kmax + 1, c = D->c;
     M->active = bsl_malloc(kc, sizeof(size_t));
-    M->pos = bsl_malloc(D->m, sizeof(long));
+    M->pos = bsl_malloc(M->m, sizeof(long));
     M->Ainv = bsl_calloc(kc * kc, sizeof(double));
     M->bA = bsl_calloc(kc * c, sizeof(double));
     M->GA = bsl_calloc(kc * kc, sizeof(double));
@@ -71,9 +79,15 @@ int bsl_model_create(bsl_model **out, const bsl_design *D, const bsl_coef_prior 
     M->trial_g = bsl_calloc(kc, sizeof(double));
     M->trial_quad = bsl_calloc(c, sizeof(double));
     M->work = bsl_calloc(kc * (c + 2), sizeof(double));
+    M->trial_bty = bsl_calloc(c, sizeof(double));
     int bad = !M->active || !M->pos || !M->Ainv || !M->bA || !M->GA || !M->z || !M->quad || !M->trial_v || !M->trial_u ||
-              !M->trial_g || !M->trial_quad || !M->work || bsl_chol_init(&M->chol, kc) != BASEL_OK;
-    if (!bad && !D->G) {
+              !M->trial_g || !M->trial_quad || !M->work || !M->trial_bty || bsl_chol_init(&M->chol, kc) != BASEL_OK;
+    if (!bad && src && !src->column) { /* cross products from the caller: no columns */
+    } else if (!bad && src) { /* columns from the caller: no Gram matrix, no cache by id */
+        M->cols = bsl_malloc(D->n * kc, sizeof(double));
+        M->trial_col = bsl_malloc(D->n, sizeof(double));
+        bad = !M->cols || !M->trial_col;
+    } else if (!bad && !D->G) {
         M->cols = bsl_malloc(D->n * kc, sizeof(double));
         M->trial_col = bsl_malloc(D->n, sizeof(double));
         M->ncache = BSL_MIN(D->m, BSL_MAX(1, BSL_COLUMN_CACHE_BYTES / (8 * D->n)));
@@ -86,26 +100,43 @@ int bsl_model_create(bsl_model **out, const bsl_design *D, const bsl_coef_prior 
         bsl_model_free(M);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory for a model of up to %zu atoms", kmax);
     }
-    for (size_t j = 0; j < D->m; j++) M->pos[j] = -1;
+    for (size_t j = 0; j < M->m; j++) M->pos[j] = -1;
     update_score(M);
     *out = M;
     return BASEL_OK;
 }
 
+int bsl_model_create(bsl_model **out, const bsl_design *D, const bsl_coef_prior *prior,
+                     size_t kmax, basel_error *err)
+{
+    return create(out, D, NULL, prior, kmax, err);
+}
+
+int bsl_model_create_source(bsl_model **out, const bsl_design *D, const bsl_atom_source *src,
+                            const bsl_coef_prior *prior, size_t kmax, basel_error *err)
+{
+    if (!src || (!src->column && !(src->gram && src->bty))) return bsl_fail(err, BASEL_EINVAL, "no atom source");
+    if (!src->column && D->q != 0)
+        return bsl_fail(err, BASEL_EINVAL, "a cross-product source needs a plain design (no projection)");
+    return create(out, D, src, prior, kmax, err);
+}
+
 void bsl_model_copy(bsl_model *dst, const bsl_model *src)
 {
-    const size_t kc = src->kmax + 1, c = src->c;
+    /* only the leading k columns carry state (an add writes row and column
+     * k before anything reads them) */
+    const size_t kc = src->kmax + 1, c = src->c, k = src->k;
     dst->prior = src->prior;
     dst->tau = src->tau;
-    dst->k = src->k;
-    memcpy(dst->active, src->active, src->k * sizeof *dst->active);
+    dst->k = k;
+    memcpy(dst->active, src->active, k * sizeof *dst->active);
     memcpy(dst->pos, src->pos, src->m * sizeof *dst->pos);
-    memcpy(dst->chol.L, src->chol.L, kc * kc * sizeof(double));
+    memcpy(dst->chol.L, src->chol.L, kc * k * sizeof(double));
     dst->chol.k = src->chol.k;
-    memcpy(dst->Ainv, src->Ainv, kc * kc * sizeof(double));
-    memcpy(dst->bA, src->bA, kc * c * sizeof(double));
-    memcpy(dst->GA, src->GA, kc * kc * sizeof(double));
-    memcpy(dst->z, src->z, kc * c * sizeof(double));
+    memcpy(dst->Ainv, src->Ainv, kc * k * sizeof(double));
+    memcpy(dst->bA, src->bA, k * c * sizeof(double));
+    memcpy(dst->GA, src->GA, kc * k * sizeof(double));
+    memcpy(dst->z, src->z, k * c * sizeof(double));
     if (src->cols) memcpy(dst->cols, src->cols, src->D->n * src->k * sizeof(double));
     memcpy(dst->quad, src->quad, c * sizeof(double));
     dst->log_ml = src->log_ml;
@@ -115,11 +146,87 @@ void bsl_model_copy(bsl_model *dst, const bsl_model *src)
     dst->trial_j = -1;
 }
 
+/* A' = A + v v' over the active atoms (v = their row values): the factor
+ * by k Givens rotations with z riding along (linalg/rank1.h: z becomes
+ * L'^{-1}(b + v y)), the explicit inverse by Sherman-Morrison, A^{-1} -
+ * u u' / (1 + v'u) with u = A^{-1} v, and the Gram block and b directly. */
+int bsl_model_add_row(bsl_model *M, const double *row, const double *y)
+{
+    if (!M->src.gram) return BASEL_EINVAL;
+    const size_t k = M->k, c = M->c, ld = M->kmax + 1;
+    double *v = M->trial_v, *u = M->trial_u, *zx = M->trial_quad;
+    for (size_t i = 0; i < k; i++) v[i] = row[M->active[i]];
+    bsl_inv_apply(M->Ainv, k, ld, v, u);
+    const double den = 1 + bsl_dot(v, u, k);
+    for (size_t j = 0; j < k; j++)
+        for (size_t i = 0; i < k; i++) M->Ainv[i + j * ld] -= u[i] * u[j] / den;
+    for (size_t j = 0; j < k; j++) {
+        for (size_t i = 0; i < k; i++) M->GA[i + j * ld] += v[i] * v[j];
+        for (size_t o = 0; o < c; o++) M->bA[j * c + o] += v[j] * y[o];
+    }
+    for (size_t o = 0; o < c; o++) zx[o] = y[o];
+    bsl_chol_rank1_update(&M->chol, v, M->z, c, zx); /* destroys v */
+    M->trial_j = -1;
+    update_score(M);
+    M->since_inv_refresh++;
+    if (++M->since_refactor >= BSL_REFACTOR_EVERY) return bsl_model_refactor(M);
+    return BASEL_OK;
+}
+
+void bsl_model_clear(bsl_model *M)
+{
+    for (size_t i = 0; i < M->k; i++) M->pos[M->active[i]] = -1;
+    M->k = 0;
+    M->chol.k = 0;
+    M->since_refactor = M->since_inv_refresh = 0;
+    M->trial_j = -1;
+    update_score(M);
+}
+
+/* Source mode: atom j's projected column into trial_col, with its
+ * diagonal, usability and cross products with y, exactly as the design
+ * computes them for its own atoms (design.c). */
+static void source_column(bsl_model *M, size_t j)
+{
+    const bsl_design *D = M->D;
+    const size_t n = D->n;
+    double *col = M->trial_col;
+    M->src.column(M->src.ctx, j, col);
+    const double raw = bsl_dot(col, col, n);
+    bsl_design_project(D, col, NULL);
+    M->trial_diag = bsl_dot(col, col, n);
+    M->trial_usable = M->trial_diag > 1e-10 * raw; /* as design.c's usable */
+    for (size_t o = 0; o < M->c; o++) M->trial_bty[o] = bsl_dot(col, D->Y + o * n, n);
+}
+
+/* b_j'P b_j and b_j'P y_o of atom j (source mode: of the atom cross() or
+ * source_column() last fetched, which must be j) */
+static double atom_diag(const bsl_model *M, size_t j)
+{
+    return M->src.column || M->src.gram ? M->trial_diag : M->D->diag[j];
+}
+static double atom_bty(const bsl_model *M, size_t j, size_t o)
+{
+    return M->src.column || M->src.gram ? M->trial_bty[o] : M->D->Bty[j * M->c + o];
+}
+
 /* Cross products of atom j with the active atoms into g; in streaming mode
  * also leaves j's projected column in trial_col. */
 static void cross(bsl_model *M, size_t j, double *g)
 {
     const bsl_design *D = M->D;
+    if (M->src.column) {
+        source_column(M, j);
+        bsl_dots(M->trial_col, M->cols, D->n, M->k, D->n, g);
+        return;
+    }
+    if (M->src.gram) { /* cross products from the caller, no columns */
+        for (size_t i = 0; i < M->k; i++) g[i] = M->src.gram(M->src.ctx, M->active[i], j);
+        M->trial_diag = M->src.gram(M->src.ctx, j, j);
+        M->trial_usable = M->trial_diag > 0;
+        for (size_t o = 0; o < M->c; o++) M->trial_bty[o] = M->src.bty(M->src.ctx, j, o);
+        return;
+    }
     if (D->G) {
         const double *Gj = D->G + j * D->m;
         for (size_t i = 0; i < M->k; i++) g[i] = Gj[M->active[i]];
@@ -138,24 +245,26 @@ static void cross(bsl_model *M, size_t j, double *g)
 double bsl_model_try_add(bsl_model *M, size_t j)
 {
     M->trial_j = -1;
-    if (M->k >= M->kmax || M->pos[j] >= 0 || !M->D->usable[j]) return -INFINITY;
+    const int sourced = M->src.column || M->src.gram;
+    if (M->k >= M->kmax || M->pos[j] >= 0 || (!sourced && !M->D->usable[j])) return -INFINITY;
     const size_t k = M->k, c = M->c;
     cross(M, j, M->trial_g);
-    const double d = M->D->diag[j] + M->tau;
+    if (sourced && !M->trial_usable) return -INFINITY;
+    const double d = atom_diag(M, j) + M->tau;
     const double s = bsl_chol_schur(&M->chol, M->trial_g, d, M->trial_v);
-    if (!(s > BSL_RANK_TOL * d)) return -INFINITY;
+    if (!(s > M->rank_tol * d)) return -INFINITY;
     /* the variance inflation of every atom already in: with u = A^{-1} g,
      * (A'^{-1})_pp = (A^{-1})_pp + u_p^2 / s (linalg.h, bsl_inv_append) */
     const size_t ld = M->kmax + 1;
     bsl_inv_apply(M->Ainv, k, ld, M->trial_g, M->trial_u);
     for (size_t p = 0; p < k; p++) {
-        const double dp = M->D->diag[M->active[p]] + M->tau;
+        const double dp = M->GA[p + p * ld] + M->tau; /* b_p'P b_p of active[p] */
         const double u = M->trial_u[p];
-        if (!(dp * (M->Ainv[p + p * ld] + u * u / s) * BSL_RANK_TOL < 1)) return -INFINITY;
+        if (!(dp * (M->Ainv[p + p * ld] + u * u / s) * M->rank_tol < 1)) return -INFINITY;
     }
     /* new row of z and the new quad: quad' = quad + z_new^2 */
     for (size_t o = 0; o < c; o++) {
-        double t = M->D->Bty[j * c + o];
+        double t = atom_bty(M, j, o);
         for (size_t i = 0; i < k; i++) t -= M->trial_v[i] * M->z[i * c + o];
         t /= sqrt(s);
         M->work[o] = t;
@@ -178,11 +287,11 @@ int bsl_model_add(bsl_model *M, size_t j)
     bsl_inv_append(M->Ainv, k, ld, M->trial_u, s);
     for (size_t o = 0; o < c; o++) {
         M->z[k * c + o] = M->work[o];
-        M->bA[k * c + o] = M->D->Bty[j * c + o];
+        M->bA[k * c + o] = atom_bty(M, j, o);
         M->quad[o] = M->trial_quad[o];
     }
     for (size_t i = 0; i < k; i++) M->GA[i + k * ld] = M->GA[k + i * ld] = M->trial_g[i];
-    M->GA[k + k * ld] = M->D->diag[j];
+    M->GA[k + k * ld] = atom_diag(M, j);
     bsl_chol_append_commit(&M->chol, M->trial_v, s);
     if (M->cols) memcpy(M->cols + k * M->D->n, M->trial_col, M->D->n * sizeof(double));
     M->active[k] = j;
@@ -260,6 +369,24 @@ void bsl_model_drop_scores(bsl_model *M, double *out)
     }
 }
 
+double bsl_model_drop_score(bsl_model *M, size_t j)
+{
+    const size_t k = M->k, c = M->c, ld = M->kmax + 1, p = (size_t)M->pos[j];
+    if (M->since_inv_refresh > BSL_INV_REFRESH_EVERY && bsl_inv_from_chol(&M->chol, M->Ainv, ld) == BASEL_OK)
+        M->since_inv_refresh = 0;
+    if (!(M->Ainv[p + p * ld] > 0) && M->since_inv_refresh > 0 &&
+        bsl_inv_from_chol(&M->chol, M->Ainv, ld) == BASEL_OK)
+        M->since_inv_refresh = 0;
+    const double Bpp = M->Ainv[p + p * ld];
+    double *qd = M->work;
+    for (size_t o = 0; o < c; o++) {
+        double w = 0;
+        for (size_t l = 0; l < k; l++) w += M->Ainv[p + l * ld] * M->bA[l * c + o];
+        qd[o] = M->quad[o] - w * w / Bpp;
+    }
+    return bsl_log_ml_formula(&M->prior, M->D->n, M->D->q, c, k - 1, M->logdet + log(Bpp), qd, M->D->yy);
+}
+
 int bsl_model_refactor(bsl_model *M)
 {
     const size_t k = M->k, c = M->c, ld = M->kmax + 1, n = M->D->n;
@@ -284,6 +411,12 @@ int bsl_model_refactor(bsl_model *M)
 
 int bsl_model_set_prior(bsl_model *M, const bsl_coef_prior *prior)
 {
+    if (prior->kind == BSL_COEF_G && M->prior.kind == BSL_COEF_G) { /* tau = 0 either way */
+        M->prior = *prior;
+        M->trial_j = -1;
+        update_score(M);
+        return BASEL_OK;
+    }
     M->prior = *prior;
     M->tau = bsl_coef_tau(prior);
     return bsl_model_refactor(M);
@@ -308,9 +441,12 @@ double bsl_model_sigma2(const bsl_model *M, size_t o)
     switch (M->prior.kind) {
     case BSL_COEF_RIDGE: return M->prior.sigma2;
     case BSL_COEF_G: {
-        /* E[sigma^2 | y, M] under Jeffreys: (yy (1 - g/(1+g) R^2)) / (N - 2) */
-        const double g = M->prior.g;
-        return (M->D->yy[o] - g / (1 + g) * M->quad[o]) / fmax(N - 2, 1);
+        /* E[sigma^2 | y, M] under Jeffreys: (yy (1 - g/(1+g) R^2)) / (N - 2);
+         * under IG(a0, b0): (b0 + ss/2) / (a0 + N/2 - 1) */
+        const double g = M->prior.g, ss = M->D->yy[o] - g / (1 + g) * M->quad[o];
+        if (M->prior.a0 > 0 || M->prior.b0 > 0)
+            return (M->prior.b0 + 0.5 * ss) / fmax(M->prior.a0 + 0.5 * N - 1, 0.5);
+        return ss / fmax(N - 2, 1);
     }
     case BSL_COEF_HIER: return (M->prior.b + 0.5 * rss) / fmax(M->prior.a + 0.5 * N - 1, 0.5);
     default: return rss / fmax(N - (double)M->k, 1);

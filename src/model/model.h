@@ -1,6 +1,13 @@
 /*
- * model.h: collapsed Gaussian linear models over an active set of atoms,
- * behind one incremental interface (DESIGN.md "Model").
+ * model.h: the model table, and collapsed Gaussian linear models over an
+ * active set of atoms as its first implementation (DESIGN.md "Model",
+ * "Model table").
+ *
+ * Engines see a model only through bsl_model_ops (bottom of this file): a
+ * const table of functions plus opaque state, in the style of GSL's
+ * gsl_rng_type. The Gaussian implementation (bsl_model below, the table
+ * bsl_model_gauss) covers every coefficient prior of bsl_coef_prior, so a
+ * prior added there reaches every engine that runs on the table.
  *
  * Every prior here makes the marginal likelihood of an active set A (k atoms,
  * coefficients integrated out) a function of three quantities of the
@@ -9,7 +16,11 @@
  * and of yy_o = y_o' P y_o, per output o. The priors:
  *   g      Zellner g-prior, Jeffreys sigma^2, intercept flat; tau = 0; BAS's
  *          log p = ((N-k)/2) log(1+g) - (N/2) log(1 + g (1 - R^2)),
- *          R^2 = quad/yy, N = n - q (n - 1 with the intercept only);
+ *          R^2 = quad/yy, N = n - q (n - 1 with the intercept only); with
+ *          g ~ IG(a, b) (g:a=..,b=..) g is a nuisance parameter of the
+ *          state with Gibbs updates (model_ops.c); with sigma^2 ~ IG(a0,
+ *          b0) instead of Jeffreys (a0, b0 > 0: papers 002, 003),
+ *          log p = -(k/2) log(1+g) - (a0 + N/2) log(b0 + (yy - g/(1+g) quad)/2);
  *   ridge  beta ~ N(0, I/lambda), sigma^2 given (paper 004 eq. 14; eq. 30's
  *          covariance must read sigma^2 I + B B'/lambda): tau = sigma^2 lambda,
  *          log p = -(N/2) log(2 pi sigma^2) - (logdet - k log tau)/2
@@ -39,6 +50,8 @@
 #include "../linalg/linalg.h"
 #include "design.h"
 
+#include <gsl/gsl_rng.h>
+
 #define BSL_REFACTOR_EVERY 256
 /* The explicit inverse drifts faster than the factor (a downdate
  * B - b b'/B_pp amplifies its rounding errors by the removed atom's variance
@@ -64,19 +77,38 @@ typedef enum bsl_coef_kind {
     BSL_COEF_HIER = 2,
     BSL_COEF_AIC = 3,
     BSL_COEF_BIC = 4,
-    BSL_COEF_MDL = 5
+    BSL_COEF_MDL = 5,
+    BSL_COEF_SSVS = 6 /* spike and slab (ssvs_model.c): not a Gaussian-table prior */
 } bsl_coef_kind;
+
+/* The spike-and-slab prior of paper 001 (ssvs_model.c, engine/ssvs/ssvs.h
+ * explains the keys). */
+#define BSL_SSVS_KEYS "tau, tau2, c, p, a, b, scaled, collapsed"
+
+typedef struct bsl_ssvs_prior {
+    double tau, tau2, c, p; /* p < 0: use the model prior */
+    double a, b;
+    int scaled, collapsed;
+} bsl_ssvs_prior;
+
+/* Parse "ssvs[:key=value,...]"; unknown keys are errors listing the keys. */
+int bsl_ssvs_parse(bsl_ssvs_prior *sp, const char *spec, basel_error *err);
+/* Spike variances v0 (m) for the design. */
+void bsl_ssvs_spike(const bsl_ssvs_prior *sp, const bsl_design *D, double *v0);
 
 typedef struct bsl_coef_prior {
     bsl_coef_kind kind;
-    double g;             /* g */
+    double g;             /* g (current value when sampled) */
+    double a0, b0;        /* g: IG(a0, b0) on sigma^2; 0, 0 = Jeffreys (BAS's marginal) */
     double sigma2;        /* ridge: noise variance (current value when sampled) */
     double lambda;        /* ridge: coefficient precision (current value when sampled) */
-    int sample_nuisance;  /* ridge: 1 = sigma2 and lambda get Gibbs updates */
-    double a, b;          /* ridge: Gamma(a, b) on 1/sigma2; hier: IG(a, b) on sigma2 */
+    int sample_nuisance;  /* ridge: 1 = sigma2 and lambda get Gibbs updates; g: 1 = g does */
+    double a, b;          /* ridge: Gamma(a, b) on 1/sigma2; hier: IG(a, b) on sigma2;
+                             g: IG(a, b) on g when sampled */
     double c, d;          /* ridge: Gamma(c, d) on lambda (paper 004 eq. 16) */
     double delta2;        /* hier */
     double penalty;       /* aic/bic/mdl: C per atom (c or c log(n)/2) */
+    bsl_ssvs_prior ssvs;  /* ssvs */
 } bsl_coef_prior;
 
 #define BSL_PRIOR_NAMES "g, ridge, hier, aic, bic, mdl"
@@ -86,6 +118,10 @@ typedef struct bsl_coef_prior {
 int bsl_coef_prior_parse(bsl_coef_prior *p, const char *spec, size_t n, size_t c,
                          basel_error *err);
 const char *bsl_coef_kind_name(bsl_coef_kind kind);
+/* The spike-and-slab prior (kind BSL_COEF_SSVS) from "ssvs[:key=value,...]":
+ * the table entry bsl_model_ssvs. Not one of --prior's names (yet): the
+ * ssvs engine reads its own --prior. */
+int bsl_coef_prior_ssvs(bsl_coef_prior *p, const char *spec, basel_error *err);
 /* tau of A_tau for the prior's current settings. */
 double bsl_coef_tau(const bsl_coef_prior *p);
 
@@ -94,8 +130,35 @@ double bsl_coef_tau(const bsl_coef_prior *p);
 double bsl_log_ml_formula(const bsl_coef_prior *p, size_t n, size_t q, size_t c, size_t k,
                           double logdet, const double *quad, const double *yy);
 
+/* Atoms supplied by the caller (free RBF centres, streamed kernels are not
+ * dictionary atoms): atoms are the caller's ids 0..m-1, given either
+ *  - by column: column(ctx, id, out) writes the RAW column of atom id at
+ *    the design's n training points; the model projects it like the
+ *    design's own atoms (always-in columns integrated out) and computes its
+ *    cross products on first use. The model keeps no cache by id, so the
+ *    caller may give an id a new column whenever the id is not active; or
+ *  - by cross products (column == NULL): gram(ctx, i, j) = b_i'b_j and
+ *    bty(ctx, j, o) = b_j'y_o over the rows so far, on a plain design (q =
+ *    0) that grows by rows (bsl_design_add_row, then bsl_model's add_row on
+ *    every model: the sequential kernel regression of paper 003). */
+typedef struct bsl_atom_source {
+    size_t m;
+    void (*column)(void *ctx, size_t id, double *out);
+    double (*gram)(void *ctx, size_t i, size_t j);
+    double (*bty)(void *ctx, size_t j, size_t o);
+    void *ctx;
+    /* collinearity tolerance (BSL_RANK_TOL's role; 0 = BSL_RANK_TOL): smooth
+     * radial columns need a looser one (rbf_chain.c) */
+    double rank_tol;
+} bsl_atom_source;
+
 typedef struct bsl_model {
     const bsl_design *D;
+    bsl_atom_source src;  /* src.column or src.gram != NULL: atoms come from the caller */
+    double rank_tol;      /* BSL_RANK_TOL, or the source's */
+    double trial_diag;    /* source mode: b_j'P b_j of the last atom tried, */
+    int trial_usable;     /* whether it is usable, */
+    double *trial_bty;    /* c: and b_j'P y */
     bsl_coef_prior prior;
     size_t m, c, k, kmax;
     double tau;
@@ -130,6 +193,10 @@ typedef struct bsl_model {
 /* An empty model (k = 0) able to hold kmax atoms. */
 int bsl_model_create(bsl_model **out, const bsl_design *D, const bsl_coef_prior *prior,
                      size_t kmax, basel_error *err);
+/* The same with the atoms' columns from src (m ids) instead of D's
+ * dictionary; D gives the rows, the targets and the always-in columns. */
+int bsl_model_create_source(bsl_model **out, const bsl_design *D, const bsl_atom_source *src,
+                            const bsl_coef_prior *prior, size_t kmax, basel_error *err);
 void bsl_model_free(bsl_model *M);
 /* Copy the state of src (same design and kmax) into dst. */
 void bsl_model_copy(bsl_model *dst, const bsl_model *src);
@@ -146,9 +213,21 @@ double bsl_model_try_add(bsl_model *M, size_t j);
 int bsl_model_add(bsl_model *M, size_t j);
 /* Remove atom j (must be active). */
 void bsl_model_remove(bsl_model *M, size_t j);
+/* Remove every atom (k = 0), O(k). */
+void bsl_model_clear(bsl_model *M);
+/* One more observation (models on a cross-product source only): row holds
+ * the new row's value of every atom (indexed by id), y its c targets; the
+ * caller has already grown the design (bsl_design_add_row) and its source's
+ * cross products. A rank-one update of the factor (Givens), z, the inverse
+ * and the Gram block of the active atoms: O(k^2). BASEL_EINVAL for other
+ * models. */
+int bsl_model_add_row(bsl_model *M, const double *row, const double *y);
 /* For every active position p, the score of the set without active[p]
  * (out has k entries). O(k^2 c) from the explicit inverse. */
 void bsl_model_drop_scores(bsl_model *M, double *out);
+/* The score of the set without the active atom j (bsl_model_drop_scores'
+ * entry for j, the same arithmetic), O(k c). */
+double bsl_model_drop_score(bsl_model *M, size_t j);
 /* Change tau (ridge: after a Gibbs update of sigma2 or lambda) and
  * refactorise. */
 int bsl_model_set_prior(bsl_model *M, const bsl_coef_prior *prior);
@@ -160,5 +239,135 @@ void bsl_model_coef_mean(const bsl_model *M, double *beta);
 /* Residual scale factor for predictive intervals: the posterior mean of
  * sigma^2 for output o under the model (ridge: the given sigma^2). */
 double bsl_model_sigma2(const bsl_model *M, size_t o);
+
+/* ------------------------------------------------------------ the table
+ *
+ * A model is a state over the candidate atoms of a design with an "active
+ * set" of k of them, and a log marginal likelihood (or score) of that set,
+ * everything else (coefficients, noise, and where the model has them, other
+ * nuisance parameters) integrated out or held as state. Engines move between
+ * sets by add / remove / swap, score neighbours without moving (try_add,
+ * try_swap, drop_scores), let the model draw its nuisance parameters, and
+ * read posterior means for their summaries. Nothing in an engine touches a
+ * factor or a column.
+ *
+ * Entries marked "may be NULL" are optional; the bsl_cmodel_* wrappers
+ * supply the fallback. All others are required.
+ */
+typedef struct bsl_model_ops {
+    const char *name;
+    /* A model with the empty active set, able to hold kmax atoms. */
+    int (*create)(void **st, const bsl_design *D, const bsl_coef_prior *prior, size_t kmax,
+                  basel_error *err);
+    void (*free)(void *st);
+    /* dst (same design and kmax) becomes a copy of src. */
+    void (*copy)(void *dst, const void *src);
+
+    size_t (*k)(const void *st);
+    /* the k active atoms, in the model's own order (positions below) */
+    const size_t *(*active)(const void *st);
+    /* position of atom j in active(), -1 when j is not active */
+    long (*pos)(const void *st, size_t j);
+    double (*log_ml)(const void *st);
+
+    /* log_ml of the set with j added, model unchanged (its set, that is:
+     * the state may cache the trial for add); -inf when j cannot enter */
+    double (*try_add)(void *st, size_t j);
+    /* BASEL_ENUMERIC (model unchanged) when j cannot enter */
+    int (*add)(void *st, size_t j);
+    void (*remove)(void *st, size_t j);
+    /* may be NULL (= remove them one by one): the empty active set */
+    void (*clear)(void *st);
+    /* may be NULL (= remove(out), then try_add(in)): log_ml of the set with
+     * out replaced by in; on return the model holds the set WITHOUT out, and
+     * the caller finishes with add(in) (accept) or add(out) (reject) */
+    double (*try_swap)(void *st, size_t out, size_t in);
+    /* for every active position p, log_ml of the set without active()[p] */
+    void (*drop_scores)(void *st, double *out);
+    /* log_ml of the set without the active atom j, model unchanged */
+    double (*try_remove)(void *st, size_t j);
+
+    /* may be NULL (nothing to draw): one Gibbs update of the nuisance
+     * parameters given the active set (ridge: sigma^2 and lambda) */
+    int (*draw_nuisance)(void *st, gsl_rng *r);
+    /* may be NULL (none): the number of sampled nuisance parameters, their
+     * current values into vals and their names into names (each may be NULL) */
+    size_t (*nuisance)(const void *st, double *vals, const char *const **names);
+    /* may be NULL: set them (e.g. to a draw from their prior, Geweke tests) */
+    int (*set_nuisance)(void *st, const double *vals);
+
+    /* posterior mean of the active coefficients, k x c row-major */
+    void (*coef_mean)(const void *st, double *beta);
+    /* may be NULL (= coef_mean for the active atoms, 0 for the others):
+     * posterior mean of every atom's coefficient, m x c row-major (the
+     * spike-and-slab model's spike atoms have coefficients too) */
+    void (*coef_all)(const void *st, double *beta);
+    /* may be NULL: the posterior covariance of the active coefficients is
+     * sigma2(o) * V, V k x k column-major (leading dimension k) */
+    void (*coef_cov)(const void *st, double *V);
+    /* posterior mean of sigma^2 for output o (predictive intervals) */
+    double (*sigma2)(const void *st, size_t o);
+    /* may be NULL: the sum of squares in sigma_o^2's posterior, y_o'P y_o
+     * - s b_o'A^{-1}b_o (s = g/(1+g) for the g-prior, 1 for least squares) */
+    double (*post_ss)(const void *st, size_t o);
+    /* may be NULL: the packed lower Cholesky factor of the active atoms'
+     * A_tau (k (k + 1) / 2, column-major), for predictive leverages */
+    void (*gram_factor)(const void *st, double *Lpacked);
+
+    /* may be NULL (not streaming): add one observation, the row b of all m
+     * atoms (by id) and its c targets y, to the state (bsl_model_add_row) */
+    int (*add_row)(void *st, const double *b, const double *y);
+} bsl_model_ops;
+
+/* The collapsed Gaussian models of this file: every bsl_coef_prior but ssvs. */
+extern const bsl_model_ops bsl_model_gauss;
+/* The spike-and-slab model (ssvs_model.c): prior kind BSL_COEF_SSVS. */
+extern const bsl_model_ops bsl_model_ssvs;
+
+/* The implementation that holds a coefficient prior. */
+const bsl_model_ops *bsl_model_ops_for(const bsl_coef_prior *prior);
+
+/* A model handle: a table and its state. Owned by one thread. */
+typedef struct bsl_cmodel {
+    const bsl_model_ops *ops;
+    void *st;
+} bsl_cmodel;
+
+/* *out = a new model of the table ops (NULL: bsl_model_ops_for(prior)). */
+int bsl_cmodel_create(bsl_cmodel **out, const bsl_model_ops *ops, const bsl_design *D,
+                      const bsl_coef_prior *prior, size_t kmax, basel_error *err);
+/* *out = a Gaussian model (bsl_model_gauss) whose atoms come from src. */
+int bsl_cmodel_create_source(bsl_cmodel **out, const bsl_design *D, const bsl_atom_source *src,
+                             const bsl_coef_prior *prior, size_t kmax, basel_error *err);
+void bsl_cmodel_free(bsl_cmodel *M); /* NULL-safe */
+int bsl_cmodel_copy(bsl_cmodel *dst, const bsl_cmodel *src);
+
+static inline size_t bsl_cmodel_k(const bsl_cmodel *M) { return M->ops->k(M->st); }
+static inline const size_t *bsl_cmodel_active(const bsl_cmodel *M) { return M->ops->active(M->st); }
+static inline long bsl_cmodel_pos(const bsl_cmodel *M, size_t j) { return M->ops->pos(M->st, j); }
+static inline int bsl_cmodel_is_active(const bsl_cmodel *M, size_t j) { return M->ops->pos(M->st, j) >= 0; }
+static inline double bsl_cmodel_log_ml(const bsl_cmodel *M) { return M->ops->log_ml(M->st); }
+static inline double bsl_cmodel_try_add(bsl_cmodel *M, size_t j) { return M->ops->try_add(M->st, j); }
+static inline int bsl_cmodel_add(bsl_cmodel *M, size_t j) { return M->ops->add(M->st, j); }
+static inline void bsl_cmodel_remove(bsl_cmodel *M, size_t j) { M->ops->remove(M->st, j); }
+void bsl_cmodel_clear(bsl_cmodel *M);
+double bsl_cmodel_try_swap(bsl_cmodel *M, size_t out, size_t in);
+static inline void bsl_cmodel_drop_scores(bsl_cmodel *M, double *out) { M->ops->drop_scores(M->st, out); }
+static inline double bsl_cmodel_try_remove(bsl_cmodel *M, size_t j) { return M->ops->try_remove(M->st, j); }
+int bsl_cmodel_draw_nuisance(bsl_cmodel *M, gsl_rng *r);
+size_t bsl_cmodel_nuisance(const bsl_cmodel *M, double *vals, const char *const **names);
+/* BASEL_EINVAL when the model has none to set */
+int bsl_cmodel_set_nuisance(bsl_cmodel *M, const double *vals);
+static inline void bsl_cmodel_coef_mean(const bsl_cmodel *M, double *beta) { M->ops->coef_mean(M->st, beta); }
+/* every atom's coefficient, m x c; work holds (kmax + 1) x c doubles */
+void bsl_cmodel_coef_all(const bsl_cmodel *M, size_t m, size_t c, double *beta, double *work);
+/* BASEL_EINVAL when the model has no covariance */
+int bsl_cmodel_coef_cov(const bsl_cmodel *M, double *V);
+static inline double bsl_cmodel_sigma2(const bsl_cmodel *M, size_t o) { return M->ops->sigma2(M->st, o); }
+/* NAN / BASEL_EINVAL when the model does not have them */
+double bsl_cmodel_post_ss(const bsl_cmodel *M, size_t o);
+int bsl_cmodel_gram_factor(const bsl_cmodel *M, double *Lpacked);
+/* BASEL_EINVAL when the model does not stream */
+int bsl_cmodel_add_row(bsl_cmodel *M, const double *b, const double *y);
 
 #endif

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const coef_names[] = {"g", "ridge", "hier", "aic", "bic", "mdl"};
+static const char *const coef_names[] = {"g", "ridge", "hier", "aic", "bic", "mdl", "ssvs"};
 
 const char *bsl_coef_kind_name(bsl_coef_kind kind) { return coef_names[kind]; }
 
@@ -23,10 +23,19 @@ int bsl_coef_prior_parse(bsl_coef_prior *p, const char *text, size_t n, size_t c
     p->kind = (bsl_coef_kind)kind;
     const char *accepted = "";
     switch (p->kind) {
-    case BSL_COEF_G:
-        accepted = "g";
+    case BSL_COEF_G: {
+        /* g fixed, or (a and b given) g ~ IG(a, b) sampled, starting at g
+         * (the hierarchical g of papers 002, 003: delta^2 ~ IG(a, b)) */
+        accepted = "g, a, b";
+        const int given = bsl_spec_has(&s, "a") + bsl_spec_has(&s, "b");
+        if (given == 1)
+            return bsl_fail(err, BASEL_EINVAL, "--prior g: give both a and b (g ~ IG(a, b) sampled) or neither");
+        p->sample_nuisance = given == 2;
         rc = bsl_spec_double(&s, "g", (double)n, 1e-12, 1e300, &p->g, err);
+        if (!rc && p->sample_nuisance) rc = bsl_spec_double(&s, "a", 2.0, 1e-300, 1e300, &p->a, err);
+        if (!rc && p->sample_nuisance) rc = bsl_spec_double(&s, "b", 10.0, 1e-300, 1e300, &p->b, err);
         break;
+    }
     case BSL_COEF_RIDGE: {
         accepted = "lambda, sigma2, a, b, c, d";
         int given = bsl_spec_has(&s, "lambda") + bsl_spec_has(&s, "sigma2");
@@ -58,6 +67,7 @@ int bsl_coef_prior_parse(bsl_coef_prior *p, const char *text, size_t n, size_t c
     case BSL_COEF_AIC: p->penalty = (double)c; break;
     case BSL_COEF_BIC:
     case BSL_COEF_MDL: p->penalty = (double)c * log((double)n) / 2; break;
+    case BSL_COEF_SSVS: break; /* not a --prior name: bsl_coef_prior_ssvs */
     }
     if (rc) return rc;
     return bsl_spec_finish(&s, accepted, err);
@@ -82,6 +92,11 @@ double bsl_log_ml_formula(const bsl_coef_prior *p, size_t n, size_t q, size_t c,
         const double rss = fmax(yy[o] - quad[o], 0.0);
         switch (p->kind) {
         case BSL_COEF_G: {
+            if (p->a0 > 0 || p->b0 > 0) { /* sigma^2 ~ IG(a0, b0) */
+                const double ss = fmax(yy[o] - p->g / (1 + p->g) * quad[o], 0.0);
+                s += -0.5 * kk * log1p(p->g) - (p->a0 + 0.5 * N) * log(p->b0 + 0.5 * ss);
+                break;
+            }
             const double one_minus_r2 = rss / yy[o];
             s += 0.5 * (N - kk) * log1p(p->g) - 0.5 * N * log1p(p->g * one_minus_r2);
             break;

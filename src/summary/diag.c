@@ -33,14 +33,17 @@ void bsl_rhat_ess(const double *x, size_t chains, size_t len, double *rhat, doub
     *ess = NAN;
     const size_t half = len / 2, M = 2 * chains;
     if (half < 2 || chains < 1) return;
-    double *mu = malloc(M * sizeof *mu), *var = malloc(M * sizeof *var);
-    if (!mu || !var) goto out;
+    /* the sequences' means on the stack up to the 1024 chains the options
+     * allow: a failed allocation here would silently drop the diagnostics */
+    double mu_stack[2 * 1024];
+    double *mu = M <= sizeof mu_stack / sizeof *mu_stack ? mu_stack : malloc(M * sizeof *mu);
+    if (!mu) return;
     double W = 0, mbar = 0;
     for (size_t s = 0; s < M; s++) {
         const double *seq = x + (s / 2) * len + (s % 2) * half;
         mu[s] = mean_of(seq, half);
-        var[s] = autocov(seq, half, mu[s], 0) * (double)half / (double)(half - 1);
-        W += var[s] / (double)M;
+        const double var = autocov(seq, half, mu[s], 0) * (double)half / (double)(half - 1);
+        W += var / (double)M;
         mbar += mu[s] / (double)M;
     }
     double B = 0;
@@ -72,8 +75,7 @@ void bsl_rhat_ess(const double *x, size_t chains, size_t len, double *rhat, doub
     const double tau = fmax(-1 + 2 * sum, 1.0 / log10((double)(M * half) + 10));
     *ess = (double)(M * half) / tau;
 out:
-    free(mu);
-    free(var);
+    if (mu != mu_stack) free(mu);
 }
 
 int bsl_trace_diagnostics(const double *const *traces, size_t chains, size_t L, size_t m,

@@ -21,22 +21,17 @@ size_t bsl_kopt(const double *size_prob, size_t kmax)
     return best;
 }
 
-typedef struct ranked {
-    double p;
-    size_t j;
-} ranked;
-
-static int by_pip_desc(const void *a, const void *b)
-{
-    const ranked *x = a, *y = b;
-    if (x->p != y->p) return x->p < y->p ? 1 : -1;
-    return (x->j > y->j) - (x->j < y->j); /* ties: lower index first, deterministic */
-}
-
 static int by_index(const void *a, const void *b)
 {
     const size_t x = *(const size_t *)a, y = *(const size_t *)b;
     return (x > y) - (x < y);
+}
+
+/* Whether atom j ranks before atom i: larger PIP first, ties to the lower
+ * index (deterministic). */
+static int ranks_before(const double *pip, size_t j, size_t i)
+{
+    return pip[j] != pip[i] ? pip[j] > pip[i] : j < i;
 }
 
 size_t bsl_select_prevalence(const double *pip, size_t m, const double *size_prob, size_t kmax,
@@ -44,12 +39,14 @@ size_t bsl_select_prevalence(const double *pip, size_t m, const double *size_pro
 {
     size_t kopt = bsl_kopt(size_prob, kmax);
     if (kopt > m) kopt = m;
-    ranked *r = malloc((m ? m : 1) * sizeof *r);
-    if (!r) return 0;
-    for (size_t j = 0; j < m; j++) r[j] = (ranked){pip[j], j};
-    qsort(r, m, sizeof *r, by_pip_desc);
-    for (size_t i = 0; i < kopt; i++) out[i] = r[i].j;
-    free(r);
+    /* k_opt passes of selection, O(k_opt m), and no allocation (a failed
+     * one would silently give the empty model) */
+    for (size_t i = 0; i < kopt; i++) {
+        size_t best = m;
+        for (size_t j = 0; j < m; j++)
+            if ((i == 0 || ranks_before(pip, out[i - 1], j)) && (best == m || ranks_before(pip, j, best))) best = j;
+        out[i] = best;
+    }
     qsort(out, kopt, sizeof *out, by_index);
     return kopt;
 }

@@ -13,7 +13,7 @@ expect 2 "basel: $T/nan.csv:3:3: .*not a finite number" -- "$BASEL" fit "$T/nan.
 printf 'a,b,y\n1,2,3\n4,inf,6\n7,8,9\n1,1,2\n' > "$T/inf.csv"
 expect 2 "basel: $T/inf.csv:3:3: .*not a finite number" -- "$BASEL" fit "$T/inf.csv" -o "$T/f.json"
 printf 'a,b,y\n1,2,3\n4,,6\n7,8,9\n1,1,2\n' > "$T/empty_cell.csv"
-expect 2 "basel: $T/empty_cell.csv:3:3: .*is empty" -- "$BASEL" fit "$T/empty_cell.csv" -o "$T/f.json"
+expect 2 "basel: $T/empty_cell.csv:3:3: column .b.: the value is missing" -- "$BASEL" fit "$T/empty_cell.csv" -o "$T/f.json"
 printf 'a,b,y\n1,2,3\n4,5,x\n7,8,9\n1,1,2\n' > "$T/badtarget.csv"
 expect 2 "basel: $T/badtarget.csv:3:5: target column 'y': 'x' is not a number" -- "$BASEL" fit "$T/badtarget.csv" -o "$T/f.json"
 : > "$T/empty.csv"

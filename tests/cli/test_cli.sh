@@ -94,6 +94,6 @@ expect 2 "resume needs a fit of --method smc" -- "$BASEL" fit "$T/v2.csv" --meth
 expect 0 "Posterior inclusion probabilities" -- "$BASEL" fit "$D" --method bd --iter 500 --seed 1
 expect 0 "--model-prior" -- "$BASEL" fit --help
 expect 0 "usage: basel predict" -- "$BASEL" predict --help
-expect 0 "basel fit TRAIN.csv" -- "$BASEL" --help
+expect 0 "basel fit       fit a method" -- "$BASEL" --help
 expect 0 "^basel [0-9]+\.[0-9]+\.[0-9]+" -- "$BASEL" --version
 finish

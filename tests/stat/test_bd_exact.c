@@ -1,23 +1,31 @@
 /*
  * test_bd_exact.c: the birth-death engine converges to the exact posterior
- * (DESIGN.md "How we know it is right", step 2). For each case and 5 seeds,
- * every PIP and every size probability must be within 0.01 of exact
+ * (DESIGN.md "How we know it is right", step 2). For each of six cases
+ * (lin_p15_n200 under three priors, a 16-atom Gaussian-kernel dictionary
+ * under three), R independent runs of 2 chains each (seeds 1..R), every
+ * time-weighted PIP and every size probability P(k) against exact
  * enumeration under the same model and prior.
  *
- * Run length: 4 chains x 100000 blocks of duration rho = 1 at nu = 1, i.e.
- * about 4.8e5 events per run (blocks last exactly rho since the draws fix;
- * before it each also ran on to the next event, and 60000 gave as many). On lin_p15_n200 the smallest ESS of an
- * uncertain PIP (x13, p = 0.45) is about 5e4 at this length (bd reports it),
- * so its standard error is about 0.0022 and 0.01 is 4.5 standard errors:
- * over the 5 x (15 + 16) comparisons per case a false alarm has probability
- * well under 1%.
+ * Bound (tests/stat/mcse.h): the mean over the R runs must lie within
+ * t_{R-1} standard errors of the exact value, the standard error from the
+ * spread of the R runs (floored at the binomial one over all blocks), t at
+ * the two-sided level 1e-3 / K with K the number of PIPs and P(k) checked
+ * in the whole program (Bonferroni: a correct engine fails this program
+ * with probability below 1e-3).
+ *
+ * Run length: R = 16 runs x 2 chains x BD_ITER blocks of duration rho = 1
+ * at nu = 1 (about 2 events per block and chain), 1000 burn-in blocks;
+ * BD_ITER = 4000 in the fast tier, 40000 in the full one (BASEL_TIER=full).
  */
 #include "check.h"
+#include "stat/mcse.h"
 #include "engine/subset.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+enum { R = 16, CHAINS = 2, BURN = 1000, MAXM = 16 };
 
 typedef struct case_ {
     const char *name, *basis, *prior, *mprior, *birth;
@@ -26,48 +34,89 @@ typedef struct case_ {
     const double *Y;
 } case_;
 
-static void run_case(const case_ *c)
-{
-    basel_error err;
+typedef struct setup {
     bsl_dict *dict;
     bsl_design *D;
-    bsl_dict_create(&dict, c->basis, c->X, c->n, c->d, &err);
-    bsl_design_create(&D, dict, c->X, c->n, c->Y, 1, (size_t)1 << 30, &err);
-    bsl_vs_problem pb = {0};
-    pb.D = D;
-    CHECK(bsl_coef_prior_parse(&pb.prior, c->prior, c->n, 1, &err) == 0, "%s: %s", c->name, err.message);
-    bsl_mprior_parse(&pb.mprior, c->mprior, D->m, &err);
-    pb.kmax = pb.mprior.kmax = BSL_MIN(D->m, D->n - 3);
+    bsl_vs_problem pb;
+} setup;
+
+static int make(setup *s, const case_ *c)
+{
+    basel_error err;
+    memset(s, 0, sizeof *s);
+    if (bsl_dict_create(&s->dict, c->basis, c->X, c->n, c->d, &err) ||
+        bsl_design_create(&s->D, s->dict, c->X, c->n, c->Y, 1, (size_t)1 << 30, &err) ||
+        bsl_coef_prior_parse(&s->pb.prior, c->prior, c->n, 1, &err) ||
+        bsl_mprior_parse(&s->pb.mprior, c->mprior, s->D->m, &err)) {
+        fprintf(stderr, "setup %s: %s\n", c->name, err.message);
+        return -1;
+    }
+    s->pb.D = s->D;
+    s->pb.kmax = s->pb.mprior.kmax = BSL_MIN(s->D->m, s->D->n - 3);
+    return 0;
+}
+
+static void unmake(setup *s)
+{
+    bsl_design_free(s->D);
+    bsl_dict_free(s->dict);
+}
+
+/* The number of checks a case makes: its PIPs and size probabilities. */
+static size_t case_checks(const case_ *c)
+{
+    setup s;
+    if (make(&s, c)) return 0;
+    const size_t k = s.D->m + s.pb.kmax + 1;
+    unmake(&s);
+    return k;
+}
+
+static void run_case(const case_ *c, size_t iter)
+{
+    setup s;
+    if (make(&s, c)) {
+        CHECK(0, "setup %s", c->name);
+        return;
+    }
+    basel_error err;
+    const size_t m = s.D->m, kmax = s.pb.kmax;
     bsl_vs_result ex;
-    CHECK(bsl_enumerate(&pb, NULL, &ex, &err) == BASEL_OK, "%s: enumerate: %s", c->name, err.message);
+    int rc = bsl_enumerate(&s.pb, NULL, &ex, &err);
+    CHECK(rc == BASEL_OK, "%s: enumerate: %s", c->name, err.message);
+    if (rc || m > MAXM) {
+        unmake(&s);
+        return;
+    }
     bsl_params prm = {0};
     if (c->birth) bsl_params_set(&prm, "birth", c->birth);
-    double worst_all = 0;
-    for (unsigned long seed = 1; seed <= 5; seed++) {
-        bsl_run run = {0};
-        run.iter = 100000;
-        run.burn = 2000;
-        run.thin = 1;
-        run.chains = 4;
-        run.seed = seed;
-        run.params = &prm;
+    double pip[MAXM][R], size[MAXM + 1][R];
+    for (size_t r = 0; r < R && rc == BASEL_OK; r++) {
+        bsl_run run = {.iter = iter, .burn = BURN, .thin = 1, .chains = CHAINS, .seed = r + 1,
+                       .params = &prm};
         bsl_vs_result res;
-        int rc = bsl_bd_run(&pb, &run, &res, &err);
-        CHECK(rc == BASEL_OK, "%s seed %lu: %s", c->name, seed, err.message);
-        if (rc) continue;
-        double worst = 0, worst_size = 0;
-        for (size_t j = 0; j < D->m; j++) worst = fmax(worst, fabs(res.pip[j] - ex.pip[j]));
-        for (size_t k = 0; k <= pb.kmax; k++)
-            worst_size = fmax(worst_size, fabs(res.size_prob[k] - ex.size_prob[k]));
-        CHECK(worst < 0.01, "%s seed %lu: max |PIP - exact| = %.4f", c->name, seed, worst);
-        CHECK(worst_size < 0.01, "%s seed %lu: max |P(k) - exact| = %.4f", c->name, seed, worst_size);
-        worst_all = fmax(worst_all, fmax(worst, worst_size));
+        rc = bsl_bd_run(&s.pb, &run, &res, &err);
+        CHECK(rc == BASEL_OK, "%s seed %zu: %s", c->name, r + 1, err.message);
+        if (rc) break;
+        for (size_t j = 0; j < m; j++) pip[j][r] = res.pip[j];
+        for (size_t k = 0; k <= kmax; k++) size[k][r] = res.size_prob[k];
         bsl_vs_result_free(&res);
     }
-    printf("%-44s max error over 5 seeds %.4f\n", c->name, worst_all);
+    if (rc == BASEL_OK) {
+        const double n_total = (double)(R * CHAINS * iter);
+        double worst = 0, widest = 0;
+        for (size_t j = 0; j < m; j++) {
+            CHECK_MC(pip[j], R, ex.pip[j], 0, n_total, "%s: PIP %zu (seeds 1..%d)", c->name, j, R);
+            worst = fmax(worst, mc_family.last_error), widest = fmax(widest, mc_family.last_bound);
+        }
+        for (size_t k = 0; k <= kmax; k++) {
+            CHECK_MC(size[k], R, ex.size_prob[k], 0, n_total, "%s: P(k = %zu) (seeds 1..%d)", c->name, k, R);
+            worst = fmax(worst, mc_family.last_error), widest = fmax(widest, mc_family.last_bound);
+        }
+        printf("  %-60s max |mean - exact| %.4f, widest bound %.4f\n", c->name, worst, widest);
+    }
     bsl_vs_result_free(&ex);
-    bsl_design_free(D);
-    bsl_dict_free(dict);
+    unmake(&s);
 }
 
 int main(void)
@@ -100,7 +149,14 @@ int main(void)
         {"gauss r=1.6 m=16, ridge fixed, poisson:mean=3", "gauss:r=1.6", "ridge:lambda=1,sigma2=0.04", "poisson:mean=3", NULL, xs, 16, 1, ys},
         {"gauss r=1.6 m=16, hier delta2=4 (sigma2 integrated), uniform", "gauss:r=1.6", "hier:delta2=4", "uniform", NULL, xs, 16, 1, ys},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) run_case(&cases[i]);
+    const size_t ncases = sizeof cases / sizeof *cases, iter = STAT_TIER(4000, 40000);
+    size_t K = 0;
+    for (size_t i = 0; i < ncases; i++) K += case_checks(&cases[i]);
+    mc_plan(1e-3, K);
+    printf("bd vs enumeration (%s tier): %d runs x %d chains x %zu blocks (+%d burn); t = %.2f\n",
+           stat_tier_name(), R, CHAINS, iter, BURN, mc_quantile(R));
+    for (size_t i = 0; i < ncases; i++) run_case(&cases[i], iter);
+    mc_report();
     free(X);
     free(Y);
     basel_data_free(lin);

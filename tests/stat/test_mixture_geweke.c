@@ -20,6 +20,7 @@
  * n and d keep it under a minute or so; argv: [length multiplier [seed]].
  */
 #include "check.h"
+#include "stat/mcse.h"
 #include "engine/mixture/mixture.h"
 
 #include <gsl/gsl_cdf.h>
@@ -163,7 +164,8 @@ static void geweke(const char *label, int rj, size_t kernels, int add_proposal, 
 int main(int argc, char **argv)
 {
     /* optional: a length multiplier and a seed base (to replay or vary) */
-    const double scale = argc > 1 ? strtod(argv[1], NULL) : 1; /* 0.05 for sanitizer runs */
+    /* 0.25 in the fast tier, 1 in the full one (BASEL_TIER=full); 0.05 for sanitizer runs */
+    const double scale = argc > 1 ? strtod(argv[1], NULL) : STAT_TIER(0.25, 1);
     const unsigned long seed = argc > 2 ? strtoul(argv[2], NULL, 10) : 20240501UL;
     const int data = BSL_MIX_PROPOSE_DATA, prior = BSL_MIX_PROPOSE_PRIOR;
     const int reg = BSL_MIX_EXCLUDED_REGRESSION, gauss = BSL_MIX_EXCLUDED_GAUSSIAN;

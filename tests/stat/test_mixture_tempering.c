@@ -31,6 +31,7 @@
  * them fail these parts by |z| > 7.
  */
 #include "check.h"
+#include "stat/mcse.h"
 #include "engine/mixture/mixture.h"
 
 #include <gsl/gsl_cdf.h>
@@ -90,7 +91,8 @@ static double se(double p, double ess) { return sqrt(fmax(p * (1 - p), 1e-4) / e
 typedef void (*chain_stats)(const bsl_mix_chain *ch, double *v);
 
 /* Runs ch (one input, input 0 active, subset fixed) at inverse temperature
- * b, 1000 sweeps of burn-in then 400000, and compares the means of nq
+ * b, 1000 sweeps of burn-in then 100000 (fast tier) or 400000 (full,
+ * BASEL_TIER=full), and compares the means of nq
  * statistics with their exact values: z from 50 batch means, two-sided 1%
  * with Bonferroni over the nq. */
 static void compare_with_exact(bsl_mix_chain *ch, unsigned long seed, double b, size_t nq, chain_stats f,
@@ -102,7 +104,7 @@ static void compare_with_exact(bsl_mix_chain *ch, unsigned long seed, double b, 
     bsl_mix_chain_init(ch, r);
     ch->fix_subset = 1, ch->b = b;
     ch->active[0] = 1, ch->I = 1;
-    const size_t sweeps = 400000, per = sweeps / NB;
+    const size_t sweeps = STAT_TIER(100000, 400000), per = sweeps / NB;
     double mean[MAXQ] = {0}, batch[MAXQ][NB] = {{0}}, v[MAXQ];
     for (size_t t = 0; t < 1000; t++) bsl_mix_chain_sweep(ch, r, 0, 0);
     for (size_t t = 0; t < sweeps; t++) {
@@ -293,7 +295,9 @@ int main(void)
     }
     gsl_rng_free(rng);
 
-    bsl_mix_result *plain = fit(X, cls, 1, 200000, 5), *pt = fit(X, cls, 3, 100000, 6);
+    /* plain: 4 chains x 2 iter; tempered: 4 chains x iter (fast 25000, full 100000) */
+    const size_t iter = STAT_TIER(25000, 100000);
+    bsl_mix_result *plain = fit(X, cls, 1, 2 * iter, 5), *pt = fit(X, cls, 3, iter, 6);
     if (!plain || !pt) return check_report("test_mixture_tempering");
     size_t d, len;
     const double *p1 = bsl_mix_pip(plain, &d), *p2 = bsl_mix_pip(pt, &d);
@@ -331,7 +335,7 @@ int main(void)
     CHECK(isnan(g1.accept_swap), "no swaps with one temperature");
     CHECK(g2.accept_swap > 0.05 && g2.accept_swap < 1, "swaps are proposed and accepted (%.3f)", g2.accept_swap);
     /* moves are counted at temperature 1: per cold sweep, not per replica sweep */
-    CHECK(g2.proposed_add + g2.proposed_remove == 4 * 101000UL, "one add or remove counted per cold sweep: %lu",
+    CHECK(g2.proposed_add + g2.proposed_remove == 4 * (iter + 1000), "one add or remove counted per cold sweep: %lu",
           g2.proposed_add + g2.proposed_remove);
     bsl_mix_free(plain);
     bsl_mix_free(pt);

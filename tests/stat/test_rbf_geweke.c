@@ -15,6 +15,7 @@
  * below the two-sided 1% Bonferroni bound over all comparisons.
  */
 #include "check.h"
+#include "stat/mcse.h"
 #include "engine/rbf/rbf.h"
 
 #include <gsl/gsl_cdf.h>
@@ -136,8 +137,9 @@ static int run_mix(const char *label, const double weights[BSL_RBF_NMOVES], unsi
 
 int main(int argc, char **argv)
 {
-    const size_t n_sc = argc > 1 ? (size_t)atol(argv[1]) : 2000000;
-    const size_t n_mc = 400000;
+    /* successive steps: 400000 in the fast tier, 2000000 in the full one (BASEL_TIER=full) */
+    const size_t n_sc = argc > 1 ? (size_t)atol(argv[1]) : STAT_TIER(400000, 2000000);
+    const size_t n_mc = STAT_TIER(100000, 400000);
     const int ncomp = 2 * NSTAT;
     const double zcrit = gsl_cdf_ugaussian_Qinv(0.01 / (2.0 * ncomp)); /* Bonferroni, 1% */
     printf("Geweke test: %zu successive steps per mix, |z| < %.2f\n", n_sc, zcrit);

@@ -6,13 +6,21 @@
  * sampler as written: eqs. 8, 12, 14), on lin_p15_n200 and the three
  * correlated synthetic designs of test_rj_exact.c (ar1, dup, hidden), under
  * the default prior (tau = 1, c = 100, uniform model prior = Bernoulli(1/2))
- * and under tau = 0.5, c = 400, p = 0.2. Five seeds each; every
- * Rao-Blackwellised PIP and every raw frequency must be within 0.01 of the
- * exact one. Iterations: 4 chains x 20000 sweeps (collapsed) or 100000
- * sweeps (as written), after 500 burn-in.
+ * and under tau = 0.5, c = 400, p = 0.2.
+ *
+ * Each case runs R = 16 independent one-chain runs (seeds 1..R) and checks
+ * every Rao-Blackwellised PIP, every raw inclusion frequency and every size
+ * probability P(k). Bound (tests/stat/mcse.h): the mean over the R runs
+ * within t_{R-1} standard errors (their spread, floored at the binomial
+ * one) of the exact value, t at the two-sided level 1e-3 / K, K all such
+ * checks in the program (Bonferroni: a correct engine fails the program
+ * with probability below 1e-3). Iterations per run after 500 burn-in:
+ * collapsed 1000 sweeps (fast tier) or 20000 (full, BASEL_TIER=full); as
+ * written 4000 or 100000 (beta and sigma^2 slow the indicators down).
  */
 #include "check.h"
 #include "stat/designs.h"
+#include "stat/mcse.h"
 #include "core/params.h"
 #include "engine/ssvs/ssvs.h"
 
@@ -22,15 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef SS_ITER
-#define SS_ITER 20000      /* collapsed: sweeps per chain */
-#endif
-#ifndef SS_ITER_GIBBS
-#define SS_ITER_GIBBS 100000 /* as written: beta and sigma^2 slow the indicators down */
-#endif
-#define SS_BURN 500
-#define SS_CHAINS 4
-#define TOL 0.01
+enum { R = 16, SS_BURN = 500, MAXM = 16 };
+static size_t ss_iter, ss_iter_gibbs; /* sweeps per run: collapsed, as written */
 
 typedef struct setup {
     bsl_dict *dict;
@@ -59,7 +60,8 @@ static void unmake(setup *s)
     bsl_dict_free(s->dict);
 }
 
-static double worst_rb = 0, worst_freq = 0;
+/* The number of checks one_case makes: PIPs twice, size probabilities once. */
+static size_t case_checks(const prob *p) { return 2 * p->d + p->d + 1; }
 
 static void one_case(const prob *p, const char *spec, const char *mprior)
 {
@@ -73,35 +75,47 @@ static void one_case(const prob *p, const char *spec, const char *mprior)
     bsl_ssvs_prior sp;
     int rc = bsl_ssvs_parse(&sp, spec, &err);
     CHECK(rc == BASEL_OK, "parse %s: %s", spec, err.message);
-    double ex[16], ex_size[17], freq[16];
-    if (!rc) rc = bsl_ssvs_enumerate(&sp, &s.pb, ex, ex_size, &err);
-    CHECK(rc == BASEL_OK, "enumerate %s %s: %s", p->name, spec, err.message);
+    double ex[MAXM], ex_size[MAXM + 1], freq[MAXM];
+    if (!rc && (p->d > MAXM || s.pb.kmax != p->d)) { /* the check count and arrays assume both */
+        CHECK(0, "%s: m = %zu, kmax = %zu: the test needs m <= %d and kmax = m", p->name, p->d, s.pb.kmax, MAXM);
+        rc = BASEL_EINVAL;
+    } else if (!rc) {
+        rc = bsl_ssvs_enumerate(&sp, &s.pb, ex, ex_size, &err);
+        CHECK(rc == BASEL_OK, "enumerate %s %s: %s", p->name, spec, err.message);
+    }
     bsl_params params = {0};
-    bsl_run run = {.iter = sp.collapsed ? SS_ITER : SS_ITER_GIBBS, .burn = SS_BURN, .thin = 1, .chains = SS_CHAINS, .top = 10,
-                   .params = &params};
-    double w_rb = 0, w_f = 0;
-    for (unsigned long seed = 1; seed <= 5 && rc == BASEL_OK; seed++) {
+    const size_t iter = sp.collapsed ? ss_iter : ss_iter_gibbs;
+    double rb[MAXM][R], fr[MAXM][R], size[MAXM + 1][R];
+    for (size_t r = 0; r < R && rc == BASEL_OK; r++) {
+        bsl_run run = {.iter = iter, .burn = SS_BURN, .thin = 1, .chains = 1, .seed = r + 1, .top = 10,
+                       .params = &params};
         bsl_vs_result res;
-        run.seed = seed;
         rc = bsl_ssvs_run_ex(&s.pb, &run, &res, freq, &err);
-        CHECK(rc == BASEL_OK, "ssvs %s %s seed %lu: %s", p->name, spec, seed, err.message);
+        CHECK(rc == BASEL_OK, "ssvs %s %s seed %zu: %s", p->name, spec, r + 1, err.message);
         if (rc) break;
-        double e = 0, ef = 0;
-        for (size_t j = 0; j < p->d; j++) {
-            e = fmax(e, fabs(res.pip[j] - ex[j]));
-            ef = fmax(ef, fabs(freq[j] - ex[j]));
-        }
-        CHECK(e < TOL, "ssvs %s %s %s seed %lu: max |rb pip - exact| = %.4f", p->name, spec, mprior,
-              seed, e);
-        CHECK(ef < TOL, "ssvs %s %s %s seed %lu: max |frequency - exact| = %.4f", p->name, spec,
-              mprior, seed, ef);
-        w_rb = fmax(w_rb, e);
-        w_f = fmax(w_f, ef);
+        for (size_t j = 0; j < p->d; j++) rb[j][r] = res.pip[j], fr[j][r] = freq[j];
+        for (size_t k = 0; k <= p->d; k++) size[k][r] = res.size_prob[k];
         bsl_vs_result_free(&res);
     }
-    printf("  %-13s %-40s %-8s max err rb %.4f  freq %.4f\n", p->name, spec, mprior, w_rb, w_f);
-    worst_rb = fmax(worst_rb, w_rb);
-    worst_freq = fmax(worst_freq, w_f);
+    if (rc == BASEL_OK) {
+        const double n_total = (double)R * (double)iter;
+        double w_rb = 0, w_f = 0, w_k = 0, widest = 0;
+        for (size_t j = 0; j < p->d; j++) {
+            CHECK_MC(rb[j], R, ex[j], 0, n_total, "ssvs %s %s %s: rao-blackwell PIP %zu (seeds 1..%d)", p->name,
+                     spec, mprior, j, R);
+            w_rb = fmax(w_rb, mc_family.last_error), widest = fmax(widest, mc_family.last_bound);
+            CHECK_MC(fr[j], R, ex[j], 0, n_total, "ssvs %s %s %s: frequency PIP %zu (seeds 1..%d)", p->name,
+                     spec, mprior, j, R);
+            w_f = fmax(w_f, mc_family.last_error), widest = fmax(widest, mc_family.last_bound);
+        }
+        for (size_t k = 0; k <= p->d; k++) {
+            CHECK_MC(size[k], R, ex_size[k], 0, n_total, "ssvs %s %s %s: P(k = %zu) (seeds 1..%d)", p->name,
+                     spec, mprior, k, R);
+            w_k = fmax(w_k, mc_family.last_error), widest = fmax(widest, mc_family.last_bound);
+        }
+        printf("  %-13s %-46s %-14s max |mean - exact| rb %.4f freq %.4f P(k) %.4f; widest bound %.4f\n",
+               p->name, spec, mprior, w_rb, w_f, w_k, widest);
+    }
     unmake(&s);
 }
 
@@ -138,11 +152,17 @@ int main(void)
                            "ssvs:collapsed=0,scaled=1", "ssvs:collapsed=0,scaled=0",
                            "ssvs:collapsed=1,scaled=1,tau=0.5,c=400,p=0.2",
                            "ssvs:collapsed=0,scaled=0,tau=0.5,c=400,p=0.2"};
-    printf("ssvs vs enumeration: %d chains x %d sweeps collapsed, %d as written (+%d burn), 5 seeds\n",
-           SS_CHAINS, SS_ITER, SS_ITER_GIBBS, SS_BURN);
+    ss_iter = STAT_TIER(1000, 20000);
+    ss_iter_gibbs = STAT_TIER(4000, 100000);
+    size_t K = 0;
+    for (size_t i = 0; i < np; i++) K += 6 * case_checks(&probs[i]);
+    mc_plan(1e-3, K);
+    printf("ssvs vs enumeration (%s tier): %d one-chain runs x %zu sweeps collapsed, %zu as written "
+           "(+%d burn); t = %.2f\n",
+           stat_tier_name(), R, ss_iter, ss_iter_gibbs, SS_BURN, mc_quantile(R));
     for (size_t i = 0; i < np; i++)
         for (size_t a = 0; a < 6; a++) one_case(&probs[i], specs[a], a < 4 && i == 0 ? "poisson:mean=3" : "uniform");
-    printf("worst max |pip - exact|: rb %.4f, frequency %.4f\n", worst_rb, worst_freq);
+    mc_report();
     for (size_t i = 0; i < np; i++) {
         free(probs[i].X);
         free(probs[i].Y);

@@ -17,17 +17,18 @@
  * special case of a truncated Poisson prior, uniform births and nu = omega;
  * we use (*) as derived, and the enumeration tests decide.
  * All k ratios pi(A - {a}) / pi(A) come from the model's explicit inverse in
- * O(k^2) in total (bsl_model_drop_scores), never from k refactorisations.
+ * O(k^2) in total (the model table's drop_scores), never from k
+ * refactorisations.
  *
  * Births into a state of probability zero (an atom collinear with the
  * active set, k = kmax) are thinned: the event happens, nothing changes,
  * which keeps (*) exact.
  *
  * Blocks. Time runs in blocks of duration rho; at each block's end (times
- * rho, 2 rho, ...) the draw is recorded and the ridge prior's sigma^2 and
- * lambda get their Gibbs updates (eqs. 17-19), both from the state AT that
- * time: the state before the first event past the block's end. That event
- * is dropped and the next block draws a fresh holding time, which by the
+ * rho, 2 rho, ...) the draw is recorded and the model's nuisance
+ * parameters (ridge: sigma^2 and lambda, eqs. 17-19; model.h draw_nuisance)
+ * get their Gibbs updates, both from the state AT that time: the state
+ * before the first event past the block's end. That event is dropped and the next block draws a fresh holding time, which by the
  * exponential's lack of memory (and after a Gibbs update, under the new
  * rates) is the same process. The state at a fixed time is distributed as
  * pi; the state after the event that crosses it would not be (it follows a
@@ -64,7 +65,7 @@ typedef struct bd_settings {
 
 /* Per-chain state and accumulators. */
 typedef struct bd_chain {
-    bsl_model *M;
+    bsl_cmodel *M;
     gsl_rng *r;
     const gsl_ran_discrete_t *birth; /* alias table of w over all atoms */
     double W_dormant;                /* sum of w over usable dormant atoms */
@@ -81,9 +82,9 @@ typedef struct bd_chain {
     int rc;
 } bd_chain;
 
-static double log_post(const bsl_model *M, const bsl_mprior *mp)
+static double log_post(const bsl_cmodel *M, const bsl_mprior *mp)
 {
-    return M->log_ml + bsl_mprior_log(mp, M->k);
+    return bsl_cmodel_log_ml(M) + bsl_mprior_log(mp, bsl_cmodel_k(M));
 }
 
 /* Informed birth weights: squared correlation of each atom with y (summed
@@ -107,47 +108,14 @@ static double *birth_weights(const bsl_vs_problem *pb, int informed)
     return w;
 }
 
-/* Gibbs updates of the ridge prior's sigma^2 and lambda (paper 004):
- * beta | ... from eq. (19) with A = B'B + sigma^2 lambda I,
- * 1/sigma^2 | beta ~ Gamma(a + N/2, b + RSS/2) (eq. 18),
- * lambda | beta ~ Gamma(c + k/2, d + |beta|^2/2) (eq. 17; the paper's
- * "c + k + 1" counts an intercept that here has a flat prior, and a
- * Gamma shape for k Gaussian coordinates is k/2). */
-static int gibbs_ridge(bd_chain *ch, const bsl_vs_problem *pb)
-{
-    bsl_model *M = ch->M;
-    const size_t k = M->k;
-    bsl_coef_prior pr = M->prior;
-    double *beta = ch->beta, *eps = ch->log_rate;
-    bsl_model_coef_mean(M, beta); /* A^{-1} b */
-    for (size_t i = 0; i < k; i++) eps[i] = gsl_ran_gaussian(ch->r, 1.0);
-    bsl_chol_solve_upper(&M->chol, eps); /* L^{-T} eps ~ N(0, A^{-1}) */
-    double bb = 0, bAb = 0, bty = 0;
-    for (size_t i = 0; i < k; i++) beta[i] += sqrt(pr.sigma2) * eps[i];
-    for (size_t i = 0; i < k; i++) {
-        bb += beta[i] * beta[i];
-        bty += beta[i] * M->bA[i];
-    }
-    /* beta' B'B beta from the factor: |L' beta|^2 - tau |beta|^2 */
-    for (size_t i = 0; i < k; i++) {
-        double t = 0;
-        for (size_t l = i; l < k; l++) t += M->chol.L[l + i * M->chol.cap] * beta[l];
-        bAb += t * t;
-    }
-    const double N = (double)(pb->D->n - pb->D->q);
-    const double rss = fmax(pb->D->yy[0] - 2 * bty + bAb - M->tau * bb, 1e-300);
-    pr.sigma2 = 1.0 / gsl_ran_gamma(ch->r, pr.a + 0.5 * N, 1.0 / (pr.b + 0.5 * rss));
-    pr.lambda = gsl_ran_gamma(ch->r, pr.c + 0.5 * (double)k, 1.0 / (pr.d + 0.5 * bb));
-    return bsl_model_set_prior(M, &pr);
-}
-
 /* The rates of the current state: log_rate[p] for the death of active[p]
  * and the birth rate; returns log R, the log of the total rate. */
 static double rates(bd_chain *ch, const bsl_vs_problem *pb, const bd_settings *st,
                     const double *w, size_t dormant, double *log_birth)
 {
-    bsl_model *M = ch->M;
-    const size_t k = M->k;
+    bsl_cmodel *M = ch->M;
+    const size_t k = bsl_cmodel_k(M);
+    const size_t *active = bsl_cmodel_active(M);
     *log_birth = k < pb->kmax && dormant > 0 ? log(st->nu) : -INFINITY;
     double log_R = *log_birth;
     if (k <= pb->mprior.kmin) {
@@ -156,9 +124,9 @@ static double rates(bd_chain *ch, const bsl_vs_problem *pb, const bd_settings *s
     }
     const double lp = log_post(M, &pb->mprior);
     const double lp_prior_down = bsl_mprior_log(&pb->mprior, k - 1);
-    bsl_model_drop_scores(M, ch->drop);
+    bsl_cmodel_drop_scores(M, ch->drop);
     for (size_t p = 0; p < k; p++) {
-        const size_t a = M->active[p];
+        const size_t a = active[p];
         /* (*): delta_a = nu w_a / (W(A) + w_a) * pi(A - a) / pi(A) */
         ch->log_rate[p] = log(st->nu) + log(w[a]) - log(ch->W_dormant + w[a]) + ch->drop[p] +
                           lp_prior_down - lp;
@@ -171,14 +139,14 @@ static double rates(bd_chain *ch, const bsl_vs_problem *pb, const bd_settings *s
 static void transition(bd_chain *ch, const double *w, double log_R, double log_birth,
                        size_t *dormant)
 {
-    bsl_model *M = ch->M;
+    bsl_cmodel *M = ch->M;
     double u = gsl_rng_uniform(ch->r);
     const double p_birth = exp(log_birth - log_R);
     ch->events++;
     if (u < p_birth) {
         size_t j;
-        do j = gsl_ran_discrete(ch->r, ch->birth); while (M->pos[j] >= 0);
-        if (bsl_model_try_add(M, j) == -INFINITY || bsl_model_add(M, j) != BASEL_OK) {
+        do j = gsl_ran_discrete(ch->r, ch->birth); while (bsl_cmodel_is_active(M, j));
+        if (bsl_cmodel_try_add(M, j) == -INFINITY || bsl_cmodel_add(M, j) != BASEL_OK) {
             ch->null_births++; /* a birth into a state of probability 0: thinned */
             return;
         }
@@ -189,13 +157,13 @@ static void transition(bd_chain *ch, const double *w, double log_R, double log_b
     }
     u -= p_birth;
     size_t p = 0;
-    for (; p + 1 < M->k; p++) {
+    for (; p + 1 < bsl_cmodel_k(M); p++) {
         const double pr = exp(ch->log_rate[p] - log_R);
         if (u < pr) break;
         u -= pr;
     }
-    const size_t a = M->active[p];
-    bsl_model_remove(M, a);
+    const size_t a = bsl_cmodel_active(M)[p];
+    bsl_cmodel_remove(M, a);
     ch->W_dormant += w[a];
     ++*dormant;
     ch->deaths++;
@@ -203,19 +171,20 @@ static void transition(bd_chain *ch, const double *w, double log_R, double log_b
 
 static void accumulate(bd_chain *ch, const bsl_vs_problem *pb, double weight, size_t batch)
 {
-    bsl_model *M = ch->M;
-    const size_t k = M->k, c = M->c, m = M->m;
+    bsl_cmodel *M = ch->M;
+    const size_t k = bsl_cmodel_k(M), c = pb->D->c, m = pb->D->m;
+    const size_t *active = bsl_cmodel_active(M);
     ch->total += weight;
     ch->size[k] += weight;
     ch->batch_w[batch] += weight;
-    bsl_model_coef_mean(M, ch->beta);
+    bsl_cmodel_coef_mean(M, ch->beta);
     for (size_t i = 0; i < k; i++) {
-        const size_t a = M->active[i];
+        const size_t a = active[i];
         ch->pip[a] += weight;
         ch->batch_pip[batch * m + a] += weight;
         for (size_t o = 0; o < c; o++) ch->coef[a * c + o] += weight * ch->beta[i * c + o];
     }
-    if (bsl_modelset_add(&ch->models, M->active, k, weight, log_post(M, &pb->mprior)))
+    if (bsl_modelset_add(&ch->models, active, k, weight, log_post(M, &pb->mprior)))
         ch->rc = BASEL_ENOMEM;
 }
 
@@ -227,7 +196,7 @@ static int chain_alloc(bd_chain *ch, const bsl_vs_problem *pb, const bsl_run *ru
 {
     const size_t m = pb->D->m, c = pb->D->c, kc = pb->kmax + 1;
     memset(ch, 0, sizeof *ch);
-    if (bsl_model_create(&ch->M, pb->D, &pb->prior, pb->kmax, err)) return BASEL_ENOMEM;
+    if (bsl_vs_model_create(&ch->M, pb, &pb->prior, pb->kmax, err)) return BASEL_ENOMEM;
     ch->r = gsl_rng_alloc(gsl_rng_mt19937);
     ch->drop = bsl_malloc(kc, sizeof(double));
     ch->log_rate = bsl_malloc(kc, sizeof(double));
@@ -242,17 +211,16 @@ static int chain_alloc(bd_chain *ch, const bsl_vs_problem *pb, const bsl_run *ru
         !ch->batch_pip || !ch->batch_w || !ch->size_trace || bsl_modelset_init(&ch->models, max_models) ||
         bsl_vs_result_init(&ch->draws, m, c, pb->kmax, 1))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    if (pb->prior.sample_nuisance) {
-        ch->draws.nscalars = 2;
-        strcpy(ch->draws.scalar_names[0], "sigma2");
-        strcpy(ch->draws.scalar_names[1], "lambda");
-    }
+    const char *const *names = NULL; /* the model's nuisance parameters go into the draws */
+    ch->draws.nscalars = BSL_MIN(bsl_cmodel_nuisance(ch->M, NULL, &names), (size_t)2);
+    for (size_t i = 0; i < ch->draws.nscalars; i++)
+        snprintf(ch->draws.scalar_names[i], sizeof ch->draws.scalar_names[i], "%s", names[i]);
     return BASEL_OK;
 }
 
 static void chain_free(bd_chain *ch)
 {
-    bsl_model_free(ch->M);
+    bsl_cmodel_free(ch->M);
     if (ch->r) gsl_rng_free(ch->r);
     free(ch->drop);
     free(ch->log_rate);
@@ -311,23 +279,23 @@ static int chain_run(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
             if (keep) {
                 accumulate(ch, pb, weight, batch);
                 block_w += weight;
-                block_size += weight * (double)ch->M->k;
+                block_size += weight * (double)bsl_cmodel_k(ch->M);
             }
             t += gsl_ran_exponential(ch->r, hold);
             if (t >= st->rho) break; /* the next event falls after the block's end */
             transition(ch, w, log_R, log_birth, &dormant);
         }
-        if (keep) ch->size_trace[it] = block_w > 0 ? block_size / block_w : (double)ch->M->k;
-        if (pb->prior.sample_nuisance && gibbs_ridge(ch, pb) != BASEL_OK) ch->rc = BASEL_ENUMERIC;
+        if (keep) ch->size_trace[it] = block_w > 0 ? block_size / block_w : (double)bsl_cmodel_k(ch->M);
+        if (bsl_cmodel_draw_nuisance(ch->M, ch->r) != BASEL_OK) ch->rc = BASEL_ENUMERIC;
+        double sc[2] = {0, 0}; /* the model's nuisance parameters (ridge: sigma2, lambda) */
+        bsl_cmodel_nuisance(ch->M, sc, NULL);
         if (keep) {
-            ch->sigma2_sum += ch->M->prior.sigma2;
-            ch->lambda_sum += ch->M->prior.lambda;
+            ch->sigma2_sum += sc[0];
+            ch->lambda_sum += sc[1];
         }
-        if (keep && run->keep_draws && it % run->thin == 0) {
-            double sc[2] = {ch->M->prior.sigma2, ch->M->prior.lambda};
-            if (bsl_vs_add_draw(&ch->draws, (unsigned)chain, ch->M->active, ch->M->k, sc))
-                ch->rc = BASEL_ENOMEM;
-        }
+        if (keep && run->keep_draws && it % run->thin == 0 &&
+            bsl_vs_add_draw(&ch->draws, (unsigned)chain, bsl_cmodel_active(ch->M), bsl_cmodel_k(ch->M), sc))
+            ch->rc = BASEL_ENOMEM;
         if (bsl_tick(tick, 1)) ch->rc = BASEL_ECANCELLED;
     }
     return ch->rc;
@@ -419,10 +387,6 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
     if (birth && strcmp(birth, "uniform") != 0 && strcmp(birth, "informed") != 0)
         return bsl_fail(err, BASEL_EINVAL, "--birth '%s': expected uniform or informed", birth);
     st.informed = birth && strcmp(birth, "informed") == 0;
-    if (pb->prior.sample_nuisance && D->c != 1)
-        return bsl_fail(err, BASEL_EINVAL,
-                        "--prior ridge with sampled sigma2 and lambda takes one target; give "
-                        "lambda and sigma2 for several");
     const size_t chains = run->chains;
     double *w = birth_weights(pb, st.informed);
     bd_chain *chs = bsl_calloc(chains, sizeof *chs);
@@ -439,7 +403,7 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
         W_all += w[j];
         n_usable += D->usable[j];
     }
-    rc = bsl_vs_result_init(res, D->m, D->c, pb->kmax, chains);
+    rc = bsl_vs_result_init(res, D->m, D->c, pb->kmax, chains) ? bsl_fail(err, BASEL_ENOMEM, "out of memory") : BASEL_OK;
     for (size_t h = 0; h < chains && !rc; h++) {
         rc = chain_alloc(&chs[h], pb, run, max_models, err);
         chs[h].birth = alias;

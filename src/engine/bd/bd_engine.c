@@ -7,18 +7,8 @@
 #include "../subset.h"
 
 static const bsl_engine_option options[] = {
-    {"basis", "linear"},
-    {"prior", "g"},
-    {"model-prior", "beta-binomial:a=1,b=1"},
-    {"standardize", "no"},
-    {"kmax", ""},
-    {"iter", "10000"},
-    {"burn", ""},
-    {"thin", "1"},
-    {"chains", "4"},
-    {"top", "20"},
-    {"gram-memory", "256"},
-    {"max-models", "20000"},
+    BSL_SUBSET_OPTIONS("g"),
+    BSL_SUBSET_RUN_OPTIONS("10000"),
     {"nu", "1"},
     {"rho", "1"},
     {"birth", "uniform"},
@@ -37,7 +27,9 @@ const bsl_engine_def bsl_engine_bd = {
     .options = options,
     .models = bsl_subset_models,
     .keeps_draws = 1,
+    .scale_free = 1,
     .fit = fit,
     .predict = bsl_subset_predict,
     .mean_interval = 1,
+    .check = bsl_subset_check,
 };

@@ -35,25 +35,26 @@ static void rescale(acc *a, size_t m, size_t c, size_t kmax, double factor)
     for (size_t k = 0; k <= kmax; k++) a->size[k] *= factor;
 }
 
-static int visit(bsl_model *M, const bsl_vs_problem *pb, acc *a, bsl_vs_result *res,
+static int visit(bsl_cmodel *M, const bsl_vs_problem *pb, acc *a, bsl_vs_result *res,
                  double *beta)
 {
-    const size_t k = M->k, c = M->c;
-    const double lp = M->log_ml + bsl_mprior_log(&pb->mprior, k);
+    const size_t k = bsl_cmodel_k(M), c = pb->D->c, m = pb->D->m;
+    const size_t *active = bsl_cmodel_active(M);
+    const double lp = bsl_cmodel_log_ml(M) + bsl_mprior_log(&pb->mprior, k);
     if (lp == -INFINITY) return 0;
     if (lp > a->log_max) {
-        if (a->log_max > -INFINITY) rescale(a, M->m, c, res->kmax, exp(a->log_max - lp));
+        if (a->log_max > -INFINITY) rescale(a, m, c, res->kmax, exp(a->log_max - lp));
         a->log_max = lp;
     }
     const double w = exp(lp - a->log_max);
     a->z += w;
     a->size[k] += w;
-    bsl_model_coef_mean(M, beta);
+    bsl_cmodel_coef_mean(M, beta);
     for (size_t i = 0; i < k; i++) {
-        a->pip[M->active[i]] += w;
-        for (size_t o = 0; o < c; o++) a->coef[M->active[i] * c + o] += w * beta[i * c + o];
+        a->pip[active[i]] += w;
+        for (size_t o = 0; o < c; o++) a->coef[active[i] * c + o] += w * beta[i * c + o];
     }
-    if (lp > a->log_max - ENUM_KEEP_LOG && bsl_modelset_add(&res->models, M->active, k, 0.0, lp))
+    if (lp > a->log_max - ENUM_KEEP_LOG && bsl_modelset_add(&res->models, active, k, 0.0, lp))
         return -1;
     return 0;
 }
@@ -61,7 +62,7 @@ static int visit(bsl_model *M, const bsl_vs_problem *pb, acc *a, bsl_vs_result *
 /* The walk over all subsets, as the one "chain" of the chain driver (for
  * its progress and cancel; one unit per subset). */
 typedef struct enum_ctx {
-    bsl_model *M;
+    bsl_cmodel *M;
     const bsl_vs_problem *pb;
     acc *a;
     bsl_vs_result *res;
@@ -72,14 +73,14 @@ typedef struct enum_ctx {
 static int walk(void *ctx, size_t chain, unsigned long seed, bsl_ticker *tick)
 {
     enum_ctx *x = ctx;
-    bsl_model *M = x->M;
-    int rc = visit(M, x->pb, x->a, x->res, x->beta);
-    const unsigned long long total = 1ULL << M->m;
+    bsl_cmodel *M = x->M;
+    int rc = visit(M, x->pb, x->a, x->res, x->beta) ? bsl_fail(x->err, BASEL_ENOMEM, "out of memory") : BASEL_OK;
+    const unsigned long long total = 1ULL << x->pb->D->m;
     for (unsigned long long i = 1; i < total && !rc; i++) {
         const size_t j = (size_t)__builtin_ctzll(i);
-        if (M->pos[j] >= 0)
-            bsl_model_remove(M, j);
-        else if (bsl_model_add(M, j) != BASEL_OK)
+        if (bsl_cmodel_is_active(M, j))
+            bsl_cmodel_remove(M, j);
+        else if (bsl_cmodel_add(M, j) != BASEL_OK)
             rc = bsl_fail(x->err, BASEL_ENUMERIC, "atom %zu could not be added (collinear)", j + 1);
         if (!rc && visit(M, x->pb, x->a, x->res, x->beta)) rc = bsl_fail(x->err, BASEL_ENOMEM, "out of memory");
         if (!rc && bsl_tick(tick, 1)) rc = bsl_fail(x->err, BASEL_ECANCELLED, "cancelled");
@@ -87,22 +88,27 @@ static int walk(void *ctx, size_t chain, unsigned long seed, bsl_ticker *tick)
     return rc;
 }
 
-/* Every subset must be feasible for the model (bsl_model_try_add: no atom
+/* Every subset must be feasible for the model (try_add: no atom
  * collinear with the others); feasibility is inherited by subsets, so it
  * holds for all 2^m iff it holds for the whole dictionary. */
 static int check_full_rank(const bsl_vs_problem *pb, basel_error *err)
 {
     const size_t m = pb->D->m;
-    bsl_model *M;
-    if (bsl_model_create(&M, pb->D, &pb->prior, m, err)) return BASEL_ENOMEM;
-    int rc = BASEL_OK;
+    bsl_cmodel *M;
+    int rc = bsl_vs_model_create(&M, pb, &pb->prior, m, err);
+    if (rc) return rc;
+    if (bsl_cmodel_nuisance(M, NULL, NULL) > 0)
+        rc = bsl_fail(err, BASEL_EINVAL,
+                      "enumeration needs a model without sampled nuisance parameters (the %s model "
+                      "has them)",
+                      M->ops->name);
     for (size_t j = 0; j < m && !rc; j++)
-        if (bsl_model_add(M, j) != BASEL_OK)
+        if (bsl_cmodel_add(M, j) != BASEL_OK)
             rc = bsl_fail(err, BASEL_ENUMERIC,
                           "atom %zu is collinear with atoms before it (or with the intercept): the "
                           "%s prior needs every subset to be of full rank",
                           j + 1, bsl_coef_kind_name(pb->prior.kind));
-    bsl_model_free(M);
+    bsl_cmodel_free(M);
     return rc;
 }
 
@@ -117,15 +123,16 @@ int bsl_enumerate(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *r
                         m, ENUM_MAX_M);
     if (pb->prior.sample_nuisance)
         return bsl_fail(err, BASEL_EINVAL,
-                        "enumeration needs fixed hyperparameters: give --prior ridge:lambda=..,sigma2=..");
+                        "enumeration needs fixed hyperparameters: give --prior %s",
+                        pb->prior.kind == BSL_COEF_G ? "g:g=.. (without a, b)" : "ridge:lambda=..,sigma2=..");
     clock_t t0 = clock();
     int rc = bsl_vs_result_init(res, m, c, pb->kmax, 1);
     if (rc) return bsl_fail(err, rc, "out of memory");
     if ((rc = check_full_rank(pb, err))) return rc;
-    bsl_model *M = NULL;
+    bsl_cmodel *M = NULL;
     acc a = {-INFINITY, 0, res->pip, res->size_prob, res->coef_bma};
     double *beta = bsl_malloc(m * c + 1, sizeof *beta);
-    if (!beta || bsl_model_create(&M, pb->D, &pb->prior, m, err)) {
+    if (!beta || bsl_vs_model_create(&M, pb, &pb->prior, m, err)) {
         free(beta);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
@@ -137,7 +144,7 @@ int bsl_enumerate(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *r
     rc = bsl_chains_run(&cs, walk, &x);
     if (rc == BASEL_ECANCELLED) bsl_fail(err, rc, "cancelled"); /* also before the walk began */
     else if (rc == BASEL_ENOMEM) bsl_fail(err, rc, "out of memory");
-    bsl_model_free(M);
+    bsl_cmodel_free(M);
     free(beta);
     if (rc) return rc;
     /* normalise: probabilities, and the stored subsets' weights */

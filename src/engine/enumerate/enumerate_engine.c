@@ -8,13 +8,7 @@
 #include "../subset.h"
 
 static const bsl_engine_option options[] = {
-    {"basis", "linear"},
-    {"prior", "g"},
-    {"model-prior", "beta-binomial:a=1,b=1"},
-    {"standardize", "no"},
-    {"kmax", ""},
-    {"top", "20"},
-    {"gram-memory", "256"},
+    BSL_SUBSET_OPTIONS("g"),
     {NULL, NULL},
 };
 
@@ -30,7 +24,9 @@ const bsl_engine_def bsl_engine_enumerate = {
     .options = options,
     .models = bsl_subset_models,
     .keeps_draws = 0,
+    .scale_free = 1,
     .fit = fit,
     .predict = bsl_subset_predict,
     .mean_interval = 1,
+    .check = bsl_subset_check,
 };

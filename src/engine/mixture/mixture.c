@@ -338,20 +338,37 @@ static void predict_row(const bsl_mix_result *r, size_t t, const double *x, size
     for (size_t k = 0; k < K; k++) p[k] += tot > 0 ? pk[k] / tot : 1.0 / (double)K;
 }
 
-int bsl_mixture_predict(const bsl_mix_result *r, const double *Xnew, size_t n, double *prob)
+/* Whether kept draw t has exactly the inputs model[0..k) (sorted). */
+static int draw_is(const bsl_mix_result *r, size_t t, const size_t *model, size_t k)
+{
+    const size_t len = r->draw_off[t + 1] - r->draw_off[t];
+    return len == k && (k == 0 || memcmp(r->draw_idx + r->draw_off[t], model, k * sizeof *model) == 0);
+}
+
+int bsl_mixture_predict_model(const bsl_mix_result *r, const double *Xnew, size_t n, const size_t *model,
+                              size_t k, double *prob)
 {
     if (!r || (!Xnew && n) || (!prob && n) || r->ndraw == 0) return BASEL_EINVAL;
     for (size_t i = 0; i < n * r->d; i++)
         if (!isfinite(Xnew[i])) return BASEL_EINVAL;
+    size_t used = 0;
+    for (size_t t = 0; t < r->ndraw; t++) used += !model || draw_is(r, t, model, k);
+    if (used == 0) return BASEL_ERANGE;
     double *e = bsl_malloc(r->D + r->K, sizeof *e);
     if (!e) return BASEL_ENOMEM;
     memset(prob, 0, n * r->K * sizeof *prob);
     for (size_t i = 0; i < n; i++) {
-        for (size_t t = 0; t < r->ndraw; t++) predict_row(r, t, Xnew + i, n, prob + i * r->K, e);
-        for (size_t k = 0; k < r->K; k++) prob[i * r->K + k] /= (double)r->ndraw;
+        for (size_t t = 0; t < r->ndraw; t++)
+            if (!model || draw_is(r, t, model, k)) predict_row(r, t, Xnew + i, n, prob + i * r->K, e);
+        for (size_t c = 0; c < r->K; c++) prob[i * r->K + c] /= (double)used;
     }
     free(e);
     return BASEL_OK;
+}
+
+int bsl_mixture_predict(const bsl_mix_result *r, const double *Xnew, size_t n, double *prob)
+{
+    return bsl_mixture_predict_model(r, Xnew, n, NULL, 0, prob);
 }
 
 /* ----------------------------------------------------------- accessors */

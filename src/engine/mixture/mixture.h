@@ -110,6 +110,11 @@ int bsl_mixture_fit(const double *X, size_t n, size_t d, const int *cls, size_t 
  * every class and cancels). Xnew is n x d column-major with the fit's inputs
  * in the fit's order. BASEL_EINVAL for NULL arguments or non-finite Xnew. */
 int bsl_mixture_predict(const bsl_mix_result *r, const double *Xnew, size_t n, double *prob);
+/* The same averaged over the kept draws whose inputs are exactly
+ * model[0..k) (sorted; NULL: every draw): the predictive given that model.
+ * BASEL_ERANGE when no kept draw has it. */
+int bsl_mixture_predict_model(const bsl_mix_result *r, const double *Xnew, size_t n, const size_t *model,
+                              size_t k, double *prob);
 
 void bsl_mix_free(bsl_mix_result *r);
 

@@ -95,6 +95,7 @@ static int mixture_diagnostics(bsl_result *res, const bsl_mix_result *r, const b
     bsl_mix_diag dg;
     bsl_mix_diagnostics(r, &dg);
     json_t *dj = res->diagnostics;
+    int bad = 0;
     char note[256];
     snprintf(note, sizeof note,
              "mean inputs %.2f, max %zu; acceptance add %.3g, remove %.3g, exchange %.3g; %zu kernels",
@@ -109,18 +110,20 @@ static int mixture_diagnostics(bsl_result *res, const bsl_mix_result *r, const b
                  pow(mo->temp_max, (double)(dg.swap_min_pair + 1) / (double)(mo->temperatures - 1)),
                  dg.accept_swap_min);
     }
-    json_object_set_new(dj, "note", json_string(note));
-    json_object_set_new(dj, "mean_inputs", json_real(bsl_mix_mean_inputs(r)));
-    json_object_set_new(dj, "max_inputs", json_integer((json_int_t)bsl_mix_max_inputs(r)));
+    bsl_json_put(dj, "note", json_string(note), &bad);
+    bsl_json_put(dj, "mean_inputs", json_real(bsl_mix_mean_inputs(r)), &bad);
+    bsl_json_put(dj, "max_inputs", json_integer((json_int_t)bsl_mix_max_inputs(r)), &bad);
     size_t d;
     const double *rhat, *ess, *pip_all = bsl_mix_pip(r, &d);
     double rhat_size, ess_size;
     bsl_mix_convergence(r, &rhat, &ess, &rhat_size, &ess_size);
+    if (bad) return BASEL_ENOMEM;
     if (!rhat || mo->chains < 2) return BASEL_OK;
-    json_object_set_new(dj, "rhat_pip", bsl_json_rhats(rhat, d));
-    json_object_set_new(dj, "ess_pip", bsl_json_doubles(ess, d));
-    if (!isnan(rhat_size)) json_object_set_new(dj, "rhat_size", bsl_json_rhat(rhat_size));
-    if (isfinite(ess_size)) json_object_set_new(dj, "ess_size", json_real(ess_size));
+    bsl_json_put(dj, "rhat_pip", bsl_json_rhats(rhat, d), &bad);
+    bsl_json_put(dj, "ess_pip", bsl_json_doubles(ess, d), &bad);
+    if (!isnan(rhat_size)) bsl_json_put(dj, "rhat_size", bsl_json_rhat(rhat_size), &bad);
+    if (isfinite(ess_size)) bsl_json_put(dj, "ess_size", json_real(ess_size), &bad);
+    if (bad) return BASEL_ENOMEM;
     /* chains that settle on different subsets: the PIPs are then an
      * average of modes, not a converged posterior (R-hat +inf when each
      * chain stays on its own subset) */
@@ -179,18 +182,25 @@ static int fit_mixture(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
         rm->prob = prob;
         rm->log_post = NAN;
     }
-    json_t *cl = json_array();
-    for (size_t k = 0; k < P->nclass && cl; k++) json_array_append_new(cl, json_string(P->class_names[k]));
-    if (!rc && (!(res->extra = json_object()) || json_object_set_new(res->extra, "classes", cl))) rc = BASEL_ENOMEM;
+    if (!rc) {
+        json_t *cl = json_array();
+        int bad = 0;
+        for (size_t k = 0; k < P->nclass; k++) bsl_json_push(cl, json_string(P->class_names[k]), &bad);
+        bsl_json_put(res->extra = json_object(), "classes", cl, &bad);
+        if (bad) rc = BASEL_ENOMEM;
+    }
     if (!rc) {
         char mp[96];
         bsl_mprior_describe(&pr, mp, sizeof mp);
         res->prior = json_pack("{s:s, s:s, s:i}", "coefficients",
                                "class-conditional Gaussian mixture (paper 000), inputs left out regressed on the kept ones",
                                "model", mp, "kmax", (json_int_t)mo.max_inputs);
+        int bad = !res->prior;
         if (mo.excluded == BSL_MIX_EXCLUDED_GAUSSIAN)
-            json_object_set_new(res->prior, "coefficients",
-                                json_string("class-conditional Gaussian mixture (paper 000), inputs left out one Gaussian each"));
+            bsl_json_put(res->prior, "coefficients",
+                         json_string("class-conditional Gaussian mixture (paper 000), inputs left out one Gaussian each"),
+                         &bad);
+        if (bad) rc = BASEL_ENOMEM;
     }
     if (!rc) rc = mixture_diagnostics(res, r, &mo);
     if (!rc && !(res->engine = bsl_mix_to_json(r))) rc = BASEL_ENOMEM;
@@ -199,7 +209,7 @@ static int fit_mixture(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
     return rc ? bsl_fail(err, rc, "out of memory") : BASEL_OK;
 }
 
-static int predict_mixture(const json_t *doc, const double *X, size_t n, size_t d, const char *model,
+static int predict_mixture(const json_t *doc, const double *X, size_t n, size_t d, const char *model_name,
                            double level, basel_pred *p, basel_error *err)
 {
     bsl_mix_result *r = NULL;
@@ -226,11 +236,30 @@ static int predict_mixture(const json_t *doc, const double *X, size_t n, size_t 
         const char *s = json_string_value(json_array_get(cl, k));
         if (!(p->names[k] = bsl_strdup(s ? s : "?"))) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
-    if (!rc && bsl_mixture_predict(r, X, n, p->prob)) rc = bsl_fail(err, BASEL_EINVAL, "prediction failed");
+    /* the model average, or the predictive given one selected model: the
+     * kept draws whose inputs are exactly that model's */
+    size_t *model = NULL, k = 0;
+    const int average = strcmp(model_name, "bma") == 0;
+    if (!rc && !average) {
+        const json_t *sel = json_object_get(json_object_get(doc, "selected"), model_name);
+        k = json_array_size(sel);
+        if (!(model = bsl_malloc(k + 1, sizeof *model))) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        for (size_t j = 0; j < k && !rc; j++) model[j] = (size_t)json_integer_value(json_array_get(sel, j));
+    }
+    if (!rc) {
+        const int prc = bsl_mixture_predict_model(r, X, n, average ? NULL : model, k, p->prob);
+        if (prc == BASEL_ERANGE)
+            rc = bsl_fail(err, BASEL_EINVAL,
+                          "--model %s: no kept draw has exactly its inputs, so there is nothing to predict with "
+                          "(keep more draws: --thin, --iter)", model_name);
+        else if (prc)
+            rc = bsl_fail(err, BASEL_EINVAL, "prediction failed");
+    }
+    free(model);
     for (size_t i = 0; i < n && !rc; i++) {
         size_t best = 0;
-        for (size_t k = 1; k < K; k++)
-            if (p->prob[i * K + k] > p->prob[i * K + best]) best = k;
+        for (size_t c = 1; c < K; c++)
+            if (p->prob[i * K + c] > p->prob[i * K + best]) best = c;
         p->cls[i] = best;
     }
     bsl_mix_free(r);
@@ -238,13 +267,35 @@ static int predict_mixture(const json_t *doc, const double *X, size_t n, size_t 
 }
 
 
+/* the model average over the kept draws, or the predictive given one
+ * selected model (the kept draws that have exactly its inputs) */
+static const char *const mixture_models[] = {"bma", "hpm", "median", "prevalence", NULL};
+/* engine.h's check: the kept draws load (values as well as shapes,
+ * mixture_json.c) and fit the document's inputs and classes. */
+static int check_mixture(const json_t *doc, const char *source, basel_error *err)
+{
+    bsl_mix_result *r = NULL;
+    int rc = bsl_mix_from_json(&r, json_object_get(doc, "engine"), err);
+    const size_t d = json_array_size(json_object_get(doc, "inputs")), K = json_array_size(json_object_get(doc, "classes"));
+    if (!rc && (K != bsl_mix_classes(r) || d != bsl_mix_inputs(r)))
+        rc = bsl_fail(err, BASEL_EPARSE,
+                      "the fit's mixture engine has %zu inputs and %zu classes, its \"inputs\" and \"classes\" list %zu and %zu",
+                      bsl_mix_inputs(r), bsl_mix_classes(r), d, K);
+    for (size_t k = 0; k < K && !rc; k++)
+        if (!json_is_string(json_array_get(json_object_get(doc, "classes"), k)))
+            rc = bsl_fail(err, BASEL_EPARSE, "\"classes[%zu]\" is not a class name", k);
+    bsl_mix_free(r);
+    return bsl_engine_check_failed(err, rc, source);
+}
+
 const bsl_engine_def bsl_engine_mixture = {
     .name = "mixture",
     .summary = "input selection for a Gaussian-mixture classifier; inputs left out are regressed on the kept ones (paper 000)",
     .target = BSL_TARGET_LABELS,
     .options = options,
-    .models = NULL,
+    .models = mixture_models,
     .keeps_draws = 1,
     .fit = fit_mixture,
     .predict = predict_mixture,
+    .check = check_mixture,
 };

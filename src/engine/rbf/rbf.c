@@ -99,22 +99,17 @@ void bsl_rbf_free(bsl_rbf_result *r)
 static void capture(bsl_rbf_chain *ch, rbf_draw *dr)
 {
     const rbf_state *s = &ch->st[ch->cur];
-    const size_t m = ch->q + s->k, c = ch->c, cap = ch->cap;
+    const size_t m = ch->q + s->k, c = ch->c;
     const double n = (double)ch->n;
     dr->k = s->k;
     memcpy(dr->centres, s->mu, s->k * ch->d * sizeof(double));
-    size_t t = 0;
-    for (size_t j = 0; j < m; j++)
-        for (size_t i = j; i < m; i++) dr->lpk[t++] = s->chol.L[i + j * cap];
+    bsl_cmodel_gram_factor(s->M[0], dr->lpk); /* D'D: the same columns for every output */
     for (size_t o = 0; o < c; o++) {
-        double quad = 0;
-        for (size_t i = 0; i < m; i++) quad += s->z[i * c + o] * s->z[i * c + o];
         const double shrink = ch->mode == BSL_RBF_ANNEAL ? 1.0 : ch->delta2[o] / (1 + ch->delta2[o]);
-        for (size_t i = 0; i < m; i++) ch->w[i] = shrink * s->z[i * c + o];
-        bsl_chol_solve_upper(&s->chol, ch->w); /* coef = shrink (D'D)^{-1} D'y */
+        bsl_cmodel_coef_mean(s->M[o], ch->w); /* shrink (D'D)^{-1} D'y, in D's column order */
         for (size_t i = 0; i < m; i++) dr->coef[i * c + o] = ch->w[i];
         dr->shrink[o] = shrink;
-        const double rss = fmax(ch->yy[o] - shrink * quad, 0.0);
+        const double rss = bsl_cmodel_post_ss(s->M[o], 0); /* y'y - shrink y'H y */
         if (ch->mode == BSL_RBF_ANNEAL) {
             dr->dof = n - (double)m;
             dr->scale2[o] = rss / dr->dof;

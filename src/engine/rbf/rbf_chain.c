@@ -1,18 +1,16 @@
 /*
- * rbf_chain.c: one free-centre RBF chain's state (rbf_chain.h): the design
- * columns, the Cholesky factor of D'D with z = L^{-1} D'Y riding along, and
- * the log target. Appending a centre costs O(n m + m^2), removing one
- * O(n k + k^2) (bsl_chol_remove plus shifting the columns), so moving one
- * centre (remove + append) is O(n k) and never a refit. A fresh
- * factorisation every BSL_RBF_REFRESH accepted moves bounds the drift of
- * the updates.
+ * rbf_chain.c: one free-centre RBF chain's state (rbf_chain.h): the
+ * centres, one collapsed Gaussian model per output through the model table
+ * (its atoms are the state's own columns, bsl_atom_source), and the log
+ * target. Appending a centre costs O(n m + m^2) per output, removing one
+ * O(n k + k^2), so moving one centre (remove + append) is O(n k) and never
+ * a refit. A fresh rebuild every BSL_RBF_REFRESH accepted moves bounds the
+ * drift of the updates.
  */
 #include "rbf_chain.h"
 
 #include "../../model/model.h"
 
-#include <cblas.h>
-#include <float.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 #include <stdlib.h>
@@ -27,120 +25,117 @@
 #define RBF_RANK_TOL 1e-11
 #endif
 
-#define LL(s, ch, i, j) ((s)->chol.L[(i) + (j) * (ch)->cap])
-
 size_t rbf_kmax(const bsl_rbf_chain *ch)
 {
     return ch->discrete ? BSL_MIN(ch->kmax, ch->o.ncand) : ch->kmax;
 }
 
+/* The atom source of a state: atom 0 the constant, 1..d the inputs (with
+ * the linear term), q + l the radial column of slot l's centre. */
+static void state_column(void *ctx, size_t id, double *out)
+{
+    rbf_state *s = ctx;
+    const bsl_rbf_chain *ch = s->ch;
+    const size_t n = ch->n;
+    if (id == 0) {
+        for (size_t i = 0; i < n; i++) out[i] = 1.0;
+    } else if (id < ch->q) {
+        memcpy(out, ch->X + (id - 1) * n, n * sizeof *out);
+    } else if (s->last_id == (long)id) {
+        memcpy(out, s->last_col, n * sizeof *out);
+    } else {
+        memcpy(ch->dict->centres, s->slot_mu + (id - ch->q) * ch->d, ch->d * sizeof(double));
+        bsl_dict_eval(ch->dict, 0, ch->X, n, n, out);
+        memcpy(s->last_col, out, n * sizeof *out);
+        s->last_id = (long)id;
+    }
+}
+
+void rbf_state_column(const rbf_state *s, size_t id, double *out) { state_column((void *)s, id, out); }
+
 void rbf_state_copy(const bsl_rbf_chain *ch, rbf_state *dst, const rbf_state *src)
 {
-    const size_t m = ch->q + src->k, n = ch->n, c = ch->c, d = ch->d;
+    const size_t d = ch->d, nslot = ch->kmax + 1;
     dst->k = src->k;
     memcpy(dst->mu, src->mu, src->k * d * sizeof(double));
     memcpy(dst->cand, src->cand, src->k * sizeof(size_t));
-    memcpy(dst->cols, src->cols, m * n * sizeof(double));
-    for (size_t j = 0; j < m; j++)
-        memcpy(&LL(dst, ch, j, j), &LL(src, ch, j, j), (m - j) * sizeof(double));
-    dst->chol.k = src->chol.k;
-    memcpy(dst->z, src->z, m * c * sizeof(double));
-    memcpy(dst->dty, src->dty, m * c * sizeof(double));
+    memcpy(dst->id, src->id, src->k * sizeof(size_t));
+    memcpy(dst->slot_mu, src->slot_mu, nslot * d * sizeof(double));
+    memcpy(dst->slot_used, src->slot_used, nslot);
+    dst->last_id = -1;
+    for (size_t o = 0; o < ch->c; o++) bsl_cmodel_copy(dst->M[o], src->M[o]);
     dst->log_lik = src->log_lik;
 }
 
-/* Radial column of centre mu at the n training points, into out. */
-static void radial_column(bsl_rbf_chain *ch, const double *mu, double *out)
+/* Add atom id to every output's model; -1 (models unchanged) if it cannot
+ * enter (the decision depends on the columns only, so it is the same for
+ * every output). */
+static int add_atom(const bsl_rbf_chain *ch, rbf_state *s, size_t id)
 {
-    memcpy(ch->dict->centres, mu, ch->d * sizeof(double));
-    bsl_dict_eval(ch->dict, 0, ch->X, ch->n, ch->n, out);
+    for (size_t o = 0; o < ch->c; o++) {
+        if (bsl_cmodel_try_add(s->M[o], id) > -INFINITY && bsl_cmodel_add(s->M[o], id) == BASEL_OK)
+            continue;
+        while (o-- > 0) bsl_cmodel_remove(s->M[o], id);
+        return -1;
+    }
+    return 0;
 }
 
 int rbf_state_append(bsl_rbf_chain *ch, rbf_state *s, const double *mu, size_t cand)
 {
-    const size_t n = ch->n, c = ch->c, d = ch->d, m = ch->q + s->k;
+    const size_t d = ch->d;
     if (s->k >= rbf_kmax(ch)) return -1;
-    double *col = s->cols + m * n;
-    radial_column(ch, mu, col);
-    /* g = D'col, the new column's cross products (the O(n m) part) */
-    cblas_dgemv(CblasColMajor, CblasTrans, (int)n, (int)m, 1.0, s->cols, (int)n, col, 1, 0.0,
-                ch->g, 1);
-    const double dd = bsl_dot(col, col, n);
-    const double schur = bsl_chol_schur(&s->chol, ch->g, dd, ch->v);
-    /* collinear (or a zero column): the target is 0 there, see rbf_chain.h */
-    if (!(dd > 0) || !(schur > RBF_RANK_TOL * dd)) return -1;
-    const double root = sqrt(schur);
-    for (size_t o = 0; o < c; o++) {
-        const double b = bsl_dot(col, ch->Y + o * n, n);
-        double vz = 0;
-        for (size_t i = 0; i < m; i++) vz += ch->v[i] * s->z[i * c + o];
-        s->dty[m * c + o] = b;
-        s->z[m * c + o] = (b - vz) / root; /* new row of L^{-1} D'y */
-    }
-    bsl_chol_append_commit(&s->chol, ch->v, schur);
+    size_t slot = 0;
+    while (s->slot_used[slot]) slot++; /* k < kmax + 1 slots: one is free */
+    memcpy(s->slot_mu + slot * d, mu, d * sizeof(double));
+    s->last_id = -1; /* the slot has a new centre */
+    if (add_atom(ch, s, ch->q + slot)) return -1;
+    s->slot_used[slot] = 1;
     memcpy(s->mu + s->k * d, mu, d * sizeof(double));
     s->cand[s->k] = cand;
+    s->id[s->k] = ch->q + slot;
     s->k++;
     return 0;
 }
 
 void rbf_state_remove(const bsl_rbf_chain *ch, rbf_state *s, size_t j)
 {
-    const size_t n = ch->n, c = ch->c, d = ch->d, p = ch->q + j, m = ch->q + s->k;
-    const size_t after = m - p - 1;
-    bsl_chol_remove(&s->chol, p, s->z, c);
-    memmove(s->cols + p * n, s->cols + (p + 1) * n, after * n * sizeof(double));
-    memmove(s->dty + p * c, s->dty + (p + 1) * c, after * c * sizeof(double));
+    const size_t d = ch->d, id = s->id[j], after = s->k - j - 1;
+    for (size_t o = 0; o < ch->c; o++) bsl_cmodel_remove(s->M[o], id);
+    s->slot_used[id - ch->q] = 0;
     memmove(s->mu + j * d, s->mu + (j + 1) * d, after * d * sizeof(double));
     memmove(s->cand + j, s->cand + j + 1, after * sizeof(size_t));
+    memmove(s->id + j, s->id + j + 1, after * sizeof(size_t));
     s->k--;
 }
 
 int rbf_state_refresh(bsl_rbf_chain *ch, rbf_state *s)
 {
-    const size_t n = ch->n, c = ch->c, d = ch->d, q = ch->q, m = q + s->k, cap = ch->cap;
-    for (size_t i = 0; i < n; i++) s->cols[i] = 1.0;
-    if (ch->o.linear_term) memcpy(s->cols + n, ch->X, n * d * sizeof(double));
-    for (size_t j = 0; j < s->k; j++) radial_column(ch, s->mu + j * d, s->cols + (q + j) * n);
-    cblas_dsyrk(CblasColMajor, CblasLower, CblasTrans, (int)m, (int)n, 1.0, s->cols, (int)n, 0.0,
-                ch->gram, (int)cap);
-    int rc = bsl_chol_factor(&s->chol, ch->gram, m, cap);
-    if (rc) return rc;
-    for (size_t i = 0; i < m; i++) {
-        const double rel = LL(s, ch, i, i) * LL(s, ch, i, i);
-        const double dd = bsl_dot(s->cols + i * n, s->cols + i * n, n);
-        if (!(rel > RBF_RANK_TOL * dd)) return BASEL_ENUMERIC;
+    const size_t c = ch->c, q = ch->q, d = ch->d, k = s->k;
+    for (size_t o = 0; o < c; o++) { /* the targets may have changed (Geweke) */
+        bsl_design_set_targets(ch->Dy[o], ch->Y + o * ch->n);
+        bsl_cmodel_clear(s->M[o]);
     }
-    for (size_t o = 0; o < c; o++) {
-        for (size_t i = 0; i < m; i++) ch->w[i] = bsl_dot(s->cols + i * n, ch->Y + o * n, n);
-        for (size_t i = 0; i < m; i++) s->dty[i * c + o] = ch->w[i];
-        bsl_chol_solve_lower(&s->chol, ch->w);
-        for (size_t i = 0; i < m; i++) s->z[i * c + o] = ch->w[i];
+    memset(s->slot_used, 0, ch->kmax + 1);
+    s->last_id = -1;
+    s->k = 0;
+    for (size_t a = 0; a < q; a++)
+        if (add_atom(ch, s, a)) return BASEL_ENUMERIC;
+    for (size_t j = 0; j < k; j++) { /* centre j into slot j */
+        memcpy(s->slot_mu + j * d, s->mu + j * d, d * sizeof(double));
+        if (add_atom(ch, s, q + j)) return BASEL_ENUMERIC;
+        s->slot_used[j] = 1;
+        s->id[j] = q + j;
+        s->k = j + 1;
     }
-    for (size_t o = 0; o < c; o++) ch->yy[o] = bsl_dot(ch->Y + o * n, ch->Y + o * n, n);
     rbf_state_loglik(ch, s);
     return BASEL_OK;
 }
 
 void rbf_state_loglik(const bsl_rbf_chain *ch, rbf_state *s)
 {
-    const size_t c = ch->c, m = ch->q + s->k;
-    const double n = (double)ch->n;
     double ll = 0;
-    for (size_t o = 0; o < c; o++) {
-        double quad = 0; /* y'H y = |L^{-1} D'y|^2 */
-        for (size_t i = 0; i < m; i++) quad += s->z[i * c + o] * s->z[i * c + o];
-        if (ch->mode == BSL_RBF_ANNEAL) {
-            /* eq. 3: (y'P y)^{-n/2}, P the least-squares residual projector */
-            ll += -0.5 * n * log(fmax(ch->yy[o] - quad, DBL_MIN));
-        } else {
-            /* g-prior marginal (rbf.h): shrinkage delta2/(1+delta2) */
-            const double dl = ch->delta2[o], shrink = dl / (1 + dl);
-            const double rss = fmax(ch->yy[o] - shrink * quad, DBL_MIN);
-            ll += -0.5 * (double)m * log1p(dl) -
-                  (ch->o.a0 + 0.5 * n) * log(ch->o.b0 + 0.5 * rss);
-        }
-    }
+    for (size_t o = 0; o < ch->c; o++) ll += bsl_cmodel_log_ml(s->M[o]);
     s->log_lik = ll;
 }
 
@@ -167,26 +162,63 @@ double rbf_log_kprior(const bsl_rbf_chain *ch, size_t k)
 
 /* ---- create / free / accessors ---- */
 
-static int alloc_state(bsl_rbf_chain *ch, rbf_state *s)
+/* The coefficient prior of every output's model: the g-prior with g =
+ * delta^2 and sigma^2 ~ IG(a0, b0), delta^2 ~ IG(a_delta, b_delta) sampled
+ * (rj, rbf.h), or least squares scored by the criterion without its
+ * penalty, which rbf_log_kprior holds (anneal). */
+static bsl_coef_prior model_prior(const bsl_rbf_chain *ch)
 {
-    s->k = 0;
-    s->mu = bsl_calloc(ch->kmax * ch->d + 1, sizeof(double));
-    s->cand = bsl_calloc(ch->kmax + 1, sizeof(size_t));
-    s->cols = bsl_calloc(ch->n * ch->cap, sizeof(double));
-    s->z = bsl_calloc(ch->cap * ch->c, sizeof(double));
-    s->dty = bsl_calloc(ch->cap * ch->c, sizeof(double));
-    if (!s->mu || !s->cand || !s->cols || !s->z || !s->dty) return BASEL_ENOMEM;
-    return bsl_chol_init(&s->chol, ch->cap);
+    bsl_coef_prior p = {0};
+    if (ch->mode == BSL_RBF_ANNEAL) {
+        p.kind = (bsl_coef_kind)ch->o.criterion;
+        p.penalty = 0;
+        return p;
+    }
+    p.kind = BSL_COEF_G;
+    p.g = ch->o.delta2_init;
+    p.a0 = ch->o.a0;
+    p.b0 = ch->o.b0;
+    p.sample_nuisance = ch->o.sample_delta2;
+    p.a = ch->o.a_delta;
+    p.b = ch->o.b_delta;
+    return p;
 }
 
-static void free_state(rbf_state *s)
+static int alloc_state(bsl_rbf_chain *ch, rbf_state *s, basel_error *err)
+{
+    const size_t nslot = ch->kmax + 1;
+    s->k = 0;
+    s->ch = ch;
+    s->mu = bsl_calloc(ch->kmax * ch->d + 1, sizeof(double));
+    s->cand = bsl_calloc(ch->kmax + 1, sizeof(size_t));
+    s->id = bsl_calloc(ch->kmax + 1, sizeof(size_t));
+    s->slot_mu = bsl_calloc(nslot * ch->d, sizeof(double));
+    s->slot_used = bsl_calloc(nslot, 1);
+    s->M = bsl_calloc(ch->c, sizeof *s->M);
+    s->last_col = bsl_calloc(ch->n, sizeof(double));
+    s->last_id = -1;
+    if (!s->mu || !s->cand || !s->id || !s->slot_mu || !s->slot_used || !s->M || !s->last_col)
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    const bsl_atom_source src = {.m = ch->q + nslot, .column = state_column, .ctx = s,
+                                 .rank_tol = RBF_RANK_TOL};
+    const bsl_coef_prior pr = model_prior(ch);
+    for (size_t o = 0; o < ch->c; o++) {
+        const int rc = bsl_cmodel_create_source(&s->M[o], ch->Dy[o], &src, &pr, ch->cap, err);
+        if (rc) return rc;
+    }
+    return BASEL_OK;
+}
+
+static void free_state(const bsl_rbf_chain *ch, rbf_state *s)
 {
     free(s->mu);
     free(s->cand);
-    free(s->cols);
-    free(s->z);
-    free(s->dty);
-    bsl_chol_free(&s->chol);
+    free(s->id);
+    free(s->slot_mu);
+    free(s->slot_used);
+    free(s->last_col);
+    for (size_t o = 0; s->M && o < ch->c; o++) bsl_cmodel_free(s->M[o]);
+    free(s->M);
 }
 
 /* The box: each side of the data's range scaled by box_enlarge about its
@@ -283,23 +315,22 @@ int bsl_rbf_chain_create(bsl_rbf_chain **out, const double *X, size_t n, size_t 
     rc = BASEL_ENOMEM;
     ch->lo = bsl_calloc(d, sizeof(double));
     ch->side = bsl_calloc(d, sizeof(double));
-    ch->yy = bsl_calloc(c, sizeof(double));
+    ch->Dy = bsl_calloc(c, sizeof *ch->Dy);
     ch->delta2 = bsl_calloc(c, sizeof(double));
-    ch->gram = bsl_calloc(ch->cap * ch->cap, sizeof(double));
-    ch->g = bsl_calloc(ch->cap, sizeof(double));
-    ch->v = bsl_calloc(ch->cap, sizeof(double));
-    ch->w = bsl_calloc(ch->cap, sizeof(double));
+    ch->w = bsl_calloc(ch->cap * (ch->cap + 1) / 2 + ch->cap, sizeof(double));
     ch->col = bsl_calloc(n, sizeof(double));
     ch->u = bsl_calloc(4 * d, sizeof(double));
     ch->is_cand_active = bsl_calloc(ch->discrete ? o->ncand : 1, 1);
-    if (!ch->lo || !ch->side || !ch->yy || !ch->delta2 || !ch->gram || !ch->g || !ch->v ||
-        !ch->w || !ch->col || !ch->u || !ch->is_cand_active)
+    if (!ch->lo || !ch->side || !ch->Dy || !ch->delta2 || !ch->w || !ch->col || !ch->u ||
+        !ch->is_cand_active)
         goto fail_nomem;
-    for (int i = 0; i < 2; i++)
-        if (alloc_state(ch, &ch->st[i])) goto fail_nomem;
     if (bsl_dict_make(&ch->dict, (bsl_basis_kind)o->radial, d, 1, o->width, ch->lo, 0, 0, 0))
         goto fail_nomem;
     for (size_t i = 0; i < c; i++) ch->delta2[i] = o->delta2_init;
+    for (size_t i = 0; i < c; i++)
+        if ((rc = bsl_design_create_plain(&ch->Dy[i], n, Y + i * n, 1, err))) goto fail;
+    for (int i = 0; i < 2; i++)
+        if ((rc = alloc_state(ch, &ch->st[i], err))) goto fail;
     rc = set_box(ch, err);
     if (rc) goto fail;
     rc = rbf_state_refresh(ch, &ch->st[0]);
@@ -319,15 +350,13 @@ fail:
 void bsl_rbf_chain_free(bsl_rbf_chain *ch)
 {
     if (!ch) return;
-    for (int i = 0; i < 2; i++) free_state(&ch->st[i]);
+    for (int i = 0; i < 2; i++) free_state(ch, &ch->st[i]);
+    for (size_t o = 0; ch->Dy && o < ch->c; o++) bsl_design_free(ch->Dy[o]);
+    free(ch->Dy);
     bsl_dict_free(ch->dict);
     free(ch->lo);
     free(ch->side);
-    free(ch->yy);
     free(ch->delta2);
-    free(ch->gram);
-    free(ch->g);
-    free(ch->v);
     free(ch->w);
     free(ch->col);
     free(ch->u);

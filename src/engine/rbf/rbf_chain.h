@@ -1,16 +1,23 @@
 /*
  * rbf_chain.h: the state of one free-centre RBF chain, shared by
- * rbf_chain.c (design columns, factor, log target), rbf_moves.c (the
- * reversible-jump moves) and rbf.c (runs and results). Private to these
+ * rbf_chain.c (the centres and their models, the log target), rbf_moves.c
+ * (the reversible-jump moves) and rbf.c (runs and results). Private to these
  * files.
  *
  * Invariant of a state s (k RBFs, m = q + k columns):
- *   cols[:, i] (n each) is column i of D: 0 the intercept, 1..d the inputs
- *     when linear_term, q + j the radial column of centre j (mu + j*d);
- *   chol is the Cholesky factor of D'D (m x m), z = L^{-1} D'Y (m x c,
- *     row-major z[i*c + o]), dty = D'Y in the same layout;
- *   log_lik is the integrated likelihood part of the target for the
- *     chain's current delta2 (anneal: -(n/2) sum_o log(y_o'P y_o)).
+ *   the design D = [1, x (if linear_term), phi(|x - mu_j|)...] is seen by
+ *     one collapsed Gaussian model per output (model/model.h, the model
+ *     table), on a plain design (no projection: the constant and linear
+ *     columns are atoms 0..q-1, always active, under the coefficient prior
+ *     like the radial ones) whose atoms come from the state itself
+ *     (bsl_atom_source): atom q + l is the radial column of slot l's centre
+ *     slot_mu[l]; centre j of mu sits in slot id[j] - q, and the models'
+ *     active order is [0..q-1, id[0], ..., id[k-1]], D's column order;
+ *   each model holds its output's coefficient prior: the g-prior with g =
+ *     delta_o^2 and sigma_o^2 ~ IG(a0, b0) (rj), or the least-squares
+ *     criterion without its penalty (anneal: the penalty is in the k prior);
+ *   log_lik is the sum of the models' log marginals (anneal: -(n/2) sum_o
+ *     log(y_o'P y_o)), up to a constant of the data.
  * A move copies the current state into the spare one, edits the spare and
  * swaps the two on acceptance, so a rejected move costs no repair and no
  * allocation.
@@ -19,6 +26,7 @@
 #define BSL_RBF_CHAIN_H
 
 #include "rbf.h"
+#include "../../model/model.h"
 
 /* accepted moves between fresh factorisations of the current state */
 #define BSL_RBF_REFRESH 256
@@ -27,10 +35,13 @@ typedef struct rbf_state {
     size_t k;
     double *mu;     /* kmax x d, row-major */
     size_t *cand;   /* kmax: candidate index of each centre (candidate mode) */
-    double *cols;   /* n x cap, column-major */
-    bsl_chol chol;  /* cap x cap */
-    double *z;      /* cap x c */
-    double *dty;    /* cap x c */
+    size_t *id;     /* kmax: model atom id of each centre (q + its slot) */
+    double *slot_mu;           /* (kmax + 1) x d: the centre of each slot */
+    unsigned char *slot_used;  /* kmax + 1 */
+    bsl_cmodel **M;            /* c: one model per output */
+    const struct bsl_rbf_chain *ch; /* the atom source's context, with this state */
+    double *last_col;          /* n: the last radial column evaluated (every */
+    long last_id;              /* output's model asks for it), -1 = none */
     double log_lik;
 } rbf_state;
 
@@ -48,13 +59,12 @@ struct bsl_rbf_chain {
     bsl_dict *dict;    /* one radial atom whose centre we overwrite */
     rbf_state st[2];
     int cur;
-    double *yy;        /* c: y_o'y_o */
-    double *delta2;    /* c */
+    bsl_design **Dy;   /* c plain designs, one per output (targets y_o) */
+    double *delta2;    /* c: the current models' g (rj) */
     double lambda;
     size_t since_refresh;
     /* scratch, sized at create time */
-    double *gram;      /* cap x cap */
-    double *g, *v, *w; /* cap each */
+    double *w;         /* cap (cap + 1) / 2: packed factor, coefficients */
     double *col;       /* n */
     double *u;         /* 4 d: proposal centres and the split direction */
     unsigned char *is_cand_active; /* ncand */
@@ -65,14 +75,17 @@ struct bsl_rbf_chain {
 void rbf_state_copy(const bsl_rbf_chain *ch, rbf_state *dst, const rbf_state *src);
 /* Append a centre (cand: its candidate index or 0). -1 if k == kmax or the
  * new column is collinear with the others (relative Schur complement below
- * BSL_RANK_TOL). O(n m + m^2). */
+ * RBF_RANK_TOL). O(c (n m + m^2)). */
 int rbf_state_append(bsl_rbf_chain *ch, rbf_state *s, const double *mu, size_t cand);
+/* Column of model atom id of s (0: the constant, 1..d: the inputs with the
+ * linear term, q + l: the radial column of slot l) at the n points. */
+void rbf_state_column(const rbf_state *s, size_t id, double *out);
 /* Remove centre j (0 <= j < k). O(n k + k^2). */
 void rbf_state_remove(const bsl_rbf_chain *ch, rbf_state *s, size_t j);
-/* Recompute s from its centres (columns, D'D, factor, z). BASEL_ENUMERIC
- * if D'D is not positive definite. */
+/* Rebuild s's models from its centres mu[0..k) and the chain's current Y
+ * (fresh columns and factors). BASEL_ENUMERIC if D'D is not of full rank. */
 int rbf_state_refresh(bsl_rbf_chain *ch, rbf_state *s);
-/* Set s->log_lik from z and the chain's delta2. */
+/* Set s->log_lik from the models. */
 void rbf_state_loglik(const bsl_rbf_chain *ch, rbf_state *s);
 /* log prior weight of k (see rbf_moves.c): the part of the log target that
  * is not log_lik. */

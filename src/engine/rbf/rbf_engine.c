@@ -103,8 +103,9 @@ static int fit_rbf(bsl_engine_ctx *ctx, bsl_result *res, int anneal, basel_error
     }
     if (!rc && !(res->extra = json_object())) rc = BASEL_ENOMEM;
     if (!rc) {
-        json_object_set_new(res->extra, "k", json_integer((json_int_t)k));
-        if (anneal) json_object_set_new(res->extra, "centres", bsl_json_doubles(bsl_rbf_centres(r), k * P->d));
+        int bad = 0;
+        bsl_json_put(res->extra, "k", json_integer((json_int_t)k), &bad);
+        if (anneal) bsl_json_put(res->extra, "centres", bsl_json_doubles(bsl_rbf_centres(r), k * P->d), &bad);
         res->prior = anneal ? json_pack("{s:s}", "coefficients", bsl_params_get(ctx->settings, "prior"))
                             : json_pack("{s:s, s:s}", "coefficients",
                                         "g-prior with delta^2 ~ IG(2, 10) sampled, sigma^2 Jeffreys (paper 002)",
@@ -112,8 +113,8 @@ static int fit_rbf(bsl_engine_ctx *ctx, bsl_result *res, int anneal, basel_error
         char note[256];
         snprintf(note, sizeof note, "%s: k = %zu%s", anneal ? "annealed MAP network" : "full-Bayes posterior mode", k,
                  anneal ? "" : " (posterior of k in model_size)");
-        json_object_set_new(res->diagnostics, "note", json_string(note));
-        if (!(res->engine = bsl_rbf_to_json(r))) rc = BASEL_ENOMEM;
+        bsl_json_put(res->diagnostics, "note", json_string(note), &bad);
+        if (bad || !res->prior || !(res->engine = bsl_rbf_to_json(r))) rc = BASEL_ENOMEM;
     }
     bsl_rbf_free(r);
     return rc ? bsl_fail(err, rc, "out of memory") : BASEL_OK;
@@ -141,10 +142,25 @@ static int predict_rbf(const json_t *doc, const double *X, size_t n, size_t d, c
     int rc = bsl_rbf_from_json(&r, json_object_get(doc, "engine"), err);
     if (rc) return rc;
     if (!(rc = engine_shape(m ? m : "rbf", bsl_rbf_dim(r), bsl_rbf_outputs(r), d, p->c, err)) &&
-        bsl_rbf_predict(r, X, n, level, p->mean, p->lower, p->upper))
-        rc = bsl_fail(err, BASEL_EPARSE, "the fit's %s engine could not predict", m ? m : "rbf");
+        (rc = bsl_rbf_predict(r, X, n, level, p->mean, p->lower, p->upper)))
+        rc = rc == BASEL_ENOMEM ? bsl_fail(err, rc, "out of memory")
+                                : bsl_fail(err, BASEL_EPARSE, "the fit's %s engine could not predict", m ? m : "rbf");
     bsl_rbf_free(r);
     return rc;
+}
+
+/* engine.h's check: the network block loads (values as well as shapes,
+ * rbf_json.c) and fits the document's inputs and targets. */
+static int check_rbf(const json_t *doc, const char *source, basel_error *err)
+{
+    const char *m = json_string_value(json_object_get(doc, "method"));
+    bsl_rbf_result *r = NULL;
+    int rc = bsl_rbf_from_json(&r, json_object_get(doc, "engine"), err);
+    if (!rc)
+        rc = engine_shape(m ? m : "rbf", bsl_rbf_dim(r), bsl_rbf_outputs(r), json_array_size(json_object_get(doc, "inputs")),
+                          json_array_size(json_object_get(doc, "targets")), err);
+    bsl_rbf_free(r);
+    return bsl_engine_check_failed(err, rc, source);
 }
 
 static const char *const map_only[] = {"map", NULL};
@@ -157,6 +173,7 @@ const bsl_engine_def bsl_engine_anneal = {
     .models = map_only,
     .fit = fit_anneal,
     .predict = predict_rbf,
+    .check = check_rbf,
 };
 
 const bsl_engine_def bsl_engine_rbf = {
@@ -167,4 +184,5 @@ const bsl_engine_def bsl_engine_rbf = {
     .models = NULL,
     .fit = fit_full,
     .predict = predict_rbf,
+    .check = check_rbf,
 };

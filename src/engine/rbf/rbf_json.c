@@ -18,14 +18,16 @@ static json_t *draw_to_json(const bsl_rbf_result *r, const rbf_draw *dr)
 {
     const size_t m = r->q + dr->k;
     json_t *o = json_object();
-    json_object_set_new(o, "k", json_integer((json_int_t)dr->k));
-    json_object_set_new(o, "centres", bsl_json_doubles(dr->centres, dr->k * r->d));
-    json_object_set_new(o, "coef", bsl_json_doubles(dr->coef, m * r->c));
-    json_object_set_new(o, "chol_packed", bsl_json_doubles(dr->lpk, m * (m + 1) / 2));
-    json_object_set_new(o, "shrink", bsl_json_doubles(dr->shrink, r->c));
-    json_object_set_new(o, "scale2", bsl_json_doubles(dr->scale2, r->c));
-    json_object_set_new(o, "dof", json_real(dr->dof));
-    return o;
+    int bad = 0;
+    bsl_json_put(o, "k", json_integer((json_int_t)dr->k), &bad);
+    bsl_json_put(o, "centres", bsl_json_doubles(dr->centres, dr->k * r->d), &bad);
+    bsl_json_put(o, "coef", bsl_json_doubles(dr->coef, m * r->c), &bad);
+    bsl_json_put(o, "chol_packed", bsl_json_doubles(dr->lpk, m * (m + 1) / 2), &bad);
+    bsl_json_put(o, "shrink", bsl_json_doubles(dr->shrink, r->c), &bad);
+    bsl_json_put(o, "scale2", bsl_json_doubles(dr->scale2, r->c), &bad);
+    bsl_json_put(o, "dof", json_real(dr->dof), &bad);
+    if (bad) json_decref(o);
+    return bad ? NULL : o; /* NULL when out of memory, as bsl_rbf_to_json */
 }
 
 json_t *bsl_rbf_to_json(const bsl_rbf_result *r)
@@ -36,28 +38,30 @@ json_t *bsl_rbf_to_json(const bsl_rbf_result *r)
         json_decref(draws);
         return NULL;
     }
-    json_object_set_new(o, "mode", json_string(r->mode == BSL_RBF_ANNEAL ? "anneal" : "rj"));
-    json_object_set_new(o, "radial", json_integer(r->radial));
-    json_object_set_new(o, "linear_term", json_boolean(r->linear_term));
-    json_object_set_new(o, "criterion", json_integer(r->criterion));
-    json_object_set_new(o, "width", json_real(r->width));
-    json_object_set_new(o, "n", json_integer((json_int_t)r->n));
-    json_object_set_new(o, "d", json_integer((json_int_t)r->d));
-    json_object_set_new(o, "c", json_integer((json_int_t)r->c));
-    json_object_set_new(o, "kmax", json_integer((json_int_t)r->kmax));
-    json_object_set_new(o, "box_lo", bsl_json_doubles(r->lo, r->d));
-    json_object_set_new(o, "box_side", bsl_json_doubles(r->side, r->d));
-    json_object_set_new(o, "score", isfinite(r->score) ? json_real(r->score) : json_null());
-    if (r->k_post) json_object_set_new(o, "k_posterior", bsl_json_doubles(r->k_post, r->kmax + 1));
-    json_object_set_new(o, "proposed", bsl_json_doubles(r->proposed, BSL_RBF_NMOVES));
-    json_object_set_new(o, "accepted", bsl_json_doubles(r->accepted, BSL_RBF_NMOVES));
-    json_object_set_new(o, "seed", json_integer((json_int_t)r->seed));
-    json_object_set_new(o, "iter", json_integer((json_int_t)r->iter));
-    json_object_set_new(o, "burn", json_integer((json_int_t)r->burn));
-    json_object_set_new(o, "chains", json_integer((json_int_t)r->chains));
-    for (size_t i = 0; i < r->ndraws; i++) json_array_append_new(draws, draw_to_json(r, &r->draws[i]));
-    json_object_set_new(o, "networks", draws);
-    return o;
+    int bad = 0;
+    bsl_json_put(o, "mode", json_string(r->mode == BSL_RBF_ANNEAL ? "anneal" : "rj"), &bad);
+    bsl_json_put(o, "radial", json_integer(r->radial), &bad);
+    bsl_json_put(o, "linear_term", json_boolean(r->linear_term), &bad);
+    bsl_json_put(o, "criterion", json_integer(r->criterion), &bad);
+    bsl_json_put(o, "width", json_real(r->width), &bad);
+    bsl_json_put(o, "n", json_integer((json_int_t)r->n), &bad);
+    bsl_json_put(o, "d", json_integer((json_int_t)r->d), &bad);
+    bsl_json_put(o, "c", json_integer((json_int_t)r->c), &bad);
+    bsl_json_put(o, "kmax", json_integer((json_int_t)r->kmax), &bad);
+    bsl_json_put(o, "box_lo", bsl_json_doubles(r->lo, r->d), &bad);
+    bsl_json_put(o, "box_side", bsl_json_doubles(r->side, r->d), &bad);
+    if (isfinite(r->score)) bsl_json_put(o, "score", json_real(r->score), &bad); /* absent when undefined */
+    if (r->k_post) bsl_json_put(o, "k_posterior", bsl_json_doubles(r->k_post, r->kmax + 1), &bad);
+    bsl_json_put(o, "proposed", bsl_json_doubles(r->proposed, BSL_RBF_NMOVES), &bad);
+    bsl_json_put(o, "accepted", bsl_json_doubles(r->accepted, BSL_RBF_NMOVES), &bad);
+    bsl_json_put(o, "seed", json_integer((json_int_t)r->seed), &bad);
+    bsl_json_put(o, "iter", json_integer((json_int_t)r->iter), &bad);
+    bsl_json_put(o, "burn", json_integer((json_int_t)r->burn), &bad);
+    bsl_json_put(o, "chains", json_integer((json_int_t)r->chains), &bad);
+    for (size_t i = 0; i < r->ndraws; i++) bsl_json_push(draws, draw_to_json(r, &r->draws[i]), &bad);
+    bsl_json_put(o, "networks", draws, &bad);
+    if (bad) json_decref(o);
+    return bad ? NULL : o;
 }
 
 /* ---- reading ---- */
@@ -65,9 +69,8 @@ json_t *bsl_rbf_to_json(const bsl_rbf_result *r)
 static int read_draw(const bsl_rbf_result *r, const json_t *o, rbf_draw *dr)
 {
     size_t k;
-    if (!json_is_object(o) || bsl_json_read_size(o, "k", 0, r->kmax, &k) ||
-        rbf_draw_alloc(dr, k, r->d, r->c, r->q))
-        return -1;
+    if (!json_is_object(o) || bsl_json_read_size(o, "k", 0, r->kmax, &k)) return -1;
+    if (rbf_draw_alloc(dr, k, r->d, r->c, r->q)) return -2; /* out of memory */
     const size_t m = r->q + k;
     const json_t *dof = json_object_get(o, "dof");
     if (bsl_json_read_doubles(json_object_get(o, "centres"), dr->centres, k * r->d) ||
@@ -81,7 +84,7 @@ static int read_draw(const bsl_rbf_result *r, const json_t *o, rbf_draw *dr)
         return -1;
     dr->dof = json_number_value(dof);
     for (size_t o2 = 0; o2 < r->c; o2++)
-        if (!(dr->scale2[o2] >= 0)) return -1;
+        if (!(dr->scale2[o2] >= 0) || !(dr->shrink[o2] >= 0)) return -1;
     /* a usable factor has a positive diagonal (packed column-major) */
     for (size_t j = 0, at = 0; j < m; at += m - j, j++)
         if (!(dr->lpk[at] > 0)) return -1;
@@ -108,7 +111,8 @@ static int read_header(bsl_rbf_result *r, const json_t *j)
     r->q = 1 + (r->linear_term ? r->d : 0);
     r->lo = bsl_calloc(r->d, sizeof(double));
     r->side = bsl_calloc(r->d, sizeof(double));
-    if (!r->lo || !r->side || bsl_json_read_doubles(json_object_get(j, "box_lo"), r->lo, r->d) ||
+    if (!r->lo || !r->side) return -2; /* out of memory */
+    if (bsl_json_read_doubles(json_object_get(j, "box_lo"), r->lo, r->d) ||
         bsl_json_read_doubles(json_object_get(j, "box_side"), r->side, r->d) ||
         bsl_json_read_doubles(json_object_get(j, "proposed"), r->proposed, BSL_RBF_NMOVES) ||
         bsl_json_read_doubles(json_object_get(j, "accepted"), r->accepted, BSL_RBF_NMOVES))
@@ -124,7 +128,8 @@ static int read_header(bsl_rbf_result *r, const json_t *j)
     const json_t *kp = json_object_get(j, "k_posterior");
     if (kp) {
         r->k_post = bsl_calloc(r->kmax + 1, sizeof(double));
-        if (!r->k_post || bsl_json_read_doubles(kp, r->k_post, r->kmax + 1)) return -1;
+        if (!r->k_post) return -2;
+        if (bsl_json_read_doubles(kp, r->k_post, r->kmax + 1)) return -1;
     }
     return 0;
 }
@@ -135,19 +140,32 @@ int bsl_rbf_from_json(bsl_rbf_result **out, const json_t *j, basel_error *err)
     bsl_rbf_result *r = rbf_result_new();
     if (!r) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     const json_t *nets = json_object_get(j, "networks");
-    int bad = !json_is_object(j) || read_header(r, j) || !json_is_array(nets) ||
-              json_array_size(nets) == 0;
+    int bad = !json_is_object(j) ? -1 : read_header(r, j);
+    if (!bad && (!json_is_array(nets) || json_array_size(nets) == 0)) bad = -1;
+    const int bad_header = bad;
     if (!bad) {
         r->draws = bsl_calloc(json_array_size(nets), sizeof *r->draws);
-        bad = !r->draws;
+        bad = r->draws ? 0 : -2;
     }
     for (size_t i = 0; !bad && i < json_array_size(nets); i++) {
         bad = read_draw(r, json_array_get(nets, i), &r->draws[i]);
         r->ndraws = i + 1; /* so that bsl_rbf_free releases what was read */
     }
-    if (bad) {
+    if (bad == -2) {
         bsl_rbf_free(r);
-        return bsl_fail(err, BASEL_EPARSE, "the fit's RBF network block is malformed");
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    if (bad) {
+        const size_t at = r->ndraws ? r->ndraws - 1 : 0;
+        bsl_rbf_free(r);
+        if (bad_header)
+            return bsl_fail(err, BASEL_EPARSE,
+                            "\"engine\" is not an RBF network block (mode, radial, linear_term, criterion, width > 0, "
+                            "n, d, c, kmax, box_lo, box_side, proposed, accepted, networks)");
+        return bsl_fail(err, BASEL_EPARSE,
+                        "\"engine.networks[%zu]\" is not a network (k <= kmax; finite centres, coef, chol_packed "
+                        "with a positive diagonal; shrink and scale2 >= 0; 0 < dof <= 1e9)",
+                        at);
     }
     *out = r;
     return BASEL_OK;

@@ -261,27 +261,16 @@ static double log_trunc_norm(double lambda, size_t K)
  * independence MH step proposing from the untruncated conditional
  * Gamma(a_lambda + k, b_lambda + 1), accepted with Z(Lambda)/Z(Lambda*).
  */
+/* delta_o^2 | ... through each output's model (model.h draw_nuisance:
+ * sigma_o^2 and alpha_o given delta_o^2, then delta_o^2 | alpha_o, sigma_o^2,
+ * over all m = q + k columns), then Lambda by independence Metropolis. */
 void rbf_hyper_step(bsl_rbf_chain *ch, gsl_rng *r)
 {
     rbf_state *s = &ch->st[ch->cur];
-    const size_t m = ch->q + s->k, c = ch->c;
-    const double n = (double)ch->n;
     if (ch->o.sample_delta2) {
-        for (size_t o = 0; o < c; o++) {
-            const double shrink = ch->delta2[o] / (1 + ch->delta2[o]);
-            double quad = 0;
-            for (size_t i = 0; i < m; i++) quad += s->z[i * c + o] * s->z[i * c + o];
-            const double rss = fmax(ch->yy[o] - shrink * quad, 0.0);
-            const double sigma2 =
-                1.0 / gsl_ran_gamma(r, ch->o.a0 + 0.5 * n, 1.0 / (ch->o.b0 + 0.5 * rss));
-            const double sd = sqrt(sigma2 * shrink);
-            double ww = 0;
-            for (size_t i = 0; i < m; i++) {
-                const double wi = shrink * s->z[i * c + o] + sd * gsl_ran_ugaussian(r);
-                ww += wi * wi;
-            }
-            ch->delta2[o] = 1.0 / gsl_ran_gamma(r, ch->o.a_delta + 0.5 * (double)m,
-                                                1.0 / (ch->o.b_delta + 0.5 * ww / sigma2));
+        for (size_t o = 0; o < ch->c; o++) {
+            bsl_cmodel_draw_nuisance(s->M[o], r);
+            bsl_cmodel_nuisance(s->M[o], ch->delta2 + o, NULL);
         }
     }
     if (ch->o.sample_lambda) {
@@ -299,9 +288,7 @@ void rbf_hyper_step(bsl_rbf_chain *ch, gsl_rng *r)
 static void refresh_current(bsl_rbf_chain *ch)
 {
     rbf_state *s = &ch->st[ch->cur], *t = &ch->st[1 - ch->cur];
-    t->k = s->k;
-    memcpy(t->mu, s->mu, s->k * ch->d * sizeof(double));
-    memcpy(t->cand, s->cand, s->k * sizeof(size_t));
+    rbf_state_copy(ch, t, s); /* the centres and the models' current delta^2 */
     if (rbf_state_refresh(ch, t) == BASEL_OK) ch->cur = 1 - ch->cur;
     ch->since_refresh = 0;
 }
@@ -339,8 +326,10 @@ int bsl_rbf_chain_draw_prior(bsl_rbf_chain *ch, gsl_rng *r)
     if (ch->o.sample_lambda)
         ch->lambda = gsl_ran_gamma(r, ch->o.a_lambda, 1.0 / ch->o.b_lambda);
     if (ch->o.sample_delta2)
-        for (size_t o = 0; o < ch->c; o++)
+        for (size_t o = 0; o < ch->c; o++) {
             ch->delta2[o] = 1.0 / gsl_ran_gamma(r, ch->o.a_delta, 1.0 / ch->o.b_delta);
+            bsl_cmodel_set_nuisance(ch->st[ch->cur].M[o], ch->delta2 + o);
+        }
     const size_t K = rbf_kmax(ch), d = ch->d;
     for (int tries = 0; tries < 1000; tries++) {
         rbf_state *s = &ch->st[ch->cur];
@@ -372,16 +361,26 @@ int bsl_rbf_chain_draw_y(bsl_rbf_chain *ch, gsl_rng *r, double *Y)
         return BASEL_EINVAL;
     rbf_state *s = &ch->st[ch->cur];
     const size_t n = ch->n, m = ch->q + s->k;
+    double *L = ch->w, *w = ch->w + m * (m + 1) / 2; /* packed factor of D'D, then alpha */
+    bsl_cmodel_gram_factor(s->M[0], L);
+    const size_t *ids = bsl_cmodel_active(s->M[0]);
     for (size_t o = 0; o < ch->c; o++) {
         const double sigma2 = 1.0 / gsl_ran_gamma(r, ch->o.a0, 1.0 / ch->o.b0);
         /* alpha = sigma delta L'^{-1} e ~ N(0, sigma^2 delta^2 (D'D)^{-1}) */
-        for (size_t i = 0; i < m; i++) ch->w[i] = gsl_ran_ugaussian(r);
-        bsl_chol_solve_upper(&s->chol, ch->w);
+        for (size_t i = 0; i < m; i++) w[i] = gsl_ran_ugaussian(r);
+        for (size_t i = m; i-- > 0;) { /* back substitution with L' (packed lower, by columns) */
+            const size_t ci = i * m - i * (i - 1) / 2; /* offset of column i: L[i, i] */
+            double t = w[i];
+            for (size_t l = i + 1; l < m; l++) t -= L[ci + (l - i)] * w[l];
+            w[i] = t / L[ci];
+        }
         const double scale = sqrt(sigma2 * ch->delta2[o]), sd = sqrt(sigma2);
         double *y = Y + o * n;
         for (size_t i = 0; i < n; i++) y[i] = sd * gsl_ran_ugaussian(r);
-        for (size_t j = 0; j < m; j++) /* y += scale D w (not a hot path: no BLAS) */
-            for (size_t i = 0; i < n; i++) y[i] += scale * ch->w[j] * s->cols[j * n + i];
+        for (size_t j = 0; j < m; j++) { /* y += scale D alpha (not a hot path) */
+            rbf_state_column(s, ids[j], ch->col);
+            for (size_t i = 0; i < n; i++) y[i] += scale * w[j] * ch->col[i];
+        }
     }
     return bsl_rbf_chain_refresh(ch);
 }

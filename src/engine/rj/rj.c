@@ -20,11 +20,11 @@
  * Atoms that cannot enter (collinear, unusable) give S' = -inf and are
  * rejected; they have posterior probability zero, so the proposal stays valid.
  *
- * Ridge with sampled nuisance (pb->prior.sample_nuisance): after every sweep
- * (m moves) beta is drawn from paper 004 eq. (19), then lambda from eq. (17)
- * and 1/sigma^2 from eq. (18) (shape c + k c_out/2: the OCR's "k_v + 1"
- * counts an intercept that here has a flat prior and is projected out), and
- * the model refactorised for the new tau = sigma^2 lambda.
+ * Models with nuisance parameters (ridge with sigma^2 and lambda sampled,
+ * g ~ IG(a, b), the unscaled spike and slab's sigma^2): after every sweep
+ * (m moves) the model draws them (model.h draw_nuisance; ridge: beta from
+ * paper 004 eq. (19), then lambda from eq. (17) and 1/sigma^2 from eq. (18))
+ * and refactorises for the new tau.
  *
  * Estimates. Raw frequencies of inclusion (always valid) and, every
  * "rj-rb-every" moves (default m; 0 = off), the Rao-Blackwellised estimate:
@@ -64,9 +64,10 @@ typedef struct rj_settings {
 } rj_settings;
 
 typedef struct rj_chain {
-    bsl_model *M;
+    bsl_cmodel *M;
     gsl_rng *r;
-    bsl_coef_prior prior;   /* current values (ridge nuisance) */
+    bsl_coef_prior prior;   /* the prior the model starts from */
+    size_t m, c;            /* atoms and outputs of the design */
     double *freq;           /* m: iterations with atom j active */
     double *rb;             /* m: sum of conditional inclusion probabilities */
     double n_rb;
@@ -109,10 +110,10 @@ static double score(const bsl_vs_problem *pb, double log_ml, size_t k)
 
 /* The j-th inactive atom (0-based), by a scan; O(m) but cheap next to the
  * O(k^2) evaluation, and needs no extra bookkeeping under add/remove. */
-static size_t nth_inactive(const bsl_model *M, size_t nth)
+static size_t nth_inactive(const bsl_cmodel *M, size_t nth)
 {
     for (size_t j = 0;; j++)
-        if (M->pos[j] < 0 && nth-- == 0) return j;
+        if (!bsl_cmodel_is_active(M, j) && nth-- == 0) return j;
 }
 
 static int accept(gsl_rng *r, double log_a)
@@ -134,71 +135,71 @@ static int flush_list(rj_chain *ch, const bsl_vs_problem *pb, const size_t *atom
 
 static int flush_state(rj_chain *ch, const bsl_vs_problem *pb)
 {
-    return flush_list(ch, pb, ch->M->active, ch->M->k, ch->M->log_ml);
+    return flush_list(ch, pb, bsl_cmodel_active(ch->M), bsl_cmodel_k(ch->M), bsl_cmodel_log_ml(ch->M));
 }
 
 static void move_add(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
 {
-    bsl_model *M = ch->M;
-    const size_t m = M->m, k = M->k;
+    bsl_cmodel *M = ch->M;
+    const size_t m = pb->D->m, k = bsl_cmodel_k(M);
     const size_t j = nth_inactive(M, gsl_rng_uniform_int(ch->r, m - k));
-    const double s_new = bsl_model_try_add(M, j);
+    const double s_new = bsl_cmodel_try_add(M, j);
     ch->evals++;
     if (s_new == -INFINITY) return;
-    const double log_a = score(pb, s_new, k + 1) - score(pb, M->log_ml, k) +
+    const double log_a = score(pb, s_new, k + 1) - score(pb, bsl_cmodel_log_ml(M), k) +
                          log(move_prob(st, pb, k + 1, MOVE_DEL) / (double)(k + 1)) -
                          log(move_prob(st, pb, k, MOVE_ADD) / (double)(m - k));
     if (!accept(ch->r, log_a)) return;
     flush_state(ch, pb);
-    if (bsl_model_add(M, j) == BASEL_OK) ch->acc[MOVE_ADD]++;
+    if (bsl_cmodel_add(M, j) == BASEL_OK) ch->acc[MOVE_ADD]++;
 }
 
 static void move_del(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
 {
-    bsl_model *M = ch->M;
-    const size_t m = M->m, k = M->k;
+    bsl_cmodel *M = ch->M;
+    const size_t m = pb->D->m, k = bsl_cmodel_k(M);
     const size_t p = gsl_rng_uniform_int(ch->r, k);
-    bsl_model_drop_scores(M, ch->scratch);
+    bsl_cmodel_drop_scores(M, ch->scratch);
     ch->evals++;
-    const double log_a = score(pb, ch->scratch[p], k - 1) - score(pb, M->log_ml, k) +
+    const double log_a = score(pb, ch->scratch[p], k - 1) - score(pb, bsl_cmodel_log_ml(M), k) +
                          log(move_prob(st, pb, k - 1, MOVE_ADD) / (double)(m - k + 1)) -
                          log(move_prob(st, pb, k, MOVE_DEL) / (double)k);
     if (accept(ch->r, log_a)) {
         flush_state(ch, pb);
-        bsl_model_remove(M, M->active[p]);
+        bsl_cmodel_remove(M, bsl_cmodel_active(M)[p]);
         ch->acc[MOVE_DEL]++;
     }
 }
 
-/* Swap: remove i, score j, and put i back if rejected. */
+/* Swap: score i out, j in (the model then holds the set without i), and
+ * put i back if rejected. */
 static void move_swap(rj_chain *ch, const bsl_vs_problem *pb)
 {
-    bsl_model *M = ch->M;
-    const size_t m = M->m, k = M->k;
-    const size_t i = M->active[gsl_rng_uniform_int(ch->r, k)];
+    bsl_cmodel *M = ch->M;
+    const size_t m = pb->D->m, k = bsl_cmodel_k(M);
+    const size_t i = bsl_cmodel_active(M)[gsl_rng_uniform_int(ch->r, k)];
     const size_t j = nth_inactive(M, gsl_rng_uniform_int(ch->r, m - k));
-    const double s_old = M->log_ml;
-    bsl_model_remove(M, i);
-    const double s_new = bsl_model_try_add(M, j);
+    const double s_old = bsl_cmodel_log_ml(M);
+    const double s_new = bsl_cmodel_try_swap(M, i, j);
     ch->evals++;
     /* same size: the model prior cancels, and so do the proposals */
     if (s_new > -INFINITY && accept(ch->r, s_new - s_old)) {
         /* credit the state before the swap: the active atoms plus i */
         size_t *old = ch->old_atoms;
-        memcpy(old, M->active, (k - 1) * sizeof *old);
+        memcpy(old, bsl_cmodel_active(M), (k - 1) * sizeof *old);
         old[k - 1] = i;
         flush_list(ch, pb, old, k, s_old);
-        if (bsl_model_add(M, j) == BASEL_OK) { /* reuses the trial of j */
+        if (bsl_cmodel_add(M, j) == BASEL_OK) { /* reuses the trial of j */
             ch->acc[MOVE_SWAP]++;
             return;
         }
     }
-    if (bsl_model_add(M, i) != BASEL_OK) ch->rc = BASEL_ENUMERIC;
+    if (bsl_cmodel_add(M, i) != BASEL_OK) ch->rc = BASEL_ENUMERIC;
 }
 
 static int step(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
 {
-    const size_t k = ch->M->k;
+    const size_t k = bsl_cmodel_k(ch->M);
     const double pa = move_prob(st, pb, k, MOVE_ADD), pd = move_prob(st, pb, k, MOVE_DEL);
     const double ps = move_prob(st, pb, k, MOVE_SWAP);
     if (pa + pd + ps == 0) return BASEL_OK; /* m = 0 or kmin = kmax = 0: nothing moves */
@@ -217,17 +218,18 @@ static int step(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
 /* Rao-Blackwell pass: P(gamma_j = 1 | rest) for every atom at this state. */
 static void rb_pass(rj_chain *ch, const bsl_vs_problem *pb)
 {
-    bsl_model *M = ch->M;
-    const size_t k = M->k, m = M->m;
-    const double s_cur = score(pb, M->log_ml, k);
-    if (k > 0) bsl_model_drop_scores(M, ch->scratch);
+    bsl_cmodel *M = ch->M;
+    const size_t k = bsl_cmodel_k(M), m = pb->D->m;
+    const size_t *active = bsl_cmodel_active(M);
+    const double s_cur = score(pb, bsl_cmodel_log_ml(M), k);
+    if (k > 0) bsl_cmodel_drop_scores(M, ch->scratch);
     for (size_t p = 0; p < k; p++) {
         const double s_out = score(pb, ch->scratch[p], k - 1);
-        ch->rb[M->active[p]] += s_out == -INFINITY ? 1.0 : 1.0 / (1.0 + exp(s_out - s_cur));
+        ch->rb[active[p]] += s_out == -INFINITY ? 1.0 : 1.0 / (1.0 + exp(s_out - s_cur));
     }
     for (size_t j = 0; j < m; j++) {
-        if (M->pos[j] >= 0) continue;
-        const double s_in = score(pb, bsl_model_try_add(M, j), k + 1);
+        if (bsl_cmodel_is_active(M, j)) continue;
+        const double s_in = score(pb, bsl_cmodel_try_add(M, j), k + 1);
         ch->rb[j] += s_in == -INFINITY ? 0.0 : 1.0 / (1.0 + exp(s_cur - s_in));
     }
     ch->evals += (double)m;
@@ -236,78 +238,46 @@ static void rb_pass(rj_chain *ch, const bsl_vs_problem *pb)
 
 static void coef_accumulate(rj_chain *ch)
 {
-    const bsl_model *M = ch->M;
-    const size_t c = M->c;
-    bsl_model_coef_mean(M, ch->beta);
-    for (size_t i = 0; i < M->k; i++)
-        for (size_t o = 0; o < c; o++) ch->coef[M->active[i] * c + o] += ch->beta[i * c + o];
+    const bsl_cmodel *M = ch->M;
+    const size_t c = ch->c, k = bsl_cmodel_k(M);
+    const size_t *active = bsl_cmodel_active(M);
+    bsl_cmodel_coef_mean(M, ch->beta);
+    for (size_t i = 0; i < k; i++)
+        for (size_t o = 0; o < c; o++) ch->coef[active[i] * c + o] += ch->beta[i * c + o];
     ch->n_coef++;
-}
-
-/* Ridge nuisance: beta | ... (paper 004 eq. 19), then lambda (eq. 17) and
- * 1/sigma^2 (eq. 18). With L L' = A_tau and z = L^{-1} b, beta = L^{-T}(z +
- * sigma xi) has mean A_tau^{-1} b and covariance sigma^2 A_tau^{-1}; and
- * beta' G_A beta = |z + sigma xi|^2 - tau |beta|^2 gives the RSS without
- * touching the n rows. */
-static int nuisance(rj_chain *ch, const bsl_vs_problem *pb)
-{
-    bsl_model *M = ch->M;
-    const size_t k = M->k, c = M->c;
-    const double N = (double)(pb->D->n - pb->D->q), sigma = sqrt(ch->prior.sigma2);
-    double sum_b2 = 0, rss = 0;
-    double *t = ch->scratch;
-    for (size_t o = 0; o < c; o++) {
-        double lb2 = 0, bb = 0, b2 = 0;
-        for (size_t i = 0; i < k; i++) {
-            t[i] = M->z[i * c + o] + sigma * gsl_ran_ugaussian(ch->r);
-            lb2 += t[i] * t[i];
-        }
-        bsl_chol_solve_upper(&M->chol, t);
-        for (size_t i = 0; i < k; i++) {
-            bb += t[i] * M->bA[i * c + o];
-            b2 += t[i] * t[i];
-        }
-        const double bGb = lb2 - M->tau * b2;
-        rss += fmax(pb->D->yy[o] - 2 * bb + bGb, 0.0);
-        sum_b2 += b2;
-    }
-    const double lambda =
-        gsl_ran_gamma(ch->r, ch->prior.c + 0.5 * (double)(k * c), 1.0 / (ch->prior.d + 0.5 * sum_b2));
-    const double prec =
-        gsl_ran_gamma(ch->r, ch->prior.a + 0.5 * N * (double)c, 1.0 / (ch->prior.b + 0.5 * rss));
-    ch->prior.lambda = lambda;
-    ch->prior.sigma2 = 1.0 / prec;
-    return bsl_model_set_prior(M, &ch->prior);
 }
 
 static int keep_draw(rj_chain *ch)
 {
-    const double sc[2] = {ch->prior.sigma2, ch->prior.lambda}; /* read when sampled */
-    return bsl_vs_add_draw(&ch->draws, ch->id, ch->M->active, ch->M->k, sc);
+    double sc[2] = {0, 0}; /* the model's nuisance parameters (read when sampled) */
+    bsl_cmodel_nuisance(ch->M, sc, NULL);
+    return bsl_vs_add_draw(&ch->draws, ch->id, bsl_cmodel_active(ch->M), bsl_cmodel_k(ch->M), sc);
 }
 
 /* Record the state for this post-burn iteration t. */
 static int record(rj_chain *ch, bsl_trace *trace, size_t t, const bsl_run *run)
 {
-    const bsl_model *M = ch->M;
+    const bsl_cmodel *M = ch->M;
+    const size_t k = bsl_cmodel_k(M);
+    const size_t *active = bsl_cmodel_active(M);
     ch->run_len++;
-    for (size_t i = 0; i < M->k; i++) ch->freq[M->active[i]]++;
-    ch->size_cnt[M->k]++;
-    bsl_trace_record(trace, t, M->active, M->k);
+    for (size_t i = 0; i < k; i++) ch->freq[active[i]]++;
+    ch->size_cnt[k]++;
+    bsl_trace_record(trace, t, active, k);
     if (run->keep_draws && t % (run->thin ? run->thin : 1) == 0) return keep_draw(ch);
     return BASEL_OK;
 }
 
 static int init_state(rj_chain *ch, const bsl_vs_problem *pb)
 {
-    bsl_model *M = ch->M;
-    const size_t m = M->m;
+    bsl_cmodel *M = ch->M;
+    const size_t m = pb->D->m;
     /* start at kmin atoms drawn uniformly (rejecting collinear ones) */
-    for (size_t tries = 0; M->k < pb->mprior.kmin && tries < 100 * m; tries++) {
+    for (size_t tries = 0; bsl_cmodel_k(M) < pb->mprior.kmin && tries < 100 * m; tries++) {
         const size_t j = gsl_rng_uniform_int(ch->r, m);
-        if (M->pos[j] < 0 && bsl_model_try_add(M, j) > -INFINITY) bsl_model_add(M, j);
+        if (!bsl_cmodel_is_active(M, j) && bsl_cmodel_try_add(M, j) > -INFINITY) bsl_cmodel_add(M, j);
     }
-    return M->k < pb->mprior.kmin ? BASEL_ENUMERIC : BASEL_OK;
+    return bsl_cmodel_k(M) < pb->mprior.kmin ? BASEL_ENUMERIC : BASEL_OK;
 }
 
 /* What every chain reads (shared, read-only) and the chains' states. */
@@ -326,12 +296,12 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
     const bsl_vs_problem *pb = x->pb;
     const bsl_run *run = x->run;
     const size_t m = pb->D->m, total = run->burn + run->iter;
-    const int sampled = pb->prior.kind == BSL_COEF_RIDGE && pb->prior.sample_nuisance;
     gsl_rng_set(ch->r, seed);
     int rc = init_state(ch, pb);
     for (size_t it = 0; it < total && !rc; it++) {
         if (bsl_tick(tick, 1)) return BASEL_ECANCELLED;
-        if (sampled && it > 0 && it % m == 0 && (rc = nuisance(ch, pb))) break;
+        /* the model's nuisance parameters, if it has any, once per sweep */
+        if (it > 0 && it % m == 0 && (rc = bsl_cmodel_draw_nuisance(ch->M, ch->r))) break;
         if ((rc = step(ch, pb, x->st))) break;
         if (it < run->burn) continue;
         const size_t t = it - run->burn;
@@ -363,7 +333,7 @@ static int read_settings(rj_settings *st, const bsl_vs_problem *pb, const bsl_ru
 
 static void chain_free(rj_chain *ch)
 {
-    bsl_model_free(ch->M);
+    bsl_cmodel_free(ch->M);
     gsl_rng_free(ch->r);
     free(ch->freq);
     free(ch->rb);
@@ -382,6 +352,8 @@ static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
     const bsl_design *D = pb->D;
     const size_t m = D->m, c = D->c, kc = pb->kmax + 1;
     memset(ch, 0, sizeof *ch);
+    ch->m = m;
+    ch->c = c;
     ch->prior = pb->prior;
     if (ch->prior.kind == BSL_COEF_RIDGE && ch->prior.sample_nuisance && !(ch->prior.sigma2 > 0)) {
         /* paper 004's start: lambda = 1, sigma^2 = var(y) / 4 */
@@ -404,12 +376,13 @@ static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
     ch->id = (unsigned)chain;
     if (bsl_vs_result_init(&ch->draws, m, c, pb->kmax, 1))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory for chain %zu", chain);
-    if (pb->prior.kind == BSL_COEF_RIDGE && pb->prior.sample_nuisance) {
-        ch->draws.nscalars = 2;
-        strcpy(ch->draws.scalar_names[0], "sigma2");
-        strcpy(ch->draws.scalar_names[1], "lambda");
-    }
-    return bsl_model_create(&ch->M, D, &ch->prior, pb->kmax, err);
+    const int rc = bsl_vs_model_create(&ch->M, pb, &ch->prior, pb->kmax, err);
+    if (rc) return rc;
+    const char *const *names = NULL; /* the model's nuisance parameters go into the draws */
+    ch->draws.nscalars = BSL_MIN(bsl_cmodel_nuisance(ch->M, NULL, &names), (size_t)2);
+    for (size_t i = 0; i < ch->draws.nscalars; i++)
+        snprintf(ch->draws.scalar_names[i], sizeof ch->draws.scalar_names[i], "%s", names[i]);
+    return BASEL_OK;
 }
 
 /* Pool the chains into res (in chain order: thread-count independent). */

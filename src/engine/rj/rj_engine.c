@@ -7,18 +7,8 @@
 #include "../subset.h"
 
 static const bsl_engine_option options[] = {
-    {"basis", "linear"},
-    {"prior", "g"},
-    {"model-prior", "beta-binomial:a=1,b=1"},
-    {"standardize", "no"},
-    {"kmax", ""},
-    {"iter", "50000"},
-    {"burn", ""},
-    {"thin", "1"},
-    {"chains", "4"},
-    {"top", "20"},
-    {"gram-memory", "256"},
-    {"max-models", "20000"},
+    BSL_SUBSET_OPTIONS("g"),
+    BSL_SUBSET_RUN_OPTIONS("50000"),
     {"rj-add", "0.33333333333333331"},
     {"rj-delete", "0.33333333333333331"},
     {"rj-swap", "0.33333333333333331"},
@@ -38,7 +28,9 @@ const bsl_engine_def bsl_engine_rj = {
     .options = options,
     .models = bsl_subset_models,
     .keeps_draws = 1,
+    .scale_free = 1,
     .fit = fit,
     .predict = bsl_subset_predict,
     .mean_interval = 1,
+    .check = bsl_subset_check,
 };

@@ -126,10 +126,11 @@ static int smc_summaries(bsl_result *res, const bsl_smc *s)
     snprintf(note, sizeof note, "%zu points, %zu particles, %zu resampling steps; E[k] = %.2f, E[sigma] = %.4g, final ESS %.1f",
              bsl_smc_points(s), bsl_smc_particles(s), bsl_smc_resample_count(s), bsl_smc_mean_k(s),
              bsl_smc_sigma_mean(s), bsl_smc_ess(s));
-    json_object_set_new(dg, "note", json_string(note));
-    json_object_set_new(dg, "mean_k", json_real(bsl_smc_mean_k(s)));
-    json_object_set_new(dg, "noise_sd", json_real(bsl_smc_sigma_mean(s)));
-    return rc;
+    int bad = 0;
+    bsl_json_put(dg, "note", json_string(note), &bad);
+    bsl_json_put(dg, "mean_k", json_real(bsl_smc_mean_k(s)), &bad);
+    bsl_json_put(dg, "noise_sd", json_real(bsl_smc_sigma_mean(s)), &bad);
+    return rc ? rc : bad ? BASEL_ENOMEM : BASEL_OK;
 }
 
 /* The options a resumed particle system keeps: a value the user gives that
@@ -201,8 +202,13 @@ static int fit_smc(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
         const size_t i = ord[t];
         for (size_t a = 0; a < P->d; a++) x[a] = P->X[a * P->n + i];
         double mu, lo, hi;
-        if (run_out.fp && bsl_smc_points(s) > 0 && bsl_smc_predict(s, x, 1, 0.95, &mu, &lo, &hi) == 0)
+        if (run_out.fp && bsl_smc_points(s) > 0) { /* a row is never silently skipped */
+            if ((rc = bsl_smc_predict(s, x, 1, 0.95, &mu, &lo, &hi))) {
+                rc = bsl_fail(err, rc, "--running: out of memory");
+                break;
+            }
             fprintf(run_out.fp, "%zu,%zu,%.17g,%.17g,%.17g,%.17g\n", bsl_smc_points(s) + 1, i + 1, P->Y[i], mu, lo, hi);
+        }
         rc = bsl_smc_feed(s, x, P->Y[i], err);
         if (!rc && ctx->progress && t % 64 == 0 && ctx->progress((double)t / (double)P->n, ctx->progress_user))
             rc = bsl_fail(err, BASEL_ECANCELLED, "cancelled");
@@ -220,7 +226,7 @@ static int fit_smc(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
         res->prior = json_pack("{s:s, s:s, s:i}", "coefficients",
                                "beta ~ N(0, sigma_beta^2 I), sigma^2 and sigma_beta^2 sampled (paper 003)", "model", mp,
                                "kmax", (json_int_t)bsl_smc_get_options(s)->kmax);
-        if (!(res->engine = bsl_smc_to_json(s))) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        if (!res->prior || !(res->engine = bsl_smc_to_json(s))) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
     bsl_smc_free(s);
     return rc;
@@ -236,10 +242,26 @@ static int predict_smc(const json_t *doc, const double *X, size_t n, size_t d, c
     if (bsl_smc_dim(s) != d || p->c != 1)
         rc = bsl_fail(err, BASEL_EPARSE, "the fit's smc engine has %zu inputs and 1 target, its \"inputs\" and \"targets\" list %zu and %zu",
                       bsl_smc_dim(s), d, p->c);
-    else if (bsl_smc_predict(s, X, n, level, p->mean, p->lower, p->upper))
-        rc = bsl_fail(err, BASEL_EPARSE, "the fit's smc engine could not predict");
+    else if ((rc = bsl_smc_predict(s, X, n, level, p->mean, p->lower, p->upper)))
+        rc = rc == BASEL_ENOMEM ? bsl_fail(err, rc, "out of memory")
+                                : bsl_fail(err, BASEL_EPARSE, "the fit's smc engine could not predict");
     bsl_smc_free(s);
     return rc;
+}
+
+/* engine.h's check: the particle system loads (values as well as shapes,
+ * smc_json.c) and fits the document's inputs and target. */
+static int check_smc(const json_t *doc, const char *source, basel_error *err)
+{
+    bsl_smc *s = NULL;
+    int rc = bsl_smc_from_json(&s, json_object_get(doc, "engine"), err);
+    const size_t d = json_array_size(json_object_get(doc, "inputs")), c = json_array_size(json_object_get(doc, "targets"));
+    if (!rc && (bsl_smc_dim(s) != d || c != 1))
+        rc = bsl_fail(err, BASEL_EPARSE,
+                      "the fit's smc engine has %zu inputs and 1 target, its \"inputs\" and \"targets\" list %zu and %zu",
+                      bsl_smc_dim(s), d, c);
+    bsl_smc_free(s);
+    return bsl_engine_check_failed(err, rc, source);
 }
 
 const bsl_engine_def bsl_engine_smc = {
@@ -251,4 +273,5 @@ const bsl_engine_def bsl_engine_smc = {
     .keeps_draws = 0,
     .fit = fit_smc,
     .predict = predict_smc,
+    .check = check_smc,
 };

@@ -63,8 +63,9 @@ static json_t *particle_json(const smc_particle *P)
     size_t n = 0;
     for (size_t j = 0; j < k1; j++)
         for (size_t i = j; i < k1; i++) L[n++] = P->chol.L[i + j * cap];
-    /* JSON has no -inf: a particle whose birth failed has log_w null */
-    json_t *lw = isfinite(P->log_w) ? json_real(P->log_w) : json_null();
+    /* JSON has no -inf: a particle whose birth failed has log_w "-inf"
+     * (never null: FIT.json holds no null outside diagnostics) */
+    json_t *lw = isfinite(P->log_w) ? json_real(P->log_w) : json_string("-inf");
     json_t *j = json_pack("{s:o, s:f, s:f, s:o, s:f, s:I, s:o, s:o, s:o}", "centres",
                           bsl_json_sizes(P->centre, P->k), "sigma2", P->sigma2, "sigma_beta2",
                           P->sigma_beta2, "log_w", lw, "log_ml", P->log_ml, "since_refactor",
@@ -227,9 +228,9 @@ static int read_particle(const json_t *j, smc_particle *P, const smc_cache *C, s
         get_reals(j, "beta", P->beta, k1))
         return bsl_fail(err, BASEL_EPARSE, "smc fit: particle %zu: a field is missing, of the wrong size, or not finite", i);
     /* log_w may be -inf for a particle whose birth failed: JSON has no
-     * -inf, so it is stored as null */
+     * -inf, so it is stored as "-inf" */
     const json_t *jw = json_object_get(j, "log_w");
-    if (json_is_null(jw)) lw = -INFINITY;
+    if (json_is_string(jw) && strcmp(json_string_value(jw), "-inf") == 0) lw = -INFINITY;
     else if (get_num(j, "log_w", &lw)) return bsl_fail(err, BASEL_EPARSE, "smc fit: particle %zu: bad log_w", i);
     P->log_w = lw;
     size_t n = 0;

@@ -1,10 +1,11 @@
 /*
  * ssvs.c: spike-and-slab variable selection (paper 001; ssvs.h), in two
- * parts. First the model: option parsing, spike variances, and the exact
- * marginal p(y | gamma) used by the enumeration, computed densely (eigen-
- * decomposition per gamma) and independently of the engine's rank-one path,
- * so that comparing the two tests both. Then the engine (below the
- * "engine" banner): the Gibbs sampler as written and the collapsed one.
+ * parts. First the exact marginal p(y | gamma) used by the enumeration,
+ * computed densely (eigen-decomposition per gamma) and independently of the
+ * rank-one path of the spike-and-slab model (model/ssvs_model.c, which also
+ * holds option parsing and spike variances), so that comparing the two
+ * tests both. Then the engine (below the "engine" banner): the Gibbs
+ * sampler as written and the collapsed one, which runs on the model table.
  *
  * Defaults (George & McCulloch 1993, sec. 2.2-2.3): the spike sd equals the
  * sd of the least-squares estimate (their sigma_beta / tau = 1, our tau = 1)
@@ -47,40 +48,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-int bsl_ssvs_parse(bsl_ssvs_prior *sp, const char *text, basel_error *err)
-{
-    bsl_spec s;
-    int rc = bsl_spec_parse(&s, "prior", text && *text ? text : "ssvs", err);
-    if (rc) return rc;
-    if (strcmp(s.name, "ssvs") != 0) return bsl_spec_unknown(&s, "ssvs", err);
-    double scaled = 0, collapsed = 1;
-    rc = bsl_spec_double(&s, "tau", 1.0, 1e-12, 1e12, &sp->tau, err);
-    if (!rc) rc = bsl_spec_double(&s, "tau2", 0.0, 1e-300, 1e300, &sp->tau2, err);
-    if (!rc) rc = bsl_spec_double(&s, "c", 100.0, 1.0 + 1e-9, 1e12, &sp->c, err);
-    if (!rc) rc = bsl_spec_double(&s, "p", -1.0, 1e-12, 1 - 1e-12, &sp->p, err);
-    if (!rc) rc = bsl_spec_double(&s, "a", 0.0, 0, 1e300, &sp->a, err);
-    if (!rc) rc = bsl_spec_double(&s, "b", 0.0, 0, 1e300, &sp->b, err);
-    if (!rc) rc = bsl_spec_double(&s, "scaled", 0, 0, 1, &scaled, err);
-    if (!rc) rc = bsl_spec_double(&s, "collapsed", 1, 0, 1, &collapsed, err);
-    if (rc) return rc;
-    if (!bsl_spec_has(&s, "tau2")) sp->tau2 = 0;
-    if (!bsl_spec_has(&s, "p")) sp->p = -1;
-    if ((scaled != 0 && scaled != 1) || (collapsed != 0 && collapsed != 1))
-        return bsl_fail(err, BASEL_EINVAL, "--prior ssvs: scaled and collapsed are 0 or 1");
-    if ((sp->a > 0) != (sp->b > 0))
-        return bsl_fail(err, BASEL_EINVAL, "--prior ssvs: give both a and b > 0, or neither");
-    sp->scaled = (int)scaled;
-    sp->collapsed = (int)collapsed;
-    return bsl_spec_finish(&s, BSL_SSVS_KEYS, err);
-}
-
-void bsl_ssvs_spike(const bsl_ssvs_prior *sp, const bsl_design *D, double *v0)
-{
-    const double s2 = sp->scaled ? 1.0 : D->yy[0] / (double)(D->n - D->q);
-    for (size_t j = 0; j < D->m; j++)
-        v0[j] = sp->tau2 > 0 ? sp->tau2 : sp->tau * sp->tau * s2 / fmax(D->diag[j], 1e-300);
-}
 
 double bsl_ssvs_log_gprior(const bsl_ssvs_prior *sp, const bsl_mprior *mp, size_t m, size_t k)
 {
@@ -240,14 +207,17 @@ int bsl_ssvs_enumerate(const bsl_ssvs_prior *sp, const bsl_vs_problem *pb, doubl
  *                               2 beta'B'y + beta'G beta; scaled adds the
  *                               prior's m/2 and sum beta_j^2 / (2 v_j).
  * Collapsed (collapsed=1): beta integrated (and sigma^2 when scaled); each
- * gamma_j is drawn from p(gamma_j | gamma_-j, y [, sigma^2]). Because the
- * spike is a variance, not an exclusion, the matrix is the full m x m
- * A = G + diag(w), w_j = 1/v_j (scaled) or sigma^2/v_j, and flipping gamma_j
- * changes one diagonal entry: log|A| and b'A^{-1}b change by the O(1)
- * Sherman-Morrison formulas of rank1.h, a flip commits in O(m^2), and A is
- * refactorised every m flips (and whenever sigma^2 changes). Unscaled
+ * gamma_j is drawn from p(gamma_j | gamma_-j, y [, sigma^2]), from the two
+ * log marginals the model table gives (try_add / try_remove). The
+ * spike-and-slab model (model/ssvs_model.c) keeps the full m x m A = G +
+ * diag(w), w_j = 1/v_j (scaled) or sigma^2/v_j; flipping gamma_j changes
+ * one diagonal entry, costs O(1) to score and O(m^2) to commit, and A is
+ * refactorised every m flips and whenever sigma^2 changes. Unscaled
  * collapsed is partially collapsed: gamma | sigma^2 (beta integrated), then
- * beta | gamma, sigma^2 and sigma^2 | beta as above, a valid order.
+ * the model's nuisance update, beta | gamma, sigma^2 and sigma^2 | beta as
+ * above, a valid order. With --prior g (or ridge, hier, aic, bic, mdl) the
+ * same sweep is a collapsed Gibbs sampler over indicators on that
+ * coefficient prior's Gaussian model.
  *
  * PIPs: res->pip averages the conditional inclusion probabilities computed
  * at every gamma_j update (Rao-Blackwellised; valid since the state before
@@ -260,6 +230,7 @@ int bsl_ssvs_enumerate(const bsl_ssvs_prior *sp, const bsl_vs_problem *pb, doubl
 typedef struct ss_ctx {
     const bsl_vs_problem *pb;
     const bsl_ssvs_prior *sp;
+    const bsl_coef_prior *prior; /* the collapsed chains' model (model table) */
     const double *v0;
     size_t m, kmax;   /* kmax: size of the result's size table */
     double N;
@@ -267,12 +238,12 @@ typedef struct ss_ctx {
 } ss_ctx;
 
 typedef struct ss_chain {
+    bsl_cmodel *M;    /* collapsed: the model, through the table */
     gsl_rng *r;
     unsigned char *gam;
     size_t k;
-    double *v, *A, *S, *u, *beta, *work;
-    double logdet, quad, sigma2;
-    size_t since;
+    double *v, *A, *u, *beta, *work; /* as written: the state of eqs. 8, 12, 14 */
+    double sigma2;
     double *rb, *freq, *size_cnt, *coef;
     size_t *act, *prev;
     size_t nprev;
@@ -289,19 +260,6 @@ static double prec(const ss_ctx *x, const ss_chain *ch, size_t j)
     return (x->sp->scaled ? 1.0 : ch->sigma2) / ch->v[j];
 }
 
-/* A = G + diag(w), then S = A^{-1}, u = S B'y, log|A|, quad. */
-static int refresh(const ss_ctx *x, ss_chain *ch)
-{
-    const size_t m = x->m;
-    const bsl_design *D = x->pb->D;
-    memcpy(ch->A, D->G, m * m * sizeof(double));
-    for (size_t j = 0; j < m; j++) ch->A[j + j * m] += prec(x, ch, j);
-    if (bsl_r1_refresh(ch->A, ch->S, m, m, D->Bty, ch->u, &ch->logdet)) return BASEL_ENUMERIC;
-    ch->quad = cblas_ddot((int)m, D->Bty, 1, ch->u, 1);
-    ch->since = 0;
-    return BASEL_OK;
-}
-
 /* Log odds of gamma_j = 1 vs 0 from the model prior, k_rest = size of the rest. */
 static double prior_log_odds(const ss_ctx *x, size_t k_rest)
 {
@@ -313,28 +271,6 @@ static double prior_log_odds(const ss_ctx *x, size_t k_rest)
 
 static double logistic(double t) { return t >= 0 ? 1.0 / (1.0 + exp(-t)) : exp(t) / (1.0 + exp(t)); }
 
-/* Collapsed log marginal change when atom j's precision changes by delta and
- * its variance by the factor ratio (scaled: sigma^2 integrated). */
-static double collapsed_change(const ss_ctx *x, const ss_chain *ch, size_t j, double delta,
-                               double log_ratio, double *dld_out, double *dq_out)
-{
-    double dld, dq;
-    const double t = bsl_r1_diag_effect(ch->S, x->m, j, delta, ch->u, &dld, &dq);
-    *dld_out = dld;
-    *dq_out = dq;
-    if (!(t > 0)) return NAN;
-    const double yy = x->pb->D->yy[0];
-    double d = -0.5 * (dld + log_ratio);
-    if (x->sp->scaled) {
-        const double an = x->sp->a + 0.5 * x->N;
-        d -= an * (log(x->sp->b + 0.5 * fmax(yy - ch->quad - dq, 0.0)) -
-                   log(x->sp->b + 0.5 * fmax(yy - ch->quad, 0.0)));
-    } else {
-        d += dq / (2 * ch->sigma2);
-    }
-    return d;
-}
-
 static void set_gamma(const ss_ctx *x, ss_chain *ch, size_t j, int in)
 {
     ch->gam[j] = (unsigned char)in;
@@ -343,31 +279,31 @@ static void set_gamma(const ss_ctx *x, ss_chain *ch, size_t j, int in)
     ch->flips++;
 }
 
+/* Collapsed: gamma_j | gamma_-j, y for j = 0..m-1 on the model table, each
+ * from the two log marginals of the model with and without j (the
+ * spike-and-slab model: O(1) each, O(m^2) per switch; any other model of
+ * the table, e.g. the g-prior: a collapsed Gibbs sampler over indicators). */
 static int collapsed_sweep(const ss_ctx *x, ss_chain *ch, int keep)
 {
-    const size_t m = x->m;
-    const double log_c = log(x->sp->c);
-    for (size_t j = 0; j < m; j++) {
+    bsl_cmodel *M = ch->M;
+    for (size_t j = 0; j < x->m; j++) {
         const int cur = ch->gam[j];
-        const double w_cur = prec(x, ch, j);
-        const double w_oth = cur ? w_cur * x->sp->c : w_cur / x->sp->c;
-        /* lm(other) - lm(current) */
-        double dld, dq;
-        const double d = collapsed_change(x, ch, j, w_oth - w_cur, cur ? -log_c : log_c, &dld, &dq);
-        if (d != d) return BASEL_ENUMERIC;
-        const double lo = prior_log_odds(x, ch->k - (size_t)cur) + (cur ? -d : d);
-        const double p1 = lo == INFINITY ? 1.0 : logistic(lo);
+        const double lm = bsl_cmodel_log_ml(M);
+        const double lm_other = cur ? bsl_cmodel_try_remove(M, j) : bsl_cmodel_try_add(M, j);
+        if (lm_other != lm_other) return BASEL_ENUMERIC;
+        const double prior_lo = prior_log_odds(x, ch->k - (size_t)cur);
+        const double lo = prior_lo + (cur ? lm - lm_other : lm_other - lm);
+        /* j cannot enter (model of probability zero): out, whatever the prior */
+        const double p1 = !cur && lm_other == -INFINITY ? 0.0 : lo == INFINITY ? 1.0 : logistic(lo);
         if (keep) ch->rb[j] += p1;
         const int nw = gsl_rng_uniform(ch->r) < p1;
         if (nw != cur) {
-            bsl_r1_diag_commit(ch->S, m, m, j, w_oth - w_cur, ch->u, ch->work);
-            ch->logdet += dld;
-            ch->quad += dq;
+            if (nw && bsl_cmodel_add(M, j) != BASEL_OK) return BASEL_ENUMERIC;
+            if (!nw) bsl_cmodel_remove(M, j);
             set_gamma(x, ch, j, nw);
-            if (++ch->since >= m && refresh(x, ch)) return BASEL_ENUMERIC;
         }
     }
-    ch->evals += (double)m;
+    ch->evals += (double)x->m;
     return BASEL_OK;
 }
 
@@ -438,14 +374,13 @@ static int iterate(const ss_ctx *x, ss_chain *ch, int keep)
         draw_sigma2(x, ch);
         return BASEL_OK;
     }
-    if (!x->sp->scaled && (rc = refresh(x, ch))) return rc; /* sigma^2 moved */
     if ((rc = collapsed_sweep(x, ch, keep))) return rc;
-    if (keep) cblas_daxpy((int)m, 1.0, ch->u, 1, ch->coef, 1);
-    if (!x->sp->scaled) {
-        if ((rc = draw_beta(x, ch))) return rc;
-        draw_sigma2(x, ch);
+    if (keep) {
+        bsl_cmodel_coef_all(ch->M, m, 1, ch->beta, ch->work);
+        cblas_daxpy((int)m, 1.0, ch->beta, 1, ch->coef, 1);
     }
-    return BASEL_OK;
+    /* unscaled spike and slab: beta | gamma, sigma^2 and sigma^2 | beta */
+    return bsl_cmodel_draw_nuisance(ch->M, ch->r);
 }
 
 /* Post-burn bookkeeping of iteration t (the state after the sweep). */
@@ -470,8 +405,10 @@ static int ss_record(const ss_ctx *x, ss_chain *ch, bsl_trace *trace, size_t t, 
         ch->run_len = 0;
     }
     ch->run_len++;
-    if (run->keep_draws && t % (run->thin ? run->thin : 1) == 0) return bsl_vs_add_draw(&ch->draws, ch->id, ch->act, k, &ch->sigma2);
-    return BASEL_OK;
+    if (!(run->keep_draws && t % (run->thin ? run->thin : 1) == 0)) return BASEL_OK;
+    double sc[2] = {ch->sigma2, 0}; /* collapsed: the model's (unscaled spike and slab) */
+    if (ch->M && bsl_cmodel_nuisance(ch->M, NULL, NULL) <= 2) bsl_cmodel_nuisance(ch->M, sc, NULL);
+    return bsl_vs_add_draw(&ch->draws, ch->id, ch->act, k, sc);
 }
 
 /* What every chain reads and the chains' states (bsl_chain_fn's ctx). */
@@ -494,9 +431,9 @@ static int ss_run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker 
     /* start: every atom in the spike, plus kmin random atoms in the slab */
     for (size_t tries = 0; ch->k < x->pb->mprior.kmin && x->sp->p < 0 && tries < 100 * x->m; tries++) {
         const size_t j = gsl_rng_uniform_int(ch->r, x->m);
-        if (!ch->gam[j]) set_gamma(x, ch, j, 1);
+        if (ch->gam[j] || (ch->M && bsl_cmodel_add(ch->M, j) != BASEL_OK)) continue;
+        set_gamma(x, ch, j, 1);
     }
-    if (x->sp->collapsed && x->sp->scaled) rc = refresh(x, ch);
     for (size_t it = 0; it < total && !rc; it++) {
         if (bsl_tick(tick, 1)) return BASEL_ECANCELLED;
         const int keep = it >= run->burn;
@@ -510,11 +447,11 @@ static int ss_run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker 
 
 static void ss_chain_free(ss_chain *ch)
 {
+    bsl_cmodel_free(ch->M);
     gsl_rng_free(ch->r);
     free(ch->gam);
     free(ch->v);
     free(ch->A);
-    free(ch->S);
     free(ch->u);
     free(ch->beta);
     free(ch->work);
@@ -528,7 +465,8 @@ static void ss_chain_free(ss_chain *ch)
     bsl_modelset_free(&ch->set);
 }
 
-static int ss_chain_init(const ss_ctx *x, ss_chain *ch, const bsl_run *run, size_t chain)
+static int ss_chain_init(const ss_ctx *x, ss_chain *ch, const bsl_run *run, size_t chain,
+                         basel_error *err)
 {
     const size_t m = x->m;
     memset(ch, 0, sizeof *ch);
@@ -536,21 +474,20 @@ static int ss_chain_init(const ss_ctx *x, ss_chain *ch, const bsl_run *run, size
     ch->gam = bsl_calloc(m, 1);
     ch->v = bsl_malloc(m, sizeof(double));
     ch->A = bsl_malloc(m * m, sizeof(double));
-    ch->S = bsl_malloc(m * m, sizeof(double));
     ch->u = bsl_calloc(m, sizeof(double));
     ch->beta = bsl_calloc(m, sizeof(double));
-    ch->work = bsl_calloc(m, sizeof(double));
+    ch->work = bsl_calloc(m + 1, sizeof(double));
     ch->rb = bsl_calloc(m, sizeof(double));
     ch->freq = bsl_calloc(m, sizeof(double));
     ch->size_cnt = bsl_calloc(x->kmax + 1, sizeof(double));
     ch->coef = bsl_calloc(m, sizeof(double));
     ch->act = bsl_malloc(m + 1, sizeof(size_t));
     ch->prev = bsl_malloc(m + 1, sizeof(size_t));
-    if (!ch->r || !ch->gam || !ch->v || !ch->A || !ch->S || !ch->u || !ch->beta || !ch->work ||
+    if (!ch->r || !ch->gam || !ch->v || !ch->A || !ch->u || !ch->beta || !ch->work ||
         !ch->rb || !ch->freq || !ch->size_cnt || !ch->coef || !ch->act ||
         !ch->prev || bsl_modelset_init(&ch->set, x->max_models) ||
         bsl_vs_result_init(&ch->draws, m, 1, x->kmax, 1))
-        return BASEL_ENOMEM;
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     ch->id = (unsigned)chain;
     if (sigma_sampled(x->sp)) { /* sigma^2 is a column of the draws */
         ch->draws.nscalars = 1;
@@ -558,7 +495,7 @@ static int ss_chain_init(const ss_ctx *x, ss_chain *ch, const bsl_run *run, size
     }
     memcpy(ch->v, x->v0, m * sizeof(double));
     ch->sigma2 = x->pb->D->yy[0] / x->N;
-    return BASEL_OK;
+    return x->sp->collapsed ? bsl_vs_model_create(&ch->M, x->pb, x->prior, x->kmax, err) : BASEL_OK;
 }
 
 static int ss_merge(const ss_ctx *x, ss_chain *ch, const bsl_run *run, const bsl_chains *cs,
@@ -583,7 +520,13 @@ static int ss_merge(const ss_ctx *x, ss_chain *ch, const bsl_run *run, const bsl
         if (bsl_modelset_merge(&res->models, &ch[h].set)) return BASEL_ENOMEM;
     }
     bsl_modelset_sort(&res->models);
-    snprintf(res->engine_note, sizeof res->engine_note,
+    if (x->prior->kind != BSL_COEF_SSVS)
+        snprintf(res->engine_note, sizeof res->engine_note,
+                 "collapsed Gibbs over indicators, %s prior; flips per sweep %.3f; pip=rao-blackwell "
+                 "(max |rb - frequency| per chain %.4f)",
+                 bsl_coef_kind_name(x->prior->kind),
+                 flips / ((double)chains * (double)(run->iter + run->burn)), gap);
+    else snprintf(res->engine_note, sizeof res->engine_note,
              "ssvs %s%s: tau=%g%s c=%g; flips per sweep %.3f; pip=rao-blackwell (max |rb - "
              "frequency| per chain %.4f)",
              x->sp->collapsed ? "collapsed" : "as written (eqs. 8, 12, 14)",
@@ -612,16 +555,46 @@ static int ss_check(const bsl_vs_problem *pb, const bsl_run *run, basel_error *e
     return BASEL_OK;
 }
 
+/* The model of the chains: --prior ssvs[:...] (the default) is the
+ * spike-and-slab model; any other coefficient prior (g, ridge, hier, ...)
+ * runs the collapsed Gibbs sampler over indicators on that prior's model,
+ * with the model prior of the problem (sp is then "collapsed, p from the
+ * model prior"). */
+static int ss_prior(const bsl_vs_problem *pb, bsl_coef_prior *cp, bsl_ssvs_prior *sp, basel_error *err)
+{
+    const char *spec = pb->prior_spec && *pb->prior_spec ? pb->prior_spec : "ssvs";
+    bsl_spec s;
+    int rc = bsl_spec_parse(&s, "prior", spec, err);
+    if (rc) return rc;
+    if (strcmp(s.name, "ssvs") == 0) {
+        rc = bsl_coef_prior_ssvs(cp, spec, err);
+        *sp = cp->ssvs;
+        return rc;
+    }
+    rc = bsl_coef_prior_parse(cp, spec, pb->D->n, pb->D->c, err);
+    if (rc) return rc;
+    if (cp->sample_nuisance) { /* paper 004's start: lambda = 1, sigma^2 = var(y) / 4 */
+        cp->sigma2 = pb->D->yy[0] / (double)(pb->D->n - pb->D->q) / 4;
+        if (!(cp->lambda > 0)) cp->lambda = 1;
+    }
+    memset(sp, 0, sizeof *sp);
+    sp->p = -1;
+    sp->c = 1;
+    sp->scaled = sp->collapsed = 1;
+    return BASEL_OK;
+}
+
 int bsl_ssvs_run_ex(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
                     double *freq, basel_error *err)
 {
     bsl_ssvs_prior sp;
+    bsl_coef_prior cp;
     int rc = ss_check(pb, run, err);
-    if (!rc) rc = bsl_ssvs_parse(&sp, pb->prior_spec, err);
+    if (!rc) rc = ss_prior(pb, &cp, &sp, err);
     if (rc) return rc;
     const size_t m = pb->D->m, chains = run->chains ? run->chains : 1;
     const double t0 = omp_get_wtime();
-    ss_ctx x = {pb, &sp, NULL, m, sp.p > 0 ? m : pb->kmax, (double)(pb->D->n - pb->D->q), 100000};
+    ss_ctx x = {pb, &sp, &cp, NULL, m, sp.p > 0 ? m : pb->kmax, (double)(pb->D->n - pb->D->q), 100000};
     if ((rc = bsl_params_size(run->params, "max-models", 20000, 0, (size_t)1 << 40, &x.max_models, err)))
         return rc;
     bsl_run r1 = *run;
@@ -638,7 +611,7 @@ int bsl_ssvs_run_ex(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result 
     bsl_ssvs_spike(&sp, pb->D, v0);
     x.v0 = v0;
     for (size_t h = 0; h < chains && !rc; h++)
-        if (ss_chain_init(&x, &ch[h], &r1, h)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        rc = ss_chain_init(&x, &ch[h], &r1, h, err);
     bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed,
                      .units = run->burn + run->iter, .progress = run->progress,
                      .progress_user = run->progress_user, .trace_m = m,

@@ -26,24 +26,17 @@
  *   scaled=0|1  default 0 (paper 001 as written);
  *   collapsed=0|1  1: integrate beta (and sigma^2 when scaled) and update each
  *               gamma_j from its exact conditional; default 1.
+ * Any other coefficient prior (--prior g, ridge, hier, aic, bic, mdl) runs
+ * the collapsed sweep on that prior's model through the model table: a
+ * collapsed Gibbs sampler over inclusion indicators.
  */
 #ifndef BSL_SSVS_H
 #define BSL_SSVS_H
 
 #include "../subset.h"
 
-#define BSL_SSVS_KEYS "tau, tau2, c, p, a, b, scaled, collapsed"
-
-typedef struct bsl_ssvs_prior {
-    double tau, tau2, c, p; /* p < 0: use the model prior */
-    double a, b;
-    int scaled, collapsed;
-} bsl_ssvs_prior;
-
-/* Parse "ssvs[:key=value,...]"; unknown keys are errors listing the keys. */
-int bsl_ssvs_parse(bsl_ssvs_prior *sp, const char *spec, basel_error *err);
-/* Spike variances v0 (m) for the design. */
-void bsl_ssvs_spike(const bsl_ssvs_prior *sp, const bsl_design *D, double *v0);
+/* bsl_ssvs_prior, bsl_ssvs_parse, bsl_ssvs_spike: model/model.h (the
+ * spike-and-slab model is an entry of the model table, bsl_model_ssvs). */
 /* log prior of one gamma with k slab atoms (Bernoulli(p) or the model prior). */
 double bsl_ssvs_log_gprior(const bsl_ssvs_prior *sp, const bsl_mprior *mp, size_t m, size_t k);
 /* log p(y | gamma, sigma2) with beta integrated (scaled = 0 form; for scaled

@@ -8,18 +8,8 @@
 #include "../ssvs/ssvs.h"
 
 static const bsl_engine_option options[] = {
-    {"basis", "linear"},
-    {"prior", "ssvs"},
-    {"model-prior", "beta-binomial:a=1,b=1"},
-    {"standardize", "no"},
-    {"kmax", ""},
-    {"iter", "20000"},
-    {"burn", ""},
-    {"thin", "1"},
-    {"chains", "4"},
-    {"top", "20"},
-    {"gram-memory", "256"},
-    {"max-models", "20000"},
+    BSL_SUBSET_OPTIONS("ssvs"),
+    BSL_SUBSET_RUN_OPTIONS("20000"),
     {NULL, NULL},
 };
 
@@ -38,4 +28,5 @@ const bsl_engine_def bsl_engine_ssvs = {
     .fit = fit,
     .predict = bsl_subset_predict,
     .mean_interval = 1,
+    .check = bsl_subset_check,
 };

@@ -334,7 +334,7 @@ static void test_bad_cells(void)
     CHECK(basel_data_value(d, 1, 1) == 3 && basel_data_value(d, 2, 2) == 5, "bad: others kept");
     CHECK(bsl_data_check_numeric(d, 0, "input", &err) == BASEL_OK, "bad: a passes");
     expect_message(d, 1, 2, 3, "input column 'b': 'x' is not a number");
-    expect_message(d, 2, 2, 5, "input column 'c': the cell is empty");
+    expect_message(d, 2, 2, 5, "input column 'c': the value is missing (1 row of this column; --na drop leaves such rows out)");
     expect_message(d, 3, 2, 6, "input column 'd': 'nan' is not a finite number");
     expect_message(d, 4, 4, 15, "input column 'e': '1e999' is not a finite number");
     basel_data_free(d);
@@ -463,7 +463,7 @@ static void test_subset(void)
     if (rc == BASEL_OK) {
         expect_bad(s, 1, 0, 2, 3, "x");
         expect_bad(s, 2, 0, 2, 5, "");
-        expect_message(s, 2, 2, 5, "input column 'c': the cell is empty");
+        expect_message(s, 2, 2, 5, "input column 'c': the value is missing (2 rows of this column; --na drop leaves such rows out)");
     }
     basel_data_free(s);
 

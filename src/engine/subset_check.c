@@ -1,0 +1,241 @@
+/*
+ * subset_check.c: the check of a subset engine's block (enumerate, bd, rj,
+ * ssvs; engine.h's check), run by bsl_document_check on every FIT.json
+ * written or loaded before subset_predict.c reads it. Values as well as
+ * shapes: every number finite, sizes consistent with the fit's inputs and
+ * targets, variances and weights of the right sign, atom indices in range.
+ * An error names the key by its JSON path, e.g.
+ * "engine.predictor.hpm.sigma2[0]" is not a positive number.
+ */
+#include "subset.h"
+#include "../basis/basis.h"
+#include "../core/jsonutil.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct checker {
+    const char *source;
+    basel_error *err;
+    size_t d, c, q, m;
+} checker;
+
+static int refuse(const checker *k, const char *path, const char *what)
+{
+    return bsl_fail_at(k->err, BASEL_EPARSE, k->source, 0, 0, "\"%s\" %s", path, what);
+}
+
+/* o[key] is an array of n1 * n2 numbers in [lo, hi]; what says so. */
+static int reals(const checker *k, const json_t *o, const char *at, const char *key, size_t n1, size_t n2, double lo,
+                 double hi, const char *what)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s.%s", at, key);
+    const json_t *a = json_object_get(o, key);
+    if (!json_is_array(a) || (n2 && n1 > SIZE_MAX / n2) || json_array_size(a) != n1 * n2) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "is not an array of %zu numbers", n1 * n2);
+        return refuse(k, path, msg);
+    }
+    for (size_t i = 0; i < n1 * n2; i++) {
+        const json_t *x = json_array_get(a, i);
+        const double v = json_number_value(x);
+        if (!json_is_number(x) || !isfinite(v) || v < lo || v > hi) {
+            snprintf(path, sizeof path, "%s.%s[%zu]", at, key, i);
+            return refuse(k, path, what);
+        }
+    }
+    return BASEL_OK;
+}
+
+/* o[key] is a list of distinct atom indices below m; its length in *len. */
+static int atoms(const checker *k, const json_t *o, const char *at, size_t *len)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s.atoms", at);
+    const json_t *a = json_object_get(o, "atoms");
+    if (!json_is_array(a) || json_array_size(a) > k->m) return refuse(k, path, "is not a list of atom indices");
+    *len = json_array_size(a);
+    for (size_t i = 0; i < *len; i++) {
+        const json_t *x = json_array_get(a, i);
+        int ok = json_is_integer(x) && json_integer_value(x) >= 0 && (size_t)json_integer_value(x) < k->m;
+        for (size_t j = 0; ok && j < i; j++) ok = json_integer_value(json_array_get(a, j)) != json_integer_value(x);
+        if (!ok) {
+            snprintf(path, sizeof path, "%s.atoms[%zu]", at, i);
+            return refuse(k, path, "is not an atom index below m, listed once");
+        }
+    }
+    return BASEL_OK;
+}
+
+static int weight(const checker *k, const json_t *o, const char *at)
+{
+    const json_t *w = json_object_get(o, "weight");
+    /* the mixture's weights are normalised when predicting */
+    if (json_is_number(w) && json_number_value(w) >= 0 && isfinite(json_number_value(w))) return BASEL_OK;
+    char path[160];
+    snprintf(path, sizeof path, "%s.weight", at);
+    return refuse(k, path, "is not a finite non-negative weight");
+}
+
+/* One model's block: atoms, coef (k x c), always_in (q x c), sigma2 (c,
+ * positive), V (k x k, non-negative diagonal) and weight. */
+static int single(const checker *k, const json_t *o, const char *at)
+{
+    if (!json_is_object(o)) return refuse(k, at, "is not an object");
+    size_t len = 0;
+    int rc = atoms(k, o, at, &len);
+    if (!rc) rc = reals(k, o, at, "coef", len, k->c, -INFINITY, INFINITY, "is not a finite number");
+    if (!rc) rc = reals(k, o, at, "always_in", k->q, k->c, -INFINITY, INFINITY, "is not a finite number");
+    if (!rc) rc = reals(k, o, at, "sigma2", k->c, 1, DBL_MIN, INFINITY, "is not a positive number");
+    if (!rc) rc = reals(k, o, at, "V", len, len, -INFINITY, INFINITY, "is not a finite number");
+    for (size_t a = 0; a < len && !rc; a++)
+        if (!(json_number_value(json_array_get(json_object_get(o, "V"), a + a * len)) >= 0)) {
+            char path[160];
+            snprintf(path, sizeof path, "%s.V[%zu]", at, a + a * len);
+            rc = refuse(k, path, "is a negative variance (a diagonal entry)");
+        }
+    /* the Student-t predictive (fits before it have neither) */
+    if (!rc && json_object_get(o, "scale2"))
+        rc = reals(k, o, at, "scale2", k->c, 1, 0, INFINITY, "is not a non-negative number");
+    if (!rc && json_object_get(o, "df")) {
+        const json_t *df = json_object_get(o, "df");
+        char path[160];
+        snprintf(path, sizeof path, "%s.df", at);
+        if (!json_is_number(df) || !(json_number_value(df) >= 1) || !isfinite(json_number_value(df)) ||
+            !json_object_get(o, "scale2"))
+            rc = refuse(k, path, "is not a finite number >= 1 beside scale2");
+    }
+    return rc ? rc : weight(k, o, at);
+}
+
+/* The model average's posterior block (subset_post.c): the prior's kind,
+ * the training n, the kept atoms and their Gram block, B'y and y'y, the
+ * kept models (lists of kept atoms) with their weights, and covered. */
+static int posterior(const checker *k, const json_t *o, const char *at)
+{
+    char path[160];
+    if (!json_is_object(o)) return refuse(k, at, "is not an object");
+    snprintf(path, sizeof path, "%s.prior.kind", at);
+    if (!json_is_string(json_object_get(json_object_get(o, "prior"), "kind"))) return refuse(k, path, "is not a prior's name");
+    size_t n = 0, u = 0;
+    snprintf(path, sizeof path, "%s.n", at);
+    if (bsl_json_read_size(o, "n", k->q + 1, SIZE_MAX, &n)) return refuse(k, path, "is not a count above the always-in columns");
+    int rc = atoms(k, o, at, &u);
+    if (!rc) rc = reals(k, o, at, "gram", u, u, -INFINITY, INFINITY, "is not a finite number");
+    if (!rc) rc = reals(k, o, at, "bty", u, k->c, -INFINITY, INFINITY, "is not a finite number");
+    if (!rc) rc = reals(k, o, at, "yy", k->c, 1, DBL_MIN, INFINITY, "is not a positive number");
+    const json_t *ms = json_object_get(o, "models"), *ws = json_object_get(o, "weights");
+    snprintf(path, sizeof path, "%s.models", at);
+    if (!rc && (!json_is_array(ms) || json_array_size(ms) == 0)) rc = refuse(k, path, "is not a non-empty array of models");
+    if (!rc) rc = reals(k, o, at, "weights", json_array_size(ms), 1, 0, INFINITY, "is not a non-negative weight");
+    double wsum = 0;
+    for (size_t i = 0; i < json_array_size(ms) && !rc; i++) {
+        const json_t *mo = json_array_get(ms, i);
+        int ok = json_is_array(mo) && json_array_size(mo) <= u;
+        for (size_t a = 0; ok && a < json_array_size(mo); a++) {
+            const json_t *x = json_array_get(mo, a);
+            ok = json_is_integer(x) && json_integer_value(x) >= 0 && (size_t)json_integer_value(x) < k->m;
+        }
+        if (!ok) {
+            snprintf(path, sizeof path, "%s.models[%zu]", at, i);
+            rc = refuse(k, path, "is not a list of atom indices");
+        }
+        wsum += json_number_value(json_array_get(ws, i));
+    }
+    snprintf(path, sizeof path, "%s.weights", at);
+    if (!rc && !(wsum > 0)) rc = refuse(k, path, "has no model of positive weight");
+    const json_t *cv = json_object_get(o, "covered");
+    snprintf(path, sizeof path, "%s.covered", at);
+    if (!rc && !(json_is_number(cv) && json_number_value(cv) >= 0 && json_number_value(cv) <= 1))
+        rc = refuse(k, path, "is not a share in [0, 1]");
+    return rc;
+}
+
+/* The model average: atoms and coef, and the posterior block whose models
+ * give the intervals (or, in fits before it, the mixture of single models;
+ * at least one weight positive). */
+static int average(const checker *k, const json_t *o, const char *at)
+{
+    if (!json_is_object(o)) return refuse(k, at, "is not an object");
+    size_t len = 0;
+    int rc = atoms(k, o, at, &len);
+    if (!rc) rc = reals(k, o, at, "coef", len, k->c, -INFINITY, INFINITY, "is not a finite number");
+    if (rc) return rc;
+    if (json_object_get(o, "posterior"))
+        return posterior(k, json_object_get(o, "posterior"), "engine.predictor.bma.posterior");
+    const json_t *mix = json_object_get(o, "mixture");
+    char path[160];
+    snprintf(path, sizeof path, "%s.mixture", at);
+    if (!json_is_array(mix) || json_array_size(mix) == 0) return refuse(k, path, "is not a non-empty array of models");
+    double wsum = 0;
+    for (size_t i = 0; i < json_array_size(mix) && !rc; i++) {
+        snprintf(path, sizeof path, "%s.mixture[%zu]", at, i);
+        rc = single(k, json_array_get(mix, i), path);
+        wsum += json_number_value(json_object_get(json_array_get(mix, i), "weight"));
+    }
+    snprintf(path, sizeof path, "%s.mixture", at);
+    return rc ? rc : wsum > 0 ? BASEL_OK : refuse(k, path, "has no model of positive weight");
+}
+
+/* The dictionary: what bsl_dict_make and subset_predict.c need. */
+static int basis(checker *k, const json_t *b)
+{
+    const char *at = "engine.basis";
+    if (!json_is_object(b)) return refuse(k, at, "is missing");
+    const char *name = json_string_value(json_object_get(b, "kind"));
+    const int kind = name ? bsl_basis_kind_from_name(name) : -1;
+    if (kind < 0) return refuse(k, "engine.basis.kind", "names no basis (accepted: " BSL_BASIS_NAMES ")");
+    size_t d = 0;
+    if (bsl_json_read_size(b, "d", 0, SIZE_MAX, &d) || d != k->d)
+        return refuse(k, "engine.basis.d", "is not the number of inputs");
+    if (bsl_json_read_size(b, "m", 1, SIZE_MAX, &k->m) || (kind == BSL_BASIS_LINEAR && k->m != d))
+        return refuse(k, "engine.basis.m", "is not a positive count (the number of inputs for the linear basis)");
+    if (!json_is_boolean(json_object_get(b, "linear_term")))
+        return refuse(k, "engine.basis.linear_term", "is not true or false");
+    k->q = 1 + (json_is_true(json_object_get(b, "linear_term")) ? d : 0);
+    const double w = json_number_value(json_object_get(b, "width"));
+    if (!json_is_number(json_object_get(b, "width")) || !isfinite(w) || (kind == BSL_BASIS_GAUSS && !(w > 0)))
+        return refuse(k, "engine.basis.width", "is not a finite number (positive for gauss)");
+    const json_t *lo = json_object_get(b, "lo"), *hi = json_object_get(b, "hi");
+    if (!json_is_number(lo) || !json_is_number(hi) ||
+        (kind >= BSL_BASIS_LEGENDRE && !(json_number_value(hi) > json_number_value(lo))))
+        return refuse(k, "engine.basis.hi", "is not a number above lo");
+    if (kind >= BSL_BASIS_LEGENDRE && d != 1) return refuse(k, "engine.basis.d", "is not 1 for a 1-D family");
+    int rc = BASEL_OK;
+    if (bsl_basis_is_radial((bsl_basis_kind)kind))
+        rc = reals(k, b, at, "centres", k->m, d, -INFINITY, INFINITY, "is not a finite number");
+    if (!rc) rc = reals(k, b, at, "always_in_coef", k->m, k->q, -INFINITY, INFINITY, "is not a finite number");
+    if (!rc) rc = reals(k, b, at, "R", k->q, k->q, -INFINITY, INFINITY, "is not a finite number");
+    for (size_t a = 0; a < k->q && !rc; a++) /* R is triangular: its diagonal divides */
+        if (json_number_value(json_array_get(json_object_get(b, "R"), a + a * k->q)) == 0) {
+            char path[64];
+            snprintf(path, sizeof path, "engine.basis.R[%zu]", a + a * k->q);
+            rc = refuse(k, path, "is a zero on the diagonal of a triangular factor");
+        }
+    if (!rc) rc = reals(k, b, at, "always_in_y", k->q, k->c, -INFINITY, INFINITY, "is not a finite number");
+    return rc;
+}
+
+int bsl_subset_check(const json_t *doc, const char *source, basel_error *err)
+{
+    checker k = {source, err, json_array_size(json_object_get(doc, "inputs")),
+                 json_array_size(json_object_get(doc, "targets")), 0, 0};
+    const json_t *e = json_object_get(doc, "engine");
+    if (!json_is_object(e)) return refuse(&k, "engine", "is missing");
+    if (k.c == 0) return refuse(&k, "targets", "is empty");
+    int rc = basis(&k, json_object_get(e, "basis"));
+    const json_t *pred = json_object_get(e, "predictor");
+    if (!rc && !json_is_object(pred)) rc = refuse(&k, "engine.predictor", "is missing");
+    for (const char *const *model = bsl_subset_models; *model && !rc; model++) {
+        char at[64];
+        snprintf(at, sizeof at, "engine.predictor.%s", *model);
+        const json_t *blk = json_object_get(pred, *model);
+        if (!blk) rc = refuse(&k, at, "is missing");
+        else rc = strcmp(*model, "bma") == 0 ? average(&k, blk, at) : single(&k, blk, at);
+    }
+    return rc;
+}

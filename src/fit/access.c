@@ -1,0 +1,83 @@
+/*
+ * access.c: typed read-only accessors of a fit for the front ends (the
+ * document's keys as C arrays, docs/FIT.md), and the document as text. The
+ * arrays are filled from the document when the fit is wrapped (fit.c) and
+ * live as long as the fit.
+ */
+#include "fit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *basel_fit_method(const basel_fit *f)
+{
+    return json_string_value(json_object_get(f->doc, "method"));
+}
+
+size_t basel_fit_atom_count(const basel_fit *f) { return json_array_size(json_object_get(f->doc, "atoms")); }
+
+const char *basel_fit_atom_name(const basel_fit *f, size_t j)
+{
+    return json_string_value(json_object_get(json_array_get(json_object_get(f->doc, "atoms"), j), "name"));
+}
+
+size_t basel_fit_input_count(const basel_fit *f) { return json_array_size(json_object_get(f->doc, "inputs")); }
+
+const char *basel_fit_input_name(const basel_fit *f, size_t j)
+{
+    return json_string_value(json_array_get(json_object_get(f->doc, "inputs"), j));
+}
+
+const double *basel_fit_size_posterior(const basel_fit *f, size_t *len)
+{
+    *len = f->nsize;
+    return f->nsize ? f->size : NULL;
+}
+
+const size_t *basel_fit_selected(const basel_fit *f, const char *which, size_t *k)
+{
+    static const char *const kinds[] = {"hpm", "median", "prevalence"};
+    for (size_t i = 0; i < 3; i++)
+        if (which && strcmp(which, kinds[i]) == 0 && f->selected[i]) {
+            *k = f->nselected[i];
+            return f->selected[i];
+        }
+    *k = 0;
+    return NULL;
+}
+
+char *basel_fit_to_json(const basel_fit *f)
+{
+    return json_dumps(f->doc, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+}
+
+size_t basel_fit_draw_count(const basel_fit *f) { return f->draws ? f->draws->ndraws : 0; }
+
+int basel_fit_draw(const basel_fit *f, size_t i, unsigned *chain, const size_t **atoms, size_t *k)
+{
+    const bsl_vs_result *r = f->draws;
+    if (!r || i >= r->ndraws) return BASEL_EINVAL;
+    *chain = r->draw_chain[i];
+    *atoms = r->draw_atoms + r->draw_start[i];
+    *k = r->draw_start[i + 1] - r->draw_start[i];
+    return BASEL_OK;
+}
+
+/* Fill the cached arrays from the document (fit.c's wrap). */
+int bsl_fit_cache(basel_fit *f)
+{
+    const json_t *prob = json_object_get(json_object_get(f->doc, "model_size"), "prob");
+    f->nsize = json_array_size(prob);
+    if (!(f->size = bsl_calloc(f->nsize + 1, sizeof *f->size))) return BASEL_ENOMEM;
+    for (size_t k = 0; k < f->nsize; k++) f->size[k] = json_number_value(json_array_get(prob, k));
+    static const char *const kinds[] = {"hpm", "median", "prevalence"};
+    const json_t *sel = json_object_get(f->doc, "selected");
+    for (size_t i = 0; i < 3 && sel; i++) {
+        const json_t *a = json_object_get(sel, kinds[i]);
+        f->nselected[i] = json_array_size(a);
+        if (!(f->selected[i] = bsl_calloc(f->nselected[i] + 1, sizeof *f->selected[i]))) return BASEL_ENOMEM;
+        for (size_t j = 0; j < f->nselected[i]; j++)
+            f->selected[i][j] = (size_t)json_integer_value(json_array_get(a, j));
+    }
+    return BASEL_OK;
+}

@@ -1,0 +1,325 @@
+/*
+ * model_ops.c: the model table (model.h): the handle and its fallbacks, and
+ * the table entry of the collapsed Gaussian models (bsl_model_gauss), thin
+ * adapters over model.c plus the Gibbs update of the ridge prior's nuisance
+ * parameters, which needs the factor and so belongs to the model.
+ */
+#include "model.h"
+
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ the handle */
+
+int bsl_cmodel_create(bsl_cmodel **out, const bsl_model_ops *ops, const bsl_design *D,
+                      const bsl_coef_prior *prior, size_t kmax, basel_error *err)
+{
+    *out = NULL;
+    bsl_cmodel *M = calloc(1, sizeof *M);
+    if (!M) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    M->ops = ops ? ops : bsl_model_ops_for(prior);
+    const int rc = M->ops->create(&M->st, D, prior, kmax, err);
+    if (rc) {
+        free(M);
+        return rc;
+    }
+    *out = M;
+    return BASEL_OK;
+}
+
+int bsl_cmodel_create_source(bsl_cmodel **out, const bsl_design *D, const bsl_atom_source *src,
+                             const bsl_coef_prior *prior, size_t kmax, basel_error *err)
+{
+    *out = NULL;
+    if (prior->kind == BSL_COEF_SSVS)
+        return bsl_fail(err, BASEL_EINVAL, "the spike-and-slab model takes no atom source");
+    bsl_cmodel *M = calloc(1, sizeof *M);
+    if (!M) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    M->ops = &bsl_model_gauss;
+    bsl_model *G = NULL;
+    const int rc = bsl_model_create_source(&G, D, src, prior, kmax, err);
+    if (rc) {
+        free(M);
+        return rc;
+    }
+    M->st = G;
+    *out = M;
+    return BASEL_OK;
+}
+
+void bsl_cmodel_free(bsl_cmodel *M)
+{
+    if (!M) return;
+    if (M->st) M->ops->free(M->st);
+    free(M);
+}
+
+int bsl_cmodel_copy(bsl_cmodel *dst, const bsl_cmodel *src)
+{
+    if (dst->ops != src->ops) return BASEL_EINVAL;
+    src->ops->copy(dst->st, src->st);
+    return BASEL_OK;
+}
+
+void bsl_cmodel_clear(bsl_cmodel *M)
+{
+    if (M->ops->clear) {
+        M->ops->clear(M->st);
+        return;
+    }
+    for (size_t k = bsl_cmodel_k(M); k > 0; k--) M->ops->remove(M->st, bsl_cmodel_active(M)[k - 1]);
+}
+
+double bsl_cmodel_try_swap(bsl_cmodel *M, size_t out, size_t in)
+{
+    if (M->ops->try_swap) return M->ops->try_swap(M->st, out, in);
+    M->ops->remove(M->st, out);
+    return M->ops->try_add(M->st, in);
+}
+
+int bsl_cmodel_draw_nuisance(bsl_cmodel *M, gsl_rng *r)
+{
+    return M->ops->draw_nuisance ? M->ops->draw_nuisance(M->st, r) : BASEL_OK;
+}
+
+size_t bsl_cmodel_nuisance(const bsl_cmodel *M, double *vals, const char *const **names)
+{
+    return M->ops->nuisance ? M->ops->nuisance(M->st, vals, names) : 0;
+}
+
+void bsl_cmodel_coef_all(const bsl_cmodel *M, size_t m, size_t c, double *beta, double *work)
+{
+    if (M->ops->coef_all) {
+        M->ops->coef_all(M->st, beta);
+        return;
+    }
+    const size_t k = bsl_cmodel_k(M);
+    const size_t *active = bsl_cmodel_active(M);
+    memset(beta, 0, m * c * sizeof *beta);
+    M->ops->coef_mean(M->st, work);
+    for (size_t i = 0; i < k; i++)
+        for (size_t o = 0; o < c; o++) beta[active[i] * c + o] = work[i * c + o];
+}
+
+int bsl_cmodel_set_nuisance(bsl_cmodel *M, const double *vals)
+{
+    return M->ops->set_nuisance ? M->ops->set_nuisance(M->st, vals) : BASEL_EINVAL;
+}
+
+int bsl_cmodel_coef_cov(const bsl_cmodel *M, double *V)
+{
+    if (!M->ops->coef_cov) return BASEL_EINVAL;
+    M->ops->coef_cov(M->st, V);
+    return BASEL_OK;
+}
+
+double bsl_cmodel_post_ss(const bsl_cmodel *M, size_t o)
+{
+    return M->ops->post_ss ? M->ops->post_ss(M->st, o) : NAN;
+}
+
+int bsl_cmodel_gram_factor(const bsl_cmodel *M, double *Lpacked)
+{
+    if (!M->ops->gram_factor) return BASEL_EINVAL;
+    M->ops->gram_factor(M->st, Lpacked);
+    return BASEL_OK;
+}
+
+int bsl_cmodel_add_row(bsl_cmodel *M, const double *b, const double *y)
+{
+    return M->ops->add_row ? M->ops->add_row(M->st, b, y) : BASEL_EINVAL;
+}
+
+const bsl_model_ops *bsl_model_ops_for(const bsl_coef_prior *prior)
+{
+    return prior->kind == BSL_COEF_SSVS ? &bsl_model_ssvs : &bsl_model_gauss;
+}
+
+/* ------------------------------------------------- the Gaussian entry */
+
+static int sampled(const bsl_model *M)
+{
+    return (M->prior.kind == BSL_COEF_RIDGE || M->prior.kind == BSL_COEF_G) && M->prior.sample_nuisance;
+}
+
+/* g ~ IG(a, b) (papers 002, 003 call it delta^2): with s = g / (1 + g),
+ * given the active set, (beta, sigma_o^2) | g, y is sigma_o^2 ~ IG(a0 + N/2,
+ * b0 + (yy_o - s quad_o)/2) (a0 = b0 = 0: Jeffreys) and w_o = L'beta_o ~ N(s z_o, sigma_o^2
+ * s I) (beta_o ~ N(s betahat_o, sigma_o^2 s (B'B)^{-1}), L L' = B'B), and
+ * then g | beta, sigma^2 ~ IG(a + k c/2, b + sum_o |w_o|^2 / (2 sigma_o^2))
+ * (beta_o ~ N(0, g sigma_o^2 (B'B)^{-1}), beta_o'B'B beta_o = |w_o|^2): a
+ * blocked Gibbs step that leaves p(g | gamma, y) invariant. tau = 0 does not
+ * depend on g: no refactorisation, only the score. */
+static int draw_g(bsl_model *M, gsl_rng *r)
+{
+    const size_t k = M->k, c = M->c;
+    const double N = (double)(M->D->n - M->D->q), g = M->prior.g, s = g / (1 + g);
+    const double a0 = M->prior.a0, b0 = M->prior.b0; /* 0, 0: Jeffreys */
+    double ww = 0;
+    for (size_t o = 0; o < c; o++) {
+        const double rss = fmax(M->D->yy[o] - s * M->quad[o], 1e-300);
+        const double sigma2 = 1.0 / gsl_ran_gamma(r, a0 + 0.5 * N, 1.0 / (b0 + 0.5 * rss));
+        const double sd = sqrt(sigma2 * s);
+        double w2 = 0;
+        for (size_t i = 0; i < k; i++) {
+            const double wi = s * M->z[i * c + o] + sd * gsl_ran_ugaussian(r);
+            w2 += wi * wi;
+        }
+        ww += w2 / sigma2;
+    }
+    bsl_coef_prior pr = M->prior;
+    pr.g = 1.0 / gsl_ran_gamma(r, pr.a + 0.5 * (double)(k * c), 1.0 / (pr.b + 0.5 * ww));
+    return bsl_model_set_prior(M, &pr);
+}
+
+/* Ridge nuisance: beta | ... (paper 004 eq. 19), then lambda (eq. 17) and
+ * 1/sigma^2 (eq. 18; shape a + N c/2, and c + k c/2 for lambda: the OCR's
+ * "k_v + 1" counts an intercept that here has a flat prior and is projected
+ * out). With L L' = A_tau and z = L^{-1} b, beta = L^{-T}(z + sigma xi) has
+ * mean A_tau^{-1} b and covariance sigma^2 A_tau^{-1}; and beta' G_A beta =
+ * |z + sigma xi|^2 - tau |beta|^2 gives the RSS without touching the n rows.
+ * Given beta, lambda and sigma^2 are independent, so their order is free.
+ * Then the factor is rebuilt for the new tau = sigma^2 lambda. */
+static int gauss_draw_nuisance(void *st, gsl_rng *r)
+{
+    bsl_model *M = st;
+    if (!sampled(M)) return BASEL_OK;
+    if (M->prior.kind == BSL_COEF_G) return draw_g(M, r);
+    const size_t k = M->k, c = M->c;
+    bsl_coef_prior pr = M->prior;
+    const double N = (double)(M->D->n - M->D->q), sigma = sqrt(pr.sigma2);
+    double sum_b2 = 0, rss = 0;
+    double *t = M->work;
+    for (size_t o = 0; o < c; o++) {
+        double lb2 = 0, bb = 0, b2 = 0;
+        for (size_t i = 0; i < k; i++) {
+            t[i] = M->z[i * c + o] + sigma * gsl_ran_ugaussian(r);
+            lb2 += t[i] * t[i];
+        }
+        bsl_chol_solve_upper(&M->chol, t);
+        for (size_t i = 0; i < k; i++) {
+            bb += t[i] * M->bA[i * c + o];
+            b2 += t[i] * t[i];
+        }
+        const double bGb = lb2 - M->tau * b2;
+        rss += fmax(M->D->yy[o] - 2 * bb + bGb, 0.0);
+        sum_b2 += b2;
+    }
+    pr.lambda = gsl_ran_gamma(r, pr.c + 0.5 * (double)(k * c), 1.0 / (pr.d + 0.5 * sum_b2));
+    pr.sigma2 = 1.0 / gsl_ran_gamma(r, pr.a + 0.5 * N * (double)c, 1.0 / (pr.b + 0.5 * rss));
+    return bsl_model_set_prior(M, &pr);
+}
+
+static const char *const ridge_names[] = {"sigma2", "lambda"};
+static const char *const g_names[] = {"g"};
+
+static size_t gauss_nuisance(const void *st, double *vals, const char *const **names)
+{
+    const bsl_model *M = st;
+    if (!sampled(M)) return 0;
+    if (M->prior.kind == BSL_COEF_G) {
+        if (vals) vals[0] = M->prior.g;
+        if (names) *names = g_names;
+        return 1;
+    }
+    if (vals) {
+        vals[0] = M->prior.sigma2;
+        vals[1] = M->prior.lambda;
+    }
+    if (names) *names = ridge_names;
+    return 2;
+}
+
+static int gauss_set_nuisance(void *st, const double *vals)
+{
+    bsl_model *M = st;
+    if (!sampled(M)) return BASEL_EINVAL;
+    bsl_coef_prior pr = M->prior;
+    if (pr.kind == BSL_COEF_G) {
+        pr.g = vals[0];
+    } else {
+        pr.sigma2 = vals[0];
+        pr.lambda = vals[1];
+    }
+    return bsl_model_set_prior(M, &pr);
+}
+
+static int gauss_create(void **st, const bsl_design *D, const bsl_coef_prior *prior, size_t kmax,
+                        basel_error *err)
+{
+    if (prior->kind == BSL_COEF_SSVS)
+        return bsl_fail(err, BASEL_EINVAL, "the spike-and-slab prior is not a Gaussian collapsed model");
+    return bsl_model_create((bsl_model **)st, D, prior, kmax, err);
+}
+
+static void gauss_free(void *st) { bsl_model_free(st); }
+static void gauss_copy(void *dst, const void *src) { bsl_model_copy(dst, src); }
+static size_t gauss_k(const void *st) { return ((const bsl_model *)st)->k; }
+static const size_t *gauss_active(const void *st) { return ((const bsl_model *)st)->active; }
+static long gauss_pos(const void *st, size_t j) { return ((const bsl_model *)st)->pos[j]; }
+static double gauss_log_ml(const void *st) { return ((const bsl_model *)st)->log_ml; }
+static double gauss_try_add(void *st, size_t j) { return bsl_model_try_add(st, j); }
+static int gauss_add(void *st, size_t j) { return bsl_model_add(st, j); }
+static void gauss_remove(void *st, size_t j) { bsl_model_remove(st, j); }
+static void gauss_clear(void *st) { bsl_model_clear(st); }
+static int gauss_add_row(void *st, const double *b, const double *y) { return bsl_model_add_row(st, b, y); }
+static void gauss_drop_scores(void *st, double *out) { bsl_model_drop_scores(st, out); }
+static double gauss_try_remove(void *st, size_t j) { return bsl_model_drop_score(st, j); }
+static void gauss_coef_mean(const void *st, double *beta) { bsl_model_coef_mean(st, beta); }
+static double gauss_sigma2(const void *st, size_t o) { return bsl_model_sigma2(st, o); }
+
+static double gauss_post_ss(const void *st, size_t o)
+{
+    const bsl_model *M = st;
+    const double s = M->prior.kind == BSL_COEF_G ? M->prior.g / (1 + M->prior.g) : 1.0;
+    return fmax(M->D->yy[o] - s * M->quad[o], 0.0);
+}
+
+static void gauss_gram_factor(const void *st, double *Lpacked)
+{
+    const bsl_model *M = st;
+    size_t t = 0;
+    for (size_t j = 0; j < M->k; j++)
+        for (size_t i = j; i < M->k; i++) Lpacked[t++] = M->chol.L[i + j * M->chol.cap];
+}
+
+/* V = shrink A_tau^{-1} (the g-prior's posterior mean and covariance carry
+ * the shrinkage g / (1 + g)) */
+static void gauss_coef_cov(const void *st, double *V)
+{
+    const bsl_model *M = st;
+    const size_t k = M->k, ld = M->kmax + 1;
+    const double shrink = M->prior.kind == BSL_COEF_G ? M->prior.g / (1 + M->prior.g) : 1.0;
+    for (size_t j = 0; j < k; j++)
+        for (size_t i = 0; i < k; i++) V[i + j * k] = shrink * M->Ainv[i + j * ld];
+}
+
+const bsl_model_ops bsl_model_gauss = {
+    .name = "gauss",
+    .create = gauss_create,
+    .free = gauss_free,
+    .copy = gauss_copy,
+    .k = gauss_k,
+    .active = gauss_active,
+    .pos = gauss_pos,
+    .log_ml = gauss_log_ml,
+    .try_add = gauss_try_add,
+    .add = gauss_add,
+    .remove = gauss_remove,
+    .clear = gauss_clear,
+    .try_swap = NULL,
+    .drop_scores = gauss_drop_scores,
+    .try_remove = gauss_try_remove,
+    .draw_nuisance = gauss_draw_nuisance,
+    .nuisance = gauss_nuisance,
+    .set_nuisance = gauss_set_nuisance,
+    .coef_mean = gauss_coef_mean,
+    .coef_all = NULL,
+    .coef_cov = gauss_coef_cov,
+    .sigma2 = gauss_sigma2,
+    .post_ss = gauss_post_ss,
+    .gram_factor = gauss_gram_factor,
+    .add_row = gauss_add_row,
+};

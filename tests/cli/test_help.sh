@@ -1,0 +1,36 @@
+#!/bin/bash
+# test_help.sh: help for every command (from the command table), --version,
+# summary from stdin, the generated man page and bash completion.
+source "$(dirname "$0")/lib.sh" "$1"
+D=data/linear/lin_p15_n200.csv
+
+expect 0 "^usage: basel COMMAND" -- "$BASEL" --help
+for cmd in fit predict summary demo; do
+    expect 0 "^usage: basel $cmd" -- "$BASEL" help "$cmd"
+    expect 0 "^usage: basel $cmd" -- "$BASEL" "$cmd" --help
+done
+expect 0 "--method rbf reads:" -- "$BASEL" help fit --method rbf
+expect 0 "--method rbf reads:" -- "$BASEL" fit --method rbf --help
+expect 2 "no command 'nope'" -- "$BASEL" help nope
+expect 0 "FIT.json format 2" -- "$BASEL" --version
+
+# summary reads FIT.json from stdin
+expect 0 "" -- "$BASEL" fit "$D" --method enumerate --quiet -o "$T/f.json"
+expect 0 "basel enumerate fit" -- bash -c "'$BASEL' summary - < '$T/f.json'"
+
+# the man page: roff that man renders, with every method in it
+expect 0 "^\.TH BASEL 1" -- "$BASEL" man
+if command -v man > /dev/null; then
+    expect 0 "mixture" -- bash -c "'$BASEL' man > '$T/basel.1' && MANWIDTH=100 man -l '$T/basel.1' 2>/dev/null"
+fi
+
+# bash completion: methods after --method, fit options after --
+"$BASEL" completion bash > "$T/completion.bash"
+complete_words() { # the words offered for the command line "$@" (last word is being completed)
+    bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _basel; printf "%s\n" "${COMPREPLY[@]}"' \
+        _ "$T/completion.bash" "$@"
+}
+expect 0 "^bd$" -- complete_words basel fit --method ""
+expect 0 "^--particles$" -- complete_words basel fit --part
+expect 0 "^predict$" -- complete_words basel pre
+finish

@@ -1,0 +1,156 @@
+/*
+ * test_api.c: the calls the R and Python front ends use (basel.h): tables
+ * from memory in both layouts, missing values in them, label columns, the
+ * typed accessors of a fit, the document as text and back, and the draws.
+ */
+#include "check.h"
+
+#include <basel.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { N = 40, P = 4 };
+
+/* y = 1 + 2 x1 - x3 + small noise, column-major with y last */
+static void design(double *cm)
+{
+    unsigned long u = 99;
+    for (size_t i = 0; i < N; i++) {
+        double x[P - 1];
+        for (size_t a = 0; a < P - 1; a++) {
+            u = u * 6364136223846793005UL + 1442695040888963407UL;
+            x[a] = (double)(u >> 11) / 9007199254740992.0 * 2 - 1;
+            cm[a * N + i] = x[a];
+        }
+        cm[(P - 1) * N + i] = 1 + 2 * x[0] - x[2] + 0.05 * sin(7.0 * (double)i);
+    }
+}
+
+static basel_fit *fit_enumerate(const basel_data *d, const char *extra_name, const char *extra_value)
+{
+    basel_options *o = NULL;
+    basel_error err;
+    basel_options_create(&o);
+    basel_options_set(o, "method", "enumerate", &err);
+    if (extra_name) basel_options_set(o, extra_name, extra_value, &err);
+    basel_fit *f = NULL;
+    const int rc = basel_fit_run(&f, d, o, &err);
+    CHECK(rc == BASEL_OK, "fit: %s", err.message);
+    basel_options_free(o);
+    return f;
+}
+
+int main(void)
+{
+    double cm[N * P], rm[N * P];
+    design(cm);
+    for (size_t i = 0; i < N; i++)
+        for (size_t j = 0; j < P; j++) rm[i * P + j] = cm[j * N + i];
+    const char *names[P] = {"a", "b", "c", "y"};
+    basel_error err;
+    basel_data *dc = NULL, *dr = NULL;
+    CHECK(basel_data_from_matrix(&dc, "X", cm, N, P, 1, N, names, &err) == BASEL_OK, "column-major: %s", err.message);
+    CHECK(basel_data_from_matrix(&dr, "X", rm, N, P, P, 1, names, &err) == BASEL_OK, "row-major: %s", err.message);
+    CHECK(basel_data_rows(dc) == N && basel_data_cols(dc) == P && !strcmp(basel_data_name(dc, 3), "y"), "shape and names");
+    CHECK(basel_data_value(dr, 7, 2) == cm[2 * N + 7], "row-major values land in place");
+
+    /* the two layouts give the same fit, byte for byte */
+    basel_fit *fc = fit_enumerate(dc, NULL, NULL), *fr = fit_enumerate(dr, NULL, NULL);
+    char *jc = fc ? basel_fit_to_json(fc) : NULL, *jr = fr ? basel_fit_to_json(fr) : NULL;
+    CHECK(jc && jr && strcmp(jc, jr) == 0, "both layouts give the same document");
+
+    /* accessors */
+    if (fc) {
+        CHECK(!strcmp(basel_fit_method(fc), "enumerate"), "method");
+        CHECK(basel_fit_atom_count(fc) == 3 && !strcmp(basel_fit_atom_name(fc, 2), "c"), "atoms");
+        CHECK(basel_fit_input_count(fc) == 3 && !strcmp(basel_fit_input_name(fc, 0), "a"), "inputs");
+        size_t m, len, k;
+        const double *pip = basel_fit_pip(fc, &m);
+        CHECK(m == 3 && pip[0] > 0.99 && pip[2] > 0.99 && pip[1] < 0.5, "pips: a and c in, b out (%g %g %g)", pip[0],
+              pip[1], pip[2]);
+        const double *size = basel_fit_size_posterior(fc, &len);
+        double total = 0;
+        for (size_t i = 0; i < len; i++) total += size[i];
+        CHECK(len == 4 && fabs(total - 1) < 1e-12, "size posterior sums to 1 over k = 0..3");
+        const size_t *med = basel_fit_selected(fc, "median", &k);
+        CHECK(k == 2 && med[0] == 0 && med[1] == 2, "median model {a, c}");
+        CHECK(basel_fit_selected(fc, "nonsense", &k) == NULL && k == 0, "unknown selection: NULL");
+        CHECK(basel_fit_draw_count(fc) == 0, "enumerate keeps no draws");
+    }
+    /* the document as text and back */
+    basel_fit *back = NULL;
+    CHECK(jc && basel_fit_from_json(&back, "mem", jc, strlen(jc), &err) == BASEL_OK, "from_json: %s", err.message);
+    char *jb = back ? basel_fit_to_json(back) : NULL;
+    CHECK(jb && jc && strcmp(jb, jc) == 0, "to_json(from_json(text)) == text");
+    CHECK(basel_fit_from_json(&back, "mem", "{\"a\":", 5, &err) == BASEL_EPARSE && err.line == 1, "bad JSON: EPARSE with a line");
+
+    /* missing values: NaN is missing; --na drop leaves the row out */
+    cm[1 * N + 5] = NAN;
+    basel_data *dm = NULL;
+    basel_data_from_matrix(&dm, "X", cm, N, P, 1, N, names, &err);
+    basel_options *o = NULL;
+    basel_options_create(&o);
+    basel_options_set(o, "method", "enumerate", &err);
+    basel_fit *fm = NULL;
+    CHECK(basel_fit_run(&fm, dm, o, &err) == BASEL_EINVAL && err.line == 6 && strstr(err.message, "missing"),
+          "a NaN is a missing value, named by row (line %zu: %s)", err.line, err.message);
+    basel_options_free(o);
+    basel_fit *fd = fit_enumerate(dm, "na", "drop");
+    CHECK(fd != NULL, "--na drop fits");
+    basel_fit_free(fd);
+    cm[1 * N + 5] = INFINITY;
+    basel_data *di = NULL;
+    basel_data_from_matrix(&di, "X", cm, N, P, 1, N, names, &err);
+    o = NULL;
+    basel_options_create(&o);
+    basel_options_set(o, "na", "drop", &err);
+    CHECK(basel_fit_run(&fm, di, o, &err) == BASEL_EPARSE && strstr(err.message, "finite"), "an infinity is refused: %s",
+          err.message);
+    basel_options_free(o);
+    const char *dup[P] = {"a", "a", "c", "y"};
+    basel_data *dd = NULL;
+    CHECK(basel_data_from_matrix(&dd, "X", cm, N, P, 1, N, dup, &err) == BASEL_EINVAL && strstr(err.message, "twice"),
+          "a name used twice is refused");
+
+    /* labels: a classifier's target from memory, with draws */
+    design(cm);
+    const char *labels[N];
+    for (size_t i = 0; i < N; i++) labels[i] = rm[i * P] > 0 ? "up" : "down";
+    basel_data *dl = NULL;
+    basel_data_from_matrix(&dl, "X", cm, N, P - 1, 1, N, names, &err);
+    CHECK(basel_data_add_labels(dl, "class", labels, &err) == BASEL_OK, "labels: %s", err.message);
+    CHECK(basel_data_add_labels(dl, "other", labels, &err) == BASEL_EINVAL, "a second label column is refused");
+    o = NULL;
+    basel_options_create(&o);
+    const char *kv[][2] = {{"method", "mixture"}, {"target", "class"}, {"iter", "200"}, {"burn", "50"},
+                           {"chains", "2"},       {"seed", "3"},       {"keep-draws", "1"}};
+    for (size_t i = 0; i < sizeof kv / sizeof *kv; i++) basel_options_set(o, kv[i][0], kv[i][1], &err);
+    CHECK(!strcmp(basel_options_label_column(o), "class"), "the mixture reads its target as labels");
+    basel_fit *fl = NULL;
+    CHECK(basel_fit_run(&fl, dl, o, &err) == BASEL_OK, "mixture from memory: %s", err.message);
+    if (fl) {
+        const size_t nd = basel_fit_draw_count(fl);
+        unsigned chain = 9;
+        const size_t *atoms;
+        size_t k;
+        CHECK(nd == 2 * 200 / 10, "draws kept: %zu", nd);
+        CHECK(basel_fit_draw(fl, nd - 1, &chain, &atoms, &k) == BASEL_OK && chain == 1 && k <= 3, "last draw from chain 2");
+        CHECK(basel_fit_draw(fl, nd, &chain, &atoms, &k) == BASEL_EINVAL, "draw out of range");
+    }
+    basel_options_free(o);
+    basel_fit_free(fl);
+    basel_data_free(dl);
+    basel_data_free(dd);
+    basel_data_free(di);
+    basel_data_free(dm);
+    basel_free(jc);
+    basel_free(jr);
+    basel_free(jb);
+    basel_fit_free(back);
+    basel_fit_free(fc);
+    basel_fit_free(fr);
+    basel_data_free(dc);
+    basel_data_free(dr);
+    return check_report("test_api");
+}

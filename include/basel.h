@@ -199,14 +199,6 @@ BASEL_API char *basel_fit_summary(const basel_fit *f);
 /* Posterior inclusion probabilities: *m gets the number of atoms (inputs for
  * the mixture method); the array lives as long as f. */
 BASEL_API const double *basel_fit_pip(const basel_fit *f, size_t *m);
-/* Write the coefficient table (FIT.json "coefficients": for every term and
- * target, its PIP, model-averaged mean and sd, mean and sd given inclusion,
- * and the 95% equal-tailed interval, on the inputs' original scale) as CSV
- * with the header term,target,pip,mean,sd,cond_mean,cond_sd,lower,upper
- * (an empty cell where a term was never in a visited model), atomically
- * ("-" for stdout). BASEL_EINVAL for a fit without the table (methods other
- * than enumerate, bd, rj, ssvs), BASEL_EIO. */
-BASEL_API int basel_fit_write_coef_csv(const basel_fit *f, const char *path, basel_error *err);
 /* Typed views of the fit (docs/FIT.md), for front ends; every pointer and
  * string lives as long as f, and NULL (with a count of 0) means the fit has
  * no such key (e.g. no PIPs for anneal).
@@ -234,6 +226,14 @@ BASEL_API char *basel_fit_to_json(const basel_fit *f);
  * BASEL_ENOMEM. */
 BASEL_API int basel_fit_from_json(basel_fit **out, const char *name, const char *text, size_t len,
                                   basel_error *err);
+/* Write the coefficient table (FIT.json "coefficients": for every term and
+ * target, its PIP, model-averaged mean and sd, mean and sd given inclusion,
+ * and the 95% equal-tailed interval, on the inputs' original scale) as CSV
+ * with the header term,target,pip,mean,sd,cond_mean,cond_sd,lower,upper
+ * (an empty cell where a term was never in a visited model), atomically
+ * ("-" for stdout). BASEL_EINVAL for a fit without the table (methods other
+ * than enumerate, bd, rj, ssvs), BASEL_EIO. */
+BASEL_API int basel_fit_write_coef_csv(const basel_fit *f, const char *path, basel_error *err);
 BASEL_API void basel_fit_free(basel_fit *f);
 
 /* ------------------------------------------------------------- predict */

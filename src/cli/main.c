@@ -18,7 +18,7 @@ static const cli_command commands[] = {
     {"fit", cli_fit, fit_help, "fit a method to TRAIN.csv and write FIT.json (or print its summary)"},
     {"predict", cli_predict, cli_predict_help, "predict the rows of TEST.csv from FIT.json"},
     {"summary", cli_summary, cli_summary_help, "print FIT.json as a human-readable report"},
-    {"coef", cli_coef, cli_coef_help, "write FIT.json's coefficient table as CSV (PIP, mean, sd, 95% interval)"},
+    {"coef", cli_coef, cli_coef_help, "the coefficient table as CSV (enumerate, bd, rj, ssvs)"},
     {"demo", cli_demo, cli_demo_help, "run the main job on the embedded data (sinc and Boston kernels)"},
 };
 

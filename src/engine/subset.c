@@ -53,13 +53,14 @@ static json_t *model_predictor(const bsl_vs_problem *pb, const size_t *atoms, si
     /* the Student-t predictive: scale^2 scale2 (1 + x~' V x~ + ...), df */
     bsl_post post = {0};
     size_t *act = bsl_malloc(M->k + 1, sizeof *act);
-    bad |= !act || bsl_post_init(&post, k, c) != BASEL_OK;
-    if (!bad) {
-        memcpy(act, M->active, M->k * sizeof *act);
-        if (bsl_post_of(&post, M, act, M->k, 0) == BASEL_OK) {
-            bsl_json_put(o, "scale2", bsl_json_doubles(post.scale2, c), &bad);
-            if (isfinite(post.df)) bsl_json_put(o, "df", json_real(post.df), &bad);
-        }
+    if (act) memcpy(act, M->active, M->k * sizeof *act);
+    else bad = 1;
+    int prc = act ? bsl_post_init(&post, k, c) : BASEL_ENOMEM;
+    if (!prc) prc = bsl_post_of(&post, M, act, M->k, 0);
+    if (prc == BASEL_ENOMEM) bad = 1;
+    if (!prc) {
+        bsl_json_put(o, "scale2", bsl_json_doubles(post.scale2, c), &bad);
+        if (isfinite(post.df)) bsl_json_put(o, "df", json_real(post.df), &bad);
     }
     bsl_post_free(&post);
     free(act);
@@ -228,7 +229,7 @@ static json_t *engine_block(const bsl_vs_problem *pb, const bsl_dict *dict, cons
     bsl_json_put(bma, "atoms", bsl_json_sizes(nzat, nz), &bad);
     bsl_json_put(bma, "coef", bsl_json_doubles(nzco, nz * c), &bad);
     /* the share of the posterior the model-averaged intervals stand on */
-    bsl_json_put(res->diagnostics, "predictive_mass", json_real(json_number_value(json_object_get(post, "covered"))), &bad);
+    if (json_object_set(res->diagnostics, "predictive_mass", json_object_get(post, "covered"))) bad = 1;
     bsl_json_put(bma, "posterior", post, &bad);
     bsl_json_put(pred, "bma", bma, &bad);
     bsl_json_put(pred, "hpm", model_predictor(pb, res->hpm.atoms, res->hpm.k, 1.0, err), &bad);
@@ -347,7 +348,7 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     }
     res->prior = prior_json(&pb, coef_spec);
     /* marginal likelihoods under the prior the engine ran: not for ssvs's
-     * own prior, nor for a prior whose nuisance parameters were sampled */
+     * own prior, nor for a ridge prior whose sigma^2 and lambda were sampled */
     const int with_ml = !own_prior && !pb.prior.sample_nuisance;
     if (!res->prior || fill_summaries(res, dict, P, vr, run.top, &pb, with_ml) || add_diagnostics(res, vr) ||
         !(res->engine = engine_block(&pb, dict, vr, res, run.top, err))) {

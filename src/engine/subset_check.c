@@ -98,66 +98,15 @@ static int single(const checker *k, const json_t *o, const char *at)
             snprintf(path, sizeof path, "%s.V[%zu]", at, a + a * len);
             rc = refuse(k, path, "is a negative variance (a diagonal entry)");
         }
-    /* the Student-t predictive (fits before it have neither) */
-    if (!rc && json_object_get(o, "scale2"))
-        rc = reals(k, o, at, "scale2", k->c, 1, 0, INFINITY, "is not a non-negative number");
-    if (!rc && json_object_get(o, "df")) {
-        const json_t *df = json_object_get(o, "df");
-        char path[160];
-        snprintf(path, sizeof path, "%s.df", at);
-        if (!json_is_number(df) || !(json_number_value(df) >= 1) || !isfinite(json_number_value(df)) ||
-            !json_object_get(o, "scale2"))
-            rc = refuse(k, path, "is not a finite number >= 1 beside scale2");
-    }
     return rc ? rc : weight(k, o, at);
 }
 
-/* The model average's posterior block (subset_post.c): the prior's kind,
- * the training n, the kept atoms and their Gram block, B'y and y'y, the
- * kept models (lists of kept atoms) with their weights, and covered. */
-static int posterior(const checker *k, const json_t *o, const char *at)
-{
-    char path[160];
-    if (!json_is_object(o)) return refuse(k, at, "is not an object");
-    snprintf(path, sizeof path, "%s.prior.kind", at);
-    if (!json_is_string(json_object_get(json_object_get(o, "prior"), "kind"))) return refuse(k, path, "is not a prior's name");
-    size_t n = 0, u = 0;
-    snprintf(path, sizeof path, "%s.n", at);
-    if (bsl_json_read_size(o, "n", k->q + 1, SIZE_MAX, &n)) return refuse(k, path, "is not a count above the always-in columns");
-    int rc = atoms(k, o, at, &u);
-    if (!rc) rc = reals(k, o, at, "gram", u, u, -INFINITY, INFINITY, "is not a finite number");
-    if (!rc) rc = reals(k, o, at, "bty", u, k->c, -INFINITY, INFINITY, "is not a finite number");
-    if (!rc) rc = reals(k, o, at, "yy", k->c, 1, DBL_MIN, INFINITY, "is not a positive number");
-    const json_t *ms = json_object_get(o, "models"), *ws = json_object_get(o, "weights");
-    snprintf(path, sizeof path, "%s.models", at);
-    if (!rc && (!json_is_array(ms) || json_array_size(ms) == 0)) rc = refuse(k, path, "is not a non-empty array of models");
-    if (!rc) rc = reals(k, o, at, "weights", json_array_size(ms), 1, 0, INFINITY, "is not a non-negative weight");
-    double wsum = 0;
-    for (size_t i = 0; i < json_array_size(ms) && !rc; i++) {
-        const json_t *mo = json_array_get(ms, i);
-        int ok = json_is_array(mo) && json_array_size(mo) <= u;
-        for (size_t a = 0; ok && a < json_array_size(mo); a++) {
-            const json_t *x = json_array_get(mo, a);
-            ok = json_is_integer(x) && json_integer_value(x) >= 0 && (size_t)json_integer_value(x) < k->m;
-        }
-        if (!ok) {
-            snprintf(path, sizeof path, "%s.models[%zu]", at, i);
-            rc = refuse(k, path, "is not a list of atom indices");
-        }
-        wsum += json_number_value(json_array_get(ws, i));
-    }
-    snprintf(path, sizeof path, "%s.weights", at);
-    if (!rc && !(wsum > 0)) rc = refuse(k, path, "has no model of positive weight");
-    const json_t *cv = json_object_get(o, "covered");
-    snprintf(path, sizeof path, "%s.covered", at);
-    if (!rc && !(json_is_number(cv) && json_number_value(cv) >= 0 && json_number_value(cv) <= 1))
-        rc = refuse(k, path, "is not a share in [0, 1]");
-    return rc;
-}
-
 /* The model average: atoms and coef, and the posterior block whose models
- * give the intervals (or, in fits before it, the mixture of single models;
- * at least one weight positive). */
+ * give the intervals (subset_post.c): the kept atoms (distinct, below m),
+ * their Gram block (u x u, non-negative diagonal) and B'y (u x c), y'Py
+ * (c, positive), n, the prior's numbers, the models as lists of atom
+ * indices with non-negative weights of positive total, and the covered
+ * share of the posterior in [0, 1]. */
 static int average(const checker *k, const json_t *o, const char *at)
 {
     if (!json_is_object(o)) return refuse(k, at, "is not an object");
@@ -165,20 +114,50 @@ static int average(const checker *k, const json_t *o, const char *at)
     int rc = atoms(k, o, at, &len);
     if (!rc) rc = reals(k, o, at, "coef", len, k->c, -INFINITY, INFINITY, "is not a finite number");
     if (rc) return rc;
-    if (json_object_get(o, "posterior"))
-        return posterior(k, json_object_get(o, "posterior"), "engine.predictor.bma.posterior");
-    const json_t *mix = json_object_get(o, "mixture");
     char path[160];
-    snprintf(path, sizeof path, "%s.mixture", at);
-    if (!json_is_array(mix) || json_array_size(mix) == 0) return refuse(k, path, "is not a non-empty array of models");
+    snprintf(path, sizeof path, "%s.posterior", at);
+    const json_t *post = json_object_get(o, "posterior");
+    if (!json_is_object(post)) return refuse(k, path, "is missing (the models the intervals stand on)");
+    size_t u = 0;
+    if ((rc = atoms(k, post, path, &u))) return rc;
+    if (!rc) rc = reals(k, post, path, "gram", u, u, -INFINITY, INFINITY, "is not a finite number");
+    if (!rc) rc = reals(k, post, path, "bty", u, k->c, -INFINITY, INFINITY, "is not a finite number");
+    if (!rc) rc = reals(k, post, path, "yy", k->c, 1, DBL_MIN, INFINITY, "is not a positive number");
+    for (size_t a = 0; a < u && !rc; a++)
+        if (!(json_number_value(json_array_get(json_object_get(post, "gram"), a + a * u)) >= 0)) {
+            snprintf(path, sizeof path, "%s.posterior.gram[%zu]", at, a + a * u);
+            rc = refuse(k, path, "is a negative sum of squares (a diagonal entry)");
+        }
+    if (rc) return rc;
+    snprintf(path, sizeof path, "%s.posterior", at);
+    size_t n = 0;
+    if (bsl_json_read_size(post, "n", k->q + 1, SIZE_MAX, &n)) return refuse(k, path, "has no row count n above q");
+    if (!json_is_object(json_object_get(post, "prior"))) return refuse(k, path, "has no prior");
+    const json_t *ms = json_object_get(post, "models"), *ws = json_object_get(post, "weights");
+    if (!json_is_array(ms) || json_array_size(ms) == 0 || !json_is_array(ws) || json_array_size(ws) != json_array_size(ms))
+        return refuse(k, path, "has no models with one weight each");
     double wsum = 0;
-    for (size_t i = 0; i < json_array_size(mix) && !rc; i++) {
-        snprintf(path, sizeof path, "%s.mixture[%zu]", at, i);
-        rc = single(k, json_array_get(mix, i), path);
-        wsum += json_number_value(json_object_get(json_array_get(mix, i), "weight"));
+    for (size_t i = 0; i < json_array_size(ms); i++) {
+        const json_t *mo = json_array_get(ms, i), *w = json_array_get(ws, i);
+        int ok = json_is_array(mo) && json_array_size(mo) <= u && json_is_number(w) &&
+                 isfinite(json_number_value(w)) && json_number_value(w) >= 0;
+        for (size_t a = 0; ok && a < json_array_size(mo); a++) {
+            const json_t *x = json_array_get(mo, a);
+            ok = json_is_integer(x) && json_integer_value(x) >= 0 && (size_t)json_integer_value(x) < k->m;
+        }
+        if (!ok) {
+            snprintf(path, sizeof path, "%s.posterior.models[%zu]", at, i);
+            return refuse(k, path, "is not a list of atom indices with a finite non-negative weight");
+        }
+        wsum += json_number_value(w);
     }
-    snprintf(path, sizeof path, "%s.mixture", at);
-    return rc ? rc : wsum > 0 ? BASEL_OK : refuse(k, path, "has no model of positive weight");
+    if (!(wsum > 0)) return refuse(k, path, "has no model of positive weight");
+    const json_t *cov = json_object_get(post, "covered");
+    if (!json_is_number(cov) || !(json_number_value(cov) >= 0 && json_number_value(cov) <= 1)) {
+        snprintf(path, sizeof path, "%s.posterior.covered", at);
+        return refuse(k, path, "is not a share in [0, 1]");
+    }
+    return BASEL_OK;
 }
 
 /* The dictionary: what bsl_dict_make and subset_predict.c need. */

@@ -345,7 +345,7 @@ static json_t *term_json(const comps *cp, size_t term, double pip, double level,
         m2 += w[i] * (var + cp->mu[off + i] * cp->mu[off + i]);
     }
     json_t *o = json_object();
-    int bad = 0;
+    int bad = !o;
     bsl_json_put(o, "pip", json_real(pip), &bad);
     const double mean = pip * m1, sd = sqrt(fmax(pip * m2 - mean * mean, 0.0));
     bsl_json_put(o, "mean", json_real(K ? mean : 0.0), &bad);
@@ -363,7 +363,7 @@ static json_t *term_json(const comps *cp, size_t term, double pip, double level,
     }
     free(w);
     if (bad) json_decref(o);
-    return bad ? NULL : o; /* NULL when out of memory */
+    return bad ? NULL : o;
 }
 
 json_t *bsl_subset_coefficients(const bsl_vs_problem *pb, const bsl_problem *P, const bsl_dict *dict,
@@ -383,6 +383,7 @@ json_t *bsl_subset_coefficients(const bsl_vs_problem *pb, const bsl_problem *P, 
     int rc = cp.off && cp.fill ? collect(&cp, pb, P, dict, vr, bas_sd, err) : bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (rc) goto done;
     terms = json_array();
+    int bad = !terms;
     for (size_t o = 0; o < c && terms; o++)
         for (size_t j = 0; j < nterm; j++) {
             const char *name = j == 0 ? "(Intercept)" : j < q ? P->input_names[j - 1] : atom_names[j - q];
@@ -392,17 +393,15 @@ json_t *bsl_subset_coefficients(const bsl_vs_problem *pb, const bsl_problem *P, 
                 terms = NULL;
                 break;
             }
-            int bad = 0;
             bsl_json_put(row, "name", json_string(name ? name : "?"), &bad);
             bsl_json_put(row, "target", json_string(P->target_names[o] ? P->target_names[o] : "?"), &bad);
             bsl_json_put(row, "always_in", json_boolean(j < q), &bad);
             bsl_json_push(terms, row, &bad);
-            if (bad) {
-                json_decref(terms);
-                terms = NULL;
-                break;
-            }
         }
+    if (terms && bad) {
+        json_decref(terms);
+        terms = NULL;
+    }
     if (!terms) {
         bsl_fail(err, BASEL_ENOMEM, "out of memory");
         goto done;
@@ -411,7 +410,7 @@ json_t *bsl_subset_coefficients(const bsl_vs_problem *pb, const bsl_problem *P, 
     for (size_t i = 0; i < vr->models.n; i++) W += vr->models.items[i].weight;
     const double total = bsl_modelset_total(&vr->models);
     out = json_object();
-    int bad = 0;
+    bad = !out;
     bsl_json_put(out, "scale", json_string("original"), &bad);
     bsl_json_put(out, "level", json_real(level), &bad);
     bsl_json_put(out, "models", json_integer((json_int_t)vr->models.n), &bad);
@@ -459,9 +458,9 @@ json_t *bsl_subset_posterior_block(const bsl_vs_problem *pb, const bsl_vs_result
     long *local = bsl_malloc(m + 1, sizeof *local);
     size_t *uni = bsl_malloc(m + 1, sizeof *uni), nu = 0, K = 0, entries = 0;
     json_t *blk = json_object(), *models = json_array(), *weights = json_array();
-    double *G = NULL, *col = NULL, *cols = NULL, *bty = NULL, kept = 0;
-    int bad = 0;
+    double *G = NULL, *col = NULL, *cols = NULL, kept = 0;
     if (!local || !uni || !blk || !models || !weights) goto fail;
+    int bad = 0;
     for (size_t j = 0; j < m; j++) local[j] = -1;
     for (size_t i = 0; i < vr->models.n && kept < (1 - POST_MASS_LEFT) * total; i++) {
         const size_t *A = bsl_modelset_atoms(&vr->models, i), k = vr->models.items[i].k;
@@ -497,8 +496,8 @@ json_t *bsl_subset_posterior_block(const bsl_vs_problem *pb, const bsl_vs_result
                 G[a + b * nu] = s;
             }
     }
-    bty = bsl_malloc(nu * c + 1, sizeof *bty);
-    if (!bty || bad) goto fail;
+    double *bty = bsl_malloc(nu * c + 1, sizeof *bty);
+    if (!bty) goto fail;
     for (size_t a = 0; a < nu; a++) memcpy(bty + a * c, D->Bty + uni[a] * c, c * sizeof *bty);
     bsl_json_put(blk, "prior", prior_numbers(&pb->prior), &bad);
     bsl_json_put(blk, "n", json_integer((json_int_t)n), &bad);
@@ -509,9 +508,12 @@ json_t *bsl_subset_posterior_block(const bsl_vs_problem *pb, const bsl_vs_result
     bsl_json_put(blk, "models", models, &bad);
     bsl_json_put(blk, "weights", weights, &bad);
     bsl_json_put(blk, "covered", json_real(total > 0 ? fmin(kept / total, 1.0) : 0.0), &bad);
-    models = weights = NULL; /* taken by blk */
-    if (bad) goto fail;
     free(bty);
+    if (bad) {
+        json_decref(blk);
+        blk = NULL;
+        bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
     free(local);
     free(uni);
     free(G);
@@ -520,7 +522,6 @@ json_t *bsl_subset_posterior_block(const bsl_vs_problem *pb, const bsl_vs_result
     (void)K;
     return blk;
 fail:
-    free(bty);
     free(local);
     free(uni);
     free(G);

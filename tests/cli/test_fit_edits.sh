@@ -30,9 +30,9 @@ refused() {
 
 # the audit's edits
 edit bd.json weight_neg.json "d['engine']['predictor']['bma']['posterior']['weights'][0] = -5"
-refused weight_neg.json '"engine.predictor.bma.posterior.weights\[0\]" is not a non-negative weight'
+refused weight_neg.json '"engine.predictor.bma.posterior.models\[0\]" is not a list of atom indices with a finite non-negative weight'
 edit bd.json weight_text.json "d['engine']['predictor']['bma']['posterior']['weights'][0] = 'x'"
-refused weight_text.json '"engine.predictor.bma.posterior.weights\[0\]"'
+refused weight_text.json '"engine.predictor.bma.posterior.models\[0\]"'
 edit bd.json sigma2_neg.json "d['engine']['predictor']['hpm']['sigma2'] = [-1]"
 refused sigma2_neg.json '"engine.predictor.hpm.sigma2\[0\]" is not a positive number'
 edit bd.json method.json "d['method'] = 'zzz'"
@@ -55,8 +55,8 @@ edit bd.json basis_kind.json "d['engine']['basis']['kind'] = 'gaus'"
 refused basis_kind.json '"engine.basis.kind" names no basis'
 edit bd.json basis_r.json "d['engine']['basis']['R'][0] = 0"
 refused basis_r.json '"engine.basis.R\[0\]" is a zero'
-edit bd.json weights_zero.json "d['engine']['predictor']['bma']['posterior']['weights'] = [0 for w in d['engine']['predictor']['bma']['posterior']['weights']]"
-refused weights_zero.json '"engine.predictor.bma.posterior.weights" has no model of positive weight'
+edit bd.json weights_zero.json "d['engine']['predictor']['bma']['posterior'].__setitem__('weights', [0] * len(d['engine']['predictor']['bma']['posterior']['weights']))"
+refused weights_zero.json '"engine.predictor.bma.posterior" has no model of positive weight'
 edit bd.json null.json "d['engine']['predictor']['hpm']['always_in'] = [None]"
 refused null.json '"engine.predictor.hpm.always_in\[0\]" is null'
 edit bd.json target_scale.json "d['standardize']['target_scale'] = [-2]"

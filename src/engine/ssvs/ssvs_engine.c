@@ -27,6 +27,6 @@ const bsl_engine_def bsl_engine_ssvs = {
     .keeps_draws = 1,
     .fit = fit,
     .predict = bsl_subset_predict,
-    .mean_interval = 1,
     .check = bsl_subset_check,
+    .mean_interval = 1,
 };

@@ -234,6 +234,11 @@ BASEL_API int basel_fit_from_json(basel_fit **out, const char *name, const char 
  * ("-" for stdout). BASEL_EINVAL for a fit without the table (methods other
  * than enumerate, bd, rj, ssvs), BASEL_EIO. */
 BASEL_API int basel_fit_write_coef_csv(const basel_fit *f, const char *path, basel_error *err);
+/* The fit's warnings (FIT.json diagnostics.warnings: chains that have not
+ * converged, too few effective draws, a size posterior at kmax): their
+ * number, and the i-th (NULL past the end), which lives as long as f. */
+BASEL_API size_t basel_fit_warning_count(const basel_fit *f);
+BASEL_API const char *basel_fit_warning(const basel_fit *f, size_t i);
 BASEL_API void basel_fit_free(basel_fit *f);
 
 /* ------------------------------------------------------------- predict */

@@ -121,12 +121,25 @@ static int add_diagnostics(bsl_result *r, const bsl_vs_result *vr)
     bsl_json_put(dg, "evaluations", json_real(vr->evaluations), &bad);
     if (!isnan(vr->rhat_size)) bsl_json_put(dg, "rhat_size", bsl_json_rhat(vr->rhat_size), &bad);
     if (isfinite(vr->ess_size)) bsl_json_put(dg, "ess_size", json_real(vr->ess_size), &bad);
+    if (isfinite(vr->ess_tail_size)) bsl_json_put(dg, "ess_tail_size", json_real(vr->ess_tail_size), &bad);
     if (vr->rhat_pip) bsl_json_put(dg, "rhat_pip", bsl_json_rhats(vr->rhat_pip, vr->m), &bad);
     if (vr->ess_pip) bsl_json_put(dg, "ess_pip", bsl_json_doubles(vr->ess_pip, vr->m), &bad);
+    if (vr->ess_tail_pip) bsl_json_put(dg, "ess_tail_pip", bsl_json_doubles(vr->ess_tail_pip, vr->m), &bad);
     if (vr->pip_chain) bsl_json_put(dg, "pip_chain", bsl_json_doubles(vr->pip_chain, vr->chains * vr->m), &bad);
     bsl_json_put(dg, "visited_models", json_integer((json_int_t)vr->models.n), &bad);
     bsl_json_put(dg, "unstored_model_weight", json_real(vr->models.dropped_weight), &bad);
     if (bad) return BASEL_ENOMEM;
+    if (vr->rhat_pip) { /* an MCMC run: the rule of summary.h (bsl_conv_warnings) */
+        char w[BSL_CONV_MAX_WARNINGS][BSL_CONV_WARNING_LEN];
+        const bsl_conv_check cc = {.m = vr->m, .pip = vr->pip, .rhat_pip = vr->rhat_pip,
+                                   .ess_pip = vr->ess_pip, .ess_tail_pip = vr->ess_tail_pip,
+                                   .names = (const char *const *)r->atom_names,
+                                   .size = {vr->rhat_size, vr->ess_size, vr->ess_tail_size},
+                                   .chains = vr->chains, .draws = vr->diag_draws};
+        const size_t nw = bsl_conv_warnings(&cc, "run longer (--iter) or with more chains (--chains)", w);
+        for (size_t i = 0; i < nw; i++)
+            if (bsl_result_warn(r, w[i])) return BASEL_ENOMEM;
+    }
     if (vr->kmax < vr->m && vr->size_prob[vr->kmax] > 0.001)
         return bsl_result_warn(r, "the size posterior reaches kmax: raise --kmax");
     return BASEL_OK;

@@ -310,6 +310,42 @@ static int run_settings(bsl_run *run, const bsl_engine_ctx *ctx, basel_error *er
     return rc;
 }
 
+/* ssvs's spike and slab as it ran: tau, c, p, the rule that set the spike
+ * and every atom's spike and slab sd (issue: a fit must say which prior
+ * ran, not just its name). Its single-model predictors are refitted under
+ * the g-prior with g = n, and that is said too. 1 when out of memory. */
+static int ssvs_numbers(json_t *pr, const bsl_vs_problem *pb, const char *spec)
+{
+    bsl_ssvs_prior sp;
+    basel_error ignored;
+    const size_t m = pb->D->m;
+    if (bsl_ssvs_parse(&sp, spec, &ignored)) return 0; /* the engine has refused it already */
+    double *v0 = bsl_malloc(2 * m + 1, sizeof *v0), *slab = v0 ? v0 + m : NULL;
+    int from_ols = 0, bad = !v0 || bsl_ssvs_spike(&sp, pb->D, v0, &from_ols);
+    for (size_t j = 0; j < m && !bad; j++) {
+        slab[j] = sqrt(sp.c * v0[j]);
+        v0[j] = sqrt(v0[j]);
+    }
+    json_t *o = bad ? NULL : json_object();
+    bad |= !o;
+    bsl_json_put(o, "tau", json_real(sp.tau), &bad);
+    bsl_json_put(o, "c", json_real(sp.c), &bad);
+    if (sp.p > 0) bsl_json_put(o, "p", json_real(sp.p), &bad);
+    bsl_json_put(o, "scaled", json_boolean(sp.scaled), &bad);
+    bsl_json_put(o, "collapsed", json_boolean(sp.collapsed), &bad);
+    bsl_json_put(o, "spike_rule",
+                 json_string(sp.tau2 > 0  ? "tau2: the same spike variance for every atom"
+                             : from_ols ? "tau x the full least-squares standard error (George and McCulloch)"
+                                        : "tau x sqrt(y'Py / N / b'b) (no full least-squares fit: m >= N - 1)"),
+                 &bad);
+    bsl_json_put(o, "spike_sd", bsl_json_doubles(v0, m), &bad);
+    bsl_json_put(o, "slab_sd", bsl_json_doubles(slab, m), &bad);
+    bsl_json_put(o, "predictors", json_string("single models refitted under the g-prior with g = n"), &bad);
+    bsl_json_put(pr, "spike_and_slab", o, &bad);
+    free(v0);
+    return bad;
+}
+
 /* The priors that ran, with their numbers. */
 static json_t *prior_json(const bsl_vs_problem *pb, const char *coef_spec)
 {
@@ -320,6 +356,7 @@ static json_t *prior_json(const bsl_vs_problem *pb, const char *coef_spec)
     bsl_mprior_describe(&pb->mprior, mp, sizeof mp);
     bsl_json_put(pr, "model", json_string(mp), &bad);
     bsl_json_put(pr, "kmax", json_integer((json_int_t)pb->kmax), &bad);
+    if (!bad && coef_spec && strncmp(coef_spec, "ssvs", 4) == 0) bad = ssvs_numbers(pr, pb, coef_spec);
     if (bad) json_decref(pr);
     return bad ? NULL : pr;
 }

@@ -93,8 +93,11 @@ typedef struct bsl_ssvs_prior {
 
 /* Parse "ssvs[:key=value,...]"; unknown keys are errors listing the keys. */
 int bsl_ssvs_parse(bsl_ssvs_prior *sp, const char *spec, basel_error *err);
-/* Spike variances v0 (m) for the design. */
-void bsl_ssvs_spike(const bsl_ssvs_prior *sp, const bsl_design *D, double *v0);
+/* Spike variances v0 (m) for the design: tau times the full least-squares
+ * fit's standard errors (George and McCulloch's advice; ssvs_model.c),
+ * or tau2. *from_ols (may be NULL) says whether the full fit was used or
+ * the marginal fallback. BASEL_ENOMEM. */
+int bsl_ssvs_spike(const bsl_ssvs_prior *sp, const bsl_design *D, double *v0, int *from_ols);
 
 typedef struct bsl_coef_prior {
     bsl_coef_kind kind;

@@ -162,7 +162,11 @@ int bsl_ssvs_enumerate(const bsl_ssvs_prior *sp, const bsl_vs_problem *pb, doubl
         free(v0);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
-    bsl_ssvs_spike(sp, D, v0);
+    if (bsl_ssvs_spike(sp, D, v0, NULL)) {
+        free(lp);
+        free(v0);
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
     for (size_t g = 0; g < total; g++) {
         size_t k = 0;
         for (size_t j = 0; j < m; j++) {
@@ -608,7 +612,7 @@ int bsl_ssvs_run_ex(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result 
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
     res->models.max_items = x.max_models;
-    bsl_ssvs_spike(&sp, pb->D, v0);
+    if (bsl_ssvs_spike(&sp, pb->D, v0, NULL)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     x.v0 = v0;
     for (size_t h = 0; h < chains && !rc; h++)
         rc = ss_chain_init(&x, &ch[h], &r1, h, err);

@@ -345,8 +345,8 @@ static int ssvs_numbers(json_t *pr, const bsl_vs_problem *pb, const char *spec)
                              : from_ols ? "tau x the full least-squares standard error (George and McCulloch)"
                                         : "tau x sqrt(y'Py / N / b'b) (no full least-squares fit: m >= N - 1)"),
                  &bad);
-    bsl_json_put(o, "spike_sd", bsl_json_doubles(v0, m), &bad);
-    bsl_json_put(o, "slab_sd", bsl_json_doubles(slab, m), &bad);
+    bsl_json_put(o, "spike_sd", v0 ? bsl_json_doubles(v0, m) : NULL, &bad); /* v0 NULL: out of memory */
+    bsl_json_put(o, "slab_sd", slab ? bsl_json_doubles(slab, m) : NULL, &bad);
     bsl_json_put(o, "predictors", json_string("single models refitted under the g-prior with g = n"), &bad);
     bsl_json_put(pr, "spike_and_slab", o, &bad);
     free(v0);

@@ -49,7 +49,11 @@ typedef enum basel_status {
     BASEL_ENUMERIC = -5,   /* a matrix was not positive definite, a value not finite */
     BASEL_ECANCELLED = -6, /* the caller's cancel flag was raised */
     BASEL_ERANGE = -7,     /* a problem too large for the method (e.g. m > 24 to enumerate) */
-    BASEL_EINTERNAL = -8   /* a bug: please report it */
+    BASEL_EINTERNAL = -8,  /* a bug: please report it */
+    /* Positive: the call ended early, and says why. */
+    BASEL_INTERRUPTED = 1  /* the progress callback returned BASEL_PROGRESS_STOP: the
+                              chains stopped at a boundary, and their state is in the
+                              checkpoint file when the option "checkpoint" was set */
 } basel_status;
 
 /* Caller-owned error record, filled by every call that can fail. line and
@@ -142,8 +146,13 @@ BASEL_API const char *basel_method_option_default(const char *method, const char
 BASEL_API const char *basel_options_label_column(const basel_options *o);
 /* Optional progress callback, called from the calling thread between blocks
  * of work with the fraction done; returning non-zero cancels the fit
- * (BASEL_ECANCELLED). */
+ * (BASEL_ECANCELLED), except BASEL_PROGRESS_STOP: with a method that can
+ * checkpoint (bd, rj), the chains then stop at their next boundary, the
+ * state is written to the "checkpoint" file when one is set, and the fit
+ * returns BASEL_INTERRUPTED (no fit); "restart" continues such a run. With
+ * the other methods BASEL_PROGRESS_STOP cancels. */
 typedef int (*basel_progress_fn)(double fraction_done, void *user);
+#define BASEL_PROGRESS_STOP 2
 BASEL_API void basel_options_set_progress(basel_options *o, basel_progress_fn fn, void *user);
 BASEL_API void basel_options_free(basel_options *o);
 

@@ -32,7 +32,9 @@ static void help(FILE *fp)
             "Kernel regression, prevalence model:\n"
             "  basel fit train.csv --basis gauss:r=1.6 --prior ridge -o fit.json\n"
             "\n"
-            "Exit status: 0 success, 2 bad input or usage, 1 internal failure.\n",
+            "Exit status: 0 success, 2 bad input or usage, 1 internal failure, 3 interrupted\n"
+            "by SIGINT or SIGTERM (with --checkpoint FILE the run's state is in FILE: continue\n"
+            "it with --restart FILE; see 'basel help fit').\n",
             basel_version());
 }
 
@@ -50,6 +52,7 @@ int cli_report(const basel_error *err)
     case BASEL_ENOMEM:
     case BASEL_EINTERNAL:
     case BASEL_ECANCELLED: return 1;
+    case BASEL_INTERRUPTED: return 3;
     default: return 2;
     }
 }

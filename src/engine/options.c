@@ -18,6 +18,13 @@ static const bsl_option_def catalogue[] = {
     {"seed", BSL_OPT_COUNT, 0, 4294967295.0, NULL, "random seed (0: pick one and report it)"},
     {"threads", BSL_OPT_COUNT, 0, 1024, NULL, "OpenMP threads (0: all cores); results do not depend on it"},
     {"keep-draws", BSL_OPT_CHOICE, 0, 0, "0|1", "keep every draw for basel_fit_write_draws (the CLI's --draws sets it)"},
+    {"checkpoint", BSL_OPT_TEXT, 0, 0, NULL,
+     "FILE: save the chains' complete state here (atomically) every --checkpoint-every seconds and when "
+     "interrupted (bd, rj)"},
+    {"checkpoint-every", BSL_OPT_REAL, 0, 1e9, NULL, "seconds between checkpoints (0: only when interrupted)"},
+    {"restart", BSL_OPT_TEXT, 0, 0, NULL,
+     "FILE: continue the run saved in this checkpoint (same data and options); the fit is byte-identical to an "
+     "uninterrupted one"},
     /* the model */
     {"basis", BSL_OPT_TEXT, 0, 0, NULL,
      "dictionary: linear | gauss:r=R | cubic | tps | lin-rbf | legendre:m=M | chebyshev:m=M | sine:m=M | "
@@ -78,7 +85,8 @@ static const bsl_option_def catalogue[] = {
     {"zeta", BSL_OPT_REAL, 0, 1e6, NULL, "split/merge scale zeta* (paper 002 eq. 8; 0: from the data)"},
 };
 
-static const char *const globals[] = {"method", "target", "inputs", "seed", "threads", "keep-draws"};
+static const char *const globals[] = {"method",     "target",           "inputs",  "seed", "threads",
+                                     "keep-draws", "checkpoint", "checkpoint-every", "restart"};
 
 int bsl_option_is_global(const char *name)
 {
@@ -87,12 +95,14 @@ int bsl_option_is_global(const char *name)
     return 0;
 }
 
-/* threads, keep-draws and running change how a fit runs or what it writes
- * on the side, never its result: they stay out of FIT.json, so that the
- * document is byte-identical whatever the thread count */
+/* threads, keep-draws, running and the checkpoint options change how a fit
+ * runs or what it writes on the side, never its result: they stay out of
+ * FIT.json, so that the document is byte-identical whatever the thread
+ * count and however often the run was interrupted */
 int bsl_option_is_recorded(const char *name)
 {
-    return strcmp(name, "threads") && strcmp(name, "keep-draws") && strcmp(name, "running");
+    return strcmp(name, "threads") && strcmp(name, "keep-draws") && strcmp(name, "running") &&
+           strcmp(name, "checkpoint") && strcmp(name, "checkpoint-every") && strcmp(name, "restart");
 }
 
 const bsl_option_def *bsl_option_find(const char *name)

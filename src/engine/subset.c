@@ -241,6 +241,10 @@ static int run_settings(bsl_run *run, const bsl_engine_ctx *ctx, basel_error *er
     run->keep_draws = ctx->keep_draws;
     run->progress = ctx->progress;
     run->progress_user = ctx->progress_user;
+    run->checkpoint = ctx->checkpoint;
+    run->restart = ctx->restart;
+    run->checkpoint_every = ctx->checkpoint_every;
+    run->run_id = ctx->run_id;
     return rc;
 }
 

@@ -39,6 +39,9 @@ typedef struct bsl_run {
     basel_progress_fn progress;
     void *progress_user;
     const bsl_params *params; /* engine-specific settings */
+    const char *checkpoint, *restart; /* chains.h bsl_chains_ckpt; NULL when not asked */
+    double checkpoint_every;
+    unsigned long long run_id;
 } bsl_run;
 
 /* Exact posterior over all 2^m subsets; BASEL_ERANGE when m > 24. */

@@ -91,6 +91,53 @@ int bsl_fit_wrap(basel_fit **out, json_t *doc, basel_error *err)
     return BASEL_OK;
 }
 
+/* FNV-1a over bytes, chained through h. */
+static unsigned long long fnv(unsigned long long h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ULL;
+    return h;
+}
+
+/* The identity of a run, which a checkpoint must match to be continued:
+ * the library's version, the settings as they will be recorded, the seed
+ * and the numbers the engine reads. */
+static unsigned long long run_identity(const bsl_engine_def *e, const bsl_params *settings,
+                                       unsigned long seed, const bsl_problem *P)
+{
+    unsigned long long h = fnv(14695981039346656037ULL, BASEL_VERSION_STRING, sizeof BASEL_VERSION_STRING);
+    h = fnv(h, e->name, strlen(e->name) + 1);
+    for (size_t i = 0; i < settings->n; i++)
+        if (bsl_option_is_recorded(settings->name[i])) {
+            h = fnv(h, settings->name[i], strlen(settings->name[i]) + 1);
+            h = fnv(h, settings->value[i], strlen(settings->value[i]) + 1);
+        }
+    h = fnv(h, &seed, sizeof seed);
+    const size_t dims[3] = {P->n, P->d, P->c};
+    h = fnv(h, dims, sizeof dims);
+    if (P->X) h = fnv(h, P->X, P->n * P->d * sizeof *P->X);
+    if (P->Y) h = fnv(h, P->Y, P->n * P->c * sizeof *P->Y);
+    if (P->cls) h = fnv(h, P->cls, P->n * sizeof *P->cls);
+    return h;
+}
+
+/* The checkpoint options into ctx, refused for engines that cannot. */
+static int checkpoint_options(bsl_engine_ctx *ctx, const bsl_params *user, basel_error *err)
+{
+    const char *ck = bsl_params_get(user, "checkpoint"), *rs = bsl_params_get(user, "restart");
+    const char *every = bsl_params_get(user, "checkpoint-every");
+    ctx->checkpoint = ck && *ck ? ck : NULL;
+    ctx->restart = rs && *rs ? rs : NULL;
+    ctx->checkpoint_every = 60;
+    if (!ctx->checkpoint && !ctx->restart && !every) return BASEL_OK;
+    if (!ctx->def->checkpoints)
+        return bsl_fail(err, BASEL_EINVAL, "--%s: --method %s cannot checkpoint (bd and rj can)",
+                        ctx->checkpoint ? "checkpoint" : ctx->restart ? "restart" : "checkpoint-every",
+                        ctx->def->name);
+    if (every) ctx->checkpoint_every = strtod(every, NULL); /* checked against the catalogue */
+    return BASEL_OK;
+}
+
 int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *o,
                   basel_error *err)
 {
@@ -115,7 +162,10 @@ int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *
     char seed_text[24];
     snprintf(seed_text, sizeof seed_text, "%lu", seed);
     if (!rc && bsl_params_set(&settings, "seed", seed_text)) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
-    bsl_engine_ctx ctx = {e, &P, &settings, &o->p, seed, (int)threads, keep_draws, o->progress, o->progress_user};
+    bsl_engine_ctx ctx = {e, &P, &settings, &o->p, seed, (int)threads, keep_draws, o->progress, o->progress_user,
+                          NULL, NULL, 60, 0};
+    if (!rc) rc = checkpoint_options(&ctx, &o->p, err);
+    ctx.run_id = run_identity(e, &settings, seed, &P);
     bsl_result res = {0};
     if (!rc) rc = e->fit(&ctx, &res, err);
     json_t *doc = NULL;

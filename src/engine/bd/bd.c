@@ -46,6 +46,7 @@
  */
 #include "../subset.h"
 #include "../chains.h"
+#include "../ckpt.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -73,7 +74,8 @@ typedef struct bd_chain {
     double total;
     double *batch_pip;               /* BD_BATCHES x m */
     double *batch_w;                 /* BD_BATCHES */
-    double *size_trace;              /* iter: mean size per block */
+    bsl_thin_trace size_trace;       /* mean size per kept block, thinned (chains.h) */
+    size_t b, dormant;               /* the next block; usable dormant atoms */
     bsl_modelset models;
     bsl_vs_result draws;             /* draws of this chain only */
     double events, births, deaths, null_births;
@@ -237,9 +239,9 @@ static int chain_alloc(bd_chain *ch, const bsl_vs_problem *pb, const bsl_run *ru
     ch->coef = bsl_calloc(m * c, sizeof(double));
     ch->batch_pip = bsl_calloc(BD_BATCHES * m, sizeof(double));
     ch->batch_w = bsl_calloc(BD_BATCHES, sizeof(double));
-    ch->size_trace = bsl_calloc(run->iter, sizeof(double));
     if (!ch->r || !ch->drop || !ch->log_rate || !ch->beta || !ch->pip || !ch->size || !ch->coef ||
-        !ch->batch_pip || !ch->batch_w || !ch->size_trace || bsl_modelset_init(&ch->models, max_models) ||
+        !ch->batch_pip || !ch->batch_w || bsl_thin_init(&ch->size_trace, BSL_MIN(run->iter, BSL_THIN_CAP)) ||
+        bsl_modelset_init(&ch->models, max_models) ||
         bsl_vs_result_init(&ch->draws, m, c, pb->kmax, 1))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (pb->prior.sample_nuisance) {
@@ -262,7 +264,7 @@ static void chain_free(bd_chain *ch)
     free(ch->coef);
     free(ch->batch_pip);
     free(ch->batch_w);
-    free(ch->size_trace);
+    bsl_thin_free(&ch->size_trace);
     bsl_modelset_free(&ch->models);
     bsl_vs_result_free(&ch->draws);
 }
@@ -288,18 +290,23 @@ static int chain_run(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
     const bsl_run *run = x->run;
     const bd_settings *st = x->st;
     const double *w = x->w;
-    gsl_rng_set(ch->r, seed);
-    ch->W_dormant = x->W_all;
-    size_t dormant = x->n_usable;
+    if (!tick->resumed) {
+        gsl_rng_set(ch->r, seed);
+        ch->W_dormant = x->W_all;
+        ch->dormant = x->n_usable;
+        ch->b = 0;
+    }
+    ch->rc = BASEL_OK; /* a paused chain goes on */
     const size_t blocks = run->burn + run->iter;
-    for (size_t b = 0; b < blocks && !ch->rc; b++) {
+    while (ch->b < blocks && !ch->rc) {
+        const size_t b = ch->b;
         const int keep = b >= run->burn;
         const size_t it = keep ? b - run->burn : 0;
         const size_t batch = it * BD_BATCHES / (run->iter ? run->iter : 1);
         double t = 0, block_w = 0, block_size = 0;
         while (t < st->rho && !ch->rc) {
             double log_birth;
-            const double log_R = rates(ch, pb, st, w, dormant, &log_birth);
+            const double log_R = rates(ch, pb, st, w, ch->dormant, &log_birth);
             const double left = st->rho - t;
             if (log_R == -INFINITY) { /* no move possible: the state is absorbing */
                 if (keep) accumulate(ch, pb, left, batch);
@@ -315,9 +322,9 @@ static int chain_run(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
             }
             t += gsl_ran_exponential(ch->r, hold);
             if (t >= st->rho) break; /* the next event falls after the block's end */
-            transition(ch, w, log_R, log_birth, &dormant);
+            transition(ch, w, log_R, log_birth, &ch->dormant);
         }
-        if (keep) ch->size_trace[it] = block_w > 0 ? block_size / block_w : (double)ch->M->k;
+        if (keep) bsl_thin_push(&ch->size_trace, block_w > 0 ? block_size / block_w : (double)ch->M->k);
         if (pb->prior.sample_nuisance && gibbs_ridge(ch, pb) != BASEL_OK) ch->rc = BASEL_ENUMERIC;
         if (keep) {
             ch->sigma2_sum += ch->M->prior.sigma2;
@@ -328,9 +335,40 @@ static int chain_run(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
             if (bsl_vs_add_draw(&ch->draws, (unsigned)chain, ch->M->active, ch->M->k, sc))
                 ch->rc = BASEL_ENOMEM;
         }
+        ch->b = b + 1; /* a boundary: the state is complete (chains.h) */
         if (bsl_tick(tick, 1)) ch->rc = BASEL_ECANCELLED;
     }
     return ch->rc;
+}
+
+/* A chain's state in a checkpoint (ckpt.h): everything chain_run reads
+ * again; drop, log_rate and beta are scratch, refilled before each use. */
+static void chain_io(void *ctx, size_t chain, bsl_ck *k)
+{
+    const bd_ctx *x = ctx;
+    bd_chain *ch = &x->chs[chain];
+    const size_t m = ch->M->m, c = ch->M->c, kc = ch->M->kmax + 1;
+    bsl_ck_rng(k, ch->r);
+    bsl_ck_model(k, ch->M);
+    bsl_ck_val(k, ch->W_dormant);
+    bsl_ck_val(k, ch->b);
+    bsl_ck_val(k, ch->dormant);
+    bsl_ck_doubles(k, ch->pip, m);
+    bsl_ck_doubles(k, ch->size, kc);
+    bsl_ck_doubles(k, ch->coef, m * c);
+    bsl_ck_val(k, ch->total);
+    bsl_ck_doubles(k, ch->batch_pip, BD_BATCHES * m);
+    bsl_ck_doubles(k, ch->batch_w, BD_BATCHES);
+    bsl_ck_thin(k, &ch->size_trace);
+    bsl_ck_modelset(k, &ch->models);
+    bsl_ck_draws(k, &ch->draws);
+    bsl_ck_val(k, ch->events);
+    bsl_ck_val(k, ch->births);
+    bsl_ck_val(k, ch->deaths);
+    bsl_ck_val(k, ch->null_births);
+    bsl_ck_val(k, ch->sigma2_sum);
+    bsl_ck_val(k, ch->lambda_sum);
+    bsl_ck_val(k, ch->rc);
 }
 
 /* R-hat and ESS of each PIP from the chains' batch means (BD_BATCHES per
@@ -373,7 +411,9 @@ static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run
     const size_t m = res->m, c = res->c, kmax = res->kmax;
     double total = 0;
     res->pip_chain = bsl_calloc(chains * m, sizeof(double));
-    double *trace = bsl_malloc(chains * run->iter, sizeof(double));
+    /* the chains' size traces are equally long (equally many pushes) */
+    const size_t L = chs[0].size_trace.n;
+    double *trace = bsl_malloc(chains * (L ? L : 1), sizeof(double));
     if (!res->pip_chain || !trace) {
         free(trace);
         return BASEL_ENOMEM;
@@ -387,7 +427,7 @@ static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run
         }
         for (size_t a = 0; a < m * c; a++) res->coef_bma[a] += ch->coef[a];
         for (size_t k = 0; k <= kmax; k++) res->size_prob[k] += ch->size[k];
-        memcpy(trace + h * run->iter, ch->size_trace, run->iter * sizeof(double));
+        memcpy(trace + h * L, ch->size_trace.x, L * sizeof(double));
         if (bsl_modelset_merge(&res->models, &ch->models) || bsl_chains_append_draws(res, &ch->draws))
             return BASEL_ENOMEM;
         res->evaluations += ch->events;
@@ -400,7 +440,7 @@ static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run
     for (size_t i = 0; i < res->models.n; i++) res->models.items[i].weight /= total;
     res->models.dropped_weight /= total;
     bsl_modelset_sort(&res->models);
-    bsl_rhat_ess(trace, chains, run->iter, &res->rhat_size, &res->ess_size);
+    bsl_rhat_ess(trace, chains, L, &res->rhat_size, &res->ess_size);
     free(trace);
     return pip_diagnostics(res, chs, chains);
 }
@@ -449,9 +489,12 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
         bd_ctx x = {chs, pb, run, &st, w, W_all, n_usable};
         bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed,
                          .units = run->burn + run->iter, .progress = run->progress,
-                         .progress_user = run->progress_user};
+                         .progress_user = run->progress_user,
+                         .ckpt = {run->checkpoint, run->checkpoint_every, run->restart, run->run_id, chain_io},
+                         .err = err};
         rc = bsl_chains_run(&cs, chain_run, &x);
-        if (rc == BASEL_ECANCELLED) bsl_fail(err, rc, "cancelled");
+        if (cs.reported) (void)0; /* the driver said what happened */
+        else if (rc == BASEL_ECANCELLED) bsl_fail(err, rc, "cancelled");
         else if (rc == BASEL_ENUMERIC) bsl_fail(err, rc, "numerical failure refactorising a model");
         else if (rc) bsl_fail(err, rc, "out of memory");
     }

@@ -37,6 +37,7 @@ const bsl_engine_def bsl_engine_bd = {
     .options = options,
     .models = bsl_subset_models,
     .keeps_draws = 1,
+    .checkpoints = 1,
     .fit = fit,
     .predict = bsl_subset_predict,
 };

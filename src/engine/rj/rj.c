@@ -45,6 +45,7 @@
  */
 #include "../subset.h"
 #include "../chains.h"
+#include "../ckpt.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -80,6 +81,7 @@ typedef struct rj_chain {
     double *beta;
     double prop[3], acc[3], evals;
     unsigned id;            /* the chain's number */
+    size_t it;              /* the next iteration (burn-in included) */
     bsl_vs_result draws;    /* this chain's draws, appended to the result in chain order */
     int rc;
 } rj_chain;
@@ -327,10 +329,16 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
     const bsl_run *run = x->run;
     const size_t m = pb->D->m, total = run->burn + run->iter;
     const int sampled = pb->prior.kind == BSL_COEF_RIDGE && pb->prior.sample_nuisance;
-    gsl_rng_set(ch->r, seed);
-    int rc = init_state(ch, pb);
-    for (size_t it = 0; it < total && !rc; it++) {
+    int rc = BASEL_OK;
+    if (!tick->resumed) {
+        gsl_rng_set(ch->r, seed);
+        rc = init_state(ch, pb);
+        ch->it = 0;
+    }
+    for (; ch->it < total && !rc; ch->it++) {
+        /* a boundary: iterations before it are done (chains.h) */
         if (bsl_tick(tick, 1)) return BASEL_ECANCELLED;
+        const size_t it = ch->it;
         if (sampled && it > 0 && it % m == 0 && (rc = nuisance(ch, pb))) break;
         if ((rc = step(ch, pb, x->st))) break;
         if (it < run->burn) continue;
@@ -341,6 +349,32 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
     }
     if (!rc) rc = flush_state(ch, pb);
     return rc;
+}
+
+/* A chain's state in a checkpoint (ckpt.h); scratch, beta and old_atoms
+ * are refilled before each use. */
+static void chain_io(void *ctx, size_t chain, bsl_ck *k)
+{
+    const rj_ctx *x = ctx;
+    rj_chain *ch = &x->ch[chain];
+    const size_t m = ch->M->m, c = ch->M->c, kc = ch->M->kmax + 1;
+    bsl_ck_rng(k, ch->r);
+    bsl_ck_model(k, ch->M);
+    bsl_ck_val(k, ch->prior);
+    bsl_ck_val(k, ch->it);
+    bsl_ck_doubles(k, ch->freq, m);
+    bsl_ck_doubles(k, ch->rb, m);
+    bsl_ck_val(k, ch->n_rb);
+    bsl_ck_doubles(k, ch->size_cnt, kc);
+    bsl_ck_doubles(k, ch->coef, m * c);
+    bsl_ck_val(k, ch->n_coef);
+    bsl_ck_modelset(k, &ch->set);
+    bsl_ck_val(k, ch->run_len);
+    bsl_ck_doubles(k, ch->prop, 3);
+    bsl_ck_doubles(k, ch->acc, 3);
+    bsl_ck_val(k, ch->evals);
+    bsl_ck_draws(k, &ch->draws);
+    bsl_ck_val(k, ch->rc);
 }
 
 static int read_settings(rj_settings *st, const bsl_vs_problem *pb, const bsl_run *run,
@@ -476,10 +510,12 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
     bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed,
                      .units = run->burn + run->iter, .progress = run->progress,
                      .progress_user = run->progress_user, .trace_m = m,
-                     .trace_iter = run->iter, .trace_len = RJ_TRACE_LEN};
+                     .trace_iter = run->iter, .trace_len = RJ_TRACE_LEN,
+                     .ckpt = {run->checkpoint, run->checkpoint_every, run->restart, run->run_id, chain_io},
+                     .err = err};
     if (!rc) {
         rj_ctx x = {ch, pb, &r1, &st};
-        if ((rc = bsl_chains_run(&cs, run_chain, &x)))
+        if ((rc = bsl_chains_run(&cs, run_chain, &x)) && !cs.reported)
             bsl_fail(err, rc,
                      rc == BASEL_ECANCELLED ? "cancelled"
                      : rc == BASEL_ENOMEM   ? "out of memory in chain %zu"

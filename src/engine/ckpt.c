@@ -1,0 +1,123 @@
+/*
+ * ckpt.c: reading and writing the pieces of a checkpoint (ckpt.h). Arrays
+ * whose length is part of the state (visited models, draws) are written
+ * after their lengths and reallocated to fit on reading; the rest are
+ * fixed by the run's settings and read into what the engine allocated.
+ */
+#include "ckpt.h"
+#include "chains.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void bsl_ck_bytes(bsl_ck *k, void *p, size_t n)
+{
+    if (k->rc || n == 0) return;
+    if (k->load) {
+        if (fread(p, 1, n, k->f) != n) k->rc = ferror(k->f) ? BASEL_EIO : BASEL_EPARSE;
+    } else if (fwrite(p, 1, n, k->f) != n) {
+        k->rc = BASEL_EIO;
+    }
+}
+
+void bsl_ck_expect(bsl_ck *k, size_t value)
+{
+    size_t v = value;
+    bsl_ck_val(k, v);
+    if (!k->rc && v != value) k->rc = BASEL_EPARSE;
+}
+
+void bsl_ck_rng(bsl_ck *k, gsl_rng *r)
+{
+    bsl_ck_expect(k, gsl_rng_size(r));
+    if (k->rc) return;
+    if ((k->load ? gsl_rng_fread(k->f, r) : gsl_rng_fwrite(k->f, r)) != 0)
+        k->rc = k->load ? BASEL_EPARSE : BASEL_EIO;
+}
+
+/* Reallocate *p to hold n items of size sz (n may be 0) when loading. */
+static void fit_array(bsl_ck *k, void **p, size_t *cap, size_t n, size_t sz)
+{
+    if (k->rc || !k->load) return;
+    void *q = realloc(*p, (n ? n : 1) * sz);
+    if (!q) {
+        k->rc = BASEL_ENOMEM;
+        return;
+    }
+    *p = q;
+    if (cap) *cap = n ? n : 1;
+}
+
+void bsl_ck_model(bsl_ck *k, bsl_model *M)
+{
+    const size_t kc = M->kmax + 1, c = M->c;
+    bsl_ck_expect(k, M->m);
+    bsl_ck_expect(k, kc);
+    bsl_ck_val(k, M->prior);
+    bsl_ck_val(k, M->tau);
+    bsl_ck_val(k, M->k);
+    if (!k->rc && M->k > M->kmax) k->rc = BASEL_EPARSE;
+    bsl_ck_bytes(k, M->active, M->k * sizeof *M->active);
+    bsl_ck_bytes(k, M->pos, M->m * sizeof *M->pos);
+    bsl_ck_doubles(k, M->chol.L, kc * kc);
+    bsl_ck_val(k, M->chol.k);
+    bsl_ck_doubles(k, M->Ainv, kc * kc);
+    bsl_ck_doubles(k, M->bA, kc * c);
+    bsl_ck_doubles(k, M->GA, kc * kc);
+    bsl_ck_doubles(k, M->z, kc * c);
+    if (M->cols) bsl_ck_doubles(k, M->cols, M->D->n * M->k);
+    bsl_ck_doubles(k, M->quad, c);
+    bsl_ck_val(k, M->log_ml);
+    bsl_ck_val(k, M->logdet);
+    bsl_ck_val(k, M->since_refactor);
+    bsl_ck_val(k, M->since_inv_refresh);
+    M->trial_j = -1; /* the trial cache is recomputed, identically, on demand */
+}
+
+void bsl_ck_modelset(bsl_ck *k, bsl_modelset *s)
+{
+    bsl_ck_val(k, s->n);
+    bsl_ck_val(k, s->nslots);
+    bsl_ck_val(k, s->arena_len);
+    bsl_ck_val(k, s->max_items);
+    bsl_ck_val(k, s->dropped_weight);
+    bsl_ck_val(k, s->best_log_post);
+    if (!k->rc && k->load && (s->nslots == 0 || (s->nslots & (s->nslots - 1)) || 2 * s->n > s->nslots))
+        k->rc = BASEL_EPARSE;
+    fit_array(k, (void **)&s->items, &s->cap, s->n, sizeof *s->items);
+    fit_array(k, (void **)&s->slots, NULL, s->nslots, sizeof *s->slots);
+    fit_array(k, (void **)&s->arena, &s->arena_cap, s->arena_len, sizeof *s->arena);
+    bsl_ck_bytes(k, s->items, s->n * sizeof *s->items);
+    bsl_ck_bytes(k, s->slots, s->nslots * sizeof *s->slots);
+    bsl_ck_bytes(k, s->arena, s->arena_len * sizeof *s->arena);
+}
+
+void bsl_ck_draws(bsl_ck *k, bsl_vs_result *r)
+{
+    bsl_ck_val(k, r->ndraws);
+    bsl_ck_val(k, r->draw_atoms_len);
+    bsl_ck_expect(k, r->nscalars);
+    if (!k->rc && k->load && r->ndraws == 0) { /* as bsl_vs_result_init left it */
+        r->draw_atoms_len = 0;
+        return;
+    }
+    if (r->ndraws == 0) return;
+    fit_array(k, (void **)&r->draw_chain, &r->draws_cap, r->ndraws, sizeof *r->draw_chain);
+    if (r->nscalars) fit_array(k, (void **)&r->draw_scalars, NULL, r->ndraws * r->nscalars, sizeof(double));
+    fit_array(k, (void **)&r->draw_start, &r->draw_start_cap, r->ndraws + 1, sizeof *r->draw_start);
+    fit_array(k, (void **)&r->draw_atoms, &r->draw_atoms_cap, r->draw_atoms_len, sizeof *r->draw_atoms);
+    bsl_ck_bytes(k, r->draw_chain, r->ndraws * sizeof *r->draw_chain);
+    if (r->nscalars) bsl_ck_doubles(k, r->draw_scalars, r->ndraws * r->nscalars);
+    bsl_ck_bytes(k, r->draw_start, (r->ndraws + 1) * sizeof *r->draw_start);
+    bsl_ck_bytes(k, r->draw_atoms, r->draw_atoms_len * sizeof *r->draw_atoms);
+}
+
+void bsl_ck_thin(bsl_ck *k, bsl_thin_trace *t)
+{
+    bsl_ck_expect(k, t->cap);
+    bsl_ck_val(k, t->n);
+    bsl_ck_val(k, t->step);
+    bsl_ck_val(k, t->pushed);
+    if (!k->rc && t->n > t->cap) k->rc = BASEL_EPARSE;
+    bsl_ck_doubles(k, t->x, t->n);
+}

@@ -98,7 +98,7 @@ void cli_fit_help(FILE *fp, const char *method)
             "  --quiet          no seed note and no progress on stderr\n"
             "\n"
             "Interrupting: SIGINT or SIGTERM stops the chains at their next block. With\n"
-            "--checkpoint FILE (bd, rj) their complete state is saved there (also every\n"
+            "--checkpoint FILE (bd, rj, ssvs) their state is saved there (also every\n"
             "--checkpoint-every seconds, default 60), and the same command with --restart FILE\n"
             "continues the run: the FIT.json it writes is byte-identical to an uninterrupted\n"
             "run's (the seed must be the same: give --seed). An interrupted fit writes no\n"

@@ -46,6 +46,8 @@ kill_resume bd $L --method bd --iter 12000 --seed 11
 kill_resume bd_ridge data/regression/sinc_vermaak_train.csv --target y --inputs x --basis gauss:r=1.6 --prior ridge \
     --method bd --iter 1000 --seed 12
 kill_resume rj $L --method rj --iter 100000 --seed 13
+kill_resume ssvs $L --method ssvs --iter 6000 --seed 17
+kill_resume ssvs_collapsed $L --method ssvs --prior ssvs:collapsed=1 --iter 6000 --seed 18
 
 # draws kept in the checkpoint: the draws file is identical too
 "$BASEL" fit $L --method bd --iter 20000 --seed 14 --quiet -o "$T/d.ref.json" --draws "$T/d.ref.csv"

@@ -218,14 +218,15 @@ int bsl_chains_vs_diagnostics(const bsl_chains *cs, bsl_vs_result *res)
     return bsl_chains_diagnostics(cs, res->rhat_pip, res->ess_pip, &res->rhat_size, &res->ess_size);
 }
 
-int bsl_chains_append_draws(bsl_vs_result *res, const bsl_vs_result *src)
+int bsl_chains_append_draws(bsl_vs_result *res, bsl_vs_result *src)
 {
-    if (res->ndraws == 0) {
+    if (res->ndraws == 0 && !res->nspill) {
         res->nscalars = src->nscalars;
         memcpy(res->scalar_names, src->scalar_names, sizeof res->scalar_names);
     } else if (res->nscalars != src->nscalars) {
         return BASEL_EINVAL;
     }
+    if (src->nspill || res->nspill) return bsl_vs_spill_take(res, src);
     for (size_t i = 0; i < src->ndraws; i++) {
         const size_t a = src->draw_start[i], b = src->draw_start[i + 1];
         if (bsl_vs_add_draw(res, src->draw_chain[i], src->draw_atoms + a, b - a,

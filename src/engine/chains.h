@@ -139,8 +139,10 @@ void bsl_chains_free(bsl_chains *cs);
 /* Merging, in chain order: append one chain's draws (a bsl_vs_result
  * holding that chain's draws, as the chains keep them) to res, keeping
  * their chain numbers; res takes src's scalar columns when it has no draws
- * yet. BASEL_ENOMEM; BASEL_EINVAL if the scalar columns differ. */
-int bsl_chains_append_draws(bsl_vs_result *res, const bsl_vs_result *src);
+ * yet. Streamed draws (bsl_vs_spill_begin) are moved, not copied: res
+ * takes src's temporary file. BASEL_ENOMEM, BASEL_EIO; BASEL_EINVAL if the
+ * scalar columns differ. */
+int bsl_chains_append_draws(bsl_vs_result *res, bsl_vs_result *src);
 
 /* A scalar trace of bounded length for R-hat / ESS (e.g. bd's mean size per
  * block): it keeps at most cap values (cap even); when full, every other

@@ -92,8 +92,34 @@ void bsl_ck_modelset(bsl_ck *k, bsl_modelset *s)
     bsl_ck_bytes(k, s->arena, s->arena_len * sizeof *s->arena);
 }
 
+/* The rows of streamed draws: their byte count, then the bytes. */
+static void ck_spill(bsl_ck *k, bsl_vs_result *r)
+{
+    FILE *f = r->spill[r->nspill - 1];
+    long len = 0;
+    if (!k->load && (fflush(f) != 0 || fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0))
+        k->rc = BASEL_EIO;
+    bsl_ck_val(k, len);
+    if (!k->rc && k->load && (len < 0 || fseek(f, 0, SEEK_SET) != 0)) k->rc = BASEL_EPARSE;
+    char buf[1 << 16];
+    for (long done = 0; done < len && !k->rc;) {
+        const size_t n = (size_t)BSL_MIN((long)sizeof buf, len - done);
+        if (!k->load && fread(buf, 1, n, f) != n) k->rc = BASEL_EIO;
+        bsl_ck_bytes(k, buf, n);
+        if (!k->rc && k->load && fwrite(buf, 1, n, f) != n) k->rc = BASEL_EIO;
+        done += (long)n;
+    }
+    if (!k->rc && (fflush(f) != 0 || fseek(f, 0, SEEK_END) != 0)) k->rc = BASEL_EIO;
+}
+
 void bsl_ck_draws(bsl_ck *k, bsl_vs_result *r)
 {
+    bsl_ck_expect(k, r->nspill);
+    if (!k->rc && r->nspill) { /* streamed: one file, this chain's */
+        bsl_ck_val(k, r->ndraws);
+        ck_spill(k, r);
+        return;
+    }
     bsl_ck_val(k, r->ndraws);
     bsl_ck_val(k, r->draw_atoms_len);
     bsl_ck_expect(k, r->nscalars);

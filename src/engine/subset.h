@@ -35,6 +35,7 @@ typedef struct bsl_run {
     unsigned long seed;
     int threads;           /* 0 = OpenMP default */
     int keep_draws;
+    int stream_draws;      /* keep them in temporary files, not memory (bsl_vs_spill_begin) */
     size_t top;            /* models to keep in the summary */
     basel_progress_fn progress;
     void *progress_user;

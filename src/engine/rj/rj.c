@@ -443,6 +443,8 @@ static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
         strcpy(ch->draws.scalar_names[0], "sigma2");
         strcpy(ch->draws.scalar_names[1], "lambda");
     }
+    if (run->keep_draws && run->stream_draws && bsl_vs_spill_begin(&ch->draws))
+        return bsl_fail(err, BASEL_EIO, "cannot create a temporary file for the draws");
     return bsl_model_create(&ch->M, D, &ch->prior, pb->kmax, err);
 }
 

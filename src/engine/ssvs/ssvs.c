@@ -598,6 +598,7 @@ static int ss_chain_init(const ss_ctx *x, ss_chain *ch, const bsl_run *run, size
         ch->draws.nscalars = 1;
         strcpy(ch->draws.scalar_names[0], "sigma2");
     }
+    if (run->keep_draws && run->stream_draws && bsl_vs_spill_begin(&ch->draws)) return BASEL_EIO;
     memcpy(ch->v, x->v0, m * sizeof(double));
     ch->sigma2 = x->pb->D->yy[0] / x->N;
     return BASEL_OK;
@@ -680,7 +681,8 @@ int bsl_ssvs_run_ex(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result 
     bsl_ssvs_spike(&sp, pb->D, v0);
     x.v0 = v0;
     for (size_t h = 0; h < chains && !rc; h++)
-        if (ss_chain_init(&x, &ch[h], &r1, h)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        if ((rc = ss_chain_init(&x, &ch[h], &r1, h)))
+            bsl_fail(err, rc, rc == BASEL_EIO ? "cannot create a temporary file for the draws" : "out of memory");
     bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed,
                      .units = run->burn + run->iter, .progress = run->progress,
                      .progress_user = run->progress_user, .trace_m = m,

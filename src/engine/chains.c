@@ -261,6 +261,9 @@ static void ck_file(bsl_ck *k, bsl_chains *cs, bsl_chains_shared *sh, int *state
     unsigned long long word = layout_word(), id = cs->ckpt.run_id;
     bsl_ck_val(k, word);
     if (!k->rc && word != layout_word()) k->rc = BASEL_EINVAL;
+    unsigned long seed = cs->seed; /* readable without the run: bsl_chains_ckpt_seed */
+    bsl_ck_val(k, seed);
+    if (!k->rc && seed != cs->seed) k->rc = BASEL_EINVAL;
     bsl_ck_val(k, id);
     if (!k->rc && id != cs->ckpt.run_id) k->rc = BASEL_EINVAL;
     bsl_ck_expect(k, cs->chains);
@@ -283,6 +286,19 @@ static void ck_file(bsl_ck *k, bsl_chains *cs, bsl_chains_shared *sh, int *state
     memcpy(magic, CK_END, 8);
     bsl_ck_bytes(k, magic, 8);
     if (!k->rc && memcmp(magic, CK_END, 8)) k->rc = BASEL_EPARSE;
+}
+
+int bsl_chains_ckpt_seed(const char *path, unsigned long *seed)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return BASEL_EIO;
+    char magic[8];
+    unsigned long long word = 0;
+    const int ok = fread(magic, 1, 8, f) == 8 && !memcmp(magic, CK_MAGIC, 8) &&
+                   fread(&word, sizeof word, 1, f) == 1 && word == layout_word() &&
+                   fread(seed, sizeof *seed, 1, f) == 1;
+    fclose(f);
+    return ok ? BASEL_OK : BASEL_EPARSE;
 }
 
 static int ck_write(bsl_chains *cs, bsl_chains_shared *sh, int *state, int *status, void *ctx)

@@ -132,6 +132,10 @@ int bsl_chains_diagnostics(const bsl_chains *cs, double *rhat_pip, double *ess_p
  * trace_m each), res->rhat_size and res->ess_size. BASEL_ENOMEM. */
 int bsl_chains_vs_diagnostics(const bsl_chains *cs, bsl_vs_result *res);
 
+/* The seed of the run saved in the checkpoint at path (for a restart that
+ * names no seed). BASEL_EIO, BASEL_EPARSE (not a checkpoint of this build). */
+int bsl_chains_ckpt_seed(const char *path, unsigned long *seed);
+
 /* Release what bsl_chains_run kept (the traces, when trace_len > 0): call
  * it after such a run, whatever it returned. */
 void bsl_chains_free(bsl_chains *cs);

@@ -5,6 +5,7 @@
 #include "fit.h"
 #include "problem.h"
 #include "../engine/engine.h"
+#include "../engine/chains.h"
 
 #include <errno.h>
 #include <gsl/gsl_rng.h>
@@ -19,6 +20,10 @@ static unsigned long pick_seed(const bsl_params *user, int *rc, basel_error *err
     size_t seed = 0;
     *rc = bsl_params_size(user, "seed", 0, 0, 4294967295UL, &seed, err);
     if (seed) return (unsigned long)seed;
+    /* a restart that names no seed continues with the checkpoint's */
+    const char *restart = bsl_params_get(user, "restart");
+    unsigned long saved;
+    if (restart && *restart && bsl_chains_ckpt_seed(restart, &saved) == BASEL_OK) return saved;
     /* no seed given: one from the clock and pid, reported in the fit */
     return bsl_mix_seed((unsigned long)time(NULL), (unsigned long)getpid()) & 0x7fffffffUL;
 }
@@ -131,7 +136,7 @@ static int checkpoint_options(bsl_engine_ctx *ctx, const bsl_params *user, basel
     ctx->checkpoint_every = 60;
     if (!ctx->checkpoint && !ctx->restart && !every) return BASEL_OK;
     if (!ctx->def->checkpoints)
-        return bsl_fail(err, BASEL_EINVAL, "--%s: --method %s cannot checkpoint (bd, rj and ssvs can)",
+        return bsl_fail(err, BASEL_EINVAL, "--%s: --method %s cannot checkpoint (bd, rj, ssvs and mixture can)",
                         ctx->checkpoint ? "checkpoint" : ctx->restart ? "restart" : "checkpoint-every",
                         ctx->def->name);
     if (every) ctx->checkpoint_every = strtod(every, NULL); /* checked against the catalogue */

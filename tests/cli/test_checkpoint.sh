@@ -48,6 +48,9 @@ kill_resume bd_ridge data/regression/sinc_vermaak_train.csv --target y --inputs 
 kill_resume rj $L --method rj --iter 100000 --seed 13
 kill_resume ssvs $L --method ssvs --iter 6000 --seed 17
 kill_resume ssvs_collapsed $L --method ssvs --prior ssvs:collapsed=1 --iter 6000 --seed 18
+kill_resume mixture data/classification/pima_tr.csv --method mixture --iter 1500 --burn 300 --seed 19
+kill_resume mixture_tempered data/classification/pima_tr.csv --method mixture --temperatures 3 --iter 600 --burn 100 \
+    --seed 20
 
 # draws kept in the checkpoint: the draws file is identical too
 "$BASEL" fit $L --method bd --iter 20000 --seed 14 --quiet -o "$T/d.ref.json" --draws "$T/d.ref.csv"
@@ -91,6 +94,8 @@ else bad "SIGTERM: exit $st, $(cat "$T/t.err")"; fi
 
 # methods that cannot checkpoint refuse before any work
 expect 2 "cannot checkpoint" -- "$BASEL" fit $L --method enumerate --checkpoint "$T/e.ckpt" -o "$T/e.json"
+expect 2 "cannot checkpoint" -- "$BASEL" fit data/regression/sinc_vermaak_train.csv --target y --inputs x --method rbf \
+    --restart "$T/e.ckpt" -o "$T/e.json"
 expect 2 "same file" -- "$BASEL" fit $L --checkpoint $L -o "$T/e.json"
 expect 2 "checkpoint-every" -- "$BASEL" fit $L --checkpoint "$T/e.ckpt" --checkpoint-every -1 -o "$T/e.json"
 finish

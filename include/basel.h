@@ -147,7 +147,7 @@ BASEL_API const char *basel_options_label_column(const basel_options *o);
 /* Optional progress callback, called from the calling thread between blocks
  * of work with the fraction done; returning non-zero cancels the fit
  * (BASEL_ECANCELLED), except BASEL_PROGRESS_STOP: with a method that can
- * checkpoint (bd, rj), the chains then stop at their next boundary, the
+ * checkpoint (bd, rj, ssvs, mixture, anneal, rbf), the chains then stop at their next boundary, the
  * state is written to the "checkpoint" file when one is set, and the fit
  * returns BASEL_INTERRUPTED (no fit); "restart" continues such a run. With
  * the other methods BASEL_PROGRESS_STOP cancels. */

@@ -98,7 +98,7 @@ void cli_fit_help(FILE *fp, const char *method)
             "  --quiet          no seed note and no progress on stderr\n"
             "\n"
             "Interrupting: SIGINT or SIGTERM stops the chains at their next block. With\n"
-            "--checkpoint FILE (bd, rj, ssvs, mixture) their state is saved there (also\n"
+            "--checkpoint FILE (every MCMC method) their state is saved there (also\n"
             "every --checkpoint-every seconds, default 60), and the same command with --restart FILE\n"
             "continues the run: the FIT.json it writes is byte-identical to an uninterrupted\n"
             "run's (without --seed, the restart takes the checkpoint's). An interrupted fit writes no\n"

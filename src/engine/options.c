@@ -20,7 +20,7 @@ static const bsl_option_def catalogue[] = {
     {"keep-draws", BSL_OPT_CHOICE, 0, 0, "0|1", "keep every draw for basel_fit_write_draws (the CLI's --draws sets it)"},
     {"checkpoint", BSL_OPT_TEXT, 0, 0, NULL,
      "FILE: save the chains' complete state here (atomically) every --checkpoint-every seconds and when "
-     "interrupted (bd, rj, ssvs, mixture)"},
+     "interrupted (every MCMC method: bd, rj, ssvs, mixture, anneal, rbf)"},
     {"checkpoint-every", BSL_OPT_REAL, 0, 1e9, NULL, "seconds between checkpoints (0: only when interrupted)"},
     {"restart", BSL_OPT_TEXT, 0, 0, NULL,
      "FILE: continue the run saved in this checkpoint (same data and options); the fit is byte-identical to an "

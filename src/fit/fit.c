@@ -136,7 +136,7 @@ static int checkpoint_options(bsl_engine_ctx *ctx, const bsl_params *user, basel
     ctx->checkpoint_every = 60;
     if (!ctx->checkpoint && !ctx->restart && !every) return BASEL_OK;
     if (!ctx->def->checkpoints)
-        return bsl_fail(err, BASEL_EINVAL, "--%s: --method %s cannot checkpoint (bd, rj, ssvs and mixture can)",
+        return bsl_fail(err, BASEL_EINVAL, "--%s: --method %s cannot checkpoint (the MCMC methods bd, rj, ssvs, mixture, anneal and rbf can)",
                         ctx->checkpoint ? "checkpoint" : ctx->restart ? "restart" : "checkpoint-every",
                         ctx->def->name);
     if (every) ctx->checkpoint_every = strtod(every, NULL); /* checked against the catalogue */

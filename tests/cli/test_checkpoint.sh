@@ -1,7 +1,8 @@
 #!/bin/bash
 # test_checkpoint.sh: --checkpoint / --restart. A run killed (kill -9) at
 # random moments and restarted from its last checkpoint each time writes a
-# FIT.json (and draws) byte-identical to the uninterrupted run's; SIGINT
+# FIT.json (and draws) byte-identical to the uninterrupted run's, for every
+# MCMC method (bd, rj, ssvs, mixture, anneal, rbf); SIGINT
 # stops with exit status 3 and the state saved; checkpoints of another run,
 # damaged files and methods that cannot checkpoint are refused.
 # Usage: test_checkpoint.sh path/to/basel [seed]
@@ -11,7 +12,7 @@ echo "test_checkpoint: random seed ${2:-$$} (pass it as the second argument to r
 L=data/linear/lin_p15_n200.csv
 
 # kill_resume NAME ARGS...: the uninterrupted run, then runs killed after
-# 0.10-0.29 s (at most 6), each restarting from the checkpoint if there is
+# 0.10-0.29 s (at most 4), each restarting from the checkpoint if there is
 # one, alternating 1 and 2 threads, then one to the end; compares outputs.
 kill_resume() {
     local name=$1
@@ -19,7 +20,7 @@ kill_resume() {
     "$BASEL" fit "$@" --quiet -o "$T/$name.ref.json" || { bad "$name: reference run failed"; return; }
     local ck="$T/$name.ckpt" i
     rm -f "$ck"
-    for i in 1 2 3 4 5 6; do
+    for i in 1 2 3 4; do
         local restart=()
         [ -f "$ck" ] && restart=(--restart "$ck")
         "$BASEL" fit "$@" --quiet -o "$T/$name.json" --checkpoint "$ck" --checkpoint-every 0.05 \
@@ -49,6 +50,9 @@ kill_resume rj $L --method rj --iter 100000 --seed 13
 kill_resume ssvs $L --method ssvs --iter 6000 --seed 17
 kill_resume ssvs_collapsed $L --method ssvs --prior ssvs:collapsed=1 --iter 6000 --seed 18
 kill_resume mixture data/classification/pima_tr.csv --method mixture --iter 1500 --burn 300 --seed 19
+S=data/regression/sinc_vermaak_train.csv
+kill_resume anneal $S --target y --inputs x --method anneal --iter 8000 --seed 21
+kill_resume rbf $S --target y --inputs x --method rbf --iter 3000 --seed 22
 kill_resume mixture_tempered data/classification/pima_tr.csv --method mixture --temperatures 3 --iter 600 --burn 100 \
     --seed 20
 
@@ -94,7 +98,7 @@ else bad "SIGTERM: exit $st, $(cat "$T/t.err")"; fi
 
 # methods that cannot checkpoint refuse before any work
 expect 2 "cannot checkpoint" -- "$BASEL" fit $L --method enumerate --checkpoint "$T/e.ckpt" -o "$T/e.json"
-expect 2 "cannot checkpoint" -- "$BASEL" fit data/regression/sinc_vermaak_train.csv --target y --inputs x --method rbf \
+expect 2 "cannot checkpoint" -- "$BASEL" fit data/regression/sinc_vermaak_train.csv --target y --inputs x --method smc \
     --restart "$T/e.ckpt" -o "$T/e.json"
 expect 2 "same file" -- "$BASEL" fit $L --checkpoint $L -o "$T/e.json"
 expect 2 "checkpoint-every" -- "$BASEL" fit $L --checkpoint "$T/e.ckpt" --checkpoint-every -1 -o "$T/e.json"

@@ -105,10 +105,10 @@ static unsigned long long fnv(unsigned long long h, const void *p, size_t n)
 }
 
 /* The identity of a run, which a checkpoint must match to be continued:
- * the library's version, the settings as they will be recorded, the seed
- * and the numbers the engine reads. */
+ * the library's version, the settings as they will be recorded, the seed,
+ * whether draws are kept, and the numbers the engine reads. */
 static unsigned long long run_identity(const bsl_engine_def *e, const bsl_params *settings,
-                                       unsigned long seed, const bsl_problem *P)
+                                       unsigned long seed, int keep_draws, const bsl_problem *P)
 {
     unsigned long long h = fnv(14695981039346656037ULL, BASEL_VERSION_STRING, sizeof BASEL_VERSION_STRING);
     h = fnv(h, e->name, strlen(e->name) + 1);
@@ -118,6 +118,7 @@ static unsigned long long run_identity(const bsl_engine_def *e, const bsl_params
             h = fnv(h, settings->value[i], strlen(settings->value[i]) + 1);
         }
     h = fnv(h, &seed, sizeof seed);
+    h = fnv(h, &keep_draws, sizeof keep_draws); /* the draws kept so far are part of the state */
     const size_t dims[3] = {P->n, P->d, P->c};
     h = fnv(h, dims, sizeof dims);
     if (P->X) h = fnv(h, P->X, P->n * P->d * sizeof *P->X);
@@ -170,7 +171,7 @@ int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *
     bsl_engine_ctx ctx = {e, &P, &settings, &o->p, seed, (int)threads, keep_draws, o->progress, o->progress_user,
                           NULL, NULL, 60, 0};
     if (!rc) rc = checkpoint_options(&ctx, &o->p, err);
-    ctx.run_id = run_identity(e, &settings, seed, &P);
+    ctx.run_id = run_identity(e, &settings, seed, keep_draws, &P);
     bsl_result res = {0};
     if (!rc) rc = e->fit(&ctx, &res, err);
     json_t *doc = NULL;

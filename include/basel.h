@@ -163,7 +163,16 @@ typedef struct basel_fit basel_fit;
 /* Run the method chosen in o on data. On success *out owns the result.
  * Errors: BASEL_EINVAL (bad options for this data: a target that is not a
  * column, a non-numeric cell in a used column with its position, n too
- * small, ...), BASEL_ERANGE, BASEL_ENUMERIC, BASEL_ENOMEM, BASEL_ECANCELLED. */
+ * small, ...), BASEL_ERANGE, BASEL_ENUMERIC, BASEL_ENOMEM, BASEL_ECANCELLED,
+ * BASEL_EIO (a checkpoint that cannot be written or read), and the positive
+ * BASEL_INTERRUPTED (no fit: see basel_progress_fn).
+ * Checkpoints (the MCMC methods bd, rj, ssvs, mixture, anneal, rbf): the
+ * option "checkpoint" (a path) saves the chains' complete state there,
+ * atomically, every "checkpoint-every" seconds (default 60; 0: only when
+ * interrupted) and when interrupted; "restart" (a path) continues the run
+ * saved there, and the fit is then byte-identical to an uninterrupted run's
+ * (the other options and the data must be the same; a restart with seed 0
+ * takes the checkpoint's seed). Neither is recorded in the fit. */
 BASEL_API int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *o,
                             basel_error *err);
 /* Write FIT.json. A new or regular file (or the file a symlink points to)
@@ -177,7 +186,10 @@ BASEL_API int basel_fit_read_json(basel_fit **out, const char *path, basel_error
 /* Write the draws CSV (one row per retained draw: chain, size, one 0/1
  * column per atom, then any sampled hyperparameters; '#' comment lines carry
  * the settings), atomically. Needs the option keep-draws=1 at fit time;
- * BASEL_EINVAL otherwise (and for fits read back from FIT.json). */
+ * BASEL_EINVAL otherwise (and for fits read back from FIT.json). The draws
+ * of bd, rj and ssvs are not held in memory: they were written during the
+ * run to temporary files (tmpfile(3), in TMPDIR, removed with the fit),
+ * which this copies; so it may be called more than once. */
 BASEL_API int basel_fit_write_draws(const basel_fit *f, const char *path, basel_error *err);
 /* The seed the fit used (useful when the options said "pick one"). */
 BASEL_API unsigned long basel_fit_seed(const basel_fit *f);

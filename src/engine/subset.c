@@ -322,12 +322,16 @@ static int ssvs_numbers(json_t *pr, const bsl_vs_problem *pb, const char *spec)
     if (bsl_ssvs_parse(&sp, spec, &ignored)) return 0; /* the engine has refused it already */
     double *v0 = bsl_malloc(2 * m + 1, sizeof *v0), *slab = v0 ? v0 + m : NULL;
     int from_ols = 0, bad = !v0 || bsl_ssvs_spike(&sp, pb->D, v0, &from_ols);
-    for (size_t j = 0; j < m && !bad; j++) {
+    if (bad) {
+        free(v0);
+        return 1;
+    }
+    for (size_t j = 0; j < m; j++) {
         slab[j] = sqrt(sp.c * v0[j]);
         v0[j] = sqrt(v0[j]);
     }
-    json_t *o = bad ? NULL : json_object();
-    if (bad || !o) { /* before v0 and slab are read below */
+    json_t *o = json_object();
+    if (!o) {
         free(v0);
         return 1;
     }
@@ -341,8 +345,8 @@ static int ssvs_numbers(json_t *pr, const bsl_vs_problem *pb, const char *spec)
                              : from_ols ? "tau x the full least-squares standard error (George and McCulloch)"
                                         : "tau x sqrt(y'Py / N / b'b) (no full least-squares fit: m >= N - 1)"),
                  &bad);
-    bsl_json_put(o, "spike_sd", bsl_json_doubles(v0, m), &bad);
-    bsl_json_put(o, "slab_sd", bsl_json_doubles(slab, m), &bad);
+    bsl_json_put(o, "spike_sd", v0 ? bsl_json_doubles(v0, m) : NULL, &bad); /* v0 NULL: out of memory */
+    bsl_json_put(o, "slab_sd", slab ? bsl_json_doubles(slab, m) : NULL, &bad);
     bsl_json_put(o, "predictors", json_string("single models refitted under the g-prior with g = n"), &bad);
     bsl_json_put(pr, "spike_and_slab", o, &bad);
     free(v0);
@@ -395,9 +399,11 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     pb.mprior.kmax = pb.kmax;
     if ((rc = run_settings(&run, ctx, err))) goto out;
     if ((rc = runner(&pb, &run, vr, err))) goto out;
-    if (pb.prior.sample_nuisance) { /* predict with the posterior means */
+    if (pb.prior.sample_nuisance && pb.prior.kind == BSL_COEF_RIDGE) { /* predict with the posterior means */
         pb.prior.sigma2 = vr->sigma2_mean;
         pb.prior.lambda = vr->lambda_mean;
+    } else if (pb.prior.sample_nuisance && pb.prior.kind == BSL_COEF_G && vr->g_mean > 0) {
+        pb.prior.g = vr->g_mean;
     }
     res->prior = prior_json(&pb, coef_spec);
     /* marginal likelihoods under the prior the engine ran: not for ssvs's

@@ -310,8 +310,13 @@ static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run
         if (bsl_modelset_merge(&res->models, &ch->models) || bsl_chains_append_draws(res, &ch->draws))
             return BASEL_ENOMEM;
         res->evaluations += ch->events;
-        res->sigma2_mean += ch->sigma2_sum / (double)(run->iter * chains);
-        res->lambda_mean += ch->lambda_sum / (double)(run->iter * chains);
+        /* the model's nuisance parameters: (sigma2, lambda) for ridge, (g) for g */
+        if (bsl_cmodel_nuisance(ch->M, NULL, NULL) == 1) {
+            res->g_mean += ch->sigma2_sum / (double)(run->iter * chains);
+        } else {
+            res->sigma2_mean += ch->sigma2_sum / (double)(run->iter * chains);
+            res->lambda_mean += ch->lambda_sum / (double)(run->iter * chains);
+        }
     }
     for (size_t a = 0; a < m; a++) res->pip[a] /= total;
     for (size_t a = 0; a < m * c; a++) res->coef_bma[a] /= total;

@@ -111,13 +111,12 @@ static void capture(bsl_rbf_chain *ch, rbf_draw *dr)
     const double n = (double)ch->n;
     dr->k = s->k;
     memcpy(dr->centres, s->mu, s->k * ch->d * sizeof(double));
-    bsl_cmodel_gram_factor(s->M[0], dr->lpk); /* D'D: the same columns for every output */
+    bsl_cmodel_gram_factor(s->M, dr->lpk); /* D'D: the same columns for every output */
+    bsl_cmodel_coef_mean(s->M, dr->coef); /* shrink_o (D'D)^{-1} D'y_o, m x c in D's column order */
     for (size_t o = 0; o < c; o++) {
         const double shrink = ch->mode == BSL_RBF_ANNEAL ? 1.0 : ch->delta2[o] / (1 + ch->delta2[o]);
-        bsl_cmodel_coef_mean(s->M[o], ch->w); /* shrink (D'D)^{-1} D'y, in D's column order */
-        for (size_t i = 0; i < m; i++) dr->coef[i * c + o] = ch->w[i];
         dr->shrink[o] = shrink;
-        const double rss = bsl_cmodel_post_ss(s->M[o], 0); /* y'y - shrink y'H y */
+        const double rss = bsl_cmodel_post_ss(s->M, o); /* y'y - shrink y'H y */
         if (ch->mode == BSL_RBF_ANNEAL) {
             dr->dof = n - (double)m;
             dr->scale2[o] = rss / dr->dof;

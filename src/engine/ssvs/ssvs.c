@@ -248,6 +248,7 @@ typedef struct ss_chain {
     size_t k;
     double *v, *A, *u, *beta, *work; /* as written: the state of eqs. 8, 12, 14 */
     double sigma2;
+    double nu_sum[2]; /* post-burn sums of the collapsed model's nuisance parameters */
     double *rb, *freq, *size_cnt, *coef;
     size_t *act, *prev;
     size_t nprev;
@@ -409,9 +410,11 @@ static int ss_record(const ss_ctx *x, ss_chain *ch, bsl_trace *trace, size_t t, 
         ch->run_len = 0;
     }
     ch->run_len++;
-    if (!(run->keep_draws && t % (run->thin ? run->thin : 1) == 0)) return BASEL_OK;
     double sc[2] = {ch->sigma2, 0}; /* collapsed: the model's (unscaled spike and slab) */
     if (ch->M && bsl_cmodel_nuisance(ch->M, NULL, NULL) <= 2) bsl_cmodel_nuisance(ch->M, sc, NULL);
+    ch->nu_sum[0] += sc[0];
+    ch->nu_sum[1] += sc[1];
+    if (!(run->keep_draws && t % (run->thin ? run->thin : 1) == 0)) return BASEL_OK;
     return bsl_vs_add_draw(&ch->draws, ch->id, ch->act, k, sc);
 }
 
@@ -520,6 +523,12 @@ static int ss_merge(const ss_ctx *x, ss_chain *ch, const bsl_run *run, const bsl
         }
         for (size_t k = 0; k <= x->kmax; k++) res->size_prob[k] += ch[h].size_cnt[k] / iter / (double)chains;
         res->evaluations += ch[h].evals;
+        if (x->prior && x->prior->kind == BSL_COEF_G) { /* collapsed: (g), or ridge's (sigma2, lambda) */
+            res->g_mean += ch[h].nu_sum[0] / iter / (double)chains;
+        } else if (x->prior && x->prior->kind == BSL_COEF_RIDGE) {
+            res->sigma2_mean += ch[h].nu_sum[0] / iter / (double)chains;
+            res->lambda_mean += ch[h].nu_sum[1] / iter / (double)chains;
+        }
         flips += ch[h].flips;
         if (bsl_modelset_merge(&res->models, &ch[h].set)) return BASEL_ENOMEM;
     }

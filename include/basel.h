@@ -102,6 +102,12 @@ BASEL_API int basel_data_read_buffer(basel_data **out, const char *name, const c
 BASEL_API int basel_data_from_matrix(basel_data **out, const char *source, const double *x, size_t n,
                                      size_t p, size_t row_stride, size_t col_stride,
                                      const char *const *names, basel_error *err);
+/* Append a numeric column of n values named name, value i at x[i * stride]
+ * (copied; NaN and infinities as in basel_data_from_matrix): a target kept
+ * apart from the inputs' matrix, or a data frame's columns one by one.
+ * BASEL_EINVAL when the name is empty or taken; BASEL_ENOMEM (d unchanged). */
+BASEL_API int basel_data_add_column(basel_data *d, const char *name, const double *x, size_t stride,
+                                    basel_error *err);
 /* Append a column of n class labels (copied; NULL or "" = unlabelled) named
  * name, to be a classifier's target. BASEL_EINVAL when the table has a label
  * column already or the name is taken; BASEL_ENOMEM (d unchanged). */
@@ -234,6 +240,11 @@ BASEL_API int basel_fit_from_json(basel_fit **out, const char *name, const char 
  * ("-" for stdout). BASEL_EINVAL for a fit without the table (methods other
  * than enumerate, bd, rj, ssvs), BASEL_EIO. */
 BASEL_API int basel_fit_write_coef_csv(const basel_fit *f, const char *path, basel_error *err);
+/* The fit's warnings (FIT.json diagnostics.warnings: chains that have not
+ * converged, too few effective draws, a size posterior at kmax): their
+ * number, and the i-th (NULL past the end), which lives as long as f. */
+BASEL_API size_t basel_fit_warning_count(const basel_fit *f);
+BASEL_API const char *basel_fit_warning(const basel_fit *f, size_t i);
 BASEL_API void basel_fit_free(basel_fit *f);
 
 /* ------------------------------------------------------------- predict */
@@ -261,11 +272,21 @@ BASEL_API int basel_fit_predict_ex(const basel_fit *f, const basel_data *data, c
                                    basel_error *err);
 /* Write the predictions as CSV (header first; "-" for stdout), atomically. */
 BASEL_API int basel_pred_write_csv(const basel_pred *p, const char *path, basel_error *err);
-/* Row i of output j: mean, lower, upper (regression) or NULL pointers for
- * classification. Returns BASEL_EINVAL for indices out of range. */
+/* Row i of output j of a regression: mean, lower, upper. Returns
+ * BASEL_EINVAL for indices out of range and for a classifier's predictions
+ * (basel_pred_prob below). */
 BASEL_API int basel_pred_get(const basel_pred *p, size_t i, size_t j, double *mean,
                              double *lower, double *upper);
 BASEL_API size_t basel_pred_rows(const basel_pred *p);
+/* Classification (the mixture method): the number of classes (0 for a
+ * regression), class k's name (the fit's "classes", in order; NULL past the
+ * end; lives as long as p), and row i's probability of class k in *prob and
+ * its predicted class (the index basel_pred_write_csv names) in *cls; either
+ * pointer may be NULL. BASEL_EINVAL for a regression or indices out of
+ * range. */
+BASEL_API size_t basel_pred_class_count(const basel_pred *p);
+BASEL_API const char *basel_pred_class_name(const basel_pred *p, size_t k);
+BASEL_API int basel_pred_prob(const basel_pred *p, size_t i, size_t k, double *prob, size_t *cls);
 BASEL_API void basel_pred_free(basel_pred *p);
 
 #ifdef __cplusplus

@@ -24,6 +24,20 @@ esac
 EXTRA="${EXTRA:-} -DBASEL_STAT_TIMEOUT=$timeout" tools/build.sh
 BASEL_TIER=$tier ctest --test-dir build --output-on-failure -j2
 
+# the Python package's tests (python/tests: pytest on Debian's python3, in
+# place against build/libbasel.so.0; about 20 s of CPU); tools/python.sh
+# --deps installs what they need. A failing test ends the run with pytest's
+# status. BASEL_NO_PYTHON=1 skips them.
+if [ -z "${BASEL_NO_PYTHON:-}" ]; then
+    tools/python.sh --deps
+    status=0
+    OMP_WAIT_POLICY=passive /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests || status=$?
+    if [ "$status" -ne 0 ]; then
+        echo "test.sh: the Python tests failed (pytest status $status)" >&2
+        exit "$status"
+    fi
+fi
+
 # valgrind is a test-only dependency: installed here (as root) like the
 # build's packages in build.sh
 if ! dpkg -s valgrind > /dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then

@@ -74,11 +74,13 @@ int cli_predict(int argc, char **argv);
 int cli_summary(int argc, char **argv);
 int cli_coef(int argc, char **argv);
 int cli_demo(int argc, char **argv);
+int cli_plot(int argc, char **argv);
 void cli_fit_help(FILE *fp, const char *method);
 void cli_predict_help(FILE *fp);
 void cli_summary_help(FILE *fp);
 void cli_demo_help(FILE *fp);
 void cli_coef_help(FILE *fp);
+void cli_plot_help(FILE *fp);
 /* The man page (roff) and the bash completion script, generated from the
  * command, method and option tables (cli_doc.c). */
 void cli_man(FILE *fp);

@@ -94,6 +94,7 @@ void cli_completion(FILE *fp)
     fprintf(fp, "        --model-prior) COMPREPLY=($(compgen -W \"uniform poisson:mean= bernoulli:p= beta-binomial:a=1,b=1\" "
                 "-- \"$cur\")); return ;;\n");
     fprintf(fp, "        --model) COMPREPLY=($(compgen -W \"bma hpm median prevalence map\" -- \"$cur\")); return ;;\n");
+    fprintf(fp, "        --interval-kind) COMPREPLY=($(compgen -W \"new mean\" -- \"$cur\")); return ;;\n");
     fprintf(fp, "        help) COMPREPLY=($(compgen -W \"");
     for (size_t i = 0; i < n; i++) fprintf(fp, "%s ", cmds[i].name);
     fprintf(fp, "\" -- \"$cur\")); return ;;\n    esac\n");
@@ -104,7 +105,8 @@ void cli_completion(FILE *fp)
         if (strcmp(name, "keep-draws")) fprintf(fp, "--%s ", name);
     }
     fprintf(fp, "-o --output --draws --quiet --help\" -- \"$cur\")) ;;\n");
-    fprintf(fp, "            predict) COMPREPLY=($(compgen -W \"--model --interval -o --output --help\" -- \"$cur\")) ;;\n");
+    fprintf(fp, "            predict) COMPREPLY=($(compgen -W \"--model --interval --interval-kind -o --output --help\" -- \"$cur\")) ;;\n");
+    fprintf(fp, "            coef) COMPREPLY=($(compgen -W \"-o --output --help\" -- \"$cur\")) ;;\n");
     fprintf(fp, "            *) COMPREPLY=($(compgen -W \"--help\" -- \"$cur\")) ;;\n        esac\n        return\n    fi\n");
     fprintf(fp, "    COMPREPLY=($(compgen -f -- \"$cur\"))\n}\ncomplete -o filenames -F _basel basel\n");
 }

@@ -94,7 +94,7 @@ void cli_fit_help(FILE *fp, const char *method)
             "\nOutputs:\n"
             "  -o, --output     FIT.json to write (atomically: a temporary file, then rename)\n"
             "  --draws          DRAWS.csv: every retained draw, one 0/1 column per atom (bd, rj, ssvs, mixture)\n"
-            "  --quiet          no seed note and no progress on stderr\n"
+            "  --quiet          no seed note, no warnings and no progress on stderr\n"
             "\n"
             "Examples:\n"
             "  basel fit data/linear/lin_p15_n200.csv --method enumerate --prior g:g=200 \\\n"
@@ -219,6 +219,9 @@ int cli_fit(int argc, char **argv)
     }
     if (!a.quiet) cli_progress_end(&progress);
     if (!a.quiet) fprintf(stderr, "basel: fitted in %.2f s\n", now() - t0);
+    /* the fit's warnings (FIT.json diagnostics.warnings), one line each */
+    for (size_t i = 0; !a.quiet && i < basel_fit_warning_count(fit); i++)
+        fprintf(stderr, "basel: warning: %s\n", basel_fit_warning(fit, i));
     if (!a.quiet && !strcmp(basel_options_get(o, "seed"), "0"))
         fprintf(stderr, "basel: seed %lu (pass --seed %lu to repeat this fit)\n", basel_fit_seed(fit),
                 basel_fit_seed(fit));

@@ -20,6 +20,7 @@ static const cli_command commands[] = {
     {"summary", cli_summary, cli_summary_help, "print FIT.json as a human-readable report"},
     {"coef", cli_coef, cli_coef_help, "the coefficient table as CSV (enumerate, bd, rj, ssvs)"},
     {"demo", cli_demo, cli_demo_help, "run the main job on the embedded data (sinc and Boston kernels)"},
+    {"plot", cli_plot, cli_plot_help, "draw FIT.json's figures (runs the Python package's basel.plot)"},
 };
 
 const cli_command *cli_commands(size_t *n)
@@ -137,11 +138,11 @@ int main(int argc, char **argv)
                 else commands[i].help(stdout);
                 return 0;
             }
-        fprintf(stderr, "basel help: no command '%s' (commands: fit, predict, summary, coef, demo)\n", argv[2]);
+        fprintf(stderr, "basel help: no command '%s' (commands: fit, predict, summary, coef, demo, plot)\n", argv[2]);
         return 2;
     }
     for (size_t i = 0; i < ncmd; i++)
         if (!strcmp(cmd, commands[i].name)) return finish_stdout(commands[i].run(argc - 1, argv + 1));
-    fprintf(stderr, "basel: unknown command '%s' (commands: fit, predict, summary, coef, demo, help)\n", cmd);
+    fprintf(stderr, "basel: unknown command '%s' (commands: fit, predict, summary, coef, demo, plot, help)\n", cmd);
     return 2;
 }

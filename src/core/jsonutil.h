@@ -8,6 +8,7 @@
 #include "core.h"
 
 #include <jansson.h>
+#include <math.h>
 
 /* A new array of n numbers; a non-finite value becomes null (JSON has no
  * NaN or Inf, and readers reject null where they need a number). NULL on
@@ -23,6 +24,10 @@ double bsl_json_rhat_value(const json_t *v);
  * gives) and returns -1, so a writer that ignores the status loses a key
  * silently. These take v, and remember any failure in *bad (sticky), for
  * the writer to check once at the end: a document is complete or not made. */
+/* A number, or null when not finite (json_real would give NULL, which the
+ * checked builders below would take for a failed allocation): the null is
+ * then refused by bsl_document_check, naming its path. */
+static inline json_t *bsl_json_real(double x) { return isfinite(x) ? json_real(x) : json_null(); }
 static inline void bsl_json_put(json_t *o, const char *key, json_t *v, int *bad)
 {
     if (!o || !v) {

@@ -114,12 +114,20 @@ static void run_team(bsl_chains *cs, bsl_chain_fn fn, void *ctx, bsl_chains_shar
     }
 }
 
+/* The traces' memory over all chains: beyond it a run keeps fewer
+ * snapshots (never fewer than BSL_TRACE_MIN_LEN), so that a dictionary of
+ * thousands of atoms does not pay hundreds of MB for its R-hat. */
+#define BSL_TRACE_BUDGET ((size_t)64 << 20)
+#define BSL_TRACE_MIN_LEN 100
+
 static int alloc_traces(bsl_chains *cs)
 {
     if (cs->trace_len == 0) return BASEL_OK;
+    const size_t per_snapshot = (cs->trace_m + 1) * sizeof(double) * cs->chains;
+    const size_t len = BSL_MAX(BSL_MIN(cs->trace_len, BSL_TRACE_BUDGET / per_snapshot), BSL_TRACE_MIN_LEN);
     if (!(cs->traces = bsl_calloc(cs->chains, sizeof *cs->traces))) return BASEL_ENOMEM;
     for (size_t c = 0; c < cs->chains; c++)
-        if (bsl_trace_init(&cs->traces[c], cs->trace_m, cs->trace_iter, cs->trace_len))
+        if (bsl_trace_init(&cs->traces[c], cs->trace_m, cs->trace_iter, BSL_MIN(len, cs->trace_len)))
             return BASEL_ENOMEM;
     return BASEL_OK;
 }
@@ -132,18 +140,21 @@ void bsl_chains_free(bsl_chains *cs)
 }
 
 int bsl_chains_diagnostics(const bsl_chains *cs, double *rhat_pip, double *ess_pip,
-                           double *rhat_size, double *ess_size)
+                           double *ess_tail_pip, bsl_conv *size)
 {
     if (!cs->traces) {
-        for (size_t j = 0; j < cs->trace_m; j++) rhat_pip[j] = ess_pip[j] = NAN;
-        *rhat_size = *ess_size = NAN;
+        for (size_t j = 0; j < cs->trace_m; j++) {
+            rhat_pip[j] = ess_pip[j] = NAN;
+            if (ess_tail_pip) ess_tail_pip[j] = NAN;
+        }
+        *size = (bsl_conv){NAN, NAN, NAN};
         return BASEL_OK;
     }
     const double **x = bsl_malloc(cs->chains, sizeof *x);
     if (!x) return BASEL_ENOMEM;
     for (size_t c = 0; c < cs->chains; c++) x[c] = cs->traces[c].x;
     const int rc = bsl_trace_diagnostics(x, cs->chains, cs->traces[0].L, cs->trace_m, rhat_pip,
-                                         ess_pip, rhat_size, ess_size);
+                                         ess_pip, ess_tail_pip, size);
     free(x);
     return rc;
 }
@@ -152,8 +163,15 @@ int bsl_chains_vs_diagnostics(const bsl_chains *cs, bsl_vs_result *res)
 {
     res->rhat_pip = bsl_malloc(res->m, sizeof(double));
     res->ess_pip = bsl_malloc(res->m, sizeof(double));
-    if (!res->rhat_pip || !res->ess_pip) return BASEL_ENOMEM;
-    return bsl_chains_diagnostics(cs, res->rhat_pip, res->ess_pip, &res->rhat_size, &res->ess_size);
+    res->ess_tail_pip = bsl_malloc(res->m, sizeof(double));
+    if (!res->rhat_pip || !res->ess_pip || !res->ess_tail_pip) return BASEL_ENOMEM;
+    bsl_conv size;
+    const int rc = bsl_chains_diagnostics(cs, res->rhat_pip, res->ess_pip, res->ess_tail_pip, &size);
+    res->rhat_size = size.rhat;
+    res->ess_size = size.ess_bulk;
+    res->ess_tail_size = size.ess_tail;
+    res->diag_draws = cs->traces ? cs->traces[0].L : 0;
+    return rc;
 }
 
 int bsl_chains_append_draws(bsl_vs_result *res, const bsl_vs_result *src)

@@ -63,7 +63,8 @@ typedef struct bsl_chains {
     /* Optional per-chain traces for R-hat / ESS (summary.h bsl_trace): with
      * trace_len > 0 each chain gets a trace of trace_m indicators and the
      * size over trace_iter post-burn iterations, at most trace_len
-     * snapshots, as ticker->trace; bsl_chains_vs_diagnostics reads them. */
+     * snapshots (fewer, down to 100, when all chains' traces would pass
+     * 64 MiB), as ticker->trace; bsl_chains_vs_diagnostics reads them. */
     size_t trace_m, trace_iter, trace_len;
     /* out */
     size_t failed;          /* the chain whose status bsl_chains_run returned */
@@ -81,14 +82,16 @@ typedef int (*bsl_chain_fn)(void *ctx, size_t chain, unsigned long seed, bsl_tic
  * when fn is. */
 int bsl_chains_run(bsl_chains *cs, bsl_chain_fn fn, void *ctx);
 
-/* Split R-hat and ESS of each of the trace_m indicators (rhat_pip,
- * ess_pip: trace_m each) and of the size from the chains' traces
- * (bsl_trace_diagnostics); NaN without traces or with fewer than 4
- * snapshots. BASEL_ENOMEM. */
+/* Rank-normalised split R-hat, bulk and tail ESS (summary.h bsl_conv_of)
+ * of each of the trace_m indicators (rhat_pip, ess_pip, ess_tail_pip:
+ * trace_m each; ess_tail_pip may be NULL) and of the size, from the
+ * chains' traces (bsl_trace_diagnostics); NaN without traces or with
+ * fewer than 4 snapshots. BASEL_ENOMEM. */
 int bsl_chains_diagnostics(const bsl_chains *cs, double *rhat_pip, double *ess_pip,
-                           double *rhat_size, double *ess_size);
-/* The same into res->rhat_pip, res->ess_pip (allocated here, res->m =
- * trace_m each), res->rhat_size and res->ess_size. BASEL_ENOMEM. */
+                           double *ess_tail_pip, bsl_conv *size);
+/* The same into res->rhat_pip, res->ess_pip, res->ess_tail_pip (allocated
+ * here, res->m = trace_m each), res->rhat_size, res->ess_size (bulk) and
+ * res->ess_tail_size. BASEL_ENOMEM. */
 int bsl_chains_vs_diagnostics(const bsl_chains *cs, bsl_vs_result *res);
 
 /* Release what bsl_chains_run kept (the traces, when trace_len > 0): call

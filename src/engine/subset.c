@@ -48,8 +48,8 @@ static json_t *model_predictor(const bsl_vs_problem *pb, const size_t *atoms, si
     json_t *V = json_array(), *s2 = json_array();
     for (size_t j = 0; j < M->k; j++)
         for (size_t i = 0; i < M->k; i++)
-            bsl_json_push(V, json_real(shrink * M->Ainv[i + j * (k + 1)]), &bad);
-    for (size_t t = 0; t < c; t++) bsl_json_push(s2, json_real(bsl_model_sigma2(M, t)), &bad);
+            bsl_json_push(V, bsl_json_real(shrink * M->Ainv[i + j * (k + 1)]), &bad);
+    for (size_t t = 0; t < c; t++) bsl_json_push(s2, bsl_json_real(bsl_model_sigma2(M, t)), &bad);
     /* the Student-t predictive: scale^2 scale2 (1 + x~' V x~ + ...), df */
     bsl_post post = {0};
     size_t *act = bsl_malloc(M->k + 1, sizeof *act);
@@ -60,7 +60,7 @@ static json_t *model_predictor(const bsl_vs_problem *pb, const size_t *atoms, si
     if (prc == BASEL_ENOMEM) bad = 1;
     if (!prc) {
         bsl_json_put(o, "scale2", bsl_json_doubles(post.scale2, c), &bad);
-        if (isfinite(post.df)) bsl_json_put(o, "df", json_real(post.df), &bad);
+        if (isfinite(post.df)) bsl_json_put(o, "df", bsl_json_real(post.df), &bad);
     }
     bsl_post_free(&post);
     free(act);
@@ -69,7 +69,7 @@ static json_t *model_predictor(const bsl_vs_problem *pb, const size_t *atoms, si
     bsl_json_put(o, "always_in", bsl_json_doubles(gam, q * c), &bad);
     bsl_json_put(o, "sigma2", s2, &bad);
     bsl_json_put(o, "V", V, &bad);
-    bsl_json_put(o, "weight", json_real(weight), &bad);
+    bsl_json_put(o, "weight", bsl_json_real(weight), &bad);
 out:
     free(beta);
     free(gam);
@@ -85,9 +85,9 @@ static json_t *basis_json(const bsl_dict *dict, const bsl_design *D)
     bsl_json_put(b, "kind", json_string(bsl_basis_name(dict->kind)), &bad);
     bsl_json_put(b, "d", json_integer((json_int_t)dict->d), &bad);
     bsl_json_put(b, "m", json_integer((json_int_t)dict->m), &bad);
-    bsl_json_put(b, "width", json_real(dict->width), &bad);
-    bsl_json_put(b, "lo", json_real(dict->lo), &bad);
-    bsl_json_put(b, "hi", json_real(dict->hi), &bad);
+    bsl_json_put(b, "width", bsl_json_real(dict->width), &bad);
+    bsl_json_put(b, "lo", bsl_json_real(dict->lo), &bad);
+    bsl_json_put(b, "hi", bsl_json_real(dict->hi), &bad);
     bsl_json_put(b, "linear_term", json_boolean(dict->linear_term), &bad);
     if (dict->centres) bsl_json_put(b, "centres", bsl_json_doubles(dict->centres, dict->m * dict->d), &bad);
     bsl_json_put(b, "always_in_coef", bsl_json_doubles(D->gB, D->m * D->q), &bad);
@@ -118,15 +118,28 @@ static int add_diagnostics(bsl_result *r, const bsl_vs_result *vr)
     json_t *dg = r->diagnostics;
     int bad = 0;
     bsl_json_put(dg, "note", json_string(vr->engine_note), &bad);
-    bsl_json_put(dg, "evaluations", json_real(vr->evaluations), &bad);
+    bsl_json_put(dg, "evaluations", bsl_json_real(vr->evaluations), &bad);
     if (!isnan(vr->rhat_size)) bsl_json_put(dg, "rhat_size", bsl_json_rhat(vr->rhat_size), &bad);
-    if (isfinite(vr->ess_size)) bsl_json_put(dg, "ess_size", json_real(vr->ess_size), &bad);
+    if (isfinite(vr->ess_size)) bsl_json_put(dg, "ess_size", bsl_json_real(vr->ess_size), &bad);
+    if (isfinite(vr->ess_tail_size)) bsl_json_put(dg, "ess_tail_size", bsl_json_real(vr->ess_tail_size), &bad);
     if (vr->rhat_pip) bsl_json_put(dg, "rhat_pip", bsl_json_rhats(vr->rhat_pip, vr->m), &bad);
     if (vr->ess_pip) bsl_json_put(dg, "ess_pip", bsl_json_doubles(vr->ess_pip, vr->m), &bad);
+    if (vr->ess_tail_pip) bsl_json_put(dg, "ess_tail_pip", bsl_json_doubles(vr->ess_tail_pip, vr->m), &bad);
     if (vr->pip_chain) bsl_json_put(dg, "pip_chain", bsl_json_doubles(vr->pip_chain, vr->chains * vr->m), &bad);
     bsl_json_put(dg, "visited_models", json_integer((json_int_t)vr->models.n), &bad);
-    bsl_json_put(dg, "unstored_model_weight", json_real(vr->models.dropped_weight), &bad);
+    bsl_json_put(dg, "unstored_model_weight", bsl_json_real(vr->models.dropped_weight), &bad);
     if (bad) return BASEL_ENOMEM;
+    if (vr->rhat_pip) { /* an MCMC run: the rule of summary.h (bsl_conv_warnings) */
+        char w[BSL_CONV_MAX_WARNINGS][BSL_CONV_WARNING_LEN];
+        const bsl_conv_check cc = {.m = vr->m, .pip = vr->pip, .rhat_pip = vr->rhat_pip,
+                                   .ess_pip = vr->ess_pip, .ess_tail_pip = vr->ess_tail_pip,
+                                   .names = (const char *const *)r->atom_names,
+                                   .size = {vr->rhat_size, vr->ess_size, vr->ess_tail_size},
+                                   .chains = vr->chains, .draws = vr->diag_draws};
+        const size_t nw = bsl_conv_warnings(&cc, "run longer (--iter) or with more chains (--chains)", w);
+        for (size_t i = 0; i < nw; i++)
+            if (bsl_result_warn(r, w[i])) return BASEL_ENOMEM;
+    }
     if (vr->kmax < vr->m && vr->size_prob[vr->kmax] > 0.001)
         return bsl_result_warn(r, "the size posterior reaches kmax: raise --kmax");
     return BASEL_OK;
@@ -297,6 +310,49 @@ static int run_settings(bsl_run *run, const bsl_engine_ctx *ctx, basel_error *er
     return rc;
 }
 
+/* ssvs's spike and slab as it ran: tau, c, p, the rule that set the spike
+ * and every atom's spike and slab sd (issue: a fit must say which prior
+ * ran, not just its name). Its single-model predictors are refitted under
+ * the g-prior with g = n, and that is said too. 1 when out of memory. */
+static int ssvs_numbers(json_t *pr, const bsl_vs_problem *pb, const char *spec)
+{
+    bsl_ssvs_prior sp;
+    basel_error ignored;
+    const size_t m = pb->D->m;
+    if (bsl_ssvs_parse(&sp, spec, &ignored)) return 0; /* the engine has refused it already */
+    double *v0 = bsl_malloc(2 * m + 1, sizeof *v0), *slab = v0 ? v0 + m : NULL;
+    int from_ols = 0, bad = !v0 || bsl_ssvs_spike(&sp, pb->D, v0, &from_ols);
+    if (bad) {
+        free(v0);
+        return 1;
+    }
+    for (size_t j = 0; j < m; j++) {
+        slab[j] = sqrt(sp.c * v0[j]);
+        v0[j] = sqrt(v0[j]);
+    }
+    json_t *o = json_object();
+    if (!o) {
+        free(v0);
+        return 1;
+    }
+    bsl_json_put(o, "tau", bsl_json_real(sp.tau), &bad);
+    bsl_json_put(o, "c", bsl_json_real(sp.c), &bad);
+    if (sp.p > 0) bsl_json_put(o, "p", bsl_json_real(sp.p), &bad);
+    bsl_json_put(o, "scaled", json_boolean(sp.scaled), &bad);
+    bsl_json_put(o, "collapsed", json_boolean(sp.collapsed), &bad);
+    bsl_json_put(o, "spike_rule",
+                 json_string(sp.tau2 > 0  ? "tau2: the same spike variance for every atom"
+                             : from_ols ? "tau x the full least-squares standard error (George and McCulloch)"
+                                        : "tau x sqrt(y'Py / N / b'b) (no full least-squares fit: m >= N - 1)"),
+                 &bad);
+    bsl_json_put(o, "spike_sd", v0 ? bsl_json_doubles(v0, m) : NULL, &bad); /* v0 NULL: out of memory */
+    bsl_json_put(o, "slab_sd", slab ? bsl_json_doubles(slab, m) : NULL, &bad);
+    bsl_json_put(o, "predictors", json_string("single models refitted under the g-prior with g = n"), &bad);
+    bsl_json_put(pr, "spike_and_slab", o, &bad);
+    free(v0);
+    return bad;
+}
+
 /* The priors that ran, with their numbers. */
 static json_t *prior_json(const bsl_vs_problem *pb, const char *coef_spec)
 {
@@ -307,6 +363,7 @@ static json_t *prior_json(const bsl_vs_problem *pb, const char *coef_spec)
     bsl_mprior_describe(&pb->mprior, mp, sizeof mp);
     bsl_json_put(pr, "model", json_string(mp), &bad);
     bsl_json_put(pr, "kmax", json_integer((json_int_t)pb->kmax), &bad);
+    if (!bad && coef_spec && strncmp(coef_spec, "ssvs", 4) == 0) bad = ssvs_numbers(pr, pb, coef_spec);
     if (bad) json_decref(pr);
     return bad ? NULL : pr;
 }
@@ -342,9 +399,11 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     pb.mprior.kmax = pb.kmax;
     if ((rc = run_settings(&run, ctx, err))) goto out;
     if ((rc = runner(&pb, &run, vr, err))) goto out;
-    if (pb.prior.sample_nuisance) { /* predict with the posterior means */
+    if (pb.prior.sample_nuisance && pb.prior.kind == BSL_COEF_RIDGE) { /* predict with the posterior means */
         pb.prior.sigma2 = vr->sigma2_mean;
         pb.prior.lambda = vr->lambda_mean;
+    } else if (pb.prior.sample_nuisance && pb.prior.kind == BSL_COEF_G && vr->g_mean > 0) {
+        pb.prior.g = vr->g_mean;
     }
     res->prior = prior_json(&pb, coef_spec);
     /* marginal likelihoods under the prior the engine ran: not for ssvs's
@@ -356,8 +415,10 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
         goto out;
     }
     json_t *coef = bsl_subset_coefficients(&pb, P, dict, vr, (const char *const *)res->atom_names, 0.95, 0, err);
-    if (!coef || (!res->extra && !(res->extra = json_object())) ||
-        json_object_set_new(res->extra, "coefficients", coef)) {
+    int bad = 0;
+    if (coef && !res->extra) res->extra = json_object();
+    if (coef) bsl_json_put(res->extra, "coefficients", coef, &bad); /* takes coef, also on failure */
+    if (!coef || bad) {
         rc = err && err->code ? err->code : bsl_fail(err, BASEL_ENOMEM, "out of memory");
         goto out;
     }

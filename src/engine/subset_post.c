@@ -7,9 +7,11 @@
  * integrating sigma^2 makes them Student-t (location beta, scale^2
  * scale2 V, df degrees of freedom), with N = n - q and rss = yy - quad
  * (model.h):
- *   g       V = s A^{-1} (s = g/(1+g)), df = N, scale2 = (yy - s quad)/N:
- *           Jeffreys sigma^2 ~ IG(N/2, (yy - s quad)/2) (BAS's MSE_M with
- *           fit$df = n - 1, as its predict(se.fit = TRUE) uses);
+ *   g       V = s A^{-1} (s = g/(1+g)), df = 2 a0 + N,
+ *           scale2 = (b0 + (yy - s quad)/2) / (a0 + N/2): sigma^2 ~ IG(a0, b0)
+ *           a priori; with Jeffreys' (a0 = b0 = 0) scale2 = (yy - s quad)/N
+ *           and df = N, BAS's MSE_M with fit$df = n - 1, as its
+ *           predict(se.fit = TRUE) uses;
  *   hier    V = A_tau^{-1}, df = 2a + N, scale2 = (b + rss/2)/(a + N/2);
  *   aic, bic, mdl (flat prior) V = A^{-1}, df = N - k, scale2 = rss/(N - k)
  *           (BAS's BIC/AIC: fit$df = n - 1 - k);
@@ -105,7 +107,7 @@ int bsl_post_of(bsl_post *p, bsl_model *M, const size_t *atoms, size_t k, int ba
         memcpy(p->quad, M->quad, c * sizeof *p->quad);
     }
     switch (pr->kind) {
-    case BSL_COEF_G: p->df = N; break;
+    case BSL_COEF_G: p->df = 2 * pr->a0 + N; break;
     case BSL_COEF_HIER: p->df = 2 * pr->a + N; break;
     case BSL_COEF_RIDGE: p->df = INFINITY; break;
     default: p->df = fmax(N - kk, 1); break;
@@ -113,7 +115,7 @@ int bsl_post_of(bsl_post *p, bsl_model *M, const size_t *atoms, size_t k, int ba
     for (size_t o = 0; o < c; o++) {
         const double yy = D->yy[o], rss = fmax(yy - p->quad[o], 0.0);
         switch (pr->kind) {
-        case BSL_COEF_G: p->scale2[o] = fmax(yy - s * p->quad[o], 0.0) / N; break;
+        case BSL_COEF_G: p->scale2[o] = (pr->b0 + 0.5 * fmax(yy - s * p->quad[o], 0.0)) / (pr->a0 + 0.5 * N); break;
         case BSL_COEF_HIER: p->scale2[o] = (pr->b + 0.5 * rss) / (pr->a + 0.5 * N); break;
         case BSL_COEF_RIDGE: p->scale2[o] = pr->sigma2; break;
         default: p->scale2[o] = rss / p->df; break;
@@ -443,8 +445,9 @@ done:
 
 static json_t *prior_numbers(const bsl_coef_prior *p)
 {
-    return json_pack("{s:s, s:f, s:f, s:f, s:f, s:f, s:f}", "kind", bsl_coef_kind_name(p->kind), "g", p->g,
-                     "sigma2", p->sigma2, "lambda", p->lambda, "delta2", p->delta2, "a", p->a, "b", p->b);
+    return json_pack("{s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "kind", bsl_coef_kind_name(p->kind), "g", p->g,
+                     "a0", p->a0, "b0", p->b0, "sigma2", p->sigma2, "lambda", p->lambda, "delta2", p->delta2, "a",
+                     p->a, "b", p->b);
 }
 
 json_t *bsl_subset_posterior_block(const bsl_vs_problem *pb, const bsl_vs_result *vr, basel_error *err)

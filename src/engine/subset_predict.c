@@ -254,6 +254,8 @@ static int read_prior(const json_t *o, bsl_coef_prior *pr)
             found = 1;
         }
     pr->g = json_number_value(json_object_get(o, "g"));
+    pr->a0 = json_number_value(json_object_get(o, "a0"));
+    pr->b0 = json_number_value(json_object_get(o, "b0"));
     pr->sigma2 = json_number_value(json_object_get(o, "sigma2"));
     pr->lambda = json_number_value(json_object_get(o, "lambda"));
     pr->delta2 = json_number_value(json_object_get(o, "delta2"));
@@ -261,7 +263,7 @@ static int read_prior(const json_t *o, bsl_coef_prior *pr)
     pr->b = json_number_value(json_object_get(o, "b"));
     if (!found) return -1;
     switch (pr->kind) {
-    case BSL_COEF_G: return pr->g > 0 && isfinite(pr->g) ? 0 : -1;
+    case BSL_COEF_G: return pr->g > 0 && isfinite(pr->g) && pr->a0 >= 0 && pr->b0 >= 0 ? 0 : -1;
     case BSL_COEF_RIDGE: return pr->sigma2 > 0 && pr->lambda > 0 && isfinite(pr->sigma2 * pr->lambda) ? 0 : -1;
     case BSL_COEF_HIER: return pr->delta2 > 0 && pr->a >= 0 && pr->b >= 0 && isfinite(pr->delta2) ? 0 : -1;
     default: return 0;
@@ -275,8 +277,9 @@ typedef struct post_set {
     size_t u, K, kmax;
     size_t *uni;         /* u global atom indices */
     size_t *off, *atoms; /* model r: atoms[off[r] .. off[r+1]) (local) */
+    size_t *voff;        /* model r's V at V + voff[r] */
     double *w;           /* K, normalised */
-    double *beta, *V, *scale2, *df; /* per model: kmax x c, kmax^2, c, 1 */
+    double *beta, *V, *scale2, *df; /* per model: k x c, k^2, c, 1 */
 } post_set;
 
 static void post_set_free(post_set *s)
@@ -288,6 +291,7 @@ static void post_set_free(post_set *s)
     free(s->D.usable);
     free(s->uni);
     free(s->off);
+    free(s->voff);
     free(s->atoms);
     free(s->w);
     free(s->beta);
@@ -321,7 +325,9 @@ static int post_set_read(post_set *s, vs_ctx *v, const json_t *post)
     s->D.usable = bsl_malloc(u + 1, 1);
     s->off = bsl_malloc(s->K + 1, sizeof *s->off);
     s->w = bsl_malloc(s->K, sizeof *s->w);
-    int rc = !loc || !s->uni || !s->D.G || !s->D.Bty || !s->D.diag || !s->D.yy || !s->D.usable || !s->off || !s->w;
+    int rc = !loc || !s->uni || !s->D.G || !s->D.Bty || !s->D.diag || !s->D.yy || !s->D.usable || !s->off || !s->w
+                 ? -2 /* out of memory */
+                 : 0;
     for (size_t j = 0; j < v->m && !rc; j++) loc[j] = -1;
     for (size_t a = 0; a < u && !rc; a++) {
         const json_t *x = json_array_get(at, a);
@@ -371,33 +377,42 @@ static int post_set_read(post_set *s, vs_ctx *v, const json_t *post)
         rc = !(s->D.diag[a] >= 0);
     }
     for (size_t o = 0; o < c && !rc; o++) rc = !(s->D.yy[o] > 0);
-    if (rc) return -1;
+    if (rc) return rc == -2 ? -2 : -1;
     s->D.n = ntrain;
     s->D.m = u;
     s->D.c = c;
     s->D.q = v->q;
     /* refit every kept model exactly (as the fit did) */
+    /* model r's V at voff[r] (k^2 each) and beta at off[r] * c: memory
+     * in proportion to the document's own lists */
     const size_t kx = s->kmax;
-    s->beta = bsl_malloc(s->K * kx * c + 1, sizeof(double));
-    s->V = bsl_malloc(s->K * kx * kx + 1, sizeof(double));
+    size_t vtot = 0;
+    s->voff = bsl_malloc(s->K + 1, sizeof *s->voff);
+    for (size_t r = 0; r < s->K && s->voff; r++) {
+        const size_t k = s->off[r + 1] - s->off[r];
+        s->voff[r] = vtot;
+        vtot += k * k;
+    }
+    s->beta = bsl_malloc(total * c + 1, sizeof(double));
+    s->V = bsl_malloc(vtot + 1, sizeof(double));
     s->scale2 = bsl_malloc(s->K * c, sizeof(double));
     s->df = bsl_malloc(s->K, sizeof(double));
     bsl_model *M = NULL;
     bsl_post p = {0};
-    rc = !s->beta || !s->V || !s->scale2 || !s->df || bsl_post_init(&p, kx, c) ||
-         bsl_model_create(&M, &s->D, &pr, kx, NULL);
+    rc = !s->voff || !s->beta || !s->V || !s->scale2 || !s->df || bsl_post_init(&p, kx, c) ? -2 /* out of memory */
+         : bsl_model_create(&M, &s->D, &pr, kx, NULL);
     for (size_t r = 0; r < s->K && !rc; r++) {
         const size_t k = s->off[r + 1] - s->off[r];
         rc = bsl_post_of(&p, M, s->atoms + s->off[r], k, 0) != BASEL_OK;
         if (rc) break;
-        memcpy(s->beta + r * kx * c, p.beta, k * c * sizeof(double));
-        memcpy(s->V + r * kx * kx, p.V, k * k * sizeof(double));
+        memcpy(s->beta + s->off[r] * c, p.beta, k * c * sizeof(double));
+        memcpy(s->V + s->voff[r], p.V, k * k * sizeof(double));
         memcpy(s->scale2 + r * c, p.scale2, c * sizeof(double));
         s->df[r] = p.df;
     }
     bsl_model_free(M);
     bsl_post_free(&p);
-    return rc ? -1 : 0;
+    return rc == -2 ? -2 : rc ? -1 : 0;
 }
 
 /* Intervals of the model average: quantiles of the mixture over the kept
@@ -413,16 +428,16 @@ static int vs_interval_posterior(vs_ctx *v, const json_t *post, int noise, doubl
         mu = bsl_malloc(s.K, sizeof *mu);
         sd = bsl_malloc(s.K, sizeof *sd);
         x = bsl_malloc(s.kmax + 1, sizeof *x);
-        rc = !Bt || !mu || !sd || !x || model_columns(v, s.uni, s.u, Bt);
+        rc = !Bt || !mu || !sd || !x ? -2 /* out of memory */ : model_columns(v, s.uni, s.u, Bt);
     }
     for (size_t i = 0; i < n && !rc; i++)
         for (size_t o = 0; o < c; o++) {
             double base = 0;
             for (size_t l = 0; l < q; l++) base += v->Z[l * n + i] * v->gy[l * c + o];
             for (size_t r = 0; r < s.K; r++) {
-                const size_t k = s.off[r + 1] - s.off[r], kx = s.kmax;
+                const size_t k = s.off[r + 1] - s.off[r];
                 const size_t *A = s.atoms + s.off[r];
-                const double *beta = s.beta + r * kx * c, *V = s.V + r * kx * kx;
+                const double *beta = s.beta + s.off[r] * c, *V = s.V + s.voff[r];
                 double m0 = base, h = 0;
                 for (size_t a = 0; a < k; a++) {
                     x[a] = Bt[A[a] * n + i];
@@ -442,7 +457,7 @@ static int vs_interval_posterior(vs_ctx *v, const json_t *post, int noise, doubl
     free(mu);
     free(sd);
     free(x);
-    return rc ? -1 : 0;
+    return rc == -2 ? -2 : rc ? -1 : 0;
 }
 
 /* The model average: its mean from the Rao-Blackwellised coefficients of

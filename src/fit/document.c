@@ -33,12 +33,12 @@ static json_t *model_json(const bsl_result *r, size_t i, size_t best)
     json_t *o = json_object();
     int bad = 0;
     bsl_json_put(o, "atoms", bsl_json_sizes(rm->atoms, rm->k), &bad);
-    bsl_json_put(o, "prob", isfinite(rm->prob) ? json_real(clamp_prob(rm->prob)) : json_null(), &bad);
-    if (isfinite(rm->log_post)) bsl_json_put(o, "log_post", json_real(rm->log_post), &bad);
+    bsl_json_put(o, "prob", isfinite(rm->prob) ? bsl_json_real(clamp_prob(rm->prob)) : json_null(), &bad);
+    if (isfinite(rm->log_post)) bsl_json_put(o, "log_post", bsl_json_real(rm->log_post), &bad);
     if (r->log_ml && isfinite(r->log_ml[i]) && isfinite(r->log_ml[best]) && isfinite(r->null_log_ml)) {
-        bsl_json_put(o, "log_ml", json_real(r->log_ml[i]), &bad);
-        bsl_json_put(o, "log_bf_best", json_real(r->log_ml[i] - r->log_ml[best]), &bad);
-        bsl_json_put(o, "log_bf_null", json_real(r->log_ml[i] - r->null_log_ml), &bad);
+        bsl_json_put(o, "log_ml", bsl_json_real(r->log_ml[i]), &bad);
+        bsl_json_put(o, "log_bf_best", bsl_json_real(r->log_ml[i] - r->log_ml[best]), &bad);
+        bsl_json_put(o, "log_bf_null", bsl_json_real(r->log_ml[i] - r->null_log_ml), &bad);
     }
     if (bad) json_decref(o);
     return bad ? NULL : o;
@@ -80,7 +80,7 @@ static json_t *probabilities(const double *p, size_t n)
     int bad = 0;
     for (size_t i = 0; i < n && !bad; i++) {
         const double v = clamp_prob(p[i]);
-        bsl_json_push(a, isfinite(v) ? json_real(v) : json_null(), &bad);
+        bsl_json_push(a, isfinite(v) ? bsl_json_real(v) : json_null(), &bad);
     }
     if (bad) json_decref(a);
     return bad ? NULL : a;
@@ -109,7 +109,7 @@ int bsl_document_fill(json_t *doc, const bsl_result *r, basel_error *err)
         const size_t best = best_model(r);
         for (size_t i = 0; i < r->nmodels; i++) bsl_json_push(ms, model_json(r, i, best), &bad);
         bsl_json_put(doc, "models", ms, &bad);
-        if (r->log_ml && isfinite(r->null_log_ml)) bsl_json_put(doc, "null_log_ml", json_real(r->null_log_ml), &bad);
+        if (r->log_ml && isfinite(r->null_log_ml)) bsl_json_put(doc, "null_log_ml", bsl_json_real(r->null_log_ml), &bad);
     }
     if (r->prior) bsl_json_put(doc, "prior", json_incref(r->prior), &bad);
     bsl_json_put(doc, "diagnostics", r->diagnostics ? json_incref(r->diagnostics) : json_object(), &bad);

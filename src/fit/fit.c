@@ -177,6 +177,21 @@ const double *basel_fit_pip(const basel_fit *f, size_t *m)
     return f->pip;
 }
 
+static const json_t *warnings(const basel_fit *f)
+{
+    return json_object_get(json_object_get(f->doc, "diagnostics"), "warnings");
+}
+
+size_t basel_fit_warning_count(const basel_fit *f)
+{
+    return json_array_size(warnings(f));
+}
+
+const char *basel_fit_warning(const basel_fit *f, size_t i)
+{
+    return json_string_value(json_array_get(warnings(f), i));
+}
+
 int basel_fit_write_json(const basel_fit *f, const char *path, basel_error *err)
 {
     bsl_outfile out;

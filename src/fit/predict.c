@@ -26,10 +26,25 @@ void basel_pred_free(basel_pred *p)
 
 size_t basel_pred_rows(const basel_pred *p) { return p->n; }
 
+size_t basel_pred_class_count(const basel_pred *p) { return p->nclass; }
+
+const char *basel_pred_class_name(const basel_pred *p, size_t k)
+{
+    return k < p->nclass ? p->names[k] : NULL;
+}
+
+int basel_pred_prob(const basel_pred *p, size_t i, size_t k, double *prob, size_t *cls)
+{
+    if (i >= p->n || k >= p->nclass || !p->prob) return BASEL_EINVAL;
+    if (prob) *prob = p->prob[i * p->nclass + k];
+    if (cls) *cls = p->cls[i];
+    return BASEL_OK;
+}
+
 int basel_pred_get(const basel_pred *p, size_t i, size_t j, double *mean, double *lower,
                    double *upper)
 {
-    if (i >= p->n || j >= p->c || !p->mean) return BASEL_EINVAL;
+    if (i >= p->n || j >= p->c || !p->mean || p->nclass) return BASEL_EINVAL;
     *mean = p->mean[j * p->n + i];
     *lower = p->lower[j * p->n + i];
     *upper = p->upper[j * p->n + i];

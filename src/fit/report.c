@@ -190,24 +190,40 @@ static void coefficients(strbuf *b, const json_t *doc)
     if (shown < n) add(b, "  (terms with PIP below 0.1 not shown: basel coef FIT.json lists all)\n");
 }
 
+/* The smaller of a bulk and a tail ESS, either may be missing (null). */
+static double ess_min(const json_t *bulk, const json_t *tail)
+{
+    const double a = json_is_number(bulk) ? json_number_value(bulk) : NAN;
+    const double t = json_is_number(tail) ? json_number_value(tail) : NAN;
+    return isnan(t) ? a : isnan(a) ? t : fmin(a, t);
+}
+
+/* R-hat and ESS as the warning rule reads them (summary.h
+ * bsl_conv_warnings): the size, and the PIPs inside [0.01, 0.99]. */
 static void diagnostics(strbuf *b, const json_t *doc)
 {
     const json_t *dg = json_object_get(doc, "diagnostics");
     if (!dg) return;
     add(b, "\nDiagnostics\n");
     const json_t *rh = json_object_get(dg, "rhat_pip"), *es = json_object_get(dg, "ess_pip");
+    const json_t *et = json_object_get(dg, "ess_tail_pip"), *pip = json_object_get(doc, "pip");
     double max_rhat = NAN, min_ess = NAN;
     for (size_t j = 0; j < json_array_size(rh); j++) {
+        const double p = json_number_value(json_array_get(pip, j));
+        if (!(p >= 0.01 && p <= 0.99)) continue;
         const double v = bsl_json_rhat_value(json_array_get(rh, j));
         if (!isnan(v) && !(v <= max_rhat)) max_rhat = v;
-        const json_t *e = json_array_get(es, j);
-        if (json_is_number(e) && !(json_number_value(e) >= min_ess)) min_ess = json_number_value(e);
+        const double e = ess_min(json_array_get(es, j), json_array_get(et, j));
+        if (!isnan(e) && !(e >= min_ess)) min_ess = e;
     }
-    if (!isnan(max_rhat)) add(b, "  largest split R-hat of a PIP %.3f (below 1.01 is good)\n", max_rhat);
-    if (isfinite(min_ess)) add(b, "  smallest ESS of a PIP %.0f\n", min_ess);
-    const json_t *rs = json_object_get(dg, "rhat_size"), *ess = json_object_get(dg, "ess_size");
+    if (!isnan(max_rhat))
+        add(b, "  largest R-hat of a PIP in [0.01, 0.99] %.3f (rank-normalised split R-hat; above 1.01 warns)\n",
+            max_rhat);
+    if (isfinite(min_ess)) add(b, "  smallest ESS of such a PIP %.0f (bulk and tail; below 400 warns)\n", min_ess);
+    const json_t *rs = json_object_get(dg, "rhat_size");
+    const double ess = ess_min(json_object_get(dg, "ess_size"), json_object_get(dg, "ess_tail_size"));
     if (!isnan(bsl_json_rhat_value(rs)))
-        add(b, "  model size: split R-hat %.3f, ESS %.0f\n", bsl_json_rhat_value(rs), json_number_value(ess));
+        add(b, "  model size: R-hat %.3f, ESS %.0f\n", bsl_json_rhat_value(rs), ess);
     const json_t *warnings = json_object_get(dg, "warnings");
     for (size_t i = 0; i < json_array_size(warnings); i++)
         add(b, "  WARNING: %s\n", json_string_value(json_array_get(warnings, i)) ? json_string_value(json_array_get(warnings, i)) : "?");

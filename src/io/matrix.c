@@ -1,6 +1,6 @@
 /*
- * matrix.c: tables from memory (basel_data_from_matrix, basel_data_add_labels)
- * for the R and Python front ends, with the same invariants as a table read
+ * matrix.c: tables from memory (basel_data_from_matrix, basel_data_add_column,
+ * basel_data_add_labels) for the R and Python front ends, with the same invariants as a table read
  * from CSV (io.h): names unique and non-empty, and a cell that is not a
  * finite number marked as missing (NaN) so that the fit's --na policy and
  * its messages apply. Messages name the source and the 1-based row as the
@@ -19,6 +19,24 @@ static int check_name(const char *source, const char *name, size_t j, const base
         if (strcmp(d->names[k], name) == 0)
             return bsl_fail_at(err, BASEL_EINVAL, source, 0, 0, "column name '%s' is used twice", name);
     return BASEL_OK;
+}
+
+/* Column j of d from x[i * stride], i < n: NaN (R's NA, numpy's nan) is a
+ * missing value; an infinity is marked as a cell that is not a finite
+ * number. */
+static void fill_column(basel_data *d, size_t j, const double *x, size_t stride)
+{
+    const size_t n = d->n;
+    memset(&d->bad[j], 0, sizeof *d->bad);
+    for (size_t i = 0; i < n; i++) {
+        const double v = x[i * stride];
+        d->values[j * n + i] = isfinite(v) ? v : bsl_data_missing_value(!isnan(v));
+        if (!isfinite(v) && d->bad[j].line == 0) {
+            d->bad[j].row = i;
+            d->bad[j].line = i + 1;
+            snprintf(d->bad[j].text, sizeof d->bad[j].text, "%s", isnan(v) ? "" : v > 0 ? "inf" : "-inf");
+        }
+    }
 }
 
 int basel_data_from_matrix(basel_data **out, const char *source, const double *x, size_t n, size_t p,
@@ -47,23 +65,37 @@ int basel_data_from_matrix(basel_data **out, const char *source, const double *x
         else d->p = j + 1;
     }
     for (size_t i = 0; i < n && !rc; i++) d->line_of_row[i] = i + 1;
-    for (size_t j = 0; j < p && !rc; j++)
-        for (size_t i = 0; i < n; i++) {
-            const double v = x[i * row_stride + j * col_stride];
-            /* NaN (R's NA, numpy's nan) is a missing value; an infinity is
-             * marked as a cell that is not a finite number */
-            d->values[j * n + i] = isfinite(v) ? v : bsl_data_missing_value(!isnan(v));
-            if (!isfinite(v) && d->bad[j].line == 0) {
-                d->bad[j].row = i;
-                d->bad[j].line = i + 1;
-                snprintf(d->bad[j].text, sizeof d->bad[j].text, "%s", isnan(v) ? "" : v > 0 ? "inf" : "-inf");
-            }
-        }
+    for (size_t j = 0; j < p && !rc; j++) fill_column(d, j, x + j * col_stride, row_stride);
     if (rc) {
         basel_data_free(d);
         return rc;
     }
     *out = d;
+    return BASEL_OK;
+}
+
+/* Room for one more column (names, values, bad cells); d keeps its
+ * columns and its size on failure. */
+static int grow(basel_data *d, basel_error *err)
+{
+    char **names = realloc(d->names, (d->p + 1) * sizeof *names);
+    if (names) d->names = names;
+    double *values = names ? realloc(d->values, d->n * (d->p + 1) * sizeof *values) : NULL;
+    if (values) d->values = values;
+    bsl_badcell *bad = values ? realloc(d->bad, (d->p + 1) * sizeof *bad) : NULL;
+    if (bad) d->bad = bad;
+    return bad ? BASEL_OK : bsl_fail(err, BASEL_ENOMEM, "out of memory");
+}
+
+int basel_data_add_column(basel_data *d, const char *name, const double *x, size_t stride, basel_error *err)
+{
+    if (!d || !x) return bsl_fail(err, BASEL_EINVAL, "basel_data_add_column: NULL argument");
+    int rc = check_name(d->source, name, d->p, d, err);
+    if (!rc) rc = grow(d, err);
+    if (!rc && !(d->names[d->p] = bsl_strdup(name))) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (rc) return rc;
+    fill_column(d, d->p, x, stride);
+    d->p++;
     return BASEL_OK;
 }
 
@@ -73,15 +105,9 @@ int basel_data_add_labels(basel_data *d, const char *name, const char *const *la
     if (d->label_col >= 0) return bsl_fail(err, BASEL_EINVAL, "the table has a label column already");
     int rc = check_name(d->source, name, d->p, d, err);
     if (rc) return rc;
-    char **names = realloc(d->names, (d->p + 1) * sizeof *names);
-    if (!names) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    d->names = names;
-    double *values = realloc(d->values, d->n * (d->p + 1) * sizeof *values);
-    bsl_badcell *bad = realloc(d->bad, (d->p + 1) * sizeof *bad);
-    if (values) d->values = values;
-    if (bad) d->bad = bad;
+    if ((rc = grow(d, err))) return rc;
     char **labs = bsl_calloc(d->n, sizeof *labs);
-    if (!values || !bad || !labs || !(d->names[d->p] = bsl_strdup(name))) {
+    if (!labs || !(d->names[d->p] = bsl_strdup(name))) {
         free(labs);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }

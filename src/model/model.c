@@ -1,7 +1,8 @@
 /*
  * model.c: the incremental collapsed model (model.h). Invariants after every
  * public call: chol is the factor of A_tau over active[0..k), z = L^{-1} bA,
- * Ainv = A_tau^{-1}, logdet/quad/log_ml describe the current set, and
+ * Ainv = A_tau^{-1} unless since_inv_refresh == BSL_INV_STALE (then it is
+ * rebuilt from the factor before it is read), logdet/quad/log_ml describe the current set, and
  * pos[active[i]] == i.
  */
 #include "model.h"
@@ -23,6 +24,7 @@ void bsl_model_free(bsl_model *M)
     free(M->z);
     free(M->cols);
     free(M->quad);
+    free(M->g_o);
     free(M->trial_v);
     free(M->trial_u);
     free(M->trial_g);
@@ -47,8 +49,8 @@ static void update_score(bsl_model *M)
      * and comes back here) */
     if (M->prior.kind == BSL_COEF_RIDGE || M->prior.kind == BSL_COEF_HIER)
         M->logdet = bsl_chol_logdet(&M->chol);
-    M->log_ml = bsl_log_ml_formula(&M->prior, M->D->n, M->D->q, M->c, M->k, M->logdet, M->quad,
-                                   M->D->yy);
+    M->log_ml = bsl_log_ml_formula_g(&M->prior, M->D->n, M->D->q, M->c, M->k, M->logdet, M->quad,
+                                   M->D->yy, M->g_o);
 }
 
 static int create(bsl_model **out, const bsl_design *D, const bsl_atom_source *src,
@@ -74,13 +76,14 @@ static int create(bsl_model **out, const bsl_design *D, const bsl_atom_source *s
     M->GA = bsl_calloc(kc * kc, sizeof(double));
     M->z = bsl_calloc(kc * c, sizeof(double));
     M->quad = bsl_calloc(c, sizeof(double));
+    M->g_o = bsl_calloc(c, sizeof(double));
     M->trial_v = bsl_calloc(kc, sizeof(double));
     M->trial_u = bsl_calloc(kc, sizeof(double));
     M->trial_g = bsl_calloc(kc, sizeof(double));
     M->trial_quad = bsl_calloc(c, sizeof(double));
     M->work = bsl_calloc(kc * (c + 2), sizeof(double));
     M->trial_bty = bsl_calloc(c, sizeof(double));
-    int bad = !M->active || !M->pos || !M->Ainv || !M->bA || !M->GA || !M->z || !M->quad || !M->trial_v || !M->trial_u ||
+    int bad = !M->active || !M->pos || !M->Ainv || !M->bA || !M->GA || !M->z || !M->quad || !M->g_o || !M->trial_v || !M->trial_u ||
               !M->trial_g || !M->trial_quad || !M->work || !M->trial_bty || bsl_chol_init(&M->chol, kc) != BASEL_OK;
     if (!bad && src && !src->column) { /* cross products from the caller: no columns */
     } else if (!bad && src) { /* columns from the caller: no Gram matrix, no cache by id */
@@ -101,6 +104,7 @@ static int create(bsl_model **out, const bsl_design *D, const bsl_atom_source *s
         return bsl_fail(err, BASEL_ENOMEM, "out of memory for a model of up to %zu atoms", kmax);
     }
     for (size_t j = 0; j < M->m; j++) M->pos[j] = -1;
+    for (size_t o = 0; o < c; o++) M->g_o[o] = prior->g;
     update_score(M);
     *out = M;
     return BASEL_OK;
@@ -128,17 +132,27 @@ void bsl_model_copy(bsl_model *dst, const bsl_model *src)
     const size_t kc = src->kmax + 1, c = src->c, k = src->k;
     dst->prior = src->prior;
     dst->tau = src->tau;
+    /* pos is -1 off the active set: O(k) to move, not O(m) (sequential
+     * models copy particles with thousands of candidate atoms each step) */
+    for (size_t i = 0; i < dst->k; i++) dst->pos[dst->active[i]] = -1;
     dst->k = k;
     memcpy(dst->active, src->active, k * sizeof *dst->active);
-    memcpy(dst->pos, src->pos, src->m * sizeof *dst->pos);
-    memcpy(dst->chol.L, src->chol.L, kc * k * sizeof(double));
+    for (size_t i = 0; i < k; i++) dst->pos[dst->active[i]] = (long)i;
+    /* and of those only the leading k rows (the factor: its lower
+     * triangle): an add writes row k of every column too */
+    const size_t cap = src->chol.cap;
+    for (size_t j = 0; j < k; j++) {
+        memcpy(dst->chol.L + j * cap + j, src->chol.L + j * cap + j, (k - j) * sizeof(double));
+        if (src->since_inv_refresh != BSL_INV_STALE)
+            memcpy(dst->Ainv + j * kc, src->Ainv + j * kc, k * sizeof(double));
+        memcpy(dst->GA + j * kc, src->GA + j * kc, k * sizeof(double));
+    }
     dst->chol.k = src->chol.k;
-    memcpy(dst->Ainv, src->Ainv, kc * k * sizeof(double));
     memcpy(dst->bA, src->bA, k * c * sizeof(double));
-    memcpy(dst->GA, src->GA, kc * k * sizeof(double));
     memcpy(dst->z, src->z, k * c * sizeof(double));
     if (src->cols) memcpy(dst->cols, src->cols, src->D->n * src->k * sizeof(double));
     memcpy(dst->quad, src->quad, c * sizeof(double));
+    memcpy(dst->g_o, src->g_o, c * sizeof(double));
     dst->log_ml = src->log_ml;
     dst->logdet = src->logdet;
     dst->since_refactor = src->since_refactor;
@@ -155,11 +169,14 @@ int bsl_model_add_row(bsl_model *M, const double *row, const double *y)
     if (!M->src.gram) return BASEL_EINVAL;
     const size_t k = M->k, c = M->c, ld = M->kmax + 1;
     double *v = M->trial_v, *u = M->trial_u, *zx = M->trial_quad;
+    const int inv = M->since_inv_refresh != BSL_INV_STALE;
     for (size_t i = 0; i < k; i++) v[i] = row[M->active[i]];
-    bsl_inv_apply(M->Ainv, k, ld, v, u);
-    const double den = 1 + bsl_dot(v, u, k);
-    for (size_t j = 0; j < k; j++)
-        for (size_t i = 0; i < k; i++) M->Ainv[i + j * ld] -= u[i] * u[j] / den;
+    if (inv) {
+        bsl_inv_apply(M->Ainv, k, ld, v, u);
+        const double den = 1 + bsl_dot(v, u, k);
+        for (size_t j = 0; j < k; j++)
+            for (size_t i = 0; i < k; i++) M->Ainv[i + j * ld] -= u[i] * u[j] / den;
+    }
     for (size_t j = 0; j < k; j++) {
         for (size_t i = 0; i < k; i++) M->GA[i + j * ld] += v[i] * v[j];
         for (size_t o = 0; o < c; o++) M->bA[j * c + o] += v[j] * y[o];
@@ -168,7 +185,7 @@ int bsl_model_add_row(bsl_model *M, const double *row, const double *y)
     bsl_chol_rank1_update(&M->chol, v, M->z, c, zx); /* destroys v */
     M->trial_j = -1;
     update_score(M);
-    M->since_inv_refresh++;
+    M->since_inv_refresh += inv;
     if (++M->since_refactor >= BSL_REFACTOR_EVERY) return bsl_model_refactor(M);
     return BASEL_OK;
 }
@@ -242,6 +259,13 @@ static void cross(bsl_model *M, size_t j, double *g)
     bsl_dots(col, M->cols, D->n, M->k, D->n, g);
 }
 
+/* Ainv from the factor (O(k^3)); a failure leaves it stale (the readers
+ * then see a non-positive diagonal and refuse, as for a drifted inverse) */
+static void refresh_inverse(bsl_model *M)
+{
+    if (bsl_inv_from_chol(&M->chol, M->Ainv, M->kmax + 1) == BASEL_OK) M->since_inv_refresh = 0;
+}
+
 double bsl_model_try_add(bsl_model *M, size_t j)
 {
     M->trial_j = -1;
@@ -254,13 +278,22 @@ double bsl_model_try_add(bsl_model *M, size_t j)
     const double s = bsl_chol_schur(&M->chol, M->trial_g, d, M->trial_v);
     if (!(s > M->rank_tol * d)) return -INFINITY;
     /* the variance inflation of every atom already in: with u = A^{-1} g,
-     * (A'^{-1})_pp = (A^{-1})_pp + u_p^2 / s (linalg.h, bsl_inv_append) */
+     * (A'^{-1})_pp = (A^{-1})_pp + u_p^2 / s (linalg.h, bsl_inv_append).
+     * With tau > 0 it is at most d_p / tau (A' >= tau I), so when even the
+     * largest d_p passes that bound the check is decided without u */
     const size_t ld = M->kmax + 1;
-    bsl_inv_apply(M->Ainv, k, ld, M->trial_g, M->trial_u);
-    for (size_t p = 0; p < k; p++) {
-        const double dp = M->GA[p + p * ld] + M->tau; /* b_p'P b_p of active[p] */
-        const double u = M->trial_u[p];
-        if (!(dp * (M->Ainv[p + p * ld] + u * u / s) * M->rank_tol < 1)) return -INFINITY;
+    double dmax = 0;
+    for (size_t p = 0; M->tau > 0 && p < k; p++) dmax = fmax(dmax, M->GA[p + p * ld]);
+    M->trial_has_u = 0;
+    if (!(M->tau > 0 && (dmax + M->tau) * M->rank_tol < M->tau)) {
+        if (M->since_inv_refresh == BSL_INV_STALE) refresh_inverse(M);
+        bsl_inv_apply(M->Ainv, k, ld, M->trial_g, M->trial_u);
+        M->trial_has_u = 1;
+        for (size_t p = 0; p < k; p++) {
+            const double dp = M->GA[p + p * ld] + M->tau; /* b_p'P b_p of active[p] */
+            const double u = M->trial_u[p];
+            if (!(dp * (M->Ainv[p + p * ld] + u * u / s) * M->rank_tol < 1)) return -INFINITY;
+        }
     }
     /* new row of z and the new quad: quad' = quad + z_new^2 */
     for (size_t o = 0; o < c; o++) {
@@ -273,8 +306,8 @@ double bsl_model_try_add(bsl_model *M, size_t j)
     const double logdet = M->logdet + log(s);
     M->trial_j = (long)j;
     M->trial_s = s;
-    M->trial_log_ml = bsl_log_ml_formula(&M->prior, M->D->n, M->D->q, c, k + 1, logdet,
-                                         M->trial_quad, M->D->yy);
+    M->trial_log_ml = bsl_log_ml_formula_g(&M->prior, M->D->n, M->D->q, c, k + 1, logdet,
+                                         M->trial_quad, M->D->yy, M->g_o);
     return M->trial_log_ml;
 }
 
@@ -284,7 +317,9 @@ int bsl_model_add(bsl_model *M, size_t j)
     if (M->trial_j != (long)j) return BASEL_ENUMERIC;
     const size_t k = M->k, c = M->c, ld = M->kmax + 1;
     const double s = M->trial_s;
-    bsl_inv_append(M->Ainv, k, ld, M->trial_u, s);
+    const int inv = M->since_inv_refresh != BSL_INV_STALE;
+    if (inv && !M->trial_has_u) bsl_inv_apply(M->Ainv, k, ld, M->trial_g, M->trial_u);
+    if (inv) bsl_inv_append(M->Ainv, k, ld, M->trial_u, s);
     for (size_t o = 0; o < c; o++) {
         M->z[k * c + o] = M->work[o];
         M->bA[k * c + o] = atom_bty(M, j, o);
@@ -300,7 +335,7 @@ int bsl_model_add(bsl_model *M, size_t j)
     M->logdet += log(s);
     M->log_ml = M->trial_log_ml;
     M->trial_j = -1;
-    M->since_inv_refresh++;
+    M->since_inv_refresh += inv;
     if (++M->since_refactor >= BSL_REFACTOR_EVERY) return bsl_model_refactor(M);
     return BASEL_OK;
 }
@@ -322,8 +357,9 @@ static void delete_row_col(double *A, size_t k, size_t ld, size_t p)
 void bsl_model_remove(bsl_model *M, size_t j)
 {
     const size_t p = (size_t)M->pos[j], k = M->k, c = M->c, n = M->D->n;
+    const int inv = M->since_inv_refresh != BSL_INV_STALE;
     bsl_chol_remove(&M->chol, p, M->z, c);
-    bsl_inv_remove(M->Ainv, k, M->kmax + 1, p);
+    if (inv) bsl_inv_remove(M->Ainv, k, M->kmax + 1, p);
     delete_row_col(M->GA, k, M->kmax + 1, p);
     memmove(M->bA + p * c, M->bA + (p + 1) * c, (k - p - 1) * c * sizeof(double));
     if (M->cols) memmove(M->cols + p * n, M->cols + (p + 1) * n, (k - p - 1) * n * sizeof(double));
@@ -333,7 +369,7 @@ void bsl_model_remove(bsl_model *M, size_t j)
     for (size_t i = p; i < M->k; i++) M->pos[M->active[i]] = (long)i;
     M->trial_j = -1;
     update_score(M);
-    M->since_inv_refresh++;
+    M->since_inv_refresh += inv;
     if (++M->since_refactor >= BSL_REFACTOR_EVERY) bsl_model_refactor(M);
 }
 
@@ -364,8 +400,8 @@ void bsl_model_drop_scores(bsl_model *M, double *out)
     for (size_t p = 0; p < k; p++) {
         const double Bpp = M->Ainv[p + p * ld];
         for (size_t o = 0; o < c; o++) qd[o] = M->quad[o] - w[o * k + p] * w[o * k + p] / Bpp;
-        out[p] = bsl_log_ml_formula(&M->prior, M->D->n, M->D->q, c, k - 1, M->logdet + log(Bpp),
-                                    qd, M->D->yy);
+        out[p] = bsl_log_ml_formula_g(&M->prior, M->D->n, M->D->q, c, k - 1, M->logdet + log(Bpp),
+                                    qd, M->D->yy, M->g_o);
     }
 }
 
@@ -384,7 +420,7 @@ double bsl_model_drop_score(bsl_model *M, size_t j)
         for (size_t l = 0; l < k; l++) w += M->Ainv[p + l * ld] * M->bA[l * c + o];
         qd[o] = M->quad[o] - w * w / Bpp;
     }
-    return bsl_log_ml_formula(&M->prior, M->D->n, M->D->q, c, k - 1, M->logdet + log(Bpp), qd, M->D->yy);
+    return bsl_log_ml_formula_g(&M->prior, M->D->n, M->D->q, c, k - 1, M->logdet + log(Bpp), qd, M->D->yy, M->g_o);
 }
 
 int bsl_model_refactor(bsl_model *M)
@@ -398,7 +434,8 @@ int bsl_model_refactor(bsl_model *M)
     M->since_inv_refresh = 0;
     M->trial_j = -1;
     if (bsl_chol_factor(&M->chol, A, k, ld) != BASEL_OK) return BASEL_ENUMERIC;
-    if (bsl_inv_from_chol(&M->chol, M->Ainv, ld) != BASEL_OK) return BASEL_ENUMERIC;
+    if (M->src.lazy_inverse) M->since_inv_refresh = BSL_INV_STALE;
+    else if (bsl_inv_from_chol(&M->chol, M->Ainv, ld) != BASEL_OK) return BASEL_ENUMERIC;
     for (size_t o = 0; o < c; o++) {
         double *t = M->work;
         for (size_t i = 0; i < k; i++) t[i] = M->bA[i * c + o];
@@ -411,6 +448,7 @@ int bsl_model_refactor(bsl_model *M)
 
 int bsl_model_set_prior(bsl_model *M, const bsl_coef_prior *prior)
 {
+    for (size_t o = 0; !prior->g_per_output && o < M->c; o++) M->g_o[o] = prior->g;
     if (prior->kind == BSL_COEF_G && M->prior.kind == BSL_COEF_G) { /* tau = 0 either way */
         M->prior = *prior;
         M->trial_j = -1;
@@ -427,8 +465,8 @@ void bsl_model_coef_mean(const bsl_model *M, double *beta)
     const size_t k = M->k, c = M->c;
     /* A_tau^{-1} b = L^{-T} z */
     double *t = M->work;
-    const double shrink = M->prior.kind == BSL_COEF_G ? M->prior.g / (1 + M->prior.g) : 1.0;
     for (size_t o = 0; o < c; o++) {
+        const double shrink = M->prior.kind == BSL_COEF_G ? M->g_o[o] / (1 + M->g_o[o]) : 1.0;
         for (size_t i = 0; i < k; i++) t[i] = M->z[i * c + o];
         bsl_chol_solve_upper(&M->chol, t);
         for (size_t i = 0; i < k; i++) beta[i * c + o] = shrink * t[i];
@@ -443,7 +481,7 @@ double bsl_model_sigma2(const bsl_model *M, size_t o)
     case BSL_COEF_G: {
         /* E[sigma^2 | y, M] under Jeffreys: (yy (1 - g/(1+g) R^2)) / (N - 2);
          * under IG(a0, b0): (b0 + ss/2) / (a0 + N/2 - 1) */
-        const double g = M->prior.g, ss = M->D->yy[o] - g / (1 + g) * M->quad[o];
+        const double g = M->g_o[o], ss = M->D->yy[o] - g / (1 + g) * M->quad[o];
         if (M->prior.a0 > 0 || M->prior.b0 > 0)
             return (M->prior.b0 + 0.5 * ss) / fmax(M->prior.a0 + 0.5 * N - 1, 0.5);
         return ss / fmax(N - 2, 1);
@@ -451,4 +489,131 @@ double bsl_model_sigma2(const bsl_model *M, size_t o)
     case BSL_COEF_HIER: return (M->prior.b + 0.5 * rss) / fmax(M->prior.a + 0.5 * N - 1, 0.5);
     default: return rss / fmax(N - (double)M->k, 1);
     }
+}
+
+/* beta_o = A_tau^{-1} b_o + sigma L^{-T} xi_o = L^{-T}(z_o + sigma xi_o):
+ * mean A_tau^{-1} b_o, covariance sigma^2 A_tau^{-1} (L L' = A_tau). */
+int bsl_model_coef_draw(const bsl_model *M, double *beta)
+{
+    if (M->prior.kind != BSL_COEF_RIDGE) return BASEL_EINVAL;
+    const size_t k = M->k, c = M->c;
+    const double sigma = sqrt(M->prior.sigma2);
+    double *t = M->work;
+    for (size_t o = 0; o < c; o++) {
+        for (size_t i = 0; i < k; i++) t[i] = M->z[i * c + o] + sigma * beta[i * c + o];
+        bsl_chol_solve_upper(&M->chol, t);
+        for (size_t i = 0; i < k; i++) beta[i * c + o] = t[i];
+    }
+    return BASEL_OK;
+}
+
+/* The saved state: L and GA (lower triangles, column by column), Ainv
+ * (whole: its downdates round its two triangles differently; left out
+ * when stale), z
+ * and bA (k x c), quad (c), logdet, log_ml, the prior's sigma2, lambda and
+ * g (one per output), and the two update counters: everything a later update reads, so a
+ * loaded model continues bit for bit. */
+size_t bsl_model_state_size(const bsl_model *M)
+{
+    const size_t k = M->k, c = M->c;
+    const size_t nA = M->since_inv_refresh == BSL_INV_STALE ? 0 : k * k;
+    return k * (k + 1) + nA + 2 * k * c + 2 * c + 6;
+}
+
+static size_t put_lower(const double *A, size_t k, size_t ld, double *out)
+{
+    size_t n = 0;
+    for (size_t j = 0; j < k; j++)
+        for (size_t i = j; i < k; i++) out[n++] = A[i + j * ld];
+    return n;
+}
+
+static size_t get_lower(double *A, size_t k, size_t ld, const double *in, int symmetric)
+{
+    size_t n = 0;
+    for (size_t j = 0; j < k; j++)
+        for (size_t i = j; i < k; i++) {
+            A[i + j * ld] = in[n++];
+            if (symmetric) A[j + i * ld] = A[i + j * ld];
+        }
+    return n;
+}
+
+void bsl_model_state_save(const bsl_model *M, double *out)
+{
+    const size_t k = M->k, c = M->c, ld = M->kmax + 1;
+    double *p = out;
+    p += put_lower(M->chol.L, k, M->chol.cap, p);
+    for (size_t j = 0; M->since_inv_refresh != BSL_INV_STALE && j < k; j++, p += k)
+        memcpy(p, M->Ainv + j * ld, k * sizeof *p);
+    p += put_lower(M->GA, k, ld, p);
+    memcpy(p, M->z, k * c * sizeof *p);
+    p += k * c;
+    memcpy(p, M->bA, k * c * sizeof *p);
+    p += k * c;
+    memcpy(p, M->quad, c * sizeof *p);
+    p += c;
+    *p++ = M->logdet;
+    *p++ = M->log_ml;
+    *p++ = M->prior.sigma2;
+    *p++ = M->prior.lambda;
+    memcpy(p, M->g_o, c * sizeof *p);
+    p += c;
+    *p++ = (double)M->since_refactor;
+    *p++ = (double)M->since_inv_refresh;
+}
+
+int bsl_model_state_load(bsl_model *M, const size_t *active, size_t k, const double *in, size_t n)
+{
+    const size_t c = M->c, ld = M->kmax + 1;
+    if (k > M->kmax || n < 1) return BASEL_EINVAL;
+    const int stale = in[n - 1] == (double)BSL_INV_STALE; /* since_inv_refresh, last */
+    const size_t nA = stale ? 0 : k * k;
+    if (n != k * (k + 1) + nA + 2 * k * c + 2 * c + 6) return BASEL_EINVAL;
+    for (size_t i = 0; i < k; i++)
+        if (active[i] >= M->m) return BASEL_EINVAL;
+    const double *p = in;
+    const size_t nt = k * (k + 1) / 2;
+    const double *sc = in + 2 * nt + nA + 2 * k * c + c + 2; /* sigma2, lambda, g (c), counters */
+    const double *cnt = sc + 2 + c; /* since_refactor, since_inv_refresh */
+    if (!(cnt[0] >= 0 && cnt[0] < BSL_REFACTOR_EVERY && cnt[0] == floor(cnt[0]) && cnt[1] >= 0 &&
+          (stale || cnt[1] < 1e15) && cnt[1] == floor(cnt[1])))
+        return BASEL_EINVAL;
+    if (M->prior.kind == BSL_COEF_RIDGE && !(sc[0] > 0 && sc[1] > 0)) return BASEL_EINVAL;
+    for (size_t o = 0; M->prior.kind == BSL_COEF_G && o < c; o++)
+        if (!(sc[2 + o] > 0)) return BASEL_EINVAL;
+    for (size_t i = 0; i < k; i++) /* the factor's diagonal: at offset sum of column lengths */
+        if (!(in[i * k - i * (i - 1) / 2] > 0)) return BASEL_EINVAL;
+    bsl_model_clear(M);
+    for (size_t i = 0; i < k; i++) {
+        if (M->pos[active[i]] >= 0) {
+            bsl_model_clear(M);
+            return BASEL_EINVAL; /* repeated */
+        }
+        M->active[i] = active[i];
+        M->pos[active[i]] = (long)i;
+        M->k = i + 1;
+    }
+    p += get_lower(M->chol.L, k, M->chol.cap, p, 0);
+    M->chol.k = k;
+    for (size_t j = 0; !stale && j < k; j++, p += k) memcpy(M->Ainv + j * ld, p, k * sizeof *p);
+    p += get_lower(M->GA, k, ld, p, 1);
+    memcpy(M->z, p, k * c * sizeof *p);
+    p += k * c;
+    memcpy(M->bA, p, k * c * sizeof *p);
+    p += k * c;
+    memcpy(M->quad, p, c * sizeof *p);
+    p += c;
+    M->logdet = *p++;
+    M->log_ml = *p++;
+    M->prior.sigma2 = *p++;
+    M->prior.lambda = *p++;
+    memcpy(M->g_o, p, c * sizeof *p);
+    p += c;
+    M->prior.g = M->g_o[0];
+    M->tau = bsl_coef_tau(&M->prior);
+    M->since_refactor = (size_t)*p++;
+    M->since_inv_refresh = (size_t)*p++;
+    M->trial_j = -1;
+    return BASEL_OK;
 }

@@ -60,6 +60,10 @@
  * per update (measured: without it, drop scores of near-collinear kernel
  * sets drifted by up to 1e-2 on the log scale within 256 updates) */
 #define BSL_INV_REFRESH_EVERY 8
+/* since_inv_refresh of a model whose explicit inverse is stale (a source
+ * with lazy_inverse: not rebuilt at refactorisations, not updated until
+ * something reads it); exactly representable as a double (saved states) */
+#define BSL_INV_STALE ((size_t)1 << 48)
 /* bytes of the per-model column cache of a streaming design */
 #define BSL_COLUMN_CACHE_BYTES ((size_t)16 << 20)
 /* relative Schur complement below which an atom is collinear with the
@@ -93,8 +97,11 @@ typedef struct bsl_ssvs_prior {
 
 /* Parse "ssvs[:key=value,...]"; unknown keys are errors listing the keys. */
 int bsl_ssvs_parse(bsl_ssvs_prior *sp, const char *spec, basel_error *err);
-/* Spike variances v0 (m) for the design. */
-void bsl_ssvs_spike(const bsl_ssvs_prior *sp, const bsl_design *D, double *v0);
+/* Spike variances v0 (m) for the design: tau times the full least-squares
+ * fit's standard errors (George and McCulloch's advice; ssvs_model.c),
+ * or tau2. *from_ols (may be NULL) says whether the full fit was used or
+ * the marginal fallback. BASEL_ENOMEM. */
+int bsl_ssvs_spike(const bsl_ssvs_prior *sp, const bsl_design *D, double *v0, int *from_ols);
 
 typedef struct bsl_coef_prior {
     bsl_coef_kind kind;
@@ -103,6 +110,8 @@ typedef struct bsl_coef_prior {
     double sigma2;        /* ridge: noise variance (current value when sampled) */
     double lambda;        /* ridge: coefficient precision (current value when sampled) */
     int sample_nuisance;  /* ridge: 1 = sigma2 and lambda get Gibbs updates; g: 1 = g does */
+    int g_per_output;     /* g: 1 = one g per output (rbf's delta_o^2), each with its own
+                             Gibbs update; the model holds them (bsl_model g_o) */
     double a, b;          /* ridge: Gamma(a, b) on 1/sigma2; hier: IG(a, b) on sigma2;
                              g: IG(a, b) on g when sampled */
     double c, d;          /* ridge: Gamma(c, d) on lambda (paper 004 eq. 16) */
@@ -129,6 +138,9 @@ double bsl_coef_tau(const bsl_coef_prior *p);
  * Shared by the incremental path and the dense tests. */
 double bsl_log_ml_formula(const bsl_coef_prior *p, size_t n, size_t q, size_t c, size_t k,
                           double logdet, const double *quad, const double *yy);
+/* The same with output o's g from g[o] (g-prior; g == NULL: p->g). */
+double bsl_log_ml_formula_g(const bsl_coef_prior *p, size_t n, size_t q, size_t c, size_t k,
+                            double logdet, const double *quad, const double *yy, const double *g);
 
 /* Atoms supplied by the caller (free RBF centres, streamed kernels are not
  * dictionary atoms): atoms are the caller's ids 0..m-1, given either
@@ -150,6 +162,11 @@ typedef struct bsl_atom_source {
     /* collinearity tolerance (BSL_RANK_TOL's role; 0 = BSL_RANK_TOL): smooth
      * radial columns need a looser one (rbf_chain.c) */
     double rank_tol;
+    /* 1: the caller seldom reads drop-one scores or the covariance, so the
+     * explicit inverse is not rebuilt when the model refactorises (a new
+     * tau each step, smc) but only when something reads it: collinearity
+     * checks with tau > 0 rarely need it (bsl_model_try_add) */
+    int lazy_inverse;
 } bsl_atom_source;
 
 typedef struct bsl_model {
@@ -181,8 +198,11 @@ typedef struct bsl_model {
     double log_ml;       /* of the current set */
     double logdet;
     double *quad;        /* c */
+    double *g_o;         /* c: g per output (all prior.g unless prior.g_per_output) */
     size_t since_refactor;
-    size_t since_inv_refresh; /* updates of Ainv since it was rebuilt from the factor */
+    size_t since_inv_refresh; /* updates of Ainv since it was rebuilt from the
+                                 factor; BSL_INV_STALE: Ainv is stale */
+    int trial_has_u;     /* whether trial_u = A^{-1} g was computed for the trial */
     /* trial cache: the last atom scored by bsl_model_try_add */
     long trial_j;
     double trial_s, trial_log_ml;
@@ -236,6 +256,21 @@ int bsl_model_refactor(bsl_model *M);
 /* Posterior mean of the active coefficients, k x c row-major
  * (beta[i*c + o] for atom active[i], output o). */
 void bsl_model_coef_mean(const bsl_model *M, double *beta);
+/* A draw of the active coefficients given the nuisance parameters (ridge
+ * only: N(A_tau^{-1} b, sigma^2 A_tau^{-1}), paper 003 eq. 4, paper 004
+ * eq. 19): beta (k x c row-major) holds standard normals on entry (the
+ * caller's stream) and the draw on return. O(k^2 c). BASEL_EINVAL for the
+ * other priors (their sigma^2 is integrated out, not held). */
+int bsl_model_coef_draw(const bsl_model *M, double *beta);
+/* The state as bsl_model_state_size(M) doubles (factor, inverse, Gram
+ * block, z, B'y, scores, the sampled prior values, update counters), and
+ * back onto a model of the same design, source, prior kind and kmax with
+ * the active atoms given (n: the length of in): a loaded model continues bit for bit (exact
+ * checkpoints). Load checks ids, counters, variances and the factor's
+ * diagonal (BASEL_EINVAL, model left empty); the numbers must be finite. */
+size_t bsl_model_state_size(const bsl_model *M);
+void bsl_model_state_save(const bsl_model *M, double *out);
+int bsl_model_state_load(bsl_model *M, const size_t *active, size_t k, const double *in, size_t n);
 /* Residual scale factor for predictive intervals: the posterior mean of
  * sigma^2 for output o under the model (ridge: the given sigma^2). */
 double bsl_model_sigma2(const bsl_model *M, size_t o);
@@ -291,7 +326,8 @@ typedef struct bsl_model_ops {
      * parameters given the active set (ridge: sigma^2 and lambda) */
     int (*draw_nuisance)(void *st, gsl_rng *r);
     /* may be NULL (none): the number of sampled nuisance parameters, their
-     * current values into vals and their names into names (each may be NULL) */
+     * current values into vals and their names into names (each may be NULL;
+     * *names comes back NULL when they are unnamed: one g per output) */
     size_t (*nuisance)(const void *st, double *vals, const char *const **names);
     /* may be NULL: set them (e.g. to a draw from their prior, Geweke tests) */
     int (*set_nuisance)(void *st, const double *vals);
@@ -313,6 +349,16 @@ typedef struct bsl_model_ops {
     /* may be NULL: the packed lower Cholesky factor of the active atoms'
      * A_tau (k (k + 1) / 2, column-major), for predictive leverages */
     void (*gram_factor)(const void *st, double *Lpacked);
+
+    /* may be NULL (= BASEL_EINVAL): a draw of the active coefficients given
+     * the nuisance parameters held in the state (bsl_model_coef_draw):
+     * beta, k x c, holds standard normals on entry */
+    int (*coef_draw)(const void *st, double *beta);
+    /* may be NULL (no checkpoints): the state as state_size() doubles, and
+     * back given the active atoms (bsl_model_state_save / _load) */
+    size_t (*state_size)(const void *st);
+    void (*state_save)(const void *st, double *out);
+    int (*state_load)(void *st, const size_t *active, size_t k, const double *in, size_t n);
 
     /* may be NULL (not streaming): add one observation, the row b of all m
      * atoms (by id) and its c targets y, to the state (bsl_model_add_row) */
@@ -367,6 +413,12 @@ static inline double bsl_cmodel_sigma2(const bsl_cmodel *M, size_t o) { return M
 /* NAN / BASEL_EINVAL when the model does not have them */
 double bsl_cmodel_post_ss(const bsl_cmodel *M, size_t o);
 int bsl_cmodel_gram_factor(const bsl_cmodel *M, double *Lpacked);
+/* BASEL_EINVAL when the model has no such draw */
+int bsl_cmodel_coef_draw(const bsl_cmodel *M, double *beta);
+/* 0 / BASEL_EINVAL when the model cannot be saved */
+size_t bsl_cmodel_state_size(const bsl_cmodel *M);
+int bsl_cmodel_state_save(const bsl_cmodel *M, double *out);
+int bsl_cmodel_state_load(bsl_cmodel *M, const size_t *active, size_t k, const double *in, size_t n);
 /* BASEL_EINVAL when the model does not stream */
 int bsl_cmodel_add_row(bsl_cmodel *M, const double *b, const double *y);
 

@@ -132,6 +132,28 @@ int bsl_cmodel_add_row(bsl_cmodel *M, const double *b, const double *y)
     return M->ops->add_row ? M->ops->add_row(M->st, b, y) : BASEL_EINVAL;
 }
 
+int bsl_cmodel_coef_draw(const bsl_cmodel *M, double *beta)
+{
+    return M->ops->coef_draw ? M->ops->coef_draw(M->st, beta) : BASEL_EINVAL;
+}
+
+size_t bsl_cmodel_state_size(const bsl_cmodel *M)
+{
+    return M->ops->state_size ? M->ops->state_size(M->st) : 0;
+}
+
+int bsl_cmodel_state_save(const bsl_cmodel *M, double *out)
+{
+    if (!M->ops->state_save) return BASEL_EINVAL;
+    M->ops->state_save(M->st, out);
+    return BASEL_OK;
+}
+
+int bsl_cmodel_state_load(bsl_cmodel *M, const size_t *active, size_t k, const double *in, size_t n)
+{
+    return M->ops->state_load ? M->ops->state_load(M->st, active, k, in, n) : BASEL_EINVAL;
+}
+
 const bsl_model_ops *bsl_model_ops_for(const bsl_coef_prior *prior)
 {
     return prior->kind == BSL_COEF_SSVS ? &bsl_model_ssvs : &bsl_model_gauss;
@@ -152,8 +174,11 @@ static int sampled(const bsl_model *M)
  * (beta_o ~ N(0, g sigma_o^2 (B'B)^{-1}), beta_o'B'B beta_o = |w_o|^2): a
  * blocked Gibbs step that leaves p(g | gamma, y) invariant. tau = 0 does not
  * depend on g: no refactorisation, only the score. */
+static int draw_g_per_output(bsl_model *M, gsl_rng *r);
+
 static int draw_g(bsl_model *M, gsl_rng *r)
 {
+    if (M->prior.g_per_output) return draw_g_per_output(M, r);
     const size_t k = M->k, c = M->c;
     const double N = (double)(M->D->n - M->D->q), g = M->prior.g, s = g / (1 + g);
     const double a0 = M->prior.a0, b0 = M->prior.b0; /* 0, 0: Jeffreys */
@@ -172,6 +197,30 @@ static int draw_g(bsl_model *M, gsl_rng *r)
     bsl_coef_prior pr = M->prior;
     pr.g = 1.0 / gsl_ran_gamma(r, pr.a + 0.5 * (double)(k * c), 1.0 / (pr.b + 0.5 * ww));
     return bsl_model_set_prior(M, &pr);
+}
+
+/* The same with one g per output (rbf's delta_o^2): output by output,
+ * sigma_o^2, w_o, then g_o ~ IG(a + k/2, b + |w_o|^2 / (2 sigma_o^2)), the
+ * draws in the order of c one-output models drawn one after the other. */
+static int draw_g_per_output(bsl_model *M, gsl_rng *r)
+{
+    const size_t k = M->k, c = M->c;
+    const double N = (double)(M->D->n - M->D->q), a0 = M->prior.a0, b0 = M->prior.b0;
+    for (size_t o = 0; o < c; o++) {
+        const double g = M->g_o[o], s = g / (1 + g);
+        const double rss = fmax(M->D->yy[o] - s * M->quad[o], 1e-300);
+        const double sigma2 = 1.0 / gsl_ran_gamma(r, a0 + 0.5 * N, 1.0 / (b0 + 0.5 * rss));
+        const double sd = sqrt(sigma2 * s);
+        double w2 = 0;
+        for (size_t i = 0; i < k; i++) {
+            const double wi = s * M->z[i * c + o] + sd * gsl_ran_ugaussian(r);
+            w2 += wi * wi;
+        }
+        const double ww = w2 / sigma2;
+        M->g_o[o] = 1.0 / gsl_ran_gamma(r, M->prior.a + 0.5 * (double)k, 1.0 / (M->prior.b + 0.5 * ww));
+    }
+    M->prior.g = M->g_o[0];
+    return bsl_model_set_prior(M, &M->prior);
 }
 
 /* Ridge nuisance: beta | ... (paper 004 eq. 19), then lambda (eq. 17) and
@@ -219,6 +268,11 @@ static size_t gauss_nuisance(const void *st, double *vals, const char *const **n
 {
     const bsl_model *M = st;
     if (!sampled(M)) return 0;
+    if (M->prior.kind == BSL_COEF_G && M->prior.g_per_output) { /* c values, unnamed */
+        if (vals) memcpy(vals, M->g_o, M->c * sizeof *vals);
+        if (names) *names = NULL;
+        return M->c;
+    }
     if (M->prior.kind == BSL_COEF_G) {
         if (vals) vals[0] = M->prior.g;
         if (names) *names = g_names;
@@ -237,7 +291,10 @@ static int gauss_set_nuisance(void *st, const double *vals)
     bsl_model *M = st;
     if (!sampled(M)) return BASEL_EINVAL;
     bsl_coef_prior pr = M->prior;
-    if (pr.kind == BSL_COEF_G) {
+    if (pr.kind == BSL_COEF_G && pr.g_per_output) {
+        memcpy(M->g_o, vals, M->c * sizeof *vals);
+        pr.g = vals[0];
+    } else if (pr.kind == BSL_COEF_G) {
         pr.g = vals[0];
     } else {
         pr.sigma2 = vals[0];
@@ -270,10 +327,18 @@ static double gauss_try_remove(void *st, size_t j) { return bsl_model_drop_score
 static void gauss_coef_mean(const void *st, double *beta) { bsl_model_coef_mean(st, beta); }
 static double gauss_sigma2(const void *st, size_t o) { return bsl_model_sigma2(st, o); }
 
+static int gauss_coef_draw(const void *st, double *beta) { return bsl_model_coef_draw(st, beta); }
+static size_t gauss_state_size(const void *st) { return bsl_model_state_size(st); }
+static void gauss_state_save(const void *st, double *out) { bsl_model_state_save(st, out); }
+static int gauss_state_load(void *st, const size_t *active, size_t k, const double *in, size_t n)
+{
+    return bsl_model_state_load(st, active, k, in, n);
+}
+
 static double gauss_post_ss(const void *st, size_t o)
 {
     const bsl_model *M = st;
-    const double s = M->prior.kind == BSL_COEF_G ? M->prior.g / (1 + M->prior.g) : 1.0;
+    const double s = M->prior.kind == BSL_COEF_G ? M->g_o[o] / (1 + M->g_o[o]) : 1.0;
     return fmax(M->D->yy[o] - s * M->quad[o], 0.0);
 }
 
@@ -286,14 +351,16 @@ static void gauss_gram_factor(const void *st, double *Lpacked)
 }
 
 /* V = shrink A_tau^{-1} (the g-prior's posterior mean and covariance carry
- * the shrinkage g / (1 + g)) */
+ * the shrinkage g / (1 + g); with one g per output, output 0's) */
 static void gauss_coef_cov(const void *st, double *V)
 {
     const bsl_model *M = st;
     const size_t k = M->k, ld = M->kmax + 1;
     const double shrink = M->prior.kind == BSL_COEF_G ? M->prior.g / (1 + M->prior.g) : 1.0;
+    const int stale = M->since_inv_refresh == BSL_INV_STALE;
+    if (stale) (void)bsl_inv_from_chol(&M->chol, V, k); /* from the factor, into V */
     for (size_t j = 0; j < k; j++)
-        for (size_t i = 0; i < k; i++) V[i + j * k] = shrink * M->Ainv[i + j * ld];
+        for (size_t i = 0; i < k; i++) V[i + j * k] = shrink * (stale ? V[i + j * k] : M->Ainv[i + j * ld]);
 }
 
 const bsl_model_ops bsl_model_gauss = {
@@ -321,5 +388,9 @@ const bsl_model_ops bsl_model_gauss = {
     .sigma2 = gauss_sigma2,
     .post_ss = gauss_post_ss,
     .gram_factor = gauss_gram_factor,
+    .coef_draw = gauss_coef_draw,
+    .state_size = gauss_state_size,
+    .state_save = gauss_state_save,
+    .state_load = gauss_state_load,
     .add_row = gauss_add_row,
 };

@@ -65,11 +65,51 @@ int bsl_ssvs_parse(bsl_ssvs_prior *sp, const char *text, basel_error *err)
     return bsl_spec_finish(&s, BSL_SSVS_KEYS, err);
 }
 
-void bsl_ssvs_spike(const bsl_ssvs_prior *sp, const bsl_design *D, double *v0)
+/* The spike's variances, George and McCulloch's (1993, sec. 2.2) advice:
+ * tau_j = tau x the standard error of beta_j in the full least-squares fit,
+ * se_j^2 = s^2 (G^{-1})_jj with s^2 = RSS / (N - m) the residual variance
+ * (scaled = 1: the prior is relative to sigma^2, so (G^{-1})_jj alone), so
+ * that the spike is as wide as the data's resolution of beta_j and the slab
+ * sqrt(c) times that; their suggested pairs (se_j / tau_j, c) = (1, 10) to
+ * (1, 100) are tau = 1 with c = 10 to 100. tau2 = V sets every spike
+ * variance to V. Without a full fit (m >= N - 1, or G singular) the rule
+ * falls back to the marginal one, s^2 / b_j'b_j with s^2 = y'Py / N. */
+int bsl_ssvs_spike(const bsl_ssvs_prior *sp, const bsl_design *D, double *v0, int *from_ols)
 {
-    const double s2 = sp->scaled ? 1.0 : D->yy[0] / (double)(D->n - D->q);
-    for (size_t j = 0; j < D->m; j++)
-        v0[j] = sp->tau2 > 0 ? sp->tau2 : sp->tau * sp->tau * s2 / fmax(D->diag[j], 1e-300);
+    const size_t m = D->m;
+    const double N = (double)(D->n - D->q);
+    if (from_ols) *from_ols = 0;
+    if (sp->tau2 > 0) {
+        for (size_t j = 0; j < m; j++) v0[j] = sp->tau2;
+        return BASEL_OK;
+    }
+    if (D->G && (double)m + 1 < N) {
+        double *L = bsl_malloc(m * m, sizeof *L), *u = bsl_malloc(m, sizeof *u);
+        if (!L || !u) {
+            free(L);
+            free(u);
+            return BASEL_ENOMEM;
+        }
+        memcpy(L, D->G, m * m * sizeof *L);
+        for (size_t j = 0; j < m; j++) u[j] = D->Bty[j * D->c];
+        int ok = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', (lapack_int)m, L, (lapack_int)m) == 0 &&
+                 LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', (lapack_int)m, 1, L, (lapack_int)m, u, (lapack_int)m) == 0;
+        double quad = 0;
+        for (size_t j = 0; ok && j < m; j++) quad += D->Bty[j * D->c] * u[j];
+        const double rss = D->yy[0] - quad, s2 = sp->scaled ? 1.0 : rss / (N - (double)m);
+        ok = ok && rss > 0 && LAPACKE_dpotri(LAPACK_COL_MAJOR, 'L', (lapack_int)m, L, (lapack_int)m) == 0;
+        for (size_t j = 0; ok && j < m; j++) ok = L[j + j * m] > 0 && isfinite(L[j + j * m]);
+        for (size_t j = 0; ok && j < m; j++) v0[j] = sp->tau * sp->tau * s2 * L[j + j * m];
+        free(L);
+        free(u);
+        if (ok) {
+            if (from_ols) *from_ols = 1;
+            return BASEL_OK;
+        }
+    }
+    const double s2 = sp->scaled ? 1.0 : D->yy[0] / N;
+    for (size_t j = 0; j < m; j++) v0[j] = sp->tau * sp->tau * s2 / fmax(D->diag[j], 1e-300);
+    return BASEL_OK;
 }
 
 int bsl_coef_prior_ssvs(bsl_coef_prior *p, const char *spec, basel_error *err)
@@ -175,7 +215,10 @@ static int ss_create(void **st, const bsl_design *D, const bsl_coef_prior *prior
         ss_free(s);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory for a spike-and-slab model of %zu atoms", m);
     }
-    bsl_ssvs_spike(&s->sp, D, s->v0);
+    if (bsl_ssvs_spike(&s->sp, D, s->v0, NULL)) {
+        ss_free(s);
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory for a spike-and-slab model of %zu atoms", m);
+    }
     memcpy(s->v, s->v0, m * sizeof(double));
     for (size_t j = 0; j < m; j++) s->pos[j] = -1;
     s->sigma2 = D->yy[0] / s->N; /* the unscaled chain's start */

@@ -130,6 +130,7 @@ static int by_weight(const void *x, const void *y)
 
 void bsl_modelset_sort(bsl_modelset *s)
 {
+    if (s->n == 0) return; /* nothing to sort (items may be NULL, which qsort must not see) */
     qsort(s->items, s->n, sizeof *s->items, by_weight);
     /* rebuild the table for the new order */
     memset(s->slots, 0, s->nslots * sizeof *s->slots);

@@ -15,7 +15,7 @@ int bsl_vs_result_init(bsl_vs_result *r, size_t m, size_t c, size_t kmax, size_t
     r->pip = bsl_calloc(m, sizeof(double));
     r->size_prob = bsl_calloc(kmax + 1, sizeof(double));
     r->coef_bma = bsl_calloc(m * c, sizeof(double));
-    r->rhat_size = r->ess_size = NAN;
+    r->rhat_size = r->ess_size = r->ess_tail_size = NAN;
     if (!r->pip || !r->size_prob || !r->coef_bma || bsl_modelset_init(&r->models, 0)) {
         bsl_vs_result_free(r);
         return BASEL_ENOMEM;
@@ -32,6 +32,7 @@ void bsl_vs_result_free(bsl_vs_result *r)
     free(r->coef_bma);
     free(r->rhat_pip);
     free(r->ess_pip);
+    free(r->ess_tail_pip);
     bsl_modelset_free(&r->models);
     free(r->draw_chain);
     free(r->draw_start);

@@ -58,9 +58,11 @@ typedef struct bsl_vs_result {
     double *size_prob;    /* kmax + 1 */
     double *coef_bma;     /* m x c row-major: model-averaged posterior mean coefficients */
     bsl_modelset models;  /* visited / enumerated subsets with weights */
-    double *rhat_pip, *ess_pip; /* m each, NULL when not computed */
-    double rhat_size, ess_size;
+    double *rhat_pip, *ess_pip, *ess_tail_pip; /* m each, NULL when not computed */
+    double rhat_size, ess_size, ess_tail_size;
+    size_t diag_draws;    /* recorded draws per chain behind R-hat and ESS */
     double sigma2_mean, lambda_mean; /* ridge with sampled nuisance: posterior means */
+    double g_mean;        /* g-prior with g sampled: its posterior mean */
     double seconds;
     double evaluations;   /* marginal-likelihood evaluations made */
     /* draws: one row per retained draw; chain, size, and the active atoms */
@@ -89,40 +91,79 @@ size_t bsl_select_prevalence(const double *pip, size_t m, const double *size_pro
 /* k_opt = argmax_k size_prob (paper 004 eq. 11), ties to the smaller k. */
 size_t bsl_kopt(const double *size_prob, size_t kmax);
 
-/* Split R-hat and effective sample size of scalar traces: x holds chains
- * rows of len values each (Gelman et al., BDA3 ch. 11; ESS from the
- * initial-positive-sequence autocorrelation estimate across chains). */
-void bsl_rhat_ess(const double *x, size_t chains, size_t len, double *rhat, double *ess);
+/* Convergence of one scalar quantity over chains (diag.c): x holds chains
+ * rows of len draws each. Rank-normalised split R-hat, bulk and tail ESS
+ * (Vehtari, Gelman, Simpson, Carpenter and Buerkner 2021), as R's posterior
+ * package computes rhat(), ess_bulk() and ess_tail(); NaN where it answers
+ * NA (a constant quantity, too few draws); rhat is +inf when every
+ * half-chain is constant but they differ (chains on different values).
+ * BASEL_ENOMEM. */
+typedef struct bsl_conv {
+    double rhat, ess_bulk, ess_tail;
+} bsl_conv;
+int bsl_conv_of(const double *x, size_t chains, size_t len, bsl_conv *out);
 
 /* R-hat and ESS of m indicators and of the size from per-chain traces:
  * traces[c] holds chain c's (m + 1) x L values, indicator j's trace at
  * traces[c] + j * L and the size's in the last row; results into
- * rhat_pip, ess_pip (m each), rhat_size and ess_size; NaN when L < 4.
- * BASEL_ENOMEM. */
+ * rhat_pip, ess_pip, ess_tail_pip (m each; ess_tail_pip may be NULL)
+ * and *size (bsl_conv_of); NaN when L < 4. BASEL_ENOMEM. */
 int bsl_trace_diagnostics(const double *const *traces, size_t chains, size_t L, size_t m,
-                          double *rhat_pip, double *ess_pip, double *rhat_size, double *ess_size);
+                          double *rhat_pip, double *ess_pip, double *ess_tail_pip, bsl_conv *size);
 /* Snapshots of one chain's m indicators and its size for R-hat / ESS:
  * L = min(iter, max_len) snapshots, one every step = iter / L post-burn
  * iterations (the first L such), in the layout of bsl_trace_diagnostics
- * (indicator j at x[j * L + s], the size at x[m * L + s]). */
+ * (indicator j at x[j * L + s], the size at x[m * L + s]). A
+ * continuous-time sampler instead adds time-weighted states into each
+ * snapshot (bsl_trace_add) and ends with bsl_trace_finish: snapshot s is
+ * then the time average of the indicators and the size over its step
+ * iterations. */
 typedef struct bsl_trace {
     size_t m, L, step;
     double *x;            /* (m + 1) x max(L, 1), zeroed */
+    double *w;            /* max(L, 1): time added into each snapshot (bsl_trace_add) */
 } bsl_trace;
 /* BASEL_ENOMEM; bsl_trace_free accepts a zeroed or freed trace. */
 int bsl_trace_init(bsl_trace *t, size_t m, size_t iter, size_t max_len);
 void bsl_trace_free(bsl_trace *t);
 /* At post-burn iteration it, record the subset active[0..k) if a snapshot
- * is due. */
+ * is due. t may be NULL (no trace asked); active may be NULL when m is 0
+ * (a trace of the size alone). */
 void bsl_trace_record(bsl_trace *t, size_t it, const size_t *active, size_t k);
-/* The largest split R-hat that says chains disagree: over the size and
- * the PIPs strictly inside (0.01, 0.99) (PIPs near 0 or 1 have R-hats that
- * mean little), NaN entries skipped; 1 when there is none. rhat_pip may be
- * NULL. */
-double bsl_rhat_worst(const double *rhat_pip, const double *pip, size_t m, double rhat_size);
-/* When worst > 1.1 (BDA3's threshold), writes "the chains disagree about the
- * <what> (R-hat up to <worst>): <advice>" into buf and returns 1; else
- * returns 0 and leaves buf alone. */
-int bsl_rhat_warning(char *buf, size_t len, double worst, const char *what, const char *advice);
+/* At post-burn iteration it, add the subset active[0..k) with weight (the
+ * time spent in it) into its snapshot; t may be NULL. */
+void bsl_trace_add(bsl_trace *t, size_t it, const size_t *active, size_t k, double weight);
+/* Divide each snapshot filled by bsl_trace_add by the time added into it. */
+void bsl_trace_finish(bsl_trace *t);
+
+/* The warning rule (docs/FIT.md "Diagnostics"): a run warns when
+ *  - a single chain stayed on one model in all its recorded draws (every
+ *    quantity constant: R-hat and ESS undefined), or a chain has fewer
+ *    than 4 recorded draws;
+ *  - the R-hat of the size or of a PIP inside [BSL_CONV_PIP_LO,
+ *    1 - BSL_CONV_PIP_LO] exceeds BSL_RHAT_MAX (+inf included);
+ *  - the bulk or tail ESS of one of those falls below BSL_ESS_MIN.
+ * NaN entries (a quantity constant over every draw) are skipped, so
+ * several chains that all stay on one model agree and do not warn. */
+#define BSL_RHAT_MAX 1.01
+#define BSL_ESS_MIN 400.0
+#define BSL_CONV_PIP_LO 0.01
+#define BSL_CONV_MAX_WARNINGS 2
+#define BSL_CONV_WARNING_LEN 320
+typedef struct bsl_conv_check {
+    size_t m;                      /* indicators (0: none, e.g. rbf) */
+    const double *pip;             /* m pooled PIPs */
+    const double *rhat_pip, *ess_pip, *ess_tail_pip; /* m each, or NULL */
+    const char *const *names;      /* m names, or NULL ("atom j") */
+    bsl_conv size;
+    size_t chains, draws;          /* recorded draws per chain */
+    const char *what;              /* what never changed: "model" (NULL), "number of RBFs" */
+    const char *size_name;         /* "the model size" (NULL), "the number of RBFs" */
+} bsl_conv_check;
+/* Write the warnings of the rule into w (each ending with advice, e.g.
+ * "run longer (--iter) or with more chains (--chains)"); returns their
+ * number (0 to BSL_CONV_MAX_WARNINGS). */
+size_t bsl_conv_warnings(const bsl_conv_check *c, const char *advice,
+                         char w[][BSL_CONV_WARNING_LEN]);
 
 #endif

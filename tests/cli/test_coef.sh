@@ -21,6 +21,22 @@ expect 2 "unknown option" -- "$BASEL" coef "$T/e.json" --level 0.9
 expect 0 "" -- "$BASEL" fit data/classification/pima_tr.csv --method mixture --iter 100 --burn 20 --chains 1 --seed 2 --quiet -o "$T/mix.json"
 expect 2 "no coefficient table" -- "$BASEL" coef "$T/mix.json"
 
+# on the original scale: standardising the inputs changes nothing (the
+# g-prior is scale-invariant)
+expect 0 "" -- "$BASEL" "${FIT[@]}" --standardize yes -o "$T/s.json"
+"$BASEL" coef "$T/s.json" > "$T/cs.csv"
+"$BASEL" coef "$T/e.json" > "$T/ce.csv"
+if paste -d, "$T/ce.csv" "$T/cs.csv" | awk -F, 'NR > 1 { for (i = 3; i <= 9; i++) { d = $i - $(i + 9); if (d < 0) d = -d; if (d > 1e-9 * (1 + ($i < 0 ? -$i : $i))) b = 1 } } END { exit b }'; then
+    ok
+else
+    bad "coef: the table changes when the inputs are standardised"
+fi
+# the checker refuses a malformed table
+if command -v python3 > /dev/null; then
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["coefficients"]["terms"][1]["sd"] = -1; json.dump(d, open(sys.argv[2], "w"))' "$T/e.json" "$T/bad.json"
+    expect 2 '"coefficients" holds a term' -- "$BASEL" coef "$T/bad.json"
+fi
+
 # the summary: coefficients, log ML and Bayes factors, the predictive's mass
 expect 0 "Coefficients \(original scale" -- "$BASEL" summary "$T/e.json"
 expect 0 "BF best +BF null" -- "$BASEL" summary "$T/e.json"

@@ -302,10 +302,12 @@ int main(void)
     size_t d, len;
     const double *p1 = bsl_mix_pip(plain, &d), *p2 = bsl_mix_pip(pt, &d);
     const double *s1 = bsl_mix_size_post(plain, &len), *s2 = bsl_mix_size_post(pt, &len);
-    const double *r1, *e1, *r2, *e2;
-    double rs1, es1, rs2, es2;
-    bsl_mix_convergence(plain, &r1, &e1, &rs1, &es1);
-    bsl_mix_convergence(pt, &r2, &e2, &rs2, &es2);
+    const double *r1, *e1, *t1, *r2, *e2, *t2;
+    bsl_conv c1, c2;
+    size_t n1, n2;
+    bsl_mix_convergence(plain, &r1, &e1, &t1, &c1, &n1);
+    bsl_mix_convergence(pt, &r2, &e2, &t2, &c2, &n2);
+    const double es1 = c1.ess_bulk, es2 = c2.ess_bulk;
     const double zcrit = gsl_cdf_ugaussian_Qinv(0.01 / 2 / (D_IN + 3 + NPAR));
     for (size_t j = 0; j < d; j++) {
         CHECK(p1[j] > 0.02 && p1[j] < 0.98, "input %zu's PIP %.3f is informative for the test", j, p1[j]);

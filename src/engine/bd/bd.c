@@ -56,7 +56,11 @@
 #include <string.h>
 #include <time.h>
 
-#define BD_BATCHES 50 /* batch means per chain for the PIPs' R-hat and ESS */
+/* Snapshots per chain for R-hat and ESS (chains.h traces): snapshot s is
+ * the time average of the indicators and the size over its blocks (one
+ * block each when iter <= BD_TRACE_LEN), so R-hat and ESS see the process
+ * in continuous time, not its jump chain */
+#define BD_TRACE_LEN 1000
 
 typedef struct bd_settings {
     double nu, rho;
@@ -72,9 +76,6 @@ typedef struct bd_chain {
     double *drop, *log_rate, *beta;  /* kmax+1 each (beta: (kmax+1) x c) */
     double *pip, *size, *coef;       /* time-weighted sums (m, kmax+1, m*c) */
     double total;
-    double *batch_pip;               /* BD_BATCHES x m */
-    double *batch_w;                 /* BD_BATCHES */
-    double *size_trace;              /* iter: mean size per block */
     bsl_modelset models;
     bsl_vs_result draws;             /* draws of this chain only */
     double events, births, deaths, null_births;
@@ -169,19 +170,19 @@ static void transition(bd_chain *ch, const double *w, double log_R, double log_b
     ch->deaths++;
 }
 
-static void accumulate(bd_chain *ch, const bsl_vs_problem *pb, double weight, size_t batch)
+static void accumulate(bd_chain *ch, const bsl_vs_problem *pb, double weight, bsl_trace *trace,
+                       size_t it)
 {
     bsl_cmodel *M = ch->M;
-    const size_t k = bsl_cmodel_k(M), c = pb->D->c, m = pb->D->m;
+    const size_t k = bsl_cmodel_k(M), c = pb->D->c;
     const size_t *active = bsl_cmodel_active(M);
     ch->total += weight;
     ch->size[k] += weight;
-    ch->batch_w[batch] += weight;
+    bsl_trace_add(trace, it, active, k, weight);
     bsl_cmodel_coef_mean(M, ch->beta);
     for (size_t i = 0; i < k; i++) {
         const size_t a = active[i];
         ch->pip[a] += weight;
-        ch->batch_pip[batch * m + a] += weight;
         for (size_t o = 0; o < c; o++) ch->coef[a * c + o] += weight * ch->beta[i * c + o];
     }
     if (bsl_modelset_add(&ch->models, active, k, weight, log_post(M, &pb->mprior)))
@@ -204,11 +205,8 @@ static int chain_alloc(bd_chain *ch, const bsl_vs_problem *pb, const bsl_run *ru
     ch->pip = bsl_calloc(m, sizeof(double));
     ch->size = bsl_calloc(kc, sizeof(double));
     ch->coef = bsl_calloc(m * c, sizeof(double));
-    ch->batch_pip = bsl_calloc(BD_BATCHES * m, sizeof(double));
-    ch->batch_w = bsl_calloc(BD_BATCHES, sizeof(double));
-    ch->size_trace = bsl_calloc(run->iter, sizeof(double));
     if (!ch->r || !ch->drop || !ch->log_rate || !ch->beta || !ch->pip || !ch->size || !ch->coef ||
-        !ch->batch_pip || !ch->batch_w || !ch->size_trace || bsl_modelset_init(&ch->models, max_models) ||
+        bsl_modelset_init(&ch->models, max_models) ||
         bsl_vs_result_init(&ch->draws, m, c, pb->kmax, 1))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     const char *const *names = NULL; /* the model's nuisance parameters go into the draws */
@@ -228,9 +226,6 @@ static void chain_free(bd_chain *ch)
     free(ch->pip);
     free(ch->size);
     free(ch->coef);
-    free(ch->batch_pip);
-    free(ch->batch_w);
-    free(ch->size_trace);
     bsl_modelset_free(&ch->models);
     bsl_vs_result_free(&ch->draws);
 }
@@ -263,29 +258,23 @@ static int chain_run(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
     for (size_t b = 0; b < blocks && !ch->rc; b++) {
         const int keep = b >= run->burn;
         const size_t it = keep ? b - run->burn : 0;
-        const size_t batch = it * BD_BATCHES / (run->iter ? run->iter : 1);
-        double t = 0, block_w = 0, block_size = 0;
+        double t = 0;
         while (t < st->rho && !ch->rc) {
             double log_birth;
             const double log_R = rates(ch, pb, st, w, dormant, &log_birth);
             const double left = st->rho - t;
             if (log_R == -INFINITY) { /* no move possible: the state is absorbing */
-                if (keep) accumulate(ch, pb, left, batch);
+                if (keep) accumulate(ch, pb, left, tick->trace, it);
                 break;
             }
             /* the RB weight: the expected time in this state before the
              * block ends, E min(H, left) = (1 - e^{-R left}) / R */
             const double hold = exp(-log_R), weight = -expm1(-left / hold) * hold;
-            if (keep) {
-                accumulate(ch, pb, weight, batch);
-                block_w += weight;
-                block_size += weight * (double)bsl_cmodel_k(ch->M);
-            }
+            if (keep) accumulate(ch, pb, weight, tick->trace, it);
             t += gsl_ran_exponential(ch->r, hold);
             if (t >= st->rho) break; /* the next event falls after the block's end */
             transition(ch, w, log_R, log_birth, &dormant);
         }
-        if (keep) ch->size_trace[it] = block_w > 0 ? block_size / block_w : (double)bsl_cmodel_k(ch->M);
         if (bsl_cmodel_draw_nuisance(ch->M, ch->r) != BASEL_OK) ch->rc = BASEL_ENUMERIC;
         double sc[2] = {0, 0}; /* the model's nuisance parameters (ridge: sigma2, lambda) */
         bsl_cmodel_nuisance(ch->M, sc, NULL);
@@ -298,54 +287,17 @@ static int chain_run(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
             ch->rc = BASEL_ENOMEM;
         if (bsl_tick(tick, 1)) ch->rc = BASEL_ECANCELLED;
     }
+    bsl_trace_finish(tick->trace);
     return ch->rc;
 }
 
-/* R-hat and ESS of each PIP from the chains' batch means (BD_BATCHES per
- * chain). The batch-means ESS counts batches; a PIP is the mean of an
- * indicator of pointwise variance p(1 - p), so the ESS in draws is
- * ESS_batches * p (1 - p) / var(batch means). */
-static int pip_diagnostics(bsl_vs_result *res, bd_chain *chs, size_t chains)
-{
-    const size_t m = res->m;
-    double *trace = bsl_malloc(chains * BD_BATCHES, sizeof *trace);
-    res->rhat_pip = bsl_malloc(m, sizeof(double));
-    res->ess_pip = bsl_malloc(m, sizeof(double));
-    if (!trace || !res->rhat_pip || !res->ess_pip) {
-        free(trace);
-        return BASEL_ENOMEM;
-    }
-    for (size_t a = 0; a < m; a++) {
-        double mu = 0, var = 0;
-        for (size_t c = 0; c < chains; c++)
-            for (size_t b = 0; b < BD_BATCHES; b++) {
-                const double bw = chs[c].batch_w[b];
-                const double v = bw > 0 ? chs[c].batch_pip[b * m + a] / bw : 0.0;
-                trace[c * BD_BATCHES + b] = v;
-                mu += v / (double)(chains * BD_BATCHES);
-            }
-        for (size_t i = 0; i < chains * BD_BATCHES; i++) var += (trace[i] - mu) * (trace[i] - mu);
-        var /= (double)(chains * BD_BATCHES - 1);
-        double rhat, ess;
-        bsl_rhat_ess(trace, chains, BD_BATCHES, &rhat, &ess);
-        const double p = res->pip[a];
-        res->rhat_pip[a] = rhat;
-        res->ess_pip[a] = var > 0 && p * (1 - p) > 1e-12 ? ess * p * (1 - p) / var : NAN;
-    }
-    free(trace);
-    return BASEL_OK;
-}
-
-static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run *run)
+static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run *run,
+                 const bsl_chains *cs)
 {
     const size_t m = res->m, c = res->c, kmax = res->kmax;
     double total = 0;
     res->pip_chain = bsl_calloc(chains * m, sizeof(double));
-    double *trace = bsl_malloc(chains * run->iter, sizeof(double));
-    if (!res->pip_chain || !trace) {
-        free(trace);
-        return BASEL_ENOMEM;
-    }
+    if (!res->pip_chain) return BASEL_ENOMEM;
     for (size_t h = 0; h < chains; h++) {
         bd_chain *ch = &chs[h];
         total += ch->total;
@@ -355,12 +307,16 @@ static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run
         }
         for (size_t a = 0; a < m * c; a++) res->coef_bma[a] += ch->coef[a];
         for (size_t k = 0; k <= kmax; k++) res->size_prob[k] += ch->size[k];
-        memcpy(trace + h * run->iter, ch->size_trace, run->iter * sizeof(double));
         if (bsl_modelset_merge(&res->models, &ch->models) || bsl_chains_append_draws(res, &ch->draws))
             return BASEL_ENOMEM;
         res->evaluations += ch->events;
-        res->sigma2_mean += ch->sigma2_sum / (double)(run->iter * chains);
-        res->lambda_mean += ch->lambda_sum / (double)(run->iter * chains);
+        /* the model's nuisance parameters: (sigma2, lambda) for ridge, (g) for g */
+        if (bsl_cmodel_nuisance(ch->M, NULL, NULL) == 1) {
+            res->g_mean += ch->sigma2_sum / (double)(run->iter * chains);
+        } else {
+            res->sigma2_mean += ch->sigma2_sum / (double)(run->iter * chains);
+            res->lambda_mean += ch->lambda_sum / (double)(run->iter * chains);
+        }
     }
     for (size_t a = 0; a < m; a++) res->pip[a] /= total;
     for (size_t a = 0; a < m * c; a++) res->coef_bma[a] /= total;
@@ -368,9 +324,7 @@ static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run
     for (size_t i = 0; i < res->models.n; i++) res->models.items[i].weight /= total;
     res->models.dropped_weight /= total;
     bsl_modelset_sort(&res->models);
-    bsl_rhat_ess(trace, chains, run->iter, &res->rhat_size, &res->ess_size);
-    free(trace);
-    return pip_diagnostics(res, chs, chains);
+    return bsl_chains_vs_diagnostics(cs, res);
 }
 
 int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
@@ -409,17 +363,19 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
         chs[h].birth = alias;
     }
     const double t0 = omp_get_wtime();
+    bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed,
+                     .units = run->burn + run->iter, .progress = run->progress,
+                     .progress_user = run->progress_user, .trace_m = D->m,
+                     .trace_iter = run->iter, .trace_len = BD_TRACE_LEN};
     if (!rc) {
         bd_ctx x = {chs, pb, run, &st, w, W_all, n_usable};
-        bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed,
-                         .units = run->burn + run->iter, .progress = run->progress,
-                         .progress_user = run->progress_user};
         rc = bsl_chains_run(&cs, chain_run, &x);
         if (rc == BASEL_ECANCELLED) bsl_fail(err, rc, "cancelled");
         else if (rc == BASEL_ENUMERIC) bsl_fail(err, rc, "numerical failure refactorising a model");
         else if (rc) bsl_fail(err, rc, "out of memory");
     }
-    if (!rc && merge(res, chs, chains, run)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (!rc && merge(res, chs, chains, run, &cs)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    bsl_chains_free(&cs);
     if (!rc) {
         double events = 0, births = 0, deaths = 0, nulls = 0;
         for (size_t h = 0; h < chains; h++) {

@@ -135,7 +135,7 @@ bsl_mix_result *bsl_mix_result_alloc(size_t d, size_t K, size_t D, size_t nsub, 
     bsl_mix_result *r = bsl_calloc(1, sizeof *r);
     if (!r) return NULL;
     r->d = d, r->K = K, r->D = D, r->nsub = nsub, r->ndraw = ndraw;
-    r->rhat_size = r->ess_size = NAN;
+    r->size = (bsl_conv){NAN, NAN, NAN};
     r->pip = bsl_calloc(d, sizeof(double));
     r->size_post = bsl_calloc(d + 1, sizeof(double));
     r->sub_off = bsl_calloc(nsub + 1, sizeof(size_t));
@@ -171,6 +171,7 @@ void bsl_mix_free(bsl_mix_result *r)
     free(r->draw_P);
     free(r->rhat_pip);
     free(r->ess_pip);
+    free(r->ess_tail_pip);
     free(r);
 }
 
@@ -281,8 +282,10 @@ static int run_chains(const bsl_mix_model *m, const bsl_mix_options *o, bsl_mix_
         r->sweeps_per_second = cs.seconds > 0 ? (double)(o->chains * o->iter) / cs.seconds : 0;
         r->rhat_pip = bsl_malloc(m->d, sizeof(double));
         r->ess_pip = bsl_malloc(m->d, sizeof(double));
-        rc = r->rhat_pip && r->ess_pip
-                 ? bsl_chains_diagnostics(&cs, r->rhat_pip, r->ess_pip, &r->rhat_size, &r->ess_size)
+        r->ess_tail_pip = bsl_malloc(m->d, sizeof(double));
+        r->trace_len = cs.traces ? cs.traces[0].L : 0;
+        rc = r->rhat_pip && r->ess_pip && r->ess_tail_pip
+                 ? bsl_chains_diagnostics(&cs, r->rhat_pip, r->ess_pip, r->ess_tail_pip, &r->size)
                  : BASEL_ENOMEM;
         if (rc != BASEL_OK) {
             bsl_mix_free(r);
@@ -387,10 +390,11 @@ const size_t *bsl_mix_draw_inputs(const bsl_mix_result *r, size_t t, size_t *len
 }
 
 void bsl_mix_convergence(const bsl_mix_result *r, const double **rhat_pip, const double **ess_pip,
-                         double *rhat_size, double *ess_size)
+                         const double **ess_tail_pip, bsl_conv *size, size_t *draws)
 {
-    *rhat_pip = r->rhat_pip, *ess_pip = r->ess_pip;
-    *rhat_size = r->rhat_size, *ess_size = r->ess_size;
+    *rhat_pip = r->rhat_pip, *ess_pip = r->ess_pip, *ess_tail_pip = r->ess_tail_pip;
+    *size = r->size;
+    *draws = r->trace_len;
 }
 double bsl_mix_mean_inputs(const bsl_mix_result *r) { return r->mean_inputs; }
 size_t bsl_mix_max_inputs(const bsl_mix_result *r) { return r->max_inputs; }

@@ -24,6 +24,7 @@
 #define BSL_SAMPLER_MIXTURE_H
 
 #include "../../core/core.h"
+#include "../../summary/summary.h"
 
 #include <gsl/gsl_rng.h>
 #include <jansson.h>
@@ -148,7 +149,7 @@ const size_t *bsl_mix_draw_inputs(const bsl_mix_result *r, size_t t, size_t *len
  * chains differ (stuck on different subsets); all NULL / NaN for a result
  * read from JSON. */
 void bsl_mix_convergence(const bsl_mix_result *r, const double **rhat_pip, const double **ess_pip,
-                         double *rhat_size, double *ess_size);
+                         const double **ess_tail_pip, bsl_conv *size, size_t *draws);
 
 /* Diagnostics: acceptance rates of the moves and the speed. */
 typedef struct bsl_mix_diag {
@@ -281,8 +282,9 @@ struct bsl_mix_result {
     size_t *draw_off, *draw_idx; /* ndraw + 1, draw_off[ndraw] */
     double *draw_mu, *draw_prec; /* draw_off[ndraw] * D */
     double *draw_w, *draw_P;     /* ndraw * K * D, ndraw * K */
-    double *rhat_pip, *ess_pip;  /* d each, or NULL (bsl_mix_convergence) */
-    double rhat_size, ess_size;
+    double *rhat_pip, *ess_pip, *ess_tail_pip; /* d each, or NULL (bsl_mix_convergence) */
+    bsl_conv size;               /* R-hat, bulk and tail ESS of the number of inputs */
+    size_t trace_len;            /* kept draws per chain behind them */
 };
 /* An empty result with every array allocated for the given sizes
  * (used by the fit and by the JSON reader); NULL on ENOMEM. */

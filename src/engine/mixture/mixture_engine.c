@@ -111,36 +111,39 @@ static int mixture_diagnostics(bsl_result *res, const bsl_mix_result *r, const b
                  dg.accept_swap_min);
     }
     bsl_json_put(dj, "note", json_string(note), &bad);
-    bsl_json_put(dj, "mean_inputs", json_real(bsl_mix_mean_inputs(r)), &bad);
+    bsl_json_put(dj, "mean_inputs", bsl_json_real(bsl_mix_mean_inputs(r)), &bad);
     bsl_json_put(dj, "max_inputs", json_integer((json_int_t)bsl_mix_max_inputs(r)), &bad);
-    size_t d;
-    const double *rhat, *ess, *pip_all = bsl_mix_pip(r, &d);
-    double rhat_size, ess_size;
-    bsl_mix_convergence(r, &rhat, &ess, &rhat_size, &ess_size);
+    size_t d, draws;
+    const double *rhat, *ess, *tail, *pip_all = bsl_mix_pip(r, &d);
+    bsl_conv size;
+    bsl_mix_convergence(r, &rhat, &ess, &tail, &size, &draws);
     if (bad) return BASEL_ENOMEM;
-    if (!rhat || mo->chains < 2) return BASEL_OK;
+    if (!rhat) return BASEL_OK;
     bsl_json_put(dj, "rhat_pip", bsl_json_rhats(rhat, d), &bad);
     bsl_json_put(dj, "ess_pip", bsl_json_doubles(ess, d), &bad);
-    if (!isnan(rhat_size)) bsl_json_put(dj, "rhat_size", bsl_json_rhat(rhat_size), &bad);
-    if (isfinite(ess_size)) bsl_json_put(dj, "ess_size", json_real(ess_size), &bad);
+    bsl_json_put(dj, "ess_tail_pip", bsl_json_doubles(tail, d), &bad);
+    if (!isnan(size.rhat)) bsl_json_put(dj, "rhat_size", bsl_json_rhat(size.rhat), &bad);
+    if (isfinite(size.ess_bulk)) bsl_json_put(dj, "ess_size", bsl_json_real(size.ess_bulk), &bad);
+    if (isfinite(size.ess_tail)) bsl_json_put(dj, "ess_tail_size", bsl_json_real(size.ess_tail), &bad);
     if (bad) return BASEL_ENOMEM;
-    /* chains that settle on different subsets: the PIPs are then an
-     * average of modes, not a converged posterior (R-hat +inf when each
-     * chain stays on its own subset) */
-    double worst = isnan(rhat_size) ? 1 : rhat_size;
-    for (size_t j = 0; j < d; j++)
-        if (!isnan(rhat[j]) && pip_all[j] > 0.01 && pip_all[j] < 0.99 && rhat[j] > worst) worst = rhat[j];
-    if (worst <= 1.1) return BASEL_OK;
-    char w[240];
+    /* the rule of summary.h (bsl_conv_warnings); chains that settle on
+     * different subsets are the mixture's usual trouble, which replica
+     * exchange is for */
+    char advice[160], w[BSL_CONV_MAX_WARNINGS][BSL_CONV_WARNING_LEN];
     if (mo->temperatures > 1)
-        snprintf(w, sizeof w,
-                 "the chains disagree about the inputs (R-hat up to %.2f): try more temperatures (now %zu) or longer runs",
-                 worst, mo->temperatures);
+        snprintf(advice, sizeof advice,
+                 "try more temperatures (now %zu), longer runs (--iter) or more chains (--chains)", mo->temperatures);
     else
-        snprintf(w, sizeof w,
-                 "the chains disagree about the inputs (R-hat up to %.2f): try replica exchange (--temperatures 24) or longer runs",
-                 worst);
-    return bsl_result_warn(res, w);
+        snprintf(advice, sizeof advice,
+                 "try replica exchange (--temperatures 24), longer runs (--iter) or more chains (--chains)");
+    const bsl_conv_check cc = {.m = d, .pip = pip_all, .rhat_pip = rhat, .ess_pip = ess, .ess_tail_pip = tail,
+                               .names = (const char *const *)res->atom_names, .size = size,
+                               .chains = mo->chains, .draws = draws, .what = "set of inputs",
+                               .size_name = "the number of inputs"};
+    const size_t nw = bsl_conv_warnings(&cc, advice, w);
+    for (size_t i = 0; i < nw; i++)
+        if (bsl_result_warn(res, w[i])) return BASEL_ENOMEM;
+    return BASEL_OK;
 }
 
 static int fit_mixture(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
@@ -252,6 +255,8 @@ static int predict_mixture(const json_t *doc, const double *X, size_t n, size_t 
             rc = bsl_fail(err, BASEL_EINVAL,
                           "--model %s: no kept draw has exactly its inputs, so there is nothing to predict with "
                           "(keep more draws: --thin, --iter)", model_name);
+        else if (prc == BASEL_ENOMEM)
+            rc = bsl_fail(err, prc, "out of memory");
         else if (prc)
             rc = bsl_fail(err, BASEL_EINVAL, "prediction failed");
     }

@@ -80,7 +80,15 @@ void rbf_draw_free(rbf_draw *dr)
     memset(dr, 0, sizeof *dr);
 }
 
-bsl_rbf_result *rbf_result_new(void) { return bsl_calloc(1, sizeof(bsl_rbf_result)); }
+/* Snapshots of k per chain for its R-hat and ESS (chains.h traces). */
+#define RBF_TRACE_LEN 1000
+
+bsl_rbf_result *rbf_result_new(void)
+{
+    bsl_rbf_result *r = bsl_calloc(1, sizeof(bsl_rbf_result));
+    if (r) r->k_rhat = r->k_ess_bulk = r->k_ess_tail = NAN;
+    return r;
+}
 
 void bsl_rbf_free(bsl_rbf_result *r)
 {
@@ -103,13 +111,12 @@ static void capture(bsl_rbf_chain *ch, rbf_draw *dr)
     const double n = (double)ch->n;
     dr->k = s->k;
     memcpy(dr->centres, s->mu, s->k * ch->d * sizeof(double));
-    bsl_cmodel_gram_factor(s->M[0], dr->lpk); /* D'D: the same columns for every output */
+    bsl_cmodel_gram_factor(s->M, dr->lpk); /* D'D: the same columns for every output */
+    bsl_cmodel_coef_mean(s->M, dr->coef); /* shrink_o (D'D)^{-1} D'y_o, m x c in D's column order */
     for (size_t o = 0; o < c; o++) {
         const double shrink = ch->mode == BSL_RBF_ANNEAL ? 1.0 : ch->delta2[o] / (1 + ch->delta2[o]);
-        bsl_cmodel_coef_mean(s->M[o], ch->w); /* shrink (D'D)^{-1} D'y, in D's column order */
-        for (size_t i = 0; i < m; i++) dr->coef[i * c + o] = ch->w[i];
         dr->shrink[o] = shrink;
-        const double rss = bsl_cmodel_post_ss(s->M[o], 0); /* y'y - shrink y'H y */
+        const double rss = bsl_cmodel_post_ss(s->M, o); /* y'y - shrink y'H y */
         if (ch->mode == BSL_RBF_ANNEAL) {
             dr->dof = n - (double)m;
             dr->scale2[o] = rss / dr->dof;
@@ -198,6 +205,7 @@ static void run_full(bsl_rbf_chain *ch, gsl_rng *r, chain_out *out, bsl_ticker *
         if (i < o->burn) continue;
         const size_t t = i - o->burn;
         out->k_count[bsl_rbf_chain_k(ch)] += 1;
+        bsl_trace_record(tick->trace, t, NULL, bsl_rbf_chain_k(ch));
         if ((t + 1) % every == 0 && out->ndone < out->nkeep) capture(ch, &out->draws[out->ndone++]);
     }
 }
@@ -344,9 +352,19 @@ int bsl_rbf_fit(const double *X, size_t n, size_t d, const double *Y, size_t c,
     const int full = o->temperature_mode == BSL_RBF_FULL;
     bsl_chains cs = {.chains = nch, .threads = o->threads, .seed = o->seed,
                      .units = o->iter + (full ? o->burn : 0), .progress = o->progress,
-                     .progress_user = o->progress_user};
+                     .progress_user = o->progress_user, .trace_m = 0, .trace_iter = o->iter,
+                     .trace_len = full ? RBF_TRACE_LEN : 0};
     rbf_ctx x = {chains, rngs, outs};
-    if ((rc = bsl_chains_run(&cs, run_chain, &x))) {
+    rc = bsl_chains_run(&cs, run_chain, &x);
+    if (!rc && cs.traces) {
+        bsl_conv kc;
+        double rhat_none, ess_none;
+        rc = bsl_chains_diagnostics(&cs, &rhat_none, &ess_none, NULL, &kc);
+        res->k_rhat = kc.rhat, res->k_ess_bulk = kc.ess_bulk, res->k_ess_tail = kc.ess_tail;
+        res->k_draws = cs.traces[0].L;
+    }
+    bsl_chains_free(&cs);
+    if (rc) {
         if (rc == BASEL_ECANCELLED) bsl_fail(err, rc, "rbf: cancelled");
         else if (rc == BASEL_ENOMEM) bsl_fail(err, rc, "out of memory");
         else bsl_fail(err, rc, "rbf: chain %zu: singular design", cs.failed + 1);
@@ -389,6 +407,14 @@ done:
 }
 
 /* ---- accessors ---- */
+
+void bsl_rbf_k_convergence(const bsl_rbf_result *r, double *rhat, double *ess_bulk, double *ess_tail,
+                           size_t *draws, size_t *chains)
+{
+    *rhat = r->k_rhat, *ess_bulk = r->k_ess_bulk, *ess_tail = r->k_ess_tail;
+    *draws = r->k_draws;
+    *chains = r->chains;
+}
 
 int bsl_rbf_mode_of(const bsl_rbf_result *r) { return r->mode; }
 size_t bsl_rbf_dim(const bsl_rbf_result *r) { return r->d; }

@@ -117,6 +117,11 @@ const double *bsl_rbf_centres(const bsl_rbf_result *r); /* anneal: k x d row-maj
 double bsl_rbf_score(const bsl_rbf_result *r);    /* anneal: best criterion value */
 /* posterior of k (rj): kmax + 1 probabilities; anneal: NULL */
 const double *bsl_rbf_k_posterior(const bsl_rbf_result *r, size_t *len);
+/* Convergence of k across the sampler's chains (summary.h bsl_conv_of):
+ * rank-normalised split R-hat, bulk and tail ESS over draws snapshots of k
+ * per chain (chains of them); NaN for anneal or when k never changed. */
+void bsl_rbf_k_convergence(const bsl_rbf_result *r, double *rhat, double *ess_bulk, double *ess_tail,
+                           size_t *draws, size_t *chains);
 double bsl_rbf_moves_per_second(const bsl_rbf_result *r);
 /* proposed / accepted counts of move i (BSL_RBF_BIRTH..), summed over chains */
 void bsl_rbf_acceptance(const bsl_rbf_result *r, int move, double *proposed, double *accepted);

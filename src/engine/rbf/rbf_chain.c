@@ -1,8 +1,9 @@
 /*
  * rbf_chain.c: one free-centre RBF chain's state (rbf_chain.h): the
- * centres, one collapsed Gaussian model per output through the model table
- * (its atoms are the state's own columns, bsl_atom_source), and the log
- * target. Appending a centre costs O(n m + m^2) per output, removing one
+ * centres, one collapsed Gaussian model of all outputs through the model
+ * table (one factor and one set of columns, one g = delta_o^2 per output;
+ * its atoms are the state's own columns, bsl_atom_source), and the log
+ * target. Appending a centre costs O(n m + m^2 + m c), removing one
  * O(n k + k^2), so moving one centre (remove + append) is O(n k) and never
  * a refit. A fresh rebuild every BSL_RBF_REFRESH accepted moves bounds the
  * drift of the updates.
@@ -63,22 +64,15 @@ void rbf_state_copy(const bsl_rbf_chain *ch, rbf_state *dst, const rbf_state *sr
     memcpy(dst->slot_mu, src->slot_mu, nslot * d * sizeof(double));
     memcpy(dst->slot_used, src->slot_used, nslot);
     dst->last_id = -1;
-    for (size_t o = 0; o < ch->c; o++) bsl_cmodel_copy(dst->M[o], src->M[o]);
+    bsl_cmodel_copy(dst->M, src->M);
     dst->log_lik = src->log_lik;
 }
 
-/* Add atom id to every output's model; -1 (models unchanged) if it cannot
- * enter (the decision depends on the columns only, so it is the same for
- * every output). */
+/* Add atom id to the model; -1 (model unchanged) if it cannot enter. */
 static int add_atom(const bsl_rbf_chain *ch, rbf_state *s, size_t id)
 {
-    for (size_t o = 0; o < ch->c; o++) {
-        if (bsl_cmodel_try_add(s->M[o], id) > -INFINITY && bsl_cmodel_add(s->M[o], id) == BASEL_OK)
-            continue;
-        while (o-- > 0) bsl_cmodel_remove(s->M[o], id);
-        return -1;
-    }
-    return 0;
+    (void)ch;
+    return bsl_cmodel_try_add(s->M, id) > -INFINITY && bsl_cmodel_add(s->M, id) == BASEL_OK ? 0 : -1;
 }
 
 int rbf_state_append(bsl_rbf_chain *ch, rbf_state *s, const double *mu, size_t cand)
@@ -101,7 +95,7 @@ int rbf_state_append(bsl_rbf_chain *ch, rbf_state *s, const double *mu, size_t c
 void rbf_state_remove(const bsl_rbf_chain *ch, rbf_state *s, size_t j)
 {
     const size_t d = ch->d, id = s->id[j], after = s->k - j - 1;
-    for (size_t o = 0; o < ch->c; o++) bsl_cmodel_remove(s->M[o], id);
+    bsl_cmodel_remove(s->M, id);
     s->slot_used[id - ch->q] = 0;
     memmove(s->mu + j * d, s->mu + (j + 1) * d, after * d * sizeof(double));
     memmove(s->cand + j, s->cand + j + 1, after * sizeof(size_t));
@@ -112,10 +106,9 @@ void rbf_state_remove(const bsl_rbf_chain *ch, rbf_state *s, size_t j)
 int rbf_state_refresh(bsl_rbf_chain *ch, rbf_state *s)
 {
     const size_t c = ch->c, q = ch->q, d = ch->d, k = s->k;
-    for (size_t o = 0; o < c; o++) { /* the targets may have changed (Geweke) */
-        bsl_design_set_targets(ch->Dy[o], ch->Y + o * ch->n);
-        bsl_cmodel_clear(s->M[o]);
-    }
+    (void)c;
+    bsl_design_set_targets(ch->D, ch->Y); /* the targets may have changed (Geweke) */
+    bsl_cmodel_clear(s->M);
     memset(s->slot_used, 0, ch->kmax + 1);
     s->last_id = -1;
     s->k = 0;
@@ -134,9 +127,8 @@ int rbf_state_refresh(bsl_rbf_chain *ch, rbf_state *s)
 
 void rbf_state_loglik(const bsl_rbf_chain *ch, rbf_state *s)
 {
-    double ll = 0;
-    for (size_t o = 0; o < ch->c; o++) ll += bsl_cmodel_log_ml(s->M[o]);
-    s->log_lik = ll;
+    (void)ch;
+    s->log_lik = bsl_cmodel_log_ml(s->M); /* the sum over outputs */
 }
 
 /*
@@ -162,7 +154,7 @@ double rbf_log_kprior(const bsl_rbf_chain *ch, size_t k)
 
 /* ---- create / free / accessors ---- */
 
-/* The coefficient prior of every output's model: the g-prior with g =
+/* The coefficient prior of the model: per output, the g-prior with g =
  * delta^2 and sigma^2 ~ IG(a0, b0), delta^2 ~ IG(a_delta, b_delta) sampled
  * (rj, rbf.h), or least squares scored by the criterion without its
  * penalty, which rbf_log_kprior holds (anneal). */
@@ -179,6 +171,7 @@ static bsl_coef_prior model_prior(const bsl_rbf_chain *ch)
     p.a0 = ch->o.a0;
     p.b0 = ch->o.b0;
     p.sample_nuisance = ch->o.sample_delta2;
+    p.g_per_output = 1;
     p.a = ch->o.a_delta;
     p.b = ch->o.b_delta;
     return p;
@@ -194,19 +187,14 @@ static int alloc_state(bsl_rbf_chain *ch, rbf_state *s, basel_error *err)
     s->id = bsl_calloc(ch->kmax + 1, sizeof(size_t));
     s->slot_mu = bsl_calloc(nslot * ch->d, sizeof(double));
     s->slot_used = bsl_calloc(nslot, 1);
-    s->M = bsl_calloc(ch->c, sizeof *s->M);
     s->last_col = bsl_calloc(ch->n, sizeof(double));
     s->last_id = -1;
-    if (!s->mu || !s->cand || !s->id || !s->slot_mu || !s->slot_used || !s->M || !s->last_col)
+    if (!s->mu || !s->cand || !s->id || !s->slot_mu || !s->slot_used || !s->last_col)
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     const bsl_atom_source src = {.m = ch->q + nslot, .column = state_column, .ctx = s,
                                  .rank_tol = RBF_RANK_TOL};
     const bsl_coef_prior pr = model_prior(ch);
-    for (size_t o = 0; o < ch->c; o++) {
-        const int rc = bsl_cmodel_create_source(&s->M[o], ch->Dy[o], &src, &pr, ch->cap, err);
-        if (rc) return rc;
-    }
-    return BASEL_OK;
+    return bsl_cmodel_create_source(&s->M, ch->D, &src, &pr, ch->cap, err);
 }
 
 static void free_state(const bsl_rbf_chain *ch, rbf_state *s)
@@ -217,8 +205,8 @@ static void free_state(const bsl_rbf_chain *ch, rbf_state *s)
     free(s->slot_mu);
     free(s->slot_used);
     free(s->last_col);
-    for (size_t o = 0; s->M && o < ch->c; o++) bsl_cmodel_free(s->M[o]);
-    free(s->M);
+    bsl_cmodel_free(s->M);
+    s->M = NULL;
 }
 
 /* The box: each side of the data's range scaled by box_enlarge about its
@@ -315,20 +303,18 @@ int bsl_rbf_chain_create(bsl_rbf_chain **out, const double *X, size_t n, size_t 
     rc = BASEL_ENOMEM;
     ch->lo = bsl_calloc(d, sizeof(double));
     ch->side = bsl_calloc(d, sizeof(double));
-    ch->Dy = bsl_calloc(c, sizeof *ch->Dy);
     ch->delta2 = bsl_calloc(c, sizeof(double));
-    ch->w = bsl_calloc(ch->cap * (ch->cap + 1) / 2 + ch->cap, sizeof(double));
+    ch->w = bsl_calloc(ch->cap * (ch->cap + 1) / 2 + ch->cap * c, sizeof(double));
     ch->col = bsl_calloc(n, sizeof(double));
     ch->u = bsl_calloc(4 * d, sizeof(double));
     ch->is_cand_active = bsl_calloc(ch->discrete ? o->ncand : 1, 1);
-    if (!ch->lo || !ch->side || !ch->Dy || !ch->delta2 || !ch->w || !ch->col || !ch->u ||
+    if (!ch->lo || !ch->side || !ch->delta2 || !ch->w || !ch->col || !ch->u ||
         !ch->is_cand_active)
         goto fail_nomem;
     if (bsl_dict_make(&ch->dict, (bsl_basis_kind)o->radial, d, 1, o->width, ch->lo, 0, 0, 0))
         goto fail_nomem;
     for (size_t i = 0; i < c; i++) ch->delta2[i] = o->delta2_init;
-    for (size_t i = 0; i < c; i++)
-        if ((rc = bsl_design_create_plain(&ch->Dy[i], n, Y + i * n, 1, err))) goto fail;
+    if ((rc = bsl_design_create_plain(&ch->D, n, Y, c, err))) goto fail;
     for (int i = 0; i < 2; i++)
         if ((rc = alloc_state(ch, &ch->st[i], err))) goto fail;
     rc = set_box(ch, err);
@@ -351,8 +337,7 @@ void bsl_rbf_chain_free(bsl_rbf_chain *ch)
 {
     if (!ch) return;
     for (int i = 0; i < 2; i++) free_state(ch, &ch->st[i]);
-    for (size_t o = 0; ch->Dy && o < ch->c; o++) bsl_design_free(ch->Dy[o]);
-    free(ch->Dy);
+    bsl_design_free(ch->D);
     bsl_dict_free(ch->dict);
     free(ch->lo);
     free(ch->side);

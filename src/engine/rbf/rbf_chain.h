@@ -6,17 +6,18 @@
  *
  * Invariant of a state s (k RBFs, m = q + k columns):
  *   the design D = [1, x (if linear_term), phi(|x - mu_j|)...] is seen by
- *     one collapsed Gaussian model per output (model/model.h, the model
- *     table), on a plain design (no projection: the constant and linear
+ *     one collapsed Gaussian model of all c outputs (model/model.h, the
+ *     model table: one factor and one set of columns, z and the scores per
+ *     output), on a plain design (no projection: the constant and linear
  *     columns are atoms 0..q-1, always active, under the coefficient prior
  *     like the radial ones) whose atoms come from the state itself
  *     (bsl_atom_source): atom q + l is the radial column of slot l's centre
  *     slot_mu[l]; centre j of mu sits in slot id[j] - q, and the models'
  *     active order is [0..q-1, id[0], ..., id[k-1]], D's column order;
- *   each model holds its output's coefficient prior: the g-prior with g =
+ *   the model holds each output's coefficient prior: the g-prior with g =
  *     delta_o^2 and sigma_o^2 ~ IG(a0, b0) (rj), or the least-squares
  *     criterion without its penalty (anneal: the penalty is in the k prior);
- *   log_lik is the sum of the models' log marginals (anneal: -(n/2) sum_o
+ *   log_lik is the model's log marginal, summed over outputs (anneal: -(n/2) sum_o
  *     log(y_o'P y_o)), up to a constant of the data.
  * A move copies the current state into the spare one, edits the spare and
  * swaps the two on acceptance, so a rejected move costs no repair and no
@@ -38,10 +39,10 @@ typedef struct rbf_state {
     size_t *id;     /* kmax: model atom id of each centre (q + its slot) */
     double *slot_mu;           /* (kmax + 1) x d: the centre of each slot */
     unsigned char *slot_used;  /* kmax + 1 */
-    bsl_cmodel **M;            /* c: one model per output */
+    bsl_cmodel *M;             /* the model of all c outputs (one factor) */
     const struct bsl_rbf_chain *ch; /* the atom source's context, with this state */
-    double *last_col;          /* n: the last radial column evaluated (every */
-    long last_id;              /* output's model asks for it), -1 = none */
+    double *last_col;          /* n: the last radial column evaluated (try_add */
+    long last_id;              /* and add ask for it), -1 = none */
     double log_lik;
 } rbf_state;
 
@@ -59,7 +60,7 @@ struct bsl_rbf_chain {
     bsl_dict *dict;    /* one radial atom whose centre we overwrite */
     rbf_state st[2];
     int cur;
-    bsl_design **Dy;   /* c plain designs, one per output (targets y_o) */
+    bsl_design *D;     /* the plain design of the c targets */
     double *delta2;    /* c: the current models' g (rj) */
     double lambda;
     size_t since_refresh;

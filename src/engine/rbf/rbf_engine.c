@@ -12,6 +12,9 @@
 #include "../../fit/fit.h"
 #include "../../fit/problem.h"
 #include "../../model/model.h"
+#include "../../summary/summary.h"
+
+#include <math.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +85,25 @@ static int rbf_options(bsl_rbf_options *ro, const bsl_engine_ctx *ctx, int annea
     return BASEL_OK;
 }
 
+/* R-hat and ESS of k, and the warnings of the rule of summary.h
+ * (bsl_conv_warnings): the sampler's only summary is the posterior of k. */
+static int k_diagnostics(bsl_result *res, const bsl_rbf_result *r)
+{
+    bsl_conv_check cc = {.what = "number of RBFs", .size_name = "the number of RBFs"};
+    bsl_rbf_k_convergence(r, &cc.size.rhat, &cc.size.ess_bulk, &cc.size.ess_tail, &cc.draws, &cc.chains);
+    json_t *dg = res->diagnostics;
+    int bad = 0;
+    if (!isnan(cc.size.rhat)) bsl_json_put(dg, "rhat_size", bsl_json_rhat(cc.size.rhat), &bad);
+    if (isfinite(cc.size.ess_bulk)) bsl_json_put(dg, "ess_size", json_real(cc.size.ess_bulk), &bad);
+    if (isfinite(cc.size.ess_tail)) bsl_json_put(dg, "ess_tail_size", json_real(cc.size.ess_tail), &bad);
+    if (bad) return BASEL_ENOMEM;
+    char w[BSL_CONV_MAX_WARNINGS][BSL_CONV_WARNING_LEN];
+    const size_t nw = bsl_conv_warnings(&cc, "run longer (--iter, --burn) or with more chains (--chains)", w);
+    for (size_t i = 0; i < nw; i++)
+        if (bsl_result_warn(res, w[i])) return BASEL_ENOMEM;
+    return BASEL_OK;
+}
+
 static int fit_rbf(bsl_engine_ctx *ctx, bsl_result *res, int anneal, basel_error *err)
 {
     const bsl_problem *P = ctx->P;
@@ -114,7 +136,9 @@ static int fit_rbf(bsl_engine_ctx *ctx, bsl_result *res, int anneal, basel_error
         snprintf(note, sizeof note, "%s: k = %zu%s", anneal ? "annealed MAP network" : "full-Bayes posterior mode", k,
                  anneal ? "" : " (posterior of k in model_size)");
         bsl_json_put(res->diagnostics, "note", json_string(note), &bad);
-        if (bad || !res->prior || !(res->engine = bsl_rbf_to_json(r))) rc = BASEL_ENOMEM;
+        if (bad || !res->prior) rc = BASEL_ENOMEM;
+        if (!rc && !anneal) rc = k_diagnostics(res, r);
+        if (!rc && !(res->engine = bsl_rbf_to_json(r))) rc = BASEL_ENOMEM;
     }
     bsl_rbf_free(r);
     return rc ? bsl_fail(err, rc, "out of memory") : BASEL_OK;

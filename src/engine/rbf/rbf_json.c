@@ -25,7 +25,7 @@ static json_t *draw_to_json(const bsl_rbf_result *r, const rbf_draw *dr)
     bsl_json_put(o, "chol_packed", bsl_json_doubles(dr->lpk, m * (m + 1) / 2), &bad);
     bsl_json_put(o, "shrink", bsl_json_doubles(dr->shrink, r->c), &bad);
     bsl_json_put(o, "scale2", bsl_json_doubles(dr->scale2, r->c), &bad);
-    bsl_json_put(o, "dof", json_real(dr->dof), &bad);
+    bsl_json_put(o, "dof", bsl_json_real(dr->dof), &bad);
     if (bad) json_decref(o);
     return bad ? NULL : o; /* NULL when out of memory, as bsl_rbf_to_json */
 }
@@ -43,14 +43,14 @@ json_t *bsl_rbf_to_json(const bsl_rbf_result *r)
     bsl_json_put(o, "radial", json_integer(r->radial), &bad);
     bsl_json_put(o, "linear_term", json_boolean(r->linear_term), &bad);
     bsl_json_put(o, "criterion", json_integer(r->criterion), &bad);
-    bsl_json_put(o, "width", json_real(r->width), &bad);
+    bsl_json_put(o, "width", bsl_json_real(r->width), &bad);
     bsl_json_put(o, "n", json_integer((json_int_t)r->n), &bad);
     bsl_json_put(o, "d", json_integer((json_int_t)r->d), &bad);
     bsl_json_put(o, "c", json_integer((json_int_t)r->c), &bad);
     bsl_json_put(o, "kmax", json_integer((json_int_t)r->kmax), &bad);
     bsl_json_put(o, "box_lo", bsl_json_doubles(r->lo, r->d), &bad);
     bsl_json_put(o, "box_side", bsl_json_doubles(r->side, r->d), &bad);
-    if (isfinite(r->score)) bsl_json_put(o, "score", json_real(r->score), &bad); /* absent when undefined */
+    if (isfinite(r->score)) bsl_json_put(o, "score", bsl_json_real(r->score), &bad); /* absent when undefined */
     if (r->k_post) bsl_json_put(o, "k_posterior", bsl_json_doubles(r->k_post, r->kmax + 1), &bad);
     bsl_json_put(o, "proposed", bsl_json_doubles(r->proposed, BSL_RBF_NMOVES), &bad);
     bsl_json_put(o, "accepted", bsl_json_doubles(r->accepted, BSL_RBF_NMOVES), &bad);

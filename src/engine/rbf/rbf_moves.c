@@ -261,17 +261,15 @@ static double log_trunc_norm(double lambda, size_t K)
  * independence MH step proposing from the untruncated conditional
  * Gamma(a_lambda + k, b_lambda + 1), accepted with Z(Lambda)/Z(Lambda*).
  */
-/* delta_o^2 | ... through each output's model (model.h draw_nuisance:
+/* delta_o^2 | ... through the model, output by output (model.h draw_nuisance:
  * sigma_o^2 and alpha_o given delta_o^2, then delta_o^2 | alpha_o, sigma_o^2,
  * over all m = q + k columns), then Lambda by independence Metropolis. */
 void rbf_hyper_step(bsl_rbf_chain *ch, gsl_rng *r)
 {
     rbf_state *s = &ch->st[ch->cur];
     if (ch->o.sample_delta2) {
-        for (size_t o = 0; o < ch->c; o++) {
-            bsl_cmodel_draw_nuisance(s->M[o], r);
-            bsl_cmodel_nuisance(s->M[o], ch->delta2 + o, NULL);
-        }
+        bsl_cmodel_draw_nuisance(s->M, r); /* output by output */
+        bsl_cmodel_nuisance(s->M, ch->delta2, NULL);
     }
     if (ch->o.sample_lambda) {
         const size_t K = rbf_kmax(ch);
@@ -325,11 +323,10 @@ int bsl_rbf_chain_draw_prior(bsl_rbf_chain *ch, gsl_rng *r)
     if (ch->mode != BSL_RBF_FULL) return BASEL_EINVAL;
     if (ch->o.sample_lambda)
         ch->lambda = gsl_ran_gamma(r, ch->o.a_lambda, 1.0 / ch->o.b_lambda);
-    if (ch->o.sample_delta2)
-        for (size_t o = 0; o < ch->c; o++) {
-            ch->delta2[o] = 1.0 / gsl_ran_gamma(r, ch->o.a_delta, 1.0 / ch->o.b_delta);
-            bsl_cmodel_set_nuisance(ch->st[ch->cur].M[o], ch->delta2 + o);
-        }
+    if (ch->o.sample_delta2) {
+        for (size_t o = 0; o < ch->c; o++) ch->delta2[o] = 1.0 / gsl_ran_gamma(r, ch->o.a_delta, 1.0 / ch->o.b_delta);
+        bsl_cmodel_set_nuisance(ch->st[ch->cur].M, ch->delta2);
+    }
     const size_t K = rbf_kmax(ch), d = ch->d;
     for (int tries = 0; tries < 1000; tries++) {
         rbf_state *s = &ch->st[ch->cur];
@@ -362,8 +359,8 @@ int bsl_rbf_chain_draw_y(bsl_rbf_chain *ch, gsl_rng *r, double *Y)
     rbf_state *s = &ch->st[ch->cur];
     const size_t n = ch->n, m = ch->q + s->k;
     double *L = ch->w, *w = ch->w + m * (m + 1) / 2; /* packed factor of D'D, then alpha */
-    bsl_cmodel_gram_factor(s->M[0], L);
-    const size_t *ids = bsl_cmodel_active(s->M[0]);
+    bsl_cmodel_gram_factor(s->M, L);
+    const size_t *ids = bsl_cmodel_active(s->M);
     for (size_t o = 0; o < ch->c; o++) {
         const double sigma2 = 1.0 / gsl_ran_gamma(r, ch->o.a0, 1.0 / ch->o.b0);
         /* alpha = sigma delta L'^{-1} e ~ N(0, sigma^2 delta^2 (D'D)^{-1}) */

@@ -39,6 +39,8 @@ struct bsl_rbf_result {
     double proposed[BSL_RBF_NMOVES], accepted[BSL_RBF_NMOVES];
     unsigned long seed;
     size_t iter, burn, chains;
+    double k_rhat, k_ess_bulk, k_ess_tail; /* rj: convergence of k (NaN: none) */
+    size_t k_draws;        /* rj: snapshots of k per chain behind them */
 };
 
 /* allocate draw arrays for k centres (d inputs, c outputs, q always-in) */

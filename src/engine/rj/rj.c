@@ -76,6 +76,7 @@ typedef struct rj_chain {
     double n_coef;
     bsl_modelset set;
     double run_len;         /* iterations in the current state not yet in set */
+    double nu_sum[2];       /* post-burn sums of the model's nuisance parameters */
     double *scratch;        /* kmax + 1 (drop scores) and (kmax+1) x c (beta) */
     size_t *old_atoms;      /* kmax + 1: the state before an accepted swap */
     double *beta;
@@ -261,6 +262,10 @@ static int record(rj_chain *ch, bsl_trace *trace, size_t t, const bsl_run *run)
     const size_t k = bsl_cmodel_k(M);
     const size_t *active = bsl_cmodel_active(M);
     ch->run_len++;
+    double sc[2] = {0, 0}; /* the model's nuisance parameters (when sampled) */
+    if (bsl_cmodel_nuisance(M, NULL, NULL) <= 2) bsl_cmodel_nuisance(M, sc, NULL);
+    ch->nu_sum[0] += sc[0];
+    ch->nu_sum[1] += sc[1];
     for (size_t i = 0; i < k; i++) ch->freq[active[i]]++;
     ch->size_cnt[k]++;
     bsl_trace_record(trace, t, active, k);
@@ -409,6 +414,12 @@ static int merge(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
             acc[i] += q->acc[i];
         }
         res->evaluations += q->evals;
+        if (pb->prior.kind == BSL_COEF_G) { /* (g), or ridge's (sigma2, lambda) */
+            res->g_mean += q->nu_sum[0] / iter / (double)chains;
+        } else {
+            res->sigma2_mean += q->nu_sum[0] / iter / (double)chains;
+            res->lambda_mean += q->nu_sum[1] / iter / (double)chains;
+        }
         if (bsl_modelset_merge(&res->models, &q->set)) return BASEL_ENOMEM;
     }
     bsl_modelset_sort(&res->models);

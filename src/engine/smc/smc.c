@@ -4,13 +4,14 @@
  * (paper 003), and the accessors.
  *
  * Invariant (smc_impl.h): after every feed, the cache describes the t points
- * fed, and every particle's factor, z and log_ml describe its centres over
- * those points with its current variances; s->W holds the normalised
+ * fed, the design D has t rows, and every particle's model describes its
+ * centres over those points with its current variances; s->W holds the normalised
  * weights. A failed feed leaves the system as it was.
  */
 #include "smc_impl.h"
 
 #include <cblas.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,7 +106,7 @@ static void cache_free(smc_cache *C)
     free(C->G);
     free(C->s1);
     free(C->sy);
-    free(C->row);
+    free(C->row ? C->row - 1 : NULL);
     memset(C, 0, sizeof *C);
 }
 
@@ -121,7 +122,11 @@ static int cache_init(smc_cache *C, size_t d, size_t mcap, double width)
     C->G = bsl_calloc(mcap * mcap, sizeof(double));
     C->s1 = bsl_calloc(mcap, sizeof(double));
     C->sy = bsl_calloc(mcap, sizeof(double));
-    C->row = bsl_calloc(mcap, sizeof(double));
+    double *row = bsl_calloc(mcap + 1, sizeof(double));
+    if (row) {
+        row[0] = 1.0; /* the intercept's entry of the new row (atom 0) */
+        C->row = row + 1;
+    }
     if (!C->xc || !C->yc || !C->Kc || !C->G || !C->s1 || !C->sy || !C->row) {
         cache_free(C);
         return BASEL_ENOMEM;
@@ -168,17 +173,51 @@ static void cache_add(smc_cache *C, const double *x, double y)
     C->t++;
 }
 
+/* ---- the atom source: the cache's cross products by atom id (0 the
+ * intercept, 1 + c the kernel at candidate c) ----------------------------- */
+
+static double src_gram(void *ctx, size_t i, size_t j)
+{
+    const smc_cache *C = ctx;
+    if (i == 0) return j == 0 ? (double)C->t : C->s1[j - 1];
+    if (j == 0) return C->s1[i - 1];
+    return smc_gram(C, i - 1, j - 1);
+}
+
+static double src_bty(void *ctx, size_t j, size_t o)
+{
+    const smc_cache *C = ctx;
+    (void)o;
+    return j == 0 ? C->sum_y : C->sy[j - 1];
+}
+
 /* ---- particles ----------------------------------------------------------- */
 
-int bsl_smc_particle_init(smc_particle *P, size_t kmax)
+/* The model's prior: ridge with the particle's sigma2 and lambda = 1 /
+ * sigma_beta2 (tau = rho); "sampled" so that set_nuisance takes new
+ * values, though smc draws them itself (smc_moves.c, eq. 5). */
+static bsl_coef_prior particle_prior(double sigma2, double sigma_beta2)
+{
+    bsl_coef_prior pr;
+    memset(&pr, 0, sizeof pr);
+    pr.kind = BSL_COEF_RIDGE;
+    pr.sigma2 = sigma2;
+    pr.lambda = 1.0 / sigma_beta2;
+    pr.sample_nuisance = 1;
+    return pr;
+}
+
+int bsl_smc_particle_init(smc_particle *P, size_t kmax, const bsl_design *D,
+                          const bsl_atom_source *src)
 {
     const size_t cap = kmax + 1;
     memset(P, 0, sizeof *P);
     P->centre = bsl_calloc(kmax, sizeof(size_t));
-    P->z = bsl_calloc(cap, sizeof(double));
     P->beta = bsl_calloc(cap, sizeof(double));
-    P->work = bsl_calloc(cap * cap + 3 * cap, sizeof(double));
-    if (!P->centre || !P->z || !P->beta || !P->work || bsl_chol_init(&P->chol, cap) != BASEL_OK) {
+    P->work = bsl_calloc(cap * (cap + 1) / 2 + 2 * cap, sizeof(double));
+    const bsl_coef_prior pr = particle_prior(1, 1);
+    basel_error err;
+    if (!P->centre || !P->beta || !P->work || bsl_cmodel_create_source(&P->M, D, src, &pr, cap, &err) != BASEL_OK) {
         bsl_smc_particle_free(P);
         return BASEL_ENOMEM;
     }
@@ -189,12 +228,12 @@ void bsl_smc_particle_free(smc_particle *P)
 {
     if (!P) return;
     free(P->centre);
-    free(P->z);
     free(P->beta);
     free(P->work);
-    bsl_chol_free(&P->chol);
+    bsl_cmodel_free(P->M);
+    P->M = NULL;
     P->centre = NULL;
-    P->z = P->beta = P->work = NULL;
+    P->beta = P->work = NULL;
 }
 
 void bsl_smc_particle_reset(smc_particle *P, double sigma2, double sigma_beta2)
@@ -202,32 +241,34 @@ void bsl_smc_particle_reset(smc_particle *P, double sigma2, double sigma_beta2)
     P->k = 0;
     P->sigma2 = sigma2;
     P->sigma_beta2 = sigma_beta2;
-    P->chol.k = 1;
-    P->chol.L[0] = sqrt(sigma2 / sigma_beta2); /* M = [0 + rho] with no data */
-    P->z[0] = 0;
+    /* no data: the empty model, log p(Y_0) = 0; the intercept enters with
+     * the first point (smc_moves.c) */
+    bsl_cmodel_clear(P->M);
+    const double vals[2] = {sigma2, 1.0 / sigma_beta2};
+    bsl_cmodel_set_nuisance(P->M, vals);
     P->beta[0] = 0;
     P->log_w = 0;
-    P->log_ml = 0; /* p(Y_0) = 1 */
-    P->since_refactor = 0;
     P->p_new = 0;
+}
+
+void bsl_smc_particle_sync(smc_particle *P)
+{
+    const size_t km = bsl_cmodel_k(P->M);
+    const size_t *act = bsl_cmodel_active(P->M);
+    P->k = km > 0 ? km - 1 : 0;
+    for (size_t j = 0; j < P->k; j++) P->centre[j] = act[j + 1] - 1;
 }
 
 /* Copy the used part only: O(k^2), no allocation (same kmax). */
 void bsl_smc_particle_copy(smc_particle *dst, const smc_particle *src)
 {
-    const size_t k1 = src->k + 1, cap = src->chol.cap;
+    bsl_cmodel_copy(dst->M, src->M);
     dst->k = src->k;
     memcpy(dst->centre, src->centre, src->k * sizeof *src->centre);
-    for (size_t j = 0; j < k1; j++)
-        memcpy(dst->chol.L + j * cap + j, src->chol.L + j * cap + j, (k1 - j) * sizeof(double));
-    dst->chol.k = src->chol.k;
-    memcpy(dst->z, src->z, k1 * sizeof(double));
-    memcpy(dst->beta, src->beta, k1 * sizeof(double));
+    memcpy(dst->beta, src->beta, (src->k + 1) * sizeof(double));
     dst->sigma2 = src->sigma2;
     dst->sigma_beta2 = src->sigma_beta2;
     dst->log_w = src->log_w;
-    dst->log_ml = src->log_ml;
-    dst->since_refactor = src->since_refactor;
     dst->p_new = src->p_new;
 }
 
@@ -242,6 +283,7 @@ void bsl_smc_free(bsl_smc *s)
     for (size_t i = 0; s->rng && i < N; i++)
         if (s->rng[i]) gsl_rng_free(s->rng[i]);
     if (s->master) gsl_rng_free(s->master);
+    bsl_design_free(s->D);
     free(s->p);
     free(s->q);
     free(s->rng);
@@ -269,12 +311,21 @@ int bsl_smc_alloc(bsl_smc **out, size_t d, const bsl_smc_options *o, basel_error
     s->u = bsl_calloc(N, sizeof *s->u);
     s->anc = bsl_calloc(N, sizeof *s->anc);
     s->master = gsl_rng_alloc(gsl_rng_taus2);
+    const double y0 = 0;
     int ok = s->p && s->q && s->rng && s->W && s->u && s->anc && s->master &&
-             cache_init(&s->cache, d, o->candidates, o->width) == BASEL_OK;
+             cache_init(&s->cache, d, o->candidates, o->width) == BASEL_OK &&
+             bsl_design_create_plain(&s->D, 0, &y0, 1, err) == BASEL_OK;
+    /* 64 eps (kmax + 1): the Schur complement's rounding level, the
+     * collinearity bound smc always used; smc reads no drop-one scores, so
+     * the models keep no inverse through their refactorisation at every
+     * new rho (lazy_inverse) */
+    s->src = (bsl_atom_source){.m = o->candidates + 1, .gram = src_gram, .bty = src_bty,
+                               .ctx = &s->cache, .rank_tol = 64 * DBL_EPSILON * (double)(o->kmax + 1),
+                               .lazy_inverse = 1};
     for (size_t i = 0; ok && i < N; i++) {
         s->rng[i] = gsl_rng_alloc(gsl_rng_taus2);
-        ok = s->rng[i] && bsl_smc_particle_init(&s->p[i], o->kmax) == BASEL_OK &&
-             bsl_smc_particle_init(&s->q[i], o->kmax) == BASEL_OK;
+        ok = s->rng[i] && bsl_smc_particle_init(&s->p[i], o->kmax, s->D, &s->src) == BASEL_OK &&
+             bsl_smc_particle_init(&s->q[i], o->kmax, s->D, &s->src) == BASEL_OK;
     }
     if (!ok) {
         bsl_smc_free(s);
@@ -346,6 +397,7 @@ static void step_paper(bsl_smc *s, const double *x, double y, unsigned long step
     const size_t N = s->o.particles;
     if (s->cache.t > 0) maybe_resample(s, 1 / bsl_dot(s->W, s->W, N), step_seed);
     cache_add(&s->cache, x, y);
+    bsl_design_add_row(s->D, &y);
     const smc_cache *C = &s->cache;
     const bsl_smc_options *o = &s->o;
     smc_particle *P = s->p;
@@ -364,6 +416,7 @@ static void step_move(bsl_smc *s, const double *x, double y, unsigned long step_
 {
     const size_t N = s->o.particles;
     cache_add(&s->cache, x, y);
+    bsl_design_add_row(s->D, &y);
     const smc_cache *C = &s->cache;
     const bsl_smc_options *o = &s->o;
     gsl_rng **R = s->rng;

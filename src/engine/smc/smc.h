@@ -21,13 +21,17 @@
  * centres is uniform over those M points (a bounded-memory model for long
  * streams; it is a different prior, and the fit records M).
  *
- * Each particle keeps the Cholesky factor of M_S = K_S'K_S + rho I (rho =
- * sigma2 / sigma_beta2, column 0 = intercept) and z = L^{-1} K_S'Y, updated by
- * a rank-one Givens update when a point arrives (linalg/rank1.h) and by
- * append / remove when a kernel is born or dies (linalg/linalg.h): O(k^2)
- * per step. The only O(k^3) work is a refactorisation when the Gibbs draw of
- * eq. (5) changes rho (every nuisance_every steps; never when the variances
- * are fixed) and a drift-bounding refactorisation every 256 updates.
+ * Each particle's collapsed state is a model of the model table (model.h:
+ * the Gaussian model under the ridge prior, tau = rho = sigma2 /
+ * sigma_beta2) over a shared plain design that grows by one row per point,
+ * its atoms (the intercept and the kernels at the candidates) supplied as
+ * cross products from the cache (bsl_atom_source). The model keeps the
+ * factor of M_S = K_S'K_S + rho I and z = L^{-1} K_S'Y, updated by a rank-one
+ * Givens update when a point arrives (bsl_model_add_row) and by append /
+ * remove when a kernel is born or dies: O(k^2) per step. The O(k^3) work is
+ * a refactorisation when the Gibbs draw of eq. (5) changes rho (every
+ * nuisance_every steps; never when the variances are fixed) and a
+ * drift-bounding refactorisation every 256 updates.
  *
  * Importance weights: smc_moves.c derives eq. (8) for these priors with two
  * backward kernels: the paper's reverse moves (kernel PAPER, Algorithm 1 as

@@ -128,8 +128,8 @@ static int smc_summaries(bsl_result *res, const bsl_smc *s)
              bsl_smc_sigma_mean(s), bsl_smc_ess(s));
     int bad = 0;
     bsl_json_put(dg, "note", json_string(note), &bad);
-    bsl_json_put(dg, "mean_k", json_real(bsl_smc_mean_k(s)), &bad);
-    bsl_json_put(dg, "noise_sd", json_real(bsl_smc_sigma_mean(s)), &bad);
+    bsl_json_put(dg, "mean_k", bsl_json_real(bsl_smc_mean_k(s)), &bad);
+    bsl_json_put(dg, "noise_sd", bsl_json_real(bsl_smc_sigma_mean(s)), &bad);
     return rc ? rc : bad ? BASEL_ENOMEM : BASEL_OK;
 }
 

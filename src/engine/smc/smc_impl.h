@@ -9,21 +9,22 @@
  *    Kc[c + c' mcap] = K(x_c, x_c') for c, c' < m; G (upper triangle,
  *    column-major, ld mcap) = sum over all t points of K(x_s, c) K(x_s, c');
  *    s1[c] = sum_s K(x_s, c); sy[c] = sum_s K(x_s, c) y_s; sum_y, yy.
- *  - particle: chol is the factor of M_S = K_S'K_S + rho I over the t points
- *    (order k + 1, column 0 the intercept, column j + 1 the kernel at
- *    candidate centre[j]); z = L^{-1} K_S'Y; log_ml = log p(Y_t | S, sigma2,
- *    sigma_beta2) (paper 003 eq. 3 before normalisation); centres distinct.
+ *  - particle: M is the collapsed model (model.h, the ridge prior with
+ *    sigma2 and lambda = 1 / sigma_beta2, tau = rho) over the t points
+ *    of the shared plain design D, whose atoms are 0 the intercept and
+ *    1 + c the kernel at candidate c, read from the cache as cross products
+ *    (bsl_atom_source); it holds the intercept once t > 0, and then
+ *    centre[j] = active[j + 1] - 1 (k = its k - 1); its log_ml = log
+ *    p(Y_t | S, sigma2, sigma_beta2) (paper 003 eq. 3 before
+ *    normalisation); centres distinct.
  */
 #ifndef BSL_SMC_IMPL_H
 #define BSL_SMC_IMPL_H
 
 #include "smc.h"
-#include "../../linalg/linalg.h"
+#include "../../model/model.h"
 
 #include <gsl/gsl_rng.h>
-
-/* drift bound: refactorise a particle after this many O(k^2) updates */
-#define SMC_REFACTOR_EVERY 256
 
 typedef struct smc_cache {
     size_t d, mcap, m, t;
@@ -34,27 +35,27 @@ typedef struct smc_cache {
     double *G;    /* mcap x mcap, upper triangle */
     double *s1, *sy; /* mcap */
     double sum_y, yy;
-    double *row;  /* mcap: K(x_t, c) for the point being fed */
+    double *row;  /* mcap: K(x_t, c) for the point being fed; row[-1] = 1,
+                     so row - 1 is the new row of every atom by id */
     double y_t;
 } smc_cache;
 
 typedef struct smc_particle {
+    bsl_cmodel *M;      /* the collapsed model (see the invariants) */
     size_t k;
     size_t *centre;     /* kmax */
-    bsl_chol chol;      /* cap kmax + 1 */
-    double *z;          /* kmax + 1 */
     double *beta;       /* kmax + 1: last draw of eq. (4) */
     double sigma2, sigma_beta2;
     double log_w;       /* unnormalised log weight */
-    double log_ml;
-    size_t since_refactor;
     double p_new;       /* move kernel: P(new candidate enters | x') this step */
-    double *work;       /* (kmax + 1)^2 + 3 (kmax + 1) scratch */
+    double *work;       /* (kmax + 1)(kmax + 2) / 2 + 2 (kmax + 1) scratch */
 } smc_particle;
 
 struct bsl_smc {
     bsl_smc_options o;
     smc_cache cache;
+    bsl_design *D;        /* plain design: t rows, their y'y */
+    bsl_atom_source src;  /* the cache's cross products by atom id */
     smc_particle *p, *q;  /* current system and the resampling buffer */
     gsl_rng **rng;        /* one per particle slot */
     gsl_rng *master;      /* resampling */
@@ -73,15 +74,15 @@ static inline double smc_gram(const smc_cache *C, size_t a, size_t b)
     return a <= b ? C->G[a + b * C->mcap] : C->G[b + a * C->mcap];
 }
 
-int bsl_smc_particle_init(smc_particle *P, size_t kmax);
+int bsl_smc_particle_init(smc_particle *P, size_t kmax, const bsl_design *D,
+                          const bsl_atom_source *src);
 void bsl_smc_particle_free(smc_particle *P);
 void bsl_smc_particle_copy(smc_particle *dst, const smc_particle *src);
 /* Set an empty particle (k = 0, t = 0) with the given variances. */
 void bsl_smc_particle_reset(smc_particle *P, double sigma2, double sigma_beta2);
-/* Rebuild the factor and z from the cache (O(k^3)); BASEL_ENUMERIC if not
- * positive definite. Recomputes log_ml. */
-int bsl_smc_particle_refactor(smc_particle *P, const smc_cache *C);
-double bsl_smc_particle_log_ml(const smc_particle *P, const smc_cache *C);
+/* k and centre from the model's active atoms. */
+void bsl_smc_particle_sync(smc_particle *P);
+static inline double smc_log_ml(const smc_particle *P) { return bsl_cmodel_log_ml(P->M); }
 /* One step of Algorithm 1 for particle P after the cache took point t:
  * data update, move, weight increment, nuisance draws. r is P's generator,
  * already seeded for this step. */

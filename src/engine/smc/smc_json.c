@@ -4,9 +4,10 @@
  * The JSON holds everything a later feed reads: the options, the candidate
  * cache (candidate points, G's upper triangle, s1, sy, sums; Kc is
  * recomputed from the candidate points with the same kernel code, so its
- * bits are identical), and per particle its centres, factor (lower
- * triangle, column by column), z, drawn beta, variances, log weight,
- * log_ml and refactorisation counter. Generators are reseeded from
+ * bits are identical), and per particle its centres, drawn beta, variances,
+ * log weight, and its model's state (bsl_cmodel_state_save: factor,
+ * inverse, Gram block, z, scores, counters), which the model loads back
+ * bit for bit. Generators are reseeded from
  * (seed, step, index) at every step, so (seed, t) replaces their state.
  * Doubles are dumped by jansson with 17 significant digits and read back
  * exactly. Invariant of the reader: nothing is trusted; every count, index,
@@ -21,7 +22,9 @@
 #include <string.h>
 
 #define SMC_FORMAT "basel-smc"
-#define SMC_FORMAT_VERSION 1
+/* 2: the particle's model state ("model") replaced version 1's "L", "z",
+ * "log_ml" and "since_refactor" */
+#define SMC_FORMAT_VERSION 2
 
 /* ---- writing --------------------------------------------------------------- */
 
@@ -57,21 +60,17 @@ static json_t *cache_json(const smc_cache *C)
 
 static json_t *particle_json(const smc_particle *P)
 {
-    const size_t k1 = P->k + 1, cap = P->chol.cap;
-    double *L = bsl_malloc(k1 * (k1 + 1) / 2, sizeof *L);
-    if (!L) return NULL;
-    size_t n = 0;
-    for (size_t j = 0; j < k1; j++)
-        for (size_t i = j; i < k1; i++) L[n++] = P->chol.L[i + j * cap];
+    const size_t n = bsl_cmodel_state_size(P->M);
+    double *st = bsl_malloc(n + 1, sizeof *st);
+    if (!st) return NULL;
+    bsl_cmodel_state_save(P->M, st);
     /* JSON has no -inf: a particle whose birth failed has log_w "-inf"
      * (never null: FIT.json holds no null outside diagnostics) */
     json_t *lw = isfinite(P->log_w) ? json_real(P->log_w) : json_string("-inf");
-    json_t *j = json_pack("{s:o, s:f, s:f, s:o, s:f, s:I, s:o, s:o, s:o}", "centres",
-                          bsl_json_sizes(P->centre, P->k), "sigma2", P->sigma2, "sigma_beta2",
-                          P->sigma_beta2, "log_w", lw, "log_ml", P->log_ml, "since_refactor",
-                          (json_int_t)P->since_refactor, "L", bsl_json_doubles(L, n), "z",
-                          bsl_json_doubles(P->z, k1), "beta", bsl_json_doubles(P->beta, k1));
-    free(L);
+    json_t *j = json_pack("{s:o, s:f, s:f, s:o, s:o, s:o}", "centres", bsl_json_sizes(P->centre, P->k),
+                          "sigma2", P->sigma2, "sigma_beta2", P->sigma_beta2, "log_w", lw, "beta",
+                          bsl_json_doubles(P->beta, P->k + 1), "model", bsl_json_doubles(st, n));
+    free(st);
     return j;
 }
 
@@ -201,13 +200,14 @@ static int is_listed(const size_t *x, size_t n, size_t v)
     return 0;
 }
 
-/* One particle; i names it in messages. */
+/* One particle; i names it in messages. Its model holds the intercept
+ * (atom 0) and its centres (atoms 1 + c) once a point has been fed. */
 static int read_particle(const json_t *j, smc_particle *P, const smc_cache *C, size_t kmax,
                          size_t i, basel_error *err)
 {
-    const json_t *cs = json_object_get(j, "centres");
+    const json_t *cs = json_object_get(j, "centres"), *ms = json_object_get(j, "model");
     if (!json_is_object(j) || !json_is_array(cs) || json_array_size(cs) > kmax ||
-        json_array_size(cs) > C->m)
+        json_array_size(cs) > C->m || (C->t == 0 && json_array_size(cs) > 0))
         return bsl_fail(err, BASEL_EPARSE, "smc fit: particle %zu: \"centres\" missing or too long", i);
     P->k = json_array_size(cs);
     for (size_t c = 0; c < P->k; c++) {
@@ -217,29 +217,35 @@ static int read_particle(const json_t *j, smc_particle *P, const smc_cache *C, s
             return bsl_fail(err, BASEL_EPARSE, "smc fit: particle %zu: centre %zu invalid or repeated", i, c);
         P->centre[c] = (size_t)x;
     }
-    const size_t k1 = P->k + 1, cap = P->chol.cap;
-    double *L = P->work; /* (kmax+1)^2 >= k1 (k1 + 1) / 2 entries */
+    const size_t k1 = P->k + 1, ns = json_is_array(ms) ? json_array_size(ms) : 0;
+    double *st = bsl_malloc(ns + 1, sizeof *st);
+    if (!st) return bsl_fail(err, BASEL_ENOMEM, "smc fit: out of memory");
     double lw;
     if (get_num(j, "sigma2", &P->sigma2) || !(P->sigma2 > 0) ||
         get_num(j, "sigma_beta2", &P->sigma_beta2) || !(P->sigma_beta2 > 0) ||
-        get_num(j, "log_ml", &P->log_ml) ||
-        get_size(j, "since_refactor", 0, SMC_REFACTOR_EVERY, &P->since_refactor) ||
-        get_reals(j, "L", L, k1 * (k1 + 1) / 2) || get_reals(j, "z", P->z, k1) ||
-        get_reals(j, "beta", P->beta, k1))
+        get_reals(j, "beta", P->beta, k1) || get_reals(j, "model", st, ns)) {
+        free(st);
         return bsl_fail(err, BASEL_EPARSE, "smc fit: particle %zu: a field is missing, of the wrong size, or not finite", i);
+    }
+    /* the model's atoms: 0, then 1 + centre */
+    size_t *a = bsl_malloc(k1, sizeof *a);
+    int rc = a ? BASEL_OK : BASEL_ENOMEM;
+    if (a) {
+        a[0] = 0;
+        for (size_t c = 0; c < P->k; c++) a[c + 1] = P->centre[c] + 1;
+        rc = bsl_cmodel_state_load(P->M, a, C->t > 0 ? k1 : 0, st, ns);
+    }
+    free(a);
+    free(st);
+    if (rc == BASEL_ENOMEM) return bsl_fail(err, rc, "smc fit: out of memory");
+    if (rc != BASEL_OK)
+        return bsl_fail(err, BASEL_EPARSE, "smc fit: particle %zu: \"model\" does not fit its centres", i);
     /* log_w may be -inf for a particle whose birth failed: JSON has no
      * -inf, so it is stored as "-inf" */
     const json_t *jw = json_object_get(j, "log_w");
     if (json_is_string(jw) && strcmp(json_string_value(jw), "-inf") == 0) lw = -INFINITY;
     else if (get_num(j, "log_w", &lw)) return bsl_fail(err, BASEL_EPARSE, "smc fit: particle %zu: bad log_w", i);
     P->log_w = lw;
-    size_t n = 0;
-    for (size_t c = 0; c < k1; c++)
-        for (size_t r = c; r < k1; r++) P->chol.L[r + c * cap] = L[n++];
-    for (size_t c = 0; c < k1; c++)
-        if (!(P->chol.L[c + c * cap] > 0))
-            return bsl_fail(err, BASEL_EPARSE, "smc fit: particle %zu: factor diagonal not positive", i);
-    P->chol.k = k1;
     return BASEL_OK;
 }
 
@@ -250,7 +256,7 @@ int bsl_smc_from_json(bsl_smc **out, const json_t *j, basel_error *err)
     if (!json_is_object(j) || !json_is_string(fmt) || strcmp(json_string_value(fmt), SMC_FORMAT) != 0)
         return perr(err, "not a basel-smc particle system (\"format\" missing or different)");
     if (!json_is_integer(ver) || json_integer_value(ver) != SMC_FORMAT_VERSION)
-        return perr(err, "unsupported \"format_version\" (this build reads 1)");
+        return perr(err, "unsupported \"format_version\" (this build reads 2)");
     bsl_smc_options o;
     int rc = read_options(json_object_get(j, "options"), &o, err);
     if (rc != BASEL_OK) return rc;
@@ -264,6 +270,10 @@ int bsl_smc_from_json(bsl_smc **out, const json_t *j, basel_error *err)
     if (rc != BASEL_OK) return rc;
     s->n_resample = nres;
     rc = read_cache(json_object_get(j, "cache"), &s->cache, err);
+    if (rc == BASEL_OK) { /* the design's rows: t of them, with the cache's y'y */
+        s->D->n = s->cache.t;
+        s->D->yy[0] = s->cache.yy;
+    }
     for (size_t i = 0; rc == BASEL_OK && i < o.particles; i++)
         rc = read_particle(json_array_get(parts, i), &s->p[i], &s->cache, o.kmax, i, err);
     if (rc == BASEL_OK && bsl_smc_normalise(s) == 0)

@@ -4,9 +4,13 @@
  * importance weight of eq. (8) is accumulated, and beta, sigma2,
  * sigma_beta2 are drawn from eqs. (4)-(5).
  *
- * Invariant: on return the particle's factor, z and log_ml describe its
+ * Invariant: on return the particle's model (smc_impl.h) describes its
  * (possibly new) centres over the t points with its (possibly new)
- * variances, and log_w has been multiplied by the incremental weight.
+ * variances, and log_w has been multiplied by the incremental weight. The
+ * model (model.h: the ridge prior, tau = rho) does all the linear algebra:
+ * the new row (a rank-one update of its factor), births and deaths, the
+ * refactorisation for a new rho and the drift bound; this file only picks
+ * the moves and weighs them.
  *
  * ---- Target ----------------------------------------------------------------
  * With the variances held fixed through a step, the target at time t over
@@ -69,11 +73,12 @@
  * sigma_beta2 | beta ~ IG(a_b + (k+1)/2, b_b + |beta|^2/2) (eq. 5). This
  * data-augmentation kernel leaves pi_t(S, sigma2, sigma_beta2) invariant, so
  * the next step's weights (ratios at fixed variances) remain valid. A new
- * rho changes every diagonal entry of M, so the factor is rebuilt from the
- * cache (O(k^3)); this is the only O(k^3) work besides drift control.
+ * rho changes every diagonal entry of M, so the model refactorises
+ * (O(k^3)); this is the only O(k^3) work besides drift control. beta is
+ * drawn by the model (bsl_cmodel_coef_draw) from the ziggurat normals
+ * drawn here, in the order the draws have always had.
  */
 #include "smc_impl.h"
-#include "../../linalg/rank1.h"
 
 #include <float.h>
 #include <gsl/gsl_randist.h>
@@ -104,86 +109,30 @@ static double log_prior_set(const bsl_smc_options *o, size_t k, size_t m)
     return (double)k * log(o->poisson_mean) + lgamma((double)(m - k) + 1) - lgamma((double)m + 1);
 }
 
-double bsl_smc_particle_log_ml(const smc_particle *P, const smc_cache *C)
+/* The new point enters the model (its row: 1 for the intercept, K(x_t,
+ * c) for candidate c, smc_impl.h), and the intercept with the first point:
+ * O(k^2). BASEL_ENUMERIC if a drift-bounding refactorisation failed. */
+static int add_point(smc_particle *P, const smc_cache *C)
 {
-    const size_t k1 = P->k + 1;
-    const double rho = P->sigma2 / P->sigma_beta2;
-    const double zz = bsl_dot(P->z, P->z, k1);
-    const double rss = C->yy - zz;
-    return -0.5 * (double)C->t * log(2 * M_PI * P->sigma2) + 0.5 * (double)k1 * log(rho) -
-           0.5 * bsl_chol_logdet(&P->chol) - rss / (2 * P->sigma2);
-}
-
-/* M_S = K_S'K_S + rho I and b = K_S'Y from the cache, into A (ld cap) and b. */
-static void build_system(const smc_particle *P, const smc_cache *C, double *A, double *b)
-{
-    const size_t k = P->k, cap = P->chol.cap;
-    const double rho = P->sigma2 / P->sigma_beta2;
-    A[0] = (double)C->t + rho;
-    b[0] = C->sum_y;
-    for (size_t j = 0; j < k; j++) {
-        const size_t cj = P->centre[j];
-        A[(j + 1) + 0 * cap] = C->s1[cj];
-        b[j + 1] = C->sy[cj];
-        for (size_t i = j; i < k; i++) A[(i + 1) + (j + 1) * cap] = smc_gram(C, P->centre[i], cj);
-        A[(j + 1) + (j + 1) * cap] += rho;
-    }
-}
-
-int bsl_smc_particle_refactor(smc_particle *P, const smc_cache *C)
-{
-    const size_t k1 = P->k + 1, cap = P->chol.cap;
-    double *A = P->work, *b = P->work + cap * cap;
-    build_system(P, C, A, b);
-    int rc = bsl_chol_factor(&P->chol, A, k1, cap);
-    if (rc != BASEL_OK) return rc;
-    memcpy(P->z, b, k1 * sizeof *b);
-    bsl_chol_solve_lower(&P->chol, P->z);
-    P->since_refactor = 0;
-    P->log_ml = bsl_smc_particle_log_ml(P, C);
-    return BASEL_OK;
-}
-
-/* The new point (row v = [1, K(x_t, mu_j)]) enters M and z: O(k^2). */
-static void add_point(smc_particle *P, const smc_cache *C)
-{
-    const size_t k = P->k;
-    double *v = P->work + P->chol.cap * P->chol.cap;
-    v[0] = 1;
-    for (size_t j = 0; j < k; j++) v[j + 1] = C->row[P->centre[j]];
-    double zx = C->y_t;
-    bsl_chol_rank1_update(&P->chol, v, P->z, 1, &zx);
-    P->since_refactor++;
+    int rc = bsl_cmodel_add_row(P->M, C->row - 1, &C->y_t);
+    if (rc == BASEL_OK && bsl_cmodel_k(P->M) == 0) rc = bsl_cmodel_add(P->M, 0);
+    return rc;
 }
 
 /* Append the kernel at candidate c (O(k^2)); 0, or -1 if numerically
- * collinear (the Schur complement is at rounding level). */
-static int add_centre(smc_particle *P, const smc_cache *C, size_t c)
+ * collinear (the model refuses it). */
+static int add_centre(smc_particle *P, size_t c)
 {
-    const size_t k = P->k, cap = P->chol.cap;
-    double *g = P->work + cap * cap, *v = g + cap;
-    const double rho = P->sigma2 / P->sigma_beta2;
-    g[0] = C->s1[c];
-    for (size_t j = 0; j < k; j++) g[j + 1] = smc_gram(C, P->centre[j], c);
-    const double dcc = smc_gram(C, c, c) + rho;
-    const double s = bsl_chol_schur(&P->chol, g, dcc, v);
-    /* s >= rho in exact arithmetic; rounding of v'v is ~ k eps dcc */
-    if (!(s > 64 * DBL_EPSILON * (double)(k + 1) * dcc)) return -1;
-    const double znew = (C->sy[c] - bsl_dot(v, P->z, k + 1)) / sqrt(s);
-    bsl_chol_append_commit(&P->chol, v, s);
-    P->z[k + 1] = znew;
-    P->centre[k] = c;
-    P->k = k + 1;
-    P->since_refactor++;
+    if (bsl_cmodel_try_add(P->M, c + 1) == -INFINITY || bsl_cmodel_add(P->M, c + 1) != BASEL_OK) return -1;
+    P->centre[P->k++] = c;
     return 0;
 }
 
 static void remove_centre(smc_particle *P, size_t pos)
 {
-    bsl_chol_remove(&P->chol, pos + 1, P->z, 1);
+    bsl_cmodel_remove(P->M, P->centre[pos] + 1);
     memmove(P->centre + pos, P->centre + pos + 1, (P->k - pos - 1) * sizeof *P->centre);
     P->k--;
-    P->since_refactor++;
 }
 
 static int is_centre(const smc_particle *P, size_t c)
@@ -203,27 +152,28 @@ static size_t draw_unoccupied(const smc_particle *P, size_t m, gsl_rng *r)
     }
 }
 
-/* eq. (4) then eq. (5): beta = L^{-T}(z + sigma eps), sigma2, sigma_beta2;
- * then rebuild the factor for the new rho. */
-static void draw_nuisance(smc_particle *P, const smc_cache *C, const bsl_smc_options *o,
-                          gsl_rng *r, int update_variances)
+/* eq. (4) then eq. (5): beta = L^{-T}(z + sigma eps) (the model's draw
+ * from the normals eps), sigma2, sigma_beta2; then the model takes the new
+ * rho (a refactorisation). 0, or -1 if that failed. */
+static int draw_nuisance(smc_particle *P, const smc_cache *C, const bsl_smc_options *o,
+                         gsl_rng *r, int update_variances)
 {
-    const size_t k1 = P->k + 1, cap = P->chol.cap;
-    const double sigma = sqrt(P->sigma2), rho = P->sigma2 / P->sigma_beta2;
-    for (size_t j = 0; j < k1; j++) P->beta[j] = P->z[j] + sigma * gsl_ran_gaussian_ziggurat(r, 1.0);
-    bsl_chol_solve_upper(&P->chol, P->beta);
-    if (!update_variances) return;
+    const size_t k1 = P->k + 1;
+    for (size_t j = 0; j < k1; j++) P->beta[j] = gsl_ran_gaussian_ziggurat(r, 1.0);
+    if (bsl_cmodel_coef_draw(P->M, P->beta) != BASEL_OK) return -1;
+    if (!update_variances) return 0;
     /* e'e = Y'Y - 2 beta'b + beta'(M - rho I)beta, with b = K'Y from the cache
-     * and beta'M beta = |L' beta|^2 */
-    double *w = P->work + cap * cap, *b = w + cap;
-    memcpy(w, P->beta, k1 * sizeof *w);
-    for (size_t i = 0; i < k1; i++) { /* w = L' beta, in place top-down */
+     * and beta'M beta = |L' beta|^2 (L the model's factor, packed) */
+    double *Lp = P->work, *w = Lp + k1 * (k1 + 1) / 2, *b = w + k1;
+    bsl_cmodel_gram_factor(P->M, Lp);
+    for (size_t i = 0, col = 0; i < k1; col += k1 - i, i++) { /* w = L' beta */
         double acc = 0;
-        for (size_t r2 = i; r2 < k1; r2++) acc += P->chol.L[r2 + i * cap] * w[r2];
+        for (size_t r2 = i; r2 < k1; r2++) acc += Lp[col + r2 - i] * P->beta[r2];
         w[i] = acc;
     }
     b[0] = C->sum_y;
     for (size_t j = 0; j + 1 < k1; j++) b[j + 1] = C->sy[P->centre[j]];
+    const double rho = P->sigma2 * (1.0 / P->sigma_beta2); /* the model's tau */
     const double bb = bsl_dot(P->beta, P->beta, k1);
     double ee = C->yy - 2 * bsl_dot(P->beta, b, k1) + bsl_dot(w, w, k1) - rho * bb;
     ee = fmax(ee, 0.0);
@@ -233,6 +183,8 @@ static void draw_nuisance(smc_particle *P, const smc_cache *C, const bsl_smc_opt
     const double rate_b = fmax(o->b_beta + bb / 2, DBL_MIN);
     P->sigma2 = 1 / gsl_ran_gamma(r, o->a_sigma + (double)C->t / 2, 1 / rate_s);
     P->sigma_beta2 = 1 / gsl_ran_gamma(r, o->a_beta + (double)k1 / 2, 1 / rate_b);
+    const double vals[2] = {P->sigma2, 1.0 / P->sigma_beta2};
+    return bsl_cmodel_set_nuisance(P->M, vals) == BASEL_OK ? 0 : -1;
 }
 
 void bsl_smc_initial_variances(const bsl_smc_options *o, gsl_rng *r, double *sigma2,
@@ -256,7 +208,7 @@ static double propose(smc_particle *P, const smc_cache *C, const bsl_smc_options
     const double u = gsl_rng_uniform(r);
     if (u < a.birth) {
         const size_t c = draw_unoccupied(P, m, r);
-        if (add_centre(P, C, c) != 0) return -INFINITY;
+        if (add_centre(P, c) != 0) return -INFINITY;
         const int at_new = m > m_prev && c == m - 1;
         const double log_L = at_new ? 0.0
                                     : log(move_probabilities(o, kp + 1, m_prev).death) - log((double)(kp + 1));
@@ -276,18 +228,15 @@ static double propose(smc_particle *P, const smc_cache *C, const bsl_smc_options
 void bsl_smc_particle_step(smc_particle *P, const smc_cache *C, const bsl_smc_options *o, gsl_rng *r)
 {
     const size_t m_prev = C->m - (C->t <= C->mcap ? 1 : 0);
-    const double ell_prev = P->log_ml;
-    add_point(P, C);
-    const double log_q = propose(P, C, o, m_prev, r);
-    if (P->since_refactor >= SMC_REFACTOR_EVERY && bsl_smc_particle_refactor(P, C) != BASEL_OK) {
+    const double ell_prev = smc_log_ml(P);
+    if (add_point(P, C) != BASEL_OK) {
         P->log_w = -INFINITY; /* not positive definite: cannot happen with rho > 0 */
         return;
     }
-    P->log_ml = bsl_smc_particle_log_ml(P, C);
-    P->log_w += P->log_ml - ell_prev + log_q;
+    const double log_q = propose(P, C, o, m_prev, r);
+    P->log_w += smc_log_ml(P) - ell_prev + log_q;
     const int update = o->sample_nuisance && C->t % o->nuisance_every == 0;
-    draw_nuisance(P, C, o, r, update);
-    if (update && bsl_smc_particle_refactor(P, C) != BASEL_OK) P->log_w = -INFINITY;
+    if (draw_nuisance(P, C, o, r, update) != 0) P->log_w = -INFINITY;
 }
 
 /* ---- resample-move kernel (the default, o->kernel == BSL_SMC_KERNEL_MOVE) --
@@ -308,38 +257,20 @@ void bsl_smc_particle_step(smc_particle *P, const smc_cache *C, const bsl_smc_op
  * particles need not have visited, so its variance stays bounded; the
  * enumeration test shows the difference. */
 
-/* log_ml of the set with candidate c appended, without changing P
- * (O(k^2)); -inf if collinear. */
-static double trial_add_log_ml(smc_particle *P, const smc_cache *C, size_t c)
-{
-    const size_t k = P->k, cap = P->chol.cap;
-    double *g = P->work + cap * cap, *v = g + cap;
-    const double rho = P->sigma2 / P->sigma_beta2;
-    g[0] = C->s1[c];
-    for (size_t j = 0; j < k; j++) g[j + 1] = smc_gram(C, P->centre[j], c);
-    const double dcc = smc_gram(C, c, c) + rho;
-    const double s = bsl_chol_schur(&P->chol, g, dcc, v);
-    if (!(s > 64 * DBL_EPSILON * (double)(k + 1) * dcc)) return -INFINITY;
-    const double znew = (C->sy[c] - bsl_dot(v, P->z, k + 1)) / sqrt(s);
-    /* ell changes by: one more log rho / 2, -log(s)/2, + znew^2 / (2 sigma2) */
-    return P->log_ml + 0.5 * log(rho) - 0.5 * log(s) + znew * znew / (2 * P->sigma2);
-}
-
 void bsl_smc_particle_weigh(smc_particle *P, const smc_cache *C, const bsl_smc_options *o)
 {
     const int is_new = C->t <= C->mcap;
     const size_t m = C->m, m_prev = m - (is_new ? 1 : 0), k = P->k;
-    const double log_gamma_prev = P->log_ml + log_prior_set(o, k, m_prev);
-    add_point(P, C);
+    const double log_gamma_prev = smc_log_ml(P) + log_prior_set(o, k, m_prev);
     P->p_new = 0;
-    if (P->since_refactor >= SMC_REFACTOR_EVERY && bsl_smc_particle_refactor(P, C) != BASEL_OK) {
+    if (add_point(P, C) != BASEL_OK) {
         P->log_w = -INFINITY;
         return;
     }
-    P->log_ml = bsl_smc_particle_log_ml(P, C);
-    double log_g = P->log_ml + log_prior_set(o, k, m);
+    double log_g = smc_log_ml(P) + log_prior_set(o, k, m);
     if (is_new && k < o->kmax) {
-        const double log_g_new = trial_add_log_ml(P, C, m - 1) + log_prior_set(o, k + 1, m);
+        /* log_ml with the new candidate appended, the model unchanged */
+        const double log_g_new = bsl_cmodel_try_add(P->M, m) + log_prior_set(o, k + 1, m);
         const double log_sum = bsl_logaddexp(log_g, log_g_new);
         P->p_new = exp(log_g_new - log_sum);
         log_g = log_sum;
@@ -350,7 +281,7 @@ void bsl_smc_particle_weigh(smc_particle *P, const smc_cache *C, const bsl_smc_o
 /* log pi_t up to a constant of t: log_ml + lp (k, m). */
 static double log_target(const smc_particle *P, const smc_cache *C, const bsl_smc_options *o)
 {
-    return P->log_ml + log_prior_set(o, P->k, C->m);
+    return smc_log_ml(P) + log_prior_set(o, P->k, C->m);
 }
 
 /* One Metropolis-Hastings zero / birth / death move at time t. */
@@ -359,31 +290,25 @@ static void mh_move(smc_particle *P, const smc_cache *C, const bsl_smc_options *
     const size_t k = P->k, m = C->m;
     const move_probs a = move_probabilities(o, k, m);
     const double u = gsl_rng_uniform(r);
-    const double log_old = log_target(P, C, o), ml_old = P->log_ml;
+    const double log_old = log_target(P, C, o);
     if (u < a.birth) {
         const size_t c = draw_unoccupied(P, m, r);
         const double log_fwd = log(a.birth) - log((double)(m - k));
         const double log_rev = log(move_probabilities(o, k + 1, m).death) - log((double)(k + 1));
-        if (add_centre(P, C, c) != 0) {
+        if (add_centre(P, c) != 0) {
             (void)gsl_rng_uniform(r); /* keep the stream's use fixed */
             return;
         }
-        P->log_ml = bsl_smc_particle_log_ml(P, C);
         const double log_acc = log_target(P, C, o) - log_old + log_rev - log_fwd;
-        if (log(gsl_rng_uniform_pos(r)) >= log_acc) { /* reject: drop the new last centre */
-            remove_centre(P, k);
-            P->log_ml = ml_old;
-        }
+        if (log(gsl_rng_uniform_pos(r)) >= log_acc) remove_centre(P, k); /* reject: drop the new last centre */
     } else if (u < a.birth + a.death) {
         const size_t pos = (size_t)gsl_rng_uniform_int(r, k), c = P->centre[pos];
         const double log_fwd = log(a.death) - log((double)k);
         const double log_rev = log(move_probabilities(o, k - 1, m).birth) - log((double)(m - k + 1));
         remove_centre(P, pos);
-        P->log_ml = bsl_smc_particle_log_ml(P, C);
         const double log_acc = log_target(P, C, o) - log_old + log_rev - log_fwd;
         if (log(gsl_rng_uniform_pos(r)) >= log_acc) { /* reject: put it back (at the end) */
-            if (add_centre(P, C, c) != 0) P->log_w = -INFINITY; /* it was in before: cannot happen */
-            P->log_ml = ml_old;
+            if (add_centre(P, c) != 0) P->log_w = -INFINITY; /* it was in before: cannot happen */
         }
     }
 }
@@ -391,14 +316,8 @@ static void mh_move(smc_particle *P, const smc_cache *C, const bsl_smc_options *
 void bsl_smc_particle_move(smc_particle *P, const smc_cache *C, const bsl_smc_options *o, gsl_rng *r)
 {
     /* (i): the new candidate, index m - 1, with its conditional probability */
-    if (gsl_rng_uniform(r) < P->p_new && add_centre(P, C, C->m - 1) == 0)
-        P->log_ml = bsl_smc_particle_log_ml(P, C);
+    if (gsl_rng_uniform(r) < P->p_new) (void)add_centre(P, C->m - 1);
     for (size_t it = 0; it < o->moves_per_step; it++) mh_move(P, C, o, r);
-    if (P->since_refactor >= SMC_REFACTOR_EVERY && bsl_smc_particle_refactor(P, C) != BASEL_OK) {
-        P->log_w = -INFINITY;
-        return;
-    }
     const int update = o->sample_nuisance && C->t % o->nuisance_every == 0;
-    draw_nuisance(P, C, o, r, update);
-    if (update && bsl_smc_particle_refactor(P, C) != BASEL_OK) P->log_w = -INFINITY;
+    if (draw_nuisance(P, C, o, r, update) != 0) P->log_w = -INFINITY;
 }

@@ -42,31 +42,41 @@ static void design_row(const smc_particle *P, const smc_cache *C, const double *
     for (size_t j = 0; j < P->k; j++) v[j + 1] = bsl_smc_kernel(x, C->xc + P->centre[j] * C->d, C->d, C->width);
 }
 
+/* x <- L^{-1} x for a packed lower factor (k (k + 1) / 2, column-major). */
+static void solve_packed(const double *Lp, size_t k, double *x)
+{
+    for (size_t j = 0, col = 0; j < k; col += k - j, j++) {
+        x[j] /= Lp[col];
+        for (size_t i = j + 1; i < k; i++) x[i] -= Lp[col + i - j] * x[j];
+    }
+}
+
 int bsl_smc_predict(const bsl_smc *s, const double *X, size_t n, double level, double *mean,
                     double *lower, double *upper)
 {
     if ((lower || upper) && !(level > 0 && level < 1)) return BASEL_EINVAL;
-    const size_t N = s->o.particles, d = s->cache.d, cap = s->o.kmax + 1;
+    const size_t N = s->o.particles, d = s->cache.d, cap = s->o.kmax + 1, tri = cap * (cap + 1) / 2;
     double *mu = bsl_malloc(N, sizeof *mu), *sd = bsl_malloc(N, sizeof *sd);
-    double *bbar = bsl_malloc(N * cap, sizeof *bbar);
+    double *bbar = bsl_malloc(N * cap, sizeof *bbar), *Lp = bsl_malloc(N * tri, sizeof *Lp);
     double *v = bsl_malloc(cap, sizeof *v), *w = bsl_malloc(cap, sizeof *w);
     double *x = bsl_malloc(d, sizeof *x);
-    int rc = mu && sd && bbar && v && w && x ? BASEL_OK : BASEL_ENOMEM;
-    /* posterior means of beta once per particle: M^{-1}K'Y = L^{-T} z */
+    int rc = mu && sd && bbar && Lp && v && w && x ? BASEL_OK : BASEL_ENOMEM;
+    /* once per particle: the posterior mean of beta, M^{-1}K'Y, and the
+     * factor of M (the model's, packed) */
     for (size_t i = 0; rc == BASEL_OK && i < N; i++) {
-        memcpy(bbar + i * cap, s->p[i].z, (s->p[i].k + 1) * sizeof *bbar);
-        bsl_chol_solve_upper(&s->p[i].chol, bbar + i * cap);
+        bsl_cmodel_coef_mean(s->p[i].M, bbar + i * cap);
+        bsl_cmodel_gram_factor(s->p[i].M, Lp + i * tri);
     }
     for (size_t t = 0; rc == BASEL_OK && t < n; t++) {
         for (size_t j = 0; j < d; j++) x[j] = X[t + j * n];
         double m = 0;
         for (size_t i = 0; i < N; i++) {
             const smc_particle *P = &s->p[i];
-            const size_t k1 = P->k + 1;
+            const size_t k1 = bsl_cmodel_k(P->M); /* k + 1 once a point is in */
             design_row(P, &s->cache, x, v);
             mu[i] = bsl_dot(v, bbar + i * cap, k1);
             memcpy(w, v, k1 * sizeof *w);
-            bsl_chol_solve_lower(&P->chol, w);
+            solve_packed(Lp + i * tri, k1, w);
             sd[i] = sqrt(P->sigma2 * (1 + bsl_dot(w, w, k1)));
             m += s->W[i] * mu[i];
         }
@@ -77,6 +87,7 @@ int bsl_smc_predict(const bsl_smc *s, const double *X, size_t n, double level, d
     free(mu);
     free(sd);
     free(bbar);
+    free(Lp);
     free(v);
     free(w);
     free(x);

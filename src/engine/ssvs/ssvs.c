@@ -162,7 +162,11 @@ int bsl_ssvs_enumerate(const bsl_ssvs_prior *sp, const bsl_vs_problem *pb, doubl
         free(v0);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
-    bsl_ssvs_spike(sp, D, v0);
+    if (bsl_ssvs_spike(sp, D, v0, NULL)) {
+        free(lp);
+        free(v0);
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
     for (size_t g = 0; g < total; g++) {
         size_t k = 0;
         for (size_t j = 0; j < m; j++) {
@@ -244,6 +248,7 @@ typedef struct ss_chain {
     size_t k;
     double *v, *A, *u, *beta, *work; /* as written: the state of eqs. 8, 12, 14 */
     double sigma2;
+    double nu_sum[2]; /* post-burn sums of the collapsed model's nuisance parameters */
     double *rb, *freq, *size_cnt, *coef;
     size_t *act, *prev;
     size_t nprev;
@@ -405,9 +410,11 @@ static int ss_record(const ss_ctx *x, ss_chain *ch, bsl_trace *trace, size_t t, 
         ch->run_len = 0;
     }
     ch->run_len++;
-    if (!(run->keep_draws && t % (run->thin ? run->thin : 1) == 0)) return BASEL_OK;
     double sc[2] = {ch->sigma2, 0}; /* collapsed: the model's (unscaled spike and slab) */
     if (ch->M && bsl_cmodel_nuisance(ch->M, NULL, NULL) <= 2) bsl_cmodel_nuisance(ch->M, sc, NULL);
+    ch->nu_sum[0] += sc[0];
+    ch->nu_sum[1] += sc[1];
+    if (!(run->keep_draws && t % (run->thin ? run->thin : 1) == 0)) return BASEL_OK;
     return bsl_vs_add_draw(&ch->draws, ch->id, ch->act, k, sc);
 }
 
@@ -516,6 +523,12 @@ static int ss_merge(const ss_ctx *x, ss_chain *ch, const bsl_run *run, const bsl
         }
         for (size_t k = 0; k <= x->kmax; k++) res->size_prob[k] += ch[h].size_cnt[k] / iter / (double)chains;
         res->evaluations += ch[h].evals;
+        if (x->prior && x->prior->kind == BSL_COEF_G) { /* collapsed: (g), or ridge's (sigma2, lambda) */
+            res->g_mean += ch[h].nu_sum[0] / iter / (double)chains;
+        } else if (x->prior && x->prior->kind == BSL_COEF_RIDGE) {
+            res->sigma2_mean += ch[h].nu_sum[0] / iter / (double)chains;
+            res->lambda_mean += ch[h].nu_sum[1] / iter / (double)chains;
+        }
         flips += ch[h].flips;
         if (bsl_modelset_merge(&res->models, &ch[h].set)) return BASEL_ENOMEM;
     }
@@ -608,7 +621,7 @@ int bsl_ssvs_run_ex(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result 
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
     res->models.max_items = x.max_models;
-    bsl_ssvs_spike(&sp, pb->D, v0);
+    if (bsl_ssvs_spike(&sp, pb->D, v0, NULL)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     x.v0 = v0;
     for (size_t h = 0; h < chains && !rc; h++)
         rc = ss_chain_init(&x, &ch[h], &r1, h, err);

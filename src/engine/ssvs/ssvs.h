@@ -16,9 +16,12 @@
  * integrated in closed form).
  *
  * --prior ssvs keys (all optional):
- *   tau=T       spike scale as George & McCulloch's ratio tau_j / sd(beta_j):
- *               v0_j = T^2 s2 / diag_j, with s2 = y'Py / N when scaled = 0
- *               and s2 = 1 (times sigma^2) when scaled = 1; default 1;
+ *   tau=T       spike sd as a multiple of the full least-squares fit's
+ *               standard error of each coefficient (George & McCulloch's
+ *               advice): v0_j = T^2 s^2 (G^{-1})_jj, s^2 = RSS / (N - m)
+ *               (scaled = 1: s^2 = 1, relative to sigma^2); without a full
+ *               fit (m >= N - 1) the marginal rule T^2 (y'Py / N) / b_j'b_j;
+ *               default 1 (model/ssvs_model.c bsl_ssvs_spike);
  *   tau2=V      absolute spike variance, the same for every atom (overrides tau);
  *   c=C         slab / spike variance ratio (paper 001's c); default 100;
  *   p=P         prior inclusion probability; absent: the --model-prior;

@@ -7,7 +7,8 @@
  * reported from the calling thread only, also while it waits for slower
  * chains; the first failure in chain order is returned, and a cancellation
  * never hides a failure. Also the driver's traces (snapshot layout, R-hat
- * of chains stuck on different subsets) and the chains-disagree warning.
+ * of chains stuck on different subsets); the warning rule is tested in
+ * tests/unit/summary/test_diag.c.
  */
 #include "check.h"
 #include "engine/chains.h"
@@ -203,31 +204,20 @@ static void diagnostics(void)
             layout &= cs.traces[c].x[(c % 2) * 50 + s2] == 1 && cs.traces[c].x[(1 - c % 2) * 50 + s2] == 0 &&
                       cs.traces[c].x[2 * 50 + s2] == 1;
     CHECK(layout, "indicator j at x[j * L + s], the size in the last row");
-    double rhat[2], ess[2], rhat_size, ess_size;
-    CHECK(bsl_chains_diagnostics(&cs, rhat, ess, &rhat_size, &ess_size) == BASEL_OK, "diagnostics");
+    double rhat[2], ess[2], tail[2];
+    bsl_conv size;
+    CHECK(bsl_chains_diagnostics(&cs, rhat, ess, tail, &size) == BASEL_OK, "diagnostics");
     CHECK(isinf(rhat[0]) && isinf(rhat[1]), "chains stuck on different subsets: R-hat inf (%g, %g)",
           rhat[0], rhat[1]);
-    CHECK(rhat_size == 1, "a size constant across chains: R-hat 1 (%g)", rhat_size);
+    CHECK(isnan(size.rhat) && isnan(size.ess_bulk), "a size constant over every draw: no R-hat, no ESS (%g)",
+          size.rhat);
     bsl_chains_free(&cs);
     CHECK(cs.traces == NULL, "traces released");
     bsl_chains none = {.chains = 2, .units = 100, .trace_m = 2};
     CHECK(bsl_chains_run(&none, toy_chain, &(toy){0}) == BASEL_OK && none.traces == NULL, "no traces asked");
-    CHECK(bsl_chains_diagnostics(&none, rhat, ess, &rhat_size, &ess_size) == BASEL_OK &&
-              isnan(rhat[0]) && isnan(ess[1]) && isnan(rhat_size),
+    CHECK(bsl_chains_diagnostics(&none, rhat, ess, NULL, &size) == BASEL_OK &&
+              isnan(rhat[0]) && isnan(ess[1]) && isnan(size.rhat),
           "without traces: NaN");
-
-    /* the warning: the worst R-hat over the size and the PIPs inside (0.01, 0.99) */
-    const double rh[4] = {1.5, 3.0, NAN, 1.2}, pip[4] = {0.5, 0.995, 0.5, 0.005};
-    const double worst = bsl_rhat_worst(rh, pip, 4, 1.05);
-    CHECK(worst == 1.5, "worst R-hat skips PIPs near 0 or 1 and NaN (%g)", worst);
-    CHECK(bsl_rhat_worst(NULL, NULL, 0, NAN) == 1, "no R-hat at all: 1");
-    CHECK(bsl_rhat_worst(rh, pip, 4, INFINITY) == INFINITY, "the size's R-hat counts");
-    char buf[160] = "untouched";
-    CHECK(bsl_rhat_warning(buf, sizeof buf, 1.1, "inputs", "x") == 0 && !strcmp(buf, "untouched"),
-          "no warning at 1.1");
-    CHECK(bsl_rhat_warning(buf, sizeof buf, worst, "inputs", "try longer runs") == 1 &&
-              !strcmp(buf, "the chains disagree about the inputs (R-hat up to 1.50): try longer runs"),
-          "warning text: %s", buf);
 }
 
 int main(void)

@@ -5,6 +5,7 @@
  *     loading, and feeding the other 15 give byte-identical JSON;
  *   - write, read, write again gives identical bytes;
  *   - threads = 1 and threads = 2 give byte-identical JSON;
+ * (each particle's model state, model.h, loads back bit for bit)
  * for both kernels (resample-move and the paper's), with the variances
  * sampled (eq. 5) and with an ESS-triggered resampling; and the loader
  * rejects damaged files with BASEL_EPARSE instead of crashing.
@@ -137,14 +138,14 @@ int main(void)
                all1 && resumed && !strcmp(all1, resumed) ? "yes" : "NO");
         if (kernel == 0 && half) {
             expect_reject(half, "\"format\":\"basel-smc\"", "\"format\":\"other\"", "format");
-            expect_reject(half, "\"format_version\":1", "\"format_version\":9", "version");
+            expect_reject(half, "\"format_version\":2", "\"format_version\":9", "version");
             expect_reject(half, "\"centres\":[", "\"centres\":[99999,", "centre out of range");
             expect_reject(half, "\"sigma2\":", "\"sigma2\":-", "negative sigma2");
-            expect_reject(half, "\"L\":[", "\"L\":[-", "negative factor diagonal");
+            expect_reject(half, "\"model\":[", "\"model\":[-", "negative factor diagonal");
             expect_reject(half, "\"cache\":{", "\"cachx\":{", "missing cache");
             expect_reject(half, "\"particles\":64", "\"particles\":65", "particle count");
             expect_reject(half, "\"kernel\":\"move\"", "\"kernel\":\"nope\"", "kernel name");
-            expect_reject(half, "\"z\":[", "\"z\":[1,", "z length");
+            expect_reject(half, "\"model\":[", "\"model\":[1,", "model state length");
             expect_reject(half, "\"d\":1", "\"d\":\"1\"", "d type");
         }
         free(all1);

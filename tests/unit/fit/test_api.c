@@ -1,7 +1,8 @@
 /*
  * test_api.c: the calls the R and Python front ends use (basel.h): tables
- * from memory in both layouts, missing values in them, label columns, the
- * typed accessors of a fit, the document as text and back, and the draws.
+ * from memory in both layouts and with columns added, missing values in them, label columns, the
+ * typed accessors of a fit, the document as text and back, the draws, and a
+ * classifier's predictions.
  */
 #include "check.h"
 
@@ -41,6 +42,38 @@ static basel_fit *fit_enumerate(const basel_data *d, const char *extra_name, con
     return f;
 }
 
+/* A classifier's predictions through the accessors: the fit's classes in
+ * order, probabilities that sum to 1 per row, the predicted class their
+ * argmax; a regression's predictions have no classes. */
+static void check_class_predictions(const basel_fit *f, const basel_data *d)
+{
+    basel_error err;
+    basel_pred *p = NULL;
+    CHECK(basel_fit_predict(f, d, NULL, 0.95, &p, &err) == BASEL_OK, "classifier predicts: %s", err.message);
+    if (!p) return;
+    CHECK(basel_pred_class_count(p) == 2 && basel_pred_class_name(p, 2) == NULL, "two classes");
+    const char *c0 = basel_pred_class_name(p, 0), *c1 = basel_pred_class_name(p, 1);
+    CHECK(c0 && c1 && ((!strcmp(c0, "up") && !strcmp(c1, "down")) || (!strcmp(c0, "down") && !strcmp(c1, "up"))),
+          "class names are the labels");
+    size_t bad = 0, wrong = 0;
+    for (size_t i = 0; i < N; i++) {
+        double p0 = -1, p1 = -1;
+        size_t cls = 9;
+        basel_pred_prob(p, i, 0, &p0, NULL);
+        basel_pred_prob(p, i, 1, &p1, &cls);
+        if (!(p0 >= 0 && p1 >= 0 && fabs(p0 + p1 - 1) < 1e-12) || cls > 1) bad++;
+        if (cls != (p1 > p0 ? 1u : 0u) && p0 != p1) wrong++;
+    }
+    CHECK(bad == 0, "probabilities in [0, 1] summing to 1 (%zu rows not)", bad);
+    CHECK(wrong == 0, "the predicted class is the more probable (%zu rows not)", wrong);
+    double q;
+    CHECK(basel_pred_prob(p, N, 0, &q, NULL) == BASEL_EINVAL && basel_pred_prob(p, 0, 2, &q, NULL) == BASEL_EINVAL,
+          "indices out of range");
+    double mean, lo, hi;
+    CHECK(basel_pred_get(p, 0, 0, &mean, &lo, &hi) == BASEL_EINVAL, "no means for a classifier");
+    basel_pred_free(p);
+}
+
 int main(void)
 {
     double cm[N * P], rm[N * P];
@@ -60,6 +93,21 @@ int main(void)
     char *jc = fc ? basel_fit_to_json(fc) : NULL, *jr = fr ? basel_fit_to_json(fr) : NULL;
     CHECK(jc && jr && strcmp(jc, jr) == 0, "both layouts give the same document");
 
+    /* the inputs as one matrix, the target as a strided column added apart */
+    basel_data *dx = NULL;
+    CHECK(basel_data_from_matrix(&dx, "X", rm, N, P - 1, P, 1, names, &err) == BASEL_OK, "inputs: %s", err.message);
+    CHECK(basel_data_add_column(dx, "a", rm + P - 1, P, &err) == BASEL_EINVAL && strstr(err.message, "twice"),
+          "an added column's name must be new");
+    CHECK(basel_data_add_column(dx, "y", rm + P - 1, P, &err) == BASEL_OK && basel_data_cols(dx) == P &&
+              basel_data_value(dx, 5, P - 1) == cm[(P - 1) * N + 5],
+          "added column: %s", err.message);
+    basel_fit *fx = fit_enumerate(dx, NULL, NULL);
+    char *jx = fx ? basel_fit_to_json(fx) : NULL;
+    CHECK(jx && jc && strcmp(jx, jc) == 0, "a target added as a column gives the same document");
+    basel_free(jx);
+    basel_fit_free(fx);
+    basel_data_free(dx);
+
     /* accessors */
     if (fc) {
         CHECK(!strcmp(basel_fit_method(fc), "enumerate"), "method");
@@ -77,13 +125,22 @@ int main(void)
         CHECK(k == 2 && med[0] == 0 && med[1] == 2, "median model {a, c}");
         CHECK(basel_fit_selected(fc, "nonsense", &k) == NULL && k == 0, "unknown selection: NULL");
         CHECK(basel_fit_draw_count(fc) == 0, "enumerate keeps no draws");
+        basel_pred *p = NULL;
+        double q;
+        CHECK(basel_fit_predict(fc, dc, NULL, 0.95, &p, &err) == BASEL_OK, "predict: %s", err.message);
+        CHECK(p && basel_pred_class_count(p) == 0 && basel_pred_class_name(p, 0) == NULL &&
+                  basel_pred_prob(p, 0, 0, &q, NULL) == BASEL_EINVAL,
+              "a regression's predictions have no classes");
+        basel_pred_free(p);
     }
     /* the document as text and back */
     basel_fit *back = NULL;
     CHECK(jc && basel_fit_from_json(&back, "mem", jc, strlen(jc), &err) == BASEL_OK, "from_json: %s", err.message);
     char *jb = back ? basel_fit_to_json(back) : NULL;
     CHECK(jb && jc && strcmp(jb, jc) == 0, "to_json(from_json(text)) == text");
-    CHECK(basel_fit_from_json(&back, "mem", "{\"a\":", 5, &err) == BASEL_EPARSE && err.line == 1, "bad JSON: EPARSE with a line");
+    basel_fit *broken = NULL;
+    CHECK(basel_fit_from_json(&broken, "mem", "{\"a\":", 5, &err) == BASEL_EPARSE && err.line == 1 && !broken,
+          "bad JSON: EPARSE with a line");
 
     /* missing values: NaN is missing; --na drop leaves the row out */
     cm[1 * N + 5] = NAN;
@@ -137,6 +194,7 @@ int main(void)
         CHECK(nd == 2 * 200 / 10, "draws kept: %zu", nd);
         CHECK(basel_fit_draw(fl, nd - 1, &chain, &atoms, &k) == BASEL_OK && chain == 1 && k <= 3, "last draw from chain 2");
         CHECK(basel_fit_draw(fl, nd, &chain, &atoms, &k) == BASEL_EINVAL, "draw out of range");
+        check_class_predictions(fl, dl);
     }
     basel_options_free(o);
     basel_fit_free(fl);

@@ -1,0 +1,562 @@
+"""The binding to libbasel: ctypes over the shared library the C build makes.
+
+Why ctypes (and not a C extension): the package stays pure Python, so there
+is no second build of the C sources and no second copy of the link line
+(GSL, OpenBLAS, LAPACKE, jansson, OpenMP); ctypes releases the GIL around
+every foreign call and takes it back for the progress callback, which is the
+contract basel_fit_run needs (sampling runs without the GIL, the callback
+runs Python on the calling thread). The price is that the prototypes below
+mirror include/basel.h by hand; python/tests/test_lib.py checks them against
+the header.
+
+Where the library comes from, first found wins:
+  1. $BASEL_LIBRARY (a path to libbasel.so);
+  2. libbasel.so.0 inside this package (copied there by pip install);
+  3. the source tree's build/libbasel.so.0 (python/basel -> ../../build),
+     for running the tests in place;
+  4. the system's libbasel.so.0 (cmake --install).
+
+Handles are wrapped in small classes (Data, Options, Fit, Pred) that free
+them when collected. Every failing call raises BaselError (a ValueError)
+carrying the library's message, code, file, line and column.
+"""
+import ctypes
+import json
+import os
+import signal
+import threading
+
+__all__ = ["BaselError", "Data", "Options", "Fit", "library", "version"]
+
+_c_size_p = ctypes.POINTER(ctypes.c_size_t)
+_c_double_p = ctypes.POINTER(ctypes.c_double)
+
+# basel_status (include/basel.h)
+OK, EINVAL, ENOMEM, EIO, EPARSE, ENUMERIC, ECANCELLED, ERANGE, EINTERNAL = 0, -1, -2, -3, -4, -5, -6, -7, -8
+
+
+class _Error(ctypes.Structure):
+    """struct basel_error."""
+    _fields_ = [("code", ctypes.c_int), ("file", ctypes.c_char * 256), ("line", ctypes.c_size_t),
+                ("column", ctypes.c_size_t), ("message", ctypes.c_char * 512)]
+
+
+PROGRESS_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_double, ctypes.c_void_p)
+
+# name: (restype, argtypes); pointers to handles are c_void_p
+_P = ctypes.c_void_p
+_PP = ctypes.POINTER(ctypes.c_void_p)
+_E = ctypes.POINTER(_Error)
+_S = ctypes.c_char_p
+_Z = ctypes.c_size_t
+_PROTOTYPES = {
+    "basel_status_str": (_S, [ctypes.c_int]),
+    "basel_version": (_S, []),
+    "basel_free": (None, [_P]),
+    "basel_data_from_matrix": (ctypes.c_int, [_PP, _S, _c_double_p, _Z, _Z, _Z, _Z, ctypes.POINTER(_S), _E]),
+    "basel_data_add_column": (ctypes.c_int, [_P, _S, _c_double_p, _Z, _E]),
+    "basel_data_add_labels": (ctypes.c_int, [_P, _S, ctypes.POINTER(_S), _E]),
+    "basel_data_rows": (_Z, [_P]),
+    "basel_data_cols": (_Z, [_P]),
+    "basel_data_value": (ctypes.c_double, [_P, _Z, _Z]),
+    "basel_data_free": (None, [_P]),
+    "basel_options_create": (ctypes.c_int, [_PP]),
+    "basel_options_set": (ctypes.c_int, [_P, _S, _S, _E]),
+    "basel_options_get": (_S, [_P, _S]),
+    "basel_options_count": (_Z, []),
+    "basel_options_describe": (ctypes.c_int, [_Z, ctypes.POINTER(_S), ctypes.POINTER(_S)]),
+    "basel_method_count": (_Z, []),
+    "basel_method_describe": (ctypes.c_int, [_Z, ctypes.POINTER(_S), ctypes.POINTER(_S)]),
+    "basel_method_option_default": (_S, [_S, _S]),
+    "basel_options_set_progress": (None, [_P, PROGRESS_FN, _P]),
+    "basel_options_free": (None, [_P]),
+    "basel_fit_run": (ctypes.c_int, [_PP, _P, _P, _E]),
+    "basel_fit_write_json": (ctypes.c_int, [_P, _S, _E]),
+    "basel_fit_read_json": (ctypes.c_int, [_PP, _S, _E]),
+    "basel_fit_write_draws": (ctypes.c_int, [_P, _S, _E]),
+    "basel_fit_seed": (ctypes.c_ulong, [_P]),
+    "basel_fit_summary": (ctypes.c_void_p, [_P]),
+    "basel_fit_pip": (_c_double_p, [_P, _c_size_p]),
+    "basel_fit_method": (_S, [_P]),
+    "basel_fit_atom_count": (_Z, [_P]),
+    "basel_fit_atom_name": (_S, [_P, _Z]),
+    "basel_fit_input_count": (_Z, [_P]),
+    "basel_fit_input_name": (_S, [_P, _Z]),
+    "basel_fit_size_posterior": (_c_double_p, [_P, _c_size_p]),
+    "basel_fit_selected": (_c_size_p, [_P, _S, _c_size_p]),
+    "basel_fit_draw_count": (_Z, [_P]),
+    "basel_fit_draw": (ctypes.c_int, [_P, _Z, ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(_c_size_p), _c_size_p]),
+    "basel_fit_to_json": (ctypes.c_void_p, [_P]),
+    "basel_fit_from_json": (ctypes.c_int, [_PP, _S, ctypes.c_char_p, _Z, _E]),
+    "basel_fit_free": (None, [_P]),
+    "basel_fit_predict": (ctypes.c_int, [_P, _P, _S, ctypes.c_double, _PP, _E]),
+    "basel_pred_get": (ctypes.c_int, [_P, _Z, _Z, _c_double_p, _c_double_p, _c_double_p]),
+    "basel_pred_rows": (_Z, [_P]),
+    "basel_pred_class_count": (_Z, [_P]),
+    "basel_pred_class_name": (_S, [_P, _Z]),
+    "basel_pred_prob": (ctypes.c_int, [_P, _Z, _Z, _c_double_p, _c_size_p]),
+    "basel_pred_free": (None, [_P]),
+}
+
+_lock = threading.Lock()
+_lib = None
+
+
+def _candidates():
+    env = os.environ.get("BASEL_LIBRARY")
+    if env:
+        return [env]
+    here = os.path.dirname(os.path.abspath(__file__))
+    return [os.path.join(here, "libbasel.so.0"),
+            os.path.join(here, os.pardir, os.pardir, "build", "libbasel.so.0"),
+            "libbasel.so.0"]
+
+
+def library():
+    """The loaded libbasel (ctypes.CDLL), loaded on first use."""
+    global _lib
+    with _lock:
+        if _lib is not None:
+            return _lib
+        tried = []
+        for path in _candidates():
+            if os.sep in path and not os.path.exists(path):
+                tried.append(path + " (absent)")
+                continue
+            try:
+                lib = ctypes.CDLL(path)
+            except OSError as e:
+                tried.append("%s (%s)" % (path, e))
+                continue
+            for name, (res, args) in _PROTOTYPES.items():
+                try:
+                    fn = getattr(lib, name)
+                except AttributeError:
+                    raise ImportError("basel: %s has no %s: it is older than this package; rebuild it "
+                                      "(tools/build.sh) and reinstall the package" % (path, name)) from None
+                fn.restype, fn.argtypes = res, args
+            lib.path = path
+            _lib = lib
+            return lib
+        raise ImportError("basel: cannot load libbasel; tried " + "; ".join(tried) +
+                          ". Build it with tools/build.sh, or set BASEL_LIBRARY to its path.")
+
+
+def version():
+    """The run-time version of libbasel ("0.1.0")."""
+    return library().basel_version().decode()
+
+
+def status_name(code):
+    return library().basel_status_str(code).decode()
+
+
+class BaselError(ValueError):
+    """An error reported by libbasel: its message, with the status code
+    (code, status: "BASEL_EPARSE"), and the file, line and column the message
+    is about (file "" and line/column 0 when they do not apply)."""
+
+    def __init__(self, message, code=EINVAL, file="", line=0, column=0):
+        super().__init__(message)
+        self.message, self.code, self.file, self.line, self.column = message, code, file, line, column
+
+    @property
+    def status(self):
+        return status_name(self.code)
+
+    def __str__(self):
+        where = ""
+        if self.file:
+            where = self.file + ":"
+            if self.line:
+                where += "%d:" % self.line
+                if self.column:
+                    where += "%d:" % self.column
+            where += " "
+        return where + self.message
+
+    def __reduce__(self):
+        return (BaselError, (self.message, self.code, self.file, self.line, self.column))
+
+
+def _raise(err):
+    """Raise the error in the caller-owned record err."""
+    message = err.message.decode("utf-8", "replace")
+    if err.code == ENOMEM:
+        raise MemoryError("basel: " + message)
+    raise BaselError(message, err.code, err.file.decode("utf-8", "replace"), err.line, err.column)
+
+
+def _check(rc, err):
+    if rc < 0:
+        if err.code == 0:  # a call that failed without filling the record
+            err.code = rc
+        _raise(err)
+    return rc
+
+
+def _b(text):
+    return None if text is None else str(text).encode("utf-8")
+
+
+def _taken_string(ptr):
+    """A string the library handed out (basel_free frees it)."""
+    if not ptr:
+        raise MemoryError("basel: out of memory")
+    try:
+        return ctypes.string_at(ptr).decode("utf-8")
+    finally:
+        library().basel_free(ptr)
+
+
+class _Handle:
+    """Owns one pointer; frees it with the library's _free when collected."""
+    _free = None
+
+    def __init__(self, ptr):
+        self._ptr = ptr
+
+    def __del__(self):
+        ptr, self._ptr = getattr(self, "_ptr", None), None
+        if ptr and _lib is not None:
+            getattr(_lib, self._free)(ptr)
+
+    @property
+    def ptr(self):
+        if not self._ptr:
+            raise ValueError("basel: handle already freed")
+        return self._ptr
+
+
+class Data(_Handle):
+    """A table (basel_data) from a 2-D float64 array: read in place with its
+    strides (basel_data_from_matrix copies the values into the library)."""
+    _free = "basel_data_free"
+
+    def __init__(self, x, names, source="<array>"):
+        import numpy as np
+        lib = library()
+        x = np.asarray(x)
+        if x.dtype != np.float64 or x.ndim != 2 or not _strides_ok(x):
+            x = np.ascontiguousarray(x, dtype=np.float64)
+        n, p = x.shape
+        names_c = (ctypes.c_char_p * p)(*[_b(s) for s in names]) if names is not None else None
+        rs, cs = (s // 8 for s in x.strides)
+        err, out = _Error(), ctypes.c_void_p()
+        rc = lib.basel_data_from_matrix(ctypes.byref(out), _b(source), x.ctypes.data_as(_c_double_p), n, p,
+                                        rs, cs, names_c, ctypes.byref(err))
+        _check(rc, err)
+        super().__init__(out.value)
+        self.n, self.p = n, p
+
+    def add_column(self, name, values):
+        import numpy as np
+        v = np.asarray(values)
+        if v.dtype != np.float64 or v.ndim != 1 or not _strides_ok(v):
+            v = np.ascontiguousarray(v, dtype=np.float64).reshape(-1)
+        if v.shape[0] != self.n:
+            raise ValueError("basel: column '%s' has %d values for %d rows" % (name, v.shape[0], self.n))
+        err = _Error()
+        _check(library().basel_data_add_column(self.ptr, _b(name), v.ctypes.data_as(_c_double_p),
+                                               v.strides[0] // 8, ctypes.byref(err)), err)
+
+    def add_labels(self, name, labels):
+        if len(labels) != self.n:
+            raise ValueError("basel: %d labels for %d rows" % (len(labels), self.n))
+        arr = (ctypes.c_char_p * self.n)(*[_b(s) for s in labels])
+        err = _Error()
+        _check(library().basel_data_add_labels(self.ptr, _b(name), arr, ctypes.byref(err)), err)
+
+
+def _strides_ok(x):
+    """Positive strides, whole doubles, aligned: the library can read x in place."""
+    return (x.flags.aligned and all(s > 0 and s % 8 == 0 for s in x.strides)) or x.size == 0
+
+
+class Options(_Handle):
+    """Settings of a fit, by the command line's names (basel_options)."""
+    _free = "basel_options_free"
+
+    def __init__(self, settings=None):
+        out = ctypes.c_void_p()
+        if library().basel_options_create(ctypes.byref(out)) != OK:
+            raise MemoryError("basel: out of memory")
+        super().__init__(out.value)
+        for name, value in (settings or {}).items():
+            self[name] = value
+
+    def __setitem__(self, name, value):
+        err = _Error()
+        _check(library().basel_options_set(self.ptr, _b(name), _b(_text(value)), ctypes.byref(err)), err)
+
+    def __getitem__(self, name):
+        v = library().basel_options_get(self.ptr, _b(name))
+        if v is None:
+            raise KeyError(name)
+        return v.decode()
+
+
+def _text(value):
+    """An option's text form: booleans as 1/0, floats with 17 digits."""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float):
+        return repr(float(value))  # 17 digits, also for numpy floats
+    return str(value)
+
+
+def methods():
+    """{method name: one-line summary} of the engines the library has."""
+    lib = library()
+    out = {}
+    for i in range(lib.basel_method_count()):
+        name, summary = ctypes.c_char_p(), ctypes.c_char_p()
+        lib.basel_method_describe(i, ctypes.byref(name), ctypes.byref(summary))
+        out[name.value.decode()] = summary.value.decode()
+    return out
+
+
+def option_catalogue():
+    """{option name: one-line help} of every option basel_options_set knows."""
+    lib = library()
+    out = {}
+    for i in range(lib.basel_options_count()):
+        name, text = ctypes.c_char_p(), ctypes.c_char_p()
+        lib.basel_options_describe(i, ctypes.byref(name), ctypes.byref(text))
+        out[name.value.decode()] = text.value.decode()
+    return out
+
+
+def method_default(method, option):
+    """The default of option for method ("" when derived from the data), or
+    None when the method does not read the option."""
+    v = library().basel_method_option_default(_b(method), _b(option))
+    return None if v is None else v.decode()
+
+
+class _Progress:
+    """The progress callback of one fit: calls the user's function with the
+    fraction done (a true result cancels), and turns a Ctrl-C, or any
+    exception the user's function raises, into a cancel, kept to be raised
+    again once basel_fit_run has returned.
+
+    Ctrl-C: Python runs signal handlers on the main thread at the entry of
+    the next Python function, here the entry of this callback, where an
+    exception could not be caught (ctypes would print it and return an
+    undefined value). So while a fit runs on the main thread, SIGINT's
+    handler (when it is Python's default) is replaced by one that only
+    notes the signal; the callback, called on the calling thread, reads the
+    note and cancels; the run then raises KeyboardInterrupt."""
+
+    def __init__(self, fn):
+        self.fn, self.exc, self.interrupted = fn, None, False
+        self.c_fn = PROGRESS_FN(self)
+        self.previous = None
+
+    def __call__(self, fraction, user):
+        try:
+            if self.interrupted:
+                return 1
+            if self.fn is not None and self.fn(fraction):
+                return 1
+            return 0
+        except BaseException as e:  # noqa: B902 (KeyboardInterrupt is the point)
+            self.exc = e
+            return 1
+
+    def _on_sigint(self, signum, frame):
+        self.interrupted = True
+
+    def __enter__(self):
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+            self.previous = signal.signal(signal.SIGINT, self._on_sigint)
+        return self
+
+    def __exit__(self, *exc):
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+            self.previous = None
+
+
+class Fit(_Handle):
+    """A fit (basel_fit): run on a table, or read back from FIT.json text.
+    Pickles as its document (draws are not kept by the document)."""
+    _free = "basel_fit_free"
+
+    def __init__(self, ptr):
+        super().__init__(ptr)
+        self._doc = None
+
+    @classmethod
+    def run(cls, data, options, progress=None):
+        """basel_fit_run, with progress(fraction) -> truthy to cancel. A
+        KeyboardInterrupt during the run cancels it and is raised again after
+        the library has stopped and cleaned up."""
+        lib = library()
+        cb = _Progress(progress)
+        lib.basel_options_set_progress(options.ptr, cb.c_fn, None)
+        err, out = _Error(), ctypes.c_void_p()
+        try:
+            with cb:
+                rc = lib.basel_fit_run(ctypes.byref(out), data.ptr, options.ptr, ctypes.byref(err))
+        finally:
+            lib.basel_options_set_progress(options.ptr, PROGRESS_FN(), None)
+        if (cb.exc is not None or cb.interrupted) and rc == OK:
+            lib.basel_fit_free(out.value)  # finished before it saw the cancel
+        if cb.exc is not None:
+            raise cb.exc
+        if cb.interrupted or rc == ECANCELLED:
+            raise KeyboardInterrupt("basel: the fit was cancelled")
+        _check(rc, err)
+        return cls(out.value)
+
+    @classmethod
+    def from_json(cls, text, name="<json>"):
+        if isinstance(text, str):
+            text = text.encode("utf-8")
+        err, out = _Error(), ctypes.c_void_p()
+        _check(library().basel_fit_from_json(ctypes.byref(out), _b(name), text, len(text), ctypes.byref(err)), err)
+        return cls(out.value)
+
+    @classmethod
+    def read_json(cls, path):
+        err, out = _Error(), ctypes.c_void_p()
+        _check(library().basel_fit_read_json(ctypes.byref(out), _b(os.fspath(path)), ctypes.byref(err)), err)
+        return cls(out.value)
+
+    def __reduce__(self):
+        return (Fit.from_json, (self.to_json(),))
+
+    def to_json(self):
+        """FIT.json's text."""
+        return _taken_string(library().basel_fit_to_json(self.ptr))
+
+    @property
+    def document(self):
+        """FIT.json as a dict (parsed once)."""
+        if self._doc is None:
+            self._doc = json.loads(self.to_json())
+        return self._doc
+
+    def write_json(self, path):
+        err = _Error()
+        _check(library().basel_fit_write_json(self.ptr, _b(os.fspath(path)), ctypes.byref(err)), err)
+
+    def write_draws(self, path):
+        err = _Error()
+        _check(library().basel_fit_write_draws(self.ptr, _b(os.fspath(path)), ctypes.byref(err)), err)
+
+    def summary(self):
+        """The human-readable report (basel summary)."""
+        return _taken_string(library().basel_fit_summary(self.ptr))
+
+    @property
+    def method(self):
+        return library().basel_fit_method(self.ptr).decode()
+
+    @property
+    def seed(self):
+        return int(library().basel_fit_seed(self.ptr))
+
+    @property
+    def atoms(self):
+        lib = library()
+        return [lib.basel_fit_atom_name(self.ptr, j).decode() for j in range(lib.basel_fit_atom_count(self.ptr))]
+
+    @property
+    def inputs(self):
+        lib = library()
+        return [lib.basel_fit_input_name(self.ptr, j).decode() for j in range(lib.basel_fit_input_count(self.ptr))]
+
+    def pip(self):
+        """PIPs aligned with atoms, or None for methods without them."""
+        import numpy as np
+        m = ctypes.c_size_t()
+        p = library().basel_fit_pip(self.ptr, ctypes.byref(m))
+        return np.ctypeslib.as_array(p, (m.value,)).copy() if p and m.value else None
+
+    def size_posterior(self):
+        import numpy as np
+        m = ctypes.c_size_t()
+        p = library().basel_fit_size_posterior(self.ptr, ctypes.byref(m))
+        return np.ctypeslib.as_array(p, (m.value,)).copy() if p and m.value else None
+
+    def selected(self, which):
+        """Atom indices of the "hpm", "median" or "prevalence" model, or None."""
+        k = ctypes.c_size_t()
+        p = library().basel_fit_selected(self.ptr, _b(which), ctypes.byref(k))
+        return [int(p[i]) for i in range(k.value)] if p else None
+
+    def draws(self):
+        """The kept draws as a DataFrame: chain (1-based, as in the draws
+        CSV), size, then one 0/1 column per atom; None when the fit kept
+        none."""
+        import numpy as np
+        import pandas as pd
+        lib = library()
+        nd = lib.basel_fit_draw_count(self.ptr)
+        if nd == 0:
+            return None
+        atoms = self.atoms or self.inputs
+        z = np.zeros((nd, len(atoms)), dtype=np.int8)
+        chain = np.empty(nd, dtype=np.int64)
+        c, a, k = ctypes.c_uint(), _c_size_p(), ctypes.c_size_t()
+        for i in range(nd):
+            _check(lib.basel_fit_draw(self.ptr, i, ctypes.byref(c), ctypes.byref(a), ctypes.byref(k)), _Error())
+            chain[i] = c.value + 1
+            if k.value:
+                z[i, np.ctypeslib.as_array(a, (k.value,))] = 1
+        df = pd.DataFrame(z, columns=atoms)
+        df.insert(0, "size", z.sum(axis=1).astype(np.int64))
+        df.insert(0, "chain", chain)
+        return df
+
+    def predict(self, data, model=None, level=0.95):
+        """basel_fit_predict: a Pred with mean/lower/upper (regression) or
+        class probabilities (classification)."""
+        err, out = _Error(), ctypes.c_void_p()
+        _check(library().basel_fit_predict(self.ptr, data.ptr, _b(model), float(level), ctypes.byref(out),
+                                           ctypes.byref(err)), err)
+        return Pred(out.value)
+
+
+class Pred(_Handle):
+    """Predictions (basel_pred), read out into numpy arrays."""
+    _free = "basel_pred_free"
+
+    def rows(self):
+        return library().basel_pred_rows(self.ptr)
+
+    def classes(self):
+        lib = library()
+        return [lib.basel_pred_class_name(self.ptr, k).decode() for k in range(lib.basel_pred_class_count(self.ptr))]
+
+    def intervals(self, outputs=1):
+        """(mean, lower, upper), each n x outputs."""
+        import numpy as np
+        lib = library()
+        n = self.rows()
+        res = np.empty((3, n, outputs))
+        m, lo, hi = ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
+        for j in range(outputs):
+            for i in range(n):
+                rc = lib.basel_pred_get(self.ptr, i, j, ctypes.byref(m), ctypes.byref(lo), ctypes.byref(hi))
+                if rc != OK:
+                    raise BaselError("basel_pred_get(%d, %d) failed" % (i, j), rc)
+                res[:, i, j] = m.value, lo.value, hi.value
+        return res[0], res[1], res[2]
+
+    def probabilities(self):
+        """n x classes probabilities (columns in the order of classes())."""
+        import numpy as np
+        lib = library()
+        n, c = self.rows(), lib.basel_pred_class_count(self.ptr)
+        out = np.empty((n, c))
+        q = ctypes.c_double()
+        for i in range(n):
+            for k in range(c):
+                if lib.basel_pred_prob(self.ptr, i, k, ctypes.byref(q), None) != OK:
+                    raise BaselError("basel_pred_prob(%d, %d) failed" % (i, k))
+                out[i, k] = q.value
+        return out

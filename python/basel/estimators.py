@@ -1,0 +1,413 @@
+"""scikit-learn estimators over libbasel.
+
+BayesianSelectionRegressor runs any regression method (enumerate, bd, rj,
+ssvs, anneal, rbf, smc) with any basis; BayesianSelectionClassifier runs the
+mixture classifier. Parameters are the command line's options with Python
+spellings (model_prior for --model-prior, n_iter for --iter, random_state for
+--seed, n_jobs for --threads); None leaves an option at the method's default,
+and options={"name": value} passes any other option by its command-line name
+({"nu": 2, "rj-swap": 0.5, "particles": 500, ...}).
+"""
+import os
+import sys
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.exceptions import DataConversionWarning
+from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted
+
+from . import _lib
+
+# the level whose central interval gives return_std: std = (upper - lower) /
+# (2 z), z = Phi^-1(0.975), so that mean +- 1.96 std is the 95% interval
+_STD_LEVEL = 0.95
+_Z975 = 1.959963984540054
+
+# estimator parameter -> option name (the rest: "_" -> "-")
+_RENAMED = {"n_iter": "iter"}
+# parameters that are not options of the fit
+_NOT_OPTIONS = {"random_state", "n_jobs", "verbose", "keep_draws", "options", "model"}
+
+
+def _seed(random_state):
+    """basel's seed from random_state: an int s is the seed s (the same run
+    as `basel fit --seed s`), except 0, which basel reads as "pick one" and
+    which is mapped to 2^32 - 1; None or a RandomState draws one."""
+    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
+        s = int(random_state)
+        if not 0 <= s <= 2**32 - 1:
+            raise ValueError("random_state=%d: expected an integer in [0, 2^32 - 1]" % s)
+        return s if s != 0 else 2**32 - 1
+    return int(check_random_state(random_state).randint(1, 2**31 - 1))
+
+
+def _threads(n_jobs):
+    """basel's threads from n_jobs: None is 1, -1 every core (0), -2 all but one, ..."""
+    if n_jobs is None:
+        return 1
+    n_jobs = int(n_jobs)
+    if n_jobs > 0:
+        return n_jobs
+    if n_jobs == -1:
+        return 0
+    if n_jobs == 0:
+        raise ValueError("n_jobs=0: expected a positive number of threads, or -1 for every core")
+    return max(1, (os.cpu_count() or 1) + 1 + n_jobs)
+
+
+class _ProgressBar:
+    """A one-line progress bar on stderr (verbose=True)."""
+
+    def __init__(self, label):
+        self.label, self.shown = label, -1
+
+    def __call__(self, fraction):
+        pct = int(fraction * 100)
+        if pct != self.shown:
+            self.shown = pct
+            bar = "#" * (pct // 4)
+            sys.stderr.write("\rbasel %s: [%-25s] %3d%%" % (self.label, bar, pct))
+            sys.stderr.flush()
+        return False
+
+    def close(self):
+        if self.shown >= 0:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def _unique_name(base, taken):
+    name, i = base, 1
+    while name in taken:
+        name, i = "%s_%d" % (base, i), i + 1
+    return name
+
+
+class _BaselEstimator(BaseEstimator):
+    """What the two estimators share: options, the run, the fitted attributes."""
+
+    def _options(self, method):
+        settings = {"method": method}
+        for name, value in self.get_params(deep=False).items():
+            if name in _NOT_OPTIONS or value is None or name == "method":
+                continue
+            option = _RENAMED.get(name, name.replace("_", "-"))
+            # as in scikit-learn, a parameter the method does not use is
+            # ignored (n_iter for enumerate), so that a grid can switch
+            # methods; options={...} are passed as given (and refused)
+            if _lib.method_default(method, option) is not None:
+                settings[option] = value
+        for name, value in (self.options or {}).items():
+            settings[str(name)] = value
+        settings["seed"] = _seed(self.random_state)
+        settings["threads"] = _threads(self.n_jobs)
+        if self.keep_draws:
+            settings["keep-draws"] = 1
+        return settings
+
+    def _input_names(self, p):
+        names = getattr(self, "feature_names_in_", None)
+        if names is not None:
+            return [str(s) for s in names]
+        return ["x%d" % (j + 1) for j in range(p)]
+
+    def _run(self, data, settings, progress):
+        bar = _ProgressBar(settings["method"]) if self.verbose else None
+        if bar is not None and progress is not None:
+            user = progress
+            progress = lambda f: bar(f) or user(f)  # noqa: E731
+        elif bar is not None:
+            progress = bar
+        try:
+            fit = _lib.Fit.run(data, _lib.Options(settings), progress)
+        finally:
+            if bar is not None:
+                bar.close()
+        return fit
+
+    def _set_fitted(self, fit):
+        """The fitted attributes every method shares, from the fit."""
+        self.basel_fit_ = fit
+        self.method_ = fit.method
+        self.seed_ = fit.seed
+        self.atom_names_ = fit.atoms
+        pip = fit.pip()
+        if pip is not None:
+            self.pip_ = pip
+            if fit.atoms == self.input_names_:
+                self.feature_importances_ = pip
+        size = fit.size_posterior()
+        if size is not None:
+            self.model_size_ = size
+        sel = {w: fit.selected(w) for w in ("hpm", "median", "prevalence")}
+        if any(v is not None for v in sel.values()):
+            self.selected_ = sel
+        if self.keep_draws:
+            self.draws_ = fit.draws()
+
+    def _check_n_samples(self, n):
+        if n < 2:
+            raise ValueError("n_samples=%d: basel needs at least 2 samples to fit" % n)
+
+    def _data(self, X):
+        """X (validated, n x p) as a table with the fit's input names."""
+        return _lib.Data(X, self.input_names_, source="X")
+
+    @property
+    def document_(self):
+        """FIT.json of the fit, as a dict."""
+        check_is_fitted(self, "basel_fit_")
+        return self.basel_fit_.document
+
+    def summary(self):
+        """The fit's human-readable report (`basel summary`)."""
+        check_is_fitted(self, "basel_fit_")
+        return self.basel_fit_.summary()
+
+    def write_json(self, path):
+        """Write FIT.json (readable by `basel predict`, `basel summary`, `basel plot`)."""
+        check_is_fitted(self, "basel_fit_")
+        self.basel_fit_.write_json(path)
+
+    def selected_names(self, which="median"):
+        """The atom names of the "hpm", "median" or "prevalence" model."""
+        check_is_fitted(self, "selected_")
+        return [self.atom_names_[j] for j in self.selected_[which]]
+
+
+class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
+    """Bayesian selection of inputs or basis functions for regression.
+
+    Parameters (None: the method's default, as `basel help fit --method M`
+    lists it; a parameter the method does not read is ignored, as n_iter
+    with enumerate, while options={...} are passed as given):
+      method      "bd" (birth-death, default), "enumerate", "rj", "ssvs",
+                  "anneal", "rbf", "smc"
+      basis       "linear" (the inputs are the atoms), "gauss:r=R", "cubic",
+                  "tps", "lin-rbf", "legendre:m=M", ... (--basis)
+      prior       coefficient prior: "g", "ridge", "hier", "aic", "bic", "mdl", ...
+      model_prior "uniform", "poisson:mean=W", "bernoulli:p=P", "beta-binomial:a=A,b=B"
+      n_iter, burn, thin, chains, kmax, standardize ("yes"/"no"), top,
+      particles (smc)
+      model       the model predict uses: "bma" (default), "hpm", "median",
+                  "prevalence" (subset methods); "map" for anneal
+      random_state  int s: --seed s (0 is mapped to 2^32 - 1); None or a
+                  RandomState: a seed drawn from it (seed_ holds the one used)
+      n_jobs      threads: None 1, -1 every core; results never depend on it
+      verbose     a progress bar on stderr
+      keep_draws  keep the draws (draws_)
+      options     dict of any other option by its command-line name
+
+    Fitted attributes: basel_fit_ (the fit; document_ is FIT.json as a dict),
+    method_, seed_, atom_names_, pip_ (per atom), feature_importances_ (= pip_
+    when the atoms are the inputs), model_size_ (P(k = 0, 1, ...)),
+    selected_ ({"hpm", "median", "prevalence"}: atom indices), coef_ and
+    intercept_ (model-averaged; coef_ per atom), coef_sd_ (when the fit has a
+    coefficient table), coef_source_, draws_ (keep_draws), n_features_in_,
+    feature_names_in_ (DataFrames with string column names).
+    """
+
+    def __init__(self, method="bd", basis=None, prior=None, model_prior=None, n_iter=None, burn=None, thin=None,
+                 chains=None, kmax=None, standardize=None, top=None, particles=None, model=None, random_state=None,
+                 n_jobs=None, verbose=False, keep_draws=False, options=None):
+        self.method = method
+        self.basis = basis
+        self.prior = prior
+        self.model_prior = model_prior
+        self.n_iter = n_iter
+        self.burn = burn
+        self.thin = thin
+        self.chains = chains
+        self.kmax = kmax
+        self.standardize = standardize
+        self.top = top
+        self.particles = particles
+        self.model = model
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+        self.keep_draws = keep_draws
+        self.options = options
+
+    def fit(self, X, y, progress=None):
+        """Fit to X (n x p) and y (n, or n x c for methods with several
+        targets). progress(fraction) is called on this thread as the run
+        goes; a true result cancels it (KeyboardInterrupt), as does Ctrl-C."""
+        X, y = self._validate_data(X, y, dtype=np.float64, y_numeric=True, multi_output=True)
+        if y.ndim == 2 and y.shape[1] == 1:
+            warnings.warn("A column-vector y was passed when a 1d array was expected.", DataConversionWarning,
+                          stacklevel=2)
+            y = y[:, 0]
+        self._check_n_samples(X.shape[0])
+        if self.method == "mixture":
+            raise ValueError("method='mixture' is a classifier: use BayesianSelectionClassifier")
+        self.input_names_ = self._input_names(X.shape[1])
+        taken = set(self.input_names_)
+        data = _lib.Data(X, self.input_names_, source="X")
+        if y.ndim == 1:
+            self.target_names_ = [_unique_name("y", taken)]
+            data.add_column(self.target_names_[0], y)
+        else:
+            self.target_names_ = []
+            for j in range(y.shape[1]):
+                name = _unique_name("y%d" % (j + 1), taken)
+                taken.add(name)
+                self.target_names_.append(name)
+                data.add_column(name, y[:, j])
+        settings = self._options(self.method)
+        settings["target"] = ",".join(self.target_names_)
+        fit = self._run(data, settings, progress)
+        self._set_fitted(fit)
+        self._set_coef(fit)
+        return self
+
+    def _set_coef(self, fit):
+        """coef_, intercept_ (and coef_sd_) from the document: its coefficient
+        table ("coefficients", original scale) where present, else the
+        subset engines' model-averaged coefficients (engine.predictor.bma,
+        mapped to the atoms; divided by the inputs' scales when a linear
+        basis was standardised, times the targets' scales where the fit
+        rescaled them), with the intercept the BMA prediction at x = 0 for a
+        linear basis."""
+        doc = fit.document
+        atoms, c = self.atom_names_, len(self.target_names_)
+        table = doc.get("coefficients")
+        if table is not None:
+            coef, sd = np.zeros((c, len(atoms))), np.zeros((c, len(atoms)))
+            icpt = np.zeros(c)
+            col = {a: j for j, a in enumerate(atoms)}
+            for t in table["terms"]:
+                o = self.target_names_.index(t["target"]) if t["target"] in self.target_names_ else 0
+                if t["name"] == "(Intercept)":
+                    icpt[o] = t["mean"]
+                elif t["name"] in col:
+                    coef[o, col[t["name"]]] = t["mean"]
+                    sd[o, col[t["name"]]] = t["sd"]
+            self.coef_source_ = "coefficients"
+            self.coef_, self.coef_sd_, self.intercept_ = self._shape(coef), self._shape(sd), self._shape(icpt)
+            return
+        bma = doc.get("engine", {}).get("predictor", {}).get("bma") if isinstance(doc.get("engine"), dict) else None
+        if not bma or "coef" not in bma:
+            return
+        idx = np.asarray(bma["atoms"], dtype=int)
+        vals = np.asarray(bma["coef"], dtype=float).reshape(len(idx), -1) if len(idx) else np.zeros((0, c))
+        coef = np.zeros((c, len(atoms)))
+        coef[:, idx] = vals.T[:c]
+        basis = doc["engine"].get("basis", {})
+        linear = basis.get("kind") == "linear"
+        if linear and doc["standardize"]["applied"]:
+            coef = coef / np.asarray(doc["standardize"]["scale"])[None, :]
+        target_scale = doc["standardize"].get("target_scale")  # targets rescaled by powers of two
+        if target_scale is not None:
+            coef = coef * np.asarray(target_scale, dtype=float)[:c, None]
+        self.coef_source_ = "engine.predictor.bma"
+        self.coef_ = self._shape(coef)
+        if linear and atoms == self.input_names_:
+            mean, _, _ = fit.predict(_lib.Data(np.zeros((1, len(atoms))), self.input_names_), "bma").intervals(c)
+            self.intercept_ = self._shape(mean[0])
+
+    def _shape(self, a):
+        return a[0] if len(self.target_names_) == 1 else a
+
+    def predict_interval(self, X, level=0.95, model=None):
+        """(mean, lower, upper): the predictive mean and the central interval
+        of probability level for a new observation at each row of X."""
+        check_is_fitted(self, "basel_fit_")
+        X = self._validate_data(X, dtype=np.float64, reset=False)
+        pred = self.basel_fit_.predict(self._data(X), model if model is not None else self.model, level)
+        mean, lo, hi = pred.intervals(len(self.target_names_))
+        if len(self.target_names_) == 1:
+            return mean[:, 0], lo[:, 0], hi[:, 0]
+        return mean, lo, hi
+
+    def predict(self, X, return_std=False):
+        """The predictive mean at each row of X; with return_std=True also a
+        standard deviation, (upper - lower) / (2 x 1.959964) of the central 95%
+        predictive interval for a new observation, so that mean +- 1.96 std
+        is that interval (exactly the sd for a normal predictive; the
+        mixtures' intervals need not be symmetric)."""
+        mean, lo, hi = self.predict_interval(X, _STD_LEVEL)
+        if return_std:
+            return mean, (hi - lo) / (2 * _Z975)
+        return mean
+
+
+class BayesianSelectionClassifier(ClassifierMixin, _BaselEstimator):
+    """Input selection for a Gaussian-mixture classifier (basel's mixture
+    method, paper 000): which inputs does the classifier need?
+
+    Parameters (None: the method's default): model_prior, n_iter, burn, thin,
+    chains, kernels (Gaussian kernels shared by the classes), kmax,
+    standardize, top, model ("bma", "hpm", "median", "prevalence": the draws
+    predict averages over), random_state, n_jobs, verbose, keep_draws,
+    options (see BayesianSelectionRegressor).
+
+    Fitted attributes: classes_, pip_ (per input) = feature_importances_,
+    model_size_, selected_, basel_fit_, document_, seed_, draws_ (keep_draws),
+    n_features_in_, feature_names_in_.
+    """
+
+    def __init__(self, model_prior=None, n_iter=None, burn=None, thin=None, chains=None, kernels=None, kmax=None,
+                 standardize=None, top=None, model=None, random_state=None, n_jobs=None, verbose=False,
+                 keep_draws=False, options=None):
+        self.model_prior = model_prior
+        self.n_iter = n_iter
+        self.burn = burn
+        self.thin = thin
+        self.chains = chains
+        self.kernels = kernels
+        self.kmax = kmax
+        self.standardize = standardize
+        self.top = top
+        self.model = model
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+        self.keep_draws = keep_draws
+        self.options = options
+
+    def fit(self, X, y, progress=None):
+        """Fit to X (n x p) and class labels y (any hashable labels whose
+        str() differ). progress as in BayesianSelectionRegressor.fit."""
+        X, y = self._validate_data(X, y, dtype=np.float64)
+        check_classification_targets(y)
+        self._check_n_samples(X.shape[0])
+        self.classes_, y_idx = np.unique(y, return_inverse=True)
+        if len(self.classes_) < 2:
+            raise ValueError("only one class is present in y (%r): a classifier needs at least 2 classes"
+                             % (self.classes_[0],))
+        labels = [str(c) for c in self.classes_]
+        if len(set(labels)) != len(labels):
+            raise ValueError("class labels %r are not distinct as text" % (labels,))
+        self.input_names_ = self._input_names(X.shape[1])
+        self.target_names_ = [_unique_name("class", set(self.input_names_))]
+        data = _lib.Data(X, self.input_names_, source="X")
+        data.add_labels(self.target_names_[0], [labels[i] for i in y_idx])
+        settings = self._options("mixture")
+        settings["target"] = self.target_names_[0]
+        fit = self._run(data, settings, progress)
+        self._set_fitted(fit)
+        return self
+
+    def predict_proba(self, X):
+        """n x len(classes_) class probabilities, columns in classes_'s order."""
+        check_is_fitted(self, "basel_fit_")
+        X = self._validate_data(X, dtype=np.float64, reset=False)
+        pred = self.basel_fit_.predict(self._data(X), self.model, 0.95)
+        prob = pred.probabilities()
+        out = np.zeros((prob.shape[0], len(self.classes_)))
+        labels = [str(c) for c in self.classes_]
+        for k, name in enumerate(pred.classes()):
+            out[:, labels.index(name)] = prob[:, k]
+        return out
+
+    def predict(self, X):
+        """The most probable class of each row of X."""
+        prob = self.predict_proba(X)
+        return self.classes_[np.argmax(prob, axis=1)]
+
+    def _more_tags(self):
+        return {"binary_only": False}

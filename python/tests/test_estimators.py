@@ -1,0 +1,221 @@
+"""The estimators: scikit-learn's own checks, pipelines and grid search,
+column names, coefficients, intervals, every regression method, draws,
+errors, pickling."""
+import pickle
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.utils.estimator_checks import check_estimator
+
+import basel
+from basel import BayesianSelectionClassifier, BayesianSelectionRegressor
+
+# check_estimator fits each estimator some 60 times: short runs (the
+# defaults, 10000 iterations x 4 chains, take 10 s for the regressor and
+# about 3 minutes for the classifier)
+FAST_REG = dict(n_iter=1000, chains=2)
+FAST_CLF = dict(n_iter=1000, burn=200, chains=2)
+
+
+def linear_data(n=120, p=8, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, p))
+    y = 2.0 * X[:, 0] - 1.0 * X[:, 3] + 3.0 + rng.normal(scale=0.5, size=n)
+    return X, y
+
+
+def blobs(n=90, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, size=n)
+    X = rng.normal(size=(n, 4))
+    X[:, 0] += 3 * y  # only the first input tells the classes apart
+    return X, np.array(["a", "b", "c"])[y]
+
+
+@pytest.mark.parametrize("est", [BayesianSelectionRegressor(**FAST_REG), BayesianSelectionClassifier(**FAST_CLF)],
+                         ids=["regressor", "classifier"])
+def test_check_estimator(est):
+    check_estimator(est)
+
+
+def test_pipeline_and_grid_search():
+    X, y = linear_data()
+    pipe = make_pipeline(StandardScaler(), BayesianSelectionRegressor(random_state=1, **FAST_REG))
+    grid = GridSearchCV(pipe, {"bayesianselectionregressor__method": ["bd", "enumerate"],
+                               "bayesianselectionregressor__prior": ["g", "bic"]}, cv=3)
+    grid.fit(X, y)
+    assert grid.best_score_ > 0.9 and np.all(np.isfinite(grid.cv_results_["mean_test_score"]))
+    assert set(grid.cv_results_["param_bayesianselectionregressor__prior"]) == {"g", "bic"}
+    Xc, yc = blobs()
+    clf = GridSearchCV(BayesianSelectionClassifier(random_state=2, **FAST_CLF), {"kernels": [2, 3]}, cv=2)
+    assert clf.fit(Xc, yc).best_score_ > 0.8
+
+
+def test_dataframe_names_are_kept_and_atoms_are_named():
+    X, y = linear_data()
+    df = pd.DataFrame(X, columns=["age", "sex", "bmi", "bp", "s1", "s2", "s3", "y"])  # an input called y
+    reg = BayesianSelectionRegressor(method="enumerate", random_state=3).fit(df, y)
+    assert list(reg.feature_names_in_) == list(df.columns) and reg.n_features_in_ == 8
+    assert reg.atom_names_ == list(df.columns) and reg.target_names_ == ["y_1"]
+    assert reg.document_["inputs"] == list(df.columns)
+    assert reg.selected_names("median") == ["age", "bp"]
+    np.testing.assert_array_equal(reg.feature_importances_, reg.pip_)
+    assert abs(reg.model_size_.sum() - 1) < 1e-9
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # fitted with names, predicting without
+        np.testing.assert_allclose(reg.predict(df), reg.predict(X))
+
+
+def test_coefficients_are_the_model_average_on_the_inputs_scale():
+    X, y = linear_data()
+    X = X * np.array([1, 10, 0.1, 5, 1, 1, 2, 3]) + 7  # units and offsets
+    for standardize in ("no", "yes"):
+        reg = BayesianSelectionRegressor(method="enumerate", standardize=standardize, random_state=1).fit(X, y)
+        base = reg.predict(np.zeros((1, 8)))
+        slopes = reg.predict(np.eye(8)) - base
+        np.testing.assert_allclose(reg.coef_, slopes, atol=1e-8)
+        np.testing.assert_allclose(reg.intercept_, base[0], rtol=1e-10)
+        assert reg.coef_source_ in ("coefficients", "engine.predictor.bma")
+        assert abs(reg.coef_[0] - 2) < 0.2 and abs(reg.coef_[3] * 5 + 1) < 0.2
+
+
+def test_return_std_is_the_95_interval_over_3_92():
+    X, y = linear_data()
+    reg = BayesianSelectionRegressor(random_state=5, **FAST_REG).fit(X, y)
+    mean, std = reg.predict(X[:5], return_std=True)
+    m, lo, hi = reg.predict_interval(X[:5], level=0.95)
+    np.testing.assert_allclose(mean, m)
+    np.testing.assert_allclose(std, (hi - lo) / (2 * 1.959963984540054))
+    assert np.all(std > 0.4) and np.all(std < 0.8)  # noise sd 0.5
+    m2, lo2, hi2 = reg.predict_interval(X[:5], level=0.5)
+    assert np.all(hi2 - lo2 < hi - lo)
+
+
+def test_seeds_and_threads():
+    X, y = linear_data()
+    a = BayesianSelectionRegressor(random_state=42, n_jobs=1, **FAST_REG).fit(X, y)
+    b = BayesianSelectionRegressor(random_state=42, n_jobs=-1, **FAST_REG).fit(X, y)
+    assert a.seed_ == 42 and a.basel_fit_.to_json() == b.basel_fit_.to_json()
+    assert BayesianSelectionRegressor(random_state=0, **FAST_REG).fit(X, y).seed_ == 2**32 - 1
+    np.random.seed(7)
+    c = BayesianSelectionRegressor(**FAST_REG).fit(X, y).seed_
+    np.random.seed(7)
+    assert BayesianSelectionRegressor(**FAST_REG).fit(X, y).seed_ == c
+
+
+def sinc(n=80, seed=1):
+    rng = np.random.default_rng(seed)
+    x = np.sort(rng.uniform(-8, 8, size=n))
+    return x[:, None], np.sinc(x / np.pi) + rng.normal(scale=0.1, size=n)
+
+
+@pytest.mark.parametrize("kw", [
+    dict(method="enumerate", basis="legendre:m=8"),
+    dict(method="bd", basis="gauss:r=1.6", prior="ridge", n_iter=400),
+    dict(method="rj", basis="gauss:r=1.6", n_iter=2000),
+    dict(method="ssvs", basis="cosine:m=10", n_iter=500),
+    dict(method="anneal", n_iter=500, burn=100, chains=2),
+    dict(method="rbf", n_iter=500, burn=100, chains=2),
+    dict(method="smc", basis="gauss:r=1.131", particles=40),
+], ids=lambda kw: kw["method"])
+def test_every_regression_method(kw):
+    X, y = sinc()
+    reg = BayesianSelectionRegressor(random_state=11, **kw).fit(X, y)
+    assert reg.method_ == kw["method"]
+    mean, std = reg.predict(X, return_std=True)
+    assert np.all(np.isfinite(mean)) and np.all(std > 0)
+    assert reg.score(X, y) > 0.6, reg.score(X, y)
+    if kw["method"] not in ("anneal", "rbf"):
+        assert len(reg.pip_) == len(reg.atom_names_) and set(reg.selected_) == {"hpm", "median", "prevalence"}
+    else:
+        assert not hasattr(reg, "pip_")
+
+
+def test_several_targets():
+    X, y = linear_data()
+    Y = np.column_stack([y, -y + X[:, 2]])
+    reg = BayesianSelectionRegressor(method="enumerate", random_state=1).fit(X, Y)
+    assert reg.predict(X).shape == (len(X), 2) and reg.coef_.shape == (2, 8)
+
+
+def test_draws_are_a_dataframe():
+    X, y = linear_data()
+    reg = BayesianSelectionRegressor(random_state=3, keep_draws=True, n_iter=300, chains=3).fit(X, y)
+    d = reg.draws_
+    assert list(d.columns[:2]) == ["chain", "size"] and list(d.columns[2:]) == reg.atom_names_
+    assert len(d) == 3 * 300 and sorted(d["chain"].unique()) == [1, 2, 3]
+    np.testing.assert_array_equal(d["size"], d.iloc[:, 2:].sum(axis=1))
+    assert set(np.unique(d.iloc[:, 2:])) <= {0, 1}
+    clf = BayesianSelectionClassifier(random_state=3, keep_draws=True, **FAST_CLF).fit(*blobs())
+    assert list(clf.draws_.columns[2:]) == ["x1", "x2", "x3", "x4"]
+
+
+def test_classifier_probabilities_follow_classes():
+    X, y = blobs()
+    yi = np.where(y == "a", 10, np.where(y == "b", -3, 7))
+    clf = BayesianSelectionClassifier(random_state=4, **FAST_CLF).fit(X, yi)
+    assert list(clf.classes_) == [-3, 7, 10]
+    prob = clf.predict_proba(X)
+    np.testing.assert_allclose(prob.sum(axis=1), 1)
+    assert np.mean(clf.predict(X) == yi) > 0.9
+    assert clf.pip_[0] > 0.9 and np.all(clf.pip_[1:] < 0.5)
+    np.testing.assert_array_equal(clf.feature_importances_, clf.pip_)
+
+
+def test_pickle_keeps_the_fit():
+    X, y = linear_data()
+    reg = BayesianSelectionRegressor(random_state=8, **FAST_REG).fit(X, y)
+    back = pickle.loads(pickle.dumps(reg))
+    np.testing.assert_array_equal(back.predict(X), reg.predict(X))
+    assert back.basel_fit_.to_json() == reg.basel_fit_.to_json()
+
+
+def test_library_errors_are_value_errors():
+    X, y = linear_data()
+    cases = [(dict(method="nope"), "nope"), (dict(basis="gauss:q=1"), "q"), (dict(prior="g:g=-1"), "g"),
+             (dict(method="enumerate", options={"iter": 10}), "iter"), (dict(options={"nu": "abc"}), "abc")]
+    for kw, word in cases:
+        with pytest.raises(basel.BaselError) as e:
+            BayesianSelectionRegressor(**kw).fit(X, y)
+        assert isinstance(e.value, ValueError) and word in str(e.value), (kw, str(e.value))
+        assert e.value.status.startswith("BASEL_E")
+    with pytest.raises(ValueError, match="classifier"):
+        BayesianSelectionRegressor(method="mixture").fit(X, y)
+    with pytest.raises(ValueError, match="one class"):
+        BayesianSelectionClassifier().fit(X, np.zeros(len(X)))
+    with pytest.raises(ValueError):
+        BayesianSelectionRegressor().fit(np.full((5, 2), np.nan), np.zeros(5))
+    with pytest.raises(ValueError, match="n_jobs"):
+        BayesianSelectionRegressor(n_jobs=0).fit(X, y)
+
+
+def test_verbose_draws_a_progress_bar(capsys):
+    X, y = linear_data()
+    BayesianSelectionRegressor(verbose=True, random_state=1, **FAST_REG).fit(X, y)
+    err = capsys.readouterr().err
+    assert "basel bd:" in err and "100%" in err
+
+
+def test_coefficients_come_from_the_table_when_the_fit_has_one():
+    """The coefficient table (FIT.json "coefficients", being added to the
+    subset engines) wins over the engine block: its means, sds and the
+    intercept, by term name."""
+    X, y = linear_data(p=4)
+    reg = BayesianSelectionRegressor(method="enumerate", random_state=1).fit(X, y)
+    doc = dict(reg.document_)
+    doc["coefficients"] = {"scale": "original", "level": 0.95, "models": 8, "covered": 1.0, "terms": [
+        {"name": "(Intercept)", "target": "y", "pip": 1, "mean": 3.5, "sd": 0.1, "lower": 3.3, "upper": 3.7},
+        {"name": "x3", "target": "y", "pip": 0.2, "mean": -0.25, "sd": 0.5, "lower": -1, "upper": 0},
+        {"name": "x1", "target": "y", "pip": 1, "mean": 2.5, "sd": 0.2, "lower": 2.1, "upper": 2.9}]}
+
+    class Doc:
+        document = doc
+    reg._set_coef(Doc())
+    assert reg.coef_source_ == "coefficients" and reg.intercept_ == 3.5
+    np.testing.assert_array_equal(reg.coef_, [2.5, 0, -0.25, 0])
+    np.testing.assert_array_equal(reg.coef_sd_, [0.2, 0, 0.5, 0])

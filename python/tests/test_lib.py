@@ -1,0 +1,101 @@
+"""The ctypes layer: its prototypes against include/basel.h, errors with
+their places, tables read in place, fits as text and pickles."""
+import os
+import pickle
+import re
+
+import numpy as np
+import pytest
+
+import basel
+from basel import _lib
+from conftest import ROOT
+
+
+def header():
+    with open(os.path.join(ROOT, "include", "basel.h")) as f:
+        return f.read()
+
+
+def test_every_prototype_is_in_the_header():
+    h = re.sub(r"\s+", " ", header())
+    for name in _lib._PROTOTYPES:
+        assert re.search(r"BASEL_API [^;]*\b%s\(" % name, h), name
+
+
+def test_error_record_matches_the_header():
+    h = re.sub(r"\s+", " ", header())
+    assert "typedef struct basel_error { int code; char file[256]; size_t line; size_t column; char message[512]; }" in h
+    assert [f[0] for f in _lib._Error._fields_] == ["code", "file", "line", "column", "message"]
+
+
+def test_version_matches_the_package():
+    assert basel.version() == basel.__version__
+
+
+def test_bad_json_names_line_and_column():
+    with pytest.raises(basel.BaselError) as e:
+        basel.Fit.from_json('{\n "a": [1,\n', name="doc.json")
+    err = e.value
+    assert isinstance(err, ValueError)
+    assert err.status == "BASEL_EPARSE" and err.file == "doc.json" and err.line >= 2
+    assert str(err).startswith("doc.json:%d:" % err.line)
+
+
+def test_missing_file_is_an_error_not_a_crash(tmp_path):
+    with pytest.raises(basel.BaselError) as e:
+        basel.read_json(tmp_path / "nope.json")
+    assert e.value.status == "BASEL_EIO" and "nope.json" in str(e.value)
+
+
+def test_unknown_option_lists_what_is_accepted():
+    with pytest.raises(basel.BaselError) as e:
+        basel.Options({"no-such-option": 1})
+    assert "no-such-option" in str(e.value)
+
+
+def test_names_must_be_distinct():
+    with pytest.raises(basel.BaselError, match="twice"):
+        basel.Data(np.zeros((3, 2)), ["a", "a"])
+
+
+def test_strided_views_are_read_in_place(monkeypatch):
+    """F-order, C-order and sliced float64 arrays reach the library without
+    a copy (np.ascontiguousarray would be the copy) and give the same table."""
+    rng = np.random.default_rng(5)
+    base = rng.normal(size=(40, 6))
+    views = [np.asfortranarray(base[:, :3]), base[:, :3], base[:, ::2], base[::2, :3]]
+    with monkeypatch.context() as m:
+        m.setattr(np, "ascontiguousarray", lambda *a, **k: (_ for _ in ()).throw(AssertionError("copied")))
+        tables = [basel.Data(v, None) for v in views]
+    lib = _lib.library()
+    for v, t in zip(views, tables):
+        got = [[lib.basel_data_value(t.ptr, i, j) for j in range(3)] for i in range(v.shape[0])]
+        np.testing.assert_array_equal(np.array(got), v)
+
+
+def _small_fit():
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(60, 4))
+    y = 1.5 * X[:, 1] + rng.normal(scale=0.5, size=60)
+    d = basel.Data(X, None)
+    d.add_column("y", y)
+    return basel.Fit.run(d, basel.Options({"method": "enumerate", "seed": 4})), X
+
+
+def test_fit_round_trips_as_text_and_pickle():
+    fit, X = _small_fit()
+    text = fit.to_json()
+    back = pickle.loads(pickle.dumps(fit))
+    assert back.to_json() == text
+    assert fit.method == "enumerate" and fit.inputs == ["x1", "x2", "x3", "x4"]
+    a = fit.predict(basel.Data(X, fit.inputs)).intervals()
+    b = back.predict(basel.Data(X, fit.inputs)).intervals()
+    np.testing.assert_array_equal(a[0], b[0])
+    assert "x2" in fit.summary()
+
+
+def test_predict_refuses_a_table_without_the_inputs():
+    fit, X = _small_fit()
+    with pytest.raises(basel.BaselError, match="x4"):
+        fit.predict(basel.Data(X[:, :3], ["x1", "x2", "x3"]))

@@ -1,6 +1,7 @@
 /*
- * test_bd_draws.c: the birth-death engine's DRAWS (the state recorded at
- * each block's end, --draws) are draws from the exact posterior: for each
+ * test_draws.c: the DRAWS of the subset samplers (--draws) are draws from
+ * the exact posterior. bd records the state at each block's end, rj the
+ * state after every thin-th move. For each engine and
  * case the draw frequency of every atom and the mean size of the draws
  * agree with exact enumeration within 5 Monte Carlo standard errors.
  *
@@ -10,9 +11,9 @@
  * sqrt(batches), floored at the i.i.d. value sqrt(p (1 - p) / draws) and at
  * the resolution 1 / draws of a frequency, so an atom that is (nearly)
  * always in or out does not get a zero bound. Over
- * the 2 x 16 comparisons a false alarm at 5 SE is very unlikely; recording
+ * the 2 x 2 x 17 comparisons a false alarm at 5 SE is very unlikely; recording
  * the state after the event that crosses the block's end instead (the bug
- * this test was written for) fails it by 77 and 51 SE on the mean size.
+ * this test was written for) fails bd by 77 and 51 SE on the mean size.
  */
 #include "check.h"
 #include "engine/subset.h"
@@ -48,7 +49,15 @@ static void batch_stats(const double *v, double *mean, double *se)
     *se = sqrt(var / (double)nb);
 }
 
-static void run_case(const case_ *c)
+/* A sampler that writes draws, and the thinning that keeps its ITER draws
+ * per chain far enough apart for 50 batches (rj moves one atom a step). */
+typedef struct engine_ {
+    const char *name;
+    bsl_subset_runner run;
+    size_t thin;
+} engine_;
+
+static void run_case(const case_ *c, const engine_ *e)
 {
     basel_error err;
     bsl_dict *dict;
@@ -63,11 +72,11 @@ static void run_case(const case_ *c)
     bsl_vs_result ex, res;
     CHECK(bsl_enumerate(&pb, NULL, &ex, &err) == BASEL_OK, "%s: enumerate: %s", c->name, err.message);
     bsl_params prm = {0};
-    bsl_run run = {.iter = ITER, .burn = 1000, .thin = 1, .chains = CHAINS, .seed = c->seed,
-                   .threads = 2, .keep_draws = 1, .params = &prm};
-    const int rc = bsl_bd_run(&pb, &run, &res, &err);
-    CHECK(rc == BASEL_OK && res.ndraws == CHAINS * ITER, "%s seed %lu: %s (%zu draws)", c->name, c->seed,
-          rc ? err.message : "ok", rc ? 0 : res.ndraws);
+    bsl_run run = {.iter = ITER * e->thin, .burn = 1000 * e->thin, .thin = e->thin, .chains = CHAINS,
+                   .seed = c->seed, .threads = 2, .keep_draws = 1, .params = &prm};
+    const int rc = e->run(&pb, &run, &res, &err);
+    CHECK(rc == BASEL_OK && res.ndraws == CHAINS * ITER, "%s %s seed %lu: %s (%zu draws)", e->name, c->name,
+          c->seed, rc ? err.message : "ok", rc ? 0 : res.ndraws);
     if (rc || res.ndraws != CHAINS * ITER) return;
     const size_t m = D->m, N = res.ndraws;
     double *v = malloc(N * sizeof *v);
@@ -91,14 +100,16 @@ static void run_case(const case_ *c)
         const double z = fabs(mean - exact) / se;
         worst = fmax(worst, z);
         if (j < m)
-            CHECK(z < 5, "%s seed %lu: atom %zu drawn %.4f, exact PIP %.4f (%.1f SE, SE %.4f)", c->name,
-                  c->seed, j + 1, mean, exact, z, se);
+            CHECK(z < 5, "%s %s seed %lu: atom %zu drawn %.4f, exact PIP %.4f (%.1f SE, SE %.4f)", e->name,
+                  c->name, c->seed, j + 1, mean, exact, z, se);
         else
-            CHECK(z < 5, "%s seed %lu: mean size of the draws %.4f, exact %.4f (%.1f SE, SE %.4f)",
-                  c->name, c->seed, mean, exact, z, se);
-        if (j == m) printf("%-40s mean size of the draws %.4f, exact %.4f (SE %.4f)\n", c->name, mean, exact, se);
+            CHECK(z < 5, "%s %s seed %lu: mean size of the draws %.4f, exact %.4f (%.1f SE, SE %.4f)",
+                  e->name, c->name, c->seed, mean, exact, z, se);
+        if (j == m)
+            printf("%-4s %-40s mean size of the draws %.4f, exact %.4f (SE %.4f)\n", e->name, c->name, mean, exact,
+                   se);
     }
-    printf("%-40s largest error %.2f SE\n", c->name, worst);
+    printf("%-4s %-40s largest error %.2f SE\n", e->name, c->name, worst);
     free(v);
     bsl_vs_result_free(&res);
     bsl_vs_result_free(&ex);
@@ -131,10 +142,12 @@ int main(void)
         {"gauss r=1.6 m=16, ridge fixed, poisson:3", "gauss:r=1.6", "ridge:lambda=1,sigma2=0.04",
          "poisson:mean=3", xs, 16, 1, ys, 5},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) run_case(&cases[i]);
+    const engine_ engines[] = {{"bd", bsl_bd_run, 1}, {"rj", bsl_rj_run, 10}};
+    for (size_t k = 0; k < sizeof engines / sizeof *engines; k++)
+        for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) run_case(&cases[i], &engines[k]);
     free(X);
     free(Y);
     basel_data_free(lin);
     basel_data_free(sinc);
-    return check_report("test_bd_draws");
+    return check_report("test_draws");
 }

@@ -263,11 +263,12 @@ int bsl_document_check(const json_t *doc, const char *source, basel_error *err)
     const json_t *fv = json_object_get(doc, "format_version");
     if (!json_is_integer(fv) || !json_is_string(json_object_get(doc, "method")))
         return bsl_fail_at(err, BASEL_EPARSE, source, 0, 0, "not a basel fit (format_version or method missing)");
-    if (json_integer_value(fv) != BSL_FORMAT_VERSION)
+    if (json_integer_value(fv) < BSL_FORMAT_OLDEST || json_integer_value(fv) > BSL_FORMAT_VERSION)
         return bsl_fail_at(err, BASEL_EPARSE, source, 0, 0,
-                           "format_version %lld is not read by basel %s (it reads %d): refit with this basel, using the "
-                           "fit's \"settings\" as options",
-                           (long long)json_integer_value(fv), BASEL_VERSION_STRING, BSL_FORMAT_VERSION);
+                           "format_version %lld is not read by basel %s (it reads %d to %d): refit with this basel, "
+                           "using the fit's \"settings\" as options",
+                           (long long)json_integer_value(fv), BASEL_VERSION_STRING, BSL_FORMAT_OLDEST,
+                           BSL_FORMAT_VERSION);
     const char *method = json_string_value(json_object_get(doc, "method"));
     const bsl_engine_def *e = bsl_engine_find(method);
     if (!e) return fail_key(err, source, "method", "names no method this basel knows");

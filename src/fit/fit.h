@@ -38,8 +38,12 @@ struct basel_fit {
 /* Fill the arrays the accessors hand out (access.c). BASEL_ENOMEM. */
 int bsl_fit_cache(basel_fit *f);
 
-/* The FIT.json format this basel writes and reads (docs/FIT.md). */
-#define BSL_FORMAT_VERSION 2
+/* The FIT.json format this basel writes (docs/FIT.md). It also reads
+ * BSL_FORMAT_OLDEST and later: version 3 only added keys (target_scale)
+ * whose absence means what version 2 meant, so a version-2 fit is read as
+ * written. */
+#define BSL_FORMAT_VERSION 3
+#define BSL_FORMAT_OLDEST 2
 
 /* Extreme values. Beyond 2^256 (about 1.2e77) in magnitude, a sum of
  * squares or a cubic kernel (r^3) of a table that fits in memory nears

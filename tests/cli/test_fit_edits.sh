@@ -74,4 +74,16 @@ refused rbf_scale2.json '"engine.networks\[1\]" is not a network'
 edit rbf.json rbf_width.json "d['engine']['width'] = -1"
 refused rbf_width.json '"engine" is not an RBF network block'
 
+# format versions: 2 (before standardize.target_scale) is read as written;
+# 1 and a future 4 are refused
+edit bd.json v2.json "d['format_version'] = 2"
+expect 0 "" -- "$BASEL" predict "$T/v2.json" "$D" -o "$T/p2.csv"
+expect 0 "" -- "$BASEL" predict "$T/bd.json" "$D" -o "$T/p3.csv"
+if cmp -s "$T/p2.csv" "$T/p3.csv"; then ok; else bad "a version-2 fit predicts differently"; fi
+rm -f "$T/p2.csv" "$T/p3.csv"
+edit bd.json v4.json "d['format_version'] = 4"
+refused v4.json 'format_version 4 is not read by basel .* \(it reads 2 to 3\)'
+edit bd.json v1.json "d['format_version'] = 1"
+refused v1.json 'format_version 1 is not read'
+
 finish

@@ -12,7 +12,7 @@ done
 expect 0 "--method rbf reads:" -- "$BASEL" help fit --method rbf
 expect 0 "--method rbf reads:" -- "$BASEL" fit --method rbf --help
 expect 2 "no command 'nope'" -- "$BASEL" help nope
-expect 0 "FIT.json format 2" -- "$BASEL" --version
+expect 0 "FIT.json format 3" -- "$BASEL" --version
 
 # summary reads FIT.json from stdin
 expect 0 "" -- "$BASEL" fit "$D" --method enumerate --quiet -o "$T/f.json"

@@ -60,6 +60,10 @@ int cli_once(cli_seen *s, const char *cmd, const char *name);
  * option; such a value must be written opt=VALUE). */
 int cli_needs_value(const char *cmd, const char *opt, const char *value);
 
+/* --digits VALUE of cmd: an integer 1..17 into *digits; a usage error
+ * (returns 2) otherwise (cli_predict.c). */
+int cli_digits(const char *cmd, const char *value, int *digits);
+
 /* One subcommand: its name, entry, help and one-line summary (main.c). */
 typedef struct cli_command {
     const char *name;

@@ -37,6 +37,12 @@ void *bsl_malloc(size_t n, size_t sz);
 int bsl_grow(void **p, size_t *cap, size_t need, size_t sz);
 char *bsl_strdup(const char *s);
 
+/* Write v as text into buf (at least 32 bytes): with digits significant
+ * digits (1..17, %.*g), or digits = 0 for the shortest text that reads back
+ * as exactly v (the first of %.15g, %.16g, %.17g that round-trips through
+ * strtod; %.17g always does). Returns buf. */
+char *bsl_format_double(char *buf, size_t len, double v, int digits);
+
 /* log(exp(a) + exp(b)) without overflow; -inf is the identity. */
 double bsl_logaddexp(double a, double b);
 /* log of the sum of exp(x[i]) for i < n. */

@@ -164,10 +164,32 @@ BASEL_API const char *basel_method_option_default(const char *method, const char
  * the last column. */
 BASEL_API const char *basel_options_label_column(const basel_options *o);
 /* Optional progress callback, called from the calling thread between blocks
- * of work with the fraction done; returning non-zero cancels the fit
- * (BASEL_ECANCELLED). */
+ * of work with the fraction of the sampling done (0 during the phases
+ * before it); returning non-zero cancels the fit (BASEL_ECANCELLED). */
 typedef int (*basel_progress_fn)(double fraction_done, void *user);
 BASEL_API void basel_options_set_progress(basel_options *o, basel_progress_fn fn, void *user);
+/* One progress report, in units of work of one phase of the fit, in order:
+ *   "standardising"  the data's columns ("columns"),
+ *   "columns"        the basis columns at the training rows ("columns"; the
+ *                    subset methods enumerate, bd, rj, ssvs),
+ *   "gram"           their Gram matrix when it is kept in memory and large
+ *                    ("entries" of its lower triangle),
+ *   "sampling"       the method's run: "draws" (bd, burn-in included),
+ *                    "iterations" (rj),
+ *                    "sweeps" (ssvs, mixture), "subsets" (enumerate),
+ *                    "moves" (rbf, anneal), "points" (smc).
+ * The strings are static; done never decreases within a phase; total > 0. */
+typedef struct basel_progress {
+    const char *phase;
+    const char *unit;
+    double done, total;
+} basel_progress;
+typedef int (*basel_progress_report_fn)(const basel_progress *p, void *user);
+/* The same calls as basel_options_set_progress (the calling thread, between
+ * blocks of work; non-zero cancels), with the phase, the unit and the counts,
+ * from which a caller shows a rate and the time left. Either or both may be
+ * set; the report is made first. */
+BASEL_API void basel_options_set_progress_report(basel_options *o, basel_progress_report_fn fn, void *user);
 BASEL_API void basel_options_free(basel_options *o);
 
 /* ----------------------------------------------------------------- fit */

@@ -209,7 +209,7 @@ int cli_fit(int argc, char **argv)
     if (a.draws) basel_options_set(o, "keep-draws", "1", &err);
     cli_progress_state progress;
     cli_progress_start(&progress);
-    if (!a.quiet) basel_options_set_progress(o, cli_progress, &progress);
+    if (!a.quiet) basel_options_set_progress_report(o, cli_progress, &progress);
     /* a classifier's target holds class labels: read it as text */
     const char *label = basel_options_label_column(o);
     if (basel_data_read_csv(&data, a.train, label, &err) || basel_fit_run(&fit, data, o, &err)) {

@@ -49,6 +49,18 @@ char *bsl_format_double(char *buf, size_t len, double v, int digits)
     return buf;
 }
 
+int bsl_progress_report(const bsl_progress *pr, const char *phase, const char *unit, double done, double total)
+{
+    if (!pr) return 0;
+    if (pr->report) {
+        const basel_progress p = {phase, unit, done, total};
+        if (pr->report(&p, pr->report_user)) return 1;
+    }
+    if (!pr->fraction) return 0;
+    const double f = strcmp(phase, "sampling") ? 0.0 : total > 0 ? done / total : 1.0;
+    return pr->fraction(f > 1 ? 1 : f, pr->fraction_user);
+}
+
 char *bsl_strdup(const char *s)
 {
     size_t n = strlen(s) + 1;

@@ -23,7 +23,7 @@ struct bsl_chains_shared {
     int stop;         /* cancelled (atomic) */
     double total;     /* chains x units */
     double last;      /* fraction at the last callback (thread 0 only) */
-    basel_progress_fn fn;
+    bsl_progress_fn fn; /* (done, total units, user) */
     void *user;
 };
 
@@ -57,7 +57,7 @@ static void report(bsl_chains_shared *sh, int force)
     if (f > 1) f = 1;
     if (!force && f < sh->last + REPORT_STEP) return;
     sh->last = f;
-    if (sh->fn(f, sh->user)) {
+    if (sh->fn(force || (double)done > sh->total ? sh->total : (double)done, sh->total, sh->user)) {
 #pragma omp atomic write
         sh->stop = 1;
     }
@@ -205,7 +205,7 @@ int bsl_chains_run(bsl_chains *cs, bsl_chain_fn fn, void *ctx)
     bsl_chains_shared sh = {0, 0, 0, 0, (double)cs->chains * (double)cs->units, 0,
                             cs->progress, cs->progress_user};
     const double t0 = omp_get_wtime();
-    if (sh.fn && sh.fn(0.0, sh.user)) sh.stop = 1;
+    if (sh.fn && sh.fn(0.0, sh.total, sh.user)) sh.stop = 1;
     int threads = cs->threads > 0 ? cs->threads : omp_get_max_threads();
     if ((size_t)threads > cs->chains) threads = (int)cs->chains;
     if (!sh.stop) run_team(cs, fn, ctx, &sh, status, threads);

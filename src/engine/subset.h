@@ -45,7 +45,7 @@ typedef struct bsl_run {
     int threads;           /* 0 = OpenMP default */
     int keep_draws;
     size_t top;            /* models to keep in the summary */
-    basel_progress_fn progress;
+    bsl_progress_fn progress; /* done, total units */
     void *progress_user;
     const bsl_params *params; /* engine-specific settings */
 } bsl_run;

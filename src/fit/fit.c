@@ -104,6 +104,19 @@ int bsl_fit_wrap(basel_fit **out, json_t *doc, basel_error *err)
     return BASEL_OK;
 }
 
+/* The engine's sampling progress (done, total in its unit) as the fit's
+ * "sampling" phase. */
+typedef struct sampling_progress {
+    const bsl_progress *pr;
+    const char *unit;
+} sampling_progress;
+
+static int sampling(double done, double total, void *user)
+{
+    const sampling_progress *s = user;
+    return bsl_progress_report(s->pr, "sampling", s->unit, done, total);
+}
+
 int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *o,
                   basel_error *err)
 {
@@ -120,8 +133,16 @@ int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *
         return bsl_fail(err, BASEL_EINVAL, "--draws: --method %s keeps no draws", e->name);
     size_t threads = 0;
     if ((rc = bsl_params_size(&o->p, "threads", 0, 0, 1024, &threads, err))) return rc;
+    const bsl_progress *pr = o->progress.fraction || o->progress.report ? &o->progress : NULL;
+    const double ncols = (double)(data->p ? data->p : 1);
+    if (bsl_progress_report(pr, "standardising", "columns", 0, ncols))
+        return bsl_fail(err, BASEL_ECANCELLED, "cancelled");
     bsl_problem P;
     if ((rc = bsl_problem_build(&P, data, e, &o->p, &settings, err))) return rc;
+    if (bsl_progress_report(pr, "standardising", "columns", ncols, ncols)) {
+        bsl_problem_free(&P);
+        return bsl_fail(err, BASEL_ECANCELLED, "cancelled");
+    }
     const unsigned long seed = pick_seed(&o->p, &rc, err);
     if (!rc) rc = join_names(&settings, "target", P.target_names, P.c);
     if (!rc) rc = join_names(&settings, "inputs", P.input_names, P.d);
@@ -130,7 +151,9 @@ int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *
     if (!rc && bsl_params_set(&settings, "seed", seed_text)) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
     const char *na = bsl_params_get(&o->p, "na");
     if (!rc && bsl_params_set(&settings, "na", na ? na : "error")) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
-    bsl_engine_ctx ctx = {e, &P, &settings, &o->p, seed, (int)threads, keep_draws, o->progress, o->progress_user};
+    sampling_progress sp = {pr, e->unit ? e->unit : "steps"};
+    bsl_engine_ctx ctx = {e,          &P,  &settings,        &o->p, seed, (int)threads, keep_draws,
+                          pr ? sampling : NULL, &sp, pr};
     bsl_result res = {0};
     if (!rc) rc = e->fit(&ctx, &res, err);
     json_t *doc = NULL;

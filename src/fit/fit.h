@@ -20,8 +20,7 @@
 
 struct basel_options {
     bsl_params p;          /* every option that was set, as text */
-    basel_progress_fn progress;
-    void *progress_user;
+    bsl_progress progress; /* basel_options_set_progress(_report) */
 };
 
 

@@ -17,6 +17,11 @@ expect 0 "^0 " -- wc -c "$T/q.err"
 # the default interval (10 s): no line for a fit this short
 expect 0 "" -- sh -c "env -u BASEL_PROGRESS_INTERVAL '$BASEL' fit '$LIN' --iter 2000 --seed 1 -o '$T/d.json' 2> '$T/d.err'"
 expect 1 "" -- grep -q "so far" "$T/d.err"
+# on a terminal (script gives the fit one): a bar redrawn in place
+if command -v script > /dev/null; then
+    expect 0 "basel: sampling +\[#*\.*\] +[0-9]+%  [0-9.kM?]+ draws/s, about [0-9hmins ?]+ left" -- \
+        script -qec "'$BASEL' fit '$LIN' --iter 20000 --seed 1 -o '$T/tty.json'" /dev/null
+fi
 # reports do not change the fit: same FIT.json as with --quiet
 expect 0 "" -- cmp "$T/bd.json" "$T/q.json"
 

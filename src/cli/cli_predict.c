@@ -60,9 +60,10 @@ static void warn_missing(const basel_pred *pred, const char *test)
     const size_t n = basel_pred_missing(pred, &row, &line, &column);
     if (!n) return;
     fprintf(stderr,
-            "basel: warning: %s: %zu of %zu rows have a missing input (the first: line %zu, column '%s'); "
-            "their predictions are left empty\n",
-            strcmp(test, "-") ? test : "<stdin>", n, basel_pred_rows(pred), line, column ? column : "?");
+            "basel: warning: %s: %zu of %zu rows %s a missing input (the first: line %zu, column '%s'); "
+            "%s left empty\n",
+            strcmp(test, "-") ? test : "<stdin>", n, basel_pred_rows(pred), n == 1 ? "has" : "have", line,
+            column ? column : "?", n == 1 ? "its prediction is" : "their predictions are");
 }
 
 typedef struct predict_args {

@@ -157,6 +157,10 @@ static int fit_mixture(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
     mo.threads = ctx->threads;
     mo.progress = ctx->progress;
     mo.progress_user = ctx->progress_user;
+    mo.checkpoint = ctx->checkpoint;
+    mo.restart = ctx->restart;
+    mo.checkpoint_every = ctx->checkpoint_every;
+    mo.run_id = ctx->run_id;
     bsl_mix_result *r = NULL;
     if ((rc = bsl_mixture_fit(P->X, P->n, P->d, P->cls, P->nclass, &mo, &r, err))) return rc;
     size_t d, len;
@@ -300,6 +304,7 @@ const bsl_engine_def bsl_engine_mixture = {
     .options = options,
     .models = mixture_models,
     .keeps_draws = 1,
+    .checkpoints = 1,
     .fit = fit_mixture,
     .predict = predict_mixture,
     .check = check_mixture,

@@ -86,6 +86,10 @@ typedef struct bsl_rbf_options {
     int threads;
     basel_progress_fn progress;
     void *progress_user;
+    /* Checkpoints (chains.h bsl_chains_ckpt): NULL paths when not asked. */
+    const char *checkpoint, *restart;
+    double checkpoint_every;
+    unsigned long long run_id;
 } bsl_rbf_options;
 
 void bsl_rbf_options_default(bsl_rbf_options *o);

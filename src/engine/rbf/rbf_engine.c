@@ -82,6 +82,10 @@ static int rbf_options(bsl_rbf_options *ro, const bsl_engine_ctx *ctx, int annea
     ro->threads = ctx->threads;
     ro->progress = ctx->progress;
     ro->progress_user = ctx->progress_user;
+    ro->checkpoint = ctx->checkpoint;
+    ro->restart = ctx->restart;
+    ro->checkpoint_every = ctx->checkpoint_every;
+    ro->run_id = ctx->run_id;
     return BASEL_OK;
 }
 
@@ -191,6 +195,7 @@ static const char *const map_only[] = {"map", NULL};
 
 const bsl_engine_def bsl_engine_anneal = {
     .name = "anneal",
+    .checkpoints = 1,
     .summary = "RBF network with free centres, simulated annealing to the AIC / BIC / MDL optimum (paper 002)",
     .target = BSL_TARGET_NUMERIC,
     .options = anneal_options,
@@ -202,6 +207,7 @@ const bsl_engine_def bsl_engine_anneal = {
 
 const bsl_engine_def bsl_engine_rbf = {
     .name = "rbf",
+    .checkpoints = 1,
     .summary = "RBF network with free centres, full-Bayes reversible jump (birth, death, split, merge, update; paper 002)",
     .target = BSL_TARGET_NUMERIC,
     .options = full_options,

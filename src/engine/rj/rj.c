@@ -45,6 +45,7 @@
  */
 #include "../subset.h"
 #include "../chains.h"
+#include "../ckpt.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -82,6 +83,7 @@ typedef struct rj_chain {
     double *beta;
     double prop[3], acc[3], evals;
     unsigned id;            /* the chain's number */
+    size_t it;              /* the next iteration (burn-in included) */
     bsl_vs_result draws;    /* this chain's draws, appended to the result in chain order */
     int rc;
 } rj_chain;
@@ -301,10 +303,16 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
     const bsl_vs_problem *pb = x->pb;
     const bsl_run *run = x->run;
     const size_t m = pb->D->m, total = run->burn + run->iter;
-    gsl_rng_set(ch->r, seed);
-    int rc = init_state(ch, pb);
-    for (size_t it = 0; it < total && !rc; it++) {
+    int rc = BASEL_OK;
+    if (!tick->resumed) {
+        gsl_rng_set(ch->r, seed);
+        rc = init_state(ch, pb);
+        ch->it = 0;
+    }
+    for (; ch->it < total && !rc; ch->it++) {
+        /* a boundary: the iterations before it are done (chains.h) */
         if (bsl_tick(tick, 1)) return BASEL_ECANCELLED;
+        const size_t it = ch->it;
         /* the model's nuisance parameters, if it has any, once per sweep */
         if (it > 0 && it % m == 0 && (rc = bsl_cmodel_draw_nuisance(ch->M, ch->r))) break;
         if ((rc = step(ch, pb, x->st))) break;
@@ -316,6 +324,32 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
     }
     if (!rc) rc = flush_state(ch, pb);
     return rc;
+}
+
+/* A chain's state in a checkpoint (ckpt.h); scratch, beta and old_atoms
+ * are refilled before each use. */
+static void chain_io(void *ctx, size_t chain, bsl_ck *k)
+{
+    const rj_ctx *x = ctx;
+    rj_chain *ch = &x->ch[chain];
+    const size_t m = ch->m, c = ch->c, kc = x->pb->kmax + 1;
+    bsl_ck_rng(k, ch->r);
+    bsl_ck_cmodel(k, ch->M);
+    bsl_ck_val(k, ch->it);
+    bsl_ck_doubles(k, ch->freq, m);
+    bsl_ck_doubles(k, ch->rb, m);
+    bsl_ck_val(k, ch->n_rb);
+    bsl_ck_doubles(k, ch->size_cnt, kc);
+    bsl_ck_doubles(k, ch->coef, m * c);
+    bsl_ck_val(k, ch->n_coef);
+    bsl_ck_modelset(k, &ch->set);
+    bsl_ck_val(k, ch->run_len);
+    bsl_ck_doubles(k, ch->nu_sum, 2);
+    bsl_ck_doubles(k, ch->prop, 3);
+    bsl_ck_doubles(k, ch->acc, 3);
+    bsl_ck_val(k, ch->evals);
+    bsl_ck_draws(k, &ch->draws);
+    bsl_ck_val(k, ch->rc);
 }
 
 static int read_settings(rj_settings *st, const bsl_vs_problem *pb, const bsl_run *run,
@@ -387,6 +421,8 @@ static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
     ch->draws.nscalars = BSL_MIN(bsl_cmodel_nuisance(ch->M, NULL, &names), (size_t)2);
     for (size_t i = 0; i < ch->draws.nscalars; i++)
         snprintf(ch->draws.scalar_names[i], sizeof ch->draws.scalar_names[i], "%s", names[i]);
+    if (run->keep_draws && run->stream_draws && bsl_vs_spill_begin(&ch->draws))
+        return bsl_fail(err, BASEL_EIO, "cannot create a temporary file for the draws");
     return BASEL_OK;
 }
 
@@ -460,13 +496,16 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
     bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed,
                      .units = run->burn + run->iter, .progress = run->progress,
                      .progress_user = run->progress_user, .trace_m = m,
-                     .trace_iter = run->iter, .trace_len = RJ_TRACE_LEN};
+                     .trace_iter = run->iter, .trace_len = RJ_TRACE_LEN,
+                     .ckpt = {run->checkpoint, run->checkpoint_every, run->restart, run->run_id, chain_io},
+                     .err = err};
     if (!rc) {
         rj_ctx x = {ch, pb, &r1, &st};
-        if ((rc = bsl_chains_run(&cs, run_chain, &x)))
+        if ((rc = bsl_chains_run(&cs, run_chain, &x)) && !cs.reported)
             bsl_fail(err, rc,
                      rc == BASEL_ECANCELLED ? "cancelled"
                      : rc == BASEL_ENOMEM   ? "out of memory in chain %zu"
+                     : rc == BASEL_EIO      ? "cannot write the draws of chain %zu to their temporary file"
                                             : "numerical failure in chain %zu",
                      cs.failed);
     }

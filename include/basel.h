@@ -170,10 +170,14 @@ BASEL_API const char *basel_options_label_column(const basel_options *o);
 /* Optional progress callback, called from the calling thread between blocks
  * of work with the fraction done; returning non-zero cancels the fit
  * (BASEL_ECANCELLED), except BASEL_PROGRESS_STOP: with a method that can
- * checkpoint (bd, rj, ssvs, mixture, anneal, rbf), the chains then stop at their next boundary, the
- * state is written to the "checkpoint" file when one is set, and the fit
- * returns BASEL_INTERRUPTED (no fit); "restart" continues such a run. With
- * the other methods BASEL_PROGRESS_STOP cancels. */
+ * checkpoint (bd, rj, ssvs, mixture, anneal, rbf) the chains then stop at
+ * their next boundary. With the option "checkpoint" set, their state is
+ * written there and the fit returns BASEL_INTERRUPTED (no fit; "restart"
+ * continues the run). Without it, the fit is made of the iterations done
+ * and marked interrupted (basel_fit_interrupted, a warning), and
+ * basel_fit_run returns BASEL_OK; BASEL_INTERRUPTED only when no chain had
+ * kept an iteration yet. With the other methods BASEL_PROGRESS_STOP
+ * cancels. */
 typedef int (*basel_progress_fn)(double fraction_done, void *user);
 #define BASEL_PROGRESS_STOP 2
 BASEL_API void basel_options_set_progress(basel_options *o, basel_progress_fn fn, void *user);
@@ -220,6 +224,11 @@ BASEL_API int basel_fit_write_draws(const basel_fit *f, const char *path, basel_
 BASEL_API int basel_fit_format_version(void);
 /* The seed the fit used (useful when the options said "pick one"). */
 BASEL_API unsigned long basel_fit_seed(const basel_fit *f);
+/* 1 when the fit was made from an interrupted run (see basel_progress_fn:
+ * FIT.json's diagnostics.interrupted), with the iterations done and
+ * planned, over all chains and burn-in included (either pointer may be
+ * NULL); 0 otherwise. */
+BASEL_API int basel_fit_interrupted(const basel_fit *f, double *done, double *planned);
 /* A human-readable report (PIP table with bars, size posterior, selected
  * models, diagnostics). The caller frees it with basel_free. NULL on ENOMEM. */
 BASEL_API char *basel_fit_summary(const basel_fit *f);

@@ -101,8 +101,10 @@ void cli_fit_help(FILE *fp, const char *method)
             "--checkpoint FILE (every MCMC method) their state is saved there (also\n"
             "every --checkpoint-every seconds, default 60), and the same command with --restart FILE\n"
             "continues the run: the FIT.json it writes is byte-identical to an uninterrupted\n"
-            "run's (without --seed, the restart takes the checkpoint's). An interrupted fit writes no\n"
-            "FIT.json and exits with status 3. A second signal ends the process at once.\n"
+            "run's (without --seed, the restart takes the checkpoint's); it then writes no FIT.json.\n"
+            "Without --checkpoint the fit is made of the iterations done, marked interrupted\n"
+            "(diagnostics.interrupted and a warning), and written. Either way the exit status is 3.\n"
+            "A second signal ends the process at once.\n"
             "\n"
             "Examples:\n"
             "  basel fit data/linear/lin_p15_n200.csv --method enumerate --prior g:g=200 \\\n"
@@ -304,6 +306,12 @@ int cli_fit(int argc, char **argv)
         char *s = basel_fit_summary(fit);
         if (s) fputs(s, stdout);
         basel_free(s);
+    }
+    double done_it, planned;
+    if (!status && basel_fit_interrupted(fit, &done_it, &planned)) { /* a fit of part of the run */
+        fprintf(stderr, "basel: interrupted by signal %d after %.0f of %.0f iterations; the fit%s is of that part\n",
+                (int)stop_signal, done_it, planned, a.output ? " written" : "");
+        status = 3;
     }
 done:
     basel_fit_free(fit);

@@ -17,6 +17,7 @@
 
 #include <math.h>
 #include <omp.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -167,6 +168,26 @@ static int alloc_traces(bsl_chains *cs)
         if (bsl_trace_init(&cs->traces[c], cs->trace_m, cs->trace_iter, BSL_MIN(len, cs->trace_len)))
             return BASEL_ENOMEM;
     return BASEL_OK;
+}
+
+size_t bsl_chains_keep(bsl_chains *cs, const size_t *kept)
+{
+    size_t used = 0, len = SIZE_MAX;
+    for (size_t c = 0; c < cs->chains; c++) {
+        if (!kept[c]) {
+            if (cs->traces) bsl_trace_free(&cs->traces[c]);
+            continue;
+        }
+        if (cs->traces) {
+            bsl_trace *t = &cs->traces[c];
+            len = BSL_MIN(len, BSL_MIN(t->L, (kept[c] + t->step - 1) / t->step)); /* snapshots begun */
+            cs->traces[used] = *t;
+        }
+        used++;
+    }
+    for (size_t c = 0; cs->traces && c < used; c++) bsl_trace_truncate(&cs->traces[c], len);
+    cs->chains = used;
+    return used;
 }
 
 void bsl_chains_free(bsl_chains *cs)
@@ -384,9 +405,12 @@ static int run_rounds(bsl_chains *cs, bsl_chain_fn fn, void *ctx, bsl_chains_sha
             }
         }
         if (sh->why == STOP_INTERRUPT) {
+            if (!ckpt) { /* no state saved: the engine makes a fit of what was done */
+                cs->partial = 1;
+                return BASEL_INTERRUPTED;
+            }
             cs->reported = 1;
-            return ckpt ? bsl_fail(cs->err, BASEL_INTERRUPTED, "interrupted; the state is saved in %s", cs->ckpt.path)
-                        : bsl_fail(cs->err, BASEL_INTERRUPTED, "interrupted");
+            return bsl_fail(cs->err, BASEL_INTERRUPTED, "interrupted; the state is saved in %s", cs->ckpt.path);
         }
     }
 }
@@ -397,6 +421,7 @@ int bsl_chains_run(bsl_chains *cs, bsl_chain_fn fn, void *ctx)
     cs->seconds = 0;
     cs->traces = NULL;
     cs->reported = 0;
+    cs->partial = 0;
     if (cs->chains == 0) return BASEL_EINVAL;
     int *status = bsl_calloc(cs->chains, sizeof *status), *state = bsl_calloc(cs->chains, sizeof *state);
     size_t *todo = bsl_calloc(cs->chains, sizeof *todo);
@@ -422,8 +447,9 @@ int bsl_chains_run(bsl_chains *cs, bsl_chain_fn fn, void *ctx)
     int threads = cs->threads > 0 ? cs->threads : omp_get_max_threads();
     if ((size_t)threads > cs->chains) threads = (int)cs->chains;
     if (!rc && sh.why == STOP_INTERRUPT) { /* stopped before any work: nothing new to save */
-        cs->reported = 1;
-        rc = bsl_fail(cs->err, BASEL_INTERRUPTED, "interrupted");
+        cs->partial = !(cs->ckpt.path);
+        cs->reported = !cs->partial;
+        rc = cs->partial ? BASEL_INTERRUPTED : bsl_fail(cs->err, BASEL_INTERRUPTED, "interrupted");
     }
     if (!rc && sh.why != STOP_CANCEL) rc = run_rounds(cs, fn, ctx, &sh, state, status, todo, threads);
     sh.next_ckpt = 0;

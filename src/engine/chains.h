@@ -106,6 +106,11 @@ typedef struct bsl_chains {
     basel_error *err;       /* for the driver's own failures (checkpoint files), or NULL */
     /* out */
     int reported;           /* the driver filled err (the engine adds nothing) */
+    /* BASEL_INTERRUPTED without a checkpoint path: the chains stopped at a
+     * boundary (or never started) and their states hold what they did; the
+     * engine may make a fit of that, marked interrupted (bsl_chains_keep,
+     * bsl_result_interrupted), or report BASEL_INTERRUPTED itself */
+    int partial;
     size_t failed;          /* the chain whose status bsl_chains_run returned */
     double seconds;         /* wall-clock time of the chains */
     bsl_trace *traces;      /* chains of them, or NULL; freed by bsl_chains_free */
@@ -138,6 +143,13 @@ int bsl_chains_vs_diagnostics(const bsl_chains *cs, bsl_vs_result *res);
 /* The seed of the run saved in the checkpoint at path (for a restart that
  * names no seed). BASEL_EIO, BASEL_EPARSE (not a checkpoint of this build). */
 int bsl_chains_ckpt_seed(const char *path, unsigned long *seed);
+
+/* After a partial run (cs->partial): keep the chains that kept at least
+ * one post-burn iteration (kept[c], in the units of trace_iter), in chain
+ * order, and cut their traces to the snapshots every one of them has begun,
+ * so that bsl_chains_diagnostics reads what was done. cs->chains becomes
+ * their number, which is returned (0: nothing to make a fit of). */
+size_t bsl_chains_keep(bsl_chains *cs, const size_t *kept);
 
 /* Release what bsl_chains_run kept (the traces, when trace_len > 0): call
  * it after such a run, whatever it returned. */

@@ -101,6 +101,10 @@ void bsl_result_free(bsl_result *r);
 int bsl_result_init(bsl_result *r, size_t m, int with_pip);
 /* Append a warning to diagnostics.warnings (created on first use). */
 int bsl_result_warn(bsl_result *r, const char *text);
+/* Mark a fit made from an interrupted run (chains.h, cs->partial):
+ * diagnostics.interrupted = {iterations: done, planned} and a warning.
+ * BASEL_ENOMEM. */
+int bsl_result_interrupted(bsl_result *r, double done, double planned);
 
 /* ------------------------------------------------------------ engines */
 

@@ -238,6 +238,15 @@ static const json_t *warnings(const basel_fit *f)
     return json_object_get(json_object_get(f->doc, "diagnostics"), "warnings");
 }
 
+int basel_fit_interrupted(const basel_fit *f, double *done, double *planned)
+{
+    const json_t *it = json_object_get(json_object_get(f->doc, "diagnostics"), "interrupted");
+    if (!json_is_object(it)) return 0;
+    if (done) *done = json_number_value(json_object_get(it, "iterations"));
+    if (planned) *planned = json_number_value(json_object_get(it, "planned"));
+    return 1;
+}
+
 size_t basel_fit_warning_count(const basel_fit *f)
 {
     return json_array_size(warnings(f));

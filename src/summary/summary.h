@@ -81,6 +81,9 @@ typedef struct bsl_vs_result {
     size_t nspill;
     unsigned char *spill_row; /* m: scratch of one row */
     char engine_note[256];/* e.g. "events=..., acceptance=..." */
+    /* an interrupted run's fit (chains.h cs->partial): iterations done and
+     * planned over all chains, burn-in included; iter_planned 0 otherwise */
+    double iter_done, iter_planned;
 } bsl_vs_result;
 
 int bsl_vs_result_init(bsl_vs_result *r, size_t m, size_t c, size_t kmax, size_t chains);
@@ -156,6 +159,9 @@ void bsl_trace_record(bsl_trace *t, size_t it, const size_t *active, size_t k);
 void bsl_trace_add(bsl_trace *t, size_t it, const size_t *active, size_t k, double weight);
 /* Divide each snapshot filled by bsl_trace_add by the time added into it. */
 void bsl_trace_finish(bsl_trace *t);
+/* Keep the first len <= L snapshots (an interrupted run's), in the same
+ * layout with L = len. */
+void bsl_trace_truncate(bsl_trace *t, size_t len);
 
 /* The warning rule (docs/FIT.md "Diagnostics"): a run warns when
  *  - a single chain stayed on one model in all its recorded draws (every

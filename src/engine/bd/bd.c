@@ -327,33 +327,68 @@ static void chain_io(void *ctx, size_t chain, bsl_ck *k)
     bsl_ck_val(k, ch->rc);
 }
 
+/* The kept blocks of each chain (all iter of them unless the run was
+ * interrupted, cs->partial); an interrupted run's paused traces are
+ * finished here. Returns the blocks done by all chains, burn-in included. */
+static double kept_blocks(const bd_chain *chs, size_t chains, const bsl_run *run, bsl_chains *cs, size_t *kept)
+{
+    double done = 0;
+    for (size_t h = 0; h < chains; h++) {
+        kept[h] = chs[h].b > run->burn ? chs[h].b - run->burn : 0;
+        done += (double)chs[h].b;
+        if (cs->partial && cs->traces && chs[h].b < run->burn + run->iter) bsl_trace_finish(&cs->traces[h]);
+    }
+    return done;
+}
+
+/* Pool the chains that kept blocks (every chain, unless the run was
+ * interrupted) into res, in chain order. */
 static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run *run,
-                 const bsl_chains *cs)
+                 bsl_chains *cs)
 {
     const size_t m = res->m, c = res->c, kmax = res->kmax;
+    size_t *kept = bsl_calloc(chains, sizeof *kept);
+    if (!kept) return BASEL_ENOMEM;
+    const double done = kept_blocks(chs, chains, run, cs, kept);
+    size_t kept_all = 0, used = chains;
+    for (size_t h = 0; h < chains; h++) kept_all += kept[h];
+    if (cs->partial) {
+        used = bsl_chains_keep(cs, kept);
+        res->iter_done = done;
+        res->iter_planned = (double)chains * (double)(run->burn + run->iter);
+        res->chains = used;
+    }
     double total = 0;
-    res->pip_chain = bsl_calloc(chains * m, sizeof(double));
-    if (!res->pip_chain) return BASEL_ENOMEM;
-    for (size_t h = 0; h < chains; h++) {
+    res->pip_chain = used ? bsl_calloc(used * m, sizeof(double)) : NULL;
+    if (!res->pip_chain) {
+        free(kept);
+        return used ? BASEL_ENOMEM : BASEL_INTERRUPTED;
+    }
+    for (size_t h = 0, hh = 0; h < chains; h++) {
         bd_chain *ch = &chs[h];
+        if (!kept[h]) continue;
         total += ch->total;
         for (size_t a = 0; a < m; a++) {
             res->pip[a] += ch->pip[a];
-            res->pip_chain[h * m + a] = ch->pip[a] / ch->total;
+            res->pip_chain[hh * m + a] = ch->pip[a] / ch->total;
         }
+        hh++;
         for (size_t a = 0; a < m * c; a++) res->coef_bma[a] += ch->coef[a];
         for (size_t k = 0; k <= kmax; k++) res->size_prob[k] += ch->size[k];
-        if (bsl_modelset_merge(&res->models, &ch->models) || bsl_chains_append_draws(res, &ch->draws))
+        if (bsl_modelset_merge(&res->models, &ch->models) || bsl_chains_append_draws(res, &ch->draws)) {
+            free(kept);
             return BASEL_ENOMEM;
+        }
         res->evaluations += ch->events;
         /* the model's nuisance parameters: (sigma2, lambda) for ridge, (g) for g */
         if (bsl_cmodel_nuisance(ch->M, NULL, NULL) == 1) {
-            res->g_mean += ch->sigma2_sum / (double)(run->iter * chains);
+            res->g_mean += ch->sigma2_sum / (double)kept_all;
         } else {
-            res->sigma2_mean += ch->sigma2_sum / (double)(run->iter * chains);
-            res->lambda_mean += ch->lambda_sum / (double)(run->iter * chains);
+            res->sigma2_mean += ch->sigma2_sum / (double)kept_all;
+            res->lambda_mean += ch->lambda_sum / (double)kept_all;
         }
     }
+    free(kept);
     for (size_t a = 0; a < m; a++) res->pip[a] /= total;
     for (size_t a = 0; a < m * c; a++) res->coef_bma[a] /= total;
     for (size_t k = 0; k <= kmax; k++) res->size_prob[k] /= total;
@@ -408,13 +443,15 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
     if (!rc) {
         bd_ctx x = {chs, pb, run, &st, w, W_all, n_usable};
         rc = bsl_chains_run(&cs, chain_run, &x);
-        if (cs.reported) (void)0; /* the driver said what happened */
+        if (rc == BASEL_INTERRUPTED && cs.partial) rc = BASEL_OK; /* a fit of what was done */
+        else if (cs.reported) (void)0; /* the driver said what happened */
         else if (rc == BASEL_ECANCELLED) bsl_fail(err, rc, "cancelled");
         else if (rc == BASEL_ENUMERIC) bsl_fail(err, rc, "numerical failure refactorising a model");
         else if (rc == BASEL_EIO) bsl_fail(err, rc, "cannot write the draws to their temporary file");
         else if (rc) bsl_fail(err, rc, "out of memory");
     }
-    if (!rc && merge(res, chs, chains, run, &cs)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (!rc && (rc = merge(res, chs, chains, run, &cs)))
+        bsl_fail(err, rc, rc == BASEL_INTERRUPTED ? "interrupted before any iteration was kept" : "out of memory");
     bsl_chains_free(&cs);
     if (!rc) {
         double events = 0, births = 0, deaths = 0, nulls = 0;

@@ -272,6 +272,8 @@ int cli_fit(int argc, char **argv)
             fprintf(stderr, "basel: interrupted by signal %d; ", (int)stop_signal);
             if (err.code == BASEL_INTERRUPTED && ckpt && *ckpt)
                 fprintf(stderr, "the run's state is saved in %s (continue with --restart %s); ", ckpt, ckpt);
+            else if (err.code == BASEL_INTERRUPTED)
+                fprintf(stderr, "%s; ", err.message); /* nothing kept yet to make a fit of */
             fprintf(stderr, "no FIT.json written\n");
             status = 3;
         } else {

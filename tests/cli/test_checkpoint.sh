@@ -86,15 +86,39 @@ head -c 1000 "$T/i.ckpt" > "$T/trunc.ckpt"
 expect 2 "not a basel checkpoint, or a damaged one" -- "$BASEL" fit $L --method rj --iter 2000000 --seed 15 --restart "$T/trunc.ckpt" -o "$T/x.json"
 expect 2 "not a basel checkpoint" -- "$BASEL" fit $L --method rj --iter 2000000 --seed 15 --restart $L -o "$T/x.json"
 expect 2 "cannot read" -- "$BASEL" fit $L --method rj --seed 15 --restart "$T/missing.ckpt" -o "$T/x.json"
-# SIGTERM without --checkpoint: exit 3, nothing written
-"$BASEL" fit $L --method bd --iter 2000000 --seed 15 --quiet -o "$T/t.json" 2> "$T/t.err" &
+# SIGINT / SIGTERM without --checkpoint: exit 3, and a valid fit of the
+# iterations done, marked interrupted (FIT.json diagnostics.interrupted, a
+# warning in the summary), for every MCMC method
+interrupt() { # interrupt NAME SIGNAL ARGS...
+    local name=$1 sig=$2
+    shift 2
+    "$BASEL" fit "$@" --quiet -o "$T/$name.int.json" 2> "$T/$name.int.err" &
+    local pid=$!
+    sleep 0.8
+    kill -"$sig" $pid
+    wait $pid
+    local st=$?
+    if [ $st -eq 3 ] && grep -q "after [0-9]* of [0-9]* iterations; the fit written is of that part" "$T/$name.int.err" &&
+        "$BASEL" summary "$T/$name.int.json" | grep -q "WARNING: the run was interrupted after" &&
+        grep -q '"interrupted": {' "$T/$name.int.json"; then ok
+    else bad "$name: $sig without --checkpoint: exit $st, $(cat "$T/$name.int.err")"; fi
+}
+interrupt bd TERM $L --method bd --iter 2000000 --burn 100 --seed 15
+interrupt rj INT $L --method rj --iter 20000000 --burn 100 --seed 15
+interrupt ssvs INT $L --method ssvs --iter 2000000 --burn 10 --seed 15
+interrupt mixture INT data/classification/pima_tr.csv --method mixture --iter 2000000 --burn 10 --seed 15
+interrupt anneal INT $S --target y --inputs x --method anneal --iter 20000000 --seed 15
+interrupt rbf INT $S --target y --inputs x --method rbf --iter 300000 --burn 10 --seed 15
+# nothing kept yet (still in the burn-in): exit 3, no fit
+"$BASEL" fit $L --method bd --iter 2000000 --burn 1000000 --seed 15 --quiet -o "$T/t.json" 2> "$T/t.err" &
 pid=$!
 sleep 0.3
 kill -TERM $pid
 wait $pid
 st=$?
-if [ $st -eq 3 ] && grep -q "interrupted by signal 15; no FIT.json written" "$T/t.err" && [ ! -f "$T/t.json" ]; then ok
-else bad "SIGTERM: exit $st, $(cat "$T/t.err")"; fi
+if [ $st -eq 3 ] && grep -q "interrupted by signal 15; interrupted before any iteration was kept; no FIT.json written" "$T/t.err" &&
+    [ ! -f "$T/t.json" ]; then ok
+else bad "SIGTERM in the burn-in: exit $st, $(cat "$T/t.err")"; fi
 
 # methods that cannot checkpoint refuse before any work
 expect 2 "cannot checkpoint" -- "$BASEL" fit $L --method enumerate --checkpoint "$T/e.ckpt" -o "$T/e.json"

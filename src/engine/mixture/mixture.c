@@ -159,6 +159,7 @@ bsl_mix_result *bsl_mix_result_alloc(size_t d, size_t K, size_t D, size_t nsub, 
 void bsl_mix_free(bsl_mix_result *r)
 {
     if (!r) return;
+    free(r->chain_ndraw);
     free(r->pip);
     free(r->size_post);
     free(r->sub_off);
@@ -358,6 +359,29 @@ static void chain_io(void *ctx, size_t c, bsl_ck *k)
     record_io(k, &x->rec[c], x->m, (o->iter - o->burn + o->thin - 1) / o->thin);
 }
 
+/* An interrupted run (chains.h cs->partial): the paused chains' move
+ * counts go into their records (as at a chain's end), the traces are cut
+ * to what every chain that kept a draw did, and *kept gets each chain's
+ * kept draws. BASEL_INTERRUPTED when no chain kept one. */
+static int partial(bsl_chains *cs, bsl_mix_record *rec, mix_state *st, const bsl_mix_options *o,
+                   size_t **kept)
+{
+    size_t *n = bsl_calloc(o->chains, sizeof *n);
+    if (!n) return BASEL_ENOMEM;
+    for (size_t c = 0; c < o->chains; c++) {
+        n[c] = rec[c].ndraw;
+        if (st[c].it < o->iter) /* paused: its moves are not counted yet */
+            for (size_t t = 0; t < o->temperatures; t++)
+                for (int v = 0; v < 3; v++) rec[c].prop[v] += st[c].rep[t]->prop[v], rec[c].acc[v] += st[c].rep[t]->acc[v];
+    }
+    if (!bsl_chains_keep(cs, n)) {
+        free(n);
+        return BASEL_INTERRUPTED;
+    }
+    *kept = n;
+    return BASEL_OK;
+}
+
 /* Run all chains (in parallel) and merge them. */
 static int run_chains(const bsl_mix_model *m, const bsl_mix_options *o, bsl_mix_result **out,
                       basel_error *err, int *reported)
@@ -378,9 +402,17 @@ static int run_chains(const bsl_mix_model *m, const bsl_mix_options *o, bsl_mix_
         rc = bsl_chains_run(&cs, run_chain, &x);
         *reported = cs.reported;
     }
+    size_t *kept = NULL;
+    if (rc == BASEL_INTERRUPTED && cs.partial) rc = partial(&cs, rec, st, o, &kept);
     if (rc == BASEL_OK) rc = bsl_mix_merge(out, m, rec, o->chains, o->top);
     if (rc == BASEL_OK) {
         bsl_mix_result *r = *out;
+        if (kept) { /* a fit of an interrupted run */
+            r->chain_ndraw = kept;
+            kept = NULL;
+            r->iter_planned = (double)o->chains * (double)o->iter;
+            for (size_t c = 0; c < o->chains; c++) r->iter_done += (double)st[c].it;
+        }
         r->opt = *o;
         r->opt.progress = NULL; /* the result outlives the caller's callback */
         r->opt.progress_user = NULL;
@@ -398,6 +430,7 @@ static int run_chains(const bsl_mix_model *m, const bsl_mix_options *o, bsl_mix_
             *out = NULL;
         }
     }
+    free(kept);
     bsl_chains_free(&cs);
     for (size_t c = 0; rec && c < o->chains; c++) bsl_mix_record_free(&rec[c]);
     for (size_t c = 0; st && c < o->chains; c++) state_free(&st[c], o->temperatures);
@@ -422,6 +455,7 @@ int bsl_mixture_fit(const double *X, size_t n, size_t d, const int *cls, size_t 
     rc = run_chains(m, o, out, err, &reported);
     bsl_mix_model_free(m);
     if (reported) return rc; /* the chain driver said what happened */
+    if (rc == BASEL_INTERRUPTED) return bsl_fail(err, rc, "mixture: interrupted before any draw was kept");
     if (rc == BASEL_ECANCELLED) return bsl_fail(err, rc, "mixture: cancelled");
     if (rc != BASEL_OK) return bsl_fail(err, rc, "mixture: out of memory while sampling");
     bsl_error_clear(err);

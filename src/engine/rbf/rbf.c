@@ -166,6 +166,8 @@ void bsl_rbf_chain_start(bsl_rbf_chain *ch, gsl_rng *r)
     rbf_state_loglik(ch, s);
 }
 
+static void anneal_finish(bsl_rbf_chain *ch, chain_out *out);
+
 /* The start of an annealing run: the best state so far is the first. */
 static void anneal_start(bsl_rbf_chain *ch, chain_out *out)
 {
@@ -192,7 +194,13 @@ static void run_anneal(bsl_rbf_chain *ch, gsl_rng *r, chain_out *out, bsl_ticker
             memcpy(out->best_mu, bsl_rbf_chain_centres(ch), out->best_k * ch->d * sizeof(double));
         }
     }
-    /* the best network, freshly factorised, for least squares */
+    anneal_finish(ch, out);
+}
+
+/* The end of an annealing run: the best network, freshly factorised, for
+ * least squares. */
+static void anneal_finish(bsl_rbf_chain *ch, chain_out *out)
+{
     rbf_state *s = &ch->st[ch->cur];
     s->k = out->best_k;
     memcpy(s->mu, out->best_mu, out->best_k * ch->d * sizeof(double));
@@ -357,6 +365,36 @@ static void chain_io(void *ctx, size_t i, bsl_ck *k)
     bsl_ck_val(k, out->rc);
 }
 
+/* An interrupted run (chains.h cs->partial): the paused chains end as a
+ * finished one would (anneal: their best network so far), those that did
+ * nothing are left out, and the traces are cut to what every chain that
+ * kept a move did. BASEL_INTERRUPTED when no chain has a network to give. */
+static int partial(bsl_chains *cs, const rbf_ctx *x, size_t nch, const bsl_rbf_options *o, bsl_rbf_result *res)
+{
+    const int full = o->temperature_mode == BSL_RBF_FULL;
+    size_t *kept = bsl_calloc(nch, sizeof *kept), draws = 0;
+    if (!kept) return BASEL_ENOMEM;
+    for (size_t i = 0; i < nch; i++) {
+        chain_out *out = &x->outs[i];
+        res->iter_done += (double)out->i;
+        if (out->rc == BASEL_ECANCELLED) out->rc = BASEL_OK; /* paused */
+        if (full) {
+            kept[i] = out->i > o->burn ? out->i - o->burn : 0;
+        } else if (out->i == 0) { /* not started: no best network */
+            out->best = -INFINITY;
+            out->ndone = 0;
+        } else {
+            kept[i] = out->i;
+            if (out->i < o->iter) anneal_finish(x->chains[i], out);
+        }
+        draws += out->rc == BASEL_OK ? out->ndone : 0;
+    }
+    res->iter_planned = (double)nch * (double)(o->iter + (full ? o->burn : 0));
+    bsl_chains_keep(cs, kept);
+    free(kept);
+    return draws ? BASEL_OK : BASEL_INTERRUPTED;
+}
+
 /* Move the chains' networks into the result (chain order). */
 static int collect(bsl_rbf_result *res, chain_out *outs, bsl_rbf_chain **chains, size_t nch,
                    basel_error *err)
@@ -432,6 +470,8 @@ int bsl_rbf_fit(const double *X, size_t n, size_t d, const double *Y, size_t c,
                      .trace_len = full ? RBF_TRACE_LEN : 0};
     rbf_ctx x = {chains, rngs, outs};
     rc = bsl_chains_run(&cs, run_chain, &x);
+    if (rc == BASEL_INTERRUPTED && cs.partial && (rc = partial(&cs, &x, nch, o, res)) == BASEL_INTERRUPTED)
+        bsl_fail(err, rc, "rbf: interrupted before any network was kept");
     if (!rc && cs.traces) {
         bsl_conv kc;
         double rhat_none, ess_none;
@@ -441,7 +481,7 @@ int bsl_rbf_fit(const double *X, size_t n, size_t d, const double *Y, size_t c,
     }
     bsl_chains_free(&cs);
     if (rc) {
-        if (cs.reported) (void)0; /* the driver said what happened */
+        if (cs.reported || rc == BASEL_INTERRUPTED) (void)0; /* said above, or by the driver */
         else if (rc == BASEL_ECANCELLED) bsl_fail(err, rc, "rbf: cancelled");
         else if (rc == BASEL_ENOMEM) bsl_fail(err, rc, "out of memory");
         else bsl_fail(err, rc, "rbf: chain %zu: singular design", cs.failed + 1);
@@ -494,6 +534,12 @@ void bsl_rbf_k_convergence(const bsl_rbf_result *r, double *rhat, double *ess_bu
 }
 
 int bsl_rbf_mode_of(const bsl_rbf_result *r) { return r->mode; }
+int bsl_rbf_interrupted(const bsl_rbf_result *r, double *done, double *planned)
+{
+    *done = r->iter_done;
+    *planned = r->iter_planned;
+    return r->iter_planned > 0;
+}
 size_t bsl_rbf_dim(const bsl_rbf_result *r) { return r->d; }
 size_t bsl_rbf_outputs(const bsl_rbf_result *r) { return r->c; }
 double bsl_rbf_score(const bsl_rbf_result *r) { return r->score; }

@@ -142,6 +142,8 @@ static int fit_rbf(bsl_engine_ctx *ctx, bsl_result *res, int anneal, basel_error
         bsl_json_put(res->diagnostics, "note", json_string(note), &bad);
         if (bad || !res->prior) rc = BASEL_ENOMEM;
         if (!rc && !anneal) rc = k_diagnostics(res, r);
+        double done, planned;
+        if (!rc && bsl_rbf_interrupted(r, &done, &planned)) rc = bsl_result_interrupted(res, done, planned);
         if (!rc && !(res->engine = bsl_rbf_to_json(r))) rc = BASEL_ENOMEM;
     }
     bsl_rbf_free(r);

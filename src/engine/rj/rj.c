@@ -428,36 +428,65 @@ static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
 
 /* Pool the chains into res (in chain order: thread-count independent). */
 static int merge(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
-                 const rj_settings *st, const bsl_chains *cs, bsl_vs_result *res)
+                 const rj_settings *st, bsl_chains *cs, bsl_vs_result *res)
 {
     const size_t m = pb->D->m, c = pb->D->c, chains = run->chains;
-    const double iter = (double)run->iter;
-    double max_gap = 0, prop[3] = {0}, acc[3] = {0};
+    size_t *kept = bsl_calloc(chains, sizeof *kept), used = chains;
+    if (!kept) return BASEL_ENOMEM;
+    /* the kept iterations of each chain: all iter of them, unless the run
+     * was interrupted (cs->partial: then the chains that kept some, each
+     * over its own, and a paused chain's current run of one state) */
+    res->iter_done = 0;
     for (size_t h = 0; h < chains; h++) {
+        kept[h] = ch[h].it > run->burn ? ch[h].it - run->burn : 0;
+        res->iter_done += (double)ch[h].it;
+        if (cs->partial && kept[h] && ch[h].it < run->burn + run->iter && flush_state(&ch[h], pb)) {
+            free(kept);
+            return BASEL_ENOMEM;
+        }
+    }
+    if (cs->partial) {
+        used = bsl_chains_keep(cs, kept);
+        res->iter_planned = (double)chains * (double)(run->burn + run->iter);
+        res->chains = used;
+    }
+    if (!used) {
+        free(kept);
+        return BASEL_INTERRUPTED;
+    }
+    double max_gap = 0, prop[3] = {0}, acc[3] = {0};
+    for (size_t h = 0, hh = 0; h < chains; h++) {
         const rj_chain *q = &ch[h];
+        if (!kept[h]) continue;
+        const double iter = (double)kept[h];
         for (size_t j = 0; j < m; j++) {
             const double f = q->freq[j] / iter;
             const double v = st->rb_every && q->n_rb > 0 ? q->rb[j] / q->n_rb : f;
-            res->pip_chain[h * m + j] = v;
-            res->pip[j] += v / (double)chains;
+            res->pip_chain[hh * m + j] = v;
+            res->pip[j] += v / (double)used;
             max_gap = fmax(max_gap, fabs(v - f));
         }
-        for (size_t k = 0; k <= pb->kmax; k++) res->size_prob[k] += q->size_cnt[k] / iter / (double)chains;
+        hh++;
+        for (size_t k = 0; k <= pb->kmax; k++) res->size_prob[k] += q->size_cnt[k] / iter / (double)used;
         for (size_t j = 0; j < m * c; j++)
-            res->coef_bma[j] += q->n_coef > 0 ? q->coef[j] / q->n_coef / (double)chains : 0;
+            res->coef_bma[j] += q->n_coef > 0 ? q->coef[j] / q->n_coef / (double)used : 0;
         for (int i = 0; i < 3; i++) {
             prop[i] += q->prop[i];
             acc[i] += q->acc[i];
         }
         res->evaluations += q->evals;
         if (pb->prior.kind == BSL_COEF_G) { /* (g), or ridge's (sigma2, lambda) */
-            res->g_mean += q->nu_sum[0] / iter / (double)chains;
+            res->g_mean += q->nu_sum[0] / iter / (double)used;
         } else {
-            res->sigma2_mean += q->nu_sum[0] / iter / (double)chains;
-            res->lambda_mean += q->nu_sum[1] / iter / (double)chains;
+            res->sigma2_mean += q->nu_sum[0] / iter / (double)used;
+            res->lambda_mean += q->nu_sum[1] / iter / (double)used;
         }
-        if (bsl_modelset_merge(&res->models, &q->set)) return BASEL_ENOMEM;
+        if (bsl_modelset_merge(&res->models, &q->set)) {
+            free(kept);
+            return BASEL_ENOMEM;
+        }
     }
+    free(kept);
     bsl_modelset_sort(&res->models);
     snprintf(res->engine_note, sizeof res->engine_note,
              "acceptance add=%.4f delete=%.4f swap=%.4f; pip=%s (max |rb - frequency| %.4f)",
@@ -501,7 +530,9 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
                      .err = err};
     if (!rc) {
         rj_ctx x = {ch, pb, &r1, &st};
-        if ((rc = bsl_chains_run(&cs, run_chain, &x)) && !cs.reported)
+        rc = bsl_chains_run(&cs, run_chain, &x);
+        if (rc == BASEL_INTERRUPTED && cs.partial) rc = BASEL_OK; /* a fit of what was done */
+        else if (rc && !cs.reported)
             bsl_fail(err, rc,
                      rc == BASEL_ECANCELLED ? "cancelled"
                      : rc == BASEL_ENOMEM   ? "out of memory in chain %zu"
@@ -509,7 +540,8 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
                                             : "numerical failure in chain %zu",
                      cs.failed);
     }
-    if (!rc && merge(ch, pb, &r1, &st, &cs, res)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (!rc && (rc = merge(ch, pb, &r1, &st, &cs, res)))
+        bsl_fail(err, rc, rc == BASEL_INTERRUPTED ? "interrupted before any iteration was kept" : "out of memory");
     bsl_chains_free(&cs);
     for (size_t h = 0; h < chains; h++) chain_free(&ch[h]);
     free(ch);

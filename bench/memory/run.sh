@@ -5,7 +5,7 @@
 #   bench/memory/run.sh [path/to/basel] [scale]
 # scale (default 1) multiplies every engine's N; N is chosen per engine so
 # that a row takes seconds at scale 1 (100 N is then 1e6-1e7 for the
-# fast engines). smc is not here: it runs once over the rows (its length is
+# fast engines), then bd and rj again with --draws. smc is not here: it runs once over the rows (its length is
 # the data, not an iteration count). Prints: method, iter, MB, seconds.
 set -u
 B=${1:-build/basel}
@@ -36,3 +36,8 @@ engine ssvs 1000 $D/linear/lin_p15_n200.csv --burn 0
 engine mixture 100 $D/classification/pima_tr.csv --burn 0 --thin 100 --chains 2
 engine anneal 1000 $D/regression/sinc_vermaak_train.csv --target y --inputs x --chains 2
 engine rbf 1000 $D/regression/sinc_vermaak_train.csv --target y --inputs x --burn 0 --chains 2
+# --draws: streamed to temporary files as they are made, not held in memory
+# (the draws file grows with the run; the memory must not)
+echo "with --draws:"
+engine bd 5000 $D/linear/lin_p15_n200.csv --burn 0 --draws "$T/d.csv"
+engine rj 10000 $D/linear/lin_p15_n200.csv --burn 0 --draws "$T/d.csv"

@@ -55,8 +55,9 @@ static void help(FILE *fp)
             "      --prior ridge -o fit.json\n"
             "\n"
             "Exit status: 0 success, 2 bad input or usage, 1 internal failure, 3 interrupted\n"
-            "by SIGINT or SIGTERM (with --checkpoint FILE the run's state is in FILE: continue\n"
-            "it with --restart FILE; see 'basel help fit').\n");
+            "by SIGINT or SIGTERM (a fit of the iterations done is written, marked interrupted;\n"
+            "with --checkpoint FILE the run's state is saved there instead: continue it with\n"
+            "--restart FILE; see 'basel help fit').\n");
 }
 
 int cli_report(const basel_error *err)

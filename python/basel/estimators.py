@@ -312,12 +312,15 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
     def _shape(self, a):
         return a[0] if len(self.target_names_) == 1 else a
 
-    def predict_interval(self, X, level=0.95, model=None):
+    def predict_interval(self, X, level=0.95, model=None, kind="new"):
         """(mean, lower, upper): the predictive mean and the central interval
-        of probability level for a new observation at each row of X."""
+        of probability level at each row of X, for a new observation
+        (kind="new", the default) or for the regression function E[y | x]
+        (kind="mean": BAS's se.fit; the subset methods only), as
+        `basel predict --interval-kind`."""
         check_is_fitted(self, "basel_fit_")
         X = self._validate_data(X, dtype=np.float64, reset=False)
-        pred = self.basel_fit_.predict(self._data(X), model if model is not None else self.model, level)
+        pred = self.basel_fit_.predict(self._data(X), model if model is not None else self.model, level, kind)
         mean, lo, hi = pred.intervals(len(self.target_names_))
         if len(self.target_names_) == 1:
             return mean[:, 0], lo[:, 0], hi[:, 0]

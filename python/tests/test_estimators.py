@@ -126,6 +126,24 @@ def test_interval_kinds_are_the_command_lines(tmp_path):
         reg.predict_interval(X[:2], kind="sd")
 
 
+def test_na_drop_fits_the_complete_rows():
+    """na="drop" gives the fit of the rows without NaN (the same seed, the
+    same PIPs and n); the default refuses NaN."""
+    X, y = linear_data()
+    Xm = X.copy()
+    Xm[[3, 50, 51], [1, 0, 7]] = np.nan
+    keep = ~np.isnan(Xm).any(axis=1)
+    with pytest.raises(ValueError, match="NaN"):
+        BayesianSelectionRegressor(random_state=2, **FAST_REG).fit(Xm, y)
+    a = BayesianSelectionRegressor(random_state=2, na="drop", **FAST_REG).fit(Xm, y)
+    b = BayesianSelectionRegressor(random_state=2, **FAST_REG).fit(X[keep], y[keep])
+    assert a.document_["n"] == keep.sum() == 117
+    assert a.document_["settings"]["na"] == "drop"
+    np.testing.assert_array_equal(a.pip_, b.pip_)
+    with pytest.raises(ValueError, match="na="):
+        BayesianSelectionRegressor(na="zero").fit(X, y)
+
+
 def test_seeds_and_threads():
     X, y = linear_data()
     a = BayesianSelectionRegressor(random_state=42, n_jobs=1, **FAST_REG).fit(X, y)

@@ -46,6 +46,10 @@ kill_resume() {
 kill_resume bd $L --method bd --iter 40000 --seed 11
 kill_resume bd_ridge data/regression/sinc_vermaak_train.csv --target y --inputs x --basis gauss:r=1.6 --prior ridge \
     --method bd --iter 300 --seed 12
+# a streamed design (1250 atoms, Gram matrix over --gram-memory): a loaded
+# model recomputes its active columns
+kill_resume bd_stream data/regression/sinc_vermaak_train.csv --target y --inputs x --basis gauss:r=1.6 \
+    --gram-memory 1 --method bd --iter 800 --seed 23
 kill_resume rj $L --method rj --iter 100000 --seed 13
 kill_resume ssvs $L --method ssvs --prior ssvs:collapsed=0 --iter 20000 --seed 17
 kill_resume ssvs_collapsed $L --method ssvs --prior ssvs:collapsed=1 --iter 2000 --seed 18

@@ -5,7 +5,7 @@
  * with BASEL_ECANCELLED and no fit; a callback that never cancels sees a
  * fraction that starts at 0 and never decreases, and (for the engines on
  * the chain driver) ends at 1; and the same seed gives the same FIT.json
- * bytes with 1 and 2 threads. BASEL_PROGRESS_STOP half-way: the methods
+ * bytes with 1 and 2 threads. BASEL_PROGRESS_STOP a quarter of the way: the methods
  * that checkpoint (on the chain driver) return a fit of the iterations
  * done, marked interrupted (basel_fit_interrupted: done < planned), the
  * others cancel.
@@ -83,11 +83,11 @@ static int fit(const method_case *mc, const basel_data *data, prog *p, const cha
     if (p) basel_options_set_progress(o, on_progress, p);
     basel_fit *f = NULL;
     if (!rc) rc = basel_fit_run(&f, data, o, err);
-    if (!rc && p && p->stop_at > 0 && checkpoints(mc)) { /* asked to stop half-way */
+    if (!rc && p && p->stop_at > 0 && checkpoints(mc)) { /* asked to stop early */
         double done = 0, planned = 0;
         const int interrupted = basel_fit_interrupted(f, &done, &planned);
         CHECK(interrupted && done > 0 && done < planned,
-              "%s: stopped half-way: a fit marked interrupted (%d, %g of %g iterations)", mc->label, interrupted,
+              "%s: stopped a quarter of the way: a fit marked interrupted (%d, %g of %g iterations)", mc->label, interrupted,
               done, planned);
     } else if (!rc) {
         CHECK(!basel_fit_interrupted(f, NULL, NULL), "%s: a whole run is not marked interrupted", mc->label);
@@ -164,10 +164,10 @@ int main(void)
               "%s: progress from 0, never decreasing (%d calls, first %g, %d decreases)", mc->label,
               go.calls, go.first, go.decreasing);
         if (mc->ends_at_one) CHECK(go.last == 1, "%s: progress ends at 1 (%g)", mc->label, go.last);
-        prog half = {.stop_at = 0.5};
+        prog half = {.stop_at = 0.25}; /* a quarter of the work: the chains are still running */
         rc = fit(mc, data, &half, "2", NULL, &err);
         if (checkpoints(mc))
-            CHECK(rc == BASEL_OK, "%s: stopped half-way: %s", mc->label, rc ? err.message : "ok");
+            CHECK(rc == BASEL_OK, "%s: stopped a quarter of the way: %s", mc->label, rc ? err.message : "ok");
         else
             CHECK(rc == BASEL_ECANCELLED || rc == BASEL_OK, "%s: BASEL_PROGRESS_STOP without checkpoints: %d",
                   mc->label, rc);

@@ -54,8 +54,9 @@ typedef struct bsl_progress {
 } bsl_progress;
 typedef int (*bsl_progress_fn)(double done, double total, void *user);
 /* Report done of total units of phase (static strings): to report (if set),
- * then to fraction (done / total for "sampling", 0 before it). Non-zero
- * when a callback asks to stop. pr may be NULL (then 0). */
+ * then to fraction (done / total for "sampling", 0 before it). The first
+ * non-zero return (a cancel, or BASEL_PROGRESS_STOP), else 0; pr may be
+ * NULL (then 0). */
 int bsl_progress_report(const bsl_progress *pr, const char *phase, const char *unit, double done, double total);
 
 /* log(exp(a) + exp(b)) without overflow; -inf is the identity. */

@@ -54,7 +54,8 @@ int bsl_progress_report(const bsl_progress *pr, const char *phase, const char *u
     if (!pr) return 0;
     if (pr->report) {
         const basel_progress p = {phase, unit, done, total};
-        if (pr->report(&p, pr->report_user)) return 1;
+        const int r = pr->report(&p, pr->report_user);
+        if (r) return r; /* BASEL_PROGRESS_STOP passes through to the chains */
     }
     if (!pr->fraction) return 0;
     const double f = strcmp(phase, "sampling") ? 0.0 : total > 0 ? done / total : 1.0;

@@ -244,6 +244,10 @@ char *basel_fit_summary(const basel_fit *f)
         json_string_value(json_array_get(tg, 0)) ? json_string_value(json_array_get(tg, 0)) : "?",
         (long long)json_integer_value(json_object_get(doc, "n")),
         json_array_size(json_object_get(doc, "inputs")), (long long)json_integer_value(json_object_get(doc, "seed")));
+    const json_t *ss = json_object_get(doc, "summary_statistics");
+    if (ss)
+        add(&b, "from summary statistics (%s, %s)%s\n", str_at(ss, "kind"), str_at(ss, "file"),
+            json_is_true(json_object_get(ss, "means")) ? "" : ": no means, cannot predict");
     const json_t *pr = json_object_get(doc, "prior");
     if (pr)
         add(&b, "prior: coefficients %s; model %s; kmax %lld\n",

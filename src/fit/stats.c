@@ -109,7 +109,12 @@ static int read_header(bsl_problem *pb, const json_t *o, const char *path, basel
     const json_t *t = json_object_get(o, "target");
     if (t && !json_is_string(t)) return bad_key(err, path, "target", "expected the target's name");
     const int xtx = json_object_get(o, "xtx") != NULL, ld = json_object_get(o, "ld") != NULL;
-    if (xtx == ld) return bsl_fail_at(err, BASEL_EINVAL, path, 0, 0, "give either \"xtx\", \"xty\" and \"yty\", or \"ld\" and \"z\"");
+    const char *const xtx_only[] = {"xty", "yty", "x_mean", "y_mean"};
+    int mixed = json_object_get(o, xtx ? "z" : "xty") != NULL;
+    for (size_t i = 0; i < 4 && ld; i++) mixed |= json_object_get(o, xtx_only[i]) != NULL;
+    if (xtx == ld || mixed)
+        return bsl_fail_at(err, BASEL_EINVAL, path, 0, 0, "give either \"xtx\", \"xty\" and \"yty\" (and the means), or "
+                           "\"ld\" and \"z\"");
     pb->stats_kind = xtx ? "xtx" : "ld";
     pb->n = n;
     pb->d = p;

@@ -419,6 +419,8 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     int bad = 0;
     if (coef && !res->extra) res->extra = json_object();
     if (coef) bsl_json_put(res->extra, "coefficients", coef, &bad); /* takes coef, also on failure */
+    if (coef && !bad && dict->kind == BSL_BASIS_LINEAR && D->q == 1) /* inputs, not basis functions */
+        bsl_json_put(res->extra, "credible_sets", bsl_subset_credible_json(&pb, vr), &bad);
     if (!coef || bad) {
         rc = err && err->code ? err->code : bsl_fail(err, BASEL_ENOMEM, "out of memory");
         goto out;

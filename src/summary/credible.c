@@ -18,6 +18,8 @@ typedef struct work {
     const bsl_modelset *ms;
     double total;
     unsigned char *assigned, *in_cluster, *in_set, *covered; /* m, m, m, models */
+    size_t *held;                                           /* the atoms some stored model holds */
+    size_t nheld;
     double *gain;                                           /* m */
     size_t *cluster;                                        /* m */
 } work;
@@ -98,9 +100,33 @@ static int grow_set(work *w, size_t nc, bsl_abs_corr_fn corr, void *ctx, const b
 static long next_lead(const work *w, double floor)
 {
     long best = -1;
-    for (size_t j = 0; j < w->m; j++)
-        if (!w->assigned[j] && w->pip[j] >= floor && (best < 0 || w->pip[j] > w->pip[best])) best = (long)j;
+    for (size_t t = 0; t < w->nheld; t++) {
+        const size_t j = w->held[t];
+        if (!w->assigned[j] && w->pip[j] >= floor &&
+            (best < 0 || w->pip[j] > w->pip[best] || (w->pip[j] == w->pip[best] && j < (size_t)best)))
+            best = (long)j;
+    }
     return best;
+}
+
+/* An input no stored model holds adds nothing to any coverage: leads and
+ * clusters are drawn from the others only, so the work is O(inputs seen)
+ * correlations per lead, not O(m) (streaming designs compute each from
+ * columns). In increasing index order. */
+static int find_held(work *w)
+{
+    unsigned char *flag = w->in_set; /* all zero until sets are grown */
+    w->nheld = 0;
+    for (size_t i = 0; i < w->ms->n; i++) {
+        const size_t *a = bsl_modelset_atoms(w->ms, i);
+        for (size_t t = 0; t < w->ms->items[i].k; t++) flag[a[t]] = 1;
+    }
+    for (size_t j = 0; j < w->m; j++)
+        if (flag[j]) {
+            w->held[w->nheld++] = j;
+            flag[j] = 0;
+        }
+    return BASEL_OK;
 }
 
 static int run(work *w, bsl_abs_corr_fn corr, void *ctx, const bsl_cs_opts *o, bsl_cs_list *out)
@@ -109,11 +135,13 @@ static int run(work *w, bsl_abs_corr_fn corr, void *ctx, const bsl_cs_opts *o, b
         const long lead = next_lead(w, o->pip_floor);
         if (lead < 0) break;
         size_t nc = 0;
-        for (size_t j = 0; j < w->m; j++)
+        for (size_t t = 0; t < w->nheld; t++) {
+            const size_t j = w->held[t];
             if (!w->assigned[j] && ((long)j == lead || corr(ctx, (size_t)lead, j) >= o->min_abs_corr)) {
                 w->assigned[j] = w->in_cluster[j] = 1;
                 w->cluster[nc++] = j;
             }
+        }
         const double mass = mass_of(w, w->in_cluster);
         bsl_cs cs = {0};
         int got = mass >= o->coverage ? grow_set(w, nc, corr, ctx, o, &cs) : 0;
@@ -137,18 +165,21 @@ int bsl_credible_sets(const double *pip, size_t m, const bsl_modelset *models, b
                       const bsl_cs_opts *o, bsl_cs_list *out)
 {
     memset(out, 0, sizeof *out);
-    work w = {pip, m, models, bsl_modelset_total(models), NULL, NULL, NULL, NULL, NULL, NULL};
+    work w = {.pip = pip, .m = m, .ms = models, .total = bsl_modelset_total(models)};
     if (!(w.total > 0)) return BASEL_OK;
     w.assigned = bsl_calloc(3 * m + models->n + 1, 1);
     w.gain = bsl_malloc(m + 1, sizeof *w.gain);
     w.cluster = bsl_malloc(m + 1, sizeof *w.cluster);
-    int rc = w.assigned && w.gain && w.cluster ? BASEL_OK : BASEL_ENOMEM;
+    w.held = bsl_malloc(m + 1, sizeof *w.held);
+    int rc = w.assigned && w.gain && w.cluster && w.held ? BASEL_OK : BASEL_ENOMEM;
     if (!rc) {
         w.in_cluster = w.assigned + m;
         w.in_set = w.assigned + 2 * m;
         w.covered = w.assigned + 3 * m;
-        rc = run(&w, corr, ctx, o, out);
+        rc = find_held(&w);
     }
+    if (!rc) rc = run(&w, corr, ctx, o, out);
+    free(w.held);
     free(w.assigned);
     free(w.gain);
     free(w.cluster);

@@ -20,6 +20,8 @@
  *   4. purity: the least |r| between two inputs of the set (1 for one
  *      input); as susieR, a set of purity below min_abs_corr is not
  *      reported.
+ * Only inputs that some stored model holds take part (an input no model
+ * holds covers nothing): this bounds the work by the inputs seen.
  * Probabilities are over the stored models: weights / total weight, the
  * unstored weight (modelset.dropped_weight) counted as covering nothing,
  * so a coverage is never overstated. Enumeration's are exact.

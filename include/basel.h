@@ -183,8 +183,8 @@ BASEL_API int basel_fit_run(basel_fit **out, const basel_data *data, const basel
 /* The same fit from summary statistics instead of rows: path names a JSON
  * file of centred X'X, X'y, y'y and n, or of a correlation (LD) matrix,
  * z-scores and n (docs/SUMMARY_STATS.md). Methods enumerate, bd, rj and
- * ssvs with --basis linear; the options target, inputs and na are refused
- * (the file names its columns). The posterior equals the one from the rows
+ * ssvs with --basis linear; target and inputs must be unset or name the
+ * file's columns exactly (the file names them), na unset or "error". The posterior equals the one from the rows
  * behind the statistics. Errors: as basel_fit_run, and BASEL_EIO /
  * BASEL_EPARSE for the file, BASEL_EINVAL naming a bad key. */
 BASEL_API int basel_fit_run_stats(basel_fit **out, const char *path, const basel_options *o, basel_error *err);

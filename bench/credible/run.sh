@@ -13,7 +13,7 @@ mkdir -p "$TMP"
 B=$ROOT/build/basel
 python3 "$ROOT/bench/credible/make_data.py" "$TMP/data.csv"
 OPENBLAS_NUM_THREADS=1 Rscript "$ROOT/bench/credible/susie.R" "$TMP/data.csv" "$TMP/ld.json" "$TMP/susie.json"
-RJ="--method rj --iter 200000 --chains 2 --threads 1 --seed 1 --quiet"
+RJ="--method rj --iter 200000 --chains 2 --threads 1 --seed 1 --max-models 400000 --quiet"
 /usr/bin/time -f "basel rj (rows): %U + %S CPU s" "$B" fit "$TMP/data.csv" $RJ -o "$TMP/rows.json"
 /usr/bin/time -f "basel rj (LD stats): %U + %S CPU s" "$B" fit --stats "$TMP/ld.json" $RJ -o "$TMP/stats.json"
 python3 -c "import json; d = json.load(open('$TMP/susie.json')); print('susieR: %.2f CPU s, susie_rss: %.2f CPU s' % (d['susie']['cpu'], d['susie_rss']['cpu']))"

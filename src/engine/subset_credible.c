@@ -51,6 +51,8 @@ static json_t *set_json(const bsl_cs *s)
     bsl_json_put(o, "atoms", bsl_json_sizes(s->atoms, s->k), &bad);
     bsl_json_put(o, "size", json_integer((json_int_t)s->k), &bad);
     bsl_json_put(o, "coverage", bsl_json_real(s->coverage), &bad);
+    const double bounds[2] = {s->coverage_lo, s->coverage_hi};
+    bsl_json_put(o, "coverage_bounds", bsl_json_doubles(bounds, 2), &bad);
     bsl_json_put(o, "purity", bsl_json_real(s->purity), &bad);
     bsl_json_put(o, "lead", json_integer((json_int_t)s->lead), &bad);
     bsl_json_put(o, "cluster_mass", bsl_json_real(s->mass), &bad);

@@ -201,12 +201,30 @@ static int check_options(const bsl_engine_def *e, const bsl_params *user, const 
     if (!basis || strcmp(basis, "linear"))
         return bsl_fail(err, BASEL_EINVAL, "--stats: --basis %s needs the rows; summary statistics serve --basis linear",
                         basis ? basis : "?");
-    const char *const by_rows[] = {"target", "inputs", "na"};
-    for (size_t i = 0; i < 3; i++) {
-        const char *v = bsl_params_get(user, by_rows[i]);
-        if (v && *v)
-            return bsl_fail_at(err, BASEL_EINVAL, path, 0, 0, "--%s: a --stats file names its inputs and target itself",
-                               by_rows[i]);
+    const char *na = bsl_params_get(user, "na");
+    if (na && *na && strcmp(na, "error"))
+        return bsl_fail(err, BASEL_EINVAL, "--na %s: summary statistics have no rows to drop", na);
+    (void)path;
+    return BASEL_OK;
+}
+
+/* --target and --inputs: the file names its columns; a fit's recorded
+ * settings (which name them) refit it, any other choice is refused. */
+static int check_names(const bsl_problem *pb, const bsl_params *user, basel_error *err)
+{
+    const char *t = bsl_params_get(user, "target"), *in = bsl_params_get(user, "inputs");
+    if (t && *t && strcmp(t, pb->target_names[0]))
+        return bsl_fail_at(err, BASEL_EINVAL, pb->stats_source, 0, 0, "--target %s: the file's target is '%s' (a --stats "
+                           "file names its inputs and target itself)", t, pb->target_names[0]);
+    if (!in || !*in) return BASEL_OK;
+    const char *p = in;
+    for (size_t j = 0; j < pb->d; j++) {
+        const size_t len = strlen(pb->input_names[j]);
+        const int match = !strncmp(p, pb->input_names[j], len) && (p[len] == (j + 1 < pb->d ? ',' : 0));
+        if (!match)
+            return bsl_fail_at(err, BASEL_EINVAL, pb->stats_source, 0, 0, "--inputs: a --stats file names its inputs and "
+                               "target itself (give all of them, in its order, or none)");
+        p += len + (j + 1 < pb->d);
     }
     return BASEL_OK;
 }
@@ -257,6 +275,7 @@ int bsl_problem_from_stats(bsl_problem *pb, const char *path, const bsl_engine_d
     pb->stats_source = path;
     int rc = check_options(e, user, settings, path, err);
     if (!rc) rc = load(pb, path, settings, err);
+    if (!rc) rc = check_names(pb, user, err);
     if (rc) bsl_problem_free(pb);
     return rc;
 }

@@ -16,7 +16,8 @@ typedef struct work {
     const double *pip;
     size_t m;
     const bsl_modelset *ms;
-    double total;
+    double total;   /* the stored models' weight (coverages are renormalised over them) */
+    double unstored; /* the share of the weight on models not stored */
     unsigned char *assigned, *in_cluster, *in_set, *covered; /* m, m, m, models */
     size_t *held;                                           /* the atoms some stored model holds */
     size_t nheld;
@@ -87,6 +88,9 @@ static int grow_set(work *w, size_t nc, bsl_abs_corr_fn corr, void *ctx, const b
     }
     for (size_t t = 0; t < cs->k; t++) w->in_set[cs->atoms[t]] = 0;
     cs->coverage = cov;
+    /* the unstored models could hold none or all of the set */
+    cs->coverage_lo = cov * (1 - w->unstored);
+    cs->coverage_hi = cs->coverage_lo + w->unstored;
     cs->purity = 1;
     for (size_t a = 0; a < cs->k; a++)
         for (size_t b = 0; b < a; b++) cs->purity = fmin(cs->purity, corr(ctx, cs->atoms[a], cs->atoms[b]));
@@ -165,8 +169,10 @@ int bsl_credible_sets(const double *pip, size_t m, const bsl_modelset *models, b
                       const bsl_cs_opts *o, bsl_cs_list *out)
 {
     memset(out, 0, sizeof *out);
-    work w = {.pip = pip, .m = m, .ms = models, .total = bsl_modelset_total(models)};
+    const double all = bsl_modelset_total(models);
+    work w = {.pip = pip, .m = m, .ms = models, .total = all - models->dropped_weight};
     if (!(w.total > 0)) return BASEL_OK;
+    w.unstored = models->dropped_weight / all;
     w.assigned = bsl_calloc(3 * m + models->n + 1, 1);
     w.gain = bsl_malloc(m + 1, sizeof *w.gain);
     w.cluster = bsl_malloc(m + 1, sizeof *w.cluster);

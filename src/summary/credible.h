@@ -22,9 +22,11 @@
  *      reported.
  * Only inputs that some stored model holds take part (an input no model
  * holds covers nothing): this bounds the work by the inputs seen.
- * Probabilities are over the stored models: weights / total weight, the
- * unstored weight (modelset.dropped_weight) counted as covering nothing,
- * so a coverage is never overstated. Enumeration's are exact.
+ * Probabilities are over the stored models, their weights renormalised
+ * (exact for enumeration, which stores every model). A sampler that visited
+ * more models than it stores (modelset.dropped_weight > 0) cannot say
+ * whether the unstored ones hold a set: coverage_lo and coverage_hi bound
+ * its coverage over all visits (none of them, or all of them, do).
  */
 #ifndef BSL_CREDIBLE_H
 #define BSL_CREDIBLE_H
@@ -43,7 +45,8 @@ typedef struct bsl_cs_opts {
 typedef struct bsl_cs {
     size_t *atoms;   /* k, in the order added */
     size_t k, lead;
-    double coverage; /* P(model holds at least one of atoms) */
+    double coverage; /* P(model holds at least one of atoms), over the stored models */
+    double coverage_lo, coverage_hi; /* bounds over all visits (credible.h) */
     double mass;     /* the same for the whole cluster */
     double purity;   /* least |r| within the set */
 } bsl_cs;

@@ -43,7 +43,12 @@ expect 0 "summary statistics" -- "$BASEL" summary "$T/ld_fit.json"
 # usage and bad files
 expect 2 "not both" -- "$BASEL" fit $D --stats "$T/s.json"
 expect 2 "needs the rows" -- "$BASEL" fit --stats "$T/s.json" --method smc
-expect 2 "names its inputs" -- "$BASEL" fit --stats "$T/s.json" --target y
+expect 2 "the file's target is 'y'" -- "$BASEL" fit --stats "$T/s.json" --target x1
+expect 2 "names its inputs" -- "$BASEL" fit --stats "$T/s.json" --inputs x1,x2
+# the recorded settings refit the same document, byte for byte (the contract of every fit)
+SET=$(python3 -c "import json; s = json.load(open('$T/st_rj.json'))['settings']; print(' '.join('--%s=%s' % kv for kv in s.items()))")
+expect 0 "" -- "$BASEL" fit --stats "$T/s.json" $SET --quiet -o "$T/refit.json"
+if cmp -s "$T/st_rj.json" "$T/refit.json"; then ok; else bad "refitting a --stats fit with its settings changed the document"; fi
 echo '{"n": 5, "inputs": ["a"], "xtx": [[1]], "xty": [0.5], "yty": 2, "extra": 1}' > "$T/bad.json"
 expect 2 "bad.json: \"extra\": unknown key" -- "$BASEL" fit --stats "$T/bad.json"
 printf '{"n": 5,\n "inputs": ["a" "b"]}\n' > "$T/bad.json"

@@ -230,6 +230,10 @@ static void bad_files(const char *dir)
     refused(path, text, smc, BASEL_EINVAL, "needs the rows");
     const char *inputs[] = {"method", "rj", "inputs", "a", NULL};
     refused(path, text, inputs, BASEL_EINVAL, "names its inputs");
+    const char *target[] = {"method", "rj", "target", "z", NULL};
+    refused(path, text, target, BASEL_EINVAL, "the file's target is 'y'");
+    const char *na[] = {"method", "rj", "na", "drop", NULL};
+    refused(path, text, na, BASEL_EINVAL, "no rows to drop");
     const char *gauss[] = {"method", "bd", "basis", "gauss", NULL};
     refused(path, text, gauss, BASEL_EINVAL, "--basis linear");
     snprintf(path, sizeof path, "%s/absent.json", dir);

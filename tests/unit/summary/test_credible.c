@@ -102,6 +102,10 @@ static void check_block_set(const json_t *set, const json_t *models, const doubl
     CHECK_CLOSE(json_number_value(json_object_get(set, "coverage")), cov, 1e-12, "coverage of the block's set");
     CHECK(cov >= 0.95, "coverage %.6f below 0.95", cov);
     CHECK(json_integer_value(json_object_get(set, "size")) == (json_int_t)k, "size");
+    const json_t *bounds = json_object_get(set, "coverage_bounds");
+    CHECK(json_number_value(json_array_get(bounds, 0)) == json_number_value(json_object_get(set, "coverage")) &&
+              json_number_value(json_array_get(bounds, 1)) == json_number_value(json_object_get(set, "coverage")),
+          "enumeration stores every model: the bounds are the coverage");
     double best_smaller = 0;
     for (unsigned s = 1; s < 16; s++)
         if ((size_t)__builtin_popcount(s) < k) best_smaller = fmax(best_smaller, coverage(models, s));

@@ -229,10 +229,12 @@ static int check_names(const bsl_problem *pb, const bsl_params *user, basel_erro
     return BASEL_OK;
 }
 
-static int load(bsl_problem *pb, const char *path, const bsl_params *settings, basel_error *err)
+static int load(bsl_problem *pb, const char *file, const bsl_params *settings, basel_error *err)
 {
     json_error_t je;
-    json_t *o = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    json_t *o = strcmp(file, "-") ? json_load_file(file, JSON_REJECT_DUPLICATES, &je)
+                                  : json_loadf(stdin, JSON_REJECT_DUPLICATES, &je);
+    const char *path = pb->stats_source; /* the name messages use */
     if (!o)
         return bsl_fail_at(err, je.line == -1 || strstr(je.text, "unable to open") ? BASEL_EIO : BASEL_EPARSE, path,
                            je.line > 0 ? (size_t)je.line : 0, je.column > 0 ? (size_t)je.column : 0, "%s", je.text);
@@ -272,7 +274,7 @@ int bsl_problem_from_stats(bsl_problem *pb, const char *path, const bsl_engine_d
 {
     memset(pb, 0, sizeof *pb);
     pb->engine = e;
-    pb->stats_source = path;
+    pb->stats_source = strcmp(path, "-") ? path : "<stdin>";
     int rc = check_options(e, user, settings, path, err);
     if (!rc) rc = load(pb, path, settings, err);
     if (!rc) rc = check_names(pb, user, err);

@@ -55,4 +55,7 @@ printf '{"n": 5,\n "inputs": ["a" "b"]}\n' > "$T/bad.json"
 expect 2 "bad.json:2:" -- "$BASEL" fit --stats "$T/bad.json"
 expect 2 "missing.json" -- "$BASEL" fit --stats "$T/missing.json"
 expect 0 "--stats" -- "$BASEL" help fit
+# '-' reads the statistics from stdin
+expect 0 "" -- bash -c "'$BASEL' fit --stats - ${E[*]} -o '$T/stdin.json' < '$T/s.json'"
+if python3 -c "import json, sys; a, b = (json.load(open(p)) for p in sys.argv[1:]); assert a['pip'] == b['pip']" "$T/st.json" "$T/stdin.json"; then ok; else bad "--stats - differs"; fi
 finish

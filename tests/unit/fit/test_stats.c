@@ -11,7 +11,7 @@
  *     agreement is to rounding, ~1e-13 measured);
  *   - the LD form (R and z-scores) under the g-prior, which depends on the
  *     data only through R^2s and so is the same posterior;
- *   - rj and bd with the same seed: the same trajectory (the same listed
+ *   - rj, bd and ssvs with the same seed: the same trajectory (the same listed
  *     models and visit counts), PIPs to rounding (1e-12);
  *   - predictions from a fit with means equal the rows' fit's; a fit from
  *     the LD form refuses to predict;
@@ -272,6 +272,8 @@ int main(void)
     pair(d, full, rj, 1e-12, 0, "rj, same seed", NULL);
     const char *bd[] = {"method", "bd", "iter", "4000", "chains", "2", "seed", "5", NULL};
     pair(d, ld, bd, 1e-12, 0, "bd, same seed, LD", NULL);
+    const char *ssvs[] = {"method", "ssvs", "iter", "2000", "chains", "2", "seed", "5", NULL};
+    pair(d, full, ssvs, 1e-12, 0, "ssvs, same seed", NULL);
     predictions(d, full, ld);
     bad_files(dir);
 

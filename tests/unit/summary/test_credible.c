@@ -120,6 +120,57 @@ static void check_block_set(const json_t *set, const json_t *models, const doubl
            best_smaller);
 }
 
+/* A streaming design (--gram-memory 1: n x m doubles above 1 MiB) reads
+ * correlations from columns, not from the Gram matrix: every reported set's
+ * purity is still the least |r| within it, from the data. */
+static void streaming(void)
+{
+    enum { NS = 3000, MS = 60 };
+    double *cm = malloc((size_t)NS * (MS + 1) * sizeof *cm);
+    unsigned long u = 7;
+    for (size_t i = 0; i < NS; i++) {
+        for (size_t j = 0; j < MS; j++) cm[j * NS + i] = normal(&u);
+        for (size_t j = 1; j < 4; j++) cm[j * NS + i] = cm[i] + 0.05 * normal(&u);
+        cm[MS * NS + i] = 0.3 * cm[i] + 0.3 * cm[8 * NS + i] + normal(&u);
+    }
+    basel_data *d = NULL;
+    basel_options *o = NULL;
+    basel_fit *f = NULL;
+    basel_error err;
+    basel_data_from_matrix(&d, NULL, cm, NS, MS + 1, 1, NS, NULL, &err);
+    basel_options_create(&o);
+    const char *kv[] = {"method", "rj", "iter", "3000", "chains", "1", "seed", "3", "gram-memory", "1", NULL};
+    for (size_t i = 0; kv[i]; i += 2) basel_options_set(o, kv[i], kv[i + 1], &err);
+    CHECK(!basel_fit_run(&f, d, o, &err), "streaming fit: %s", err.message);
+    char *text = f ? basel_fit_to_json(f) : NULL;
+    json_t *doc = text ? json_loads(text, 0, NULL) : NULL;
+    const json_t *sets = json_object_get(json_object_get(doc, "credible_sets"), "sets");
+    CHECK(json_array_size(sets) >= 2, "streaming: %zu sets, expected the block and x9", json_array_size(sets));
+    for (size_t i = 0; i < json_array_size(sets); i++) {
+        const json_t *a = json_object_get(json_array_get(sets, i), "atoms");
+        double purity = 1;
+        for (size_t x = 0; x < json_array_size(a); x++)
+            for (size_t y = 0; y < x; y++) {
+                const size_t p = (size_t)json_integer_value(json_array_get(a, x)), q = (size_t)json_integer_value(json_array_get(a, y));
+                double mp = 0, mq = 0, spq = 0, spp = 0, sqq = 0;
+                for (size_t r = 0; r < NS; r++) mp += cm[p * NS + r], mq += cm[q * NS + r];
+                mp /= NS, mq /= NS;
+                for (size_t r = 0; r < NS; r++) {
+                    const double e = cm[p * NS + r] - mp, g = cm[q * NS + r] - mq;
+                    spq += e * g, spp += e * e, sqq += g * g;
+                }
+                purity = fmin(purity, fabs(spq) / sqrt(spp * sqq));
+            }
+        CHECK_CLOSE(json_number_value(json_object_get(json_array_get(sets, i), "purity")), purity, 1e-10, "streaming purity");
+    }
+    json_decref(doc);
+    basel_free(text);
+    basel_fit_free(f);
+    basel_options_free(o);
+    basel_data_free(d);
+    free(cm);
+}
+
 int main(void)
 {
     double *cm = malloc(N * (P + 1) * sizeof *cm);
@@ -154,5 +205,6 @@ int main(void)
           "noise only: no credible set");
     json_decref(doc);
     free(cm);
+    streaming();
     return check_report("test_credible");
 }

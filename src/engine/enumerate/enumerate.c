@@ -173,8 +173,8 @@ int bsl_enumerate(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *r
     res->evaluations = (double)total;
     if (x.infeasible)
         snprintf(res->engine_note, sizeof res->engine_note,
-                 "exact: all %llu subsets enumerated; %llu cannot be computed (an atom collinear with the "
-                 "others, R^2 > 1 - %g) and have probability 0, as in every sampler",
+                 "exact: all %llu subsets enumerated; %llu of them cannot be computed (an atom collinear with the "
+                 "others, R^2 > 1 - %g): probability 0, as in every sampler",
                  total, x.infeasible, BSL_RANK_TOL);
     else
         snprintf(res->engine_note, sizeof res->engine_note, "exact: all %llu subsets enumerated", total);

@@ -1,12 +1,14 @@
 /*
  * test_near_dup.c: nearly duplicated inputs (issue 13 item 4). x2 = x1 + e
- * noise (e = 1e-3 and 1e-4), n = 100, m = 12, y = 0.5 x1 + 0.3 x5 + noise,
- * fixed seed. The exact posterior (enumeration over all 4096 subsets) puts
- * about 0.51 on each of x1 and x2 and a few per cent on {x1, x2}, whose
- * relative Schur complement (~1e-6 and ~1e-8) is inside the collinearity
- * limit (model.h BSL_RANK_TOL: enumerate accepts it, no subset gets
- * probability 0). bd (with its default swap rate: without swaps it stayed
- * on one side, PIPs 0.75 / 0.25 or 0 / 1) and rj must agree with it:
+ * noise (e = 1e-3, 1e-4 and 1e-6), n = 100, m = 12, y = 0.5 x1 + 0.3 x5 +
+ * noise, fixed seed. The exact posterior (enumeration over all 4096
+ * subsets) puts about 0.51 on each of x1 and x2. For e = 1e-3 and 1e-4 it
+ * puts about 0.02 on {x1, x2}, whose relative Schur complement (~1e-6 and
+ * ~1e-8) is inside the collinearity limit (model.h BSL_RANK_TOL: no subset
+ * refused); for e = 1e-6 (~1e-12) {x1, x2} cannot be computed and every
+ * engine gives its 1024 supersets probability 0 (enumerate says so). bd
+ * with its default swap rate (without swaps, at e = 1e-6, its PIPs were
+ * 0.75 / 0.25 over 4 chains) and rj must agree with enumeration:
  *   - from their draws: the frequencies of x1, of x2 and of {x1, x2} both
  *     in, and the mean size, each within 5 batch-means standard errors
  *     (as tests/stat/test_draws.c: 4 chains x 50 batches, SE floored at
@@ -14,7 +16,7 @@
  *   - their Rao-Blackwellised PIPs of x1 and x2 (FIT.json's), over the 4
  *     chains as replicates, by CHECK_MC (mcse.h: t quantile, Bonferroni
  *     over the family, alpha 1e-3).
- * 2 designs x 2 engines x 4 draw checks at 5 SE: a false alarm is very
+ * 3 designs x 2 engines x 4 draw checks at 5 SE: a false alarm is very
  * unlikely. BASEL_TIER=full runs 4 times longer.
  */
 #include "check.h"
@@ -102,10 +104,13 @@ static void run_case(double e, const engine_ *eng, unsigned long seed)
     const int erc = bsl_enumerate(&pb, NULL, &ex, &err);
     CHECK(erc == BASEL_OK, "e=%g: enumerate accepts the near-duplicate design: %s", e, erc ? err.message : "ok");
     if (erc) return;
-    CHECK(strstr(ex.engine_note, "cannot be computed") == NULL, "e=%g: no subset refused as collinear (%s)", e,
+    const int cut = e < 1e-5; /* {x1, x2} beyond the collinearity limit */
+    CHECK((strstr(ex.engine_note, "1024 of them cannot be computed") != NULL) == cut,
+          "e=%g: %s subset refused as collinear (%s)", e, cut ? "the {x1, x2} supersets and no other" : "no",
           ex.engine_note);
     const double both = exact_both(&ex);
-    CHECK(both > 0.01, "e=%g: exact P({x1, x2}) = %.4f > 0.01 (the set is not cut off)", e, both);
+    CHECK(cut ? both == 0 : both > 0.01, "e=%g: exact P({x1, x2}) = %.4f %s", e, both,
+          cut ? "= 0 (collinear)" : "> 0.01 (the set is not cut off)");
     const size_t iter = iter_per_chain();
     bsl_params prm = {0};
     bsl_run run = {.iter = iter * eng->thin, .burn = 1000 * eng->thin, .thin = eng->thin, .chains = CHAINS,
@@ -154,11 +159,11 @@ static void run_case(double e, const engine_ *eng, unsigned long seed)
 int main(void)
 {
     printf("tier %s\n", stat_tier_name());
-    mc_plan(1e-3, 2 * 2 * 2);
+    mc_plan(1e-3, 3 * 2 * 2);
     const engine_ engines[] = {{"bd", bsl_bd_run, 1}, {"rj", bsl_rj_run, 10}};
-    const double es[] = {1e-3, 1e-4};
+    const double es[] = {1e-3, 1e-4, 1e-6};
     for (size_t k = 0; k < 2; k++)
-        for (size_t i = 0; i < 2; i++) run_case(es[i], &engines[k], 7 + i);
+        for (size_t i = 0; i < 3; i++) run_case(es[i], &engines[k], 7 + i);
     mc_report();
     return check_report("test_near_dup");
 }

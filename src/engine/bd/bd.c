@@ -25,11 +25,12 @@
  * which keeps (*) exact.
  *
  * Swaps (the third event type; --swap, rate xi). Births and deaths alone
- * cannot carry the process between {x1} and {x2} when x2 nearly duplicates
- * x1: the way round, through {x1, x2} or through {}, has a posterior
- * probability many orders below either end, so the process stays on the
- * side it started (one chain gave PIPs 0 and 1 where the exact answer is
- * 0.51 and 0.51). A swap replaces an active atom a by a dormant one b in
+ * cannot carry the process between {x1} and {x2} when x2 duplicates x1 so
+ * closely that {x1, x2} is collinear (model.h BSL_RANK_TOL; x2 = x1 + 1e-6
+ * noise), and hardly can when the way round, through {x1, x2} or through
+ * {}, is merely improbable: the process stays on the side it started (PIPs
+ * 0.75 and 0.25 over 4 chains where the answer is 0.50 and 0.50;
+ * tests/stat/test_near_dup.c). A swap replaces an active atom a by a dormant one b in
  * one event. Swap events arrive at total rate xi whenever k > 0 and an
  * atom is dormant; a is drawn uniformly from the k active atoms and b from
  * the birth density over the dormant ones, b(A; b) = w_b / W(A), and the
@@ -95,7 +96,8 @@
  * lin_p15_n200, 4 x 40000 blocks, one thread: 0.85 s of CPU without swaps,
  * 0.99 s at 0.25, 1.08 s at 0.5; at 0.25 the near-duplicate designs of
  * test_near_dup.c cross between x1 and x2 often enough for a draw SE of
- * 0.006 on their PIPs in 4 x 25000 blocks (without swaps: stuck) */
+ * 0.006 on their PIPs in 4 x 25000 blocks (at 1e-6 noise, without swaps:
+ * stuck) */
 #define BD_SWAP_DEFAULT 0.25
 
 typedef struct bd_settings {

@@ -54,6 +54,9 @@ static const bsl_option_def catalogue[] = {
     {"rho", BSL_OPT_REAL, 1e-6, 1e6, NULL, "duration of one iteration (a block of the continuous-time process)"},
     {"birth", BSL_OPT_CHOICE, 0, 0, "uniform|informed",
      "birth density: uniform over dormant atoms, or informed (by correlation with y)"},
+    {"swap", BSL_OPT_REAL, 0, 1e6, NULL,
+     "rate of swap events per unit time (an active atom replaced by a dormant one in one event, so the process "
+     "crosses between near-duplicate inputs; 0: births and deaths only)"},
     /* rj */
     {"rj-add", BSL_OPT_REAL, 0, 1, NULL, "weight of the add move (renormalised over the moves possible at k)"},
     {"rj-delete", BSL_OPT_REAL, 0, 1, NULL, "weight of the delete move"},

@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef struct table {
@@ -124,7 +125,9 @@ typedef struct dataset {
 } dataset;
 
 typedef struct outcome {
-    double acc, mean_inputs, sps, acc_add, acc_rem, acc_ex, acc_swap;
+    double acc, logloss, mean_inputs, sps, acc_add, acc_rem, acc_ex, acc_swap, rhat_max, secs;
+    double pip[64], rhat[64];
+    size_t d;
     size_t errors, ntest, max_inputs, visited;
     int ok;
 } outcome;
@@ -198,14 +201,22 @@ static outcome run_one(const table *t, const dataset *ds, const int *role_in, co
     bsl_mix_options o = *base;
     o.kernels = ds->kernels;
     o.h = ds->h;
+    o.unlabelled = keep_unlabelled; /* hidden-label rows are used only when asked */
     bsl_mix_result *res = NULL;
     basel_error err;
-    if (bsl_mixture_fit(X, n, d, cls, t->nlab, &o, &res, &err) != BASEL_OK) {
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    const int frc = bsl_mixture_fit(X, n, d, cls, t->nlab, &o, &res, &err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    out.secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    if (frc != BASEL_OK) {
         fprintf(stderr, "%s: fit failed: %s\n", ds->name, err.message);
     } else {
         double *prob = malloc(nte * t->nlab * sizeof *prob);
         bsl_mixture_predict(res, Xt, nte, prob);
         for (size_t i = 0; i < nte; i++) {
+            const double pc = prob[i * t->nlab + cte[i]];
+            out.logloss -= log(pc > 1e-15 ? pc : 1e-15) / (double)nte;
             size_t best = 0;
             for (size_t k = 1; k < t->nlab; k++)
                 if (prob[i * t->nlab + k] > prob[i * t->nlab + best]) best = k;
@@ -221,6 +232,21 @@ static outcome run_one(const table *t, const dataset *ds, const int *role_in, co
         out.sps = dg.sweeps_per_second;
         out.acc_add = dg.accept_add, out.acc_rem = dg.accept_remove, out.acc_ex = dg.accept_exchange;
         out.acc_swap = dg.accept_swap;
+        const double *rh = NULL, *es = NULL, *et = NULL;
+        bsl_conv sz;
+        size_t nd;
+        bsl_mix_convergence(res, &rh, &es, &et, &sz, &nd);
+        size_t dd;
+        const double *pip = bsl_mix_pip(res, &dd);
+        out.d = dd;
+        out.rhat_max = o.chains > 1 ? 1 : NAN;
+        for (size_t j = 0; j < dd && j < 64; j++) {
+            out.pip[j] = pip[j];
+            out.rhat[j] = rh && o.chains > 1 ? rh[j] : NAN;
+            /* every draw of every chain the same: diag.c gives NaN, read as 1 */
+            if (isnan(out.rhat[j]) && o.chains > 1 && (pip[j] == 0 || pip[j] == 1)) out.rhat[j] = 1;
+            if (o.chains > 1 && !(out.rhat[j] <= out.rhat_max)) out.rhat_max = out.rhat[j]; /* NaN/inf propagate */
+        }
         out.ok = 1;
         free(prob);
     }
@@ -261,6 +287,12 @@ static void run_dataset(const char *dir, const dataset *ds, const bsl_mix_option
            "accept add %.4f rem %.4f exch %.4f swap %.2f  %.0f sweeps/s\n", ds->name, r0->acc, r0->errors,
            r0->ntest, r0->mean_inputs, r0->max_inputs, r0->visited, r0->acc_add, r0->acc_rem, r0->acc_ex,
            r0->acc_swap, r0->sps);
+    printf("%-10s split 0: log-loss %.3f  max split R-hat of an input's indicator %.3f  %.1f s\n", ds->name,
+           r0->logloss, r0->rhat_max, r0->secs);
+    printf("%-10s split 0 PIP (R-hat):", ds->name);
+    for (size_t j = 0, u = 0; j < t->p && u < r0->d; j++)
+        if (!ds->drop || strcmp(t->names[j], ds->drop)) printf(" %s %.2f (%.2f)", t->names[j], r0->pip[u], r0->rhat[u]), u++;
+    printf("\n");
     printf("%-10s paper Table 1: acc %.1f%%, inputs avg %.1f max %.0f\n", ds->name, ds->paper_acc,
            ds->paper_avg, ds->paper_max);
     if (nsplit > 0) {
@@ -338,14 +370,14 @@ int main(int argc, char **argv)
     o.iter = 15000, o.burn = 5000, o.thin = 10, o.chains = 1, o.seed = 2024;
     o.a = 2, o.g = 0.2; /* §3 */
     const char *only = NULL;
-    while ((opt = getopt(argc, argv, "d:s:i:b:c:xpl:e:o:m:t:T:")) != -1) {
+    while ((opt = getopt(argc, argv, "d:s:i:b:c:xp:l:e:o:m:t:T:")) != -1) {
         if (opt == 'd') dir = optarg;
         else if (opt == 's') nsplit = atoi(optarg);
         else if (opt == 'i') o.iter = strtoul(optarg, NULL, 10);
         else if (opt == 'b') o.burn = strtoul(optarg, NULL, 10);
         else if (opt == 'c') o.chains = strtoul(optarg, NULL, 10);
         else if (opt == 'x') semi = 0;
-        else if (opt == 'p') o.add_proposal = BSL_MIX_PROPOSE_PRIOR;
+        else if (opt == 'p') o.add_proposal = atoi(optarg);
         else if (opt == 'l') o.poisson_mean = strtod(optarg, NULL);
         else if (opt == 'e') o.excluded = strcmp(optarg, "gaussian") ? BSL_MIX_EXCLUDED_REGRESSION : BSL_MIX_EXCLUDED_GAUSSIAN;
         else if (opt == 'o') only = optarg;

@@ -13,7 +13,9 @@
  * simulator's standard error by batch means; each test passes if every
  * |z| is below the two-sided 1% critical value, Bonferroni-corrected over
  * its statistics. Data-free priors (prior_range) as the test requires.
- * Both proposals of the add move are tested (data-driven and prior), and
+ * Every kind of move is tested: given the allocations (the default: add,
+ * remove and exchange), and summed over them with the add move's data-driven
+ * and prior proposals, with
  * both models of the excluded inputs (regression on the active inputs and
  * a single Gaussian); the statistic x_.0'x_.1 / n when input 0 is excluded
  * ties the excluded column's law to the subset the moves choose. Small
@@ -167,7 +169,7 @@ int main(int argc, char **argv)
     /* 0.25 in the fast tier, 1 in the full one (BASEL_TIER=full); 0.05 for sanitizer runs */
     const double scale = argc > 1 ? strtod(argv[1], NULL) : STAT_TIER(0.25, 1);
     const unsigned long seed = argc > 2 ? strtoul(argv[2], NULL, 10) : 20240501UL;
-    const int data = BSL_MIX_PROPOSE_DATA, prior = BSL_MIX_PROPOSE_PRIOR;
+    const int alloc = BSL_MIX_PROPOSE_ALLOC, data = BSL_MIX_PROPOSE_DATA, prior = BSL_MIX_PROPOSE_PRIOR;
     const int reg = BSL_MIX_EXCLUDED_REGRESSION, gauss = BSL_MIX_EXCLUDED_GAUSSIAN;
     const size_t mc = (size_t)(500000 * scale), sc = (size_t)(1500000 * scale);
     geweke("gibbs D=2", 0, 2, data, reg, mc, (size_t)(500000 * scale), seed);
@@ -175,5 +177,9 @@ int main(int argc, char **argv)
     geweke("rj data D=3", 1, 3, data, reg, mc, sc, seed + 2);
     geweke("rj prior D=2", 1, 2, prior, reg, mc, sc, seed + 3);
     geweke("rj gauss D=2", 1, 2, data, gauss, mc, sc, seed + 4);
+    /* the default moves, given the allocations (mixture_rj.c) */
+    geweke("rj alloc D=2", 1, 2, alloc, reg, mc, sc, seed + 5);
+    geweke("rj alloc D=3", 1, 3, alloc, reg, mc, sc, seed + 6);
+    geweke("rj alloc gauss", 1, 2, alloc, gauss, mc, sc, seed + 7);
     return check_report("test_mixture_geweke");
 }

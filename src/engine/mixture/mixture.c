@@ -47,7 +47,7 @@ void bsl_mix_options_default(bsl_mix_options *o)
     o->temperatures = 1;
     o->temp_max = 20;
     o->top = 20;
-    o->add_proposal = BSL_MIX_PROPOSE_DATA;
+    o->add_proposal = BSL_MIX_PROPOSE_ALLOC;
     o->excluded = BSL_MIX_EXCLUDED_REGRESSION;
     o->excluded_g = 0; /* n */
     o->a = 2;        /* §3: "we set a = 2" */
@@ -83,10 +83,13 @@ static int validate_options(const bsl_mix_options *o, size_t d, basel_error *err
                         "split_b >= 0, h finite");
     if (!isfinite(o->prior_mid) || !isfinite(o->prior_range))
         return bsl_fail(err, BASEL_EINVAL, "mixture: prior_mid and prior_range must be finite");
-    if (o->add_proposal != BSL_MIX_PROPOSE_PRIOR && o->add_proposal != BSL_MIX_PROPOSE_DATA)
-        return bsl_fail(err, BASEL_EINVAL, "mixture: add_proposal must be 0 (prior) or 1 (data)");
+    if (o->add_proposal != BSL_MIX_PROPOSE_PRIOR && o->add_proposal != BSL_MIX_PROPOSE_DATA &&
+        o->add_proposal != BSL_MIX_PROPOSE_ALLOC)
+        return bsl_fail(err, BASEL_EINVAL, "mixture: add_proposal must be 0 (prior), 1 (data) or 2 (allocations)");
     if (o->excluded != BSL_MIX_EXCLUDED_GAUSSIAN && o->excluded != BSL_MIX_EXCLUDED_REGRESSION)
         return bsl_fail(err, BASEL_EINVAL, "mixture: excluded must be 0 (gaussian) or 1 (regression)");
+    if (o->unlabelled != 0 && o->unlabelled != 1)
+        return bsl_fail(err, BASEL_EINVAL, "mixture: unlabelled must be 0 (leave out) or 1 (use)");
     if (!(isfinite(o->excluded_g) && o->excluded_g >= 0))
         return bsl_fail(err, BASEL_EINVAL, "mixture: excluded_g must be finite and >= 0 (0: n)");
     if (o->top < 1) return bsl_fail(err, BASEL_EINVAL, "mixture: top must be >= 1");
@@ -308,8 +311,21 @@ int bsl_mixture_fit(const double *X, size_t n, size_t d, const int *cls, size_t 
     if (rc == BASEL_OK) rc = validate_data(X, n, d, cls, nclass, o, err);
     if (rc != BASEL_OK) return rc;
     bsl_mix_model *m = NULL;
-    if (bsl_mix_model_create(&m, X, n, d, cls, nclass, o) != BASEL_OK)
-        return bsl_fail(err, BASEL_ENOMEM, "mixture: out of memory");
+    size_t nl = 0;
+    for (size_t i = 0; i < n; i++) nl += cls[i] >= 0;
+    if (!o->unlabelled && nl < n) { /* the labelled rows only (validate_data: nl >= 4) */
+        double *Xl = bsl_malloc(nl * d, sizeof *Xl);
+        int *cl = bsl_malloc(nl, sizeof *cl);
+        for (size_t i = 0, r = 0; Xl && cl && i < n; i++) {
+            if (cls[i] < 0) continue;
+            for (size_t j = 0; j < d; j++) Xl[j * nl + r] = X[j * n + i];
+            cl[r++] = cls[i];
+        }
+        rc = Xl && cl ? bsl_mix_model_create(&m, Xl, nl, d, cl, nclass, o) : BASEL_ENOMEM;
+        free(Xl), free(cl);
+    } else
+        rc = bsl_mix_model_create(&m, X, n, d, cls, nclass, o);
+    if (rc != BASEL_OK) return bsl_fail(err, BASEL_ENOMEM, "mixture: out of memory");
     rc = run_chains(m, o, out);
     bsl_mix_model_free(m);
     if (rc == BASEL_ECANCELLED) return bsl_fail(err, rc, "mixture: cancelled");

@@ -17,6 +17,15 @@
  * draws and visit counts come from the replica at b = 1 after each sweep.
  * Temperatures, not states, move, so nothing is copied.
  *
+ * The ladder adapts during burn-in so that the cold replica swaps too (a
+ * fixed geometric ladder to 20 left Pima's pair (1, 0.65) at a swap rate of
+ * 0: the cold chain was never reached). Every ADAPT_WINDOW burn-in sweeps
+ * the log gaps g_t = log(b_t / b_{t+1}) (which sum to log temp_max) are
+ * scaled by exp(a_t - mean a), a_t the pair's swap rate in the window, and
+ * renormalised: pairs that swap rarely get closer. Only burn-in adapts; the
+ * ladder is fixed afterwards, so the kept sweeps are those of a fixed
+ * replica-exchange chain, and the swap counts reported are the kept sweeps'.
+ *
  * Reproducibility: chain c draws only from its own mt19937 seeded with
  * bsl_mix_seed(seed, c), writes only its own record, and the records are
  * merged in chain order, so the thread count never changes a result.
@@ -88,6 +97,8 @@ static int validate_options(const bsl_mix_options *o, size_t d, basel_error *err
         return bsl_fail(err, BASEL_EINVAL, "mixture: add_proposal must be 0 (prior), 1 (data) or 2 (allocations)");
     if (o->excluded != BSL_MIX_EXCLUDED_GAUSSIAN && o->excluded != BSL_MIX_EXCLUDED_REGRESSION)
         return bsl_fail(err, BASEL_EINVAL, "mixture: excluded must be 0 (gaussian) or 1 (regression)");
+    if (!(o->pair_prob >= 0 && o->pair_prob <= 1))
+        return bsl_fail(err, BASEL_EINVAL, "mixture: pair_prob must be in [0, 1]");
     if (o->unlabelled != 0 && o->unlabelled != 1)
         return bsl_fail(err, BASEL_EINVAL, "mixture: unlabelled must be 0 (leave out) or 1 (use)");
     if (!(isfinite(o->excluded_g) && o->excluded_g >= 0))
@@ -212,6 +223,29 @@ static void swap_temperatures(bsl_mix_chain **rep, size_t R, const gsl_rng *r, b
     }
 }
 
+enum { ADAPT_WINDOW = 50 };
+
+/* One adaptation step of the ladder (see the top of the file) from the
+ * swap counts of the last window (prop, acc: per pair, since `since`). */
+static void adapt_ladder(bsl_mix_chain **rep, size_t R, double temp_max, const bsl_mix_record *rec,
+                         unsigned long *p0, unsigned long *a0)
+{
+    double g[BSL_MIX_MAX_TEMPERATURES], a[BSL_MIX_MAX_TEMPERATURES], mean = 0, tot = 0;
+    for (size_t t = 0; t + 1 < R; t++) {
+        const unsigned long np = rec->pair_prop[t] - p0[t], na = rec->pair_acc[t] - a0[t];
+        a[t] = np ? (double)na / (double)np : 0;
+        mean += a[t] / (double)(R - 1);
+        g[t] = log(rep[t]->b / rep[t + 1]->b);
+        p0[t] = rec->pair_prop[t], a0[t] = rec->pair_acc[t];
+    }
+    for (size_t t = 0; t + 1 < R; t++) tot += g[t] *= exp(a[t] - mean);
+    double lb = 0;
+    for (size_t t = 0; t + 1 < R; t++) {
+        lb -= g[t] * log(temp_max) / tot;
+        rep[t + 1]->b = t + 2 == R ? 1 / temp_max : exp(lb);
+    }
+}
+
 /* What every chain reads and the chains' records (bsl_chain_fn's ctx). */
 typedef struct mix_ctx {
     const bsl_mix_model *m;
@@ -230,6 +264,7 @@ static int run_chain(void *ctx, size_t c, unsigned long seed, bsl_ticker *tick)
     const size_t ndraw_max = (o->iter - o->burn + o->thin - 1) / o->thin, R = o->temperatures;
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     bsl_mix_chain **rep = bsl_calloc(R, sizeof *rep);
+    unsigned long p0[BSL_MIX_MAX_TEMPERATURES] = {0}, a0[BSL_MIX_MAX_TEMPERATURES] = {0};
     int rc = r && rep ? bsl_mix_record_init(rec, m, ndraw_max) : BASEL_ENOMEM;
     for (size_t t = 0; t < R && rc == BASEL_OK; t++) rc = bsl_mix_chain_create(&rep[t], m);
     if (rc != BASEL_OK) goto done;
@@ -245,6 +280,11 @@ static int run_chain(void *ctx, size_t c, unsigned long seed, bsl_ticker *tick)
         }
         for (size_t t = 0; t < R; t++) bsl_mix_chain_sweep(rep[t], r, o->exchange_moves, o->birth_death_moves);
         if (R > 1) swap_temperatures(rep, R, r, rec);
+        if (R > 1 && it < o->burn && (it + 1) % ADAPT_WINDOW == 0) adapt_ladder(rep, R, o->temp_max, rec, p0, a0);
+        if (R > 1 && it + 1 == o->burn) { /* report the fixed ladder's swaps only */
+            rec->swap_prop = rec->swap_acc = 0;
+            memset(rec->pair_prop, 0, sizeof rec->pair_prop), memset(rec->pair_acc, 0, sizeof rec->pair_acc);
+        }
         if (it < o->burn) continue;
         rc = bsl_mix_record_sweep(rec, rep[0]);
         if ((it - o->burn) % o->thin == 0) {
@@ -254,7 +294,7 @@ static int run_chain(void *ctx, size_t c, unsigned long seed, bsl_ticker *tick)
         }
     }
     for (size_t t = 0; t < R; t++) /* moves are counted at temperature 1 only */
-        for (int v = 0; v < 3; v++) rec->prop[v] += rep[t]->prop[v], rec->acc[v] += rep[t]->acc[v];
+        for (int v = 0; v < BSL_MIX_MOVES; v++) rec->prop[v] += rep[t]->prop[v], rec->acc[v] += rep[t]->acc[v];
 done:
     for (size_t t = 0; rep && t < R; t++) bsl_mix_chain_free(rep[t]);
     free(rep);
@@ -450,6 +490,8 @@ void bsl_mix_diagnostics(const bsl_mix_result *r, bsl_mix_diag *out)
     out->accept_add = rate(r->acc[BSL_MIX_ADD], r->prop[BSL_MIX_ADD]);
     out->accept_remove = rate(r->acc[BSL_MIX_REMOVE], r->prop[BSL_MIX_REMOVE]);
     out->accept_exchange = rate(r->acc[BSL_MIX_EXCHANGE], r->prop[BSL_MIX_EXCHANGE]);
+    out->accept_add2 = rate(r->acc[BSL_MIX_ADD2], r->prop[BSL_MIX_ADD2]);
+    out->accept_remove2 = rate(r->acc[BSL_MIX_REMOVE2], r->prop[BSL_MIX_REMOVE2]);
     out->accept_swap = rate(r->swap_acc, r->swap_prop);
     out->accept_swap_min = NAN, out->swap_min_pair = 0;
     for (size_t t = 0; t < BSL_MIX_MAX_TEMPERATURES; t++) {

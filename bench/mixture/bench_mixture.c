@@ -253,9 +253,9 @@ static outcome run_one(const table *t, const dataset *ds, const int *role_in, co
         for (size_t j = 0; j < dd && j < 64; j++) {
             out.pip[j] = pip[j];
             out.rhat[j] = rh && o.chains > 1 ? rh[j] : NAN;
-            /* every draw of every chain the same: diag.c gives NaN, read as 1 */
-            if (isnan(out.rhat[j]) && o.chains > 1 && (pip[j] == 0 || pip[j] == 1)) out.rhat[j] = 1;
-            if (o.chains > 1 && !(out.rhat[j] <= out.rhat_max)) out.rhat_max = out.rhat[j]; /* NaN/inf propagate */
+            /* NaN: the kept draws of every chain are the same value (diag.c);
+             * the maximum below skips it and the PIP line prints it */
+            if (o.chains > 1 && !isnan(out.rhat[j]) && !(out.rhat[j] <= out.rhat_max)) out.rhat_max = out.rhat[j]; /* NaN/inf propagate */
         }
         out.ok = 1;
         free(prob);
@@ -297,7 +297,7 @@ static void run_dataset(const char *dir, const dataset *ds, const bsl_mix_option
            "accept add %.4f rem %.4f exch %.4f swap %.2f  %.0f sweeps/s\n", ds->name, r0->acc, r0->errors,
            r0->ntest, r0->mean_inputs, r0->max_inputs, r0->visited, r0->acc_add, r0->acc_rem, r0->acc_ex,
            r0->acc_swap, r0->sps);
-    printf("%-10s split 0: log-loss %.3f  max split R-hat of an input's indicator %.3f  %.1f s", ds->name,
+    printf("%-10s split 0: log-loss %.3f  max split R-hat of an input's indicator %.3f (nan: constant in every chain)  %.1f s", ds->name,
            r0->logloss, r0->rhat_max, r0->secs);
     printf("  accept pair add %.4f rem %.4f", r0->acc_add2, r0->acc_rem2);
     if (o->temperatures > 1) printf("  lowest swap rate %.3f (pair %zu)", r0->acc_swap_min, r0->swap_pair);

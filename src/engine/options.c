@@ -80,6 +80,9 @@ static const bsl_option_def catalogue[] = {
      "different subsets; Pima needs about 24 (24 times the cost)"},
     {"temp-max", BSL_OPT_REAL, 1.000001, 1e12, NULL,
      "the hottest copy's temperature (geometric ladder from 1); add copies until every neighbouring pair swaps often"},
+    {"unlabelled", BSL_OPT_CHOICE, 0, 0, "ignore|use",
+     "rows with an empty class: ignore (default; leave them out) | use (semi-supervised, paper 000 eq. 2; on Pima "
+     "with 80% of the labels hidden they lowered the accuracy, see docs)"},
     {"hyper-h", BSL_OPT_REAL, 0, 1e12, NULL,
      "rate h of the Gamma prior of each input's precision scale beta_i (paper 000 §2.2; 0: 10 / range^2 of the input; "
      "the paper: 0.5 Ionosphere, 0.28 Wine, 0.16 Pima)"},

@@ -84,6 +84,13 @@ static int grow(basel_data *d, basel_error *err)
     if (values) d->values = values;
     bsl_badcell *bad = values ? realloc(d->bad, (d->p + 1) * sizeof *bad) : NULL;
     if (bad) d->bad = bad;
+    char ***text = bad && d->text ? realloc(d->text, (d->p + 1) * sizeof *text) : NULL;
+    if (text) {
+        d->text = text;
+        text[d->p] = NULL;
+    } else if (d->text) {
+        bad = NULL;
+    }
     return bad ? BASEL_OK : bsl_fail(err, BASEL_ENOMEM, "out of memory");
 }
 

@@ -1089,9 +1089,12 @@ int bsl_data_check_numeric(const basel_data *d, size_t j, const char *what, base
 int bsl_data_has_text(const basel_data *d, size_t j)
 {
     if (!d->text || !d->text[j]) return 0;
-    for (size_t i = 0; i < d->n; i++)
-        if (d->text[j][i]) return 1;
-    return 0;
+    size_t ntext = 0;
+    for (size_t i = 0; i < d->n; i++) {
+        if (d->text[j][i]) ntext++;
+        else if (!isnan(d->values[j * d->n + i])) return 0; /* a number among the text */
+    }
+    return ntext > 0;
 }
 
 const char *bsl_data_cell_text(const basel_data *d, size_t i, size_t j, char *buf, size_t len)

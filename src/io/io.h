@@ -51,7 +51,9 @@ static inline const double *bsl_data_col(const basel_data *d, size_t j)
     return d->values + j * d->n;
 }
 
-/* Whether column j holds a cell of text (neither a number nor missing). */
+/* Whether column j is a column of text: some cell is text (neither a
+ * number nor missing) and none is a number. A column mixing numbers and
+ * text is a numeric column with a bad cell, reported as such. */
 int bsl_data_has_text(const basel_data *d, size_t j);
 /* The text of cell (i, j): its text, or a number printed with %.15g; NULL
  * when the cell is missing. buf (len >= 32) holds a printed number. */

@@ -14,3 +14,8 @@ for (s in 0:(2^m-1)) {
   lp <- c(lp, lml + lpr); inc[[length(inc)+1]] <- grp %in% A }
 w <- exp(lp - max(lp)); w <- w/sum(w)
 pip <- Reduce(`+`, Map(function(a,b) a*b, inc, w)); names(pip) <- grp; print(pip, digits=10)
+sz <- sapply(0:m, function(k) sum(w[sapply(inc, sum) == k]))
+out <- "data/linear/iris_groups_exact.json"
+cat(sprintf('{\n  "source": "tools/data/check_iris_groups.R (R lm R^2, BAS g-prior formula, g = n = %d, beta-binomial(1,1) over %d inputs, species one atom)",\n  "atoms": [%s],\n  "pip": [%s],\n  "size_prob": [%s]\n}\n', n, m,
+            paste0('"', grp, '"', collapse = ", "), paste(sprintf("%.17g", pip), collapse = ", "),
+            paste(sprintf("%.17g", sz), collapse = ", ")), file = out)

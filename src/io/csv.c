@@ -1112,6 +1112,7 @@ int bsl_data_set_text(basel_data *d, size_t j, const char *const *cells, basel_e
     if (!d->text && !(d->text = bsl_calloc(d->p, sizeof *d->text))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (!d->text[j] && !(d->text[j] = bsl_calloc(d->n, sizeof **d->text)))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    memset(&d->bad[j], 0, sizeof d->bad[j]);
     for (size_t i = 0; i < d->n; i++) {
         free(d->text[j][i]);
         d->text[j][i] = NULL;

@@ -133,3 +133,15 @@ int basel_data_add_labels(basel_data *d, const char *name, const char *const *la
     d->p++;
     return BASEL_OK;
 }
+
+int basel_data_add_text(basel_data *d, const char *name, const char *const *cells, basel_error *err)
+{
+    if (!d || !cells) return bsl_fail(err, BASEL_EINVAL, "basel_data_add_text: NULL argument");
+    double *nan = bsl_malloc(d->n, sizeof *nan);
+    if (!nan) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    for (size_t i = 0; i < d->n; i++) nan[i] = NAN;
+    int rc = basel_data_add_column(d, name, nan, 1, err);
+    free(nan);
+    if (!rc) rc = bsl_data_set_text(d, d->p - 1, cells, err);
+    return rc;
+}

@@ -109,7 +109,9 @@ static int gather_inputs(const json_t *doc, const basel_data *data, double **Xou
         if (!(sc[j] > 0)) rc = bsl_fail(err, BASEL_EPARSE, "the fit's standardize.scale[%zu] is not positive", j);
     for (size_t j = 0; j < d && !rc; j++) {
         const char *name = json_string_value(json_array_get(inputs, j)), *level = NULL;
-        const json_t *F = factor_of(doc, name, &level);
+        /* an indicator column comes from its factor's column, unless the
+         * table carries it ready-made (the R front end codes it itself) */
+        const json_t *F = basel_data_find(data, name) < 0 ? factor_of(doc, name, &level) : NULL;
         if (F) {
             const char *input = json_string_value(json_object_get(F, "input"));
             const long fc = basel_data_find(data, input);

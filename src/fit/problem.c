@@ -358,8 +358,11 @@ static int factor_levels(bsl_factor *f, const basel_data *data, size_t j, basel_
     }
     for (size_t i = 0; i < n; i++) {
         const char *t = bsl_data_cell_text(data, i, j, buf, sizeof buf);
-        strcpy(tmp + 32 * i, buf);
-        all[i] = (char *)(t == buf ? tmp + 32 * i : t ? t : "");
+        if (t == buf) { /* a printed number: kept beyond the next cell */
+            memcpy(tmp + 32 * i, buf, sizeof buf);
+            t = tmp + 32 * i;
+        }
+        all[i] = (char *)(t ? t : "");
     }
     qsort(all, n, sizeof *all, cmp_str);
     size_t nl = 0;

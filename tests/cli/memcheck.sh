@@ -17,6 +17,10 @@ expect 0 "" -- $VG "$BASEL" fit data/regression/robot_arm_train.csv --target y1,
 expect 0 "" -- $VG "$BASEL" predict "$T/a.json" data/regression/robot_arm_test.csv -o "$T/p.csv"
 expect 0 "" -- $VG "$BASEL" fit data/classification/pima_tr.csv --method mixture --temperatures 2 --iter 100 --burn 20 --chains 2 --seed 1 --quiet -o "$T/m.json" --draws "$T/m.csv"
 expect 0 "" -- $VG "$BASEL" predict "$T/m.json" data/classification/pima_te.csv -o "$T/p.csv"
+# a categorical input: grouped model, expanded result, predict by level
+expect 0 "" -- $VG "$BASEL" fit data/linear/iris.csv --method bd --iter 300 --chains 2 --seed 1 --quiet --draws "$T/gd.csv" -o "$T/g.json"
+expect 0 "" -- $VG "$BASEL" fit data/linear/iris.csv --method rj --iter 300 --chains 2 --seed 1 --quiet -o "$T/gr.json"
+expect 0 "" -- $VG "$BASEL" predict "$T/g.json" data/linear/iris.csv -o "$T/p.csv"
 printf 'a,b,y\n1,2,3\n4,abc,6\n7,8,9\n' > "$T/bad.csv"
 expect 2 "not a number" -- $VG "$BASEL" fit "$T/bad.csv" -o "$T/f.json"
 expect 2 "unknown key" -- $VG "$BASEL" fit "$D" --basis gauss:w=1 -o "$T/f.json"

@@ -16,7 +16,8 @@
  * group PIPs and size probabilities.
  *
  * Checks: enumeration over the group view equals the brute force within
- * 1e-9 (both are exact; rounding only); bd and rj (R = 16 runs of 2
+ * 1e-9 (both are exact; rounding only), also under --prior bic (the flat
+ * prior's score -(n/2) log RSS - (log(n)/2) k, k the COLUMNS); bd and rj (R = 16 runs of 2
  * chains each, seeds 1..R) converge to it within the Monte Carlo bound of
  * tests/stat/mcse.h (Bonferroni over every PIP and P(k) of both engines).
  */
@@ -71,7 +72,10 @@ static double r_squared(const double *X, const double *y, const size_t *cols, si
     return fit / yy;
 }
 
-static void brute_force(const double *X, const double *y, double *pip, double *size)
+/* bic: 0 for the g-prior; 1 for BIC, the flat prior's score
+ * -(n/2) log RSS - (log(n)/2) k with k the set's COLUMNS (paper 002 eq. 3;
+ * model.h), RSS = y'Py (1 - R^2). */
+static void brute_force(const double *X, const double *y, double *pip, double *size, int bic)
 {
     const double g = N, Nn = N - 1;
     double lp[1 << NG], mx = -INFINITY, z = 0;
@@ -83,8 +87,9 @@ static void brute_force(const double *X, const double *y, double *pip, double *s
                 for (size_t j = gstart[gi]; j < gstart[gi + 1]; j++) cols[k++] = j;
             }
         const double r2 = r_squared(X, y, cols, k);
-        lp[s] = (Nn - (double)k) / 2 * log(1 + g) - Nn / 2 * log(1 + g * (1 - r2)) - log(NG + 1.0) -
-                gsl_sf_lnchoose(NG, (unsigned)kg);
+        const double lml = bic ? -0.5 * N * log(1 - r2) - 0.5 * log((double)N) * (double)k
+                               : (Nn - (double)k) / 2 * log(1 + g) - Nn / 2 * log(1 + g * (1 - r2));
+        lp[s] = lml - log(NG + 1.0) - gsl_sf_lnchoose(NG, (unsigned)kg);
         mx = fmax(mx, lp[s]);
     }
     memset(pip, 0, NG * sizeof *pip);
@@ -145,7 +150,7 @@ int main(void)
     }
     gsl_rng_free(r);
     double pip[NG], size[NG + 1];
-    brute_force(X, y, pip, size);
+    brute_force(X, y, pip, size, 0);
     printf("exact group PIPs: %.4f %.4f %.4f %.4f\n", pip[0], pip[1], pip[2], pip[3]);
 
     basel_error err;
@@ -175,6 +180,20 @@ int main(void)
             CHECK(fabs(ex.size_prob[k] - size[k]) < 1e-9, "enumerate P(k = %zu): %.15f, brute force %.15f", k,
                   ex.size_prob[k], size[k]);
         bsl_vs_result_free(&ex);
+    }
+    /* BIC: the penalty counts a factor's columns, the model prior its one atom */
+    {
+        double pb_pip[NG], pb_size[NG + 1];
+        brute_force(X, y, pb_pip, pb_size, 1);
+        bsl_vs_problem pbic = pb;
+        rc = bsl_coef_prior_parse(&pbic.prior, "bic", N, 1, &err);
+        if (!rc) rc = bsl_enumerate(&pbic, NULL, &ex, &err);
+        CHECK(rc == BASEL_OK, "enumerate bic: %s", err.message);
+        for (size_t gi = 0; gi < NG && !rc; gi++)
+            CHECK(fabs(ex.pip[gi] - pb_pip[gi]) < 1e-9, "enumerate bic group PIP %zu: %.15f, brute force %.15f", gi,
+                  ex.pip[gi], pb_pip[gi]);
+        if (!rc) bsl_vs_result_free(&ex);
+        printf("exact group PIPs under bic: %.4f %.4f %.4f %.4f\n", pb_pip[0], pb_pip[1], pb_pip[2], pb_pip[3]);
     }
     const size_t iter = STAT_TIER(4000, 40000);
     mc_plan(1e-3, 2 * (NG + NG + 1));

@@ -487,6 +487,11 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     pb.mprior = pg.mprior;
     pb.kmax = V ? BSL_MIN(D->m, D->n - D->q - 1) : pg.kmax;
     if ((rc = run_settings(&run, ctx, err))) goto out;
+    if (V && (run.checkpoint || run.restart)) { /* the grouped model saves no state (group.c) */
+        rc = bsl_fail(err, BASEL_EINVAL, "--checkpoint and --restart: not for a fit with a categorical input ('%s')",
+                      P->factors[0].input);
+        goto out;
+    }
     if ((rc = runner(&pg, &run, vr, err))) goto out;
     if (pb.prior.sample_nuisance && pb.prior.kind == BSL_COEF_RIDGE) { /* predict with the posterior means */
         pb.prior.sigma2 = vr->sigma2_mean;

@@ -49,4 +49,6 @@ expect 2 "input column 'species' holds text, so it is read as a categorical inpu
 awk -F, 'BEGIN { OFS = "," } NR > 1 { $4 = "s" NR } { print }' $D > "$T/many.csv"
 expect 2 "input column 'species' holds text, so it is read as a categorical input, but it has 150 levels: need 2 to 50" \
     -- "$BASEL" fit "$T/many.csv" --method enumerate -o "$T/f.json"
+expect 2 "--checkpoint and --restart: not for a fit with a categorical input \('species'\)" \
+    -- "$BASEL" fit $D --method rj --checkpoint "$T/c.ckpt" -o "$T/f.json"
 finish

@@ -28,7 +28,11 @@ void bsl_problem_free(bsl_problem *pb)
     free(pb->factors);
     free(pb->group_start);
     free(pb->group_names);
-    for (size_t j = 0; pb->owned_names && j < pb->d; j++) free(pb->owned_names[j]);
+    for (size_t j = 0; pb->level_names && j < pb->d; j++) free(pb->level_names[j]);
+    free(pb->level_names);
+    bsl_stats_free(pb->stats);
+    free(pb->stats);
+    for (size_t i = 0; pb->owned_names && pb->owned_names[i]; i++) free(pb->owned_names[i]);
     free(pb->owned_names);
     memset(pb, 0, sizeof *pb);
 }
@@ -426,8 +430,8 @@ static int layout_inputs(bsl_problem *pb, const basel_data *data, const long *ic
     pb->ngroups = ni;
     pb->group_start = bsl_malloc(ni + 1, sizeof *pb->group_start);
     pb->group_names = bsl_malloc(ni, sizeof *pb->group_names);
-    pb->owned_names = bsl_calloc(d, sizeof *pb->owned_names);
-    if (!pb->group_start || !pb->group_names || !pb->owned_names) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    pb->level_names = bsl_calloc(d, sizeof *pb->level_names);
+    if (!pb->group_start || !pb->group_names || !pb->level_names) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     size_t at = 0, f = 0;
     for (size_t j = 0; j < ni; j++) {
         pb->group_start[j] = at;
@@ -436,8 +440,8 @@ static int layout_inputs(bsl_problem *pb, const basel_data *data, const long *ic
             const bsl_factor *F = &pb->factors[f++];
             for (size_t l = 1; l < F->nlevels; l++, at++) {
                 const size_t len = strlen(F->input) + strlen(F->levels[l]) + 2;
-                if (!(pb->owned_names[at] = malloc(len))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
-                snprintf(pb->owned_names[at], len, "%s:%s", F->input, F->levels[l]);
+                if (!(pb->level_names[at] = malloc(len))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+                snprintf(pb->level_names[at], len, "%s:%s", F->input, F->levels[l]);
             }
         } else {
             at++;
@@ -455,7 +459,7 @@ static int fill_input(bsl_problem *pb, const basel_data *data, long col, size_t 
         const bsl_factor *F = &pb->factors[(*f)++];
         char buf[32];
         for (size_t l = 1; l < F->nlevels; l++, (*at)++) {
-            pb->input_names[*at] = pb->owned_names[*at];
+            pb->input_names[*at] = pb->level_names[*at];
             for (size_t i = 0; i < n; i++) {
                 const char *t = bsl_data_cell_text(data, i, (size_t)col, buf, sizeof buf);
                 pb->X[*at * n + i] = t && strcmp(t, F->levels[l]) == 0 ? 1.0 : 0.0;

@@ -14,7 +14,10 @@ static const bsl_option_def catalogue[] = {
     /* read by every fit (the problem and the run) */
     {"method", BSL_OPT_TEXT, 0, 0, NULL, "the engine (the list is in 'basel help fit')"},
     {"target", BSL_OPT_TEXT, 0, 0, NULL, "target column name(s), comma-separated (default: the last column)"},
-    {"inputs", BSL_OPT_TEXT, 0, 0, NULL, "input column names, comma-separated (default: every other column)"},
+    {"inputs", BSL_OPT_TEXT, 0, 0, NULL,
+     "input column names, comma-separated (default: every other column); a column of text is a categorical "
+     "input: indicator columns for its levels but the first (sorted), selected as one atom (enumerate, bd, rj "
+     "with --basis linear)"},
     {"seed", BSL_OPT_COUNT, 0, 4294967295.0, NULL, "random seed (0: pick one and report it)"},
     {"threads", BSL_OPT_COUNT, 0, 1024, NULL, "OpenMP threads (0: all cores); results do not depend on it"},
     {"keep-draws", BSL_OPT_CHOICE, 0, 0, "0|1", "keep every draw for basel_fit_write_draws (the CLI's --draws sets it)"},

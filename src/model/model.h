@@ -408,6 +408,11 @@ extern const bsl_model_ops bsl_model_gauss;
 /* The spike-and-slab model (ssvs_model.c): prior kind BSL_COEF_SSVS. */
 extern const bsl_model_ops bsl_model_ssvs;
 
+/* Atoms that are blocks of columns, all in or all out (group.c): on a
+ * group view of a design (bsl_design_group_view), over the Gaussian model
+ * of its base's columns. No checkpoints, no coefficient covariance. */
+extern const bsl_model_ops bsl_model_grouped;
+
 /* The implementation that holds a coefficient prior. */
 const bsl_model_ops *bsl_model_ops_for(const bsl_coef_prior *prior);
 

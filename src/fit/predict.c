@@ -54,6 +54,47 @@ int basel_pred_get(const basel_pred *p, size_t i, size_t j, double *mean, double
     return BASEL_OK;
 }
 
+/* The factor (FIT.json "factors") that has the indicator column name, and
+ * the level it indicates; NULL when name is not an indicator. */
+static const json_t *factor_of(const json_t *doc, const char *name, const char **level)
+{
+    const json_t *fs = json_object_get(doc, "factors");
+    for (size_t f = 0; name && f < json_array_size(fs); f++) {
+        const json_t *F = json_array_get(fs, f), *cols = json_object_get(F, "columns");
+        const char *input = json_string_value(json_object_get(F, "input"));
+        for (size_t l = 0; input && l < json_array_size(cols); l++)
+            if (strcmp(json_string_value(json_array_get(cols, l)), name) == 0) {
+                *level = name + strlen(input) + 1;
+                return F;
+            }
+    }
+    return NULL;
+}
+
+/* Indicator column j (the factor F's level) from the table's column col:
+ * levels match by name; a level the fit never saw, or a missing cell, is
+ * an error naming the row. */
+static int fill_indicator(const json_t *F, const char *level, const basel_data *data, size_t col, double *x,
+                          basel_error *err)
+{
+    const json_t *levels = json_object_get(F, "levels");
+    char buf[32];
+    for (size_t i = 0; i < data->n; i++) {
+        const char *t = bsl_data_cell_text(data, i, col, buf, sizeof buf);
+        if (!t)
+            return bsl_fail_at(err, BASEL_EINVAL, data->source, data->line_of_row[i], 0,
+                               "categorical input '%s': the value is missing", data->names[col]);
+        size_t l = 0;
+        while (l < json_array_size(levels) && strcmp(json_string_value(json_array_get(levels, l)), t) != 0) l++;
+        if (l == json_array_size(levels))
+            return bsl_fail_at(err, BASEL_EINVAL, data->source, data->line_of_row[i], 0,
+                               "categorical input '%s': level '%s' (row %zu) was not seen in training", data->names[col],
+                               t, i + 1);
+        x[i] = strcmp(t, level) == 0 ? 1.0 : 0.0;
+    }
+    return BASEL_OK;
+}
+
 /* The fit's inputs from the table, by name, standardised as at fit time. */
 static int gather_inputs(const json_t *doc, const basel_data *data, double **Xout, size_t *dout,
                          basel_error *err)
@@ -70,7 +111,22 @@ static int gather_inputs(const json_t *doc, const basel_data *data, double **Xou
     for (size_t j = 0; j < d && !rc; j++) /* the writer's scales are standard deviations or 1 */
         if (!(sc[j] > 0)) rc = bsl_fail(err, BASEL_EPARSE, "the fit's standardize.scale[%zu] is not positive", j);
     for (size_t j = 0; j < d && !rc; j++) {
-        const char *name = json_string_value(json_array_get(inputs, j));
+        const char *name = json_string_value(json_array_get(inputs, j)), *level = NULL;
+        /* an indicator column comes from its factor's column, unless the
+         * table carries it ready-made (the R front end codes it itself) */
+        const json_t *F = basel_data_find(data, name) < 0 ? factor_of(doc, name, &level) : NULL;
+        if (F) {
+            const char *input = json_string_value(json_object_get(F, "input"));
+            const long fc = basel_data_find(data, input);
+            if (fc < 0) {
+                rc = bsl_fail_at(err, BASEL_EINVAL, data->source, 1, 0,
+                                 "input column '%s' (a categorical input of the fit) is not in the header", input);
+                break;
+            }
+            if ((rc = fill_indicator(F, level, data, (size_t)fc, X + j * n, err))) break;
+            for (size_t i = 0; i < n; i++) X[j * n + i] = (X[j * n + i] - mu[j]) / sc[j];
+            continue;
+        }
         long col = name ? basel_data_find(data, name) : -1;
         if (col < 0) {
             rc = bsl_fail_at(err, BASEL_EINVAL, data->source, 1, 0,
@@ -228,29 +284,36 @@ typedef struct missing_first {
     const char *column;
 } missing_first;
 
+/* Flag the rows of data whose column name (if the table has it) is missing. */
+static void flag_missing(const basel_data *data, const char *name, unsigned char *miss, missing_first *first)
+{
+    const long col = name ? basel_data_find(data, name) : -1;
+    if (col < 0 || col == data->label_col) return;
+    for (size_t i = 0; i < data->n; i++)
+        if (!miss[i] && bsl_data_is_missing(data, i, (size_t)col)) {
+            miss[i] = 1;
+            if (i < first->row) {
+                first->row = i;
+                first->line = data->line_of_row[i];
+                first->column = name;
+            }
+        }
+}
+
 static int missing_rows(const json_t *doc, const basel_data *data, unsigned char **miss, size_t **keep,
                         size_t *nkeep, missing_first *first, basel_error *err)
 {
-    const json_t *inputs = json_object_get(doc, "inputs");
+    const json_t *inputs = json_object_get(doc, "inputs"), *factors = json_object_get(doc, "factors");
     const size_t n = data->n;
     *miss = bsl_calloc(n, 1);
     *keep = bsl_malloc(n, sizeof **keep);
     if (!*miss || !*keep) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     first->row = SIZE_MAX;
-    for (size_t j = 0; j < json_array_size(inputs); j++) {
-        const char *name = json_string_value(json_array_get(inputs, j));
-        const long col = name ? basel_data_find(data, name) : -1;
-        if (col < 0 || col == data->label_col) continue;
-        for (size_t i = 0; i < n; i++)
-            if (!(*miss)[i] && bsl_data_is_missing(data, i, (size_t)col)) {
-                (*miss)[i] = 1;
-                if (i < first->row) {
-                    first->row = i;
-                    first->line = data->line_of_row[i];
-                    first->column = name;
-                }
-            }
-    }
+    for (size_t j = 0; j < json_array_size(inputs); j++)
+        flag_missing(data, json_string_value(json_array_get(inputs, j)), *miss, first);
+    /* a categorical input's column (its indicators are the inputs above) */
+    for (size_t f = 0; f < json_array_size(factors); f++)
+        flag_missing(data, json_string_value(json_object_get(json_array_get(factors, f), "input")), *miss, first);
     *nkeep = 0;
     for (size_t i = 0; i < n; i++)
         if (!(*miss)[i]) (*keep)[(*nkeep)++] = i;

@@ -35,6 +35,22 @@ expect 2 "text.csv:9:[0-9]+: input column 'x2': 'abc' is not a number" -- "$BASE
 expect 2 "allna.csv:2: every row has a missing input \(the first: column 'x2'\): nothing to predict" \
     -- "$BASEL" predict "$T/f.json" "$T/allna.csv"
 
+# a categorical input (a text column, issue 19 item 5) with a missing level
+/usr/bin/python3 -c "
+import random
+random.seed(1)
+with open('$T/cat.csv', 'w') as f, open('$T/cat_te.csv', 'w') as t:
+    f.write('x,g,y\n'); t.write('x,g\n')
+    for i in range(60):
+        x = random.gauss(0, 1); g = 'abc'[i % 3]
+        f.write('%r,%s,%r\n' % (x, g, x + (g == 'b') + random.gauss(0, 0.3)))
+        if i < 6: t.write('%r,%s\n' % (x, 'NA' if i == 4 else g))"
+expect 0 "" -- "$BASEL" fit "$T/cat.csv" --method enumerate --quiet -o "$T/cat.json"
+expect 0 "1 of 6 rows has a missing input \(the first: line 6, column 'g'\); its prediction is left empty" \
+    -- "$BASEL" predict "$T/cat.json" "$T/cat_te.csv" -o "$T/cat_pred.csv"
+expect 0 "^,,$" -- sed -n 6p "$T/cat_pred.csv"
+expect 0 "^[-0-9.e]+,[-0-9.e]+,[-0-9.e]+$" -- sed -n 7p "$T/cat_pred.csv"
+
 # --id: the key column first, verbatim (quoted when it holds a comma)
 expect 0 "" -- "$BASEL" predict "$T/f.json" "$T/keyed.csv" --id key -o "$T/keyed_pred.csv"
 expect 0 "ids copied" -- /usr/bin/python3 -c "

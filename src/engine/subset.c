@@ -465,7 +465,7 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     if (!rc) rc = bsl_params_size(st, "gram-memory", 256, 1, 1 << 20, &gram_mb, err);
     if (!rc) rc = bsl_dict_create(&dict, bsl_params_get(st, "basis"), P->X, P->n, P->d, err);
     if (!rc && P->stats) rc = bsl_design_create_stats(&D, dict, P->stats, err); /* no rows: fit/stats.c */
-    else if (!rc) rc = bsl_design_create(&D, dict, P->X, P->n, P->Y, P->c, gram_mb << 20, err);
+    else if (!rc) rc = bsl_design_create_progress(&D, dict, P->X, P->n, P->Y, P->c, gram_mb << 20, ctx->phases, err);
     if (rc) goto out;
     pb.D = D;
     pb.prior_spec = coef_spec;

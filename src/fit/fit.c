@@ -142,6 +142,19 @@ int bsl_fit_wrap(basel_fit **out, json_t *doc, basel_error *err)
     return BASEL_OK;
 }
 
+/* The engine's sampling progress (done, total in its unit) as the fit's
+ * "sampling" phase. */
+typedef struct sampling_progress {
+    const bsl_progress *pr;
+    const char *unit;
+} sampling_progress;
+
+static int sampling(double done, double total, void *user)
+{
+    const sampling_progress *s = user;
+    return bsl_progress_report(s->pr, "sampling", s->unit, done, total);
+}
+
 /* FNV-1a over bytes, chained through h. */
 static unsigned long long fnv(unsigned long long h, const void *p, size_t n)
 {
@@ -229,8 +242,10 @@ int bsl_fit_problem(basel_fit **out, const basel_options *o, bsl_params *setting
     if (!rc && bsl_params_set(settings, "seed", seed_text)) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
     const char *na = bsl_params_get(&o->p, "na");
     if (!rc && bsl_params_set(settings, "na", na ? na : "error")) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
-    bsl_engine_ctx ctx = {e, P, settings, &o->p, seed, (int)threads, keep_draws, o->progress, o->progress_user,
-                          NULL, NULL, 60, 0};
+    const bsl_progress *pr = o->progress.fraction || o->progress.report ? &o->progress : NULL;
+    sampling_progress sp = {pr, e->unit ? e->unit : "steps"};
+    bsl_engine_ctx ctx = {e, P, settings, &o->p, seed, (int)threads, keep_draws, pr ? sampling : NULL, &sp,
+                          pr, NULL, NULL, 60, 0};
     if (!rc) rc = checkpoint_options(&ctx, &o->p, err);
     if (!rc) ctx.run_id = run_identity(e, settings, seed, keep_draws, P);
     bsl_result res = {0};
@@ -264,8 +279,16 @@ int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *
     size_t threads;
     int rc = bsl_fit_prepare(o, &e, &settings, &keep_draws, &threads, err);
     if (rc) return rc;
+    const bsl_progress *pr = o->progress.fraction || o->progress.report ? &o->progress : NULL;
+    const double ncols = (double)(data->p ? data->p : 1);
+    if (bsl_progress_report(pr, "standardising", "columns", 0, ncols))
+        return bsl_fail(err, BASEL_ECANCELLED, "cancelled");
     bsl_problem P;
     if ((rc = bsl_problem_build(&P, data, e, &o->p, &settings, err))) return rc;
+    if (bsl_progress_report(pr, "standardising", "columns", ncols, ncols)) {
+        bsl_problem_free(&P);
+        return bsl_fail(err, BASEL_ECANCELLED, "cancelled");
+    }
     return bsl_fit_problem(out, o, &settings, &P, keep_draws, threads, err);
 }
 

@@ -24,6 +24,7 @@ static int fit(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
 const bsl_engine_def bsl_engine_bd = {
     .name = "bd",
     .summary = "continuous-time birth-and-death over active sets, Rao-Blackwellised; prevalence model (paper 004)",
+    .unit = "draws",
     .target = BSL_TARGET_NUMERIC,
     .options = options,
     .models = bsl_subset_models,

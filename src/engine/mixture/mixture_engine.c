@@ -311,6 +311,7 @@ static int check_mixture(const json_t *doc, const char *source, basel_error *err
 const bsl_engine_def bsl_engine_mixture = {
     .name = "mixture",
     .summary = "input selection for a Gaussian-mixture classifier; inputs left out are regressed on the kept ones (paper 000)",
+    .unit = "sweeps",
     .target = BSL_TARGET_LABELS,
     .options = options,
     .models = mixture_models,

@@ -234,6 +234,27 @@ int main(void)
     basel_fit *fd = fit_enumerate(dm, "na", "drop");
     CHECK(fd != NULL, "--na drop fits");
     basel_fit_free(fd);
+    /* predict: the row with a missing input keeps its place with NaN, the
+     * other rows are predicted exactly as in the complete table */
+    basel_pred *pm = NULL, *pc = NULL;
+    CHECK(fc && basel_fit_predict(fc, dm, NULL, 0.9, &pm, &err) == BASEL_OK, "predict with a NaN: %s", err.message);
+    CHECK(fc && basel_fit_predict(fc, dc, NULL, 0.9, &pc, &err) == BASEL_OK, "predict: %s", err.message);
+    if (pm && pc) {
+        size_t row = 99, line = 99, same = 0;
+        const char *col = NULL;
+        CHECK(basel_pred_missing(pm, &row, &line, &col) == 1 && row == 5 && line == 6 && col && !strcmp(col, "b"),
+              "one row without a prediction: row 5, line 6, column b (%zu %zu %s)", row, line, col ? col : "-");
+        CHECK(basel_pred_missing(pc, &row, NULL, NULL) == 0 && basel_pred_rows(pm) == N, "none in the complete table");
+        for (size_t i = 0; i < N; i++) {
+            double m1, l1, u1, m2, l2, u2;
+            basel_pred_get(pm, i, 0, &m1, &l1, &u1);
+            basel_pred_get(pc, i, 0, &m2, &l2, &u2);
+            same += i == 5 ? isnan(m1) && isnan(l1) && isnan(u1) : m1 == m2 && l1 == l2 && u1 == u2;
+        }
+        CHECK(same == N, "NaN on row 5, the complete rows unchanged (%zu of %d rows right)", same, (int)N);
+    }
+    basel_pred_free(pm);
+    basel_pred_free(pc);
     cm[1 * N + 5] = INFINITY;
     basel_data *di = NULL;
     basel_data_from_matrix(&di, "X", cm, N, P, 1, N, names, &err);

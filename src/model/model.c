@@ -311,6 +311,57 @@ double bsl_model_try_add(bsl_model *M, size_t j)
     return M->trial_log_ml;
 }
 
+/* The score of the set with active atom i replaced by j, model unchanged,
+ * in O(k^2 + k c) from the explicit inverse B = A^{-1} (no downdate of the
+ * factor, no re-add on rejection: a rejected swap leaves the state and its
+ * update counters alone). With p = pos[i], g the cross products of j with
+ * the active atoms and g_p set to 0 (call it h), u = B h, w_o = B b_o:
+ *   (A_{-p})^{-1} = B_{-p,-p} - B_{-p,p} B_{p,-p} / B_pp,
+ *   Schur complement of j on the set without i:
+ *       s = d_j - h'B h + u_p^2 / B_pp,
+ *   log|A'| = log|A| + log B_pp + log s,
+ *   quad'_o = quad_o - w_{p,o}^2 / B_pp + t_o^2,
+ *       t_o = (b_j'y_o - (u'b_o - u_p w_{p,o} / B_pp)) / sqrt(s),
+ * and the variance inflation of every remaining atom q as in try_add,
+ * (A'^{-1})_qq = B_qq - B_qp^2 / B_pp + u'_q^2 / s, u'_q = u_q - B_qp u_p / B_pp. */
+double bsl_model_try_swap(bsl_model *M, size_t i, size_t j)
+{
+    M->trial_j = -1;
+    const int sourced = M->src.column || M->src.gram;
+    if (M->pos[i] < 0 || M->pos[j] >= 0 || (!sourced && !M->D->usable[j])) return -INFINITY;
+    const size_t k = M->k, c = M->c, ld = M->kmax + 1, p = (size_t)M->pos[i];
+    if (M->since_inv_refresh > BSL_INV_REFRESH_EVERY) refresh_inverse(M);
+    double *h = M->trial_g, *u = M->trial_u;
+    cross(M, j, h);
+    if (sourced && !M->trial_usable) return -INFINITY;
+    h[p] = 0;
+    const double Bpp = M->Ainv[p + p * ld];
+    if (!(Bpp > 0)) return -INFINITY; /* a drifted inverse: refuse, as drop_scores would */
+    bsl_inv_apply(M->Ainv, k, ld, h, u);
+    const double d = atom_diag(M, j) + M->tau, up = u[p] / Bpp;
+    const double s = d - bsl_dot(h, u, k) + u[p] * up;
+    if (!(s > M->rank_tol * d)) return -INFINITY;
+    for (size_t q = 0; q < k; q++) {
+        if (q == p) continue;
+        const double Bqp = M->Ainv[q + p * ld], uq = u[q] - Bqp * up;
+        const double dq = M->GA[q + q * ld] + M->tau;
+        if (!(dq * (M->Ainv[q + q * ld] - Bqp * Bqp / Bpp + uq * uq / s) * M->rank_tol < 1))
+            return -INFINITY;
+    }
+    double *qd = M->trial_quad;
+    for (size_t o = 0; o < c; o++) {
+        double wp = 0, ub = 0;
+        for (size_t l = 0; l < k; l++) {
+            wp += M->Ainv[p + l * ld] * M->bA[l * c + o];
+            ub += u[l] * M->bA[l * c + o];
+        }
+        const double t = (atom_bty(M, j, o) - (ub - up * wp)) / sqrt(s);
+        qd[o] = M->quad[o] - wp * wp / Bpp + t * t;
+    }
+    return bsl_log_ml_formula_g(&M->prior, M->D->n, M->D->q, c, k, M->logdet + log(Bpp) + log(s),
+                                qd, M->D->yy, M->g_o);
+}
+
 int bsl_model_add(bsl_model *M, size_t j)
 {
     if (M->trial_j != (long)j && bsl_model_try_add(M, j) == -INFINITY) return BASEL_ENUMERIC;

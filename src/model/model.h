@@ -231,6 +231,10 @@ double bsl_model_try_add(bsl_model *M, size_t j);
 /* Add j (reusing the trial computation when j was the last tried).
  * BASEL_ENUMERIC if j is collinear with the active set (model unchanged). */
 int bsl_model_add(bsl_model *M, size_t j);
+/* Score of the set with the active atom i replaced by j, model unchanged
+ * (-inf when j cannot enter the set without i), O(k^2) from the explicit
+ * inverse; the caller moves by remove(i), add(j) on acceptance. */
+double bsl_model_try_swap(bsl_model *M, size_t i, size_t j);
 /* Remove atom j (must be active). */
 void bsl_model_remove(bsl_model *M, size_t j);
 /* Remove every atom (k = 0), O(k). */
@@ -313,9 +317,9 @@ typedef struct bsl_model_ops {
     void (*remove)(void *st, size_t j);
     /* may be NULL (= remove them one by one): the empty active set */
     void (*clear)(void *st);
-    /* may be NULL (= remove(out), then try_add(in)): log_ml of the set with
-     * out replaced by in; on return the model holds the set WITHOUT out, and
-     * the caller finishes with add(in) (accept) or add(out) (reject) */
+    /* may be NULL (= remove(out), try_add(in), add(out)): log_ml of the set
+     * with out replaced by in, the model's set unchanged (the fallback puts
+     * out back last in active()); the caller moves by remove(out), add(in) */
     double (*try_swap)(void *st, size_t out, size_t in);
     /* for every active position p, log_ml of the set without active()[p] */
     void (*drop_scores)(void *st, double *out);

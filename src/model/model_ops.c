@@ -76,7 +76,9 @@ double bsl_cmodel_try_swap(bsl_cmodel *M, size_t out, size_t in)
 {
     if (M->ops->try_swap) return M->ops->try_swap(M->st, out, in);
     M->ops->remove(M->st, out);
-    return M->ops->try_add(M->st, in);
+    const double s = M->ops->try_add(M->st, in);
+    M->ops->add(M->st, out); /* the set it had (out now last) */
+    return s;
 }
 
 int bsl_cmodel_draw_nuisance(bsl_cmodel *M, gsl_rng *r)
@@ -324,6 +326,7 @@ static void gauss_clear(void *st) { bsl_model_clear(st); }
 static int gauss_add_row(void *st, const double *b, const double *y) { return bsl_model_add_row(st, b, y); }
 static void gauss_drop_scores(void *st, double *out) { bsl_model_drop_scores(st, out); }
 static double gauss_try_remove(void *st, size_t j) { return bsl_model_drop_score(st, j); }
+static double gauss_try_swap(void *st, size_t out, size_t in) { return bsl_model_try_swap(st, out, in); }
 static void gauss_coef_mean(const void *st, double *beta) { bsl_model_coef_mean(st, beta); }
 static double gauss_sigma2(const void *st, size_t o) { return bsl_model_sigma2(st, o); }
 
@@ -376,7 +379,7 @@ const bsl_model_ops bsl_model_gauss = {
     .add = gauss_add,
     .remove = gauss_remove,
     .clear = gauss_clear,
-    .try_swap = NULL,
+    .try_swap = gauss_try_swap,
     .drop_scores = gauss_drop_scores,
     .try_remove = gauss_try_remove,
     .draw_nuisance = gauss_draw_nuisance,

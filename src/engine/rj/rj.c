@@ -78,7 +78,7 @@ typedef struct rj_chain {
     double run_len;         /* iterations in the current state not yet in set */
     double nu_sum[2];       /* post-burn sums of the model's nuisance parameters */
     double *scratch;        /* kmax + 1 (drop scores) and (kmax+1) x c (beta) */
-    size_t *old_atoms;      /* kmax + 1: the state before an accepted swap */
+    size_t n_nu;            /* the model's sampled nuisance parameters */
     double *beta;
     double prop[3], acc[3], evals;
     unsigned id;            /* the chain's number */
@@ -122,21 +122,22 @@ static int accept(gsl_rng *r, double log_a)
     return log_a >= 0 || log(gsl_rng_uniform_pos(r)) < log_a;
 }
 
-/* Credit the state atoms[0..k) with the iterations it has held (weight =
- * count), before a move changes it; a failure to store is kept in ch->rc. */
-static int flush_list(rj_chain *ch, const bsl_vs_problem *pb, const size_t *atoms, size_t k,
-                      double log_ml)
+/* Credit the current state with the post-burn iterations it has held
+ * (run_len), before a move changes it: the visited-model set, the inclusion
+ * counts and the size counts, O(k) per accepted move rather than per
+ * iteration (the counts are integers in doubles: the same sums either way).
+ * A failure to store is kept in ch->rc. */
+static int flush_state(rj_chain *ch, const bsl_vs_problem *pb)
 {
     if (ch->run_len == 0) return ch->rc;
-    if (bsl_modelset_add(&ch->set, atoms, k, ch->run_len, score(pb, log_ml, k)))
+    const size_t k = bsl_cmodel_k(ch->M);
+    const size_t *active = bsl_cmodel_active(ch->M);
+    for (size_t i = 0; i < k; i++) ch->freq[active[i]] += ch->run_len;
+    ch->size_cnt[k] += ch->run_len;
+    if (bsl_modelset_add(&ch->set, active, k, ch->run_len, score(pb, bsl_cmodel_log_ml(ch->M), k)))
         ch->rc = BASEL_ENOMEM;
     ch->run_len = 0;
     return ch->rc;
-}
-
-static int flush_state(rj_chain *ch, const bsl_vs_problem *pb)
-{
-    return flush_list(ch, pb, bsl_cmodel_active(ch->M), bsl_cmodel_k(ch->M), bsl_cmodel_log_ml(ch->M));
 }
 
 static void move_add(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
@@ -159,42 +160,40 @@ static void move_del(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *
 {
     bsl_cmodel *M = ch->M;
     const size_t m = pb->D->m, k = bsl_cmodel_k(M);
-    const size_t p = gsl_rng_uniform_int(ch->r, k);
-    bsl_cmodel_drop_scores(M, ch->scratch);
+    const size_t i = bsl_cmodel_active(M)[gsl_rng_uniform_int(ch->r, k)];
+    /* the one drop score the move needs, O(k c) (not all k of them) */
+    const double s_new = bsl_cmodel_try_remove(M, i);
     ch->evals++;
-    const double log_a = score(pb, ch->scratch[p], k - 1) - score(pb, bsl_cmodel_log_ml(M), k) +
+    const double log_a = score(pb, s_new, k - 1) - score(pb, bsl_cmodel_log_ml(M), k) +
                          log(move_prob(st, pb, k - 1, MOVE_ADD) / (double)(m - k + 1)) -
                          log(move_prob(st, pb, k, MOVE_DEL) / (double)k);
     if (accept(ch->r, log_a)) {
         flush_state(ch, pb);
-        bsl_cmodel_remove(M, bsl_cmodel_active(M)[p]);
+        bsl_cmodel_remove(M, i);
         ch->acc[MOVE_DEL]++;
     }
 }
 
-/* Swap: score i out, j in (the model then holds the set without i), and
- * put i back if rejected. */
+/* Swap: score the set with i out and j in without moving (a rejected swap,
+ * the common case, costs one O(k^2) evaluation and leaves the state alone),
+ * then move by remove(i), add(j) when accepted. */
 static void move_swap(rj_chain *ch, const bsl_vs_problem *pb)
 {
     bsl_cmodel *M = ch->M;
     const size_t m = pb->D->m, k = bsl_cmodel_k(M);
     const size_t i = bsl_cmodel_active(M)[gsl_rng_uniform_int(ch->r, k)];
     const size_t j = nth_inactive(M, gsl_rng_uniform_int(ch->r, m - k));
-    const double s_old = bsl_cmodel_log_ml(M);
     const double s_new = bsl_cmodel_try_swap(M, i, j);
     ch->evals++;
     /* same size: the model prior cancels, and so do the proposals */
-    if (s_new > -INFINITY && accept(ch->r, s_new - s_old)) {
-        /* credit the state before the swap: the active atoms plus i */
-        size_t *old = ch->old_atoms;
-        memcpy(old, bsl_cmodel_active(M), (k - 1) * sizeof *old);
-        old[k - 1] = i;
-        flush_list(ch, pb, old, k, s_old);
-        if (bsl_cmodel_add(M, j) == BASEL_OK) { /* reuses the trial of j */
-            ch->acc[MOVE_SWAP]++;
-            return;
-        }
+    if (!(s_new > -INFINITY && accept(ch->r, s_new - bsl_cmodel_log_ml(M)))) return;
+    flush_state(ch, pb);
+    bsl_cmodel_remove(M, i);
+    if (bsl_cmodel_add(M, j) == BASEL_OK) {
+        ch->acc[MOVE_SWAP]++;
+        return;
     }
+    /* j entered by the inverse's arithmetic but not by the factor's: stay */
     if (bsl_cmodel_add(M, i) != BASEL_OK) ch->rc = BASEL_ENUMERIC;
 }
 
@@ -255,20 +254,19 @@ static int keep_draw(rj_chain *ch)
     return bsl_vs_add_draw(&ch->draws, ch->id, bsl_cmodel_active(ch->M), bsl_cmodel_k(ch->M), sc);
 }
 
-/* Record the state for this post-burn iteration t. */
+/* Record the state for this post-burn iteration t (inclusion and size
+ * counts are credited by flush_state when the state changes). */
 static int record(rj_chain *ch, bsl_trace *trace, size_t t, const bsl_run *run)
 {
     const bsl_cmodel *M = ch->M;
-    const size_t k = bsl_cmodel_k(M);
-    const size_t *active = bsl_cmodel_active(M);
     ch->run_len++;
-    double sc[2] = {0, 0}; /* the model's nuisance parameters (when sampled) */
-    if (bsl_cmodel_nuisance(M, NULL, NULL) <= 2) bsl_cmodel_nuisance(M, sc, NULL);
-    ch->nu_sum[0] += sc[0];
-    ch->nu_sum[1] += sc[1];
-    for (size_t i = 0; i < k; i++) ch->freq[active[i]]++;
-    ch->size_cnt[k]++;
-    bsl_trace_record(trace, t, active, k);
+    if (ch->n_nu > 0 && ch->n_nu <= 2) { /* the model's nuisance parameters */
+        double sc[2] = {0, 0};
+        bsl_cmodel_nuisance(M, sc, NULL);
+        ch->nu_sum[0] += sc[0];
+        ch->nu_sum[1] += sc[1];
+    }
+    bsl_trace_record(trace, t, bsl_cmodel_active(M), bsl_cmodel_k(M));
     if (run->keep_draws && t % (run->thin ? run->thin : 1) == 0) return keep_draw(ch);
     return BASEL_OK;
 }
@@ -346,7 +344,6 @@ static void chain_free(rj_chain *ch)
     free(ch->coef);
     free(ch->scratch);
     free(ch->beta);
-    free(ch->old_atoms);
     bsl_vs_result_free(&ch->draws);
     bsl_modelset_free(&ch->set);
 }
@@ -374,8 +371,7 @@ static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
     ch->coef = bsl_calloc(m * c, sizeof(double));
     ch->scratch = bsl_calloc(kc, sizeof(double));
     ch->beta = bsl_calloc(kc * c, sizeof(double));
-    ch->old_atoms = bsl_calloc(kc, sizeof(size_t));
-    if (!ch->old_atoms || !ch->r || !ch->freq || !ch->rb || !ch->size_cnt || !ch->coef ||
+    if (!ch->r || !ch->freq || !ch->rb || !ch->size_cnt || !ch->coef ||
         !ch->scratch || !ch->beta || bsl_modelset_init(&ch->set, st->max_models))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory for chain %zu", chain);
     ch->id = (unsigned)chain;
@@ -384,7 +380,8 @@ static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
     const int rc = bsl_vs_model_create(&ch->M, pb, &ch->prior, pb->kmax, err);
     if (rc) return rc;
     const char *const *names = NULL; /* the model's nuisance parameters go into the draws */
-    ch->draws.nscalars = BSL_MIN(bsl_cmodel_nuisance(ch->M, NULL, &names), (size_t)2);
+    ch->n_nu = bsl_cmodel_nuisance(ch->M, NULL, &names);
+    ch->draws.nscalars = BSL_MIN(ch->n_nu, (size_t)2);
     for (size_t i = 0; i < ch->draws.nscalars; i++)
         snprintf(ch->draws.scalar_names[i], sizeof ch->draws.scalar_names[i], "%s", names[i]);
     return BASEL_OK;

@@ -70,6 +70,8 @@ typedef struct rj_chain {
     size_t m, c;            /* atoms and outputs of the design */
     double *freq;           /* m: iterations with atom j active */
     double *rb;             /* m: sum of conditional inclusion probabilities */
+    double *add_sc;         /* m: the scores of a Rao-Blackwell pass */
+    size_t *fen;            /* m + 1: the dormant atoms' Fenwick tree */
     double n_rb;
     double *size_cnt;       /* kmax + 1 */
     double *coef;           /* m x c: sum of posterior means */
@@ -109,12 +111,47 @@ static double score(const bsl_vs_problem *pb, double log_ml, size_t k)
     return log_ml + bsl_mprior_log(&pb->mprior, k);
 }
 
-/* The j-th inactive atom (0-based), by a scan; O(m) but cheap next to the
- * O(k^2) evaluation, and needs no extra bookkeeping under add/remove. */
-static size_t nth_inactive(const bsl_cmodel *M, size_t nth)
+/* The dormant atoms as a Fenwick tree of 0/1 counts over the atom ids
+ * (fen[1..m]), so that the nth dormant atom in id order is found in
+ * O(log m) instead of a scan of m table calls (which was a tenth of a move
+ * at m = 100), and kept up to date in O(log m) per add or remove. */
+static void fen_update(rj_chain *ch, size_t j, long delta)
 {
-    for (size_t j = 0;; j++)
-        if (!bsl_cmodel_is_active(M, j) && nth-- == 0) return j;
+    for (size_t i = j + 1; i <= ch->m; i += i & (~i + 1)) ch->fen[i] = (size_t)((long)ch->fen[i] + delta);
+}
+
+static void fen_init(rj_chain *ch)
+{
+    for (size_t i = 1; i <= ch->m; i++) ch->fen[i] = 0;
+    for (size_t j = 0; j < ch->m; j++)
+        if (!bsl_cmodel_is_active(ch->M, j)) fen_update(ch, j, 1);
+}
+
+/* The nth dormant atom (0-based) in id order. */
+static size_t nth_inactive(const rj_chain *ch, size_t nth)
+{
+    size_t pos = 0, rem = nth + 1, step = 1;
+    while (step * 2 <= ch->m) step *= 2;
+    for (; step; step /= 2)
+        if (pos + step <= ch->m && ch->fen[pos + step] < rem) {
+            pos += step;
+            rem -= ch->fen[pos];
+        }
+    return pos;
+}
+
+/* The model's add and remove, with the dormant tree kept in step. */
+static int chain_add(rj_chain *ch, size_t j)
+{
+    const int rc = bsl_cmodel_add(ch->M, j);
+    if (rc == BASEL_OK) fen_update(ch, j, -1);
+    return rc;
+}
+
+static void chain_remove(rj_chain *ch, size_t j)
+{
+    bsl_cmodel_remove(ch->M, j);
+    fen_update(ch, j, 1);
 }
 
 static int accept(gsl_rng *r, double log_a)
@@ -144,7 +181,7 @@ static void move_add(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *
 {
     bsl_cmodel *M = ch->M;
     const size_t m = pb->D->m, k = bsl_cmodel_k(M);
-    const size_t j = nth_inactive(M, gsl_rng_uniform_int(ch->r, m - k));
+    const size_t j = nth_inactive(ch, gsl_rng_uniform_int(ch->r, m - k));
     const double s_new = bsl_cmodel_try_add(M, j);
     ch->evals++;
     if (s_new == -INFINITY) return;
@@ -153,7 +190,7 @@ static void move_add(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *
                          log(move_prob(st, pb, k, MOVE_ADD) / (double)(m - k));
     if (!accept(ch->r, log_a)) return;
     flush_state(ch, pb);
-    if (bsl_cmodel_add(M, j) == BASEL_OK) ch->acc[MOVE_ADD]++;
+    if (chain_add(ch, j) == BASEL_OK) ch->acc[MOVE_ADD]++;
 }
 
 static void move_del(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
@@ -169,7 +206,7 @@ static void move_del(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *
                          log(move_prob(st, pb, k, MOVE_DEL) / (double)k);
     if (accept(ch->r, log_a)) {
         flush_state(ch, pb);
-        bsl_cmodel_remove(M, i);
+        chain_remove(ch, i);
         ch->acc[MOVE_DEL]++;
     }
 }
@@ -182,19 +219,19 @@ static void move_swap(rj_chain *ch, const bsl_vs_problem *pb)
     bsl_cmodel *M = ch->M;
     const size_t m = pb->D->m, k = bsl_cmodel_k(M);
     const size_t i = bsl_cmodel_active(M)[gsl_rng_uniform_int(ch->r, k)];
-    const size_t j = nth_inactive(M, gsl_rng_uniform_int(ch->r, m - k));
+    const size_t j = nth_inactive(ch, gsl_rng_uniform_int(ch->r, m - k));
     const double s_new = bsl_cmodel_try_swap(M, i, j);
     ch->evals++;
     /* same size: the model prior cancels, and so do the proposals */
     if (!(s_new > -INFINITY && accept(ch->r, s_new - bsl_cmodel_log_ml(M)))) return;
     flush_state(ch, pb);
-    bsl_cmodel_remove(M, i);
-    if (bsl_cmodel_add(M, j) == BASEL_OK) {
+    chain_remove(ch, i);
+    if (chain_add(ch, j) == BASEL_OK) {
         ch->acc[MOVE_SWAP]++;
         return;
     }
     /* j entered by the inverse's arithmetic but not by the factor's: stay */
-    if (bsl_cmodel_add(M, i) != BASEL_OK) ch->rc = BASEL_ENUMERIC;
+    if (chain_add(ch, i) != BASEL_OK) ch->rc = BASEL_ENUMERIC;
 }
 
 static int step(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
@@ -227,9 +264,10 @@ static void rb_pass(rj_chain *ch, const bsl_vs_problem *pb)
         const double s_out = score(pb, ch->scratch[p], k - 1);
         ch->rb[active[p]] += s_out == -INFINITY ? 1.0 : 1.0 / (1.0 + exp(s_out - s_cur));
     }
+    bsl_cmodel_add_scores(M, m, ch->add_sc); /* every dormant atom's try_add, batched */
     for (size_t j = 0; j < m; j++) {
-        if (bsl_cmodel_is_active(M, j)) continue;
-        const double s_in = score(pb, bsl_cmodel_try_add(M, j), k + 1);
+        if (isnan(ch->add_sc[j])) continue; /* active: credited above */
+        const double s_in = score(pb, ch->add_sc[j], k + 1);
         ch->rb[j] += s_in == -INFINITY ? 0.0 : 1.0 / (1.0 + exp(s_cur - s_in));
     }
     ch->evals += (double)m;
@@ -280,6 +318,7 @@ static int init_state(rj_chain *ch, const bsl_vs_problem *pb)
         const size_t j = gsl_rng_uniform_int(ch->r, m);
         if (!bsl_cmodel_is_active(M, j) && bsl_cmodel_try_add(M, j) > -INFINITY) bsl_cmodel_add(M, j);
     }
+    fen_init(ch);
     return bsl_cmodel_k(M) < pb->mprior.kmin ? BASEL_ENUMERIC : BASEL_OK;
 }
 
@@ -340,6 +379,8 @@ static void chain_free(rj_chain *ch)
     gsl_rng_free(ch->r);
     free(ch->freq);
     free(ch->rb);
+    free(ch->add_sc);
+    free(ch->fen);
     free(ch->size_cnt);
     free(ch->coef);
     free(ch->scratch);
@@ -367,11 +408,13 @@ static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
     ch->r = gsl_rng_alloc(gsl_rng_mt19937);
     ch->freq = bsl_calloc(m, sizeof(double));
     ch->rb = bsl_calloc(m, sizeof(double));
+    ch->add_sc = bsl_calloc(m, sizeof(double));
+    ch->fen = bsl_calloc(m + 1, sizeof(size_t));
     ch->size_cnt = bsl_calloc(kc, sizeof(double));
     ch->coef = bsl_calloc(m * c, sizeof(double));
     ch->scratch = bsl_calloc(kc, sizeof(double));
     ch->beta = bsl_calloc(kc * c, sizeof(double));
-    if (!ch->r || !ch->freq || !ch->rb || !ch->size_cnt || !ch->coef ||
+    if (!ch->r || !ch->freq || !ch->rb || !ch->add_sc || !ch->fen || !ch->size_cnt || !ch->coef ||
         !ch->scratch || !ch->beta || bsl_modelset_init(&ch->set, st->max_models))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory for chain %zu", chain);
     ch->id = (unsigned)chain;

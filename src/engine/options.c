@@ -34,12 +34,12 @@ static const bsl_option_def catalogue[] = {
      "standardise inputs on the training rows (kernel widths are then in standard deviations)"},
     {"kmax", BSL_OPT_COUNT, 1, 1e9, NULL, "largest model size (default: min(m, n - 2, 200) over a dictionary; every input for mixture)"},
     /* the run */
-    {"iter", BSL_OPT_COUNT, 1, BIG, NULL, "iterations per chain after burn-in"},
+    {"iter", BSL_OPT_COUNT, 1, BIG, NULL, "iterations per chain after burn-in (rj, bd: the default is for up to 100 inputs and grows as d / 100 above)"},
     {"burn", BSL_OPT_COUNT, 0, BIG, NULL, "burn-in iterations per chain (subset engines' default: iter / 5)"},
     {"thin", BSL_OPT_COUNT, 1, BIG, NULL, "keep every thin-th draw"},
     {"chains", BSL_OPT_COUNT, 1, 1024, NULL, "independent chains, run in parallel"},
     {"top", BSL_OPT_COUNT, 1, 100000, NULL, "models listed in the fit"},
-    {"gram-memory", BSL_OPT_COUNT, 1, 1048576, NULL, "MB allowed for the cached Gram matrix before columns are streamed"},
+    {"gram-memory", BSL_OPT_COUNT, 1, 1048576, NULL, "MB allowed for the cached Gram matrix; within it the design still streams columns when the run is too short to pay for the Gram (design.c)"},
     {"max-models", BSL_OPT_COUNT, 1, BIG,
      NULL, "distinct subsets stored per chain (memory stays bounded; the best is always kept)"},
     /* bd */

@@ -35,6 +35,9 @@ void bsl_model_free(bsl_model *M)
     free(M->trial_bty);
     free(M->work);
     free(M->rb_work);
+    free(M->sw_z);
+    free(M->sw_g);
+    bsl_chol_free(&M->sw_chol);
     free(M->rb_atoms);
     free(M);
 }
@@ -416,55 +419,73 @@ void bsl_model_add_scores(bsl_model *M, double *out)
     }
 }
 
-/* The score of the set with active atom i replaced by j, model unchanged,
- * in O(k^2 + k c) from the explicit inverse B = A^{-1} (no downdate of the
- * factor, no re-add on rejection: a rejected swap leaves the state and its
- * update counters alone). With p = pos[i], g the cross products of j with
- * the active atoms and g_p set to 0 (call it h), u = B h, w_o = B b_o:
- *   (A_{-p})^{-1} = B_{-p,-p} - B_{-p,p} B_{p,-p} / B_pp,
- *   Schur complement of j on the set without i:
- *       s = d_j - h'B h + u_p^2 / B_pp,
- *   log|A'| = log|A| + log B_pp + log s,
- *   quad'_o = quad_o - w_{p,o}^2 / B_pp + t_o^2,
- *       t_o = (b_j'y_o - (u'b_o - u_p w_{p,o} / B_pp)) / sqrt(s),
- * and the variance inflation of every remaining atom q as in try_add,
- * (A'^{-1})_qq = B_qq - B_qp^2 / B_pp + u'_q^2 / s, u'_q = u_q - B_qp u_p / B_pp. */
+/* The score of the set with active atom i replaced by j, model unchanged:
+ * remove-then-try_add's arithmetic on a scratch copy of the factor and of
+ * z (bsl_chol_remove's Givens downdate of position p = pos[i], with z
+ * riding along, then the Schur complement of j), so the score is the one
+ * the model would reach by moving, while a rejected swap, the common case,
+ * leaves the model, its explicit inverse and its update counters alone (no
+ * re-add, no inverse downdate and append, no refresh they would bring on).
+ * The collinearity check of the other atoms reads the explicit inverse:
+ * (A_{-p}^{-1})_qq = B_qq - B_qp^2 / B_pp (B = A^{-1}), plus u_q^2 / s with
+ * u = A_{-p}^{-1} g_{-p} from the scratch factor, as try_add's. O(k^2). */
 double bsl_model_try_swap(bsl_model *M, size_t i, size_t j)
 {
     M->trial_j = -1;
     const int sourced = M->src.column || M->src.gram;
     if (M->pos[i] < 0 || M->pos[j] >= 0 || (!sourced && !M->D->usable[j])) return -INFINITY;
-    const size_t k = M->k, c = M->c, ld = M->kmax + 1, p = (size_t)M->pos[i];
-    if (M->since_inv_refresh > BSL_INV_REFRESH_EVERY) refresh_inverse(M);
-    double *h = M->trial_g, *u = M->trial_u;
-    cross(M, j, h);
+    const size_t k = M->k, c = M->c, ld = M->kmax + 1, p = (size_t)M->pos[i], cap = M->chol.cap;
+    if (!M->sw_z) {
+        M->sw_z = bsl_calloc(ld * c, sizeof(double));
+        M->sw_g = bsl_calloc(ld, sizeof(double));
+        if (!M->sw_z || !M->sw_g || bsl_chol_init(&M->sw_chol, ld) != BASEL_OK) {
+            free(M->sw_z);
+            free(M->sw_g);
+            M->sw_z = M->sw_g = NULL;
+            return NAN; /* out of memory: the caller's fallback */
+        }
+    }
+    bsl_chol *S = &M->sw_chol;
+    cross(M, j, M->trial_g);
     if (sourced && !M->trial_usable) return -INFINITY;
-    h[p] = 0;
-    const double Bpp = M->Ainv[p + p * ld];
-    if (!(Bpp > 0)) return -INFINITY; /* a drifted inverse: refuse, as drop_scores would */
-    bsl_inv_apply(M->Ainv, k, ld, h, u);
-    const double d = atom_diag(M, j) + M->tau, up = u[p] / Bpp;
-    const double s = d - bsl_dot(h, u, k) + u[p] * up;
+    for (size_t l = 0; l < k; l++) memcpy(S->L + l * cap + l, M->chol.L + l * cap + l, (k - l) * sizeof(double));
+    S->k = k;
+    memcpy(M->sw_z, M->z, k * c * sizeof(double));
+    bsl_chol_remove(S, p, M->sw_z, c);
+    for (size_t q = 0, a = 0; q < k; q++)
+        if (q != p) M->sw_g[a++] = M->trial_g[q];
+    const double d = atom_diag(M, j) + M->tau;
+    const double s = bsl_chol_schur(S, M->sw_g, d, M->trial_v);
     if (!(s > M->rank_tol * d)) return -INFINITY;
-    for (size_t q = 0; q < k; q++) {
-        if (q == p) continue;
-        const double Bqp = M->Ainv[q + p * ld], uq = u[q] - Bqp * up;
-        const double dq = M->GA[q + q * ld] + M->tau;
-        if (!(dq * (M->Ainv[q + q * ld] - Bqp * Bqp / Bpp + uq * uq / s) * M->rank_tol < 1))
-            return -INFINITY;
+    double dmax = 0;
+    for (size_t q = 0; M->tau > 0 && q < k; q++) dmax = fmax(dmax, M->GA[q + q * ld]);
+    if (!(M->tau > 0 && (dmax + M->tau) * M->rank_tol < M->tau)) {
+        if (M->since_inv_refresh > BSL_INV_REFRESH_EVERY) refresh_inverse(M);
+        const double Bpp = M->Ainv[p + p * ld];
+        if (!(Bpp > 0)) return -INFINITY; /* a drifted inverse: refuse, as drop_scores would */
+        double *u = M->trial_u;
+        memcpy(u, M->trial_v, (k - 1) * sizeof *u);
+        bsl_chol_solve_upper(S, u); /* u = A_{-p}^{-1} g_{-p} */
+        for (size_t q = 0, a = 0; q < k; q++) {
+            if (q == p) continue;
+            const double Bqp = M->Ainv[q + p * ld], dq = M->GA[q + q * ld] + M->tau;
+            if (!(dq * (M->Ainv[q + q * ld] - Bqp * Bqp / Bpp + u[a] * u[a] / s) * M->rank_tol < 1))
+                return -INFINITY;
+            a++;
+        }
     }
     double *qd = M->trial_quad;
     for (size_t o = 0; o < c; o++) {
-        double wp = 0, ub = 0;
-        for (size_t l = 0; l < k; l++) {
-            wp += M->Ainv[p + l * ld] * M->bA[l * c + o];
-            ub += u[l] * M->bA[l * c + o];
-        }
-        const double t = (atom_bty(M, j, o) - (ub - up * wp)) / sqrt(s);
-        qd[o] = M->quad[o] - wp * wp / Bpp + t * t;
+        double q0 = 0, t = atom_bty(M, j, o);
+        for (size_t l = 0; l + 1 < k; l++) q0 += M->sw_z[l * c + o] * M->sw_z[l * c + o];
+        for (size_t l = 0; l + 1 < k; l++) t -= M->trial_v[l] * M->sw_z[l * c + o];
+        t /= sqrt(s);
+        qd[o] = q0 + t * t;
     }
-    return bsl_log_ml_formula_g(&M->prior, M->D->n, M->D->q, c, k, M->logdet + log(Bpp) + log(s),
-                                qd, M->D->yy, M->g_o);
+    const double logdet = M->prior.kind == BSL_COEF_RIDGE || M->prior.kind == BSL_COEF_HIER
+                              ? bsl_chol_logdet(S) + log(s)
+                              : M->logdet;
+    return bsl_log_ml_formula_g(&M->prior, M->D->n, M->D->q, c, k, logdet, qd, M->D->yy, M->g_o);
 }
 
 int bsl_model_add(bsl_model *M, size_t j)

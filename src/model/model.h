@@ -211,6 +211,8 @@ typedef struct bsl_model {
     double *rb_work;     /* add_scores: 2 k x r blocks, grown on demand */
     size_t rb_cap;       /* doubles in rb_work */
     size_t *rb_atoms;    /* m: add_scores' dormant atoms (dense Gram only) */
+    bsl_chol sw_chol;    /* try_swap: scratch copy of the factor, */
+    double *sw_z, *sw_g; /* of z and of the cross products (allocated on first use) */
 } bsl_model;
 
 /* An empty model (k = 0) able to hold kmax atoms. */
@@ -238,8 +240,9 @@ int bsl_model_add(bsl_model *M, size_t j);
  * enter; active atoms: NAN), model unchanged; batched on a dense Gram. */
 void bsl_model_add_scores(bsl_model *M, double *out);
 /* Score of the set with the active atom i replaced by j, model unchanged
- * (-inf when j cannot enter the set without i), O(k^2) from the explicit
- * inverse; the caller moves by remove(i), add(j) on acceptance. */
+ * (-inf when j cannot enter the set without i; NAN when out of memory),
+ * O(k^2) on a scratch copy of the factor: the caller moves by remove(i),
+ * add(j) on acceptance. */
 double bsl_model_try_swap(bsl_model *M, size_t i, size_t j);
 /* Remove atom j (must be active). */
 void bsl_model_remove(bsl_model *M, size_t j);

@@ -74,7 +74,10 @@ void bsl_cmodel_clear(bsl_cmodel *M)
 
 double bsl_cmodel_try_swap(bsl_cmodel *M, size_t out, size_t in)
 {
-    if (M->ops->try_swap) return M->ops->try_swap(M->st, out, in);
+    if (M->ops->try_swap) {
+        const double s = M->ops->try_swap(M->st, out, in);
+        if (!isnan(s)) return s;
+    }
     M->ops->remove(M->st, out);
     const double s = M->ops->try_add(M->st, in);
     M->ops->add(M->st, out); /* the set it had (out now last) */

@@ -1,6 +1,7 @@
 /* cli_fit.c: basel fit TRAIN.csv [options] -o FIT.json [--draws DRAWS.csv] */
 #include "cli.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,15 @@ void cli_fit_help(FILE *fp, const char *method)
             "  --draws          DRAWS.csv: every retained draw, one 0/1 column per atom (bd, rj, ssvs, mixture)\n"
             "  --quiet          no seed note, no warnings and no progress on stderr\n"
             "\n"
+            "Interrupting: SIGINT or SIGTERM stops the chains at their next block. With\n"
+            "--checkpoint FILE (every MCMC method) their state is saved there (also every\n"
+            "--checkpoint-every seconds, default 60) and no FIT.json is written; the same\n"
+            "command with --restart FILE continues the run, and the FIT.json it writes is\n"
+            "byte-identical to an uninterrupted run's (without --seed, the restart takes the\n"
+            "checkpoint's). Without --checkpoint the fit is made of the iterations done,\n"
+            "marked interrupted (diagnostics.interrupted and a warning), and written. Either\n"
+            "way the exit status is 3. A second signal ends the process at once.\n"
+            "\n"
             "Examples:\n"
             "  basel fit data/linear/lin_p15_n200.csv --method enumerate --prior g:g=200 \\\n"
             "      --model-prior uniform -o fit.json\n"
@@ -109,6 +119,38 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The signal that asked the fit to stop (0: none). The library installs no
+ * handler; the command does, for the fit only, and the progress callback
+ * passes the request on. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig) { stop_signal = sig; }
+
+typedef struct fit_progress {
+    int show;
+    cli_progress_state bar;
+} fit_progress;
+
+static int progress(double fraction, void *user)
+{
+    fit_progress *p = user;
+    if (p->show) cli_progress(fraction, &p->bar);
+    return stop_signal ? BASEL_PROGRESS_STOP : 0;
+}
+
+/* SIGINT and SIGTERM stop the fit at a boundary; a second one kills
+ * (SA_RESETHAND). on = 0 puts the defaults back. */
+static void catch_signals(int on)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on ? on_signal : SIG_DFL;
+    sa.sa_flags = on ? SA_RESETHAND : 0;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 }
 
 typedef struct fit_args {
@@ -173,18 +215,26 @@ static int parse(int argc, char **argv, basel_options *o, fit_args *a)
     return 0;
 }
 
-/* The files fit reads and writes, checked before the work starts. */
+/* The files fit reads and writes, checked before the work starts. The
+ * checkpoint may be the file --restart reads (it is read whole before the
+ * first write, and replaced atomically), so each is checked without the
+ * other. */
 static int check_files(const fit_args *a, const basel_options *o)
 {
     const char *resume = basel_options_get(o, "resume"), *running = basel_options_get(o, "running");
-    const cli_file files[] = {
+    const char *ckpt = basel_options_get(o, "checkpoint"), *restart = basel_options_get(o, "restart");
+    cli_file files[] = {
         {"the training file", a->train, 0},
         {"--resume", resume && *resume ? resume : NULL, 0},
         {"-o", a->output, 1},
         {"--draws", a->draws, 1},
         {"--running", running && *running ? running : NULL, 1},
+        {"--restart", restart && *restart ? restart : NULL, 0},
     };
-    return cli_check_files(files, sizeof files / sizeof files[0]);
+    const size_t n = sizeof files / sizeof files[0];
+    int rc = cli_check_files(files, n);
+    files[n - 1] = (cli_file){"--checkpoint", ckpt && *ckpt ? ckpt : NULL, 1};
+    return rc ? rc : cli_check_files(files, n);
 }
 
 int cli_fit(int argc, char **argv)
@@ -207,17 +257,31 @@ int cli_fit(int argc, char **argv)
     const double t0 = now();
     if (status || (status = check_files(&a, o))) goto done;
     if (a.draws) basel_options_set(o, "keep-draws", "1", &err);
-    cli_progress_state progress;
-    cli_progress_start(&progress);
-    if (!a.quiet) basel_options_set_progress(o, cli_progress, &progress);
+    fit_progress prog = {.show = !a.quiet};
+    cli_progress_start(&prog.bar);
+    basel_options_set_progress(o, progress, &prog);
     /* a classifier's target holds class labels: read it as text */
     const char *label = basel_options_label_column(o);
-    if (basel_data_read_csv(&data, a.train, label, &err) || basel_fit_run(&fit, data, o, &err)) {
-        if (!a.quiet) cli_progress_end(&progress);
-        status = cli_report(&err);
+    catch_signals(1);
+    const int failed = basel_data_read_csv(&data, a.train, label, &err) || basel_fit_run(&fit, data, o, &err);
+    catch_signals(0);
+    if (failed) {
+        if (!a.quiet) cli_progress_end(&prog.bar);
+        if (stop_signal && (err.code == BASEL_INTERRUPTED || err.code == BASEL_ECANCELLED)) {
+            const char *ckpt = basel_options_get(o, "checkpoint");
+            fprintf(stderr, "basel: interrupted by signal %d; ", (int)stop_signal);
+            if (err.code == BASEL_INTERRUPTED && ckpt && *ckpt)
+                fprintf(stderr, "the run's state is saved in %s (continue with --restart %s); ", ckpt, ckpt);
+            else if (err.code == BASEL_INTERRUPTED)
+                fprintf(stderr, "%s; ", err.message); /* nothing kept yet to make a fit of */
+            fprintf(stderr, "no FIT.json written\n");
+            status = 3;
+        } else {
+            status = cli_report(&err);
+        }
         goto done;
     }
-    if (!a.quiet) cli_progress_end(&progress);
+    if (!a.quiet) cli_progress_end(&prog.bar);
     if (!a.quiet) fprintf(stderr, "basel: fitted in %.2f s\n", now() - t0);
     /* the fit's warnings (FIT.json diagnostics.warnings), one line each */
     for (size_t i = 0; !a.quiet && i < basel_fit_warning_count(fit); i++)
@@ -244,6 +308,16 @@ int cli_fit(int argc, char **argv)
         char *s = basel_fit_summary(fit);
         if (s) fputs(s, stdout);
         basel_free(s);
+    }
+    double done_it, planned;
+    if (!status && basel_fit_interrupted(fit, &done_it, &planned)) { /* a fit of part of the run */
+        if (stop_signal)
+            fprintf(stderr, "basel: interrupted by signal %d after %.0f of %.0f iterations; the fit%s is of that part\n",
+                    (int)stop_signal, done_it, planned, a.output ? " written" : "");
+        else /* no signal: the --max-time budget ran out */
+            fprintf(stderr, "basel: stopped at --max-time after %.0f of %.0f iterations; the fit%s is of that part\n",
+                    done_it, planned, a.output ? " written" : "");
+        status = 3;
     }
 done:
     basel_fit_free(fit);

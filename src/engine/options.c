@@ -21,6 +21,16 @@ static const bsl_option_def catalogue[] = {
     {"na", BSL_OPT_CHOICE, 0, 0, "error|drop",
      "missing values (an empty cell or NA) in the columns used: error (names the first and counts the rows) or "
      "drop (leave those rows out)"},
+    {"checkpoint", BSL_OPT_TEXT, 0, 0, NULL,
+     "FILE: save the chains' complete state here (atomically) every --checkpoint-every seconds and when "
+     "interrupted (every MCMC method: bd, rj, ssvs, mixture, anneal, rbf)"},
+    {"max-time", BSL_OPT_REAL, 0, 1e9, NULL,
+     "seconds (bd, rj, ssvs): stop the chains at their next iteration once this much wall time has passed and make "
+     "a fit of what they did, marked interrupted (a warning; exit status 3); 0: no limit"},
+    {"checkpoint-every", BSL_OPT_REAL, 0, 1e9, NULL, "seconds between checkpoints (0: only when interrupted)"},
+    {"restart", BSL_OPT_TEXT, 0, 0, NULL,
+     "FILE: continue the run saved in this checkpoint (same data and options); the fit is byte-identical to an "
+     "uninterrupted one"},
     /* the model */
     {"basis", BSL_OPT_TEXT, 0, 0, NULL,
      "dictionary: linear | gauss:r=R | cubic | tps | lin-rbf | legendre:m=M | chebyshev:m=M | sine:m=M | "
@@ -81,7 +91,8 @@ static const bsl_option_def catalogue[] = {
     {"zeta", BSL_OPT_REAL, 0, 1e6, NULL, "split/merge scale zeta* (paper 002 eq. 8; 0: from the data)"},
 };
 
-static const char *const globals[] = {"method", "target", "inputs", "seed", "threads", "keep-draws", "na"};
+static const char *const globals[] = {"method",     "target",     "inputs",           "seed",   "threads",
+                                     "keep-draws", "na",         "checkpoint", "checkpoint-every", "restart", "max-time"};
 
 int bsl_option_is_global(const char *name)
 {
@@ -90,12 +101,15 @@ int bsl_option_is_global(const char *name)
     return 0;
 }
 
-/* threads, keep-draws and running change how a fit runs or what it writes
- * on the side, never its result: they stay out of FIT.json, so that the
- * document is byte-identical whatever the thread count */
+/* threads, keep-draws, running and the checkpoint options change how a fit
+ * runs or what it writes on the side, never its result: they stay out of
+ * FIT.json, so that the document is byte-identical whatever the thread
+ * count and however often the run was interrupted */
 int bsl_option_is_recorded(const char *name)
 {
-    return strcmp(name, "threads") && strcmp(name, "keep-draws") && strcmp(name, "running");
+    return strcmp(name, "threads") && strcmp(name, "keep-draws") && strcmp(name, "running") &&
+           strcmp(name, "checkpoint") && strcmp(name, "checkpoint-every") && strcmp(name, "restart") &&
+           strcmp(name, "max-time");
 }
 
 const bsl_option_def *bsl_option_find(const char *name)

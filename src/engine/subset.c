@@ -366,8 +366,14 @@ static int run_settings(bsl_run *run, const bsl_engine_ctx *ctx, basel_error *er
     run->params = p;
     run->seed = ctx->seed;
     run->keep_draws = ctx->keep_draws;
+    run->stream_draws = ctx->keep_draws; /* a fit's draws go to temporary files, not memory */
     run->progress = ctx->progress;
     run->progress_user = ctx->progress_user;
+    run->checkpoint = ctx->checkpoint;
+    run->restart = ctx->restart;
+    run->checkpoint_every = ctx->checkpoint_every;
+    run->max_time = ctx->max_time;
+    run->run_id = ctx->run_id;
     return rc;
 }
 
@@ -475,6 +481,7 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     const int with_ml = !own_prior && !pb.prior.sample_nuisance;
     if (!res->prior || fill_summaries(res, dict, P, vr, run.top, &pb, with_ml) || add_diagnostics(res, vr) ||
         put_gram(res->diagnostics, D) ||
+        (vr->iter_planned > 0 && bsl_result_interrupted(res, vr->iter_done, vr->iter_planned)) ||
         !(res->engine = engine_block(&pb, dict, vr, res, run.top, err))) {
         rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
         goto out;

@@ -44,10 +44,15 @@ typedef struct bsl_run {
     unsigned long seed;
     int threads;           /* 0 = OpenMP default */
     int keep_draws;
+    int stream_draws;      /* keep them in temporary files, not memory (bsl_vs_spill_begin) */
     size_t top;            /* models to keep in the summary */
     basel_progress_fn progress;
     void *progress_user;
     const bsl_params *params; /* engine-specific settings */
+    const char *checkpoint, *restart; /* chains.h bsl_chains_ckpt; NULL when not asked */
+    double checkpoint_every;
+    unsigned long long run_id;
+    double max_time; /* --max-time (chains.h bsl_chains max_time) */
 } bsl_run;
 
 /* Exact posterior over all 2^m subsets; BASEL_ERANGE when m > 24. */

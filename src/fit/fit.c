@@ -5,6 +5,7 @@
 #include "fit.h"
 #include "problem.h"
 #include "../engine/engine.h"
+#include "../engine/chains.h"
 
 #include <errno.h>
 #include <gsl/gsl_rng.h>
@@ -19,6 +20,10 @@ static unsigned long pick_seed(const bsl_params *user, int *rc, basel_error *err
     size_t seed = 0;
     *rc = bsl_params_size(user, "seed", 0, 0, 4294967295UL, &seed, err);
     if (seed) return (unsigned long)seed;
+    /* a restart that names no seed continues with the checkpoint's */
+    const char *restart = bsl_params_get(user, "restart");
+    unsigned long saved;
+    if (restart && *restart && bsl_chains_ckpt_seed(restart, &saved) == BASEL_OK) return saved;
     /* no seed given: one from the clock and pid, reported in the fit */
     return bsl_mix_seed((unsigned long)time(NULL), (unsigned long)getpid()) & 0x7fffffffUL;
 }
@@ -104,6 +109,69 @@ int bsl_fit_wrap(basel_fit **out, json_t *doc, basel_error *err)
     return BASEL_OK;
 }
 
+/* FNV-1a over bytes, chained through h. */
+static unsigned long long fnv(unsigned long long h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ULL;
+    return h;
+}
+
+/* The identity of a run, which a checkpoint must match to be continued:
+ * the library's version, the settings as they will be recorded, the seed,
+ * whether draws are kept, and the numbers the engine reads. */
+static unsigned long long run_identity(const bsl_engine_def *e, const bsl_params *settings,
+                                       unsigned long seed, int keep_draws, const bsl_problem *P)
+{
+    unsigned long long h = fnv(14695981039346656037ULL, BASEL_VERSION_STRING, sizeof BASEL_VERSION_STRING);
+    h = fnv(h, e->name, strlen(e->name) + 1);
+    for (size_t i = 0; i < settings->n; i++)
+        if (bsl_option_is_recorded(settings->name[i])) {
+            h = fnv(h, settings->name[i], strlen(settings->name[i]) + 1);
+            h = fnv(h, settings->value[i], strlen(settings->value[i]) + 1);
+        }
+    h = fnv(h, &seed, sizeof seed);
+    h = fnv(h, &keep_draws, sizeof keep_draws); /* the draws kept so far are part of the state */
+    const size_t dims[3] = {P->n, P->d, P->c};
+    h = fnv(h, dims, sizeof dims);
+    if (P->X) h = fnv(h, P->X, P->n * P->d * sizeof *P->X);
+    if (P->Y) h = fnv(h, P->Y, P->n * P->c * sizeof *P->Y);
+    if (P->cls) h = fnv(h, P->cls, P->n * sizeof *P->cls);
+    return h;
+}
+
+/* The checkpoint options into ctx, refused for engines that cannot. */
+static int checkpoint_options(bsl_engine_ctx *ctx, const bsl_params *user, basel_error *err)
+{
+    const char *ck = bsl_params_get(user, "checkpoint"), *rs = bsl_params_get(user, "restart");
+    const char *every = bsl_params_get(user, "checkpoint-every");
+    ctx->checkpoint = ck && *ck ? ck : NULL;
+    ctx->restart = rs && *rs ? rs : NULL;
+    ctx->checkpoint_every = 60;
+    if (!ctx->checkpoint && !ctx->restart && !every) return BASEL_OK;
+    if (!ctx->def->checkpoints)
+        return bsl_fail(err, BASEL_EINVAL, "--%s: --method %s cannot checkpoint (the MCMC methods bd, rj, ssvs, mixture, anneal and rbf can)",
+                        ctx->checkpoint ? "checkpoint" : ctx->restart ? "restart" : "checkpoint-every",
+                        ctx->def->name);
+    if (every) ctx->checkpoint_every = strtod(every, NULL); /* checked against the catalogue */
+    return BASEL_OK;
+}
+
+/* --max-time into ctx: the samplers on the chain driver with a subset
+ * design (bd, rj, ssvs) stop at it as if interrupted (chains.h). */
+static int max_time_option(bsl_engine_ctx *ctx, const bsl_params *user, basel_error *err)
+{
+    const char *mt = bsl_params_get(user, "max-time");
+    ctx->max_time = 0;
+    if (!mt || !*mt) return BASEL_OK;
+    const char *name = ctx->def->name;
+    if (strcmp(name, "bd") && strcmp(name, "rj") && strcmp(name, "ssvs"))
+        return bsl_fail(err, BASEL_EINVAL, "--max-time: --method %s cannot stop on a time budget (bd, rj and ssvs can)",
+                        name);
+    ctx->max_time = strtod(mt, NULL); /* checked against the catalogue */
+    return BASEL_OK;
+}
+
 int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *o,
                   basel_error *err)
 {
@@ -130,7 +198,11 @@ int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *
     if (!rc && bsl_params_set(&settings, "seed", seed_text)) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
     const char *na = bsl_params_get(&o->p, "na");
     if (!rc && bsl_params_set(&settings, "na", na ? na : "error")) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
-    bsl_engine_ctx ctx = {e, &P, &settings, &o->p, seed, (int)threads, keep_draws, o->progress, o->progress_user};
+    bsl_engine_ctx ctx = {e, &P, &settings, &o->p, seed, (int)threads, keep_draws, o->progress, o->progress_user,
+                          NULL, NULL, 60, 0, 0};
+    if (!rc) rc = checkpoint_options(&ctx, &o->p, err);
+    if (!rc) rc = max_time_option(&ctx, &o->p, err);
+    if (!rc) ctx.run_id = run_identity(e, &settings, seed, keep_draws, &P);
     bsl_result res = {0};
     if (!rc) rc = e->fit(&ctx, &res, err);
     json_t *doc = NULL;
@@ -180,6 +252,15 @@ const double *basel_fit_pip(const basel_fit *f, size_t *m)
 static const json_t *warnings(const basel_fit *f)
 {
     return json_object_get(json_object_get(f->doc, "diagnostics"), "warnings");
+}
+
+int basel_fit_interrupted(const basel_fit *f, double *done, double *planned)
+{
+    const json_t *it = json_object_get(json_object_get(f->doc, "diagnostics"), "interrupted");
+    if (!json_is_object(it)) return 0;
+    if (done) *done = json_number_value(json_object_get(it, "iterations"));
+    if (planned) *planned = json_number_value(json_object_get(it, "planned"));
+    return 1;
 }
 
 size_t basel_fit_warning_count(const basel_fit *f)

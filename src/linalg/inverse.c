@@ -23,6 +23,24 @@ void bsl_inv_append(double *Ainv, size_t k, size_t ld, const double *u, double s
 void bsl_inv_remove(double *Ainv, size_t k, size_t ld, size_t p)
 {
     const double ipp = 1.0 / AI(p, p);
+    if (k < ld) {
+        /* one pass: column p saved in the free column k (rows 0..k), then
+         * each entry downdated and moved to its place at once, columns in
+         * order (a destination is never read again); the same arithmetic
+         * as the two passes below */
+        double *cp = Ainv + k * ld;
+        memcpy(cp, Ainv + p * ld, k * sizeof *cp);
+        for (size_t j = 0, jn = 0; j < k; j++) {
+            if (j == p) continue;
+            const double bj = AI(p, j) * ipp;
+            const double *src = Ainv + j * ld;
+            double *dst = Ainv + jn * ld;
+            for (size_t i = 0; i < p; i++) dst[i] = src[i] - cp[i] * bj;
+            for (size_t i = p + 1; i < k; i++) dst[i - 1] = src[i] - cp[i] * bj;
+            jn++;
+        }
+        return;
+    }
     /* rank-one downdate on all entries, then delete row and column p */
     for (size_t j = 0; j < k; j++) {
         if (j == p) continue;

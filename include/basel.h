@@ -202,6 +202,14 @@ typedef struct basel_fit basel_fit;
  * takes the checkpoint's seed). Neither is recorded in the fit. */
 BASEL_API int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *o,
                             basel_error *err);
+/* The same fit from summary statistics instead of rows: path names a JSON
+ * file of centred X'X, X'y, y'y and n, or of a correlation (LD) matrix,
+ * z-scores and n (docs/SUMMARY_STATS.md). Methods enumerate, bd, rj and
+ * ssvs with --basis linear; target and inputs must be unset or name the
+ * file's columns exactly (the file names them), na unset or "error". The posterior equals the one from the rows
+ * behind the statistics. Errors: as basel_fit_run, and BASEL_EIO /
+ * BASEL_EPARSE for the file, BASEL_EINVAL naming a bad key. */
+BASEL_API int basel_fit_run_stats(basel_fit **out, const char *path, const basel_options *o, basel_error *err);
 /* Write FIT.json. A new or regular file (or the file a symlink points to)
  * is replaced atomically: a temporary file beside it, then rename; a
  * replaced file keeps its mode. A character device or FIFO is written in

@@ -33,6 +33,7 @@ void cli_fit_help(FILE *fp, const char *method)
     const char *method_default = "";
     fprintf(fp,
             "usage: basel fit TRAIN.csv [--method M] [options] [-o FIT.json] [--draws DRAWS.csv]\n"
+            "       basel fit --stats STATS.json [--method M] [options] [-o FIT.json]\n"
             "\n"
             "Reads TRAIN.csv (header row; '-' reads stdin), fits the chosen method and writes\n"
             "FIT.json (without -o, prints the summary instead). Every option is --name VALUE\n"
@@ -106,6 +107,12 @@ void cli_fit_help(FILE *fp, const char *method)
             "marked interrupted (diagnostics.interrupted and a warning), and written. Either\n"
             "way the exit status is 3. A second signal ends the process at once.\n"
             "\n"
+            "Summary statistics (instead of TRAIN.csv; docs/SUMMARY_STATS.md):\n"
+            "  --stats          STATS.json: n, input names and either centred X'X, X'y, y'y (with the\n"
+            "                   means, to predict) or a correlation (LD) matrix and z-scores, as susie_rss;\n"
+            "                   --method enumerate, bd, rj or ssvs with --basis linear; the posterior is the\n"
+            "                   one from the rows behind the statistics\n"
+            "\n"
             "Examples:\n"
             "  basel fit data/linear/lin_p15_n200.csv --method enumerate --prior g:g=200 \\\n"
             "      --model-prior uniform -o fit.json\n"
@@ -154,7 +161,7 @@ static void catch_signals(int on)
 }
 
 typedef struct fit_args {
-    const char *train, *output, *draws;
+    const char *train, *output, *draws, *stats;
     int quiet;
 } fit_args;
 
@@ -200,8 +207,9 @@ static int parse(int argc, char **argv, basel_options *o, fit_args *a)
             const char *name, *value;
             if (take_value(argc, argv, &i, &name, &value, buf, sizeof buf) || cli_once(&seen, "fit", name))
                 return 2;
-            if (!strcmp(name, "draws") || !strcmp(name, "output")) {
+            if (!strcmp(name, "draws") || !strcmp(name, "output") || !strcmp(name, "stats")) {
                 if (!strcmp(name, "draws")) a->draws = value;
+                else if (!strcmp(name, "stats")) a->stats = value;
                 else a->output = value;
                 continue;
             }
@@ -211,7 +219,8 @@ static int parse(int argc, char **argv, basel_options *o, fit_args *a)
             return cli_usage("fit", "unknown option '%s'", arg);
         }
     }
-    if (!a->train) return cli_usage("fit", "missing the training file (TRAIN.csv, or - for stdin)");
+    if (a->train && a->stats) return cli_usage("fit", "give a training file or --stats FILE, not both");
+    if (!a->train && !a->stats) return cli_usage("fit", "missing the training file (TRAIN.csv, or - for stdin)");
     return 0;
 }
 
@@ -225,6 +234,7 @@ static int check_files(const fit_args *a, const basel_options *o)
     const char *ckpt = basel_options_get(o, "checkpoint"), *restart = basel_options_get(o, "restart");
     cli_file files[] = {
         {"the training file", a->train, 0},
+        {"--stats", a->stats, 0},
         {"--resume", resume && *resume ? resume : NULL, 0},
         {"-o", a->output, 1},
         {"--draws", a->draws, 1},
@@ -263,7 +273,8 @@ int cli_fit(int argc, char **argv)
     /* a classifier's target holds class labels: read it as text */
     const char *label = basel_options_label_column(o);
     catch_signals(1);
-    const int failed = basel_data_read_csv(&data, a.train, label, &err) || basel_fit_run(&fit, data, o, &err);
+    const int failed = a.stats ? basel_fit_run_stats(&fit, a.stats, o, &err)
+                               : basel_data_read_csv(&data, a.train, label, &err) || basel_fit_run(&fit, data, o, &err);
     catch_signals(0);
     if (failed) {
         if (!a.quiet) cli_progress_end(&prog.bar);

@@ -453,7 +453,8 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     if (!rc) rc = bsl_params_size(st, "gram-memory", 256, 1, 1 << 20, &gram_mb, err);
     if (!rc) rc = bsl_dict_create(&dict, bsl_params_get(st, "basis"), P->X, P->n, P->d, err);
     if (!rc) rc = scale_iter(ctx, P->d, err);
-    if (!rc)
+    if (!rc && P->stats) rc = bsl_design_create_stats(&D, dict, P->stats, err); /* no rows: fit/stats.c */
+    else if (!rc)
         rc = bsl_design_create_for(&D, dict, P->X, P->n, P->Y, P->c, gram_mb << 20,
                                    expected_evaluations(ctx, dict->m), err);
     if (rc) goto out;
@@ -490,6 +491,8 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     int bad = 0;
     if (coef && !res->extra) res->extra = json_object();
     if (coef) bsl_json_put(res->extra, "coefficients", coef, &bad); /* takes coef, also on failure */
+    if (coef && !bad && dict->kind == BSL_BASIS_LINEAR && D->q == 1) /* inputs, not basis functions */
+        bsl_json_put(res->extra, "credible_sets", bsl_subset_credible_json(&pb, vr), &bad);
     if (!coef || bad) {
         rc = err && err->code ? err->code : bsl_fail(err, BASEL_ENOMEM, "out of memory");
         goto out;

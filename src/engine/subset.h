@@ -77,6 +77,9 @@ typedef int (*bsl_subset_runner)(const bsl_vs_problem *pb, const bsl_run *run, b
  * settings, the runner, and the result with one predictor per model. */
 int bsl_subset_fit(struct bsl_engine_ctx *ctx, struct bsl_result *res, bsl_subset_runner run,
                    basel_error *err);
+/* FIT.json's "credible_sets" of a subset fit (subset_credible.c); NULL
+ * when out of memory. */
+json_t *bsl_subset_credible_json(const bsl_vs_problem *pb, const bsl_vs_result *vr);
 /* Predict with the engine block subset.c wrote (engine.h's predict). */
 int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, const char *model,
                        double level, struct basel_pred *p, basel_error *err);

@@ -81,6 +81,7 @@ static json_t *header(const bsl_problem *P, const bsl_params *settings, unsigned
     for (size_t o = 0; o < P->c && P->y_scale; o++) y_scaled |= P->y_scale[o] != 1.0;
     if (y_scaled) bsl_json_put(st, "target_scale", bsl_json_doubles(P->y_scale, P->c), &bad);
     bsl_json_put(doc, "standardize", st, &bad);
+    if (P->stats) bsl_json_put(doc, "summary_statistics", bsl_stats_json(P), &bad);
     if (bad) json_decref(doc);
     return bad ? NULL : doc;
 }
@@ -137,6 +138,14 @@ static unsigned long long run_identity(const bsl_engine_def *e, const bsl_params
     if (P->X) h = fnv(h, P->X, P->n * P->d * sizeof *P->X);
     if (P->Y) h = fnv(h, P->Y, P->n * P->c * sizeof *P->Y);
     if (P->cls) h = fnv(h, P->cls, P->n * sizeof *P->cls);
+    if (P->stats) { /* a fit from summary statistics: they are its data */
+        const bsl_stats *S = P->stats;
+        h = fnv(h, S->xtx, S->p * S->p * sizeof *S->xtx);
+        h = fnv(h, S->xty, S->p * sizeof *S->xty);
+        h = fnv(h, &S->yty, sizeof S->yty);
+        if (S->x_mean) h = fnv(h, S->x_mean, S->p * sizeof *S->x_mean);
+        h = fnv(h, &S->y_mean, sizeof S->y_mean);
+    }
     return h;
 }
 
@@ -172,45 +181,48 @@ static int max_time_option(bsl_engine_ctx *ctx, const bsl_params *user, basel_er
     return BASEL_OK;
 }
 
-int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *o,
-                  basel_error *err)
+/* The options' engine, its effective settings, and the options every run
+ * reads before any work (the draws it keeps, the thread count). */
+int bsl_fit_prepare(const basel_options *o, const bsl_engine_def **e, bsl_params *settings, int *keep_draws,
+                    size_t *threads, basel_error *err)
 {
-    *out = NULL;
-    bsl_error_clear(err);
-    const bsl_engine_def *e;
-    bsl_params settings;
-    int rc = bsl_engine_for(&e, &o->p, err);
-    if (!rc) rc = bsl_engine_resolve(e, &o->p, &settings, err);
+    int rc = bsl_engine_for(e, &o->p, err);
+    if (!rc) rc = bsl_engine_resolve(*e, &o->p, settings, err);
     if (rc) return rc;
     const char *kd = bsl_params_get(&o->p, "keep-draws");
-    const int keep_draws = kd && strcmp(kd, "1") == 0;
-    if (keep_draws && !e->keeps_draws) /* refused before the run, not after it */
-        return bsl_fail(err, BASEL_EINVAL, "--draws: --method %s keeps no draws", e->name);
-    size_t threads = 0;
-    if ((rc = bsl_params_size(&o->p, "threads", 0, 0, 1024, &threads, err))) return rc;
-    bsl_problem P;
-    if ((rc = bsl_problem_build(&P, data, e, &o->p, &settings, err))) return rc;
+    *keep_draws = kd && strcmp(kd, "1") == 0;
+    if (*keep_draws && !(*e)->keeps_draws) /* refused before the run, not after it */
+        return bsl_fail(err, BASEL_EINVAL, "--draws: --method %s keeps no draws", (*e)->name);
+    *threads = 0;
+    return bsl_params_size(&o->p, "threads", 0, 0, 1024, threads, err);
+}
+
+int bsl_fit_problem(basel_fit **out, const basel_options *o, bsl_params *settings, bsl_problem *P, int keep_draws,
+                    size_t threads, basel_error *err)
+{
+    const bsl_engine_def *e = P->engine;
+    int rc = BASEL_OK;
     const unsigned long seed = pick_seed(&o->p, &rc, err);
-    if (!rc) rc = join_names(&settings, "target", P.target_names, P.c);
-    if (!rc) rc = join_names(&settings, "inputs", P.input_names, P.d);
+    if (!rc) rc = join_names(settings, "target", P->target_names, P->c);
+    if (!rc) rc = join_names(settings, "inputs", P->input_names, P->d);
     char seed_text[24];
     snprintf(seed_text, sizeof seed_text, "%lu", seed);
-    if (!rc && bsl_params_set(&settings, "seed", seed_text)) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
+    if (!rc && bsl_params_set(settings, "seed", seed_text)) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
     const char *na = bsl_params_get(&o->p, "na");
-    if (!rc && bsl_params_set(&settings, "na", na ? na : "error")) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
-    bsl_engine_ctx ctx = {e, &P, &settings, &o->p, seed, (int)threads, keep_draws, o->progress, o->progress_user,
+    if (!rc && bsl_params_set(settings, "na", na ? na : "error")) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
+    bsl_engine_ctx ctx = {e, P, settings, &o->p, seed, (int)threads, keep_draws, o->progress, o->progress_user,
                           NULL, NULL, 60, 0, 0};
     if (!rc) rc = checkpoint_options(&ctx, &o->p, err);
     if (!rc) rc = max_time_option(&ctx, &o->p, err);
-    if (!rc) ctx.run_id = run_identity(e, &settings, seed, keep_draws, &P);
+    if (!rc) ctx.run_id = run_identity(e, settings, seed, keep_draws, P);
     bsl_result res = {0};
     if (!rc) rc = e->fit(&ctx, &res, err);
     json_t *doc = NULL;
     if (!rc) {
-        doc = header(&P, &settings, seed);
+        doc = header(P, settings, seed);
         rc = doc ? bsl_document_fill(doc, &res, err) : bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
-    bsl_problem_free(&P);
+    bsl_problem_free(P);
     if (!rc) rc = bsl_document_check(doc, "the fit", err);
     if (!rc) rc = bsl_fit_wrap(out, doc, err);
     else json_decref(doc);
@@ -220,6 +232,22 @@ int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *
     }
     bsl_result_free(&res);
     return rc;
+}
+
+int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *o,
+                  basel_error *err)
+{
+    *out = NULL;
+    bsl_error_clear(err);
+    const bsl_engine_def *e;
+    bsl_params settings;
+    int keep_draws;
+    size_t threads;
+    int rc = bsl_fit_prepare(o, &e, &settings, &keep_draws, &threads, err);
+    if (rc) return rc;
+    bsl_problem P;
+    if ((rc = bsl_problem_build(&P, data, e, &o->p, &settings, err))) return rc;
+    return bsl_fit_problem(out, o, &settings, &P, keep_draws, threads, err);
 }
 
 void basel_fit_free(basel_fit *f)

@@ -117,6 +117,12 @@ BASEL_API int basel_data_add_column(basel_data *d, const char *name, const doubl
  * column already or the name is taken; BASEL_ENOMEM (d unchanged). */
 BASEL_API int basel_data_add_labels(basel_data *d, const char *name, const char *const *labels,
                                     basel_error *err);
+/* Append a column of n text cells named name (copied; NULL, "" or "NA" =
+ * missing): a categorical input, whose levels a fit turns into indicator
+ * columns selected together (docs/FIT.md "factors"), and whose cells
+ * predict maps to those levels by name. BASEL_EINVAL when the name is
+ * empty or taken; BASEL_ENOMEM. */
+BASEL_API int basel_data_add_text(basel_data *d, const char *name, const char *const *cells, basel_error *err);
 BASEL_API size_t basel_data_rows(const basel_data *d);
 BASEL_API size_t basel_data_cols(const basel_data *d);
 /* Column name, valid while d lives; NULL if j is out of range. */

@@ -99,3 +99,25 @@ def test_predict_refuses_a_table_without_the_inputs():
     fit, X = _small_fit()
     with pytest.raises(basel.BaselError, match="x4"):
         fit.predict(basel.Data(X[:, :3], ["x1", "x2", "x3"]))
+
+
+def test_a_text_column_is_one_grouped_input_and_predicts_by_level():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(60, 2))
+    grade = np.array(["a", "b", "c"])[np.arange(60) % 3]
+    y = X[:, 0] + 1.0 * (grade == "b") + rng.normal(scale=0.5, size=60)
+    d = basel.Data(X, ["x1", "x2"])
+    d.add_text("grade", list(grade))
+    d.add_column("y", y)
+    fit = basel.Fit.run(d, basel.Options({"method": "enumerate", "seed": 4}))
+    doc = fit.document
+    assert [a["name"] for a in doc["atoms"]] == ["x1", "x2", "grade"]
+    assert doc["factors"][0]["columns"] == ["grade:b", "grade:c"] and doc["factors"][0]["reference"] == "a"
+    new = basel.Data(X[:3], ["x1", "x2"])
+    new.add_text("grade", ["c", "a", "b"])
+    mean = fit.predict(new).intervals()[0]
+    assert mean.shape[0] == 3 and np.all(np.isfinite(mean))
+    bad = basel.Data(X[:1], ["x1", "x2"])
+    bad.add_text("grade", ["z"])
+    with pytest.raises(basel.BaselError, match="level 'z'"):
+        fit.predict(bad)

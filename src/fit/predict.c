@@ -51,6 +51,47 @@ int basel_pred_get(const basel_pred *p, size_t i, size_t j, double *mean, double
     return BASEL_OK;
 }
 
+/* The factor (FIT.json "factors") that has the indicator column name, and
+ * the level it indicates; NULL when name is not an indicator. */
+static const json_t *factor_of(const json_t *doc, const char *name, const char **level)
+{
+    const json_t *fs = json_object_get(doc, "factors");
+    for (size_t f = 0; name && f < json_array_size(fs); f++) {
+        const json_t *F = json_array_get(fs, f), *cols = json_object_get(F, "columns");
+        const char *input = json_string_value(json_object_get(F, "input"));
+        for (size_t l = 0; input && l < json_array_size(cols); l++)
+            if (strcmp(json_string_value(json_array_get(cols, l)), name) == 0) {
+                *level = name + strlen(input) + 1;
+                return F;
+            }
+    }
+    return NULL;
+}
+
+/* Indicator column j (the factor F's level) from the table's column col:
+ * levels match by name; a level the fit never saw, or a missing cell, is
+ * an error naming the row. */
+static int fill_indicator(const json_t *F, const char *level, const basel_data *data, size_t col, double *x,
+                          basel_error *err)
+{
+    const json_t *levels = json_object_get(F, "levels");
+    char buf[32];
+    for (size_t i = 0; i < data->n; i++) {
+        const char *t = bsl_data_cell_text(data, i, col, buf, sizeof buf);
+        if (!t)
+            return bsl_fail_at(err, BASEL_EINVAL, data->source, data->line_of_row[i], 0,
+                               "categorical input '%s': the value is missing", data->names[col]);
+        size_t l = 0;
+        while (l < json_array_size(levels) && strcmp(json_string_value(json_array_get(levels, l)), t) != 0) l++;
+        if (l == json_array_size(levels))
+            return bsl_fail_at(err, BASEL_EINVAL, data->source, data->line_of_row[i], 0,
+                               "categorical input '%s': level '%s' (row %zu) was not seen in training", data->names[col],
+                               t, i + 1);
+        x[i] = strcmp(t, level) == 0 ? 1.0 : 0.0;
+    }
+    return BASEL_OK;
+}
+
 /* The fit's inputs from the table, by name, standardised as at fit time. */
 static int gather_inputs(const json_t *doc, const basel_data *data, double **Xout, size_t *dout,
                          basel_error *err)
@@ -67,7 +108,22 @@ static int gather_inputs(const json_t *doc, const basel_data *data, double **Xou
     for (size_t j = 0; j < d && !rc; j++) /* the writer's scales are standard deviations or 1 */
         if (!(sc[j] > 0)) rc = bsl_fail(err, BASEL_EPARSE, "the fit's standardize.scale[%zu] is not positive", j);
     for (size_t j = 0; j < d && !rc; j++) {
-        const char *name = json_string_value(json_array_get(inputs, j));
+        const char *name = json_string_value(json_array_get(inputs, j)), *level = NULL;
+        /* an indicator column comes from its factor's column, unless the
+         * table carries it ready-made (the R front end codes it itself) */
+        const json_t *F = basel_data_find(data, name) < 0 ? factor_of(doc, name, &level) : NULL;
+        if (F) {
+            const char *input = json_string_value(json_object_get(F, "input"));
+            const long fc = basel_data_find(data, input);
+            if (fc < 0) {
+                rc = bsl_fail_at(err, BASEL_EINVAL, data->source, 1, 0,
+                                 "input column '%s' (a categorical input of the fit) is not in the header", input);
+                break;
+            }
+            if ((rc = fill_indicator(F, level, data, (size_t)fc, X + j * n, err))) break;
+            for (size_t i = 0; i < n; i++) X[j * n + i] = (X[j * n + i] - mu[j]) / sc[j];
+            continue;
+        }
         long col = name ? basel_data_find(data, name) : -1;
         if (col < 0) {
             rc = bsl_fail_at(err, BASEL_EINVAL, data->source, 1, 0,

@@ -266,3 +266,41 @@ int bsl_design_create_for(bsl_design **out, const bsl_dict *dict, const double *
     *out = D;
     return BASEL_OK;
 }
+
+int bsl_design_group_view(bsl_design **out, const bsl_design *base, const size_t *start, size_t ng,
+                          basel_error *err)
+{
+    *out = NULL;
+    if (start[ng] != base->m) return bsl_fail(err, BASEL_EINVAL, "the groups do not cover the design's atoms");
+    bsl_design *V = calloc(1, sizeof *V);
+    if (!V) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    const size_t c = base->c;
+    V->n = base->n;
+    V->m = ng;
+    V->c = c;
+    V->q = base->q;
+    V->base = base;
+    V->group_start = start;
+    V->yy = bsl_malloc(c, sizeof *V->yy);
+    V->Bty = bsl_calloc(ng * c + 1, sizeof *V->Bty);
+    V->diag = bsl_malloc(ng + 1, sizeof *V->diag);
+    V->usable = bsl_malloc(ng + 1, 1);
+    if (!V->yy || !V->Bty || !V->diag || !V->usable) {
+        bsl_design_free(V);
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    memcpy(V->yy, base->yy, c * sizeof *V->yy);
+    for (size_t g = 0; g < ng; g++) {
+        V->diag[g] = 1.0;
+        V->usable[g] = start[g + 1] > start[g];
+        for (size_t j = start[g]; j < start[g + 1]; j++) V->usable[g] &= base->usable[j];
+        for (size_t o = 0; o < c; o++) {
+            double r2 = 0;
+            for (size_t j = start[g]; j < start[g + 1]; j++)
+                r2 += base->Bty[j * c + o] * base->Bty[j * c + o] / (base->diag[j] * base->yy[o]);
+            V->Bty[g * c + o] = sqrt(r2 * base->yy[o]);
+        }
+    }
+    *out = V;
+    return BASEL_OK;
+}

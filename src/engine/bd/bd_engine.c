@@ -11,6 +11,7 @@ static const bsl_engine_option options[] = {
     BSL_SUBSET_RUN_OPTIONS("10000"),
     {"nu", "1"},
     {"rho", "1"},
+    {"swap", "0.25"}, /* bd.c BD_SWAP_DEFAULT */
     {"birth", "uniform"},
     {NULL, NULL},
 };

@@ -390,7 +390,7 @@ static int scale_iter(const bsl_engine_ctx *ctx, size_t d, basel_error *err)
 /* The model evaluations (try_add and the like, every chain) a run of these
  * settings makes, for the design's dense-or-streamed choice (design.c
  * gram_dense): rj one per move plus m per Rao-Blackwell pass (every
- * rj-rb-every moves), bd one per birth (nu rho per block), ssvs m per
+ * rj-rb-every moves), bd one per birth or swap ((nu + xi) rho per block), ssvs m per
  * sweep; 0 (unknown: dense whenever it fits) for the others. */
 static double expected_evaluations(const bsl_engine_ctx *ctx, size_t m)
 {
@@ -409,7 +409,9 @@ static double expected_evaluations(const bsl_engine_ctx *ctx, size_t m)
     } else if (strcmp(name, "bd") == 0) {
         if (bsl_params_double(p, "nu", 1, 1e-6, 1e6, &nu, &ignored)) nu = 1;
         if (bsl_params_double(p, "rho", 1, 1e-6, 1e6, &rho, &ignored)) rho = 1;
-        per = nu * rho;
+        double xi = 0; /* swap events: one evaluation each too */
+        if (!bsl_params_get(p, "swap") || bsl_params_double(p, "swap", 0, 0, 1e6, &xi, &ignored)) xi = 0;
+        per = (nu + xi) * rho;
     } else if (strcmp(name, "ssvs") == 0) {
         per = (double)m;
     } else {

@@ -408,7 +408,7 @@ void bsl_model_add_scores(bsl_model *M, double *out)
             const double il = 1.0 / Ll[l];
             for (size_t a = 0; a < r; a++) Ul[a] *= il;
         }
-        if (M->since_inv_refresh == BSL_INV_STALE) refresh_inverse(M);
+        inverse_for_reading(M);
     }
     double *qd = M->trial_quad;
     for (size_t a = 0; a < r; a++) {
@@ -477,7 +477,7 @@ double bsl_model_try_swap(bsl_model *M, size_t i, size_t j)
     double dmax = 0;
     for (size_t q = 0; M->tau > 0 && q < k; q++) dmax = fmax(dmax, M->GA[q + q * ld]);
     if (!(M->tau > 0 && (dmax + M->tau) * M->rank_tol < M->tau)) {
-        if (M->since_inv_refresh > BSL_INV_REFRESH_EVERY) refresh_inverse(M);
+        inverse_for_reading(M);
         const double Bpp = M->Ainv[p + p * ld];
         if (!(Bpp > 0)) return -INFINITY; /* a drifted inverse: refuse, as drop_scores would */
         double *u = M->trial_u;

@@ -191,8 +191,10 @@ static void swap(bd_chain *ch, const bsl_vs_problem *pb, const double *w)
     const double W_new = ch->W_dormant - w[b] + w[a];
     const double lp_new = bsl_cmodel_try_swap(M, a, b) + bsl_mprior_log(&pb->mprior, k);
     const double log_alpha = lp_new - lp + log(w[a]) - log(W_new) - log(w[b]) + log(ch->W_dormant);
-    if (lp_new > -INFINITY && (log_alpha >= 0 || log(gsl_rng_uniform_pos(ch->r)) < log_alpha) &&
-        bsl_cmodel_add(M, b) == BASEL_OK) {
+    /* try_swap leaves the model as it was (model.h): move only when accepted */
+    if (!(lp_new > -INFINITY && (log_alpha >= 0 || log(gsl_rng_uniform_pos(ch->r)) < log_alpha))) return;
+    bsl_cmodel_remove(M, a);
+    if (bsl_cmodel_add(M, b) == BASEL_OK) {
         ch->W_dormant = W_new;
         ch->swaps++;
         return;

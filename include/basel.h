@@ -265,7 +265,10 @@ BASEL_API const double *basel_fit_size_posterior(const basel_fit *f, size_t *len
 BASEL_API const size_t *basel_fit_selected(const basel_fit *f, const char *which, size_t *k);
 /* The kept draws (option keep-draws=1 at fit time; 0 for a fit read from
  * FIT.json): their number, and draw i's chain (0-based) and active atoms.
- * BASEL_EINVAL when i is out of range. */
+ * BASEL_EINVAL when i is out of range. Draws are streamed to temporary
+ * files during the run; the first call reads them back into memory
+ * (BASEL_ENOMEM, BASEL_EIO), so it is not safe to make the first call from
+ * several threads at once. */
 BASEL_API size_t basel_fit_draw_count(const basel_fit *f);
 BASEL_API int basel_fit_draw(const basel_fit *f, size_t i, unsigned *chain, const size_t **atoms, size_t *k);
 /* The fit's document, FIT.json's text; the caller frees it with basel_free.

@@ -325,8 +325,12 @@ int cli_fit(int argc, char **argv)
     }
     double done_it, planned;
     if (!status && basel_fit_interrupted(fit, &done_it, &planned)) { /* a fit of part of the run */
-        fprintf(stderr, "basel: interrupted by signal %d after %.0f of %.0f iterations; the fit%s is of that part\n",
-                (int)stop_signal, done_it, planned, a.output ? " written" : "");
+        if (stop_signal)
+            fprintf(stderr, "basel: interrupted by signal %d after %.0f of %.0f iterations; the fit%s is of that part\n",
+                    (int)stop_signal, done_it, planned, a.output ? " written" : "");
+        else /* no signal: the --max-time budget ran out */
+            fprintf(stderr, "basel: stopped at --max-time after %.0f of %.0f iterations; the fit%s is of that part\n",
+                    done_it, planned, a.output ? " written" : "");
         status = 3;
     }
 done:

@@ -31,6 +31,7 @@ struct bsl_chains_shared {
     double total;     /* chains x units */
     double last;      /* fraction at the last callback (thread 0 only) */
     double next_ckpt; /* wall time of the next checkpoint (thread 0 only; 0: none) */
+    double deadline;  /* wall time at which --max-time stops the run (thread 0 only; 0: none) */
     double every;
     int can_pause;    /* checkpoints are possible (ckpt.io set) */
     bsl_progress_fn fn; /* (done, total units, user) */
@@ -78,6 +79,10 @@ static void request_stop(bsl_chains_shared *sh, int why)
  * is due. */
 static void report(bsl_chains_shared *sh, int force)
 {
+    if (sh->deadline > 0 && omp_get_wtime() >= sh->deadline) { /* --max-time: as an interrupt */
+        sh->deadline = 0;
+        request_stop(sh, STOP_INTERRUPT);
+    }
     if (sh->next_ckpt > 0 && omp_get_wtime() >= sh->next_ckpt) {
         sh->next_ckpt = 0;
         request_stop(sh, STOP_PAUSE);
@@ -437,6 +442,7 @@ int bsl_chains_run(bsl_chains *cs, bsl_chain_fn fn, void *ctx)
     sh.fn = cs->progress;
     sh.user = cs->progress_user;
     const double t0 = omp_get_wtime();
+    sh.deadline = cs->max_time > 0 && sh.can_pause ? t0 + cs->max_time : 0;
     int rc = BASEL_OK;
     if (cs->ckpt.io && cs->ckpt.restart && (rc = ck_read(cs, &sh, state, status, ctx))) cs->reported = 1;
     if (!rc) {

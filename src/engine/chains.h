@@ -91,6 +91,10 @@ typedef struct bsl_chains_ckpt {
 
 typedef struct bsl_chains {
     size_t chains;          /* >= 1 */
+    /* > 0: once this many wall seconds have passed the run stops at the
+     * chains' next boundary as if interrupted (needs ckpt.io: a fit of what
+     * was done, cs->partial), the --max-time budget */
+    double max_time;
     int threads;            /* OpenMP threads; 0 = the OpenMP default (capped at chains) */
     unsigned long seed;     /* chain c gets bsl_chain_seed(seed, c) */
     size_t units;           /* work units per chain: the progress denominator */

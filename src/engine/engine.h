@@ -133,6 +133,7 @@ typedef struct bsl_engine_ctx {
     const char *checkpoint, *restart;
     double checkpoint_every;
     unsigned long long run_id; /* the run's identity: settings, seed and data */
+    double max_time;           /* --max-time: wall seconds, 0 = no limit (bd, rj, ssvs) */
 } bsl_engine_ctx;
 
 typedef struct bsl_engine_def {

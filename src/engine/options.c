@@ -27,6 +27,9 @@ static const bsl_option_def catalogue[] = {
     {"checkpoint", BSL_OPT_TEXT, 0, 0, NULL,
      "FILE: save the chains' complete state here (atomically) every --checkpoint-every seconds and when "
      "interrupted (every MCMC method: bd, rj, ssvs, mixture, anneal, rbf)"},
+    {"max-time", BSL_OPT_REAL, 0, 1e9, NULL,
+     "seconds (bd, rj, ssvs): stop the chains at their next iteration once this much wall time has passed and make "
+     "a fit of what they did, marked interrupted (a warning; exit status 3); 0: no limit"},
     {"checkpoint-every", BSL_OPT_REAL, 0, 1e9, NULL, "seconds between checkpoints (0: only when interrupted)"},
     {"restart", BSL_OPT_TEXT, 0, 0, NULL,
      "FILE: continue the run saved in this checkpoint (same data and options); the fit is byte-identical to an "
@@ -44,12 +47,12 @@ static const bsl_option_def catalogue[] = {
      "standardise inputs on the training rows (kernel widths are then in standard deviations)"},
     {"kmax", BSL_OPT_COUNT, 1, 1e9, NULL, "largest model size (default: min(m, n - 2, 200) over a dictionary; every input for mixture)"},
     /* the run */
-    {"iter", BSL_OPT_COUNT, 1, BIG, NULL, "iterations per chain after burn-in"},
+    {"iter", BSL_OPT_COUNT, 1, BIG, NULL, "iterations per chain after burn-in (rj, bd: the default is for up to 100 inputs and grows as d / 100 above)"},
     {"burn", BSL_OPT_COUNT, 0, BIG, NULL, "burn-in iterations per chain (subset engines' default: iter / 5)"},
     {"thin", BSL_OPT_COUNT, 1, BIG, NULL, "keep every thin-th draw"},
     {"chains", BSL_OPT_COUNT, 1, 1024, NULL, "independent chains, run in parallel"},
     {"top", BSL_OPT_COUNT, 1, 100000, NULL, "models listed in the fit"},
-    {"gram-memory", BSL_OPT_COUNT, 1, 1048576, NULL, "MB allowed for the cached Gram matrix before columns are streamed"},
+    {"gram-memory", BSL_OPT_COUNT, 1, 1048576, NULL, "MB allowed for the cached Gram matrix; within it the design still streams columns when the run is too short to pay for the Gram (design.c)"},
     {"max-models", BSL_OPT_COUNT, 1, BIG,
      NULL, "distinct subsets stored per chain (memory stays bounded; the best is always kept)"},
     /* bd */
@@ -98,7 +101,7 @@ static const bsl_option_def catalogue[] = {
 };
 
 static const char *const globals[] = {"method",     "target",     "inputs",           "seed",   "threads",
-                                     "keep-draws", "na",         "checkpoint", "checkpoint-every", "restart"};
+                                     "keep-draws", "na",         "checkpoint", "checkpoint-every", "restart", "max-time"};
 
 int bsl_option_is_global(const char *name)
 {
@@ -114,7 +117,8 @@ int bsl_option_is_global(const char *name)
 int bsl_option_is_recorded(const char *name)
 {
     return strcmp(name, "threads") && strcmp(name, "keep-draws") && strcmp(name, "running") &&
-           strcmp(name, "checkpoint") && strcmp(name, "checkpoint-every") && strcmp(name, "restart");
+           strcmp(name, "checkpoint") && strcmp(name, "checkpoint-every") && strcmp(name, "restart") &&
+           strcmp(name, "max-time");
 }
 
 const bsl_option_def *bsl_option_find(const char *name)

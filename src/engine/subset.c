@@ -112,6 +112,15 @@ static size_t hpm_index(const bsl_modelset *s)
     return best;
 }
 
+/* Which way the design gave cross products (design.c gram_dense): "dense"
+ * (one Gram matrix) or "streamed" (columns, cached by atom per chain). */
+static int put_gram(json_t *dg, const bsl_design *D)
+{
+    int bad = 0;
+    bsl_json_put(dg, "gram", json_string(D->G ? "dense" : "streamed"), &bad);
+    return bad;
+}
+
 /* Sampler diagnostics into res (warnings included). */
 static int add_diagnostics(bsl_result *r, const bsl_vs_result *vr)
 {
@@ -357,6 +366,60 @@ static int resolve_kmax(bsl_params *settings, const bsl_vs_problem *pb, size_t *
     return bsl_params_set_size(settings, "kmax", *kmax);
 }
 
+/* Defaults that scale (issue 18 item 6): an engine's default iter is for
+ * up to 100 inputs; a sampler that proposes one atom per move (rj) or per
+ * birth (bd) then proposes each input fewer times per chain as p grows, so
+ * above 100 inputs the default becomes iter x d / 100 (rj at p = 20000:
+ * 10^7 moves per chain). ssvs's iterations are sweeps over every atom and
+ * keep theirs. Only a default changes (never the user's --iter), and the
+ * value used is recorded in the settings. --max-time bounds the time. */
+static int scale_iter(const bsl_engine_ctx *ctx, size_t d, basel_error *err)
+{
+    bsl_params *p = ctx->settings;
+    if (!bsl_params_get(p, "iter") || (ctx->user && bsl_params_get(ctx->user, "iter")) || d <= 100 ||
+        strcmp(ctx->def->name, "ssvs") == 0)
+        return BASEL_OK;
+    size_t iter;
+    int rc = bsl_params_size(p, "iter", 0, 1, (size_t)1 << 40, &iter, err);
+    if (rc) return rc;
+    const double scaled = fmin((double)iter * (double)d / 100.0, (double)((size_t)1 << 40));
+    return bsl_params_set_size(p, "iter", (size_t)scaled) ? bsl_fail(err, BASEL_ENOMEM, "out of memory")
+                                                            : BASEL_OK;
+}
+
+/* The model evaluations (try_add and the like, every chain) a run of these
+ * settings makes, for the design's dense-or-streamed choice (design.c
+ * gram_dense): rj one per move plus m per Rao-Blackwell pass (every
+ * rj-rb-every moves), bd one per birth or swap ((nu + xi) rho per block), ssvs m per
+ * sweep; 0 (unknown: dense whenever it fits) for the others. */
+static double expected_evaluations(const bsl_engine_ctx *ctx, size_t m)
+{
+    const bsl_params *p = ctx->settings;
+    basel_error ignored;
+    size_t iter = 0, burn, chains = 1, rb;
+    double nu = 1, rho = 1, per;
+    if (!bsl_params_get(p, "iter") || bsl_params_size(p, "iter", 0, 1, (size_t)1 << 40, &iter, &ignored))
+        return 0;
+    if (bsl_params_size(p, "burn", iter / 5, 0, (size_t)1 << 40, &burn, &ignored)) burn = iter / 5;
+    if (bsl_params_size(p, "chains", 1, 1, 1024, &chains, &ignored)) chains = 1;
+    const char *name = ctx->def->name;
+    if (strcmp(name, "rj") == 0) {
+        if (bsl_params_size(p, "rj-rb-every", m, 0, (size_t)1 << 40, &rb, &ignored)) rb = m;
+        per = 1.0 + (rb ? (double)m / (double)rb : 0.0);
+    } else if (strcmp(name, "bd") == 0) {
+        if (bsl_params_double(p, "nu", 1, 1e-6, 1e6, &nu, &ignored)) nu = 1;
+        if (bsl_params_double(p, "rho", 1, 1e-6, 1e6, &rho, &ignored)) rho = 1;
+        double xi = 0; /* swap events: one evaluation each too */
+        if (!bsl_params_get(p, "swap") || bsl_params_double(p, "swap", 0, 0, 1e6, &xi, &ignored)) xi = 0;
+        per = (nu + xi) * rho;
+    } else if (strcmp(name, "ssvs") == 0) {
+        per = (double)m;
+    } else {
+        return 0;
+    }
+    return (double)chains * (double)(iter + burn) * per;
+}
+
 /* The run's lengths from the settings; burn-in defaults to iter / 5, and
  * engines that do not iterate (enumerate) read none of them. */
 static int run_settings(bsl_run *run, const bsl_engine_ctx *ctx, basel_error *err)
@@ -384,6 +447,7 @@ static int run_settings(bsl_run *run, const bsl_engine_ctx *ctx, basel_error *er
     run->checkpoint = ctx->checkpoint;
     run->restart = ctx->restart;
     run->checkpoint_every = ctx->checkpoint_every;
+    run->max_time = ctx->max_time;
     run->run_id = ctx->run_id;
     return rc;
 }
@@ -464,8 +528,11 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     int rc = vr ? BASEL_OK : bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (!rc) rc = bsl_params_size(st, "gram-memory", 256, 1, 1 << 20, &gram_mb, err);
     if (!rc) rc = bsl_dict_create(&dict, bsl_params_get(st, "basis"), P->X, P->n, P->d, err);
+    if (!rc) rc = scale_iter(ctx, P->d, err);
     if (!rc && P->stats) rc = bsl_design_create_stats(&D, dict, P->stats, err); /* no rows: fit/stats.c */
-    else if (!rc) rc = bsl_design_create_progress(&D, dict, P->X, P->n, P->Y, P->c, gram_mb << 20, ctx->phases, err);
+    else if (!rc)
+        rc = bsl_design_create_for(&D, dict, P->X, P->n, P->Y, P->c, gram_mb << 20,
+                                   expected_evaluations(ctx, dict->m), ctx->phases, err);
     if (rc) goto out;
     pb.D = D;
     pb.prior_spec = coef_spec;
@@ -514,6 +581,7 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
      * own prior, nor for a ridge prior whose sigma^2 and lambda were sampled */
     const int with_ml = !own_prior && !pb.prior.sample_nuisance;
     if (!res->prior || fill_summaries(res, dict, P, vr, run.top, &pb, with_ml) || add_diagnostics(res, vr) ||
+        put_gram(res->diagnostics, D) ||
         (vr->iter_planned > 0 && bsl_result_interrupted(res, vr->iter_done, vr->iter_planned)) ||
         !(res->engine = engine_block(&pb, dict, vcol, vr, gstart, res, run.top, err))) {
         rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");

@@ -52,6 +52,7 @@ typedef struct bsl_run {
     const char *checkpoint, *restart; /* chains.h bsl_chains_ckpt; NULL when not asked */
     double checkpoint_every;
     unsigned long long run_id;
+    double max_time; /* --max-time (chains.h bsl_chains max_time) */
 } bsl_run;
 
 /* Exact posterior over all 2^m subsets; BASEL_ERANGE when m > 24. */

@@ -211,6 +211,21 @@ static int checkpoint_options(bsl_engine_ctx *ctx, const bsl_params *user, basel
     return BASEL_OK;
 }
 
+/* --max-time into ctx: the samplers on the chain driver with a subset
+ * design (bd, rj, ssvs) stop at it as if interrupted (chains.h). */
+static int max_time_option(bsl_engine_ctx *ctx, const bsl_params *user, basel_error *err)
+{
+    const char *mt = bsl_params_get(user, "max-time");
+    ctx->max_time = 0;
+    if (!mt || !*mt) return BASEL_OK;
+    const char *name = ctx->def->name;
+    if (strcmp(name, "bd") && strcmp(name, "rj") && strcmp(name, "ssvs"))
+        return bsl_fail(err, BASEL_EINVAL, "--max-time: --method %s cannot stop on a time budget (bd, rj and ssvs can)",
+                        name);
+    ctx->max_time = strtod(mt, NULL); /* checked against the catalogue */
+    return BASEL_OK;
+}
+
 /* The options' engine, its effective settings, and the options every run
  * reads before any work (the draws it keeps, the thread count). */
 int bsl_fit_prepare(const basel_options *o, const bsl_engine_def **e, bsl_params *settings, int *keep_draws,
@@ -245,8 +260,9 @@ int bsl_fit_problem(basel_fit **out, const basel_options *o, bsl_params *setting
     const bsl_progress *pr = o->progress.fraction || o->progress.report ? &o->progress : NULL;
     sampling_progress sp = {pr, e->unit ? e->unit : "steps"};
     bsl_engine_ctx ctx = {e, P, settings, &o->p, seed, (int)threads, keep_draws, pr ? sampling : NULL, &sp,
-                          pr, NULL, NULL, 60, 0};
+                          pr, NULL, NULL, 60, 0, 0};
     if (!rc) rc = checkpoint_options(&ctx, &o->p, err);
+    if (!rc) rc = max_time_option(&ctx, &o->p, err);
     if (!rc) ctx.run_id = run_identity(e, settings, seed, keep_draws, P);
     bsl_result res = {0};
     if (!rc) rc = e->fit(&ctx, &res, err);

@@ -1,7 +1,8 @@
 /* design.c: projection of the always-in columns and the shared Gram
  * quantities (design.h). Cost O(n m (d + q)) once, plus O(n m^2) for the
- * dense Gram matrix (BLAS dsyrk, in panels with progress reports when large:
- * at n = m = 4000 it is some 6e10 flops, tens of seconds). */
+ * dense Gram matrix when the run's work pays for it (gram_dense; BLAS dsyrk,
+ * in panels with progress reports when large: at n = m = 4000 it is some
+ * 6e10 flops, tens of seconds). */
 #include "design.h"
 #include "../linalg/linalg.h"
 
@@ -162,10 +163,37 @@ static int gram(bsl_design *D, const bsl_progress *pr)
     return BASEL_OK;
 }
 
+/* Dense Gram matrix or streamed columns (issue 18 item 1), the one place
+ * that decides, from the sizes and the run's expected work only (never the
+ * memory at hand, the thread count or the time), so the same fit makes the
+ * same choice and gives the same answer for the same seed:
+ *   dense    one dsyrk, n m (m + 1) / 2 multiply-adds, then O(k) per
+ *            evaluation (a lookup of k cross products);
+ *   streamed per evaluation the atom's column against the ~k active ones,
+ *            n (k + 1) multiply-adds, k taken as BSL_STREAM_K (the column
+ *            itself comes from the model's cache of columns by atom, so
+ *            atoms tried again cost no dictionary evaluation).
+ * Dense when it fits in gram_budget and n m (m + 1) / 2 <= evaluations n
+ * BSL_STREAM_K, i.e. m (m + 1) / 2 <= BSL_STREAM_K evaluations: a kernel at
+ * each of n = 2000 points with 10^5 evaluations streams (the dense set-up
+ * alone took 4.3 CPU-s of a 5.1 CPU-s fit), p = 100 inputs with 10^5
+ * evaluations is dense. evaluations = 0 means unknown: dense whenever it
+ * fits. */
+#define BSL_STREAM_K 8.0
+static int gram_dense(size_t n, size_t m, double evaluations, size_t gram_budget)
+{
+    const double bytes = 8.0 * ((double)n * (double)m + (double)m * (double)m);
+    /* within the budget the Gram is cached, or the fit fails: streaming
+     * instead would change its last digits with the memory at hand */
+    if (bytes > (double)gram_budget) return 0;
+    if (!(evaluations > 0)) return 1;
+    return 0.5 * (double)m * ((double)m + 1) <= BSL_STREAM_K * evaluations;
+}
+
 /* The atoms' columns at the training points, projected, and what every
  * model reads of them; "columns" reports to pr every 1/256 of them.
  * BASEL_ENOMEM, BASEL_ECANCELLED. */
-static int atoms(bsl_design *D, size_t gram_budget, const bsl_progress *pr)
+static int atoms(bsl_design *D, size_t gram_budget, double evaluations, const bsl_progress *pr)
 {
     const size_t n = D->n, m = D->m, c = D->c, q = D->q;
     D->Bty = bsl_malloc(m * c, sizeof(double));
@@ -173,10 +201,7 @@ static int atoms(bsl_design *D, size_t gram_budget, const bsl_progress *pr)
     D->gB = bsl_malloc(m * q, sizeof(double));
     D->usable = bsl_malloc(m, 1);
     double *col = bsl_malloc(n, sizeof(double));
-    const double bytes = 8.0 * ((double)n * (double)m + (double)m * (double)m);
-    /* within the budget the Gram is cached, or the fit fails: streaming
-     * instead would change its last digits with the memory at hand */
-    const int cached = bytes <= (double)gram_budget;
+    const int cached = gram_dense(n, m, evaluations, gram_budget);
     if (cached) D->B = bsl_malloc(n * m, sizeof(double));
     if (!D->Bty || !D->diag || !D->gB || !D->usable || !col || (cached && !D->B)) {
         free(col);
@@ -252,12 +277,12 @@ void bsl_design_add_row(bsl_design *D, const double *y)
 int bsl_design_create(bsl_design **out, const bsl_dict *dict, const double *X, size_t n,
                       const double *Y, size_t c, size_t gram_budget, basel_error *err)
 {
-    return bsl_design_create_progress(out, dict, X, n, Y, c, gram_budget, NULL, err);
+    return bsl_design_create_for(out, dict, X, n, Y, c, gram_budget, 0, NULL, err);
 }
 
-int bsl_design_create_progress(bsl_design **out, const bsl_dict *dict, const double *X, size_t n,
-                               const double *Y, size_t c, size_t gram_budget, const bsl_progress *pr,
-                               basel_error *err)
+int bsl_design_create_for(bsl_design **out, const bsl_dict *dict, const double *X, size_t n,
+                          const double *Y, size_t c, size_t gram_budget, double evaluations,
+                          const bsl_progress *pr, basel_error *err)
 {
     *out = NULL;
     const size_t q = 1 + (dict->linear_term ? dict->d : 0);
@@ -275,7 +300,7 @@ int bsl_design_create_progress(bsl_design **out, const bsl_dict *dict, const dou
     int rc = always_in(D, err);
     if (!rc && targets(D, Y)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (!rc) {
-        const int a = atoms(D, gram_budget, pr);
+        const int a = atoms(D, gram_budget, evaluations, pr);
         if (a) rc = bsl_fail(err, a, a == BASEL_ECANCELLED ? "cancelled" : "out of memory");
     }
     if (rc) {

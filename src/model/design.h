@@ -48,11 +48,15 @@ typedef struct bsl_design {
  * it the design streams columns. Fails with EINVAL if n <= q. */
 int bsl_design_create(bsl_design **out, const bsl_dict *dict, const double *X, size_t n,
                       const double *Y, size_t c, size_t gram_budget, basel_error *err);
-/* The same, reporting the "gram" phase to pr (basel.h basel_progress; NULL:
- * none); BASEL_ECANCELLED when pr asks to stop. */
-int bsl_design_create_progress(bsl_design **out, const bsl_dict *dict, const double *X, size_t n,
-                               const double *Y, size_t c, size_t gram_budget, const bsl_progress *pr,
-                               basel_error *err);
+/* The same, choosing dense Gram or streamed columns by the work of a run
+ * expected to make `evaluations` model evaluations (try_add and the like,
+ * summed over chains; 0 = unknown: dense whenever it fits the budget; the
+ * rule is design.c's gram_dense), and reporting the "columns" and "gram"
+ * phases to pr (basel.h basel_progress; NULL: none); BASEL_ECANCELLED when
+ * pr asks to stop. */
+int bsl_design_create_for(bsl_design **out, const bsl_dict *dict, const double *X, size_t n,
+                          const double *Y, size_t c, size_t gram_budget, double evaluations,
+                          const bsl_progress *pr, basel_error *err);
 void bsl_design_free(bsl_design *D);
 /* A design with no dictionary (m = 0) and no always-in columns (q = 0):
  * the rows and targets only, for models whose atoms come from the caller

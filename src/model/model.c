@@ -34,6 +34,11 @@ void bsl_model_free(bsl_model *M)
     free(M->trial_quad);
     free(M->trial_bty);
     free(M->work);
+    free(M->rb_work);
+    free(M->sw_z);
+    free(M->sw_g);
+    bsl_chol_free(&M->sw_chol);
+    free(M->rb_atoms);
     free(M);
 }
 
@@ -103,6 +108,8 @@ static int create(bsl_model **out, const bsl_design *D, const bsl_atom_source *s
         bsl_model_free(M);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory for a model of up to %zu atoms", kmax);
     }
+    /* add_scores' list of dormant atoms (dense designs; NULL: atom by atom) */
+    if (!src && D->G) M->rb_atoms = malloc(M->m * sizeof *M->rb_atoms + 1);
     for (size_t j = 0; j < M->m; j++) M->pos[j] = -1;
     for (size_t o = 0; o < c; o++) M->g_o[o] = prior->g;
     update_score(M);
@@ -326,6 +333,176 @@ double bsl_model_try_add(bsl_model *M, size_t j)
     M->trial_log_ml = bsl_log_ml_formula_g(&M->prior, M->D->n, M->D->q, c, k + 1, logdet,
                                          M->trial_quad, M->D->yy, M->g_o);
     return M->trial_log_ml;
+}
+
+/* try_add's score for every atom at once (out[j] for every dormant j,
+ * -inf where j cannot enter; NAN for the active atoms), model unchanged.
+ * On a dense Gram matrix the r dormant atoms go through the triangular
+ * solves together: V = L^{-1} G_{A,J} (k x r, row-major, so that each step
+ * of the substitution is one vectorised row operation over all r atoms),
+ * the Schur complements s_j = d_j + tau - |v_j|^2 and, where the
+ * collinearity check needs it, U = L^{-T} V = A^{-1} G_{A,J}; then
+ * try_add's arithmetic atom by atom. O(k^2 r) like r try_adds, in a few
+ * long loops instead of r short ones. Other designs (or no memory for the
+ * k x r blocks): try_add atom by atom. */
+void bsl_model_add_scores(bsl_model *M, double *out)
+{
+    const size_t m = M->m, k = M->k, c = M->c, ld = M->kmax + 1, cap = M->chol.cap;
+    const int sourced = M->src.column || M->src.gram;
+    size_t r = 0;
+    for (size_t j = 0; j < m; j++) {
+        out[j] = M->pos[j] >= 0 ? NAN : -INFINITY;
+        if (M->pos[j] < 0 && (sourced || M->D->usable[j])) r++;
+    }
+    if (k >= M->kmax || r == 0) return;
+    const size_t need = 2 * k * r;
+    if (!sourced && M->D->G && M->rb_cap < need) {
+        double *w = realloc(M->rb_work, need * sizeof *w);
+        if (w) {
+            M->rb_work = w;
+            M->rb_cap = need;
+        }
+    }
+    if (sourced || !M->D->G || M->rb_cap < need || !M->rb_atoms) {
+        for (size_t j = 0; j < m; j++)
+            if (M->pos[j] < 0) out[j] = bsl_model_try_add(M, j);
+        return;
+    }
+    M->trial_j = -1;
+    double *V = M->rb_work, *U = V + k * r;
+    size_t *J = M->rb_atoms;
+    const double *G = M->D->G;
+    r = 0;
+    for (size_t j = 0; j < m; j++)
+        if (M->pos[j] < 0 && M->D->usable[j]) J[r++] = j;
+    for (size_t i = 0; i < k; i++) { /* row i: the active atom's cross products */
+        const double *Gi = G + M->active[i] * M->D->m; /* G symmetric: column = row */
+        double *Vi = V + i * r;
+        for (size_t a = 0; a < r; a++) Vi[a] = Gi[J[a]];
+    }
+    for (size_t l = 0; l < k; l++) { /* forward substitution, L column l */
+        const double *Ll = M->chol.L + l * cap;
+        double *Vl = V + l * r;
+        const double il = 1.0 / Ll[l];
+        for (size_t a = 0; a < r; a++) Vl[a] *= il;
+        for (size_t i = l + 1; i < k; i++) {
+            double *Vi = V + i * r;
+            const double Lil = Ll[i];
+            for (size_t a = 0; a < r; a++) Vi[a] -= Lil * Vl[a];
+        }
+    }
+    const size_t ldg = ld;
+    double dmax = 0;
+    for (size_t p = 0; M->tau > 0 && p < k; p++) dmax = fmax(dmax, M->GA[p + p * ldg]);
+    const int vif = !(M->tau > 0 && (dmax + M->tau) * M->rank_tol < M->tau);
+    if (vif) { /* U = L^{-T} V, backward substitution */
+        memcpy(U, V, k * r * sizeof *U);
+        for (size_t l = k; l-- > 0;) {
+            const double *Ll = M->chol.L + l * cap;
+            double *Ul = U + l * r;
+            for (size_t i = l + 1; i < k; i++) {
+                const double *Ui = U + i * r;
+                const double Lil = Ll[i];
+                for (size_t a = 0; a < r; a++) Ul[a] -= Lil * Ui[a];
+            }
+            const double il = 1.0 / Ll[l];
+            for (size_t a = 0; a < r; a++) Ul[a] *= il;
+        }
+        inverse_for_reading(M);
+    }
+    double *qd = M->trial_quad;
+    for (size_t a = 0; a < r; a++) {
+        const size_t j = J[a];
+        const double d = M->D->diag[j] + M->tau;
+        double vv = 0;
+        for (size_t i = 0; i < k; i++) vv += V[i * r + a] * V[i * r + a];
+        const double s = d - vv;
+        if (!(s > M->rank_tol * d)) continue;
+        int ok = 1;
+        for (size_t p = 0; vif && ok && p < k; p++) {
+            const double dp = M->GA[p + p * ldg] + M->tau, u = U[p * r + a];
+            ok = dp * (M->Ainv[p + p * ldg] + u * u / s) * M->rank_tol < 1;
+        }
+        if (!ok) continue;
+        const double rs = sqrt(s);
+        for (size_t o = 0; o < c; o++) {
+            double t = M->D->Bty[j * c + o];
+            for (size_t i = 0; i < k; i++) t -= V[i * r + a] * M->z[i * c + o];
+            t /= rs;
+            qd[o] = M->quad[o] + t * t;
+        }
+        out[j] = bsl_log_ml_formula_g(&M->prior, M->D->n, M->D->q, c, k + 1, M->logdet + log(s), qd,
+                                      M->D->yy, M->g_o);
+    }
+}
+
+/* The score of the set with active atom i replaced by j, model unchanged:
+ * remove-then-try_add's arithmetic on a scratch copy of the factor and of
+ * z (bsl_chol_remove's Givens downdate of position p = pos[i], with z
+ * riding along, then the Schur complement of j), so the score is the one
+ * the model would reach by moving, while a rejected swap, the common case,
+ * leaves the model, its explicit inverse and its update counters alone (no
+ * re-add, no inverse downdate and append, no refresh they would bring on).
+ * The collinearity check of the other atoms reads the explicit inverse:
+ * (A_{-p}^{-1})_qq = B_qq - B_qp^2 / B_pp (B = A^{-1}), plus u_q^2 / s with
+ * u = A_{-p}^{-1} g_{-p} from the scratch factor, as try_add's. O(k^2). */
+double bsl_model_try_swap(bsl_model *M, size_t i, size_t j)
+{
+    M->trial_j = -1;
+    const int sourced = M->src.column || M->src.gram;
+    if (M->pos[i] < 0 || M->pos[j] >= 0 || (!sourced && !M->D->usable[j])) return -INFINITY;
+    const size_t k = M->k, c = M->c, ld = M->kmax + 1, p = (size_t)M->pos[i], cap = M->chol.cap;
+    if (!M->sw_z) {
+        M->sw_z = bsl_calloc(ld * c, sizeof(double));
+        M->sw_g = bsl_calloc(ld, sizeof(double));
+        if (!M->sw_z || !M->sw_g || bsl_chol_init(&M->sw_chol, ld) != BASEL_OK) {
+            free(M->sw_z);
+            free(M->sw_g);
+            M->sw_z = M->sw_g = NULL;
+            return NAN; /* out of memory: the caller's fallback */
+        }
+    }
+    bsl_chol *S = &M->sw_chol;
+    cross(M, j, M->trial_g);
+    if (sourced && !M->trial_usable) return -INFINITY;
+    for (size_t l = 0; l < k; l++) memcpy(S->L + l * cap + l, M->chol.L + l * cap + l, (k - l) * sizeof(double));
+    S->k = k;
+    memcpy(M->sw_z, M->z, k * c * sizeof(double));
+    bsl_chol_remove(S, p, M->sw_z, c);
+    for (size_t q = 0, a = 0; q < k; q++)
+        if (q != p) M->sw_g[a++] = M->trial_g[q];
+    const double d = atom_diag(M, j) + M->tau;
+    const double s = bsl_chol_schur(S, M->sw_g, d, M->trial_v);
+    if (!(s > M->rank_tol * d)) return -INFINITY;
+    double dmax = 0;
+    for (size_t q = 0; M->tau > 0 && q < k; q++) dmax = fmax(dmax, M->GA[q + q * ld]);
+    if (!(M->tau > 0 && (dmax + M->tau) * M->rank_tol < M->tau)) {
+        inverse_for_reading(M);
+        const double Bpp = M->Ainv[p + p * ld];
+        if (!(Bpp > 0)) return -INFINITY; /* a drifted inverse: refuse, as drop_scores would */
+        double *u = M->trial_u;
+        memcpy(u, M->trial_v, (k - 1) * sizeof *u);
+        bsl_chol_solve_upper(S, u); /* u = A_{-p}^{-1} g_{-p} */
+        for (size_t q = 0, a = 0; q < k; q++) {
+            if (q == p) continue;
+            const double Bqp = M->Ainv[q + p * ld], dq = M->GA[q + q * ld] + M->tau;
+            if (!(dq * (M->Ainv[q + q * ld] - Bqp * Bqp / Bpp + u[a] * u[a] / s) * M->rank_tol < 1))
+                return -INFINITY;
+            a++;
+        }
+    }
+    double *qd = M->trial_quad;
+    for (size_t o = 0; o < c; o++) {
+        double q0 = 0, t = atom_bty(M, j, o);
+        for (size_t l = 0; l + 1 < k; l++) q0 += M->sw_z[l * c + o] * M->sw_z[l * c + o];
+        for (size_t l = 0; l + 1 < k; l++) t -= M->trial_v[l] * M->sw_z[l * c + o];
+        t /= sqrt(s);
+        qd[o] = q0 + t * t;
+    }
+    const double logdet = M->prior.kind == BSL_COEF_RIDGE || M->prior.kind == BSL_COEF_HIER
+                              ? bsl_chol_logdet(S) + log(s)
+                              : M->logdet;
+    return bsl_log_ml_formula_g(&M->prior, M->D->n, M->D->q, c, k, logdet, qd, M->D->yy, M->g_o);
 }
 
 int bsl_model_add(bsl_model *M, size_t j)

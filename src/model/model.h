@@ -245,6 +245,11 @@ typedef struct bsl_model {
     double trial_s, trial_log_ml;
     double *trial_v, *trial_g, *trial_u, *trial_col, *trial_quad;
     double *work;        /* kmax * (c + 2) scratch */
+    double *rb_work;     /* add_scores: 2 k x r blocks, grown on demand */
+    size_t rb_cap;       /* doubles in rb_work */
+    size_t *rb_atoms;    /* m: add_scores' dormant atoms (dense Gram only) */
+    bsl_chol sw_chol;    /* try_swap: scratch copy of the factor, */
+    double *sw_z, *sw_g; /* of z and of the cross products (allocated on first use) */
 } bsl_model;
 
 /* An empty model (k = 0) able to hold kmax atoms. */
@@ -269,6 +274,14 @@ double bsl_model_try_add(bsl_model *M, size_t j);
 /* Add j (reusing the trial computation when j was the last tried).
  * BASEL_ENUMERIC if j is collinear with the active set (model unchanged). */
 int bsl_model_add(bsl_model *M, size_t j);
+/* try_add's score of every dormant atom j into out[j] (-inf: cannot
+ * enter; active atoms: NAN), model unchanged; batched on a dense Gram. */
+void bsl_model_add_scores(bsl_model *M, double *out);
+/* Score of the set with the active atom i replaced by j, model unchanged
+ * (-inf when j cannot enter the set without i; NAN when out of memory),
+ * O(k^2) on a scratch copy of the factor: the caller moves by remove(i),
+ * add(j) on acceptance. */
+double bsl_model_try_swap(bsl_model *M, size_t i, size_t j);
 /* Remove atom j (must be active). */
 void bsl_model_remove(bsl_model *M, size_t j);
 /* Remove every atom (k = 0), O(k). */
@@ -351,14 +364,17 @@ typedef struct bsl_model_ops {
     void (*remove)(void *st, size_t j);
     /* may be NULL (= remove them one by one): the empty active set */
     void (*clear)(void *st);
-    /* may be NULL (= remove(out), then try_add(in)): log_ml of the set with
-     * out replaced by in; on return the model holds the set WITHOUT out, and
-     * the caller finishes with add(in) (accept) or add(out) (reject) */
+    /* may be NULL (= remove(out), try_add(in), add(out)): log_ml of the set
+     * with out replaced by in, the model's set unchanged (the fallback puts
+     * out back last in active()); the caller moves by remove(out), add(in) */
     double (*try_swap)(void *st, size_t out, size_t in);
     /* for every active position p, log_ml of the set without active()[p] */
     void (*drop_scores)(void *st, double *out);
     /* log_ml of the set without the active atom j, model unchanged */
     double (*try_remove)(void *st, size_t j);
+    /* may be NULL (= try_add atom by atom): out[j] = try_add(j) for every
+     * dormant atom j, NAN for the active ones (Rao-Blackwell passes) */
+    void (*add_scores)(void *st, double *out);
 
     /* may be NULL (nothing to draw): one Gibbs update of the nuisance
      * parameters given the active set (ridge: sigma^2 and lambda) */
@@ -443,6 +459,8 @@ void bsl_cmodel_clear(bsl_cmodel *M);
 double bsl_cmodel_try_swap(bsl_cmodel *M, size_t out, size_t in);
 static inline void bsl_cmodel_drop_scores(bsl_cmodel *M, double *out) { M->ops->drop_scores(M->st, out); }
 static inline double bsl_cmodel_try_remove(bsl_cmodel *M, size_t j) { return M->ops->try_remove(M->st, j); }
+/* out[j] = try_add(j) for every dormant atom j of the m, NAN for active ones */
+void bsl_cmodel_add_scores(bsl_cmodel *M, size_t m, double *out);
 int bsl_cmodel_draw_nuisance(bsl_cmodel *M, gsl_rng *r);
 size_t bsl_cmodel_nuisance(const bsl_cmodel *M, double *vals, const char *const **names);
 /* BASEL_EINVAL when the model has none to set */

@@ -74,9 +74,23 @@ void bsl_cmodel_clear(bsl_cmodel *M)
 
 double bsl_cmodel_try_swap(bsl_cmodel *M, size_t out, size_t in)
 {
-    if (M->ops->try_swap) return M->ops->try_swap(M->st, out, in);
+    if (M->ops->try_swap) {
+        const double s = M->ops->try_swap(M->st, out, in);
+        if (!isnan(s)) return s;
+    }
     M->ops->remove(M->st, out);
-    return M->ops->try_add(M->st, in);
+    const double s = M->ops->try_add(M->st, in);
+    M->ops->add(M->st, out); /* the set it had (out now last) */
+    return s;
+}
+
+void bsl_cmodel_add_scores(bsl_cmodel *M, size_t m, double *out)
+{
+    if (M->ops->add_scores) {
+        M->ops->add_scores(M->st, out);
+        return;
+    }
+    for (size_t j = 0; j < m; j++) out[j] = bsl_cmodel_is_active(M, j) ? NAN : bsl_cmodel_try_add(M, j);
 }
 
 int bsl_cmodel_draw_nuisance(bsl_cmodel *M, gsl_rng *r)
@@ -324,6 +338,8 @@ static void gauss_clear(void *st) { bsl_model_clear(st); }
 static int gauss_add_row(void *st, const double *b, const double *y) { return bsl_model_add_row(st, b, y); }
 static void gauss_drop_scores(void *st, double *out) { bsl_model_drop_scores(st, out); }
 static double gauss_try_remove(void *st, size_t j) { return bsl_model_drop_score(st, j); }
+static void gauss_add_scores(void *st, double *out) { bsl_model_add_scores(st, out); }
+static double gauss_try_swap(void *st, size_t out, size_t in) { return bsl_model_try_swap(st, out, in); }
 static void gauss_coef_mean(const void *st, double *beta) { bsl_model_coef_mean(st, beta); }
 static double gauss_sigma2(const void *st, size_t o) { return bsl_model_sigma2(st, o); }
 
@@ -376,9 +392,10 @@ const bsl_model_ops bsl_model_gauss = {
     .add = gauss_add,
     .remove = gauss_remove,
     .clear = gauss_clear,
-    .try_swap = NULL,
+    .try_swap = gauss_try_swap,
     .drop_scores = gauss_drop_scores,
     .try_remove = gauss_try_remove,
+    .add_scores = gauss_add_scores,
     .draw_nuisance = gauss_draw_nuisance,
     .nuisance = gauss_nuisance,
     .set_nuisance = gauss_set_nuisance,

@@ -76,7 +76,15 @@ int bsl_modelset_add(bsl_modelset *s, const size_t *atoms, size_t k, double weig
     size_t buf[256], *sorted = k <= 256 ? buf : malloc(k * sizeof *sorted);
     if (!sorted) return -1;
     memcpy(sorted, atoms, k * sizeof *sorted);
-    qsort(sorted, k, sizeof *sorted, cmp_size);
+    if (k <= 32) /* insertion sort: samplers call this at every accepted move */
+        for (size_t i = 1; i < k; i++) {
+            const size_t v = sorted[i];
+            size_t j = i;
+            for (; j > 0 && sorted[j - 1] > v; j--) sorted[j] = sorted[j - 1];
+            sorted[j] = v;
+        }
+    else
+        qsort(sorted, k, sizeof *sorted, cmp_size);
     int rc = 0;
     uint64_t h = hash_atoms(sorted, k);
     size_t at = (size_t)(h & (s->nslots - 1));

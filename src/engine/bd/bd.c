@@ -191,8 +191,10 @@ static void swap(bd_chain *ch, const bsl_vs_problem *pb, const double *w)
     const double W_new = ch->W_dormant - w[b] + w[a];
     const double lp_new = bsl_cmodel_try_swap(M, a, b) + bsl_mprior_log(&pb->mprior, k);
     const double log_alpha = lp_new - lp + log(w[a]) - log(W_new) - log(w[b]) + log(ch->W_dormant);
-    if (lp_new > -INFINITY && (log_alpha >= 0 || log(gsl_rng_uniform_pos(ch->r)) < log_alpha) &&
-        bsl_cmodel_add(M, b) == BASEL_OK) {
+    /* try_swap leaves the model as it was (model.h): move only when accepted */
+    if (!(lp_new > -INFINITY && (log_alpha >= 0 || log(gsl_rng_uniform_pos(ch->r)) < log_alpha))) return;
+    bsl_cmodel_remove(M, a);
+    if (bsl_cmodel_add(M, b) == BASEL_OK) {
         ch->W_dormant = W_new;
         ch->swaps++;
         return;
@@ -504,7 +506,7 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
         chs[h].birth = alias;
     }
     const double t0 = omp_get_wtime();
-    bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed,
+    bsl_chains cs = {.chains = chains, .max_time = run->max_time, .threads = run->threads, .seed = run->seed,
                      .units = run->burn + run->iter, .progress = run->progress,
                      .progress_user = run->progress_user, .trace_m = D->m,
                      .trace_iter = run->iter, .trace_len = BD_TRACE_LEN,

@@ -700,7 +700,7 @@ int bsl_ssvs_run_ex(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result 
     x.v0 = v0;
     for (size_t h = 0; h < chains && !rc; h++)
         rc = ss_chain_init(&x, &ch[h], &r1, h, err);
-    bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed,
+    bsl_chains cs = {.chains = chains, .max_time = run->max_time, .threads = run->threads, .seed = run->seed,
                      .units = run->burn + run->iter, .progress = run->progress,
                      .progress_user = run->progress_user, .trace_m = m,
                      .trace_iter = run->iter, .trace_len = SS_TRACE_LEN,

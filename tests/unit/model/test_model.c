@@ -17,6 +17,13 @@
  * (a relative error of 1e-4 in a death rate), and since dense and streaming
  * arithmetic may then disagree on feasibility at the rank boundary, only the
  * dense path is run.
+ * (4) bsl_model_try_swap (one atom out, one in, scored from the explicit
+ * inverse without moving) equals remove-then-try_add on a copy, and leaves
+ * the model as it was; (5) bsl_model_add_scores (every dormant atom's
+ * try_add, batched on the dense Gram) equals try_add atom by atom, on both
+ * designs. Same tolerances; in the stiff case the two arithmetics may
+ * disagree on feasibility at the rank boundary, which is counted, not
+ * compared.
  */
 #include "check.h"
 #include "model/model.h"
@@ -55,13 +62,15 @@ static void sequence(const char *prior_spec, unsigned long seed, double width, i
     CHECK(Dd->G != NULL && Ds->G == NULL, "dense and streaming designs built");
     bsl_coef_prior pr;
     bsl_coef_prior_parse(&pr, prior_spec, N, 2, &err);
-    bsl_model *Md, *Ms, *Mf;
+    bsl_model *Md, *Ms, *Mf, *Mg;
+    bsl_model_create(&Mg, Dd, &pr, KMAX, &err);
     bsl_model_create(&Md, Dd, &pr, KMAX, &err);
     bsl_model_create(&Ms, Ds, &pr, KMAX, &err);
     bsl_model_create(&Mf, Dd, &pr, KMAX, &err);
     double worst_stream = 0, worst_fresh = 0, worst_drop = 0;
     double drop_d[KMAX + 1], drop_f[KMAX + 1];
-    int refused = 0, nan_seen = 0;
+    int refused = 0, nan_seen = 0, swaps = 0, swap_edge = 0, batch_edge = 0, moved = 0;
+    double worst_swap = 0, worst_batch = 0, sc_b[40], sc_1[40];
     for (int step = 0; step < 3000; step++) {
         const int add = Md->k == 0 || (Md->k < KMAX && gsl_rng_uniform(r) < 0.55);
         if (add) {
@@ -95,17 +104,59 @@ static void sequence(const char *prior_spec, unsigned long seed, double width, i
             }
         }
         nan_seen |= !isfinite(Md->log_ml);
+        if (Md->k > 0 && Md->k < Dd->m) { /* (4) a swap scored in place */
+            const size_t i = Md->active[gsl_rng_uniform_int(r, Md->k)];
+            size_t j = gsl_rng_uniform_int(r, Dd->m);
+            while (Md->pos[j] >= 0) j = (j + 1) % Dd->m;
+            const double before = Md->log_ml;
+            const size_t kb = Md->k;
+            const double sw = bsl_model_try_swap(Md, i, j);
+            moved |= Md->log_ml != before || Md->k != kb || Md->pos[i] < 0;
+            bsl_model_copy(Mg, Md);
+            bsl_model_remove(Mg, i);
+            const double ref = bsl_model_try_add(Mg, j);
+            swaps++;
+            if ((sw == -INFINITY) != (ref == -INFINITY)) swap_edge++;
+            else if (sw > -INFINITY) worst_swap = fmax(worst_swap, stiff ? fabs(sw - ref) : fabs(sw - ref) / fmax(1, fabs(ref)));
+        }
+        if (step % 25 == 0) { /* (5) the batched scores, dense and streamed */
+            for (int pass = 0; pass < (stiff ? 1 : 2); pass++) {
+                bsl_model *M = pass ? Ms : Md;
+                bsl_model_add_scores(M, sc_b);
+                for (size_t j = 0; j < Dd->m; j++) {
+                    if (M->pos[j] >= 0) {
+                        CHECK(isnan(sc_b[j]), "add_scores: NAN for the active atom %zu", j);
+                        continue;
+                    }
+                    sc_1[j] = bsl_model_try_add(M, j);
+                    if ((sc_b[j] == -INFINITY) != (sc_1[j] == -INFINITY)) batch_edge++;
+                    else if (sc_1[j] > -INFINITY)
+                        worst_batch = fmax(worst_batch, stiff ? fabs(sc_b[j] - sc_1[j])
+                                                              : fabs(sc_b[j] - sc_1[j]) / fmax(1, fabs(sc_1[j])));
+                }
+            }
+        }
     }
     const double tol = stiff ? 1e-4 : 1e-9;
     CHECK(worst_stream < 1e-10, "%s r=%g: streaming vs dense scores, max rel diff %.3g", prior_spec, width, worst_stream);
     CHECK(worst_fresh < tol, "%s r=%g: incremental vs fresh factorisation, max rel diff %.3g", prior_spec, width, worst_fresh);
     CHECK(worst_drop < tol, "%s r=%g: drop-one scores vs fresh, max diff %.3g", prior_spec, width, worst_drop);
     CHECK(!nan_seen, "%s: no NaN or Inf", prior_spec);
+    CHECK(!moved, "%s r=%g: try_swap left the model as it was", prior_spec, width);
+    CHECK(worst_swap < tol, "%s r=%g: try_swap vs remove + try_add, max diff %.3g over %d", prior_spec, width,
+          worst_swap, swaps);
+    CHECK(stiff ? swap_edge * 20 <= swaps : swap_edge == 0,
+          "%s r=%g: try_swap and remove + try_add agree on feasibility (%d of %d differ)", prior_spec, width,
+          swap_edge, swaps);
+    CHECK(worst_batch < tol, "%s r=%g: add_scores vs try_add, max diff %.3g", prior_spec, width, worst_batch);
+    CHECK(batch_edge == 0, "%s r=%g: add_scores and try_add agree on feasibility (%d differ)", prior_spec,
+          width, batch_edge);
     if (stiff && strncmp(prior_spec, "g", 1) == 0)
         CHECK(refused > 0, "%s: near-collinear kernels were refused (%d times)", prior_spec, refused);
     bsl_model_free(Md);
     bsl_model_free(Ms);
     bsl_model_free(Mf);
+    bsl_model_free(Mg);
     bsl_design_free(Dd);
     bsl_design_free(Ds);
     bsl_dict_free(dict);

@@ -1,0 +1,63 @@
+#!/bin/bash
+# test_scale_defaults.sh: defaults that scale (issue 18 items 1 and 6).
+#  - --max-time stops bd, rj and ssvs at a chain boundary: exit 3, the fit
+#    of what was done is written, diagnostics.interrupted has fewer
+#    iterations than planned and a warning says so; other methods refuse it
+#    (exit 2, nothing written).
+#  - the default iter of rj and bd grows as d / 100 above 100 inputs
+#    (recorded in settings.iter); a user's --iter is kept.
+#  - diagnostics.gram says which way the design went: dense for p = 15
+#    inputs, streamed for a kernel at each of 1200 points on a short run.
+source "$(dirname "$0")/lib.sh" "$1"
+L=data/linear/lin_p15_n200.csv
+
+for m in rj bd ssvs; do
+    set +e
+    "$BASEL" fit "$L" --method $m --iter 100000000 --burn 10 --max-time 1 --seed 1 --quiet -o "$T/$m.json" 2> "$T/err"
+    rc=$?
+    set -e
+    if [ $rc -eq 3 ] && python3 -c "
+import json, sys
+d = json.load(open('$T/$m.json'))['diagnostics']
+i = d['interrupted']
+sys.exit(not (0 < i['iterations'] < i['planned'] and any('interrupted' in w for w in d['warnings'])))"; then ok
+    else bad "$m --max-time 1: exit $rc, $(cat "$T/err")"; fi
+done
+set +e
+"$BASEL" fit "$L" --method enumerate --max-time 1 -o "$T/e.json" 2> "$T/err"
+rc=$?
+set -e
+if [ $rc -eq 2 ] && [ ! -f "$T/e.json" ] && grep -q "max-time" "$T/err"; then ok; else bad "enumerate --max-time: exit $rc"; fi
+
+# 250 inputs: rj's default 50000 becomes 125000, bd's 10000 becomes 25000
+python3 -c "
+import random
+random.seed(3)
+print(','.join('x%d' % j for j in range(250)) + ',y')
+for i in range(300):
+    x = [random.gauss(0, 1) for _ in range(250)]
+    print(','.join('%.4f' % v for v in x) + ',%.4f' % (x[0] - x[1] + random.gauss(0, 1)))" > "$T/wide.csv"
+for pair in rj:125000 bd:25000; do
+    m=${pair%%:*} want=${pair#*:}
+    "$BASEL" fit "$T/wide.csv" --method $m --seed 1 --quiet --max-time 0.5 -o "$T/w.json" 2>/dev/null || true
+    got=$(python3 -c "import json; print(json.load(open('$T/w.json'))['settings']['iter'])")
+    if [ "$got" = "$want" ]; then ok; else bad "$m default iter at d = 250: $got, want $want"; fi
+done
+"$BASEL" fit "$T/wide.csv" --method rj --iter 300 --seed 1 --quiet -o "$T/w.json"
+got=$(python3 -c "import json; print(json.load(open('$T/w.json'))['settings']['iter'])")
+if [ "$got" = 300 ]; then ok; else bad "a user's --iter 300 became $got"; fi
+
+# dense Gram for p = 15; streamed for 1200 kernels on a short run
+"$BASEL" fit "$L" --method rj --iter 2000 --seed 1 --quiet -o "$T/g.json"
+python3 -c "
+import math, random
+random.seed(1)
+print('x,y')
+for i in range(1200):
+    x = random.uniform(-10, 10)
+    print('%.6f,%.6f' % (x, math.sin(x) / x + random.gauss(0, 0.1)))" > "$T/s.csv"
+"$BASEL" fit "$T/s.csv" --basis gauss:r=1.6 --iter 200 --seed 1 --quiet -o "$T/s.json"
+g1=$(python3 -c "import json; print(json.load(open('$T/g.json'))['diagnostics']['gram'])")
+g2=$(python3 -c "import json; print(json.load(open('$T/s.json'))['diagnostics']['gram'])")
+if [ "$g1" = dense ] && [ "$g2" = streamed ]; then ok; else bad "gram: p = 15 $g1, 1200 kernels $g2"; fi
+finish

@@ -190,12 +190,24 @@ static void run_anneal(bsl_rbf_chain *ch, gsl_rng *r, chain_out *out, bsl_ticker
             memcpy(out->best_mu, bsl_rbf_chain_centres(ch), out->best_k * ch->d * sizeof(double));
         }
     }
-    /* the best network, freshly factorised, for least squares */
-    rbf_state *s = &ch->st[ch->cur];
+    /* the best network, freshly factorised, for least squares. Should that
+     * fail (a column the O(k^2) updates admitted falls below the rank
+     * tolerance when factorised afresh: smooth kernels at a wide width),
+     * the final state, which the annealing has brought next to it: afresh,
+     * or else as the updates left it (the factor the chain itself used). */
+    rbf_state *s = &ch->st[1 - ch->cur];
+    rbf_state_copy(ch, s, &ch->st[ch->cur]);
     s->k = out->best_k;
     s->width = out->best_width;
     memcpy(s->mu, out->best_mu, out->best_k * ch->d * sizeof(double));
-    out->rc = rbf_state_refresh(ch, s);
+    if (rbf_state_refresh(ch, s) != BASEL_OK) {
+        rbf_state_copy(ch, s, &ch->st[ch->cur]);
+        if (rbf_state_refresh(ch, s) != BASEL_OK) rbf_state_copy(ch, s, &ch->st[ch->cur]);
+        rbf_state_loglik(ch, s);
+        out->best = rbf_log_target(ch, s);
+    }
+    ch->cur = 1 - ch->cur;
+    out->rc = BASEL_OK;
     if (out->rc == BASEL_OK) capture(ch, &out->draws[0]);
     out->ndone = out->rc == BASEL_OK;
 }

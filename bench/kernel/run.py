@@ -123,7 +123,9 @@ def run_rvm(name, header, target, sets, tmp):
 
 
 def run_sklearn(header, target, sets, rmse):
+    import warnings
     import numpy as np
+    warnings.filterwarnings("ignore")  # ML-II's length scales at their bound: irrelevant inputs
     from sklearn.gaussian_process import GaussianProcessRegressor
     from sklearn.gaussian_process.kernels import RBF, WhiteKernel, ConstantKernel
     from sklearn.model_selection import GridSearchCV

@@ -90,6 +90,7 @@ _PROTOTYPES = {
     "basel_fit_from_json": (ctypes.c_int, [_PP, _S, ctypes.c_char_p, _Z, _E]),
     "basel_fit_free": (None, [_P]),
     "basel_fit_predict": (ctypes.c_int, [_P, _P, _S, ctypes.c_double, _PP, _E]),
+    "basel_fit_predict_ex": (ctypes.c_int, [_P, _P, _S, ctypes.c_double, ctypes.c_int, _PP, _E]),
     "basel_pred_get": (ctypes.c_int, [_P, _Z, _Z, _c_double_p, _c_double_p, _c_double_p]),
     "basel_pred_rows": (_Z, [_P]),
     "basel_pred_class_count": (_Z, [_P]),
@@ -512,12 +513,19 @@ class Fit(_Handle):
         df.insert(0, "chain", chain)
         return df
 
-    def predict(self, data, model=None, level=0.95):
-        """basel_fit_predict: a Pred with mean/lower/upper (regression) or
-        class probabilities (classification)."""
+    def predict(self, data, model=None, level=0.95, kind="new"):
+        """basel_fit_predict_ex: a Pred with mean/lower/upper (regression) or
+        class probabilities (classification). kind is what the interval
+        covers: "new" (a new observation, the default) or "mean" (the
+        regression function E[y | x], BAS's se.fit; subset methods only),
+        as `basel predict --interval-kind`."""
+        kinds = {"new": 0, "mean": 1}
+        if kind not in kinds:
+            raise ValueError("kind=%r: use \"new\" (a new observation) or \"mean\" (the regression function)"
+                             % (kind,))
         err, out = _Error(), ctypes.c_void_p()
-        _check(library().basel_fit_predict(self.ptr, data.ptr, _b(model), float(level), ctypes.byref(out),
-                                           ctypes.byref(err)), err)
+        _check(library().basel_fit_predict_ex(self.ptr, data.ptr, _b(model), float(level), kinds[kind],
+                                              ctypes.byref(out), ctypes.byref(err)), err)
         return Pred(out.value)
 
 

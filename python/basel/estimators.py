@@ -148,6 +148,15 @@ class _BaselEstimator(BaseEstimator):
         if self.keep_draws:
             self.draws_ = fit.draws()
 
+    def _finite(self):
+        """scikit-learn's force_all_finite for fit's X: na="drop" lets NaN
+        (a missing value) through to basel, which drops those rows (--na
+        drop); otherwise NaN is refused, as by any estimator without
+        native missing-value support."""
+        if self.na not in (None, "error", "drop"):
+            raise ValueError("na=%r: use \"error\" (the default) or \"drop\"" % (self.na,))
+        return "allow-nan" if self.na == "drop" else True
+
     def _check_n_samples(self, n):
         if n < 2:
             raise ValueError("n_samples=%d: basel needs at least 2 samples to fit" % n)
@@ -200,6 +209,8 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
       verbose     a progress bar on stderr
       keep_draws  keep the draws (draws_)
       options     dict of any other option by its command-line name
+      na          "error" (default: NaN in X is refused) or "drop" (rows of
+                  X with a NaN are left out of the fit, --na drop)
 
     Fitted attributes: basel_fit_ (the fit; document_ is FIT.json as a dict),
     method_, seed_, atom_names_, pip_ (per atom), feature_importances_ (= pip_
@@ -212,7 +223,7 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
 
     def __init__(self, method="bd", basis=None, prior=None, model_prior=None, n_iter=None, burn=None, thin=None,
                  chains=None, kmax=None, standardize=None, top=None, particles=None, model=None, random_state=None,
-                 n_jobs=None, verbose=False, keep_draws=False, options=None):
+                 n_jobs=None, verbose=False, keep_draws=False, options=None, na=None):
         self.method = method
         self.basis = basis
         self.prior = prior
@@ -231,12 +242,14 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
         self.verbose = verbose
         self.keep_draws = keep_draws
         self.options = options
+        self.na = na
 
     def fit(self, X, y, progress=None):
         """Fit to X (n x p) and y (n, or n x c for methods with several
         targets). progress(fraction) is called on this thread as the run
         goes; a true result cancels it (KeyboardInterrupt), as does Ctrl-C."""
-        X, y = self._validate_data(X, y, dtype=np.float64, y_numeric=True, multi_output=True)
+        X, y = self._validate_data(X, y, dtype=np.float64, y_numeric=True, multi_output=True,
+                                   force_all_finite=self._finite())
         if y.ndim == 2 and y.shape[1] == 1:
             warnings.warn("A column-vector y was passed when a 1d array was expected.", DataConversionWarning,
                           stacklevel=2)
@@ -312,12 +325,15 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
     def _shape(self, a):
         return a[0] if len(self.target_names_) == 1 else a
 
-    def predict_interval(self, X, level=0.95, model=None):
+    def predict_interval(self, X, level=0.95, model=None, kind="new"):
         """(mean, lower, upper): the predictive mean and the central interval
-        of probability level for a new observation at each row of X."""
+        of probability level at each row of X, for a new observation
+        (kind="new", the default) or for the regression function E[y | x]
+        (kind="mean": BAS's se.fit; the subset methods only), as
+        `basel predict --interval-kind`."""
         check_is_fitted(self, "basel_fit_")
         X = self._validate_data(X, dtype=np.float64, reset=False)
-        pred = self.basel_fit_.predict(self._data(X), model if model is not None else self.model, level)
+        pred = self.basel_fit_.predict(self._data(X), model if model is not None else self.model, level, kind)
         mean, lo, hi = pred.intervals(len(self.target_names_))
         if len(self.target_names_) == 1:
             return mean[:, 0], lo[:, 0], hi[:, 0]
@@ -343,7 +359,7 @@ class BayesianSelectionClassifier(ClassifierMixin, _BaselEstimator):
     chains, kernels (Gaussian kernels shared by the classes), kmax,
     standardize, top, model ("bma", "hpm", "median", "prevalence": the draws
     predict averages over), random_state, n_jobs, verbose, keep_draws,
-    options (see BayesianSelectionRegressor).
+    options, na (see BayesianSelectionRegressor).
 
     Fitted attributes: classes_, pip_ (per input) = feature_importances_,
     model_size_, selected_, basel_fit_, document_, seed_, draws_ (keep_draws),
@@ -352,7 +368,7 @@ class BayesianSelectionClassifier(ClassifierMixin, _BaselEstimator):
 
     def __init__(self, model_prior=None, n_iter=None, burn=None, thin=None, chains=None, kernels=None, kmax=None,
                  standardize=None, top=None, model=None, random_state=None, n_jobs=None, verbose=False,
-                 keep_draws=False, options=None):
+                 keep_draws=False, options=None, na=None):
         self.model_prior = model_prior
         self.n_iter = n_iter
         self.burn = burn
@@ -368,11 +384,12 @@ class BayesianSelectionClassifier(ClassifierMixin, _BaselEstimator):
         self.verbose = verbose
         self.keep_draws = keep_draws
         self.options = options
+        self.na = na
 
     def fit(self, X, y, progress=None):
         """Fit to X (n x p) and class labels y (any hashable labels whose
         str() differ). progress as in BayesianSelectionRegressor.fit."""
-        X, y = self._validate_data(X, y, dtype=np.float64)
+        X, y = self._validate_data(X, y, dtype=np.float64, force_all_finite=self._finite())
         check_classification_targets(y)
         self._check_n_samples(X.shape[0])
         self.classes_, y_idx = np.unique(y, return_inverse=True)

@@ -96,6 +96,54 @@ def test_return_std_is_the_95_interval_over_3_92():
     assert np.all(hi2 - lo2 < hi - lo)
 
 
+def test_interval_kinds_are_the_command_lines(tmp_path):
+    """kind="mean" and kind="new" give what `basel predict --interval-kind`
+    writes for the same fit: the interval of f(x) inside that of a new y,
+    both around the same mean."""
+    import os
+    import subprocess
+    from conftest import ROOT
+    X, y = linear_data()
+    reg = BayesianSelectionRegressor(method="enumerate", prior="g:g=120", random_state=5).fit(X, y)
+    fit = tmp_path / "fit.json"
+    reg.write_json(str(fit))
+    pd.DataFrame(X[:6], columns=reg.input_names_).to_csv(tmp_path / "x.csv", index=False)
+    for kind in ("mean", "new"):
+        out = tmp_path / ("p_%s.csv" % kind)
+        r = subprocess.run([os.path.join(ROOT, "build", "basel"), "predict", str(fit), str(tmp_path / "x.csv"),
+                            "--interval-kind", kind, "-o", str(out)], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        cli = pd.read_csv(out)
+        m, lo, hi = reg.predict_interval(X[:6], kind=kind)
+        np.testing.assert_allclose(cli.iloc[:, 0], m, rtol=1e-12)
+        np.testing.assert_allclose(cli.iloc[:, 1], lo, rtol=1e-12)
+        np.testing.assert_allclose(cli.iloc[:, 2], hi, rtol=1e-12)
+    m_mean, lo_mean, hi_mean = reg.predict_interval(X[:6], kind="mean")
+    m_new, lo_new, hi_new = reg.predict_interval(X[:6], kind="new")
+    np.testing.assert_allclose(m_mean, m_new)
+    assert np.all(lo_new < lo_mean) and np.all(hi_mean < hi_new)
+    with pytest.raises(ValueError, match="kind"):
+        reg.predict_interval(X[:2], kind="sd")
+
+
+def test_na_drop_fits_the_complete_rows():
+    """na="drop" gives the fit of the rows without NaN (the same seed, the
+    same PIPs and n); the default refuses NaN."""
+    X, y = linear_data()
+    Xm = X.copy()
+    Xm[[3, 50, 51], [1, 0, 7]] = np.nan
+    keep = ~np.isnan(Xm).any(axis=1)
+    with pytest.raises(ValueError, match="NaN"):
+        BayesianSelectionRegressor(random_state=2, **FAST_REG).fit(Xm, y)
+    a = BayesianSelectionRegressor(random_state=2, na="drop", **FAST_REG).fit(Xm, y)
+    b = BayesianSelectionRegressor(random_state=2, **FAST_REG).fit(X[keep], y[keep])
+    assert a.document_["n"] == keep.sum() == 117
+    assert a.document_["settings"]["na"] == "drop"
+    np.testing.assert_array_equal(a.pip_, b.pip_)
+    with pytest.raises(ValueError, match="na="):
+        BayesianSelectionRegressor(na="zero").fit(X, y)
+
+
 def test_seeds_and_threads():
     X, y = linear_data()
     a = BayesianSelectionRegressor(random_state=42, n_jobs=1, **FAST_REG).fit(X, y)

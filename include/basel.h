@@ -49,7 +49,11 @@ typedef enum basel_status {
     BASEL_ENUMERIC = -5,   /* a matrix was not positive definite, a value not finite */
     BASEL_ECANCELLED = -6, /* the caller's cancel flag was raised */
     BASEL_ERANGE = -7,     /* a problem too large for the method (e.g. m > 24 to enumerate) */
-    BASEL_EINTERNAL = -8   /* a bug: please report it */
+    BASEL_EINTERNAL = -8,  /* a bug: please report it */
+    /* Positive: the call ended early, and says why. */
+    BASEL_INTERRUPTED = 1  /* the progress callback returned BASEL_PROGRESS_STOP: the
+                              chains stopped at a boundary, and their state is in the
+                              checkpoint file when the option "checkpoint" was set */
 } basel_status;
 
 /* Caller-owned error record, filled by every call that can fail. line and
@@ -165,8 +169,17 @@ BASEL_API const char *basel_method_option_default(const char *method, const char
 BASEL_API const char *basel_options_label_column(const basel_options *o);
 /* Optional progress callback, called from the calling thread between blocks
  * of work with the fraction done; returning non-zero cancels the fit
- * (BASEL_ECANCELLED). */
+ * (BASEL_ECANCELLED), except BASEL_PROGRESS_STOP: with a method that can
+ * checkpoint (bd, rj, ssvs, mixture, anneal, rbf) the chains then stop at
+ * their next boundary. With the option "checkpoint" set, their state is
+ * written there and the fit returns BASEL_INTERRUPTED (no fit; "restart"
+ * continues the run). Without it, the fit is made of the iterations done
+ * and marked interrupted (basel_fit_interrupted, a warning), and
+ * basel_fit_run returns BASEL_OK; BASEL_INTERRUPTED only when no chain had
+ * kept an iteration yet. With the other methods BASEL_PROGRESS_STOP
+ * cancels. */
 typedef int (*basel_progress_fn)(double fraction_done, void *user);
+#define BASEL_PROGRESS_STOP 2
 BASEL_API void basel_options_set_progress(basel_options *o, basel_progress_fn fn, void *user);
 BASEL_API void basel_options_free(basel_options *o);
 
@@ -177,9 +190,26 @@ typedef struct basel_fit basel_fit;
 /* Run the method chosen in o on data. On success *out owns the result.
  * Errors: BASEL_EINVAL (bad options for this data: a target that is not a
  * column, a non-numeric cell in a used column with its position, n too
- * small, ...), BASEL_ERANGE, BASEL_ENUMERIC, BASEL_ENOMEM, BASEL_ECANCELLED. */
+ * small, ...), BASEL_ERANGE, BASEL_ENUMERIC, BASEL_ENOMEM, BASEL_ECANCELLED,
+ * BASEL_EIO (a checkpoint that cannot be written or read), and the positive
+ * BASEL_INTERRUPTED (no fit: see basel_progress_fn).
+ * Checkpoints (the MCMC methods bd, rj, ssvs, mixture, anneal, rbf): the
+ * option "checkpoint" (a path) saves the chains' complete state there,
+ * atomically, every "checkpoint-every" seconds (default 60; 0: only when
+ * interrupted) and when interrupted; "restart" (a path) continues the run
+ * saved there, and the fit is then byte-identical to an uninterrupted run's
+ * (the other options and the data must be the same; a restart with seed 0
+ * takes the checkpoint's seed). Neither is recorded in the fit. */
 BASEL_API int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *o,
                             basel_error *err);
+/* The same fit from summary statistics instead of rows: path names a JSON
+ * file of centred X'X, X'y, y'y and n, or of a correlation (LD) matrix,
+ * z-scores and n (docs/SUMMARY_STATS.md). Methods enumerate, bd, rj and
+ * ssvs with --basis linear; target and inputs must be unset or name the
+ * file's columns exactly (the file names them), na unset or "error". The posterior equals the one from the rows
+ * behind the statistics. Errors: as basel_fit_run, and BASEL_EIO /
+ * BASEL_EPARSE for the file, BASEL_EINVAL naming a bad key. */
+BASEL_API int basel_fit_run_stats(basel_fit **out, const char *path, const basel_options *o, basel_error *err);
 /* Write FIT.json. A new or regular file (or the file a symlink points to)
  * is replaced atomically: a temporary file beside it, then rename; a
  * replaced file keeps its mode. A character device or FIFO is written in
@@ -193,12 +223,20 @@ BASEL_API int basel_fit_read_json(basel_fit **out, const char *path, basel_error
 /* Write the draws CSV (one row per retained draw: chain, size, one 0/1
  * column per atom, then any sampled hyperparameters; '#' comment lines carry
  * the settings), atomically. Needs the option keep-draws=1 at fit time;
- * BASEL_EINVAL otherwise (and for fits read back from FIT.json). */
+ * BASEL_EINVAL otherwise (and for fits read back from FIT.json). The draws
+ * of bd, rj and ssvs are not held in memory: they were written during the
+ * run to temporary files (tmpfile(3), in TMPDIR, removed with the fit),
+ * which this copies; so it may be called more than once. */
 BASEL_API int basel_fit_write_draws(const basel_fit *f, const char *path, basel_error *err);
 /* The FIT.json format version this library writes and reads. */
 BASEL_API int basel_fit_format_version(void);
 /* The seed the fit used (useful when the options said "pick one"). */
 BASEL_API unsigned long basel_fit_seed(const basel_fit *f);
+/* 1 when the fit was made from an interrupted run (see basel_progress_fn:
+ * FIT.json's diagnostics.interrupted), with the iterations done and
+ * planned, over all chains and burn-in included (either pointer may be
+ * NULL); 0 otherwise. */
+BASEL_API int basel_fit_interrupted(const basel_fit *f, double *done, double *planned);
 /* A human-readable report (PIP table with bars, size posterior, selected
  * models, diagnostics). The caller frees it with basel_free. NULL on ENOMEM. */
 BASEL_API char *basel_fit_summary(const basel_fit *f);

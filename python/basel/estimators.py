@@ -145,6 +145,9 @@ class _BaselEstimator(BaseEstimator):
         sel = {w: fit.selected(w) for w in ("hpm", "median", "prevalence")}
         if any(v is not None for v in sel.values()):
             self.selected_ = sel
+        cs = fit.document.get("credible_sets")
+        if cs is not None:  # docs/FIT.md "credible_sets": lists of atom names with coverage and purity
+            self.credible_sets_ = [dict(s, names=[self.atom_names_[j] for j in s["atoms"]]) for s in cs["sets"]]
         if self.keep_draws:
             self.draws_ = fit.draws()
 
@@ -217,7 +220,8 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
     when the atoms are the inputs), model_size_ (P(k = 0, 1, ...)),
     selected_ ({"hpm", "median", "prevalence"}: atom indices), coef_ and
     intercept_ (model-averaged; coef_ per atom), coef_sd_ (when the fit has a
-    coefficient table), coef_source_, draws_ (keep_draws), n_features_in_,
+    coefficient table), coef_source_, credible_sets_ (enumerate, bd, rj, ssvs with
+    the linear basis: one dict per set, docs/FIT.md), draws_ (keep_draws), n_features_in_,
     feature_names_in_ (DataFrames with string column names).
     """
 

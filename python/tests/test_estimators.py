@@ -267,3 +267,23 @@ def test_coefficients_come_from_the_table_when_the_fit_has_one():
     assert reg.coef_source_ == "coefficients" and reg.intercept_ == 3.5
     np.testing.assert_array_equal(reg.coef_, [2.5, 0, -0.25, 0])
     np.testing.assert_array_equal(reg.coef_sd_, [0.2, 0, 0.5, 0])
+
+
+def test_credible_sets_hold_a_block_of_near_copies():
+    """Three near-copies of the one true input form one credible set (docs/FIT.md
+    "credible_sets"); its coverage is P(model holds one of them) over the listed
+    models of an exact enumeration, its purity the least |r| within."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(100, 6))
+    X[:, 1] = X[:, 0] + 0.05 * rng.normal(size=100)
+    X[:, 2] = X[:, 0] + 0.05 * rng.normal(size=100)
+    y = X[:, 0] + rng.normal(size=100)
+    est = BayesianSelectionRegressor(method="enumerate", top=64).fit(X, y)
+    sets = est.credible_sets_
+    assert len(sets) == 1 and set(sets[0]["atoms"]) <= {0, 1, 2}
+    models = est.basel_fit_.document["models"]
+    cov = sum(m["prob"] for m in models if set(m["atoms"]) & set(sets[0]["atoms"]))
+    assert abs(cov - sets[0]["coverage"]) < 1e-12 and cov >= 0.95
+    r = np.abs(np.corrcoef(X[:, sets[0]["atoms"]], rowvar=False))
+    assert abs(r.min() - sets[0]["purity"]) < 1e-12
+    assert sets[0]["names"] == [est.atom_names_[j] for j in sets[0]["atoms"]]

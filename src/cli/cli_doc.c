@@ -65,7 +65,9 @@ void cli_man(FILE *fp)
     }
     fprintf(fp, ".SH FILES\nFIT.json: every key is documented in docs/FIT.md of the source distribution;\n"
                 "its format version is printed by \\fBbasel \\-\\-version\\fR.\n");
-    fprintf(fp, ".SH EXIT STATUS\n0 success, 2 bad input or usage, 1 internal failure.\n");
+    fprintf(fp, ".SH EXIT STATUS\n0 success, 2 bad input or usage, 1 internal failure, 3 interrupted by SIGINT or "
+                "SIGTERM (a fit of the iterations done is written, marked interrupted; with \\-\\-checkpoint the "
+                "run's state is saved for \\-\\-restart instead).\n");
     fprintf(fp, ".SH EXAMPLES\n");
     roff_block(fp, "basel fit data/linear/lin_p15_n200.csv -o fit.json\nbasel summary fit.json\n"
                    "basel predict fit.json data/linear/lin_p15_n200.csv --model median -o pred.csv\n");
@@ -104,7 +106,7 @@ void cli_completion(FILE *fp)
         basel_options_describe(i, &name, &help);
         if (strcmp(name, "keep-draws")) fprintf(fp, "--%s ", name);
     }
-    fprintf(fp, "-o --output --draws --quiet --help\" -- \"$cur\")) ;;\n");
+    fprintf(fp, "-o --output --draws --stats --quiet --help\" -- \"$cur\")) ;;\n");
     fprintf(fp, "            predict) COMPREPLY=($(compgen -W \"--model --interval --interval-kind -o --output --help\" -- \"$cur\")) ;;\n");
     fprintf(fp, "            coef) COMPREPLY=($(compgen -W \"-o --output --help\" -- \"$cur\")) ;;\n");
     fprintf(fp, "            *) COMPREPLY=($(compgen -W \"--help\" -- \"$cur\")) ;;\n        esac\n        return\n    fi\n");

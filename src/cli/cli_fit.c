@@ -1,6 +1,7 @@
 /* cli_fit.c: basel fit TRAIN.csv [options] -o FIT.json [--draws DRAWS.csv] */
 #include "cli.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@ void cli_fit_help(FILE *fp, const char *method)
     const char *method_default = "";
     fprintf(fp,
             "usage: basel fit TRAIN.csv [--method M] [options] [-o FIT.json] [--draws DRAWS.csv]\n"
+            "       basel fit --stats STATS.json [--method M] [options] [-o FIT.json]\n"
             "\n"
             "Reads TRAIN.csv (header row; '-' reads stdin), fits the chosen method and writes\n"
             "FIT.json (without -o, prints the summary instead). Every option is --name VALUE\n"
@@ -96,6 +98,21 @@ void cli_fit_help(FILE *fp, const char *method)
             "  --draws          DRAWS.csv: every retained draw, one 0/1 column per atom (bd, rj, ssvs, mixture)\n"
             "  --quiet          no seed note, no warnings and no progress on stderr\n"
             "\n"
+            "Interrupting: SIGINT or SIGTERM stops the chains at their next block. With\n"
+            "--checkpoint FILE (every MCMC method) their state is saved there (also every\n"
+            "--checkpoint-every seconds, default 60) and no FIT.json is written; the same\n"
+            "command with --restart FILE continues the run, and the FIT.json it writes is\n"
+            "byte-identical to an uninterrupted run's (without --seed, the restart takes the\n"
+            "checkpoint's). Without --checkpoint the fit is made of the iterations done,\n"
+            "marked interrupted (diagnostics.interrupted and a warning), and written. Either\n"
+            "way the exit status is 3. A second signal ends the process at once.\n"
+            "\n"
+            "Summary statistics (instead of TRAIN.csv; docs/SUMMARY_STATS.md):\n"
+            "  --stats          STATS.json: n, input names and either centred X'X, X'y, y'y (with the\n"
+            "                   means, to predict) or a correlation (LD) matrix and z-scores, as susie_rss;\n"
+            "                   --method enumerate, bd, rj or ssvs with --basis linear; the posterior is the\n"
+            "                   one from the rows behind the statistics\n"
+            "\n"
             "Examples:\n"
             "  basel fit data/linear/lin_p15_n200.csv --method enumerate --prior g:g=200 \\\n"
             "      --model-prior uniform -o fit.json\n"
@@ -111,8 +128,40 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The signal that asked the fit to stop (0: none). The library installs no
+ * handler; the command does, for the fit only, and the progress callback
+ * passes the request on. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig) { stop_signal = sig; }
+
+typedef struct fit_progress {
+    int show;
+    cli_progress_state bar;
+} fit_progress;
+
+static int progress(double fraction, void *user)
+{
+    fit_progress *p = user;
+    if (p->show) cli_progress(fraction, &p->bar);
+    return stop_signal ? BASEL_PROGRESS_STOP : 0;
+}
+
+/* SIGINT and SIGTERM stop the fit at a boundary; a second one kills
+ * (SA_RESETHAND). on = 0 puts the defaults back. */
+static void catch_signals(int on)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on ? on_signal : SIG_DFL;
+    sa.sa_flags = on ? SA_RESETHAND : 0;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 typedef struct fit_args {
-    const char *train, *output, *draws;
+    const char *train, *output, *draws, *stats;
     int quiet;
 } fit_args;
 
@@ -158,8 +207,9 @@ static int parse(int argc, char **argv, basel_options *o, fit_args *a)
             const char *name, *value;
             if (take_value(argc, argv, &i, &name, &value, buf, sizeof buf) || cli_once(&seen, "fit", name))
                 return 2;
-            if (!strcmp(name, "draws") || !strcmp(name, "output")) {
+            if (!strcmp(name, "draws") || !strcmp(name, "output") || !strcmp(name, "stats")) {
                 if (!strcmp(name, "draws")) a->draws = value;
+                else if (!strcmp(name, "stats")) a->stats = value;
                 else a->output = value;
                 continue;
             }
@@ -169,22 +219,32 @@ static int parse(int argc, char **argv, basel_options *o, fit_args *a)
             return cli_usage("fit", "unknown option '%s'", arg);
         }
     }
-    if (!a->train) return cli_usage("fit", "missing the training file (TRAIN.csv, or - for stdin)");
+    if (a->train && a->stats) return cli_usage("fit", "give a training file or --stats FILE, not both");
+    if (!a->train && !a->stats) return cli_usage("fit", "missing the training file (TRAIN.csv, or - for stdin)");
     return 0;
 }
 
-/* The files fit reads and writes, checked before the work starts. */
+/* The files fit reads and writes, checked before the work starts. The
+ * checkpoint may be the file --restart reads (it is read whole before the
+ * first write, and replaced atomically), so each is checked without the
+ * other. */
 static int check_files(const fit_args *a, const basel_options *o)
 {
     const char *resume = basel_options_get(o, "resume"), *running = basel_options_get(o, "running");
-    const cli_file files[] = {
+    const char *ckpt = basel_options_get(o, "checkpoint"), *restart = basel_options_get(o, "restart");
+    cli_file files[] = {
         {"the training file", a->train, 0},
+        {"--stats", a->stats, 0},
         {"--resume", resume && *resume ? resume : NULL, 0},
         {"-o", a->output, 1},
         {"--draws", a->draws, 1},
         {"--running", running && *running ? running : NULL, 1},
+        {"--restart", restart && *restart ? restart : NULL, 0},
     };
-    return cli_check_files(files, sizeof files / sizeof files[0]);
+    const size_t n = sizeof files / sizeof files[0];
+    int rc = cli_check_files(files, n);
+    files[n - 1] = (cli_file){"--checkpoint", ckpt && *ckpt ? ckpt : NULL, 1};
+    return rc ? rc : cli_check_files(files, n);
 }
 
 int cli_fit(int argc, char **argv)
@@ -207,17 +267,32 @@ int cli_fit(int argc, char **argv)
     const double t0 = now();
     if (status || (status = check_files(&a, o))) goto done;
     if (a.draws) basel_options_set(o, "keep-draws", "1", &err);
-    cli_progress_state progress;
-    cli_progress_start(&progress);
-    if (!a.quiet) basel_options_set_progress(o, cli_progress, &progress);
+    fit_progress prog = {.show = !a.quiet};
+    cli_progress_start(&prog.bar);
+    basel_options_set_progress(o, progress, &prog);
     /* a classifier's target holds class labels: read it as text */
     const char *label = basel_options_label_column(o);
-    if (basel_data_read_csv(&data, a.train, label, &err) || basel_fit_run(&fit, data, o, &err)) {
-        if (!a.quiet) cli_progress_end(&progress);
-        status = cli_report(&err);
+    catch_signals(1);
+    const int failed = a.stats ? basel_fit_run_stats(&fit, a.stats, o, &err)
+                               : basel_data_read_csv(&data, a.train, label, &err) || basel_fit_run(&fit, data, o, &err);
+    catch_signals(0);
+    if (failed) {
+        if (!a.quiet) cli_progress_end(&prog.bar);
+        if (stop_signal && (err.code == BASEL_INTERRUPTED || err.code == BASEL_ECANCELLED)) {
+            const char *ckpt = basel_options_get(o, "checkpoint");
+            fprintf(stderr, "basel: interrupted by signal %d; ", (int)stop_signal);
+            if (err.code == BASEL_INTERRUPTED && ckpt && *ckpt)
+                fprintf(stderr, "the run's state is saved in %s (continue with --restart %s); ", ckpt, ckpt);
+            else if (err.code == BASEL_INTERRUPTED)
+                fprintf(stderr, "%s; ", err.message); /* nothing kept yet to make a fit of */
+            fprintf(stderr, "no FIT.json written\n");
+            status = 3;
+        } else {
+            status = cli_report(&err);
+        }
         goto done;
     }
-    if (!a.quiet) cli_progress_end(&progress);
+    if (!a.quiet) cli_progress_end(&prog.bar);
     if (!a.quiet) fprintf(stderr, "basel: fitted in %.2f s\n", now() - t0);
     /* the fit's warnings (FIT.json diagnostics.warnings), one line each */
     for (size_t i = 0; !a.quiet && i < basel_fit_warning_count(fit); i++)
@@ -244,6 +319,12 @@ int cli_fit(int argc, char **argv)
         char *s = basel_fit_summary(fit);
         if (s) fputs(s, stdout);
         basel_free(s);
+    }
+    double done_it, planned;
+    if (!status && basel_fit_interrupted(fit, &done_it, &planned)) { /* a fit of part of the run */
+        fprintf(stderr, "basel: interrupted by signal %d after %.0f of %.0f iterations; the fit%s is of that part\n",
+                (int)stop_signal, done_it, planned, a.output ? " written" : "");
+        status = 3;
     }
 done:
     basel_fit_free(fit);

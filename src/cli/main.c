@@ -54,7 +54,10 @@ static void help(FILE *fp)
             "  basel fit data/regression/sinc_vermaak_train.csv --target y --inputs x --basis gauss:r=1.6 \\\n"
             "      --prior ridge -o fit.json\n"
             "\n"
-            "Exit status: 0 success, 2 bad input or usage, 1 internal failure.\n");
+            "Exit status: 0 success, 2 bad input or usage, 1 internal failure, 3 interrupted\n"
+            "by SIGINT or SIGTERM (a fit of the iterations done is written, marked interrupted;\n"
+            "with --checkpoint FILE the run's state is saved there instead: continue it with\n"
+            "--restart FILE; see 'basel help fit').\n");
 }
 
 int cli_report(const basel_error *err)
@@ -71,6 +74,7 @@ int cli_report(const basel_error *err)
     case BASEL_ENOMEM:
     case BASEL_EINTERNAL:
     case BASEL_ECANCELLED: return 1;
+    case BASEL_INTERRUPTED: return 3;
     default: return 2;
     }
 }

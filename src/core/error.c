@@ -16,6 +16,7 @@ const char *basel_status_str(int code)
     case BASEL_ECANCELLED: return "BASEL_ECANCELLED";
     case BASEL_ERANGE: return "BASEL_ERANGE";
     case BASEL_EINTERNAL: return "BASEL_EINTERNAL";
+    case BASEL_INTERRUPTED: return "BASEL_INTERRUPTED";
     default: return "BASEL_UNKNOWN";
     }
 }

@@ -9,23 +9,39 @@
  * flag, which chains read at their next flush.
  */
 #include "chains.h"
+#include "ckpt.h"
+#include "../io/io.h"
+
+#include <errno.h>
+#include <stdio.h>
 
 #include <math.h>
 #include <omp.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 struct bsl_chains_shared {
     size_t done;      /* units published by all chains (atomic) */
-    size_t next;      /* next chain to hand out (atomic) */
-    size_t finished;  /* chains that returned (atomic) */
-    int stop;         /* cancelled (atomic) */
+    size_t next;      /* next entry of todo to hand out (atomic) */
+    size_t finished;  /* entries of todo handed out and returned (atomic) */
+    int stop;         /* chains must return at their next boundary (atomic) */
+    int why;          /* what stop means: STOP_* (atomic; the first reason wins) */
     double total;     /* chains x units */
     double last;      /* fraction at the last callback (thread 0 only) */
+    double next_ckpt; /* wall time of the next checkpoint (thread 0 only; 0: none) */
+    double every;
+    int can_pause;    /* checkpoints are possible (ckpt.io set) */
     basel_progress_fn fn;
     void *user;
 };
+
+enum { STOP_NONE = 0, STOP_CANCEL, STOP_INTERRUPT, STOP_PAUSE };
+/* a chain's place in the run */
+enum { CHAIN_NEW = 0, CHAIN_PAUSED = 1, CHAIN_DONE = 2 };
+/* a chain's status while it has none: not run, or paused */
+#define NOT_RUN 0x7fff
 
 /* Progress reports below this step are skipped: at most ~1000 calls. */
 #define REPORT_STEP 1e-3
@@ -45,10 +61,27 @@ static int stopped(bsl_chains_shared *sh)
     return s;
 }
 
+/* Ask the chains to stop for reason why (the first reason given wins, a
+ * cancel over everything). */
+static void request_stop(bsl_chains_shared *sh, int why)
+{
+#pragma omp critical(bsl_chains_stop)
+    {
+        if (sh->why == STOP_NONE || why == STOP_CANCEL) sh->why = why;
+    }
+#pragma omp atomic write
+    sh->stop = 1;
+}
+
 /* Call the user's callback with the fraction done, rate-limited (force:
- * always); on the calling thread only. */
+ * always); on the calling thread only. Also asks for a checkpoint when one
+ * is due. */
 static void report(bsl_chains_shared *sh, int force)
 {
+    if (sh->next_ckpt > 0 && omp_get_wtime() >= sh->next_ckpt) {
+        sh->next_ckpt = 0;
+        request_stop(sh, STOP_PAUSE);
+    }
     if (!sh->fn) return;
     size_t done;
 #pragma omp atomic read
@@ -57,10 +90,9 @@ static void report(bsl_chains_shared *sh, int force)
     if (f > 1) f = 1;
     if (!force && f < sh->last + REPORT_STEP) return;
     sh->last = f;
-    if (sh->fn(f, sh->user)) {
-#pragma omp atomic write
-        sh->stop = 1;
-    }
+    const int r = sh->fn(f, sh->user);
+    if (r == BASEL_PROGRESS_STOP && sh->can_pause) request_stop(sh, STOP_INTERRUPT);
+    else if (r) request_stop(sh, STOP_CANCEL);
 }
 
 int bsl_tick_flush(bsl_ticker *t)
@@ -90,27 +122,33 @@ static void wait_for_others(bsl_chains_shared *sh, size_t chains)
     }
 }
 
+/* One round: run (or continue) the chains todo[0..ntodo) until they end or
+ * the run stops; a chain handed out after the stop is left as it was
+ * (status[c] = NOT_RUN). */
 static void run_team(bsl_chains *cs, bsl_chain_fn fn, void *ctx, bsl_chains_shared *sh,
-                     int *status, int threads)
+                     const size_t *todo, size_t ntodo, const int *state, int *status, int threads)
 {
     const size_t every = cs->units / 1024 > 0 ? cs->units / 1024 : 1;
+    sh->next = sh->finished = 0;
 #pragma omp parallel num_threads(threads)
     {
-        bsl_ticker t = {0, every, 0, NULL, sh};
+        bsl_ticker t = {0, every, 0, 0, NULL, sh};
         for (;;) {
-            size_t c;
+            size_t i;
 #pragma omp atomic capture
-            c = sh->next++;
-            if (c >= cs->chains) break;
+            i = sh->next++;
+            if (i >= ntodo) break;
+            const size_t c = todo[i];
             t.pending = 0;
             t.stop = stopped(sh);
+            t.resumed = state[c] != CHAIN_NEW;
             t.trace = cs->traces ? &cs->traces[c] : NULL;
-            status[c] = t.stop ? BASEL_ECANCELLED : fn(ctx, c, bsl_chain_seed(cs->seed, c), &t);
+            status[c] = t.stop ? NOT_RUN : fn(ctx, c, bsl_chain_seed(cs->seed, c), &t);
             if (t.pending) bsl_tick_flush(&t);
 #pragma omp atomic update
             sh->finished++;
         }
-        if (omp_get_thread_num() == 0) wait_for_others(sh, cs->chains);
+        if (omp_get_thread_num() == 0) wait_for_others(sh, ntodo);
     }
 }
 
@@ -130,6 +168,26 @@ static int alloc_traces(bsl_chains *cs)
         if (bsl_trace_init(&cs->traces[c], cs->trace_m, cs->trace_iter, BSL_MIN(len, cs->trace_len)))
             return BASEL_ENOMEM;
     return BASEL_OK;
+}
+
+size_t bsl_chains_keep(bsl_chains *cs, const size_t *kept)
+{
+    size_t used = 0, len = SIZE_MAX;
+    for (size_t c = 0; c < cs->chains; c++) {
+        if (!kept[c]) {
+            if (cs->traces) bsl_trace_free(&cs->traces[c]);
+            continue;
+        }
+        if (cs->traces) {
+            bsl_trace *t = &cs->traces[c];
+            len = BSL_MIN(len, BSL_MIN(t->L, (kept[c] + t->step - 1) / t->step)); /* snapshots begun */
+            cs->traces[used] = *t;
+        }
+        used++;
+    }
+    for (size_t c = 0; cs->traces && c < used; c++) bsl_trace_truncate(&cs->traces[c], len);
+    cs->chains = used;
+    return used;
 }
 
 void bsl_chains_free(bsl_chains *cs)
@@ -174,14 +232,15 @@ int bsl_chains_vs_diagnostics(const bsl_chains *cs, bsl_vs_result *res)
     return rc;
 }
 
-int bsl_chains_append_draws(bsl_vs_result *res, const bsl_vs_result *src)
+int bsl_chains_append_draws(bsl_vs_result *res, bsl_vs_result *src)
 {
-    if (res->ndraws == 0) {
+    if (res->ndraws == 0 && !res->nspill) {
         res->nscalars = src->nscalars;
         memcpy(res->scalar_names, src->scalar_names, sizeof res->scalar_names);
     } else if (res->nscalars != src->nscalars) {
         return BASEL_EINVAL;
     }
+    if (src->nspill || res->nspill) return bsl_vs_spill_take(res, src);
     for (size_t i = 0; i < src->ndraws; i++) {
         const size_t a = src->draw_start[i], b = src->draw_start[i + 1];
         if (bsl_vs_add_draw(res, src->draw_chain[i], src->draw_atoms + a, b - a,
@@ -191,38 +250,219 @@ int bsl_chains_append_draws(bsl_vs_result *res, const bsl_vs_result *src)
     return BASEL_OK;
 }
 
+/* ------------------------------------------------------------ checkpoint files */
+
+#define CK_MAGIC "BASELCKP"
+#define CK_END "BASELEND"
+#define CK_FORMAT 1u
+#define CK_CHAIN_MARK 0x5ea1c4a1u
+
+/* The layout word: a file from another build or machine does not match. */
+static unsigned long long layout_word(void)
+{
+    return 0x0102030405060708ULL ^ ((unsigned long long)sizeof(size_t) << 8) ^
+           ((unsigned long long)sizeof(long) << 16) ^ ((unsigned long long)CK_FORMAT << 32);
+}
+
+/* Write or read the whole state: header, then each chain. */
+static void ck_file(bsl_ck *k, bsl_chains *cs, bsl_chains_shared *sh, int *state, int *status,
+                    void *ctx)
+{
+    char magic[8];
+    memcpy(magic, CK_MAGIC, 8);
+    bsl_ck_bytes(k, magic, 8);
+    if (!k->rc && memcmp(magic, CK_MAGIC, 8)) k->rc = BASEL_EPARSE;
+    unsigned long long word = layout_word(), id = cs->ckpt.run_id;
+    bsl_ck_val(k, word);
+    if (!k->rc && word != layout_word()) k->rc = BASEL_EINVAL;
+    unsigned long seed = cs->seed; /* readable without the run: bsl_chains_ckpt_seed */
+    bsl_ck_val(k, seed);
+    if (!k->rc && seed != cs->seed) k->rc = BASEL_EINVAL;
+    bsl_ck_val(k, id);
+    if (!k->rc && id != cs->ckpt.run_id) k->rc = BASEL_EINVAL;
+    bsl_ck_expect(k, cs->chains);
+    bsl_ck_val(k, sh->done);
+    for (size_t c = 0; c < cs->chains && !k->rc; c++) {
+        bsl_ck_val(k, state[c]);
+        bsl_ck_val(k, status[c]);
+        if (k->rc || state[c] == CHAIN_NEW) continue;
+        if (state[c] != CHAIN_PAUSED && state[c] != CHAIN_DONE) k->rc = BASEL_EPARSE;
+        if (cs->traces) bsl_ck_trace(k, &cs->traces[c]);
+        cs->ckpt.io(ctx, c, k);
+        unsigned mark = CK_CHAIN_MARK;
+        bsl_ck_val(k, mark);
+        if (!k->rc && mark != CK_CHAIN_MARK) k->rc = BASEL_EPARSE;
+    }
+    memcpy(magic, CK_END, 8);
+    bsl_ck_bytes(k, magic, 8);
+    if (!k->rc && memcmp(magic, CK_END, 8)) k->rc = BASEL_EPARSE;
+}
+
+int bsl_chains_ckpt_seed(const char *path, unsigned long *seed)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return BASEL_EIO;
+    char magic[8];
+    unsigned long long word = 0;
+    const int ok = fread(magic, 1, 8, f) == 8 && !memcmp(magic, CK_MAGIC, 8) &&
+                   fread(&word, sizeof word, 1, f) == 1 && word == layout_word() &&
+                   fread(seed, sizeof *seed, 1, f) == 1;
+    fclose(f);
+    return ok ? BASEL_OK : BASEL_EPARSE;
+}
+
+static int ck_write(bsl_chains *cs, bsl_chains_shared *sh, int *state, int *status, void *ctx)
+{
+    bsl_outfile out;
+    int rc = bsl_out_open(&out, cs->ckpt.path, cs->err);
+    if (rc) return rc;
+    bsl_ck k = {out.fp, 0, BASEL_OK};
+    ck_file(&k, cs, sh, state, status, ctx);
+    if (k.rc) {
+        bsl_out_abort(&out);
+        return k.rc == BASEL_ENOMEM ? bsl_fail(cs->err, k.rc, "out of memory")
+                                    : bsl_fail_at(cs->err, BASEL_EIO, cs->ckpt.path, 0, 0, "cannot write the checkpoint");
+    }
+    return bsl_out_commit(&out, cs->err);
+}
+
+static int ck_read(bsl_chains *cs, bsl_chains_shared *sh, int *state, int *status, void *ctx)
+{
+    const char *path = cs->ckpt.restart;
+    FILE *f = fopen(path, "rb");
+    if (!f) return bsl_fail_at(cs->err, BASEL_EIO, path, 0, 0, "cannot read: %s", strerror(errno));
+    bsl_ck k = {f, 1, BASEL_OK};
+    ck_file(&k, cs, sh, state, status, ctx);
+    if (!k.rc && fgetc(f) != EOF) k.rc = BASEL_EPARSE;
+    fclose(f);
+    switch (k.rc) {
+    case BASEL_OK: return BASEL_OK;
+    case BASEL_ENOMEM: return bsl_fail(cs->err, k.rc, "out of memory");
+    case BASEL_EINVAL:
+        return bsl_fail_at(cs->err, k.rc, path, 0, 0,
+                           "the checkpoint is of another run (its options, data, chains or basel build differ)");
+    default: return bsl_fail_at(cs->err, k.rc, path, 0, 0, "not a basel checkpoint, or a damaged one");
+    }
+}
+
+/* ------------------------------------------------------------ the run */
+
+/* After a round: what each chain's status means, given why the run stopped. */
+static void settle(bsl_chains *cs, bsl_chains_shared *sh, int *state, int *status)
+{
+    const int paused = sh->why == STOP_PAUSE || sh->why == STOP_INTERRUPT;
+    for (size_t c = 0; c < cs->chains; c++) {
+        if (state[c] == CHAIN_DONE) continue;
+        if (status[c] == NOT_RUN) continue; /* not run this round */
+        if (status[c] == BASEL_ECANCELLED && paused) {
+            state[c] = CHAIN_PAUSED;
+            status[c] = NOT_RUN;
+        } else {
+            state[c] = CHAIN_DONE;
+        }
+    }
+}
+
+/* The first real failure in chain order, else cancelled, else OK. */
+static int final_status(bsl_chains *cs, const bsl_chains_shared *sh, const int *status)
+{
+    for (size_t c = 0; c < cs->chains; c++)
+        if (status[c] != BASEL_OK && status[c] != BASEL_ECANCELLED && status[c] != NOT_RUN) {
+            cs->failed = c;
+            return status[c];
+        }
+    for (size_t c = 0; c < cs->chains; c++)
+        if (sh->why == STOP_CANCEL || status[c] == BASEL_ECANCELLED) {
+            cs->failed = c;
+            return BASEL_ECANCELLED;
+        }
+    return BASEL_OK;
+}
+
+/* Run rounds until every chain is done, writing checkpoints between them. */
+static int run_rounds(bsl_chains *cs, bsl_chain_fn fn, void *ctx, bsl_chains_shared *sh,
+                      int *state, int *status, size_t *todo, int threads)
+{
+    const int ckpt = cs->ckpt.io && cs->ckpt.path;
+    for (;;) {
+        size_t ntodo = 0;
+        for (size_t c = 0; c < cs->chains; c++)
+            if (state[c] != CHAIN_DONE) todo[ntodo++] = c;
+        if (ntodo == 0 || sh->why == STOP_CANCEL) return BASEL_OK;
+        sh->stop = 0;
+        sh->why = STOP_NONE;
+        sh->next_ckpt = ckpt && cs->ckpt.every > 0 ? omp_get_wtime() + cs->ckpt.every : 0;
+        run_team(cs, fn, ctx, sh, todo, ntodo, state, status, (int)BSL_MIN((size_t)threads, ntodo));
+        settle(cs, sh, state, status);
+        if (sh->why != STOP_PAUSE && sh->why != STOP_INTERRUPT) continue;
+        for (size_t c = 0; c < cs->chains; c++) /* a failure ends the run: no checkpoint of it */
+            if (state[c] == CHAIN_DONE && status[c] != BASEL_OK) return BASEL_OK;
+        if (ckpt) {
+            int rc = ck_write(cs, sh, state, status, ctx);
+            if (rc) {
+                cs->reported = 1;
+                return rc;
+            }
+        }
+        if (sh->why == STOP_INTERRUPT) {
+            if (!ckpt) { /* no state saved: the engine makes a fit of what was done */
+                cs->partial = 1;
+                return BASEL_INTERRUPTED;
+            }
+            cs->reported = 1;
+            return bsl_fail(cs->err, BASEL_INTERRUPTED, "interrupted; the state is saved in %s", cs->ckpt.path);
+        }
+    }
+}
+
 int bsl_chains_run(bsl_chains *cs, bsl_chain_fn fn, void *ctx)
 {
     cs->failed = 0;
     cs->seconds = 0;
     cs->traces = NULL;
+    cs->reported = 0;
+    cs->partial = 0;
     if (cs->chains == 0) return BASEL_EINVAL;
-    int *status = bsl_calloc(cs->chains, sizeof *status);
-    if (!status || alloc_traces(cs)) {
+    int *status = bsl_calloc(cs->chains, sizeof *status), *state = bsl_calloc(cs->chains, sizeof *state);
+    size_t *todo = bsl_calloc(cs->chains, sizeof *todo);
+    if (!status || !state || !todo || alloc_traces(cs)) {
         free(status);
+        free(state);
+        free(todo);
         return BASEL_ENOMEM;
     }
-    bsl_chains_shared sh = {0, 0, 0, 0, (double)cs->chains * (double)cs->units, 0,
-                            cs->progress, cs->progress_user};
+    bsl_chains_shared sh = {0};
+    sh.total = (double)cs->chains * (double)cs->units;
+    sh.can_pause = cs->ckpt.io != NULL;
+    sh.fn = cs->progress;
+    sh.user = cs->progress_user;
     const double t0 = omp_get_wtime();
-    if (sh.fn && sh.fn(0.0, sh.user)) sh.stop = 1;
+    int rc = BASEL_OK;
+    if (cs->ckpt.io && cs->ckpt.restart && (rc = ck_read(cs, &sh, state, status, ctx))) cs->reported = 1;
+    if (!rc) {
+        const int r = sh.fn ? sh.fn(0.0, sh.user) : 0;
+        if (r == BASEL_PROGRESS_STOP && sh.can_pause) sh.why = STOP_INTERRUPT;
+        else if (r) sh.why = STOP_CANCEL;
+    }
     int threads = cs->threads > 0 ? cs->threads : omp_get_max_threads();
     if ((size_t)threads > cs->chains) threads = (int)cs->chains;
-    if (!sh.stop) run_team(cs, fn, ctx, &sh, status, threads);
-    if (!sh.stop && sh.last < 1) report(&sh, 1);
+    if (!rc && sh.why == STOP_INTERRUPT) { /* stopped before any work: nothing new to save */
+        cs->partial = !(cs->ckpt.path);
+        cs->reported = !cs->partial;
+        rc = cs->partial ? BASEL_INTERRUPTED : bsl_fail(cs->err, BASEL_INTERRUPTED, "interrupted");
+    }
+    if (!rc && sh.why != STOP_CANCEL) rc = run_rounds(cs, fn, ctx, &sh, state, status, todo, threads);
+    sh.next_ckpt = 0;
+    if (!rc && sh.why != STOP_CANCEL && sh.last < 1) report(&sh, 1);
     cs->seconds = omp_get_wtime() - t0;
-    /* the first real failure in chain order, else cancelled, else OK */
-    int rc = BASEL_OK;
-    for (size_t c = 0; c < cs->chains && !rc; c++)
-        if (status[c] != BASEL_OK && status[c] != BASEL_ECANCELLED) {
-            rc = status[c];
-            cs->failed = c;
-        }
-    for (size_t c = 0; c < cs->chains && !rc; c++)
-        if (sh.stop || status[c] == BASEL_ECANCELLED) {
-            rc = BASEL_ECANCELLED;
-            cs->failed = c;
-        }
+    if (!rc) {
+        if (sh.why == STOP_CANCEL)
+            for (size_t c = 0; c < cs->chains; c++)
+                if (state[c] != CHAIN_DONE) status[c] = BASEL_ECANCELLED;
+        rc = final_status(cs, &sh, status);
+    }
     free(status);
+    free(state);
+    free(todo);
     return rc;
 }

@@ -17,6 +17,28 @@
  * bsl_tick returns non-zero once the fit is cancelled, and the chain then
  * returns BASEL_ECANCELLED as soon as it can.
  *
+ * Checkpoints. With cs->ckpt.io set, chains can stop at a boundary and go
+ * on later, in this process or another: bsl_tick is called only where the
+ * chain's state is complete (between blocks or iterations), and when it
+ * returns non-zero the chain returns BASEL_ECANCELLED leaving its state as
+ * it is. The driver then decides: a cancel ends the run; a pause (a
+ * checkpoint is due every ckpt.every seconds) writes every chain's state
+ * with ckpt.io into ckpt.path (atomically) and runs the chains again; an
+ * interrupt (the progress callback returned BASEL_PROGRESS_STOP) writes
+ * the state when there is a path and returns BASEL_INTERRUPTED. A chain run
+ * again, or read back from ckpt.restart, is called with ticker->resumed set:
+ * it must not seed or initialise, only continue from its state (its
+ * position included). Since a chain's state is saved bit for bit and its
+ * generator with it, a run stopped and resumed any number of times computes
+ * exactly what the uninterrupted run computes.
+ *
+ * The file: "BASELCKP", a layout word (endianness, sizeof(size_t), format),
+ * the run's identity (ckpt.run_id: options and data; a file of another run
+ * is refused), the number of chains and the units done, then per chain its
+ * state (0 not started, 1 paused, 2 finished and its status), the driver's
+ * trace (trace_len > 0) and ckpt.io's bytes, each chain ended by a marker,
+ * and "BASELEND".
+ *
  * Invariants:
  *  - chain c's generator is seeded with bsl_chain_seed(seed, c), whatever
  *    thread runs it, and a chain touches only its own state, so a result
@@ -48,10 +70,24 @@ typedef struct bsl_chains_shared bsl_chains_shared;
 typedef struct bsl_ticker {
     size_t pending;         /* units ticked since the last flush */
     size_t every;           /* flush once pending reaches this */
-    int stop;               /* the run is cancelled */
+    int stop;               /* the run is cancelled, paused or interrupted */
+    int resumed;            /* the chain continues from its state: do not seed or initialise */
     bsl_trace *trace;       /* this chain's trace (bsl_chains.trace_len > 0), else NULL */
     bsl_chains_shared *sh;
 } bsl_ticker;
+
+struct bsl_ck;
+/* Checkpoints (see above); all optional. */
+typedef struct bsl_chains_ckpt {
+    const char *path;       /* write the state here (NULL: never) */
+    double every;           /* seconds between writes (0: only when interrupted) */
+    const char *restart;    /* start from this checkpoint (NULL: from the seeds) */
+    unsigned long long run_id; /* the run's identity (options and data) */
+    /* write or read chain's state (ckpt.h; k->load says which); NULL: the
+     * engine cannot checkpoint, and a callback's BASEL_PROGRESS_STOP
+     * cancels */
+    void (*io)(void *ctx, size_t chain, struct bsl_ck *k);
+} bsl_chains_ckpt;
 
 typedef struct bsl_chains {
     size_t chains;          /* >= 1 */
@@ -66,7 +102,15 @@ typedef struct bsl_chains {
      * snapshots (fewer, down to 100, when all chains' traces would pass
      * 64 MiB), as ticker->trace; bsl_chains_vs_diagnostics reads them. */
     size_t trace_m, trace_iter, trace_len;
+    bsl_chains_ckpt ckpt;
+    basel_error *err;       /* for the driver's own failures (checkpoint files), or NULL */
     /* out */
+    int reported;           /* the driver filled err (the engine adds nothing) */
+    /* BASEL_INTERRUPTED without a checkpoint path: the chains stopped at a
+     * boundary (or never started) and their states hold what they did; the
+     * engine may make a fit of that, marked interrupted (bsl_chains_keep,
+     * bsl_result_interrupted), or report BASEL_INTERRUPTED itself */
+    int partial;
     size_t failed;          /* the chain whose status bsl_chains_run returned */
     double seconds;         /* wall-clock time of the chains */
     bsl_trace *traces;      /* chains of them, or NULL; freed by bsl_chains_free */
@@ -78,8 +122,10 @@ typedef int (*bsl_chain_fn)(void *ctx, size_t chain, unsigned long seed, bsl_tic
 
 /* Run fn for every chain on an OpenMP team (chains handed out one at a time
  * in order, as schedule(dynamic, 1)); see the invariants above for the
- * status returned. BASEL_EINVAL when chains is 0, BASEL_ENOMEM. Thread-safe
- * when fn is. */
+ * status returned. BASEL_EINVAL when chains is 0, BASEL_ENOMEM; with
+ * checkpoints also BASEL_INTERRUPTED, and BASEL_EIO / BASEL_EPARSE /
+ * BASEL_EINVAL for a checkpoint that cannot be written or read (cs->err
+ * filled, cs->reported set). Thread-safe when fn is. */
 int bsl_chains_run(bsl_chains *cs, bsl_chain_fn fn, void *ctx);
 
 /* Rank-normalised split R-hat, bulk and tail ESS (summary.h bsl_conv_of)
@@ -94,6 +140,17 @@ int bsl_chains_diagnostics(const bsl_chains *cs, double *rhat_pip, double *ess_p
  * res->ess_tail_size. BASEL_ENOMEM. */
 int bsl_chains_vs_diagnostics(const bsl_chains *cs, bsl_vs_result *res);
 
+/* The seed of the run saved in the checkpoint at path (for a restart that
+ * names no seed). BASEL_EIO, BASEL_EPARSE (not a checkpoint of this build). */
+int bsl_chains_ckpt_seed(const char *path, unsigned long *seed);
+
+/* After a partial run (cs->partial): keep the chains that kept at least
+ * one post-burn iteration (kept[c], in the units of trace_iter), in chain
+ * order, and cut their traces to the snapshots every one of them has begun,
+ * so that bsl_chains_diagnostics reads what was done. cs->chains becomes
+ * their number, which is returned (0: nothing to make a fit of). */
+size_t bsl_chains_keep(bsl_chains *cs, const size_t *kept);
+
 /* Release what bsl_chains_run kept (the traces, when trace_len > 0): call
  * it after such a run, whatever it returned. */
 void bsl_chains_free(bsl_chains *cs);
@@ -101,8 +158,11 @@ void bsl_chains_free(bsl_chains *cs);
 /* Merging, in chain order: append one chain's draws (a bsl_vs_result
  * holding that chain's draws, as the chains keep them) to res, keeping
  * their chain numbers; res takes src's scalar columns when it has no draws
- * yet. BASEL_ENOMEM; BASEL_EINVAL if the scalar columns differ. */
-int bsl_chains_append_draws(bsl_vs_result *res, const bsl_vs_result *src);
+ * yet. Streamed draws (bsl_vs_spill_begin) are moved, not copied: res
+ * takes src's temporary file. BASEL_ENOMEM, BASEL_EIO; BASEL_EINVAL if the
+ * scalar columns differ. */
+int bsl_chains_append_draws(bsl_vs_result *res, bsl_vs_result *src);
+
 
 /* The seed of chain c: splitmix of (seed, c) (bsl_mix_seed). */
 unsigned long bsl_chain_seed(unsigned long seed, size_t chain);

@@ -51,9 +51,10 @@ typedef struct bsl_engine_option {
 } bsl_engine_option;
 
 /* Options every fit reads, whatever the method (the problem and the run,
- * not the engine): method, target, inputs, seed, threads, keep-draws. Kept
- * out of FIT.json's settings when they change how a fit runs, never what
- * it computes (threads, keep-draws). */
+ * not the engine): method, target, inputs, seed, threads, keep-draws,
+ * checkpoint, checkpoint-every, restart. Kept out of FIT.json's settings
+ * when they change how a fit runs, never what it computes (threads,
+ * keep-draws, the checkpoint options). */
 int bsl_option_is_global(const char *name);
 int bsl_option_is_recorded(const char *name);
 
@@ -100,6 +101,10 @@ void bsl_result_free(bsl_result *r);
 int bsl_result_init(bsl_result *r, size_t m, int with_pip);
 /* Append a warning to diagnostics.warnings (created on first use). */
 int bsl_result_warn(bsl_result *r, const char *text);
+/* Mark a fit made from an interrupted run (chains.h, cs->partial):
+ * diagnostics.interrupted = {iterations: done, planned} and a warning.
+ * BASEL_ENOMEM. */
+int bsl_result_interrupted(bsl_result *r, double done, double planned);
 
 /* ------------------------------------------------------------ engines */
 
@@ -121,6 +126,10 @@ typedef struct bsl_engine_ctx {
     int keep_draws;
     int (*progress)(double fraction_done, void *user);
     void *progress_user;
+    /* checkpoints (def->checkpoints; chains.h): NULL paths when not asked */
+    const char *checkpoint, *restart;
+    double checkpoint_every;
+    unsigned long long run_id; /* the run's identity: settings, seed and data */
 } bsl_engine_ctx;
 
 typedef struct bsl_engine_def {
@@ -137,6 +146,7 @@ typedef struct bsl_engine_def {
      * problem may then rescale a column of extreme values by a power of two
      * (exact, problem.c) instead of refusing it. */
     int scale_free;
+    int checkpoints;          /* --checkpoint and --restart are accepted (chains.h) */
     /* Run on ctx and fill res. BASEL_ECANCELLED when progress asked to stop. */
     int (*fit)(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err);
     /* Predict n rows of X (n x d column-major, standardised as at fit time)

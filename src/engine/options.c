@@ -21,6 +21,13 @@ static const bsl_option_def catalogue[] = {
     {"na", BSL_OPT_CHOICE, 0, 0, "error|drop",
      "missing values (an empty cell or NA) in the columns used: error (names the first and counts the rows) or "
      "drop (leave those rows out)"},
+    {"checkpoint", BSL_OPT_TEXT, 0, 0, NULL,
+     "FILE: save the chains' complete state here (atomically) every --checkpoint-every seconds and when "
+     "interrupted (every MCMC method: bd, rj, ssvs, mixture, anneal, rbf)"},
+    {"checkpoint-every", BSL_OPT_REAL, 0, 1e9, NULL, "seconds between checkpoints (0: only when interrupted)"},
+    {"restart", BSL_OPT_TEXT, 0, 0, NULL,
+     "FILE: continue the run saved in this checkpoint (same data and options); the fit is byte-identical to an "
+     "uninterrupted one"},
     /* the model */
     {"basis", BSL_OPT_TEXT, 0, 0, NULL,
      "dictionary: linear | gauss[:r=R | r=R1,R2,.. | r=auto] | cubic | tps | lin-rbf | legendre:m=M | chebyshev:m=M | sine:m=M | "
@@ -85,7 +92,8 @@ static const bsl_option_def catalogue[] = {
     {"zeta", BSL_OPT_REAL, 0, 1e6, NULL, "split/merge scale zeta* (paper 002 eq. 8; 0: from the data)"},
 };
 
-static const char *const globals[] = {"method", "target", "inputs", "seed", "threads", "keep-draws", "na"};
+static const char *const globals[] = {"method",     "target",     "inputs",           "seed",   "threads",
+                                     "keep-draws", "na",         "checkpoint", "checkpoint-every", "restart"};
 
 int bsl_option_is_global(const char *name)
 {
@@ -94,12 +102,14 @@ int bsl_option_is_global(const char *name)
     return 0;
 }
 
-/* threads, keep-draws and running change how a fit runs or what it writes
- * on the side, never its result: they stay out of FIT.json, so that the
- * document is byte-identical whatever the thread count */
+/* threads, keep-draws, running and the checkpoint options change how a fit
+ * runs or what it writes on the side, never its result: they stay out of
+ * FIT.json, so that the document is byte-identical whatever the thread
+ * count and however often the run was interrupted */
 int bsl_option_is_recorded(const char *name)
 {
-    return strcmp(name, "threads") && strcmp(name, "keep-draws") && strcmp(name, "running");
+    return strcmp(name, "threads") && strcmp(name, "keep-draws") && strcmp(name, "running") &&
+           strcmp(name, "checkpoint") && strcmp(name, "checkpoint-every") && strcmp(name, "restart");
 }
 
 const bsl_option_def *bsl_option_find(const char *name)

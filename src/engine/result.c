@@ -2,6 +2,7 @@
 #include "engine.h"
 #include "../summary/summary.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,18 @@ int bsl_result_warn(bsl_result *r, const char *text)
         if (!w || json_object_set_new(r->diagnostics, "warnings", w)) return BASEL_ENOMEM;
     }
     return json_array_append_new(w, json_string(text)) ? BASEL_ENOMEM : BASEL_OK;
+}
+
+int bsl_result_interrupted(bsl_result *r, double done, double planned)
+{
+    json_t *o = json_pack("{s:f, s:f}", "iterations", done, "planned", planned);
+    if (!o || json_object_set_new(r->diagnostics, "interrupted", o)) return BASEL_ENOMEM;
+    char text[256];
+    snprintf(text, sizeof text,
+             "the run was interrupted after %.0f of its %.0f iterations (all chains, burn-in included): the "
+             "estimates are from that part of the run only",
+             done, planned);
+    return bsl_result_warn(r, text);
 }
 
 void bsl_result_free(bsl_result *r)

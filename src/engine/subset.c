@@ -307,8 +307,13 @@ static int run_settings(bsl_run *run, const bsl_engine_ctx *ctx, basel_error *er
     run->params = p;
     run->seed = ctx->seed;
     run->keep_draws = ctx->keep_draws;
+    run->stream_draws = ctx->keep_draws; /* a fit's draws go to temporary files, not memory */
     run->progress = ctx->progress;
     run->progress_user = ctx->progress_user;
+    run->checkpoint = ctx->checkpoint;
+    run->restart = ctx->restart;
+    run->checkpoint_every = ctx->checkpoint_every;
+    run->run_id = ctx->run_id;
     return rc;
 }
 
@@ -387,7 +392,8 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     int rc = vr ? BASEL_OK : bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (!rc) rc = bsl_params_size(st, "gram-memory", 256, 1, 1 << 20, &gram_mb, err);
     if (!rc) rc = bsl_dict_create(&dict, bsl_params_get(st, "basis"), P->X, P->n, P->d, err);
-    if (!rc) rc = bsl_design_create(&D, dict, P->X, P->n, P->Y, P->c, gram_mb << 20, err);
+    if (!rc && P->stats) rc = bsl_design_create_stats(&D, dict, P->stats, err); /* no rows: fit/stats.c */
+    else if (!rc) rc = bsl_design_create(&D, dict, P->X, P->n, P->Y, P->c, gram_mb << 20, err);
     if (rc) goto out;
     pb.D = D;
     pb.prior_spec = coef_spec;
@@ -412,6 +418,7 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
      * own prior, nor for a ridge prior whose sigma^2 and lambda were sampled */
     const int with_ml = !own_prior && !pb.prior.sample_nuisance;
     if (!res->prior || fill_summaries(res, dict, P, vr, run.top, &pb, with_ml) || add_diagnostics(res, vr) ||
+        (vr->iter_planned > 0 && bsl_result_interrupted(res, vr->iter_done, vr->iter_planned)) ||
         !(res->engine = engine_block(&pb, dict, vr, res, run.top, err))) {
         rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
         goto out;
@@ -420,6 +427,8 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     int bad = 0;
     if (coef && !res->extra) res->extra = json_object();
     if (coef) bsl_json_put(res->extra, "coefficients", coef, &bad); /* takes coef, also on failure */
+    if (coef && !bad && dict->kind == BSL_BASIS_LINEAR && D->q == 1) /* inputs, not basis functions */
+        bsl_json_put(res->extra, "credible_sets", bsl_subset_credible_json(&pb, vr), &bad);
     if (!coef || bad) {
         rc = err && err->code ? err->code : bsl_fail(err, BASEL_ENOMEM, "out of memory");
         goto out;

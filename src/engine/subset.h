@@ -44,10 +44,14 @@ typedef struct bsl_run {
     unsigned long seed;
     int threads;           /* 0 = OpenMP default */
     int keep_draws;
+    int stream_draws;      /* keep them in temporary files, not memory (bsl_vs_spill_begin) */
     size_t top;            /* models to keep in the summary */
     basel_progress_fn progress;
     void *progress_user;
     const bsl_params *params; /* engine-specific settings */
+    const char *checkpoint, *restart; /* chains.h bsl_chains_ckpt; NULL when not asked */
+    double checkpoint_every;
+    unsigned long long run_id;
 } bsl_run;
 
 /* Exact posterior over all 2^m subsets; BASEL_ERANGE when m > 24. */
@@ -72,6 +76,9 @@ typedef int (*bsl_subset_runner)(const bsl_vs_problem *pb, const bsl_run *run, b
  * settings, the runner, and the result with one predictor per model. */
 int bsl_subset_fit(struct bsl_engine_ctx *ctx, struct bsl_result *res, bsl_subset_runner run,
                    basel_error *err);
+/* FIT.json's "credible_sets" of a subset fit (subset_credible.c); NULL
+ * when out of memory. */
+json_t *bsl_subset_credible_json(const bsl_vs_problem *pb, const bsl_vs_result *vr);
 /* Predict with the engine block subset.c wrote (engine.h's predict). */
 int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, const char *model,
                        double level, struct basel_pred *p, basel_error *err);

@@ -35,7 +35,12 @@ int basel_fit_write_draws(const basel_fit *f, const char *path, basel_error *err
         fprintf(fp, ",%s", json_string_value(json_object_get(json_array_get(atoms, j), "name")));
     for (size_t s = 0; s < r->nscalars; s++) fprintf(fp, ",%s", r->scalar_names[s]);
     fputc('\n', fp);
-    for (size_t i = 0; i < r->ndraws; i++) {
+    if (r->nspill && bsl_vs_spill_copy(r, fp)) { /* streamed: the rows are in temporary files */
+        free(row);
+        bsl_out_abort(&out);
+        return bsl_fail(err, BASEL_EIO, "cannot copy the draws from their temporary files");
+    }
+    for (size_t i = 0; i < r->ndraws && !r->nspill; i++) {
         const size_t a0 = r->draw_start[i], a1 = r->draw_start[i + 1];
         memset(row, 0, r->m);
         for (size_t a = a0; a < a1; a++) row[r->draw_atoms[a]] = 1;

@@ -5,6 +5,7 @@
 #include "fit.h"
 #include "problem.h"
 #include "../engine/engine.h"
+#include "../engine/chains.h"
 
 #include <errno.h>
 #include <gsl/gsl_rng.h>
@@ -19,6 +20,10 @@ static unsigned long pick_seed(const bsl_params *user, int *rc, basel_error *err
     size_t seed = 0;
     *rc = bsl_params_size(user, "seed", 0, 0, 4294967295UL, &seed, err);
     if (seed) return (unsigned long)seed;
+    /* a restart that names no seed continues with the checkpoint's */
+    const char *restart = bsl_params_get(user, "restart");
+    unsigned long saved;
+    if (restart && *restart && bsl_chains_ckpt_seed(restart, &saved) == BASEL_OK) return saved;
     /* no seed given: one from the clock and pid, reported in the fit */
     return bsl_mix_seed((unsigned long)time(NULL), (unsigned long)getpid()) & 0x7fffffffUL;
 }
@@ -76,6 +81,7 @@ static json_t *header(const bsl_problem *P, const bsl_params *settings, unsigned
     for (size_t o = 0; o < P->c && P->y_scale; o++) y_scaled |= P->y_scale[o] != 1.0;
     if (y_scaled) bsl_json_put(st, "target_scale", bsl_json_doubles(P->y_scale, P->c), &bad);
     bsl_json_put(doc, "standardize", st, &bad);
+    if (P->stats) bsl_json_put(doc, "summary_statistics", bsl_stats_json(P), &bad);
     if (bad) json_decref(doc);
     return bad ? NULL : doc;
 }
@@ -104,41 +110,103 @@ int bsl_fit_wrap(basel_fit **out, json_t *doc, basel_error *err)
     return BASEL_OK;
 }
 
-int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *o,
-                  basel_error *err)
+/* FNV-1a over bytes, chained through h. */
+static unsigned long long fnv(unsigned long long h, const void *p, size_t n)
 {
-    *out = NULL;
-    bsl_error_clear(err);
-    const bsl_engine_def *e;
-    bsl_params settings;
-    int rc = bsl_engine_for(&e, &o->p, err);
-    if (!rc) rc = bsl_engine_resolve(e, &o->p, &settings, err);
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ULL;
+    return h;
+}
+
+/* The identity of a run, which a checkpoint must match to be continued:
+ * the library's version, the settings as they will be recorded, the seed,
+ * whether draws are kept, and the numbers the engine reads. */
+static unsigned long long run_identity(const bsl_engine_def *e, const bsl_params *settings,
+                                       unsigned long seed, int keep_draws, const bsl_problem *P)
+{
+    unsigned long long h = fnv(14695981039346656037ULL, BASEL_VERSION_STRING, sizeof BASEL_VERSION_STRING);
+    h = fnv(h, e->name, strlen(e->name) + 1);
+    for (size_t i = 0; i < settings->n; i++)
+        if (bsl_option_is_recorded(settings->name[i])) {
+            h = fnv(h, settings->name[i], strlen(settings->name[i]) + 1);
+            h = fnv(h, settings->value[i], strlen(settings->value[i]) + 1);
+        }
+    h = fnv(h, &seed, sizeof seed);
+    h = fnv(h, &keep_draws, sizeof keep_draws); /* the draws kept so far are part of the state */
+    const size_t dims[3] = {P->n, P->d, P->c};
+    h = fnv(h, dims, sizeof dims);
+    if (P->X) h = fnv(h, P->X, P->n * P->d * sizeof *P->X);
+    if (P->Y) h = fnv(h, P->Y, P->n * P->c * sizeof *P->Y);
+    if (P->cls) h = fnv(h, P->cls, P->n * sizeof *P->cls);
+    if (P->stats) { /* a fit from summary statistics: they are its data */
+        const bsl_stats *S = P->stats;
+        h = fnv(h, S->xtx, S->p * S->p * sizeof *S->xtx);
+        h = fnv(h, S->xty, S->p * sizeof *S->xty);
+        h = fnv(h, &S->yty, sizeof S->yty);
+        if (S->x_mean) h = fnv(h, S->x_mean, S->p * sizeof *S->x_mean);
+        h = fnv(h, &S->y_mean, sizeof S->y_mean);
+    }
+    return h;
+}
+
+/* The checkpoint options into ctx, refused for engines that cannot. */
+static int checkpoint_options(bsl_engine_ctx *ctx, const bsl_params *user, basel_error *err)
+{
+    const char *ck = bsl_params_get(user, "checkpoint"), *rs = bsl_params_get(user, "restart");
+    const char *every = bsl_params_get(user, "checkpoint-every");
+    ctx->checkpoint = ck && *ck ? ck : NULL;
+    ctx->restart = rs && *rs ? rs : NULL;
+    ctx->checkpoint_every = 60;
+    if (!ctx->checkpoint && !ctx->restart && !every) return BASEL_OK;
+    if (!ctx->def->checkpoints)
+        return bsl_fail(err, BASEL_EINVAL, "--%s: --method %s cannot checkpoint (the MCMC methods bd, rj, ssvs, mixture, anneal and rbf can)",
+                        ctx->checkpoint ? "checkpoint" : ctx->restart ? "restart" : "checkpoint-every",
+                        ctx->def->name);
+    if (every) ctx->checkpoint_every = strtod(every, NULL); /* checked against the catalogue */
+    return BASEL_OK;
+}
+
+/* The options' engine, its effective settings, and the options every run
+ * reads before any work (the draws it keeps, the thread count). */
+int bsl_fit_prepare(const basel_options *o, const bsl_engine_def **e, bsl_params *settings, int *keep_draws,
+                    size_t *threads, basel_error *err)
+{
+    int rc = bsl_engine_for(e, &o->p, err);
+    if (!rc) rc = bsl_engine_resolve(*e, &o->p, settings, err);
     if (rc) return rc;
     const char *kd = bsl_params_get(&o->p, "keep-draws");
-    const int keep_draws = kd && strcmp(kd, "1") == 0;
-    if (keep_draws && !e->keeps_draws) /* refused before the run, not after it */
-        return bsl_fail(err, BASEL_EINVAL, "--draws: --method %s keeps no draws", e->name);
-    size_t threads = 0;
-    if ((rc = bsl_params_size(&o->p, "threads", 0, 0, 1024, &threads, err))) return rc;
-    bsl_problem P;
-    if ((rc = bsl_problem_build(&P, data, e, &o->p, &settings, err))) return rc;
+    *keep_draws = kd && strcmp(kd, "1") == 0;
+    if (*keep_draws && !(*e)->keeps_draws) /* refused before the run, not after it */
+        return bsl_fail(err, BASEL_EINVAL, "--draws: --method %s keeps no draws", (*e)->name);
+    *threads = 0;
+    return bsl_params_size(&o->p, "threads", 0, 0, 1024, threads, err);
+}
+
+int bsl_fit_problem(basel_fit **out, const basel_options *o, bsl_params *settings, bsl_problem *P, int keep_draws,
+                    size_t threads, basel_error *err)
+{
+    const bsl_engine_def *e = P->engine;
+    int rc = BASEL_OK;
     const unsigned long seed = pick_seed(&o->p, &rc, err);
-    if (!rc) rc = join_names(&settings, "target", P.target_names, P.c);
-    if (!rc) rc = join_names(&settings, "inputs", P.input_names, P.d);
+    if (!rc) rc = join_names(settings, "target", P->target_names, P->c);
+    if (!rc) rc = join_names(settings, "inputs", P->input_names, P->d);
     char seed_text[24];
     snprintf(seed_text, sizeof seed_text, "%lu", seed);
-    if (!rc && bsl_params_set(&settings, "seed", seed_text)) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
+    if (!rc && bsl_params_set(settings, "seed", seed_text)) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
     const char *na = bsl_params_get(&o->p, "na");
-    if (!rc && bsl_params_set(&settings, "na", na ? na : "error")) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
-    bsl_engine_ctx ctx = {e, &P, &settings, &o->p, seed, (int)threads, keep_draws, o->progress, o->progress_user};
+    if (!rc && bsl_params_set(settings, "na", na ? na : "error")) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
+    bsl_engine_ctx ctx = {e, P, settings, &o->p, seed, (int)threads, keep_draws, o->progress, o->progress_user,
+                          NULL, NULL, 60, 0};
+    if (!rc) rc = checkpoint_options(&ctx, &o->p, err);
+    if (!rc) ctx.run_id = run_identity(e, settings, seed, keep_draws, P);
     bsl_result res = {0};
     if (!rc) rc = e->fit(&ctx, &res, err);
     json_t *doc = NULL;
     if (!rc) {
-        doc = header(&P, &settings, seed);
+        doc = header(P, settings, seed);
         rc = doc ? bsl_document_fill(doc, &res, err) : bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
-    bsl_problem_free(&P);
+    bsl_problem_free(P);
     if (!rc) rc = bsl_document_check(doc, "the fit", err);
     if (!rc) rc = bsl_fit_wrap(out, doc, err);
     else json_decref(doc);
@@ -148,6 +216,22 @@ int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *
     }
     bsl_result_free(&res);
     return rc;
+}
+
+int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *o,
+                  basel_error *err)
+{
+    *out = NULL;
+    bsl_error_clear(err);
+    const bsl_engine_def *e;
+    bsl_params settings;
+    int keep_draws;
+    size_t threads;
+    int rc = bsl_fit_prepare(o, &e, &settings, &keep_draws, &threads, err);
+    if (rc) return rc;
+    bsl_problem P;
+    if ((rc = bsl_problem_build(&P, data, e, &o->p, &settings, err))) return rc;
+    return bsl_fit_problem(out, o, &settings, &P, keep_draws, threads, err);
 }
 
 void basel_fit_free(basel_fit *f)
@@ -180,6 +264,15 @@ const double *basel_fit_pip(const basel_fit *f, size_t *m)
 static const json_t *warnings(const basel_fit *f)
 {
     return json_object_get(json_object_get(f->doc, "diagnostics"), "warnings");
+}
+
+int basel_fit_interrupted(const basel_fit *f, double *done, double *planned)
+{
+    const json_t *it = json_object_get(json_object_get(f->doc, "diagnostics"), "interrupted");
+    if (!json_is_object(it)) return 0;
+    if (done) *done = json_number_value(json_object_get(it, "iterations"));
+    if (planned) *planned = json_number_value(json_object_get(it, "planned"));
+    return 1;
 }
 
 size_t basel_fit_warning_count(const basel_fit *f)

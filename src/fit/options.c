@@ -94,6 +94,8 @@ const char *basel_method_option_default(const char *method, const char *option)
 {
     const bsl_engine_def *e = bsl_engine_find(method);
     if (!e) return NULL;
+    if (!strcmp(option, "checkpoint") || !strcmp(option, "restart") || !strcmp(option, "checkpoint-every"))
+        return !e->checkpoints ? NULL : !strcmp(option, "checkpoint-every") ? "60" : "";
     if (bsl_option_is_global(option))
         return !strcmp(option, "method")                                  ? method
                : !strcmp(option, "target") || !strcmp(option, "inputs") ? ""

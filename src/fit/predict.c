@@ -174,6 +174,11 @@ int basel_fit_predict_ex(const basel_fit *f, const basel_data *data, const char 
                         "--interval-kind mean: a fit of --method %s gives intervals for new observations only", e->name);
     if (!(level > 0 && level < 1))
         return bsl_fail(err, BASEL_EINVAL, "--interval %g: expected a probability in (0, 1)", level);
+    const json_t *ss = json_object_get(f->doc, "summary_statistics");
+    if (ss && !json_is_true(json_object_get(ss, "means"))) /* docs/SUMMARY_STATS.md */
+        return bsl_fail(err, BASEL_EINVAL, "this fit is from summary statistics without the means (%s): the inputs' and "
+                        "target's units are unknown, so it cannot predict; give x_mean and y_mean with xtx to predict",
+                        json_string_value(json_object_get(ss, "kind")));
     double *X = NULL;
     size_t d = 0;
     int rc = gather_inputs(f->doc, data, &X, &d, err);

@@ -21,6 +21,10 @@ void bsl_problem_free(bsl_problem *pb)
     free(pb->x_scale);
     basel_data_free(pb->owned);
     free(pb->y_scale);
+    bsl_stats_free(pb->stats);
+    free(pb->stats);
+    for (size_t i = 0; pb->owned_names && pb->owned_names[i]; i++) free(pb->owned_names[i]);
+    free(pb->owned_names);
     memset(pb, 0, sizeof *pb);
 }
 

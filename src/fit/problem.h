@@ -9,6 +9,7 @@
 
 #include "fit.h"
 #include "../engine/engine.h"
+#include "../model/design_stats.h"
 
 typedef struct bsl_problem {
     const bsl_engine_def *engine;
@@ -27,6 +28,12 @@ typedef struct bsl_problem {
                                * two for an extreme input, see rescale_extremes) */
     double *y_scale;          /* c: the targets were divided by these (powers of two,
                                * 1 unless extreme); predictions are multiplied back */
+    /* a fit from summary statistics (stats.c): X and Y are NULL, the
+     * statistics (owned) stand in for them; stats_kind "xtx" or "ld",
+     * stats_source the file they came from */
+    bsl_stats *stats;
+    const char *stats_kind, *stats_source;
+    char **owned_names;       /* stats: input and target names (owned) */
 } bsl_problem;
 
 /* Targets (numbers, or labels when e says so) and inputs chosen by the
@@ -34,6 +41,20 @@ typedef struct bsl_problem {
 int bsl_problem_build(bsl_problem *pb, const basel_data *data, const bsl_engine_def *e,
                       const bsl_params *user, const bsl_params *settings, basel_error *err);
 void bsl_problem_free(bsl_problem *pb);
+
+/* The engine the options choose, its effective settings, whether it keeps
+ * draws and the thread count: what every fit reads before its problem. */
+int bsl_fit_prepare(const basel_options *o, const bsl_engine_def **e, bsl_params *settings, int *keep_draws,
+                    size_t *threads, basel_error *err);
+/* The rest of a fit once its problem is built: seed, engine, document.
+ * Frees P in every case. */
+int bsl_fit_problem(basel_fit **out, const basel_options *o, bsl_params *settings, bsl_problem *P, int keep_draws,
+                    size_t threads, basel_error *err);
+/* From summary statistics (stats.c): the problem of a --stats file, and
+ * FIT.json's summary_statistics key for it (NULL when out of memory). */
+int bsl_problem_from_stats(bsl_problem *pb, const char *path, const bsl_engine_def *e, const bsl_params *user,
+                           const bsl_params *settings, basel_error *err);
+json_t *bsl_stats_json(const bsl_problem *pb);
 
 /* Split a comma-separated list in place-free fashion: calls fn for each item. */
 int bsl_split_names(const char *list, int (*fn)(const char *name, void *user), void *user);

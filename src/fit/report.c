@@ -156,6 +156,23 @@ static void selected(strbuf *b, const json_t *doc)
 }
 
 /* exp(log_bf) in 10 characters (and e^x past what a double holds). */
+/* FIT.json's credible_sets (docs/FIT.md), one line per set. */
+static void credible_sets(strbuf *b, const json_t *doc)
+{
+    const json_t *cs = json_object_get(doc, "credible_sets"), *sets = json_object_get(cs, "sets");
+    if (!cs) return;
+    add(b, "\nCredible sets (coverage %.2f, purity >= %.2f): %zu\n", json_number_value(json_object_get(cs, "coverage_target")),
+        json_number_value(json_object_get(cs, "min_abs_corr")), json_array_size(sets));
+    for (size_t i = 0; i < json_array_size(sets); i++) {
+        const json_t *s = json_array_get(sets, i);
+        add(b, "  set %zu: coverage %.3f, purity %.3f, %zu input%s: ", i + 1, json_number_value(json_object_get(s, "coverage")),
+            json_number_value(json_object_get(s, "purity")), json_array_size(json_object_get(s, "atoms")),
+            json_array_size(json_object_get(s, "atoms")) == 1 ? "" : "s");
+        atom_list(b, doc, json_object_get(s, "atoms"), 12);
+        add(b, "\n");
+    }
+}
+
 static void bayes_factor(strbuf *b, double log_bf)
 {
     if (fabs(log_bf) < 700) add(b, "%10.3g ", exp(log_bf));
@@ -244,6 +261,10 @@ char *basel_fit_summary(const basel_fit *f)
         json_string_value(json_array_get(tg, 0)) ? json_string_value(json_array_get(tg, 0)) : "?",
         (long long)json_integer_value(json_object_get(doc, "n")),
         json_array_size(json_object_get(doc, "inputs")), (long long)json_integer_value(json_object_get(doc, "seed")));
+    const json_t *ss = json_object_get(doc, "summary_statistics");
+    if (ss)
+        add(&b, "from summary statistics (%s, %s)%s\n", str_at(ss, "kind"), str_at(ss, "file"),
+            json_is_true(json_object_get(ss, "means")) ? "" : ": no means, cannot predict");
     const json_t *pr = json_object_get(doc, "prior");
     if (pr)
         add(&b, "prior: coefficients %s; model %s; kmax %lld\n",
@@ -252,6 +273,7 @@ char *basel_fit_summary(const basel_fit *f)
     pip_table(&b, f);
     if (json_object_get(doc, "model_size")) size_table(&b, doc);
     selected(&b, doc);
+    credible_sets(&b, doc);
     coefficients(&b, doc);
     diagnostics(&b, doc);
     if (b.failed) {

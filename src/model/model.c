@@ -614,6 +614,13 @@ int bsl_model_state_load(bsl_model *M, const size_t *active, size_t k, const dou
     M->tau = bsl_coef_tau(&M->prior);
     M->since_refactor = (size_t)*p++;
     M->since_inv_refresh = (size_t)*p++;
+    /* the active atoms' projected columns (a source's, or a streaming
+     * design's) are not in the state: recomputed, they are the same bits */
+    for (size_t i = 0; M->cols && i < k; i++) {
+        if (M->src.column) source_column(M, active[i]);
+        else bsl_design_column(M->D, active[i], M->trial_col);
+        memcpy(M->cols + i * M->D->n, M->trial_col, M->D->n * sizeof(double));
+    }
     M->trial_j = -1;
     return BASEL_OK;
 }

@@ -452,6 +452,14 @@ void bsl_trace_finish(bsl_trace *t)
             for (size_t j = 0; j <= t->m; j++) t->x[j * t->L + s] /= t->w[s];
 }
 
+void bsl_trace_truncate(bsl_trace *t, size_t len)
+{
+    if (len >= t->L) return;
+    for (size_t j = 0; j <= t->m; j++) /* to lower addresses, in order: no overlap is read after it is written */
+        memmove(t->x + j * len, t->x + j * t->L, len * sizeof *t->x);
+    t->L = len;
+}
+
 /* ------------------------------------------------------------ the rule */
 
 static int in_band(double p)

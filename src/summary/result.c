@@ -38,12 +38,90 @@ void bsl_vs_result_free(bsl_vs_result *r)
     free(r->draw_start);
     free(r->draw_atoms);
     free(r->draw_scalars);
+    for (size_t i = 0; i < r->nspill; i++)
+        if (r->spill[i]) fclose(r->spill[i]);
+    free(r->spill);
+    free(r->spill_row);
     memset(r, 0, sizeof *r);
+}
+
+int bsl_vs_print_draw(FILE *fp, size_t m, unsigned chain, const size_t *atoms, size_t k,
+                      const double *scalars, size_t nscalars, unsigned char *row)
+{
+    memset(row, '0', m);
+    for (size_t a = 0; a < k; a++) row[atoms[a]] = '1';
+    int bad = fprintf(fp, "%u,%zu", chain + 1, k) < 0;
+    for (size_t j = 0; j < m && !bad; j++) bad = putc(',', fp) == EOF || putc(row[j], fp) == EOF;
+    for (size_t s = 0; s < nscalars && !bad; s++) bad = fprintf(fp, ",%.17g", scalars[s]) < 0;
+    return bad || putc('\n', fp) == EOF ? BASEL_EIO : BASEL_OK;
+}
+
+int bsl_vs_spill_begin(bsl_vs_result *r)
+{
+    if (r->ndraws || r->nspill) return BASEL_EINVAL;
+    r->spill = malloc(sizeof *r->spill);
+    r->spill_row = malloc(r->m + 1);
+    if (!r->spill || !r->spill_row) return BASEL_ENOMEM;
+    if (!(r->spill[0] = tmpfile())) return BASEL_EIO;
+    r->nspill = 1;
+    return BASEL_OK;
+}
+
+int bsl_vs_spill_take(bsl_vs_result *dst, bsl_vs_result *src)
+{
+    if (!src->nspill) { /* drawn in memory: stream them now */
+        if (!dst->spill_row && !(dst->spill_row = malloc(dst->m + 1))) return BASEL_ENOMEM;
+        FILE **sp = realloc(dst->spill, (dst->nspill + 1) * sizeof *sp);
+        if (!sp) return BASEL_ENOMEM;
+        dst->spill = sp;
+        if (!(sp[dst->nspill] = tmpfile())) return BASEL_EIO;
+        dst->nspill++;
+        for (size_t i = 0; i < src->ndraws; i++) {
+            const size_t a = src->draw_start[i], b = src->draw_start[i + 1];
+            if (bsl_vs_print_draw(sp[dst->nspill - 1], dst->m, src->draw_chain[i], src->draw_atoms + a, b - a,
+                                  src->nscalars ? src->draw_scalars + i * src->nscalars : NULL, src->nscalars,
+                                  dst->spill_row))
+                return BASEL_EIO;
+        }
+        dst->ndraws += src->ndraws;
+        return BASEL_OK;
+    }
+    FILE **sp = realloc(dst->spill, (dst->nspill + src->nspill) * sizeof *sp);
+    if (!sp) return BASEL_ENOMEM;
+    dst->spill = sp;
+    for (size_t i = 0; i < src->nspill; i++) {
+        if (fflush(src->spill[i]) != 0 || ferror(src->spill[i])) return BASEL_EIO;
+        sp[dst->nspill++] = src->spill[i];
+        src->spill[i] = NULL;
+    }
+    src->nspill = 0;
+    dst->ndraws += src->ndraws;
+    return BASEL_OK;
+}
+
+int bsl_vs_spill_copy(const bsl_vs_result *r, FILE *fp)
+{
+    char buf[1 << 16];
+    for (size_t i = 0; i < r->nspill; i++) {
+        FILE *f = r->spill[i];
+        if (fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0) return BASEL_EIO;
+        size_t got;
+        while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+            if (fwrite(buf, 1, got, fp) != got) return BASEL_EIO;
+        if (ferror(f) || fseek(f, 0, SEEK_END) != 0) return BASEL_EIO;
+    }
+    return BASEL_OK;
 }
 
 int bsl_vs_add_draw(bsl_vs_result *r, unsigned chain, const size_t *atoms, size_t k,
                     const double *scalars)
 {
+    if (r->nspill) {
+        const int rc = bsl_vs_print_draw(r->spill[r->nspill - 1], r->m, chain, atoms, k, scalars, r->nscalars,
+                                         r->spill_row);
+        if (!rc) r->ndraws++;
+        return rc;
+    }
     if (r->ndraws == r->draws_cap) { /* one capacity for the per-draw arrays */
         const size_t cap = r->draws_cap ? 2 * r->draws_cap : 64;
         unsigned *dc = realloc(r->draw_chain, cap * sizeof *dc);

@@ -74,14 +74,38 @@ typedef struct bsl_vs_result {
     double *draw_scalars; /* ndraws x nscalars: e.g. sigma2, lambda */
     size_t nscalars;
     char scalar_names[4][16];
+    /* streamed draws (bsl_vs_spill_begin): the draws are not in the arrays
+     * above but in temporary files, as the rows of the draws CSV, one file
+     * per chain in chain order; ndraws counts them */
+    FILE **spill;
+    size_t nspill;
+    unsigned char *spill_row; /* m: scratch of one row */
     char engine_note[256];/* e.g. "events=..., acceptance=..." */
+    /* an interrupted run's fit (chains.h cs->partial): iterations done and
+     * planned over all chains, burn-in included; iter_planned 0 otherwise */
+    double iter_done, iter_planned;
 } bsl_vs_result;
 
 int bsl_vs_result_init(bsl_vs_result *r, size_t m, size_t c, size_t kmax, size_t chains);
 void bsl_vs_result_free(bsl_vs_result *r);
-/* Append one draw (atoms need not be sorted). */
+/* Append one draw (atoms need not be sorted). BASEL_ENOMEM; BASEL_EIO when
+ * streamed and the temporary file cannot be written. */
 int bsl_vs_add_draw(bsl_vs_result *r, unsigned chain, const size_t *atoms, size_t k,
                     const double *scalars);
+/* From now on r's draws go to a temporary file (tmpfile(3): in TMPDIR,
+ * removed when closed or when the process ends), as the rows of the draws
+ * CSV, instead of memory: memory no longer grows with the run. r must have
+ * no draws yet. BASEL_EIO, BASEL_ENOMEM. */
+int bsl_vs_spill_begin(bsl_vs_result *r);
+/* Move src's draws, streamed or not, to the end of dst's streamed ones
+ * (dst takes src's files). BASEL_EIO, BASEL_ENOMEM. */
+int bsl_vs_spill_take(bsl_vs_result *dst, bsl_vs_result *src);
+/* The rows of streamed draws, in order, to fp. BASEL_EIO. */
+int bsl_vs_spill_copy(const bsl_vs_result *r, FILE *fp);
+/* One draw as a row of the draws CSV (chain + 1, size, m 0/1 columns, the
+ * scalars with 17 digits); row: m bytes of scratch. */
+int bsl_vs_print_draw(FILE *fp, size_t m, unsigned chain, const size_t *atoms, size_t k,
+                      const double *scalars, size_t nscalars, unsigned char *row);
 
 /* Selected models (Barbieri & Berger; paper 004 Defs. 1.4-1.6). Each writes
  * the chosen atom indices (sorted) into out and returns their number. */
@@ -135,6 +159,9 @@ void bsl_trace_record(bsl_trace *t, size_t it, const size_t *active, size_t k);
 void bsl_trace_add(bsl_trace *t, size_t it, const size_t *active, size_t k, double weight);
 /* Divide each snapshot filled by bsl_trace_add by the time added into it. */
 void bsl_trace_finish(bsl_trace *t);
+/* Keep the first len <= L snapshots (an interrupted run's), in the same
+ * layout with L = len. */
+void bsl_trace_truncate(bsl_trace *t, size_t len);
 
 /* The warning rule (docs/FIT.md "Diagnostics"): a run warns when
  *  - a single chain stayed on one model in all its recorded draws (every

@@ -47,6 +47,7 @@
  */
 #include "../subset.h"
 #include "../chains.h"
+#include "../ckpt.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -76,6 +77,7 @@ typedef struct bd_chain {
     double *drop, *log_rate, *beta;  /* kmax+1 each (beta: (kmax+1) x c) */
     double *pip, *size, *coef;       /* time-weighted sums (m, kmax+1, m*c) */
     double total;
+    size_t b, dormant;               /* the next block; usable dormant atoms */
     bsl_modelset models;
     bsl_vs_result draws;             /* draws of this chain only */
     double events, births, deaths, null_births;
@@ -213,6 +215,8 @@ static int chain_alloc(bd_chain *ch, const bsl_vs_problem *pb, const bsl_run *ru
     ch->draws.nscalars = BSL_MIN(bsl_cmodel_nuisance(ch->M, NULL, &names), (size_t)2);
     for (size_t i = 0; i < ch->draws.nscalars; i++)
         snprintf(ch->draws.scalar_names[i], sizeof ch->draws.scalar_names[i], "%s", names[i]);
+    if (run->keep_draws && run->stream_draws && bsl_vs_spill_begin(&ch->draws))
+        return bsl_fail(err, BASEL_EIO, "cannot create a temporary file for the draws");
     return BASEL_OK;
 }
 
@@ -251,17 +255,22 @@ static int chain_run(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
     const bsl_run *run = x->run;
     const bd_settings *st = x->st;
     const double *w = x->w;
-    gsl_rng_set(ch->r, seed);
-    ch->W_dormant = x->W_all;
-    size_t dormant = x->n_usable;
+    if (!tick->resumed) {
+        gsl_rng_set(ch->r, seed);
+        ch->W_dormant = x->W_all;
+        ch->dormant = x->n_usable;
+        ch->b = 0;
+    }
+    ch->rc = BASEL_OK; /* a paused chain goes on */
     const size_t blocks = run->burn + run->iter;
-    for (size_t b = 0; b < blocks && !ch->rc; b++) {
+    while (ch->b < blocks && !ch->rc) {
+        const size_t b = ch->b;
         const int keep = b >= run->burn;
         const size_t it = keep ? b - run->burn : 0;
         double t = 0;
         while (t < st->rho && !ch->rc) {
             double log_birth;
-            const double log_R = rates(ch, pb, st, w, dormant, &log_birth);
+            const double log_R = rates(ch, pb, st, w, ch->dormant, &log_birth);
             const double left = st->rho - t;
             if (log_R == -INFINITY) { /* no move possible: the state is absorbing */
                 if (keep) accumulate(ch, pb, left, tick->trace, it);
@@ -273,7 +282,7 @@ static int chain_run(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
             if (keep) accumulate(ch, pb, weight, tick->trace, it);
             t += gsl_ran_exponential(ch->r, hold);
             if (t >= st->rho) break; /* the next event falls after the block's end */
-            transition(ch, w, log_R, log_birth, &dormant);
+            transition(ch, w, log_R, log_birth, &ch->dormant);
         }
         if (bsl_cmodel_draw_nuisance(ch->M, ch->r) != BASEL_OK) ch->rc = BASEL_ENUMERIC;
         double sc[2] = {0, 0}; /* the model's nuisance parameters (ridge: sigma2, lambda) */
@@ -282,42 +291,104 @@ static int chain_run(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
             ch->sigma2_sum += sc[0];
             ch->lambda_sum += sc[1];
         }
-        if (keep && run->keep_draws && it % run->thin == 0 &&
-            bsl_vs_add_draw(&ch->draws, (unsigned)chain, bsl_cmodel_active(ch->M), bsl_cmodel_k(ch->M), sc))
-            ch->rc = BASEL_ENOMEM;
+        if (keep && run->keep_draws && it % run->thin == 0)
+            ch->rc = bsl_vs_add_draw(&ch->draws, (unsigned)chain, bsl_cmodel_active(ch->M), bsl_cmodel_k(ch->M), sc);
+        ch->b = b + 1; /* a boundary: the state is complete (chains.h) */
         if (bsl_tick(tick, 1)) ch->rc = BASEL_ECANCELLED;
     }
-    bsl_trace_finish(tick->trace);
+    if (ch->b == blocks) bsl_trace_finish(tick->trace); /* not when paused */
     return ch->rc;
 }
 
+/* A chain's state in a checkpoint (ckpt.h): everything chain_run reads
+ * again; drop, log_rate and beta are scratch, refilled before each use. */
+static void chain_io(void *ctx, size_t chain, bsl_ck *k)
+{
+    const bd_ctx *x = ctx;
+    bd_chain *ch = &x->chs[chain];
+    const size_t m = x->pb->D->m, c = x->pb->D->c, kc = x->pb->kmax + 1;
+    bsl_ck_rng(k, ch->r);
+    bsl_ck_cmodel(k, ch->M);
+    bsl_ck_val(k, ch->W_dormant);
+    bsl_ck_val(k, ch->b);
+    bsl_ck_val(k, ch->dormant);
+    bsl_ck_doubles(k, ch->pip, m);
+    bsl_ck_doubles(k, ch->size, kc);
+    bsl_ck_doubles(k, ch->coef, m * c);
+    bsl_ck_val(k, ch->total);
+    bsl_ck_modelset(k, &ch->models);
+    bsl_ck_draws(k, &ch->draws);
+    bsl_ck_val(k, ch->events);
+    bsl_ck_val(k, ch->births);
+    bsl_ck_val(k, ch->deaths);
+    bsl_ck_val(k, ch->null_births);
+    bsl_ck_val(k, ch->sigma2_sum);
+    bsl_ck_val(k, ch->lambda_sum);
+    bsl_ck_val(k, ch->rc);
+}
+
+/* The kept blocks of each chain (all iter of them unless the run was
+ * interrupted, cs->partial); an interrupted run's paused traces are
+ * finished here. Returns the blocks done by all chains, burn-in included. */
+static double kept_blocks(const bd_chain *chs, size_t chains, const bsl_run *run, bsl_chains *cs, size_t *kept)
+{
+    double done = 0;
+    for (size_t h = 0; h < chains; h++) {
+        kept[h] = chs[h].b > run->burn ? chs[h].b - run->burn : 0;
+        done += (double)chs[h].b;
+        if (cs->partial && cs->traces && chs[h].b < run->burn + run->iter) bsl_trace_finish(&cs->traces[h]);
+    }
+    return done;
+}
+
+/* Pool the chains that kept blocks (every chain, unless the run was
+ * interrupted) into res, in chain order. */
 static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run *run,
-                 const bsl_chains *cs)
+                 bsl_chains *cs)
 {
     const size_t m = res->m, c = res->c, kmax = res->kmax;
+    size_t *kept = bsl_calloc(chains, sizeof *kept);
+    if (!kept) return BASEL_ENOMEM;
+    const double done = kept_blocks(chs, chains, run, cs, kept);
+    size_t kept_all = 0, used = chains;
+    for (size_t h = 0; h < chains; h++) kept_all += kept[h];
+    if (cs->partial) {
+        used = bsl_chains_keep(cs, kept);
+        res->iter_done = done;
+        res->iter_planned = (double)chains * (double)(run->burn + run->iter);
+        res->chains = used;
+    }
     double total = 0;
-    res->pip_chain = bsl_calloc(chains * m, sizeof(double));
-    if (!res->pip_chain) return BASEL_ENOMEM;
-    for (size_t h = 0; h < chains; h++) {
+    res->pip_chain = used ? bsl_calloc(used * m, sizeof(double)) : NULL;
+    if (!res->pip_chain) {
+        free(kept);
+        return used ? BASEL_ENOMEM : BASEL_INTERRUPTED;
+    }
+    for (size_t h = 0, hh = 0; h < chains; h++) {
         bd_chain *ch = &chs[h];
+        if (!kept[h]) continue;
         total += ch->total;
         for (size_t a = 0; a < m; a++) {
             res->pip[a] += ch->pip[a];
-            res->pip_chain[h * m + a] = ch->pip[a] / ch->total;
+            res->pip_chain[hh * m + a] = ch->pip[a] / ch->total;
         }
+        hh++;
         for (size_t a = 0; a < m * c; a++) res->coef_bma[a] += ch->coef[a];
         for (size_t k = 0; k <= kmax; k++) res->size_prob[k] += ch->size[k];
-        if (bsl_modelset_merge(&res->models, &ch->models) || bsl_chains_append_draws(res, &ch->draws))
+        if (bsl_modelset_merge(&res->models, &ch->models) || bsl_chains_append_draws(res, &ch->draws)) {
+            free(kept);
             return BASEL_ENOMEM;
+        }
         res->evaluations += ch->events;
         /* the model's nuisance parameters: (sigma2, lambda) for ridge, (g) for g */
         if (bsl_cmodel_nuisance(ch->M, NULL, NULL) == 1) {
-            res->g_mean += ch->sigma2_sum / (double)(run->iter * chains);
+            res->g_mean += ch->sigma2_sum / (double)kept_all;
         } else {
-            res->sigma2_mean += ch->sigma2_sum / (double)(run->iter * chains);
-            res->lambda_mean += ch->lambda_sum / (double)(run->iter * chains);
+            res->sigma2_mean += ch->sigma2_sum / (double)kept_all;
+            res->lambda_mean += ch->lambda_sum / (double)kept_all;
         }
     }
+    free(kept);
     for (size_t a = 0; a < m; a++) res->pip[a] /= total;
     for (size_t a = 0; a < m * c; a++) res->coef_bma[a] /= total;
     for (size_t k = 0; k <= kmax; k++) res->size_prob[k] /= total;
@@ -366,15 +437,21 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
     bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed,
                      .units = run->burn + run->iter, .progress = run->progress,
                      .progress_user = run->progress_user, .trace_m = D->m,
-                     .trace_iter = run->iter, .trace_len = BD_TRACE_LEN};
+                     .trace_iter = run->iter, .trace_len = BD_TRACE_LEN,
+                     .ckpt = {run->checkpoint, run->checkpoint_every, run->restart, run->run_id, chain_io},
+                     .err = err};
     if (!rc) {
         bd_ctx x = {chs, pb, run, &st, w, W_all, n_usable};
         rc = bsl_chains_run(&cs, chain_run, &x);
-        if (rc == BASEL_ECANCELLED) bsl_fail(err, rc, "cancelled");
+        if (rc == BASEL_INTERRUPTED && cs.partial) rc = BASEL_OK; /* a fit of what was done */
+        else if (cs.reported) (void)0; /* the driver said what happened */
+        else if (rc == BASEL_ECANCELLED) bsl_fail(err, rc, "cancelled");
         else if (rc == BASEL_ENUMERIC) bsl_fail(err, rc, "numerical failure refactorising a model");
+        else if (rc == BASEL_EIO) bsl_fail(err, rc, "cannot write the draws to their temporary file");
         else if (rc) bsl_fail(err, rc, "out of memory");
     }
-    if (!rc && merge(res, chs, chains, run, &cs)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (!rc && (rc = merge(res, chs, chains, run, &cs)))
+        bsl_fail(err, rc, rc == BASEL_INTERRUPTED ? "interrupted before any iteration was kept" : "out of memory");
     bsl_chains_free(&cs);
     if (!rc) {
         double events = 0, births = 0, deaths = 0, nulls = 0;

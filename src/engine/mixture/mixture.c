@@ -24,6 +24,7 @@
 #include "mixture.h"
 #include "mixture_summary.h"
 #include "../chains.h"
+#include "../ckpt.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -158,6 +159,7 @@ bsl_mix_result *bsl_mix_result_alloc(size_t d, size_t K, size_t D, size_t nsub, 
 void bsl_mix_free(bsl_mix_result *r)
 {
     if (!r) return;
+    free(r->chain_ndraw);
     free(r->pip);
     free(r->size_post);
     free(r->sub_off);
@@ -209,37 +211,67 @@ static void swap_temperatures(bsl_mix_chain **rep, size_t R, const gsl_rng *r, b
     }
 }
 
-/* What every chain reads and the chains' records (bsl_chain_fn's ctx). */
+/* A chain's sampler: its generator, its replicas (rep[t] at temperature
+ * t) and its next sweep; allocated before the run so that a checkpoint can
+ * be read into it. */
+typedef struct mix_state {
+    gsl_rng *r;
+    bsl_mix_chain **rep;
+    size_t it;
+} mix_state;
+
+/* What every chain reads and the chains' samplers and records
+ * (bsl_chain_fn's ctx). */
 typedef struct mix_ctx {
     const bsl_mix_model *m;
     const bsl_mix_options *o;
     bsl_mix_record *rec;
+    mix_state *st;
 } mix_ctx;
 
-/* One chain (R replicas) from start to end (bsl_chain_fn; one progress unit
- * per sweep); fills its record from the replica at temperature 1. */
+static int state_alloc(mix_state *s, bsl_mix_record *rec, const bsl_mix_model *m, const bsl_mix_options *o)
+{
+    const size_t ndraw_max = (o->iter - o->burn + o->thin - 1) / o->thin, R = o->temperatures;
+    s->r = gsl_rng_alloc(gsl_rng_mt19937);
+    s->rep = bsl_calloc(R, sizeof *s->rep);
+    int rc = s->r && s->rep ? bsl_mix_record_init(rec, m, ndraw_max) : BASEL_ENOMEM;
+    for (size_t t = 0; t < R && rc == BASEL_OK; t++) rc = bsl_mix_chain_create(&s->rep[t], m);
+    return rc;
+}
+
+static void state_free(mix_state *s, size_t R)
+{
+    for (size_t t = 0; s->rep && t < R; t++) bsl_mix_chain_free(s->rep[t]);
+    free(s->rep);
+    if (s->r) gsl_rng_free(s->r);
+}
+
+/* One chain (R replicas) from start, or from where it stopped, to end
+ * (bsl_chain_fn; one progress unit per sweep); fills its record from the
+ * replica at temperature 1. */
 static int run_chain(void *ctx, size_t c, unsigned long seed, bsl_ticker *tick)
 {
     const mix_ctx *x = ctx;
     const bsl_mix_model *m = x->m;
     const bsl_mix_options *o = x->o;
     bsl_mix_record *rec = &x->rec[c];
-    const size_t ndraw_max = (o->iter - o->burn + o->thin - 1) / o->thin, R = o->temperatures;
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    bsl_mix_chain **rep = bsl_calloc(R, sizeof *rep);
-    int rc = r && rep ? bsl_mix_record_init(rec, m, ndraw_max) : BASEL_ENOMEM;
-    for (size_t t = 0; t < R && rc == BASEL_OK; t++) rc = bsl_mix_chain_create(&rep[t], m);
-    if (rc != BASEL_OK) goto done;
-    gsl_rng_set(r, seed);
-    for (size_t t = 0; t < R; t++) {
-        bsl_mix_chain_init(rep[t], r);
-        rep[t]->b = t == 0 ? 1 : pow(o->temp_max, -(double)t / (double)(R - 1));
-    }
-    for (size_t it = 0; it < o->iter && rc == BASEL_OK; it++) {
-        if (bsl_tick(tick, 1)) {
-            rc = BASEL_ECANCELLED;
-            break;
+    mix_state *s = &x->st[c];
+    bsl_mix_chain **rep = s->rep;
+    const size_t R = o->temperatures;
+    gsl_rng *r = s->r;
+    int rc = BASEL_OK;
+    if (!tick->resumed) {
+        gsl_rng_set(r, seed);
+        for (size_t t = 0; t < R; t++) {
+            bsl_mix_chain_init(rep[t], r);
+            rep[t]->b = t == 0 ? 1 : pow(o->temp_max, -(double)t / (double)(R - 1));
         }
+        s->it = 0;
+    }
+    for (; s->it < o->iter && rc == BASEL_OK; s->it++) {
+        /* a boundary: sweeps before it are done (chains.h) */
+        if (bsl_tick(tick, 1)) return BASEL_ECANCELLED;
+        const size_t it = s->it;
         for (size_t t = 0; t < R; t++) bsl_mix_chain_sweep(rep[t], r, o->exchange_moves, o->birth_death_moves);
         if (R > 1) swap_temperatures(rep, R, r, rec);
         if (it < o->burn) continue;
@@ -250,35 +282,141 @@ static int run_chain(void *ctx, size_t c, unsigned long seed, bsl_ticker *tick)
             bsl_trace_record(tick->trace, t, rec->draw_idx + t * m->imax, rec->draw_I[t]);
         }
     }
-    for (size_t t = 0; t < R; t++) /* moves are counted at temperature 1 only */
-        for (int v = 0; v < 3; v++) rec->prop[v] += rep[t]->prop[v], rec->acc[v] += rep[t]->acc[v];
-done:
-    for (size_t t = 0; rep && t < R; t++) bsl_mix_chain_free(rep[t]);
-    free(rep);
-    gsl_rng_free(r);
+    if (rc == BASEL_OK)
+        for (size_t t = 0; t < R; t++) /* moves are counted at temperature 1 only */
+            for (int v = 0; v < 3; v++) rec->prop[v] += rep[t]->prop[v], rec->acc[v] += rep[t]->acc[v];
     return rc;
 }
 
+/* A replica's state (ckpt.h); Lnew, wnew, scratch, perm, idx, xwork and
+ * xkept are scratch, refilled before each use. */
+static void replica_io(bsl_ck *k, bsl_mix_chain *ch)
+{
+    const size_t n = ch->m->n, d = ch->m->d, K = ch->m->K, D = ch->m->D;
+    bsl_ck_bytes(k, ch->active, d);
+    bsl_ck_val(k, ch->I);
+    bsl_ck_doubles(k, ch->mu, d * D);
+    bsl_ck_doubles(k, ch->prec, d * D);
+    bsl_ck_doubles(k, ch->beta, d);
+    bsl_ck_doubles(k, ch->w, K * D);
+    bsl_ck_doubles(k, ch->P, K);
+    bsl_ck_bytes(k, ch->z, n * sizeof *ch->z);
+    bsl_ck_bytes(k, ch->c, n * sizeof *ch->c);
+    bsl_ck_doubles(k, ch->L, n * D);
+    bsl_ck_val(k, ch->fix_subset);
+    bsl_ck_val(k, ch->b);
+    bsl_ck_doubles(k, ch->tw, K * D + K);
+    bsl_ck_bytes(k, ch->prop, sizeof ch->prop);
+    bsl_ck_bytes(k, ch->acc, sizeof ch->acc);
+}
+
+/* A chain's record (ckpt.h): its counts, visited subsets and kept draws. */
+static void record_io(bsl_ck *k, bsl_mix_record *rec, const bsl_mix_model *m, size_t ndraw_max)
+{
+    const size_t d = m->d, K = m->K, D = m->D, imax = m->imax;
+    bsl_ck_bytes(k, rec->in_count, d * sizeof *rec->in_count);
+    bsl_ck_bytes(k, rec->size_count, (d + 1) * sizeof *rec->size_count);
+    bsl_ck_val(k, rec->sweeps);
+    bsl_mix_subsets *t = &rec->subsets;
+    bsl_ck_expect(k, t->W);
+    bsl_ck_val(k, t->cap);
+    bsl_ck_val(k, t->used);
+    if (!k->rc && k->load) {
+        uint64_t *keys = realloc(t->keys, (t->cap ? t->cap : 1) * t->W * sizeof *keys);
+        if (keys) t->keys = keys;
+        unsigned long *count = realloc(t->count, (t->cap ? t->cap : 1) * sizeof *count);
+        if (count) t->count = count;
+        if (!keys || !count) k->rc = BASEL_ENOMEM;
+    }
+    bsl_ck_bytes(k, t->keys, t->cap * t->W * sizeof *t->keys);
+    bsl_ck_bytes(k, t->count, t->cap * sizeof *t->count);
+    bsl_ck_val(k, rec->ndraw);
+    if (!k->rc && rec->ndraw > ndraw_max) k->rc = BASEL_EPARSE;
+    const size_t nd = rec->ndraw;
+    bsl_ck_bytes(k, rec->draw_I, nd * sizeof *rec->draw_I);
+    bsl_ck_bytes(k, rec->draw_idx, nd * imax * sizeof *rec->draw_idx);
+    bsl_ck_doubles(k, rec->draw_mu, nd * imax * D);
+    bsl_ck_doubles(k, rec->draw_prec, nd * imax * D);
+    bsl_ck_doubles(k, rec->draw_w, nd * K * D);
+    bsl_ck_doubles(k, rec->draw_P, nd * K);
+    bsl_ck_bytes(k, rec->prop, sizeof rec->prop);
+    bsl_ck_bytes(k, rec->acc, sizeof rec->acc);
+    bsl_ck_val(k, rec->swap_prop);
+    bsl_ck_val(k, rec->swap_acc);
+    bsl_ck_bytes(k, rec->pair_prop, sizeof rec->pair_prop);
+    bsl_ck_bytes(k, rec->pair_acc, sizeof rec->pair_acc);
+}
+
+static void chain_io(void *ctx, size_t c, bsl_ck *k)
+{
+    const mix_ctx *x = ctx;
+    mix_state *s = &x->st[c];
+    const bsl_mix_options *o = x->o;
+    bsl_ck_rng(k, s->r);
+    bsl_ck_val(k, s->it);
+    bsl_ck_expect(k, o->temperatures);
+    for (size_t t = 0; t < o->temperatures; t++) replica_io(k, s->rep[t]);
+    record_io(k, &x->rec[c], x->m, (o->iter - o->burn + o->thin - 1) / o->thin);
+}
+
+/* An interrupted run (chains.h cs->partial): the paused chains' move
+ * counts go into their records (as at a chain's end), the traces are cut
+ * to what every chain that kept a draw did, and *kept gets each chain's
+ * kept draws. BASEL_INTERRUPTED when no chain kept one. */
+static int partial(bsl_chains *cs, bsl_mix_record *rec, mix_state *st, const bsl_mix_options *o,
+                   size_t **kept)
+{
+    size_t *n = bsl_calloc(o->chains, sizeof *n);
+    if (!n) return BASEL_ENOMEM;
+    for (size_t c = 0; c < o->chains; c++) {
+        n[c] = rec[c].ndraw;
+        if (st[c].it < o->iter) /* paused: its moves are not counted yet */
+            for (size_t t = 0; t < o->temperatures; t++)
+                for (int v = 0; v < 3; v++) rec[c].prop[v] += st[c].rep[t]->prop[v], rec[c].acc[v] += st[c].rep[t]->acc[v];
+    }
+    if (!bsl_chains_keep(cs, n)) {
+        free(n);
+        return BASEL_INTERRUPTED;
+    }
+    *kept = n;
+    return BASEL_OK;
+}
+
 /* Run all chains (in parallel) and merge them. */
-static int run_chains(const bsl_mix_model *m, const bsl_mix_options *o, bsl_mix_result **out)
+static int run_chains(const bsl_mix_model *m, const bsl_mix_options *o, bsl_mix_result **out,
+                      basel_error *err, int *reported)
 {
     bsl_mix_record *rec = bsl_calloc(o->chains, sizeof *rec);
-    int rc = rec ? BASEL_OK : BASEL_ENOMEM;
+    mix_state *st = bsl_calloc(o->chains, sizeof *st);
+    int rc = rec && st ? BASEL_OK : BASEL_ENOMEM;
+    for (size_t c = 0; rc == BASEL_OK && c < o->chains; c++) rc = state_alloc(&st[c], &rec[c], m, o);
     /* R-hat and ESS from the kept draws: one snapshot per draw */
     const size_t ndraw = (o->iter - o->burn + o->thin - 1) / o->thin;
     bsl_chains cs = {.chains = o->chains, .threads = o->threads, .seed = o->seed, .units = o->iter,
                      .progress = o->progress, .progress_user = o->progress_user,
-                     .trace_m = m->d, .trace_iter = ndraw, .trace_len = ndraw};
+                     .trace_m = m->d, .trace_iter = ndraw, .trace_len = ndraw,
+                     .ckpt = {o->checkpoint, o->checkpoint_every, o->restart, o->run_id, chain_io},
+                     .err = err};
     if (rc == BASEL_OK) {
-        mix_ctx x = {m, o, rec};
+        mix_ctx x = {m, o, rec, st};
         rc = bsl_chains_run(&cs, run_chain, &x);
+        *reported = cs.reported;
     }
+    size_t *kept = NULL;
+    if (rc == BASEL_INTERRUPTED && cs.partial) rc = partial(&cs, rec, st, o, &kept);
     if (rc == BASEL_OK) rc = bsl_mix_merge(out, m, rec, o->chains, o->top);
     if (rc == BASEL_OK) {
         bsl_mix_result *r = *out;
+        if (kept) { /* a fit of an interrupted run */
+            r->chain_ndraw = kept;
+            kept = NULL;
+            r->iter_planned = (double)o->chains * (double)o->iter;
+            for (size_t c = 0; c < o->chains; c++) r->iter_done += (double)st[c].it;
+        }
         r->opt = *o;
         r->opt.progress = NULL; /* the result outlives the caller's callback */
         r->opt.progress_user = NULL;
+        r->opt.checkpoint = r->opt.restart = NULL;
         r->sweeps_per_second = cs.seconds > 0 ? (double)(o->chains * o->iter) / cs.seconds : 0;
         r->rhat_pip = bsl_malloc(m->d, sizeof(double));
         r->ess_pip = bsl_malloc(m->d, sizeof(double));
@@ -292,9 +430,12 @@ static int run_chains(const bsl_mix_model *m, const bsl_mix_options *o, bsl_mix_
             *out = NULL;
         }
     }
+    free(kept);
     bsl_chains_free(&cs);
     for (size_t c = 0; rec && c < o->chains; c++) bsl_mix_record_free(&rec[c]);
+    for (size_t c = 0; st && c < o->chains; c++) state_free(&st[c], o->temperatures);
     free(rec);
+    free(st);
     return rc;
 }
 
@@ -310,8 +451,11 @@ int bsl_mixture_fit(const double *X, size_t n, size_t d, const int *cls, size_t 
     bsl_mix_model *m = NULL;
     if (bsl_mix_model_create(&m, X, n, d, cls, nclass, o) != BASEL_OK)
         return bsl_fail(err, BASEL_ENOMEM, "mixture: out of memory");
-    rc = run_chains(m, o, out);
+    int reported = 0;
+    rc = run_chains(m, o, out, err, &reported);
     bsl_mix_model_free(m);
+    if (reported) return rc; /* the chain driver said what happened */
+    if (rc == BASEL_INTERRUPTED) return bsl_fail(err, rc, "mixture: interrupted before any draw was kept");
     if (rc == BASEL_ECANCELLED) return bsl_fail(err, rc, "mixture: cancelled");
     if (rc != BASEL_OK) return bsl_fail(err, rc, "mixture: out of memory while sampling");
     bsl_error_clear(err);

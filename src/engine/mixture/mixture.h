@@ -86,6 +86,10 @@ typedef struct bsl_mix_options {
     int threads;
     basel_progress_fn progress;
     void *progress_user;
+    /* Checkpoints (chains.h bsl_chains_ckpt): NULL paths when not asked. */
+    const char *checkpoint, *restart;
+    double checkpoint_every;
+    unsigned long long run_id;
 } bsl_mix_options;
 
 /* Fill o with the defaults listed above. */
@@ -285,6 +289,11 @@ struct bsl_mix_result {
     double *rhat_pip, *ess_pip, *ess_tail_pip; /* d each, or NULL (bsl_mix_convergence) */
     bsl_conv size;               /* R-hat, bulk and tail ESS of the number of inputs */
     size_t trace_len;            /* kept draws per chain behind them */
+    /* a fit of an interrupted run (chains.h cs->partial): sweeps done and
+     * planned over all chains (iter_planned 0 otherwise), and each chain's
+     * kept draws (opt.chains; NULL when every chain kept the same number) */
+    double iter_done, iter_planned;
+    size_t *chain_ndraw;
 };
 /* An empty result with every array allocated for the given sizes
  * (used by the fit and by the JSON reader); NULL on ENOMEM. */

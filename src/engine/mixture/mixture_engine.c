@@ -73,10 +73,12 @@ static int mixture_draws(const bsl_mix_result *r, size_t chains, bsl_vs_result *
     bsl_vs_result *res = calloc(1, sizeof *res);
     const size_t d = bsl_mix_inputs(r), nd = bsl_mix_draw_count(r), per = nd / chains;
     int rc = res ? bsl_vs_result_init(res, d, 1, d, chains) : BASEL_ENOMEM;
-    for (size_t t = 0; t < nd && !rc; t++) {
+    for (size_t t = 0, c = 0, end = r->chain_ndraw ? r->chain_ndraw[0] : per; t < nd && !rc; t++) {
         size_t k;
         const size_t *in = bsl_mix_draw_inputs(r, t, &k);
-        rc = bsl_vs_add_draw(res, (unsigned)(per ? t / per : 0), in, k, NULL);
+        if (r->chain_ndraw) /* an interrupted run's chains kept different numbers */
+            while (t >= end && c + 1 < chains) end += r->chain_ndraw[++c];
+        rc = bsl_vs_add_draw(res, (unsigned)(r->chain_ndraw ? c : per ? t / per : 0), in, k, NULL);
 
     }
     if (rc) {
@@ -157,6 +159,10 @@ static int fit_mixture(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
     mo.threads = ctx->threads;
     mo.progress = ctx->progress;
     mo.progress_user = ctx->progress_user;
+    mo.checkpoint = ctx->checkpoint;
+    mo.restart = ctx->restart;
+    mo.checkpoint_every = ctx->checkpoint_every;
+    mo.run_id = ctx->run_id;
     bsl_mix_result *r = NULL;
     if ((rc = bsl_mixture_fit(P->X, P->n, P->d, P->cls, P->nclass, &mo, &r, err))) return rc;
     size_t d, len;
@@ -206,6 +212,7 @@ static int fit_mixture(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
         if (bad) rc = BASEL_ENOMEM;
     }
     if (!rc) rc = mixture_diagnostics(res, r, &mo);
+    if (!rc && r->iter_planned > 0) rc = bsl_result_interrupted(res, r->iter_done, r->iter_planned);
     if (!rc && !(res->engine = bsl_mix_to_json(r))) rc = BASEL_ENOMEM;
     if (!rc && ctx->keep_draws) rc = mixture_draws(r, mo.chains, &res->draws);
     bsl_mix_free(r);
@@ -300,6 +307,7 @@ const bsl_engine_def bsl_engine_mixture = {
     .options = options,
     .models = mixture_models,
     .keeps_draws = 1,
+    .checkpoints = 1,
     .fit = fit_mixture,
     .predict = predict_mixture,
     .check = check_mixture,

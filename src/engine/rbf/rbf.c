@@ -11,6 +11,7 @@
 
 #include "../../model/model.h"
 #include "../chains.h"
+#include "../ckpt.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -154,6 +155,7 @@ typedef struct chain_out {
     double *k_count;     /* kmax + 1 */
     rbf_draw *draws;     /* rj: nkeep */
     size_t nkeep, ndone;
+    size_t i;            /* the next move (burn-in included) */
     int rc;
 } chain_out;
 
@@ -169,18 +171,27 @@ void bsl_rbf_chain_start(bsl_rbf_chain *ch, gsl_rng *r)
     rbf_state_loglik(ch, s);
 }
 
-static void run_anneal(bsl_rbf_chain *ch, gsl_rng *r, chain_out *out, bsl_ticker *tick)
+static void anneal_finish(bsl_rbf_chain *ch, chain_out *out);
+
+/* The start of an annealing run: the best state so far is the first. */
+static void anneal_start(bsl_rbf_chain *ch, chain_out *out)
 {
-    const bsl_rbf_options *o = &ch->o;
     out->best = bsl_rbf_chain_log_target(ch);
     out->best_k = bsl_rbf_chain_k(ch);
     out->best_width = bsl_rbf_chain_width(ch);
     memcpy(out->best_mu, bsl_rbf_chain_centres(ch), out->best_k * ch->d * sizeof(double));
-    for (size_t i = 0; i < o->iter; i++) {
+}
+
+static void run_anneal(bsl_rbf_chain *ch, gsl_rng *r, chain_out *out, bsl_ticker *tick)
+{
+    const bsl_rbf_options *o = &ch->o;
+    for (; out->i < o->iter; out->i++) {
+        /* a boundary: the moves before i are done (chains.h) */
         if (bsl_tick(tick, 1)) {
             out->rc = BASEL_ECANCELLED;
             return;
         }
+        const size_t i = out->i;
         bsl_rbf_chain_step(ch, r, temperature(o, i, o->iter));
         const double lt = bsl_rbf_chain_log_target(ch);
         if (lt > out->best) { /* keep the best state visited */
@@ -190,11 +201,16 @@ static void run_anneal(bsl_rbf_chain *ch, gsl_rng *r, chain_out *out, bsl_ticker
             memcpy(out->best_mu, bsl_rbf_chain_centres(ch), out->best_k * ch->d * sizeof(double));
         }
     }
-    /* the best network, freshly factorised, for least squares. Should that
-     * fail (a column the O(k^2) updates admitted falls below the rank
-     * tolerance when factorised afresh: smooth kernels at a wide width),
-     * the final state, which the annealing has brought next to it: afresh,
-     * or else as the updates left it (the factor the chain itself used). */
+    anneal_finish(ch, out);
+}
+
+/* The end of an annealing run: the best network, freshly factorised, for
+ * least squares. Should that fail (a column the O(k^2) updates admitted
+ * falls below the rank tolerance when factorised afresh: smooth kernels at
+ * a wide width), the final state, which the annealing has brought next to
+ * it: afresh, or else as the updates left it (the factor the chain used). */
+static void anneal_finish(bsl_rbf_chain *ch, chain_out *out)
+{
     rbf_state *s = &ch->st[1 - ch->cur];
     rbf_state_copy(ch, s, &ch->st[ch->cur]);
     s->k = out->best_k;
@@ -216,11 +232,13 @@ static void run_full(bsl_rbf_chain *ch, gsl_rng *r, chain_out *out, bsl_ticker *
 {
     const bsl_rbf_options *o = &ch->o;
     const size_t every = BSL_MAX(o->iter / BSL_MAX(out->nkeep, 1), 1);
-    for (size_t i = 0; i < o->burn + o->iter; i++) {
+    for (; out->i < o->burn + o->iter; out->i++) {
+        /* a boundary: the moves before i are done (chains.h) */
         if (bsl_tick(tick, 1)) {
             out->rc = BASEL_ECANCELLED;
             return;
         }
+        const size_t i = out->i;
         bsl_rbf_chain_step(ch, r, 1.0);
         if (i < o->burn) continue;
         const size_t t = i - o->burn;
@@ -294,13 +312,112 @@ static int run_chain(void *ctx, size_t i, unsigned long seed, bsl_ticker *tick)
 {
     const rbf_ctx *x = ctx;
     bsl_rbf_chain *ch = x->chains[i];
-    gsl_rng_set(x->rngs[i], seed);
-    bsl_rbf_chain_start(ch, x->rngs[i]);
+    x->outs[i].rc = BASEL_OK; /* a paused chain goes on */
+    if (!tick->resumed) {
+        gsl_rng_set(x->rngs[i], seed);
+        bsl_rbf_chain_start(ch, x->rngs[i]);
+        if (ch->o.temperature_mode == BSL_RBF_ANNEAL) anneal_start(ch, &x->outs[i]);
+        x->outs[i].i = 0;
+    }
     if (ch->o.temperature_mode == BSL_RBF_ANNEAL)
         run_anneal(ch, x->rngs[i], &x->outs[i], tick);
     else
         run_full(ch, x->rngs[i], &x->outs[i], tick);
     return x->outs[i].rc;
+}
+
+/* The current network (ckpt.h): its centres and slots, then its model
+ * through the model table (whose columns are the slots' centres, so they
+ * come first). The spare network is scratch: every move copies the current
+ * one into it before editing it (rbf_chain.h). */
+static void state_io(bsl_ck *k, const bsl_rbf_chain *ch, rbf_state *s)
+{
+    const size_t kmax = ch->kmax, d = ch->d;
+    bsl_ck_val(k, s->k);
+    if (!k->rc && s->k > kmax) k->rc = BASEL_EPARSE;
+    bsl_ck_doubles(k, s->mu, kmax * d + 1);
+    bsl_ck_bytes(k, s->cand, (kmax + 1) * sizeof *s->cand);
+    bsl_ck_bytes(k, s->id, (kmax + 1) * sizeof *s->id);
+    bsl_ck_doubles(k, s->slot_mu, (kmax + 1) * d);
+    bsl_ck_bytes(k, s->slot_used, kmax + 1);
+    s->last_id = -1; /* a column cache: recomputed, the same bits */
+    bsl_ck_val(k, s->width); /* before the model: its columns are evaluated at it */
+    bsl_ck_cmodel(k, s->M);
+    bsl_ck_val(k, s->log_lik);
+}
+
+/* A chain's state (ckpt.h): the current network, the hyperparameters, the
+ * counts, and what it has kept. The rest of the chain (box, dictionary,
+ * scratch) is fixed at create time or refilled. */
+static void chain_io(void *ctx, size_t i, bsl_ck *k)
+{
+    const rbf_ctx *x = ctx;
+    bsl_rbf_chain *ch = x->chains[i];
+    chain_out *out = &x->outs[i];
+    const size_t d = ch->d, c = ch->c, kmax = ch->o.kmax, m = ch->q + kmax;
+    bsl_ck_rng(k, x->rngs[i]);
+    bsl_ck_val(k, ch->cur);
+    if (!k->rc && ch->cur != 0 && ch->cur != 1) k->rc = BASEL_EPARSE;
+    if (!k->rc) state_io(k, ch, &ch->st[ch->cur]);
+    bsl_ck_doubles(k, ch->delta2, c);
+    bsl_ck_val(k, ch->lambda);
+    bsl_ck_val(k, ch->since_refresh);
+    if (ch->discrete) bsl_ck_bytes(k, ch->is_cand_active, ch->o.ncand);
+    bsl_ck_doubles(k, ch->proposed, BSL_RBF_NMOVES);
+    bsl_ck_doubles(k, ch->accepted, BSL_RBF_NMOVES);
+    bsl_ck_val(k, ch->width_clock); /* the sampled width's schedule and counts */
+    bsl_ck_val(k, ch->width_proposed);
+    bsl_ck_val(k, ch->width_accepted);
+    bsl_ck_val(k, out->i);
+    bsl_ck_val(k, out->best);
+    bsl_ck_val(k, out->best_k);
+    bsl_ck_val(k, out->best_width);
+    bsl_ck_doubles(k, out->best_mu, kmax * d + 1);
+    bsl_ck_doubles(k, out->k_count, kmax + 1);
+    bsl_ck_val(k, out->ndone);
+    if (!k->rc && (out->ndone > out->nkeep || out->best_k > kmax)) k->rc = BASEL_EPARSE;
+    for (size_t t = 0; t < out->ndone && !k->rc; t++) {
+        rbf_draw *dr = &out->draws[t];
+        bsl_ck_val(k, dr->k);
+        bsl_ck_doubles(k, dr->centres, kmax * d + 1);
+        bsl_ck_doubles(k, dr->coef, m * c);
+        bsl_ck_doubles(k, dr->lpk, m * (m + 1) / 2);
+        bsl_ck_doubles(k, dr->shrink, c);
+        bsl_ck_doubles(k, dr->scale2, c);
+        bsl_ck_val(k, dr->dof);
+        bsl_ck_val(k, dr->width);
+    }
+    bsl_ck_val(k, out->rc);
+}
+
+/* An interrupted run (chains.h cs->partial): the paused chains end as a
+ * finished one would (anneal: their best network so far), those that did
+ * nothing are left out, and the traces are cut to what every chain that
+ * kept a move did. BASEL_INTERRUPTED when no chain has a network to give. */
+static int partial(bsl_chains *cs, const rbf_ctx *x, size_t nch, const bsl_rbf_options *o, bsl_rbf_result *res)
+{
+    const int full = o->temperature_mode == BSL_RBF_FULL;
+    size_t *kept = bsl_calloc(nch, sizeof *kept), draws = 0;
+    if (!kept) return BASEL_ENOMEM;
+    for (size_t i = 0; i < nch; i++) {
+        chain_out *out = &x->outs[i];
+        res->iter_done += (double)out->i;
+        if (out->rc == BASEL_ECANCELLED) out->rc = BASEL_OK; /* paused */
+        if (full) {
+            kept[i] = out->i > o->burn ? out->i - o->burn : 0;
+        } else if (out->i == 0) { /* not started: no best network */
+            out->best = -INFINITY;
+            out->ndone = 0;
+        } else {
+            kept[i] = out->i;
+            if (out->i < o->iter) anneal_finish(x->chains[i], out);
+        }
+        draws += out->rc == BASEL_OK ? out->ndone : 0;
+    }
+    res->iter_planned = (double)nch * (double)(o->iter + (full ? o->burn : 0));
+    bsl_chains_keep(cs, kept);
+    free(kept);
+    return draws ? BASEL_OK : BASEL_INTERRUPTED;
 }
 
 /* Move the chains' networks into the result (chain order). */
@@ -380,10 +497,14 @@ int bsl_rbf_fit(const double *X, size_t n, size_t d, const double *Y, size_t c,
     const int full = o->temperature_mode == BSL_RBF_FULL;
     bsl_chains cs = {.chains = nch, .threads = o->threads, .seed = o->seed,
                      .units = o->iter + (full ? o->burn : 0), .progress = o->progress,
-                     .progress_user = o->progress_user, .trace_m = 0, .trace_iter = o->iter,
+                     .progress_user = o->progress_user,
+                     .ckpt = {o->checkpoint, o->checkpoint_every, o->restart, o->run_id, chain_io},
+                     .err = err, .trace_m = 0, .trace_iter = o->iter,
                      .trace_len = full ? RBF_TRACE_LEN : 0};
     rbf_ctx x = {chains, rngs, outs};
     rc = bsl_chains_run(&cs, run_chain, &x);
+    if (rc == BASEL_INTERRUPTED && cs.partial && (rc = partial(&cs, &x, nch, o, res)) == BASEL_INTERRUPTED)
+        bsl_fail(err, rc, "rbf: interrupted before any network was kept");
     if (!rc && cs.traces) {
         bsl_conv kc;
         double rhat_none, ess_none;
@@ -393,7 +514,8 @@ int bsl_rbf_fit(const double *X, size_t n, size_t d, const double *Y, size_t c,
     }
     bsl_chains_free(&cs);
     if (rc) {
-        if (rc == BASEL_ECANCELLED) bsl_fail(err, rc, "rbf: cancelled");
+        if (cs.reported || rc == BASEL_INTERRUPTED) (void)0; /* said above, or by the driver */
+        else if (rc == BASEL_ECANCELLED) bsl_fail(err, rc, "rbf: cancelled");
         else if (rc == BASEL_ENOMEM) bsl_fail(err, rc, "out of memory");
         else bsl_fail(err, rc, "rbf: chain %zu: singular design", cs.failed + 1);
         goto done;
@@ -448,6 +570,12 @@ void bsl_rbf_k_convergence(const bsl_rbf_result *r, double *rhat, double *ess_bu
 }
 
 int bsl_rbf_mode_of(const bsl_rbf_result *r) { return r->mode; }
+int bsl_rbf_interrupted(const bsl_rbf_result *r, double *done, double *planned)
+{
+    *done = r->iter_done;
+    *planned = r->iter_planned;
+    return r->iter_planned > 0;
+}
 size_t bsl_rbf_dim(const bsl_rbf_result *r) { return r->d; }
 size_t bsl_rbf_outputs(const bsl_rbf_result *r) { return r->c; }
 double bsl_rbf_score(const bsl_rbf_result *r) { return r->score; }

@@ -93,6 +93,10 @@ typedef struct bsl_rbf_options {
     int threads;
     basel_progress_fn progress;
     void *progress_user;
+    /* Checkpoints (chains.h bsl_chains_ckpt): NULL paths when not asked. */
+    const char *checkpoint, *restart;
+    double checkpoint_every;
+    unsigned long long run_id;
 } bsl_rbf_options;
 
 void bsl_rbf_options_default(bsl_rbf_options *o);
@@ -117,6 +121,9 @@ int bsl_rbf_predict(const bsl_rbf_result *r, const double *X, size_t n, double l
 
 /* accessors (pointers live as long as r) */
 int bsl_rbf_mode_of(const bsl_rbf_result *r);
+/* 1 for a fit of an interrupted run, with the moves done and planned over
+ * all chains (chains.h cs->partial); 0 otherwise. */
+int bsl_rbf_interrupted(const bsl_rbf_result *r, double *done, double *planned);
 size_t bsl_rbf_dim(const bsl_rbf_result *r);      /* d */
 size_t bsl_rbf_outputs(const bsl_rbf_result *r);  /* c */
 size_t bsl_rbf_k(const bsl_rbf_result *r);        /* anneal: k of the MAP; rj: posterior mode */

@@ -104,6 +104,10 @@ static int rbf_options(bsl_rbf_options *ro, const bsl_engine_ctx *ctx, int annea
     ro->threads = ctx->threads;
     ro->progress = ctx->progress;
     ro->progress_user = ctx->progress_user;
+    ro->checkpoint = ctx->checkpoint;
+    ro->restart = ctx->restart;
+    ro->checkpoint_every = ctx->checkpoint_every;
+    ro->run_id = ctx->run_id;
     return BASEL_OK;
 }
 
@@ -168,6 +172,8 @@ static int fit_rbf(bsl_engine_ctx *ctx, bsl_result *res, int anneal, basel_error
         bsl_json_put(res->diagnostics, "note", json_string(note), &bad);
         if (bad || !res->prior) rc = BASEL_ENOMEM;
         if (!rc && !anneal) rc = k_diagnostics(res, r);
+        double done, planned;
+        if (!rc && bsl_rbf_interrupted(r, &done, &planned)) rc = bsl_result_interrupted(res, done, planned);
         if (!rc && !(res->engine = bsl_rbf_to_json(r))) rc = BASEL_ENOMEM;
     }
     bsl_rbf_free(r);
@@ -221,6 +227,7 @@ static const char *const map_only[] = {"map", NULL};
 
 const bsl_engine_def bsl_engine_anneal = {
     .name = "anneal",
+    .checkpoints = 1,
     .summary = "RBF network with free centres, simulated annealing to the AIC / BIC / MDL optimum (paper 002)",
     .target = BSL_TARGET_NUMERIC,
     .options = anneal_options,
@@ -232,6 +239,7 @@ const bsl_engine_def bsl_engine_anneal = {
 
 const bsl_engine_def bsl_engine_rbf = {
     .name = "rbf",
+    .checkpoints = 1,
     .summary = "RBF network with free centres, full-Bayes reversible jump (birth, death, split, merge, update; paper 002)",
     .target = BSL_TARGET_NUMERIC,
     .options = full_options,

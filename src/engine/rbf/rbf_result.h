@@ -45,6 +45,9 @@ struct bsl_rbf_result {
     size_t iter, burn, chains;
     double k_rhat, k_ess_bulk, k_ess_tail; /* rj: convergence of k (NaN: none) */
     size_t k_draws;        /* rj: snapshots of k per chain behind them */
+    /* a fit of an interrupted run (chains.h cs->partial): moves done and
+     * planned over all chains; iter_planned 0 otherwise */
+    double iter_done, iter_planned;
 };
 
 /* allocate draw arrays for k centres (d inputs, c outputs, q always-in) */

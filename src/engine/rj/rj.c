@@ -45,6 +45,7 @@
  */
 #include "../subset.h"
 #include "../chains.h"
+#include "../ckpt.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -82,6 +83,7 @@ typedef struct rj_chain {
     double *beta;
     double prop[3], acc[3], evals;
     unsigned id;            /* the chain's number */
+    size_t it;              /* the next iteration (burn-in included) */
     bsl_vs_result draws;    /* this chain's draws, appended to the result in chain order */
     int rc;
 } rj_chain;
@@ -301,10 +303,16 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
     const bsl_vs_problem *pb = x->pb;
     const bsl_run *run = x->run;
     const size_t m = pb->D->m, total = run->burn + run->iter;
-    gsl_rng_set(ch->r, seed);
-    int rc = init_state(ch, pb);
-    for (size_t it = 0; it < total && !rc; it++) {
+    int rc = BASEL_OK;
+    if (!tick->resumed) {
+        gsl_rng_set(ch->r, seed);
+        rc = init_state(ch, pb);
+        ch->it = 0;
+    }
+    for (; ch->it < total && !rc; ch->it++) {
+        /* a boundary: the iterations before it are done (chains.h) */
         if (bsl_tick(tick, 1)) return BASEL_ECANCELLED;
+        const size_t it = ch->it;
         /* the model's nuisance parameters, if it has any, once per sweep */
         if (it > 0 && it % m == 0 && (rc = bsl_cmodel_draw_nuisance(ch->M, ch->r))) break;
         if ((rc = step(ch, pb, x->st))) break;
@@ -316,6 +324,32 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
     }
     if (!rc) rc = flush_state(ch, pb);
     return rc;
+}
+
+/* A chain's state in a checkpoint (ckpt.h); scratch, beta and old_atoms
+ * are refilled before each use. */
+static void chain_io(void *ctx, size_t chain, bsl_ck *k)
+{
+    const rj_ctx *x = ctx;
+    rj_chain *ch = &x->ch[chain];
+    const size_t m = ch->m, c = ch->c, kc = x->pb->kmax + 1;
+    bsl_ck_rng(k, ch->r);
+    bsl_ck_cmodel(k, ch->M);
+    bsl_ck_val(k, ch->it);
+    bsl_ck_doubles(k, ch->freq, m);
+    bsl_ck_doubles(k, ch->rb, m);
+    bsl_ck_val(k, ch->n_rb);
+    bsl_ck_doubles(k, ch->size_cnt, kc);
+    bsl_ck_doubles(k, ch->coef, m * c);
+    bsl_ck_val(k, ch->n_coef);
+    bsl_ck_modelset(k, &ch->set);
+    bsl_ck_val(k, ch->run_len);
+    bsl_ck_doubles(k, ch->nu_sum, 2);
+    bsl_ck_doubles(k, ch->prop, 3);
+    bsl_ck_doubles(k, ch->acc, 3);
+    bsl_ck_val(k, ch->evals);
+    bsl_ck_draws(k, &ch->draws);
+    bsl_ck_val(k, ch->rc);
 }
 
 static int read_settings(rj_settings *st, const bsl_vs_problem *pb, const bsl_run *run,
@@ -387,41 +421,72 @@ static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
     ch->draws.nscalars = BSL_MIN(bsl_cmodel_nuisance(ch->M, NULL, &names), (size_t)2);
     for (size_t i = 0; i < ch->draws.nscalars; i++)
         snprintf(ch->draws.scalar_names[i], sizeof ch->draws.scalar_names[i], "%s", names[i]);
+    if (run->keep_draws && run->stream_draws && bsl_vs_spill_begin(&ch->draws))
+        return bsl_fail(err, BASEL_EIO, "cannot create a temporary file for the draws");
     return BASEL_OK;
 }
 
 /* Pool the chains into res (in chain order: thread-count independent). */
 static int merge(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
-                 const rj_settings *st, const bsl_chains *cs, bsl_vs_result *res)
+                 const rj_settings *st, bsl_chains *cs, bsl_vs_result *res)
 {
     const size_t m = pb->D->m, c = pb->D->c, chains = run->chains;
-    const double iter = (double)run->iter;
-    double max_gap = 0, prop[3] = {0}, acc[3] = {0};
+    size_t *kept = bsl_calloc(chains, sizeof *kept), used = chains;
+    if (!kept) return BASEL_ENOMEM;
+    /* the kept iterations of each chain: all iter of them, unless the run
+     * was interrupted (cs->partial: then the chains that kept some, each
+     * over its own, and a paused chain's current run of one state) */
+    res->iter_done = 0;
     for (size_t h = 0; h < chains; h++) {
+        kept[h] = ch[h].it > run->burn ? ch[h].it - run->burn : 0;
+        res->iter_done += (double)ch[h].it;
+        if (cs->partial && kept[h] && ch[h].it < run->burn + run->iter && flush_state(&ch[h], pb)) {
+            free(kept);
+            return BASEL_ENOMEM;
+        }
+    }
+    if (cs->partial) {
+        used = bsl_chains_keep(cs, kept);
+        res->iter_planned = (double)chains * (double)(run->burn + run->iter);
+        res->chains = used;
+    }
+    if (!used) {
+        free(kept);
+        return BASEL_INTERRUPTED;
+    }
+    double max_gap = 0, prop[3] = {0}, acc[3] = {0};
+    for (size_t h = 0, hh = 0; h < chains; h++) {
         const rj_chain *q = &ch[h];
+        if (!kept[h]) continue;
+        const double iter = (double)kept[h];
         for (size_t j = 0; j < m; j++) {
             const double f = q->freq[j] / iter;
             const double v = st->rb_every && q->n_rb > 0 ? q->rb[j] / q->n_rb : f;
-            res->pip_chain[h * m + j] = v;
-            res->pip[j] += v / (double)chains;
+            res->pip_chain[hh * m + j] = v;
+            res->pip[j] += v / (double)used;
             max_gap = fmax(max_gap, fabs(v - f));
         }
-        for (size_t k = 0; k <= pb->kmax; k++) res->size_prob[k] += q->size_cnt[k] / iter / (double)chains;
+        hh++;
+        for (size_t k = 0; k <= pb->kmax; k++) res->size_prob[k] += q->size_cnt[k] / iter / (double)used;
         for (size_t j = 0; j < m * c; j++)
-            res->coef_bma[j] += q->n_coef > 0 ? q->coef[j] / q->n_coef / (double)chains : 0;
+            res->coef_bma[j] += q->n_coef > 0 ? q->coef[j] / q->n_coef / (double)used : 0;
         for (int i = 0; i < 3; i++) {
             prop[i] += q->prop[i];
             acc[i] += q->acc[i];
         }
         res->evaluations += q->evals;
         if (pb->prior.kind == BSL_COEF_G) { /* (g), or ridge's (sigma2, lambda) */
-            res->g_mean += q->nu_sum[0] / iter / (double)chains;
+            res->g_mean += q->nu_sum[0] / iter / (double)used;
         } else {
-            res->sigma2_mean += q->nu_sum[0] / iter / (double)chains;
-            res->lambda_mean += q->nu_sum[1] / iter / (double)chains;
+            res->sigma2_mean += q->nu_sum[0] / iter / (double)used;
+            res->lambda_mean += q->nu_sum[1] / iter / (double)used;
         }
-        if (bsl_modelset_merge(&res->models, &q->set)) return BASEL_ENOMEM;
+        if (bsl_modelset_merge(&res->models, &q->set)) {
+            free(kept);
+            return BASEL_ENOMEM;
+        }
     }
+    free(kept);
     bsl_modelset_sort(&res->models);
     snprintf(res->engine_note, sizeof res->engine_note,
              "acceptance add=%.4f delete=%.4f swap=%.4f; pip=%s (max |rb - frequency| %.4f)",
@@ -460,17 +525,23 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
     bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed,
                      .units = run->burn + run->iter, .progress = run->progress,
                      .progress_user = run->progress_user, .trace_m = m,
-                     .trace_iter = run->iter, .trace_len = RJ_TRACE_LEN};
+                     .trace_iter = run->iter, .trace_len = RJ_TRACE_LEN,
+                     .ckpt = {run->checkpoint, run->checkpoint_every, run->restart, run->run_id, chain_io},
+                     .err = err};
     if (!rc) {
         rj_ctx x = {ch, pb, &r1, &st};
-        if ((rc = bsl_chains_run(&cs, run_chain, &x)))
+        rc = bsl_chains_run(&cs, run_chain, &x);
+        if (rc == BASEL_INTERRUPTED && cs.partial) rc = BASEL_OK; /* a fit of what was done */
+        else if (rc && !cs.reported)
             bsl_fail(err, rc,
                      rc == BASEL_ECANCELLED ? "cancelled"
                      : rc == BASEL_ENOMEM   ? "out of memory in chain %zu"
+                     : rc == BASEL_EIO      ? "cannot write the draws of chain %zu to their temporary file"
                                             : "numerical failure in chain %zu",
                      cs.failed);
     }
-    if (!rc && merge(ch, pb, &r1, &st, &cs, res)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (!rc && (rc = merge(ch, pb, &r1, &st, &cs, res)))
+        bsl_fail(err, rc, rc == BASEL_INTERRUPTED ? "interrupted before any iteration was kept" : "out of memory");
     bsl_chains_free(&cs);
     for (size_t h = 0; h < chains; h++) chain_free(&ch[h]);
     free(ch);

@@ -29,6 +29,7 @@ const bsl_engine_def bsl_engine_rj = {
     .models = bsl_subset_models,
     .keeps_draws = 1,
     .scale_free = 1,
+    .checkpoints = 1,
     .fit = fit,
     .predict = bsl_subset_predict,
     .check = bsl_subset_check,

@@ -39,6 +39,7 @@
 #include "ssvs.h"
 #include "../../linalg/rank1.h"
 #include "../chains.h"
+#include "../ckpt.h"
 
 #include <gsl/gsl_cblas.h> /* cblas_* (OpenBLAS provides them; cblas.h clashes with GSL's) */
 #include <gsl/gsl_randist.h>
@@ -256,6 +257,7 @@ typedef struct ss_chain {
     bsl_modelset set;
     unsigned id;           /* the chain's number */
     bsl_vs_result draws;   /* this chain's draws, appended to the result in chain order */
+    size_t it;             /* the next sweep (burn-in included) */
 } ss_chain;
 
 static int sigma_sampled(const bsl_ssvs_prior *sp) { return !(sp->collapsed && sp->scaled); }
@@ -434,15 +436,20 @@ static int ss_run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker 
     const bsl_run *run = rx->run;
     const size_t total = run->burn + run->iter;
     int rc = BASEL_OK;
-    gsl_rng_set(ch->r, seed);
-    /* start: every atom in the spike, plus kmin random atoms in the slab */
-    for (size_t tries = 0; ch->k < x->pb->mprior.kmin && x->sp->p < 0 && tries < 100 * x->m; tries++) {
-        const size_t j = gsl_rng_uniform_int(ch->r, x->m);
-        if (ch->gam[j] || (ch->M && bsl_cmodel_add(ch->M, j) != BASEL_OK)) continue;
-        set_gamma(x, ch, j, 1);
+    if (!tick->resumed) {
+        gsl_rng_set(ch->r, seed);
+        /* start: every atom in the spike, plus kmin random atoms in the slab */
+        for (size_t tries = 0; ch->k < x->pb->mprior.kmin && x->sp->p < 0 && tries < 100 * x->m; tries++) {
+            const size_t j = gsl_rng_uniform_int(ch->r, x->m);
+            if (ch->gam[j] || (ch->M && bsl_cmodel_add(ch->M, j) != BASEL_OK)) continue;
+            set_gamma(x, ch, j, 1);
+        }
+        ch->it = 0;
     }
-    for (size_t it = 0; it < total && !rc; it++) {
+    for (; ch->it < total && !rc; ch->it++) {
+        /* a boundary: the sweeps before it are done (chains.h) */
         if (bsl_tick(tick, 1)) return BASEL_ECANCELLED;
+        const size_t it = ch->it;
         const int keep = it >= run->burn;
         if ((rc = iterate(x, ch, keep))) break;
         if (keep) rc = ss_record(x, ch, tick->trace, it - run->burn, run);
@@ -450,6 +457,38 @@ static int ss_run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker 
     if (!rc && ch->run_len > 0 && bsl_modelset_add(&ch->set, ch->prev, ch->nprev, ch->run_len, NAN))
         rc = BASEL_ENOMEM;
     return rc;
+}
+
+/* A chain's state in a checkpoint (ckpt.h): the indicators, the prior
+ * variances, beta and sigma^2 the next sweep reads (as written), or the
+ * collapsed model's state through the model table; the sums and the
+ * visited models. A, u and work are refilled before each use. */
+static void ss_chain_io(void *ctx, size_t chain, bsl_ck *k)
+{
+    const ss_run_ctx *rx = ctx;
+    ss_chain *ch = &rx->ch[chain];
+    const size_t m = rx->x->m;
+    bsl_ck_rng(k, ch->r);
+    bsl_ck_val(k, ch->it);
+    bsl_ck_bytes(k, ch->gam, m);
+    bsl_ck_val(k, ch->k);
+    bsl_ck_doubles(k, ch->v, m);
+    bsl_ck_doubles(k, ch->beta, m);
+    bsl_ck_val(k, ch->sigma2);
+    if (ch->M) bsl_ck_cmodel(k, ch->M);
+    bsl_ck_doubles(k, ch->nu_sum, 2);
+    bsl_ck_doubles(k, ch->rb, m);
+    bsl_ck_doubles(k, ch->freq, m);
+    bsl_ck_doubles(k, ch->size_cnt, rx->x->kmax + 1);
+    bsl_ck_doubles(k, ch->coef, m);
+    bsl_ck_val(k, ch->nprev);
+    if (!k->rc && ch->nprev > m) k->rc = BASEL_EPARSE;
+    bsl_ck_bytes(k, ch->prev, ch->nprev * sizeof *ch->prev);
+    bsl_ck_val(k, ch->run_len);
+    bsl_ck_val(k, ch->evals);
+    bsl_ck_val(k, ch->flips);
+    bsl_ck_modelset(k, &ch->set);
+    bsl_ck_draws(k, &ch->draws);
 }
 
 static void ss_chain_free(ss_chain *ch)
@@ -500,52 +539,88 @@ static int ss_chain_init(const ss_ctx *x, ss_chain *ch, const bsl_run *run, size
         ch->draws.nscalars = 1;
         strcpy(ch->draws.scalar_names[0], "sigma2");
     }
+    if (run->keep_draws && run->stream_draws && bsl_vs_spill_begin(&ch->draws))
+        return bsl_fail(err, BASEL_EIO, "cannot create a temporary file for the draws");
     memcpy(ch->v, x->v0, m * sizeof(double));
     ch->sigma2 = x->pb->D->yy[0] / x->N;
     return x->sp->collapsed ? bsl_vs_model_create(&ch->M, x->pb, x->prior, x->kmax, err) : BASEL_OK;
 }
 
-static int ss_merge(const ss_ctx *x, ss_chain *ch, const bsl_run *run, const bsl_chains *cs,
+/* The kept sweeps of each chain: all iter of them, unless the run was
+ * interrupted (cs->partial: then the chains that kept some, each over its
+ * own, with a paused chain's current run of one subset counted). Returns
+ * the number of chains kept, or BASEL_ENOMEM as (size_t)-1. */
+static size_t ss_kept(const ss_ctx *x, ss_chain *ch, const bsl_run *run, bsl_chains *cs, bsl_vs_result *res,
+                      size_t *kept)
+{
+    const size_t chains = run->chains;
+    res->iter_done = 0;
+    for (size_t h = 0; h < chains; h++) {
+        kept[h] = ch[h].it > run->burn ? ch[h].it - run->burn : 0;
+        res->iter_done += (double)ch[h].it;
+        if (cs->partial && kept[h] && ch[h].it < run->burn + run->iter && ch[h].run_len > 0 &&
+            bsl_modelset_add(&ch[h].set, ch[h].prev, ch[h].nprev, ch[h].run_len, NAN))
+            return (size_t)-1;
+    }
+    (void)x;
+    if (!cs->partial) return chains;
+    res->iter_planned = (double)chains * (double)(run->burn + run->iter);
+    return res->chains = bsl_chains_keep(cs, kept);
+}
+
+static int ss_merge(const ss_ctx *x, ss_chain *ch, const bsl_run *run, bsl_chains *cs,
                     bsl_vs_result *res, double *freq)
 {
     const size_t m = x->m, chains = run->chains;
-    const double iter = (double)run->iter;
+    size_t *kept = bsl_calloc(chains, sizeof *kept);
+    const size_t used = kept ? ss_kept(x, ch, run, cs, res, kept) : (size_t)-1;
+    if (used == (size_t)-1 || used == 0) {
+        free(kept);
+        return used ? BASEL_ENOMEM : BASEL_INTERRUPTED;
+    }
     double gap = 0, flips = 0;
     if (freq) memset(freq, 0, m * sizeof *freq);
-    for (size_t h = 0; h < chains; h++) {
+    for (size_t h = 0, hh = 0; h < chains; h++) {
+        if (!kept[h]) continue;
+        const double iter = (double)kept[h];
         for (size_t j = 0; j < m; j++) {
             const double rb = ch[h].rb[j] / iter, f = ch[h].freq[j] / iter;
-            res->pip_chain[h * m + j] = rb;
-            res->pip[j] += rb / (double)chains;
-            res->coef_bma[j] += ch[h].coef[j] / iter / (double)chains;
-            if (freq) freq[j] += f / (double)chains;
+            res->pip_chain[hh * m + j] = rb;
+            res->pip[j] += rb / (double)used;
+            res->coef_bma[j] += ch[h].coef[j] / iter / (double)used;
+            if (freq) freq[j] += f / (double)used;
             gap = fmax(gap, fabs(rb - f));
         }
-        for (size_t k = 0; k <= x->kmax; k++) res->size_prob[k] += ch[h].size_cnt[k] / iter / (double)chains;
+        hh++;
+        for (size_t k = 0; k <= x->kmax; k++) res->size_prob[k] += ch[h].size_cnt[k] / iter / (double)used;
         res->evaluations += ch[h].evals;
         if (x->prior && x->prior->kind == BSL_COEF_G) { /* collapsed: (g), or ridge's (sigma2, lambda) */
-            res->g_mean += ch[h].nu_sum[0] / iter / (double)chains;
+            res->g_mean += ch[h].nu_sum[0] / iter / (double)used;
         } else if (x->prior && x->prior->kind == BSL_COEF_RIDGE) {
-            res->sigma2_mean += ch[h].nu_sum[0] / iter / (double)chains;
-            res->lambda_mean += ch[h].nu_sum[1] / iter / (double)chains;
+            res->sigma2_mean += ch[h].nu_sum[0] / iter / (double)used;
+            res->lambda_mean += ch[h].nu_sum[1] / iter / (double)used;
         }
         flips += ch[h].flips;
-        if (bsl_modelset_merge(&res->models, &ch[h].set)) return BASEL_ENOMEM;
+        if (bsl_modelset_merge(&res->models, &ch[h].set)) {
+            free(kept);
+            return BASEL_ENOMEM;
+        }
     }
+    free(kept);
     bsl_modelset_sort(&res->models);
     if (x->prior->kind != BSL_COEF_SSVS)
         snprintf(res->engine_note, sizeof res->engine_note,
                  "collapsed Gibbs over indicators, %s prior; flips per sweep %.3f; pip=rao-blackwell "
                  "(max |rb - frequency| per chain %.4f)",
                  bsl_coef_kind_name(x->prior->kind),
-                 flips / ((double)chains * (double)(run->iter + run->burn)), gap);
+                 flips / res->iter_done, gap);
     else snprintf(res->engine_note, sizeof res->engine_note,
              "ssvs %s%s: tau=%g%s c=%g; flips per sweep %.3f; pip=rao-blackwell (max |rb - "
              "frequency| per chain %.4f)",
              x->sp->collapsed ? "collapsed" : "as written (eqs. 8, 12, 14)",
              x->sp->scaled ? ", scaled by sigma2" : "", x->sp->tau2 > 0 ? x->sp->tau2 : x->sp->tau,
              x->sp->tau2 > 0 ? " (tau2)" : "", x->sp->c,
-             flips / ((double)chains * (double)(run->iter + run->burn)), gap);
+             flips / res->iter_done, gap);
     if (bsl_chains_vs_diagnostics(cs, res)) return BASEL_ENOMEM;
     for (size_t h = 0; h < chains && run->keep_draws; h++)
         if (bsl_chains_append_draws(res, &ch[h].draws)) return BASEL_ENOMEM;
@@ -628,16 +703,22 @@ int bsl_ssvs_run_ex(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result 
     bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed,
                      .units = run->burn + run->iter, .progress = run->progress,
                      .progress_user = run->progress_user, .trace_m = m,
-                     .trace_iter = run->iter, .trace_len = SS_TRACE_LEN};
+                     .trace_iter = run->iter, .trace_len = SS_TRACE_LEN,
+                     .ckpt = {run->checkpoint, run->checkpoint_every, run->restart, run->run_id, ss_chain_io},
+                     .err = err};
     if (!rc) {
         ss_run_ctx rx = {&x, ch, &r1};
-        if ((rc = bsl_chains_run(&cs, ss_run_chain, &rx)))
+        rc = bsl_chains_run(&cs, ss_run_chain, &rx);
+        if (rc == BASEL_INTERRUPTED && cs.partial) rc = BASEL_OK; /* a fit of what was done */
+        else if (rc && !cs.reported)
             bsl_fail(err, rc, "ssvs chain %zu: %s", cs.failed,
                      rc == BASEL_ECANCELLED ? "cancelled"
                      : rc == BASEL_ENOMEM   ? "out of memory"
+                     : rc == BASEL_EIO      ? "cannot write the draws to their temporary file"
                                             : "matrix not positive definite");
     }
-    if (!rc && ss_merge(&x, ch, &r1, &cs, res, freq)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (!rc && (rc = ss_merge(&x, ch, &r1, &cs, res, freq)))
+        bsl_fail(err, rc, rc == BASEL_INTERRUPTED ? "interrupted before any iteration was kept" : "out of memory");
     bsl_chains_free(&cs);
     for (size_t h = 0; h < chains; h++) ss_chain_free(&ch[h]);
     free(ch);

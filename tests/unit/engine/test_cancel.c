@@ -5,7 +5,10 @@
  * with BASEL_ECANCELLED and no fit; a callback that never cancels sees a
  * fraction that starts at 0 and never decreases, and (for the engines on
  * the chain driver) ends at 1; and the same seed gives the same FIT.json
- * bytes with 1 and 2 threads.
+ * bytes with 1 and 2 threads. BASEL_PROGRESS_STOP a quarter of the way: the methods
+ * that checkpoint (on the chain driver) return a fit of the iterations
+ * done, marked interrupted (basel_fit_interrupted: done < planned), the
+ * others cancel.
  */
 #include "check.h"
 #include "basel.h"
@@ -18,6 +21,7 @@
 typedef struct prog {
     int calls, decreasing, cancel;
     double first, last;
+    double stop_at; /* > 0: return BASEL_PROGRESS_STOP from this fraction on */
 } prog;
 
 static int on_progress(double f, void *user)
@@ -27,6 +31,7 @@ static int on_progress(double f, void *user)
     else if (f < p->last) p->decreasing++;
     p->last = f;
     p->calls++;
+    if (p->stop_at > 0 && f >= p->stop_at) return BASEL_PROGRESS_STOP;
     return p->cancel;
 }
 
@@ -56,6 +61,13 @@ static const method_case cases[] = {
      {{"method", "smc"}, {"target", "y"}, {"inputs", "x"}, {"basis", "gauss:r=1.6"}, {"particles", "20"}}, 0},
 };
 
+/* The methods that stop at a boundary on BASEL_PROGRESS_STOP: the MCMC
+ * engines of the chain driver. */
+static int checkpoints(const method_case *mc)
+{
+    return mc->ends_at_one && strcmp(mc->label, "enumerate") != 0;
+}
+
 /* Fit (progress through p unless NULL) at the given threads; with path,
  * write the FIT.json there. */
 static int fit(const method_case *mc, const basel_data *data, prog *p, const char *threads,
@@ -71,6 +83,15 @@ static int fit(const method_case *mc, const basel_data *data, prog *p, const cha
     if (p) basel_options_set_progress(o, on_progress, p);
     basel_fit *f = NULL;
     if (!rc) rc = basel_fit_run(&f, data, o, err);
+    if (!rc && p && p->stop_at > 0 && checkpoints(mc)) { /* asked to stop early */
+        double done = 0, planned = 0;
+        const int interrupted = basel_fit_interrupted(f, &done, &planned);
+        CHECK(interrupted && done > 0 && done < planned,
+              "%s: stopped a quarter of the way: a fit marked interrupted (%d, %g of %g iterations)", mc->label, interrupted,
+              done, planned);
+    } else if (!rc) {
+        CHECK(!basel_fit_interrupted(f, NULL, NULL), "%s: a whole run is not marked interrupted", mc->label);
+    }
     if (!rc && path) rc = basel_fit_write_json(f, path, err);
     if (rc) CHECK(f == NULL, "%s: no fit on failure", mc->label);
     basel_fit_free(f);
@@ -143,6 +164,15 @@ int main(void)
               "%s: progress from 0, never decreasing (%d calls, first %g, %d decreases)", mc->label,
               go.calls, go.first, go.decreasing);
         if (mc->ends_at_one) CHECK(go.last == 1, "%s: progress ends at 1 (%g)", mc->label, go.last);
+        prog half = {.stop_at = 0.25}; /* a quarter of the work: the chains are still running */
+        /* one thread: the calling thread runs the chains and sees the fraction as it goes (with
+         * two, the other thread can finish a short run before the calling one starts) */
+        rc = fit(mc, data, &half, "1", NULL, &err);
+        if (checkpoints(mc))
+            CHECK(rc == BASEL_OK, "%s: stopped a quarter of the way: %s", mc->label, rc ? err.message : "ok");
+        else
+            CHECK(rc == BASEL_ECANCELLED || rc == BASEL_OK, "%s: BASEL_PROGRESS_STOP without checkpoints: %d",
+                  mc->label, rc);
         same_bytes(mc, data);
     }
     basel_data_free(lin);

@@ -1,0 +1,151 @@
+/*
+ * ckpt.c: reading and writing the pieces of a checkpoint (ckpt.h). Arrays
+ * whose length is part of the state (visited models, draws) are written
+ * after their lengths and reallocated to fit on reading; the rest are
+ * fixed by the run's settings and read into what the engine allocated.
+ */
+#include "ckpt.h"
+#include "chains.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void bsl_ck_bytes(bsl_ck *k, void *p, size_t n)
+{
+    if (k->rc || n == 0) return;
+    if (k->load) {
+        if (fread(p, 1, n, k->f) != n) k->rc = ferror(k->f) ? BASEL_EIO : BASEL_EPARSE;
+    } else if (fwrite(p, 1, n, k->f) != n) {
+        k->rc = BASEL_EIO;
+    }
+}
+
+void bsl_ck_expect(bsl_ck *k, size_t value)
+{
+    size_t v = value;
+    bsl_ck_val(k, v);
+    if (!k->rc && v != value) k->rc = BASEL_EPARSE;
+}
+
+void bsl_ck_rng(bsl_ck *k, gsl_rng *r)
+{
+    bsl_ck_expect(k, gsl_rng_size(r));
+    if (k->rc) return;
+    if ((k->load ? gsl_rng_fread(k->f, r) : gsl_rng_fwrite(k->f, r)) != 0)
+        k->rc = k->load ? BASEL_EPARSE : BASEL_EIO;
+}
+
+/* Reallocate *p to hold n items of size sz (n may be 0) when loading. */
+static void fit_array(bsl_ck *k, void **p, size_t *cap, size_t n, size_t sz)
+{
+    if (k->rc || !k->load) return;
+    void *q = realloc(*p, (n ? n : 1) * sz);
+    if (!q) {
+        k->rc = BASEL_ENOMEM;
+        return;
+    }
+    *p = q;
+    if (cap) *cap = n ? n : 1;
+}
+
+void bsl_ck_cmodel(bsl_ck *k, bsl_cmodel *M)
+{
+    if (k->rc) return;
+    size_t nk = bsl_cmodel_k(M), n = bsl_cmodel_state_size(M);
+    if (!M->ops->state_save) {
+        k->rc = BASEL_EINVAL;
+        return;
+    }
+    bsl_ck_val(k, nk);
+    bsl_ck_val(k, n);
+    if (k->rc) return;
+    if (k->load && (n > ((size_t)1 << 34) || nk > ((size_t)1 << 30))) { /* a damaged file: no huge allocation */
+        k->rc = BASEL_EPARSE;
+        return;
+    }
+    size_t *active = bsl_malloc(nk ? nk : 1, sizeof *active);
+    double *st = bsl_malloc(n ? n : 1, sizeof *st);
+    if (!active || !st) k->rc = BASEL_ENOMEM;
+    if (!k->rc && !k->load) {
+        memcpy(active, bsl_cmodel_active(M), nk * sizeof *active);
+        bsl_cmodel_state_save(M, st);
+    }
+    bsl_ck_bytes(k, active, nk * sizeof *active);
+    bsl_ck_doubles(k, st, n);
+    if (!k->rc && k->load && bsl_cmodel_state_load(M, active, nk, st, n)) k->rc = BASEL_EPARSE;
+    free(active);
+    free(st);
+}
+
+void bsl_ck_modelset(bsl_ck *k, bsl_modelset *s)
+{
+    bsl_ck_val(k, s->n);
+    bsl_ck_val(k, s->nslots);
+    bsl_ck_val(k, s->arena_len);
+    bsl_ck_val(k, s->max_items);
+    bsl_ck_val(k, s->dropped_weight);
+    bsl_ck_val(k, s->best_log_post);
+    if (!k->rc && k->load && (s->nslots == 0 || (s->nslots & (s->nslots - 1)) || 2 * s->n > s->nslots))
+        k->rc = BASEL_EPARSE;
+    fit_array(k, (void **)&s->items, &s->cap, s->n, sizeof *s->items);
+    fit_array(k, (void **)&s->slots, NULL, s->nslots, sizeof *s->slots);
+    fit_array(k, (void **)&s->arena, &s->arena_cap, s->arena_len, sizeof *s->arena);
+    bsl_ck_bytes(k, s->items, s->n * sizeof *s->items);
+    bsl_ck_bytes(k, s->slots, s->nslots * sizeof *s->slots);
+    bsl_ck_bytes(k, s->arena, s->arena_len * sizeof *s->arena);
+}
+
+/* The rows of streamed draws: their byte count, then the bytes. */
+static void ck_spill(bsl_ck *k, bsl_vs_result *r)
+{
+    FILE *f = r->spill[r->nspill - 1];
+    long len = 0;
+    if (!k->load && (fflush(f) != 0 || fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0))
+        k->rc = BASEL_EIO;
+    bsl_ck_val(k, len);
+    if (!k->rc && k->load && (len < 0 || fseek(f, 0, SEEK_SET) != 0)) k->rc = BASEL_EPARSE;
+    char buf[1 << 16];
+    for (long done = 0; done < len && !k->rc;) {
+        const size_t n = (size_t)BSL_MIN((long)sizeof buf, len - done);
+        if (!k->load && fread(buf, 1, n, f) != n) k->rc = BASEL_EIO;
+        bsl_ck_bytes(k, buf, n);
+        if (!k->rc && k->load && fwrite(buf, 1, n, f) != n) k->rc = BASEL_EIO;
+        done += (long)n;
+    }
+    if (!k->rc && (fflush(f) != 0 || fseek(f, 0, SEEK_END) != 0)) k->rc = BASEL_EIO;
+}
+
+void bsl_ck_draws(bsl_ck *k, bsl_vs_result *r)
+{
+    bsl_ck_expect(k, r->nspill);
+    if (!k->rc && r->nspill) { /* streamed: one file, this chain's */
+        bsl_ck_val(k, r->ndraws);
+        ck_spill(k, r);
+        return;
+    }
+    bsl_ck_val(k, r->ndraws);
+    bsl_ck_val(k, r->draw_atoms_len);
+    bsl_ck_expect(k, r->nscalars);
+    if (!k->rc && k->load && r->ndraws == 0) { /* as bsl_vs_result_init left it */
+        r->draw_atoms_len = 0;
+        return;
+    }
+    if (r->ndraws == 0) return;
+    fit_array(k, (void **)&r->draw_chain, &r->draws_cap, r->ndraws, sizeof *r->draw_chain);
+    if (r->nscalars) fit_array(k, (void **)&r->draw_scalars, NULL, r->ndraws * r->nscalars, sizeof(double));
+    fit_array(k, (void **)&r->draw_start, &r->draw_start_cap, r->ndraws + 1, sizeof *r->draw_start);
+    fit_array(k, (void **)&r->draw_atoms, &r->draw_atoms_cap, r->draw_atoms_len, sizeof *r->draw_atoms);
+    bsl_ck_bytes(k, r->draw_chain, r->ndraws * sizeof *r->draw_chain);
+    if (r->nscalars) bsl_ck_doubles(k, r->draw_scalars, r->ndraws * r->nscalars);
+    bsl_ck_bytes(k, r->draw_start, (r->ndraws + 1) * sizeof *r->draw_start);
+    bsl_ck_bytes(k, r->draw_atoms, r->draw_atoms_len * sizeof *r->draw_atoms);
+}
+
+void bsl_ck_trace(bsl_ck *k, bsl_trace *t)
+{
+    bsl_ck_expect(k, t->m);
+    bsl_ck_expect(k, t->L);
+    bsl_ck_expect(k, t->step);
+    bsl_ck_doubles(k, t->x, (t->m + 1) * (t->L ? t->L : 1));
+    bsl_ck_doubles(k, t->w, t->L ? t->L : 1);
+}

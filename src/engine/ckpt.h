@@ -1,0 +1,58 @@
+/*
+ * ckpt.h: the bytes of a checkpoint (chains.h "Checkpoints"). One function
+ * per kind of state both writes and reads it, chosen by k->load, so that
+ * what is saved and what is restored cannot drift apart:
+ *
+ *     static void chain_state(bsl_ck *k, my_chain *ch)
+ *     {
+ *         bsl_ck_rng(k, ch->r);
+ *         bsl_ck_val(k, ch->next_block);
+ *         bsl_ck_doubles(k, ch->pip, m);
+ *     }
+ *
+ * Values are written as the machine holds them (doubles bit for bit, so a
+ * resumed run computes exactly what the uninterrupted one would); the file
+ * header (chains.c) refuses a file from another build or machine. The
+ * first failure sticks in k->rc and later calls do nothing.
+ */
+#ifndef BSL_CKPT_H
+#define BSL_CKPT_H
+
+#include "../core/core.h"
+#include "../model/model.h"
+#include "../summary/summary.h"
+
+#include <gsl/gsl_rng.h>
+#include <stdio.h>
+
+typedef struct bsl_ck {
+    FILE *f;
+    int load; /* 1: read into the state, 0: write it */
+    int rc;   /* BASEL_OK, or the first failure (BASEL_EIO, BASEL_EPARSE, BASEL_ENOMEM) */
+} bsl_ck;
+
+/* n bytes at p: written, or read back (a short read is BASEL_EPARSE). */
+void bsl_ck_bytes(bsl_ck *k, void *p, size_t n);
+#define bsl_ck_val(k, x) bsl_ck_bytes((k), &(x), sizeof(x))
+static inline void bsl_ck_doubles(bsl_ck *k, double *x, size_t n)
+{
+    bsl_ck_bytes(k, x, n * sizeof *x);
+}
+/* A size that must match on reading (a layout check): BASEL_EPARSE if not. */
+void bsl_ck_expect(bsl_ck *k, size_t value);
+/* A generator's state (gsl_rng_fwrite / gsl_rng_fread). */
+void bsl_ck_rng(bsl_ck *k, gsl_rng *r);
+/* A model's state through the model table (model.h state_size / _save /
+ * _load, as smc's resume uses them): its active atoms, then its state's
+ * doubles bit for bit; a loaded model continues exactly. BASEL_EINVAL
+ * (as k->rc) when the model's table cannot save its state. */
+void bsl_ck_cmodel(bsl_ck *k, bsl_cmodel *M);
+/* A set of visited models, exactly (items, arena and hash table). */
+void bsl_ck_modelset(bsl_ck *k, bsl_modelset *s);
+/* The draws of a bsl_vs_result (not its summaries). */
+void bsl_ck_draws(bsl_ck *k, bsl_vs_result *r);
+/* A chain's trace for R-hat / ESS (summary.h bsl_trace), allocated as
+ * bsl_trace_init left it. */
+void bsl_ck_trace(bsl_ck *k, bsl_trace *t);
+
+#endif

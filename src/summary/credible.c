@@ -1,0 +1,194 @@
+/* credible.c: credible sets from a posterior over subsets (credible.h). */
+#include "credible.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void bsl_cs_list_free(bsl_cs_list *l)
+{
+    for (size_t i = 0; l && i < l->n; i++) free(l->sets[i].atoms);
+    if (l) free(l->sets);
+    if (l) memset(l, 0, sizeof *l);
+}
+
+typedef struct work {
+    const double *pip;
+    size_t m;
+    const bsl_modelset *ms;
+    double total;   /* the stored models' weight (coverages are renormalised over them) */
+    double unstored; /* the share of the weight on models not stored */
+    unsigned char *assigned, *in_cluster, *in_set, *covered; /* m, m, m, models */
+    size_t *held;                                           /* the atoms some stored model holds */
+    size_t nheld;
+    double *gain;                                           /* m */
+    size_t *cluster;                                        /* m */
+} work;
+
+/* P(model holds at least one atom flagged in flag), over the stored models. */
+static double mass_of(const work *w, const unsigned char *flag)
+{
+    double s = 0;
+    for (size_t i = 0; i < w->ms->n; i++) {
+        const size_t *a = bsl_modelset_atoms(w->ms, i);
+        for (size_t t = 0; t < w->ms->items[i].k; t++)
+            if (flag[a[t]]) {
+                s += w->ms->items[i].weight;
+                break;
+            }
+    }
+    return s / w->total;
+}
+
+/* The cluster input whose addition covers the most uncovered weight. */
+static long best_gain(work *w, size_t nc)
+{
+    for (size_t c = 0; c < nc; c++) w->gain[w->cluster[c]] = 0;
+    for (size_t i = 0; i < w->ms->n; i++) {
+        if (w->covered[i]) continue;
+        const size_t *a = bsl_modelset_atoms(w->ms, i);
+        for (size_t t = 0; t < w->ms->items[i].k; t++)
+            if (w->in_cluster[a[t]] && !w->in_set[a[t]]) w->gain[a[t]] += w->ms->items[i].weight;
+    }
+    long best = -1;
+    for (size_t c = 0; c < nc; c++) {
+        const size_t j = w->cluster[c];
+        if (w->in_set[j] || !(w->gain[j] > 0)) continue;
+        if (best < 0 || w->gain[j] > w->gain[best] ||
+            (w->gain[j] == w->gain[best] && (w->pip[j] > w->pip[best] || (w->pip[j] == w->pip[best] && j < (size_t)best))))
+            best = (long)j;
+    }
+    return best;
+}
+
+static void cover(work *w, size_t j)
+{
+    w->in_set[j] = 1;
+    for (size_t i = 0; i < w->ms->n; i++) {
+        if (w->covered[i]) continue;
+        const size_t *a = bsl_modelset_atoms(w->ms, i);
+        for (size_t t = 0; t < w->ms->items[i].k && !w->covered[i]; t++) w->covered[i] = a[t] == j;
+    }
+}
+
+/* Step 3 and 4 of credible.h for the cluster in w; 0 (no set) or 1 (cs filled), -1 ENOMEM. */
+static int grow_set(work *w, size_t nc, bsl_abs_corr_fn corr, void *ctx, const bsl_cs_opts *o, bsl_cs *cs)
+{
+    memset(w->covered, 0, w->ms->n + 1);
+    cs->atoms = bsl_malloc(nc, sizeof *cs->atoms);
+    if (!cs->atoms) return -1;
+    cs->k = 0;
+    double cov = 0;
+    while (cov < o->coverage) {
+        const long j = best_gain(w, nc);
+        if (j < 0) break;
+        cov += w->gain[j] / w->total;
+        cover(w, (size_t)j);
+        cs->atoms[cs->k++] = (size_t)j;
+    }
+    for (size_t t = 0; t < cs->k; t++) w->in_set[cs->atoms[t]] = 0;
+    cs->coverage = cov;
+    /* the unstored models could hold none or all of the set */
+    cs->coverage_lo = cov * (1 - w->unstored);
+    cs->coverage_hi = cs->coverage_lo + w->unstored;
+    cs->purity = 1;
+    for (size_t a = 0; a < cs->k; a++)
+        for (size_t b = 0; b < a; b++) cs->purity = fmin(cs->purity, corr(ctx, cs->atoms[a], cs->atoms[b]));
+    if (cov >= o->coverage && cs->purity >= o->min_abs_corr) return 1;
+    free(cs->atoms);
+    cs->atoms = NULL;
+    return 0;
+}
+
+/* The unassigned input of largest PIP (ties: smaller index), or -1 below the floor. */
+static long next_lead(const work *w, double floor)
+{
+    long best = -1;
+    for (size_t t = 0; t < w->nheld; t++) {
+        const size_t j = w->held[t];
+        if (!w->assigned[j] && w->pip[j] >= floor &&
+            (best < 0 || w->pip[j] > w->pip[best] || (w->pip[j] == w->pip[best] && j < (size_t)best)))
+            best = (long)j;
+    }
+    return best;
+}
+
+/* An input no stored model holds adds nothing to any coverage: leads and
+ * clusters are drawn from the others only, so the work is O(inputs seen)
+ * correlations per lead, not O(m) (streaming designs compute each from
+ * columns). In increasing index order. */
+static int find_held(work *w)
+{
+    unsigned char *flag = w->in_set; /* all zero until sets are grown */
+    w->nheld = 0;
+    for (size_t i = 0; i < w->ms->n; i++) {
+        const size_t *a = bsl_modelset_atoms(w->ms, i);
+        for (size_t t = 0; t < w->ms->items[i].k; t++) flag[a[t]] = 1;
+    }
+    for (size_t j = 0; j < w->m; j++)
+        if (flag[j]) {
+            w->held[w->nheld++] = j;
+            flag[j] = 0;
+        }
+    return BASEL_OK;
+}
+
+static int run(work *w, bsl_abs_corr_fn corr, void *ctx, const bsl_cs_opts *o, bsl_cs_list *out)
+{
+    for (size_t round = 0; round < o->max_sets; round++) {
+        const long lead = next_lead(w, o->pip_floor);
+        if (lead < 0) break;
+        size_t nc = 0;
+        for (size_t t = 0; t < w->nheld; t++) {
+            const size_t j = w->held[t];
+            if (!w->assigned[j] && ((long)j == lead || corr(ctx, (size_t)lead, j) >= o->min_abs_corr)) {
+                w->assigned[j] = w->in_cluster[j] = 1;
+                w->cluster[nc++] = j;
+            }
+        }
+        const double mass = mass_of(w, w->in_cluster);
+        bsl_cs cs = {0};
+        int got = mass >= o->coverage ? grow_set(w, nc, corr, ctx, o, &cs) : 0;
+        for (size_t c = 0; c < nc; c++) w->in_cluster[w->cluster[c]] = 0;
+        if (got < 0) return BASEL_ENOMEM;
+        if (!got) continue;
+        cs.lead = (size_t)lead;
+        cs.mass = mass;
+        bsl_cs *grown = realloc(out->sets, (out->n + 1) * sizeof *grown);
+        if (!grown) {
+            free(cs.atoms);
+            return BASEL_ENOMEM;
+        }
+        out->sets = grown;
+        out->sets[out->n++] = cs;
+    }
+    return BASEL_OK;
+}
+
+int bsl_credible_sets(const double *pip, size_t m, const bsl_modelset *models, bsl_abs_corr_fn corr, void *ctx,
+                      const bsl_cs_opts *o, bsl_cs_list *out)
+{
+    memset(out, 0, sizeof *out);
+    const double all = bsl_modelset_total(models);
+    work w = {.pip = pip, .m = m, .ms = models, .total = all - models->dropped_weight};
+    if (!(w.total > 0)) return BASEL_OK;
+    w.unstored = models->dropped_weight / all;
+    w.assigned = bsl_calloc(3 * m + models->n + 1, 1);
+    w.gain = bsl_malloc(m + 1, sizeof *w.gain);
+    w.cluster = bsl_malloc(m + 1, sizeof *w.cluster);
+    w.held = bsl_malloc(m + 1, sizeof *w.held);
+    int rc = w.assigned && w.gain && w.cluster && w.held ? BASEL_OK : BASEL_ENOMEM;
+    if (!rc) {
+        w.in_cluster = w.assigned + m;
+        w.in_set = w.assigned + 2 * m;
+        w.covered = w.assigned + 3 * m;
+        rc = find_held(&w);
+    }
+    if (!rc) rc = run(&w, corr, ctx, o, out);
+    free(w.held);
+    free(w.assigned);
+    free(w.gain);
+    free(w.cluster);
+    if (rc) bsl_cs_list_free(out);
+    return rc;
+}

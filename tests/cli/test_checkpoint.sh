@@ -1,0 +1,136 @@
+#!/bin/bash
+# test_checkpoint.sh: --checkpoint / --restart. A run killed (kill -9) at
+# random moments and restarted from its last checkpoint each time writes a
+# FIT.json (and draws) byte-identical to the uninterrupted run's, for every
+# MCMC method (bd, rj, ssvs, mixture, anneal, rbf); SIGINT
+# stops with exit status 3 and the state saved; checkpoints of another run,
+# damaged files and methods that cannot checkpoint are refused.
+# Usage: test_checkpoint.sh path/to/basel [seed]
+source tests/cli/lib.sh "$1"
+RANDOM=${2:-$$}
+echo "test_checkpoint: random seed ${2:-$$} (pass it as the second argument to repeat)"
+L=data/linear/lin_p15_n200.csv
+
+# kill_resume NAME ARGS...: the uninterrupted run, then runs killed after
+# 0.10-0.29 s (at most 4), each restarting from the checkpoint if there is
+# one, alternating 1 and 2 threads, then one to the end; compares outputs.
+kill_resume() {
+    local name=$1
+    shift
+    "$BASEL" fit "$@" --quiet -o "$T/$name.ref.json" || { bad "$name: reference run failed"; return; }
+    local ck="$T/$name.ckpt" i
+    rm -f "$ck"
+    for i in 1 2 3 4; do
+        local restart=()
+        [ -f "$ck" ] && restart=(--restart "$ck")
+        "$BASEL" fit "$@" --quiet -o "$T/$name.json" --checkpoint "$ck" --checkpoint-every 0.05 \
+            --threads $((1 + i % 2)) "${restart[@]}" &
+        local pid=$!
+        sleep "0.$((10 + RANDOM % 20))" 2> /dev/null || sleep 0.2
+        kill -9 "$pid" 2> /dev/null
+        wait "$pid" 2> /dev/null
+        [ -f "$T/$name.json" ] && break # it finished before the kill
+    done
+    local kills=$i
+    [ -f "$T/$name.json" ] && kills=$((i - 1))
+    echo "$name: killed $kills times"
+    if [ ! -f "$T/$name.json" ]; then
+        local restart=()
+        [ -f "$ck" ] && restart=(--restart "$ck")
+        "$BASEL" fit "$@" --quiet -o "$T/$name.json" --checkpoint "$ck" "${restart[@]}" ||
+            { bad "$name: the restarted run failed"; return; }
+    fi
+    if cmp -s "$T/$name.ref.json" "$T/$name.json"; then ok; else bad "$name: FIT.json differs after kill -9 and restart"; fi
+}
+
+kill_resume bd $L --method bd --iter 40000 --seed 11
+kill_resume bd_ridge data/regression/sinc_vermaak_train.csv --target y --inputs x --basis gauss:r=1.6 --prior ridge \
+    --method bd --iter 300 --seed 12
+# a streamed design (1250 atoms, Gram matrix over --gram-memory): a loaded
+# model recomputes its active columns
+kill_resume bd_stream data/regression/sinc_vermaak_train.csv --target y --inputs x --basis gauss:r=1.6 \
+    --gram-memory 1 --method bd --iter 800 --seed 23
+kill_resume rj $L --method rj --iter 100000 --seed 13
+kill_resume ssvs $L --method ssvs --prior ssvs:collapsed=0 --iter 20000 --seed 17
+kill_resume ssvs_collapsed $L --method ssvs --prior ssvs:collapsed=1 --iter 2000 --seed 18
+kill_resume mixture data/classification/pima_tr.csv --method mixture --iter 1500 --burn 300 --seed 19
+S=data/regression/sinc_vermaak_train.csv
+kill_resume anneal $S --target y --inputs x --method anneal --iter 30000 --seed 21
+kill_resume rbf $S --target y --inputs x --method rbf --iter 10000 --seed 22
+kill_resume mixture_tempered data/classification/pima_tr.csv --method mixture --temperatures 3 --iter 600 --burn 100 \
+    --seed 20
+
+# draws kept in the checkpoint: the draws file is identical too
+"$BASEL" fit $L --method bd --iter 20000 --seed 14 --quiet -o "$T/d.ref.json" --draws "$T/d.ref.csv"
+"$BASEL" fit $L --method bd --iter 20000 --seed 14 --quiet -o "$T/d.json" --draws "$T/d.csv" \
+    --checkpoint "$T/d.ckpt" --checkpoint-every 0.05 &
+pid=$!
+sleep 0.3
+kill -9 $pid 2> /dev/null
+wait $pid 2> /dev/null
+r=()
+[ -f "$T/d.ckpt" ] && r=(--restart "$T/d.ckpt")
+expect 0 "" -- "$BASEL" fit $L --method bd --iter 20000 --seed 14 --quiet -o "$T/d.json" --draws "$T/d.csv" "${r[@]}"
+if cmp -s "$T/d.ref.csv" "$T/d.csv" && cmp -s "$T/d.ref.json" "$T/d.json"; then ok; else bad "draws differ after restart"; fi
+
+# SIGINT: stop at a block, save, exit 3; the restart finishes the same fit
+"$BASEL" fit $L --method rj --iter 2000000 --seed 15 --quiet -o "$T/i.json" --checkpoint "$T/i.ckpt" \
+    --checkpoint-every 0 2> "$T/i.err" &
+pid=$!
+sleep 0.5
+kill -INT $pid
+wait $pid
+st=$?
+if [ $st -eq 3 ] && grep -q "interrupted by signal 2; the run's state is saved in" "$T/i.err" && [ -f "$T/i.ckpt" ] &&
+    [ ! -f "$T/i.json" ]; then ok; else bad "SIGINT: exit $st, $(cat "$T/i.err")"; fi
+# another seed is another run; a damaged file is refused
+expect 2 "the checkpoint is of another run" -- "$BASEL" fit $L --method rj --iter 2000000 --seed 16 --restart "$T/i.ckpt" -o "$T/x.json"
+expect 2 "the checkpoint is of another run" -- "$BASEL" fit $L --method rj --iter 2000001 --seed 15 --restart "$T/i.ckpt" -o "$T/x.json"
+head -c 1000 "$T/i.ckpt" > "$T/trunc.ckpt"
+expect 2 "not a basel checkpoint, or a damaged one" -- "$BASEL" fit $L --method rj --iter 2000000 --seed 15 --restart "$T/trunc.ckpt" -o "$T/x.json"
+expect 2 "not a basel checkpoint" -- "$BASEL" fit $L --method rj --iter 2000000 --seed 15 --restart $L -o "$T/x.json"
+expect 2 "cannot read" -- "$BASEL" fit $L --method rj --seed 15 --restart "$T/missing.ckpt" -o "$T/x.json"
+# SIGINT / SIGTERM without --checkpoint: exit 3, and a valid fit of the
+# iterations done, marked interrupted (FIT.json diagnostics.interrupted, a
+# warning in the summary), for every MCMC method
+interrupt() { # interrupt NAME SIGNAL ARGS... (waits longer while nothing was kept yet: slow builds)
+    local name=$1 sig=$2 pause st
+    shift 2
+    for pause in 0.8 2 5; do
+        "$BASEL" fit "$@" --quiet -o "$T/$name.int.json" 2> "$T/$name.int.err" &
+        local pid=$!
+        sleep $pause
+        kill -"$sig" $pid
+        wait $pid
+        st=$?
+        grep -q "before any .* was kept" "$T/$name.int.err" || break
+    done
+    if [ $st -eq 3 ] && grep -q "after [0-9]* of [0-9]* iterations; the fit written is of that part" "$T/$name.int.err" &&
+        "$BASEL" summary "$T/$name.int.json" | grep -q "WARNING: the run was interrupted after" &&
+        grep -q '"interrupted": {' "$T/$name.int.json"; then ok
+    else bad "$name: $sig without --checkpoint: exit $st, $(cat "$T/$name.int.err")"; fi
+}
+interrupt bd TERM $L --method bd --iter 2000000 --burn 100 --seed 15
+interrupt rj INT $L --method rj --iter 20000000 --burn 100 --seed 15
+interrupt ssvs INT $L --method ssvs --iter 2000000 --burn 10 --seed 15
+interrupt mixture INT data/classification/pima_tr.csv --method mixture --iter 2000000 --burn 10 --seed 15
+interrupt anneal INT $S --target y --inputs x --method anneal --iter 20000000 --seed 15
+interrupt rbf INT $S --target y --inputs x --method rbf --iter 300000 --burn 10 --seed 15
+# nothing kept yet (still in the burn-in): exit 3, no fit
+"$BASEL" fit $L --method bd --iter 2000000 --burn 1000000 --seed 15 --quiet -o "$T/t.json" 2> "$T/t.err" &
+pid=$!
+sleep 0.3
+kill -TERM $pid
+wait $pid
+st=$?
+if [ $st -eq 3 ] && grep -q "interrupted by signal 15; interrupted before any iteration was kept; no FIT.json written" "$T/t.err" &&
+    [ ! -f "$T/t.json" ]; then ok
+else bad "SIGTERM in the burn-in: exit $st, $(cat "$T/t.err")"; fi
+
+# methods that cannot checkpoint refuse before any work
+expect 2 "cannot checkpoint" -- "$BASEL" fit $L --method enumerate --checkpoint "$T/e.ckpt" -o "$T/e.json"
+expect 2 "cannot checkpoint" -- "$BASEL" fit data/regression/sinc_vermaak_train.csv --target y --inputs x --method smc \
+    --restart "$T/e.ckpt" -o "$T/e.json"
+expect 2 "same file" -- "$BASEL" fit $L --checkpoint $L -o "$T/e.json"
+expect 2 "checkpoint-every" -- "$BASEL" fit $L --checkpoint "$T/e.ckpt" --checkpoint-every -1 -o "$T/e.json"
+finish

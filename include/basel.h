@@ -117,6 +117,12 @@ BASEL_API int basel_data_add_column(basel_data *d, const char *name, const doubl
  * column already or the name is taken; BASEL_ENOMEM (d unchanged). */
 BASEL_API int basel_data_add_labels(basel_data *d, const char *name, const char *const *labels,
                                     basel_error *err);
+/* Append a column of n text cells named name (copied; NULL, "" or "NA" =
+ * missing): a categorical input, whose levels a fit turns into indicator
+ * columns selected together (docs/FIT.md "factors"), and whose cells
+ * predict maps to those levels by name. BASEL_EINVAL when the name is
+ * empty or taken; BASEL_ENOMEM. */
+BASEL_API int basel_data_add_text(basel_data *d, const char *name, const char *const *cells, basel_error *err);
 BASEL_API size_t basel_data_rows(const basel_data *d);
 BASEL_API size_t basel_data_cols(const basel_data *d);
 /* Column name, valid while d lives; NULL if j is out of range. */
@@ -168,19 +174,43 @@ BASEL_API const char *basel_method_option_default(const char *method, const char
  * the last column. */
 BASEL_API const char *basel_options_label_column(const basel_options *o);
 /* Optional progress callback, called from the calling thread between blocks
- * of work with the fraction done; returning non-zero cancels the fit
- * (BASEL_ECANCELLED), except BASEL_PROGRESS_STOP: with a method that can
+ * of work with the fraction of the sampling done (0 during the phases
+ * before it); returning non-zero cancels the fit
+ * (BASEL_ECANCELLED), except BASEL_PROGRESS_STOP during the sampling: with a
+ * method that can
  * checkpoint (bd, rj, ssvs, mixture, anneal, rbf) the chains then stop at
  * their next boundary. With the option "checkpoint" set, their state is
  * written there and the fit returns BASEL_INTERRUPTED (no fit; "restart"
  * continues the run). Without it, the fit is made of the iterations done
  * and marked interrupted (basel_fit_interrupted, a warning), and
  * basel_fit_run returns BASEL_OK; BASEL_INTERRUPTED only when no chain had
- * kept an iteration yet. With the other methods BASEL_PROGRESS_STOP
- * cancels. */
+ * kept an iteration yet. With the other methods, and before the sampling,
+ * BASEL_PROGRESS_STOP cancels. */
 typedef int (*basel_progress_fn)(double fraction_done, void *user);
 #define BASEL_PROGRESS_STOP 2
 BASEL_API void basel_options_set_progress(basel_options *o, basel_progress_fn fn, void *user);
+/* One progress report, in units of work of one phase of the fit, in order:
+ *   "standardising"  the data's columns ("columns"),
+ *   "columns"        the basis columns at the training rows ("columns"; the
+ *                    subset methods enumerate, bd, rj, ssvs),
+ *   "gram"           their Gram matrix when it is kept in memory and large
+ *                    ("entries" of its lower triangle),
+ *   "sampling"       the method's run: "draws" (bd, burn-in included),
+ *                    "iterations" (rj),
+ *                    "sweeps" (ssvs, mixture), "subsets" (enumerate),
+ *                    "moves" (rbf, anneal), "points" (smc).
+ * The strings are static; done never decreases within a phase; total > 0. */
+typedef struct basel_progress {
+    const char *phase;
+    const char *unit;
+    double done, total;
+} basel_progress;
+typedef int (*basel_progress_report_fn)(const basel_progress *p, void *user);
+/* The same calls as basel_options_set_progress (the calling thread, between
+ * blocks of work; non-zero cancels), with the phase, the unit and the counts,
+ * from which a caller shows a rate and the time left. Either or both may be
+ * set; the report is made first. */
+BASEL_API void basel_options_set_progress_report(basel_options *o, basel_progress_report_fn fn, void *user);
 BASEL_API void basel_options_free(basel_options *o);
 
 /* ----------------------------------------------------------------- fit */
@@ -259,7 +289,10 @@ BASEL_API const double *basel_fit_size_posterior(const basel_fit *f, size_t *len
 BASEL_API const size_t *basel_fit_selected(const basel_fit *f, const char *which, size_t *k);
 /* The kept draws (option keep-draws=1 at fit time; 0 for a fit read from
  * FIT.json): their number, and draw i's chain (0-based) and active atoms.
- * BASEL_EINVAL when i is out of range. */
+ * BASEL_EINVAL when i is out of range. Draws are streamed to temporary
+ * files during the run; the first call reads them back into memory
+ * (BASEL_ENOMEM, BASEL_EIO), so it is not safe to make the first call from
+ * several threads at once. */
 BASEL_API size_t basel_fit_draw_count(const basel_fit *f);
 BASEL_API int basel_fit_draw(const basel_fit *f, size_t i, unsigned *chain, const size_t **atoms, size_t *k);
 /* The fit's document, FIT.json's text; the caller frees it with basel_free.
@@ -278,6 +311,10 @@ BASEL_API int basel_fit_from_json(basel_fit **out, const char *name, const char 
  * ("-" for stdout). BASEL_EINVAL for a fit without the table (methods other
  * than enumerate, bd, rj, ssvs), BASEL_EIO. */
 BASEL_API int basel_fit_write_coef_csv(const basel_fit *f, const char *path, basel_error *err);
+/* The same with digits significant digits (1..17), or 0 (what
+ * basel_fit_write_coef_csv uses) for the shortest text that reads back as
+ * the double written. BASEL_EINVAL for digits out of range. */
+BASEL_API int basel_fit_write_coef_csv_ex(const basel_fit *f, const char *path, int digits, basel_error *err);
 /* The fit's warnings (FIT.json diagnostics.warnings: chains that have not
  * converged, too few effective draws, a size posterior at kmax): their
  * number, and the i-th (NULL past the end), which lives as long as f. */
@@ -308,8 +345,31 @@ typedef enum basel_interval_kind {
 BASEL_API int basel_fit_predict_ex(const basel_fit *f, const basel_data *data, const char *model,
                                    double level, basel_interval_kind kind, basel_pred **out,
                                    basel_error *err);
-/* Write the predictions as CSV (header first; "-" for stdout), atomically. */
+/* Write the predictions as CSV (header first; "-" for stdout), atomically.
+ * Numbers in the shortest text that reads back exactly (as
+ * basel_pred_write_csv_ex with digits 0); a row without a prediction
+ * (basel_pred_missing) has empty fields. */
 BASEL_API int basel_pred_write_csv(const basel_pred *p, const char *path, basel_error *err);
+/* The same, with a row identifier and a precision: id_column (NULL: none) is
+ * a column of ids (the table predicted; the label column's text when it is
+ * the label column, as basel_data_read_csv with label_column = id_column
+ * reads any text, else its numbers), written first under its own name;
+ * digits 1..17 gives that many significant digits (%.*g), 0 the shortest
+ * exact text (the first of %.15g, %.16g, %.17g that reads back as the
+ * double written). BASEL_EINVAL: digits out of range, id_column not in ids
+ * (the message names it), ids of another length; BASEL_ENUMERIC, BASEL_EIO. */
+BASEL_API int basel_pred_write_csv_ex(const basel_pred *p, const char *path, const basel_data *ids,
+                                      const char *id_column, int digits, basel_error *err);
+/* Rows without a prediction because an input the fit uses is missing there
+ * (an empty cell or NA in a CSV, a NaN in a table from memory): their
+ * number; when there are any, the first one's 0-based row, its line in the
+ * source (the 1-based row for a table from memory) and the input column
+ * (lives as long as p). Such rows keep their place: basel_pred_get gives
+ * NaN for them, basel_pred_prob NaN and class SIZE_MAX. The rows with every
+ * input are predicted as they would be alone; when no row has every input,
+ * basel_fit_predict fails with BASEL_EINVAL. Pointers may be NULL. */
+BASEL_API size_t basel_pred_missing(const basel_pred *p, size_t *first_row, size_t *first_line,
+                                    const char **first_column);
 /* Row i of output j of a regression: mean, lower, upper. Returns
  * BASEL_EINVAL for indices out of range and for a classifier's predictions
  * (basel_pred_prob below). */

@@ -3,7 +3,8 @@
  * engine: Ionosphere (33 inputs: UCI's 34 without the constant V2, 175/176,
  * 6 kernels, h = 0.5), Wine (13 inputs, 62/63, 3 kernels, h = 0.28) and
  * Pima (7 inputs, Ripley's 200/332, 3 kernels, h = 0.16); a = 2, g = 0.2;
- * 15000 sweeps, 5000 burn-in (§3), one chain. The excluded inputs are
+ * 15000 sweeps, 5000 burn-in (§3), 4 chains (split R-hat of each input's
+ * indicator across them). The excluded inputs are
  * regressed on the included ones (the engine's default; -e gaussian for one
  * Gaussian each, the model of the first version). Split 0 of each split file is the
  * headline; splits 1..10 give mean and standard error. Then Pima with 80%
@@ -14,13 +15,19 @@
  * training rows, labelled or not). The CSV reader is a small local one:
  * these files have a header, no quoting and the class in the last column.
  *
- * usage: bench_mixture [-d DATA_DIR] [-s SPLITS] [-i ITER] [-b BURN] [-c CHAINS] [-x] [-p] [-l LAMBDA]
+ * usage: bench_mixture [-d DATA_DIR] [-s SPLITS] [-i ITER] [-b BURN] [-c CHAINS] [-x] [-l LAMBDA]
  *                      [-e regression|gaussian] [-o DATASET] [-m MOVES] [-t REPLICAS] [-T TMAX]
- *   -s 0 runs split 0 only; -x skips the semi-supervised part; -p uses the
- *   paper's prior draws in the add move; -l sets the Poisson mean; -e the
+ *                      [-p 0|1|2] [-P PAIR] [-n]
+ *   -s 0 runs split 0 only; -x skips the semi-supervised part; -l sets the Poisson mean; -e the
  *   excluded inputs' model (default regression); -o runs one data set; -m
  *   the exchange and add/remove proposals per sweep (default 1 each); -t
- *   replica exchange with that many temperatures up to -T (default off).
+ *   replica exchange with that many temperatures up to -T (default off); -p
+ *   the subset moves (0 prior, 1 data-driven, 2 given the allocations, the
+ *   default); -P the probability of a pair move; -n skips the peers.
+ * Prints for split 0 accuracy, log-loss, each input's PIP and split R-hat,
+ * each move's acceptance and the seconds of the fit; then runs
+ * bench/mixture/peers.py (EM of the same model, D = 3 and 6; L1 logistic;
+ * SVC) on the same splits.
  */
 #include "engine/mixture/mixture.h"
 
@@ -29,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef struct table {
@@ -124,7 +132,10 @@ typedef struct dataset {
 } dataset;
 
 typedef struct outcome {
-    double acc, mean_inputs, sps, acc_add, acc_rem, acc_ex, acc_swap;
+    double acc, logloss, mean_inputs, sps, acc_add, acc_rem, acc_ex, acc_swap, acc_add2, acc_rem2, acc_swap_min, rhat_max, secs;
+    size_t swap_pair;
+    double pip[64], rhat[64];
+    size_t d;
     size_t errors, ntest, max_inputs, visited;
     int ok;
 } outcome;
@@ -198,14 +209,22 @@ static outcome run_one(const table *t, const dataset *ds, const int *role_in, co
     bsl_mix_options o = *base;
     o.kernels = ds->kernels;
     o.h = ds->h;
+    o.unlabelled = keep_unlabelled; /* hidden-label rows are used only when asked */
     bsl_mix_result *res = NULL;
     basel_error err;
-    if (bsl_mixture_fit(X, n, d, cls, t->nlab, &o, &res, &err) != BASEL_OK) {
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    const int frc = bsl_mixture_fit(X, n, d, cls, t->nlab, &o, &res, &err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    out.secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    if (frc != BASEL_OK) {
         fprintf(stderr, "%s: fit failed: %s\n", ds->name, err.message);
     } else {
         double *prob = malloc(nte * t->nlab * sizeof *prob);
         bsl_mixture_predict(res, Xt, nte, prob);
         for (size_t i = 0; i < nte; i++) {
+            const double pc = prob[i * t->nlab + cte[i]];
+            out.logloss -= log(pc > 1e-15 ? pc : 1e-15) / (double)nte;
             size_t best = 0;
             for (size_t k = 1; k < t->nlab; k++)
                 if (prob[i * t->nlab + k] > prob[i * t->nlab + best]) best = k;
@@ -221,6 +240,23 @@ static outcome run_one(const table *t, const dataset *ds, const int *role_in, co
         out.sps = dg.sweeps_per_second;
         out.acc_add = dg.accept_add, out.acc_rem = dg.accept_remove, out.acc_ex = dg.accept_exchange;
         out.acc_swap = dg.accept_swap;
+        out.acc_add2 = dg.accept_add2, out.acc_rem2 = dg.accept_remove2;
+        out.acc_swap_min = dg.accept_swap_min, out.swap_pair = dg.swap_min_pair;
+        const double *rh = NULL, *es = NULL, *et = NULL;
+        bsl_conv sz;
+        size_t nd;
+        bsl_mix_convergence(res, &rh, &es, &et, &sz, &nd);
+        size_t dd;
+        const double *pip = bsl_mix_pip(res, &dd);
+        out.d = dd;
+        out.rhat_max = o.chains > 1 ? 1 : NAN;
+        for (size_t j = 0; j < dd && j < 64; j++) {
+            out.pip[j] = pip[j];
+            out.rhat[j] = rh && o.chains > 1 ? rh[j] : NAN;
+            /* NaN: the kept draws of every chain are the same value (diag.c);
+             * the maximum below skips it and the PIP line prints it */
+            if (o.chains > 1 && !isnan(out.rhat[j]) && !(out.rhat[j] <= out.rhat_max)) out.rhat_max = out.rhat[j]; /* NaN/inf propagate */
+        }
         out.ok = 1;
         free(prob);
     }
@@ -261,6 +297,15 @@ static void run_dataset(const char *dir, const dataset *ds, const bsl_mix_option
            "accept add %.4f rem %.4f exch %.4f swap %.2f  %.0f sweeps/s\n", ds->name, r0->acc, r0->errors,
            r0->ntest, r0->mean_inputs, r0->max_inputs, r0->visited, r0->acc_add, r0->acc_rem, r0->acc_ex,
            r0->acc_swap, r0->sps);
+    printf("%-10s split 0: log-loss %.3f  max split R-hat of an input's indicator %.3f (nan: constant in every chain)  %.1f s", ds->name,
+           r0->logloss, r0->rhat_max, r0->secs);
+    printf("  accept pair add %.4f rem %.4f", r0->acc_add2, r0->acc_rem2);
+    if (o->temperatures > 1) printf("  lowest swap rate %.3f (pair %zu)", r0->acc_swap_min, r0->swap_pair);
+    printf("\n");
+    printf("%-10s split 0 PIP (R-hat):", ds->name);
+    for (size_t j = 0, u = 0; j < t->p && u < r0->d; j++)
+        if (!ds->drop || strcmp(t->names[j], ds->drop)) printf(" %s %.2f (%.2f)", t->names[j], r0->pip[u], r0->rhat[u]), u++;
+    printf("\n");
     printf("%-10s paper Table 1: acc %.1f%%, inputs avg %.1f max %.0f\n", ds->name, ds->paper_acc,
            ds->paper_avg, ds->paper_max);
     if (nsplit > 0) {
@@ -319,7 +364,7 @@ static void run_semi(const char *dir, const dataset *ds, const bsl_mix_options *
 
 static void print_peers(void)
 {
-    printf("\nPeers (PEERS.md; split 0 / mean +- sd over splits 1-10):\n"
+    printf("\nPeers as recorded in PEERS.md (split 0 / mean +- sd over splits 1-10):\n"
            "  SVC RBF (sklearn)          ionosphere 92.6 / 92.4 +- 1.9  wine 96.8 / 97.6 +- 2.7  pima 79.2 / 77.0 +- 1.9\n"
            "  GPC RBF ARD (sklearn)      ionosphere 88.1 / 90.8 +- 2.4  wine 93.7 / 96.0 +- 2.1  pima 79.5 / 77.0 +- 1.8\n"
            "  LogReg L1 (sklearn)        ionosphere 83.5 / 87.0 +- 2.0  wine 92.1 / 96.5 +- 1.3  pima 80.1 / 77.6 +- 2.3\n"
@@ -332,25 +377,27 @@ static void print_peers(void)
 int main(int argc, char **argv)
 {
     const char *dir = "data/classification";
-    int nsplit = 10, semi = 1, opt;
+    int nsplit = 10, semi = 1, peers = 1, opt;
     bsl_mix_options o;
     bsl_mix_options_default(&o);
-    o.iter = 15000, o.burn = 5000, o.thin = 10, o.chains = 1, o.seed = 2024;
+    o.iter = 15000, o.burn = 5000, o.thin = 10, o.chains = 4, o.seed = 2024;
     o.a = 2, o.g = 0.2; /* §3 */
     const char *only = NULL;
-    while ((opt = getopt(argc, argv, "d:s:i:b:c:xpl:e:o:m:t:T:")) != -1) {
+    while ((opt = getopt(argc, argv, "d:s:i:b:c:xp:l:e:o:m:t:T:P:n")) != -1) {
         if (opt == 'd') dir = optarg;
         else if (opt == 's') nsplit = atoi(optarg);
         else if (opt == 'i') o.iter = strtoul(optarg, NULL, 10);
         else if (opt == 'b') o.burn = strtoul(optarg, NULL, 10);
         else if (opt == 'c') o.chains = strtoul(optarg, NULL, 10);
         else if (opt == 'x') semi = 0;
-        else if (opt == 'p') o.add_proposal = BSL_MIX_PROPOSE_PRIOR;
+        else if (opt == 'p') o.add_proposal = atoi(optarg);
         else if (opt == 'l') o.poisson_mean = strtod(optarg, NULL);
         else if (opt == 'e') o.excluded = strcmp(optarg, "gaussian") ? BSL_MIX_EXCLUDED_REGRESSION : BSL_MIX_EXCLUDED_GAUSSIAN;
         else if (opt == 'o') only = optarg;
         else if (opt == 't') o.temperatures = strtoul(optarg, NULL, 10);
         else if (opt == 'T') o.temp_max = strtod(optarg, NULL);
+        else if (opt == 'P') o.pair_prob = strtod(optarg, NULL);
+        else if (opt == 'n') peers = 0;
         else if (opt == 'm') o.exchange_moves = o.birth_death_moves = strtoul(optarg, NULL, 10);
         else return 2;
     }
@@ -360,12 +407,22 @@ int main(int argc, char **argv)
         {"pima", "pima.csv", "pima_splits_200_332.csv", NULL, 3, 0.16, 78.9, 4.0, 7},
     };
     printf("mixture engine, paper 000 settings: %zu sweeps, %zu burn-in, %zu chain(s), lambda %.1f, "
-           "add proposal %s, excluded inputs %s\n\n", o.iter, o.burn, o.chains, o.poisson_mean,
-           o.add_proposal == BSL_MIX_PROPOSE_DATA ? "data-driven" : "prior",
+           "subset moves %s, pair moves %.2f, %zu temperature(s), excluded inputs %s\n\n", o.iter, o.burn,
+           o.chains, o.poisson_mean,
+           o.add_proposal == BSL_MIX_PROPOSE_ALLOC ? "given the allocations"
+           : o.add_proposal == BSL_MIX_PROPOSE_DATA ? "data-driven (allocations summed out)" : "prior (allocations summed out)",
+           o.pair_prob, o.temperatures,
            o.excluded == BSL_MIX_EXCLUDED_GAUSSIAN ? "gaussian" : "regression on the active ones");
     for (int k = 0; k < 3; k++)
         if (!only || !strcmp(only, sets[k].name)) run_dataset(dir, &sets[k], &o, nsplit);
     if (semi && (!only || !strcmp(only, "pima"))) run_semi(dir, &sets[2], &o, nsplit);
     print_peers();
+    if (peers) { /* the peers measured now, on the same splits (bench/mixture/peers.py) */
+        char cmd[2048];
+        snprintf(cmd, sizeof cmd, "/usr/bin/python3 bench/mixture/peers.py '%s' %d %s", dir, nsplit, only ? only : "");
+        printf("\nPeers measured now (bench/mixture/peers.py):\n");
+        fflush(stdout);
+        if (system(cmd) != 0) fprintf(stderr, "peers.py failed (needs python3-sklearn; run from the source root)\n");
+    }
     return 0;
 }

@@ -56,6 +56,7 @@ _PROTOTYPES = {
     "basel_data_from_matrix": (ctypes.c_int, [_PP, _S, _c_double_p, _Z, _Z, _Z, _Z, ctypes.POINTER(_S), _E]),
     "basel_data_add_column": (ctypes.c_int, [_P, _S, _c_double_p, _Z, _E]),
     "basel_data_add_labels": (ctypes.c_int, [_P, _S, ctypes.POINTER(_S), _E]),
+    "basel_data_add_text": (ctypes.c_int, [_P, _S, ctypes.POINTER(_S), _E]),
     "basel_data_rows": (_Z, [_P]),
     "basel_data_cols": (_Z, [_P]),
     "basel_data_value": (ctypes.c_double, [_P, _Z, _Z]),
@@ -267,6 +268,16 @@ class Data(_Handle):
         arr = (ctypes.c_char_p * self.n)(*[_b(s) for s in labels])
         err = _Error()
         _check(library().basel_data_add_labels(self.ptr, _b(name), arr, ctypes.byref(err)), err)
+
+    def add_text(self, name, cells):
+        """A column of text (None or "" = missing): a categorical input,
+        selected as one group of indicator columns (docs/FIT.md "factors")."""
+        if len(cells) != self.n:
+            raise ValueError("basel: %d cells for %d rows" % (len(cells), self.n))
+        arr = (ctypes.c_char_p * self.n)(*[None if s is None else _b(str(s)) for s in cells])
+        err = _Error()
+        _check(library().basel_data_add_text(self.ptr, _b(name), arr, ctypes.byref(err)), err)
+        self.p += 1
 
 
 def _strides_ok(x):

@@ -99,3 +99,52 @@ def test_predict_refuses_a_table_without_the_inputs():
     fit, X = _small_fit()
     with pytest.raises(basel.BaselError, match="x4"):
         fit.predict(basel.Data(X[:, :3], ["x1", "x2", "x3"]))
+
+
+def test_a_missing_input_gives_nan_in_its_row_only():
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(30, 3))
+    y = 1 + 2 * x[:, 0] - x[:, 2] + 0.1 * rng.normal(size=30)
+    fit = basel.Fit.run(_lib.Data(np.column_stack([x, y]), ["a", "b", "c", "y"]),
+                        _lib.Options({"method": "enumerate", "seed": "1"}))
+    gaps = x.copy()
+    gaps[[4, 11], [1, 2]] = np.nan
+    full = fit.predict(_lib.Data(x, ["a", "b", "c"])).intervals()
+    part = fit.predict(_lib.Data(gaps, ["a", "b", "c"])).intervals()
+    keep = np.setdiff1d(np.arange(30), [4, 11])
+    for f, p in zip(full, part):
+        assert np.isnan(p[[4, 11]]).all()
+        np.testing.assert_array_equal(p[keep], f[keep])
+
+
+def test_estimators_predict_nan_for_missing_inputs():
+    from basel import BayesianSelectionRegressor
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(40, 3))
+    y = x[:, 0] + 0.1 * rng.normal(size=40)
+    reg = BayesianSelectionRegressor(method="enumerate", random_state=1).fit(x, y)
+    x[2, 1] = np.nan
+    mean, std = reg.predict(x, return_std=True)
+    assert np.isnan(mean[2]) and np.isnan(std[2]) and np.isfinite(np.delete(mean, 2)).all()
+
+
+def test_a_text_column_is_one_grouped_input_and_predicts_by_level():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(60, 2))
+    grade = np.array(["a", "b", "c"])[np.arange(60) % 3]
+    y = X[:, 0] + 1.0 * (grade == "b") + rng.normal(scale=0.5, size=60)
+    d = basel.Data(X, ["x1", "x2"])
+    d.add_text("grade", list(grade))
+    d.add_column("y", y)
+    fit = basel.Fit.run(d, basel.Options({"method": "enumerate", "seed": 4}))
+    doc = fit.document
+    assert [a["name"] for a in doc["atoms"]] == ["x1", "x2", "grade"]
+    assert doc["factors"][0]["columns"] == ["grade:b", "grade:c"] and doc["factors"][0]["reference"] == "a"
+    new = basel.Data(X[:3], ["x1", "x2"])
+    new.add_text("grade", ["c", "a", "b"])
+    mean = fit.predict(new).intervals()[0]
+    assert mean.shape[0] == 3 and np.all(np.isfinite(mean))
+    bad = basel.Data(X[:1], ["x1", "x2"])
+    bad.add_text("grade", ["z"])
+    with pytest.raises(basel.BaselError, match="level 'z'"):
+        fit.predict(bad)

@@ -281,9 +281,22 @@ new_inputs <- function(object, newdata) {
     if (missing(newdata) || is.null(newdata)) basel_stop("predict needs newdata")
     if (is.null(object$terms)) {          # read_fit(): the document's input columns by name
         inputs <- unlist(object$doc$inputs)
+        newdata <- as.data.frame(newdata)
+        ## a categorical input (docs/FIT.md "factors"): its indicator columns
+        ## from the column's levels, matched by name as the library does
+        for (f in object$doc$factors) {
+            if (is.null(newdata[[f$input]])) basel_stop("newdata lacks the fit's input column(s) ", f$input)
+            v <- as.character(newdata[[f$input]])
+            bad <- which(!is.na(v) & !(v %in% unlist(f$levels)))
+            if (length(bad))
+                basel_stop("categorical input '", f$input, "': level '", v[bad[1]], "' (row ", bad[1],
+                           ") was not seen in training")
+            cols <- unlist(f$columns)
+            for (l in seq_along(cols)) newdata[[cols[l]]] <- as.double(v == unlist(f$levels)[l + 1L])
+        }
         miss <- setdiff(inputs, names(newdata))
         if (length(miss)) basel_stop("newdata lacks the fit's input column(s) ", paste(miss, collapse = ", "))
-        x <- as.matrix(as.data.frame(newdata)[inputs])
+        x <- as.matrix(newdata[inputs])
         storage.mode(x) <- "double"
         return(x)
     }

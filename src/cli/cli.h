@@ -20,17 +20,21 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* Progress of long work on stderr (cli_progress.c): on a terminal a bar
- * with the fraction done, the elapsed time and the time left, redrawn at
- * most 10 times a second; otherwise one line every 10 s. Nothing for work
- * that ends within 2 s. */
+/* Progress of long work on stderr (cli_progress.c), phase by phase
+ * (basel_progress: standardising, columns, gram, sampling): on a terminal a
+ * bar with the phase, the fraction done, the rate in the phase's units
+ * (draws/s, moves/s, ...) and the time left, redrawn at most 10 times a
+ * second; otherwise one line every 10 s (BASEL_PROGRESS_INTERVAL=SECONDS
+ * sets another interval). Nothing for work that ends within 2 s (or the
+ * interval, when shorter). */
 typedef struct cli_progress_state {
-    double t0, last;
-    int tty, shown;
+    double t0, last, every, phase_t0, total;
+    const char *phase, *unit;
+    int tty, shown_phase;
 } cli_progress_state;
 void cli_progress_start(cli_progress_state *s);
-/* The library's progress callback; user is a cli_progress_state. Returns 0. */
-int cli_progress(double fraction, void *user);
+/* The library's progress report; user is a cli_progress_state. Returns 0. */
+int cli_progress(const basel_progress *p, void *user);
 /* Clear the bar (if one was drawn). */
 void cli_progress_end(cli_progress_state *s);
 
@@ -59,6 +63,10 @@ int cli_once(cli_seen *s, const char *cmd, const char *name);
  * be its value; a usage error when it is missing or starts with "--" (an
  * option; such a value must be written opt=VALUE). */
 int cli_needs_value(const char *cmd, const char *opt, const char *value);
+
+/* --digits VALUE of cmd: an integer 1..17 into *digits; a usage error
+ * (returns 2) otherwise (cli_predict.c). */
+int cli_digits(const char *cmd, const char *value, int *digits);
 
 /* One subcommand: its name, entry, help and one-line summary (main.c). */
 typedef struct cli_command {

@@ -1,4 +1,4 @@
-/* cli_coef.c: basel coef FIT.json [-o COEF.csv]: the coefficient table as CSV */
+/* cli_coef.c: basel coef FIT.json [--digits N] [-o COEF.csv]: the coefficient table as CSV */
 #include "cli.h"
 
 #include <string.h>
@@ -6,7 +6,7 @@
 void cli_coef_help(FILE *fp)
 {
     fprintf(fp,
-            "usage: basel coef FIT.json [-o COEF.csv]\n"
+            "usage: basel coef FIT.json [--digits N] [-o COEF.csv]\n"
             "\n"
             "Writes the fit's coefficient table as CSV to COEF.csv or stdout (as BAS's coef()\n"
             "and confint()), one row per term and target:\n"
@@ -16,13 +16,16 @@ void cli_coef_help(FILE *fp)
             "cond_mean and cond_sd the same given that it is in the model (empty when it never\n"
             "was); lower and upper the 95%% equal-tailed credible interval of the model-averaged\n"
             "posterior. Coefficients are on the original scale of the inputs. Fits of enumerate,\n"
-            "bd, rj and ssvs have the table (docs/FIT.md, \"coefficients\").\n");
+            "bd, rj and ssvs have the table (docs/FIT.md, \"coefficients\").\n"
+            "  --digits N   significant digits of the numbers, 1 to 17 [default: the shortest\n"
+            "               text that reads back as the same double; see basel help predict]\n"
+            "  -o FILE      the CSV file ('-', the default: stdout)\n");
 }
 
 int cli_coef(int argc, char **argv)
 {
     const char *file = NULL, *out = "-";
-    int only_files = 0, seen_o = 0;
+    int only_files = 0, seen_o = 0, seen_digits = 0, digits = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (only_files || a[0] != '-' || !a[1]) {
@@ -41,6 +44,11 @@ int cli_coef(int argc, char **argv)
                 if (cli_needs_value("coef", a, i + 1 < argc ? argv[i + 1] : NULL)) return 2;
                 out = argv[++i];
             }
+        } else if (!strcmp(a, "--digits") || !strncmp(a, "--digits=", 9)) {
+            if (seen_digits++) return cli_usage("coef", "option '--digits' given twice");
+            const char *v = a[8] == '=' ? a + 9 : NULL;
+            if (!v && cli_needs_value("coef", a, i + 1 < argc ? argv[i + 1] : NULL)) return 2;
+            if (cli_digits("coef", v ? v : argv[++i], &digits)) return 2;
         } else {
             return cli_usage("coef", "unknown option '%s'", a);
         }
@@ -51,7 +59,7 @@ int cli_coef(int argc, char **argv)
     basel_error err;
     basel_fit *fit = NULL;
     int status = 0;
-    if (basel_fit_read_json(&fit, file, &err) || basel_fit_write_coef_csv(fit, out, &err)) status = cli_report(&err);
+    if (basel_fit_read_json(&fit, file, &err) || basel_fit_write_coef_csv_ex(fit, out, digits, &err)) status = cli_report(&err);
     basel_fit_free(fit);
     return status;
 }

@@ -107,8 +107,8 @@ void cli_completion(FILE *fp)
         if (strcmp(name, "keep-draws")) fprintf(fp, "--%s ", name);
     }
     fprintf(fp, "-o --output --draws --stats --quiet --help\" -- \"$cur\")) ;;\n");
-    fprintf(fp, "            predict) COMPREPLY=($(compgen -W \"--model --interval --interval-kind -o --output --help\" -- \"$cur\")) ;;\n");
-    fprintf(fp, "            coef) COMPREPLY=($(compgen -W \"-o --output --help\" -- \"$cur\")) ;;\n");
+    fprintf(fp, "            predict) COMPREPLY=($(compgen -W \"--model --interval --interval-kind --id --digits -o --output --help\" -- \"$cur\")) ;;\n");
+    fprintf(fp, "            coef) COMPREPLY=($(compgen -W \"--digits -o --output --help\" -- \"$cur\")) ;;\n");
     fprintf(fp, "            *) COMPREPLY=($(compgen -W \"--help\" -- \"$cur\")) ;;\n        esac\n        return\n    fi\n");
     fprintf(fp, "    COMPREPLY=($(compgen -f -- \"$cur\"))\n}\ncomplete -o filenames -F _basel basel\n");
 }

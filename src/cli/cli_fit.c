@@ -97,6 +97,9 @@ void cli_fit_help(FILE *fp, const char *method)
             "  -o, --output     FIT.json to write (atomically: a temporary file, then rename)\n"
             "  --draws          DRAWS.csv: every retained draw, one 0/1 column per atom (bd, rj, ssvs, mixture)\n"
             "  --quiet          no seed note, no warnings and no progress on stderr\n"
+            "Progress (stderr, for work past 2 s): on a terminal a bar with the phase (standardising,\n"
+            "columns, gram, sampling), the rate (draws/s, moves/s, ...) and the time left; otherwise\n"
+            "one such line every 10 s (BASEL_PROGRESS_INTERVAL=SECONDS for another interval).\n"
             "\n"
             "Interrupting: SIGINT or SIGTERM stops the chains at their next block. With\n"
             "--checkpoint FILE (every MCMC method) their state is saved there (also every\n"
@@ -140,10 +143,10 @@ typedef struct fit_progress {
     cli_progress_state bar;
 } fit_progress;
 
-static int progress(double fraction, void *user)
+static int progress(const basel_progress *report, void *user)
 {
     fit_progress *p = user;
-    if (p->show) cli_progress(fraction, &p->bar);
+    if (p->show) cli_progress(report, &p->bar);
     return stop_signal ? BASEL_PROGRESS_STOP : 0;
 }
 
@@ -269,7 +272,7 @@ int cli_fit(int argc, char **argv)
     if (a.draws) basel_options_set(o, "keep-draws", "1", &err);
     fit_progress prog = {.show = !a.quiet};
     cli_progress_start(&prog.bar);
-    basel_options_set_progress(o, progress, &prog);
+    basel_options_set_progress_report(o, progress, &prog);
     /* a classifier's target holds class labels: read it as text */
     const char *label = basel_options_label_column(o);
     catch_signals(1);

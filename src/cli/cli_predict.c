@@ -1,5 +1,5 @@
 /* cli_predict.c: basel predict FIT.json TEST.csv [--model M] [--interval P]
- * [--interval-kind new|mean] [-o PRED.csv] */
+ * [--interval-kind new|mean] [--id COLUMN] [--digits N] [-o PRED.csv] */
 #include "cli.h"
 
 #include <errno.h>
@@ -11,7 +11,7 @@ void cli_predict_help(FILE *fp)
 {
     fprintf(fp,
             "usage: basel predict FIT.json TEST.csv [--model bma] [--interval 0.95]\n"
-            "                     [--interval-kind new|mean] [-o PRED.csv]\n"
+            "                     [--interval-kind new|mean] [--id COLUMN] [--digits N] [-o PRED.csv]\n"
             "\n"
             "Predicts every row of TEST.csv (it must have the fit's input columns, by name;\n"
             "other columns are ignored) and writes CSV to PRED.csv or stdout:\n"
@@ -23,15 +23,67 @@ void cli_predict_help(FILE *fp)
             "  --interval-kind new | mean: an interval for a new observation y at x [default],\n"
             "               or for the regression function f(x) = E[y | x] (BAS's se.fit; the\n"
             "               subset methods enumerate, bd, rj, ssvs)\n"
+            "  --id COLUMN  copy this column of TEST.csv (any text) into the predictions as\n"
+            "               their first column, to match rows by key rather than by order\n"
+            "  --digits N   significant digits of the numbers written, 1 to 17 [default: the\n"
+            "               shortest text that reads back as exactly the same double (0.25\n"
+            "               stays 0.25): programs read these files first, and then no digit\n"
+            "               is lost, yet no number is longer than it needs; --digits 6 for a\n"
+            "               table to read by eye]\n"
+            "  -o FILE      the CSV file ('-', the default: stdout)\n"
+            "A row with a missing input (an empty cell or NA in a column the fit uses) keeps its\n"
+            "place with empty fields, and one warning gives the count and the first such row;\n"
+            "the other rows are predicted as they would be alone.\n"
             "Intervals of the subset methods are the quantiles of the mixture over all\n"
-            "visited models of each model's Student-t predictive (docs/FIT.md).\n");
+            "visited models of each model's Student-t predictive (docs/FIT.md).\n"
+            "\n"
+            "Example:\n"
+            "  basel predict fit.json data/linear/lin_p15_n200.csv --id x1 --digits 6 -o -\n");
 }
 
-/* Set the option name (without dashes) to value; 2 after a usage error. */
-static int set_option(const char *name, const char *value, const char **out, const char **model,
-                      double *level, basel_interval_kind *kind)
+int cli_digits(const char *cmd, const char *value, int *digits)
 {
-    if (!strcmp(name, "interval-kind")) {
+    char *end;
+    errno = 0;
+    const long v = strtol(value, &end, 10);
+    if (*end || end == value || errno || v < 1 || v > 17)
+        return cli_usage(cmd, "--digits '%s': expected a whole number from 1 to 17", value);
+    *digits = (int)v;
+    return 0;
+}
+
+/* One warning for the rows left without a prediction. */
+static void warn_missing(const basel_pred *pred, const char *test)
+{
+    size_t row, line;
+    const char *column;
+    const size_t n = basel_pred_missing(pred, &row, &line, &column);
+    if (!n) return;
+    fprintf(stderr,
+            "basel: warning: %s: %zu of %zu rows %s a missing input (the first: line %zu, column '%s'); "
+            "%s left empty\n",
+            strcmp(test, "-") ? test : "<stdin>", n, basel_pred_rows(pred), n == 1 ? "has" : "have", line,
+            column ? column : "?", n == 1 ? "its prediction is" : "their predictions are");
+}
+
+typedef struct predict_args {
+    const char *out, *model, *id;
+    double level;
+    basel_interval_kind kind;
+    int digits;
+} predict_args;
+
+/* Set the option name (without dashes) to value; 2 after a usage error. */
+static int set_option(const char *name, const char *value, predict_args *p)
+{
+    const char **out = &p->out, **model = &p->model;
+    double *level = &p->level;
+    basel_interval_kind *kind = &p->kind;
+    if (!strcmp(name, "id")) {
+        p->id = value;
+    } else if (!strcmp(name, "digits")) {
+        return cli_digits("predict", value, &p->digits);
+    } else if (!strcmp(name, "interval-kind")) {
         if (!strcmp(value, "new")) *kind = BASEL_INTERVAL_NEW;
         else if (!strcmp(value, "mean")) *kind = BASEL_INTERVAL_MEAN;
         else return cli_usage("predict", "--interval-kind '%s': expected new or mean", value);
@@ -51,11 +103,37 @@ static int set_option(const char *name, const char *value, const char **out, con
     return 0;
 }
 
+/* TEST.csv with the --id column (if any) read as text, unless the fit uses
+ * it as an input (then it stays numeric, and is copied as a number). An
+ * --id that is not a column is named as the option's fault. */
+static int read_test(basel_data **data, const char *path, const char *id, const basel_fit *fit,
+                     basel_error *err)
+{
+    const char *as_text = id;
+    for (size_t j = 0; id && j < basel_fit_input_count(fit); j++)
+        if (!strcmp(basel_fit_input_name(fit, j), id)) as_text = NULL;
+    int rc = basel_data_read_csv(data, path, as_text, err);
+    int no_column = rc && as_text && err->line == 1 && strstr(err->message, "label column");
+    if (!rc && id && basel_data_find(*data, id) < 0) { /* an input the file lacks */
+        basel_data_free(*data);
+        *data = NULL;
+        no_column = 1;
+    }
+    if (no_column) {
+        memset(err, 0, sizeof *err);
+        err->code = rc = BASEL_EINVAL;
+        snprintf(err->file, sizeof err->file, "%s", strcmp(path, "-") ? path : "<stdin>");
+        err->line = 1;
+        snprintf(err->message, sizeof err->message, "--id '%s': no such column in the header", id);
+    }
+    return rc;
+}
+
 int cli_predict(int argc, char **argv)
 {
-    const char *files[2] = {NULL, NULL}, *out = "-", *model = NULL; /* NULL: the method's default */
-    double level = 0.95;
-    basel_interval_kind kind = BASEL_INTERVAL_NEW;
+    const char *files[2] = {NULL, NULL};
+    /* model NULL: the method's default; digits 0: the shortest exact text */
+    predict_args p = {"-", NULL, NULL, 0.95, BASEL_INTERVAL_NEW, 0};
     int nf = 0, only_files = 0;
     cli_seen seen = {.n = 0};
     for (int i = 1; i < argc; i++) {
@@ -81,7 +159,7 @@ int cli_predict(int argc, char **argv)
                 snprintf(name, sizeof name, "%s", a + 2);
             }
             if (strcmp(name, "output") && strcmp(name, "model") && strcmp(name, "interval") &&
-                strcmp(name, "interval-kind"))
+                strcmp(name, "interval-kind") && strcmp(name, "id") && strcmp(name, "digits"))
                 return cli_usage("predict", "unknown option '%s'", a);
             if (eq) {
                 value = eq + 1;
@@ -89,22 +167,25 @@ int cli_predict(int argc, char **argv)
                 if (cli_needs_value("predict", a, i + 1 < argc ? argv[i + 1] : NULL)) return 2;
                 value = argv[++i];
             }
-            if (cli_once(&seen, "predict", name) || set_option(name, value, &out, &model, &level, &kind)) return 2;
+            if (cli_once(&seen, "predict", name) || set_option(name, value, &p)) return 2;
         } else {
             return cli_usage("predict", "unknown option '%s'", a);
         }
     }
     if (nf < 2) return cli_usage("predict", "expected FIT.json and TEST.csv");
-    const cli_file checked[] = {{"the fit", files[0], 0}, {"the test file", files[1], 0}, {"-o", out, 1}};
+    const cli_file checked[] = {{"the fit", files[0], 0}, {"the test file", files[1], 0}, {"-o", p.out, 1}};
     if (cli_check_files(checked, 3)) return 2;
     basel_error err;
     basel_fit *fit = NULL;
     basel_data *data = NULL;
     basel_pred *pred = NULL;
     int status = 0;
-    if (basel_fit_read_json(&fit, files[0], &err) || basel_data_read_csv(&data, files[1], NULL, &err) ||
-        basel_fit_predict_ex(fit, data, model, level, kind, &pred, &err) || basel_pred_write_csv(pred, out, &err))
+    /* the id column is read as text (the label column of the table) */
+    if (basel_fit_read_json(&fit, files[0], &err) || read_test(&data, files[1], p.id, fit, &err) ||
+        basel_fit_predict_ex(fit, data, p.model, p.level, p.kind, &pred, &err))
         status = cli_report(&err);
+    if (!status) warn_missing(pred, files[1]);
+    if (!status && basel_pred_write_csv_ex(pred, p.out, data, p.id, p.digits, &err)) status = cli_report(&err);
     basel_pred_free(pred);
     basel_data_free(data);
     basel_fit_free(fit);

@@ -37,6 +37,28 @@ void *bsl_malloc(size_t n, size_t sz);
 int bsl_grow(void **p, size_t *cap, size_t need, size_t sz);
 char *bsl_strdup(const char *s);
 
+/* Write v as text into buf (at least 32 bytes): with digits significant
+ * digits (1..17, %.*g), or digits = 0 for the shortest text that reads back
+ * as exactly v (the first of %.15g, %.16g, %.17g that round-trips through
+ * strtod; %.17g always does). Returns buf. */
+char *bsl_format_double(char *buf, size_t len, double v, int digits);
+
+/* Progress (basel.h basel_progress): the two callbacks a fit may have. An
+ * engine's sampling sees a bsl_progress_fn (done and total units); the
+ * phases before it call bsl_progress_report directly. */
+typedef struct bsl_progress {
+    basel_progress_fn fraction;
+    void *fraction_user;
+    basel_progress_report_fn report;
+    void *report_user;
+} bsl_progress;
+typedef int (*bsl_progress_fn)(double done, double total, void *user);
+/* Report done of total units of phase (static strings): to report (if set),
+ * then to fraction (done / total for "sampling", 0 before it). The first
+ * non-zero return (a cancel, or BASEL_PROGRESS_STOP), else 0; pr may be
+ * NULL (then 0). */
+int bsl_progress_report(const bsl_progress *pr, const char *phase, const char *unit, double done, double total);
+
 /* log(exp(a) + exp(b)) without overflow; -inf is the identity. */
 double bsl_logaddexp(double a, double b);
 /* log of the sum of exp(x[i]) for i < n. */

@@ -2,6 +2,7 @@
 #include "core.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,37 @@ int bsl_grow(void **p, size_t *cap, size_t need, size_t sz)
     *p = q;
     *cap = cap2;
     return 0;
+}
+
+char *bsl_format_double(char *buf, size_t len, double v, int digits)
+{
+    if (digits > 0) {
+        snprintf(buf, len, "%.*g", digits > 17 ? 17 : digits, v);
+        return buf;
+    }
+    /* %.15g is enough to start with: when a decimal of k <= 15 digits reads
+     * back as v, v lies within 2^-53 (relative) of it, far inside the
+     * 15-digit rounding interval, so %.15g prints those k digits (trailing
+     * zeros dropped): 0.1, not 0.10000000000000001. Above 15 digits, the
+     * first of 16 and 17 that reads back (17 always does, IEEE 754). */
+    for (int p = 15; p <= 17; p++) {
+        snprintf(buf, len, "%.*g", p, v);
+        if (p == 17 || strtod(buf, NULL) == v || !isfinite(v)) break;
+    }
+    return buf;
+}
+
+int bsl_progress_report(const bsl_progress *pr, const char *phase, const char *unit, double done, double total)
+{
+    if (!pr) return 0;
+    if (pr->report) {
+        const basel_progress p = {phase, unit, done, total};
+        const int r = pr->report(&p, pr->report_user);
+        if (r) return r; /* BASEL_PROGRESS_STOP passes through to the chains */
+    }
+    if (!pr->fraction) return 0;
+    const double f = strcmp(phase, "sampling") ? 0.0 : total > 0 ? done / total : 1.0;
+    return pr->fraction(f > 1 ? 1 : f, pr->fraction_user);
 }
 
 char *bsl_strdup(const char *s)

@@ -33,7 +33,7 @@ struct bsl_chains_shared {
     double next_ckpt; /* wall time of the next checkpoint (thread 0 only; 0: none) */
     double every;
     int can_pause;    /* checkpoints are possible (ckpt.io set) */
-    basel_progress_fn fn;
+    bsl_progress_fn fn; /* (done, total units, user) */
     void *user;
 };
 
@@ -90,7 +90,7 @@ static void report(bsl_chains_shared *sh, int force)
     if (f > 1) f = 1;
     if (!force && f < sh->last + REPORT_STEP) return;
     sh->last = f;
-    const int r = sh->fn(f, sh->user);
+    const int r = sh->fn(force || (double)done > sh->total ? sh->total : (double)done, sh->total, sh->user);
     if (r == BASEL_PROGRESS_STOP && sh->can_pause) request_stop(sh, STOP_INTERRUPT);
     else if (r) request_stop(sh, STOP_CANCEL);
 }
@@ -440,7 +440,7 @@ int bsl_chains_run(bsl_chains *cs, bsl_chain_fn fn, void *ctx)
     int rc = BASEL_OK;
     if (cs->ckpt.io && cs->ckpt.restart && (rc = ck_read(cs, &sh, state, status, ctx))) cs->reported = 1;
     if (!rc) {
-        const int r = sh.fn ? sh.fn(0.0, sh.user) : 0;
+        const int r = sh.fn ? sh.fn(0.0, sh.total, sh.user) : 0;
         if (r == BASEL_PROGRESS_STOP && sh.can_pause) sh.why = STOP_INTERRUPT;
         else if (r) sh.why = STOP_CANCEL;
     }

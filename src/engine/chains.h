@@ -94,7 +94,7 @@ typedef struct bsl_chains {
     int threads;            /* OpenMP threads; 0 = the OpenMP default (capped at chains) */
     unsigned long seed;     /* chain c gets bsl_chain_seed(seed, c) */
     size_t units;           /* work units per chain: the progress denominator */
-    basel_progress_fn progress; /* may be NULL */
+    bsl_progress_fn progress; /* (done, total units, user), may be NULL */
     void *progress_user;
     /* Optional per-chain traces for R-hat / ESS (summary.h bsl_trace): with
      * trace_len > 0 each chain gets a trace of trace_m indicators and the

@@ -124,8 +124,11 @@ typedef struct bsl_engine_ctx {
     unsigned long seed;
     int threads;           /* 0 = all cores */
     int keep_draws;
-    int (*progress)(double fraction_done, void *user);
+    /* the sampling's progress in the engine's units (def->unit), NULL when
+     * nobody listens; the phases before it report to phases (NULL: none) */
+    bsl_progress_fn progress;
     void *progress_user;
+    const bsl_progress *phases;
     /* checkpoints (def->checkpoints; chains.h): NULL paths when not asked */
     const char *checkpoint, *restart;
     double checkpoint_every;
@@ -135,6 +138,7 @@ typedef struct bsl_engine_ctx {
 typedef struct bsl_engine_def {
     const char *name;         /* --method NAME */
     const char *summary;      /* one line for help texts */
+    const char *unit;         /* what its sampling's progress counts (basel.h basel_progress) */
     bsl_target_kind target;
     const bsl_engine_option *options; /* the options it reads, {NULL} ended */
     /* --model values it predicts with, NULL ended, the first the default

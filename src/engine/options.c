@@ -14,7 +14,10 @@ static const bsl_option_def catalogue[] = {
     /* read by every fit (the problem and the run) */
     {"method", BSL_OPT_TEXT, 0, 0, NULL, "the engine (the list is in 'basel help fit')"},
     {"target", BSL_OPT_TEXT, 0, 0, NULL, "target column name(s), comma-separated (default: the last column)"},
-    {"inputs", BSL_OPT_TEXT, 0, 0, NULL, "input column names, comma-separated (default: every other column)"},
+    {"inputs", BSL_OPT_TEXT, 0, 0, NULL,
+     "input column names, comma-separated (default: every other column); a column of text is a categorical "
+     "input: indicator columns for its levels but the first (sorted), selected as one atom (enumerate, bd, rj "
+     "with --basis linear)"},
     {"seed", BSL_OPT_COUNT, 0, 4294967295.0, NULL, "random seed (0: pick one and report it)"},
     {"threads", BSL_OPT_COUNT, 0, 1024, NULL, "OpenMP threads (0: all cores); results do not depend on it"},
     {"keep-draws", BSL_OPT_CHOICE, 0, 0, "0|1", "keep every draw for basel_fit_write_draws (the CLI's --draws sets it)"},
@@ -58,6 +61,9 @@ static const bsl_option_def catalogue[] = {
     {"rho", BSL_OPT_REAL, 1e-6, 1e6, NULL, "duration of one iteration (a block of the continuous-time process)"},
     {"birth", BSL_OPT_CHOICE, 0, 0, "uniform|informed",
      "birth density: uniform over dormant atoms, or informed (by correlation with y)"},
+    {"swap", BSL_OPT_REAL, 0, 1e6, NULL,
+     "rate of swap events per unit time (an active atom replaced by a dormant one in one event, so the process "
+     "crosses between near-duplicate inputs; 0: births and deaths only)"},
     /* rj */
     {"rj-add", BSL_OPT_REAL, 0, 1, NULL, "weight of the add move (renormalised over the moves possible at k)"},
     {"rj-delete", BSL_OPT_REAL, 0, 1, NULL, "weight of the delete move"},
@@ -81,6 +87,9 @@ static const bsl_option_def catalogue[] = {
      "different subsets; Pima needs about 24 (24 times the cost)"},
     {"temp-max", BSL_OPT_REAL, 1.000001, 1e12, NULL,
      "the hottest copy's temperature (geometric ladder from 1); add copies until every neighbouring pair swaps often"},
+    {"unlabelled", BSL_OPT_CHOICE, 0, 0, "ignore|use",
+     "rows with an empty class: ignore (default; leave them out) | use (semi-supervised, paper 000 eq. 2; on Pima "
+     "with 80% of the labels hidden they lowered the accuracy, see docs)"},
     {"hyper-h", BSL_OPT_REAL, 0, 1e12, NULL,
      "rate h of the Gamma prior of each input's precision scale beta_i (paper 000 §2.2; 0: 10 / range^2 of the input; "
      "the paper: 0.5 Ionosphere, 0.28 Wine, 0.16 Pima)"},

@@ -149,15 +149,37 @@ static int add_diagnostics(bsl_result *r, const bsl_vs_result *vr)
 
 /* Each listed model's log marginal likelihood and the null model's (item 8
  * of issue 13: Bayes factors), refitted in closed form. */
-static int add_log_ml(bsl_result *res, const bsl_vs_problem *pb)
+/* The columns of the groups atoms[0..k) (gstart: group offsets, NULL =
+ * every atom its own column) into cols; returns their number. */
+static size_t expand_atoms(const size_t *gstart, const size_t *atoms, size_t k, size_t *cols)
+{
+    if (!gstart) {
+        if (k) memcpy(cols, atoms, k * sizeof *cols);
+        return k;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < k; i++)
+        for (size_t j = gstart[atoms[i]]; j < gstart[atoms[i] + 1]; j++) cols[n++] = j;
+    return n;
+}
+
+static int add_log_ml(bsl_result *res, const bsl_vs_problem *pb, const size_t *gstart)
 {
     bsl_model *M = NULL;
-    if (!(res->log_ml = bsl_malloc(res->nmodels + 1, sizeof *res->log_ml))) return BASEL_ENOMEM;
-    if (bsl_model_create(&M, pb->D, &pb->prior, pb->kmax, NULL)) return BASEL_ENOMEM;
+    size_t *cols = bsl_malloc(pb->D->m + 1, sizeof *cols);
+    if (!cols || !(res->log_ml = bsl_malloc(res->nmodels + 1, sizeof *res->log_ml))) {
+        free(cols);
+        return BASEL_ENOMEM;
+    }
+    if (bsl_model_create(&M, pb->D, &pb->prior, pb->kmax, NULL)) {
+        free(cols);
+        return BASEL_ENOMEM;
+    }
     for (size_t i = 0; i < res->nmodels; i++)
-        res->log_ml[i] = bsl_subset_log_ml(M, res->models[i].atoms, res->models[i].k);
+        res->log_ml[i] = bsl_subset_log_ml(M, cols, expand_atoms(gstart, res->models[i].atoms, res->models[i].k, cols));
     res->null_log_ml = bsl_subset_log_ml(M, NULL, 0);
     bsl_model_free(M);
+    free(cols);
     return BASEL_OK;
 }
 
@@ -170,7 +192,10 @@ static int fill_summaries(bsl_result *res, const bsl_dict *dict, const bsl_probl
     if (bsl_result_init(res, m, 1)) return BASEL_ENOMEM;
     for (size_t j = 0; j < m; j++) {
         char name[96];
-        bsl_dict_atom_name(dict, j, (const char *const *)P->input_names, name, sizeof name);
+        if (P->group_start) /* grouped: an atom is an input, a factor's atom all its levels */
+            snprintf(name, sizeof name, "%s", P->group_names[j]);
+        else
+            bsl_dict_atom_name(dict, j, (const char *const *)P->input_names, name, sizeof name);
         if (!(res->atom_names[j] = bsl_strdup(name))) return BASEL_ENOMEM;
     }
     memcpy(res->pip, vr->pip, m * sizeof *res->pip);
@@ -193,7 +218,7 @@ static int fill_summaries(bsl_result *res, const bsl_dict *dict, const bsl_probl
         rm->prob = fabs(total - 1) > 1e-9 && total > 0 ? s->weight / total : s->weight;
         rm->log_post = s->log_post;
     }
-    if (with_ml && ntop && add_log_ml(res, pb)) return BASEL_ENOMEM;
+    if (with_ml && ntop && add_log_ml(res, pb, P->group_start)) return BASEL_ENOMEM;
     const size_t ih = vr->models.n ? hpm_index(&vr->models) : 0;
     res->hpm.k = vr->models.n ? vr->models.items[ih].k : 0;
     if (!(res->hpm.atoms = bsl_malloc(res->hpm.k + 1, sizeof *res->hpm.atoms))) return BASEL_ENOMEM;
@@ -203,15 +228,16 @@ static int fill_summaries(bsl_result *res, const bsl_dict *dict, const bsl_probl
 
 /* The engine block: the dictionary and one predictor per model. */
 static json_t *engine_block(const bsl_vs_problem *pb, const bsl_dict *dict, const bsl_vs_result *vr,
-                            bsl_result *res, size_t top, basel_error *err)
+                            const bsl_vs_result *vg, const size_t *gstart, bsl_result *res, size_t top,
+                            basel_error *err)
 {
     const size_t m = vr->m, c = vr->c;
     size_t *med = bsl_malloc(m + 1, sizeof *med), *prev = bsl_malloc(m + 1, sizeof *prev);
-    size_t *nzat = bsl_malloc(m + 1, sizeof *nzat);
+    size_t *nzat = bsl_malloc(m + 1, sizeof *nzat), *hpm = bsl_malloc(m + 1, sizeof *hpm), nhpm = 0;
     double *nzco = bsl_malloc(m * c + 1, sizeof *nzco);
     json_t *eng = json_object(), *pred = json_object(), *bma = json_object(), *mix = json_array();
     int bad = 0;
-    if (!med || !prev || !nzat || !nzco || !eng || !pred || !bma || !mix) {
+    if (!med || !prev || !nzat || !hpm || !nzco || !eng || !pred || !bma || !mix) {
         json_decref(eng);
         json_decref(pred);
         json_decref(bma);
@@ -219,8 +245,16 @@ static json_t *engine_block(const bsl_vs_problem *pb, const bsl_dict *dict, cons
         eng = NULL;
         goto out;
     }
-    const size_t nmed = bsl_select_median(vr->pip, m, med);
-    const size_t nprev = bsl_select_prevalence(vr->pip, m, vr->size_prob, vr->kmax, prev);
+    /* the selections over the atoms the engine ran on (groups), then as columns */
+    size_t nmed = bsl_select_median(vg->pip, vg->m, med);
+    size_t nprev = bsl_select_prevalence(vg->pip, vg->m, vg->size_prob, vg->kmax, prev);
+    if (gstart) {
+        memcpy(nzat, med, nmed * sizeof *nzat);
+        nmed = expand_atoms(gstart, nzat, nmed, med);
+        memcpy(nzat, prev, nprev * sizeof *nzat);
+        nprev = expand_atoms(gstart, nzat, nprev, prev);
+    }
+    nhpm = expand_atoms(gstart, res->hpm.atoms, res->hpm.k, hpm);
     (void)top;
     json_t *post = bsl_subset_posterior_block(pb, vr, err);
     if (!post) {
@@ -247,7 +281,7 @@ static json_t *engine_block(const bsl_vs_problem *pb, const bsl_dict *dict, cons
     if (json_object_set(res->diagnostics, "predictive_mass", json_object_get(post, "covered"))) bad = 1;
     bsl_json_put(bma, "posterior", post, &bad);
     bsl_json_put(pred, "bma", bma, &bad);
-    bsl_json_put(pred, "hpm", model_predictor(pb, res->hpm.atoms, res->hpm.k, 1.0, err), &bad);
+    bsl_json_put(pred, "hpm", model_predictor(pb, hpm, nhpm, 1.0, err), &bad);
     bsl_json_put(pred, "median", model_predictor(pb, med, nmed, 1.0, err), &bad);
     bsl_json_put(pred, "prevalence", model_predictor(pb, prev, nprev, 1.0, err), &bad);
     bsl_json_put(eng, "basis", basis_json(dict, pb->D), &bad);
@@ -257,11 +291,50 @@ static json_t *engine_block(const bsl_vs_problem *pb, const bsl_dict *dict, cons
         eng = NULL;
     }
 out:
+    free(hpm);
     free(med);
     free(prev);
     free(nzat);
     free(nzco);
     return eng;
+}
+
+/* The result over groups (vg) as one over the design's columns (vc): a
+ * column's PIP is its group's, each visited model its columns with the
+ * same weight and log posterior, and the model-averaged coefficients
+ * (which the grouped model does not give per column) recomputed from the
+ * visited models: sum_s w_s E[beta | s] / sum_s w_s, the Rao-Blackwellised
+ * average the engines form over the same weights (bd: time, rj: visits,
+ * enumerate: posterior probabilities). */
+static int expand_result(bsl_vs_result *vc, const bsl_vs_result *vg, const bsl_vs_problem *pb, const size_t *gstart)
+{
+    const size_t m = pb->D->m, c = pb->D->c;
+    if (bsl_vs_result_init(vc, m, c, pb->kmax, vg->chains)) return BASEL_ENOMEM;
+    for (size_t g = 0; g < vg->m; g++)
+        for (size_t j = gstart[g]; j < gstart[g + 1]; j++) vc->pip[j] = vg->pip[g];
+    size_t *cols = bsl_malloc(m + 1, sizeof *cols);
+    double *beta = bsl_malloc(m * c + 1, sizeof *beta), W = 0;
+    bsl_model *M = NULL;
+    int rc = cols && beta ? bsl_model_create(&M, pb->D, &pb->prior, pb->kmax, NULL) : BASEL_ENOMEM;
+    for (size_t i = 0; i < vg->models.n && !rc; i++) {
+        const bsl_subset *s = &vg->models.items[i];
+        const size_t k = expand_atoms(gstart, bsl_modelset_atoms(&vg->models, i), s->k, cols);
+        if (bsl_modelset_add(&vc->models, cols, k, s->weight, s->log_post)) rc = BASEL_ENOMEM;
+        if (rc || !isfinite(bsl_subset_log_ml(M, cols, k))) continue;
+        bsl_model_coef_mean(M, beta);
+        for (size_t a = 0; a < M->k; a++)
+            for (size_t o = 0; o < c; o++) vc->coef_bma[M->active[a] * c + o] += s->weight * beta[a * c + o];
+        W += s->weight;
+    }
+    for (size_t a = 0; a < m * c && W > 0; a++) vc->coef_bma[a] /= W;
+    if (!rc) {
+        vc->models.dropped_weight = vg->models.dropped_weight;
+        bsl_modelset_sort(&vc->models);
+    }
+    bsl_model_free(M);
+    free(cols);
+    free(beta);
+    return rc;
 }
 
 /* kmax: the user's, or min(m, n - q - 1, 200), recorded in the settings. */
@@ -384,16 +457,17 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
      * predictors are refitted under the g-prior with g = n */
     const int own_prior = coef_spec && strncmp(coef_spec, "ssvs", 4) == 0;
     bsl_dict *dict = NULL;
-    bsl_design *D = NULL;
-    bsl_vs_problem pb = {0};
-    bsl_vs_result *vr = calloc(1, sizeof *vr);
+    bsl_design *D = NULL, *V = NULL;
+    bsl_vs_problem pb = {0}, pg;
+    bsl_vs_result *vr = calloc(1, sizeof *vr), *vc = NULL;
+    const size_t *gstart = P->group_start; /* categorical inputs: atoms are groups of columns */
     bsl_run run;
     size_t gram_mb = 256;
     int rc = vr ? BASEL_OK : bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (!rc) rc = bsl_params_size(st, "gram-memory", 256, 1, 1 << 20, &gram_mb, err);
     if (!rc) rc = bsl_dict_create(&dict, bsl_params_get(st, "basis"), P->X, P->n, P->d, err);
     if (!rc && P->stats) rc = bsl_design_create_stats(&D, dict, P->stats, err); /* no rows: fit/stats.c */
-    else if (!rc) rc = bsl_design_create(&D, dict, P->X, P->n, P->Y, P->c, gram_mb << 20, err);
+    else if (!rc) rc = bsl_design_create_progress(&D, dict, P->X, P->n, P->Y, P->c, gram_mb << 20, ctx->phases, err);
     if (rc) goto out;
     pb.D = D;
     pb.prior_spec = coef_spec;
@@ -402,28 +476,54 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
         const double N = (double)(D->n - D->q);
         pb.prior.sigma2 = D->yy[0] / N / 4; /* start: a quarter of var(y) */
     }
-    if ((rc = bsl_mprior_parse(&pb.mprior, bsl_params_get(st, "model-prior"), D->m, err))) goto out;
-    if ((rc = resolve_kmax(st, &pb, &pb.kmax, err))) goto out;
-    pb.mprior.kmax = pb.kmax;
+    if (gstart && (rc = bsl_design_group_view(&V, D, gstart, P->ngroups, err))) goto out;
+    /* the engine runs on pg: the groups as atoms, the model prior and kmax
+     * over groups; pb is the columns' problem the summaries refit with */
+    pg = pb;
+    if (V) {
+        pg.D = V;
+        pg.model = &bsl_model_grouped;
+    }
+    if ((rc = bsl_mprior_parse(&pg.mprior, bsl_params_get(st, "model-prior"), pg.D->m, err))) goto out;
+    if ((rc = resolve_kmax(st, &pg, &pg.kmax, err))) goto out;
+    pg.mprior.kmax = pg.kmax;
+    pb.mprior = pg.mprior;
+    pb.kmax = V ? BSL_MIN(D->m, D->n - D->q - 1) : pg.kmax;
     if ((rc = run_settings(&run, ctx, err))) goto out;
-    if ((rc = runner(&pb, &run, vr, err))) goto out;
+    if (V && (run.checkpoint || run.restart)) { /* the grouped model saves no state (group.c) */
+        rc = bsl_fail(err, BASEL_EINVAL, "--checkpoint and --restart: not for a fit with a categorical input ('%s')",
+                      P->factors[0].input);
+        goto out;
+    }
+    if ((rc = runner(&pg, &run, vr, err))) goto out;
     if (pb.prior.sample_nuisance && pb.prior.kind == BSL_COEF_RIDGE) { /* predict with the posterior means */
         pb.prior.sigma2 = vr->sigma2_mean;
         pb.prior.lambda = vr->lambda_mean;
     } else if (pb.prior.sample_nuisance && pb.prior.kind == BSL_COEF_G && vr->g_mean > 0) {
         pb.prior.g = vr->g_mean;
     }
-    res->prior = prior_json(&pb, coef_spec);
+    res->prior = prior_json(&pg, coef_spec);
+    if (V && !(vc = calloc(1, sizeof *vc))) {
+        rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        goto out;
+    }
+    if (V && expand_result(vc, vr, &pb, gstart)) {
+        rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        goto out;
+    }
+    const bsl_vs_result *vcol = V ? vc : vr;
     /* marginal likelihoods under the prior the engine ran: not for ssvs's
      * own prior, nor for a ridge prior whose sigma^2 and lambda were sampled */
     const int with_ml = !own_prior && !pb.prior.sample_nuisance;
     if (!res->prior || fill_summaries(res, dict, P, vr, run.top, &pb, with_ml) || add_diagnostics(res, vr) ||
         (vr->iter_planned > 0 && bsl_result_interrupted(res, vr->iter_done, vr->iter_planned)) ||
-        !(res->engine = engine_block(&pb, dict, vr, res, run.top, err))) {
+        !(res->engine = engine_block(&pb, dict, vcol, vr, gstart, res, run.top, err))) {
         rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
         goto out;
     }
-    json_t *coef = bsl_subset_coefficients(&pb, P, dict, vr, (const char *const *)res->atom_names, 0.95, 0, err);
+    json_t *coef = bsl_subset_coefficients(&pb, P, dict, vcol,
+                                           V ? (const char *const *)P->input_names : (const char *const *)res->atom_names,
+                                           0.95, 0, err);
     int bad = 0;
     if (coef && !res->extra) res->extra = json_object();
     if (coef) bsl_json_put(res->extra, "coefficients", coef, &bad); /* takes coef, also on failure */
@@ -440,6 +540,9 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
 out:
     bsl_vs_result_free(vr);
     free(vr);
+    bsl_vs_result_free(vc);
+    free(vc);
+    bsl_design_free(V);
     bsl_design_free(D);
     bsl_dict_free(dict);
     return rc;

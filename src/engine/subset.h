@@ -46,7 +46,7 @@ typedef struct bsl_run {
     int keep_draws;
     int stream_draws;      /* keep them in temporary files, not memory (bsl_vs_spill_begin) */
     size_t top;            /* models to keep in the summary */
-    basel_progress_fn progress;
+    bsl_progress_fn progress; /* done, total units */
     void *progress_user;
     const bsl_params *params; /* engine-specific settings */
     const char *checkpoint, *restart; /* chains.h bsl_chains_ckpt; NULL when not asked */

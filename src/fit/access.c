@@ -55,8 +55,12 @@ size_t basel_fit_draw_count(const basel_fit *f) { return f->draws ? f->draws->nd
 
 int basel_fit_draw(const basel_fit *f, size_t i, unsigned *chain, const size_t **atoms, size_t *k)
 {
-    const bsl_vs_result *r = f->draws;
+    bsl_vs_result *r = f->draws;
     if (!r || i >= r->ndraws) return BASEL_EINVAL;
+    /* draws streamed to temporary files during the run (memory flat in its
+     * length) are read back on the first indexed access */
+    int rc = bsl_vs_spill_load(r);
+    if (rc) return rc;
     *chain = r->draw_chain[i];
     *atoms = r->draw_atoms + r->draw_start[i];
     *k = r->draw_start[i + 1] - r->draw_start[i];

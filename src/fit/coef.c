@@ -23,16 +23,25 @@ static void cell(FILE *fp, const char *s)
 }
 
 /* ",value", or "," alone when the row has no such number. */
-static void number(FILE *fp, const json_t *row, const char *key)
+static void number(FILE *fp, const json_t *row, const char *key, int digits)
 {
     const json_t *x = json_object_get(row, key);
+    char buf[40];
     fputc(',', fp);
-    if (json_is_number(x)) fprintf(fp, "%.17g", json_number_value(x));
+    if (json_is_number(x)) fputs(bsl_format_double(buf, sizeof buf, json_number_value(x), digits), fp);
 }
 
 int basel_fit_write_coef_csv(const basel_fit *f, const char *path, basel_error *err)
 {
+    return basel_fit_write_coef_csv_ex(f, path, 0, err);
+}
+
+int basel_fit_write_coef_csv_ex(const basel_fit *f, const char *path, int digits, basel_error *err)
+{
     bsl_error_clear(err);
+    if (digits < 0 || digits > 17)
+        return bsl_fail(err, BASEL_EINVAL, "--digits %d: expected 1 to 17 significant digits, or 0 (shortest exact)",
+                        digits);
     const json_t *terms = json_object_get(json_object_get(f->doc, "coefficients"), "terms");
     if (!terms)
         return bsl_fail(err, BASEL_EINVAL,
@@ -51,7 +60,7 @@ int basel_fit_write_coef_csv(const basel_fit *f, const char *path, basel_error *
         cell(fp, name ? name : "?");
         fputc(',', fp);
         cell(fp, target ? target : "?");
-        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) number(fp, row, keys[k]);
+        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) number(fp, row, keys[k], digits);
         fputc('\n', fp);
     }
     return bsl_out_commit(&out, err);

@@ -56,6 +56,38 @@ static json_t *settings_json(const bsl_engine_def *e, const bsl_params *settings
 }
 
 /* NULL when out of memory. */
+/* factors (docs/FIT.md): each categorical input, its levels (sorted, the
+ * first the reference) and its indicator columns among "inputs"; and in
+ * "atoms", the factor's atom lists those columns. */
+static int factors_json(json_t *doc, const bsl_problem *P)
+{
+    if (!P->nfactors) return 0;
+    json_t *fs = json_array();
+    int bad = !fs;
+    json_t *atoms = json_object_get(doc, "atoms");
+    for (size_t f = 0; f < P->nfactors && !bad; f++) {
+        const bsl_factor *F = &P->factors[f];
+        json_t *lv = json_array(), *cols = json_array(), *o = json_object();
+        for (size_t l = 0; l < F->nlevels; l++) bsl_json_push(lv, json_string(F->levels[l]), &bad);
+        for (size_t l = 1; l < F->nlevels; l++) bsl_json_push(cols, json_string(P->input_names[F->first + l - 1]), &bad);
+        bsl_json_put(o, "input", json_string(F->input), &bad);
+        bsl_json_put(o, "levels", lv, &bad);
+        bsl_json_put(o, "reference", json_string(F->levels[0]), &bad);
+        bsl_json_put(o, "columns", json_incref(cols), &bad);
+        for (size_t g = 0; g < json_array_size(atoms) && !bad; g++) {
+            json_t *a = json_array_get(atoms, g);
+            if (strcmp(json_string_value(json_object_get(a, "name")), F->input) == 0) {
+                bsl_json_put(a, "columns", json_incref(cols), &bad);
+                bsl_json_put(o, "atom", json_integer((json_int_t)g), &bad);
+            }
+        }
+        json_decref(cols);
+        bsl_json_push(fs, o, &bad);
+    }
+    bsl_json_put(doc, "factors", fs, &bad);
+    return bad;
+}
+
 static json_t *header(const bsl_problem *P, const bsl_params *settings, unsigned long seed)
 {
     json_t *doc = json_object();
@@ -108,6 +140,19 @@ int bsl_fit_wrap(basel_fit **out, json_t *doc, basel_error *err)
     }
     *out = f;
     return BASEL_OK;
+}
+
+/* The engine's sampling progress (done, total in its unit) as the fit's
+ * "sampling" phase. */
+typedef struct sampling_progress {
+    const bsl_progress *pr;
+    const char *unit;
+} sampling_progress;
+
+static int sampling(double done, double total, void *user)
+{
+    const sampling_progress *s = user;
+    return bsl_progress_report(s->pr, "sampling", s->unit, done, total);
 }
 
 /* FNV-1a over bytes, chained through h. */
@@ -189,14 +234,18 @@ int bsl_fit_problem(basel_fit **out, const basel_options *o, bsl_params *setting
     int rc = BASEL_OK;
     const unsigned long seed = pick_seed(&o->p, &rc, err);
     if (!rc) rc = join_names(settings, "target", P->target_names, P->c);
-    if (!rc) rc = join_names(settings, "inputs", P->input_names, P->d);
+    if (!rc) /* the inputs as given: a factor by its name, not its indicators' */
+        rc = P->group_names ? join_names(settings, "inputs", P->group_names, P->ngroups)
+                            : join_names(settings, "inputs", P->input_names, P->d);
     char seed_text[24];
     snprintf(seed_text, sizeof seed_text, "%lu", seed);
     if (!rc && bsl_params_set(settings, "seed", seed_text)) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
     const char *na = bsl_params_get(&o->p, "na");
     if (!rc && bsl_params_set(settings, "na", na ? na : "error")) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
-    bsl_engine_ctx ctx = {e, P, settings, &o->p, seed, (int)threads, keep_draws, o->progress, o->progress_user,
-                          NULL, NULL, 60, 0};
+    const bsl_progress *pr = o->progress.fraction || o->progress.report ? &o->progress : NULL;
+    sampling_progress sp = {pr, e->unit ? e->unit : "steps"};
+    bsl_engine_ctx ctx = {e, P, settings, &o->p, seed, (int)threads, keep_draws, pr ? sampling : NULL, &sp,
+                          pr, NULL, NULL, 60, 0};
     if (!rc) rc = checkpoint_options(&ctx, &o->p, err);
     if (!rc) ctx.run_id = run_identity(e, settings, seed, keep_draws, P);
     bsl_result res = {0};
@@ -205,6 +254,7 @@ int bsl_fit_problem(basel_fit **out, const basel_options *o, bsl_params *setting
     if (!rc) {
         doc = header(P, settings, seed);
         rc = doc ? bsl_document_fill(doc, &res, err) : bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        if (!rc && factors_json(doc, P)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
     bsl_problem_free(P);
     if (!rc) rc = bsl_document_check(doc, "the fit", err);
@@ -229,8 +279,16 @@ int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *
     size_t threads;
     int rc = bsl_fit_prepare(o, &e, &settings, &keep_draws, &threads, err);
     if (rc) return rc;
+    const bsl_progress *pr = o->progress.fraction || o->progress.report ? &o->progress : NULL;
+    const double ncols = (double)(data->p ? data->p : 1);
+    if (bsl_progress_report(pr, "standardising", "columns", 0, ncols))
+        return bsl_fail(err, BASEL_ECANCELLED, "cancelled");
     bsl_problem P;
     if ((rc = bsl_problem_build(&P, data, e, &o->p, &settings, err))) return rc;
+    if (bsl_progress_report(pr, "standardising", "columns", ncols, ncols)) {
+        bsl_problem_free(&P);
+        return bsl_fail(err, BASEL_ECANCELLED, "cancelled");
+    }
     return bsl_fit_problem(out, o, &settings, &P, keep_draws, threads, err);
 }
 

@@ -20,8 +20,7 @@
 
 struct basel_options {
     bsl_params p;          /* every option that was set, as text */
-    basel_progress_fn progress;
-    void *progress_user;
+    bsl_progress progress; /* basel_options_set_progress(_report) */
 };
 
 
@@ -72,6 +71,11 @@ struct basel_pred {
     double *prob;      /* n x nclass row-major (classification) */
     size_t *cls;       /* n predicted classes */
     int interval_mean; /* intervals of the regression function f(x), not of a new y */
+    /* rows with a missing input (predict.c, missing_rows): NaN predictions,
+     * class SIZE_MAX, empty fields in the CSV */
+    unsigned char *missing;   /* n flags, or NULL when no row has one */
+    size_t nmissing, first_missing, first_missing_line;
+    char *first_missing_column;
 };
 
 /* The first value of p that is not finite: what it is ("mean", "lower

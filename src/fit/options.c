@@ -62,8 +62,14 @@ const char *basel_options_label_column(const basel_options *o)
 
 void basel_options_set_progress(basel_options *o, basel_progress_fn fn, void *user)
 {
-    o->progress = fn;
-    o->progress_user = user;
+    o->progress.fraction = fn;
+    o->progress.fraction_user = user;
+}
+
+void basel_options_set_progress_report(basel_options *o, basel_progress_report_fn fn, void *user)
+{
+    o->progress.report = fn;
+    o->progress.report_user = user;
 }
 
 size_t basel_options_count(void) { return bsl_option_count(); }

@@ -21,6 +21,15 @@ void bsl_problem_free(bsl_problem *pb)
     free(pb->x_scale);
     basel_data_free(pb->owned);
     free(pb->y_scale);
+    for (size_t f = 0; f < pb->nfactors; f++) {
+        for (size_t l = 0; l < pb->factors[f].nlevels; l++) free(pb->factors[f].levels[l]);
+        free(pb->factors[f].levels);
+    }
+    free(pb->factors);
+    free(pb->group_start);
+    free(pb->group_names);
+    for (size_t j = 0; pb->level_names && j < pb->d; j++) free(pb->level_names[j]);
+    free(pb->level_names);
     bsl_stats_free(pb->stats);
     free(pb->stats);
     for (size_t i = 0; pb->owned_names && pb->owned_names[i]; i++) free(pb->owned_names[i]);
@@ -186,7 +195,7 @@ static int standardize(bsl_problem *pb, const basel_data *data, const long *icol
             return bsl_fail_at(err, BASEL_EINVAL, data->source, data->line_of_row[at], 0,
                                "input column '%s': %g: the column's standard deviation is beyond the largest "
                                "double: rescale the column",
-                               data->names[icols[j]], x[at]);
+                               pb->input_names[j], x[at]);
         for (size_t i = 0; i < n; i++) x[i] = sd > 0 ? (x[i] / s0 - mu) / sd : x[i] / s0 - mu;
     }
     return BASEL_OK;
@@ -270,7 +279,7 @@ static int rescale_extremes(bsl_problem *pb, const basel_data *data, const long 
             pb->x_scale[j] = ldexp(1.0, ilogb(M));
             for (size_t i = 0; i < n; i++) x[i] /= pb->x_scale[j];
         } else if (M > BSL_EXTREME) {
-            return refuse_extreme(pb, data, "input", icols[j], at, settings, err);
+            return refuse_extreme(pb, data, "input", basel_data_find(data, pb->input_names[j]), at, settings, err);
         }
     }
     return BASEL_OK;
@@ -317,7 +326,8 @@ static int handle_missing(bsl_problem *pb, const basel_data **data, const long *
     int rc = BASEL_OK;
     for (size_t c = 0; c < nt + ni && !rc; c++) {
         const size_t j = (size_t)(c < nt ? tcols[c] : icols[c - nt]);
-        if ((long)j != d->label_col) rc = bsl_data_check_present(d, j, c < nt ? "target" : "input", err);
+        if ((long)j != d->label_col && !(c >= nt && bsl_data_has_text(d, j)))
+            rc = bsl_data_check_present(d, j, c < nt ? "target" : "input", err);
     }
     for (size_t i = 0; i < d->n && !rc; i++) {
         int complete = 1;
@@ -349,6 +359,134 @@ static int handle_missing(bsl_problem *pb, const basel_data **data, const long *
     return rc;
 }
 
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The sorted distinct levels of text column j (every row is present:
+ * missing rows were refused or dropped before). */
+static int factor_levels(bsl_factor *f, const basel_data *data, size_t j, basel_error *err)
+{
+    const size_t n = data->n;
+    char **all = bsl_malloc(n, sizeof *all), buf[32];
+    char *tmp = bsl_malloc(n, 32);
+    if (!all || !tmp) {
+        free(all);
+        free(tmp);
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        const char *t = bsl_data_cell_text(data, i, j, buf, sizeof buf);
+        if (t == buf) { /* a printed number: kept beyond the next cell */
+            memcpy(tmp + 32 * i, buf, sizeof buf);
+            t = tmp + 32 * i;
+        }
+        all[i] = (char *)(t ? t : "");
+    }
+    qsort(all, n, sizeof *all, cmp_str);
+    size_t nl = 0;
+    for (size_t i = 0; i < n; i++) nl += i == 0 || strcmp(all[i], all[i - 1]) != 0;
+    int rc = BASEL_OK;
+    if (nl < 2 || nl > BSL_MAX_LEVELS)
+        rc = bsl_fail_at(err, BASEL_EINVAL, data->source, 1, 0,
+                         "input column '%s' holds text, so it is read as a categorical input, but it has %zu "
+                         "level%s: need 2 to %d (drop it with --inputs)",
+                         data->names[j], nl, nl == 1 ? "" : "s", BSL_MAX_LEVELS);
+    if (!rc && !(f->levels = bsl_calloc(nl, sizeof *f->levels))) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n && !rc; i++)
+        if (i == 0 || strcmp(all[i], all[i - 1]) != 0) {
+            if (!(f->levels[f->nlevels] = bsl_strdup(all[i]))) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+            else f->nlevels++;
+        }
+    free(all);
+    free(tmp);
+    return rc;
+}
+
+/* Only the linear subset engines select groups of columns together; the
+ * others would split a factor into unrelated indicators or have no
+ * indicators at all (kernel bases). */
+static int factor_allowed(const bsl_problem *pb, const basel_data *data, long col, const bsl_params *settings,
+                          basel_error *err)
+{
+    const char *name = pb->engine->name, *basis = bsl_params_get(settings, "basis");
+    const int subset = strcmp(name, "enumerate") == 0 || strcmp(name, "bd") == 0 || strcmp(name, "rj") == 0;
+    const int linear = basis && strcmp(basis, "linear") == 0;
+    if (subset && linear) return BASEL_OK;
+    return bsl_fail_at(err, BASEL_EINVAL, data->source, data->bad[col].line, data->bad[col].column,
+                       "input column '%s' holds text ('%s'), a categorical input: only --method enumerate, bd or rj "
+                       "with --basis linear select its levels as one group (this fit is --method %s%s%s)",
+                       data->names[col], data->bad[col].text, name, basis ? " --basis " : "", basis ? basis : "");
+}
+
+/* The inputs' columns of X: a numeric input is one column, a factor one
+ * indicator per level but its reference; the groups and names to match. */
+static int layout_inputs(bsl_problem *pb, const basel_data *data, const long *icols, size_t ni,
+                         const bsl_params *settings, basel_error *err)
+{
+    size_t nf = 0, d = 0;
+    for (size_t j = 0; j < ni; j++) nf += (size_t)bsl_data_has_text(data, (size_t)icols[j]);
+    if (nf && !(pb->factors = bsl_calloc(nf, sizeof *pb->factors))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    for (size_t j = 0; j < ni; j++) {
+        if (!bsl_data_has_text(data, (size_t)icols[j])) {
+            d++;
+            continue;
+        }
+        int rc = factor_allowed(pb, data, icols[j], settings, err);
+        bsl_factor *f = &pb->factors[pb->nfactors++];
+        f->input = data->names[icols[j]];
+        if (!rc) rc = factor_levels(f, data, (size_t)icols[j], err);
+        if (rc) return rc;
+        f->first = d;
+        d += f->nlevels - 1;
+    }
+    pb->d = d;
+    if (!nf) return BASEL_OK;
+    pb->ngroups = ni;
+    pb->group_start = bsl_malloc(ni + 1, sizeof *pb->group_start);
+    pb->group_names = bsl_malloc(ni, sizeof *pb->group_names);
+    pb->level_names = bsl_calloc(d, sizeof *pb->level_names);
+    if (!pb->group_start || !pb->group_names || !pb->level_names) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    size_t at = 0, f = 0;
+    for (size_t j = 0; j < ni; j++) {
+        pb->group_start[j] = at;
+        pb->group_names[j] = data->names[icols[j]];
+        if (f < nf && pb->factors[f].input == data->names[icols[j]]) {
+            const bsl_factor *F = &pb->factors[f++];
+            for (size_t l = 1; l < F->nlevels; l++, at++) {
+                const size_t len = strlen(F->input) + strlen(F->levels[l]) + 2;
+                if (!(pb->level_names[at] = malloc(len))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+                snprintf(pb->level_names[at], len, "%s:%s", F->input, F->levels[l]);
+            }
+        } else {
+            at++;
+        }
+    }
+    pb->group_start[ni] = at;
+    return BASEL_OK;
+}
+
+/* Input j's columns of X: its values, or its factor's indicators. */
+static int fill_input(bsl_problem *pb, const basel_data *data, long col, size_t *at, size_t *f, basel_error *err)
+{
+    const size_t n = pb->n;
+    if (*f < pb->nfactors && pb->factors[*f].input == data->names[col]) {
+        const bsl_factor *F = &pb->factors[(*f)++];
+        char buf[32];
+        for (size_t l = 1; l < F->nlevels; l++, (*at)++) {
+            pb->input_names[*at] = pb->level_names[*at];
+            for (size_t i = 0; i < n; i++) {
+                const char *t = bsl_data_cell_text(data, i, (size_t)col, buf, sizeof buf);
+                pb->X[*at * n + i] = t && strcmp(t, F->levels[l]) == 0 ? 1.0 : 0.0;
+            }
+        }
+        return BASEL_OK;
+    }
+    pb->input_names[*at] = data->names[col];
+    int rc = bsl_data_check_numeric(data, (size_t)col, "input", err);
+    if (!rc) memcpy(pb->X + *at * n, bsl_data_col(data, (size_t)col), n * sizeof(double));
+    (*at)++;
+    return rc;
+}
+
 int bsl_problem_build(bsl_problem *pb, const basel_data *data, const bsl_engine_def *e,
                       const bsl_params *user, const bsl_params *settings, basel_error *err)
 {
@@ -364,29 +502,28 @@ int bsl_problem_build(bsl_problem *pb, const basel_data *data, const bsl_engine_
     if (!rc && n < 3) rc = bsl_fail_at(err, BASEL_EINVAL, data->source, 0, 0, "%zu data rows are too few", n);
     if (!rc) {
         pb->n = n;
-        pb->d = ni;
         pb->c = nt;
-        pb->input_names = bsl_malloc(ni, sizeof(char *));
+        rc = layout_inputs(pb, data, icols, ni, settings, err);
+    }
+    const size_t d = pb->d;
+    if (!rc) {
+        pb->input_names = bsl_malloc(d, sizeof(char *));
         pb->target_names = bsl_malloc(nt, sizeof(char *));
-        pb->X = bsl_malloc(n * ni, sizeof(double));
-        pb->x_mean = bsl_calloc(ni, sizeof(double));
-        pb->x_scale = bsl_calloc(ni, sizeof(double));
+        pb->X = bsl_malloc(n * d, sizeof(double));
+        pb->x_mean = bsl_calloc(d, sizeof(double));
+        pb->x_scale = bsl_calloc(d, sizeof(double));
         pb->y_scale = bsl_calloc(nt, sizeof(double));
         if (!pb->input_names || !pb->target_names || !pb->X || !pb->x_mean || !pb->x_scale || !pb->y_scale)
             rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
     for (size_t j = 0; j < nt && !rc; j++) pb->target_names[j] = data->names[tcols[j]];
-    for (size_t j = 0; j < ni && !rc; j++) {
-        pb->input_names[j] = data->names[icols[j]];
-        rc = bsl_data_check_numeric(data, (size_t)icols[j], "input", err);
-        if (!rc) memcpy(pb->X + j * n, bsl_data_col(data, (size_t)icols[j]), n * sizeof(double));
-    }
+    for (size_t j = 0, at = 0, f = 0; j < ni && !rc; j++) rc = fill_input(pb, data, icols[j], &at, &f, err);
     if (!rc) rc = load_targets(pb, data, tcols, err);
     if (!rc) rc = check_inputs(pb, settings, err);
     if (!rc) {
         const char *s = bsl_params_get(settings, "standardize");
         pb->standardized = s && (strcmp(s, "yes") == 0 || (strcmp(s, "auto") == 0 && auto_standardizes(settings)));
-        for (size_t j = 0; j < ni; j++) pb->x_scale[j] = 1.0;
+        for (size_t j = 0; j < d; j++) pb->x_scale[j] = 1.0;
         for (size_t o = 0; o < nt; o++) pb->y_scale[o] = 1.0;
         rc = rescale_extremes(pb, data, tcols, icols, settings, err);
     }

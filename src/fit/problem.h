@@ -11,6 +11,18 @@
 #include "../engine/engine.h"
 #include "../model/design_stats.h"
 
+/* A categorical input (a column of text among the inputs): its levels in
+ * sorted (strcmp) order, the first the reference, as R's default
+ * treatment contrasts; X holds one indicator column per other level,
+ * named "input:level", at columns first .. first + nlevels - 2. */
+#define BSL_MAX_LEVELS 50
+typedef struct bsl_factor {
+    const char *input;    /* borrowed from the table */
+    char **levels;        /* nlevels (owned) */
+    size_t nlevels;
+    size_t first;         /* its first indicator column in X */
+} bsl_factor;
+
 typedef struct bsl_problem {
     const bsl_engine_def *engine;
     size_t n, d, c;
@@ -28,6 +40,16 @@ typedef struct bsl_problem {
                                * two for an extreme input, see rescale_extremes) */
     double *y_scale;          /* c: the targets were divided by these (powers of two,
                                * 1 unless extreme); predictions are multiplied back */
+    /* categorical inputs: NULL / 0 when there are none. The inputs form
+     * ngroups groups of X's columns, group g = columns group_start[g] ..
+     * group_start[g + 1] - 1 (a numeric input is a group of one, a factor
+     * the group of its indicators), selected all in or all out. */
+    bsl_factor *factors;
+    size_t nfactors;
+    size_t ngroups;
+    size_t *group_start;      /* ngroups + 1 */
+    char **group_names;       /* ngroups (borrowed from the table) */
+    char **level_names;       /* d: the indicator columns' names (NULL for the others) */
     /* a fit from summary statistics (stats.c): X and Y are NULL, the
      * statistics (owned) stand in for them; stats_kind "xtx" or "ld",
      * stats_source the file they came from */

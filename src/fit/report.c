@@ -256,11 +256,16 @@ char *basel_fit_summary(const basel_fit *f)
     strbuf b = {0};
     const json_t *doc = f->doc;
     const json_t *tg = json_object_get(doc, "targets");
+    /* a categorical input counts once, not as its indicator columns */
+    size_t ninputs = json_array_size(json_object_get(doc, "inputs"));
+    const json_t *fs = json_object_get(doc, "factors");
+    for (size_t i = 0; i < json_array_size(fs); i++)
+        ninputs -= json_array_size(json_object_get(json_array_get(fs, i), "columns")) - 1;
     add(&b, "basel %s fit of %s (n = %lld, %zu inputs, seed %lld)\n",
         json_string_value(json_object_get(doc, "method")),
         json_string_value(json_array_get(tg, 0)) ? json_string_value(json_array_get(tg, 0)) : "?",
         (long long)json_integer_value(json_object_get(doc, "n")),
-        json_array_size(json_object_get(doc, "inputs")), (long long)json_integer_value(json_object_get(doc, "seed")));
+        ninputs, (long long)json_integer_value(json_object_get(doc, "seed")));
     const json_t *ss = json_object_get(doc, "summary_statistics");
     if (ss)
         add(&b, "from summary statistics (%s, %s)%s\n", str_at(ss, "kind"), str_at(ss, "file"),

@@ -498,6 +498,23 @@ static void record_bad(basel_data *d, size_t i, size_t j, const field *f, size_t
     b->column = column;
 }
 
+/* A text cell's text, kept for categorical inputs (problem.c decides
+ * whether the column is one); the column's array is made on its first
+ * text cell, so numeric tables pay nothing. */
+static int keep_text(basel_data *d, size_t i, size_t j, const field *f)
+{
+    if (!d->text && !(d->text = bsl_calloc(d->p, sizeof *d->text))) return BASEL_ENOMEM;
+    if (!d->text[j] && !(d->text[j] = bsl_calloc(d->n, sizeof **d->text))) return BASEL_ENOMEM;
+    char *t = field_strdup(f);
+    if (!t) return BASEL_ENOMEM;
+    size_t len = strlen(t), lead = 0;
+    while (len && is_blank(t[len - 1])) t[--len] = '\0';
+    while (lead < len && is_blank(t[lead])) lead++;
+    memmove(t, t + lead, len - lead + 1);
+    d->text[j][i] = t;
+    return BASEL_OK;
+}
+
 static int store_number(scanner *s, basel_data *d, size_t i, size_t j, const field *f,
                         scratch *w)
 {
@@ -509,6 +526,8 @@ static int store_number(scanner *s, basel_data *d, size_t i, size_t j, const fie
         size_t col = field_column(s, f);
         v = cell_nan(kind, col);
         if (d->bad[j].line == 0) record_bad(d, i, j, f, col);
+        if (kind == CELL_TEXT && keep_text(d, i, j, f))
+            return bsl_fail(s->err, BASEL_ENOMEM, "out of memory reading %s", s->source);
     }
     d->values[j * d->n + i] = v;
     return BASEL_OK;
@@ -931,6 +950,11 @@ void basel_data_free(basel_data *d)
         for (size_t j = 0; j < d->p; j++) free(d->names[j]);
     if (d->labels)
         for (size_t i = 0; i < d->n; i++) free(d->labels[i]);
+    for (size_t j = 0; d->text && j < d->p; j++) {
+        for (size_t i = 0; d->text[j] && i < d->n; i++) free(d->text[j][i]);
+        free(d->text[j]);
+    }
+    free(d->text);
     free(d->names);
     free(d->labels);
     free(d->values);
@@ -989,6 +1013,13 @@ static int subset_copy(basel_data *s, const basel_data *d, const size_t *rows)
     }
     for (size_t j = 0; j < s->p; j++)
         if ((long)j != s->label_col) subset_bad(s, d, rows, j);
+    for (size_t j = 0; d->text && j < s->p; j++) {
+        if (!d->text[j]) continue;
+        if (!s->text && !(s->text = bsl_calloc(s->p, sizeof *s->text))) return BASEL_ENOMEM;
+        if (!(s->text[j] = bsl_calloc(s->n, sizeof **s->text))) return BASEL_ENOMEM;
+        for (size_t k = 0; k < s->n; k++)
+            if (d->text[j][rows[k]] && !(s->text[j][k] = bsl_strdup(d->text[j][rows[k]]))) return BASEL_ENOMEM;
+    }
     return BASEL_OK;
 }
 
@@ -1051,6 +1082,53 @@ int bsl_data_check_numeric(const basel_data *d, size_t j, const char *what, base
                            "%s column '%s': the cell %s", what, name, why);
     return bsl_fail_at(err, BASEL_EPARSE, d->source, b->line, b->column,
                        "%s column '%s': '%s' %s", what, name, b->text, why);
+}
+
+/* ------------------------------------------------------------ text */
+
+int bsl_data_has_text(const basel_data *d, size_t j)
+{
+    if (!d->text || !d->text[j]) return 0;
+    size_t ntext = 0;
+    for (size_t i = 0; i < d->n; i++) {
+        if (d->text[j][i]) ntext++;
+        else if (!isnan(d->values[j * d->n + i])) return 0; /* a number among the text */
+    }
+    return ntext > 0;
+}
+
+const char *bsl_data_cell_text(const basel_data *d, size_t i, size_t j, char *buf, size_t len)
+{
+    if (d->text && d->text[j] && d->text[j][i]) return d->text[j][i];
+    const double v = d->values[j * d->n + i];
+    if (isnan(v)) return NULL;
+    snprintf(buf, len, "%.15g", v);
+    return buf;
+}
+
+int bsl_data_set_text(basel_data *d, size_t j, const char *const *cells, basel_error *err)
+{
+    if (!d || j >= d->p || !cells) return bsl_fail(err, BASEL_EINVAL, "bsl_data_set_text: bad argument");
+    if (!d->text && !(d->text = bsl_calloc(d->p, sizeof *d->text))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (!d->text[j] && !(d->text[j] = bsl_calloc(d->n, sizeof **d->text)))
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    memset(&d->bad[j], 0, sizeof d->bad[j]);
+    for (size_t i = 0; i < d->n; i++) {
+        free(d->text[j][i]);
+        d->text[j][i] = NULL;
+        if (!cells[i] || !*cells[i] || strcmp(cells[i], "NA") == 0) {
+            d->values[j * d->n + i] = bsl_data_missing_value(0);
+            continue;
+        }
+        if (!(d->text[j][i] = bsl_strdup(cells[i]))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        d->values[j * d->n + i] = cell_nan(CELL_TEXT, 0);
+        if (d->bad[j].line == 0) {
+            d->bad[j].row = i;
+            d->bad[j].line = i + 1;
+            snprintf(d->bad[j].text, sizeof d->bad[j].text, "%s", cells[i]);
+        }
+    }
+    return BASEL_OK;
 }
 
 /* ------------------------------------------------------ missing values */

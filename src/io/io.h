@@ -28,6 +28,9 @@ struct basel_data {
     bsl_badcell *bad;    /* p: first non-numeric cell of each column (line 0 if none) */
     long label_col;      /* index of the label column, or -1 */
     char **labels;       /* n strings (owned) when label_col >= 0, "" = unlabelled */
+    char ***text;        /* NULL, or p entries: NULL, or for a column holding text
+                          * cells its n cells' text (NULL where the cell is a
+                          * number or missing): a categorical input's levels */
 };
 
 /* The longest line and the longest field (in bytes, quotes and blanks
@@ -47,6 +50,17 @@ static inline const double *bsl_data_col(const basel_data *d, size_t j)
 {
     return d->values + j * d->n;
 }
+
+/* Whether column j is a column of text: some cell is text (neither a
+ * number nor missing) and none is a number. A column mixing numbers and
+ * text is a numeric column with a bad cell, reported as such. */
+int bsl_data_has_text(const basel_data *d, size_t j);
+/* The text of cell (i, j): its text, or a number printed with %.15g; NULL
+ * when the cell is missing. buf (len >= 32) holds a printed number. */
+const char *bsl_data_cell_text(const basel_data *d, size_t i, size_t j, char *buf, size_t len);
+/* Attach the text cells of column j (n strings, NULL = none; copied): a
+ * table from memory (matrix.c) with a categorical column. */
+int bsl_data_set_text(basel_data *d, size_t j, const char *const *cells, basel_error *err);
 
 /* Fail with the position of column j's first non-numeric cell, if it has one;
  * BASEL_OK otherwise. what names the role ("input", "target"). */

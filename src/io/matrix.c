@@ -84,6 +84,13 @@ static int grow(basel_data *d, basel_error *err)
     if (values) d->values = values;
     bsl_badcell *bad = values ? realloc(d->bad, (d->p + 1) * sizeof *bad) : NULL;
     if (bad) d->bad = bad;
+    char ***text = bad && d->text ? realloc(d->text, (d->p + 1) * sizeof *text) : NULL;
+    if (text) {
+        d->text = text;
+        text[d->p] = NULL;
+    } else if (d->text) {
+        bad = NULL;
+    }
     return bad ? BASEL_OK : bsl_fail(err, BASEL_ENOMEM, "out of memory");
 }
 
@@ -125,4 +132,16 @@ int basel_data_add_labels(basel_data *d, const char *name, const char *const *la
     d->label_col = (long)d->p;
     d->p++;
     return BASEL_OK;
+}
+
+int basel_data_add_text(basel_data *d, const char *name, const char *const *cells, basel_error *err)
+{
+    if (!d || !cells) return bsl_fail(err, BASEL_EINVAL, "basel_data_add_text: NULL argument");
+    double *nan = bsl_malloc(d->n, sizeof *nan);
+    if (!nan) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    for (size_t i = 0; i < d->n; i++) nan[i] = NAN;
+    int rc = basel_data_add_column(d, name, nan, 1, err);
+    free(nan);
+    if (!rc) rc = bsl_data_set_text(d, d->p - 1, cells, err);
+    return rc;
 }

@@ -1,6 +1,7 @@
 /* design.c: projection of the always-in columns and the shared Gram
  * quantities (design.h). Cost O(n m (d + q)) once, plus O(n m^2) for the
- * dense Gram matrix (one BLAS dsyrk). */
+ * dense Gram matrix (BLAS dsyrk, in panels with progress reports when large:
+ * at n = m = 4000 it is some 6e10 flops, tens of seconds). */
 #include "design.h"
 #include "../linalg/linalg.h"
 
@@ -129,7 +130,42 @@ static int targets(bsl_design *D, const double *Y)
     return BASEL_OK;
 }
 
-static int atoms(bsl_design *D, size_t gram_budget)
+/* G's lower triangle from B (n x m): one dsyrk when it is cheap, else in
+ * panels of columns (a dsyrk for the diagonal block, a dgemm below it), with
+ * a "gram" report after each; same flops, and each entry is still one dot
+ * product of two columns. 0, or BASEL_ECANCELLED when pr asks. */
+#define GRAM_PANEL 128
+#define GRAM_ONE_CALL 1e9 /* n m^2 below this (about a second or less): one call, no report */
+static int gram(bsl_design *D, const bsl_progress *pr)
+{
+    const size_t n = D->n, m = D->m;
+    /* by size only, never by whether anyone listens: the same fit gives the
+     * same bits with or without --quiet */
+    if ((double)n * (double)m * (double)m < GRAM_ONE_CALL) {
+        cblas_dsyrk(CblasColMajor, CblasLower, CblasTrans, (int)m, (int)n, 1.0, D->B, (int)n, 0.0, D->G, (int)m);
+        return BASEL_OK;
+    }
+    const double total = (double)m * ((double)m + 1) / 2;
+    double done = 0;
+    if (bsl_progress_report(pr, "gram", "entries", 0, total)) return BASEL_ECANCELLED;
+    for (size_t j0 = 0; j0 < m; j0 += GRAM_PANEL) {
+        const size_t nb = m - j0 < GRAM_PANEL ? m - j0 : GRAM_PANEL, rest = m - j0 - nb;
+        cblas_dsyrk(CblasColMajor, CblasLower, CblasTrans, (int)nb, (int)n, 1.0, D->B + j0 * n, (int)n, 0.0,
+                    D->G + j0 + j0 * m, (int)m);
+        if (rest)
+            cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)rest, (int)nb, (int)n, 1.0,
+                        D->B + (j0 + nb) * n, (int)n, D->B + j0 * n, (int)n, 0.0, D->G + (j0 + nb) + j0 * m,
+                        (int)m);
+        done += (double)nb * ((double)nb + 1) / 2 + (double)rest * (double)nb;
+        if (bsl_progress_report(pr, "gram", "entries", done, total)) return BASEL_ECANCELLED;
+    }
+    return BASEL_OK;
+}
+
+/* The atoms' columns at the training points, projected, and what every
+ * model reads of them; "columns" reports to pr every 1/256 of them.
+ * BASEL_ENOMEM, BASEL_ECANCELLED. */
+static int atoms(bsl_design *D, size_t gram_budget, const bsl_progress *pr)
 {
     const size_t n = D->n, m = D->m, c = D->c, q = D->q;
     D->Bty = bsl_malloc(m * c, sizeof(double));
@@ -147,7 +183,12 @@ static int atoms(bsl_design *D, size_t gram_budget)
         return BASEL_ENOMEM;
     }
     double work[2 * 64];
+    const size_t every = m / 256 > 0 ? m / 256 : 1;
     for (size_t j = 0; j < m; j++) {
+        if (j % every == 0 && bsl_progress_report(pr, "columns", "columns", (double)j, (double)m)) {
+            free(col);
+            return BASEL_ECANCELLED;
+        }
         bsl_design_raw_column(D, j, col);
         const double raw = bsl_dot(col, col, n);
         project(D, col, D->gB + j * q, work);
@@ -159,11 +200,11 @@ static int atoms(bsl_design *D, size_t gram_budget)
         if (D->B) memcpy(D->B + j * n, col, n * sizeof *col);
     }
     free(col);
+    if (m && bsl_progress_report(pr, "columns", "columns", (double)m, (double)m)) return BASEL_ECANCELLED;
     if (D->B) {
         D->G = bsl_malloc(m * m, sizeof(double));
         if (!D->G) return BASEL_ENOMEM;
-        cblas_dsyrk(CblasColMajor, CblasLower, CblasTrans, (int)m, (int)n, 1.0, D->B, (int)n, 0.0,
-                    D->G, (int)m);
+        if (gram(D, pr)) return BASEL_ECANCELLED;
         for (size_t j = 0; j < m; j++)
             for (size_t i = j + 1; i < m; i++) D->G[j + i * m] = D->G[i + j * m];
         /* every model reads G from here on; a column, when one is needed,
@@ -211,6 +252,13 @@ void bsl_design_add_row(bsl_design *D, const double *y)
 int bsl_design_create(bsl_design **out, const bsl_dict *dict, const double *X, size_t n,
                       const double *Y, size_t c, size_t gram_budget, basel_error *err)
 {
+    return bsl_design_create_progress(out, dict, X, n, Y, c, gram_budget, NULL, err);
+}
+
+int bsl_design_create_progress(bsl_design **out, const bsl_dict *dict, const double *X, size_t n,
+                               const double *Y, size_t c, size_t gram_budget, const bsl_progress *pr,
+                               basel_error *err)
+{
     *out = NULL;
     const size_t q = 1 + (dict->linear_term ? dict->d : 0);
     if (q > 64) return bsl_fail(err, BASEL_EINVAL, "a linear term over more than 63 inputs is not supported");
@@ -226,11 +274,52 @@ int bsl_design_create(bsl_design **out, const bsl_dict *dict, const double *X, s
     D->X = X;
     int rc = always_in(D, err);
     if (!rc && targets(D, Y)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    if (!rc && atoms(D, gram_budget)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (!rc) {
+        const int a = atoms(D, gram_budget, pr);
+        if (a) rc = bsl_fail(err, a, a == BASEL_ECANCELLED ? "cancelled" : "out of memory");
+    }
     if (rc) {
         bsl_design_free(D);
         return rc;
     }
     *out = D;
+    return BASEL_OK;
+}
+
+int bsl_design_group_view(bsl_design **out, const bsl_design *base, const size_t *start, size_t ng,
+                          basel_error *err)
+{
+    *out = NULL;
+    if (start[ng] != base->m) return bsl_fail(err, BASEL_EINVAL, "the groups do not cover the design's atoms");
+    bsl_design *V = calloc(1, sizeof *V);
+    if (!V) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    const size_t c = base->c;
+    V->n = base->n;
+    V->m = ng;
+    V->c = c;
+    V->q = base->q;
+    V->base = base;
+    V->group_start = start;
+    V->yy = bsl_malloc(c, sizeof *V->yy);
+    V->Bty = bsl_calloc(ng * c + 1, sizeof *V->Bty);
+    V->diag = bsl_malloc(ng + 1, sizeof *V->diag);
+    V->usable = bsl_malloc(ng + 1, 1);
+    if (!V->yy || !V->Bty || !V->diag || !V->usable) {
+        bsl_design_free(V);
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    memcpy(V->yy, base->yy, c * sizeof *V->yy);
+    for (size_t g = 0; g < ng; g++) {
+        V->diag[g] = 1.0;
+        V->usable[g] = start[g + 1] > start[g];
+        for (size_t j = start[g]; j < start[g + 1]; j++) V->usable[g] &= base->usable[j];
+        for (size_t o = 0; o < c; o++) {
+            double r2 = 0;
+            for (size_t j = start[g]; j < start[g + 1]; j++)
+                r2 += base->Bty[j * c + o] * base->Bty[j * c + o] / (base->diag[j] * base->yy[o]);
+            V->Bty[g * c + o] = sqrt(r2 * base->yy[o]);
+        }
+    }
+    *out = V;
     return BASEL_OK;
 }

@@ -36,6 +36,11 @@ typedef struct bsl_design {
     double *G;             /* m x m column-major, or NULL (streaming) */
     double *B;             /* only while G is built: n x m projected columns */
     unsigned char *usable; /* m: 0 if the atom is (numerically) in the span of Z */
+    /* a group view (bsl_design_group_view): its m atoms are groups of the
+     * columns of base, group g = base atoms group_start[g] ..
+     * group_start[g + 1] - 1; NULL for a design of its own */
+    const struct bsl_design *base;
+    const size_t *group_start;
 } bsl_design;
 
 /* Build the design of dict at the training points X (n x d) with targets Y
@@ -43,6 +48,11 @@ typedef struct bsl_design {
  * it the design streams columns. Fails with EINVAL if n <= q. */
 int bsl_design_create(bsl_design **out, const bsl_dict *dict, const double *X, size_t n,
                       const double *Y, size_t c, size_t gram_budget, basel_error *err);
+/* The same, reporting the "gram" phase to pr (basel.h basel_progress; NULL:
+ * none); BASEL_ECANCELLED when pr asks to stop. */
+int bsl_design_create_progress(bsl_design **out, const bsl_dict *dict, const double *X, size_t n,
+                               const double *Y, size_t c, size_t gram_budget, const bsl_progress *pr,
+                               basel_error *err);
 void bsl_design_free(bsl_design *D);
 /* A design with no dictionary (m = 0) and no always-in columns (q = 0):
  * the rows and targets only, for models whose atoms come from the caller
@@ -56,6 +66,16 @@ void bsl_design_set_targets(bsl_design *D, const double *Y);
  * one more row with targets y (c): n and y'y grow, no rows are stored
  * (D->Y keeps the first rows only; do not set targets on it). */
 void bsl_design_add_row(bsl_design *D, const double *y);
+
+/* A view of base whose atoms are ng groups of its atoms (start: ng + 1
+ * offsets, borrowed, contiguous groups), for the grouped model
+ * (group.c): the engines loop over groups as atoms and read only m, n, q,
+ * c, yy, usable (every column of the group usable) and, for bd's informed
+ * birth weights, Bty and diag, set so that Bty^2 / (diag yy) is the sum of
+ * the group's columns' squared correlations with y. No Gram, no columns,
+ * no dictionary: everything else is read from base through the model. */
+int bsl_design_group_view(bsl_design **out, const bsl_design *base, const size_t *start, size_t ng,
+                          basel_error *err);
 
 /* Projected column of atom j (n doubles). */
 void bsl_design_column(const bsl_design *D, size_t j, double *out);

@@ -266,6 +266,23 @@ static void refresh_inverse(bsl_model *M)
     if (bsl_inv_from_chol(&M->chol, M->Ainv, M->kmax + 1) == BASEL_OK) M->since_inv_refresh = 0;
 }
 
+/* Before the explicit inverse is read: rebuild it from the factor unless it
+ * is fresh, or at most BSL_INV_REFRESH_EVERY updates old over a set whose
+ * every variance inflation d_p (A^{-1})_pp is below BSL_INV_VIF (model.h:
+ * beyond that the O(k^2) downdates lose the digits the drop-one scores
+ * need). O(k) to decide. */
+static void inverse_for_reading(bsl_model *M)
+{
+    if (M->since_inv_refresh == 0) return;
+    const size_t ld = M->kmax + 1;
+    int ok = M->since_inv_refresh <= BSL_INV_REFRESH_EVERY;
+    for (size_t p = 0; ok && p < M->k; p++) {
+        const double Bpp = M->Ainv[p + p * ld];
+        ok = Bpp > 0 && (M->GA[p + p * ld] + M->tau) * Bpp < BSL_INV_VIF;
+    }
+    if (!ok) refresh_inverse(M);
+}
+
 double bsl_model_try_add(bsl_model *M, size_t j)
 {
     M->trial_j = -1;
@@ -286,7 +303,7 @@ double bsl_model_try_add(bsl_model *M, size_t j)
     for (size_t p = 0; M->tau > 0 && p < k; p++) dmax = fmax(dmax, M->GA[p + p * ld]);
     M->trial_has_u = 0;
     if (!(M->tau > 0 && (dmax + M->tau) * M->rank_tol < M->tau)) {
-        if (M->since_inv_refresh == BSL_INV_STALE) refresh_inverse(M);
+        inverse_for_reading(M);
         bsl_inv_apply(M->Ainv, k, ld, M->trial_g, M->trial_u);
         M->trial_has_u = 1;
         for (size_t p = 0; p < k; p++) {
@@ -358,6 +375,10 @@ void bsl_model_remove(bsl_model *M, size_t j)
 {
     const size_t p = (size_t)M->pos[j], k = M->k, c = M->c, n = M->D->n;
     const int inv = M->since_inv_refresh != BSL_INV_STALE;
+    /* the downdate amplifies the inverse's error by the removed atom's
+     * variance inflation: past BSL_INV_VIF, rebuild before the next read */
+    const double vif = (M->GA[p + p * (M->kmax + 1)] + M->tau) * M->Ainv[p + p * (M->kmax + 1)];
+    if (inv && !(vif < BSL_INV_VIF)) M->since_inv_refresh = BSL_INV_REFRESH_EVERY;
     bsl_chol_remove(&M->chol, p, M->z, c);
     if (inv) bsl_inv_remove(M->Ainv, k, M->kmax + 1, p);
     delete_row_col(M->GA, k, M->kmax + 1, p);
@@ -379,8 +400,7 @@ void bsl_model_remove(bsl_model *M, size_t j)
 void bsl_model_drop_scores(bsl_model *M, double *out)
 {
     const size_t k = M->k, c = M->c, ld = M->kmax + 1;
-    if (M->since_inv_refresh > BSL_INV_REFRESH_EVERY && bsl_inv_from_chol(&M->chol, M->Ainv, ld) == BASEL_OK)
-        M->since_inv_refresh = 0;
+    inverse_for_reading(M);
     double *w = M->work;          /* k x c, w[o*k + i] = (A^{-1} b_o)_i */
     double *qd = M->work + k * c; /* c */
     for (size_t o = 0; o < c; o++)
@@ -408,8 +428,7 @@ void bsl_model_drop_scores(bsl_model *M, double *out)
 double bsl_model_drop_score(bsl_model *M, size_t j)
 {
     const size_t k = M->k, c = M->c, ld = M->kmax + 1, p = (size_t)M->pos[j];
-    if (M->since_inv_refresh > BSL_INV_REFRESH_EVERY && bsl_inv_from_chol(&M->chol, M->Ainv, ld) == BASEL_OK)
-        M->since_inv_refresh = 0;
+    inverse_for_reading(M);
     if (!(M->Ainv[p + p * ld] > 0) && M->since_inv_refresh > 0 &&
         bsl_inv_from_chol(&M->chol, M->Ainv, ld) == BASEL_OK)
         M->since_inv_refresh = 0;

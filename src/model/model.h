@@ -66,14 +66,51 @@
 #define BSL_INV_STALE ((size_t)1 << 48)
 /* bytes of the per-model column cache of a streaming design */
 #define BSL_COLUMN_CACHE_BYTES ((size_t)16 << 20)
-/* relative Schur complement below which an atom is collinear with the
- * active set (s / d <= this, i.e. R^2 of the atom on the active atoms above
- * 1 - 1e-6). Each accepted atom then raises the condition number of A by at
- * most ~1e6, which keeps the O(k^2) updates of the factor and of the
- * explicit inverse accurate (an atom that close to the span adds nothing a
- * posterior can see: its marginal-likelihood gain is below the rounding
- * error it brings). */
-#define BSL_RANK_TOL 1e-6
+/* Relative Schur complement below which an atom is collinear with the
+ * active set: s / d <= BSL_RANK_TOL, i.e. R^2 of the atom on the others
+ * above 1 - BSL_RANK_TOL, a variance inflation factor (VIF) above
+ * 1 / BSL_RANK_TOL. Such a set gets probability 0 in every engine alike
+ * (model.h bsl_model_try_add; enumerate counts them). The limit is where
+ * the scores stop being accurate, not a statement about the posterior:
+ *
+ *  - s = d - |L^{-1} g|^2 is computed with an absolute error of about
+ *    k eps d (eps = DBL_EPSILON; the Gram entries carry a few eps d more),
+ *    so s / d is known to a relative error of about k eps / (s / d): 1e-5
+ *    at s / d = 1e-10, k = 30. Below ~k eps it is noise.
+ *  - The factor is updated in O(k^2) and refactorised only every
+ *    BSL_REFACTOR_EVERY updates. Its backward error grows with the updates
+ *    and reaches the scores amplified by the VIF (quad = |z|^2 with
+ *    z_k = (b - v'z) / sqrt(s)): the error of log_ml is about C eps VIF.
+ *    Measured over 5000-20000 random adds and removes against a fresh
+ *    factorisation (g-prior; stiff Gaussian kernels r = 2.5 on 80 points,
+ *    and linear designs with near-duplicate pairs x' = x + e noise, k <= 30):
+ *    max |error| 3e-7 at VIF 1e8, 1.4e-5 at 1e10, 1.4e-4 at 1e11, 5e-3 at
+ *    1e13, so C is about 10.
+ *  - The explicit inverse behind the drop-one scores is far more fragile
+ *    (a downdate B - b b' / B_pp amplifies its error by the VIF of the atom
+ *    removed, so drop scores erred by O(1) and more at VIF 1e10): it is
+ *    only read while every active VIF is below BSL_INV_VIF and at most
+ *    BSL_INV_REFRESH_EVERY updates old, else rebuilt from the factor first
+ *    (model.c inverse_for_reading), and then drop scores are as accurate as
+ *    the factor (measured: within 1.3e-5 of a refactorised copy).
+ *
+ * With C eps VIF <= 2.2e-5 on the log scale (a relative error of 2e-5 in a
+ * posterior ratio, far below any Monte Carlo error) VIF <= 1e10, so the
+ * limit is 1e-10. Near-duplicate inputs x2 = x1 + 1e-4 noise (s / d ~
+ * 1e-8) are then inside it and every engine, enumerate included, gives
+ * {x1, x2} its posterior probability; the earlier 1e-6 silently gave it 0. */
+#define BSL_RANK_TOL 1e-10
+/* Largest variance inflation factor of an active atom at which the explicit
+ * inverse may be read after O(k^2) updates (at most BSL_INV_REFRESH_EVERY of
+ * them). Measured on test_model's stiff kernels (r = 2.5, g-prior) with the
+ * limit at 1e-10: with 1e6 here (the old collinearity limit) drop-one
+ * scores still erred by up to 3e-3 against a fresh factorisation; with 1e4
+ * by 1.3e-5, the factor's own accuracy. Sets beyond it rebuild the inverse
+ * from the factor (O(k^3 / 3)) before drop scores or a collinearity check
+ * read it, and so does removing an atom beyond it (its downdate amplifies
+ * the inverse's error by that atom's inflation); well-conditioned sets, the
+ * common case, never pay. */
+#define BSL_INV_VIF 1e4
 
 typedef enum bsl_coef_kind {
     BSL_COEF_G = 0,
@@ -224,7 +261,8 @@ void bsl_model_copy(bsl_model *dst, const bsl_model *src);
 /* Score of the active set with atom j added, without changing the model.
  * Returns -inf when j cannot be added (unusable, k == kmax, or collinear:
  * some atom of the new set would have R^2 > 1 - BSL_RANK_TOL on the others,
- * i.e. a variance inflation factor d_p (A^{-1})_pp above 1 / BSL_RANK_TOL;
+ * i.e. a variance inflation factor d_p (A^{-1})_pp above 1 / BSL_RANK_TOL,
+ * where the scores could no longer be computed accurately (BSL_RANK_TOL);
  * a property of the set, not of the order of the adds, and inherited by
  * supersets, so enumeration and samplers agree on the feasible sets). */
 double bsl_model_try_add(bsl_model *M, size_t j);
@@ -369,6 +407,11 @@ typedef struct bsl_model_ops {
 extern const bsl_model_ops bsl_model_gauss;
 /* The spike-and-slab model (ssvs_model.c): prior kind BSL_COEF_SSVS. */
 extern const bsl_model_ops bsl_model_ssvs;
+
+/* Atoms that are blocks of columns, all in or all out (group.c): on a
+ * group view of a design (bsl_design_group_view), over the Gaussian model
+ * of its base's columns. No checkpoints, no coefficient covariance. */
+extern const bsl_model_ops bsl_model_grouped;
 
 /* The implementation that holds a coefficient prior. */
 const bsl_model_ops *bsl_model_ops_for(const bsl_coef_prior *prior);

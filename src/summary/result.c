@@ -113,6 +113,66 @@ int bsl_vs_spill_copy(const bsl_vs_result *r, FILE *fp)
     return BASEL_OK;
 }
 
+/* One row of bsl_vs_print_draw back: chain + 1, k, m 0/1 flags, scalars. */
+static int parse_draw(FILE *f, size_t m, size_t nscalars, unsigned *chain, size_t *atoms, size_t *k,
+                      double *scalars)
+{
+    unsigned c1;
+    size_t kk;
+    if (fscanf(f, "%u,%zu", &c1, &kk) != 2 || c1 == 0 || kk > m) return BASEL_EIO;
+    *chain = c1 - 1;
+    *k = 0;
+    for (size_t j = 0; j < m; j++) {
+        const int comma = getc(f), flag = getc(f);
+        if (comma != ',' || (flag != '0' && flag != '1')) return BASEL_EIO;
+        if (flag == '1') {
+            if (*k == kk) return BASEL_EIO;
+            atoms[(*k)++] = j;
+        }
+    }
+    for (size_t s = 0; s < nscalars; s++)
+        if (fscanf(f, ",%lg", &scalars[s]) != 1) return BASEL_EIO;
+    return *k == kk && getc(f) == '\n' ? BASEL_OK : BASEL_EIO;
+}
+
+int bsl_vs_spill_load(bsl_vs_result *r)
+{
+    if (!r->nspill) return BASEL_OK;
+    FILE **spill = r->spill;
+    const size_t nspill = r->nspill, ndraws = r->ndraws;
+    size_t *atoms = malloc((r->m + 1) * sizeof *atoms);
+    double *scalars = malloc((r->nscalars + 1) * sizeof *scalars);
+    int rc = atoms && scalars ? BASEL_OK : BASEL_ENOMEM;
+    r->nspill = 0; /* bsl_vs_add_draw now appends to the arrays */
+    r->ndraws = 0;
+    r->draw_atoms_len = 0;
+    for (size_t i = 0; i < nspill && !rc; i++) {
+        if (fflush(spill[i]) != 0 || fseek(spill[i], 0, SEEK_SET) != 0) rc = BASEL_EIO;
+        for (int ch; !rc && (ch = getc(spill[i])) != EOF;) {
+            ungetc(ch, spill[i]);
+            unsigned chain;
+            size_t k;
+            rc = parse_draw(spill[i], r->m, r->nscalars, &chain, atoms, &k, scalars);
+            if (!rc) rc = bsl_vs_add_draw(r, chain, atoms, k, scalars);
+        }
+        if (!rc && ferror(spill[i])) rc = BASEL_EIO;
+        if (fseek(spill[i], 0, SEEK_END) != 0 && !rc) rc = BASEL_EIO;
+    }
+    free(atoms);
+    free(scalars);
+    if (!rc && r->ndraws != ndraws) rc = BASEL_EIO;
+    if (rc) { /* as before: streamed, the arrays empty */
+        r->nspill = nspill;
+        r->ndraws = ndraws;
+        r->draw_atoms_len = 0;
+        return rc;
+    }
+    for (size_t i = 0; i < nspill; i++) fclose(spill[i]);
+    free(spill);
+    r->spill = NULL;
+    return BASEL_OK;
+}
+
 int bsl_vs_add_draw(bsl_vs_result *r, unsigned chain, const size_t *atoms, size_t k,
                     const double *scalars)
 {

@@ -102,6 +102,12 @@ int bsl_vs_spill_begin(bsl_vs_result *r);
 int bsl_vs_spill_take(bsl_vs_result *dst, bsl_vs_result *src);
 /* The rows of streamed draws, in order, to fp. BASEL_EIO. */
 int bsl_vs_spill_copy(const bsl_vs_result *r, FILE *fp);
+/* Read streamed draws back into r's arrays and close their temporary files,
+ * for callers that index draws (basel_fit_draw): memory then holds them as
+ * if they had never been streamed. Nothing to do when r is not streamed.
+ * BASEL_ENOMEM, BASEL_EIO (a file that cannot be read back); on failure r
+ * is as before. */
+int bsl_vs_spill_load(bsl_vs_result *r);
 /* One draw as a row of the draws CSV (chain + 1, size, m 0/1 columns, the
  * scalars with 17 digits); row: m bytes of scratch. */
 int bsl_vs_print_draw(FILE *fp, size_t m, unsigned chain, const size_t *atoms, size_t k,

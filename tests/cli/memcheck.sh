@@ -17,6 +17,10 @@ expect 0 "" -- $VG "$BASEL" fit data/regression/robot_arm_train.csv --target y1,
 expect 0 "" -- $VG "$BASEL" predict "$T/a.json" data/regression/robot_arm_test.csv -o "$T/p.csv"
 expect 0 "" -- $VG "$BASEL" fit data/classification/pima_tr.csv --method mixture --temperatures 2 --iter 100 --burn 20 --chains 2 --seed 1 --quiet -o "$T/m.json" --draws "$T/m.csv"
 expect 0 "" -- $VG "$BASEL" predict "$T/m.json" data/classification/pima_te.csv -o "$T/p.csv"
+# a categorical input: grouped model, expanded result, predict by level
+expect 0 "" -- $VG "$BASEL" fit data/linear/iris.csv --method bd --iter 300 --chains 2 --seed 1 --quiet --draws "$T/gd.csv" -o "$T/g.json"
+expect 0 "" -- $VG "$BASEL" fit data/linear/iris.csv --method rj --iter 300 --chains 2 --seed 1 --quiet -o "$T/gr.json"
+expect 0 "" -- $VG "$BASEL" predict "$T/g.json" data/linear/iris.csv -o "$T/p.csv"
 # a checkpoint written at every pause (--checkpoint-every 0.01), then a restart from the last one
 expect 0 "" -- $VG "$BASEL" fit "$D" --method rj --iter 3000 --chains 2 --seed 1 --quiet --checkpoint "$T/c.ckpt" --checkpoint-every 0.01 --draws "$T/c.csv" -o "$T/c.json"
 expect 0 "" -- $VG "$BASEL" fit "$D" --method rj --iter 3000 --chains 2 --seed 1 --quiet --restart "$T/c.ckpt" --draws "$T/c.csv" -o "$T/c.json"

@@ -27,13 +27,18 @@ expect 2 "input column 'b' is constant" -- "$BASEL" fit "$T/const.csv" -o "$T/f.
 printf 'a,b,y\n1,1,3\n2,2,4\n3,3,1\n4,4,7\n5,5,2\n' > "$T/dupcol.csv"
 expect 2 "input columns 'a' and 'b' are identical" -- "$BASEL" fit "$T/dupcol.csv" -o "$T/f.json"
 printf 'a,b,y\n1,2,3\n2,4,4\n3,6,1\n4,8,7\n5,10,2\n6,12,5\n' > "$T/collinear.csv"
-expect 2 "collinear" -- "$BASEL" fit "$T/collinear.csv" --method enumerate -o "$T/f.json"
+# b = 2a: the subset {a, b} cannot be computed; enumerate, like the
+# samplers, gives it probability 0 and says so (issue 13 item 4)
+expect 0 "" -- "$BASEL" fit "$T/collinear.csv" --method enumerate -o "$T/col.json"
+expect 0 "1 of them cannot be computed" -- "$BASEL" summary "$T/col.json"
 printf 'a,b,y\n1,2,3\n2,4,3\n3,6,3\n4,8,3\n' > "$T/consty.csv"
 expect 2 "target column 'y' is constant" -- "$BASEL" fit "$T/consty.csv" -o "$T/f.json"
-# n < p: more inputs than rows. Enumeration under the g-prior needs every
-# subset to be of full rank and says so; bd caps the model size below n.
+# n < p: more inputs than rows. Model sizes are capped below n (kmax), for
+# enumeration as for bd; no NaN or Inf either way.
 { printf 'x1,x2,x3,x4,x5,x6,y\n'; for i in 1 2 3 4 5; do echo "$i,$((i*i%7)),$((i*3%5)),$((i%2)),$((i*i*i%11)),$((i*5%3)),$((i*2+1))"; done; } > "$T/wide.csv"
-expect 2 "full rank|collinear" -- "$BASEL" fit "$T/wide.csv" --method enumerate -o "$T/f.json"
+expect 0 "" -- "$BASEL" fit "$T/wide.csv" --method enumerate -o "$T/wide_e.json"
+expect 0 "exact: all 64 subsets" -- "$BASEL" summary "$T/wide_e.json"
+if grep -qiE 'nan|inf' "$T/wide_e.json"; then bad "n < p: NaN or Inf in enumerate's FIT.json"; else ok; fi
 expect 0 "" -- "$BASEL" fit "$T/wide.csv" --method bd --iter 200 --seed 3 -o "$T/wide.json"
 if grep -qiE 'nan|inf' "$T/wide.json"; then bad "n < p: NaN or Inf in FIT.json"; else ok; fi
 expect 2 "kmax 20 is above the number of atoms m = 15" -- "$BASEL" fit "$D" --kmax 20 -o "$T/f.json"
@@ -57,6 +62,7 @@ printf 'a,b,class\n1,2,x\n2,1,x\n3,5,x\n4,2,x\n' > "$T/oneclass.csv"
 expect 2 "class column 'class' has 1 class: need at least 2" -- "$BASEL" fit "$T/oneclass.csv" --method mixture -o "$T/f.json"
 expect 2 "--excluded 'normal': expected one of regression,gaussian" -- "$BASEL" fit data/classification/pima_tr.csv --method mixture --excluded normal -o "$T/f.json"
 expect 2 "hyper-h" -- "$BASEL" fit data/classification/pima_tr.csv --method mixture --hyper-h -1 -o "$T/f.json"
+expect 2 "--unlabelled 'bogus': expected one of ignore,use" -- "$BASEL" fit data/classification/pima_tr.csv --method mixture --unlabelled bogus -o "$T/f.json"
 expect 2 "--draws: --method enumerate keeps no draws" -- "$BASEL" fit data/linear/lin_p15_n200.csv --method enumerate -o "$T/f.json" --draws "$T/f.json.csv"
 # no output file is left behind by any failure above
 if ls "$T"/f.json* > /dev/null 2>&1; then bad "a failed fit left an output file"; else ok; fi

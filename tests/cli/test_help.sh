@@ -33,4 +33,6 @@ complete_words() { # the words offered for the command line "$@" (last word is b
 expect 0 "^bd$" -- complete_words basel fit --method ""
 expect 0 "^--particles$" -- complete_words basel fit --part
 expect 0 "^predict$" -- complete_words basel pre
+expect 0 "^--digits$" -- complete_words basel predict --dig
+expect 0 "^--id$" -- complete_words basel predict --i
 finish

@@ -13,7 +13,9 @@
  * simulator's standard error by batch means; each test passes if every
  * |z| is below the two-sided 1% critical value, Bonferroni-corrected over
  * its statistics. Data-free priors (prior_range) as the test requires.
- * Both proposals of the add move are tested (data-driven and prior), and
+ * Every kind of move is tested: given the allocations (the default: add,
+ * remove and exchange, and the pair moves with pair_prob 0.5), and summed over them with the add move's data-driven
+ * and prior proposals, with
  * both models of the excluded inputs (regression on the active inputs and
  * a single Gaussian); the statistic x_.0'x_.1 / n when input 0 is excluded
  * ties the excluded column's law to the subset the moves choose. Small
@@ -81,12 +83,13 @@ static void add_stats(moments *mo, const double *s, size_t t, size_t total)
     mo->count++;
 }
 
-static void make_model(bsl_mix_model **m, size_t kernels, int add_proposal, int excluded)
+static void make_model(bsl_mix_model **m, size_t kernels, int add_proposal, int excluded, double pair)
 {
     bsl_mix_options o;
     bsl_mix_options_default(&o);
     o.kernels = kernels;
     o.add_proposal = add_proposal;
+    o.pair_prob = pair;
     o.excluded = excluded;
     o.prior_mid = 0.3, o.prior_range = 2.0; /* data-free priors */
     o.a = 3, o.g = 3, o.h = 2;              /* tame tails: finite moments of log prec */
@@ -100,12 +103,12 @@ static void make_model(bsl_mix_model **m, size_t kernels, int add_proposal, int 
 }
 
 /* Runs both simulators and checks each statistic. */
-static void geweke(const char *label, int rj, size_t kernels, int add_proposal, int excluded,
+static void geweke(const char *label, int rj, size_t kernels, int add_proposal, int excluded, double pair,
                    size_t n_mc, size_t n_sc, unsigned long seed)
 {
     bsl_mix_model *m;
     bsl_mix_chain *ch;
-    make_model(&m, kernels, add_proposal, excluded);
+    make_model(&m, kernels, add_proposal, excluded, pair);
     if (bsl_mix_chain_create(&ch, m) != BASEL_OK) abort();
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, seed);
@@ -154,6 +157,12 @@ static void geweke(const char *label, int rj, size_t kernels, int add_proposal, 
                (double)ch->acc[0] / (double)ch->prop[0], (double)ch->acc[1] / (double)ch->prop[1],
                (double)ch->acc[2] / (double)ch->prop[2]);
     if (rj) CHECK(ch->acc[0] > 0 && ch->acc[1] > 0 && ch->acc[2] > 0, "%s: every move accepted sometimes", label);
+    if (rj && pair > 0) {
+        printf("  %-12s acceptance pair add %.3f pair remove %.3f\n", label,
+               (double)ch->acc[BSL_MIX_ADD2] / (double)ch->prop[BSL_MIX_ADD2],
+               (double)ch->acc[BSL_MIX_REMOVE2] / (double)ch->prop[BSL_MIX_REMOVE2]);
+        CHECK(ch->acc[BSL_MIX_ADD2] > 0 && ch->acc[BSL_MIX_REMOVE2] > 0, "%s: pair moves accepted sometimes", label);
+    }
     free(mc);
     free(sc);
     gsl_rng_free(r);
@@ -167,13 +176,17 @@ int main(int argc, char **argv)
     /* 0.25 in the fast tier, 1 in the full one (BASEL_TIER=full); 0.05 for sanitizer runs */
     const double scale = argc > 1 ? strtod(argv[1], NULL) : STAT_TIER(0.25, 1);
     const unsigned long seed = argc > 2 ? strtoul(argv[2], NULL, 10) : 20240501UL;
-    const int data = BSL_MIX_PROPOSE_DATA, prior = BSL_MIX_PROPOSE_PRIOR;
+    const int alloc = BSL_MIX_PROPOSE_ALLOC, data = BSL_MIX_PROPOSE_DATA, prior = BSL_MIX_PROPOSE_PRIOR;
     const int reg = BSL_MIX_EXCLUDED_REGRESSION, gauss = BSL_MIX_EXCLUDED_GAUSSIAN;
     const size_t mc = (size_t)(500000 * scale), sc = (size_t)(1500000 * scale);
-    geweke("gibbs D=2", 0, 2, data, reg, mc, (size_t)(500000 * scale), seed);
-    geweke("rj data D=2", 1, 2, data, reg, mc, sc, seed + 1);
-    geweke("rj data D=3", 1, 3, data, reg, mc, sc, seed + 2);
-    geweke("rj prior D=2", 1, 2, prior, reg, mc, sc, seed + 3);
-    geweke("rj gauss D=2", 1, 2, data, gauss, mc, sc, seed + 4);
+    geweke("gibbs D=2", 0, 2, data, reg, 0, mc, (size_t)(500000 * scale), seed);
+    geweke("rj data D=2", 1, 2, data, reg, 0, mc, sc, seed + 1);
+    geweke("rj data D=3", 1, 3, data, reg, 0, mc, sc, seed + 2);
+    geweke("rj prior D=2", 1, 2, prior, reg, 0, mc, sc, seed + 3);
+    geweke("rj gauss D=2", 1, 2, data, gauss, 0, mc, sc, seed + 4);
+    /* the default moves, given the allocations (mixture_rj.c) */
+    geweke("rj alloc D=2", 1, 2, alloc, reg, 0, mc, sc, seed + 5);
+    geweke("rj alloc D=3", 1, 3, alloc, reg, 0.5, mc, sc, seed + 6);
+    geweke("rj alloc gauss", 1, 2, alloc, gauss, 0.5, mc, sc, seed + 7);
     return check_report("test_mixture_geweke");
 }

@@ -132,6 +132,45 @@ static void check_json(const bsl_mix_result *res, const double *X, size_t n)
     json_decref(j);
 }
 
+/* Unlabelled rows (class -1) are left out unless o->unlabelled: a fit with
+ * every third row unlabelled predicts the same, bit for bit, as a fit of
+ * the labelled rows alone, and differently with o->unlabelled = 1. */
+static void check_unlabelled(const double *X, const int *cls, const bsl_mix_options *o)
+{
+    bsl_mix_options q = *o;
+    q.iter = 600, q.burn = 100;
+    int *c = malloc(N_TRAIN * sizeof *c), *cl = malloc(N_TRAIN * sizeof *cl);
+    double *Xl = malloc(N_TRAIN * D_IN * sizeof *Xl);
+    size_t nl = 0;
+    for (size_t i = 0; i < N_TRAIN; i++) c[i] = i % 3 == 0 ? -1 : cls[i], nl += i % 3 != 0;
+    for (size_t i = 0, r = 0; i < N_TRAIN; i++) {
+        if (c[i] < 0) continue;
+        for (size_t j = 0; j < D_IN; j++) Xl[j * nl + r] = X[j * N_TRAIN + i];
+        cl[r++] = c[i];
+    }
+    bsl_mix_result *a = NULL, *b = NULL, *u = NULL;
+    basel_error err;
+    CHECK(bsl_mixture_fit(X, N_TRAIN, D_IN, c, 2, &q, &a, &err) == BASEL_OK, "fit, unlabelled ignored: %s", err.message);
+    CHECK(bsl_mixture_fit(Xl, nl, D_IN, cl, 2, &q, &b, &err) == BASEL_OK, "fit, labelled rows: %s", err.message);
+    q.unlabelled = 1;
+    CHECK(bsl_mixture_fit(X, N_TRAIN, D_IN, c, 2, &q, &u, &err) == BASEL_OK, "fit, unlabelled used: %s", err.message);
+    if (a && b && u) { /* the predictions carry every kept parameter draw */
+        double *pa = malloc(2 * N_TRAIN * sizeof *pa), *pb = malloc(2 * N_TRAIN * sizeof *pb),
+               *pu = malloc(2 * N_TRAIN * sizeof *pu);
+        bsl_mixture_predict(a, X, N_TRAIN, pa);
+        bsl_mixture_predict(b, X, N_TRAIN, pb);
+        bsl_mixture_predict(u, X, N_TRAIN, pu);
+        CHECK(memcmp(pa, pb, 2 * N_TRAIN * sizeof *pa) == 0,
+              "unlabelled rows ignored by default: the same fit as the labelled rows alone");
+        CHECK(memcmp(pa, pu, 2 * N_TRAIN * sizeof *pa) != 0, "unlabelled = 1 uses them: a different fit");
+        free(pa), free(pb), free(pu);
+    }
+    bsl_mix_free(u);
+    u = NULL;
+    bsl_mix_free(a), bsl_mix_free(b), bsl_mix_free(u);
+    free(c), free(cl), free(Xl);
+}
+
 int main(void)
 {
     const unsigned long seed = 424242;
@@ -182,6 +221,7 @@ int main(void)
 #endif
     check_json(res, Xt, N_TEST);
     check_errors(X, cls, &o);
+    check_unlabelled(X, cls, &o);
     bsl_mix_free(res);
     free(X), free(Xt), free(cls), free(ct);
     gsl_rng_free(r);

@@ -51,3 +51,19 @@ test_that("a fit read from FIT.json predicts from a data frame with its inputs",
     expect_identical(predict(g, u[1:3, ])$fit, predict(f, u[1:3, ])$fit)
     expect_error(predict(g, u[1:3, 1:4]), "lacks", class = "basel_error")
 })
+
+test_that("a command-line fit with a categorical input predicts from R by level, as the command line does", {
+    cli <- basel_cli()
+    csv <- repo_file("data", "linear", "iris.csv")
+    path <- tempfile(fileext = ".json")
+    pred <- tempfile(fileext = ".csv")
+    expect_equal(system2(cli, c("fit", csv, "--method", "enumerate", "--seed", "1", "--quiet", "-o", path)), 0)
+    g <- read_fit(path)
+    expect_identical(vapply(g$doc$atoms, function(a) a$name, ""), c("sepal_width", "petal_length", "petal_width", "species"))
+    d <- utils::read.csv(csv)[c(1, 51, 101), ]
+    utils::write.csv(d, file.path(tempdir(), "iris3.csv"), row.names = FALSE, quote = FALSE)
+    expect_equal(system2(cli, c("predict", path, file.path(tempdir(), "iris3.csv"), "-o", pred)), 0)
+    expect_equal(unname(predict(g, d)$fit), utils::read.csv(pred)$sepal_length_mean, tolerance = 1e-12)
+    d$species[1] <- "tulip"
+    expect_error(predict(g, d), "level 'tulip'", class = "basel_error")
+})

@@ -68,3 +68,17 @@ test_that("verbose = TRUE shows a progress bar", {
     out <- capture.output(f <- basel(y ~ ., u, method = "bd", iter = 500, threads = 1, progress = FALSE, verbose = TRUE))
     expect_true(any(grepl("100%", out)))
 })
+
+test_that("a row with a missing input predicts NA in its place; the others as alone", {
+    u <- uscrime()
+    f <- basel(y ~ ., u, method = "enumerate", progress = FALSE)
+    nd <- u[1:6, ]
+    nd$Po1[2] <- NA
+    nd$Ed[5] <- NA
+    p <- predict(f, nd, interval = "predict", se.fit = TRUE)
+    full <- predict(f, u[1:6, ], interval = "predict", se.fit = TRUE)
+    expect_length(p$fit, 6)
+    expect_true(all(is.na(p$fit[c(2, 5)])) && all(is.na(p$interval[c(2, 5), ])))
+    expect_equal(p$fit[-c(2, 5)], full$fit[-c(2, 5)])
+    expect_equal(p$interval[-c(2, 5), ], full$interval[-c(2, 5), ])
+})

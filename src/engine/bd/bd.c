@@ -24,6 +24,32 @@
  * active set, k = kmax) are thinned: the event happens, nothing changes,
  * which keeps (*) exact.
  *
+ * Swaps (the third event type; --swap, rate xi). Births and deaths alone
+ * cannot carry the process between {x1} and {x2} when x2 duplicates x1 so
+ * closely that {x1, x2} is collinear (model.h BSL_RANK_TOL; x2 = x1 + 1e-6
+ * noise), and hardly can when the way round, through {x1, x2} or through
+ * {}, is merely improbable: the process stays on the side it started (PIPs
+ * 0.75 and 0.25 over 4 chains where the answer is 0.50 and 0.50;
+ * tests/stat/test_near_dup.c). A swap replaces an active atom a by a dormant one b in
+ * one event. Swap events arrive at total rate xi whenever k > 0 and an
+ * atom is dormant; a is drawn uniformly from the k active atoms and b from
+ * the birth density over the dormant ones, b(A; b) = w_b / W(A), and the
+ * swap to A' = A - {a} + {b} (same size k) is made with probability
+ *
+ *     alpha(A, A') = min(1, pi(A') w_a W(A) / (pi(A) w_b W(A'))),   (**)
+ *
+ * W(A') = W(A) - w_b + w_a, else the event is thinned (nothing changes).
+ * The rate of the transition A -> A' is then
+ *     s(A; a -> b) = xi (1/k) (w_b / W(A)) alpha(A, A'),
+ * and pi(A) s(A; a -> b) = (xi / k) min(pi(A) w_b / W(A), pi(A') w_a / W(A'))
+ * is symmetric in (A, a) <-> (A', b), so
+ *     pi(A) s(A; a -> b) = pi(A') s(A'; b -> a),
+ * detailed balance for the swap pair as (*) is for the birth-death pair
+ * (paper 004 eq. 26 applied to a third kind of jump): the three kinds
+ * together keep pi stationary. With uniform births (w = 1) the weights
+ * cancel and (**) is min(1, pi(A') / pi(A)). A swap costs one O(k^2)
+ * remove and one try-add, as a birth or a death does.
+ *
  * Blocks. Time runs in blocks of duration rho; at each block's end (times
  * rho, 2 rho, ...) the draw is recorded and the model's nuisance
  * parameters (ridge: sigma^2 and lambda, eqs. 17-19; model.h draw_nuisance)
@@ -40,7 +66,10 @@
  * s, entered with `left` time to the block's end, is weighted by the
  * expected time it will spend there within the block,
  * E min(H, left) = (1 - exp(-R(s) left)) / R(s), H ~ Exp(R(s)) and R the
- * total event rate (1 / R(s) for visits well before the end). Given the
+ * total event rate, births + deaths + xi for swaps, thinned events
+ * included (1 / R(s) for visits well before the end). A thinned event
+ * starts a new visit of the same state with its own weight: the visits'
+ * conditional means still add up to the time spent. Given the
  * past, that is the conditional mean of the time the process really spends
  * in s, so the weighted sums estimate the time integrals without the noise
  * of the exponential draws, and averages under pi follow.
@@ -62,9 +91,17 @@
  * block each when iter <= BD_TRACE_LEN), so R-hat and ESS see the process
  * in continuous time, not its jump chain */
 #define BD_TRACE_LEN 1000
+/* Default swap rate xi (--swap), per unit time, next to the birth rate nu = 1
+ * (bd_engine.c's option table states it; the two must agree). Measured on
+ * lin_p15_n200, 4 x 40000 blocks, one thread: 0.85 s of CPU without swaps,
+ * 0.99 s at 0.25, 1.08 s at 0.5; at 0.25 the near-duplicate designs of
+ * test_near_dup.c cross between x1 and x2 often enough for a draw SE of
+ * 0.006 on their PIPs in 4 x 25000 blocks (at 1e-6 noise, without swaps:
+ * stuck) */
+#define BD_SWAP_DEFAULT 0.25
 
 typedef struct bd_settings {
-    double nu, rho;
+    double nu, rho, xi; /* birth rate, block length, swap rate */
     int informed;
 } bd_settings;
 
@@ -80,7 +117,7 @@ typedef struct bd_chain {
     size_t b, dormant;               /* the next block; usable dormant atoms */
     bsl_modelset models;
     bsl_vs_result draws;             /* draws of this chain only */
-    double events, births, deaths, null_births;
+    double events, births, deaths, null_births, swaps, swaps_tried;
     double sigma2_sum, lambda_sum; /* over kept blocks */
     int rc;
 } bd_chain;
@@ -111,16 +148,18 @@ static double *birth_weights(const bsl_vs_problem *pb, int informed)
     return w;
 }
 
-/* The rates of the current state: log_rate[p] for the death of active[p]
- * and the birth rate; returns log R, the log of the total rate. */
+/* The rates of the current state: log_rate[p] for the death of active[p],
+ * the birth rate and the swap rate; returns log R, the log of the total
+ * rate. */
 static double rates(bd_chain *ch, const bsl_vs_problem *pb, const bd_settings *st,
-                    const double *w, size_t dormant, double *log_birth)
+                    const double *w, size_t dormant, double *log_birth, double *log_swap)
 {
     bsl_cmodel *M = ch->M;
     const size_t k = bsl_cmodel_k(M);
     const size_t *active = bsl_cmodel_active(M);
     *log_birth = k < pb->kmax && dormant > 0 ? log(st->nu) : -INFINITY;
-    double log_R = *log_birth;
+    *log_swap = st->xi > 0 && k > 0 && dormant > 0 ? log(st->xi) : -INFINITY;
+    double log_R = bsl_logaddexp(*log_birth, *log_swap);
     if (k <= pb->mprior.kmin) {
         for (size_t p = 0; p < k; p++) ch->log_rate[p] = -INFINITY;
         return log_R;
@@ -138,14 +177,42 @@ static double rates(bd_chain *ch, const bsl_vs_problem *pb, const bd_settings *s
     return log_R;
 }
 
+/* A swap event (**): a uniform among the active atoms, b from the birth
+ * density over the dormant ones, made with probability alpha(A, A'). */
+static void swap(bd_chain *ch, const bsl_vs_problem *pb, const double *w)
+{
+    bsl_cmodel *M = ch->M;
+    const size_t k = bsl_cmodel_k(M);
+    const size_t a = bsl_cmodel_active(M)[gsl_rng_uniform_int(ch->r, k)];
+    size_t b;
+    do b = gsl_ran_discrete(ch->r, ch->birth); while (bsl_cmodel_is_active(M, b));
+    ch->swaps_tried++;
+    const double lp = log_post(M, &pb->mprior); /* k is unchanged: the model prior cancels too */
+    const double W_new = ch->W_dormant - w[b] + w[a];
+    const double lp_new = bsl_cmodel_try_swap(M, a, b) + bsl_mprior_log(&pb->mprior, k);
+    const double log_alpha = lp_new - lp + log(w[a]) - log(W_new) - log(w[b]) + log(ch->W_dormant);
+    if (lp_new > -INFINITY && (log_alpha >= 0 || log(gsl_rng_uniform_pos(ch->r)) < log_alpha) &&
+        bsl_cmodel_add(M, b) == BASEL_OK) {
+        ch->W_dormant = W_new;
+        ch->swaps++;
+        return;
+    }
+    if (bsl_cmodel_add(M, a) != BASEL_OK) ch->rc = BASEL_ENUMERIC; /* thinned: a goes back */
+}
+
 /* Make the transition chosen with probabilities rate / R. */
-static void transition(bd_chain *ch, const double *w, double log_R, double log_birth,
-                       size_t *dormant)
+static void transition(bd_chain *ch, const bsl_vs_problem *pb, const double *w, double log_R,
+                       double log_birth, double log_swap, size_t *dormant)
 {
     bsl_cmodel *M = ch->M;
     double u = gsl_rng_uniform(ch->r);
-    const double p_birth = exp(log_birth - log_R);
+    const double p_birth = exp(log_birth - log_R), p_swap = exp(log_swap - log_R);
     ch->events++;
+    if (u < p_swap) {
+        swap(ch, pb, w);
+        return;
+    }
+    u -= p_swap;
     if (u < p_birth) {
         size_t j;
         do j = gsl_ran_discrete(ch->r, ch->birth); while (bsl_cmodel_is_active(M, j));
@@ -269,8 +336,8 @@ static int chain_run(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
         const size_t it = keep ? b - run->burn : 0;
         double t = 0;
         while (t < st->rho && !ch->rc) {
-            double log_birth;
-            const double log_R = rates(ch, pb, st, w, ch->dormant, &log_birth);
+            double log_birth, log_swap;
+            const double log_R = rates(ch, pb, st, w, ch->dormant, &log_birth, &log_swap);
             const double left = st->rho - t;
             if (log_R == -INFINITY) { /* no move possible: the state is absorbing */
                 if (keep) accumulate(ch, pb, left, tick->trace, it);
@@ -282,7 +349,7 @@ static int chain_run(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
             if (keep) accumulate(ch, pb, weight, tick->trace, it);
             t += gsl_ran_exponential(ch->r, hold);
             if (t >= st->rho) break; /* the next event falls after the block's end */
-            transition(ch, w, log_R, log_birth, &ch->dormant);
+            transition(ch, pb, w, log_R, log_birth, log_swap, &ch->dormant);
         }
         if (bsl_cmodel_draw_nuisance(ch->M, ch->r) != BASEL_OK) ch->rc = BASEL_ENUMERIC;
         double sc[2] = {0, 0}; /* the model's nuisance parameters (ridge: sigma2, lambda) */
@@ -322,6 +389,8 @@ static void chain_io(void *ctx, size_t chain, bsl_ck *k)
     bsl_ck_val(k, ch->births);
     bsl_ck_val(k, ch->deaths);
     bsl_ck_val(k, ch->null_births);
+    bsl_ck_val(k, ch->swaps);
+    bsl_ck_val(k, ch->swaps_tried);
     bsl_ck_val(k, ch->sigma2_sum);
     bsl_ck_val(k, ch->lambda_sum);
     bsl_ck_val(k, ch->rc);
@@ -405,6 +474,7 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
     bd_settings st;
     int rc = bsl_params_double(run->params, "nu", 1.0, 1e-6, 1e6, &st.nu, err);
     if (!rc) rc = bsl_params_double(run->params, "rho", 1.0, 1e-6, 1e6, &st.rho, err);
+    if (!rc) rc = bsl_params_double(run->params, "swap", BD_SWAP_DEFAULT, 0, 1e6, &st.xi, err);
     size_t max_models = 20000;
     if (!rc) rc = bsl_params_size(run->params, "max-models", 20000, 1, (size_t)1 << 40, &max_models, err);
     if (rc) return rc;
@@ -454,18 +524,21 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
         bsl_fail(err, rc, rc == BASEL_INTERRUPTED ? "interrupted before any iteration was kept" : "out of memory");
     bsl_chains_free(&cs);
     if (!rc) {
-        double events = 0, births = 0, deaths = 0, nulls = 0;
+        double events = 0, births = 0, deaths = 0, nulls = 0, swaps = 0, tried = 0;
         for (size_t h = 0; h < chains; h++) {
             events += chs[h].events;
             births += chs[h].births;
             deaths += chs[h].deaths;
             nulls += chs[h].null_births;
+            swaps += chs[h].swaps;
+            tried += chs[h].swaps_tried;
         }
         res->seconds = omp_get_wtime() - t0;
         snprintf(res->engine_note, sizeof res->engine_note,
-                 "%.0f events (%.0f births, %.0f deaths, %.0f thinned births); nu = %g, rho = %g, "
-                 "%s births",
-                 events, births, deaths, nulls, st.nu, st.rho, st.informed ? "informed" : "uniform");
+                 "%.0f events (%.0f births, %.0f deaths, %.0f thinned births, %.0f of %.0f swaps made); "
+                 "nu = %g, rho = %g, swap = %g, %s births",
+                 events, births, deaths, nulls, swaps, tried, st.nu, st.rho, st.xi,
+                 st.informed ? "informed" : "uniform");
     }
     for (size_t h = 0; h < chains; h++) chain_free(&chs[h]);
     free(chs);

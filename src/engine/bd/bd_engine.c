@@ -11,6 +11,7 @@ static const bsl_engine_option options[] = {
     BSL_SUBSET_RUN_OPTIONS("10000"),
     {"nu", "1"},
     {"rho", "1"},
+    {"swap", "0.25"}, /* bd.c BD_SWAP_DEFAULT */
     {"birth", "uniform"},
     {NULL, NULL},
 };
@@ -23,6 +24,7 @@ static int fit(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
 const bsl_engine_def bsl_engine_bd = {
     .name = "bd",
     .summary = "continuous-time birth-and-death over active sets, Rao-Blackwellised; prevalence model (paper 004)",
+    .unit = "draws",
     .target = BSL_TARGET_NUMERIC,
     .options = options,
     .models = bsl_subset_models,

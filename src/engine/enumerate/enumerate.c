@@ -68,46 +68,63 @@ typedef struct enum_ctx {
     bsl_vs_result *res;
     double *beta;
     basel_error *err;
+    unsigned long long infeasible; /* subsets that cannot be computed (collinear) */
 } enum_ctx;
+
+/* Bring the model to the subset `want` (bit j = atom j) from the subset it
+ * holds, which differs from the last one visited by atom j: remove what
+ * want lacks, add what it has. Returns 0 when the model holds want, 1 when
+ * want cannot be computed (an add was refused as collinear, model.h
+ * BSL_RANK_TOL): the model then holds a feasible subset of it, and because
+ * feasibility is inherited by subsets, a later want is refused only if it
+ * is itself infeasible. */
+static int reach(bsl_cmodel *M, unsigned long long want, size_t m)
+{
+    for (size_t a = 0; a < m; a++)
+        if (!(want >> a & 1) && bsl_cmodel_is_active(M, a)) bsl_cmodel_remove(M, a);
+    for (size_t a = 0; a < m; a++)
+        if ((want >> a & 1) && !bsl_cmodel_is_active(M, a) &&
+            (bsl_cmodel_try_add(M, a) == -INFINITY || bsl_cmodel_add(M, a) != BASEL_OK))
+            return 1;
+    return 0;
+}
 
 static int walk(void *ctx, size_t chain, unsigned long seed, bsl_ticker *tick)
 {
     enum_ctx *x = ctx;
     bsl_cmodel *M = x->M;
+    const size_t m = x->pb->D->m;
     int rc = visit(M, x->pb, x->a, x->res, x->beta) ? bsl_fail(x->err, BASEL_ENOMEM, "out of memory") : BASEL_OK;
-    const unsigned long long total = 1ULL << x->pb->D->m;
+    const unsigned long long total = 1ULL << m;
+    unsigned long long want = 0;
+    int behind = 0; /* the model holds a proper subset of want (want infeasible) */
     for (unsigned long long i = 1; i < total && !rc; i++) {
         const size_t j = (size_t)__builtin_ctzll(i);
-        if (bsl_cmodel_is_active(M, j))
+        want ^= 1ULL << j;
+        if (behind)
+            behind = reach(M, want, m);
+        else if (bsl_cmodel_is_active(M, j))
             bsl_cmodel_remove(M, j);
-        else if (bsl_cmodel_add(M, j) != BASEL_OK)
-            rc = bsl_fail(x->err, BASEL_ENUMERIC, "atom %zu could not be added (collinear)", j + 1);
-        if (!rc && visit(M, x->pb, x->a, x->res, x->beta)) rc = bsl_fail(x->err, BASEL_ENOMEM, "out of memory");
+        else
+            behind = bsl_cmodel_try_add(M, j) == -INFINITY || bsl_cmodel_add(M, j) != BASEL_OK;
+        if (behind) x->infeasible++; /* probability 0, as in every sampler */
+        else if (visit(M, x->pb, x->a, x->res, x->beta)) rc = bsl_fail(x->err, BASEL_ENOMEM, "out of memory");
         if (!rc && bsl_tick(tick, 1)) rc = bsl_fail(x->err, BASEL_ECANCELLED, "cancelled");
     }
     return rc;
 }
 
-/* Every subset must be feasible for the model (try_add: no atom
- * collinear with the others); feasibility is inherited by subsets, so it
- * holds for all 2^m iff it holds for the whole dictionary. */
-static int check_full_rank(const bsl_vs_problem *pb, basel_error *err)
+/* Enumeration needs a model without sampled nuisance parameters. */
+static int check_model(const bsl_vs_problem *pb, basel_error *err)
 {
-    const size_t m = pb->D->m;
     bsl_cmodel *M;
-    int rc = bsl_vs_model_create(&M, pb, &pb->prior, m, err);
+    int rc = bsl_vs_model_create(&M, pb, &pb->prior, 1, err);
     if (rc) return rc;
     if (bsl_cmodel_nuisance(M, NULL, NULL) > 0)
         rc = bsl_fail(err, BASEL_EINVAL,
                       "enumeration needs a model without sampled nuisance parameters (the %s model "
                       "has them)",
                       M->ops->name);
-    for (size_t j = 0; j < m && !rc; j++)
-        if (bsl_cmodel_add(M, j) != BASEL_OK)
-            rc = bsl_fail(err, BASEL_ENUMERIC,
-                          "atom %zu is collinear with atoms before it (or with the intercept): the "
-                          "%s prior needs every subset to be of full rank",
-                          j + 1, bsl_coef_kind_name(pb->prior.kind));
     bsl_cmodel_free(M);
     return rc;
 }
@@ -128,7 +145,7 @@ int bsl_enumerate(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *r
     clock_t t0 = clock();
     int rc = bsl_vs_result_init(res, m, c, pb->kmax, 1);
     if (rc) return bsl_fail(err, rc, "out of memory");
-    if ((rc = check_full_rank(pb, err))) return rc;
+    if ((rc = check_model(pb, err))) return rc;
     bsl_cmodel *M = NULL;
     acc a = {-INFINITY, 0, res->pip, res->size_prob, res->coef_bma};
     double *beta = bsl_malloc(m * c + 1, sizeof *beta);
@@ -137,7 +154,7 @@ int bsl_enumerate(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *r
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
     const unsigned long long total = 1ULL << m;
-    enum_ctx x = {M, pb, &a, res, beta, err};
+    enum_ctx x = {M, pb, &a, res, beta, err, 0};
     bsl_chains cs = {.chains = 1, .threads = 1, .units = (size_t)total,
                      .progress = run ? run->progress : NULL,
                      .progress_user = run ? run->progress_user : NULL};
@@ -154,7 +171,13 @@ int bsl_enumerate(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *r
         res->models.items[i].weight = exp(res->models.items[i].log_post - log_z);
     bsl_modelset_sort(&res->models);
     res->evaluations = (double)total;
-    snprintf(res->engine_note, sizeof res->engine_note, "exact: all %llu subsets enumerated", total);
+    if (x.infeasible)
+        snprintf(res->engine_note, sizeof res->engine_note,
+                 "exact: all %llu subsets enumerated; %llu of them cannot be computed (an atom collinear with the "
+                 "others, R^2 > 1 - %g): probability 0, as in every sampler",
+                 total, x.infeasible, BSL_RANK_TOL);
+    else
+        snprintf(res->engine_note, sizeof res->engine_note, "exact: all %llu subsets enumerated", total);
     res->seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
     return BASEL_OK;
 }

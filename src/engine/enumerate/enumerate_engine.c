@@ -20,6 +20,7 @@ static int fit(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
 const bsl_engine_def bsl_engine_enumerate = {
     .name = "enumerate",
     .summary = "exact posterior over all subsets (m <= 24): the reference for every engine",
+    .unit = "subsets",
     .target = BSL_TARGET_NUMERIC,
     .options = options,
     .models = bsl_subset_models,

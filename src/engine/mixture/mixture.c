@@ -17,6 +17,15 @@
  * draws and visit counts come from the replica at b = 1 after each sweep.
  * Temperatures, not states, move, so nothing is copied.
  *
+ * The ladder adapts during burn-in so that the cold replica swaps too (a
+ * fixed geometric ladder to 20 left Pima's pair (1, 0.65) at a swap rate of
+ * 0: the cold chain was never reached). Every ADAPT_WINDOW burn-in sweeps
+ * the log gaps g_t = log(b_t / b_{t+1}) (which sum to log temp_max) are
+ * scaled by exp(a_t - mean a), a_t the pair's swap rate in the window, and
+ * renormalised: pairs that swap rarely get closer. Only burn-in adapts; the
+ * ladder is fixed afterwards, so the kept sweeps are those of a fixed
+ * replica-exchange chain, and the swap counts reported are the kept sweeps'.
+ *
  * Reproducibility: chain c draws only from its own mt19937 seeded with
  * bsl_mix_seed(seed, c), writes only its own record, and the records are
  * merged in chain order, so the thread count never changes a result.
@@ -48,7 +57,7 @@ void bsl_mix_options_default(bsl_mix_options *o)
     o->temperatures = 1;
     o->temp_max = 20;
     o->top = 20;
-    o->add_proposal = BSL_MIX_PROPOSE_DATA;
+    o->add_proposal = BSL_MIX_PROPOSE_ALLOC;
     o->excluded = BSL_MIX_EXCLUDED_REGRESSION;
     o->excluded_g = 0; /* n */
     o->a = 2;        /* §3: "we set a = 2" */
@@ -84,10 +93,15 @@ static int validate_options(const bsl_mix_options *o, size_t d, basel_error *err
                         "split_b >= 0, h finite");
     if (!isfinite(o->prior_mid) || !isfinite(o->prior_range))
         return bsl_fail(err, BASEL_EINVAL, "mixture: prior_mid and prior_range must be finite");
-    if (o->add_proposal != BSL_MIX_PROPOSE_PRIOR && o->add_proposal != BSL_MIX_PROPOSE_DATA)
-        return bsl_fail(err, BASEL_EINVAL, "mixture: add_proposal must be 0 (prior) or 1 (data)");
+    if (o->add_proposal != BSL_MIX_PROPOSE_PRIOR && o->add_proposal != BSL_MIX_PROPOSE_DATA &&
+        o->add_proposal != BSL_MIX_PROPOSE_ALLOC)
+        return bsl_fail(err, BASEL_EINVAL, "mixture: add_proposal must be 0 (prior), 1 (data) or 2 (allocations)");
     if (o->excluded != BSL_MIX_EXCLUDED_GAUSSIAN && o->excluded != BSL_MIX_EXCLUDED_REGRESSION)
         return bsl_fail(err, BASEL_EINVAL, "mixture: excluded must be 0 (gaussian) or 1 (regression)");
+    if (!(o->pair_prob >= 0 && o->pair_prob <= 1))
+        return bsl_fail(err, BASEL_EINVAL, "mixture: pair_prob must be in [0, 1]");
+    if (o->unlabelled != 0 && o->unlabelled != 1)
+        return bsl_fail(err, BASEL_EINVAL, "mixture: unlabelled must be 0 (leave out) or 1 (use)");
     if (!(isfinite(o->excluded_g) && o->excluded_g >= 0))
         return bsl_fail(err, BASEL_EINVAL, "mixture: excluded_g must be finite and >= 0 (0: n)");
     if (o->top < 1) return bsl_fail(err, BASEL_EINVAL, "mixture: top must be >= 1");
@@ -218,7 +232,32 @@ typedef struct mix_state {
     gsl_rng *r;
     bsl_mix_chain **rep;
     size_t it;
+    /* the pairs' swap counts at the start of the ladder's adaptation window */
+    unsigned long p0[BSL_MIX_MAX_TEMPERATURES], a0[BSL_MIX_MAX_TEMPERATURES];
 } mix_state;
+
+enum { ADAPT_WINDOW = 50 };
+
+/* One adaptation step of the ladder (see the top of the file) from the
+ * swap counts since the window began (p0, a0, then reset). */
+static void adapt_ladder(bsl_mix_chain **rep, size_t R, double temp_max, const bsl_mix_record *rec,
+                         unsigned long *p0, unsigned long *a0)
+{
+    double g[BSL_MIX_MAX_TEMPERATURES], a[BSL_MIX_MAX_TEMPERATURES], mean = 0, tot = 0;
+    for (size_t t = 0; t + 1 < R; t++) {
+        const unsigned long np = rec->pair_prop[t] - p0[t], na = rec->pair_acc[t] - a0[t];
+        a[t] = np ? (double)na / (double)np : 0;
+        mean += a[t] / (double)(R - 1);
+        g[t] = log(rep[t]->b / rep[t + 1]->b);
+        p0[t] = rec->pair_prop[t], a0[t] = rec->pair_acc[t];
+    }
+    for (size_t t = 0; t + 1 < R; t++) tot += g[t] *= exp(a[t] - mean);
+    double lb = 0;
+    for (size_t t = 0; t + 1 < R; t++) {
+        lb -= g[t] * log(temp_max) / tot;
+        rep[t + 1]->b = t + 2 == R ? 1 / temp_max : exp(lb);
+    }
+}
 
 /* What every chain reads and the chains' samplers and records
  * (bsl_chain_fn's ctx). */
@@ -267,6 +306,7 @@ static int run_chain(void *ctx, size_t c, unsigned long seed, bsl_ticker *tick)
             rep[t]->b = t == 0 ? 1 : pow(o->temp_max, -(double)t / (double)(R - 1));
         }
         s->it = 0;
+        memset(s->p0, 0, sizeof s->p0), memset(s->a0, 0, sizeof s->a0);
     }
     for (; s->it < o->iter && rc == BASEL_OK; s->it++) {
         /* a boundary: sweeps before it are done (chains.h) */
@@ -274,6 +314,11 @@ static int run_chain(void *ctx, size_t c, unsigned long seed, bsl_ticker *tick)
         const size_t it = s->it;
         for (size_t t = 0; t < R; t++) bsl_mix_chain_sweep(rep[t], r, o->exchange_moves, o->birth_death_moves);
         if (R > 1) swap_temperatures(rep, R, r, rec);
+        if (R > 1 && it < o->burn && (it + 1) % ADAPT_WINDOW == 0) adapt_ladder(rep, R, o->temp_max, rec, s->p0, s->a0);
+        if (R > 1 && it + 1 == o->burn) { /* report the fixed ladder's swaps only */
+            rec->swap_prop = rec->swap_acc = 0;
+            memset(rec->pair_prop, 0, sizeof rec->pair_prop), memset(rec->pair_acc, 0, sizeof rec->pair_acc);
+        }
         if (it < o->burn) continue;
         rc = bsl_mix_record_sweep(rec, rep[0]);
         if ((it - o->burn) % o->thin == 0) {
@@ -284,7 +329,7 @@ static int run_chain(void *ctx, size_t c, unsigned long seed, bsl_ticker *tick)
     }
     if (rc == BASEL_OK)
         for (size_t t = 0; t < R; t++) /* moves are counted at temperature 1 only */
-            for (int v = 0; v < 3; v++) rec->prop[v] += rep[t]->prop[v], rec->acc[v] += rep[t]->acc[v];
+            for (int v = 0; v < BSL_MIX_MOVES; v++) rec->prop[v] += rep[t]->prop[v], rec->acc[v] += rep[t]->acc[v];
     return rc;
 }
 
@@ -354,6 +399,8 @@ static void chain_io(void *ctx, size_t c, bsl_ck *k)
     const bsl_mix_options *o = x->o;
     bsl_ck_rng(k, s->r);
     bsl_ck_val(k, s->it);
+    bsl_ck_bytes(k, s->p0, sizeof s->p0);
+    bsl_ck_bytes(k, s->a0, sizeof s->a0);
     bsl_ck_expect(k, o->temperatures);
     for (size_t t = 0; t < o->temperatures; t++) replica_io(k, s->rep[t]);
     record_io(k, &x->rec[c], x->m, (o->iter - o->burn + o->thin - 1) / o->thin);
@@ -372,7 +419,7 @@ static int partial(bsl_chains *cs, bsl_mix_record *rec, mix_state *st, const bsl
         n[c] = rec[c].ndraw;
         if (st[c].it < o->iter) /* paused: its moves are not counted yet */
             for (size_t t = 0; t < o->temperatures; t++)
-                for (int v = 0; v < 3; v++) rec[c].prop[v] += st[c].rep[t]->prop[v], rec[c].acc[v] += st[c].rep[t]->acc[v];
+                for (int v = 0; v < BSL_MIX_MOVES; v++) rec[c].prop[v] += st[c].rep[t]->prop[v], rec[c].acc[v] += st[c].rep[t]->acc[v];
     }
     if (!bsl_chains_keep(cs, n)) {
         free(n);
@@ -449,8 +496,21 @@ int bsl_mixture_fit(const double *X, size_t n, size_t d, const int *cls, size_t 
     if (rc == BASEL_OK) rc = validate_data(X, n, d, cls, nclass, o, err);
     if (rc != BASEL_OK) return rc;
     bsl_mix_model *m = NULL;
-    if (bsl_mix_model_create(&m, X, n, d, cls, nclass, o) != BASEL_OK)
-        return bsl_fail(err, BASEL_ENOMEM, "mixture: out of memory");
+    size_t nl = 0;
+    for (size_t i = 0; i < n; i++) nl += cls[i] >= 0;
+    if (!o->unlabelled && nl < n) { /* the labelled rows only (validate_data: nl >= 4) */
+        double *Xl = bsl_malloc(nl * d, sizeof *Xl);
+        int *cl = bsl_malloc(nl, sizeof *cl);
+        for (size_t i = 0, r = 0; Xl && cl && i < n; i++) {
+            if (cls[i] < 0) continue;
+            for (size_t j = 0; j < d; j++) Xl[j * nl + r] = X[j * n + i];
+            cl[r++] = cls[i];
+        }
+        rc = Xl && cl ? bsl_mix_model_create(&m, Xl, nl, d, cl, nclass, o) : BASEL_ENOMEM;
+        free(Xl), free(cl);
+    } else
+        rc = bsl_mix_model_create(&m, X, n, d, cls, nclass, o);
+    if (rc != BASEL_OK) return bsl_fail(err, BASEL_ENOMEM, "mixture: out of memory");
     int reported = 0;
     rc = run_chains(m, o, out, err, &reported);
     bsl_mix_model_free(m);
@@ -578,6 +638,8 @@ void bsl_mix_diagnostics(const bsl_mix_result *r, bsl_mix_diag *out)
     out->accept_add = rate(r->acc[BSL_MIX_ADD], r->prop[BSL_MIX_ADD]);
     out->accept_remove = rate(r->acc[BSL_MIX_REMOVE], r->prop[BSL_MIX_REMOVE]);
     out->accept_exchange = rate(r->acc[BSL_MIX_EXCHANGE], r->prop[BSL_MIX_EXCHANGE]);
+    out->accept_add2 = rate(r->acc[BSL_MIX_ADD2], r->prop[BSL_MIX_ADD2]);
+    out->accept_remove2 = rate(r->acc[BSL_MIX_REMOVE2], r->prop[BSL_MIX_REMOVE2]);
     out->accept_swap = rate(r->swap_acc, r->swap_prop);
     out->accept_swap_min = NAN, out->swap_min_pair = 0;
     for (size_t t = 0; t < BSL_MIX_MAX_TEMPERATURES; t++) {

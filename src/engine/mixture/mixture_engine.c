@@ -27,6 +27,7 @@ static const bsl_engine_option options[] = {
     {"temperatures", "1"},
     {"temp-max", "20"},
     {"hyper-h", "0"},
+    {"unlabelled", "ignore"},
     {NULL, NULL},
 };
 
@@ -55,6 +56,13 @@ static int mixture_options(bsl_mix_options *mo, const bsl_engine_ctx *ctx, bsl_m
             mo->excluded = BSL_MIX_EXCLUDED_GAUSSIAN;
         else
             rc = bsl_fail(err, BASEL_EINVAL, "--excluded '%s': expected regression or gaussian", ex);
+    }
+    const char *un = bsl_params_get(p, "unlabelled");
+    if (!rc && un) {
+        if (!strcmp(un, "use") || !strcmp(un, "ignore"))
+            mo->unlabelled = !strcmp(un, "use");
+        else
+            rc = bsl_fail(err, BASEL_EINVAL, "--unlabelled '%s': expected ignore or use", un);
     }
     mo->iter = iter + mo->burn; /* the engine counts burn-in inside iter */
     mo->seed = ctx->seed;
@@ -303,6 +311,7 @@ static int check_mixture(const json_t *doc, const char *source, basel_error *err
 const bsl_engine_def bsl_engine_mixture = {
     .name = "mixture",
     .summary = "input selection for a Gaussian-mixture classifier; inputs left out are regressed on the kept ones (paper 000)",
+    .unit = "sweeps",
     .target = BSL_TARGET_LABELS,
     .options = options,
     .models = mixture_models,

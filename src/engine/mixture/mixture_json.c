@@ -25,7 +25,7 @@ static const size_t MAX_DIM = 100000, MAX_DRAWS = 10000000;
 static json_t *options_json(const bsl_mix_options *o)
 {
     return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:f,s:f,"
-                     "s:f,s:f,s:i,s:s,s:f,s:I,s:f}",
+                     "s:f,s:f,s:i,s:s,s:f,s:i,s:f,s:I,s:f}",
                      "kernels", (json_int_t)o->kernels, "iter", (json_int_t)o->iter, "burn",
                      (json_int_t)o->burn, "thin", (json_int_t)o->thin, "chains", (json_int_t)o->chains,
                      "seed", (json_int_t)o->seed, "poisson_mean", o->poisson_mean, "max_inputs",
@@ -36,7 +36,7 @@ static json_t *options_json(const bsl_mix_options *o)
                      "split_b", o->split_b, "prior_mid", o->prior_mid, "prior_range", o->prior_range,
                      "add_proposal", o->add_proposal, "excluded",
                      o->excluded == BSL_MIX_EXCLUDED_GAUSSIAN ? "gaussian" : "regression", "excluded_g",
-                     o->excluded_g, "temperatures", (json_int_t)o->temperatures, "temp_max", o->temp_max);
+                     o->excluded_g, "unlabelled", o->unlabelled, "pair_prob", o->pair_prob, "temperatures", (json_int_t)o->temperatures, "temp_max", o->temp_max);
 }
 
 static json_t *subsets_json(const bsl_mix_result *r)
@@ -172,7 +172,7 @@ static int read_options(const json_t *o, bsl_mix_options *op, basel_error *err)
     if (!rc) rc = get_real(o, "prior_mid", &op->prior_mid, err);
     if (!rc) rc = get_real(o, "prior_range", &op->prior_range, err);
     size_t prop = 0;
-    if (!rc) rc = get_size(o, "add_proposal", 1, &prop, err);
+    if (!rc) rc = get_size(o, "add_proposal", BSL_MIX_PROPOSE_ALLOC, &prop, err);
     op->add_proposal = (int)prop;
     /* absent in fits written before the regression model existed */
     const json_t *ex = json_object_get(o, "excluded");
@@ -188,6 +188,11 @@ static int read_options(const json_t *o, bsl_mix_options *op, basel_error *err)
         op->excluded = BSL_MIX_EXCLUDED_GAUSSIAN;
     }
     if (!rc && json_object_get(o, "excluded_g")) rc = get_real(o, "excluded_g", &op->excluded_g, err);
+    /* absent in fits written before the option: those used every row */
+    size_t unl = 1;
+    if (!rc && json_object_get(o, "unlabelled")) rc = get_size(o, "unlabelled", 1, &unl, err);
+    op->unlabelled = (int)unl;
+    if (!rc && json_object_get(o, "pair_prob")) rc = get_real(o, "pair_prob", &op->pair_prob, err);
     if (!rc && json_object_get(o, "temperatures")) rc = get_size(o, "temperatures", BSL_MIX_MAX_TEMPERATURES, &op->temperatures, err);
     if (!rc && json_object_get(o, "temp_max")) rc = get_real(o, "temp_max", &op->temp_max, err);
     op->seed = (unsigned long)seed;

@@ -85,6 +85,7 @@ int bsl_mix_model_create(bsl_mix_model **out, const double *X, size_t n, size_t 
     m->a = o->a, m->g = o->g, m->delta_w = o->delta_w, m->delta_p = o->delta_p;
     m->split_a = o->split_a, m->split_b = o->split_b, m->lambda = o->poisson_mean;
     m->add_proposal = o->add_proposal;
+    m->pair_prob = o->pair_prob;
     m->imin = o->min_inputs;
     m->imax = o->max_inputs ? BSL_MIN(o->max_inputs, d) : d;
     m->excluded = o->excluded;

@@ -205,7 +205,7 @@ static void fill_summaries(bsl_mix_result *res, const bsl_mix_record *rec, size_
             sum_I += (double)I * (double)rec[c].size_count[I];
             if (rec[c].size_count[I] && I > res->max_inputs) res->max_inputs = I;
         }
-        for (int v = 0; v < 3; v++) res->prop[v] += rec[c].prop[v], res->acc[v] += rec[c].acc[v];
+        for (int v = 0; v < BSL_MIX_MOVES; v++) res->prop[v] += rec[c].prop[v], res->acc[v] += rec[c].acc[v];
         res->swap_prop += rec[c].swap_prop, res->swap_acc += rec[c].swap_acc;
         for (size_t t = 0; t < BSL_MIX_MAX_TEMPERATURES; t++) res->pair_prop[t] += rec[c].pair_prop[t], res->pair_acc[t] += rec[c].pair_acc[t];
     }

@@ -31,7 +31,7 @@ typedef struct bsl_mix_record {
     size_t ndraw;
     size_t *draw_I, *draw_idx;
     double *draw_mu, *draw_prec, *draw_w, *draw_P;
-    unsigned long prop[3], acc[3];
+    unsigned long prop[BSL_MIX_MOVES], acc[BSL_MIX_MOVES];
     unsigned long swap_prop, swap_acc;
     unsigned long pair_prop[BSL_MIX_MAX_TEMPERATURES], pair_acc[BSL_MIX_MAX_TEMPERATURES]; /* pair t, t+1 */
 } bsl_mix_record;

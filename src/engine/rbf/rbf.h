@@ -91,7 +91,7 @@ typedef struct bsl_rbf_options {
      * called from the calling thread with the fraction of moves done;
      * non-zero cancels the fit (BASEL_ECANCELLED). NULL: none. */
     int threads;
-    basel_progress_fn progress;
+    bsl_progress_fn progress; /* done, total units */
     void *progress_user;
     /* Checkpoints (chains.h bsl_chains_ckpt): NULL paths when not asked. */
     const char *checkpoint, *restart;

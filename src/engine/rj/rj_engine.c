@@ -24,6 +24,7 @@ static int fit(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
 const bsl_engine_def bsl_engine_rj = {
     .name = "rj",
     .summary = "reversible jump (add / delete / swap) over subsets",
+    .unit = "iterations",
     .target = BSL_TARGET_NUMERIC,
     .options = options,
     .models = bsl_subset_models,

@@ -210,7 +210,7 @@ static int fit_smc(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
             fprintf(run_out.fp, "%zu,%zu,%.17g,%.17g,%.17g,%.17g\n", bsl_smc_points(s) + 1, i + 1, P->Y[i], mu, lo, hi);
         }
         rc = bsl_smc_feed(s, x, P->Y[i], err);
-        if (!rc && ctx->progress && t % 64 == 0 && ctx->progress((double)t / (double)P->n, ctx->progress_user))
+        if (!rc && ctx->progress && t % 64 == 0 && ctx->progress((double)t, (double)P->n, ctx->progress_user))
             rc = bsl_fail(err, BASEL_ECANCELLED, "cancelled");
     }
     free(ord);
@@ -267,6 +267,7 @@ static int check_smc(const json_t *doc, const char *source, basel_error *err)
 const bsl_engine_def bsl_engine_smc = {
     .name = "smc",
     .summary = "sequential kernel regression, one pass over the data; --resume continues with later rows (paper 003)",
+    .unit = "points",
     .target = BSL_TARGET_NUMERIC,
     .options = options,
     .models = NULL,

@@ -21,6 +21,7 @@ static int fit(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
 const bsl_engine_def bsl_engine_ssvs = {
     .name = "ssvs",
     .summary = "spike-and-slab Gibbs, as written and collapsed (paper 001)",
+    .unit = "sweeps",
     .target = BSL_TARGET_NUMERIC,
     .options = options,
     .models = bsl_subset_models,

@@ -118,10 +118,13 @@ static void json_release(void *p) { free(p); }
 
 /* ------------------------------------------------------------ the run */
 
-/* 24 rows of x1..x3 and a target (numbers, or classes for the mixture). */
+/* 24 rows of x1..x3 and a target (numbers, or classes for the mixture);
+ * with factor, a fourth input g of text (3 levels: a categorical input,
+ * selected as one group). */
+static int with_factor;
 static void make_csv(char *s, size_t cap, int labels)
 {
-    size_t len = (size_t)snprintf(s, cap, "x1,x2,x3,%s\n", labels ? "class" : "y");
+    size_t len = (size_t)snprintf(s, cap, "x1,x2,x3,%s%s\n", with_factor ? "g," : "", labels ? "class" : "y");
     unsigned long u = 777;
     for (size_t i = 0; i < 24; i++) {
         double x[3];
@@ -133,6 +136,9 @@ static void make_csv(char *s, size_t cap, int labels)
         if (labels)
             len += (size_t)snprintf(s + len, cap - len, "%.5f,%.5f,%.5f,%s\n", x[0], x[1], x[2],
                                     x[0] + noise > 0 ? "a" : "b");
+        else if (with_factor)
+            len += (size_t)snprintf(s + len, cap - len, "%.5f,%.5f,%.5f,%s,%.5f\n", x[0], x[1], x[2],
+                                    i % 3 == 0 ? "lo" : i % 3 == 1 ? "mid" : "hi", 1 + 2 * x[0] + noise + (i % 3 == 1));
         else
             len += (size_t)snprintf(s + len, cap - len, "%.5f,%.5f,%.5f,%.5f\n", x[0], x[1], x[2],
                                     1 + 2 * x[0] + noise);
@@ -307,6 +313,16 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < bsl_engine_count(); i++) {
         const bsl_engine_def *e = bsl_engine_at(i);
         if (argc > 1 && strcmp(argv[1], e->name) != 0) continue; /* one engine: test_alloc_failures NAME */
+        sweep(e, &ps, each && *each == '1', &runs);
+    }
+    /* a categorical input: the grouped model and the result expanded to
+     * columns (test_alloc_failures factor) */
+    with_factor = 1;
+    for (size_t i = 0; i < bsl_engine_count(); i++) {
+        const bsl_engine_def *e = bsl_engine_at(i);
+        if (strcmp(e->name, "bd") != 0 && strcmp(e->name, "enumerate") != 0) continue;
+        if (argc > 1 && strcmp(argv[1], "factor") != 0) continue;
+        printf("with a categorical input: ");
         sweep(e, &ps, each && *each == '1', &runs);
     }
     printf("%zu runs\n", runs);

@@ -62,13 +62,17 @@ static int toy_chain(void *ctx, size_t c, unsigned long seed, bsl_ticker *t)
 typedef struct prog {
     pthread_t caller;
     int calls, bad_thread, decreasing, cancel_at; /* cancel at this call (1-based; 0 never) */
+    int bad_total;                                /* calls whose total was not chains x UNITS */
+    size_t chains;
     double cancel_above;                          /* ... or once the fraction exceeds this */
     double first, last, max_inside;               /* max_inside: largest fraction < 1 */
 } prog;
 
-static int on_progress(double f, void *user)
+static int on_progress(double done, double total, void *user)
 {
     prog *p = user;
+    const double f = done / total; /* the driver reports units: total is chains x UNITS */
+    if (total != (double)p->chains * UNITS) p->bad_total++;
     if (!pthread_equal(pthread_self(), p->caller)) p->bad_thread++;
     if (p->calls == 0) p->first = f;
     else if (f < p->last) p->decreasing++;
@@ -80,6 +84,7 @@ static int on_progress(double f, void *user)
 
 static int run(toy *x, size_t chains, int threads, prog *p)
 {
+    if (p) p->chains = chains;
     bsl_chains cs = {.chains = chains, .threads = threads, .seed = 2385, .units = UNITS,
                      .progress = p ? on_progress : NULL, .progress_user = p};
     if (p) p->caller = pthread_self();
@@ -144,6 +149,7 @@ static void progress(void)
         CHECK(run(&x, 5, threads, &p) == BASEL_OK, "progress run, %d threads", threads);
         CHECK(p.first == 0 && p.last == 1, "progress from 0 to 1 (%g .. %g)", p.first, p.last);
         CHECK(p.decreasing == 0, "progress never decreases (%d times)", p.decreasing);
+        CHECK(p.bad_total == 0, "progress counts units: total = chains x units (%d calls not)", p.bad_total);
         CHECK(p.bad_thread == 0, "callback only on the calling thread (%d others)", p.bad_thread);
         CHECK(p.calls >= 3 && p.calls <= 1002, "rate-limited: %d calls", p.calls);
         CHECK(p.max_inside > 0.5, "reports past half-way before the end (%g)", p.max_inside);

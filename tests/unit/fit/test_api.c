@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { N = 40, P = 4 };
 
@@ -74,6 +75,82 @@ static void check_class_predictions(const basel_fit *f, const basel_data *d)
     basel_pred_free(p);
 }
 
+/* Whole contents of a file (NULL when it cannot be read). */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = NULL;
+    size_t len = 0, cap = 0, got;
+    char chunk[4096];
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (len + got + 1 > cap) {
+            cap = 2 * (len + got + 1);
+            char *nb = realloc(buf, cap);
+            if (!nb) break;
+            buf = nb;
+        }
+        memcpy(buf + len, chunk, got);
+        len += got;
+    }
+    fclose(f);
+    if (buf) buf[len] = 0;
+    return buf;
+}
+
+/* bd's draws are streamed to temporary files during the run: the indexed
+ * accessor reads them back, and agrees row by row with the draws CSV, which
+ * is the same before and after that read. */
+static void check_streamed_draws(const basel_data *d)
+{
+    basel_options *o = NULL;
+    basel_error err;
+    basel_options_create(&o);
+    const char *kv[][2] = {{"method", "bd"}, {"iter", "300"}, {"chains", "2"}, {"seed", "4"}, {"keep-draws", "1"}};
+    for (size_t i = 0; i < sizeof kv / sizeof *kv; i++) basel_options_set(o, kv[i][0], kv[i][1], &err);
+    basel_fit *f = NULL;
+    CHECK(basel_fit_run(&f, d, o, &err) == BASEL_OK, "bd with draws: %s", err.message);
+    basel_options_free(o);
+    if (!f) return;
+    char before[] = "/tmp/basel_test_api_drawsXXXXXX", after[] = "/tmp/basel_test_api_drawsXXXXXX";
+    const int fb = mkstemp(before), fa = mkstemp(after);
+    CHECK(fb >= 0 && fa >= 0, "temporary files");
+    CHECK(basel_fit_write_draws(f, before, &err) == BASEL_OK, "draws CSV (streamed): %s", err.message);
+    const size_t nd = basel_fit_draw_count(f);
+    char *csv = slurp(before), *line = csv ? strstr(csv, "\nchain,size") : NULL;
+    size_t rows = 0;
+    for (const char *c = line ? line + 1 : ""; (c = strchr(c, '\n')) != NULL; c++) rows++;
+    CHECK(nd > 100 && rows == nd + 1, "the CSV holds the header and the %zu draws: %zu lines", nd, rows);
+    if (line) line = strchr(line + 1, '\n');
+    size_t agree = 0;
+    for (size_t i = 0; i < nd && line; i++) {
+        unsigned chain;
+        const size_t *atoms;
+        size_t k;
+        if (basel_fit_draw(f, i, &chain, &atoms, &k) != BASEL_OK) break;
+        char want[256];
+        int len = snprintf(want, sizeof want, "\n%u,%zu", chain + 1, k);
+        for (size_t a = 0, j = 0; a < P - 1; a++) {
+            const int in = j < k && atoms[j] == a;
+            j += (size_t)in;
+            len += snprintf(want + len, sizeof want - (size_t)len, ",%d", in);
+        }
+        if (strncmp(line, want, (size_t)len) == 0) agree++;
+        line = strchr(line + 1, '\n');
+    }
+    CHECK(agree == nd, "every indexed draw is the CSV's row: %zu of %zu", agree, nd);
+    CHECK(basel_fit_write_draws(f, after, &err) == BASEL_OK, "draws CSV (read back): %s", err.message);
+    char *csv2 = slurp(after);
+    CHECK(csv && csv2 && strcmp(csv, csv2) == 0, "the draws CSV is the same after the indexed read");
+    free(csv);
+    free(csv2);
+    remove(before);
+    remove(after);
+    if (fb >= 0) close(fb);
+    if (fa >= 0) close(fa);
+    basel_fit_free(f);
+}
+
 int main(void)
 {
     double cm[N * P], rm[N * P];
@@ -86,6 +163,7 @@ int main(void)
     CHECK(basel_data_from_matrix(&dc, "X", cm, N, P, 1, N, names, &err) == BASEL_OK, "column-major: %s", err.message);
     CHECK(basel_data_from_matrix(&dr, "X", rm, N, P, P, 1, names, &err) == BASEL_OK, "row-major: %s", err.message);
     CHECK(basel_data_rows(dc) == N && basel_data_cols(dc) == P && !strcmp(basel_data_name(dc, 3), "y"), "shape and names");
+    check_streamed_draws(dc);
     CHECK(basel_data_value(dr, 7, 2) == cm[2 * N + 7], "row-major values land in place");
 
     /* the two layouts give the same fit, byte for byte */
@@ -156,6 +234,27 @@ int main(void)
     basel_fit *fd = fit_enumerate(dm, "na", "drop");
     CHECK(fd != NULL, "--na drop fits");
     basel_fit_free(fd);
+    /* predict: the row with a missing input keeps its place with NaN, the
+     * other rows are predicted exactly as in the complete table */
+    basel_pred *pm = NULL, *pc = NULL;
+    CHECK(fc && basel_fit_predict(fc, dm, NULL, 0.9, &pm, &err) == BASEL_OK, "predict with a NaN: %s", err.message);
+    CHECK(fc && basel_fit_predict(fc, dc, NULL, 0.9, &pc, &err) == BASEL_OK, "predict: %s", err.message);
+    if (pm && pc) {
+        size_t row = 99, line = 99, same = 0;
+        const char *col = NULL;
+        CHECK(basel_pred_missing(pm, &row, &line, &col) == 1 && row == 5 && line == 6 && col && !strcmp(col, "b"),
+              "one row without a prediction: row 5, line 6, column b (%zu %zu %s)", row, line, col ? col : "-");
+        CHECK(basel_pred_missing(pc, &row, NULL, NULL) == 0 && basel_pred_rows(pm) == N, "none in the complete table");
+        for (size_t i = 0; i < N; i++) {
+            double m1, l1, u1, m2, l2, u2;
+            basel_pred_get(pm, i, 0, &m1, &l1, &u1);
+            basel_pred_get(pc, i, 0, &m2, &l2, &u2);
+            same += i == 5 ? isnan(m1) && isnan(l1) && isnan(u1) : m1 == m2 && l1 == l2 && u1 == u2;
+        }
+        CHECK(same == N, "NaN on row 5, the complete rows unchanged (%zu of %d rows right)", same, (int)N);
+    }
+    basel_pred_free(pm);
+    basel_pred_free(pc);
     cm[1 * N + 5] = INFINITY;
     basel_data *di = NULL;
     basel_data_from_matrix(&di, "X", cm, N, P, 1, N, names, &err);

@@ -1,0 +1,49 @@
+#!/bin/bash
+# test_progress.sh: progress a person can read (issue 19). stderr is a file
+# here, not a terminal, so progress comes as timed lines ("basel: PHASE  P%
+# (DONE of TOTAL UNITS, RATE UNITS/s), T so far, about T left"), one every
+# BASEL_PROGRESS_INTERVAL seconds (10 by default); --quiet prints nothing.
+# Every method reports its sampling, and the subset methods the phases
+# before it (the basis columns and, when large, their Gram matrix).
+source "$(dirname "$0")/lib.sh" "$1"
+LIN=data/linear/lin_p15_n200.csv
+line() { echo "^basel: $1 +[0-9]+% \([0-9.kM]+ of [0-9.kM]+ $2, [0-9.kM?]+ $2/s\), [0-9hmins ]+ so far, about [0-9hmins ?]+ left$"; }
+export BASEL_PROGRESS_INTERVAL=0.02
+
+expect 0 "$(line sampling draws)" -- "$BASEL" fit "$LIN" --iter 20000 --seed 1 -o "$T/bd.json"
+# --quiet: not one byte on stderr
+expect 0 "" -- sh -c "'$BASEL' fit '$LIN' --iter 20000 --seed 1 --quiet -o '$T/q.json' 2> '$T/q.err'"
+expect 0 "^0 " -- wc -c "$T/q.err"
+# the default interval (10 s): no line for a fit this short
+expect 0 "" -- sh -c "env -u BASEL_PROGRESS_INTERVAL '$BASEL' fit '$LIN' --iter 2000 --seed 1 -o '$T/d.json' 2> '$T/d.err'"
+expect 1 "" -- grep -q "so far" "$T/d.err"
+# on a terminal (script gives the fit one): a bar redrawn in place
+if command -v script > /dev/null; then
+    expect 0 "basel: sampling +\[#*\.*\] +[0-9]+%  [0-9.kM?]+ draws/s, about [0-9hmins ?]+ left" -- \
+        script -qec "'$BASEL' fit '$LIN' --iter 20000 --seed 1 -o '$T/tty.json'" /dev/null
+fi
+# reports do not change the fit: same FIT.json as with --quiet
+expect 0 "" -- cmp "$T/bd.json" "$T/q.json"
+
+# the phases before sampling: 1200 Gaussian kernels, a Gram matrix of 7e5 entries
+awk -F, 'NR == 1 {print "x,y"; next} NR <= 1201 {print $2 "," $3}' \
+    data/regression/sinc_tipping_gauss_train.csv > "$T/k.csv"
+expect 0 "" -- sh -c "BASEL_PROGRESS_INTERVAL=0.001 '$BASEL' fit '$T/k.csv' --basis gauss:r=1.6 --prior ridge --iter 100 --chains 2 --seed 3 \
+    -o '$T/k.json' 2> '$T/k.err'"
+expect 0 "$(line columns columns)" -- cat "$T/k.err"
+expect 0 "$(line gram entries)" -- cat "$T/k.err"
+expect 0 "$(line sampling draws)" -- cat "$T/k.err"
+
+# every method's sampling, in its own unit
+expect 0 "$(line sampling subsets)" -- "$BASEL" fit "$LIN" --method enumerate -o "$T/e.json"
+expect 0 "$(line sampling iterations)" -- "$BASEL" fit "$LIN" --method rj --iter 20000 --seed 1 -o "$T/r.json"
+expect 0 "$(line sampling sweeps)" -- "$BASEL" fit "$LIN" --method ssvs --iter 4000 --seed 1 -o "$T/s.json"
+expect 0 "$(line sampling sweeps)" -- "$BASEL" fit data/classification/pima_tr.csv --method mixture --target class \
+    --iter 200 --burn 50 --chains 2 --seed 1 -o "$T/m.json"
+expect 0 "$(line sampling moves)" -- "$BASEL" fit data/regression/robot_arm_train.csv --target y1,y2 --method anneal \
+    --basis cubic --prior mdl --seed 1 -o "$T/a.json"
+expect 0 "$(line sampling moves)" -- "$BASEL" fit data/regression/sinc_vermaak_train.csv --target y --inputs x \
+    --method rbf --basis cubic --iter 2000 --chains 2 --seed 1 -o "$T/f.json"
+expect 0 "$(line sampling points)" -- "$BASEL" fit "$T/k.csv" --method smc --basis gauss:r=1.6 --particles 50 \
+    --seed 1 -o "$T/smc.json"
+finish

@@ -6,6 +6,17 @@
  *   linear      the inputs themselves (variable selection), m = d;
  *   gauss/cubic/tps/lin-rbf  radial functions phi(|x - c|) centred at the
  *               training points, m = n: exp(-r^2/(2 w^2)), r^3, r^2 log r, r;
+ *   gauss with several widths (r=0.5,1,2 or r=auto): one kernel per centre
+ *               and width, m = n * widths, width-major (atom s*n + i is row
+ *               i at width s). Every width has the same n atoms, so an
+ *               exchangeable model prior over atoms (beta-binomial, uniform,
+ *               Poisson) puts the same prior mass on each width: the prior
+ *               on an atom's width is uniform over the grid and does not
+ *               favour a scale for having more atoms.
+ *               r=auto: the grid {1/4, 1/2, 1, 2} x delta, delta the median
+ *               pairwise distance between the training inputs (as given to
+ *               the dictionary: standardised under --standardize yes/auto),
+ *               i.e. the brief's {0.5, 1, 2, 4} x delta / 2.
  *   legendre/chebyshev/sine/cosine/poly  1-D families of m atoms on the
  *               training range of the single input, rescaled to [-1, 1]
  *               (polynomials) or [0, 1] (trigonometric); degree 1..m (the
@@ -36,7 +47,10 @@ typedef struct bsl_dict {
     bsl_basis_kind kind;
     size_t d;          /* input dimension */
     size_t m;          /* number of atoms */
-    double width;      /* gauss: w in exp(-r^2/(2 w^2)) */
+    double width;      /* gauss: w in exp(-r^2/(2 w^2)) (the first width of a multi-scale one) */
+    double *widths;    /* multi-scale gauss: atom j's width (m), NULL when every atom has width */
+    size_t per_scale;  /* multi-scale gauss built here: centres per width (atom j is at training
+                          row j % per_scale + 1); 0 otherwise (names then say only the width) */
     double *centres;   /* radial kinds: m x d, row-major (centre j at centres + j*d) */
     double lo, hi;     /* 1-D families: training range of the input */
     int linear_term;   /* 1: the inputs are always-in columns (paper 002) */
@@ -52,6 +66,14 @@ int bsl_dict_create(bsl_dict **out, const char *spec, const double *X, size_t n,
  * for non-radial kinds. */
 int bsl_dict_make(bsl_dict **out, bsl_basis_kind kind, size_t d, size_t m, double width,
                   const double *centres, double lo, double hi, int linear_term);
+/* Give a gauss dictionary one width per atom (m values, each > 0): a
+ * multi-scale dictionary read back from a fit. */
+int bsl_dict_set_widths(bsl_dict *dict, const double *widths);
+/* The median pairwise Euclidean distance between the n rows of X (n x d,
+ * column-major); over a fixed stride sample of at most 1000 rows when n is
+ * larger (deterministic, O(min(n,1000)^2 d)). 1 if every distance is 0. */
+double bsl_dict_median_distance(const double *X, size_t n, size_t d);
+#define BSL_DICT_MAX_WIDTHS 8
 void bsl_dict_free(bsl_dict *dict);
 
 /* Column of atom j at the n points X (n x d, column-major, leading dim ldx). */

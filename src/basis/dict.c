@@ -56,10 +56,31 @@ int bsl_dict_create(bsl_dict **out, const char *text, const double *X, size_t n,
     int kind = bsl_basis_kind_from_name(s.name);
     if (kind < 0) return bsl_spec_unknown(&s, BSL_BASIS_NAMES, err);
     double width = 1, mm = 0, lin = 0;
+    double widths[BSL_DICT_MAX_WIDTHS];
+    size_t nw = 1;
     const char *accepted = "linear-term";
     if (kind == BSL_BASIS_GAUSS) {
         accepted = "r, linear-term";
-        if ((rc = bsl_spec_double(&s, "r", 1.0, 1e-300, 1e300, &width, err))) return rc;
+        /* no r, or r=auto: the grid of basis.h */
+        int autow = !bsl_spec_has(&s, "r");
+        if (!autow) {
+            bsl_spec peek = s;
+            autow = strcmp(bsl_spec_text(&peek, "r"), "auto") == 0;
+            if (autow) (void)bsl_spec_text(&s, "r");
+        }
+        if (autow) {
+            /* the grid of basis.h: {1/4, 1/2, 1, 2} x the median distance */
+            const double delta = bsl_dict_median_distance(X, n, d);
+            nw = 4;
+            for (size_t a = 0; a < nw; a++) widths[a] = delta * ldexp(1.0, (int)a - 2);
+        } else if ((rc = bsl_spec_list(&s, "r", BSL_DICT_MAX_WIDTHS, 1e-300, 1e300, widths, &nw, err))) {
+            return rc;
+        }
+        for (size_t a = 0; a < nw; a++)
+            for (size_t b = 0; b < a; b++)
+                if (widths[a] == widths[b])
+                    return bsl_fail(err, BASEL_EINVAL, "--basis gauss: width r=%g is given twice", widths[a]);
+        width = widths[0];
     } else if (is_family((bsl_basis_kind)kind)) {
         accepted = "m, lo, hi, linear-term";
         if ((rc = bsl_spec_double(&s, "m", 10, 1, 1000, &mm, err))) return rc;
@@ -73,14 +94,15 @@ int bsl_dict_create(bsl_dict **out, const char *text, const double *X, size_t n,
     }
     if (kind != BSL_BASIS_LINEAR && (rc = bsl_spec_double(&s, "linear-term", 0, 0, 1, &lin, err)))
         return rc;
-    size_t m = kind == BSL_BASIS_LINEAR ? d : is_family((bsl_basis_kind)kind) ? (size_t)mm : n;
+    size_t m = kind == BSL_BASIS_LINEAR ? d : is_family((bsl_basis_kind)kind) ? (size_t)mm : n * nw;
     double lo = 0, hi = 0;
     double *centres = NULL;
     if (bsl_basis_is_radial((bsl_basis_kind)kind)) {
-        centres = bsl_malloc(n * d, sizeof *centres);
+        centres = bsl_malloc(m * d, sizeof *centres);
         if (!centres) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
-        for (size_t i = 0; i < n; i++)
-            for (size_t a = 0; a < d; a++) centres[i * d + a] = X[a * n + i];
+        for (size_t w = 0; w < nw; w++)
+            for (size_t i = 0; i < n; i++)
+                for (size_t a = 0; a < d; a++) centres[(w * n + i) * d + a] = X[a * n + i];
     } else if (is_family((bsl_basis_kind)kind)) {
         /* the interval mapped to [-1, 1]: given, or the training range (high
          * degrees explode outside it, so give the domain when it is known) */
@@ -97,13 +119,62 @@ int bsl_dict_create(bsl_dict **out, const char *text, const double *X, size_t n,
     }
     rc = bsl_dict_make(out, (bsl_basis_kind)kind, d, m, width, centres, lo, hi, lin != 0);
     free(centres);
+    if (!rc && nw > 1) {
+        double *per = bsl_malloc(m, sizeof *per);
+        if (!per) rc = BASEL_ENOMEM;
+        for (size_t j = 0; j < m && per; j++) per[j] = widths[j / n];
+        if (!rc) rc = bsl_dict_set_widths(*out, per);
+        free(per);
+        if (rc) bsl_dict_free(*out), *out = NULL;
+        else (*out)->per_scale = n;
+    }
     if (rc) return bsl_fail(err, rc, "out of memory");
     return BASEL_OK;
+}
+
+int bsl_dict_set_widths(bsl_dict *dict, const double *widths)
+{
+    free(dict->widths);
+    dict->widths = bsl_malloc(dict->m, sizeof *dict->widths);
+    if (!dict->widths) return BASEL_ENOMEM;
+    memcpy(dict->widths, widths, dict->m * sizeof *widths);
+    dict->width = widths[0];
+    return BASEL_OK;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double bsl_dict_median_distance(const double *X, size_t n, size_t d)
+{
+    const size_t cap = 1000, s = n > cap ? cap : n, stride = n > cap ? n / cap : 1;
+    const size_t np = s * (s - 1) / 2;
+    if (np == 0) return 1.0;
+    double *dist = bsl_malloc(np, sizeof *dist);
+    if (!dist) return 1.0; /* only the grid's scale; a fit then still runs */
+    size_t t = 0;
+    for (size_t i = 0; i < s; i++)
+        for (size_t j = 0; j < i; j++) {
+            double r2 = 0;
+            for (size_t a = 0; a < d; a++) {
+                const double diff = X[a * n + i * stride] - X[a * n + j * stride];
+                r2 += diff * diff;
+            }
+            dist[t++] = sqrt(r2);
+        }
+    qsort(dist, np, sizeof *dist, cmp_double);
+    const double med = np % 2 ? dist[np / 2] : 0.5 * (dist[np / 2 - 1] + dist[np / 2]);
+    free(dist);
+    return med > 0 && isfinite(med) ? med : 1.0;
 }
 
 void bsl_dict_free(bsl_dict *dict)
 {
     if (!dict) return;
+    free(dict->widths);
     free(dict->centres);
     free(dict);
 }
@@ -154,7 +225,7 @@ void bsl_dict_eval(const bsl_dict *dict, size_t j, const double *X, size_t n, si
                 const double diff = X[a * ldx + i] - c[a];
                 r2 += diff * diff;
             }
-            out[i] = radial(dict->kind, r2, dict->width);
+            out[i] = radial(dict->kind, r2, dict->widths ? dict->widths[j] : dict->width);
         }
     } else {
         for (size_t i = 0; i < n; i++) out[i] = family(dict, j + 1, X[i]);
@@ -169,6 +240,10 @@ void bsl_dict_atom_name(const bsl_dict *dict, size_t j, const char *const *input
             snprintf(buf, len, "%s", input_names[j]);
         else
             snprintf(buf, len, "x%zu", j + 1);
+    } else if (dict->widths && dict->per_scale) {
+        snprintf(buf, len, "%s@%zu/r=%.3g", kind_names[dict->kind], j % dict->per_scale + 1, dict->widths[j]);
+    } else if (dict->widths) {
+        snprintf(buf, len, "%s%zu/r=%.3g", kind_names[dict->kind], j + 1, dict->widths[j]);
     } else if (bsl_basis_is_radial(dict->kind)) {
         snprintf(buf, len, "%s@%zu", kind_names[dict->kind], j + 1);
     } else {

@@ -24,6 +24,13 @@ int bsl_spec_parse(bsl_spec *s, const char *what, const char *text, basel_error 
 /* Read a numeric key (default def if absent) and check lo <= v <= hi. */
 int bsl_spec_double(bsl_spec *s, const char *key, double def, double lo, double hi, double *out,
                     basel_error *err);
+/* A comma-separated list of numbers ("r=0.5,1,2": a token without '='
+ * continues the previous key's value), each in [lo, hi], at most cap of
+ * them; *count = 0 if the key is absent. */
+int bsl_spec_list(bsl_spec *s, const char *key, size_t cap, double lo, double hi, double *out, size_t *count,
+                  basel_error *err);
+/* The raw value of a key (marked read), NULL if absent. */
+const char *bsl_spec_text(bsl_spec *s, const char *key);
 /* 1 if the key is present. */
 int bsl_spec_has(const bsl_spec *s, const char *key);
 /* After reading every key the name accepts: any key not read is an error

@@ -36,15 +36,19 @@ static const bsl_option_def catalogue[] = {
      "uninterrupted one"},
     /* the model */
     {"basis", BSL_OPT_TEXT, 0, 0, NULL,
-     "dictionary: linear | gauss:r=R | cubic | tps | lin-rbf | legendre:m=M | chebyshev:m=M | sine:m=M | "
-     "cosine:m=M | poly:m=M (1-D families also take lo, hi; linear-term=1 adds the inputs as always-in columns)"},
+     "dictionary: linear | gauss[:r=R | r=R1,R2,.. | r=auto] | cubic | tps | lin-rbf | legendre:m=M | chebyshev:m=M | sine:m=M | "
+     "cosine:m=M | poly:m=M (1-D families also take lo, hi; linear-term=1 adds the inputs as always-in columns). gauss with several "
+     "widths puts a kernel at every training point at each width; r=auto (the default) is the grid {1/4, 1/2, 1, 2} "
+     "x the median pairwise distance of the inputs"},
     {"prior", BSL_OPT_TEXT, 0, 0, NULL,
      "coefficient prior: g[:g=G] (g = n by default) | ridge[:lambda=L,sigma2=S] | hier[:delta2=D] | aic | bic | "
      "mdl | ssvs[:tau=..,c=..,p=..]"},
     {"model-prior", BSL_OPT_TEXT, 0, 0, NULL,
      "prior over subsets: uniform | poisson:mean=W | bernoulli:p=P | beta-binomial:a=A,b=B"},
-    {"standardize", BSL_OPT_CHOICE, 0, 0, "yes|no",
-     "standardise inputs on the training rows (kernel widths are then in standard deviations)"},
+    {"standardize", BSL_OPT_CHOICE, 0, 0, "yes|no|auto",
+     "standardise inputs on the training rows (kernel widths are then in standard deviations); auto: yes for a "
+     "gauss basis whose widths basel chooses (no r, or r=auto), no otherwise (a width given in the data's units "
+     "keeps them)"},
     {"kmax", BSL_OPT_COUNT, 1, 1e9, NULL, "largest model size (default: min(m, n - 2, 200) over a dictionary; every input for mixture)"},
     /* the run */
     {"iter", BSL_OPT_COUNT, 1, BIG, NULL, "iterations per chain after burn-in (rj, bd: the default is for up to 100 inputs and grows as d / 100 above)"},

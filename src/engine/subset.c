@@ -90,6 +90,8 @@ static json_t *basis_json(const bsl_dict *dict, const bsl_design *D)
     bsl_json_put(b, "hi", bsl_json_real(dict->hi), &bad);
     bsl_json_put(b, "linear_term", json_boolean(dict->linear_term), &bad);
     if (dict->centres) bsl_json_put(b, "centres", bsl_json_doubles(dict->centres, dict->m * dict->d), &bad);
+    /* a multi-scale dictionary: each atom's own width (basis.h) */
+    if (dict->widths) bsl_json_put(b, "widths", bsl_json_doubles(dict->widths, dict->m), &bad);
     bsl_json_put(b, "always_in_coef", bsl_json_doubles(D->gB, D->m * D->q), &bad);
     /* (Z'Z)^{-1} = R^{-1} R^{-T}: the always-in columns' contribution to
      * predictive variance */

@@ -88,7 +88,7 @@ int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, c
  * default), and for the samplers the run's length (iter: its default) and
  * the bound on stored subsets. */
 #define BSL_SUBSET_OPTIONS(prior)                                                                      \
-    {"basis", "linear"}, {"prior", prior}, {"model-prior", "beta-binomial:a=1,b=1"}, {"standardize", "no"}, \
+    {"basis", "linear"}, {"prior", prior}, {"model-prior", "beta-binomial:a=1,b=1"}, {"standardize", "auto"}, \
         {"kmax", ""}, {"top", "20"}, { "gram-memory", "256" }
 #define BSL_SUBSET_RUN_OPTIONS(iter)                                                                  \
     {"iter", iter}, {"burn", ""}, {"thin", "1"}, {"chains", "4"}, { "max-models", "20000" }

@@ -63,6 +63,12 @@ static int basis_check(const json_t *b, size_t d, size_t q, size_t c, int *kind,
     const double lo = json_number_value(json_object_get(b, "lo")), hi = json_number_value(json_object_get(b, "hi"));
     if (*kind == BSL_BASIS_LINEAR && *m != d) return -1;
     if (*kind == BSL_BASIS_GAUSS && !(isfinite(w) && w > 0)) return -1;
+    const json_t *ws = json_object_get(b, "widths");
+    if (ws && (*kind != BSL_BASIS_GAUSS || !has_len(ws, *m, 1))) return -1;
+    for (size_t j = 0; ws && j < *m; j++) {
+        const double wj = json_number_value(json_array_get(ws, j));
+        if (!(isfinite(wj) && wj > 0)) return -1;
+    }
     if (*kind >= BSL_BASIS_LEGENDRE && (d != 1 || !(isfinite(lo) && isfinite(hi) && hi > lo))) return -1;
     if (bsl_basis_is_radial((bsl_basis_kind)*kind) && !has_len(json_object_get(b, "centres"), *m, d)) return -1;
     return has_len(json_object_get(b, "always_in_coef"), *m, q) && has_len(json_object_get(b, "R"), q, q) &&
@@ -118,6 +124,17 @@ static int vs_ctx_init(vs_ctx *v, const json_t *doc, const double *X, size_t n, 
                            json_number_value(json_object_get(b, "lo")),
                            json_number_value(json_object_get(b, "hi")), lin);
     free(centres);
+    const json_t *ws = json_object_get(b, "widths");
+    if (!rc && ws) {
+        double *w = bsl_malloc(m, sizeof *w);
+        if (!w) rc = BASEL_ENOMEM;
+        if (!rc && bsl_json_read_doubles(ws, w, m)) {
+            free(w);
+            return bsl_fail(err, BASEL_EPARSE, "the fit's basis widths are malformed");
+        }
+        if (!rc) rc = bsl_dict_set_widths(v->dict, w);
+        free(w);
+    }
     if (rc) return bsl_fail(err, rc, "out of memory");
     const size_t q = v->q;
     v->gB = bsl_malloc(m * q, sizeof(double));

@@ -218,6 +218,19 @@ static int is_scale_free(const bsl_engine_def *e, const bsl_params *settings)
     return 0;
 }
 
+/* --standardize auto: yes for a gauss basis whose widths basel picks (no r,
+ * or r=auto: the grid is then in standard deviations, basis.h), no for
+ * every other basis (a width given in the data's units keeps them; linear
+ * atoms and 1-D families do not depend on the inputs' scale). */
+static int auto_standardizes(const bsl_params *settings)
+{
+    const char *basis = bsl_params_get(settings, "basis");
+    if (!basis || strncmp(basis, "gauss", 5) != 0 || (basis[5] != 0 && basis[5] != ':')) return 0;
+    const char *r = strstr(basis, "r=");
+    while (r && r > basis && r[-1] != ':' && r[-1] != ',') r = strstr(r + 2, "r=");
+    return !r || strncmp(r + 2, "auto", 4) == 0;
+}
+
 static int refuse_extreme(const bsl_problem *pb, const basel_data *data, const char *what, long col, size_t at,
                           const bsl_params *settings, basel_error *err)
 {
@@ -509,7 +522,7 @@ int bsl_problem_build(bsl_problem *pb, const basel_data *data, const bsl_engine_
     if (!rc) rc = check_inputs(pb, settings, err);
     if (!rc) {
         const char *s = bsl_params_get(settings, "standardize");
-        pb->standardized = s && strcmp(s, "yes") == 0;
+        pb->standardized = s && (strcmp(s, "yes") == 0 || (strcmp(s, "auto") == 0 && auto_standardizes(settings)));
         for (size_t j = 0; j < d; j++) pb->x_scale[j] = 1.0;
         for (size_t o = 0; o < nt; o++) pb->y_scale[o] = 1.0;
         rc = rescale_extremes(pb, data, tcols, icols, settings, err);

@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 static const char *fuzz_spec_error_ok(int rc, const basel_error *err, const char *what)
@@ -93,7 +94,13 @@ static const char *fuzz_spec_dict(const char *text, const double *X, size_t n, s
     const char *bad = NULL;
     if (dict->d != d || dict->m == 0) bad = "dict: wrong size";
     if (dict->kind == BSL_BASIS_LINEAR && dict->m != d) bad = "dict: linear m != d";
-    if (bsl_basis_is_radial(dict->kind) && dict->m != n) bad = "dict: radial m != n";
+    /* radial: a kernel per training point, per width for a multi-scale gauss (basis.h) */
+    if (bsl_basis_is_radial(dict->kind) && dict->m != n * (dict->widths ? dict->m / n : 1))
+        bad = "dict: radial m is not n times the number of widths";
+    if (dict->widths && (dict->kind != BSL_BASIS_GAUSS || dict->m % n || dict->m / n > BSL_DICT_MAX_WIDTHS))
+        bad = "dict: per-atom widths on a dictionary that is not a multi-scale gauss";
+    for (size_t j = 0; dict->widths && j < dict->m && !bad; j++)
+        if (!(dict->widths[j] > 0 && isfinite(dict->widths[j]))) bad = "dict: a width that is not positive";
     double out[4];
     char name[64];
     for (size_t j = 0; j < dict->m && !bad; j++) {

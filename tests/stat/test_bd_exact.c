@@ -1,8 +1,8 @@
 /*
  * test_bd_exact.c: the birth-death engine converges to the exact posterior
- * (DESIGN.md "How we know it is right", step 2). For each of six cases
+ * (DESIGN.md "How we know it is right", step 2). For each of eight cases
  * (lin_p15_n200 under three priors, a 16-atom Gaussian-kernel dictionary
- * under three), R independent runs of 2 chains each (seeds 1..R), every
+ * under three, a 16-atom multi-scale one, 8 centres x 2 widths, under two), R independent runs of 2 chains each (seeds 1..R), every
  * time-weighted PIP and every size probability P(k) against exact
  * enumeration under the same model and prior.
  *
@@ -148,6 +148,12 @@ int main(void)
         {"gauss r=1.6 m=16, ridge fixed, uniform", "gauss:r=1.6", "ridge:lambda=1,sigma2=0.04", "uniform", NULL, xs, 16, 1, ys},
         {"gauss r=1.6 m=16, ridge fixed, poisson:mean=3", "gauss:r=1.6", "ridge:lambda=1,sigma2=0.04", "poisson:mean=3", NULL, xs, 16, 1, ys},
         {"gauss r=1.6 m=16, hier delta2=4 (sigma2 integrated), uniform", "gauss:r=1.6", "hier:delta2=4", "uniform", NULL, xs, 16, 1, ys},
+        /* a multi-scale dictionary (basis.h): the first 8 points at two
+         * widths, m = 16 atoms; births pick a centre and a width together */
+        {"gauss r=1,3 (multi-scale) m=16, ridge fixed, beta-binomial", "gauss:r=1,3", "ridge:lambda=1,sigma2=0.04",
+         "beta-binomial:a=1,b=1", NULL, xs, 8, 1, ys},
+        {"gauss r=1,3 (multi-scale) m=16, hier delta2=4, informed", "gauss:r=1,3", "hier:delta2=4", "uniform",
+         "informed", xs, 8, 1, ys},
     };
     const size_t ncases = sizeof cases / sizeof *cases, iter = STAT_TIER(4000, 40000);
     size_t K = 0;

@@ -11,8 +11,12 @@
  * g = k, k^2, sum_j mu_j1 and sum_j mu_j1^2 (the first centre coordinate,
  * summed: a label-free statistic), log delta_1^2 and Lambda; the standard
  * error of the successive chain by batch means. Two move mixes: the
- * paper's (0.2 each) and one dominated by split / merge. Every |z| must be
- * below the two-sided 1% Bonferroni bound over all comparisons.
+ * paper's (0.2 each) and one dominated by split / merge; and a third run
+ * with the gauss width sampled too (rbf_moves.c: log w uniform on
+ * [0.2, 0.8], a random walk on log w every 3 steps, one refactorisation
+ * each), where theta includes w and the statistics log w and (log w)^2
+ * join (in the first two runs w is fixed and they are not compared). Every
+ * |z| must be below the two-sided 1% Bonferroni bound over all comparisons.
  */
 #include "check.h"
 #include "stat/mcse.h"
@@ -23,11 +27,11 @@
 #include <stdlib.h>
 #include <time.h>
 
-#define NSTAT 6
+#define NSTAT 8
 #define NBATCH 50
 
 static const char *const stat_names[NSTAT] = {"k", "k^2", "sum mu_1", "sum mu_1^2",
-                                              "log delta2_1", "Lambda"};
+                                              "log delta2_1", "Lambda", "log width", "(log width)^2"};
 
 static void stats(const bsl_rbf_chain *ch, size_t d, double *g)
 {
@@ -44,6 +48,8 @@ static void stats(const bsl_rbf_chain *ch, size_t d, double *g)
     g[3] = s2;
     g[4] = log(bsl_rbf_chain_delta2(ch)[0]);
     g[5] = bsl_rbf_chain_lambda(ch);
+    g[6] = log(bsl_rbf_chain_width(ch));
+    g[7] = g[6] * g[6];
 }
 
 /* mean and standard error of the mean of n i.i.d. draws */
@@ -55,7 +61,7 @@ static void iid_moments(const double *sum, const double *sum2, double n, double 
     }
 }
 
-static int run_mix(const char *label, const double weights[BSL_RBF_NMOVES], unsigned long seed,
+static int run_mix(const char *label, const double weights[BSL_RBF_NMOVES], int sample_width, unsigned long seed,
                    size_t n_mc, size_t n_sc, double zcrit)
 {
     enum { N = 10, D = 2, C = 2 };
@@ -78,6 +84,13 @@ static int run_mix(const char *label, const double weights[BSL_RBF_NMOVES], unsi
     o.a_lambda = 2;
     o.b_lambda = 1;
     for (int i = 0; i < BSL_RBF_NMOVES; i++) o.move_weights[i] = weights[i];
+    if (sample_width) {
+        o.sample_width = 1;
+        o.width_lo = 0.2;
+        o.width_hi = 0.8;
+        o.width_step = 0.5;
+        o.width_every = 3;
+    }
     bsl_rbf_chain *ch = NULL;
     basel_error err;
     int rc = bsl_rbf_chain_create(&ch, X, N, D, Y, C, &o, &err);
@@ -118,7 +131,7 @@ static int run_mix(const char *label, const double weights[BSL_RBF_NMOVES], unsi
            accepted[2] / fmax(proposed[2], 1), accepted[3] / fmax(proposed[3], 1),
            accepted[4] / fmax(proposed[4], 1));
     int fails = 0;
-    for (int s = 0; s < NSTAT; s++) {
+    for (int s = 0; s < (sample_width ? NSTAT : NSTAT - 2); s++) {
         double m = 0, v = 0;
         for (int b = 0; b < NBATCH; b++) m += batch[b][s] / NBATCH;
         for (int b = 0; b < NBATCH; b++) v += (batch[b][s] - m) * (batch[b][s] - m);
@@ -140,14 +153,15 @@ int main(int argc, char **argv)
     /* successive steps: 400000 in the fast tier, 2000000 in the full one (BASEL_TIER=full) */
     const size_t n_sc = argc > 1 ? (size_t)atol(argv[1]) : STAT_TIER(400000, 2000000);
     const size_t n_mc = STAT_TIER(100000, 400000);
-    const int ncomp = 2 * NSTAT;
+    const int ncomp = 3 * NSTAT - 4;
     const double zcrit = gsl_cdf_ugaussian_Qinv(0.01 / (2.0 * ncomp)); /* Bonferroni, 1% */
     printf("Geweke test: %zu successive steps per mix, |z| < %.2f\n", n_sc, zcrit);
     const double paper[BSL_RBF_NMOVES] = {0.2, 0.2, 0.2, 0.2, 0.2};
     const double splitty[BSL_RBF_NMOVES] = {0.1, 0.1, 0.35, 0.35, 0.1};
     const clock_t t0 = clock();
-    run_mix("moves 0.2 each", paper, 20240601UL, n_mc, n_sc, zcrit);
-    run_mix("split/merge heavy", splitty, 20240602UL, n_mc, n_sc, zcrit);
+    run_mix("moves 0.2 each", paper, 0, 20240601UL, n_mc, n_sc, zcrit);
+    run_mix("split/merge heavy", splitty, 0, 20240602UL, n_mc, n_sc, zcrit);
+    run_mix("moves 0.2 each, width sampled", paper, 1, 20240603UL, n_mc, n_sc, zcrit);
     printf("cpu %.1f s\n", (double)(clock() - t0) / CLOCKS_PER_SEC);
     return check_report("test_rbf_geweke");
 }

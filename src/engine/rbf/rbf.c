@@ -50,6 +50,9 @@ void bsl_rbf_options_default(bsl_rbf_options *o)
     o->sample_lambda = 1;
     o->delta2_init = 10;
     o->lambda_init = 1;
+    o->sample_width = 0;
+    o->width_step = 0.3;
+    o->width_every = 10;
 }
 
 /* ---- results ---- */
@@ -111,6 +114,7 @@ static void capture(bsl_rbf_chain *ch, rbf_draw *dr)
     const size_t m = ch->q + s->k, c = ch->c;
     const double n = (double)ch->n;
     dr->k = s->k;
+    dr->width = s->width;
     memcpy(dr->centres, s->mu, s->k * ch->d * sizeof(double));
     bsl_cmodel_gram_factor(s->M, dr->lpk); /* D'D: the same columns for every output */
     bsl_cmodel_coef_mean(s->M, dr->coef); /* shrink_o (D'D)^{-1} D'y_o, m x c in D's column order */
@@ -146,6 +150,7 @@ static double temperature(const bsl_rbf_options *o, size_t i, size_t iter)
 typedef struct chain_out {
     double best;         /* anneal: best criterion */
     size_t best_k;
+    double best_width;
     double *best_mu;     /* kmax x d */
     double *k_count;     /* kmax + 1 */
     rbf_draw *draws;     /* rj: nkeep */
@@ -173,6 +178,7 @@ static void anneal_start(bsl_rbf_chain *ch, chain_out *out)
 {
     out->best = bsl_rbf_chain_log_target(ch);
     out->best_k = bsl_rbf_chain_k(ch);
+    out->best_width = bsl_rbf_chain_width(ch);
     memcpy(out->best_mu, bsl_rbf_chain_centres(ch), out->best_k * ch->d * sizeof(double));
 }
 
@@ -191,6 +197,7 @@ static void run_anneal(bsl_rbf_chain *ch, gsl_rng *r, chain_out *out, bsl_ticker
         if (lt > out->best) { /* keep the best state visited */
             out->best = lt;
             out->best_k = bsl_rbf_chain_k(ch);
+            out->best_width = bsl_rbf_chain_width(ch);
             memcpy(out->best_mu, bsl_rbf_chain_centres(ch), out->best_k * ch->d * sizeof(double));
         }
     }
@@ -198,13 +205,25 @@ static void run_anneal(bsl_rbf_chain *ch, gsl_rng *r, chain_out *out, bsl_ticker
 }
 
 /* The end of an annealing run: the best network, freshly factorised, for
- * least squares. */
+ * least squares. Should that fail (a column the O(k^2) updates admitted
+ * falls below the rank tolerance when factorised afresh: smooth kernels at
+ * a wide width), the final state, which the annealing has brought next to
+ * it: afresh, or else as the updates left it (the factor the chain used). */
 static void anneal_finish(bsl_rbf_chain *ch, chain_out *out)
 {
-    rbf_state *s = &ch->st[ch->cur];
+    rbf_state *s = &ch->st[1 - ch->cur];
+    rbf_state_copy(ch, s, &ch->st[ch->cur]);
     s->k = out->best_k;
+    s->width = out->best_width;
     memcpy(s->mu, out->best_mu, out->best_k * ch->d * sizeof(double));
-    out->rc = rbf_state_refresh(ch, s);
+    if (rbf_state_refresh(ch, s) != BASEL_OK) {
+        rbf_state_copy(ch, s, &ch->st[ch->cur]);
+        if (rbf_state_refresh(ch, s) != BASEL_OK) rbf_state_copy(ch, s, &ch->st[ch->cur]);
+        rbf_state_loglik(ch, s);
+        out->best = rbf_log_target(ch, s);
+    }
+    ch->cur = 1 - ch->cur;
+    out->rc = BASEL_OK;
     if (out->rc == BASEL_OK) capture(ch, &out->draws[0]);
     out->ndone = out->rc == BASEL_OK;
 }
@@ -322,6 +341,7 @@ static void state_io(bsl_ck *k, const bsl_rbf_chain *ch, rbf_state *s)
     bsl_ck_doubles(k, s->slot_mu, (kmax + 1) * d);
     bsl_ck_bytes(k, s->slot_used, kmax + 1);
     s->last_id = -1; /* a column cache: recomputed, the same bits */
+    bsl_ck_val(k, s->width); /* before the model: its columns are evaluated at it */
     bsl_ck_cmodel(k, s->M);
     bsl_ck_val(k, s->log_lik);
 }
@@ -345,9 +365,13 @@ static void chain_io(void *ctx, size_t i, bsl_ck *k)
     if (ch->discrete) bsl_ck_bytes(k, ch->is_cand_active, ch->o.ncand);
     bsl_ck_doubles(k, ch->proposed, BSL_RBF_NMOVES);
     bsl_ck_doubles(k, ch->accepted, BSL_RBF_NMOVES);
+    bsl_ck_val(k, ch->width_clock); /* the sampled width's schedule and counts */
+    bsl_ck_val(k, ch->width_proposed);
+    bsl_ck_val(k, ch->width_accepted);
     bsl_ck_val(k, out->i);
     bsl_ck_val(k, out->best);
     bsl_ck_val(k, out->best_k);
+    bsl_ck_val(k, out->best_width);
     bsl_ck_doubles(k, out->best_mu, kmax * d + 1);
     bsl_ck_doubles(k, out->k_count, kmax + 1);
     bsl_ck_val(k, out->ndone);
@@ -361,6 +385,7 @@ static void chain_io(void *ctx, size_t i, bsl_ck *k)
         bsl_ck_doubles(k, dr->shrink, c);
         bsl_ck_doubles(k, dr->scale2, c);
         bsl_ck_val(k, dr->dof);
+        bsl_ck_val(k, dr->width);
     }
     bsl_ck_val(k, out->rc);
 }
@@ -410,6 +435,8 @@ static int collect(bsl_rbf_result *res, chain_out *outs, bsl_rbf_chain **chains,
             res->proposed[m] += p[m];
             res->accepted[m] += a[m];
         }
+        res->width_proposed += chains[i]->width_proposed;
+        res->width_accepted += chains[i]->width_accepted;
     }
     if (res->mode == BSL_RBF_ANNEAL) {
         res->score = outs[best].best;
@@ -421,6 +448,7 @@ static int collect(bsl_rbf_result *res, chain_out *outs, bsl_rbf_chain **chains,
         res->draws[0] = outs[best].draws[0];
         memset(&outs[best].draws[0], 0, sizeof(rbf_draw));
         res->ndraws = 1;
+        res->width = res->draws[0].width;
         return BASEL_OK;
     }
     res->k_post = bsl_calloc(res->kmax + 1, sizeof(double));
@@ -437,6 +465,11 @@ static int collect(bsl_rbf_result *res, chain_out *outs, bsl_rbf_chain **chains,
         }
     }
     for (size_t k = 0; k <= res->kmax; k++) res->k_post[k] /= nk;
+    if (res->sample_width && res->ndraws) { /* the reported width: the kept draws' mean */
+        double w = 0;
+        for (size_t t = 0; t < res->ndraws; t++) w += res->draws[t].width / (double)res->ndraws;
+        res->width = w;
+    }
     return BASEL_OK;
 }
 
@@ -493,6 +526,9 @@ int bsl_rbf_fit(const double *X, size_t n, size_t d, const double *Y, size_t c,
     res->mode = o->temperature_mode;
     res->radial = o->radial;
     res->width = o->width;
+    res->sample_width = o->sample_width != 0;
+    res->width_lo = o->width_lo;
+    res->width_hi = o->width_hi;
     res->linear_term = o->linear_term != 0;
     res->criterion = o->criterion;
     res->n = n;
@@ -544,6 +580,11 @@ size_t bsl_rbf_dim(const bsl_rbf_result *r) { return r->d; }
 size_t bsl_rbf_outputs(const bsl_rbf_result *r) { return r->c; }
 double bsl_rbf_score(const bsl_rbf_result *r) { return r->score; }
 double bsl_rbf_moves_per_second(const bsl_rbf_result *r) { return r->moves_per_sec; }
+double bsl_rbf_width(const bsl_rbf_result *r) { return r->width; }
+void bsl_rbf_width_moves(const bsl_rbf_result *r, double *proposed, double *accepted)
+{
+    *proposed = r->width_proposed, *accepted = r->width_accepted;
+}
 
 size_t bsl_rbf_k(const bsl_rbf_result *r)
 {

@@ -53,7 +53,14 @@ enum { BSL_RBF_BIRTH = 0, BSL_RBF_DEATH, BSL_RBF_SPLIT, BSL_RBF_MERGE, BSL_RBF_U
 
 typedef struct bsl_rbf_options {
     int radial;            /* bsl_basis_kind: GAUSS, CUBIC, TPS, LINRBF */
-    double width;          /* gauss width w in exp(-r^2/(2 w^2)) */
+    double width;          /* gauss width w in exp(-r^2/(2 w^2)) (the start when sampled) */
+    /* sampled width (gauss only; rbf_moves.c): log w ~ uniform on
+     * [log width_lo, log width_hi] (a log-uniform prior: no scale favoured),
+     * moved by a Gaussian random walk of sd width_step on log w every
+     * width_every steps, one refactorisation of the network per move */
+    int sample_width;
+    double width_lo, width_hi, width_step;
+    size_t width_every;
     int linear_term;       /* 1: the inputs are always-in columns (paper 002) */
     size_t kmax;           /* largest number of RBFs */
     int temperature_mode;  /* bsl_rbf_mode */
@@ -130,6 +137,10 @@ const double *bsl_rbf_k_posterior(const bsl_rbf_result *r, size_t *len);
 void bsl_rbf_k_convergence(const bsl_rbf_result *r, double *rhat, double *ess_bulk, double *ess_tail,
                            size_t *draws, size_t *chains);
 double bsl_rbf_moves_per_second(const bsl_rbf_result *r);
+/* the gauss width: fixed, or sampled (anneal: the MAP network's; rj: the
+ * mean over the kept draws), and the width move's counts */
+double bsl_rbf_width(const bsl_rbf_result *r);
+void bsl_rbf_width_moves(const bsl_rbf_result *r, double *proposed, double *accepted);
 /* proposed / accepted counts of move i (BSL_RBF_BIRTH..), summed over chains */
 void bsl_rbf_acceptance(const bsl_rbf_result *r, int move, double *proposed, double *accepted);
 
@@ -157,10 +168,14 @@ double bsl_rbf_chain_log_target(const bsl_rbf_chain *ch);
 size_t bsl_rbf_chain_k(const bsl_rbf_chain *ch);
 const double *bsl_rbf_chain_centres(const bsl_rbf_chain *ch); /* k x d row-major */
 const double *bsl_rbf_chain_delta2(const bsl_rbf_chain *ch);  /* c */
+double bsl_rbf_chain_width(const bsl_rbf_chain *ch);          /* the current gauss width */
+/* The width move alone (rbf_moves.c), at temperature T: 1 if accepted. */
+int bsl_rbf_chain_width_step(bsl_rbf_chain *ch, gsl_rng *r, double T);
 double bsl_rbf_chain_lambda(const bsl_rbf_chain *ch);
 /* candidate mode: index of each active centre in the candidate list */
 const size_t *bsl_rbf_chain_cand_index(const bsl_rbf_chain *ch);
-/* Draw (k, mu, delta^2, Lambda) from the rj prior (Geweke test). */
+/* Draw (k, mu, delta^2, Lambda, and the width when sampled) from the rj
+ * prior (Geweke test). */
 int bsl_rbf_chain_draw_prior(bsl_rbf_chain *ch, gsl_rng *r);
 /* Draw Y (n x c, the array the chain borrows) from p(y | k, mu, delta^2)
  * with alpha and sigma^2 drawn from their priors, then refactorise. */

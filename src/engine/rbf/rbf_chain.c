@@ -46,6 +46,7 @@ static void state_column(void *ctx, size_t id, double *out)
         memcpy(out, s->last_col, n * sizeof *out);
     } else {
         memcpy(ch->dict->centres, s->slot_mu + (id - ch->q) * ch->d, ch->d * sizeof(double));
+        ch->dict->width = s->width; /* the dictionary is scratch shared by both states */
         bsl_dict_eval(ch->dict, 0, ch->X, n, n, out);
         memcpy(s->last_col, out, n * sizeof *out);
         s->last_id = (long)id;
@@ -64,6 +65,7 @@ void rbf_state_copy(const bsl_rbf_chain *ch, rbf_state *dst, const rbf_state *sr
     memcpy(dst->slot_mu, src->slot_mu, nslot * d * sizeof(double));
     memcpy(dst->slot_used, src->slot_used, nslot);
     dst->last_id = -1;
+    dst->width = src->width;
     bsl_cmodel_copy(dst->M, src->M);
     dst->log_lik = src->log_lik;
 }
@@ -189,6 +191,7 @@ static int alloc_state(bsl_rbf_chain *ch, rbf_state *s, basel_error *err)
     s->slot_used = bsl_calloc(nslot, 1);
     s->last_col = bsl_calloc(ch->n, sizeof(double));
     s->last_id = -1;
+    s->width = ch->o.width;
     if (!s->mu || !s->cand || !s->id || !s->slot_mu || !s->slot_used || !s->last_col)
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     const bsl_atom_source src = {.m = ch->q + nslot, .column = state_column, .ctx = s,
@@ -243,6 +246,11 @@ static int check_options(const bsl_rbf_options *o, size_t n, size_t d, size_t c,
         return bsl_fail(err, BASEL_EINVAL, "rbf: the basis must be radial (gauss, cubic, tps, lin-rbf)");
     if (o->radial == BSL_BASIS_GAUSS && !(o->width > 0 && isfinite(o->width)))
         return bsl_fail(err, BASEL_EINVAL, "rbf: gauss width must be positive");
+    if (o->sample_width &&
+        (o->radial != BSL_BASIS_GAUSS || !(o->width_lo > 0 && o->width_hi > o->width_lo && isfinite(o->width_hi)) ||
+         !(o->width >= o->width_lo && o->width <= o->width_hi) || !(o->width_step > 0) || o->width_every == 0))
+        return bsl_fail(err, BASEL_EINVAL,
+                        "rbf: a sampled width needs the gauss basis, 0 < lo < hi, a start in [lo, hi], a step > 0");
     if (o->kmax == 0) return bsl_fail(err, BASEL_EINVAL, "rbf: kmax must be at least 1");
     const size_t q = 1 + (o->linear_term ? d : 0);
     const size_t kcap = o->candidates ? BSL_MIN(o->kmax, o->ncand) : o->kmax;
@@ -363,6 +371,7 @@ size_t bsl_rbf_chain_k(const bsl_rbf_chain *ch) { return ch->st[ch->cur].k; }
 const double *bsl_rbf_chain_centres(const bsl_rbf_chain *ch) { return ch->st[ch->cur].mu; }
 const size_t *bsl_rbf_chain_cand_index(const bsl_rbf_chain *ch) { return ch->st[ch->cur].cand; }
 const double *bsl_rbf_chain_delta2(const bsl_rbf_chain *ch) { return ch->delta2; }
+double bsl_rbf_chain_width(const bsl_rbf_chain *ch) { return ch->st[ch->cur].width; }
 double bsl_rbf_chain_lambda(const bsl_rbf_chain *ch) { return ch->lambda; }
 void bsl_rbf_chain_counts(const bsl_rbf_chain *ch, double *proposed, double *accepted)
 {

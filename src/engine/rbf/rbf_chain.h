@@ -43,6 +43,7 @@ typedef struct rbf_state {
     const struct bsl_rbf_chain *ch; /* the atom source's context, with this state */
     double *last_col;          /* n: the last radial column evaluated (try_add */
     long last_id;              /* and add ask for it), -1 = none */
+    double width;              /* the gauss width of every centre (sampled: rbf_moves.c) */
     double log_lik;
 } rbf_state;
 
@@ -70,6 +71,8 @@ struct bsl_rbf_chain {
     double *u;         /* 4 d: proposal centres and the split direction */
     unsigned char *is_cand_active; /* ncand */
     double proposed[BSL_RBF_NMOVES], accepted[BSL_RBF_NMOVES];
+    size_t width_clock;                    /* steps since the last width move */
+    double width_proposed, width_accepted; /* its counts */
 };
 
 /* rbf_chain.c */

@@ -45,7 +45,26 @@ static int rbf_options(bsl_rbf_options *ro, const bsl_engine_ctx *ctx, int annea
                         ctx->def->name);
     ro->radial = kind;
     double lin = 1, width = ro->width;
-    if (kind == BSL_BASIS_GAUSS && (rc = bsl_spec_double(&sp, "r", width, 1e-300, 1e300, &width, err))) return rc;
+    if (kind == BSL_BASIS_GAUSS) {
+        /* no r, or r=auto: the width is sampled (rbf_moves.c), log-uniform on
+         * [r-min, r-max], by default [delta / 16, 4 delta] with delta the
+         * median pairwise distance of the inputs, starting at delta / 2 */
+        bsl_spec peek = sp;
+        const int sampled = !bsl_spec_has(&sp, "r") || strcmp(bsl_spec_text(&peek, "r"), "auto") == 0;
+        if (sampled) {
+            if (bsl_spec_has(&sp, "r")) (void)bsl_spec_text(&sp, "r");
+            const double delta = bsl_dict_median_distance(P->X, P->n, P->d);
+            if ((rc = bsl_spec_double(&sp, "r-min", delta / 16, 1e-300, 1e300, &ro->width_lo, err)) ||
+                (rc = bsl_spec_double(&sp, "r-max", 4 * delta, 1e-300, 1e300, &ro->width_hi, err)))
+                return rc;
+            if (!(ro->width_hi > ro->width_lo))
+                return bsl_fail(err, BASEL_EINVAL, "--basis gauss: r-max must be above r-min");
+            ro->sample_width = 1;
+            width = fmin(fmax(delta / 2, ro->width_lo), ro->width_hi);
+        } else if ((rc = bsl_spec_double(&sp, "r", width, 1e-300, 1e300, &width, err))) {
+            return rc;
+        }
+    }
     if ((rc = bsl_spec_double(&sp, "linear-term", 1, 0, 1, &lin, err))) return rc;
     if (bsl_spec_has(&sp, "centres")) {
         for (size_t i = 0; i < sp.nkv; i++)
@@ -55,7 +74,10 @@ static int rbf_options(bsl_rbf_options *ro, const bsl_engine_ctx *ctx, int annea
                     return bsl_fail(err, BASEL_EINVAL, "--basis ...:centres='%s': only 'free' is accepted here", sp.val[i]);
             }
     }
-    if ((rc = bsl_spec_finish(&sp, kind == BSL_BASIS_GAUSS ? "r, linear-term, centres" : "linear-term, centres", err)))
+    if ((rc = bsl_spec_finish(&sp, kind == BSL_BASIS_GAUSS ? (ro->sample_width ? "r, r-min, r-max, linear-term, centres"
+                                                                             : "r, linear-term, centres")
+                                                        : "linear-term, centres",
+                              err)))
         return rc;
     ro->width = width;
     ro->linear_term = lin != 0;
@@ -137,8 +159,16 @@ static int fit_rbf(bsl_engine_ctx *ctx, bsl_result *res, int anneal, basel_error
                                         "g-prior with delta^2 ~ IG(2, 10) sampled, sigma^2 Jeffreys (paper 002)",
                                         "model", "truncated Poisson on k, Lambda ~ Gamma(0.5, 0.001) sampled (paper 002)");
         char note[256];
-        snprintf(note, sizeof note, "%s: k = %zu%s", anneal ? "annealed MAP network" : "full-Bayes posterior mode", k,
-                 anneal ? "" : " (posterior of k in model_size)");
+        char wnote[128] = "";
+        if (ro.sample_width) {
+            double wp, wa;
+            bsl_rbf_width_moves(r, &wp, &wa);
+            snprintf(wnote, sizeof wnote, "; gauss width %s %.4g (sampled on [%.3g, %.3g], %.0f%% of width moves accepted)",
+                     anneal ? "of the MAP network" : "posterior mean", bsl_rbf_width(r), ro.width_lo, ro.width_hi,
+                     100 * wa / fmax(wp, 1));
+        }
+        snprintf(note, sizeof note, "%s: k = %zu%s%s", anneal ? "annealed MAP network" : "full-Bayes posterior mode", k,
+                 anneal ? "" : " (posterior of k in model_size)", wnote);
         bsl_json_put(res->diagnostics, "note", json_string(note), &bad);
         if (bad || !res->prior) rc = BASEL_ENOMEM;
         if (!rc && !anneal) rc = k_diagnostics(res, r);

@@ -26,6 +26,7 @@ static json_t *draw_to_json(const bsl_rbf_result *r, const rbf_draw *dr)
     bsl_json_put(o, "shrink", bsl_json_doubles(dr->shrink, r->c), &bad);
     bsl_json_put(o, "scale2", bsl_json_doubles(dr->scale2, r->c), &bad);
     bsl_json_put(o, "dof", bsl_json_real(dr->dof), &bad);
+    if (r->sample_width) bsl_json_put(o, "width", bsl_json_real(dr->width), &bad);
     if (bad) json_decref(o);
     return bad ? NULL : o; /* NULL when out of memory, as bsl_rbf_to_json */
 }
@@ -44,6 +45,12 @@ json_t *bsl_rbf_to_json(const bsl_rbf_result *r)
     bsl_json_put(o, "linear_term", json_boolean(r->linear_term), &bad);
     bsl_json_put(o, "criterion", json_integer(r->criterion), &bad);
     bsl_json_put(o, "width", bsl_json_real(r->width), &bad);
+    if (r->sample_width) { /* each network has its own width (rbf.h) */
+        bsl_json_put(o, "width_sampled", json_boolean(1), &bad);
+        bsl_json_put(o, "width_range", bsl_json_doubles((const double[]){r->width_lo, r->width_hi}, 2), &bad);
+        bsl_json_put(o, "width_moves", bsl_json_doubles((const double[]){r->width_proposed, r->width_accepted}, 2),
+                     &bad);
+    }
     bsl_json_put(o, "n", json_integer((json_int_t)r->n), &bad);
     bsl_json_put(o, "d", json_integer((json_int_t)r->d), &bad);
     bsl_json_put(o, "c", json_integer((json_int_t)r->c), &bad);
@@ -83,6 +90,10 @@ static int read_draw(const bsl_rbf_result *r, const json_t *o, rbf_draw *dr)
         !(json_number_value(dof) > 0 && json_number_value(dof) <= 1e9))
         return -1;
     dr->dof = json_number_value(dof);
+    const json_t *w = json_object_get(o, "width");
+    if (r->sample_width && !(json_is_number(w) && json_number_value(w) > 0 && isfinite(json_number_value(w))))
+        return -1;
+    dr->width = r->sample_width ? json_number_value(w) : r->width;
     for (size_t o2 = 0; o2 < r->c; o2++)
         if (!(dr->scale2[o2] >= 0) || !(dr->shrink[o2] >= 0)) return -1;
     /* a usable factor has a positive diagonal (packed column-major) */
@@ -108,6 +119,16 @@ static int read_header(bsl_rbf_result *r, const json_t *j)
     r->criterion = (int)crit;
     r->linear_term = json_is_true(lin);
     r->width = json_number_value(w);
+    r->sample_width = json_is_true(json_object_get(j, "width_sampled"));
+    double range[2], moves[2];
+    if (r->sample_width && (bsl_json_read_doubles(json_object_get(j, "width_range"), range, 2) ||
+                            bsl_json_read_doubles(json_object_get(j, "width_moves"), moves, 2) ||
+                            !(range[0] > 0 && range[1] >= range[0])))
+        return -1;
+    if (r->sample_width) {
+        r->width_lo = range[0], r->width_hi = range[1];
+        r->width_proposed = moves[0], r->width_accepted = moves[1];
+    }
     r->q = 1 + (r->linear_term ? r->d : 0);
     r->lo = bsl_calloc(r->d, sizeof(double));
     r->side = bsl_calloc(r->d, sizeof(double));

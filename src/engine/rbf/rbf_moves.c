@@ -39,6 +39,15 @@
  * Move probabilities (§4): weights 0.2 each, impossible moves set to 0
  * (k = 0: death, split, merge, update; k = 1: merge; k = kmax: birth,
  * split) and the rest renormalised; the ratios carry them.
+ * Width (gauss, sampled; not in paper 002, which fixes it by hand): the
+ *   target gains the factor p(w), log-uniform on [lo, hi], i.e. theta =
+ *   log w uniform on [log lo, log hi]. The move proposes theta' = theta +
+ *   step N(0, 1) (symmetric in theta; w' = w e^{step z} is the log-normal
+ *   random walk) and rejects theta' outside the range, so with the uniform
+ *   prior on theta r = L'/L: every radial column changes, so the spare state
+ *   is refactorised from scratch, O(n m^2 + n m d), once per width move,
+ *   which runs every width_every steps (a fixed schedule of pi-invariant
+ *   kernels leaves pi invariant). The centres' prior does not involve w.
  * Annealing (eq. 5): a proposal passes the temperature-1 MH test and then
  * min(1, (pi'/pi)^{1/T - 1}); one uniform against the product.
  */
@@ -243,6 +252,22 @@ static int update(bsl_rbf_chain *ch, gsl_rng *r, double T)
     return accept(ch, r, dlt, dlt, T);
 }
 
+int bsl_rbf_chain_width_step(bsl_rbf_chain *ch, gsl_rng *r, double T)
+{
+    rbf_state *s = &ch->st[ch->cur], *t = &ch->st[1 - ch->cur];
+    const double w = s->width * exp(ch->o.width_step * gsl_ran_ugaussian(r));
+    ch->width_proposed += 1;
+    if (!(w >= ch->o.width_lo && w <= ch->o.width_hi)) return 0;
+    rbf_state_copy(ch, t, s);
+    t->width = w;
+    if (rbf_state_refresh(ch, t) != BASEL_OK) return 0; /* singular at w: outside the support */
+    const double dlt = delta_log_target(ch, t);
+    const int ok = accept(ch, r, dlt, dlt, T);
+    if (ok) ch->since_refresh = 0; /* the new current state is a fresh factorisation */
+    ch->width_accepted += ok;
+    return ok;
+}
+
 /* log P(Poisson(lambda) <= K), the truncated prior's normaliser */
 static double log_trunc_norm(double lambda, size_t K)
 {
@@ -312,6 +337,10 @@ int bsl_rbf_chain_step(bsl_rbf_chain *ch, gsl_rng *r, double T)
     ch->proposed[move] += 1;
     ch->accepted[move] += ok;
     if (ok && ++ch->since_refresh >= BSL_RBF_REFRESH) refresh_current(ch);
+    if (ch->o.sample_width && ++ch->width_clock >= ch->o.width_every) {
+        ch->width_clock = 0;
+        bsl_rbf_chain_width_step(ch, r, T);
+    }
     if (ch->mode == BSL_RBF_FULL) rbf_hyper_step(ch, r);
     return move;
 }
@@ -330,6 +359,8 @@ int bsl_rbf_chain_draw_prior(bsl_rbf_chain *ch, gsl_rng *r)
     const size_t K = rbf_kmax(ch), d = ch->d;
     for (int tries = 0; tries < 1000; tries++) {
         rbf_state *s = &ch->st[ch->cur];
+        if (ch->o.sample_width) /* log-uniform on [lo, hi] */
+            s->width = ch->o.width_lo * pow(ch->o.width_hi / ch->o.width_lo, gsl_rng_uniform(r));
         unsigned k;
         do k = gsl_ran_poisson(r, ch->lambda); while (k > K);
         s->k = 0;

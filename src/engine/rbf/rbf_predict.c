@@ -81,6 +81,7 @@ int bsl_rbf_predict(const bsl_rbf_result *r, const double *X, size_t n, double l
         for (size_t s = 0; s < ns; s++) {
             const rbf_draw *dr = &r->draws[s];
             const size_t m = r->q + dr->k;
+            dict->width = dr->width > 0 ? dr->width : r->width; /* sampled widths: the draw's own */
             design_row(r, dict, dr, X + i, n, row);
             for (size_t o = 0; o < c; o++) {
                 double v = 0;

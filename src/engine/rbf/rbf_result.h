@@ -24,11 +24,15 @@ typedef struct rbf_draw {
     double *shrink;  /* c */
     double *scale2;  /* c */
     double dof;
+    double width;    /* the gauss width of this network (sampled widths: its own) */
 } rbf_draw;
 
 struct bsl_rbf_result {
     int mode, radial, linear_term, criterion;
-    double width;
+    double width;          /* fixed: the width; sampled: anneal's best, rj's mean over kept draws */
+    int sample_width;      /* 1: every draw carries its own width */
+    double width_lo, width_hi;             /* its prior's range */
+    double width_proposed, width_accepted; /* its move's counts, summed over chains */
     size_t n, d, c, q, kmax;
     double *lo, *side;     /* the box (d each) */
     size_t ndraws;

@@ -1,0 +1,193 @@
+#!/usr/bin/python3
+"""Kernel regression on real data, basel next to the peers on the same splits
+(issue 16 items 4 and 6).
+
+usage: bench/kernel/run.py DATASET [--splits N] [--basel build/basel] [--no-peers]
+       [--basis SPEC] [--iter T] [--extra "more basel options"]
+  DATASET: mcycle (MASS, 100/33), diabetes (scikit-learn, 342/100),
+           boston (481/25, PEERS.md), sinc (Tipping, 100 points, RMSE vs f)
+
+basel: `fit --method bd` with the defaults (a multi-scale Gaussian dictionary,
+gauss:r=auto, inputs standardised by --standardize auto) plus --basis/--iter
+given here; test error of the model average (bma) and of the prevalence model,
+its number of atoms, fit seconds. Peers (Debian's r-cran-kernlab and
+python3-sklearn): kernlab rvm (automatic width), scikit-learn SVR (RBF; C,
+gamma, epsilon by 5-fold CV) and GaussianProcessRegressor with an ARD RBF
+kernel plus white noise (ML-II, 3 restarts). Inputs standardised on each
+training part for the peers. Errors: mean +- standard error over the splits
+(MSE; sinc: RMSE against the noise-free function).
+"""
+import argparse, csv, json, math, os, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DATA = os.path.join(ROOT, "data", "regression")
+SETS = {
+    "mcycle": ("mcycle.csv", "mcycle_splits.csv", "accel"),
+    "diabetes": ("diabetes.csv", "diabetes_splits.csv", "y"),
+    "boston": ("boston.csv", "boston_splits_481_25.csv", "medv"),
+}
+
+
+def read_csv(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def write_csv(path, header, rows):
+    with open(path, "w") as f:
+        f.write(",".join(header) + "\n")
+        for r in rows:
+            f.write(",".join(str(v) for v in r) + "\n")
+
+
+def mean(v):
+    return sum(v) / len(v)
+
+
+def se(v):
+    m = mean(v)
+    return math.sqrt(sum((x - m) ** 2 for x in v) / (len(v) - 1) / len(v)) if len(v) > 1 else float("nan")
+
+
+def show(name, err, atoms, secs, unit):
+    print("%-34s %s %8.4g +- %-7.3g  atoms %6.1f  fit s %6.2f" % (name, unit, mean(err), se(err), mean(atoms), mean(secs)))
+
+
+def split_sets(name, nsplit):
+    """[(train rows, test rows, test y, truth or None)] and the header."""
+    if name == "sinc":
+        test = read_csv(os.path.join(DATA, "sinc_test.csv"))
+        truth = [float(r["y"]) for r in test]
+        by = {}
+        for r in read_csv(os.path.join(DATA, "sinc_tipping_gauss_train.csv")):
+            by.setdefault(int(r["rep"]), []).append([r["x"], r["y"]])
+        tx = [[r["x"], r["y"]] for r in test]
+        return ["x", "y"], "y", [(by[k], tx, truth) for k in sorted(by)[:nsplit]]
+    data, spl, target = SETS[name]
+    rows = read_csv(os.path.join(DATA, data))
+    header = list(rows[0].keys())
+    roles = {}
+    for r in read_csv(os.path.join(DATA, spl)):
+        roles.setdefault(int(r["split"]), {})[int(r["row"]) - 1] = r["role"]
+    out = []
+    for s in sorted(roles)[:nsplit]:
+        tr = [[rows[i][h] for h in header] for i in range(len(rows)) if roles[s][i] == "train"]
+        te = [[rows[i][h] for h in header] for i in range(len(rows)) if roles[s][i] == "test"]
+        out.append((tr, te, [float(r[header.index(target)]) for r in te]))
+    return header, target, out
+
+
+def err_of(pred, truth, rmse):
+    e = sum((a - b) ** 2 for a, b in zip(pred, truth)) / len(truth)
+    return math.sqrt(e) if rmse else e
+
+
+def run_basel(args, header, target, sets, rmse, tmp):
+    res = {"bma": [], "prevalence": [], "k": [], "s": []}
+    for i, (tr, te, truth) in enumerate(sets):
+        train, test, fit = (os.path.join(tmp, f) for f in ("train.csv", "test.csv", "fit.json"))
+        write_csv(train, header, tr)
+        write_csv(test, header, te)
+        opts = ["--target", target, "--seed", str(i + 1), "--iter", str(args.iter)]
+        if args.basis:
+            opts += ["--basis", args.basis]
+        opts += args.extra.split()
+        t0 = time.time()
+        subprocess.run([args.basel, "fit", train, "--quiet", "-o", fit] + opts, check=True)
+        res["s"].append(time.time() - t0)
+        doc = json.load(open(fit))
+        for m in ("bma", "prevalence"):
+            out = os.path.join(tmp, "pred.csv")
+            subprocess.run([args.basel, "predict", fit, test, "--model", m, "-o", out], check=True)
+            res[m].append(err_of([float(r[target + "_mean"]) for r in read_csv(out)], truth, rmse))
+        res["k"].append(len(doc["selected"]["prevalence"]))
+    return res
+
+
+def run_rvm(name, header, target, sets, tmp):
+    """kernlab rvm through bench/kernel/rvm.R on the same splits."""
+    rows, spl = [], []
+    for s, (tr, te, _) in enumerate(sets, 1):
+        for r in tr:
+            spl.append([s, len(rows) + 1, "train"]), rows.append(r)
+        for r in te:
+            spl.append([s, len(rows) + 1, "test"]), rows.append(r)
+    # rows repeat across splits; the script indexes rows, so give each split its own copy
+    write_csv(os.path.join(tmp, "all.csv"), header, rows)
+    write_csv(os.path.join(tmp, "all_splits.csv"), ["split", "row", "role"], spl)
+    out = subprocess.run(["Rscript", os.path.join(ROOT, "bench", "kernel", "rvm.R"), os.path.join(tmp, "all.csv"),
+                          os.path.join(tmp, "all_splits.csv"), target, str(len(sets))],
+                         check=True, capture_output=True, text=True).stdout
+    lines = [l for l in out.splitlines() if l.startswith("split,") or l[:1].isdigit()]  # kernlab prints notes
+    return [(float(r["mse"]), int(r["vectors"]), float(r["seconds"])) for r in csv.DictReader(lines)]
+
+
+def run_sklearn(header, target, sets, rmse):
+    import warnings
+    import numpy as np
+    warnings.filterwarnings("ignore")  # ML-II's length scales at their bound: irrelevant inputs
+    from sklearn.gaussian_process import GaussianProcessRegressor
+    from sklearn.gaussian_process.kernels import RBF, WhiteKernel, ConstantKernel
+    from sklearn.model_selection import GridSearchCV
+    from sklearn.svm import SVR
+    ti = header.index(target)
+    svr, gp = {"e": [], "k": [], "s": []}, {"e": [], "k": [], "s": []}
+    for s, (tr, te, truth) in enumerate(sets, 1):
+        A = np.array(tr, float)
+        B = np.array(te, float)
+        Xtr, ytr, Xte = np.delete(A, ti, 1), A[:, ti], np.delete(B, ti, 1)
+        mu, sd = Xtr.mean(0), Xtr.std(0, ddof=1)
+        Xtr, Xte = (Xtr - mu) / sd, (Xte - mu) / sd
+        ym, ys = ytr.mean(), ytr.std()
+        t0 = time.time()
+        grid = {"C": [0.1, 1, 10, 100, 1000], "gamma": [0.01, 0.03, 0.1, 0.3, 1, 3], "epsilon": [0.01, 0.1, 0.3]}
+        cv = GridSearchCV(SVR(kernel="rbf"), grid, cv=5).fit(Xtr, (ytr - ym) / ys)
+        svr["s"].append(time.time() - t0)
+        svr["e"].append(err_of(cv.predict(Xte) * ys + ym, truth, rmse))
+        svr["k"].append(len(cv.best_estimator_.support_))
+        d = Xtr.shape[1]
+        kern = ConstantKernel(1.0) * RBF(length_scale=np.ones(d), length_scale_bounds=(1e-2, 1e3)) + WhiteKernel(0.1)
+        t0 = time.time()
+        g = GaussianProcessRegressor(kern, normalize_y=True, n_restarts_optimizer=3, random_state=s).fit(Xtr, ytr)
+        gp["s"].append(time.time() - t0)
+        gp["e"].append(err_of(g.predict(Xte), truth, rmse))
+        gp["k"].append(len(ytr))
+    return svr, gp
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("dataset", choices=sorted(SETS) + ["sinc"])
+    ap.add_argument("--splits", type=int, default=20)
+    ap.add_argument("--basel", default=os.path.join(ROOT, "build", "basel"))
+    ap.add_argument("--basis", default="gauss")
+    ap.add_argument("--iter", type=int, default=5000)
+    ap.add_argument("--extra", default="")
+    ap.add_argument("--no-peers", action="store_true")
+    args = ap.parse_args()
+    header, target, sets = split_sets(args.dataset, args.splits)
+    rmse = args.dataset == "sinc"
+    unit = "RMSE vs f" if rmse else "MSE"
+    print("== %s: %d splits, %d train / %d test rows ==" % (args.dataset, len(sets), len(sets[0][0]), len(sets[0][1])))
+    with tempfile.TemporaryDirectory() as tmp:
+        b = run_basel(args, header, target, sets, rmse, tmp)
+        label = "basel bd %s" % (args.basis or "(default basis)")
+        if args.extra:
+            label += " " + args.extra
+        print(label)
+        show("  basel bd, model average", b["bma"], b["k"], b["s"], unit)
+        show("  basel bd, prevalence model", b["prevalence"], b["k"], b["s"], unit)
+        if args.no_peers:
+            return
+        rv = run_rvm(args.dataset, header, target, sets, tmp)
+        e = [r[0] for r in rv]
+        if rmse:  # rvm.R reports MSE against the test column, here the noise-free f
+            e = [math.sqrt(x) for x in e]
+        show("  kernlab rvm (automatic width)", e, [r[1] for r in rv], [r[2] for r in rv], unit)
+        svr, gp = run_sklearn(header, target, sets, rmse)
+        show("  scikit-learn SVR (C, gamma, eps by CV)", svr["e"], svr["k"], svr["s"], unit)
+        show("  scikit-learn GP, ARD (ML-II)", gp["e"], gp["k"], gp["s"], unit)
+
+
+if __name__ == "__main__":
+    main()

@@ -57,6 +57,8 @@ kill_resume mixture data/classification/pima_tr.csv --method mixture --iter 1500
 S=data/regression/sinc_vermaak_train.csv
 kill_resume anneal $S --target y --inputs x --method anneal --iter 30000 --seed 21
 kill_resume rbf $S --target y --inputs x --method rbf --iter 10000 --seed 22
+# the Gaussian width sampled (its own move, kept per network)
+kill_resume rbf_width $S --target y --inputs x --method rbf --basis gauss --iter 10000 --seed 24
 kill_resume mixture_tempered data/classification/pima_tr.csv --method mixture --temperatures 3 --iter 600 --burn 100 \
     --seed 20
 

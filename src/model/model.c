@@ -395,7 +395,7 @@ void bsl_model_add_scores(bsl_model *M, double *out)
     double dmax = 0;
     for (size_t p = 0; M->tau > 0 && p < k; p++) dmax = fmax(dmax, M->GA[p + p * ldg]);
     const int vif = !(M->tau > 0 && (dmax + M->tau) * M->rank_tol < M->tau);
-    if (vif) { /* U = L^{-T} V, backward substitution */
+    if (vif && k) { /* U = L^{-T} V, backward substitution (k = 0: nothing to solve, V may be unallocated) */
         memcpy(U, V, k * r * sizeof *U);
         for (size_t l = k; l-- > 0;) {
             const double *Ll = M->chol.L + l * cap;

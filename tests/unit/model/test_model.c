@@ -70,7 +70,7 @@ static void sequence(const char *prior_spec, unsigned long seed, double width, i
     double worst_stream = 0, worst_fresh = 0, worst_drop = 0;
     double drop_d[KMAX + 1], drop_f[KMAX + 1];
     int refused = 0, nan_seen = 0, swaps = 0, swap_edge = 0, batch_edge = 0, moved = 0;
-    double worst_swap = 0, worst_batch = 0, sc_b[40], sc_1[40];
+    double worst_swap = 0, worst_batch = 0, sc_b[N], sc_1[N]; /* m <= N: a kernel at each row, or 39 inputs */
     for (int step = 0; step < 3000; step++) {
         const int add = Md->k == 0 || (Md->k < KMAX && gsl_rng_uniform(r) < 0.55);
         if (add) {

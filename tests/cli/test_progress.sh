@@ -40,7 +40,10 @@ expect 0 "" -- sh -c "BASEL_PROGRESS_INTERVAL=0.001 '$BASEL' fit '$T/k.csv' --ba
 expect 0 "$(line gram entries)" -- cat "$T/kr.err"
 if grep -q "gram" "$T/k.err"; then bad "the short bd run built a Gram matrix"; else ok; fi
 
-# every method's sampling, in its own unit
+# every method's sampling, in its own unit (a line every millisecond: on a
+# quiet machine enumerate's 2^15 subsets take some 50 ms, which a 20 ms
+# interval can miss)
+export BASEL_PROGRESS_INTERVAL=0.001
 expect 0 "$(line sampling subsets)" -- "$BASEL" fit "$LIN" --method enumerate -o "$T/e.json"
 expect 0 "$(line sampling iterations)" -- "$BASEL" fit "$LIN" --method rj --iter 20000 --seed 1 -o "$T/r.json"
 expect 0 "$(line sampling sweeps)" -- "$BASEL" fit "$LIN" --method ssvs --iter 4000 --seed 1 -o "$T/s.json"

@@ -71,7 +71,12 @@ static const bsl_option_def catalogue[] = {
     {"rj-add", BSL_OPT_REAL, 0, 1, NULL, "weight of the add move (renormalised over the moves possible at k)"},
     {"rj-delete", BSL_OPT_REAL, 0, 1, NULL, "weight of the delete move"},
     {"rj-swap", BSL_OPT_REAL, 0, 1, NULL, "weight of the swap move"},
-    {"rj-rb-every", BSL_OPT_COUNT, 0, BIG, NULL, "moves between Rao-Blackwellised PIP updates (default m; 0: frequencies only)"},
+    {"rj-rb-every", BSL_OPT_COUNT, 0, BIG, NULL,
+     "moves between Rao-Blackwellised PIP updates (default m, or 10 with informed moves; 0: frequencies only)"},
+    {"proposal", BSL_OPT_CHOICE, 0, 0, "auto|uniform|informed",
+     "rj's moves: uniform (an atom drawn uniformly; O(k^2) per move) or informed (every atom scored, drawn by its "
+     "posterior weight, exact; O(m k^2) per move, for thousands of inputs); auto: informed above 1000 atoms, "
+     "and the default --iter then stays as it is at every p"},
     /* smc */
     {"particles", BSL_OPT_COUNT, 1, 1e7, NULL, "number of particles"},
     {"resample", BSL_OPT_CHOICE, 0, 0, "multinomial|systematic|stratified|residual", "resampling scheme"},

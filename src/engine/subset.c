@@ -374,13 +374,21 @@ static int resolve_kmax(bsl_params *settings, const bsl_vs_problem *pb, size_t *
  * above 100 inputs the default becomes iter x d / 100 (rj at p = 20000:
  * 10^7 moves per chain). ssvs's iterations are sweeps over every atom and
  * keep theirs. Only a default changes (never the user's --iter), and the
- * value used is recorded in the settings. --max-time bounds the time. */
-static int scale_iter(const bsl_engine_ctx *ctx, size_t d, basel_error *err)
+ * value used is recorded in the settings. --max-time bounds the time.
+ * rj's informed moves (rj_informed.c) score every atom at each move, so
+ * they propose each input as often at every p: their iter does not scale
+ * (the cost per move grows as m k^2 instead). */
+static int scale_iter(const bsl_engine_ctx *ctx, size_t d, size_t m, basel_error *err)
 {
     bsl_params *p = ctx->settings;
     if (!bsl_params_get(p, "iter") || (ctx->user && bsl_params_get(ctx->user, "iter")) || d <= 100 ||
         strcmp(ctx->def->name, "ssvs") == 0)
         return BASEL_OK;
+    int informed = 0;
+    if (strcmp(ctx->def->name, "rj") == 0) {
+        int rc = bsl_rj_proposal(p, m, &informed, err);
+        if (rc || informed) return rc;
+    }
     size_t iter;
     int rc = bsl_params_size(p, "iter", 0, 1, (size_t)1 << 40, &iter, err);
     if (rc) return rc;
@@ -405,7 +413,15 @@ static double expected_evaluations(const bsl_engine_ctx *ctx, size_t m)
     if (bsl_params_size(p, "burn", iter / 5, 0, (size_t)1 << 40, &burn, &ignored)) burn = iter / 5;
     if (bsl_params_size(p, "chains", 1, 1, 1024, &chains, &ignored)) chains = 1;
     const char *name = ctx->def->name;
-    if (strcmp(name, "rj") == 0) {
+    int informed = 0;
+    if (strcmp(name, "rj") == 0 && !bsl_rj_proposal(p, m, &informed, &ignored) && informed) {
+        /* an informed move (or Rao-Blackwell pass, default every 10 moves)
+         * reads the rows of the k active atoms' cross products: from the
+         * dense Gram, or computed once per atom that enters (gram_rows.c),
+         * about as many as a uniform chain's evaluations, not m per move */
+        if (bsl_params_size(p, "rj-rb-every", 10, 0, (size_t)1 << 40, &rb, &ignored)) rb = 10;
+        per = 1.0 + (rb ? 1.0 / (double)rb : 0.0);
+    } else if (strcmp(name, "rj") == 0) {
         if (bsl_params_size(p, "rj-rb-every", m, 0, (size_t)1 << 40, &rb, &ignored)) rb = m;
         per = 1.0 + (rb ? (double)m / (double)rb : 0.0);
     } else if (strcmp(name, "bd") == 0) {
@@ -530,7 +546,7 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     int rc = vr ? BASEL_OK : bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (!rc) rc = bsl_params_size(st, "gram-memory", 256, 1, 1 << 20, &gram_mb, err);
     if (!rc) rc = bsl_dict_create(&dict, bsl_params_get(st, "basis"), P->X, P->n, P->d, err);
-    if (!rc) rc = scale_iter(ctx, P->d, err);
+    if (!rc) rc = scale_iter(ctx, P->d, dict->m, err);
     if (!rc && P->stats) rc = bsl_design_create_stats(&D, dict, P->stats, err); /* no rows: fit/stats.c */
     else if (!rc)
         rc = bsl_design_create_for(&D, dict, P->X, P->n, P->Y, P->c, gram_mb << 20,

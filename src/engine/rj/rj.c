@@ -46,6 +46,7 @@
 #include "../subset.h"
 #include "../chains.h"
 #include "../ckpt.h"
+#include "rj_informed.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -62,7 +63,15 @@ typedef struct rj_settings {
     double w[3];          /* unnormalised move weights */
     size_t rb_every;      /* moves between RB passes (0 = none) */
     size_t max_models;    /* cap of each chain's visited set */
+    int informed;         /* --proposal: informed moves (rj_informed.c) or uniform */
+    size_t sweep;         /* moves between nuisance draws and coefficient sums: m
+                             (uniform), BSL_RJ_INFORMED_SWEEP (informed) */
 } rj_settings;
+
+/* An informed move scores all m atoms: a sweep of them is one move's work,
+ * so the nuisance draws, coefficient sums and Rao-Blackwell passes (which
+ * cost one move each) come every few moves, not every m. */
+#define BSL_RJ_INFORMED_SWEEP 10
 
 typedef struct rj_chain {
     bsl_cmodel *M;
@@ -236,6 +245,37 @@ static void move_swap(rj_chain *ch, const bsl_vs_problem *pb)
     if (chain_add(ch, i) != BASEL_OK) ch->rc = BASEL_ENUMERIC;
 }
 
+/* rj_informed.c's view of the chain (rj_informed.h) */
+typedef struct rj_hook_ctx {
+    rj_chain *ch;
+    const bsl_vs_problem *pb;
+    const rj_settings *st;
+} rj_hook_ctx;
+static double hook_prob(void *c, size_t k, int move)
+{
+    const rj_hook_ctx *x = c;
+    return move_prob(x->st, x->pb, k, move);
+}
+static int hook_add(void *c, size_t j) { return chain_add(((rj_hook_ctx *)c)->ch, j); }
+static void hook_remove(void *c, size_t j) { chain_remove(((rj_hook_ctx *)c)->ch, j); }
+static void hook_commit(void *c)
+{
+    const rj_hook_ctx *x = c;
+    flush_state(x->ch, x->pb);
+}
+
+static int step_informed(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st, int move)
+{
+    rj_hook_ctx x = {ch, pb, st};
+    const bsl_rj_hooks h = {&x, hook_prob, hook_add, hook_remove, hook_commit};
+    int accepted = 0;
+    const int rc = bsl_rj_informed_move(ch->M, ch->r, pb, move, ch->add_sc, &h, &accepted);
+    ch->evals += (double)pb->D->m;
+    if (accepted) ch->acc[move]++;
+    if (rc && !ch->rc) ch->rc = rc;
+    return ch->rc;
+}
+
 static int step(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
 {
     const size_t k = bsl_cmodel_k(ch->M);
@@ -245,6 +285,7 @@ static int step(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
     const double u = gsl_rng_uniform(ch->r) * (pa + pd + ps);
     const int move = u < pa ? MOVE_ADD : u < pa + pd ? MOVE_DEL : MOVE_SWAP;
     ch->prop[move]++;
+    if (st->informed) return step_informed(ch, pb, st, move);
     if (move == MOVE_ADD)
         move_add(ch, pb, st);
     else if (move == MOVE_DEL)
@@ -338,7 +379,7 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
     rj_chain *ch = &x->ch[chain];
     const bsl_vs_problem *pb = x->pb;
     const bsl_run *run = x->run;
-    const size_t m = pb->D->m, total = run->burn + run->iter;
+    const size_t total = run->burn + run->iter;
     int rc = BASEL_OK;
     if (!tick->resumed) {
         gsl_rng_set(ch->r, seed);
@@ -351,13 +392,13 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
         if (bsl_tick(tick, 1)) return BASEL_ECANCELLED;
         const size_t it = ch->it;
         /* the model's nuisance parameters, if it has any, once per sweep */
-        if (it > 0 && it % m == 0 && (rc = bsl_cmodel_draw_nuisance(ch->M, ch->r))) break;
+        if (it > 0 && it % x->st->sweep == 0 && (rc = bsl_cmodel_draw_nuisance(ch->M, ch->r))) break;
         if ((rc = step(ch, pb, x->st))) break;
         if (it < run->burn) continue;
         const size_t t = it - run->burn;
         if ((rc = record(ch, tick->trace, t, run))) break;
         if (x->st->rb_every && t % x->st->rb_every == 0) rb_pass(ch, pb);
-        if (t % m == 0) coef_accumulate(ch);
+        if (t % x->st->sweep == 0) coef_accumulate(ch);
     }
     if (!rc) rc = flush_state(ch, pb);
     return rc;
@@ -393,10 +434,12 @@ static int read_settings(rj_settings *st, const bsl_vs_problem *pb, const bsl_ru
                          basel_error *err)
 {
     const double third = 1.0 / 3.0;
-    int rc = bsl_params_double(run->params, "rj-add", third, 0, 1, &st->w[MOVE_ADD], err);
+    int rc = bsl_rj_proposal(run->params, pb->D->m, &st->informed, err);
+    st->sweep = st->informed ? BSL_RJ_INFORMED_SWEEP : BSL_MAX(pb->D->m, (size_t)1);
+    if (!rc) rc = bsl_params_double(run->params, "rj-add", third, 0, 1, &st->w[MOVE_ADD], err);
     if (!rc) rc = bsl_params_double(run->params, "rj-delete", third, 0, 1, &st->w[MOVE_DEL], err);
     if (!rc) rc = bsl_params_double(run->params, "rj-swap", third, 0, 1, &st->w[MOVE_SWAP], err);
-    if (!rc) rc = bsl_params_size(run->params, "rj-rb-every", pb->D->m, 0, (size_t)1 << 40,
+    if (!rc) rc = bsl_params_size(run->params, "rj-rb-every", st->sweep, 0, (size_t)1 << 40,
                                   &st->rb_every, err);
     if (!rc) rc = bsl_params_size(run->params, "max-models", 20000, 0, (size_t)1 << 40,
                                   &st->max_models, err);

@@ -380,6 +380,13 @@ static int resolve_kmax(bsl_params *settings, const bsl_vs_problem *pb, size_t *
  * (the cost per move grows as m k^2 instead). */
 static int scale_iter(const bsl_engine_ctx *ctx, size_t d, size_t m, basel_error *err)
 {
+    if (strcmp(ctx->def->name, "rj") == 0) { /* the proposal that runs, recorded (auto resolved) */
+        int informed = 0;
+        int rc = bsl_rj_proposal(ctx->settings, m, &informed, err);
+        if (!rc && bsl_params_set(ctx->settings, "proposal", informed ? "informed" : "uniform"))
+            rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        if (rc) return rc;
+    }
     bsl_params *p = ctx->settings;
     if (!bsl_params_get(p, "iter") || (ctx->user && bsl_params_get(ctx->user, "iter")) || d <= 100 ||
         strcmp(ctx->def->name, "ssvs") == 0)
@@ -528,6 +535,18 @@ static json_t *prior_json(const bsl_vs_problem *pb, const char *coef_spec)
     return bad ? NULL : pr;
 }
 
+/* An interrupted run that pools fewer chains than it was asked for says so
+ * (a chain that kept no iteration after its burn-in is left out). */
+static int chains_dropped(bsl_result *res, size_t used, size_t planned)
+{
+    char text[200];
+    snprintf(text, sizeof text,
+             "only %zu of the %zu chains kept iterations after their burn-in before the run stopped: the estimates "
+             "and R-hat pool those %zu",
+             used, planned, used);
+    return bsl_result_warn(res, text);
+}
+
 int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runner, basel_error *err)
 {
     const bsl_problem *P = ctx->P;
@@ -601,6 +620,7 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     if (!res->prior || fill_summaries(res, dict, P, vr, run.top, &pb, with_ml) || add_diagnostics(res, vr) ||
         put_gram(res->diagnostics, D) ||
         (vr->iter_planned > 0 && bsl_result_interrupted(res, vr->iter_done, vr->iter_planned)) ||
+        (vr->iter_planned > 0 && vr->chains < run.chains && chains_dropped(res, vr->chains, run.chains)) ||
         !(res->engine = engine_block(&pb, dict, vcol, vr, gstart, res, run.top, err))) {
         rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
         goto out;

@@ -376,26 +376,28 @@ static int resolve_kmax(bsl_params *settings, const bsl_vs_problem *pb, size_t *
  * keep theirs. Only a default changes (never the user's --iter), and the
  * value used is recorded in the settings. --max-time bounds the time.
  * rj's informed moves (rj_informed.c) score every atom at each move, so
- * they propose each input as often at every p: their iter does not scale
- * (the cost per move grows as m k^2 instead). */
+ * they propose each input as often at every p: their default iter is
+ * BSL_RJ_INFORMED_ITER whatever p (the cost per move grows as m k^2
+ * instead; bench/scale/README: at p = 20000, 4 chains of 2000 put every PIP
+ * within 0.03-0.04 of a 40x longer run). */
+#define BSL_RJ_INFORMED_ITER 2000
 static int scale_iter(const bsl_engine_ctx *ctx, size_t d, size_t m, basel_error *err)
 {
+    bsl_params *p = ctx->settings;
+    int informed = 0;
     if (strcmp(ctx->def->name, "rj") == 0) { /* the proposal that runs, recorded (auto resolved) */
-        int informed = 0;
-        int rc = bsl_rj_proposal(ctx->settings, m, &informed, err);
-        if (!rc && bsl_params_set(ctx->settings, "proposal", informed ? "informed" : "uniform"))
+        int rc = bsl_rj_proposal(p, m, &informed, err);
+        if (!rc && bsl_params_set(p, "proposal", informed ? "informed" : "uniform"))
             rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
         if (rc) return rc;
     }
-    bsl_params *p = ctx->settings;
-    if (!bsl_params_get(p, "iter") || (ctx->user && bsl_params_get(ctx->user, "iter")) || d <= 100 ||
+    if (!bsl_params_get(p, "iter") || (ctx->user && bsl_params_get(ctx->user, "iter")) ||
         strcmp(ctx->def->name, "ssvs") == 0)
         return BASEL_OK;
-    int informed = 0;
-    if (strcmp(ctx->def->name, "rj") == 0) {
-        int rc = bsl_rj_proposal(p, m, &informed, err);
-        if (rc || informed) return rc;
-    }
+    if (informed) /* BSL_RJ_INFORMED_ITER moves per chain at every p */
+        return bsl_params_set_size(p, "iter", BSL_RJ_INFORMED_ITER) ? bsl_fail(err, BASEL_ENOMEM, "out of memory")
+                                                                     : BASEL_OK;
+    if (d <= 100) return BASEL_OK;
     size_t iter;
     int rc = bsl_params_size(p, "iter", 0, 1, (size_t)1 << 40, &iter, err);
     if (rc) return rc;

@@ -308,9 +308,10 @@ static void rb_pass(rj_chain *ch, const bsl_vs_problem *pb)
         ch->rb[active[p]] += s_out == -INFINITY ? 1.0 : 1.0 / (1.0 + exp(s_out - s_cur));
     }
     bsl_cmodel_add_scores(M, m, ch->add_sc); /* every dormant atom's try_add, batched */
+    const double prior_in = bsl_mprior_log(&pb->mprior, k + 1); /* once, not m times */
     for (size_t j = 0; j < m; j++) {
         if (isnan(ch->add_sc[j])) continue; /* active: credited above */
-        const double s_in = score(pb, ch->add_sc[j], k + 1);
+        const double s_in = ch->add_sc[j] + prior_in;
         ch->rb[j] += s_in == -INFINITY ? 0.0 : 1.0 / (1.0 + exp(s_cur - s_in));
     }
     ch->evals += (double)m;

@@ -82,10 +82,11 @@ static double score(const bsl_vs_problem *pb, double log_ml, size_t k)
     return log_ml + bsl_mprior_log(&pb->mprior, k);
 }
 
-/* sc[j] <- S(A + j) - S(A) for every atom that can enter the model's set A
- * (k atoms), -inf for the others (active atoms, collinear or unusable ones);
- * returns log W(A) (-inf: none can enter). */
-static double neighbour_scores(bsl_cmodel *M, const bsl_vs_problem *pb, double *sc)
+/* For every atom j that can enter the model's set A (k atoms), its weight
+ * relative to the largest, sc[j] <- exp(S(A + j) - S(A) - top); 0 for the
+ * others (active atoms, collinear or unusable ones). Returns log W(A) =
+ * top + log(sum of sc) (-inf: none can enter) and the sum in *sum. */
+static double neighbour_weights(bsl_cmodel *M, const bsl_vs_problem *pb, double *sc, double *sum)
 {
     const size_t m = pb->D->m, k = bsl_cmodel_k(M);
     const double s0 = score(pb, bsl_cmodel_log_ml(M), k), pk = bsl_mprior_log(&pb->mprior, k + 1);
@@ -95,21 +96,22 @@ static double neighbour_scores(bsl_cmodel *M, const bsl_vs_problem *pb, double *
         sc[j] = isnan(sc[j]) || sc[j] == -INFINITY ? -INFINITY : sc[j] + pk - s0;
         top = fmax(top, sc[j]);
     }
+    *sum = 0;
     if (top == -INFINITY) return -INFINITY;
-    double sum = 0;
-    for (size_t j = 0; j < m; j++) sum += exp(sc[j] - top); /* exp(-inf) = 0 */
-    return top + log(sum);
+    for (size_t j = 0; j < m; j++) *sum += sc[j] = exp(sc[j] - top); /* exp(-inf) = 0 */
+    return top + log(*sum);
 }
 
-/* An atom drawn with probability exp(sc[j] - logw) (sum 1 over j). */
-static size_t draw(gsl_rng *r, const double *sc, size_t m, double logw)
+/* An atom drawn with probability sc[j] / sum. */
+static size_t draw(gsl_rng *r, const double *sc, size_t m, double sum)
 {
-    double u = gsl_rng_uniform(r), acc = 0;
+    const double u = gsl_rng_uniform(r) * sum;
+    double acc = 0;
     size_t last = 0;
     for (size_t j = 0; j < m; j++) {
-        if (sc[j] == -INFINITY) continue;
+        if (sc[j] == 0) continue;
         last = j;
-        acc += exp(sc[j] - logw);
+        acc += sc[j];
         if (u < acc) return j;
     }
     return last; /* u above the rounded total: the last candidate */
@@ -126,9 +128,10 @@ int bsl_rj_informed_move(bsl_cmodel *M, gsl_rng *r, const bsl_vs_problem *pb, in
     const size_t m = pb->D->m, k = bsl_cmodel_k(M);
     *accepted = 0;
     if (move == BSL_RJ_ADD) {
-        const double logw = neighbour_scores(M, pb, sc);
+        double sum;
+        const double logw = neighbour_weights(M, pb, sc, &sum);
         if (logw == -INFINITY) return BASEL_OK;
-        const size_t j = draw(r, sc, m, logw);
+        const size_t j = draw(r, sc, m, sum);
         const double log_a = logw + log(h->prob(h->ctx, k + 1, BSL_RJ_DEL) / (double)(k + 1)) -
                              log(h->prob(h->ctx, k, BSL_RJ_ADD));
         if (!accept(r, log_a)) return BASEL_OK;
@@ -141,7 +144,8 @@ int bsl_rj_informed_move(bsl_cmodel *M, gsl_rng *r, const bsl_vs_problem *pb, in
     const size_t i = bsl_cmodel_active(M)[gsl_rng_uniform_int(r, k)];
     h->commit(h->ctx);
     h->remove(h->ctx, i);
-    const double logw = neighbour_scores(M, pb, sc);
+    double sum;
+    const double logw = neighbour_weights(M, pb, sc, &sum);
     if (move == BSL_RJ_DEL) {
         const double log_a = log((double)k * h->prob(h->ctx, k - 1, BSL_RJ_ADD)) - logw -
                              log(h->prob(h->ctx, k, BSL_RJ_DEL));
@@ -152,7 +156,7 @@ int bsl_rj_informed_move(bsl_cmodel *M, gsl_rng *r, const bsl_vs_problem *pb, in
         return h->add(h->ctx, i) == BASEL_OK ? BASEL_OK : BASEL_ENUMERIC;
     }
     /* swap: i itself can enter S (gamma was a set of the chain), so logw is finite */
-    const size_t l = logw == -INFINITY ? i : draw(r, sc, m, logw);
+    const size_t l = logw == -INFINITY ? i : draw(r, sc, m, sum);
     if (l != i && h->add(h->ctx, l) == BASEL_OK) {
         *accepted = 1;
         return BASEL_OK;

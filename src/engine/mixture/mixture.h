@@ -243,6 +243,8 @@ typedef struct bsl_mix_chain {
     int *c;                /* n: class of each row (imputed when unlabelled) */
     double *L;             /* n x D: sum over active j of log N(x_ij; mu_dj, 1/prec_dj) */
     double *Lnew;          /* n x D: scratch for proposals */
+    double *Lsave;         /* n x D: scratch, L before a summed exchange */
+    int *zsave;            /* 2n: scratch, z and c before a summed remove or exchange */
     double *wnew, *scratch; /* K x D, and 2KD + 7D + 2K + d scratch */
     size_t *perm, *idx;    /* D, d: scratch */
     double *xwork;         /* d * d + d: scratch of the excluded inputs' evidence */
@@ -254,7 +256,7 @@ typedef struct bsl_mix_chain {
 } bsl_mix_chain;
 
 enum { BSL_MIX_EXCLUDED_GAUSSIAN = 0, BSL_MIX_EXCLUDED_REGRESSION = 1 };
-enum { BSL_MIX_PROPOSE_PRIOR = 0, BSL_MIX_PROPOSE_DATA = 1, BSL_MIX_PROPOSE_ALLOC = 2 };
+enum { BSL_MIX_PROPOSE_PRIOR = 0, BSL_MIX_PROPOSE_DATA = 1, BSL_MIX_PROPOSE_ALLOC = 2, BSL_MIX_PROPOSE_SUMMED = 3 };
 enum { BSL_MIX_ADD = 0, BSL_MIX_REMOVE = 1, BSL_MIX_EXCHANGE = 2, BSL_MIX_ADD2 = 3, BSL_MIX_REMOVE2 = 4, BSL_MIX_MOVES = 5 };
 
 int bsl_mix_chain_create(bsl_mix_chain **out, const bsl_mix_model *m);
@@ -276,6 +278,9 @@ void bsl_mix_chain_sweep(bsl_mix_chain *ch, const gsl_rng *r, size_t n_exchange,
 /* Pieces of the sweep (mixture_gibbs.c / mixture_rj.c). */
 void bsl_mix_compute_L(bsl_mix_chain *ch);
 void bsl_mix_gibbs(bsl_mix_chain *ch, const gsl_rng *r);
+/* z (and the unlabelled rows' c) from their full conditional given ch->L
+ * and the probabilities (eq. 3), tempered by ch->b. */
+void bsl_mix_draw_allocations(bsl_mix_chain *ch, const gsl_rng *r);
 void bsl_mix_exchange(bsl_mix_chain *ch, const gsl_rng *r);
 /* Marginal log-likelihood of the rows given L (allocations and unlabelled
  * classes summed out), with probabilities w; excluded columns not included. */

@@ -172,7 +172,7 @@ static int read_options(const json_t *o, bsl_mix_options *op, basel_error *err)
     if (!rc) rc = get_real(o, "prior_mid", &op->prior_mid, err);
     if (!rc) rc = get_real(o, "prior_range", &op->prior_range, err);
     size_t prop = 0;
-    if (!rc) rc = get_size(o, "add_proposal", BSL_MIX_PROPOSE_ALLOC, &prop, err);
+    if (!rc) rc = get_size(o, "add_proposal", BSL_MIX_PROPOSE_SUMMED, &prop, err);
     op->add_proposal = (int)prop;
     /* absent in fits written before the regression model existed */
     const json_t *ex = json_object_get(o, "excluded");

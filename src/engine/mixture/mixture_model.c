@@ -129,6 +129,8 @@ void bsl_mix_chain_free(bsl_mix_chain *ch)
     free(ch->c);
     free(ch->L);
     free(ch->Lnew);
+    free(ch->Lsave);
+    free(ch->zsave);
     free(ch->wnew);
     free(ch->scratch);
     free(ch->perm);
@@ -156,6 +158,8 @@ int bsl_mix_chain_create(bsl_mix_chain **out, const bsl_mix_model *m)
     ch->c = bsl_calloc(n, sizeof(int));
     ch->L = bsl_calloc(n * D, sizeof(double));
     ch->Lnew = bsl_calloc(n * D, sizeof(double));
+    ch->Lsave = bsl_calloc(n * D, sizeof(double));
+    ch->zsave = bsl_calloc(2 * n, sizeof(int));
     ch->wnew = bsl_calloc(K * D, sizeof(double));
     ch->scratch = bsl_calloc(ns, sizeof(double));
     ch->perm = bsl_calloc(D, sizeof(size_t));
@@ -165,7 +169,7 @@ int bsl_mix_chain_create(bsl_mix_chain **out, const bsl_mix_model *m)
     ch->tw = bsl_calloc(K * D + K, sizeof(double));
     ch->b = 1;
     if (!ch->active || !ch->mu || !ch->prec || !ch->beta || !ch->w || !ch->P || !ch->z || !ch->c || !ch->L ||
-        !ch->Lnew || !ch->wnew || !ch->scratch || !ch->perm || !ch->idx || !ch->xwork || !ch->xkept || !ch->tw) {
+        !ch->Lnew || !ch->Lsave || !ch->zsave || !ch->wnew || !ch->scratch || !ch->perm || !ch->idx || !ch->xwork || !ch->xkept || !ch->tw) {
         bsl_mix_chain_free(ch);
         return BASEL_ENOMEM;
     }

@@ -115,10 +115,34 @@
  *   log A_add = sum_q T_q + b (E(gamma') - E(gamma)) + log p(gamma') - log p(gamma)
  *             + log(p_remove(I+1) / (I+1)) - log(p_add(I) / (d - I)),
  * the remove of j is its exact reverse, log A_remove = -(the same at the
- * current coordinates of j, from the state without j), and beta_j (which
- * every input has) is not moved. The exchange of active j for excluded j'
- * is a remove and an add at once, uniform choices both ways:
- *   log A_exch = sum_q T_q(j', drawn) - sum_q T_q(j, current) + b (E(gamma') - E(gamma)).
+ * current coordinates of j, from the state without j). The exchange of
+ * active j for excluded j' is a remove and an add at once, uniform choices
+ * both ways:
+ *   log A_exch = W(j', drawn) - W(j, current) + b (E(gamma') - E(gamma)),
+ * W the column's weight below (sum_q T_q and beta_j's terms).
+ *
+ * The hyperparameter beta_j moves with its column. An excluded input's
+ * beta_j has only its prior Gamma(g, h_j) (shape 0.2 in the paper: log
+ * beta_j has sd 5), and the kernel marginal likelihood carries
+ * beta_j^(D a) / prod_q (beta_j + V_q/2)^(a + m_q): keeping the excluded
+ * input's prior draw made the weight swing by tens of nats from draw to
+ * draw, so that a column the data support was rejected for its beta. So
+ * the add draws beta_j too, from q(beta_j), a Student-t (5 df) on log
+ * beta_j at the mode of
+ *   f(t) = (g + D a) t - h_j e^t - sum_q (a + m_q) log(e^t + V_q/2),
+ * t = log beta_j, m_q = max(n_q - 1, 0)/2 (times b when tempered), the log
+ * posterior of log beta_j with the precisions integrated under the
+ * normal-gamma form of q(prec) (concave in t, so the mode is found by
+ * bisection on f'), scale 1 / sqrt(-f''); then the precisions given that
+ * beta_j. The remove discards beta_j and draws the excluded input's new
+ * beta_j from its prior, which is its whole law there, so that proposal
+ * density cancels the prior of the excluded beta_j (dimension matching:
+ * (theta, beta_j^old, u) <-> (theta', beta_j^new) with beta_j^old
+ * redrawn). The column's weight is then
+ *   W = log Gamma(beta_j; g, h_j) - log q(beta_j) + sum_q T_q(beta_j),
+ * an importance weight of the column's marginal likelihood under z with
+ * mu_.j, prec_.j and beta_j integrated out, and it replaces sum_q T_q in
+ * every ratio above (add, remove, exchange, pairs).
  *
  * Pairs. On Pima two inputs (glu, ped) enter and leave together: the
  * subsets with both or neither are probable and those with one are not,
@@ -353,6 +377,9 @@ static void propose_remove(bsl_mix_chain *ch, const gsl_rng *r)
 static void alloc_add(bsl_mix_chain *ch, const gsl_rng *r);
 static void alloc_remove(bsl_mix_chain *ch, const gsl_rng *r);
 static int alloc_pair(bsl_mix_chain *ch, const gsl_rng *r);
+static void summed_add(bsl_mix_chain *ch, const gsl_rng *r);
+static void summed_remove(bsl_mix_chain *ch, const gsl_rng *r);
+static void summed_exchange(bsl_mix_chain *ch, const gsl_rng *r);
 
 void bsl_mix_birth_death(bsl_mix_chain *ch, const gsl_rng *r)
 {
@@ -366,6 +393,10 @@ void bsl_mix_birth_death(bsl_mix_chain *ch, const gsl_rng *r)
     }
     const double pa = bsl_mix_p_add(ch->m, ch->I), pr = bsl_mix_p_remove(ch->m, ch->I);
     if (pa + pr <= 0) return;
+    if (ch->m->add_proposal == BSL_MIX_PROPOSE_SUMMED) {
+        gsl_rng_uniform(r) < pa ? summed_add(ch, r) : summed_remove(ch, r);
+        return;
+    }
     if (gsl_rng_uniform(r) < pa)
         given_z ? alloc_add(ch, r) : propose_add(ch, r);
     else
@@ -395,20 +426,31 @@ static double mean_conditional(double cnt, double s, double prec, double xi, dou
     return p_post;
 }
 
+static double mean_lik_term(double cnt, double s, double qq, double mu, double prec, double xi,
+                            double kappa, double b, int lik);
+
 /* b log N(x_S; mu, 1/prec) + log N(mu; xi, 1/kappa) - log q(mu), q the
  * full conditional of mu given the rows S (count cnt, sum s, sum of
  * squares qq) under the likelihood raised to b. */
 static double mean_term(double cnt, double s, double qq, double mu, double prec, double xi,
                         double kappa, double b)
 {
+    return mean_lik_term(cnt, s, qq, mu, prec, xi, kappa, b, 1);
+}
+
+/* The same without the likelihood term when lik = 0: log N(mu; xi, 1/kappa) - log q(mu). */
+static double mean_lik_term(double cnt, double s, double qq, double mu, double prec, double xi,
+                            double kappa, double b, int lik)
+{
     double m_post;
     const double p_post = mean_conditional(cnt, s, prec, xi, kappa, b, &m_post);
     const double log_lik =
         0.5 * cnt * (log(prec) - BSL_MIX_LOG_2PI) - 0.5 * prec * (qq - 2 * mu * s + cnt * mu * mu);
-    return b * log_lik + bsl_mix_log_normal(mu, xi, kappa) - bsl_mix_log_normal(mu, m_post, p_post);
+    return (lik ? b * log_lik : 0) + bsl_mix_log_normal(mu, xi, kappa) - bsl_mix_log_normal(mu, m_post, p_post);
 }
 
 static void alloc_exchange(bsl_mix_chain *ch, const gsl_rng *r);
+static void summed_exchange(bsl_mix_chain *ch, const gsl_rng *r);
 
 void bsl_mix_exchange(bsl_mix_chain *ch, const gsl_rng *r)
 {
@@ -417,6 +459,10 @@ void bsl_mix_exchange(bsl_mix_chain *ch, const gsl_rng *r)
     if (ch->I == 0 || ch->I == d) return;
     if (m->add_proposal == BSL_MIX_PROPOSE_ALLOC) {
         alloc_exchange(ch, r);
+        return;
+    }
+    if (m->add_proposal == BSL_MIX_PROPOSE_SUMMED) {
+        summed_exchange(ch, r);
         return;
     }
     const size_t j = nth_input(ch, gsl_rng_uniform_int(r, ch->I), 1);
@@ -451,30 +497,113 @@ void bsl_mix_exchange(bsl_mix_chain *ch, const gsl_rng *r)
 
 /* ------------------------------------------- moves given the allocations */
 
-/* sum_q T_q for column j (see the top of the file): draws the coordinates
- * into mu, prec first if draw, else evaluates at them. Uses scratch
- * [0, 3D). */
-static double column_weight(bsl_mix_chain *ch, const gsl_rng *r, size_t j, int draw, double *mu,
-                            double *prec)
+/* beta_j's proposal for a column entering given z (top of the file, "The
+ * hyperparameter beta_j"): a Student-t on t = log beta_j at the mode of
+ *   f(t) = (g + D a) t - h_j e^t - sum_q (a + m_q) log(e^t + V_q / 2),
+ * with scale 1 / sqrt(-f''(mode)). shp[q] = a + m_q and V[q] describe the
+ * kernels (m_q = max(n_q - 1, 0) / 2). */
+enum { BETA_ITER = 200 };
+static const double BETA_T_DF = 5;    /* heavier tails than the Laplace fit */
+static const double BETA_T_SPAN = 60; /* the mode is searched within log(g/h) +- this */
+
+/* f'(t) into the return value and f''(t) into *f2. */
+static double beta_slope(double t, double g_da, double h, const double *shp, const double *V, size_t D,
+                         double *f2)
+{
+    const double e = exp(t);
+    double f1 = g_da - h * e, c2 = -h * e;
+    for (size_t q = 0; q < D; q++) {
+        const double c = e + 0.5 * V[q];
+        f1 -= shp[q] * e / c;
+        c2 -= shp[q] * e * 0.5 * V[q] / (c * c);
+    }
+    *f2 = c2;
+    return f1;
+}
+
+/* Mode and scale of the proposal on t = log beta. f is concave (h e^t and
+ * each log(e^t + c) are convex in t), so f' decreases: bisection on its
+ * sign, which cannot fail, then the curvature there. */
+static void beta_fit(const bsl_mix_model *m, size_t j, const double *shp, const double *V, double *loc,
+                     double *scale)
+{
+    const size_t D = m->D;
+    const double g_da = m->g + (double)D * m->a, h = m->h[j], t0 = log(m->g / h);
+    double lo = t0 - BETA_T_SPAN, hi = t0 + BETA_T_SPAN, f2;
+    for (int it = 0; it < BETA_ITER && hi - lo > 1e-9; it++) {
+        const double mid = 0.5 * (lo + hi);
+        if (beta_slope(mid, g_da, h, shp, V, D, &f2) > 0) lo = mid;
+        else hi = mid;
+    }
+    *loc = 0.5 * (lo + hi);
+    beta_slope(*loc, g_da, h, shp, V, D, &f2);
+    *scale = 1 / sqrt(fmax(-f2, 1e-12));
+}
+
+/* Draws beta (if draw) or evaluates at *beta; returns log q(beta), the
+ * density of beta itself (the t density of log beta minus log beta). */
+static double beta_proposal(const bsl_mix_model *m, const gsl_rng *r, size_t j, const double *shp,
+                            const double *V, int draw, double *beta)
+{
+    double loc, scale;
+    beta_fit(m, j, shp, V, &loc, &scale);
+    if (draw) *beta = exp(loc + scale * gsl_ran_tdist(r, BETA_T_DF));
+    const double t = log(*beta);
+    return log(gsl_ran_tdist_pdf((t - loc) / scale, BETA_T_DF) / scale) - t;
+}
+
+/* The log weight of column j entering given z (top of the file): draws
+ * beta_j, then the coordinates, into *beta, mu, prec first if draw, else
+ * evaluates at them:
+ *   log Gamma(beta; g, h_j) - log q(beta) + sum_q T_q(beta).
+ * Uses scratch [0, 5D). */
+static double column_weight_lik(bsl_mix_chain *ch, const gsl_rng *r, size_t j, int draw, double *beta,
+                                double *mu, double *prec, int lik)
 {
     const bsl_mix_model *m = ch->m;
     const size_t D = m->D;
-    const double b = ch->b, kap = m->kappa[j], xi = m->xi[j], beta = ch->beta[j];
-    double *cnt = ch->scratch, *S = cnt + D, *Q = S + D;
+    const double b = ch->b, kap = m->kappa[j], xi = m->xi[j];
+    double *cnt = ch->scratch, *S = cnt + D, *Q = S + D, *shp = Q + D, *V = shp + D;
     suff_stats(ch, j, cnt, S, Q);
-    double log_w = 0;
     for (size_t q = 0; q < D; q++) {
         const double nb = b * cnt[q], sb = b * S[q], qb = b * Q[q];
-        const double V = nb > 0 ? fmax(qb - sb * sb / nb, 0) : 0;
-        const double shape = m->a + 0.5 * fmax(nb - 1, 0), rate = beta + 0.5 * V;
-        if (draw) prec[q] = gsl_ran_gamma(r, shape, 1 / rate);
+        V[q] = nb > 0 ? fmax(qb - sb * sb / nb, 0) : 0;
+        shp[q] = m->a + 0.5 * fmax(nb - 1, 0);
+    }
+    double log_w = -beta_proposal(m, r, j, shp, V, draw, beta);
+    log_w += log_gamma_pdf(*beta, m->g, m->h[j]);
+    for (size_t q = 0; q < D; q++) {
+        const double rate = *beta + 0.5 * V[q];
+        if (draw) prec[q] = gsl_ran_gamma(r, shp[q], 1 / rate);
         double m_post;
         const double p_post = mean_conditional(cnt[q], S[q], prec[q], xi, kap, b, &m_post);
         if (draw) mu[q] = m_post + gsl_ran_gaussian(r, 1 / sqrt(p_post));
-        log_w += mean_term(cnt[q], S[q], Q[q], mu[q], prec[q], xi, kap, b) +
-                 log_gamma_pdf(prec[q], m->a, beta) - log_gamma_pdf(prec[q], shape, rate);
+        log_w += mean_lik_term(cnt[q], S[q], Q[q], mu[q], prec[q], xi, kap, b, lik) +
+                 log_gamma_pdf(prec[q], m->a, *beta) - log_gamma_pdf(prec[q], shp[q], rate);
     }
     return log_w;
+}
+
+static double column_weight(bsl_mix_chain *ch, const gsl_rng *r, size_t j, int draw, double *beta,
+                            double *mu, double *prec)
+{
+    return column_weight_lik(ch, r, j, draw, beta, mu, prec, 1);
+}
+
+/* log p(beta_j, mu_.j, prec_.j) - log q(beta_j, mu_.j, prec_.j | z): the
+ * column's prior over its proposal given the current z, drawn first if
+ * draw (the moves with the allocations summed out, below). */
+static double column_proposal(bsl_mix_chain *ch, const gsl_rng *r, size_t j, int draw, double *beta,
+                              double *mu, double *prec)
+{
+    return column_weight_lik(ch, r, j, draw, beta, mu, prec, 0);
+}
+
+/* An input that left: its beta_j is redrawn from its prior Gamma(g, h_j),
+ * the reverse of the add's beta proposal (top of the file). */
+static void drop_beta(bsl_mix_chain *ch, const gsl_rng *r, size_t j)
+{
+    ch->beta[j] = gsl_ran_gamma(r, ch->m->g, 1 / ch->m->h[j]);
 }
 
 /* Bring L up to date after column j left (sign -1) or entered (+1). */
@@ -490,9 +619,9 @@ static void alloc_add(bsl_mix_chain *ch, const gsl_rng *r)
 {
     const bsl_mix_model *m = ch->m;
     const size_t D = m->D, d = m->d, I0 = ch->I;
-    double *nmu = ch->scratch + 3 * D, *nprec = nmu + D;
+    double *nmu = ch->scratch + 5 * D, *nprec = nmu + D, nbeta;
     const size_t j = nth_input(ch, gsl_rng_uniform_int(r, d - I0), 0);
-    const double log_w = column_weight(ch, r, j, 1, nmu, nprec);
+    const double log_w = column_weight(ch, r, j, 1, &nbeta, nmu, nprec);
     const double log_prior = bsl_mix_log_subset_prior(m, I0 + 1) - bsl_mix_log_subset_prior(m, I0);
     const double log_prop = log(bsl_mix_p_remove(m, I0 + 1) / (double)(I0 + 1)) -
                             log(bsl_mix_p_add(m, I0) / (double)(d - I0));
@@ -502,6 +631,7 @@ static void alloc_add(bsl_mix_chain *ch, const gsl_rng *r)
     ch->acc[BSL_MIX_ADD] += ch->b == 1;
     memcpy(ch->mu + j * D, nmu, D * sizeof *nmu);
     memcpy(ch->prec + j * D, nprec, D * sizeof *nprec);
+    ch->beta[j] = nbeta;
     ch->active[j] = 1;
     ch->I = I0 + 1;
     update_L(ch, j, +1);
@@ -512,7 +642,7 @@ static void alloc_remove(bsl_mix_chain *ch, const gsl_rng *r)
     const bsl_mix_model *m = ch->m;
     const size_t D = m->D, d = m->d, I0 = ch->I;
     const size_t j = nth_input(ch, gsl_rng_uniform_int(r, I0), 1);
-    const double log_w = column_weight(ch, r, j, 0, ch->mu + j * D, ch->prec + j * D);
+    const double log_w = column_weight(ch, r, j, 0, ch->beta + j, ch->mu + j * D, ch->prec + j * D);
     const double log_prior = bsl_mix_log_subset_prior(m, I0 - 1) - bsl_mix_log_subset_prior(m, I0);
     const double log_prop = log(bsl_mix_p_add(m, I0 - 1) / (double)(d - I0 + 1)) -
                             log(bsl_mix_p_remove(m, I0) / (double)I0);
@@ -523,17 +653,18 @@ static void alloc_remove(bsl_mix_chain *ch, const gsl_rng *r)
     update_L(ch, j, -1);
     ch->active[j] = 0;
     ch->I = I0 - 1;
+    drop_beta(ch, r, j);
 }
 
 static void alloc_exchange(bsl_mix_chain *ch, const gsl_rng *r)
 {
     const bsl_mix_model *m = ch->m;
     const size_t D = m->D, d = m->d;
-    double *nmu = ch->scratch + 3 * D, *nprec = nmu + D;
+    double *nmu = ch->scratch + 5 * D, *nprec = nmu + D, nbeta;
     const size_t j = nth_input(ch, gsl_rng_uniform_int(r, ch->I), 1);
     const size_t jn = nth_input(ch, gsl_rng_uniform_int(r, d - ch->I), 0);
-    const double log_out = column_weight(ch, r, j, 0, ch->mu + j * D, ch->prec + j * D);
-    const double log_in = column_weight(ch, r, jn, 1, nmu, nprec);
+    const double log_out = column_weight(ch, r, j, 0, ch->beta + j, ch->mu + j * D, ch->prec + j * D);
+    const double log_in = column_weight(ch, r, jn, 1, &nbeta, nmu, nprec);
     const double log_A = log_in - log_out + ch->b * excluded_change(ch, j, jn);
     ch->prop[BSL_MIX_EXCHANGE] += ch->b == 1; /* counted at temperature 1 */
     if (!(log(gsl_rng_uniform_pos(r)) < log_A)) return;
@@ -541,8 +672,10 @@ static void alloc_exchange(bsl_mix_chain *ch, const gsl_rng *r)
     update_L(ch, j, -1);
     memcpy(ch->mu + jn * D, nmu, D * sizeof *nmu);
     memcpy(ch->prec + jn * D, nprec, D * sizeof *nprec);
+    ch->beta[jn] = nbeta;
     update_L(ch, jn, +1);
     ch->active[j] = 0, ch->active[jn] = 1;
+    drop_beta(ch, r, j);
 }
 
 /* Probability that a pair move at size I adds (the rest removes); -1 if
@@ -569,10 +702,11 @@ static int alloc_pair(bsl_mix_chain *ch, const gsl_rng *r)
     const size_t pool = add ? d - I0 : I0;
     const size_t u1 = gsl_rng_uniform_int(r, pool), u2 = (u1 + 1 + gsl_rng_uniform_int(r, pool - 1)) % pool;
     const size_t j1 = nth_input(ch, u1, !add), j2 = nth_input(ch, u2, !add);
-    double *mu1 = ch->scratch + 3 * D, *pr1 = mu1 + D, *mu2 = pr1 + D, *pr2 = mu2 + D;
+    /* [5D, 9D) lies within the scratch's 2KD + 7D for K >= 2 */
+    double *mu1 = ch->scratch + 5 * D, *pr1 = mu1 + D, *mu2 = pr1 + D, *pr2 = mu2 + D, be1, be2;
     double log_A;
     if (add) {
-        log_A = column_weight(ch, r, j1, 1, mu1, pr1) + column_weight(ch, r, j2, 1, mu2, pr2);
+        log_A = column_weight(ch, r, j1, 1, &be1, mu1, pr1) + column_weight(ch, r, j2, 1, &be2, mu2, pr2);
         ch->active[j1] = 1; /* excluded_change handles one input each way: */
         log_A += ch->b * excluded_change(ch, d, j2);
         ch->active[j1] = 0;
@@ -580,8 +714,8 @@ static int alloc_pair(bsl_mix_chain *ch, const gsl_rng *r)
         log_A += bsl_mix_log_subset_prior(m, I0 + 2) - bsl_mix_log_subset_prior(m, I0) +
                  log(1 - p_add2(m, I0 + 2)) - log_choose2(I0 + 2) - log(pa) + log_choose2(d - I0);
     } else {
-        log_A = -column_weight(ch, r, j1, 0, ch->mu + j1 * D, ch->prec + j1 * D) -
-                column_weight(ch, r, j2, 0, ch->mu + j2 * D, ch->prec + j2 * D);
+        log_A = -column_weight(ch, r, j1, 0, ch->beta + j1, ch->mu + j1 * D, ch->prec + j1 * D) -
+                column_weight(ch, r, j2, 0, ch->beta + j2, ch->mu + j2 * D, ch->prec + j2 * D);
         log_A += ch->b * excluded_change(ch, j1, d);
         ch->active[j1] = 0;
         log_A += ch->b * excluded_change(ch, j2, d);
@@ -596,11 +730,120 @@ static int alloc_pair(bsl_mix_chain *ch, const gsl_rng *r)
     if (add) {
         memcpy(ch->mu + j1 * D, mu1, D * sizeof *mu1), memcpy(ch->prec + j1 * D, pr1, D * sizeof *pr1);
         memcpy(ch->mu + j2 * D, mu2, D * sizeof *mu2), memcpy(ch->prec + j2 * D, pr2, D * sizeof *pr2);
+        ch->beta[j1] = be1, ch->beta[j2] = be2;
         update_L(ch, j1, +1), update_L(ch, j2, +1);
         ch->active[j1] = ch->active[j2] = 1, ch->I = I0 + 2;
     } else {
         update_L(ch, j1, -1), update_L(ch, j2, -1);
         ch->active[j1] = ch->active[j2] = 0, ch->I = I0 - 2;
+        drop_beta(ch, r, j1), drop_beta(ch, r, j2);
     }
     return 1;
+}
+
+/* ------------------- coordinates given z, allocations summed out (mode 3) */
+
+/* Save z and c into zsave; restore them. */
+static void save_z(bsl_mix_chain *ch)
+{
+    const size_t n = ch->m->n;
+    memcpy(ch->zsave, ch->z, n * sizeof *ch->z);
+    memcpy(ch->zsave + n, ch->c, n * sizeof *ch->c);
+}
+
+static void restore_z(bsl_mix_chain *ch)
+{
+    const size_t n = ch->m->n;
+    memcpy(ch->z, ch->zsave, n * sizeof *ch->z);
+    memcpy(ch->c, ch->zsave + n, n * sizeof *ch->c);
+}
+
+static void summed_add(bsl_mix_chain *ch, const gsl_rng *r)
+{
+    const bsl_mix_model *m = ch->m;
+    const size_t D = m->D, d = m->d, I0 = ch->I;
+    double *nmu = ch->scratch + 5 * D, *nprec = nmu + D, nbeta;
+    const size_t j = nth_input(ch, gsl_rng_uniform_int(r, d - I0), 0);
+    const double log_q = column_proposal(ch, r, j, 1, &nbeta, nmu, nprec);
+    shift_L(ch, j, nmu, nprec, +1);
+    const double log_lik = bsl_mix_rows_loglik(ch, ch->Lnew, ch->w) - bsl_mix_rows_loglik(ch, ch->L, ch->w) +
+                           ch->b * excluded_change(ch, d, j);
+    const double log_prior = bsl_mix_log_subset_prior(m, I0 + 1) - bsl_mix_log_subset_prior(m, I0);
+    const double log_prop = log(bsl_mix_p_remove(m, I0 + 1) / (double)(I0 + 1)) -
+                            log(bsl_mix_p_add(m, I0) / (double)(d - I0));
+    const double log_A = log_q + log_lik + log_prior + log_prop;
+    ch->prop[BSL_MIX_ADD] += ch->b == 1; /* counted at temperature 1 */
+    if (!(log(gsl_rng_uniform_pos(r)) < log_A)) return;
+    ch->acc[BSL_MIX_ADD] += ch->b == 1;
+    memcpy(ch->mu + j * D, nmu, D * sizeof *nmu);
+    memcpy(ch->prec + j * D, nprec, D * sizeof *nprec);
+    ch->beta[j] = nbeta;
+    ch->active[j] = 1;
+    ch->I = I0 + 1;
+    double *t = ch->L;
+    ch->L = ch->Lnew, ch->Lnew = t;
+    bsl_mix_draw_allocations(ch, r); /* z' ~ p(z | theta', gamma'): the rest of the proposal */
+}
+
+static void summed_remove(bsl_mix_chain *ch, const gsl_rng *r)
+{
+    const bsl_mix_model *m = ch->m;
+    const size_t D = m->D, d = m->d, I0 = ch->I;
+    const size_t j = nth_input(ch, gsl_rng_uniform_int(r, I0), 1);
+    ch->prop[BSL_MIX_REMOVE] += ch->b == 1; /* counted at temperature 1 */
+    const double log_old = bsl_mix_rows_loglik(ch, ch->L, ch->w);
+    update_L(ch, j, -1); /* L without j; Lnew keeps the old L */
+    save_z(ch);
+    bsl_mix_draw_allocations(ch, r); /* z ~ p(z | theta without j): the reverse add's z */
+    const double log_q = column_proposal(ch, r, j, 0, ch->beta + j, ch->mu + j * D, ch->prec + j * D);
+    const double log_lik = bsl_mix_rows_loglik(ch, ch->L, ch->w) - log_old + ch->b * excluded_change(ch, j, d);
+    const double log_prior = bsl_mix_log_subset_prior(m, I0 - 1) - bsl_mix_log_subset_prior(m, I0);
+    const double log_prop = log(bsl_mix_p_add(m, I0 - 1) / (double)(d - I0 + 1)) -
+                            log(bsl_mix_p_remove(m, I0) / (double)I0);
+    const double log_A = -log_q + log_lik + log_prior + log_prop;
+    if (!(log(gsl_rng_uniform_pos(r)) < log_A)) {
+        double *t = ch->L;
+        ch->L = ch->Lnew, ch->Lnew = t;
+        restore_z(ch);
+        return;
+    }
+    ch->acc[BSL_MIX_REMOVE] += ch->b == 1;
+    ch->active[j] = 0;
+    ch->I = I0 - 1;
+    drop_beta(ch, r, j);
+}
+
+static void summed_exchange(bsl_mix_chain *ch, const gsl_rng *r)
+{
+    const bsl_mix_model *m = ch->m;
+    const size_t D = m->D, d = m->d, n = m->n;
+    double *nmu = ch->scratch + 5 * D, *nprec = nmu + D, nbeta;
+    const size_t j = nth_input(ch, gsl_rng_uniform_int(r, ch->I), 1);
+    const size_t jn = nth_input(ch, gsl_rng_uniform_int(r, d - ch->I), 0);
+    ch->prop[BSL_MIX_EXCHANGE] += ch->b == 1; /* counted at temperature 1 */
+    const double log_in = column_proposal(ch, r, jn, 1, &nbeta, nmu, nprec); /* given the current z */
+    const double log_old = bsl_mix_rows_loglik(ch, ch->L, ch->w);
+    memcpy(ch->Lsave, ch->L, n * D * sizeof *ch->L);
+    update_L(ch, j, -1);
+    shift_L(ch, jn, nmu, nprec, +1);
+    double *t = ch->L;
+    ch->L = ch->Lnew, ch->Lnew = t;
+    save_z(ch);
+    ch->active[j] = 0, ch->active[jn] = 1; /* z' ~ p(z | theta', gamma') */
+    bsl_mix_draw_allocations(ch, r);
+    ch->active[j] = 1, ch->active[jn] = 0;
+    const double log_out = column_proposal(ch, r, j, 0, ch->beta + j, ch->mu + j * D, ch->prec + j * D);
+    const double log_A = log_in - log_out + bsl_mix_rows_loglik(ch, ch->L, ch->w) - log_old +
+                         ch->b * excluded_change(ch, j, jn);
+    if (!(log(gsl_rng_uniform_pos(r)) < log_A)) {
+        memcpy(ch->L, ch->Lsave, n * D * sizeof *ch->L);
+        restore_z(ch);
+        return;
+    }
+    ch->acc[BSL_MIX_EXCHANGE] += ch->b == 1;
+    memcpy(ch->mu + jn * D, nmu, D * sizeof *nmu);
+    memcpy(ch->prec + jn * D, nprec, D * sizeof *nprec);
+    ch->beta[jn] = nbeta;
+    ch->active[j] = 0, ch->active[jn] = 1;
+    drop_beta(ch, r, j);
 }

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { INFORMED = 100 }; /* added to a proposal kind: with informed = 1 */
 enum { NSTAT = 12, NBATCH = 50, N_ROWS = 10, N_UNLAB = 2, N_IN = 3 };
 static const char *const stat_name[NSTAT] = {
     "number of inputs", "input 0 active", "mean mu_00 (0 if inactive)", "mu_00^2",
@@ -92,7 +93,8 @@ static void make_model(bsl_mix_model **m, size_t kernels, int add_proposal, int 
     bsl_mix_options o;
     bsl_mix_options_default(&o);
     o.kernels = kernels;
-    o.add_proposal = add_proposal;
+    o.add_proposal = add_proposal % INFORMED;
+    o.informed = add_proposal >= INFORMED; /* + INFORMED: the informed choice too */
     o.pair_prob = pair;
     o.excluded = excluded;
     o.prior_mid = 0.3, o.prior_range = 2.0; /* data-free priors */
@@ -195,5 +197,8 @@ int main(int argc, char **argv)
     /* coordinates given z, the allocations summed out in the ratio and redrawn (mixture_rj.c) */
     geweke("rj summed D=2", 1, 2, summed, reg, 0, mc, sc, seed + 8);
     geweke("rj summed gauss", 1, 3, summed, gauss, 0, mc, sc, seed + 9);
+    /* given z, the input to flip chosen by its approximate odds (mixture_rj.c) */
+    geweke("rj informed alloc", 1, 2, alloc + INFORMED, reg, 0, mc, sc, seed + 10);
+    geweke("rj informed summed", 1, 3, summed + INFORMED, gauss, 0, mc, sc, seed + 11);
     return check_report("test_mixture_geweke");
 }

@@ -144,6 +144,56 @@
  * mu_.j, prec_.j and beta_j integrated out, and it replaces sum_q T_q in
  * every ratio above (add, remove, exchange, pairs).
  *
+ * Coordinates given z, allocations summed out (add_proposal =
+ * BSL_MIX_PROPOSE_SUMMED, the default). The same draw of (beta_j, mu_.j,
+ * prec_.j) from q(. | z), but the ratio sums the allocations out and the
+ * move ends by redrawing them: add j is (gamma, theta, z) ->
+ * (gamma', theta', z') with theta_j ~ q(. | z) and z' ~ p(z | theta', gamma')
+ * (eq. 3's multinomials, unlabelled classes with them); its reverse from
+ * (gamma', theta', z') draws z ~ p(z | theta, gamma) and drops theta_j. With
+ * pi the joint, pi(gamma, theta, z) = pi(gamma, theta) p(z | theta, gamma), so
+ *   A_add = pi(gamma', theta', z') p(z | theta, gamma)
+ *           / [pi(gamma, theta, z) q(theta_j | z) p(z' | theta', gamma')]
+ *         = pi(gamma', theta') / [pi(gamma, theta) q(theta_j | z)],
+ *   log A_add = [log p(theta_j) - log q(theta_j | z)] + R(theta', gamma') - R(theta, gamma)
+ *             + b (E(gamma') - E(gamma)) + log p(gamma') - log p(gamma) + log(proposal choices),
+ * R the row likelihood with the allocations summed out (as in the
+ * summed-out moves above, but no weight split: w stays). z' does not
+ * enter the ratio, so it is drawn only when the move is accepted. The
+ * remove evaluates q(theta_j | z) at the z it has just drawn given the
+ * smaller model (so it draws z first and keeps it if accepted). The
+ * exchange of j for j' draws theta_j' ~ q(. | z), then z' given the new
+ * subset, and evaluates q(theta_j | z') for the reverse:
+ *   log A_exch = [log p(theta_j') - log q(theta_j' | z)] - [log p(theta_j) - log q(theta_j | z')]
+ *              + R(theta', gamma') - R(theta, gamma) + b (E(gamma') - E(gamma)).
+ * Compared with the moves given z, a column whose fit needs the rows to
+ * move between kernels is judged after they have moved.
+ *
+ * Informed add / remove (option informed; given z with BSL_MIX_PROPOSE_ALLOC).
+ * Rather than a uniformly chosen input, flip input k with probability
+ * exp(s_k / 2) / Z(gamma) (a locally balanced proposal, Zanella 2020,
+ * JASA 115), where s_k is the log target ratio of the flip given z with the
+ * column's weight replaced by its value Wm_k at the proposal's mode (a
+ * deterministic function of z and column k):
+ *   s_k = +-Wm_k + b (E(gamma +- k) - E(gamma)) + log p(gamma +- k) - log p(gamma),
+ * and -inf where the size bounds forbid the flip. The reverse flip of k at
+ * gamma' has score -s_k, so with W_k the column's weight at the drawn
+ * (add) or current (remove) coordinates,
+ *   log A = +-(W_k - Wm_k) + log Z(gamma) - log Z(gamma'),
+ * Z(gamma') from the scores at gamma' (z, and so every Wm, unchanged).
+ * On Pima W_k - Wm_k had median 0.01 and 5-95 % range [-1.0, 0.17] nats
+ * over 2400 adds: the proposal q(. | z) is close to the column's posterior
+ * given z, and what is left of the rejections is the target's own odds.
+ * With the allocations summed out (BSL_MIX_PROPOSE_SUMMED and informed)
+ * the choice is scored at (gamma, z) and its reverse at (gamma', z'), z'
+ * the allocations the move draws given the new subset (drawn before the
+ * decision, kept if accepted; the remove's q(theta_k | z') too):
+ *   log A = +-[log p(theta_k) - log q(theta_k | z or z')] + R(theta', gamma') - R(theta, gamma)
+ *         + b (E(gamma') - E(gamma)) + log p(gamma') - log p(gamma)
+ *         + [s'_k / 2 - log Z(gamma', z')] - [s_k / 2 - log Z(gamma, z)],
+ * valid by the same argument as the summed moves with the choice
+ * probabilities in the proposal densities.
+ *
  * Pairs. On Pima two inputs (glu, ped) enter and leave together: the
  * subsets with both or neither are probable and those with one are not,
  * so single adds and removes cross a valley. With the moves given z, each
@@ -380,6 +430,8 @@ static int alloc_pair(bsl_mix_chain *ch, const gsl_rng *r);
 static void summed_add(bsl_mix_chain *ch, const gsl_rng *r);
 static void summed_remove(bsl_mix_chain *ch, const gsl_rng *r);
 static void summed_exchange(bsl_mix_chain *ch, const gsl_rng *r);
+static void informed_birth_death(bsl_mix_chain *ch, const gsl_rng *r);
+static void summed_informed_birth_death(bsl_mix_chain *ch, const gsl_rng *r);
 
 void bsl_mix_birth_death(bsl_mix_chain *ch, const gsl_rng *r)
 {
@@ -393,6 +445,14 @@ void bsl_mix_birth_death(bsl_mix_chain *ch, const gsl_rng *r)
     }
     const double pa = bsl_mix_p_add(ch->m, ch->I), pr = bsl_mix_p_remove(ch->m, ch->I);
     if (pa + pr <= 0) return;
+    if (ch->m->informed && ch->m->add_proposal == BSL_MIX_PROPOSE_ALLOC) {
+        informed_birth_death(ch, r);
+        return;
+    }
+    if (ch->m->informed && ch->m->add_proposal == BSL_MIX_PROPOSE_SUMMED) {
+        summed_informed_birth_death(ch, r);
+        return;
+    }
     if (ch->m->add_proposal == BSL_MIX_PROPOSE_SUMMED) {
         gsl_rng_uniform(r) < pa ? summed_add(ch, r) : summed_remove(ch, r);
         return;
@@ -540,14 +600,21 @@ static void beta_fit(const bsl_mix_model *m, size_t j, const double *shp, const 
     *scale = 1 / sqrt(fmax(-f2, 1e-12));
 }
 
-/* Draws beta (if draw) or evaluates at *beta; returns log q(beta), the
- * density of beta itself (the t density of log beta minus log beta). */
+/* What the column functions do with the coordinates: evaluate at the given
+ * ones, draw them from the proposal first, or set them to its mode (the
+ * deterministic score of the informed moves; shape <= 1: the mean). */
+enum { COORD_EVAL = 0, COORD_DRAW = 1, COORD_MODE = 2 };
+
+/* Draws beta, sets it to the mode, or evaluates at *beta (draw); returns
+ * log q(beta), the density of beta itself (the t density of log beta minus
+ * log beta). */
 static double beta_proposal(const bsl_mix_model *m, const gsl_rng *r, size_t j, const double *shp,
                             const double *V, int draw, double *beta)
 {
     double loc, scale;
     beta_fit(m, j, shp, V, &loc, &scale);
-    if (draw) *beta = exp(loc + scale * gsl_ran_tdist(r, BETA_T_DF));
+    if (draw == COORD_DRAW) *beta = exp(loc + scale * gsl_ran_tdist(r, BETA_T_DF));
+    if (draw == COORD_MODE) *beta = exp(loc);
     const double t = log(*beta);
     return log(gsl_ran_tdist_pdf((t - loc) / scale, BETA_T_DF) / scale) - t;
 }
@@ -574,10 +641,12 @@ static double column_weight_lik(bsl_mix_chain *ch, const gsl_rng *r, size_t j, i
     log_w += log_gamma_pdf(*beta, m->g, m->h[j]);
     for (size_t q = 0; q < D; q++) {
         const double rate = *beta + 0.5 * V[q];
-        if (draw) prec[q] = gsl_ran_gamma(r, shp[q], 1 / rate);
+        if (draw == COORD_DRAW) prec[q] = gsl_ran_gamma(r, shp[q], 1 / rate);
+        if (draw == COORD_MODE) prec[q] = (shp[q] > 1 ? shp[q] - 1 : shp[q]) / rate;
         double m_post;
         const double p_post = mean_conditional(cnt[q], S[q], prec[q], xi, kap, b, &m_post);
-        if (draw) mu[q] = m_post + gsl_ran_gaussian(r, 1 / sqrt(p_post));
+        if (draw == COORD_DRAW) mu[q] = m_post + gsl_ran_gaussian(r, 1 / sqrt(p_post));
+        if (draw == COORD_MODE) mu[q] = m_post;
         log_w += mean_lik_term(cnt[q], S[q], Q[q], mu[q], prec[q], xi, kap, b, lik) +
                  log_gamma_pdf(prec[q], m->a, *beta) - log_gamma_pdf(prec[q], shp[q], rate);
     }
@@ -817,7 +886,7 @@ static void summed_exchange(bsl_mix_chain *ch, const gsl_rng *r)
 {
     const bsl_mix_model *m = ch->m;
     const size_t D = m->D, d = m->d, n = m->n;
-    double *nmu = ch->scratch + 5 * D, *nprec = nmu + D, nbeta;
+    double *nmu = ch->ncoord, *nprec = nmu + D, nbeta; /* not scratch: draw_allocations uses it */
     const size_t j = nth_input(ch, gsl_rng_uniform_int(r, ch->I), 1);
     const size_t jn = nth_input(ch, gsl_rng_uniform_int(r, d - ch->I), 0);
     ch->prop[BSL_MIX_EXCHANGE] += ch->b == 1; /* counted at temperature 1 */
@@ -846,4 +915,153 @@ static void summed_exchange(bsl_mix_chain *ch, const gsl_rng *r)
     ch->beta[jn] = nbeta;
     ch->active[j] = 0, ch->active[jn] = 1;
     drop_beta(ch, r, j);
+}
+
+/* ------------------------- informed add / remove given z (mode 4) */
+
+/* Wm[k] = the column weight of input k at its proposal's mode, for all d
+ * inputs (a function of z and column k only). Uses scratch [0, 5D) and
+ * [7D, 9D). */
+static void column_modes(bsl_mix_chain *ch, double *Wm)
+{
+    const size_t D = ch->m->D;
+    double *mu = ch->scratch + 7 * D, *prec = mu + D, beta;
+    for (size_t k = 0; k < ch->m->d; k++) Wm[k] = column_weight(ch, NULL, k, COORD_MODE, &beta, mu, prec);
+}
+
+/* The flip scores at the current subset: sc[k] = the approximate log
+ * target ratio of flipping input k given z (Wm for the column, the
+ * excluded inputs' evidence and the subset prior exactly), -inf where the
+ * size bounds forbid the flip. Returns log Z = log sum_k exp(sc[k] / 2). */
+static double flip_scores(bsl_mix_chain *ch, const double *Wm, double *sc)
+{
+    const bsl_mix_model *m = ch->m;
+    const size_t I = ch->I;
+    const double E0 = bsl_mix_excluded_log_evidence(m, ch->active, ch->xwork, ch->xkept);
+    /* only sizes within the bounds (lnchoose refuses I > d) */
+    const double up = I < m->imax ? bsl_mix_log_subset_prior(m, I + 1) - bsl_mix_log_subset_prior(m, I) : 0;
+    const double down = I > m->imin ? bsl_mix_log_subset_prior(m, I - 1) - bsl_mix_log_subset_prior(m, I) : 0;
+    double mx = -INFINITY;
+    for (size_t k = 0; k < m->d; k++) {
+        const int add = !ch->active[k];
+        if (add ? I + 1 > m->imax : I < m->imin + 1) {
+            sc[k] = -INFINITY;
+            continue;
+        }
+        ch->active[k] = (unsigned char)add;
+        const double E = bsl_mix_excluded_log_evidence(m, ch->active, ch->xwork, ch->xkept);
+        ch->active[k] = (unsigned char)!add;
+        sc[k] = (add ? Wm[k] + up : -Wm[k] + down) + ch->b * (E - E0);
+        if (sc[k] > mx) mx = sc[k];
+    }
+    if (mx == -INFINITY) return -INFINITY;
+    double z = 0;
+    for (size_t k = 0; k < m->d; k++) z += exp(0.5 * (sc[k] - mx));
+    return 0.5 * mx + log(z);
+}
+
+static void informed_birth_death(bsl_mix_chain *ch, const gsl_rng *r)
+{
+    const bsl_mix_model *m = ch->m;
+    const size_t D = m->D, d = m->d, I0 = ch->I;
+    double *Wm = ch->iscore, *sc = Wm + d, *sc2 = sc + d;
+    double *nmu = ch->scratch + 5 * D, *nprec = nmu + D, nbeta;
+    column_modes(ch, Wm);
+    const double logZ = flip_scores(ch, Wm, sc);
+    if (logZ == -INFINITY) return;
+    double u = gsl_rng_uniform(r), cum = 0;
+    size_t k = d;
+    for (size_t t = 0; t < d && k == d; t++) {
+        cum += exp(0.5 * sc[t] - logZ);
+        if (u < cum) k = t;
+    }
+    if (k == d) /* rounding: the last allowed flip */
+        for (size_t t = d; t-- > 0 && k == d;)
+            if (sc[t] > -INFINITY) k = t;
+    const int add = !ch->active[k];
+    const int v = add ? BSL_MIX_ADD : BSL_MIX_REMOVE;
+    const double W = add ? column_weight(ch, r, k, COORD_DRAW, &nbeta, nmu, nprec)
+                         : column_weight(ch, r, k, COORD_EVAL, ch->beta + k, ch->mu + k * D, ch->prec + k * D);
+    ch->active[k] = (unsigned char)add, ch->I = add ? I0 + 1 : I0 - 1;
+    const double logZ2 = flip_scores(ch, Wm, sc2);
+    ch->active[k] = (unsigned char)!add, ch->I = I0;
+    const double log_A = (add ? W - Wm[k] : Wm[k] - W) + logZ - logZ2;
+    ch->prop[v] += ch->b == 1; /* counted at temperature 1 */
+    if (!(log(gsl_rng_uniform_pos(r)) < log_A)) return;
+    ch->acc[v] += ch->b == 1;
+    if (add) {
+        memcpy(ch->mu + k * D, nmu, D * sizeof *nmu);
+        memcpy(ch->prec + k * D, nprec, D * sizeof *nprec);
+        ch->beta[k] = nbeta;
+        ch->active[k] = 1;
+        ch->I = I0 + 1;
+        update_L(ch, k, +1);
+    } else {
+        update_L(ch, k, -1);
+        ch->active[k] = 0;
+        ch->I = I0 - 1;
+        drop_beta(ch, r, k);
+    }
+}
+
+/* The informed choice with the allocations summed out (top of the file):
+ * the flip's proposal probability is taken at (gamma, z) forwards and at
+ * (gamma', z') for the reverse, z' the allocations drawn given the new
+ * subset, so z' is drawn before the decision and kept if accepted. */
+static void summed_informed_birth_death(bsl_mix_chain *ch, const gsl_rng *r)
+{
+    const bsl_mix_model *m = ch->m;
+    const size_t D = m->D, d = m->d, n = m->n, I0 = ch->I;
+    double *Wm = ch->iscore, *sc = Wm + d, *Wm2 = sc + d, *sc2 = Wm2 + d;
+    double *nmu = ch->ncoord, *nprec = nmu + D, nbeta;
+    column_modes(ch, Wm);
+    const double logZ = flip_scores(ch, Wm, sc);
+    if (logZ == -INFINITY) return;
+    double u = gsl_rng_uniform(r), cum = 0;
+    size_t k = d;
+    for (size_t t = 0; t < d && k == d; t++) {
+        cum += exp(0.5 * sc[t] - logZ);
+        if (u < cum) k = t;
+    }
+    if (k == d) /* rounding: the last allowed flip */
+        for (size_t t = d; t-- > 0 && k == d;)
+            if (sc[t] > -INFINITY) k = t;
+    const int add = !ch->active[k];
+    const int v = add ? BSL_MIX_ADD : BSL_MIX_REMOVE;
+    ch->prop[v] += ch->b == 1; /* counted at temperature 1 */
+    const double log_old = bsl_mix_rows_loglik(ch, ch->L, ch->w);
+    const double dE = add ? excluded_change(ch, d, k) : excluded_change(ch, k, d);
+    const double log_prior = bsl_mix_log_subset_prior(m, add ? I0 + 1 : I0 - 1) - bsl_mix_log_subset_prior(m, I0);
+    double log_q = 0;
+    memcpy(ch->Lsave, ch->L, n * D * sizeof *ch->L);
+    save_z(ch);
+    if (add) {
+        log_q = column_proposal(ch, r, k, COORD_DRAW, &nbeta, nmu, nprec); /* given the current z */
+        shift_L(ch, k, nmu, nprec, +1);
+    } else {
+        shift_L(ch, k, ch->mu + k * D, ch->prec + k * D, -1);
+    }
+    double *t = ch->L;
+    ch->L = ch->Lnew, ch->Lnew = t;
+    ch->active[k] = (unsigned char)add, ch->I = add ? I0 + 1 : I0 - 1;
+    bsl_mix_draw_allocations(ch, r); /* z' given the new subset */
+    if (!add) log_q = column_proposal(ch, r, k, COORD_EVAL, ch->beta + k, ch->mu + k * D, ch->prec + k * D);
+    column_modes(ch, Wm2);
+    const double logZ2 = flip_scores(ch, Wm2, sc2);
+    const double log_A = (add ? log_q : -log_q) + bsl_mix_rows_loglik(ch, ch->L, ch->w) - log_old +
+                         ch->b * dE + log_prior + (0.5 * sc2[k] - logZ2) - (0.5 * sc[k] - logZ);
+    if (!(log(gsl_rng_uniform_pos(r)) < log_A)) {
+        memcpy(ch->L, ch->Lsave, n * D * sizeof *ch->L);
+        restore_z(ch);
+        ch->active[k] = (unsigned char)!add, ch->I = I0;
+        return;
+    }
+    ch->acc[v] += ch->b == 1;
+    if (add) {
+        memcpy(ch->mu + k * D, nmu, D * sizeof *nmu);
+        memcpy(ch->prec + k * D, nprec, D * sizeof *nprec);
+        ch->beta[k] = nbeta;
+    } else {
+        drop_beta(ch, r, k);
+    }
 }

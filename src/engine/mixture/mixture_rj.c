@@ -511,7 +511,6 @@ static double mean_lik_term(double cnt, double s, double qq, double mu, double p
 
 static void alloc_exchange(bsl_mix_chain *ch, const gsl_rng *r);
 static void summed_exchange(bsl_mix_chain *ch, const gsl_rng *r);
-static void summed_informed_exchange(bsl_mix_chain *ch, const gsl_rng *r);
 
 void bsl_mix_exchange(bsl_mix_chain *ch, const gsl_rng *r)
 {
@@ -523,7 +522,7 @@ void bsl_mix_exchange(bsl_mix_chain *ch, const gsl_rng *r)
         return;
     }
     if (m->add_proposal == BSL_MIX_PROPOSE_SUMMED) {
-        m->informed ? summed_informed_exchange(ch, r) : summed_exchange(ch, r);
+        summed_exchange(ch, r);
         return;
     }
     const size_t j = nth_input(ch, gsl_rng_uniform_int(r, ch->I), 1);
@@ -934,28 +933,18 @@ static void column_modes(bsl_mix_chain *ch, double *Wm)
  * target ratio of flipping input k given z (Wm for the column, the
  * excluded inputs' evidence and the subset prior exactly), -inf where the
  * size bounds forbid the flip. Returns log Z = log sum_k exp(sc[k] / 2). */
-static double flip_scores_b(bsl_mix_chain *ch, const double *Wm, double *sc, int bounded);
-
 static double flip_scores(bsl_mix_chain *ch, const double *Wm, double *sc)
-{
-    return flip_scores_b(ch, Wm, sc, 1);
-}
-
-/* The same; bounded = 0 scores every flip whatever the size bounds (the
- * exchange keeps the size). */
-static double flip_scores_b(bsl_mix_chain *ch, const double *Wm, double *sc, int bounded)
 {
     const bsl_mix_model *m = ch->m;
     const size_t I = ch->I;
     const double E0 = bsl_mix_excluded_log_evidence(m, ch->active, ch->xwork, ch->xkept);
-    /* only sizes within the bounds (lnchoose refuses I > d); unbounded, the
-     * size terms are left out (the same for every flip of a kind) */
-    const double up = bounded && I < m->imax ? bsl_mix_log_subset_prior(m, I + 1) - bsl_mix_log_subset_prior(m, I) : 0;
-    const double down = bounded && I > m->imin ? bsl_mix_log_subset_prior(m, I - 1) - bsl_mix_log_subset_prior(m, I) : 0;
+    /* only sizes within the bounds (lnchoose refuses I > d) */
+    const double up = I < m->imax ? bsl_mix_log_subset_prior(m, I + 1) - bsl_mix_log_subset_prior(m, I) : 0;
+    const double down = I > m->imin ? bsl_mix_log_subset_prior(m, I - 1) - bsl_mix_log_subset_prior(m, I) : 0;
     double mx = -INFINITY;
     for (size_t k = 0; k < m->d; k++) {
         const int add = !ch->active[k];
-        if (bounded && (add ? I + 1 > m->imax : I < m->imin + 1)) {
+        if (add ? I + 1 > m->imax : I < m->imin + 1) {
             sc[k] = -INFINITY;
             continue;
         }
@@ -1075,78 +1064,4 @@ static void summed_informed_birth_death(bsl_mix_chain *ch, const gsl_rng *r)
     } else {
         drop_beta(ch, r, k);
     }
-}
-
-/* log sum over the inputs with active flag == want of exp(sc / 2). */
-static double group_logsum(const bsl_mix_chain *ch, const double *sc, int want)
-{
-    double mx = -INFINITY, z = 0;
-    for (size_t k = 0; k < ch->m->d; k++)
-        if ((ch->active[k] != 0) == want && sc[k] > mx) mx = sc[k];
-    if (mx == -INFINITY) return -INFINITY;
-    for (size_t k = 0; k < ch->m->d; k++)
-        if ((ch->active[k] != 0) == want) z += exp(0.5 * (sc[k] - mx));
-    return 0.5 * mx + log(z);
-}
-
-/* An input with active flag == want drawn with probability exp(sc / 2 - lz). */
-static size_t group_draw(const bsl_mix_chain *ch, const gsl_rng *r, const double *sc, int want, double lz)
-{
-    const double u = gsl_rng_uniform(r);
-    double cum = 0;
-    size_t last = ch->m->d;
-    for (size_t k = 0; k < ch->m->d; k++) {
-        if ((ch->active[k] != 0) != want) continue;
-        last = k;
-        cum += exp(0.5 * sc[k] - lz);
-        if (u < cum) return k;
-    }
-    return last; /* rounding */
-}
-
-/* The informed exchange with the allocations summed out (top of the file):
- * the input leaving is drawn among the active ones with probability
- * proportional to exp(s_j / 2), the one entering among the excluded ones
- * with exp(s_k / 2), both scored at (gamma, z) without the size terms (the
- * size does not change); the reverse's choice is scored at (gamma', z'). */
-static void summed_informed_exchange(bsl_mix_chain *ch, const gsl_rng *r)
-{
-    const bsl_mix_model *m = ch->m;
-    const size_t D = m->D, d = m->d, n = m->n;
-    double *Wm = ch->iscore, *sc = Wm + d, *Wm2 = sc + d, *sc2 = Wm2 + d;
-    double *nmu = ch->ncoord, *nprec = nmu + D, nbeta;
-    column_modes(ch, Wm);
-    flip_scores_b(ch, Wm, sc, 0);
-    const double lzo = group_logsum(ch, sc, 1), lzi = group_logsum(ch, sc, 0);
-    const size_t j = group_draw(ch, r, sc, 1, lzo), jn = group_draw(ch, r, sc, 0, lzi);
-    const double log_fwd = 0.5 * (sc[j] + sc[jn]) - lzo - lzi;
-    ch->prop[BSL_MIX_EXCHANGE] += ch->b == 1; /* counted at temperature 1 */
-    const double log_in = column_proposal(ch, r, jn, COORD_DRAW, &nbeta, nmu, nprec); /* given z */
-    const double log_old = bsl_mix_rows_loglik(ch, ch->L, ch->w);
-    const double dE = excluded_change(ch, j, jn);
-    memcpy(ch->Lsave, ch->L, n * D * sizeof *ch->L);
-    update_L(ch, j, -1);
-    shift_L(ch, jn, nmu, nprec, +1);
-    double *t = ch->L;
-    ch->L = ch->Lnew, ch->Lnew = t;
-    save_z(ch);
-    ch->active[j] = 0, ch->active[jn] = 1;
-    bsl_mix_draw_allocations(ch, r); /* z' given the new subset */
-    const double log_out = column_proposal(ch, r, j, COORD_EVAL, ch->beta + j, ch->mu + j * D, ch->prec + j * D);
-    column_modes(ch, Wm2);
-    flip_scores_b(ch, Wm2, sc2, 0);
-    const double log_rev = 0.5 * (sc2[jn] + sc2[j]) - group_logsum(ch, sc2, 1) - group_logsum(ch, sc2, 0);
-    const double log_A = log_in - log_out + bsl_mix_rows_loglik(ch, ch->L, ch->w) - log_old + ch->b * dE +
-                         log_rev - log_fwd;
-    if (!(log(gsl_rng_uniform_pos(r)) < log_A)) {
-        memcpy(ch->L, ch->Lsave, n * D * sizeof *ch->L);
-        restore_z(ch);
-        ch->active[j] = 1, ch->active[jn] = 0;
-        return;
-    }
-    ch->acc[BSL_MIX_EXCHANGE] += ch->b == 1;
-    memcpy(ch->mu + jn * D, nmu, D * sizeof *nmu);
-    memcpy(ch->prec + jn * D, nprec, D * sizeof *nprec);
-    ch->beta[jn] = nbeta;
-    drop_beta(ch, r, j);
 }

@@ -76,7 +76,7 @@ static const bsl_option_def catalogue[] = {
      "moves between Rao-Blackwellised PIP updates (default m, or 10 with informed moves; 0: frequencies only)"},
     {"proposal", BSL_OPT_CHOICE, 0, 0, "auto|uniform|informed",
      "rj's moves: uniform (an atom drawn uniformly; O(k^2) per move) or informed (every atom scored, drawn by its "
-     "posterior weight, exact; O(m k^2) per move, for thousands of inputs); auto: informed above 1000 atoms. "
+     "posterior weight, exact; O(m k^2) per move, for thousands of inputs); auto: informed above 1000 inputs. "
      "Informed moves' default --iter is 2000 at every p"},
     /* smc */
     {"particles", BSL_OPT_COUNT, 1, 1e7, NULL, "number of particles"},

@@ -381,12 +381,12 @@ static int resolve_kmax(bsl_params *settings, const bsl_vs_problem *pb, size_t *
  * instead; bench/scale/README: at p = 20000, 4 chains of 2000 put every PIP
  * within 0.03-0.04 of a 40x longer run). */
 #define BSL_RJ_INFORMED_ITER 2000
-static int scale_iter(const bsl_engine_ctx *ctx, size_t d, size_t m, basel_error *err)
+static int scale_iter(const bsl_engine_ctx *ctx, size_t d, basel_error *err)
 {
     bsl_params *p = ctx->settings;
     int informed = 0;
     if (strcmp(ctx->def->name, "rj") == 0) { /* the proposal that runs, recorded (auto resolved) */
-        int rc = bsl_rj_proposal(p, m, &informed, err);
+        int rc = bsl_rj_proposal(p, d, &informed, err);
         if (!rc && bsl_params_set(p, "proposal", informed ? "informed" : "uniform"))
             rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
         if (rc) return rc;
@@ -423,7 +423,7 @@ static double expected_evaluations(const bsl_engine_ctx *ctx, size_t m)
     if (bsl_params_size(p, "chains", 1, 1, 1024, &chains, &ignored)) chains = 1;
     const char *name = ctx->def->name;
     int informed = 0;
-    if (strcmp(name, "rj") == 0 && !bsl_rj_proposal(p, m, &informed, &ignored) && informed) {
+    if (strcmp(name, "rj") == 0 && !bsl_rj_proposal(p, ctx->P->d, &informed, &ignored) && informed) {
         /* an informed move (or Rao-Blackwell pass, default every 10 moves)
          * reads the rows of the k active atoms' cross products: from the
          * dense Gram, or computed once per atom that enters (gram_rows.c),
@@ -567,7 +567,7 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     int rc = vr ? BASEL_OK : bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (!rc) rc = bsl_params_size(st, "gram-memory", 256, 1, 1 << 20, &gram_mb, err);
     if (!rc) rc = bsl_dict_create(&dict, bsl_params_get(st, "basis"), P->X, P->n, P->d, err);
-    if (!rc) rc = scale_iter(ctx, P->d, dict->m, err);
+    if (!rc) rc = scale_iter(ctx, P->d, err);
     if (!rc && P->stats) rc = bsl_design_create_stats(&D, dict, P->stats, err); /* no rows: fit/stats.c */
     else if (!rc)
         rc = bsl_design_create_for(&D, dict, P->X, P->n, P->Y, P->c, gram_mb << 20,

@@ -435,7 +435,9 @@ static int read_settings(rj_settings *st, const bsl_vs_problem *pb, const bsl_ru
                          basel_error *err)
 {
     const double third = 1.0 / 3.0;
-    int rc = bsl_rj_proposal(run->params, pb->D->m, &st->informed, err);
+    /* a fit has recorded the proposal (subset.c); other callers: by inputs */
+    const bsl_design *D = pb->D->base ? pb->D->base : pb->D;
+    int rc = bsl_rj_proposal(run->params, D->dict ? D->dict->d : pb->D->m, &st->informed, err);
     st->sweep = st->informed ? BSL_RJ_INFORMED_SWEEP : BSL_MAX(pb->D->m, (size_t)1);
     if (!rc) rc = bsl_params_double(run->params, "rj-add", third, 0, 1, &st->w[MOVE_ADD], err);
     if (!rc) rc = bsl_params_double(run->params, "rj-delete", third, 0, 1, &st->w[MOVE_DEL], err);

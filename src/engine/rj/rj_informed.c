@@ -49,7 +49,7 @@
  * important ones with their posterior weights at once. At p = 20000, k = 8,
  * n = 1000 that is ~1.3 million multiply-adds per move (bench/scale/README
  * gives the measured time per move and the mixing per move), against the
- * ~10^5-10^6 uniform moves it replaces. Below BSL_RJ_INFORMED_ABOVE atoms
+ * ~10^5-10^6 uniform moves it replaces. Up to BSL_RJ_INFORMED_ABOVE inputs
  * uniform moves are cheap enough to stay the default (rj_proposal).
  */
 #include "rj_informed.h"
@@ -57,17 +57,19 @@
 #include <math.h>
 #include <string.h>
 
-/* Atoms above which rj's default proposal is informed (the one place). At
+/* Inputs above which rj's default proposal is informed (the one place). At
  * p = 1000 a uniform chain proposes each input about once per 1000 moves,
  * 10^6 moves per CPU-second; above, the informed pass of O(p k^2) per move
- * costs less than the O(p) uniform moves it takes to propose a given input. */
+ * costs less than the O(p) uniform moves it takes to propose a given input.
+ * Inputs, not atoms: a kernel dictionary of thousands of atoms over a few
+ * inputs keeps the uniform moves (and their default run length) it had. */
 #define BSL_RJ_INFORMED_ABOVE 1000
 
-int bsl_rj_proposal(const bsl_params *params, size_t m, int *informed, basel_error *err)
+int bsl_rj_proposal(const bsl_params *params, size_t d, int *informed, basel_error *err)
 {
     const char *v = params ? bsl_params_get(params, "proposal") : NULL;
     if (!v || !*v || strcmp(v, "auto") == 0) {
-        *informed = m > BSL_RJ_INFORMED_ABOVE;
+        *informed = d > BSL_RJ_INFORMED_ABOVE;
         return BASEL_OK;
     }
     if (strcmp(v, "informed") == 0 || strcmp(v, "uniform") == 0) {

@@ -178,6 +178,12 @@ double bsl_log_ml_formula(const bsl_coef_prior *p, size_t n, size_t q, size_t c,
 /* The same with output o's g from g[o] (g-prior; g == NULL: p->g). */
 double bsl_log_ml_formula_g(const bsl_coef_prior *p, size_t n, size_t q, size_t c, size_t k,
                             double logdet, const double *quad, const double *yy, const double *g);
+/* The same with log1p(g[o]) given in lg[o] (NULL: computed here): a model
+ * keeps it (bsl_model lg_o), since g changes at most once a sweep while the
+ * samplers score several sets a move; the same bits either way. */
+double bsl_log_ml_formula_lg(const bsl_coef_prior *p, size_t n, size_t q, size_t c, size_t k,
+                             double logdet, const double *quad, const double *yy, const double *g,
+                             const double *lg);
 
 /* Atoms supplied by the caller (free RBF centres, streamed kernels are not
  * dictionary atoms): atoms are the caller's ids 0..m-1, given either
@@ -236,6 +242,7 @@ typedef struct bsl_model {
     double logdet;
     double *quad;        /* c */
     double *g_o;         /* c: g per output (all prior.g unless prior.g_per_output) */
+    double *lg_o, *lg_of; /* c: log1p(g) of the g in lg_of (scores read it; score_of) */
     size_t since_refactor;
     size_t since_inv_refresh; /* updates of Ainv since it was rebuilt from the
                                  factor; BSL_INV_STALE: Ainv is stale */

@@ -62,6 +62,12 @@ typedef struct rj_settings {
     double w[3];          /* unnormalised move weights */
     size_t rb_every;      /* moves between RB passes (0 = none) */
     size_t max_models;    /* cap of each chain's visited set */
+    /* per size k = 0 .. kmax + 1, filled once (rj_tables) from move_prob,
+     * bsl_mprior_log and the Hastings terms below, so that a move reads
+     * the same numbers without 3 x 3 weight lookups and two logarithms */
+    double *mp;           /* bsl_mprior_log(k) */
+    double *p;            /* 3 per k: p_add(k), p_del(k), p_swap(k) */
+    double *la, *ld;      /* log(p_add(k) / (m - k)), log(p_del(k) / k) */
 } rj_settings;
 
 typedef struct rj_chain {
@@ -108,9 +114,36 @@ static double move_prob(const rj_settings *st, const bsl_vs_problem *pb, size_t 
     return tot > 0 ? move_weight(st, pb, k, move) / tot : 0.0;
 }
 
-static double score(const bsl_vs_problem *pb, double log_ml, size_t k)
+/* S(gamma) for a set of k atoms with this log_ml: log_ml + bsl_mprior_log(k),
+ * the prior from the table */
+static double score_k(const rj_settings *st, double log_ml, size_t k)
 {
-    return log_ml + bsl_mprior_log(&pb->mprior, k);
+    return log_ml + st->mp[k];
+}
+
+static void rj_tables_free(rj_settings *st)
+{
+    free(st->mp);
+    free(st->p);
+    free(st->la);
+    free(st->ld);
+}
+
+static int rj_tables(rj_settings *st, const bsl_vs_problem *pb)
+{
+    const size_t m = pb->D->m, nk = pb->kmax + 2;
+    st->mp = malloc(nk * sizeof *st->mp);
+    st->p = malloc(3 * nk * sizeof *st->p);
+    st->la = malloc(nk * sizeof *st->la);
+    st->ld = malloc(nk * sizeof *st->ld);
+    if (!st->mp || !st->p || !st->la || !st->ld) return BASEL_ENOMEM;
+    for (size_t k = 0; k < nk; k++) {
+        st->mp[k] = bsl_mprior_log(&pb->mprior, k);
+        for (int mv = 0; mv < 3; mv++) st->p[3 * k + (size_t)mv] = move_prob(st, pb, k, mv);
+        st->la[k] = k < m ? log(move_prob(st, pb, k, MOVE_ADD) / (double)(m - k)) : -INFINITY;
+        st->ld[k] = k > 0 ? log(move_prob(st, pb, k, MOVE_DEL) / (double)k) : -INFINITY;
+    }
+    return BASEL_OK;
 }
 
 /* The dormant atoms as a Fenwick tree of 0/1 counts over the atom ids
@@ -166,14 +199,14 @@ static int accept(gsl_rng *r, double log_a)
  * counts and the size counts, O(k) per accepted move rather than per
  * iteration (the counts are integers in doubles: the same sums either way).
  * A failure to store is kept in ch->rc. */
-static int flush_state(rj_chain *ch, const bsl_vs_problem *pb)
+static int flush_state(rj_chain *ch, const rj_settings *st)
 {
     if (ch->run_len == 0) return ch->rc;
     const size_t k = bsl_cmodel_k(ch->M);
     const size_t *active = bsl_cmodel_active(ch->M);
     for (size_t i = 0; i < k; i++) ch->freq[active[i]] += ch->run_len;
     ch->size_cnt[k] += ch->run_len;
-    if (bsl_modelset_add(&ch->set, active, k, ch->run_len, score(pb, bsl_cmodel_log_ml(ch->M), k)))
+    if (bsl_modelset_add(&ch->set, active, k, ch->run_len, score_k(st, bsl_cmodel_log_ml(ch->M), k)))
         ch->rc = BASEL_ENOMEM;
     ch->run_len = 0;
     return ch->rc;
@@ -187,27 +220,25 @@ static void move_add(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *
     const double s_new = bsl_cmodel_try_add(M, j);
     ch->evals++;
     if (s_new == -INFINITY) return;
-    const double log_a = score(pb, s_new, k + 1) - score(pb, bsl_cmodel_log_ml(M), k) +
-                         log(move_prob(st, pb, k + 1, MOVE_DEL) / (double)(k + 1)) -
-                         log(move_prob(st, pb, k, MOVE_ADD) / (double)(m - k));
+    const double log_a = score_k(st, s_new, k + 1) - score_k(st, bsl_cmodel_log_ml(M), k) +
+                         st->ld[k + 1] - st->la[k];
     if (!accept(ch->r, log_a)) return;
-    flush_state(ch, pb);
+    flush_state(ch, st);
     if (chain_add(ch, j) == BASEL_OK) ch->acc[MOVE_ADD]++;
 }
 
 static void move_del(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
 {
     bsl_cmodel *M = ch->M;
-    const size_t m = pb->D->m, k = bsl_cmodel_k(M);
+    const size_t k = bsl_cmodel_k(M);
     const size_t i = bsl_cmodel_active(M)[gsl_rng_uniform_int(ch->r, k)];
     /* the one drop score the move needs, O(k c) (not all k of them) */
     const double s_new = bsl_cmodel_try_remove(M, i);
     ch->evals++;
-    const double log_a = score(pb, s_new, k - 1) - score(pb, bsl_cmodel_log_ml(M), k) +
-                         log(move_prob(st, pb, k - 1, MOVE_ADD) / (double)(m - k + 1)) -
-                         log(move_prob(st, pb, k, MOVE_DEL) / (double)k);
+    const double log_a = score_k(st, s_new, k - 1) - score_k(st, bsl_cmodel_log_ml(M), k) +
+                         st->la[k - 1] - st->ld[k];
     if (accept(ch->r, log_a)) {
-        flush_state(ch, pb);
+        flush_state(ch, st);
         chain_remove(ch, i);
         ch->acc[MOVE_DEL]++;
     }
@@ -216,7 +247,7 @@ static void move_del(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *
 /* Swap: score the set with i out and j in without moving (a rejected swap,
  * the common case, costs one O(k^2) evaluation and leaves the state alone),
  * then move by remove(i), add(j) when accepted. */
-static void move_swap(rj_chain *ch, const bsl_vs_problem *pb)
+static void move_swap(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
 {
     bsl_cmodel *M = ch->M;
     const size_t m = pb->D->m, k = bsl_cmodel_k(M);
@@ -226,7 +257,7 @@ static void move_swap(rj_chain *ch, const bsl_vs_problem *pb)
     ch->evals++;
     /* same size: the model prior cancels, and so do the proposals */
     if (!(s_new > -INFINITY && accept(ch->r, s_new - bsl_cmodel_log_ml(M)))) return;
-    flush_state(ch, pb);
+    flush_state(ch, st);
     chain_remove(ch, i);
     if (chain_add(ch, j) == BASEL_OK) {
         ch->acc[MOVE_SWAP]++;
@@ -239,8 +270,7 @@ static void move_swap(rj_chain *ch, const bsl_vs_problem *pb)
 static int step(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
 {
     const size_t k = bsl_cmodel_k(ch->M);
-    const double pa = move_prob(st, pb, k, MOVE_ADD), pd = move_prob(st, pb, k, MOVE_DEL);
-    const double ps = move_prob(st, pb, k, MOVE_SWAP);
+    const double pa = st->p[3 * k + MOVE_ADD], pd = st->p[3 * k + MOVE_DEL], ps = st->p[3 * k + MOVE_SWAP];
     if (pa + pd + ps == 0) return BASEL_OK; /* m = 0 or kmin = kmax = 0: nothing moves */
     const double u = gsl_rng_uniform(ch->r) * (pa + pd + ps);
     const int move = u < pa ? MOVE_ADD : u < pa + pd ? MOVE_DEL : MOVE_SWAP;
@@ -250,26 +280,26 @@ static int step(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
     else if (move == MOVE_DEL)
         move_del(ch, pb, st);
     else
-        move_swap(ch, pb);
+        move_swap(ch, pb, st);
     return ch->rc;
 }
 
 /* Rao-Blackwell pass: P(gamma_j = 1 | rest) for every atom at this state. */
-static void rb_pass(rj_chain *ch, const bsl_vs_problem *pb)
+static void rb_pass(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
 {
     bsl_cmodel *M = ch->M;
     const size_t k = bsl_cmodel_k(M), m = pb->D->m;
     const size_t *active = bsl_cmodel_active(M);
-    const double s_cur = score(pb, bsl_cmodel_log_ml(M), k);
+    const double s_cur = score_k(st, bsl_cmodel_log_ml(M), k);
     if (k > 0) bsl_cmodel_drop_scores(M, ch->scratch);
     for (size_t p = 0; p < k; p++) {
-        const double s_out = score(pb, ch->scratch[p], k - 1);
+        const double s_out = score_k(st, ch->scratch[p], k - 1);
         ch->rb[active[p]] += s_out == -INFINITY ? 1.0 : 1.0 / (1.0 + exp(s_out - s_cur));
     }
     bsl_cmodel_add_scores(M, m, ch->add_sc); /* every dormant atom's try_add, batched */
     for (size_t j = 0; j < m; j++) {
         if (isnan(ch->add_sc[j])) continue; /* active: credited above */
-        const double s_in = score(pb, ch->add_sc[j], k + 1);
+        const double s_in = score_k(st, ch->add_sc[j], k + 1);
         ch->rb[j] += s_in == -INFINITY ? 0.0 : 1.0 / (1.0 + exp(s_cur - s_in));
     }
     ch->evals += (double)m;
@@ -356,10 +386,10 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
         if (it < run->burn) continue;
         const size_t t = it - run->burn;
         if ((rc = record(ch, tick->trace, t, run))) break;
-        if (x->st->rb_every && t % x->st->rb_every == 0) rb_pass(ch, pb);
+        if (x->st->rb_every && t % x->st->rb_every == 0) rb_pass(ch, pb, x->st);
         if (t % m == 0) coef_accumulate(ch);
     }
-    if (!rc) rc = flush_state(ch, pb);
+    if (!rc) rc = flush_state(ch, x->st);
     return rc;
 }
 
@@ -480,7 +510,7 @@ static int merge(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
     for (size_t h = 0; h < chains; h++) {
         kept[h] = ch[h].it > run->burn ? ch[h].it - run->burn : 0;
         res->iter_done += (double)ch[h].it;
-        if (cs->partial && kept[h] && ch[h].it < run->burn + run->iter && flush_state(&ch[h], pb)) {
+        if (cs->partial && kept[h] && ch[h].it < run->burn + run->iter && flush_state(&ch[h], st)) {
             free(kept);
             return BASEL_ENOMEM;
         }
@@ -543,7 +573,7 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
                basel_error *err)
 {
     const size_t m = pb->D->m, chains = run->chains ? run->chains : 1;
-    rj_settings st;
+    rj_settings st = {0};
     int rc = read_settings(&st, pb, run, err);
     if (rc) return rc;
     if (run->iter == 0) return bsl_fail(err, BASEL_EINVAL, "--iter must be positive");
@@ -561,6 +591,7 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
         free(ch);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
+    if (rj_tables(&st, pb)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     for (size_t h = 0; h < chains && !rc; h++) rc = chain_init(&ch[h], pb, &r1, &st, h, err);
     bsl_chains cs = {.chains = chains, .max_time = run->max_time, .threads = run->threads, .seed = run->seed,
                      .units = run->burn + run->iter, .progress = run->progress,
@@ -585,6 +616,7 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
     bsl_chains_free(&cs);
     for (size_t h = 0; h < chains; h++) chain_free(&ch[h]);
     free(ch);
+    rj_tables_free(&st);
     res->seconds = omp_get_wtime() - t0;
     return rc;
 }

@@ -342,8 +342,9 @@ static vif_bound vif_bound_of(const bsl_model *M)
     for (size_t p = 0; p < M->k; p++) {
         const double dp = M->GA[p + p * ld] + M->tau, Bpp = M->Ainv[p + p * ld];
         if (!(Bpp > 0 && dp > 0)) return (vif_bound){-1, 0, 0}; /* a drifted inverse */
-        b.vif = fmax(b.vif, dp * Bpp);
-        b.dmax = fmax(b.dmax, dp);
+        const double vp = dp * Bpp; /* positive: comparisons, not libm's fmax */
+        if (vp > b.vif) b.vif = vp;
+        if (dp > b.dmax) b.dmax = dp;
         b.tr += Bpp;
     }
     return b;
@@ -664,14 +665,11 @@ int bsl_model_add(bsl_model *M, size_t j)
 /* Delete row and column p of the k x k block A (leading dimension ld). */
 static void delete_row_col(double *A, size_t k, size_t ld, size_t p)
 {
-    for (size_t j = 0, jn = 0; j < k; j++) {
-        if (j == p) continue;
-        for (size_t i = 0, in = 0; i < k; i++) {
-            if (i == p) continue;
-            A[in + jn * ld] = A[i + j * ld];
-            in++;
-        }
-        jn++;
+    const size_t below = k - p - 1; /* rows after p move up by one */
+    for (size_t j = 0; j < p; j++) memmove(A + p + j * ld, A + p + 1 + j * ld, below * sizeof *A);
+    for (size_t j = p + 1; j < k; j++) { /* and columns after p left by one */
+        memcpy(A + (j - 1) * ld, A + j * ld, p * sizeof *A);
+        memcpy(A + p + (j - 1) * ld, A + p + 1 + j * ld, below * sizeof *A);
     }
 }
 

@@ -102,7 +102,7 @@ double bsl_log_ml_formula_lg(const bsl_coef_prior *p, size_t n, size_t q, size_t
     const double tau = bsl_coef_tau(p);
     double s = 0;
     for (size_t o = 0; o < c; o++) {
-        const double rss = fmax(yy[o] - quad[o], 0.0);
+        const double r0 = yy[o] - quad[o], rss = r0 > 0 ? r0 : 0.0; /* fmax, inline */
         switch (p->kind) {
         case BSL_COEF_G: {
             const double g = gv ? gv[o] : p->g, log1p_g = lg ? lg[o] : log1p(g);

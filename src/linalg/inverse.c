@@ -84,20 +84,32 @@ int bsl_inv_from_chol(const bsl_chol *c, double *Ainv, size_t ld)
         double *w = Ainv + j * ld;
         w[j] = 1.0;
         for (size_t i = j + 1; i < k; i++) w[i] = 0.0;
-        for (size_t l = j; l < k; l++) {
-            const double *Ll = c->L + l * c->cap;
+    }
+    /* the k substitutions side by side, step l of every column at once:
+     * each column sees the same operations in the same order as alone (the
+     * same bits), but its division by L_ll no longer waits on the previous
+     * one of the same column (a chain of k^2/2 divisions was most of a
+     * refresh) */
+    for (size_t l = 0; l < k; l++) {
+        const double *Ll = c->L + l * c->cap;
+        for (size_t j = 0; j <= l; j++) {
+            double *w = Ainv + j * ld;
             const double wl = w[l] / Ll[l];
             w[l] = wl;
             for (size_t i = l + 1; i < k; i++) w[i] -= Ll[i] * wl;
         }
     }
     for (size_t j = 0; j < k; j++) {
+        /* rows l >= j of columns i and j, for all i < j at once: each sum
+         * runs over l in the same order as one dot product at a time (the
+         * same bits), but the j sums advance together instead of waiting on
+         * one addition chain (a refresh was a tenth of an rj move) */
         const double *wj = Ainv + j * ld;
-        for (size_t i = 0; i < j; i++) { /* rows l >= j of columns i and j */
-            const double *wi = Ainv + i * ld;
-            double t = 0;
-            for (size_t l = j; l < k; l++) t += wi[l] * wj[l];
-            AI(i, j) = t;
+        double *aj = Ainv + j * ld; /* rows 0..j-1 of column j: free (W is lower) */
+        for (size_t i = 0; i < j; i++) aj[i] = 0;
+        for (size_t l = j; l < k; l++) {
+            const double wjl = wj[l];
+            for (size_t i = 0; i < j; i++) aj[i] += Ainv[l + i * ld] * wjl;
         }
         double t = 0;
         for (size_t l = j; l < k; l++) t += wj[l] * wj[l];

@@ -84,6 +84,8 @@ typedef struct rj_chain {
     double *coef;           /* m x c: sum of posterior means */
     double n_coef;
     bsl_modelset set;
+    bsl_subset_key key;     /* the current state's key in set (atoms: kmax + 1) */
+    int key_ok, prefetch;   /* key describes the state; its next prefetch stage (0: none) */
     double run_len;         /* iterations in the current state not yet in set */
     double nu_sum[2];       /* post-burn sums of the model's nuisance parameters */
     double *scratch;        /* kmax + 1 (drop scores) and (kmax+1) x c (beta) */
@@ -180,6 +182,7 @@ static int chain_add(rj_chain *ch, size_t j)
 {
     const int rc = bsl_cmodel_add(ch->M, j);
     if (rc == BASEL_OK) fen_update(ch, j, -1);
+    ch->key_ok = 0;
     return rc;
 }
 
@@ -187,6 +190,23 @@ static void chain_remove(rj_chain *ch, size_t j)
 {
     bsl_cmodel_remove(ch->M, j);
     fen_update(ch, j, 1);
+    ch->key_ok = 0;
+}
+
+/* After a move: the key of a new state, made now and its place in the
+ * visited set fetched stage by stage over the next moves, so that the
+ * flush when the chain leaves the state finds it in the cache
+ * (bsl_modelset_key). */
+static void track_state(rj_chain *ch)
+{
+    if (!ch->key_ok) {
+        bsl_modelset_key(&ch->key, bsl_cmodel_active(ch->M), bsl_cmodel_k(ch->M));
+        ch->key_ok = 1;
+        ch->prefetch = 0;
+    } else if (ch->prefetch > 2) {
+        return;
+    }
+    bsl_modelset_prefetch(&ch->set, &ch->key, ch->prefetch++);
 }
 
 static int accept(gsl_rng *r, double log_a)
@@ -206,7 +226,9 @@ static int flush_state(rj_chain *ch, const rj_settings *st)
     const size_t *active = bsl_cmodel_active(ch->M);
     for (size_t i = 0; i < k; i++) ch->freq[active[i]] += ch->run_len;
     ch->size_cnt[k] += ch->run_len;
-    if (bsl_modelset_add(&ch->set, active, k, ch->run_len, score_k(st, bsl_cmodel_log_ml(ch->M), k)))
+    const double lp = score_k(st, bsl_cmodel_log_ml(ch->M), k);
+    if (ch->key_ok ? bsl_modelset_add_key(&ch->set, &ch->key, ch->run_len, lp)
+                   : bsl_modelset_add(&ch->set, active, k, ch->run_len, lp))
         ch->rc = BASEL_ENOMEM;
     ch->run_len = 0;
     return ch->rc;
@@ -281,6 +303,7 @@ static int step(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
         move_del(ch, pb, st);
     else
         move_swap(ch, pb, st);
+    track_state(ch);
     return ch->rc;
 }
 
@@ -431,6 +454,7 @@ static void chain_io(void *ctx, size_t chain, bsl_ck *k)
     const rj_ctx *x = ctx;
     rj_chain *ch = &x->ch[chain];
     const size_t m = ch->m, c = ch->c, kc = x->pb->kmax + 1;
+    ch->key_ok = 0; /* a loaded state has no key yet */
     bsl_ck_rng(k, ch->r);
     bsl_ck_cmodel(k, ch->M);
     bsl_ck_val(k, ch->it);
@@ -480,6 +504,7 @@ static void chain_free(rj_chain *ch)
     free(ch->coef);
     free(ch->scratch);
     free(ch->beta);
+    free(ch->key.atoms);
     bsl_vs_result_free(&ch->draws);
     bsl_modelset_free(&ch->set);
 }
@@ -509,8 +534,9 @@ static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
     ch->coef = bsl_calloc(m * c, sizeof(double));
     ch->scratch = bsl_calloc(kc, sizeof(double));
     ch->beta = bsl_calloc(kc * c, sizeof(double));
+    ch->key.atoms = bsl_calloc(kc, sizeof(size_t));
     if (!ch->r || !ch->freq || !ch->rb || !ch->add_sc || !ch->fen || !ch->size_cnt || !ch->coef ||
-        !ch->scratch || !ch->beta || bsl_modelset_init(&ch->set, st->max_models))
+        !ch->scratch || !ch->beta || !ch->key.atoms || bsl_modelset_init(&ch->set, st->max_models))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory for chain %zu", chain);
     ch->id = (unsigned)chain;
     if (bsl_vs_result_init(&ch->draws, m, c, pb->kmax, 1))

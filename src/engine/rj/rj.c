@@ -51,6 +51,7 @@
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <omp.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,13 +79,15 @@ typedef struct rj_chain {
     double *freq;           /* m: iterations with atom j active */
     double *rb;             /* m: sum of conditional inclusion probabilities */
     double *add_sc;         /* m: the scores of a Rao-Blackwell pass */
-    size_t *fen;            /* m + 1: the dormant atoms' Fenwick tree */
+    size_t *fen;            /* the dormant atoms' Fenwick tree (fen_init) */
+    size_t fen_top;         /* the largest power of 2 <= max(m, 1) */
+    size_t *sorted;         /* kmax + 1: the active atoms in id order (the state's key) */
     double n_rb;
     double *size_cnt;       /* kmax + 1 */
     double *coef;           /* m x c: sum of posterior means */
     double n_coef;
     bsl_modelset set;
-    bsl_subset_key key;     /* the current state's key in set (atoms: kmax + 1) */
+    bsl_subset_key key;     /* the current state's key in set (atoms: sorted) */
     int key_ok, prefetch;   /* key describes the state; its next prefetch stage (0: none) */
     double run_len;         /* iterations in the current state not yet in set */
     double nu_sum[2];       /* post-burn sums of the model's nuisance parameters */
@@ -157,37 +160,74 @@ static void fen_update(rj_chain *ch, size_t j, long delta)
     for (size_t i = j + 1; i <= ch->m; i += i & (~i + 1)) ch->fen[i] = (size_t)((long)ch->fen[i] + delta);
 }
 
+/* fen[1..m] the tree; fen[m+1 .. 2 fen_top) (the search's overshoot) a
+ * count no search stops short of, so that the search needs no bound check. */
+static size_t fen_len(size_t m, size_t top)
+{
+    return BSL_MAX(m + 1, 2 * top);
+}
+
 static void fen_init(rj_chain *ch)
 {
     for (size_t i = 1; i <= ch->m; i++) ch->fen[i] = 0;
+    for (size_t i = ch->m + 1; i < fen_len(ch->m, ch->fen_top); i++) ch->fen[i] = SIZE_MAX;
     for (size_t j = 0; j < ch->m; j++)
         if (!bsl_cmodel_is_active(ch->M, j)) fen_update(ch, j, 1);
 }
 
-/* The nth dormant atom (0-based) in id order. */
+/* The nth dormant atom (0-based) in id order: a descent over the powers of
+ * 2, each step taken or not by a select rather than a branch (half of
+ * them went the unpredicted way). */
 static size_t nth_inactive(const rj_chain *ch, size_t nth)
 {
-    size_t pos = 0, rem = nth + 1, step = 1;
-    while (step * 2 <= ch->m) step *= 2;
-    for (; step; step /= 2)
-        if (pos + step <= ch->m && ch->fen[pos + step] < rem) {
-            pos += step;
-            rem -= ch->fen[pos];
-        }
+    size_t pos = 0, rem = nth + 1;
+    for (size_t step = ch->fen_top; step; step >>= 1) {
+        const size_t next = pos + step, f = ch->fen[next];
+        const int go = f < rem;
+        pos = go ? next : pos;
+        rem = go ? rem - f : rem;
+    }
     return pos;
+}
+
+/* The active atoms in id order, from the model (a start or a resume). */
+static void sorted_init(rj_chain *ch)
+{
+    const size_t k = bsl_cmodel_k(ch->M);
+    for (size_t j = 0, a = 0; j < ch->m && a < k; j++)
+        if (bsl_cmodel_is_active(ch->M, j)) ch->sorted[a++] = j;
+    ch->key_ok = 0;
+}
+
+/* j into (in = 1) or out of the id-ordered active atoms (k before the change). */
+static void sorted_update(rj_chain *ch, size_t j, size_t k, int in)
+{
+    size_t a = 0;
+    while (a < k && ch->sorted[a] < j) a++;
+    if (in) {
+        memmove(ch->sorted + a + 1, ch->sorted + a, (k - a) * sizeof *ch->sorted);
+        ch->sorted[a] = j;
+    } else {
+        memmove(ch->sorted + a, ch->sorted + a + 1, (k - a - 1) * sizeof *ch->sorted);
+    }
 }
 
 /* The model's add and remove, with the dormant tree kept in step. */
 static int chain_add(rj_chain *ch, size_t j)
 {
+    const size_t k = bsl_cmodel_k(ch->M);
     const int rc = bsl_cmodel_add(ch->M, j);
-    if (rc == BASEL_OK) fen_update(ch, j, -1);
+    if (rc == BASEL_OK) {
+        fen_update(ch, j, -1);
+        sorted_update(ch, j, k, 1);
+    }
     ch->key_ok = 0;
     return rc;
 }
 
 static void chain_remove(rj_chain *ch, size_t j)
 {
+    sorted_update(ch, j, bsl_cmodel_k(ch->M), 0);
     bsl_cmodel_remove(ch->M, j);
     fen_update(ch, j, 1);
     ch->key_ok = 0;
@@ -200,7 +240,7 @@ static void chain_remove(rj_chain *ch, size_t j)
 static void track_state(rj_chain *ch)
 {
     if (!ch->key_ok) {
-        bsl_modelset_key(&ch->key, bsl_cmodel_active(ch->M), bsl_cmodel_k(ch->M));
+        bsl_modelset_key(&ch->key, ch->sorted, bsl_cmodel_k(ch->M)); /* sorted: no sorting */
         ch->key_ok = 1;
         ch->prefetch = 0;
     } else if (ch->prefetch > 2) {
@@ -425,6 +465,7 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
         ch->it = 0;
     }
     fen_init(ch); /* the dormant atoms of the state begun or resumed */
+    sorted_init(ch);
     const size_t rb_every = x->st->rb_every, tstep = tick->trace ? tick->trace->step : 0;
     rj_phase ph = phase_at(ch->it, m, run->burn, rb_every, tick->trace);
     for (; ch->it < total && !rc; ch->it++, ph.sweep = next_mod(ph.sweep, m)) {
@@ -504,7 +545,7 @@ static void chain_free(rj_chain *ch)
     free(ch->coef);
     free(ch->scratch);
     free(ch->beta);
-    free(ch->key.atoms);
+    free(ch->sorted);
     bsl_vs_result_free(&ch->draws);
     bsl_modelset_free(&ch->set);
 }
@@ -529,14 +570,16 @@ static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
     ch->freq = bsl_calloc(m, sizeof(double));
     ch->rb = bsl_calloc(m, sizeof(double));
     ch->add_sc = bsl_calloc(m, sizeof(double));
-    ch->fen = bsl_calloc(m + 1, sizeof(size_t));
+    while (ch->fen_top * 2 <= m) ch->fen_top = ch->fen_top ? 2 * ch->fen_top : 1;
+    ch->fen = bsl_calloc(fen_len(m, ch->fen_top), sizeof(size_t));
+    ch->sorted = bsl_calloc(kc, sizeof(size_t));
+    ch->key.atoms = ch->sorted;
     ch->size_cnt = bsl_calloc(kc, sizeof(double));
     ch->coef = bsl_calloc(m * c, sizeof(double));
     ch->scratch = bsl_calloc(kc, sizeof(double));
     ch->beta = bsl_calloc(kc * c, sizeof(double));
-    ch->key.atoms = bsl_calloc(kc, sizeof(size_t));
     if (!ch->r || !ch->freq || !ch->rb || !ch->add_sc || !ch->fen || !ch->size_cnt || !ch->coef ||
-        !ch->scratch || !ch->beta || !ch->key.atoms || bsl_modelset_init(&ch->set, st->max_models))
+        !ch->scratch || !ch->beta || !ch->sorted || bsl_modelset_init(&ch->set, st->max_models))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory for chain %zu", chain);
     ch->id = (unsigned)chain;
     if (bsl_vs_result_init(&ch->draws, m, c, pb->kmax, 1))

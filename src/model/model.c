@@ -595,7 +595,10 @@ double bsl_model_try_swap(bsl_model *M, size_t i, size_t j)
     if (check) {
         inverse_for_reading(M);
         const double sc = swap_score_from_inverse(M, p, j, d);
-        if (!isnan(sc)) return sc;
+        if (!isnan(sc)) {
+            M->swaps_inv++;
+            return sc;
+        }
     }
     for (size_t l = 0; l < k; l++) memcpy(S->L + l * cap + l, M->chol.L + l * cap + l, (k - l) * sizeof(double));
     S->k = k;

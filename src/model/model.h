@@ -257,6 +257,7 @@ typedef struct bsl_model {
     size_t *rb_atoms;    /* m: add_scores' dormant atoms (dense Gram only) */
     bsl_chol sw_chol;    /* try_swap: scratch copy of the factor, */
     double *sw_z, *sw_g; /* of z and of the cross products (allocated on first use) */
+    size_t swaps_inv;    /* try_swap scores taken from the explicit inverse (a count for tests) */
 } bsl_model;
 
 /* An empty model (k = 0) able to hold kmax atoms. */

@@ -427,7 +427,8 @@ static void block_solve_upper(const bsl_model *M, double *U, const double *V, si
  * solves together: V = L^{-1} G_{A,J} (k x r, row-major, so that each step
  * of the substitution is one vectorised row operation over all r atoms),
  * the Schur complements s_j = d_j + tau - |v_j|^2 and, where the
- * collinearity check needs it, U = L^{-T} V = A^{-1} G_{A,J}; then
+ * collinearity check needs it and vif_surely_ok cannot settle it for some
+ * atom, U = L^{-T} V = A^{-1} G_{A,J} (then for all of them); then
  * try_add's arithmetic atom by atom. O(k^2 r) like r try_adds, in a few
  * long loops instead of r short ones. Other designs (or no memory for the
  * k x r blocks): try_add atom by atom. */

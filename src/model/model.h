@@ -287,8 +287,10 @@ int bsl_model_add(bsl_model *M, size_t j);
 void bsl_model_add_scores(bsl_model *M, double *out);
 /* Score of the set with the active atom i replaced by j, model unchanged
  * (-inf when j cannot enter the set without i; NAN when out of memory),
- * O(k^2) on a scratch copy of the factor: the caller moves by remove(i),
- * add(j) on acceptance. */
+ * O(k^2): from the explicit inverse on well-conditioned sets when the
+ * collinearity check reads it anyway (tau = 0), else on a scratch copy of
+ * the factor (model.c); the two agree to rounding. The caller moves by
+ * remove(i), add(j) on acceptance. */
 double bsl_model_try_swap(bsl_model *M, size_t i, size_t j);
 /* Remove atom j (must be active). */
 void bsl_model_remove(bsl_model *M, size_t j);

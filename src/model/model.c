@@ -569,7 +569,9 @@ static double swap_score_from_inverse(bsl_model *M, size_t p, size_t j, double d
  * the other atoms reads the explicit inverse: (A_{-p}^{-1})_qq = B_qq -
  * B_qp^2 / B_pp (B = A^{-1}), plus u_q^2 / s with u = A_{-p}^{-1} g_{-p}
  * from the scratch factor, as try_add's, unless vif_surely_ok settles it.
- * O(k^2). */
+ * O(k^2). (The inverse is made fit to read before the rank check of j,
+ * which the factor's path alone did after it: a refresh may come one read
+ * earlier when j is collinear, a change of rounding only.) */
 double bsl_model_try_swap(bsl_model *M, size_t i, size_t j)
 {
     M->trial_j = -1;

@@ -527,9 +527,10 @@ void bsl_model_add_scores(bsl_model *M, double *out)
  * It differs from the factor's arithmetic only by rounding, which grows
  * with the variance inflation and with d / s', so it is taken only where
  * both are small: every active VIF below BSL_INV_VIF (the inverse as
- * accurate as the factor, model.h) and s' / d above 1e-6 (and 1e4 times
- * the rank tolerance), and the collinearity check of the other atoms is
- * settled by vif_surely_ok. Elsewhere NAN: the caller takes the factor's
+ * accurate as the factor, model.h) and s' / d above 1e-4 (and 1e4 times
+ * the rank tolerance), where the rounding of s' = d - g'u + ... is at most
+ * about k eps VIF d / s' ~ 3e-7 of s' (k = 15), and the collinearity check
+ * of the other atoms is settled by vif_surely_ok. Elsewhere NAN: the caller takes the factor's
  * path. The caller has made the inverse fit to read. */
 static double swap_score_from_inverse(bsl_model *M, size_t p, size_t j, double d)
 {
@@ -541,7 +542,7 @@ static double swap_score_from_inverse(bsl_model *M, size_t p, size_t j, double d
     bsl_inv_apply(M->Ainv, k, ld, M->trial_g, u);
     const double up = u[p];
     const double s = d - bsl_dot(M->trial_g, u, k) + up * up / Bpp;
-    if (!(s > fmax(1e-6, 1e4 * M->rank_tol) * d) || !vif_surely_ok(M, &vb, s, d)) return NAN;
+    if (!(s > fmax(1e-4, 1e4 * M->rank_tol) * d) || !vif_surely_ok(M, &vb, s, d)) return NAN;
     double *qd = M->trial_quad;
     for (size_t o = 0; o < c; o++) {
         double wp = 0, ub = 0;

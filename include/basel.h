@@ -51,9 +51,11 @@ typedef enum basel_status {
     BASEL_ERANGE = -7,     /* a problem too large for the method (e.g. m > 24 to enumerate) */
     BASEL_EINTERNAL = -8,  /* a bug: please report it */
     /* Positive: the call ended early, and says why. */
-    BASEL_INTERRUPTED = 1  /* the progress callback returned BASEL_PROGRESS_STOP: the
+    BASEL_INTERRUPTED = 1, /* the progress callback returned BASEL_PROGRESS_STOP: the
                               chains stopped at a boundary, and their state is in the
                               checkpoint file when the option "checkpoint" was set */
+    BASEL_ELSEWHERE = 2    /* this process ran its share of the chains and handed it to
+                              rank 0, which makes the fit (basel_options_set_ranks) */
 } basel_status;
 
 /* Caller-owned error record, filled by every call that can fail. line and
@@ -211,6 +213,30 @@ typedef int (*basel_progress_report_fn)(const basel_progress *p, void *user);
  * from which a caller shows a rate and the time left. Either or both may be
  * set; the report is made first. */
 BASEL_API void basel_options_set_progress_report(basel_options *o, basel_progress_report_fn fn, void *user);
+/* Chains over processes (the command line's optional MPI build; README
+ * "More than one machine"). Every process runs the same fit with the same
+ * data and options; chain c runs in the process whose rank is c mod size,
+ * seeded as in a one-process run. After its chains, every process calls
+ * gather exactly once per fit with the bytes of its chains' complete states
+ * (rank 0 with none): on rank 0, gather returns each rank's bytes in
+ * parts[r], lens[r] (r = 0 .. size - 1; allocated with malloc, the library
+ * frees them; when it could not allocate them, parts and lens are NULL
+ * and gather receives and discards), on the other ranks it only sends
+ * (parts and lens NULL); it returns 0, or non-zero
+ * when the transfer failed. Rank 0 then reads every chain's state and makes
+ * the fit, byte-identical to the one-process fit with the same chains and
+ * seed; the other ranks' basel_fit_run returns BASEL_ELSEWHERE (no fit).
+ * The methods whose chains run on the chain driver and can save their state
+ * (bd, rj, ssvs, mixture, anneal, rbf) are distributed; the others compute
+ * the whole fit in every process. "checkpoint", "restart" and "max-time"
+ * are refused with size > 1 (BASEL_EINVAL). A size of 1, or ranks NULL:
+ * one process, as without this call. Copies *ranks; user is borrowed. */
+typedef struct basel_ranks {
+    int rank, size;
+    int (*gather)(void *user, const void *bytes, size_t len, void **parts, size_t *lens);
+    void *user;
+} basel_ranks;
+BASEL_API void basel_options_set_ranks(basel_options *o, const basel_ranks *ranks);
 BASEL_API void basel_options_free(basel_options *o);
 
 /* ----------------------------------------------------------------- fit */

@@ -68,6 +68,16 @@ int cli_needs_value(const char *cmd, const char *opt, const char *value);
  * (returns 2) otherwise (cli_predict.c). */
 int cli_digits(const char *cmd, const char *value, int *digits);
 
+/* Processes: the MPI build's cli_par_mpi.c, else cli_par_none.c (one
+ * process). cli_par_init starts MPI when run by mpirun with more than one
+ * process; cli_par_ranks is then what basel_options_set_ranks takes (NULL
+ * in one process); cli_par_rank is 0 in one process. cli_par_finish ends
+ * MPI and returns the exit status every process gives: rank 0's. */
+void cli_par_init(int *argc, char ***argv);
+int cli_par_rank(void);
+const basel_ranks *cli_par_ranks(void);
+int cli_par_finish(int status);
+
 /* One subcommand: its name, entry, help and one-line summary (main.c). */
 typedef struct cli_command {
     const char *name;

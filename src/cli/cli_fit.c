@@ -270,6 +270,9 @@ int cli_fit(int argc, char **argv)
     const double t0 = now();
     if (status || (status = check_files(&a, o))) goto done;
     if (a.draws) basel_options_set(o, "keep-draws", "1", &err);
+    /* under mpirun: chains across the processes, rank 0 alone reports and writes */
+    basel_options_set_ranks(o, cli_par_ranks());
+    if (cli_par_rank() > 0) a.quiet = 1;
     fit_progress prog = {.show = !a.quiet};
     cli_progress_start(&prog.bar);
     basel_options_set_progress_report(o, progress, &prog);
@@ -279,6 +282,8 @@ int cli_fit(int argc, char **argv)
     const int failed = a.stats ? basel_fit_run_stats(&fit, a.stats, o, &err)
                                : basel_data_read_csv(&data, a.train, label, &err) || basel_fit_run(&fit, data, o, &err);
     catch_signals(0);
+    if (failed && err.code == BASEL_ELSEWHERE) goto done; /* this rank's chains went to rank 0 */
+    if (!failed && cli_par_rank() > 0) goto done;        /* a method whose chains do not travel */
     if (failed) {
         if (!a.quiet) cli_progress_end(&prog.bar);
         if (stop_signal && (err.code == BASEL_INTERRUPTED || err.code == BASEL_ECANCELLED)) {

@@ -1,0 +1,15 @@
+/* cli_par_none.c: one process (the default build; the MPI build has
+ * cli_par_mpi.c instead, cli.h "Processes"). */
+#include "cli.h"
+
+void cli_par_init(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+}
+
+int cli_par_rank(void) { return 0; }
+
+const basel_ranks *cli_par_ranks(void) { return NULL; }
+
+int cli_par_finish(int status) { return status; }

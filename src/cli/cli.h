@@ -75,6 +75,9 @@ int cli_digits(const char *cmd, const char *value, int *digits);
  * MPI and returns the exit status every process gives: rank 0's. */
 void cli_par_init(int *argc, char ***argv);
 int cli_par_rank(void);
+/* Across processes, the seed of a fit that names none (the same in every
+ * process); 0 in one process (the library picks one). */
+unsigned long cli_par_seed(void);
 const basel_ranks *cli_par_ranks(void);
 int cli_par_finish(int status);
 

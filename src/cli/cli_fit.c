@@ -273,6 +273,13 @@ int cli_fit(int argc, char **argv)
     /* under mpirun: chains across the processes, rank 0 alone reports and writes */
     basel_options_set_ranks(o, cli_par_ranks());
     if (cli_par_rank() > 0) a.quiet = 1;
+    const char *given_seed = basel_options_get(o, "seed");
+    const int seed_picked = !given_seed || !*given_seed || !strcmp(given_seed, "0");
+    if (seed_picked && cli_par_seed()) {
+        char text[24];
+        snprintf(text, sizeof text, "%lu", cli_par_seed());
+        basel_options_set(o, "seed", text, &err);
+    }
     fit_progress prog = {.show = !a.quiet};
     cli_progress_start(&prog.bar);
     basel_options_set_progress_report(o, progress, &prog);
@@ -305,7 +312,7 @@ int cli_fit(int argc, char **argv)
     /* the fit's warnings (FIT.json diagnostics.warnings), one line each */
     for (size_t i = 0; !a.quiet && i < basel_fit_warning_count(fit); i++)
         fprintf(stderr, "basel: warning: %s\n", basel_fit_warning(fit, i));
-    if (!a.quiet && !strcmp(basel_options_get(o, "seed"), "0"))
+    if (!a.quiet && seed_picked)
         fprintf(stderr, "basel: seed %lu (pass --seed %lu to repeat this fit)\n", basel_fit_seed(fit),
                 basel_fit_seed(fit));
     /* the draws first: if either output fails, FIT.json is not left behind

@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MSG_TAG 7177
@@ -45,6 +46,7 @@ static int heard_failure; /* rank 0: a rank sent its status instead of its chain
 static int saved_stderr = -1;
 static FILE *captured;
 static basel_ranks ranks;
+static unsigned long shared_seed;
 
 /* Rank 0: the one message of rank r, as bytes after its kind and status. */
 static int receive(int r, int *kind, int *status, void **bytes, size_t *len)
@@ -165,11 +167,18 @@ void cli_par_init(int *argc, char ***argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (rank == 0 && !(heard = calloc((size_t)size, sizeof *heard))) MPI_Abort(MPI_COMM_WORLD, 1);
+    /* one seed for a fit that names none, chosen here since every rank is
+     * sure to be here (one from each rank's clock would make different fits) */
+    unsigned long seed = ((unsigned long)time(NULL) * 2654435761UL ^ (unsigned long)getpid() * 40503UL) & 0x7fffffffUL;
+    MPI_Bcast(&seed, 1, MPI_UNSIGNED_LONG, 0, MPI_COMM_WORLD);
+    shared_seed = seed ? seed : 1;
     ranks = (basel_ranks){rank, size, gather, NULL};
     if (rank > 0) capture_stderr();
 }
 
 int cli_par_rank(void) { return rank; }
+
+unsigned long cli_par_seed(void) { return started ? shared_seed : 0; }
 
 const basel_ranks *cli_par_ranks(void) { return started && size > 1 ? &ranks : NULL; }
 

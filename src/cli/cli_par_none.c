@@ -10,6 +10,8 @@ void cli_par_init(int *argc, char ***argv)
 
 int cli_par_rank(void) { return 0; }
 
+unsigned long cli_par_seed(void) { return 0; }
+
 const basel_ranks *cli_par_ranks(void) { return NULL; }
 
 int cli_par_finish(int status) { return status; }

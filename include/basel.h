@@ -136,6 +136,14 @@ BASEL_API double basel_data_value(const basel_data *d, size_t i, size_t j);
 /* A new data set holding the given rows of d (0-based), in that order. */
 BASEL_API int basel_data_subset(basel_data **out, const basel_data *d, const size_t *rows,
                                 size_t nrows, basel_error *err);
+/* The centred cross products of k numeric columns of d (cols, 0-based)
+ * about the given means: out[a + b k] = sum over rows of (x_a - mean[a]) (x_b
+ * - mean[b]), k x k, both triangles. With the means of all the rows, sums of
+ * this over blocks of rows are the whole table's centred X'X, X'y and y'y
+ * (basel_stats). BASEL_EINVAL naming a cell that is not a number (file,
+ * line, column), BASEL_ENOMEM (n x k doubles are held). */
+BASEL_API int basel_data_crossprod(const basel_data *d, const size_t *cols, size_t k, const double *mean,
+                                   double *out, basel_error *err);
 BASEL_API void basel_data_free(basel_data *d);
 
 /* ------------------------------------------------------------- options */
@@ -266,6 +274,25 @@ BASEL_API int basel_fit_run(basel_fit **out, const basel_data *data, const basel
  * behind the statistics. Errors: as basel_fit_run, and BASEL_EIO /
  * BASEL_EPARSE for the file, BASEL_EINVAL naming a bad key. */
 BASEL_API int basel_fit_run_stats(basel_fit **out, const char *path, const basel_options *o, basel_error *err);
+/* The same from statistics in memory, the cross-product form of
+ * docs/SUMMARY_STATS.md: n rows, p inputs named inputs[0 .. p), the
+ * target's name (NULL: "y"), the centred X'X (p x p, column-major), X'y (p)
+ * and y'y, and the means (x_mean NULL: none, and y_mean is not read).
+ * source names them in messages and in FIT.json (summary_statistics.file;
+ * NULL: "<memory>"). The checks and errors of basel_fit_run_stats; the
+ * arrays are copied. */
+typedef struct basel_stats {
+    const char *source;
+    size_t n, p;
+    const char *const *inputs;
+    const char *target;
+    const double *xtx, *xty;
+    double yty;
+    const double *x_mean;
+    double y_mean;
+} basel_stats;
+BASEL_API int basel_fit_run_stats_mem(basel_fit **out, const basel_stats *stats, const basel_options *o,
+                                      basel_error *err);
 /* Write FIT.json. A new or regular file (or the file a symlink points to)
  * is replaced atomically: a temporary file beside it, then rename; a
  * replaced file keeps its mode. A character device or FIFO is written in

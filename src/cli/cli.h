@@ -75,6 +75,19 @@ int cli_digits(const char *cmd, const char *value, int *digits);
  * MPI and returns the exit status every process gives: rank 0's. */
 void cli_par_init(int *argc, char ***argv);
 int cli_par_rank(void);
+int cli_par_size(void);
+/* A process > 0 reports its own failure on the stderr it started with
+ * ("basel[rank R]: ..."; its stderr is otherwise held back). */
+void cli_par_say(const basel_error *err);
+/* Every process: x[0..n) becomes its sum (max: its maximum) over the
+ * processes; nothing in one process. 0, or -1 when MPI fails. Every
+ * process must call it, in the same order and with the same n. */
+int cli_par_reduce(double *x, size_t n, int max);
+/* fit --row-blocks (cli_rows.c): each process reads its block of path's
+ * rows, the centred X'X, X'y, y'y and n of the target and inputs that o
+ * names are added over the processes, and the fit runs on them
+ * (basel_fit_run_stats_mem). Every process calls it. */
+int cli_rows_fit(basel_fit **fit, const char *path, const basel_options *o, basel_error *err);
 /* Across processes, the seed of a fit that names none (the same in every
  * process); 0 in one process (the library picks one). */
 unsigned long cli_par_seed(void);

@@ -157,6 +157,19 @@ static void release_stderr(int show)
     captured = NULL;
 }
 
+void cli_par_say(const basel_error *err)
+{
+    if (saved_stderr < 0) return;
+    dprintf(saved_stderr, "basel[rank %d]: ", rank);
+    if (err->file[0]) {
+        dprintf(saved_stderr, "%s:", err->file);
+        if (err->line) dprintf(saved_stderr, "%zu:", err->line);
+        if (err->line && err->column) dprintf(saved_stderr, "%zu:", err->column);
+        dprintf(saved_stderr, " ");
+    }
+    dprintf(saved_stderr, "%s\n", err->message);
+}
+
 void cli_par_init(int *argc, char ***argv)
 {
     const char *np = getenv("OMPI_COMM_WORLD_SIZE");
@@ -177,6 +190,21 @@ void cli_par_init(int *argc, char ***argv)
 }
 
 int cli_par_rank(void) { return rank; }
+
+int cli_par_size(void) { return started ? size : 1; }
+
+int cli_par_reduce(double *x, size_t n, int max)
+{
+    if (!started) return 0;
+    for (size_t at = 0; at < n;) { /* MPI counts are int */
+        const size_t len = n - at < (size_t)INT_MAX ? n - at : (size_t)INT_MAX;
+        if (MPI_Allreduce(MPI_IN_PLACE, x + at, (int)len, MPI_DOUBLE, max ? MPI_MAX : MPI_SUM, MPI_COMM_WORLD) !=
+            MPI_SUCCESS)
+            return -1;
+        at += len;
+    }
+    return 0;
+}
 
 unsigned long cli_par_seed(void) { return started ? shared_seed : 0; }
 

@@ -39,6 +39,39 @@ expect 0 "" -- mpi -np 2 "$BASEL" fit "$LIN" --target y --method enumerate --see
 expect 0 "" -- "$BASEL" fit "$LIN" --target y --method enumerate --seed 3 --quiet -o "$T/en1.json"
 expect 0 "" -- cmp "$T/en1.json" "$T/en2.json"
 
+# --row-blocks: each rank reads a quarter of the rows; the statistics summed
+# over the ranks give the rows' posterior (the sums' order differs from one
+# process's, so to rounding: enumerate to 1e-10, rj with the same seed the
+# same run to 1e-12, as --stats in tests/cli/test_stats.sh)
+E=(--target y --method enumerate --prior g:g=200 --model-prior uniform --seed 1 --quiet)
+R=(--target y --method rj --iter 3000 --chains 4 --seed 9 --quiet)
+expect 0 "" -- "$BASEL" fit "$LIN" "${E[@]}" -o "$T/raw.json"
+expect 0 "" -- mpi -np 4 "$BASEL" fit "$LIN" "${E[@]}" --row-blocks -o "$T/rb.json"
+expect 0 "" -- "$BASEL" fit "$LIN" "${R[@]}" -o "$T/raw_rj.json"
+expect 0 "" -- mpi -np 4 "$BASEL" fit "$LIN" "${R[@]}" --row-blocks -o "$T/rb_rj.json"
+compare() { # rows-fit blocks-fit tolerance
+    python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3]); tol = float(sys.argv[3])
+d = max(abs(x - y) for x, y in zip(a["pip"] + a["model_size"]["prob"], b["pip"] + b["model_size"]["prob"]))
+assert d <= tol, f"PIP / size difference {d}"
+assert [m["atoms"] for m in a["models"]] == [m["atoms"] for m in b["models"]], "listed models differ"
+assert b["summary_statistics"]["kind"] == "xtx"
+PY
+}
+if compare "$T/raw.json" "$T/rb.json" 1e-10; then ok; else bad "enumerate: 4 row blocks differ from the rows"; fi
+if compare "$T/raw_rj.json" "$T/rb_rj.json" 1e-12; then ok; else bad "rj: 4 row blocks differ from the rows"; fi
+# a cell that is not a number in rank 3's block: that rank names it (the
+# file's line), every rank stops, nothing is written
+awk 'NR == 180 { sub(/^[^,]*/, "abc") } 1' "$LIN" > "$T/badcell.csv"
+expect 2 "basel\[rank 3\]: .*badcell.csv:180:1: column 'x1': 'abc' is not a number" -- \
+    mpi -np 4 "$BASEL" fit "$T/badcell.csv" "${R[@]}" --row-blocks -o "$T/bad.json"
+expect 1 "" -- test -e "$T/bad.json"
+# more ranks than rows
+head -4 "$LIN" > "$T/tiny.csv"
+expect 2 "too few rows for 4 processes" -- mpi -np 4 "$BASEL" fit "$T/tiny.csv" "${R[@]}" --row-blocks -o "$T/bad.json"
+expect 1 "" -- test -e "$T/bad.json"
+
 # bad input on every rank: exit 2, the library's message, no output
 expect 2 "target column 'nosuch' is not in the header" -- \
     mpi -np 4 "$BASEL" fit "$LIN" --target nosuch --method rj --chains 4 -o "$T/bad.json"

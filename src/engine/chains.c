@@ -465,7 +465,14 @@ int bsl_chains_run(bsl_chains *cs, bsl_chain_fn fn, void *ctx)
     if (!rc && sh.why != STOP_CANCEL) rc = run_rounds(cs, fn, ctx, &sh, state, status, todo, threads);
     sh.next_ckpt = 0;
     if (!rc && sh.why != STOP_CANCEL && sh.last < 1) report(&sh, 1);
-    if (bsl_chains_spread(cs)) rc = bsl_chains_gather(cs, rc, state, status, ctx);
+    if (bsl_chains_spread(cs)) {
+        rc = bsl_chains_gather(cs, rc, state, status, ctx);
+        for (size_t c = 0; rc == BASEL_OK && c < cs->chains; c++)
+            if (state[c] == CHAIN_PAUSED) { /* another rank was interrupted: a fit of what was done */
+                cs->partial = 1;
+                rc = BASEL_INTERRUPTED;
+            }
+    }
     cs->seconds = omp_get_wtime() - t0;
     if (!rc) {
         if (sh.why == STOP_CANCEL)

@@ -5,7 +5,8 @@
 # Four processes on one machine (--oversubscribe): chain c runs on rank
 # c mod 4 and rank 0 loads the others' states, so FIT.json and the draws
 # are byte-identical to the one-process fit with the same chains and seed,
-# for rj, bd and ssvs, with 4 chains and with 6 (ranks 0 and 1 run two).
+# for rj, bd and ssvs, with 4 chains and with 6 (ranks 0 and 1 run two),
+# and mixture, rbf and anneal with 4.
 # Bad input through mpirun: exit 2, no output file, no hang (timeout), also
 # when only some ranks fail (mpirun's MPMD form A : B).
 source "$(dirname "$0")/../cli/lib.sh" "$1"
@@ -26,6 +27,17 @@ for method in rj bd ssvs; do
         expect 0 "" -- cmp "$T/one.csv" "$T/four.csv"
         rm -f "$T/four.json" "$T/four.csv"
     done
+done
+# the other methods whose chains save their state: mixture, rbf, anneal
+MIX=(fit data/classification/pima.csv --method mixture --chains 4 --iter 400 --seed 5 --quiet)
+SINC=(data/regression/sinc_vermaak_train.csv --target y --inputs x --chains 4 --iter 2000 --seed 5 --quiet)
+for args in "${MIX[*]}" "fit ${SINC[*]} --method rbf" "fit ${SINC[*]} --method anneal"; do
+    read -ra a <<< "$args"
+    expect 0 "" -- "$BASEL" "${a[@]}" -o "$T/one.json"
+    expect 0 "rank 3 sent its chains" -- env BASEL_MPI_VERBOSE=1 \
+        timeout 120 "$MPIRUN" --oversubscribe -np 4 "$BASEL" "${a[@]}" -o "$T/four.json"
+    expect 0 "" -- cmp "$T/one.json" "$T/four.json"
+    rm -f "$T/four.json"
 done
 # without --seed the ranks share rank 0's (else the fits would differ):
 # the seed note names it, and the one-process fit with it is the same

@@ -22,8 +22,9 @@
  * seed note and the warnings are rank 0's. BASEL_MPI_VERBOSE=1 makes rank 0
  * say what each rank sent.
  *
- * Outside mpirun (no OMPI_COMM_WORLD_SIZE in the environment) MPI is not
- * started and the command is the one-process command.
+ * Outside a launcher (no OMPI_COMM_WORLD_SIZE, PMIX_RANK or PMI_RANK in the
+ * environment), or in a job of one process, MPI is not kept and the command
+ * is the one-process command.
  */
 #include "cli.h"
 
@@ -172,13 +173,21 @@ void cli_par_say(const basel_error *err)
 
 void cli_par_init(int *argc, char ***argv)
 {
+    /* started by a launcher: Open MPI's mpirun says how many, a PMIx or PMI
+     * one (srun) only that there is a job */
     const char *np = getenv("OMPI_COMM_WORLD_SIZE");
-    if (!np || atoi(np) < 2) return; /* not under mpirun, or one process */
+    if (np ? atoi(np) < 2 : !getenv("PMIX_RANK") && !getenv("PMI_RANK")) return;
     int provided = 0;
     if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) return;
     started = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size < 2) { /* one process: the command as without MPI */
+        MPI_Finalize();
+        started = rank = 0;
+        size = 1;
+        return;
+    }
     if (rank == 0 && !(heard = calloc((size_t)size, sizeof *heard))) MPI_Abort(MPI_COMM_WORLD, 1);
     /* one seed for a fit that names none, chosen here since every rank is
      * sure to be here (one from each rank's clock would make different fits) */

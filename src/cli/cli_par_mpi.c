@@ -57,9 +57,10 @@ static int receive(int r, int *kind, int *status, void **bytes, size_t *len)
     if (MPI_Probe(r, MSG_TAG, MPI_COMM_WORLD, &st) != MPI_SUCCESS) return -1;
     MPI_Get_count(&st, MPI_BYTE, &count);
     char *buf = malloc(count > 0 ? (size_t)count : 1);
-    if (!buf) { /* take it off the wire all the same */
+    if (!buf) { /* take it off the wire all the same (a truncation error, returned) */
         char one;
         MPI_Recv(&one, 0, MPI_BYTE, r, MSG_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        heard[r] = 1;
         return -1;
     }
     const int rc = MPI_Recv(buf, count, MPI_BYTE, r, MSG_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -180,6 +181,9 @@ void cli_par_init(int *argc, char ***argv)
     int provided = 0;
     if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) return;
     started = 1;
+    /* failures come back as codes, which the protocol turns into exit
+     * statuses, instead of ending the job */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (size < 2) { /* one process: the command as without MPI */

@@ -70,7 +70,7 @@ static const bsl_option_def catalogue[] = {
     {"relevance", BSL_OPT_CHOICE, 0, 0, "none|select|grid",
      "input relevance inside a radial kernel's distance, sampled with the atoms: select (each input in or out, a "
      "posterior inclusion probability per input) or grid (each input's scale in {0, 1/2, 1, 2}); the fit is then "
-     "refitted with the inputs of PIP >= 0.5 at their most probable scale (bd_relevance.h)"},
+     "refitted with the inputs of PIP >= 0.5, each at its posterior mean scale given inclusion (docs/FIT.md \"relevance\")"},
     {"relevance-every", BSL_OPT_COUNT, 1, BIG, NULL, "blocks between moves on the inputs' relevance (each rebuilds the active columns)"},
     /* rj */
     {"rj-add", BSL_OPT_REAL, 0, 1, NULL, "weight of the add move (renormalised over the moves possible at k)"},

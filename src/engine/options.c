@@ -72,6 +72,9 @@ static const bsl_option_def catalogue[] = {
      "posterior inclusion probability per input) or grid (each input's scale in {0, 1/2, 1, 2}); the fit is then "
      "refitted with the inputs of PIP >= 0.5, each at its posterior mean scale given inclusion (docs/FIT.md \"relevance\")"},
     {"relevance-every", BSL_OPT_COUNT, 1, BIG, NULL, "blocks between moves on the inputs' relevance (each rebuilds the active columns)"},
+    {"relevance-steps", BSL_OPT_COUNT, 1, 100000, NULL,
+     "annealing steps of a move on the inputs' relevance: the atoms are carried towards the new scales by this many "
+     "Metropolis-Hastings steps (annealed importance sampling); 1: the atoms stay"},
     /* rj */
     {"rj-add", BSL_OPT_REAL, 0, 1, NULL, "weight of the add move (renormalised over the moves possible at k)"},
     {"rj-delete", BSL_OPT_REAL, 0, 1, NULL, "weight of the delete move"},

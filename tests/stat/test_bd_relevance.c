@@ -22,6 +22,9 @@
  * standard error from the runs' spread, floored at the binomial one), at
  * the level 1e-3 / K, K every check of the program (Bonferroni).
  *
+ * Moves: with the atoms fixed (relevance-steps 1) and annealed (T = 5, 20
+ * steps: the AIS path of bd_relevance.h).
+ *
  * Run length: a relevance move every block (relevance-every 1), BD_ITER
  * blocks of rho = 1 after 1000 burn-in: 4000 in the fast tier, 40000 in the
  * full one (BASEL_TIER=full).
@@ -41,6 +44,7 @@ enum { R = 16, CHAINS = 2, BURN = 1000, N = 12, MAXD = 3 };
 typedef struct case_ {
     const char *name, *mode, *prior, *mprior;
     size_t d;
+    const char *steps; /* relevance-steps: "1" the atoms stay, else annealed */
 } case_;
 
 static double X[MAXD * N], Y[N];
@@ -178,6 +182,7 @@ static void run_case(const case_ *c, size_t iter)
     bsl_params prm = {0};
     bsl_params_set(&prm, "relevance", c->mode);
     bsl_params_set(&prm, "relevance-every", "1");
+    bsl_params_set(&prm, "relevance-steps", c->steps);
     static double pip[N][R], size[N + 1][R], ipip[MAXD][R], iscale[MAXD][R];
     int rc = erc;
     for (size_t r = 0; r < R && rc == BASEL_OK; r++) {
@@ -232,11 +237,14 @@ int main(void)
 {
     make_data();
     const case_ cases[] = {
-        {"select, d = 2, ridge fixed, uniform", "select", "ridge:lambda=1,sigma2=0.5", "uniform", 2},
-        {"grid {0,1/2,1,2}, d = 2, ridge fixed, poisson:mean=3", "grid", "ridge:lambda=1,sigma2=0.5",
-         "poisson:mean=3", 2},
-        {"select, d = 3, hier delta2=4 (sigma2 integrated), beta-binomial", "select", "hier:delta2=4",
-         "beta-binomial:a=1,b=1", 3},
+        {"select, d = 2, ridge fixed, uniform, T = 1", "select", "ridge:lambda=1,sigma2=0.5", "uniform", 2, "1"},
+        {"select, d = 2, ridge fixed, uniform, T = 5", "select", "ridge:lambda=1,sigma2=0.5", "uniform", 2, "5"},
+        {"grid {0,1/2,1,2}, d = 2, ridge fixed, poisson:mean=3, T = 20", "grid", "ridge:lambda=1,sigma2=0.5",
+         "poisson:mean=3", 2, "20"},
+        {"select, d = 3, hier delta2=4, beta-binomial, T = 1", "select", "hier:delta2=4", "beta-binomial:a=1,b=1", 3,
+         "1"},
+        {"select, d = 3, hier delta2=4, beta-binomial, T = 20", "select", "hier:delta2=4", "beta-binomial:a=1,b=1", 3,
+         "20"},
     };
     const size_t ncases = sizeof cases / sizeof *cases, iter = STAT_TIER(4000, 40000);
     size_t K = 0;

@@ -370,6 +370,13 @@ static int chain_run(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
         if (ch->rel && (b + 1) % x->rs->every == 0 && !ch->rc) {
             ch->rc = bsl_rel_move(ch->rel, x->rs, ch->r);
             ch->M = bsl_rel_model(ch->rel);
+            /* the move's annealing path may have changed the atoms: the
+             * dormant weight and count from the new set */
+            const size_t k = bsl_cmodel_k(ch->M);
+            const size_t *act = bsl_cmodel_active(ch->M);
+            ch->W_dormant = x->W_all;
+            for (size_t i = 0; i < k; i++) ch->W_dormant -= w[act[i]];
+            ch->dormant = x->n_usable - k;
         }
         if (ch->rel && keep) bsl_rel_accumulate(ch->rel, x->rs);
         double sc[2] = {0, 0}; /* the model's nuisance parameters (ridge: sigma2, lambda) */

@@ -15,6 +15,7 @@ static const bsl_engine_option options[] = {
     {"birth", "uniform"},
     {"relevance", "none"},
     {"relevance-every", "10"}, /* bd_relevance.h BSL_REL_EVERY_DEFAULT */
+    {"relevance-steps", "1"}, /* bd_relevance.h BSL_REL_STEPS_DEFAULT */
     {NULL, NULL},
 };
 

@@ -19,10 +19,29 @@
  *
  * Move (once every `relevance-every` blocks, at the block's end where the
  * nuisance parameters get their Gibbs update): pick an input a uniformly,
- * a new level uniformly among the other levels (a symmetric proposal), and
- * accept with min(1, pi(A, eta') / pi(A, eta)) = min(1, p(y | A, eta')
- * p(eta') / (p(y | A, eta) p(eta))), A unchanged. It leaves pi(A, eta)
- * invariant, and the birth-death process between moves leaves pi(A | eta)
+ * a new level uniformly among the other levels (a symmetric proposal).
+ * With relevance-steps T = 0 the atoms stay: accept with min(1, pi(A, eta')
+ * / pi(A, eta)). That mixes badly: the atoms are adapted to eta (kernels
+ * narrow along an input that is in, ridges along one that is out), so the
+ * same A under eta' fits poorly and the chains stick to their first eta
+ * (measured: 4 of 960 moves accepted, four chains at PIPs 0 or 1 for two
+ * noise inputs). With T > 0 the atoms are carried along by annealed
+ * importance sampling (Neal 2001; as a proposal inside MH, Karagiannis and
+ * Andrieu 2013, "Annealed importance sampling reversible jump MCMC"):
+ * intermediate targets
+ *     pi_t(A) ∝ [p(y | A, eta) p(eta)]^(1 - t/T) [p(y | A, eta') p(eta')]^(t/T) p(A),
+ * t = 0..T, A_0 = A, A_t from one Metropolis-Hastings step on the atoms
+ * reversible with respect to pi_t (t = 1..T-1), and the move to
+ * (A_{T-1}, eta') is accepted with min(1, w),
+ *     log w = sum_{t=1..T} (1/T) [log p(y | A_{t-1}, eta') p(eta') - log p(y | A_{t-1}, eta) p(eta)],
+ * the AIS weight: the reverse path runs the same kernels in the reverse
+ * order, and their reversibility makes the ratio of the two paths' densities
+ * exactly w. T = 1 is the move with the atoms fixed. The atom step proposes
+ * the death of a uniform active atom or the birth of a uniform dormant one
+ * (1/2 each where both exist), with its Hastings correction; it needs both
+ * models (under eta and eta') to hold the same A, so each step is a try and
+ * an update of each. Exactness: tests/stat/test_bd_relevance.c against
+ * enumeration. Between moves, the birth-death process leaves pi(A | eta)
  * invariant (bd.c), so the chain targets the joint posterior: the state at
  * the blocks' ends is distributed as pi, the same argument as bd.c's for
  * the Gibbs updates of sigma^2 and lambda.
@@ -31,7 +50,9 @@
  * the model of A under eta': k columns from the dictionary, O(n k d), their
  * projection on the always-in columns, O(n k q), their cross products,
  * O(n k^2), and the factor, O(k^3) (k rank-one extensions of O(k^2)):
- * O(n k (d + q + k) + k^3) per move. A block of bd makes about
+ * O(n k (d + q + k) + k^3) per move, plus T - 1 atom steps of two tries
+ * each, O(n (d + q + k) + k^2) per try: with T = 2 k about a second
+ * rebuild. A block of bd makes about
  * 2 (nu + xi) rho = 2.5 events at the defaults, each O(n k) on streamed
  * columns, so a move every block would cost (d + q + k) / 2.5 blocks: at
  * Boston (d = 13, q = 1, k ~ 20) about 14 blocks. With one move every
@@ -61,6 +82,14 @@
 /* Default blocks between relevance moves (bd_engine.c's table states it;
  * the arithmetic above). */
 #define BSL_REL_EVERY_DEFAULT 10
+/* Default annealing steps T of a move (the bd_engine.c table states it).
+ * Measured (4 chains, 2000 blocks, a move every 10): on y = sin(2 x1) +
+ * noise with two noise inputs (n = 60, r = 1, k ~ 30) 4 of 960 moves were
+ * accepted with T = 1, 5 with T = 20, 4 with T = 50 and T = 500; on Boston
+ * (481 rows, gauss r=auto) 32 of 960 with T = 1, 26 with T = 20. A path of
+ * single-atom steps does not carry a set of 20-30 adapted atoms across, so
+ * the default is the cheap move; T stays an option, tested exact */
+#define BSL_REL_STEPS_DEFAULT 1
 
 typedef struct bsl_rel_settings {
     int on;                 /* 0: --relevance none, the plain bd */
@@ -68,6 +97,7 @@ typedef struct bsl_rel_settings {
     double levels[BSL_REL_MAX_LEVELS];
     double log_prior[BSL_REL_MAX_LEVELS]; /* log p(eta_a = level l) */
     size_t every;           /* blocks between moves */
+    size_t steps;           /* T: annealing steps per move (1: the atoms stay) */
     size_t d;
 } bsl_rel_settings;
 
@@ -83,17 +113,22 @@ typedef struct bsl_rel_view {
     double *scale; /* d */
 } bsl_rel_view;
 
-/* A chain's relevance state: two models over the same atoms, the current
- * one (M[cur], its columns under eta) and the proposal's scratch. */
+/* A chain's relevance state: three models over the same atoms, the
+ * current one (M[cur], its columns under eta) and two scratch ones (the
+ * proposal's under eta', and the current one's copy that the path moves). */
 typedef struct bsl_rel_chain {
-    bsl_cmodel *M[2];
-    bsl_rel_view view[2];
+    bsl_cmodel *M[3];
+    bsl_rel_view view[3];
     size_t cur;
+    size_t *usable;         /* the usable atoms' indices (n_usable) */
+    size_t n_usable;
     size_t *level;          /* d: level index of each input */
     double *pip, *scale;    /* d: sums over kept blocks of [eta_a > 0] and eta_a */
     double blocks;          /* kept blocks summed */
     double proposed, accepted;
     size_t *order;          /* kmax + 1: scratch, the active atoms in order */
+    const bsl_vs_problem *pb;
+    int failed;             /* an atom step could not update a model */
 } bsl_rel_chain;
 
 /* Both models (empty, every input at level 1) and the accumulators. */

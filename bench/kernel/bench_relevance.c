@@ -94,9 +94,10 @@ int main(int argc, char **argv)
         for (size_t v = 0; v < sizeof vs / sizeof *vs; v++) {
             double cpu, kbar, acc;
             if (run(&pb, &vs[v], blocks, &cpu, &kbar, &acc)) return 1;
-            printf("  %-26s %8.2f s  k %6.1f  %7.2f ns/(block n k)  acc %s%.3f\n", vs[v].name, cpu, kbar,
-                   1e9 * cpu / ((double)blocks * 1.2 * (double)n * fmax(kbar, 1)), isnan(acc) ? "  -" : "",
-                   isnan(acc) ? 0.0 : acc);
+            char acc_text[16] = "-";
+            if (!isnan(acc)) snprintf(acc_text, sizeof acc_text, "%.3f", acc);
+            printf("  %-26s %8.2f s  k %6.1f  %7.2f ns/(block n k)  acc %s\n", vs[v].name, cpu, kbar,
+                   1e9 * cpu / ((double)blocks * 1.2 * (double)n * fmax(kbar, 1)), acc_text);
             fflush(stdout);
         }
         bsl_design_free(D);

@@ -73,6 +73,11 @@
  * past, that is the conditional mean of the time the process really spends
  * in s, so the weighted sums estimate the time integrals without the noise
  * of the exponential draws, and averages under pi follow.
+ *
+ * Input relevance (--relevance select|grid): the state is (A, eta), eta a
+ * scale per input inside the kernels' distance, with a Metropolis-Hastings
+ * move on eta at a block's end every relevance-every blocks, next to the
+ * Gibbs update of the nuisance parameters; bd_relevance.h.
  */
 #include "../subset.h"
 #include "../chains.h"
@@ -109,7 +114,7 @@ typedef struct bd_settings {
 /* Per-chain state and accumulators. */
 typedef struct bd_chain {
     bsl_cmodel *M;                   /* the model (with --relevance: rel's current one) */
-    bsl_rel_chain *rel;              /* --relevance: eta and its two models; NULL for none */
+    bsl_rel_chain *rel;              /* --relevance: eta and its models; NULL for none */
     gsl_rng *r;
     const gsl_ran_discrete_t *birth; /* alias table of w over all atoms */
     double W_dormant;                /* sum of w over usable dormant atoms */

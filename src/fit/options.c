@@ -72,6 +72,12 @@ void basel_options_set_progress_report(basel_options *o, basel_progress_report_f
     o->progress.report_user = user;
 }
 
+void basel_options_set_ranks(basel_options *o, const basel_ranks *ranks)
+{
+    if (ranks && ranks->size > 1) o->ranks = *ranks;
+    else memset(&o->ranks, 0, sizeof o->ranks);
+}
+
 size_t basel_options_count(void) { return bsl_option_count(); }
 
 /* methods: the engines that read the option ("*" for the options every fit

@@ -4,13 +4,16 @@
 
 usage: bench/kernel/run.py DATASET [--splits N] [--basel build/basel] [--no-peers]
        [--basis SPEC] [--iter T] [--extra "more basel options"]
+       [--relevance none,select,grid]
   DATASET: mcycle (MASS, 100/33), diabetes (scikit-learn, 342/100),
            boston (481/25, PEERS.md), sinc (Tipping, 100 points, RMSE vs f)
 
 basel: `fit --method bd` with the defaults (a multi-scale Gaussian dictionary,
 gauss:r=auto, inputs standardised by --standardize auto) plus --basis/--iter
 given here; test error of the model average (bma) and of the prevalence model,
-its number of atoms, fit seconds. Peers (Debian's r-cran-kernlab and
+its number of atoms, fit seconds. --relevance runs basel once per mode listed
+(bd --relevance: the inputs' relevance inside the kernel sampled with the
+atoms, issue 16 item 2) and prints the inputs' mean PIP over the splits. Peers (Debian's r-cran-kernlab and
 python3-sklearn): kernlab rvm (automatic width), scikit-learn SVR (RBF; C,
 gamma, epsilon by 5-fold CV) and GaussianProcessRegressor with an ARD RBF
 kernel plus white noise (ML-II, 3 restarts). Inputs standardised on each
@@ -82,8 +85,8 @@ def err_of(pred, truth, rmse):
     return math.sqrt(e) if rmse else e
 
 
-def run_basel(args, header, target, sets, rmse, tmp):
-    res = {"bma": [], "prevalence": [], "hpm": [], "k": [], "k_hpm": [], "s": []}
+def run_basel(args, header, target, sets, rmse, tmp, relevance="none"):
+    res = {"bma": [], "prevalence": [], "hpm": [], "k": [], "k_hpm": [], "s": [], "pip": []}
     for i, (tr, te, truth) in enumerate(sets):
         train, test, fit = (os.path.join(tmp, f) for f in ("train.csv", "test.csv", "fit.json"))
         write_csv(train, header, tr)
@@ -92,6 +95,8 @@ def run_basel(args, header, target, sets, rmse, tmp):
         if args.basis:
             opts += ["--basis", args.basis]
         opts += args.extra.split()
+        if relevance != "none":
+            opts += ["--relevance", relevance]
         t0 = time.time()
         subprocess.run([args.basel, "fit", train, "--quiet", "-o", fit] + opts, check=True)
         res["s"].append(time.time() - t0)
@@ -102,6 +107,9 @@ def run_basel(args, header, target, sets, rmse, tmp):
             res[m].append(err_of([float(r[target + "_mean"]) for r in read_csv(out)], truth, rmse))
         res["k"].append(len(doc["selected"]["prevalence"]))
         res["k_hpm"].append(len(doc["selected"]["hpm"]))
+        if "relevance" in doc:
+            res["inputs"] = doc["relevance"]["inputs"]
+            res["pip"].append(doc["relevance"]["pip"])
     return res
 
 
@@ -165,20 +173,27 @@ def main():
     ap.add_argument("--iter", type=int, default=5000)
     ap.add_argument("--extra", default="")
     ap.add_argument("--no-peers", action="store_true")
+    ap.add_argument("--relevance", default="none", help="comma-separated bd --relevance modes to run")
     args = ap.parse_args()
     header, target, sets = split_sets(args.dataset, args.splits)
     rmse = args.dataset == "sinc"
     unit = "RMSE vs f" if rmse else "MSE"
     print("== %s: %d splits, %d train / %d test rows ==" % (args.dataset, len(sets), len(sets[0][0]), len(sets[0][1])))
     with tempfile.TemporaryDirectory() as tmp:
-        b = run_basel(args, header, target, sets, rmse, tmp)
-        label = "basel bd %s" % (args.basis or "(default basis)")
-        if args.extra:
-            label += " " + args.extra
-        print(label)
-        show("  basel bd, model average", b["bma"], b["k"], b["s"], unit)
-        show("  basel bd, prevalence model", b["prevalence"], b["k"], b["s"], unit)
-        show("  basel bd, highest-probability model", b["hpm"], b["k_hpm"], b["s"], unit)
+        for mode in args.relevance.split(","):
+            b = run_basel(args, header, target, sets, rmse, tmp, mode)
+            label = "basel bd %s" % (args.basis or "(default basis)")
+            if args.extra:
+                label += " " + args.extra
+            print(label + ("" if mode == "none" else " --relevance " + mode))
+            show("  basel bd, model average", b["bma"], b["k"], b["s"], unit)
+            show("  basel bd, prevalence model", b["prevalence"], b["k"], b["s"], unit)
+            show("  basel bd, highest-probability model", b["hpm"], b["k_hpm"], b["s"], unit)
+            if b["pip"]:
+                pips = [mean([p[a] for p in b["pip"]]) for a in range(len(b["inputs"]))]
+                print("  input PIPs (mean over splits): " +
+                      " ".join("%s %.2f" % (n, p) for n, p in zip(b["inputs"], pips)))
+            sys.stdout.flush()
         if args.no_peers:
             return
         rv = run_rvm(args.dataset, header, target, sets, tmp)

@@ -54,6 +54,10 @@ typedef struct bsl_dict {
     double *centres;   /* radial kinds: m x d, row-major (centre j at centres + j*d) */
     double lo, hi;     /* 1-D families: training range of the input */
     int linear_term;   /* 1: the inputs are always-in columns (paper 002) */
+    double *input_scale; /* radial kinds: d relevance factors s_a in the distance
+                            r^2 = sum_a (s_a (x_a - c_a))^2 (0: input a is left out of
+                            every kernel, 1: as given); NULL = all 1. Set after a fit
+                            selected the inputs (bd --relevance, engine/bd/bd_relevance.h) */
 } bsl_dict;
 
 #define BSL_BASIS_NAMES "linear, gauss, cubic, tps, lin-rbf, legendre, chebyshev, sine, cosine, poly"
@@ -79,6 +83,14 @@ void bsl_dict_free(bsl_dict *dict);
 /* Column of atom j at the n points X (n x d, column-major, leading dim ldx). */
 void bsl_dict_eval(const bsl_dict *dict, size_t j, const double *X, size_t n, size_t ldx,
                    double *out);
+/* The same with the inputs' relevance factors scale (d values >= 0) instead
+ * of dict->input_scale; scale NULL = all 1. Only radial kinds read it: for
+ * the others it is bsl_dict_eval. Thread-safe (dict is read only). */
+void bsl_dict_eval_scaled(const bsl_dict *dict, size_t j, const double *X, size_t n, size_t ldx,
+                          const double *scale, double *out);
+/* Give a radial dictionary its inputs' relevance factors (d values, each
+ * finite and >= 0); NULL clears them (all 1). BASEL_ENOMEM. */
+int bsl_dict_set_input_scale(bsl_dict *dict, const double *scale);
 /* A short name for atom j ("x3", "gauss@17", "legendre2"); input_names may
  * be NULL (then inputs are called x1..xd). */
 void bsl_dict_atom_name(const bsl_dict *dict, size_t j, const char *const *input_names,

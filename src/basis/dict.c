@@ -176,6 +176,7 @@ void bsl_dict_free(bsl_dict *dict)
     if (!dict) return;
     free(dict->widths);
     free(dict->centres);
+    free(dict->input_scale);
     free(dict);
 }
 
@@ -212,20 +213,41 @@ static double family(const bsl_dict *dict, size_t j, double x)
     return p1;
 }
 
+int bsl_dict_set_input_scale(bsl_dict *dict, const double *scale)
+{
+    free(dict->input_scale);
+    dict->input_scale = NULL;
+    if (!scale) return BASEL_OK;
+    dict->input_scale = bsl_malloc(dict->d, sizeof *dict->input_scale);
+    if (!dict->input_scale) return BASEL_ENOMEM;
+    memcpy(dict->input_scale, scale, dict->d * sizeof *scale);
+    return BASEL_OK;
+}
+
 void bsl_dict_eval(const bsl_dict *dict, size_t j, const double *X, size_t n, size_t ldx,
                    double *out)
+{
+    bsl_dict_eval_scaled(dict, j, X, n, ldx, dict->input_scale, out);
+}
+
+void bsl_dict_eval_scaled(const bsl_dict *dict, size_t j, const double *X, size_t n, size_t ldx,
+                          const double *scale, double *out)
 {
     if (dict->kind == BSL_BASIS_LINEAR) {
         memcpy(out, X + j * ldx, n * sizeof *out);
     } else if (bsl_basis_is_radial(dict->kind)) {
         const double *c = dict->centres + j * dict->d;
+        const double width = dict->widths ? dict->widths[j] : dict->width;
         for (size_t i = 0; i < n; i++) {
             double r2 = 0;
             for (size_t a = 0; a < dict->d; a++) {
-                const double diff = X[a * ldx + i] - c[a];
+                /* an input with scale 0 is not in the distance at all (its
+                 * term is skipped, not multiplied: no 0 * inf) */
+                if (scale && scale[a] == 0) continue;
+                const double diff = (X[a * ldx + i] - c[a]) * (scale ? scale[a] : 1.0);
                 r2 += diff * diff;
             }
-            out[i] = radial(dict->kind, r2, dict->widths ? dict->widths[j] : dict->width);
+            out[i] = radial(dict->kind, r2, width);
         }
     } else {
         for (size_t i = 0; i < n; i++) out[i] = family(dict, j + 1, X[i]);

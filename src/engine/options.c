@@ -68,6 +68,14 @@ static const bsl_option_def catalogue[] = {
     {"swap", BSL_OPT_REAL, 0, 1e6, NULL,
      "rate of swap events per unit time (an active atom replaced by a dormant one in one event, so the process "
      "crosses between near-duplicate inputs; 0: births and deaths only)"},
+    {"relevance", BSL_OPT_CHOICE, 0, 0, "none|select|grid",
+     "input relevance inside a radial kernel's distance, sampled with the atoms: select (each input in or out, a "
+     "posterior inclusion probability per input) or grid (each input's scale in {0, 1/2, 1, 2}); the fit is then "
+     "refitted with the inputs of PIP >= 0.5, each at its posterior mean scale given inclusion (docs/FIT.md \"relevance\")"},
+    {"relevance-every", BSL_OPT_COUNT, 1, BIG, NULL, "blocks between moves on the inputs' relevance (each rebuilds the active columns)"},
+    {"relevance-steps", BSL_OPT_COUNT, 1, 100000, NULL,
+     "annealing steps of a move on the inputs' relevance: the atoms are carried towards the new scales by this many "
+     "Metropolis-Hastings steps (annealed importance sampling); 1: the atoms stay"},
     /* rj */
     {"rj-add", BSL_OPT_REAL, 0, 1, NULL, "weight of the add move (renormalised over the moves possible at k)"},
     {"rj-delete", BSL_OPT_REAL, 0, 1, NULL, "weight of the delete move"},

@@ -92,6 +92,8 @@ static json_t *basis_json(const bsl_dict *dict, const bsl_design *D)
     if (dict->centres) bsl_json_put(b, "centres", bsl_json_doubles(dict->centres, dict->m * dict->d), &bad);
     /* a multi-scale dictionary: each atom's own width (basis.h) */
     if (dict->widths) bsl_json_put(b, "widths", bsl_json_doubles(dict->widths, dict->m), &bad);
+    /* the inputs' relevance factors in the kernels' distance (bd --relevance) */
+    if (dict->input_scale) bsl_json_put(b, "input_scale", bsl_json_doubles(dict->input_scale, dict->d), &bad);
     bsl_json_put(b, "always_in_coef", bsl_json_doubles(D->gB, D->m * D->q), &bad);
     /* (Z'Z)^{-1} = R^{-1} R^{-T}: the always-in columns' contribution to
      * predictive variance */
@@ -550,6 +552,63 @@ static int chains_dropped(bsl_result *res, size_t used, size_t planned)
     return bsl_result_warn(res, text);
 }
 
+/* Whether the run samples the inputs' relevance (bd --relevance select|grid). */
+static int relevance_on(const bsl_params *st)
+{
+    const char *r = bsl_params_get(st, "relevance");
+    return r && strcmp(r, "none") != 0;
+}
+
+/* The scales the refit uses (bd_relevance.h): input a at E[eta_a | eta_a >
+ * 0] when its PIP is at least 1/2 (the median-probability input set,
+ * Barbieri and Berger's rule for the atoms applied to the inputs), else 0;
+ * for --relevance select that is 1 or 0. */
+static void selected_scales(const bsl_vs_result *vrel, double *scale)
+{
+    for (size_t a = 0; a < vrel->d_inputs; a++)
+        scale[a] = vrel->input_pip[a] >= 0.5 ? vrel->input_scale[a] / vrel->input_pip[a] : 0.0;
+}
+
+/* FIT.json's "relevance" (docs/FIT.md) and a warning when the chains
+ * disagree on an input. 1 when out of memory. */
+static int relevance_json(bsl_result *res, const bsl_vs_result *vrel, const bsl_problem *P,
+                          const bsl_params *st, const double *chosen)
+{
+    const size_t d = vrel->d_inputs;
+    json_t *o = json_object(), *names = json_array();
+    int bad = !o || !names;
+    for (size_t a = 0; a < d && !bad; a++) bsl_json_push(names, json_string(P->input_names[a]), &bad);
+    bsl_json_put(o, "mode", json_string(bsl_params_get(st, "relevance")), &bad);
+    bsl_json_put(o, "inputs", names, &bad);
+    bsl_json_put(o, "pip", bsl_json_doubles(vrel->input_pip, d), &bad);
+    bsl_json_put(o, "scale_mean", bsl_json_doubles(vrel->input_scale, d), &bad);
+    bsl_json_put(o, "pip_chain", bsl_json_doubles(vrel->input_pip_chain, vrel->chains * d), &bad);
+    bsl_json_put(o, "selected_scale", bsl_json_doubles(chosen, d), &bad);
+    bsl_json_put(o, "moves_proposed", bsl_json_real(vrel->input_proposed), &bad);
+    bsl_json_put(o, "moves_accepted", bsl_json_real(vrel->input_accepted), &bad);
+    bsl_json_put(o, "atom_pip_joint", bsl_json_doubles(vrel->pip, vrel->m), &bad);
+    if (!bad && !res->extra) bad = !(res->extra = json_object());
+    if (!bad) bsl_json_put(res->extra, "relevance", o, &bad);
+    else json_decref(o);
+    double spread = 0;
+    const char *worst = NULL;
+    for (size_t a = 0; a < d; a++) {
+        double lo = 1, hi = 0;
+        for (size_t h = 0; h < vrel->chains; h++) {
+            lo = fmin(lo, vrel->input_pip_chain[h * d + a]);
+            hi = fmax(hi, vrel->input_pip_chain[h * d + a]);
+        }
+        if (hi - lo > spread) spread = hi - lo, worst = P->input_names[a];
+    }
+    if (!bad && vrel->chains > 1 && spread > 0.2) {
+        char w[BSL_CONV_WARNING_LEN];
+        snprintf(w, sizeof w, "the chains' PIPs of input '%s' differ by %.2f: run longer (--iter) or move the "
+                              "relevance more often (--relevance-every)", worst, spread);
+        bad = bsl_result_warn(res, w) != BASEL_OK;
+    }
+    return bad;
+}
+
 int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runner, basel_error *err)
 {
     const bsl_problem *P = ctx->P;
@@ -561,7 +620,9 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     bsl_dict *dict = NULL;
     bsl_design *D = NULL, *V = NULL;
     bsl_vs_problem pb = {0}, pg;
-    bsl_vs_result *vr = calloc(1, sizeof *vr), *vc = NULL;
+    bsl_vs_result *vr = calloc(1, sizeof *vr), *vc = NULL, *vrel = NULL;
+    const int relevance = relevance_on(st);
+    bsl_params st_refit;
     const size_t *gstart = P->group_start; /* categorical inputs: atoms are groups of columns */
     bsl_run run;
     size_t gram_mb = 256;
@@ -570,9 +631,9 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     if (!rc) rc = bsl_dict_create(&dict, bsl_params_get(st, "basis"), P->X, P->n, P->d, err);
     if (!rc) rc = scale_iter(ctx, P->d, err);
     if (!rc && P->stats) rc = bsl_design_create_stats(&D, dict, P->stats, err); /* no rows: fit/stats.c */
-    else if (!rc)
+    else if (!rc) /* with --relevance the chains compute their own columns: a streamed design (1 evaluation) */
         rc = bsl_design_create_for(&D, dict, P->X, P->n, P->Y, P->c, gram_mb << 20,
-                                   expected_evaluations(ctx, dict->m), ctx->phases, err);
+                                   relevance ? 1.0 : expected_evaluations(ctx, dict->m), ctx->phases, err);
     if (rc) goto out;
     pb.D = D;
     pb.prior_spec = coef_spec;
@@ -599,6 +660,35 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
         rc = bsl_fail(err, BASEL_EINVAL, "--checkpoint and --restart: not for a fit with a categorical input ('%s')",
                       P->factors[0].input);
         goto out;
+    }
+    if (relevance) {
+        /* two stages (bd_relevance.h): the chains sample (atoms, eta); then
+         * the atoms are fitted again under the selected scales, so that
+         * every predictor, the model average included, is one dictionary's */
+        if (V || run.checkpoint || run.restart) {
+            rc = bsl_fail(err, BASEL_EINVAL, "--relevance: not with %s",
+                          V ? "a categorical input" : "--checkpoint or --restart");
+            goto out;
+        }
+        if (!(vrel = calloc(1, sizeof *vrel))) {
+            rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+            goto out;
+        }
+        if ((rc = runner(&pg, &run, vrel, err))) goto out;
+        double chosen[64]; /* bd_relevance.h BSL_REL_MAX_INPUTS */
+        selected_scales(vrel, chosen);
+        bsl_design_free(D);
+        D = NULL;
+        if ((rc = bsl_dict_set_input_scale(dict, chosen)) ||
+            (rc = bsl_design_create_for(&D, dict, P->X, P->n, P->Y, P->c, gram_mb << 20,
+                                        expected_evaluations(ctx, dict->m), ctx->phases, err))) {
+            if (rc == BASEL_ENOMEM) bsl_fail(err, rc, "out of memory");
+            goto out;
+        }
+        pb.D = pg.D = D;
+        st_refit = *st;
+        bsl_params_set(&st_refit, "relevance", "none");
+        run.params = &st_refit;
     }
     if ((rc = runner(&pg, &run, vr, err))) goto out;
     if (pb.prior.sample_nuisance && pb.prior.kind == BSL_COEF_RIDGE) { /* predict with the posterior means */
@@ -640,6 +730,14 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
         rc = err && err->code ? err->code : bsl_fail(err, BASEL_ENOMEM, "out of memory");
         goto out;
     }
+    if (vrel) {
+        double chosen[64]; /* bd_relevance.h BSL_REL_MAX_INPUTS */
+        selected_scales(vrel, chosen);
+        if (relevance_json(res, vrel, P, st, chosen)) {
+            rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+            goto out;
+        }
+    }
     if (ctx->keep_draws && vr->ndraws) {
         res->draws = vr;
         vr = NULL;
@@ -649,6 +747,8 @@ out:
     free(vr);
     bsl_vs_result_free(vc);
     free(vc);
+    bsl_vs_result_free(vrel);
+    free(vrel);
     bsl_design_free(V);
     bsl_design_free(D);
     bsl_dict_free(dict);

@@ -191,6 +191,11 @@ static int basis(checker *k, const json_t *b)
         if (kind != BSL_BASIS_GAUSS) rc = refuse(k, "engine.basis.widths", "is given for a basis other than gauss");
         else rc = reals(k, b, at, "widths", k->m, 1, 1e-300, INFINITY, "is not a positive finite width");
     }
+    if (!rc && json_object_get(b, "input_scale")) {
+        if (!bsl_basis_is_radial((bsl_basis_kind)kind))
+            rc = refuse(k, "engine.basis.input_scale", "is given for a basis that is not radial");
+        else rc = reals(k, b, at, "input_scale", d, 1, 0, INFINITY, "is not a finite number >= 0");
+    }
     if (!rc) rc = reals(k, b, at, "always_in_coef", k->m, k->q, -INFINITY, INFINITY, "is not a finite number");
     if (!rc) rc = reals(k, b, at, "R", k->q, k->q, -INFINITY, INFINITY, "is not a finite number");
     for (size_t a = 0; a < k->q && !rc; a++) /* R is triangular: its diagonal divides */

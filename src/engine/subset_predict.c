@@ -69,6 +69,12 @@ static int basis_check(const json_t *b, size_t d, size_t q, size_t c, int *kind,
         const double wj = json_number_value(json_array_get(ws, j));
         if (!(isfinite(wj) && wj > 0)) return -1;
     }
+    const json_t *is = json_object_get(b, "input_scale");
+    if (is && (!bsl_basis_is_radial((bsl_basis_kind)*kind) || !has_len(is, d, 1))) return -1;
+    for (size_t a = 0; is && a < d; a++) {
+        const double sa = json_number_value(json_array_get(is, a));
+        if (!(isfinite(sa) && sa >= 0)) return -1;
+    }
     if (*kind >= BSL_BASIS_LEGENDRE && (d != 1 || !(isfinite(lo) && isfinite(hi) && hi > lo))) return -1;
     if (bsl_basis_is_radial((bsl_basis_kind)*kind) && !has_len(json_object_get(b, "centres"), *m, d)) return -1;
     return has_len(json_object_get(b, "always_in_coef"), *m, q) && has_len(json_object_get(b, "R"), q, q) &&
@@ -134,6 +140,16 @@ static int vs_ctx_init(vs_ctx *v, const json_t *doc, const double *X, size_t n, 
         }
         if (!rc) rc = bsl_dict_set_widths(v->dict, w);
         free(w);
+    }
+    const json_t *is = json_object_get(b, "input_scale");
+    if (!rc && is) {
+        double s[64];
+        double *sc = d <= 64 ? s : bsl_malloc(d, sizeof *sc);
+        if (!sc) rc = BASEL_ENOMEM;
+        if (!rc && bsl_json_read_doubles(is, sc, d)) rc = BASEL_EPARSE;
+        if (!rc) rc = bsl_dict_set_input_scale(v->dict, sc);
+        if (sc != s) free(sc);
+        if (rc == BASEL_EPARSE) return bsl_fail(err, rc, "the fit's basis input scales are malformed");
     }
     if (rc) return bsl_fail(err, rc, "out of memory");
     const size_t q = v->q;

@@ -156,6 +156,40 @@ static void selected(strbuf *b, const json_t *doc)
 }
 
 /* exp(log_bf) in 10 characters (and e^x past what a double holds). */
+/* FIT.json's relevance (bd --relevance; docs/FIT.md): each input's PIP
+ * inside the kernel, its posterior mean scale and the scale the atoms were
+ * refitted with, most relevant first. */
+static void relevance(strbuf *b, const json_t *doc)
+{
+    const json_t *r = json_object_get(doc, "relevance");
+    const json_t *names = json_object_get(r, "inputs"), *pip = json_object_get(r, "pip");
+    const json_t *sc = json_object_get(r, "scale_mean"), *sel = json_object_get(r, "selected_scale");
+    const size_t d = json_array_size(names);
+    if (!r || !d || json_array_size(pip) != d || json_array_size(sc) != d || json_array_size(sel) != d) return;
+    add(b, "\nInput relevance inside the kernel (--relevance %s; %.0f of %.0f moves accepted)\n", str_at(r, "mode"),
+        json_number_value(json_object_get(r, "moves_accepted")), json_number_value(json_object_get(r, "moves_proposed")));
+    add(b, "  %-16s %6s  %-30s %10s %10s\n", "input", "PIP", "", "E scale", "refit at");
+    unsigned char *done = calloc(d, 1);
+    for (size_t t = 0; t < d && done; t++) {
+        size_t best = d;
+        for (size_t a = 0; a < d; a++)
+            if (!done[a] && (best == d || json_number_value(json_array_get(pip, a)) >
+                                              json_number_value(json_array_get(pip, best))))
+                best = a;
+        done[best] = 1;
+        const double p = json_number_value(json_array_get(pip, best));
+        char bar[31];
+        const long fill = lround(p * 30);
+        for (long i = 0; i < 30; i++) bar[i] = i < fill ? '#' : '.';
+        bar[30] = 0;
+        add(b, "  %-16s %6.3f  %s %10.3g %10.3g\n", json_string_value(json_array_get(names, best)), p, bar,
+            json_number_value(json_array_get(sc, best)), json_number_value(json_array_get(sel, best)));
+    }
+    if (!done) b->failed = 1;
+    free(done);
+    add(b, "  (the atoms above, their PIPs and the predictions are those of the refit at these scales)\n");
+}
+
 /* FIT.json's credible_sets (docs/FIT.md), one line per set. */
 static void credible_sets(strbuf *b, const json_t *doc)
 {
@@ -278,6 +312,7 @@ char *basel_fit_summary(const basel_fit *f)
     pip_table(&b, f);
     if (json_object_get(doc, "model_size")) size_table(&b, doc);
     selected(&b, doc);
+    relevance(&b, doc);
     credible_sets(&b, doc);
     coefficients(&b, doc);
     diagnostics(&b, doc);

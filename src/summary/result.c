@@ -33,6 +33,9 @@ void bsl_vs_result_free(bsl_vs_result *r)
     free(r->rhat_pip);
     free(r->ess_pip);
     free(r->ess_tail_pip);
+    free(r->input_pip);
+    free(r->input_pip_chain);
+    free(r->input_scale);
     bsl_modelset_free(&r->models);
     free(r->draw_chain);
     free(r->draw_start);

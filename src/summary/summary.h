@@ -107,6 +107,13 @@ typedef struct bsl_vs_result {
     /* an interrupted run's fit (chains.h cs->partial): iterations done and
      * planned over all chains, burn-in included; iter_planned 0 otherwise */
     double iter_done, iter_planned;
+    /* input relevance (bd --relevance, engine/bd/bd_relevance.h): d_inputs
+     * inputs' posterior inclusion probabilities P(eta_a > 0), per chain
+     * (chains x d_inputs), and posterior mean scales E eta_a; NULL and 0
+     * otherwise; the moves proposed and accepted over all chains */
+    size_t d_inputs;
+    double *input_pip, *input_pip_chain, *input_scale;
+    double input_proposed, input_accepted;
 } bsl_vs_result;
 
 int bsl_vs_result_init(bsl_vs_result *r, size_t m, size_t c, size_t kmax, size_t chains);

@@ -73,10 +73,16 @@
  * past, that is the conditional mean of the time the process really spends
  * in s, so the weighted sums estimate the time integrals without the noise
  * of the exponential draws, and averages under pi follow.
+ *
+ * Input relevance (--relevance select|grid): the state is (A, eta), eta a
+ * scale per input inside the kernels' distance, with a Metropolis-Hastings
+ * move on eta at a block's end every relevance-every blocks, next to the
+ * Gibbs update of the nuisance parameters; bd_relevance.h.
  */
 #include "../subset.h"
 #include "../chains.h"
 #include "../ckpt.h"
+#include "bd_relevance.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -107,7 +113,8 @@ typedef struct bd_settings {
 
 /* Per-chain state and accumulators. */
 typedef struct bd_chain {
-    bsl_cmodel *M;
+    bsl_cmodel *M;                   /* the model (with --relevance: rel's current one) */
+    bsl_rel_chain *rel;              /* --relevance: eta and its models; NULL for none */
     gsl_rng *r;
     const gsl_ran_discrete_t *birth; /* alias table of w over all atoms */
     double W_dormant;                /* sum of w over usable dormant atoms */
@@ -264,11 +271,17 @@ static void accumulate(bd_chain *ch, const bsl_vs_problem *pb, double weight, bs
  * and the model-averaged intervals and bounded, so that memory does not grow
  * with the run length (BAS keeps every visited model) */
 static int chain_alloc(bd_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
-                       size_t max_models, basel_error *err)
+                       const bsl_rel_settings *rs, size_t max_models, basel_error *err)
 {
     const size_t m = pb->D->m, c = pb->D->c, kc = pb->kmax + 1;
     memset(ch, 0, sizeof *ch);
-    if (bsl_vs_model_create(&ch->M, pb, &pb->prior, pb->kmax, err)) return BASEL_ENOMEM;
+    if (rs->on) { /* the chain's models are rel's, on columns under its eta */
+        if (!(ch->rel = malloc(sizeof *ch->rel))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        if (bsl_rel_chain_init(ch->rel, rs, pb, err)) return BASEL_ENOMEM;
+        ch->M = bsl_rel_model(ch->rel);
+    } else if (bsl_vs_model_create(&ch->M, pb, &pb->prior, pb->kmax, err)) {
+        return BASEL_ENOMEM;
+    }
     ch->r = gsl_rng_alloc(gsl_rng_mt19937);
     ch->drop = bsl_malloc(kc, sizeof(double));
     ch->log_rate = bsl_malloc(kc, sizeof(double));
@@ -291,7 +304,9 @@ static int chain_alloc(bd_chain *ch, const bsl_vs_problem *pb, const bsl_run *ru
 
 static void chain_free(bd_chain *ch)
 {
-    bsl_cmodel_free(ch->M);
+    if (ch->rel) bsl_rel_chain_free(ch->rel); /* ch->M is one of its models */
+    else bsl_cmodel_free(ch->M);
+    free(ch->rel);
     if (ch->r) gsl_rng_free(ch->r);
     free(ch->drop);
     free(ch->log_rate);
@@ -309,6 +324,7 @@ typedef struct bd_ctx {
     const bsl_vs_problem *pb;
     const bsl_run *run;
     const bd_settings *st;
+    const bsl_rel_settings *rs;
     const double *w;
     double W_all;
     size_t n_usable;
@@ -354,6 +370,20 @@ static int chain_run(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
             transition(ch, pb, w, log_R, log_birth, log_swap, &ch->dormant);
         }
         if (bsl_cmodel_draw_nuisance(ch->M, ch->r) != BASEL_OK) ch->rc = BASEL_ENUMERIC;
+        /* the move on the inputs' relevance: pi-invariant like the Gibbs
+         * update above, at a fixed time (bd_relevance.h) */
+        if (ch->rel && (b + 1) % x->rs->every == 0 && !ch->rc) {
+            ch->rc = bsl_rel_move(ch->rel, x->rs, ch->r);
+            ch->M = bsl_rel_model(ch->rel);
+            /* the move's annealing path may have changed the atoms: the
+             * dormant weight and count from the new set */
+            const size_t k = bsl_cmodel_k(ch->M);
+            const size_t *act = bsl_cmodel_active(ch->M);
+            ch->W_dormant = x->W_all;
+            for (size_t i = 0; i < k; i++) ch->W_dormant -= w[act[i]];
+            ch->dormant = x->n_usable - k;
+        }
+        if (ch->rel && keep) bsl_rel_accumulate(ch->rel, x->rs);
         double sc[2] = {0, 0}; /* the model's nuisance parameters (ridge: sigma2, lambda) */
         bsl_cmodel_nuisance(ch->M, sc, NULL);
         if (keep) {
@@ -377,6 +407,10 @@ static void chain_io(void *ctx, size_t chain, bsl_ck *k)
     bd_chain *ch = &x->chs[chain];
     const size_t m = x->pb->D->m, c = x->pb->D->c, kc = x->pb->kmax + 1;
     bsl_ck_rng(k, ch->r);
+    if (ch->rel) { /* eta first: the model's columns are computed under it */
+        bsl_rel_io(ch->rel, x->rs, k);
+        ch->M = bsl_rel_model(ch->rel);
+    }
     bsl_ck_cmodel(k, ch->M);
     bsl_ck_val(k, ch->W_dormant);
     bsl_ck_val(k, ch->b);
@@ -484,6 +518,8 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
     if (birth && strcmp(birth, "uniform") != 0 && strcmp(birth, "informed") != 0)
         return bsl_fail(err, BASEL_EINVAL, "--birth '%s': expected uniform or informed", birth);
     st.informed = birth && strcmp(birth, "informed") == 0;
+    bsl_rel_settings rs;
+    if ((rc = bsl_rel_settings_read(&rs, run->params, D, err))) return rc;
     const size_t chains = run->chains;
     double *w = birth_weights(pb, st.informed);
     bd_chain *chs = bsl_calloc(chains, sizeof *chs);
@@ -502,7 +538,7 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
     }
     rc = bsl_vs_result_init(res, D->m, D->c, pb->kmax, chains) ? bsl_fail(err, BASEL_ENOMEM, "out of memory") : BASEL_OK;
     for (size_t h = 0; h < chains && !rc; h++) {
-        rc = chain_alloc(&chs[h], pb, run, max_models, err);
+        rc = chain_alloc(&chs[h], pb, run, &rs, max_models, err);
         chs[h].birth = alias;
     }
     const double t0 = omp_get_wtime();
@@ -513,7 +549,7 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
                      .ckpt = {run->checkpoint, run->checkpoint_every, run->restart, run->run_id, chain_io},
                      .ranks = run->ranks, .err = err};
     if (!rc) {
-        bd_ctx x = {chs, pb, run, &st, w, W_all, n_usable};
+        bd_ctx x = {chs, pb, run, &st, &rs, w, W_all, n_usable};
         rc = bsl_chains_run(&cs, chain_run, &x);
         if (rc == BASEL_INTERRUPTED && cs.partial) rc = BASEL_OK; /* a fit of what was done */
         else if (cs.reported) (void)0; /* the driver said what happened */
@@ -524,6 +560,12 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
     }
     if (!rc && (rc = merge(res, chs, chains, run, &cs)))
         bsl_fail(err, rc, rc == BASEL_INTERRUPTED ? "interrupted before any iteration was kept" : "out of memory");
+    if (!rc && rs.on) {
+        bsl_rel_chain **rcs = bsl_malloc(chains, sizeof *rcs);
+        for (size_t h = 0; h < chains && rcs; h++) rcs[h] = chs[h].rel;
+        if (!rcs || bsl_rel_merge(res, &rs, rcs, chains)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        free(rcs);
+    }
     bsl_chains_free(&cs);
     if (!rc) {
         double events = 0, births = 0, deaths = 0, nulls = 0, swaps = 0, tried = 0;
@@ -536,11 +578,15 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
             tried += chs[h].swaps_tried;
         }
         res->seconds = omp_get_wtime() - t0;
+        char relnote[96] = "";
+        if (rs.on)
+            snprintf(relnote, sizeof relnote, "; %.0f of %.0f relevance moves accepted (one every %zu blocks)",
+                     res->input_accepted, res->input_proposed, rs.every);
         snprintf(res->engine_note, sizeof res->engine_note,
                  "%.0f events (%.0f births, %.0f deaths, %.0f thinned births, %.0f of %.0f swaps made); "
-                 "nu = %g, rho = %g, swap = %g, %s births",
+                 "nu = %g, rho = %g, swap = %g, %s births%s",
                  events, births, deaths, nulls, swaps, tried, st.nu, st.rho, st.xi,
-                 st.informed ? "informed" : "uniform");
+                 st.informed ? "informed" : "uniform", relnote);
     }
     for (size_t h = 0; h < chains; h++) chain_free(&chs[h]);
     free(chs);

@@ -121,6 +121,17 @@ int bsl_engine_resolve(const bsl_engine_def *e, const bsl_params *user, bsl_para
         const char *name = user->name[i];
         const bsl_option_def *d = bsl_option_find(name);
         if (!d) return bsl_fail(err, BASEL_EINVAL, "unknown option '%s'", name);
+        if (strcmp(name, "family") == 0 && !e->binomial && strcmp(user->value[i], "gaussian") != 0) {
+            char with[128] = "";
+            for (size_t k = 0; k < NENGINES; k++)
+                if (engines[k]->binomial) {
+                    strncat(with, *with ? ", " : "", sizeof with - strlen(with) - 1);
+                    strncat(with, engines[k]->name, sizeof with - strlen(with) - 1);
+                }
+            return bsl_fail(err, BASEL_EINVAL, "--family %s: --method %s fits Gaussian models only (the GLM runs with --method %s)",
+                            user->value[i], e->name, with);
+        }
+        if (strcmp(name, "family") == 0 && !bsl_engine_default(e, name)) continue; /* gaussian: what it fits */
         if (!bsl_option_is_global(name) && !bsl_engine_default(e, name))
             return bsl_fail(err, BASEL_EINVAL, "--%s is not read by --method %s (see 'basel help fit --method %s')",
                             name, e->name, e->name);

@@ -58,6 +58,9 @@ typedef struct bsl_problem {
     char **owned_names;       /* stats: input and target names (owned) */
 } bsl_problem;
 
+/* Whether the settings ask for logistic regression (--family binomial). */
+int bsl_family_binomial(const bsl_params *settings);
+
 /* Targets (numbers, or labels when e says so) and inputs chosen by the
  * user's target and inputs options, standardised as settings say. */
 int bsl_problem_build(bsl_problem *pb, const basel_data *data, const bsl_engine_def *e,

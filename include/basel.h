@@ -169,6 +169,11 @@ BASEL_API int basel_method_describe(size_t i, const char **name, const char **su
  * data (the fit records the value it used), NULL when the method does not
  * read the option (setting it is then an error at fit time). */
 BASEL_API const char *basel_method_option_default(const char *method, const char *option);
+/* 1 when method with basis (NULL: the method's default basis) selects a
+ * categorical input's indicator columns as one group (docs/FIT.md
+ * "factors"); 0 when it refuses a column of text. A front end asks this
+ * before passing a factor as text rather than as its own dummy columns. */
+BASEL_API int basel_method_groups_factors(const char *method, const char *basis);
 /* The column the chosen method reads as class labels (pass it to
  * basel_data_read_csv): NULL when the method takes numeric targets, "" for
  * the last column. */

@@ -83,7 +83,7 @@ def err_of(pred, truth, rmse):
 
 
 def run_basel(args, header, target, sets, rmse, tmp):
-    res = {"bma": [], "prevalence": [], "k": [], "s": []}
+    res = {"bma": [], "prevalence": [], "hpm": [], "k": [], "k_hpm": [], "s": []}
     for i, (tr, te, truth) in enumerate(sets):
         train, test, fit = (os.path.join(tmp, f) for f in ("train.csv", "test.csv", "fit.json"))
         write_csv(train, header, tr)
@@ -96,11 +96,12 @@ def run_basel(args, header, target, sets, rmse, tmp):
         subprocess.run([args.basel, "fit", train, "--quiet", "-o", fit] + opts, check=True)
         res["s"].append(time.time() - t0)
         doc = json.load(open(fit))
-        for m in ("bma", "prevalence"):
+        for m in ("bma", "prevalence", "hpm"):
             out = os.path.join(tmp, "pred.csv")
             subprocess.run([args.basel, "predict", fit, test, "--model", m, "-o", out], check=True)
             res[m].append(err_of([float(r[target + "_mean"]) for r in read_csv(out)], truth, rmse))
         res["k"].append(len(doc["selected"]["prevalence"]))
+        res["k_hpm"].append(len(doc["selected"]["hpm"]))
     return res
 
 
@@ -177,6 +178,7 @@ def main():
         print(label)
         show("  basel bd, model average", b["bma"], b["k"], b["s"], unit)
         show("  basel bd, prevalence model", b["prevalence"], b["k"], b["s"], unit)
+        show("  basel bd, highest-probability model", b["hpm"], b["k_hpm"], b["s"], unit)
         if args.no_peers:
             return
         rv = run_rvm(args.dataset, header, target, sets, tmp)

@@ -1,7 +1,9 @@
 ## basel(): the formula front end. The model frame and matrix follow R's
 ## conventions; the columns of the model matrix (without the intercept,
-## which the library always includes) are the candidate inputs, the response
-## the target; every other argument is one of the library's options by name.
+## which the library always includes) are the candidate inputs, except that a
+## factor the library can select as a group goes to it as its text; the
+## response is the target; every other argument is one of the library's
+## options by name.
 
 ## R argument names to the library's option names: '.' and '_' read as '-',
 ## and a name without its dashes is accepted too (modelprior, keepdraws).
@@ -59,14 +61,18 @@ basel <- function(formula, data, method = "bd", ..., na.action, draws = NULL,
     mt <- attr(mf, "terms")
     y <- model.response(mf)
     if (is.null(y)) basel_stop("the formula has no response")
-    x <- model.matrix(mt, mf)
-    x <- x[, colnames(x) != "(Intercept)", drop = FALSE]
-    if (ncol(x) == 0) basel_stop("the formula has no inputs")
-    inputs <- gsub(",", ";", colnames(x), fixed = TRUE)   # the library lists inputs comma-separated
-    inputs <- make.unique(inputs)
-    colnames(x) <- inputs
-
     opts <- list(method = method, ...)
+    grouped <- grouped_factors(mt, mf, method, opts$basis)
+    x <- model.matrix(mt, mf)
+    ## a grouped factor goes to the library as its text, not as R's dummies
+    x <- x[, colnames(x) != "(Intercept)" & !(attr(x, "assign") %in% grouped$term), drop = FALSE]
+    texts <- lapply(grouped$var, function(v) as.character(mf[[v]]))
+    if (ncol(x) + length(texts) == 0) basel_stop("the formula has no inputs")
+    inputs <- gsub(",", ";", c(colnames(x), grouped$var), fixed = TRUE)   # the library lists inputs comma-separated
+    inputs <- make.unique(inputs)
+    names(texts) <- inputs[ncol(x) + seq_along(texts)]
+    colnames(x) <- inputs[seq_len(ncol(x))]
+
     if (!is.null(opts$seed) && is.na(opts$seed)) opts$seed <- NULL
     if (is.null(opts$seed)) opts$seed <- sample.int(.Machine$integer.max, 1L)  # set.seed() reproduces a fit
     labels <- NULL
@@ -74,7 +80,7 @@ basel <- function(formula, data, method = "bd", ..., na.action, draws = NULL,
     if (is.factor(y) || is.character(y) || is.logical(y) || (method == "mixture" && is.vector(y))) {
         if (method != "mixture")
             basel_stop("the response is not numeric: class labels need method = \"mixture\"")
-        label_name <- make.unique(c(inputs, deparse1(formula[[2L]])))[ncol(x) + 1L]
+        label_name <- make.unique(c(inputs, deparse1(formula[[2L]])))[length(inputs) + 1L]
         labels <- as.character(y)
         ynames <- label_name
     } else {
@@ -83,10 +89,11 @@ basel <- function(formula, data, method = "bd", ..., na.action, draws = NULL,
         ynames <- if (ncol(y) == 1) deparse1(formula[[2L]]) else colnames(y)
         if (is.null(ynames)) ynames <- paste0("y", seq_len(ncol(y)))
         ynames <- gsub(",", ";", ynames, fixed = TRUE)
-        ynames <- make.unique(c(inputs, ynames))[ncol(x) + seq_len(ncol(y))]
+        ynames <- make.unique(c(inputs, ynames))[length(inputs) + seq_len(ncol(y))]
         storage.mode(y) <- "double"
+        xn <- colnames(x)
         x <- cbind(x, y)
-        colnames(x) <- c(inputs, ynames)
+        colnames(x) <- c(xn, ynames)
     }
     storage.mode(x) <- "double"
     if (is.null(opts$target)) opts$target <- paste(ynames, collapse = ",")
@@ -113,7 +120,8 @@ basel <- function(formula, data, method = "bd", ..., na.action, draws = NULL,
             perr <<- e
             TRUE
         }) else NULL
-    ptr <- .Call(r_basel_fit, x, colnames(x), labels, label_name, unname(onames), ovalues, pcall, environment())
+    ptr <- .Call(r_basel_fit, x, colnames(x), if (length(texts)) texts, labels, label_name, unname(onames), ovalues,
+                 pcall, environment())
     if (!is.null(perr)) basel_stop("the progress function failed: ", conditionMessage(perr), call = cl)
     ptr <- checked(ptr, call = cl)
     fit <- new_basel(ptr)
@@ -124,9 +132,34 @@ basel <- function(formula, data, method = "bd", ..., na.action, draws = NULL,
     fit$na.action <- attr(mf, "na.action")
     fit$response <- ynames
     fit$x_names <- inputs
+    fit$grouped <- grouped
     fit$options <- setNames(ovalues, onames)
     if (isTRUE(draws)) fit$draws <- read_draws(ptr)
     fit
+}
+
+## The formula's factor (or character, or logical) variables that enter
+## only as a main effect, when the method selects a factor's indicator
+## columns as one group (the library's rule, basel_method_groups_factors):
+## their names and term numbers (attr(x, "assign") of the model matrix).
+## Elsewhere (interactions, other methods) R's dummy columns are inputs of
+## their own, as before.
+grouped_factors <- function(mt, mf, method, basis) {
+    none <- list(var = character(0), term = integer(0))
+    if (!.Call(r_basel_groups_factors, as.character(method), if (!is.null(basis)) as.character(basis))) return(none)
+    fac <- attr(mt, "factors")
+    labels <- attr(mt, "term.labels")
+    var <- character(0)
+    term <- integer(0)
+    for (v in rownames(fac)) {
+        col <- mf[[v]]
+        if (!(is.factor(col) || is.character(col) || is.logical(col))) next
+        t <- match(v, labels)
+        if (is.na(t) || sum(fac[v, ] != 0) != 1) next   # not a term of its own, or in an interaction
+        var <- c(var, v)
+        term <- c(term, t)
+    }
+    list(var = var, term = term)
 }
 
 ## A basel object from a fit's handle: the document (FIT.json) as text and

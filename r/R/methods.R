@@ -276,24 +276,13 @@ print.predict.basel <- function(x, ...) {
     invisible(x)
 }
 
-## New rows in the model matrix's columns (the fit's inputs).
+## New rows in the model matrix's columns (the fit's inputs), in the
+## document's input order.
 new_inputs <- function(object, newdata) {
     if (missing(newdata) || is.null(newdata)) basel_stop("predict needs newdata")
+    inputs <- unlist(object$doc$inputs)
     if (is.null(object$terms)) {          # read_fit(): the document's input columns by name
-        inputs <- unlist(object$doc$inputs)
-        newdata <- as.data.frame(newdata)
-        ## a categorical input (docs/FIT.md "factors"): its indicator columns
-        ## from the column's levels, matched by name as the library does
-        for (f in object$doc$factors) {
-            if (is.null(newdata[[f$input]])) basel_stop("newdata lacks the fit's input column(s) ", f$input)
-            v <- as.character(newdata[[f$input]])
-            bad <- which(!is.na(v) & !(v %in% unlist(f$levels)))
-            if (length(bad))
-                basel_stop("categorical input '", f$input, "': level '", v[bad[1]], "' (row ", bad[1],
-                           ") was not seen in training")
-            cols <- unlist(f$columns)
-            for (l in seq_along(cols)) newdata[[cols[l]]] <- as.double(v == unlist(f$levels)[l + 1L])
-        }
+        newdata <- factor_indicators(object, as.data.frame(newdata))
         miss <- setdiff(inputs, names(newdata))
         if (length(miss)) basel_stop("newdata lacks the fit's input column(s) ", paste(miss, collapse = ", "))
         x <- as.matrix(newdata[inputs])
@@ -303,10 +292,36 @@ new_inputs <- function(object, newdata) {
     tt <- stats::delete.response(object$terms)
     mf <- stats::model.frame(tt, newdata, na.action = stats::na.pass, xlev = object$xlevels)
     x <- stats::model.matrix(tt, mf, contrasts.arg = object$contrasts)
-    x <- x[, colnames(x) != "(Intercept)", drop = FALSE]
-    colnames(x) <- make.unique(gsub(",", ";", colnames(x), fixed = TRUE))
+    grouped <- object$grouped
+    x <- x[, colnames(x) != "(Intercept)" & !(attr(x, "assign") %in% grouped$term), drop = FALSE]
+    colnames(x) <- object$x_names[seq_len(ncol(x))]
+    if (length(grouped$var)) {
+        ## the grouped factors' indicators, coded as the library coded them
+        g <- stats::setNames(lapply(grouped$var, function(v) as.character(mf[[v]])),
+                             object$x_names[ncol(x) + seq_along(grouped$var)])
+        ind <- factor_indicators(object, as.data.frame(g, check.names = FALSE, stringsAsFactors = FALSE))
+        x <- cbind(x, as.matrix(ind[setdiff(names(ind), names(g))]))
+        x <- x[, inputs, drop = FALSE]
+    }
     storage.mode(x) <- "double"
     x
+}
+
+## newdata with each categorical input's indicator columns (docs/FIT.md
+## "factors") added from the column's levels, matched by name as the library
+## does; NA stays NA (the library leaves that row's prediction empty).
+factor_indicators <- function(object, newdata) {
+    for (f in object$doc$factors) {
+        if (is.null(newdata[[f$input]])) basel_stop("newdata lacks the fit's input column(s) ", f$input)
+        v <- as.character(newdata[[f$input]])
+        bad <- which(!is.na(v) & !(v %in% unlist(f$levels)))
+        if (length(bad))
+            basel_stop("categorical input '", f$input, "': level '", v[bad[1]], "' (row ", bad[1],
+                       ") was not seen in training")
+        cols <- unlist(f$columns)
+        for (l in seq_along(cols)) newdata[[cols[l]]] <- as.double(v == unlist(f$levels)[l + 1L])
+    }
+    newdata
 }
 
 ## sd of the regression function f(x) under the estimator's model(s): for a

@@ -79,15 +79,30 @@ static const basel_fit *fit_of(SEXP ptr)
     return R_ExternalPtrAddr(ptr);
 }
 
-/* A table from a numeric matrix (column-major) and its column names. NULL
- * with *err filled on failure. */
-static basel_data *table_of(SEXP x, SEXP names, const char *source, basel_error *err)
+/* A table from a numeric matrix (column-major) and its column names, plus
+ * texts: R_NilValue or a named list of character vectors, each appended as
+ * a categorical input (NA = missing). NULL with *err filled on failure. */
+static basel_data *table_of(SEXP x, SEXP names, SEXP texts, const char *source, basel_error *err)
 {
     const size_t n = (size_t)Rf_nrows(x), p = (size_t)Rf_ncols(x);
     const char **nm = (const char **)R_alloc(p ? p : 1, sizeof *nm);
     for (size_t j = 0; j < p; j++) nm[j] = CHAR(STRING_ELT(names, (R_xlen_t)j));
     basel_data *d = NULL;
     if (basel_data_from_matrix(&d, source, REAL(x), n, p, 1, n, nm, err)) return NULL;
+    if (texts == R_NilValue) return d;
+    SEXP tn = Rf_getAttrib(texts, R_NamesSymbol);
+    const char **cells = (const char **)R_alloc(n ? n : 1, sizeof *cells);
+    for (R_xlen_t t = 0; t < XLENGTH(texts); t++) {
+        SEXP v = VECTOR_ELT(texts, t);
+        for (size_t i = 0; i < n; i++) {
+            SEXP s = STRING_ELT(v, (R_xlen_t)i);
+            cells[i] = s == NA_STRING ? NULL : CHAR(s);
+        }
+        if (basel_data_add_text(d, CHAR(STRING_ELT(tn, t)), cells, err)) {
+            basel_data_free(d);
+            return NULL;
+        }
+    }
     return d;
 }
 
@@ -144,17 +159,19 @@ static int progress_cb(double fraction, void *user)
 
 /* ----------------------------------------------------------------- fit */
 
-/* x: numeric matrix; names: its column names; labels: NULL or a character
- * vector (a classifier's target, appended as column label_name); opt_names,
+/* x: numeric matrix; names: its column names; texts: NULL or a named list
+ * of character vectors (categorical inputs, selected as groups); labels:
+ * NULL or a character vector (a classifier's target, appended as column
+ * label_name); opt_names,
  * opt_values: the options by name; progress: NULL or function(fraction). */
-SEXP r_basel_fit(SEXP x, SEXP names, SEXP labels, SEXP label_name, SEXP opt_names,
+SEXP r_basel_fit(SEXP x, SEXP names, SEXP texts, SEXP labels, SEXP label_name, SEXP opt_names,
                  SEXP opt_values, SEXP progress, SEXP env)
 {
     basel_error err;
     memset(&err, 0, sizeof err);
     basel_options *o = NULL;
     basel_fit *f = NULL;
-    basel_data *d = table_of(x, names, "<data>", &err);
+    basel_data *d = table_of(x, names, texts, "<data>", &err);
     if (!d) return error_value(&err, 0);
     if (labels != R_NilValue) {
         const size_t n = (size_t)XLENGTH(labels);
@@ -267,7 +284,7 @@ SEXP r_basel_predict(SEXP ptr, SEXP x, SEXP names, SEXP model, SEXP level, SEXP 
     memset(&err, 0, sizeof err);
     const basel_fit *f = fit_of(ptr);
     if (!f) return simple_error(BASEL_EINVAL, "the fit's handle is gone");
-    basel_data *d = table_of(x, names, "<newdata>", &err);
+    basel_data *d = table_of(x, names, R_NilValue, "<newdata>", &err);
     if (!d) return error_value(&err, 0);
     basel_pred *p = NULL;
     const basel_interval_kind kind = Rf_asLogical(mean_interval) == TRUE ? BASEL_INTERVAL_MEAN : BASEL_INTERVAL_NEW;
@@ -320,8 +337,14 @@ SEXP r_basel_method_default(SEXP method, SEXP option)
     return v;
 }
 
+SEXP r_basel_groups_factors(SEXP method, SEXP basis)
+{
+    const char *b = basis == R_NilValue ? NULL : CHAR(STRING_ELT(basis, 0));
+    return Rf_ScalarLogical(basel_method_groups_factors(CHAR(STRING_ELT(method, 0)), b));
+}
+
 static const R_CallMethodDef calls[] = {
-    {"r_basel_fit", (DL_FUNC)&r_basel_fit, 8},
+    {"r_basel_fit", (DL_FUNC)&r_basel_fit, 9},
     {"r_basel_fit_from_json", (DL_FUNC)&r_basel_fit_from_json, 1},
     {"r_basel_fit_json", (DL_FUNC)&r_basel_fit_json, 1},
     {"r_basel_fit_summary", (DL_FUNC)&r_basel_fit_summary, 1},
@@ -331,6 +354,7 @@ static const R_CallMethodDef calls[] = {
     {"r_basel_predict", (DL_FUNC)&r_basel_predict, 7},
     {"r_basel_catalogue", (DL_FUNC)&r_basel_catalogue, 0},
     {"r_basel_method_default", (DL_FUNC)&r_basel_method_default, 2},
+    {"r_basel_groups_factors", (DL_FUNC)&r_basel_groups_factors, 2},
     {NULL, NULL, 0}};
 
 void R_init_basel(DllInfo *dll)

@@ -447,6 +447,26 @@ int basel_pred_write_csv(const basel_pred *p, const char *path, basel_error *err
     return basel_pred_write_csv_ex(p, path, NULL, NULL, 0, err);
 }
 
+/* Whether NAME is one of the columns the predictions write (p_<class> and
+ * class, or <output>_mean, _lower and _upper): an --id of that name would
+ * give a header with the same name twice. */
+static int pred_column_taken(const basel_pred *p, const char *name)
+{
+    static const char *const suffix[] = {"_mean", "_lower", "_upper"};
+    if (p->nclass && !strcmp(name, "class")) return 1;
+    const size_t count = p->nclass ? p->nclass : p->c;
+    for (size_t j = 0; j < count; j++) {
+        const size_t len = strlen(p->names[j]);
+        if (p->nclass) {
+            if (!strncmp(name, "p_", 2) && !strcmp(name + 2, p->names[j])) return 1;
+        } else if (!strncmp(name, p->names[j], len)) {
+            for (size_t s = 0; s < 3; s++)
+                if (!strcmp(name + len, suffix[s])) return 1;
+        }
+    }
+    return 0;
+}
+
 int basel_pred_write_csv_ex(const basel_pred *p, const char *path, const basel_data *ids, const char *id_column,
                             int digits, basel_error *err)
 {
@@ -458,6 +478,10 @@ int basel_pred_write_csv_ex(const basel_pred *p, const char *path, const basel_d
     if (id_column && idc < 0)
         return bsl_fail_at(err, BASEL_EINVAL, ids ? ids->source : NULL, 1, 0, "--id '%s': no such column in the header",
                            id_column);
+    if (id_column && pred_column_taken(p, id_column))
+        return bsl_fail(err, BASEL_EINVAL,
+                        "--id '%s': the predictions have a column of that name; rename it in the test file",
+                        id_column);
     if (id_column && ids->n != p->n)
         return bsl_fail(err, BASEL_EINVAL, "--id: the table has %zu rows, the predictions %zu", ids->n, p->n);
     size_t row, col;

@@ -478,16 +478,13 @@ static int factor_levels(bsl_factor *f, const basel_data *data, size_t j, basel_
     return rc;
 }
 
-/* Only the linear subset engines select groups of columns together; the
- * others would split a factor into unrelated indicators or have no
- * indicators at all (kernel bases). */
+/* A column of text is a categorical input where the method groups factors
+ * (basel_method_groups_factors, the one rule); elsewhere it is refused. */
 static int factor_allowed(const bsl_problem *pb, const basel_data *data, long col, const bsl_params *settings,
                           basel_error *err)
 {
     const char *name = pb->engine->name, *basis = bsl_params_get(settings, "basis");
-    const int subset = strcmp(name, "enumerate") == 0 || strcmp(name, "bd") == 0 || strcmp(name, "rj") == 0;
-    const int linear = basis && strcmp(basis, "linear") == 0;
-    if (subset && linear) return BASEL_OK;
+    if (basis && basel_method_groups_factors(name, basis)) return BASEL_OK;
     return bsl_fail_at(err, BASEL_EINVAL, data->source, data->bad[col].line, data->bad[col].column,
                        "input column '%s' holds text ('%s'), a categorical input: only --method enumerate, bd or rj "
                        "with --basis linear select its levels as one group (this fit is --method %s%s%s)",

@@ -64,6 +64,11 @@ expect 0 "^x1,y_mean" -- "$BASEL" predict "$T/f.json" "$T/test.csv" --id x1   # 
 expect 2 "keyed.csv:1: --id 'nokey': no such column in the header" -- "$BASEL" predict "$T/f.json" "$T/keyed.csv" --id nokey
 expect 2 "--id 'nokey'" -- "$BASEL" predict "$T/f.json" "$T/keyed.csv" --id nokey -o "$T/never.csv"
 expect 1 "" -- test -e "$T/never.csv"
+# a key named like an output column would write that name twice in the header
+sed '1s/^key,/y_mean,/' "$T/keyed.csv" > "$T/keyed_clash.csv"
+expect 2 "--id 'y_mean': the predictions have a column of that name" -- \
+    "$BASEL" predict "$T/f.json" "$T/keyed_clash.csv" --id y_mean -o "$T/never.csv"
+expect 1 "" -- test -e "$T/never.csv"
 
 # --digits: N significant digits; the default reads back exactly and is no
 # longer than the shortest exact text (Python's repr, the shortest round trip)

@@ -67,3 +67,33 @@ test_that("a command-line fit with a categorical input predicts from R by level,
     d$species[1] <- "tulip"
     expect_error(predict(g, d), "level 'tulip'", class = "basel_error")
 })
+
+test_that("a factor in the formula is one atom, as on the command line: same FIT.json, PIPs and predictions", {
+    cli <- basel_cli()
+    csv <- repo_file("data", "linear", "iris.csv")
+    iris3 <- utils::read.csv(csv, stringsAsFactors = TRUE)
+    out <- tempfile(fileext = ".json")
+    expect_equal(system2(cli, c("fit", csv, "--method", "enumerate", "--seed", "1", "--quiet", "-o", out)), 0)
+    f <- basel(sepal_length ~ ., iris3, method = "enumerate", seed = 1, progress = FALSE)
+    expect_identical(f$json, paste(readLines(out), collapse = "\n"))
+    expect_identical(names(pip(f)), c("sepal_width", "petal_length", "petal_width", "species"))
+    ## the exact grouped PIP (tests/unit/model/test_groups.c: R brute force over 2^4 subsets)
+    expect_equal(unname(pip(f)["species"]), 0.76785314583, tolerance = 1e-9)
+    rows <- iris3[c(1, 51, 101, 2), ]
+    rows$species[4] <- NA
+    pred <- tempfile(fileext = ".csv")
+    utils::write.csv(rows, file.path(tempdir(), "iris4.csv"), row.names = FALSE, quote = FALSE, na = "")
+    expect_equal(system2(cli, c("predict", out, file.path(tempdir(), "iris4.csv"), "-o", pred), stderr = FALSE), 0)
+    p <- predict(f, rows, interval = "predict")
+    expect_equal(unname(p$interval[, "fit"]), utils::read.csv(pred)$sepal_length_mean, tolerance = 1e-12)
+    expect_true(is.na(p$interval[4, "fit"]))
+    expect_length(predict(f, rows[1:3, ], se.fit = TRUE)$se.fit, 3)
+    ## a character column works the same; an interaction keeps R's own dummy columns
+    g <- basel(sepal_length ~ ., utils::read.csv(csv), method = "enumerate", seed = 1, progress = FALSE)
+    expect_identical(g$json, f$json)
+    h <- basel(sepal_length ~ petal_width * species, iris3, method = "enumerate", seed = 1, progress = FALSE)
+    expect_true("speciesversicolor" %in% names(pip(h)))
+    ## a method that does not group factors gets R's dummies, as before
+    s <- basel(sepal_length ~ ., iris3, method = "ssvs", seed = 1, iter = 300, chains = 1, progress = FALSE)
+    expect_true(all(c("speciesversicolor", "speciesvirginica") %in% names(pip(s))))
+})

@@ -25,14 +25,18 @@ test_that("print, summary, coef, predict, plot, image and diagnostics run", {
     expect_true(all(c("pip", "chain1", "chain2") %in% names(dg$table)))
 })
 
-test_that("factors expand to dummies; predict uses the training levels", {
+test_that("a factor is one atom (its levels in or out together); predict maps the training levels", {
     set.seed(1)
     d <- data.frame(x = rnorm(40), g = factor(sample(c("a", "b", "c"), 40, TRUE)))
     d$y <- 1 + 2 * d$x + (d$g == "b") + rnorm(40, sd = 0.3)
     f <- basel(y ~ x + g, d, method = "enumerate", progress = FALSE)
-    expect_equal(names(pip(f)), c("x", "gb", "gc"))
+    expect_equal(names(pip(f)), c("x", "g"))
+    expect_equal(unlist(f$doc$inputs), c("x", "g:b", "g:c"))
     p <- predict(f, data.frame(x = 0, g = factor("c", levels = c("c"))))
+    q <- predict(f, data.frame(x = 0, g = "c"))
     expect_length(p$fit, 1)
+    expect_identical(p$fit, q$fit)
+    expect_error(predict(f, data.frame(x = 0, g = "d")), "not seen in training|new level", class = "error")
 })
 
 test_that("a saved fit predicts after readRDS", {

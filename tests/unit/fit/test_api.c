@@ -186,6 +186,14 @@ int main(void)
     basel_fit_free(fx);
     basel_data_free(dx);
 
+    /* which methods take a column of text as one grouped input */
+    CHECK(basel_method_groups_factors("enumerate", NULL) && basel_method_groups_factors("bd", "linear") &&
+              basel_method_groups_factors("rj", NULL),
+          "the linear subset engines group a factor's indicators");
+    CHECK(!basel_method_groups_factors("bd", "gauss") && !basel_method_groups_factors("ssvs", NULL) &&
+              !basel_method_groups_factors("mixture", NULL) && !basel_method_groups_factors("nosuch", NULL),
+          "kernel bases, ssvs, mixture and unknown methods do not");
+
     /* accessors */
     if (fc) {
         CHECK(!strcmp(basel_fit_method(fc), "enumerate"), "method");

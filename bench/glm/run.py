@@ -116,6 +116,7 @@ def main():
     ap.add_argument("--splits", type=int, default=0, help="also splits 1..N (default 0: split 0 only)")
     ap.add_argument("--data", default="pima,ionosphere")
     ap.add_argument("--no-bas", action="store_true")
+    ap.add_argument("--json", default="", help="also write every number to PREFIX_<data>.json")
     a = ap.parse_args()
     for name in a.data.split(","):
         head, rows, splits = read(name)
@@ -126,8 +127,11 @@ def main():
                 res[s] = run_split(name, head, rows, splits[s], s, tmp, bas=not a.no_bas and s == 0)
                 print("%s split %d done" % (name, s), file=sys.stderr)
         print("\n## %s (%d inputs)\n" % (name, len(inputs)))
-        print("| method | split 0: accuracy %, log-loss, inputs, CPU s | splits 1-%d: accuracy, log-loss (mean ± sd) |" % a.splits
-              if a.splits else "| method | split 0: accuracy %, log-loss, inputs kept, CPU s | |")
+        if a.json:
+            with open("%s_%s.json" % (a.json, name), "w") as f:
+                json.dump(res, f)
+        print("| method | split 0: accuracy %%, log-loss, inputs kept, CPU s | splits 1-%d: accuracy %%, log-loss (mean ± sd) |"
+              % a.splits if a.splits else "| method | split 0: accuracy %, log-loss, inputs kept, CPU s | |")
         print("|---|---|---|")
         for m in ["basel", "bas", "glmnet", "sklearn_l1"]:
             if m not in res[0]:

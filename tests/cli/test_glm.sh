@@ -51,4 +51,9 @@ expect 2 "--prior g: a GLM \(--family binomial\) takes --prior normal" \
 expect 2 "--family 'poisson': expected one of gaussian,binomial" \
     -- "$BASEL" fit "$T/small.csv" --family poisson --method rj -o "$T/f.json"
 expect 1 "" -- test -e "$T/f.json"
+expect 2 "a --family binomial fit has no coefficient table yet" -- "$BASEL" coef "$T/r.json"
+# the same seed gives the same file whatever the threads
+expect 0 "" -- "$BASEL" fit "$T/small.csv" --family binomial --method rj --iter 2000 --seed 3 --threads 1 --quiet -o "$T/t1.json"
+expect 0 "" -- "$BASEL" fit "$T/small.csv" --family binomial --method rj --iter 2000 --seed 3 --threads 2 --quiet -o "$T/t2.json"
+expect 0 "" -- cmp "$T/t1.json" "$T/t2.json"
 finish

@@ -171,7 +171,12 @@ typedef struct bsl_engine_def {
      * exact one for enumeration), NULL when it fits Gaussian models only:
      * the one place that says which engines take --family */
     const struct bsl_model_ops *binomial;
+    const struct bsl_model_ops *poisson; /* the same for --family poisson */
 } bsl_engine_def;
+
+/* The model table e runs for --family family ("gaussian": NULL, the
+ * default tables), NULL when it has none. */
+const struct bsl_model_ops *bsl_engine_family_model(const bsl_engine_def *e, const char *family);
 
 /* For a check that reuses an engine's loader: the loader's failure rc
  * (its message in err) reported at source. Returns rc. */

@@ -520,7 +520,8 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     const bsl_problem *P = ctx->P;
     bsl_params *st = ctx->settings;
     const char *coef_spec = bsl_params_get(st, "prior");
-    const int binomial = bsl_family_binomial(st); /* logistic regression: subset_glm.c */
+    const int binomial = bsl_family_binomial(st);
+    const int glm = binomial || bsl_family_poisson(st); /* a GLM: subset_glm.c */
     /* ssvs's spike-and-slab prior is parsed by the engine; its single-model
      * predictors are refitted under the g-prior with g = n */
     const int own_prior = coef_spec && strncmp(coef_spec, "ssvs", 4) == 0;
@@ -542,9 +543,9 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     if (rc) goto out;
     pb.D = D;
     pb.prior_spec = coef_spec;
-    if (binomial) {
+    if (glm) {
         if (gstart || run_asks_checkpoint(ctx)) {
-            rc = bsl_fail(err, BASEL_EINVAL, "--family binomial: %s", gstart ? "no categorical inputs yet (a text input column)"
+            rc = bsl_fail(err, BASEL_EINVAL, "--family %s: %s", bsl_params_get(st, "family"), gstart ? "no categorical inputs yet (a text input column)"
                                                                           : "no --checkpoint or --restart yet");
             goto out;
         }
@@ -576,7 +577,7 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
         goto out;
     }
     if ((rc = runner(&pg, &run, vr, err))) goto out;
-    if (binomial && pb.model->draw_nuisance) /* scores given the latent variables: no model's log posterior */
+    if (glm && pb.model->draw_nuisance) /* scores given the latent variables: no model's log posterior */
         for (size_t i = 0; i < vr->models.n; i++) vr->models.items[i].log_post = NAN;
     if (pb.prior.sample_nuisance && pb.prior.kind == BSL_COEF_RIDGE) { /* predict with the posterior means */
         pb.prior.sigma2 = vr->sigma2_mean;
@@ -596,19 +597,21 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     const bsl_vs_result *vcol = V ? vc : vr;
     /* marginal likelihoods under the prior the engine ran: not for ssvs's
      * own prior, nor for a ridge prior whose sigma^2 and lambda were sampled */
-    const int with_ml = !own_prior && !pb.prior.sample_nuisance && !binomial;
+    const int with_ml = !own_prior && !pb.prior.sample_nuisance && !glm;
     if (!res->prior || fill_summaries(res, dict, P, vr, run.top, &pb, with_ml) || add_diagnostics(res, vr) ||
         put_gram(res->diagnostics, D) ||
         (vr->iter_planned > 0 && bsl_result_interrupted(res, vr->iter_done, vr->iter_planned))) {
         rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
         goto out;
     }
-    if (binomial) { /* the Gaussian closed forms below do not apply */
+    if (glm) { /* the Gaussian closed forms below do not apply */
         int bad = 0;
-        json_t *cl = json_array();
-        for (size_t k = 0; k < P->nclass; k++) bsl_json_push(cl, json_string(P->class_names[k]), &bad);
-        if (!res->extra) res->extra = json_object();
-        bsl_json_put(res->extra, "classes", cl, &bad);
+        if (binomial) {
+            json_t *cl = json_array();
+            for (size_t k = 0; k < P->nclass; k++) bsl_json_push(cl, json_string(P->class_names[k]), &bad);
+            if (!res->extra) res->extra = json_object();
+            bsl_json_put(res->extra, "classes", cl, &bad);
+        }
         if (bad || !(res->engine = bsl_subset_glm_block(&pb, basis_json(dict, D), vr, res))) {
             rc = bsl_fail(err, BASEL_ENOMEM, "out of memory, or a model's Laplace approximation failed");
             goto out;

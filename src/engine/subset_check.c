@@ -244,7 +244,9 @@ int bsl_subset_check(const json_t *doc, const char *source, basel_error *err)
     int rc = basis(&k, json_object_get(e, "basis"));
     const json_t *fam = json_object_get(e, "family");
     const int binomial = fam && json_is_string(fam) && strcmp(json_string_value(fam), "binomial") == 0;
-    if (!rc && fam && !binomial) rc = refuse(&k, "engine.family", "is not \"binomial\"");
+    const int poisson = fam && json_is_string(fam) && strcmp(json_string_value(fam), "poisson") == 0;
+    if (!rc && fam && !binomial && !poisson) rc = refuse(&k, "engine.family", "is not \"binomial\" or \"poisson\"");
+    if (!rc && poisson && k.c != 1) rc = refuse(&k, "targets", "is not one target (a poisson fit has one)");
     if (!rc && binomial && (k.c != 1 || json_array_size(json_object_get(doc, "classes")) != 2 ||
                             !json_is_string(json_array_get(json_object_get(doc, "classes"), 0)) ||
                             !json_is_string(json_array_get(json_object_get(doc, "classes"), 1))))
@@ -256,7 +258,7 @@ int bsl_subset_check(const json_t *doc, const char *source, basel_error *err)
         snprintf(at, sizeof at, "engine.predictor.%s", *model);
         const json_t *blk = json_object_get(pred, *model);
         if (!blk) rc = refuse(&k, at, "is missing");
-        else if (binomial) rc = glm_predictor(&k, blk, at);
+        else if (binomial || poisson) rc = glm_predictor(&k, blk, at);
         else rc = strcmp(*model, "bma") == 0 ? average(&k, blk, at) : single(&k, blk, at);
     }
     return rc;

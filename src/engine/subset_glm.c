@@ -38,12 +38,15 @@ int bsl_subset_glm_setup(bsl_engine_ctx *ctx, bsl_vs_problem *pb, basel_error *e
     }
     int rc = bsl_glm_prior_parse(&pb->prior, spec, err);
     if (rc) return rc;
+    const char *family = bsl_params_get(ctx->settings, "family");
+    pb->prior.glm_family = family && strcmp(family, "poisson") == 0 ? BSL_GLM_POISSON : BSL_GLM_BINOMIAL;
     pb->prior.is_draws = 4000;
     if (bsl_params_get(ctx->settings, "is-draws") &&
         (rc = bsl_params_size(ctx->settings, "is-draws", 4000, 100, (size_t)1 << 40, &pb->prior.is_draws, err)))
         return rc;
     pb->prior.is_seed = ctx->seed;
-    pb->model = ctx->def->binomial;
+    pb->model = bsl_engine_family_model(ctx->def, family);
+    if (!pb->model) return bsl_fail(err, BASEL_EINVAL, "--family %s: --method %s has no such model", family, ctx->def->name);
     return BASEL_OK;
 }
 
@@ -54,14 +57,18 @@ static json_t *laplace_json(const bsl_vs_problem *pb, const double *y, const siz
     const size_t n = D->n, d = k + 1;
     double *Z = bsl_malloc(n * d, sizeof *Z), *lam = bsl_malloc(d, sizeof *lam);
     double *theta = bsl_calloc(d, sizeof *theta), *L = bsl_malloc(d * d, sizeof *L);
-    double *work = bsl_malloc(n * (d + 2) + d * (d + 2), sizeof *work), lj;
+    double *work = bsl_malloc(n * (d + 2) + d * (d + 3), sizeof *work), lj;
     json_t *o = NULL;
     if (Z && lam && theta && L && work) {
         for (size_t i = 0; i < n; i++) Z[i] = 1.0;
         for (size_t a = 0; a < k; a++) bsl_design_raw_column(D, atoms[a], Z + (a + 1) * n);
         lam[0] = 1.0 / (pb->prior.intercept_sd * pb->prior.intercept_sd);
         for (size_t a = 1; a < d; a++) lam[a] = 1.0 / (pb->prior.sd * pb->prior.sd);
-        if (!bsl_glm_laplace(Z, n, d, y, lam, theta, L, &lj, work) && (o = json_object())) {
+        double ybar = 0; /* start at the intercept-only fit, as glm_exact.c */
+        for (size_t i = 0; i < n; i++) ybar += y[i] / (double)n;
+        ybar = fmin(fmax(ybar, 1e-3), pb->prior.glm_family == BSL_GLM_POISSON ? 1e300 : 1 - 1e-3);
+        theta[0] = pb->prior.glm_family == BSL_GLM_POISSON ? log(ybar) : log(ybar / (1 - ybar));
+        if (!bsl_glm_laplace(pb->prior.glm_family, Z, n, d, y, lam, theta, L, &lj, work) && (o = json_object())) {
             int bad = 0;
             bsl_json_put(o, "atoms", bsl_json_sizes(atoms, k), &bad);
             bsl_json_put(o, "weight", bsl_json_real(weight), &bad);
@@ -130,7 +137,7 @@ json_t *bsl_subset_glm_block(const bsl_vs_problem *pb, json_t *basis, const bsl_
         bsl_json_put(pred, "median", single(pb, y, med, nmed), &bad);
         bsl_json_put(pred, "prevalence", single(pb, y, prev, nprev), &bad);
     }
-    bsl_json_put(eng, "family", json_string("binomial"), &bad);
+    bsl_json_put(eng, "family", json_string(pb->prior.glm_family == BSL_GLM_POISSON ? "poisson" : "binomial"), &bad);
     bsl_json_put(eng, "basis", basis, &bad);
     bsl_json_put(eng, "predictor", pred, &bad);
     free(y);

@@ -81,6 +81,12 @@ int bsl_family_binomial(const bsl_params *settings)
     return f && strcmp(f, "binomial") == 0;
 }
 
+int bsl_family_poisson(const bsl_params *settings)
+{
+    const char *f = bsl_params_get(settings, "family");
+    return f && strcmp(f, "poisson") == 0;
+}
+
 size_t basel_options_count(void) { return bsl_option_count(); }
 
 /* methods: the engines that read the option ("*" for the options every fit

@@ -195,11 +195,36 @@ static int load_binomial(bsl_problem *pb, const basel_data *data, const long *tc
     return BASEL_OK;
 }
 
+/* --family poisson: one target of counts (whole numbers >= 0, below 2^31),
+ * not all equal. */
+static int load_counts(bsl_problem *pb, const basel_data *data, const long *tcols, basel_error *err)
+{
+    const size_t n = data->n;
+    const char *name = data->names[tcols[0]];
+    if (pb->c != 1) return bsl_fail(err, BASEL_EINVAL, "--family poisson takes one target column (%zu given)", pb->c);
+    int rc = bsl_data_check_numeric(data, (size_t)tcols[0], "target", err);
+    if (rc) return rc;
+    if (!(pb->Y = bsl_malloc(n, sizeof *pb->Y))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    const double *y = bsl_data_col(data, (size_t)tcols[0]);
+    int varies = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(y[i] >= 0 && y[i] < 2147483648.0 && y[i] == floor(y[i])))
+            return bsl_fail_at(err, BASEL_EINVAL, data->source, data->line_of_row[i], 0,
+                               "target column '%s': %g is not a count (--family poisson needs whole numbers >= 0)",
+                               name, y[i]);
+        pb->Y[i] = y[i];
+        varies |= y[i] != y[0];
+    }
+    if (!varies) return bsl_fail(err, BASEL_EINVAL, "target column '%s' is constant (%g in every row)", name, y[0]);
+    return BASEL_OK;
+}
+
 static int load_targets(bsl_problem *pb, const basel_data *data, const long *tcols, const bsl_params *settings,
                         basel_error *err)
 {
     const size_t n = data->n;
     if (bsl_family_binomial(settings)) return load_binomial(pb, data, tcols, err);
+    if (bsl_family_poisson(settings)) return load_counts(pb, data, tcols, err);
     if (pb->engine->target == BSL_TARGET_LABELS) {
         if (pb->c != 1) return bsl_fail(err, BASEL_EINVAL, "--method %s takes one class column", pb->engine->name);
         if (data->label_col != tcols[0])
@@ -300,7 +325,7 @@ static int is_scale_free(const bsl_engine_def *e, const bsl_params *settings)
 static int auto_standardizes(const bsl_params *settings)
 {
     /* the GLM's normal prior is on the standardised inputs (glm.h) */
-    if (bsl_family_binomial(settings)) return 1;
+    if (bsl_family_binomial(settings) || bsl_family_poisson(settings)) return 1;
     const char *basis = bsl_params_get(settings, "basis");
     if (!basis || strncmp(basis, "gauss", 5) != 0 || (basis[5] != 0 && basis[5] != ':')) return 0;
     const char *r = strstr(basis, "r=");

@@ -62,7 +62,7 @@ int bsl_glm_prior_parse(bsl_coef_prior *p, const char *text, basel_error *err)
     if (rc) return rc;
     if (strcmp(s.name, "normal") != 0)
         return bsl_fail(err, BASEL_EINVAL,
-                        "--prior %s: a GLM (--family binomial) takes --prior normal[:%s] (independent normal "
+                        "--prior %s: a GLM (--family binomial or poisson) takes --prior normal[:%s] (independent normal "
                         "coefficients on the standardised inputs)",
                         s.name, BSL_GLM_PRIOR_KEYS);
     p->kind = BSL_COEF_NORMAL;
@@ -81,13 +81,17 @@ void bsl_glm_design_y(const bsl_design *D, double *y)
     for (size_t i = 0; i < n; i++) {
         double v = D->Y[i];
         for (size_t l = 0; l < D->q; l++) v += D->Q[i + l * n] * qy[l];
-        y[i] = v > 0.5 ? 1.0 : 0.0;
+        y[i] = round(v); /* 0 / 1, or a count */
     }
 }
 
-double bsl_glm_loglik(const double *y, const double *psi, size_t n)
+double bsl_glm_loglik(int family, const double *y, const double *psi, size_t n)
 {
     double s = 0;
+    if (family == BSL_GLM_POISSON) {
+        for (size_t i = 0; i < n; i++) s += y[i] * psi[i] - exp(psi[i]) - lgamma(y[i] + 1);
+        return s;
+    }
     for (size_t i = 0; i < n; i++) /* y psi - log(1 + e^psi), stable for large |psi| */
         s += y[i] * psi[i] - (fmax(psi[i], 0) + log1p(exp(-fabs(psi[i]))));
     return s;
@@ -183,6 +187,8 @@ static int glm_create(void **st, const bsl_design *D, const bsl_coef_prior *prio
 {
     *st = NULL;
     if (prior->kind != BSL_COEF_NORMAL) return bsl_fail(err, BASEL_EINVAL, "the logistic model needs --prior normal");
+    if (prior->glm_family != BSL_GLM_BINOMIAL)
+        return bsl_fail(err, BASEL_EINVAL, "the Polya-Gamma model is for --family binomial only");
     if (D->q != 1 || !D->Y || D->c != 1)
         return bsl_fail(err, BASEL_EINVAL,
                         "the logistic model takes one 0/1 target and the intercept as its only always-in column "

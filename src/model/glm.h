@@ -45,13 +45,18 @@
 
 #include "model.h"
 
+/* The likelihood (bsl_coef_prior glm_family): logistic regression, or
+ * Poisson regression with the log link (enumeration only: glm_exact.c). */
+enum { BSL_GLM_BINOMIAL = 0, BSL_GLM_POISSON = 1 };
+
 #define BSL_GLM_PRIOR_KEYS "sd, intercept-sd"
 #define BSL_GLM_DEFAULT_PRIOR "normal:sd=1,intercept-sd=10"
 
 /* Parse "normal[:sd=S,intercept-sd=S0]" into p (kind BSL_COEF_NORMAL). */
 int bsl_glm_prior_parse(bsl_coef_prior *p, const char *spec, basel_error *err);
 
-/* The 0/1 targets of a design (n), rounded from its projection. */
+/* The 0/1 (binomial) or count (Poisson) targets of a design (n), rounded
+ * from its projection. */
 void bsl_glm_design_y(const bsl_design *D, double *y);
 
 /* Laplace approximation of the posterior of theta (d = k + 1 coefficients,
@@ -62,10 +67,11 @@ void bsl_glm_design_y(const bsl_design *D, double *y);
  * *log_joint = log p(y | theta) + log N(theta; 0, Lambda^-1) there.
  * work holds n (d + 2) + d (d + 2) doubles. BASEL_ENUMERIC when Newton's
  * method does not converge in 100 steps. */
-int bsl_glm_laplace(const double *Z, size_t n, size_t d, const double *y, const double *lam, double *theta,
-                    double *L, double *log_joint, double *work);
-/* log p(y | theta) for psi = Z theta (n). */
-double bsl_glm_loglik(const double *y, const double *psi, size_t n);
+int bsl_glm_laplace(int family, const double *Z, size_t n, size_t d, const double *y, const double *lam,
+                    double *theta, double *L, double *log_joint, double *work);
+/* log p(y | theta) for psi = Z theta (n): logistic, or Poisson with
+ * E y = e^psi (with its -log y! terms). */
+double bsl_glm_loglik(int family, const double *y, const double *psi, size_t n);
 
 /* ------------------------------------------------- bsl_model_glm extras
  * (tests and the Geweke check: st is a bsl_model_glm state) */

@@ -30,6 +30,7 @@
 typedef struct exact_state {
     const bsl_design *D;
     size_t n, m, k, kmax, S;
+    int family;
     unsigned long seed;
     double lam0, lam;
     double *X;           /* n x m raw atom columns */
@@ -47,28 +48,38 @@ typedef struct exact_state {
     gsl_rng *r;
 } exact_state;
 
-/* Newton's method on -log posterior: H = Z'WZ + Lambda, W = p (1 - p). */
-int bsl_glm_laplace(const double *Z, size_t n, size_t d, const double *y, const double *lam, double *theta,
-                    double *L, double *log_joint, double *work)
+/* log p(y | theta) + log N(theta; 0, Lambda^-1) up to the prior's
+ * constant, and psi = Z theta. */
+static double log_post(int family, const double *Z, size_t n, size_t d, const double *y, const double *lam,
+                       const double *theta, double *psi)
 {
-    double *psi = work, *w = psi + n, *g = w + n, *step = g + d, *H = step + d;
-    (void)H;
+    for (size_t i = 0; i < n; i++) {
+        double s = 0;
+        for (size_t l = 0; l < d; l++) s += Z[i + l * n] * theta[l];
+        psi[i] = s;
+    }
+    double f = bsl_glm_loglik(family, y, psi, n);
+    for (size_t l = 0; l < d; l++) f -= 0.5 * lam[l] * theta[l] * theta[l];
+    return f;
+}
+
+/* Newton's method on -log posterior: H = Z'WZ + Lambda with W = p (1 - p)
+ * (logistic) or e^psi (Poisson), steps halved until the log posterior
+ * rises (it is concave, so a halved step always does). */
+int bsl_glm_laplace(int family, const double *Z, size_t n, size_t d, const double *y, const double *lam,
+                    double *theta, double *L, double *log_joint, double *work)
+{
+    double *psi = work, *w = psi + n, *g = w + n, *step = g + d, *trial = step + d;
     bsl_chol ch = {0};
     int rc = bsl_chol_init(&ch, d);
     if (rc) return rc;
-    double f_old = -INFINITY;
-    for (int it = 0; it < 100; it++) {
+    double f = log_post(family, Z, n, d, y, lam, theta, psi);
+    int stuck = 0; /* no step raises the log posterior: the mode, to rounding */
+    for (int it = 0; it < 200; it++) {
         for (size_t i = 0; i < n; i++) {
-            double s = 0;
-            for (size_t l = 0; l < d; l++) s += Z[i + l * n] * theta[l];
-            psi[i] = s;
-        }
-        double f = bsl_glm_loglik(y, psi, n);
-        for (size_t l = 0; l < d; l++) f -= 0.5 * lam[l] * theta[l] * theta[l];
-        for (size_t i = 0; i < n; i++) {
-            const double p = 1.0 / (1.0 + exp(-psi[i]));
-            w[i] = p * (1 - p);
-            psi[i] = y[i] - p; /* now the score residual */
+            const double mu = family == BSL_GLM_POISSON ? exp(psi[i]) : 1.0 / (1.0 + exp(-psi[i]));
+            w[i] = family == BSL_GLM_POISSON ? mu : mu * (1 - mu);
+            psi[i] = y[i] - mu; /* now the score residual */
         }
         for (size_t l = 0; l < d; l++) {
             g[l] = bsl_dot(Z + l * n, psi, n) - lam[l] * theta[l];
@@ -84,7 +95,9 @@ int bsl_glm_laplace(const double *Z, size_t n, size_t d, const double *y, const 
         bsl_chol_solve_upper(&ch, step);
         double dec = 0; /* Newton decrement g'H^-1 g */
         for (size_t l = 0; l < d; l++) dec += g[l] * step[l];
-        if (dec < 1e-20 || (it > 0 && fabs(f - f_old) < 1e-14 * fabs(f) && dec < 1e-12)) {
+        /* dec / 2 is the rise a Newton step promises: below 1e-12 nats the
+         * mode is as exact as the log posterior's rounding allows */
+        if (dec < 1e-12 || stuck) {
             /* converged: the factor of H at the mode, and the log joint */
             for (size_t c = 0; c < d; c++)
                 for (size_t l = 0; l < d; l++) L[l + c * d] = l >= c ? ch.L[l + c * ch.cap] : 0.0;
@@ -94,8 +107,19 @@ int bsl_glm_laplace(const double *Z, size_t n, size_t d, const double *y, const 
             bsl_chol_free(&ch);
             return BASEL_OK;
         }
-        for (size_t l = 0; l < d; l++) theta[l] += step[l]; /* log posterior is concave: full steps */
-        f_old = f;
+        double t = 1.0, f_new = -INFINITY;
+        for (int h = 0; h < 60; h++, t /= 2) {
+            for (size_t l = 0; l < d; l++) trial[l] = theta[l] + t * step[l];
+            f_new = log_post(family, Z, n, d, y, lam, trial, psi);
+            if (f_new > f) break;
+        }
+        if (!(f_new > f)) {
+            (void)log_post(family, Z, n, d, y, lam, theta, psi);
+            stuck = 1;
+            continue;
+        }
+        memcpy(theta, trial, d * sizeof *theta);
+        f = f_new;
     }
     bsl_chol_free(&ch);
     return rc ? rc : BASEL_ENUMERIC;
@@ -122,7 +146,12 @@ static int evaluate(exact_state *E, const size_t *atoms, size_t k, double *ml, d
     for (size_t a = 1; a < d; a++) E->lamv[a] = E->lam;
     for (size_t a = 0; a < d; a++) E->theta[a] = 0;
     double log_joint_mode;
-    int rc = bsl_glm_laplace(E->Z, n, d, E->y, E->lamv, E->theta, E->L, &log_joint_mode, E->work);
+    /* start at the intercept-only fit: link(mean y) */
+    double ybar = 0;
+    for (size_t i = 0; i < n; i++) ybar += E->y[i] / (double)n;
+    ybar = fmin(fmax(ybar, 1e-3), E->family == BSL_GLM_POISSON ? 1e300 : 1 - 1e-3);
+    E->theta[0] = E->family == BSL_GLM_POISSON ? log(ybar) : log(ybar / (1 - ybar));
+    int rc = bsl_glm_laplace(E->family, E->Z, n, d, E->y, E->lamv, E->theta, E->L, &log_joint_mode, E->work);
     if (rc) return rc;
     bsl_chol ch = {.k = d, .cap = d, .L = E->L};
     const double logdet_H = bsl_chol_logdet(&ch);
@@ -151,7 +180,7 @@ static int evaluate(exact_state *E, const size_t *atoms, size_t k, double *ml, d
             E->psi[i] = v;
         }
         const double lq = log_c - 0.5 * (IS_NU + (double)d) * log1p(e2 * scale * scale / IS_NU);
-        lw[s] = bsl_glm_loglik(E->y, E->psi, n) + lprior - lq;
+        lw[s] = bsl_glm_loglik(E->family, E->y, E->psi, n) + lprior - lq;
         if (lw[s] > lw_max) { /* rescale the running posterior-mean sums */
             const double f = lw_max > -INFINITY ? exp(lw_max - lw[s]) : 0.0;
             for (size_t a = 0; a < d; a++) acc[a] *= f;
@@ -222,6 +251,7 @@ static int exact_create(void **st, const bsl_design *D, const bsl_coef_prior *pr
     E->m = m;
     E->kmax = kmax;
     E->S = prior->is_draws ? prior->is_draws : 4000;
+    E->family = prior->glm_family;
     E->seed = prior->is_seed;
     E->lam0 = 1.0 / (prior->intercept_sd * prior->intercept_sd);
     E->lam = 1.0 / (prior->sd * prior->sd);
@@ -236,7 +266,7 @@ static int exact_create(void **st, const bsl_design *D, const bsl_coef_prior *pr
     E->theta = bsl_malloc(d, sizeof(double));
     E->L = bsl_malloc(d * d, sizeof(double));
     /* Newton: n (d + 2) + d (d + 2); sampling: S + 2 d */
-    const size_t nw = BSL_MAX(n * (d + 2) + d * (d + 2), E->S + 2 * d);
+    const size_t nw = BSL_MAX(n * (d + 2) + d * (d + 3), E->S + 2 * d);
     E->work = bsl_malloc(nw, sizeof(double));
     E->eps = bsl_malloc(d, sizeof(double));
     E->psi = bsl_malloc(n, sizeof(double));
@@ -255,7 +285,7 @@ static int exact_create(void **st, const bsl_design *D, const bsl_coef_prior *pr
     const int rc = rescore(E);
     if (rc) {
         exact_free(E);
-        return bsl_fail(err, rc, "the logistic model's Laplace approximation did not converge");
+        return bsl_fail(err, rc, "the GLM's Laplace approximation did not converge");
     }
     *st = E;
     return BASEL_OK;
@@ -351,9 +381,9 @@ static void exact_describe(const void *st, char *buf, size_t len)
 {
     const exact_state *E = st;
     snprintf(buf, len,
-             "logistic marginal likelihoods by importance sampling (%zu draws per subset from a t_4 at the Laplace "
+             "%s marginal likelihoods by importance sampling (%zu draws per subset from a t_4 at the Laplace "
              "approximation): largest standard error of a log marginal likelihood %.2g",
-             E->S, E->max_se);
+             E->family == BSL_GLM_POISSON ? "Poisson" : "logistic", E->S, E->max_se);
 }
 
 const bsl_model_ops bsl_model_glm_exact = {

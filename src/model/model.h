@@ -160,6 +160,7 @@ typedef struct bsl_coef_prior {
      * intercept N(0, intercept_sd^2); is_draws: importance-sampling draws
      * per subset of the exact marginal likelihood (bsl_model_glm_exact) */
     double sd, intercept_sd;
+    int glm_family;       /* glm.h: BSL_GLM_BINOMIAL or BSL_GLM_POISSON */
     size_t is_draws;
     unsigned long is_seed;
 } bsl_coef_prior;

@@ -33,4 +33,5 @@ const bsl_engine_def bsl_engine_enumerate = {
     .check = bsl_subset_check,
     .mean_interval = 1,
     .binomial = &bsl_model_glm_exact, /* each subset's marginal by importance sampling (glm.h) */
+    .poisson = &bsl_model_glm_exact,
 };

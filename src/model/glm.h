@@ -27,7 +27,8 @@
  *    posterior as its stationary law: nothing is approximated; the chain
  *    only mixes more slowly than a collapsed one would, and the PIPs'
  *    Rao-Blackwell terms condition on omega (still unbiased).
- *  - bsl_model_glm_exact (glm_exact.c), for enumeration: the marginal
+ *  - bsl_model_glm_exact (glm_exact.c), for enumeration, also of the
+ *    Poisson model (glm_family BSL_GLM_POISSON: E y_i = e^psi_i): the marginal
  *    likelihood p(y | A) = int prod Bern(y_i | logit^-1 psi_i) N(theta; 0, Lambda_A^-1) dtheta
  *    by importance sampling from a multivariate t (4 degrees of freedom)
  *    at the Laplace approximation (mode and Hessian by Newton's method):

@@ -13,9 +13,12 @@
  * simulator's standard error by batch means; each test passes if every
  * |z| is below the two-sided 1% critical value, Bonferroni-corrected over
  * its statistics. Data-free priors (prior_range) as the test requires.
- * Every kind of move is tested: given the allocations (the default: add,
- * remove and exchange, and the pair moves with pair_prob 0.5), and summed over them with the add move's data-driven
- * and prior proposals, with
+ * Every kind of move is tested: given the allocations (add, remove and
+ * exchange, and the pair moves with pair_prob 0.5; beta_j moving with its
+ * column, whose law the statistic log beta_0 if input 0 active checks),
+ * with coordinates given the allocations and the allocations summed out in
+ * the ratio and redrawn, and summed over them with the add move's
+ * data-driven and prior proposals, with
  * both models of the excluded inputs (regression on the active inputs and
  * a single Gaussian); the statistic x_.0'x_.1 / n when input 0 is excluded
  * ties the excluded column's law to the subset the moves choose. Small
@@ -31,12 +34,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NSTAT = 11, NBATCH = 50, N_ROWS = 10, N_UNLAB = 2, N_IN = 3 };
+enum { INFORMED = 100 }; /* added to a proposal kind: with informed = 1 */
+enum { NSTAT = 12, NBATCH = 50, N_ROWS = 10, N_UNLAB = 2, N_IN = 3 };
 static const char *const stat_name[NSTAT] = {
     "number of inputs", "input 0 active", "mean mu_00 (0 if inactive)", "mu_00^2",
     "allocation weight w_00", "w_00^2", "log prec_00 (0 if inactive)",
     "var(x_.0) if input 0 active", "row log-likelihood / n", "beta_0 prec_00 if active",
-    "x_.0'x_.1 / n if 0 excluded"};
+    "x_.0'x_.1 / n if 0 excluded", "log beta_0 if input 0 active"};
 
 /* Statistics of theta and of (theta, data): under the joint both simulators
  * give the pair (parameters, the data they were last conditioned on or
@@ -65,6 +69,7 @@ static void stats(bsl_mix_chain *ch, double *s)
     double xy = 0;
     for (size_t i = 0; i < m->n; i++) xy += m->X[i] * m->X[m->n + i];
     s[10] = (1 - a0) * xy / (double)m->n;
+    s[11] = a0 * log(ch->beta[0]); /* beta_j moves with its column (mixture_rj.c) */
 }
 
 typedef struct moments {
@@ -88,7 +93,8 @@ static void make_model(bsl_mix_model **m, size_t kernels, int add_proposal, int 
     bsl_mix_options o;
     bsl_mix_options_default(&o);
     o.kernels = kernels;
-    o.add_proposal = add_proposal;
+    o.add_proposal = add_proposal % INFORMED;
+    o.informed = add_proposal >= INFORMED; /* + INFORMED: the informed choice too */
     o.pair_prob = pair;
     o.excluded = excluded;
     o.prior_mid = 0.3, o.prior_range = 2.0; /* data-free priors */
@@ -176,7 +182,7 @@ int main(int argc, char **argv)
     /* 0.25 in the fast tier, 1 in the full one (BASEL_TIER=full); 0.05 for sanitizer runs */
     const double scale = argc > 1 ? strtod(argv[1], NULL) : STAT_TIER(0.25, 1);
     const unsigned long seed = argc > 2 ? strtoul(argv[2], NULL, 10) : 20240501UL;
-    const int alloc = BSL_MIX_PROPOSE_ALLOC, data = BSL_MIX_PROPOSE_DATA, prior = BSL_MIX_PROPOSE_PRIOR;
+    const int alloc = BSL_MIX_PROPOSE_ALLOC, summed = BSL_MIX_PROPOSE_SUMMED, data = BSL_MIX_PROPOSE_DATA, prior = BSL_MIX_PROPOSE_PRIOR;
     const int reg = BSL_MIX_EXCLUDED_REGRESSION, gauss = BSL_MIX_EXCLUDED_GAUSSIAN;
     const size_t mc = (size_t)(500000 * scale), sc = (size_t)(1500000 * scale);
     geweke("gibbs D=2", 0, 2, data, reg, 0, mc, (size_t)(500000 * scale), seed);
@@ -188,5 +194,11 @@ int main(int argc, char **argv)
     geweke("rj alloc D=2", 1, 2, alloc, reg, 0, mc, sc, seed + 5);
     geweke("rj alloc D=3", 1, 3, alloc, reg, 0.5, mc, sc, seed + 6);
     geweke("rj alloc gauss", 1, 2, alloc, gauss, 0.5, mc, sc, seed + 7);
+    /* coordinates given z, the allocations summed out in the ratio and redrawn (mixture_rj.c) */
+    geweke("rj summed D=2", 1, 2, summed, reg, 0, mc, sc, seed + 8);
+    geweke("rj summed gauss", 1, 3, summed, gauss, 0, mc, sc, seed + 9);
+    /* given z, the input to flip chosen by its approximate odds (mixture_rj.c) */
+    geweke("rj informed alloc", 1, 2, alloc + INFORMED, reg, 0, mc, sc, seed + 10);
+    geweke("rj informed summed", 1, 3, summed + INFORMED, gauss, 0, mc, sc, seed + 11);
     return check_report("test_mixture_geweke");
 }

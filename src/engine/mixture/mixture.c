@@ -57,7 +57,8 @@ void bsl_mix_options_default(bsl_mix_options *o)
     o->temperatures = 1;
     o->temp_max = 20;
     o->top = 20;
-    o->add_proposal = BSL_MIX_PROPOSE_ALLOC;
+    o->add_proposal = BSL_MIX_PROPOSE_SUMMED;
+    o->informed = 1;
     o->excluded = BSL_MIX_EXCLUDED_REGRESSION;
     o->excluded_g = 0; /* n */
     o->a = 2;        /* §3: "we set a = 2" */
@@ -94,10 +95,12 @@ static int validate_options(const bsl_mix_options *o, size_t d, basel_error *err
     if (!isfinite(o->prior_mid) || !isfinite(o->prior_range))
         return bsl_fail(err, BASEL_EINVAL, "mixture: prior_mid and prior_range must be finite");
     if (o->add_proposal != BSL_MIX_PROPOSE_PRIOR && o->add_proposal != BSL_MIX_PROPOSE_DATA &&
-        o->add_proposal != BSL_MIX_PROPOSE_ALLOC)
-        return bsl_fail(err, BASEL_EINVAL, "mixture: add_proposal must be 0 (prior), 1 (data) or 2 (allocations)");
+        o->add_proposal != BSL_MIX_PROPOSE_ALLOC && o->add_proposal != BSL_MIX_PROPOSE_SUMMED)
+        return bsl_fail(err, BASEL_EINVAL,
+                        "mixture: add_proposal must be 0 (prior), 1 (data), 2 (allocations) or 3 (summed)");
     if (o->excluded != BSL_MIX_EXCLUDED_GAUSSIAN && o->excluded != BSL_MIX_EXCLUDED_REGRESSION)
         return bsl_fail(err, BASEL_EINVAL, "mixture: excluded must be 0 (gaussian) or 1 (regression)");
+    if (o->informed != 0 && o->informed != 1) return bsl_fail(err, BASEL_EINVAL, "mixture: informed must be 0 or 1");
     if (!(o->pair_prob >= 0 && o->pair_prob <= 1))
         return bsl_fail(err, BASEL_EINVAL, "mixture: pair_prob must be in [0, 1]");
     if (o->unlabelled != 0 && o->unlabelled != 1)

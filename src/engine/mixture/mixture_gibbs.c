@@ -113,7 +113,7 @@ static size_t draw_weighted(const gsl_rng *r, const double *p, size_t n, double 
 /* Allocations d_n and, for unlabelled rows, classes c_m jointly: eq. 3's
  * multinomial-one conditionals; p(c, d | x) is proportional to
  * P_c w_cd N_d(x), so drawing the pair at once is exact and mixes better. */
-static void draw_allocations(bsl_mix_chain *ch, const gsl_rng *r)
+void bsl_mix_draw_allocations(bsl_mix_chain *ch, const gsl_rng *r)
 {
     const bsl_mix_model *m = ch->m;
     const size_t D = m->D, K = m->K;
@@ -189,7 +189,7 @@ void bsl_mix_gibbs(bsl_mix_chain *ch, const gsl_rng *r)
 {
     const bsl_mix_model *m = ch->m;
     bsl_mix_compute_L(ch);
-    draw_allocations(ch, r);
+    bsl_mix_draw_allocations(ch, r);
     draw_probabilities(ch, r);
     for (size_t j = 0; j < m->d; j++) {
         if (ch->active[j])

@@ -25,7 +25,7 @@ static const size_t MAX_DIM = 100000, MAX_DRAWS = 10000000;
 static json_t *options_json(const bsl_mix_options *o)
 {
     return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:f,s:f,"
-                     "s:f,s:f,s:i,s:s,s:f,s:i,s:f,s:I,s:f}",
+                     "s:f,s:f,s:i,s:s,s:f,s:i,s:f,s:I,s:f,s:i}",
                      "kernels", (json_int_t)o->kernels, "iter", (json_int_t)o->iter, "burn",
                      (json_int_t)o->burn, "thin", (json_int_t)o->thin, "chains", (json_int_t)o->chains,
                      "seed", (json_int_t)o->seed, "poisson_mean", o->poisson_mean, "max_inputs",
@@ -36,7 +36,8 @@ static json_t *options_json(const bsl_mix_options *o)
                      "split_b", o->split_b, "prior_mid", o->prior_mid, "prior_range", o->prior_range,
                      "add_proposal", o->add_proposal, "excluded",
                      o->excluded == BSL_MIX_EXCLUDED_GAUSSIAN ? "gaussian" : "regression", "excluded_g",
-                     o->excluded_g, "unlabelled", o->unlabelled, "pair_prob", o->pair_prob, "temperatures", (json_int_t)o->temperatures, "temp_max", o->temp_max);
+                     o->excluded_g, "unlabelled", o->unlabelled, "pair_prob", o->pair_prob, "temperatures", (json_int_t)o->temperatures, "temp_max", o->temp_max,
+                     "informed", o->informed);
 }
 
 static json_t *subsets_json(const bsl_mix_result *r)
@@ -172,7 +173,7 @@ static int read_options(const json_t *o, bsl_mix_options *op, basel_error *err)
     if (!rc) rc = get_real(o, "prior_mid", &op->prior_mid, err);
     if (!rc) rc = get_real(o, "prior_range", &op->prior_range, err);
     size_t prop = 0;
-    if (!rc) rc = get_size(o, "add_proposal", BSL_MIX_PROPOSE_ALLOC, &prop, err);
+    if (!rc) rc = get_size(o, "add_proposal", BSL_MIX_PROPOSE_SUMMED, &prop, err);
     op->add_proposal = (int)prop;
     /* absent in fits written before the regression model existed */
     const json_t *ex = json_object_get(o, "excluded");
@@ -195,6 +196,9 @@ static int read_options(const json_t *o, bsl_mix_options *op, basel_error *err)
     if (!rc && json_object_get(o, "pair_prob")) rc = get_real(o, "pair_prob", &op->pair_prob, err);
     if (!rc && json_object_get(o, "temperatures")) rc = get_size(o, "temperatures", BSL_MIX_MAX_TEMPERATURES, &op->temperatures, err);
     if (!rc && json_object_get(o, "temp_max")) rc = get_real(o, "temp_max", &op->temp_max, err);
+    size_t inf = 0; /* absent in fits written before the informed moves */
+    if (!rc && json_object_get(o, "informed")) rc = get_size(o, "informed", 1, &inf, err);
+    op->informed = (int)inf;
     op->seed = (unsigned long)seed;
     return rc;
 }

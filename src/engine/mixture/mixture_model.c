@@ -86,6 +86,7 @@ int bsl_mix_model_create(bsl_mix_model **out, const double *X, size_t n, size_t 
     m->split_a = o->split_a, m->split_b = o->split_b, m->lambda = o->poisson_mean;
     m->add_proposal = o->add_proposal;
     m->pair_prob = o->pair_prob;
+    m->informed = o->informed;
     m->imin = o->min_inputs;
     m->imax = o->max_inputs ? BSL_MIN(o->max_inputs, d) : d;
     m->excluded = o->excluded;
@@ -129,6 +130,10 @@ void bsl_mix_chain_free(bsl_mix_chain *ch)
     free(ch->c);
     free(ch->L);
     free(ch->Lnew);
+    free(ch->Lsave);
+    free(ch->zsave);
+    free(ch->iscore);
+    free(ch->ncoord);
     free(ch->wnew);
     free(ch->scratch);
     free(ch->perm);
@@ -156,6 +161,10 @@ int bsl_mix_chain_create(bsl_mix_chain **out, const bsl_mix_model *m)
     ch->c = bsl_calloc(n, sizeof(int));
     ch->L = bsl_calloc(n * D, sizeof(double));
     ch->Lnew = bsl_calloc(n * D, sizeof(double));
+    ch->Lsave = bsl_calloc(n * D, sizeof(double));
+    ch->zsave = bsl_calloc(2 * n, sizeof(int));
+    ch->iscore = bsl_calloc(4 * d, sizeof(double));
+    ch->ncoord = bsl_calloc(2 * D, sizeof(double));
     ch->wnew = bsl_calloc(K * D, sizeof(double));
     ch->scratch = bsl_calloc(ns, sizeof(double));
     ch->perm = bsl_calloc(D, sizeof(size_t));
@@ -165,7 +174,7 @@ int bsl_mix_chain_create(bsl_mix_chain **out, const bsl_mix_model *m)
     ch->tw = bsl_calloc(K * D + K, sizeof(double));
     ch->b = 1;
     if (!ch->active || !ch->mu || !ch->prec || !ch->beta || !ch->w || !ch->P || !ch->z || !ch->c || !ch->L ||
-        !ch->Lnew || !ch->wnew || !ch->scratch || !ch->perm || !ch->idx || !ch->xwork || !ch->xkept || !ch->tw) {
+        !ch->Lnew || !ch->Lsave || !ch->zsave || !ch->iscore || !ch->ncoord || !ch->wnew || !ch->scratch || !ch->perm || !ch->idx || !ch->xwork || !ch->xkept || !ch->tw) {
         bsl_mix_chain_free(ch);
         return BASEL_ENOMEM;
     }

@@ -70,41 +70,50 @@ void bsl_inv_apply(const double *Ainv, size_t k, size_t ld, const double *x, dou
     }
 }
 
-/* A^{-1} = L^{-T} L^{-1} as LAPACK's dpotri forms it, in place in Ainv:
- * W = L^{-1} into the lower triangle (column j by forward substitution from
- * row j: k^3/6 multiplications), then (W'W)_ij = sum_{l >= j} W_li W_lj for
- * i <= j into the upper triangle, column j's diagonal last (W_jj is read
- * only by column j's entries), then mirrored: k^3/3 in all, a third of
- * solving for the k unit vectors, and exactly symmetric. A plain loop for
- * the same reason as factor_small in chol.c. */
+/* A^{-1} = L^{-T} L^{-1} as LAPACK's dpotri forms it, in place in Ainv, in
+ * k^3/3 multiplications (a third of solving for the k unit vectors), and
+ * exactly symmetric. A plain loop for the same reason as factor_small in
+ * chol.c.
+ *  1. W = L^{-1} row by row into the upper triangle (row l of W in rows
+ *     0..l of column l, contiguous): row l = (e_l - sum_{i<l} L_li W_i.) /
+ *     L_ll, the rows i in increasing order.
+ *  2. (W'W)_ij = sum_{l >= i} W_li W_lj for i >= j into the strictly lower
+ *     triangle, column j by column j, the sums over l in increasing order,
+ *     the diagonal (over W_jj) written last; then mirrored.
+ * Each entry sees the operations, in the order, of the column-at-a-time
+ * substitution and one dot product per entry (the same bits: test_chol
+ * keeps that version), but the inner loops run along contiguous rows of W,
+ * over many entries at once, instead of along one chain of dependent
+ * divisions and additions (a refresh was a tenth of an rj move). */
 int bsl_inv_from_chol(const bsl_chol *c, double *Ainv, size_t ld)
 {
     const size_t k = c->k;
-    for (size_t j = 0; j < k; j++) { /* W e_j: zero above row j */
-        double *w = Ainv + j * ld;
-        w[j] = 1.0;
-        for (size_t i = j + 1; i < k; i++) w[i] = 0.0;
-        for (size_t l = j; l < k; l++) {
-            const double *Ll = c->L + l * c->cap;
-            const double wl = w[l] / Ll[l];
-            w[l] = wl;
-            for (size_t i = l + 1; i < k; i++) w[i] -= Ll[i] * wl;
+    for (size_t l = 0; l < k; l++) {
+        double *wl = Ainv + l * ld; /* row l of W */
+        for (size_t j = 0; j < l; j++) wl[j] = 0.0;
+        wl[l] = 1.0;
+        for (size_t i = 0; i < l; i++) {
+            const double Lli = c->L[l + i * c->cap];
+            const double *wi = Ainv + i * ld; /* row i of W: columns 0..i */
+            for (size_t j = 0; j <= i; j++) wl[j] -= Lli * wi[j];
         }
+        const double Lll = c->L[l + l * c->cap];
+        for (size_t j = 0; j <= l; j++) wl[j] /= Lll;
     }
     for (size_t j = 0; j < k; j++) {
-        const double *wj = Ainv + j * ld;
-        for (size_t i = 0; i < j; i++) { /* rows l >= j of columns i and j */
-            const double *wi = Ainv + i * ld;
-            double t = 0;
-            for (size_t l = j; l < k; l++) t += wi[l] * wj[l];
-            AI(i, j) = t;
+        double *sj = Ainv + j * ld; /* rows j+1.. of column j: free */
+        for (size_t i = j + 1; i < k; i++) sj[i] = 0.0;
+        double d = 0;
+        for (size_t l = j; l < k; l++) {
+            const double *wl = Ainv + l * ld;
+            const double wlj = wl[j];
+            for (size_t i = j + 1; i <= l; i++) sj[i] += wl[i] * wlj;
+            d += wlj * wlj;
         }
-        double t = 0;
-        for (size_t l = j; l < k; l++) t += wj[l] * wj[l];
-        AI(j, j) = t;
+        sj[j] = d; /* W_jj is not read after column j */
     }
     for (size_t j = 0; j < k; j++)
-        for (size_t i = j + 1; i < k; i++) AI(i, j) = AI(j, i);
+        for (size_t i = j + 1; i < k; i++) AI(j, i) = AI(i, j);
     for (size_t i = 0; i < k; i++)
         if (!(AI(i, i) > 0) || !isfinite(AI(i, i))) return BASEL_ENUMERIC;
     return BASEL_OK;

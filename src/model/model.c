@@ -25,6 +25,8 @@ void bsl_model_free(bsl_model *M)
     free(M->cols);
     free(M->quad);
     free(M->g_o);
+    free(M->lg_o);
+    free(M->lg_of);
     free(M->trial_v);
     free(M->trial_u);
     free(M->trial_g);
@@ -42,6 +44,27 @@ void bsl_model_free(bsl_model *M)
     free(M);
 }
 
+/* The score of k atoms with these logdet and quad under the model's prior,
+ * with log1p(g_o) kept per output (lg_o, recomputed when g_o has moved away
+ * from the g it was taken of: draws of g, set_prior, state_load). */
+static double score_of(bsl_model *M, size_t k, double logdet, const double *quad)
+{
+    for (size_t o = 0; o < M->c; o++)
+        if (!(M->lg_of[o] == M->g_o[o])) {
+            M->lg_o[o] = log1p(M->g_o[o]);
+            M->lg_of[o] = M->g_o[o];
+        }
+    return bsl_log_ml_formula_lg(&M->prior, M->D->n, M->D->q, M->c, k, logdet, quad, M->D->yy,
+                                 M->g_o, M->lg_o);
+}
+
+/* Whether the prior's score reads log|A_tau| (ridge, hier): the others
+ * (the g-prior, the penalised criteria) skip a logarithm per score. */
+static int reads_logdet(const bsl_model *M)
+{
+    return M->prior.kind == BSL_COEF_RIDGE || M->prior.kind == BSL_COEF_HIER;
+}
+
 static void update_score(bsl_model *M)
 {
     for (size_t o = 0; o < M->c; o++) {
@@ -54,8 +77,7 @@ static void update_score(bsl_model *M)
      * and comes back here) */
     if (M->prior.kind == BSL_COEF_RIDGE || M->prior.kind == BSL_COEF_HIER)
         M->logdet = bsl_chol_logdet(&M->chol);
-    M->log_ml = bsl_log_ml_formula_g(&M->prior, M->D->n, M->D->q, M->c, M->k, M->logdet, M->quad,
-                                   M->D->yy, M->g_o);
+    M->log_ml = score_of(M, M->k, M->logdet, M->quad);
 }
 
 static int create(bsl_model **out, const bsl_design *D, const bsl_atom_source *src,
@@ -82,13 +104,15 @@ static int create(bsl_model **out, const bsl_design *D, const bsl_atom_source *s
     M->z = bsl_calloc(kc * c, sizeof(double));
     M->quad = bsl_calloc(c, sizeof(double));
     M->g_o = bsl_calloc(c, sizeof(double));
+    M->lg_o = bsl_calloc(c, sizeof(double));
+    M->lg_of = bsl_calloc(c, sizeof(double));
     M->trial_v = bsl_calloc(kc, sizeof(double));
     M->trial_u = bsl_calloc(kc, sizeof(double));
     M->trial_g = bsl_calloc(kc, sizeof(double));
     M->trial_quad = bsl_calloc(c, sizeof(double));
     M->work = bsl_calloc(kc * (c + 2), sizeof(double));
     M->trial_bty = bsl_calloc(c, sizeof(double));
-    int bad = !M->active || !M->pos || !M->Ainv || !M->bA || !M->GA || !M->z || !M->quad || !M->g_o || !M->trial_v || !M->trial_u ||
+    int bad = !M->active || !M->pos || !M->Ainv || !M->bA || !M->GA || !M->z || !M->quad || !M->g_o || !M->lg_o || !M->lg_of || !M->trial_v || !M->trial_u ||
               !M->trial_g || !M->trial_quad || !M->work || !M->trial_bty || bsl_chol_init(&M->chol, kc) != BASEL_OK;
     if (!bad && src && !src->column) { /* cross products from the caller: no columns */
     } else if (!bad && src) { /* columns from the caller: no Gram matrix, no cache by id */
@@ -111,7 +135,10 @@ static int create(bsl_model **out, const bsl_design *D, const bsl_atom_source *s
     /* add_scores' list of dormant atoms (dense designs; NULL: atom by atom) */
     if (!src && D->G) M->rb_atoms = malloc(M->m * sizeof *M->rb_atoms + 1);
     for (size_t j = 0; j < M->m; j++) M->pos[j] = -1;
-    for (size_t o = 0; o < c; o++) M->g_o[o] = prior->g;
+    for (size_t o = 0; o < c; o++) {
+        M->g_o[o] = prior->g;
+        M->lg_of[o] = NAN; /* no log1p(g) yet */
+    }
     update_score(M);
     *out = M;
     return BASEL_OK;
@@ -290,6 +317,44 @@ static void inverse_for_reading(bsl_model *M)
     if (!ok) refresh_inverse(M);
 }
 
+/* Whether the collinearity check of the atoms already in (try_add's loop:
+ * d_p (A'^{-1})_pp < 1 / rank_tol for every active p, with (A'^{-1})_pp =
+ * B_pp + u_p^2 / s, B = A^{-1}, u = B g) is sure to pass once an atom of
+ * diagonal d and Schur complement s joins, decided in O(k) without the
+ * k^2 product u = B g: with v = L^{-1} g, |v|^2 = d - s and
+ * |u|^2 = v' (L'L)^{-1} v <= lambda_max(B) |v|^2 <= tr(B) (d - s), so
+ *     d_p (A'^{-1})_pp <= max_p d_p B_pp + max_p d_p tr(B) (d - s) / s.
+ * The same bound holds after a swap (s, d of the atom coming in, the
+ * factor without the atom going out: A_{-p}^{-1} has its diagonal below
+ * B's and its largest eigenvalue below B's, by interlacing). When it is a
+ * thousandth of the limit, no rounding can make the exact check fail, so
+ * the answer is the exact check's (the common case: well-conditioned sets
+ * skip u); otherwise 0 and the caller runs the exact check. The explicit
+ * inverse must have been made fit to read (inverse_for_reading). */
+typedef struct vif_bound {
+    double vif, dmax, tr; /* max_p d_p B_pp, max_p d_p, tr(B); vif < 0: no bound */
+} vif_bound;
+
+static vif_bound vif_bound_of(const bsl_model *M)
+{
+    const size_t ld = M->kmax + 1;
+    vif_bound b = {0, 0, 0};
+    for (size_t p = 0; p < M->k; p++) {
+        const double dp = M->GA[p + p * ld] + M->tau, Bpp = M->Ainv[p + p * ld];
+        if (!(Bpp > 0 && dp > 0)) return (vif_bound){-1, 0, 0}; /* a drifted inverse */
+        const double vp = dp * Bpp; /* positive: comparisons, not libm's fmax */
+        if (vp > b.vif) b.vif = vp;
+        if (dp > b.dmax) b.dmax = dp;
+        b.tr += Bpp;
+    }
+    return b;
+}
+
+static int vif_surely_ok(const bsl_model *M, const vif_bound *b, double s, double d)
+{
+    return b->vif >= 0 && M->rank_tol * (b->vif + b->dmax * b->tr * ((d - s) / s)) < 1e-3;
+}
+
 double bsl_model_try_add(bsl_model *M, size_t j)
 {
     M->trial_j = -1;
@@ -311,9 +376,12 @@ double bsl_model_try_add(bsl_model *M, size_t j)
     M->trial_has_u = 0;
     if (!(M->tau > 0 && (dmax + M->tau) * M->rank_tol < M->tau)) {
         inverse_for_reading(M);
-        bsl_inv_apply(M->Ainv, k, ld, M->trial_g, M->trial_u);
-        M->trial_has_u = 1;
-        for (size_t p = 0; p < k; p++) {
+        const vif_bound vb = vif_bound_of(M);
+        if (!vif_surely_ok(M, &vb, s, d)) {
+            bsl_inv_apply(M->Ainv, k, ld, M->trial_g, M->trial_u);
+            M->trial_has_u = 1;
+        }
+        for (size_t p = 0; M->trial_has_u && p < k; p++) {
             const double dp = M->GA[p + p * ld] + M->tau; /* b_p'P b_p of active[p] */
             const double u = M->trial_u[p];
             if (!(dp * (M->Ainv[p + p * ld] + u * u / s) * M->rank_tol < 1)) return -INFINITY;
@@ -327,12 +395,30 @@ double bsl_model_try_add(bsl_model *M, size_t j)
         M->work[o] = t;
         M->trial_quad[o] = M->quad[o] + t * t;
     }
-    const double logdet = M->logdet + log(s);
+    const double logdet = reads_logdet(M) ? M->logdet + log(s) : M->logdet;
     M->trial_j = (long)j;
     M->trial_s = s;
-    M->trial_log_ml = bsl_log_ml_formula_g(&M->prior, M->D->n, M->D->q, c, k + 1, logdet,
-                                         M->trial_quad, M->D->yy, M->g_o);
+    M->trial_log_ml = score_of(M, k + 1, logdet, M->trial_quad);
     return M->trial_log_ml;
+}
+
+/* U = L^{-T} V for the k x r row-major block V (add_scores' collinearity
+ * check), backward substitution over all r columns at once. */
+static void block_solve_upper(const bsl_model *M, double *U, const double *V, size_t r)
+{
+    const size_t k = M->k, cap = M->chol.cap;
+    memcpy(U, V, k * r * sizeof *U);
+    for (size_t l = k; l-- > 0;) {
+        const double *Ll = M->chol.L + l * cap;
+        double *Ul = U + l * r;
+        for (size_t i = l + 1; i < k; i++) {
+            const double *Ui = U + i * r;
+            const double Lil = Ll[i];
+            for (size_t a = 0; a < r; a++) Ul[a] -= Lil * Ui[a];
+        }
+        const double il = 1.0 / Ll[l];
+        for (size_t a = 0; a < r; a++) Ul[a] *= il;
+    }
 }
 
 /* try_add's score for every atom at once (out[j] for every dormant j,
@@ -341,7 +427,8 @@ double bsl_model_try_add(bsl_model *M, size_t j)
  * solves together: V = L^{-1} G_{A,J} (k x r, row-major, so that each step
  * of the substitution is one vectorised row operation over all r atoms),
  * the Schur complements s_j = d_j + tau - |v_j|^2 and, where the
- * collinearity check needs it, U = L^{-T} V = A^{-1} G_{A,J}; then
+ * collinearity check needs it and vif_surely_ok cannot settle it for some
+ * atom, U = L^{-T} V = A^{-1} G_{A,J} (then for all of them); then
  * try_add's arithmetic atom by atom. O(k^2 r) like r try_adds, in a few
  * long loops instead of r short ones. Other designs (or no memory for the
  * k x r blocks): try_add atom by atom. */
@@ -395,21 +482,9 @@ void bsl_model_add_scores(bsl_model *M, double *out)
     double dmax = 0;
     for (size_t p = 0; M->tau > 0 && p < k; p++) dmax = fmax(dmax, M->GA[p + p * ldg]);
     const int vif = !(M->tau > 0 && (dmax + M->tau) * M->rank_tol < M->tau);
-    if (vif && k) { /* U = L^{-T} V, backward substitution (k = 0: nothing to solve, V may be unallocated) */
-        memcpy(U, V, k * r * sizeof *U);
-        for (size_t l = k; l-- > 0;) {
-            const double *Ll = M->chol.L + l * cap;
-            double *Ul = U + l * r;
-            for (size_t i = l + 1; i < k; i++) {
-                const double *Ui = U + i * r;
-                const double Lil = Ll[i];
-                for (size_t a = 0; a < r; a++) Ul[a] -= Lil * Ui[a];
-            }
-            const double il = 1.0 / Ll[l];
-            for (size_t a = 0; a < r; a++) Ul[a] *= il;
-        }
-        inverse_for_reading(M);
-    }
+    if (vif && k) inverse_for_reading(M);
+    const vif_bound vb = vif && k ? vif_bound_of(M) : (vif_bound){0, 0, 0};
+    int have_u = 0;
     double *qd = M->trial_quad;
     for (size_t a = 0; a < r; a++) {
         const size_t j = J[a];
@@ -418,8 +493,13 @@ void bsl_model_add_scores(bsl_model *M, double *out)
         for (size_t i = 0; i < k; i++) vv += V[i * r + a] * V[i * r + a];
         const double s = d - vv;
         if (!(s > M->rank_tol * d)) continue;
+        const int check = vif && k && !vif_surely_ok(M, &vb, s, d);
+        if (check && !have_u) { /* the first atom that needs U: all of it, once */
+            block_solve_upper(M, U, V, r);
+            have_u = 1;
+        }
         int ok = 1;
-        for (size_t p = 0; vif && ok && p < k; p++) {
+        for (size_t p = 0; check && ok && p < k; p++) {
             const double dp = M->GA[p + p * ldg] + M->tau, u = U[p * r + a];
             ok = dp * (M->Ainv[p + p * ldg] + u * u / s) * M->rank_tol < 1;
         }
@@ -431,21 +511,68 @@ void bsl_model_add_scores(bsl_model *M, double *out)
             t /= rs;
             qd[o] = M->quad[o] + t * t;
         }
-        out[j] = bsl_log_ml_formula_g(&M->prior, M->D->n, M->D->q, c, k + 1, M->logdet + log(s), qd,
-                                      M->D->yy, M->g_o);
+        out[j] = score_of(M, k + 1, reads_logdet(M) ? M->logdet + log(s) : M->logdet, qd);
     }
 }
 
-/* The score of the set with active atom i replaced by j, model unchanged:
- * remove-then-try_add's arithmetic on a scratch copy of the factor and of
- * z (bsl_chol_remove's Givens downdate of position p = pos[i], with z
- * riding along, then the Schur complement of j), so the score is the one
- * the model would reach by moving, while a rejected swap, the common case,
- * leaves the model, its explicit inverse and its update counters alone (no
- * re-add, no inverse downdate and append, no refresh they would bring on).
- * The collinearity check of the other atoms reads the explicit inverse:
- * (A_{-p}^{-1})_qq = B_qq - B_qp^2 / B_pp (B = A^{-1}), plus u_q^2 / s with
- * u = A_{-p}^{-1} g_{-p} from the scratch factor, as try_add's. O(k^2). */
+/* try_swap's score from the explicit inverse B = A^{-1}, O(k^2) in one
+ * product u = B g (g: j's cross products with all k active atoms) and O(k c)
+ * besides, no copy or downdate of the factor. With p = pos[i] leaving, the
+ * block formulas of removing p (drop_score) and then adding j give
+ *     u' = A_{-p}^{-1} g_{-p} = u_{-p} - B_{-p,p} u_p / B_pp,
+ *     s' = d - g_{-p}' u'     = d - g'u + u_p^2 / B_pp,
+ *     g_{-p}' A_{-p}^{-1} b_{-p} = u'b - u_p w_p / B_pp    (w = B b),
+ *     quad' = quad - w_p^2 / B_pp + (b_j - u'b + u_p w_p / B_pp)^2 / s',
+ *     log|A'| = log|A| + log B_pp + log s'.
+ * It differs from the factor's arithmetic only by rounding, which grows
+ * with the variance inflation and with d / s', so it is taken only where
+ * both are small: every active VIF below BSL_INV_VIF (the inverse as
+ * accurate as the factor, model.h) and s' / d above 1e-4 (and 1e4 times
+ * the rank tolerance), where the rounding of s' = d - g'u + ... is at most
+ * about k eps VIF d / s' ~ 3e-7 of s' (k = 15), and the collinearity check
+ * of the other atoms is settled by vif_surely_ok. Elsewhere NAN: the caller takes the factor's
+ * path. The caller has made the inverse fit to read. */
+static double swap_score_from_inverse(bsl_model *M, size_t p, size_t j, double d)
+{
+    const size_t k = M->k, c = M->c, ld = M->kmax + 1;
+    const vif_bound vb = vif_bound_of(M);
+    if (!(vb.vif >= 0 && vb.vif < BSL_INV_VIF)) return NAN;
+    const double *Bp = M->Ainv + p * ld, Bpp = Bp[p]; /* column p = row p */
+    double *u = M->trial_u;
+    bsl_inv_apply(M->Ainv, k, ld, M->trial_g, u);
+    const double up = u[p];
+    const double s = d - bsl_dot(M->trial_g, u, k) + up * up / Bpp;
+    if (!(s > fmax(1e-4, 1e4 * M->rank_tol) * d) || !vif_surely_ok(M, &vb, s, d)) return NAN;
+    double *qd = M->trial_quad;
+    for (size_t o = 0; o < c; o++) {
+        double wp = 0, ub = 0;
+        for (size_t l = 0; l < k; l++) {
+            wp += Bp[l] * M->bA[l * c + o];
+            ub += u[l] * M->bA[l * c + o];
+        }
+        const double t = atom_bty(M, j, o) - ub + up * wp / Bpp;
+        qd[o] = M->quad[o] - wp * wp / Bpp + t * t / s;
+    }
+    const double logdet = reads_logdet(M) ? M->logdet + log(Bpp) + log(s) : M->logdet;
+    return score_of(M, k, logdet, qd);
+}
+
+/* The score of the set with active atom i replaced by j, model unchanged,
+ * so that a rejected swap, the common case, leaves the model, its explicit
+ * inverse and its update counters alone (no re-add, no inverse downdate
+ * and append, no refresh they would bring on). Where the collinearity
+ * check reads the explicit inverse anyway (tau = 0, or tau too small to
+ * settle it), from the inverse (swap_score_from_inverse) when the set is
+ * well conditioned; otherwise remove-then-try_add's arithmetic on a scratch
+ * copy of the factor and of z (bsl_chol_remove's Givens downdate of
+ * position p = pos[i], with z riding along, then the Schur complement of
+ * j), the score the model would reach by moving. The collinearity check of
+ * the other atoms reads the explicit inverse: (A_{-p}^{-1})_qq = B_qq -
+ * B_qp^2 / B_pp (B = A^{-1}), plus u_q^2 / s with u = A_{-p}^{-1} g_{-p}
+ * from the scratch factor, as try_add's, unless vif_surely_ok settles it.
+ * O(k^2). (The inverse is made fit to read before the rank check of j,
+ * which the factor's path alone did after it: a refresh may come one read
+ * earlier when j is collinear, a change of rounding only.) */
 double bsl_model_try_swap(bsl_model *M, size_t i, size_t j)
 {
     M->trial_j = -1;
@@ -465,25 +592,35 @@ double bsl_model_try_swap(bsl_model *M, size_t i, size_t j)
     bsl_chol *S = &M->sw_chol;
     cross(M, j, M->trial_g);
     if (sourced && !M->trial_usable) return -INFINITY;
+    const double d = atom_diag(M, j) + M->tau;
+    double dmax = 0;
+    for (size_t q = 0; M->tau > 0 && q < k; q++) dmax = fmax(dmax, M->GA[q + q * ld]);
+    const int check = !(M->tau > 0 && (dmax + M->tau) * M->rank_tol < M->tau);
+    if (check) {
+        inverse_for_reading(M);
+        const double sc = swap_score_from_inverse(M, p, j, d);
+        if (!isnan(sc)) {
+            M->swaps_inv++;
+            return sc;
+        }
+    }
     for (size_t l = 0; l < k; l++) memcpy(S->L + l * cap + l, M->chol.L + l * cap + l, (k - l) * sizeof(double));
     S->k = k;
     memcpy(M->sw_z, M->z, k * c * sizeof(double));
     bsl_chol_remove(S, p, M->sw_z, c);
     for (size_t q = 0, a = 0; q < k; q++)
         if (q != p) M->sw_g[a++] = M->trial_g[q];
-    const double d = atom_diag(M, j) + M->tau;
     const double s = bsl_chol_schur(S, M->sw_g, d, M->trial_v);
     if (!(s > M->rank_tol * d)) return -INFINITY;
-    double dmax = 0;
-    for (size_t q = 0; M->tau > 0 && q < k; q++) dmax = fmax(dmax, M->GA[q + q * ld]);
-    if (!(M->tau > 0 && (dmax + M->tau) * M->rank_tol < M->tau)) {
-        inverse_for_reading(M);
+    if (check) {
         const double Bpp = M->Ainv[p + p * ld];
         if (!(Bpp > 0)) return -INFINITY; /* a drifted inverse: refuse, as drop_scores would */
+        const vif_bound vb = vif_bound_of(M);
+        const int sure = vif_surely_ok(M, &vb, s, d);
         double *u = M->trial_u;
         memcpy(u, M->trial_v, (k - 1) * sizeof *u);
-        bsl_chol_solve_upper(S, u); /* u = A_{-p}^{-1} g_{-p} */
-        for (size_t q = 0, a = 0; q < k; q++) {
+        if (!sure) bsl_chol_solve_upper(S, u); /* u = A_{-p}^{-1} g_{-p} */
+        for (size_t q = 0, a = 0; !sure && q < k; q++) {
             if (q == p) continue;
             const double Bqp = M->Ainv[q + p * ld], dq = M->GA[q + q * ld] + M->tau;
             if (!(dq * (M->Ainv[q + q * ld] - Bqp * Bqp / Bpp + u[a] * u[a] / s) * M->rank_tol < 1))
@@ -499,10 +636,8 @@ double bsl_model_try_swap(bsl_model *M, size_t i, size_t j)
         t /= sqrt(s);
         qd[o] = q0 + t * t;
     }
-    const double logdet = M->prior.kind == BSL_COEF_RIDGE || M->prior.kind == BSL_COEF_HIER
-                              ? bsl_chol_logdet(S) + log(s)
-                              : M->logdet;
-    return bsl_log_ml_formula_g(&M->prior, M->D->n, M->D->q, c, k, logdet, qd, M->D->yy, M->g_o);
+    const double logdet = reads_logdet(M) ? bsl_chol_logdet(S) + log(s) : M->logdet;
+    return score_of(M, k, logdet, qd);
 }
 
 int bsl_model_add(bsl_model *M, size_t j)
@@ -537,14 +672,11 @@ int bsl_model_add(bsl_model *M, size_t j)
 /* Delete row and column p of the k x k block A (leading dimension ld). */
 static void delete_row_col(double *A, size_t k, size_t ld, size_t p)
 {
-    for (size_t j = 0, jn = 0; j < k; j++) {
-        if (j == p) continue;
-        for (size_t i = 0, in = 0; i < k; i++) {
-            if (i == p) continue;
-            A[in + jn * ld] = A[i + j * ld];
-            in++;
-        }
-        jn++;
+    const size_t below = k - p - 1; /* rows after p move up by one */
+    for (size_t j = 0; j < p; j++) memmove(A + p + j * ld, A + p + 1 + j * ld, below * sizeof *A);
+    for (size_t j = p + 1; j < k; j++) { /* and columns after p left by one */
+        memcpy(A + (j - 1) * ld, A + j * ld, p * sizeof *A);
+        memcpy(A + p + (j - 1) * ld, A + p + 1 + j * ld, below * sizeof *A);
     }
 }
 
@@ -597,8 +729,7 @@ void bsl_model_drop_scores(bsl_model *M, double *out)
     for (size_t p = 0; p < k; p++) {
         const double Bpp = M->Ainv[p + p * ld];
         for (size_t o = 0; o < c; o++) qd[o] = M->quad[o] - w[o * k + p] * w[o * k + p] / Bpp;
-        out[p] = bsl_log_ml_formula_g(&M->prior, M->D->n, M->D->q, c, k - 1, M->logdet + log(Bpp),
-                                    qd, M->D->yy, M->g_o);
+        out[p] = score_of(M, k - 1, reads_logdet(M) ? M->logdet + log(Bpp) : M->logdet, qd);
     }
 }
 
@@ -616,7 +747,7 @@ double bsl_model_drop_score(bsl_model *M, size_t j)
         for (size_t l = 0; l < k; l++) w += M->Ainv[p + l * ld] * M->bA[l * c + o];
         qd[o] = M->quad[o] - w * w / Bpp;
     }
-    return bsl_log_ml_formula_g(&M->prior, M->D->n, M->D->q, c, k - 1, M->logdet + log(Bpp), qd, M->D->yy, M->g_o);
+    return score_of(M, k - 1, reads_logdet(M) ? M->logdet + log(Bpp) : M->logdet, qd);
 }
 
 int bsl_model_refactor(bsl_model *M)

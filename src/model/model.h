@@ -186,6 +186,12 @@ double bsl_log_ml_formula(const bsl_coef_prior *p, size_t n, size_t q, size_t c,
 /* The same with output o's g from g[o] (g-prior; g == NULL: p->g). */
 double bsl_log_ml_formula_g(const bsl_coef_prior *p, size_t n, size_t q, size_t c, size_t k,
                             double logdet, const double *quad, const double *yy, const double *g);
+/* The same with log1p(g[o]) given in lg[o] (NULL: computed here): a model
+ * keeps it (bsl_model lg_o), since g changes at most once a sweep while the
+ * samplers score several sets a move; the same bits either way. */
+double bsl_log_ml_formula_lg(const bsl_coef_prior *p, size_t n, size_t q, size_t c, size_t k,
+                             double logdet, const double *quad, const double *yy, const double *g,
+                             const double *lg);
 
 /* Atoms supplied by the caller (free RBF centres, streamed kernels are not
  * dictionary atoms): atoms are the caller's ids 0..m-1, given either
@@ -244,6 +250,7 @@ typedef struct bsl_model {
     double logdet;
     double *quad;        /* c */
     double *g_o;         /* c: g per output (all prior.g unless prior.g_per_output) */
+    double *lg_o, *lg_of; /* c: log1p(g) of the g in lg_of (scores read it; score_of) */
     size_t since_refactor;
     size_t since_inv_refresh; /* updates of Ainv since it was rebuilt from the
                                  factor; BSL_INV_STALE: Ainv is stale */
@@ -258,6 +265,7 @@ typedef struct bsl_model {
     size_t *rb_atoms;    /* m: add_scores' dormant atoms (dense Gram only) */
     bsl_chol sw_chol;    /* try_swap: scratch copy of the factor, */
     double *sw_z, *sw_g; /* of z and of the cross products (allocated on first use) */
+    size_t swaps_inv;    /* try_swap scores taken from the explicit inverse (a count for tests) */
 } bsl_model;
 
 /* An empty model (k = 0) able to hold kmax atoms. */
@@ -287,8 +295,10 @@ int bsl_model_add(bsl_model *M, size_t j);
 void bsl_model_add_scores(bsl_model *M, double *out);
 /* Score of the set with the active atom i replaced by j, model unchanged
  * (-inf when j cannot enter the set without i; NAN when out of memory),
- * O(k^2) on a scratch copy of the factor: the caller moves by remove(i),
- * add(j) on acceptance. */
+ * O(k^2): from the explicit inverse on well-conditioned sets when the
+ * collinearity check reads it anyway (tau = 0), else on a scratch copy of
+ * the factor (model.c); the two agree to rounding. The caller moves by
+ * remove(i), add(j) on acceptance. */
 double bsl_model_try_swap(bsl_model *M, size_t i, size_t j);
 /* Remove atom j (must be active). */
 void bsl_model_remove(bsl_model *M, size_t j);

@@ -92,21 +92,28 @@ double bsl_log_ml_formula(const bsl_coef_prior *p, size_t n, size_t q, size_t c,
 double bsl_log_ml_formula_g(const bsl_coef_prior *p, size_t n, size_t q, size_t c, size_t k,
                             double logdet, const double *quad, const double *yy, const double *gv)
 {
+    return bsl_log_ml_formula_lg(p, n, q, c, k, logdet, quad, yy, gv, NULL);
+}
+
+double bsl_log_ml_formula_lg(const bsl_coef_prior *p, size_t n, size_t q, size_t c, size_t k,
+                             double logdet, const double *quad, const double *yy, const double *gv,
+                             const double *lg)
+{
     const double N = (double)(n - q), kk = (double)k;
     const double tau = bsl_coef_tau(p);
     double s = 0;
     for (size_t o = 0; o < c; o++) {
-        const double rss = fmax(yy[o] - quad[o], 0.0);
+        const double r0 = yy[o] - quad[o], rss = r0 > 0 ? r0 : 0.0; /* fmax, inline */
         switch (p->kind) {
         case BSL_COEF_G: {
-            const double g = gv ? gv[o] : p->g;
+            const double g = gv ? gv[o] : p->g, log1p_g = lg ? lg[o] : log1p(g);
             if (p->a0 > 0 || p->b0 > 0) { /* sigma^2 ~ IG(a0, b0) */
                 const double ss = fmax(yy[o] - g / (1 + g) * quad[o], 0.0);
-                s += -0.5 * kk * log1p(g) - (p->a0 + 0.5 * N) * log(p->b0 + 0.5 * ss);
+                s += -0.5 * kk * log1p_g - (p->a0 + 0.5 * N) * log(p->b0 + 0.5 * ss);
                 break;
             }
             const double one_minus_r2 = rss / yy[o];
-            s += 0.5 * (N - kk) * log1p(g) - 0.5 * N * log1p(g * one_minus_r2);
+            s += 0.5 * (N - kk) * log1p_g - 0.5 * N * log1p(g * one_minus_r2);
             break;
         }
         case BSL_COEF_RIDGE:

@@ -70,30 +70,63 @@ static int rehash(bsl_modelset *s)
     return 0;
 }
 
+static void sort_atoms(size_t *a, size_t k)
+{
+    if (k <= 32) /* insertion sort: samplers call this at every accepted move */
+        for (size_t i = 1; i < k; i++) {
+            const size_t v = a[i];
+            size_t j = i;
+            for (; j > 0 && a[j - 1] > v; j--) a[j] = a[j - 1];
+            a[j] = v;
+        }
+    else
+        qsort(a, k, sizeof *a, cmp_size);
+}
+
+void bsl_modelset_key(bsl_subset_key *key, const size_t *atoms, size_t k)
+{
+    if (key->atoms != atoms) memcpy(key->atoms, atoms, k * sizeof *atoms);
+    sort_atoms(key->atoms, k);
+    key->k = k;
+    key->h = hash_atoms(key->atoms, k);
+}
+
+void bsl_modelset_prefetch(const bsl_modelset *s, const bsl_subset_key *key, int stage)
+{
+    const size_t at = (size_t)(key->h & (s->nslots - 1));
+    if (stage == 0) {
+        __builtin_prefetch(&s->slots[at]);
+        return;
+    }
+    const size_t i = s->slots[at]; /* the first probe: usually the one */
+    if (!i) return;
+    if (stage == 1) __builtin_prefetch(&s->items[i - 1]);
+    else if (s->items[i - 1].k == key->k) __builtin_prefetch(s->arena + s->items[i - 1].off);
+}
+
 int bsl_modelset_add(bsl_modelset *s, const size_t *atoms, size_t k, double weight,
                      double log_post)
 {
-    size_t buf[256], *sorted = k <= 256 ? buf : malloc(k * sizeof *sorted);
-    if (!sorted) return -1;
-    memcpy(sorted, atoms, k * sizeof *sorted);
-    if (k <= 32) /* insertion sort: samplers call this at every accepted move */
-        for (size_t i = 1; i < k; i++) {
-            const size_t v = sorted[i];
-            size_t j = i;
-            for (; j > 0 && sorted[j - 1] > v; j--) sorted[j] = sorted[j - 1];
-            sorted[j] = v;
-        }
-    else
-        qsort(sorted, k, sizeof *sorted, cmp_size);
-    int rc = 0;
-    uint64_t h = hash_atoms(sorted, k);
-    size_t at = (size_t)(h & (s->nslots - 1));
+    size_t buf[256];
+    bsl_subset_key key = {k <= 256 ? buf : malloc(k * sizeof *atoms), k, 0};
+    if (!key.atoms) return -1;
+    bsl_modelset_key(&key, atoms, k);
+    const int rc = bsl_modelset_add_key(s, &key, weight, log_post);
+    if (key.atoms != buf) free(key.atoms);
+    return rc;
+}
+
+int bsl_modelset_add_key(bsl_modelset *s, const bsl_subset_key *key, double weight,
+                         double log_post)
+{
+    const size_t k = key->k, *sorted = key->atoms;
+    size_t at = (size_t)(key->h & (s->nslots - 1));
     while (s->slots[at]) {
         bsl_subset *it = &s->items[s->slots[at] - 1];
         if (it->k == k && memcmp(atoms_of(s, it), sorted, k * sizeof *sorted) == 0) {
             it->weight += weight;
             if (log_post == log_post) it->log_post = log_post;
-            goto done;
+            return 0;
         }
         at = (at + 1) & (s->nslots - 1);
     }
@@ -101,21 +134,17 @@ int bsl_modelset_add(bsl_modelset *s, const size_t *atoms, size_t k, double weig
     if (record) s->best_log_post = log_post;
     if (s->max_items && s->n >= s->max_items && !record) {
         s->dropped_weight += weight;
-        goto done;
+        return 0;
     }
     if (bsl_grow((void **)&s->items, &s->cap, s->n + 1, sizeof *s->items) ||
-        bsl_grow((void **)&s->arena, &s->arena_cap, s->arena_len + k + 1, sizeof *s->arena)) {
-        rc = -1;
-        goto done;
-    }
+        bsl_grow((void **)&s->arena, &s->arena_cap, s->arena_len + k + 1, sizeof *s->arena))
+        return -1;
     memcpy(s->arena + s->arena_len, sorted, k * sizeof *sorted);
     s->items[s->n] = (bsl_subset){k, s->arena_len, weight, log_post};
     s->arena_len += k;
     s->slots[at] = ++s->n;
-    if (2 * s->n > s->nslots) rc = rehash(s);
-done:
-    if (sorted != buf) free(sorted);
-    return rc;
+    if (2 * s->n > s->nslots) return rehash(s);
+    return 0;
 }
 
 int bsl_modelset_merge(bsl_modelset *a, const bsl_modelset *b)

@@ -14,6 +14,8 @@
 
 #include "../core/core.h"
 
+#include <stdint.h>
+
 typedef struct bsl_subset {
     size_t k;
     size_t off;       /* private: offset in the set's arena; use bsl_modelset_atoms */
@@ -41,6 +43,27 @@ void bsl_modelset_free(bsl_modelset *s);
  * stored). log_post may be NaN. Returns 0, or -1 on ENOMEM. */
 int bsl_modelset_add(bsl_modelset *s, const size_t *atoms, size_t k, double weight,
                      double log_post);
+/* A subset in the set's lookup form: its atoms sorted (in the caller's
+ * storage, room for k) and their hash. A sampler knows the subset it will
+ * add long before it adds it (the state it has just moved to, added when it
+ * leaves): it makes the key once, prefetches the key's place in the table
+ * while it goes on, and adds by key, with the same effect as
+ * bsl_modelset_add (whose sort and probes were mostly cache misses: a tenth
+ * of an rj move). */
+typedef struct bsl_subset_key {
+    size_t *atoms;
+    size_t k;
+    uint64_t h;
+} bsl_subset_key;
+/* Fill key (key->atoms must have room for k) from atoms[0..k) in any order. */
+void bsl_modelset_key(bsl_subset_key *key, const size_t *atoms, size_t k);
+/* Start bringing the key's slot (stage 0), its item (1) and its atoms (2)
+ * into the cache; a stage reads what the one before fetched, so the
+ * stages go some work apart. Changes nothing. */
+void bsl_modelset_prefetch(const bsl_modelset *s, const bsl_subset_key *key, int stage);
+/* bsl_modelset_add by key. */
+int bsl_modelset_add_key(bsl_modelset *s, const bsl_subset_key *key, double weight,
+                         double log_post);
 /* Merge b into a (weights add). */
 int bsl_modelset_merge(bsl_modelset *a, const bsl_modelset *b);
 /* Sort items by decreasing weight (indices into items stay valid only until

@@ -51,6 +51,7 @@
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <omp.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +63,12 @@ typedef struct rj_settings {
     double w[3];          /* unnormalised move weights */
     size_t rb_every;      /* moves between RB passes (0 = none) */
     size_t max_models;    /* cap of each chain's visited set */
+    /* per size k = 0 .. kmax + 1, filled once (rj_tables) from move_prob,
+     * bsl_mprior_log and the Hastings terms below, so that a move reads
+     * the same numbers without 3 x 3 weight lookups and two logarithms */
+    double *mp;           /* bsl_mprior_log(k) */
+    double *p;            /* 3 per k: p_add(k), p_del(k), p_swap(k) */
+    double *la, *ld;      /* log(p_add(k) / (m - k)), log(p_del(k) / k) */
 } rj_settings;
 
 typedef struct rj_chain {
@@ -72,12 +79,16 @@ typedef struct rj_chain {
     double *freq;           /* m: iterations with atom j active */
     double *rb;             /* m: sum of conditional inclusion probabilities */
     double *add_sc;         /* m: the scores of a Rao-Blackwell pass */
-    size_t *fen;            /* m + 1: the dormant atoms' Fenwick tree */
+    size_t *fen;            /* the dormant atoms' Fenwick tree (fen_init) */
+    size_t fen_top;         /* the largest power of 2 <= max(m, 1) */
+    size_t *sorted;         /* kmax + 1: the active atoms in id order (the state's key) */
     double n_rb;
     double *size_cnt;       /* kmax + 1 */
     double *coef;           /* m x c: sum of posterior means */
     double n_coef;
     bsl_modelset set;
+    bsl_subset_key key;     /* the current state's key in set (atoms: sorted) */
+    int key_ok, prefetch;   /* key describes the state; its next prefetch stage (0: none) */
     double run_len;         /* iterations in the current state not yet in set */
     double nu_sum[2];       /* post-burn sums of the model's nuisance parameters */
     double *scratch;        /* kmax + 1 (drop scores) and (kmax+1) x c (beta) */
@@ -108,9 +119,36 @@ static double move_prob(const rj_settings *st, const bsl_vs_problem *pb, size_t 
     return tot > 0 ? move_weight(st, pb, k, move) / tot : 0.0;
 }
 
-static double score(const bsl_vs_problem *pb, double log_ml, size_t k)
+/* S(gamma) for a set of k atoms with this log_ml: log_ml + bsl_mprior_log(k),
+ * the prior from the table */
+static double score_k(const rj_settings *st, double log_ml, size_t k)
 {
-    return log_ml + bsl_mprior_log(&pb->mprior, k);
+    return log_ml + st->mp[k];
+}
+
+static void rj_tables_free(rj_settings *st)
+{
+    free(st->mp);
+    free(st->p);
+    free(st->la);
+    free(st->ld);
+}
+
+static int rj_tables(rj_settings *st, const bsl_vs_problem *pb)
+{
+    const size_t m = pb->D->m, nk = pb->kmax + 2;
+    st->mp = malloc(nk * sizeof *st->mp);
+    st->p = malloc(3 * nk * sizeof *st->p);
+    st->la = malloc(nk * sizeof *st->la);
+    st->ld = malloc(nk * sizeof *st->ld);
+    if (!st->mp || !st->p || !st->la || !st->ld) return BASEL_ENOMEM;
+    for (size_t k = 0; k < nk; k++) {
+        st->mp[k] = bsl_mprior_log(&pb->mprior, k);
+        for (int mv = 0; mv < 3; mv++) st->p[3 * k + (size_t)mv] = move_prob(st, pb, k, mv);
+        st->la[k] = k < m ? log(move_prob(st, pb, k, MOVE_ADD) / (double)(m - k)) : -INFINITY;
+        st->ld[k] = k > 0 ? log(move_prob(st, pb, k, MOVE_DEL) / (double)k) : -INFINITY;
+    }
+    return BASEL_OK;
 }
 
 /* The dormant atoms as a Fenwick tree of 0/1 counts over the atom ids
@@ -122,38 +160,93 @@ static void fen_update(rj_chain *ch, size_t j, long delta)
     for (size_t i = j + 1; i <= ch->m; i += i & (~i + 1)) ch->fen[i] = (size_t)((long)ch->fen[i] + delta);
 }
 
+/* fen[1..m] the tree; fen[m+1 .. 2 fen_top) (the search's overshoot) a
+ * count no search stops short of, so that the search needs no bound check. */
+static size_t fen_len(size_t m, size_t top)
+{
+    return BSL_MAX(m + 1, 2 * top);
+}
+
 static void fen_init(rj_chain *ch)
 {
     for (size_t i = 1; i <= ch->m; i++) ch->fen[i] = 0;
+    for (size_t i = ch->m + 1; i < fen_len(ch->m, ch->fen_top); i++) ch->fen[i] = SIZE_MAX;
     for (size_t j = 0; j < ch->m; j++)
         if (!bsl_cmodel_is_active(ch->M, j)) fen_update(ch, j, 1);
 }
 
-/* The nth dormant atom (0-based) in id order. */
+/* The nth dormant atom (0-based) in id order: a descent over the powers of
+ * 2, each step taken or not by a select rather than a branch (half of
+ * them went the unpredicted way). */
 static size_t nth_inactive(const rj_chain *ch, size_t nth)
 {
-    size_t pos = 0, rem = nth + 1, step = 1;
-    while (step * 2 <= ch->m) step *= 2;
-    for (; step; step /= 2)
-        if (pos + step <= ch->m && ch->fen[pos + step] < rem) {
-            pos += step;
-            rem -= ch->fen[pos];
-        }
+    size_t pos = 0, rem = nth + 1;
+    for (size_t step = ch->fen_top; step; step >>= 1) {
+        const size_t next = pos + step, f = ch->fen[next];
+        const int go = f < rem;
+        pos = go ? next : pos;
+        rem = go ? rem - f : rem;
+    }
     return pos;
+}
+
+/* The active atoms in id order, from the model (a start or a resume). */
+static void sorted_init(rj_chain *ch)
+{
+    const size_t k = bsl_cmodel_k(ch->M);
+    for (size_t j = 0, a = 0; j < ch->m && a < k; j++)
+        if (bsl_cmodel_is_active(ch->M, j)) ch->sorted[a++] = j;
+    ch->key_ok = 0;
+}
+
+/* j into (in = 1) or out of the id-ordered active atoms (k before the change). */
+static void sorted_update(rj_chain *ch, size_t j, size_t k, int in)
+{
+    size_t a = 0;
+    while (a < k && ch->sorted[a] < j) a++;
+    if (in) {
+        memmove(ch->sorted + a + 1, ch->sorted + a, (k - a) * sizeof *ch->sorted);
+        ch->sorted[a] = j;
+    } else {
+        memmove(ch->sorted + a, ch->sorted + a + 1, (k - a - 1) * sizeof *ch->sorted);
+    }
 }
 
 /* The model's add and remove, with the dormant tree kept in step. */
 static int chain_add(rj_chain *ch, size_t j)
 {
+    const size_t k = bsl_cmodel_k(ch->M);
     const int rc = bsl_cmodel_add(ch->M, j);
-    if (rc == BASEL_OK) fen_update(ch, j, -1);
+    if (rc == BASEL_OK) {
+        fen_update(ch, j, -1);
+        sorted_update(ch, j, k, 1);
+    }
+    ch->key_ok = 0;
     return rc;
 }
 
 static void chain_remove(rj_chain *ch, size_t j)
 {
+    sorted_update(ch, j, bsl_cmodel_k(ch->M), 0);
     bsl_cmodel_remove(ch->M, j);
     fen_update(ch, j, 1);
+    ch->key_ok = 0;
+}
+
+/* After a move: the key of a new state, made now and its place in the
+ * visited set fetched stage by stage over the next moves, so that the
+ * flush when the chain leaves the state finds it in the cache
+ * (bsl_modelset_key). */
+static void track_state(rj_chain *ch)
+{
+    if (!ch->key_ok) {
+        bsl_modelset_key(&ch->key, ch->sorted, bsl_cmodel_k(ch->M)); /* sorted: no sorting */
+        ch->key_ok = 1;
+        ch->prefetch = 0;
+    } else if (ch->prefetch > 2) {
+        return;
+    }
+    bsl_modelset_prefetch(&ch->set, &ch->key, ch->prefetch++);
 }
 
 static int accept(gsl_rng *r, double log_a)
@@ -166,14 +259,16 @@ static int accept(gsl_rng *r, double log_a)
  * counts and the size counts, O(k) per accepted move rather than per
  * iteration (the counts are integers in doubles: the same sums either way).
  * A failure to store is kept in ch->rc. */
-static int flush_state(rj_chain *ch, const bsl_vs_problem *pb)
+static int flush_state(rj_chain *ch, const rj_settings *st)
 {
     if (ch->run_len == 0) return ch->rc;
     const size_t k = bsl_cmodel_k(ch->M);
     const size_t *active = bsl_cmodel_active(ch->M);
     for (size_t i = 0; i < k; i++) ch->freq[active[i]] += ch->run_len;
     ch->size_cnt[k] += ch->run_len;
-    if (bsl_modelset_add(&ch->set, active, k, ch->run_len, score(pb, bsl_cmodel_log_ml(ch->M), k)))
+    const double lp = score_k(st, bsl_cmodel_log_ml(ch->M), k);
+    if (ch->key_ok ? bsl_modelset_add_key(&ch->set, &ch->key, ch->run_len, lp)
+                   : bsl_modelset_add(&ch->set, active, k, ch->run_len, lp))
         ch->rc = BASEL_ENOMEM;
     ch->run_len = 0;
     return ch->rc;
@@ -187,27 +282,25 @@ static void move_add(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *
     const double s_new = bsl_cmodel_try_add(M, j);
     ch->evals++;
     if (s_new == -INFINITY) return;
-    const double log_a = score(pb, s_new, k + 1) - score(pb, bsl_cmodel_log_ml(M), k) +
-                         log(move_prob(st, pb, k + 1, MOVE_DEL) / (double)(k + 1)) -
-                         log(move_prob(st, pb, k, MOVE_ADD) / (double)(m - k));
+    const double log_a = score_k(st, s_new, k + 1) - score_k(st, bsl_cmodel_log_ml(M), k) +
+                         st->ld[k + 1] - st->la[k];
     if (!accept(ch->r, log_a)) return;
-    flush_state(ch, pb);
+    flush_state(ch, st);
     if (chain_add(ch, j) == BASEL_OK) ch->acc[MOVE_ADD]++;
 }
 
 static void move_del(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
 {
     bsl_cmodel *M = ch->M;
-    const size_t m = pb->D->m, k = bsl_cmodel_k(M);
+    const size_t k = bsl_cmodel_k(M);
     const size_t i = bsl_cmodel_active(M)[gsl_rng_uniform_int(ch->r, k)];
     /* the one drop score the move needs, O(k c) (not all k of them) */
     const double s_new = bsl_cmodel_try_remove(M, i);
     ch->evals++;
-    const double log_a = score(pb, s_new, k - 1) - score(pb, bsl_cmodel_log_ml(M), k) +
-                         log(move_prob(st, pb, k - 1, MOVE_ADD) / (double)(m - k + 1)) -
-                         log(move_prob(st, pb, k, MOVE_DEL) / (double)k);
+    const double log_a = score_k(st, s_new, k - 1) - score_k(st, bsl_cmodel_log_ml(M), k) +
+                         st->la[k - 1] - st->ld[k];
     if (accept(ch->r, log_a)) {
-        flush_state(ch, pb);
+        flush_state(ch, st);
         chain_remove(ch, i);
         ch->acc[MOVE_DEL]++;
     }
@@ -216,7 +309,7 @@ static void move_del(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *
 /* Swap: score the set with i out and j in without moving (a rejected swap,
  * the common case, costs one O(k^2) evaluation and leaves the state alone),
  * then move by remove(i), add(j) when accepted. */
-static void move_swap(rj_chain *ch, const bsl_vs_problem *pb)
+static void move_swap(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
 {
     bsl_cmodel *M = ch->M;
     const size_t m = pb->D->m, k = bsl_cmodel_k(M);
@@ -226,7 +319,7 @@ static void move_swap(rj_chain *ch, const bsl_vs_problem *pb)
     ch->evals++;
     /* same size: the model prior cancels, and so do the proposals */
     if (!(s_new > -INFINITY && accept(ch->r, s_new - bsl_cmodel_log_ml(M)))) return;
-    flush_state(ch, pb);
+    flush_state(ch, st);
     chain_remove(ch, i);
     if (chain_add(ch, j) == BASEL_OK) {
         ch->acc[MOVE_SWAP]++;
@@ -239,8 +332,7 @@ static void move_swap(rj_chain *ch, const bsl_vs_problem *pb)
 static int step(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
 {
     const size_t k = bsl_cmodel_k(ch->M);
-    const double pa = move_prob(st, pb, k, MOVE_ADD), pd = move_prob(st, pb, k, MOVE_DEL);
-    const double ps = move_prob(st, pb, k, MOVE_SWAP);
+    const double pa = st->p[3 * k + MOVE_ADD], pd = st->p[3 * k + MOVE_DEL], ps = st->p[3 * k + MOVE_SWAP];
     if (pa + pd + ps == 0) return BASEL_OK; /* m = 0 or kmin = kmax = 0: nothing moves */
     const double u = gsl_rng_uniform(ch->r) * (pa + pd + ps);
     const int move = u < pa ? MOVE_ADD : u < pa + pd ? MOVE_DEL : MOVE_SWAP;
@@ -250,26 +342,27 @@ static int step(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
     else if (move == MOVE_DEL)
         move_del(ch, pb, st);
     else
-        move_swap(ch, pb);
+        move_swap(ch, pb, st);
+    track_state(ch);
     return ch->rc;
 }
 
 /* Rao-Blackwell pass: P(gamma_j = 1 | rest) for every atom at this state. */
-static void rb_pass(rj_chain *ch, const bsl_vs_problem *pb)
+static void rb_pass(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
 {
     bsl_cmodel *M = ch->M;
     const size_t k = bsl_cmodel_k(M), m = pb->D->m;
     const size_t *active = bsl_cmodel_active(M);
-    const double s_cur = score(pb, bsl_cmodel_log_ml(M), k);
+    const double s_cur = score_k(st, bsl_cmodel_log_ml(M), k);
     if (k > 0) bsl_cmodel_drop_scores(M, ch->scratch);
     for (size_t p = 0; p < k; p++) {
-        const double s_out = score(pb, ch->scratch[p], k - 1);
+        const double s_out = score_k(st, ch->scratch[p], k - 1);
         ch->rb[active[p]] += s_out == -INFINITY ? 1.0 : 1.0 / (1.0 + exp(s_out - s_cur));
     }
     bsl_cmodel_add_scores(M, m, ch->add_sc); /* every dormant atom's try_add, batched */
     for (size_t j = 0; j < m; j++) {
         if (isnan(ch->add_sc[j])) continue; /* active: credited above */
-        const double s_in = score(pb, ch->add_sc[j], k + 1);
+        const double s_in = score_k(st, ch->add_sc[j], k + 1);
         ch->rb[j] += s_in == -INFINITY ? 0.0 : 1.0 / (1.0 + exp(s_cur - s_in));
     }
     ch->evals += (double)m;
@@ -296,7 +389,7 @@ static int keep_draw(rj_chain *ch)
 
 /* Record the state for this post-burn iteration t (inclusion and size
  * counts are credited by flush_state when the state changes). */
-static int record(rj_chain *ch, bsl_trace *trace, size_t t, const bsl_run *run)
+static int record(rj_chain *ch, bsl_trace *trace, int trace_due, size_t t, const bsl_run *run)
 {
     const bsl_cmodel *M = ch->M;
     ch->run_len++;
@@ -306,7 +399,7 @@ static int record(rj_chain *ch, bsl_trace *trace, size_t t, const bsl_run *run)
         ch->nu_sum[0] += sc[0];
         ch->nu_sum[1] += sc[1];
     }
-    bsl_trace_record(trace, t, bsl_cmodel_active(M), bsl_cmodel_k(M));
+    if (trace_due) bsl_trace_record(trace, t, bsl_cmodel_active(M), bsl_cmodel_k(M));
     if (run->keep_draws && t % (run->thin ? run->thin : 1) == 0) return keep_draw(ch);
     return BASEL_OK;
 }
@@ -331,6 +424,32 @@ typedef struct rj_ctx {
     const rj_settings *st;
 } rj_ctx;
 
+/* Where the loop stands in the periods of its periodic work: it mod m (the
+ * nuisance draw), and t = it - burn mod m (coefficients), mod rb_every and
+ * mod the trace's step; advanced by one per iteration instead of a 64-bit
+ * division each (four divisions were a twentieth of a move at m = 100). */
+typedef struct rj_phase {
+    size_t sweep, coef, rb, trace;
+} rj_phase;
+
+static size_t next_mod(size_t c, size_t period)
+{
+    return c + 1 >= period ? 0 : c + 1;
+}
+
+/* The phase of iteration it (a start or a resume). */
+static rj_phase phase_at(size_t it, size_t m, size_t burn, size_t rb_every, const bsl_trace *trace)
+{
+    rj_phase ph = {m ? it % m : 0, 0, 0, 0};
+    if (it > burn) {
+        const size_t t = it - burn;
+        ph.coef = m ? t % m : 0;
+        ph.rb = rb_every ? t % rb_every : 0;
+        ph.trace = trace && trace->step ? t % trace->step : 0;
+    }
+    return ph;
+}
+
 /* Run one chain (bsl_chain_fn); one progress unit per iteration. */
 static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *tick)
 {
@@ -346,20 +465,26 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
         ch->it = 0;
     }
     fen_init(ch); /* the dormant atoms of the state begun or resumed */
-    for (; ch->it < total && !rc; ch->it++) {
+    sorted_init(ch);
+    const size_t rb_every = x->st->rb_every, tstep = tick->trace ? tick->trace->step : 0;
+    rj_phase ph = phase_at(ch->it, m, run->burn, rb_every, tick->trace);
+    for (; ch->it < total && !rc; ch->it++, ph.sweep = next_mod(ph.sweep, m)) {
         /* a boundary: the iterations before it are done (chains.h) */
         if (bsl_tick(tick, 1)) return BASEL_ECANCELLED;
         const size_t it = ch->it;
         /* the model's nuisance parameters, if it has any, once per sweep */
-        if (it > 0 && it % m == 0 && (rc = bsl_cmodel_draw_nuisance(ch->M, ch->r))) break;
+        if (it > 0 && ph.sweep == 0 && (rc = bsl_cmodel_draw_nuisance(ch->M, ch->r))) break;
         if ((rc = step(ch, pb, x->st))) break;
         if (it < run->burn) continue;
         const size_t t = it - run->burn;
-        if ((rc = record(ch, tick->trace, t, run))) break;
-        if (x->st->rb_every && t % x->st->rb_every == 0) rb_pass(ch, pb);
-        if (t % m == 0) coef_accumulate(ch);
+        if ((rc = record(ch, tick->trace, tick->trace && ph.trace == 0, t, run))) break;
+        if (rb_every && ph.rb == 0) rb_pass(ch, pb, x->st);
+        if (ph.coef == 0) coef_accumulate(ch);
+        ph.coef = next_mod(ph.coef, m);
+        ph.rb = next_mod(ph.rb, rb_every);
+        ph.trace = next_mod(ph.trace, tstep);
     }
-    if (!rc) rc = flush_state(ch, pb);
+    if (!rc) rc = flush_state(ch, x->st);
     return rc;
 }
 
@@ -370,6 +495,7 @@ static void chain_io(void *ctx, size_t chain, bsl_ck *k)
     const rj_ctx *x = ctx;
     rj_chain *ch = &x->ch[chain];
     const size_t m = ch->m, c = ch->c, kc = x->pb->kmax + 1;
+    ch->key_ok = 0; /* a loaded state has no key yet */
     bsl_ck_rng(k, ch->r);
     bsl_ck_cmodel(k, ch->M);
     bsl_ck_val(k, ch->it);
@@ -419,6 +545,7 @@ static void chain_free(rj_chain *ch)
     free(ch->coef);
     free(ch->scratch);
     free(ch->beta);
+    free(ch->sorted);
     bsl_vs_result_free(&ch->draws);
     bsl_modelset_free(&ch->set);
 }
@@ -443,13 +570,16 @@ static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
     ch->freq = bsl_calloc(m, sizeof(double));
     ch->rb = bsl_calloc(m, sizeof(double));
     ch->add_sc = bsl_calloc(m, sizeof(double));
-    ch->fen = bsl_calloc(m + 1, sizeof(size_t));
+    while (ch->fen_top * 2 <= m) ch->fen_top = ch->fen_top ? 2 * ch->fen_top : 1;
+    ch->fen = bsl_calloc(fen_len(m, ch->fen_top), sizeof(size_t));
+    ch->sorted = bsl_calloc(kc, sizeof(size_t));
+    ch->key.atoms = ch->sorted;
     ch->size_cnt = bsl_calloc(kc, sizeof(double));
     ch->coef = bsl_calloc(m * c, sizeof(double));
     ch->scratch = bsl_calloc(kc, sizeof(double));
     ch->beta = bsl_calloc(kc * c, sizeof(double));
     if (!ch->r || !ch->freq || !ch->rb || !ch->add_sc || !ch->fen || !ch->size_cnt || !ch->coef ||
-        !ch->scratch || !ch->beta || bsl_modelset_init(&ch->set, st->max_models))
+        !ch->scratch || !ch->beta || !ch->sorted || bsl_modelset_init(&ch->set, st->max_models))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory for chain %zu", chain);
     ch->id = (unsigned)chain;
     if (bsl_vs_result_init(&ch->draws, m, c, pb->kmax, 1))
@@ -480,7 +610,7 @@ static int merge(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
     for (size_t h = 0; h < chains; h++) {
         kept[h] = ch[h].it > run->burn ? ch[h].it - run->burn : 0;
         res->iter_done += (double)ch[h].it;
-        if (cs->partial && kept[h] && ch[h].it < run->burn + run->iter && flush_state(&ch[h], pb)) {
+        if (cs->partial && kept[h] && ch[h].it < run->burn + run->iter && flush_state(&ch[h], st)) {
             free(kept);
             return BASEL_ENOMEM;
         }
@@ -543,7 +673,7 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
                basel_error *err)
 {
     const size_t m = pb->D->m, chains = run->chains ? run->chains : 1;
-    rj_settings st;
+    rj_settings st = {0};
     int rc = read_settings(&st, pb, run, err);
     if (rc) return rc;
     if (run->iter == 0) return bsl_fail(err, BASEL_EINVAL, "--iter must be positive");
@@ -561,6 +691,7 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
         free(ch);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
+    if (rj_tables(&st, pb)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     for (size_t h = 0; h < chains && !rc; h++) rc = chain_init(&ch[h], pb, &r1, &st, h, err);
     bsl_chains cs = {.chains = chains, .max_time = run->max_time, .threads = run->threads, .seed = run->seed,
                      .units = run->burn + run->iter, .progress = run->progress,
@@ -585,6 +716,7 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
     bsl_chains_free(&cs);
     for (size_t h = 0; h < chains; h++) chain_free(&ch[h]);
     free(ch);
+    rj_tables_free(&st);
     res->seconds = omp_get_wtime() - t0;
     return rc;
 }

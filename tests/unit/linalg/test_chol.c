@@ -132,6 +132,73 @@ static void random_sequence(gsl_rng *r, int collinear)
     free(G);
 }
 
+/* bsl_inv_from_chol as it was written first, one column at a time: W e_j
+ * by forward substitution, then each entry of W'W as one dot product. The
+ * library's version interleaves the columns for speed and must give the
+ * same bits (samplers' results for a seed depend on them). */
+static void inv_reference(const bsl_chol *c, double *Ainv, size_t ld)
+{
+    const size_t k = c->k;
+    for (size_t j = 0; j < k; j++) {
+        double *w = Ainv + j * ld;
+        w[j] = 1.0;
+        for (size_t i = j + 1; i < k; i++) w[i] = 0.0;
+        for (size_t l = j; l < k; l++) {
+            const double *Ll = c->L + l * c->cap;
+            const double wl = w[l] / Ll[l];
+            w[l] = wl;
+            for (size_t i = l + 1; i < k; i++) w[i] -= Ll[i] * wl;
+        }
+    }
+    for (size_t j = 0; j < k; j++) {
+        const double *wj = Ainv + j * ld;
+        for (size_t i = 0; i < j; i++) {
+            const double *wi = Ainv + i * ld;
+            double t = 0;
+            for (size_t l = j; l < k; l++) t += wi[l] * wj[l];
+            Ainv[i + j * ld] = t;
+        }
+        double t = 0;
+        for (size_t l = j; l < k; l++) t += wj[l] * wj[l];
+        Ainv[j + j * ld] = t;
+    }
+    for (size_t j = 0; j < k; j++)
+        for (size_t i = j + 1; i < k; i++) Ainv[i + j * ld] = Ainv[j + i * ld];
+}
+
+/* The inverse from a factor: the same bits as the reference loop, and
+ * A A^{-1} = I to 1e-10, for orders 1 .. CAP of random Gram matrices. */
+static void inverse_bits(gsl_rng *r)
+{
+    int same = 1;
+    double worst = 0;
+    for (size_t k = 1; k <= CAP; k++) {
+        double X[N * CAP], A[CAP * CAP], S[CAP * CAP], R[CAP * CAP];
+        for (size_t i = 0; i < N * k; i++) X[i] = gsl_ran_gaussian(r, 1.0) + (i % N) * 0.01;
+        for (size_t j = 0; j < k; j++)
+            for (size_t i = 0; i < k; i++) {
+                double t = 0;
+                for (size_t t2 = 0; t2 < N; t2++) t += X[t2 + i * N] * X[t2 + j * N];
+                A[i + j * CAP] = t;
+            }
+        bsl_chol c;
+        bsl_chol_init(&c, CAP);
+        CHECK(bsl_chol_factor(&c, A, k, CAP) == BASEL_OK, "k=%zu: factored", k);
+        CHECK(bsl_inv_from_chol(&c, S, CAP) == BASEL_OK, "k=%zu: inverted", k);
+        inv_reference(&c, R, CAP);
+        for (size_t j = 0; j < k; j++)
+            for (size_t i = 0; i < k; i++) {
+                same &= memcmp(&S[i + j * CAP], &R[i + j * CAP], sizeof(double)) == 0;
+                double t = 0;
+                for (size_t l = 0; l < k; l++) t += A[i + l * CAP] * S[l + j * CAP];
+                worst = fmax(worst, fabs(t - (i == j)));
+            }
+        bsl_chol_free(&c);
+    }
+    CHECK(same, "inverse from the factor: the same bits as one column at a time");
+    CHECK(worst < 1e-10, "A A^-1 = I to %.3g", worst);
+}
+
 int main(void)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -140,6 +207,7 @@ int main(void)
         random_sequence(r, 0);
         random_sequence(r, 1);
     }
+    inverse_bits(r);
     /* a matrix that is not positive definite is reported, not factored */
     bsl_chol c;
     bsl_chol_init(&c, 3);

@@ -17,9 +17,10 @@
  * (a relative error of 1e-4 in a death rate), and since dense and streaming
  * arithmetic may then disagree on feasibility at the rank boundary, only the
  * dense path is run.
- * (4) bsl_model_try_swap (one atom out, one in, scored from the explicit
- * inverse without moving) equals remove-then-try_add on a copy, and leaves
- * the model as it was; (5) bsl_model_add_scores (every dormant atom's
+ * (4) bsl_model_try_swap (one atom out, one in, scored without moving:
+ * from the explicit inverse on well-conditioned sets, else on a scratch
+ * factor; both paths are taken) equals remove-then-try_add on a copy, and
+ * leaves the model as it was; (5) bsl_model_add_scores (every dormant atom's
  * try_add, batched on the dense Gram) equals try_add atom by atom, on both
  * designs. Same tolerances; in the stiff case the two arithmetics may
  * disagree on feasibility at the rank boundary, which is counted, not
@@ -145,6 +146,14 @@ static void sequence(const char *prior_spec, unsigned long seed, double width, i
     CHECK(!moved, "%s r=%g: try_swap left the model as it was", prior_spec, width);
     CHECK(worst_swap < tol, "%s r=%g: try_swap vs remove + try_add, max diff %.3g over %d", prior_spec, width,
           worst_swap, swaps);
+    /* both of try_swap's arithmetics were compared: the explicit inverse's
+     * (tau = 0, where the collinearity check reads the inverse anyway, on
+     * well-conditioned sets: all of the AR(1) design's, some of the stiff
+     * kernels') and the scratch factor's (the others; ridge and hier here,
+     * whose tau settles the check without the inverse) */
+    const size_t inv_swaps = Md->swaps_inv;
+    CHECK(pr.kind == BSL_COEF_G ? inv_swaps > 0 && (!stiff || inv_swaps < (size_t)swaps) : inv_swaps == 0,
+          "%s r=%g: try_swap took the inverse's path %zu of %d times", prior_spec, width, inv_swaps, swaps);
     CHECK(stiff ? swap_edge * 20 <= swaps : swap_edge == 0,
           "%s r=%g: try_swap and remove + try_add agree on feasibility (%d of %d differ)", prior_spec, width,
           swap_edge, swaps);

@@ -51,9 +51,11 @@ typedef enum basel_status {
     BASEL_ERANGE = -7,     /* a problem too large for the method (e.g. m > 24 to enumerate) */
     BASEL_EINTERNAL = -8,  /* a bug: please report it */
     /* Positive: the call ended early, and says why. */
-    BASEL_INTERRUPTED = 1  /* the progress callback returned BASEL_PROGRESS_STOP: the
+    BASEL_INTERRUPTED = 1, /* the progress callback returned BASEL_PROGRESS_STOP: the
                               chains stopped at a boundary, and their state is in the
                               checkpoint file when the option "checkpoint" was set */
+    BASEL_ELSEWHERE = 2    /* this process ran its share of the chains and handed it to
+                              rank 0, which makes the fit (basel_options_set_ranks) */
 } basel_status;
 
 /* Caller-owned error record, filled by every call that can fail. line and
@@ -134,6 +136,14 @@ BASEL_API double basel_data_value(const basel_data *d, size_t i, size_t j);
 /* A new data set holding the given rows of d (0-based), in that order. */
 BASEL_API int basel_data_subset(basel_data **out, const basel_data *d, const size_t *rows,
                                 size_t nrows, basel_error *err);
+/* The centred cross products of k numeric columns of d (cols, 0-based)
+ * about the given means: out[a + b k] = sum over rows of (x_a - mean[a]) (x_b
+ * - mean[b]), k x k, both triangles. With the means of all the rows, sums of
+ * this over blocks of rows are the whole table's centred X'X, X'y and y'y
+ * (basel_stats). BASEL_EINVAL naming a cell that is not a number (file,
+ * line, column), BASEL_ENOMEM (n x k doubles are held). */
+BASEL_API int basel_data_crossprod(const basel_data *d, const size_t *cols, size_t k, const double *mean,
+                                   double *out, basel_error *err);
 BASEL_API void basel_data_free(basel_data *d);
 
 /* ------------------------------------------------------------- options */
@@ -216,6 +226,30 @@ typedef int (*basel_progress_report_fn)(const basel_progress *p, void *user);
  * from which a caller shows a rate and the time left. Either or both may be
  * set; the report is made first. */
 BASEL_API void basel_options_set_progress_report(basel_options *o, basel_progress_report_fn fn, void *user);
+/* Chains over processes (the command line's optional MPI build; README
+ * "More than one machine"). Every process runs the same fit with the same
+ * data and options; chain c runs in the process whose rank is c mod size,
+ * seeded as in a one-process run. After its chains, every process calls
+ * gather exactly once per fit with the bytes of its chains' complete states
+ * (rank 0 with none): on rank 0, gather returns each rank's bytes in
+ * parts[r], lens[r] (r = 0 .. size - 1; allocated with malloc, the library
+ * frees them; when it could not allocate them, parts and lens are NULL
+ * and gather receives and discards), on the other ranks it only sends
+ * (parts and lens NULL); it returns 0, or non-zero
+ * when the transfer failed. Rank 0 then reads every chain's state and makes
+ * the fit, byte-identical to the one-process fit with the same chains and
+ * seed; the other ranks' basel_fit_run returns BASEL_ELSEWHERE (no fit).
+ * The methods whose chains run on the chain driver and can save their state
+ * (bd, rj, ssvs, mixture, anneal, rbf) are distributed; the others compute
+ * the whole fit in every process. "checkpoint", "restart" and "max-time"
+ * are refused with size > 1 (BASEL_EINVAL). A size of 1, or ranks NULL:
+ * one process, as without this call. Copies *ranks; user is borrowed. */
+typedef struct basel_ranks {
+    int rank, size;
+    int (*gather)(void *user, const void *bytes, size_t len, void **parts, size_t *lens);
+    void *user;
+} basel_ranks;
+BASEL_API void basel_options_set_ranks(basel_options *o, const basel_ranks *ranks);
 BASEL_API void basel_options_free(basel_options *o);
 
 /* ----------------------------------------------------------------- fit */
@@ -245,6 +279,25 @@ BASEL_API int basel_fit_run(basel_fit **out, const basel_data *data, const basel
  * behind the statistics. Errors: as basel_fit_run, and BASEL_EIO /
  * BASEL_EPARSE for the file, BASEL_EINVAL naming a bad key. */
 BASEL_API int basel_fit_run_stats(basel_fit **out, const char *path, const basel_options *o, basel_error *err);
+/* The same from statistics in memory, the cross-product form of
+ * docs/SUMMARY_STATS.md: n rows, p inputs named inputs[0 .. p), the
+ * target's name (NULL: "y"), the centred X'X (p x p, column-major), X'y (p)
+ * and y'y, and the means (x_mean NULL: none, and y_mean is not read).
+ * source names them in messages and in FIT.json (summary_statistics.file;
+ * NULL: "<memory>"). The checks and errors of basel_fit_run_stats; the
+ * arrays are copied. */
+typedef struct basel_stats {
+    const char *source;
+    size_t n, p;
+    const char *const *inputs;
+    const char *target;
+    const double *xtx, *xty;
+    double yty;
+    const double *x_mean;
+    double y_mean;
+} basel_stats;
+BASEL_API int basel_fit_run_stats_mem(basel_fit **out, const basel_stats *stats, const basel_options *o,
+                                      basel_error *err);
 /* Write FIT.json. A new or regular file (or the file a symlink points to)
  * is replaced atomically: a temporary file beside it, then rename; a
  * replaced file keeps its mode. A character device or FIFO is written in

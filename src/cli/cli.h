@@ -68,6 +68,32 @@ int cli_needs_value(const char *cmd, const char *opt, const char *value);
  * (returns 2) otherwise (cli_predict.c). */
 int cli_digits(const char *cmd, const char *value, int *digits);
 
+/* Processes: the MPI build's cli_par_mpi.c, else cli_par_none.c (one
+ * process). cli_par_init starts MPI when run by mpirun with more than one
+ * process; cli_par_ranks is then what basel_options_set_ranks takes (NULL
+ * in one process); cli_par_rank is 0 in one process. cli_par_finish ends
+ * MPI and returns the exit status every process gives: rank 0's. */
+void cli_par_init(int *argc, char ***argv);
+int cli_par_rank(void);
+int cli_par_size(void);
+/* A process > 0 reports its own failure on the stderr it started with
+ * ("basel[rank R]: ..."; its stderr is otherwise held back). */
+void cli_par_say(const basel_error *err);
+/* Every process: x[0..n) becomes its sum (max: its maximum) over the
+ * processes; nothing in one process. 0, or -1 when MPI fails. Every
+ * process must call it, in the same order and with the same n. */
+int cli_par_reduce(double *x, size_t n, int max);
+/* fit --row-blocks (cli_rows.c): each process reads its block of path's
+ * rows, the centred X'X, X'y, y'y and n of the target and inputs that o
+ * names are added over the processes, and the fit runs on them
+ * (basel_fit_run_stats_mem). Every process calls it. */
+int cli_rows_fit(basel_fit **fit, const char *path, const basel_options *o, basel_error *err);
+/* Across processes, the seed of a fit that names none (the same in every
+ * process); 0 in one process (the library picks one). */
+unsigned long cli_par_seed(void);
+const basel_ranks *cli_par_ranks(void);
+int cli_par_finish(int status);
+
 /* One subcommand: its name, entry, help and one-line summary (main.c). */
 typedef struct cli_command {
     const char *name;

@@ -115,6 +115,10 @@ void cli_fit_help(FILE *fp, const char *method)
             "                   means, to predict) or a correlation (LD) matrix and z-scores, as susie_rss;\n"
             "                   --method enumerate, bd, rj or ssvs with --basis linear; the posterior is the\n"
             "                   one from the rows behind the statistics\n"
+            "  --row-blocks     compute those statistics (centred X'X, X'y, y'y, n of --target and\n"
+            "                   --inputs) from TRAIN.csv and fit on them; under mpirun each process reads\n"
+            "                   only its block of the rows and the sums are added over the processes\n"
+            "                   (README \"More than one machine\"); one row per line\n"
             "\n"
             "Examples:\n"
             "  basel fit data/linear/lin_p15_n200.csv --method enumerate --prior g:g=200 \\\n"
@@ -166,6 +170,7 @@ static void catch_signals(int on)
 typedef struct fit_args {
     const char *train, *output, *draws, *stats;
     int quiet;
+    int row_blocks; /* --row-blocks: statistics summed over blocks of rows (cli_rows.c) */
 } fit_args;
 
 /* Split --name=value or take the next argument as the value; a next
@@ -205,6 +210,9 @@ static int parse(int argc, char **argv, basel_options *o, fit_args *a)
         } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
             if (cli_once(&seen, "fit", "quiet")) return 2;
             a->quiet = 1;
+        } else if (!strcmp(arg, "--row-blocks")) {
+            if (cli_once(&seen, "fit", "row-blocks")) return 2;
+            a->row_blocks = 1;
         } else if (!strncmp(arg, "--", 2)) {
             char buf[64];
             const char *name, *value;
@@ -224,6 +232,8 @@ static int parse(int argc, char **argv, basel_options *o, fit_args *a)
     }
     if (a->train && a->stats) return cli_usage("fit", "give a training file or --stats FILE, not both");
     if (!a->train && !a->stats) return cli_usage("fit", "missing the training file (TRAIN.csv, or - for stdin)");
+    if (a->row_blocks && (!a->train || !strcmp(a->train, "-")))
+        return cli_usage("fit", "--row-blocks reads blocks of a training file's rows (not --stats, not stdin)");
     return 0;
 }
 
@@ -270,15 +280,28 @@ int cli_fit(int argc, char **argv)
     const double t0 = now();
     if (status || (status = check_files(&a, o))) goto done;
     if (a.draws) basel_options_set(o, "keep-draws", "1", &err);
+    /* under mpirun: chains across the processes, rank 0 alone reports and writes */
+    basel_options_set_ranks(o, cli_par_ranks());
+    if (cli_par_rank() > 0) a.quiet = 1;
+    const char *given_seed = basel_options_get(o, "seed");
+    const int seed_picked = !given_seed || !*given_seed || !strcmp(given_seed, "0");
+    if (seed_picked && cli_par_seed()) {
+        char text[24];
+        snprintf(text, sizeof text, "%lu", cli_par_seed());
+        basel_options_set(o, "seed", text, &err);
+    }
     fit_progress prog = {.show = !a.quiet};
     cli_progress_start(&prog.bar);
     basel_options_set_progress_report(o, progress, &prog);
     /* a classifier's target holds class labels: read it as text */
     const char *label = basel_options_label_column(o);
     catch_signals(1);
-    const int failed = a.stats ? basel_fit_run_stats(&fit, a.stats, o, &err)
-                               : basel_data_read_csv(&data, a.train, label, &err) || basel_fit_run(&fit, data, o, &err);
+    const int failed = a.stats        ? basel_fit_run_stats(&fit, a.stats, o, &err)
+                       : a.row_blocks ? cli_rows_fit(&fit, a.train, o, &err)
+                                      : basel_data_read_csv(&data, a.train, label, &err) || basel_fit_run(&fit, data, o, &err);
     catch_signals(0);
+    if (failed && err.code == BASEL_ELSEWHERE) goto done; /* this rank's chains went to rank 0 */
+    if (!failed && cli_par_rank() > 0) goto done;        /* a method whose chains do not travel */
     if (failed) {
         if (!a.quiet) cli_progress_end(&prog.bar);
         if (stop_signal && (err.code == BASEL_INTERRUPTED || err.code == BASEL_ECANCELLED)) {
@@ -300,7 +323,7 @@ int cli_fit(int argc, char **argv)
     /* the fit's warnings (FIT.json diagnostics.warnings), one line each */
     for (size_t i = 0; !a.quiet && i < basel_fit_warning_count(fit); i++)
         fprintf(stderr, "basel: warning: %s\n", basel_fit_warning(fit, i));
-    if (!a.quiet && !strcmp(basel_options_get(o, "seed"), "0"))
+    if (!a.quiet && seed_picked)
         fprintf(stderr, "basel: seed %lu (pass --seed %lu to repeat this fit)\n", basel_fit_seed(fit),
                 basel_fit_seed(fit));
     /* the draws first: if either output fails, FIT.json is not left behind

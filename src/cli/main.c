@@ -103,10 +103,8 @@ static int finish_stdout(int status)
     return status;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
-    /* GSL's default handler aborts; the library checks every status itself */
-    gsl_set_error_handler_off();
     if (argc < 2) {
         help(stderr);
         return 2;
@@ -145,8 +143,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "basel help: no command '%s' (commands: fit, predict, summary, coef, demo, plot)\n", argv[2]);
         return 2;
     }
+    if (cli_par_rank() > 0 && strcmp(cmd, "fit")) return 0; /* under mpirun only fit spreads; rank 0 does the rest */
     for (size_t i = 0; i < ncmd; i++)
         if (!strcmp(cmd, commands[i].name)) return finish_stdout(commands[i].run(argc - 1, argv + 1));
     fprintf(stderr, "basel: unknown command '%s' (commands: fit, predict, summary, coef, demo, plot, help)\n", cmd);
     return 2;
+}
+
+int main(int argc, char **argv)
+{
+    /* GSL's default handler aborts; the library checks every status itself */
+    gsl_set_error_handler_off();
+    cli_par_init(&argc, &argv);
+    return cli_par_finish(run(argc, argv));
 }

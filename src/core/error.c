@@ -17,6 +17,7 @@ const char *basel_status_str(int code)
     case BASEL_ERANGE: return "BASEL_ERANGE";
     case BASEL_EINTERNAL: return "BASEL_EINTERNAL";
     case BASEL_INTERRUPTED: return "BASEL_INTERRUPTED";
+    case BASEL_ELSEWHERE: return "BASEL_ELSEWHERE";
     default: return "BASEL_UNKNOWN";
     }
 }

@@ -436,8 +436,13 @@ int bsl_chains_run(bsl_chains *cs, bsl_chain_fn fn, void *ctx)
         free(todo);
         return BASEL_ENOMEM;
     }
+    size_t mine = 0; /* the chains this process runs: all, or its rank's share */
+    for (size_t c = 0; c < cs->chains; c++) {
+        if (bsl_chains_mine(cs, c)) mine++;
+        else state[c] = CHAIN_DONE; /* another rank's: it arrives at the end (status BASEL_OK) */
+    }
     bsl_chains_shared sh = {0};
-    sh.total = (double)cs->chains * (double)cs->units;
+    sh.total = (double)mine * (double)cs->units;
     sh.can_pause = cs->ckpt.io != NULL;
     sh.fn = cs->progress;
     sh.user = cs->progress_user;
@@ -460,6 +465,14 @@ int bsl_chains_run(bsl_chains *cs, bsl_chain_fn fn, void *ctx)
     if (!rc && sh.why != STOP_CANCEL) rc = run_rounds(cs, fn, ctx, &sh, state, status, todo, threads);
     sh.next_ckpt = 0;
     if (!rc && sh.why != STOP_CANCEL && sh.last < 1) report(&sh, 1);
+    if (bsl_chains_spread(cs)) {
+        rc = bsl_chains_gather(cs, rc, state, status, ctx);
+        for (size_t c = 0; rc == BASEL_OK && c < cs->chains; c++)
+            if (state[c] == CHAIN_PAUSED) { /* another rank was interrupted: a fit of what was done */
+                cs->partial = 1;
+                rc = BASEL_INTERRUPTED;
+            }
+    }
     cs->seconds = omp_get_wtime() - t0;
     if (!rc) {
         if (sh.why == STOP_CANCEL)

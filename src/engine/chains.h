@@ -107,6 +107,13 @@ typedef struct bsl_chains {
      * 64 MiB), as ticker->trace; bsl_chains_vs_diagnostics reads them. */
     size_t trace_m, trace_iter, trace_len;
     bsl_chains_ckpt ckpt;
+    /* Chains over processes (basel.h basel_ranks; chains_ranks.c), NULL:
+     * one process. With size > 1 and ckpt.io set, chain c runs only on
+     * rank c mod size; rank 0 gets the others' states at the end and
+     * returns as a one-process run would, the other ranks return
+     * BASEL_ELSEWHERE (cs->reported). Without ckpt.io every rank runs every
+     * chain. Not with checkpoint files or max_time (the fit refuses them). */
+    const basel_ranks *ranks;
     basel_error *err;       /* for the driver's own failures (checkpoint files), or NULL */
     /* out */
     int reported;           /* the driver filled err (the engine adds nothing) */
@@ -167,6 +174,15 @@ void bsl_chains_free(bsl_chains *cs);
  * scalar columns differ. */
 int bsl_chains_append_draws(bsl_vs_result *res, bsl_vs_result *src);
 
+
+/* The driver's own (chains_ranks.c): whether cs runs across processes;
+ * whether chain runs in this process; after the run, send this rank's
+ * chains to rank 0 (ranks > 0: BASEL_ELSEWHERE) or load the others' there
+ * (rank 0: run_rc, or a failure to receive them), state and status being
+ * the driver's per-chain arrays. */
+int bsl_chains_spread(const bsl_chains *cs);
+int bsl_chains_mine(const bsl_chains *cs, size_t chain);
+int bsl_chains_gather(bsl_chains *cs, int run_rc, int *state, int *status, void *ctx);
 
 /* The seed of chain c: splitmix of (seed, c) (bsl_mix_seed). */
 unsigned long bsl_chain_seed(unsigned long seed, size_t chain);

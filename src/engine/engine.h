@@ -135,6 +135,7 @@ typedef struct bsl_engine_ctx {
     double checkpoint_every;
     unsigned long long run_id; /* the run's identity: settings, seed and data */
     double max_time;           /* --max-time: wall seconds, 0 = no limit (bd, rj, ssvs) */
+    const basel_ranks *ranks;  /* chains over processes (chains.h), NULL: one process */
 } bsl_engine_ctx;
 
 typedef struct bsl_engine_def {

@@ -451,6 +451,7 @@ static int run_settings(bsl_run *run, const bsl_engine_ctx *ctx, basel_error *er
     run->restart = ctx->restart;
     run->checkpoint_every = ctx->checkpoint_every;
     run->max_time = ctx->max_time;
+    run->ranks = ctx->ranks;
     run->run_id = ctx->run_id;
     return rc;
 }

@@ -53,6 +53,7 @@ typedef struct bsl_run {
     double checkpoint_every;
     unsigned long long run_id;
     double max_time; /* --max-time (chains.h bsl_chains max_time) */
+    const basel_ranks *ranks; /* chains over processes (chains.h bsl_chains ranks) */
 } bsl_run;
 
 /* Exact posterior over all 2^m subsets; BASEL_ERANGE when m > 24. */

@@ -226,6 +226,19 @@ static int max_time_option(bsl_engine_ctx *ctx, const bsl_params *user, basel_er
     return BASEL_OK;
 }
 
+/* Chains over processes (basel_options_set_ranks): each process saves and
+ * sends its chains' states once, at the end, so nothing that pauses or
+ * stops the chains part-way (checkpoints, a time budget) runs across them. */
+static int ranks_option(bsl_engine_ctx *ctx, const basel_options *o, basel_error *err)
+{
+    ctx->ranks = o->ranks.size > 1 ? &o->ranks : NULL;
+    if (!ctx->ranks) return BASEL_OK;
+    if (ctx->checkpoint || ctx->restart || ctx->max_time > 0)
+        return bsl_fail(err, BASEL_EINVAL, "--checkpoint, --restart and --max-time run in one process, not across %d",
+                        o->ranks.size);
+    return BASEL_OK;
+}
+
 /* The options' engine, its effective settings, and the options every run
  * reads before any work (the draws it keeps, the thread count). */
 int bsl_fit_prepare(const basel_options *o, const bsl_engine_def **e, bsl_params *settings, int *keep_draws,
@@ -260,9 +273,10 @@ int bsl_fit_problem(basel_fit **out, const basel_options *o, bsl_params *setting
     const bsl_progress *pr = o->progress.fraction || o->progress.report ? &o->progress : NULL;
     sampling_progress sp = {pr, e->unit ? e->unit : "steps"};
     bsl_engine_ctx ctx = {e, P, settings, &o->p, seed, (int)threads, keep_draws, pr ? sampling : NULL, &sp,
-                          pr, NULL, NULL, 60, 0, 0};
+                          pr, NULL, NULL, 60, 0, 0, NULL};
     if (!rc) rc = checkpoint_options(&ctx, &o->p, err);
     if (!rc) rc = max_time_option(&ctx, &o->p, err);
+    if (!rc) rc = ranks_option(&ctx, o, err);
     if (!rc) ctx.run_id = run_identity(e, settings, seed, keep_draws, P);
     bsl_result res = {0};
     if (!rc) rc = e->fit(&ctx, &res, err);

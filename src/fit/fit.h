@@ -21,6 +21,7 @@
 struct basel_options {
     bsl_params p;          /* every option that was set, as text */
     bsl_progress progress; /* basel_options_set_progress(_report) */
+    basel_ranks ranks;     /* basel_options_set_ranks; size 0: one process */
 };
 
 

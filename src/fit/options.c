@@ -87,6 +87,12 @@ int bsl_family_poisson(const bsl_params *settings)
     return f && strcmp(f, "poisson") == 0;
 }
 
+void basel_options_set_ranks(basel_options *o, const basel_ranks *ranks)
+{
+    if (ranks && ranks->size > 1) o->ranks = *ranks;
+    else memset(&o->ranks, 0, sizeof o->ranks);
+}
+
 size_t basel_options_count(void) { return bsl_option_count(); }
 
 /* methods: the engines that read the option ("*" for the options every fit

@@ -53,6 +53,8 @@ static int read_vector(const json_t *o, const char *key, size_t p, double *x, co
     return BASEL_OK;
 }
 
+static int check_matrix(const double *A, size_t p, const char *key, const char *path, basel_error *err);
+
 /* A symmetric p x p matrix from o[key], an array of p rows (column-major
  * into A). Symmetric to 1e-12 of the larger diagonal entry: a matrix
  * written with 17 digits from a symmetric one is. */
@@ -71,6 +73,14 @@ static int read_matrix(const json_t *o, const char *key, size_t p, double *A, co
         for (size_t j = 0; j < p && !rc; j++) A[i + j * p] = row[j];
     }
     free(row);
+    return rc ? rc : check_matrix(A, p, key, path, err);
+}
+
+/* Positive diagonal, symmetric, |a_ij| <= sqrt(a_ii a_jj): a cross-product
+ * matrix (column-major A), named key in messages. */
+static int check_matrix(const double *A, size_t p, const char *key, const char *path, basel_error *err)
+{
+    int rc = BASEL_OK;
     for (size_t i = 0; i < p && !rc; i++) {
         if (!(A[i + i * p] > 0))
             rc = bsl_fail_at(err, BASEL_EINVAL, path, 0, 0, "\"%s\"[%zu][%zu] = %g: a diagonal entry must be positive "
@@ -229,6 +239,29 @@ static int check_names(const bsl_problem *pb, const bsl_params *user, basel_erro
     return BASEL_OK;
 }
 
+static int finish_load(bsl_problem *pb, const bsl_params *settings);
+
+/* pb's names, n and p, and its statistics allocated (x_mean when has_mean). */
+static int alloc_stats(bsl_problem *pb, int has_mean, basel_error *err)
+{
+    const size_t p = pb->d;
+    pb->stats = calloc(1, sizeof *pb->stats);
+    pb->x_mean = bsl_calloc(p, sizeof(double));
+    pb->x_scale = bsl_malloc(p, sizeof(double));
+    pb->y_scale = bsl_malloc(1, sizeof(double));
+    if (pb->stats) {
+        pb->stats->n = pb->n;
+        pb->stats->p = p;
+        pb->stats->xtx = bsl_malloc(p * p, sizeof(double));
+        pb->stats->xty = bsl_malloc(p, sizeof(double));
+        if (has_mean) pb->stats->x_mean = bsl_malloc(p, sizeof(double));
+    }
+    if (!pb->stats || !pb->x_mean || !pb->x_scale || !pb->y_scale || !pb->stats->xtx || !pb->stats->xty ||
+        (has_mean && !pb->stats->x_mean))
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    return BASEL_OK;
+}
+
 static int load(bsl_problem *pb, const char *file, const bsl_params *settings, basel_error *err)
 {
     json_error_t je;
@@ -240,24 +273,16 @@ static int load(bsl_problem *pb, const char *file, const bsl_params *settings, b
                            je.line > 0 ? (size_t)je.line : 0, je.column > 0 ? (size_t)je.column : 0, "%s", je.text);
     int rc = json_is_object(o) ? read_header(pb, o, path, err)
                                : bsl_fail_at(err, BASEL_EINVAL, path, 1, 1, "expected one JSON object");
-    const size_t p = pb->d;
-    if (!rc) {
-        pb->stats = calloc(1, sizeof *pb->stats);
-        pb->x_mean = bsl_calloc(p, sizeof(double));
-        pb->x_scale = bsl_malloc(p, sizeof(double));
-        pb->y_scale = bsl_malloc(1, sizeof(double));
-        if (pb->stats) {
-            pb->stats->n = pb->n;
-            pb->stats->p = p;
-            pb->stats->xtx = bsl_malloc(p * p, sizeof(double));
-            pb->stats->xty = bsl_malloc(p, sizeof(double));
-        }
-        if (!pb->stats || !pb->x_mean || !pb->x_scale || !pb->y_scale || !pb->stats->xtx || !pb->stats->xty)
-            rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    }
+    if (!rc) rc = alloc_stats(pb, 0, err); /* read_xtx allocates the means it finds */
     if (!rc) rc = !strcmp(pb->stats_kind, "xtx") ? read_xtx(pb->stats, o, path, err) : read_ld(pb->stats, o, path, err);
     json_decref(o);
-    if (rc) return rc;
+    return rc ? rc : finish_load(pb, settings);
+}
+
+/* The scales and standardisation of statistics read into pb->stats. */
+static int finish_load(bsl_problem *pb, const bsl_params *settings)
+{
+    const size_t p = pb->d;
     pb->y_scale[0] = 1.0;
     for (size_t j = 0; j < p; j++) pb->x_scale[j] = 1.0;
     /* pb->x_mean is what predict subtracts (FIT.json standardize.mean): 0
@@ -292,6 +317,78 @@ json_t *bsl_stats_json(const bsl_problem *pb)
     bsl_json_put(o, "means", json_boolean(pb->stats->x_mean != NULL), &bad);
     if (bad) json_decref(o);
     return bad ? NULL : o;
+}
+
+/* Statistics in memory (basel_fit_run_stats_mem): the checks of a file's
+ * cross-product form, on the arrays. */
+static int from_memory(bsl_problem *pb, const basel_stats *st, const bsl_params *settings, basel_error *err)
+{
+    const size_t p = st->p;
+    const char *src = pb->stats_source;
+    if (st->n < 3 || p == 0 || !st->inputs || !st->xtx || !st->xty)
+        return bsl_fail_at(err, BASEL_EINVAL, src, 0, 0, "expected n >= 3 rows, p >= 1 named inputs, X'X and X'y");
+    pb->stats_kind = "xtx";
+    pb->n = st->n;
+    pb->d = p;
+    pb->c = 1;
+    pb->owned_names = bsl_calloc(p + 2, sizeof *pb->owned_names);
+    pb->input_names = bsl_malloc(p, sizeof *pb->input_names);
+    pb->target_names = bsl_malloc(1, sizeof *pb->target_names);
+    if (!pb->owned_names || !pb->input_names || !pb->target_names) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    for (size_t j = 0; j < p; j++) {
+        const char *name = st->inputs[j];
+        if (!name || !*name) return bsl_fail_at(err, BASEL_EINVAL, src, 0, 0, "input %zu has no name", j + 1);
+        for (size_t l = 0; l < j; l++)
+            if (!strcmp(pb->input_names[l], name))
+                return bsl_fail_at(err, BASEL_EINVAL, src, 0, 0, "input '%s' is named twice", name);
+        if (!(pb->owned_names[j] = pb->input_names[j] = bsl_strdup(name))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    if (!(pb->owned_names[p] = pb->target_names[0] = bsl_strdup(st->target ? st->target : "y")))
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    int rc = alloc_stats(pb, st->x_mean != NULL, err);
+    if (rc) return rc;
+    bsl_stats *S = pb->stats;
+    memcpy(S->xtx, st->xtx, p * p * sizeof *S->xtx);
+    memcpy(S->xty, st->xty, p * sizeof *S->xty);
+    for (size_t j = 0; j < p * p && !rc; j++)
+        if (!isfinite(S->xtx[j])) rc = bsl_fail_at(err, BASEL_EINVAL, src, 0, 0, "X'X holds a value that is not finite");
+    for (size_t j = 0; j < p && !rc; j++)
+        if (!isfinite(S->xty[j]) || (st->x_mean && !isfinite(st->x_mean[j])))
+            rc = bsl_fail_at(err, BASEL_EINVAL, src, 0, 0, "X'y or the means hold a value that is not finite");
+    if (!rc && !(st->yty > 0 && isfinite(st->yty)))
+        rc = bsl_fail_at(err, BASEL_EINVAL, src, 0, 0, "y'y = %g: expected a positive number", st->yty);
+    if (!rc && st->x_mean && !isfinite(st->y_mean))
+        rc = bsl_fail_at(err, BASEL_EINVAL, src, 0, 0, "the target's mean is not finite");
+    if (!rc) rc = check_matrix(S->xtx, p, "xtx", src, err);
+    if (rc) return rc;
+    S->yty = st->yty;
+    S->y_mean = st->x_mean ? st->y_mean : 0;
+    if (st->x_mean) memcpy(S->x_mean, st->x_mean, p * sizeof *S->x_mean);
+    return finish_load(pb, settings);
+}
+
+int basel_fit_run_stats_mem(basel_fit **out, const basel_stats *st, const basel_options *o, basel_error *err)
+{
+    *out = NULL;
+    bsl_error_clear(err);
+    const bsl_engine_def *e;
+    bsl_params settings;
+    int keep_draws;
+    size_t threads;
+    int rc = bsl_fit_prepare(o, &e, &settings, &keep_draws, &threads, err);
+    if (rc) return rc;
+    bsl_problem P;
+    memset(&P, 0, sizeof P);
+    P.engine = e;
+    P.stats_source = st->source ? st->source : "<memory>";
+    rc = check_options(e, &o->p, &settings, P.stats_source, err);
+    if (!rc) rc = from_memory(&P, st, &settings, err);
+    if (!rc) rc = check_names(&P, &o->p, err);
+    if (rc) {
+        bsl_problem_free(&P);
+        return rc;
+    }
+    return bsl_fit_problem(out, o, &settings, &P, keep_draws, threads, err);
 }
 
 int basel_fit_run_stats(basel_fit **out, const char *path, const basel_options *o, basel_error *err)

@@ -511,7 +511,7 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
                      .progress_user = run->progress_user, .trace_m = D->m,
                      .trace_iter = run->iter, .trace_len = BD_TRACE_LEN,
                      .ckpt = {run->checkpoint, run->checkpoint_every, run->restart, run->run_id, chain_io},
-                     .err = err};
+                     .ranks = run->ranks, .err = err};
     if (!rc) {
         bd_ctx x = {chs, pb, run, &st, w, W_all, n_usable};
         rc = bsl_chains_run(&cs, chain_run, &x);

@@ -446,7 +446,7 @@ static int run_chains(const bsl_mix_model *m, const bsl_mix_options *o, bsl_mix_
                      .progress = o->progress, .progress_user = o->progress_user,
                      .trace_m = m->d, .trace_iter = ndraw, .trace_len = ndraw,
                      .ckpt = {o->checkpoint, o->checkpoint_every, o->restart, o->run_id, chain_io},
-                     .err = err};
+                     .ranks = o->ranks, .err = err};
     if (rc == BASEL_OK) {
         mix_ctx x = {m, o, rec, st};
         rc = bsl_chains_run(&cs, run_chain, &x);
@@ -467,6 +467,7 @@ static int run_chains(const bsl_mix_model *m, const bsl_mix_options *o, bsl_mix_
         r->opt.progress = NULL; /* the result outlives the caller's callback */
         r->opt.progress_user = NULL;
         r->opt.checkpoint = r->opt.restart = NULL;
+        r->opt.ranks = NULL;
         r->sweeps_per_second = cs.seconds > 0 ? (double)(o->chains * o->iter) / cs.seconds : 0;
         r->rhat_pip = bsl_malloc(m->d, sizeof(double));
         r->ess_pip = bsl_malloc(m->d, sizeof(double));

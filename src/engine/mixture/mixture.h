@@ -113,6 +113,7 @@ typedef struct bsl_mix_options {
     const char *checkpoint, *restart;
     double checkpoint_every;
     unsigned long long run_id;
+    const basel_ranks *ranks; /* chains over processes (chains.h bsl_chains ranks), NULL: one process */
 } bsl_mix_options;
 
 /* Fill o with the defaults listed above. */

@@ -171,6 +171,7 @@ static int fit_mixture(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
     mo.restart = ctx->restart;
     mo.checkpoint_every = ctx->checkpoint_every;
     mo.run_id = ctx->run_id;
+    mo.ranks = ctx->ranks;
     bsl_mix_result *r = NULL;
     if ((rc = bsl_mixture_fit(P->X, P->n, P->d, P->cls, P->nclass, &mo, &r, err))) return rc;
     size_t d, len;

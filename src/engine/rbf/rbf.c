@@ -499,7 +499,7 @@ int bsl_rbf_fit(const double *X, size_t n, size_t d, const double *Y, size_t c,
                      .units = o->iter + (full ? o->burn : 0), .progress = o->progress,
                      .progress_user = o->progress_user,
                      .ckpt = {o->checkpoint, o->checkpoint_every, o->restart, o->run_id, chain_io},
-                     .err = err, .trace_m = 0, .trace_iter = o->iter,
+                     .ranks = o->ranks, .err = err, .trace_m = 0, .trace_iter = o->iter,
                      .trace_len = full ? RBF_TRACE_LEN : 0};
     rbf_ctx x = {chains, rngs, outs};
     rc = bsl_chains_run(&cs, run_chain, &x);

@@ -97,6 +97,7 @@ typedef struct bsl_rbf_options {
     const char *checkpoint, *restart;
     double checkpoint_every;
     unsigned long long run_id;
+    const basel_ranks *ranks; /* chains over processes (chains.h bsl_chains ranks), NULL: one process */
 } bsl_rbf_options;
 
 void bsl_rbf_options_default(bsl_rbf_options *o);

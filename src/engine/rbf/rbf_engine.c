@@ -108,6 +108,7 @@ static int rbf_options(bsl_rbf_options *ro, const bsl_engine_ctx *ctx, int annea
     ro->restart = ctx->restart;
     ro->checkpoint_every = ctx->checkpoint_every;
     ro->run_id = ctx->run_id;
+    ro->ranks = ctx->ranks;
     return BASEL_OK;
 }
 

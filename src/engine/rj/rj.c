@@ -698,7 +698,7 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
                      .progress_user = run->progress_user, .trace_m = m,
                      .trace_iter = run->iter, .trace_len = RJ_TRACE_LEN,
                      .ckpt = {run->checkpoint, run->checkpoint_every, run->restart, run->run_id, chain_io},
-                     .err = err};
+                     .ranks = run->ranks, .err = err};
     if (!rc) {
         rj_ctx x = {ch, pb, &r1, &st};
         rc = bsl_chains_run(&cs, run_chain, &x);

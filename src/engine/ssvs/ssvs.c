@@ -705,7 +705,7 @@ int bsl_ssvs_run_ex(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result 
                      .progress_user = run->progress_user, .trace_m = m,
                      .trace_iter = run->iter, .trace_len = SS_TRACE_LEN,
                      .ckpt = {run->checkpoint, run->checkpoint_every, run->restart, run->run_id, ss_chain_io},
-                     .err = err};
+                     .ranks = run->ranks, .err = err};
     if (!rc) {
         ss_run_ctx rx = {&x, ch, &r1};
         rc = bsl_chains_run(&cs, ss_run_chain, &rx);

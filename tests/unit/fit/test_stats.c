@@ -20,6 +20,7 @@
 #include "check.h"
 
 #include <basel.h>
+#include <math.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,6 +241,75 @@ static void bad_files(const char *dir)
     refused(path, NULL, en, BASEL_EIO, "absent.json");
 }
 
+/* basel_data_crossprod over two blocks of rows, about the means of all
+ * rows, adds up to the whole table's centred cross products (to rounding:
+ * 1e-12 relative), and basel_fit_run_stats_mem on them (statistics in
+ * memory, the --row-blocks path) gives the posterior of the rows and of the
+ * same statistics in a file; bad arrays are refused. */
+static void in_memory(const basel_data *d, const stats *s, const char *full)
+{
+    const size_t n = basel_data_rows(d), p = s->p, k = p + 1;
+    size_t cols[16], rows[200];
+    double mean[16], sum[16 * 16] = {0}, part[16 * 16];
+    for (size_t j = 0; j < k; j++) cols[j] = j, mean[j] = j < p ? s->xm[j] : s->ym;
+    basel_error err;
+    for (size_t half = 0; half < 2; half++) { /* rows 0..69, then 70..199 */
+        const size_t a = half ? 70 : 0, b = half ? n : 70;
+        for (size_t i = a; i < b; i++) rows[i - a] = i;
+        basel_data *blk = NULL;
+        CHECK(!basel_data_subset(&blk, d, rows, b - a, &err), "subset: %s", err.message);
+        CHECK(!basel_data_crossprod(blk, cols, k, mean, part, &err), "crossprod: %s", err.message);
+        for (size_t i = 0; i < k * k; i++) sum[i] += part[i];
+        basel_data_free(blk);
+    }
+    double worst = 0;
+    for (size_t a = 0; a < p; a++) {
+        for (size_t b = 0; b < p; b++)
+            worst = fmax(worst, fabs(sum[a + b * k] - s->xtx[a + b * p]) / s->xtx[a + a * p]);
+        worst = fmax(worst, fabs(sum[a + p * k] - s->xty[a]) / s->xtx[a + a * p]);
+    }
+    worst = fmax(worst, fabs(sum[p + p * k] - s->yty) / s->yty);
+    CHECK(worst <= 1e-12, "two blocks' cross products differ from the table's by %.3g (relative)", worst);
+
+    const char *names[15];
+    for (size_t j = 0; j < p; j++) names[j] = basel_data_name(d, j);
+    double xtx[15 * 15], xty[15];
+    memcpy(xtx, s->xtx, sizeof xtx);
+    memcpy(xty, s->xty, sizeof xty);
+    basel_stats st = {"memory", n, p, names, basel_data_name(d, p), xtx, xty, s->yty, s->xm, s->ym};
+    const char *const kv[] = {"method", "enumerate", "prior", "g:g=200", "model-prior", "uniform", NULL};
+    basel_options *o = options(kv);
+    basel_fit *a = NULL, *b = NULL, *c = NULL;
+    CHECK(!basel_fit_run(&a, d, o, &err), "rows: %s", err.message);
+    CHECK(!basel_fit_run_stats_mem(&b, &st, o, &err), "memory: %s", err.message);
+    CHECK(!basel_fit_run_stats(&c, full, o, &err), "file: %s", err.message);
+    if (a && b && c) {
+        same_posterior(a, b, 1e-10, 1, "statistics in memory vs rows");
+        same_posterior(c, b, 1e-13, 1, "statistics in memory vs the same in a file");
+    }
+    basel_fit_free(a);
+    basel_fit_free(b);
+    basel_fit_free(c);
+    /* refused: not symmetric, a NaN, y'y <= 0, a name twice */
+    basel_fit *f = NULL;
+    xtx[1] += 1;
+    int rc = basel_fit_run_stats_mem(&f, &st, o, &err);
+    CHECK(rc == BASEL_EINVAL && !f && strstr(err.message, "not symmetric"), "asymmetric: %d %s", rc, err.message);
+    xtx[1] = s->xtx[1];
+    xty[3] = NAN;
+    rc = basel_fit_run_stats_mem(&f, &st, o, &err);
+    CHECK(rc == BASEL_EINVAL && !f && strstr(err.message, "not finite"), "NaN: %d %s", rc, err.message);
+    xty[3] = s->xty[3];
+    st.yty = 0;
+    rc = basel_fit_run_stats_mem(&f, &st, o, &err);
+    CHECK(rc == BASEL_EINVAL && !f && strstr(err.message, "y'y"), "yty 0: %d %s", rc, err.message);
+    st.yty = s->yty;
+    names[2] = names[1];
+    rc = basel_fit_run_stats_mem(&f, &st, o, &err);
+    CHECK(rc == BASEL_EINVAL && !f && strstr(err.message, "named twice"), "names: %d %s", rc, err.message);
+    basel_options_free(o);
+}
+
 int main(void)
 {
     basel_data *d = NULL;
@@ -275,6 +345,7 @@ int main(void)
     const char *ssvs[] = {"method", "ssvs", "iter", "2000", "chains", "2", "seed", "5", NULL};
     pair(d, full, ssvs, 1e-12, 0, "ssvs, same seed", NULL);
     predictions(d, full, ld);
+    in_memory(d, &s, full);
     bad_files(dir);
 
     remove(full);

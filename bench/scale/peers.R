@@ -1,6 +1,7 @@
 # bench/scale/peers.R METHOD DATA.csv OUT_PIPS.txt [ITER]: the peers of
 # bench/scale/run.sh on one data set (last column y, the rest inputs).
-#   susie  susieR::susie(X, y, L = 10), its PIPs
+#   susie  susieR::susie(X, y, L = 10), its PIPs, and its credible sets in
+#          OUT_PIPS.txt.cs (1-based input indices, one set a line)
 #   bas    BAS::bas.lm(method = "MCMC", g-prior alpha = n, beta-binomial(1, 1)
 #          model prior, ITER iterations, burnin.iterations = 0, n.models =
 #          ITER), its PIPs (visit frequencies, probne0)
@@ -16,6 +17,10 @@ if (a[1] == "susie") {
     suppressMessages(library(susieR))
     fit <- susie(X, y, L = 10)
     pip <- fit$pip
+    # 95% credible sets (susie's defaults: coverage 0.95, purity >= 0.5), one a line
+    cs <- fit$sets$cs
+    writeLines(if (length(cs)) vapply(cs, function(v) paste(v, collapse = " "), "") else character(0),
+               paste0(a[3], ".cs"))
 } else {
     suppressMessages(library(BAS))
     it <- as.numeric(a[4])

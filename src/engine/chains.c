@@ -384,21 +384,48 @@ static int final_status(bsl_chains *cs, const bsl_chains_shared *sh, const int *
     return BASEL_OK;
 }
 
-/* Run rounds until every chain is done, writing checkpoints between them. */
+/* Run rounds until every chain is done, writing checkpoints between them.
+ *
+ * --max-time with more chains than threads (and no checkpoint file): the
+ * chains run `threads` at a time, each round with an equal share of the
+ * time left, so that every chain runs (shorter) instead of the first ones
+ * using all of it and the others never starting (which left a 4-chain run
+ * on 2 threads with 2 chains, and no between-chain R-hat worth the name).
+ * A round cut by its share leaves its chains paused; they are not resumed,
+ * and the run ends as interrupted with every chain's part (cs->partial). */
 static int run_rounds(bsl_chains *cs, bsl_chain_fn fn, void *ctx, bsl_chains_shared *sh,
                       int *state, int *status, size_t *todo, int threads)
 {
     const int ckpt = cs->ckpt.io && cs->ckpt.path;
+    const double end = sh->deadline;
+    const int slice = end > 0 && !ckpt && cs->chains > (size_t)threads;
+    int cut = 0; /* some round was cut by its share of the time */
     for (;;) {
-        size_t ntodo = 0;
-        for (size_t c = 0; c < cs->chains; c++)
-            if (state[c] != CHAIN_DONE) todo[ntodo++] = c;
+        size_t ntodo = 0, fresh = 0;
+        for (size_t c = 0; c < cs->chains; c++) {
+            if (state[c] == CHAIN_DONE || (slice && state[c] != CHAIN_NEW)) continue;
+            fresh++;
+            if (!slice || ntodo < (size_t)threads) todo[ntodo++] = c;
+            else status[c] = NOT_RUN; /* a later round's: settle() leaves it alone */
+        }
+        if (slice && ntodo == 0 && cut) { /* every chain ran its share */
+            cs->partial = 1;
+            return BASEL_INTERRUPTED;
+        }
         if (ntodo == 0 || sh->why == STOP_CANCEL) return BASEL_OK;
+        if (slice) { /* this round's share of the time left */
+            const double now = omp_get_wtime();
+            sh->deadline = now + fmax(0.0, end - now) * (double)ntodo / (double)fresh;
+        }
         sh->stop = 0;
         sh->why = STOP_NONE;
         sh->next_ckpt = ckpt && cs->ckpt.every > 0 ? omp_get_wtime() + cs->ckpt.every : 0;
         run_team(cs, fn, ctx, sh, todo, ntodo, state, status, (int)BSL_MIN((size_t)threads, ntodo));
         settle(cs, sh, state, status);
+        if (slice && sh->why == STOP_INTERRUPT && sh->deadline == 0) { /* the share ran out (report()) */
+            cut = 1;
+            continue;
+        }
         if (sh->why != STOP_PAUSE && sh->why != STOP_INTERRUPT) continue;
         for (size_t c = 0; c < cs->chains; c++) /* a failure ends the run: no checkpoint of it */
             if (state[c] == CHAIN_DONE && status[c] != BASEL_OK) return BASEL_OK;

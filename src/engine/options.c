@@ -59,7 +59,8 @@ static const bsl_option_def catalogue[] = {
      "keeps them)"},
     {"kmax", BSL_OPT_COUNT, 1, 1e9, NULL, "largest model size (default: min(m, n - 2, 200) over a dictionary; every input for mixture)"},
     /* the run */
-    {"iter", BSL_OPT_COUNT, 1, BIG, NULL, "iterations per chain after burn-in (rj, bd: the default is for up to 100 inputs and grows as d / 100 above)"},
+    {"iter", BSL_OPT_COUNT, 1, BIG, NULL, "iterations per chain after burn-in (rj, bd: the default is for up to 100 inputs and grows as d / 100 above; "
+     "rj with informed moves: 2000 at every d)"},
     {"burn", BSL_OPT_COUNT, 0, BIG, NULL, "burn-in iterations per chain (subset engines' default: iter / 5)"},
     {"thin", BSL_OPT_COUNT, 1, BIG, NULL, "keep every thin-th draw"},
     {"chains", BSL_OPT_COUNT, 1, 1024, NULL, "independent chains, run in parallel"},
@@ -79,7 +80,12 @@ static const bsl_option_def catalogue[] = {
     {"rj-add", BSL_OPT_REAL, 0, 1, NULL, "weight of the add move (renormalised over the moves possible at k)"},
     {"rj-delete", BSL_OPT_REAL, 0, 1, NULL, "weight of the delete move"},
     {"rj-swap", BSL_OPT_REAL, 0, 1, NULL, "weight of the swap move"},
-    {"rj-rb-every", BSL_OPT_COUNT, 0, BIG, NULL, "moves between Rao-Blackwellised PIP updates (default m; 0: frequencies only)"},
+    {"rj-rb-every", BSL_OPT_COUNT, 0, BIG, NULL,
+     "moves between Rao-Blackwellised PIP updates (default m, or 10 with informed moves; 0: frequencies only)"},
+    {"proposal", BSL_OPT_CHOICE, 0, 0, "auto|uniform|informed",
+     "rj's moves: uniform (an atom drawn uniformly; O(k^2) per move) or informed (every atom scored, drawn by its "
+     "posterior weight, exact; O(m k^2) per move, for thousands of inputs); auto: informed above 1000 inputs. "
+     "Informed moves' default --iter is 2000 at every p"},
     /* smc */
     {"particles", BSL_OPT_COUNT, 1, 1e7, NULL, "number of particles"},
     {"resample", BSL_OPT_CHOICE, 0, 0, "multinomial|systematic|stratified|residual", "resampling scheme"},

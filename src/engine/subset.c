@@ -375,13 +375,30 @@ static int resolve_kmax(bsl_params *settings, const bsl_vs_problem *pb, size_t *
  * above 100 inputs the default becomes iter x d / 100 (rj at p = 20000:
  * 10^7 moves per chain). ssvs's iterations are sweeps over every atom and
  * keep theirs. Only a default changes (never the user's --iter), and the
- * value used is recorded in the settings. --max-time bounds the time. */
+ * value used is recorded in the settings. --max-time bounds the time.
+ * rj's informed moves (rj_informed.c) score every atom at each move, so
+ * they propose each input as often at every p: their default iter is
+ * BSL_RJ_INFORMED_ITER whatever p (the cost per move grows as m k^2
+ * instead; bench/scale/README: at p = 20000, 4 chains of 2000 put every PIP
+ * within 0.03-0.04 of a 40x longer run). */
+#define BSL_RJ_INFORMED_ITER 2000
 static int scale_iter(const bsl_engine_ctx *ctx, size_t d, basel_error *err)
 {
     bsl_params *p = ctx->settings;
-    if (!bsl_params_get(p, "iter") || (ctx->user && bsl_params_get(ctx->user, "iter")) || d <= 100 ||
+    int informed = 0;
+    if (strcmp(ctx->def->name, "rj") == 0) { /* the proposal that runs, recorded (auto resolved) */
+        int rc = bsl_rj_proposal(p, d, &informed, err);
+        if (!rc && bsl_params_set(p, "proposal", informed ? "informed" : "uniform"))
+            rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        if (rc) return rc;
+    }
+    if (!bsl_params_get(p, "iter") || (ctx->user && bsl_params_get(ctx->user, "iter")) ||
         strcmp(ctx->def->name, "ssvs") == 0)
         return BASEL_OK;
+    if (informed) /* BSL_RJ_INFORMED_ITER moves per chain at every p */
+        return bsl_params_set_size(p, "iter", BSL_RJ_INFORMED_ITER) ? bsl_fail(err, BASEL_ENOMEM, "out of memory")
+                                                                     : BASEL_OK;
+    if (d <= 100) return BASEL_OK;
     size_t iter;
     int rc = bsl_params_size(p, "iter", 0, 1, (size_t)1 << 40, &iter, err);
     if (rc) return rc;
@@ -406,7 +423,15 @@ static double expected_evaluations(const bsl_engine_ctx *ctx, size_t m)
     if (bsl_params_size(p, "burn", iter / 5, 0, (size_t)1 << 40, &burn, &ignored)) burn = iter / 5;
     if (bsl_params_size(p, "chains", 1, 1, 1024, &chains, &ignored)) chains = 1;
     const char *name = ctx->def->name;
-    if (strcmp(name, "rj") == 0) {
+    int informed = 0;
+    if (strcmp(name, "rj") == 0 && !bsl_rj_proposal(p, ctx->P->d, &informed, &ignored) && informed) {
+        /* an informed move (or Rao-Blackwell pass, default every 10 moves)
+         * reads the rows of the k active atoms' cross products: from the
+         * dense Gram, or computed once per atom that enters (gram_rows.c),
+         * about as many as a uniform chain's evaluations, not m per move */
+        if (bsl_params_size(p, "rj-rb-every", 10, 0, (size_t)1 << 40, &rb, &ignored)) rb = 10;
+        per = 1.0 + (rb ? 1.0 / (double)rb : 0.0);
+    } else if (strcmp(name, "rj") == 0) {
         if (bsl_params_size(p, "rj-rb-every", m, 0, (size_t)1 << 40, &rb, &ignored)) rb = m;
         per = 1.0 + (rb ? (double)m / (double)rb : 0.0);
     } else if (strcmp(name, "bd") == 0) {
@@ -516,6 +541,18 @@ static json_t *prior_json(const bsl_vs_problem *pb, const char *coef_spec)
 
 static int run_asks_checkpoint(const bsl_engine_ctx *ctx) { return ctx->checkpoint || ctx->restart; }
 
+/* An interrupted run that pools fewer chains than it was asked for says so
+ * (a chain that kept no iteration after its burn-in is left out). */
+static int chains_dropped(bsl_result *res, size_t used, size_t planned)
+{
+    char text[200];
+    snprintf(text, sizeof text,
+             "only %zu of the %zu chains kept iterations after their burn-in before the run stopped: the estimates "
+             "and R-hat pool those %zu",
+             used, planned, used);
+    return bsl_result_warn(res, text);
+}
+
 int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runner, basel_error *err)
 {
     const bsl_problem *P = ctx->P;
@@ -601,7 +638,8 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     const int with_ml = !own_prior && !pb.prior.sample_nuisance && !glm;
     if (!res->prior || fill_summaries(res, dict, P, vr, run.top, &pb, with_ml) || add_diagnostics(res, vr) ||
         put_gram(res->diagnostics, D) ||
-        (vr->iter_planned > 0 && bsl_result_interrupted(res, vr->iter_done, vr->iter_planned))) {
+        (vr->iter_planned > 0 && bsl_result_interrupted(res, vr->iter_done, vr->iter_planned)) ||
+        (vr->iter_planned > 0 && vr->chains < run.chains && chains_dropped(res, vr->chains, run.chains))) {
         rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
         goto out;
     }

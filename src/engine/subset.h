@@ -65,6 +65,10 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
 /* Reversible jump add / delete / swap over subsets (issue: linear models). */
 int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
                basel_error *err);
+/* rj's --proposal for d inputs: *informed = 1 for informed moves
+ * (rj_informed.c), 0 for uniform ones; "auto" (or unset) decides by d,
+ * the one place that does. BASEL_EINVAL for an unknown value. */
+int bsl_rj_proposal(const bsl_params *params, size_t d, int *informed, basel_error *err);
 /* Spike-and-slab Gibbs (paper 001), collapsed and as written. */
 int bsl_ssvs_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
                  basel_error *err);

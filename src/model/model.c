@@ -40,6 +40,7 @@ void bsl_model_free(bsl_model *M)
     free(M->sw_z);
     free(M->sw_g);
     bsl_chol_free(&M->sw_chol);
+    bsl_gram_rows_free(&M->grow);
     free(M->rb_atoms);
     free(M);
 }
@@ -132,8 +133,9 @@ static int create(bsl_model **out, const bsl_design *D, const bsl_atom_source *s
         bsl_model_free(M);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory for a model of up to %zu atoms", kmax);
     }
-    /* add_scores' list of dormant atoms (dense designs; NULL: atom by atom) */
-    if (!src && D->G) M->rb_atoms = malloc(M->m * sizeof *M->rb_atoms + 1);
+    /* add_scores' list of dormant atoms (the design's own atoms; NULL: atom
+     * by atom) */
+    if (!src) M->rb_atoms = malloc(M->m * sizeof *M->rb_atoms + 1);
     for (size_t j = 0; j < M->m; j++) M->pos[j] = -1;
     for (size_t o = 0; o < c; o++) {
         M->g_o[o] = prior->g;
@@ -423,15 +425,18 @@ static void block_solve_upper(const bsl_model *M, double *U, const double *V, si
 
 /* try_add's score for every atom at once (out[j] for every dormant j,
  * -inf where j cannot enter; NAN for the active atoms), model unchanged.
- * On a dense Gram matrix the r dormant atoms go through the triangular
+ * The r dormant atoms go through the triangular
  * solves together: V = L^{-1} G_{A,J} (k x r, row-major, so that each step
  * of the substitution is one vectorised row operation over all r atoms),
  * the Schur complements s_j = d_j + tau - |v_j|^2 and, where the
  * collinearity check needs it and vif_surely_ok cannot settle it for some
  * atom, U = L^{-T} V = A^{-1} G_{A,J} (then for all of them); then
  * try_add's arithmetic atom by atom. O(k^2 r) like r try_adds, in a few
- * long loops instead of r short ones. Other designs (or no memory for the
- * k x r blocks): try_add atom by atom. */
+ * long loops instead of r short ones. The k rows G_{A,.} come from the
+ * dense Gram matrix or, on a streaming design, from the model's cache of
+ * Gram rows (gram_rows.c: O(n m) per atom on first use instead of O(n k)
+ * per atom at every call). Atoms from a source (or no memory for the
+ * k x r blocks or the rows): try_add atom by atom. */
 void bsl_model_add_scores(bsl_model *M, double *out)
 {
     const size_t m = M->m, k = M->k, c = M->c, ld = M->kmax + 1, cap = M->chol.cap;
@@ -443,14 +448,14 @@ void bsl_model_add_scores(bsl_model *M, double *out)
     }
     if (k >= M->kmax || r == 0) return;
     const size_t need = 2 * k * r;
-    if (!sourced && M->D->G && M->rb_cap < need) {
+    if (!sourced && M->rb_cap < need) {
         double *w = realloc(M->rb_work, need * sizeof *w);
         if (w) {
             M->rb_work = w;
             M->rb_cap = need;
         }
     }
-    if (sourced || !M->D->G || M->rb_cap < need || !M->rb_atoms) {
+    if (sourced || M->rb_cap < need || !M->rb_atoms) {
         for (size_t j = 0; j < m; j++)
             if (M->pos[j] < 0) out[j] = bsl_model_try_add(M, j);
         return;
@@ -463,8 +468,15 @@ void bsl_model_add_scores(bsl_model *M, double *out)
     for (size_t j = 0; j < m; j++)
         if (M->pos[j] < 0 && M->D->usable[j]) J[r++] = j;
     for (size_t i = 0; i < k; i++) { /* row i: the active atom's cross products */
-        const double *Gi = G + M->active[i] * M->D->m; /* G symmetric: column = row */
+        /* G symmetric: column = row; a streaming design's from the model's
+         * cache of Gram rows (gram_rows.c) */
+        const double *Gi = G ? G + M->active[i] * M->D->m : bsl_gram_row(&M->grow, M->D, M->active[i]);
         double *Vi = V + i * r;
+        if (!Gi) { /* no memory for the rows: atom by atom */
+            for (size_t j = 0; j < m; j++)
+                if (M->pos[j] < 0) out[j] = bsl_model_try_add(M, j);
+            return;
+        }
         for (size_t a = 0; a < r; a++) Vi[a] = Gi[J[a]];
     }
     for (size_t l = 0; l < k; l++) { /* forward substitution, L column l */

@@ -49,6 +49,7 @@
 
 #include "../linalg/linalg.h"
 #include "design.h"
+#include "gram_rows.h"
 
 #include <gsl/gsl_rng.h>
 
@@ -262,7 +263,8 @@ typedef struct bsl_model {
     double *work;        /* kmax * (c + 2) scratch */
     double *rb_work;     /* add_scores: 2 k x r blocks, grown on demand */
     size_t rb_cap;       /* doubles in rb_work */
-    size_t *rb_atoms;    /* m: add_scores' dormant atoms (dense Gram only) */
+    size_t *rb_atoms;    /* m: add_scores' dormant atoms (NULL: atom by atom) */
+    bsl_gram_rows grow;  /* streaming only: add_scores' rows of the Gram matrix */
     bsl_chol sw_chol;    /* try_swap: scratch copy of the factor, */
     double *sw_z, *sw_g; /* of z and of the cross products (allocated on first use) */
     size_t swaps_inv;    /* try_swap scores taken from the explicit inverse (a count for tests) */

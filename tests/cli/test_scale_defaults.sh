@@ -8,12 +8,17 @@
 #    (recorded in settings.iter); a user's --iter is kept.
 #  - diagnostics.gram says which way the design went: dense for p = 15
 #    inputs, streamed for a kernel at each of 1200 points on a short run.
+#  - --max-time with 4 chains on 2 threads runs all 4 (each a share of the
+#    time): the fit pools 4 chains, not the 2 that started first.
+#  - rj's proposal: uniform at p = 15, informed above 1000 inputs, where its
+#    default iter is 2000 whatever d (settings.proposal, settings.iter).
 source "$(dirname "$0")/lib.sh" "$1"
 L=data/linear/lin_p15_n200.csv
 
 for m in rj bd ssvs; do
     set +e
-    "$BASEL" fit "$L" --method $m --iter 100000000 --burn 10 --max-time 1 --seed 1 --quiet -o "$T/$m.json" 2> "$T/err"
+    # 10^7 iterations: the chains look at the clock every iter / 1024 of them
+    "$BASEL" fit "$L" --method $m --iter 10000000 --burn 10 --max-time 1 --seed 1 --quiet -o "$T/$m.json" 2> "$T/err"
     rc=$?
     set -e
     if [ $rc -eq 3 ] && python3 -c "
@@ -60,4 +65,28 @@ for i in range(1200):
 g1=$(python3 -c "import json; print(json.load(open('$T/g.json'))['diagnostics']['gram'])")
 g2=$(python3 -c "import json; print(json.load(open('$T/s.json'))['diagnostics']['gram'])")
 if [ "$g1" = dense ] && [ "$g2" = streamed ]; then ok; else bad "gram: p = 15 $g1, 1200 kernels $g2"; fi
+
+# --max-time, 4 chains on 2 threads: every chain runs its share
+set +e
+"$BASEL" fit "$L" --method rj --iter 100000000 --burn 10 --chains 4 --threads 2 --max-time 2 --seed 1 --quiet \
+    -o "$T/mt.json" 2> "$T/err"
+rc=$?
+set -e
+got=$(python3 -c "import json; print(len(json.load(open('$T/mt.json'))['diagnostics']['pip_chain']) // 15)" 2>/dev/null || echo none)
+if [ $rc -eq 3 ] && [ "$got" = 4 ]; then ok; else bad "--max-time, 4 chains on 2 threads: exit $rc, $got chains pooled"; fi
+
+# rj's proposal by p: uniform at 15 inputs, informed at 1200 (iter unscaled)
+python3 -c "
+import json; s = json.load(open('$T/g.json'))['settings']; print(s['proposal'])" > "$T/prop"
+python3 -c "
+import random
+random.seed(4)
+print(','.join('x%d' % j for j in range(1200)) + ',y')
+for i in range(200):
+    x = [random.gauss(0, 1) for _ in range(1200)]
+    print(','.join('%.3f' % v for v in x) + ',%.3f' % (x[0] - x[1] + random.gauss(0, 1)))" > "$T/w1200.csv"
+"$BASEL" fit "$T/w1200.csv" --method rj --burn 1 --seed 1 --quiet --max-time 1 -o "$T/w2.json" 2>/dev/null || true
+got=$(python3 -c "import json; s = json.load(open('$T/w2.json'))['settings']; print(s['proposal'], s['iter'])")
+if [ "$(cat "$T/prop")" = uniform ] && [ "$got" = "informed 2000" ]; then ok
+else bad "rj proposal: p = 15 $(cat "$T/prop"), p = 1200 '$got' (want informed 2000)"; fi
 finish

@@ -46,6 +46,7 @@
 #include "../subset.h"
 #include "../chains.h"
 #include "../ckpt.h"
+#include "rj_informed.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -63,6 +64,9 @@ typedef struct rj_settings {
     double w[3];          /* unnormalised move weights */
     size_t rb_every;      /* moves between RB passes (0 = none) */
     size_t max_models;    /* cap of each chain's visited set */
+    int informed;         /* --proposal: informed moves (rj_informed.c) or uniform */
+    size_t sweep;         /* moves between nuisance draws and coefficient sums: m
+                             (uniform), BSL_RJ_INFORMED_SWEEP (informed) */
     /* per size k = 0 .. kmax + 1, filled once (rj_tables) from move_prob,
      * bsl_mprior_log and the Hastings terms below, so that a move reads
      * the same numbers without 3 x 3 weight lookups and two logarithms */
@@ -70,6 +74,11 @@ typedef struct rj_settings {
     double *p;            /* 3 per k: p_add(k), p_del(k), p_swap(k) */
     double *la, *ld;      /* log(p_add(k) / (m - k)), log(p_del(k) / k) */
 } rj_settings;
+
+/* An informed move scores all m atoms: a sweep of them is one move's work,
+ * so the nuisance draws, coefficient sums and Rao-Blackwell passes (which
+ * cost one move each) come every few moves, not every m. */
+#define BSL_RJ_INFORMED_SWEEP 10
 
 typedef struct rj_chain {
     bsl_cmodel *M;
@@ -329,6 +338,38 @@ static void move_swap(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings 
     if (chain_add(ch, i) != BASEL_OK) ch->rc = BASEL_ENUMERIC;
 }
 
+/* rj_informed.c's view of the chain (rj_informed.h) */
+typedef struct rj_hook_ctx {
+    rj_chain *ch;
+    const bsl_vs_problem *pb;
+    const rj_settings *st;
+} rj_hook_ctx;
+static double hook_prob(void *c, size_t k, int move)
+{
+    const rj_hook_ctx *x = c;
+    return move_prob(x->st, x->pb, k, move);
+}
+static int hook_add(void *c, size_t j) { return chain_add(((rj_hook_ctx *)c)->ch, j); }
+static void hook_remove(void *c, size_t j) { chain_remove(((rj_hook_ctx *)c)->ch, j); }
+static void hook_commit(void *c)
+{
+    const rj_hook_ctx *x = c;
+    flush_state(x->ch, x->st);
+}
+
+static int step_informed(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st, int move)
+{
+    rj_hook_ctx x = {ch, pb, st};
+    const bsl_rj_hooks h = {&x, hook_prob, hook_add, hook_remove, hook_commit};
+    int accepted = 0;
+    const int rc = bsl_rj_informed_move(ch->M, ch->r, pb, move, ch->add_sc, &h, &accepted);
+    ch->evals += (double)pb->D->m;
+    if (accepted) ch->acc[move]++;
+    if (rc && !ch->rc) ch->rc = rc;
+    track_state(ch);
+    return ch->rc;
+}
+
 static int step(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
 {
     const size_t k = bsl_cmodel_k(ch->M);
@@ -337,6 +378,7 @@ static int step(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
     const double u = gsl_rng_uniform(ch->r) * (pa + pd + ps);
     const int move = u < pa ? MOVE_ADD : u < pa + pd ? MOVE_DEL : MOVE_SWAP;
     ch->prop[move]++;
+    if (st->informed) return step_informed(ch, pb, st, move);
     if (move == MOVE_ADD)
         move_add(ch, pb, st);
     else if (move == MOVE_DEL)
@@ -457,7 +499,8 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
     rj_chain *ch = &x->ch[chain];
     const bsl_vs_problem *pb = x->pb;
     const bsl_run *run = x->run;
-    const size_t m = pb->D->m, total = run->burn + run->iter;
+    /* moves per sweep: m (uniform), BSL_RJ_INFORMED_SWEEP (informed) */
+    const size_t total = run->burn + run->iter, sweep = x->st->sweep;
     int rc = BASEL_OK;
     if (!tick->resumed) {
         gsl_rng_set(ch->r, seed);
@@ -467,8 +510,8 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
     fen_init(ch); /* the dormant atoms of the state begun or resumed */
     sorted_init(ch);
     const size_t rb_every = x->st->rb_every, tstep = tick->trace ? tick->trace->step : 0;
-    rj_phase ph = phase_at(ch->it, m, run->burn, rb_every, tick->trace);
-    for (; ch->it < total && !rc; ch->it++, ph.sweep = next_mod(ph.sweep, m)) {
+    rj_phase ph = phase_at(ch->it, sweep, run->burn, rb_every, tick->trace);
+    for (; ch->it < total && !rc; ch->it++, ph.sweep = next_mod(ph.sweep, sweep)) {
         /* a boundary: the iterations before it are done (chains.h) */
         if (bsl_tick(tick, 1)) return BASEL_ECANCELLED;
         const size_t it = ch->it;
@@ -480,7 +523,7 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
         if ((rc = record(ch, tick->trace, tick->trace && ph.trace == 0, t, run))) break;
         if (rb_every && ph.rb == 0) rb_pass(ch, pb, x->st);
         if (ph.coef == 0) coef_accumulate(ch);
-        ph.coef = next_mod(ph.coef, m);
+        ph.coef = next_mod(ph.coef, sweep);
         ph.rb = next_mod(ph.rb, rb_every);
         ph.trace = next_mod(ph.trace, tstep);
     }
@@ -519,10 +562,14 @@ static int read_settings(rj_settings *st, const bsl_vs_problem *pb, const bsl_ru
                          basel_error *err)
 {
     const double third = 1.0 / 3.0;
-    int rc = bsl_params_double(run->params, "rj-add", third, 0, 1, &st->w[MOVE_ADD], err);
+    /* a fit has recorded the proposal (subset.c); other callers: by inputs */
+    const bsl_design *D = pb->D->base ? pb->D->base : pb->D;
+    int rc = bsl_rj_proposal(run->params, D->dict ? D->dict->d : pb->D->m, &st->informed, err);
+    st->sweep = st->informed ? BSL_RJ_INFORMED_SWEEP : BSL_MAX(pb->D->m, (size_t)1);
+    if (!rc) rc = bsl_params_double(run->params, "rj-add", third, 0, 1, &st->w[MOVE_ADD], err);
     if (!rc) rc = bsl_params_double(run->params, "rj-delete", third, 0, 1, &st->w[MOVE_DEL], err);
     if (!rc) rc = bsl_params_double(run->params, "rj-swap", third, 0, 1, &st->w[MOVE_SWAP], err);
-    if (!rc) rc = bsl_params_size(run->params, "rj-rb-every", pb->D->m, 0, (size_t)1 << 40,
+    if (!rc) rc = bsl_params_size(run->params, "rj-rb-every", st->sweep, 0, (size_t)1 << 40,
                                   &st->rb_every, err);
     if (!rc) rc = bsl_params_size(run->params, "max-models", 20000, 0, (size_t)1 << 40,
                                   &st->max_models, err);

@@ -13,6 +13,7 @@ static const bsl_engine_option options[] = {
     {"rj-delete", "0.33333333333333331"},
     {"rj-swap", "0.33333333333333331"},
     {"rj-rb-every", ""},
+    {"proposal", "auto"},
     {"family", "gaussian"},
     {NULL, NULL},
 };

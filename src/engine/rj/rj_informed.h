@@ -1,0 +1,29 @@
+/*
+ * rj_informed.h: rj's informed moves (rj_informed.c), called from rj.c's
+ * step once it has drawn the move type. The chain's bookkeeping stays in
+ * rj.c and is reached through these hooks.
+ */
+#ifndef BSL_RJ_INFORMED_H
+#define BSL_RJ_INFORMED_H
+
+#include "../subset.h"
+
+#include <gsl/gsl_rng.h>
+
+enum { BSL_RJ_ADD = 0, BSL_RJ_DEL = 1, BSL_RJ_SWAP = 2 };
+
+typedef struct bsl_rj_hooks {
+    void *ctx;
+    double (*prob)(void *ctx, size_t k, int move); /* p_move(k), rj.c's move probabilities */
+    int (*add)(void *ctx, size_t j);               /* the model's add, the chain's books kept */
+    void (*remove)(void *ctx, size_t j);
+    void (*commit)(void *ctx);                     /* credit the current state before it changes */
+} bsl_rj_hooks;
+
+/* One informed move of the given type at M's state; sc holds m doubles
+ * (scratch). *accepted: 1 when the set changed. BASEL_ENUMERIC when a set
+ * the move left could not be restored. */
+int bsl_rj_informed_move(bsl_cmodel *M, gsl_rng *r, const bsl_vs_problem *pb, int move, double *sc,
+                         const bsl_rj_hooks *h, int *accepted);
+
+#endif

@@ -10,10 +10,10 @@ The estimators follow scikit-learn's contracts; basel.Fit is the fit itself
 is libbasel through ctypes (basel._lib says why and where it is found).
 """
 from ._lib import BaselError, Data, Fit, Options, methods, option_catalogue, version
-from .estimators import BayesianSelectionClassifier, BayesianSelectionRegressor
+from .estimators import BayesianLogisticRegression, BayesianSelectionClassifier, BayesianSelectionRegressor
 
 __version__ = "0.1.0"
-__all__ = ["BayesianSelectionRegressor", "BayesianSelectionClassifier", "BaselError", "Fit", "Data", "Options",
+__all__ = ["BayesianSelectionRegressor", "BayesianSelectionClassifier", "BayesianLogisticRegression", "BaselError", "Fit", "Data", "Options",
            "methods", "option_catalogue", "version", "read_json"]
 
 

@@ -447,3 +447,78 @@ class BayesianSelectionClassifier(ClassifierMixin, _BaselEstimator):
 
     def _more_tags(self):
         return {"binary_only": False}
+
+
+class BayesianLogisticRegression(BayesianSelectionClassifier):
+    """Logistic regression with Bayesian variable selection (basel fit
+    --family binomial; docs/GLM.md): which inputs does P(y = 1 | x) need?
+    Two classes; the second in sorted order is y = 1.
+
+    Parameters (None: the method's default): method ("rj", the Polya-Gamma
+    sampler, exact; or "enumerate", every subset's marginal likelihood by
+    importance sampling, up to 24 inputs), prior ("normal:sd=S,intercept-sd=S0"
+    on the standardised inputs), model_prior, n_iter, burn, thin, chains,
+    kmax, top, model ("bma", "hpm", "median", "prevalence"), random_state,
+    n_jobs, verbose, keep_draws, options, na (see BayesianSelectionRegressor).
+
+    Fitted attributes: classes_, pip_ = feature_importances_, model_size_,
+    selected_, basel_fit_, document_, seed_, n_features_in_,
+    feature_names_in_. predict_proba gives model-averaged class
+    probabilities (docs/FIT.md).
+    """
+
+    def __init__(self, method="rj", prior=None, model_prior=None, n_iter=None, burn=None, thin=None, chains=None,
+                 kmax=None, top=None, model=None, random_state=None, n_jobs=None, verbose=False, keep_draws=False,
+                 options=None, na=None):
+        self.method = method
+        self.prior = prior
+        self.model_prior = model_prior
+        self.n_iter = n_iter
+        self.burn = burn
+        self.thin = thin
+        self.chains = chains
+        self.kmax = kmax
+        self.top = top
+        self.model = model
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+        self.keep_draws = keep_draws
+        self.options = options
+        self.na = na
+
+    def fit(self, X, y, progress=None):
+        """Fit to X (n x p) and two class labels y. progress as in
+        BayesianSelectionRegressor.fit."""
+        X, y = self._validate_data(X, y, dtype=np.float64, force_all_finite=self._finite())
+        check_classification_targets(y)
+        self._check_n_samples(X.shape[0])
+        self.classes_, y_idx = np.unique(y, return_inverse=True)
+        if len(self.classes_) != 2:
+            raise ValueError("logistic regression needs exactly 2 classes in y, not %d (%r)"
+                             % (len(self.classes_), list(self.classes_)[:5]))
+        self.input_names_ = self._input_names(X.shape[1])
+        self.target_names_ = [_unique_name("class", set(self.input_names_))]
+        data = _lib.Data(X, self.input_names_, source="X")
+        # as 0/1 text: the library's second level (sorted) is classes_[1]
+        data.add_labels(self.target_names_[0], ["01"[i] for i in y_idx])
+        settings = self._options(self.method)
+        settings["target"] = self.target_names_[0]
+        settings["family"] = "binomial"
+        fit = self._run(data, settings, progress)
+        self._set_fitted(fit)
+        return self
+
+    def predict_proba(self, X):
+        """n x 2 class probabilities, columns in classes_'s order."""
+        check_is_fitted(self, "basel_fit_")
+        X = self._validate_data(X, dtype=np.float64, reset=False, force_all_finite="allow-nan")
+        pred = self.basel_fit_.predict(self._data(X), self.model, 0.95)
+        prob = pred.probabilities()
+        out = np.zeros((prob.shape[0], 2))
+        for k, name in enumerate(pred.classes()):
+            out[:, int(name)] = prob[:, k]
+        return out
+
+    def _more_tags(self):
+        return {"binary_only": True}

@@ -22,6 +22,7 @@
 
 struct bsl_problem;
 struct basel_pred;
+struct bsl_model_ops;
 
 /* ------------------------------------------------------------ options */
 
@@ -166,7 +167,17 @@ typedef struct bsl_engine_def {
     /* predict honours basel_pred's interval_mean (the interval of the
      * regression function, not of a new observation) */
     int mean_interval;
+    /* the model table it runs for --family binomial (model.h: the
+     * logistic model given Polya-Gamma latent variables for a sampler, the
+     * exact one for enumeration), NULL when it fits Gaussian models only:
+     * the one place that says which engines take --family */
+    const struct bsl_model_ops *binomial;
+    const struct bsl_model_ops *poisson; /* the same for --family poisson */
 } bsl_engine_def;
+
+/* The model table e runs for --family family ("gaussian": NULL, the
+ * default tables), NULL when it has none. */
+const struct bsl_model_ops *bsl_engine_family_model(const bsl_engine_def *e, const char *family);
 
 /* For a check that reuses an engine's loader: the loader's failure rc
  * (its message in err) reported at source. Returns rc. */

@@ -121,6 +121,19 @@ int bsl_engine_resolve(const bsl_engine_def *e, const bsl_params *user, bsl_para
         const char *name = user->name[i];
         const bsl_option_def *d = bsl_option_find(name);
         if (!d) return bsl_fail(err, BASEL_EINVAL, "unknown option '%s'", name);
+        basel_error scratch;
+        const int known_family = strcmp(name, "family") == 0 && check_value(d, user->value[i], &scratch) == BASEL_OK;
+        if (known_family && strcmp(user->value[i], "gaussian") != 0 && !bsl_engine_family_model(e, user->value[i])) {
+            char with[128] = "";
+            for (size_t k = 0; k < NENGINES; k++)
+                if (bsl_engine_family_model(engines[k], user->value[i])) {
+                    strncat(with, *with ? ", " : "", sizeof with - strlen(with) - 1);
+                    strncat(with, engines[k]->name, sizeof with - strlen(with) - 1);
+                }
+            return bsl_fail(err, BASEL_EINVAL, "--family %s: --method %s has no %s model (it runs with --method %s)",
+                            user->value[i], e->name, user->value[i], *with ? with : "none");
+        }
+        if (known_family && !bsl_engine_default(e, name)) continue; /* gaussian: what it fits */
         if (!bsl_option_is_global(name) && !bsl_engine_default(e, name))
             return bsl_fail(err, BASEL_EINVAL, "--%s is not read by --method %s (see 'basel help fit --method %s')",
                             name, e->name, e->name);
@@ -133,6 +146,14 @@ int bsl_engine_resolve(const bsl_engine_def *e, const bsl_params *user, bsl_para
             return bsl_fail(err, BASEL_EINVAL, "option '%s': value too long", o->name);
     }
     return BASEL_OK;
+}
+
+const struct bsl_model_ops *bsl_engine_family_model(const bsl_engine_def *e, const char *family)
+{
+    if (!family) return NULL;
+    if (strcmp(family, "binomial") == 0) return e->binomial;
+    if (strcmp(family, "poisson") == 0) return e->poisson;
+    return NULL;
 }
 
 int bsl_engine_for(const bsl_engine_def **out, const bsl_params *user, basel_error *err)

@@ -17,6 +17,7 @@
 #include "subset_post.h"
 #include "engine.h"
 #include "../fit/problem.h"
+#include "../core/jsonutil.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -540,6 +541,8 @@ static json_t *prior_json(const bsl_vs_problem *pb, const char *coef_spec)
     return bad ? NULL : pr;
 }
 
+static int run_asks_checkpoint(const bsl_engine_ctx *ctx) { return ctx->checkpoint || ctx->restart; }
+
 /* An interrupted run that pools fewer chains than it was asked for says so
  * (a chain that kept no iteration after its burn-in is left out). */
 static int chains_dropped(bsl_result *res, size_t used, size_t planned)
@@ -614,6 +617,8 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     const bsl_problem *P = ctx->P;
     bsl_params *st = ctx->settings;
     const char *coef_spec = bsl_params_get(st, "prior");
+    const int binomial = bsl_family_binomial(st);
+    const int glm = binomial || bsl_family_poisson(st); /* a GLM: subset_glm.c */
     /* ssvs's spike-and-slab prior is parsed by the engine; its single-model
      * predictors are refitted under the g-prior with g = n */
     const int own_prior = coef_spec && strncmp(coef_spec, "ssvs", 4) == 0;
@@ -637,7 +642,16 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     if (rc) goto out;
     pb.D = D;
     pb.prior_spec = coef_spec;
-    if ((rc = bsl_coef_prior_parse(&pb.prior, own_prior ? "g" : coef_spec, P->n, P->c, err))) goto out;
+    if (glm) {
+        if (gstart || run_asks_checkpoint(ctx)) {
+            rc = bsl_fail(err, BASEL_EINVAL, "--family %s: %s", bsl_params_get(st, "family"), gstart ? "no categorical inputs yet (a text input column)"
+                                                                          : "no --checkpoint or --restart yet");
+            goto out;
+        }
+        if ((rc = bsl_subset_glm_setup(ctx, &pb, err))) goto out;
+        coef_spec = bsl_params_get(st, "prior");
+        pb.prior_spec = coef_spec;
+    } else if ((rc = bsl_coef_prior_parse(&pb.prior, own_prior ? "g" : coef_spec, P->n, P->c, err))) goto out;
     if (pb.prior.kind == BSL_COEF_RIDGE && pb.prior.sample_nuisance) {
         const double N = (double)(D->n - D->q);
         pb.prior.sigma2 = D->yy[0] / N / 4; /* start: a quarter of var(y) */
@@ -691,6 +705,8 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
         run.params = &st_refit;
     }
     if ((rc = runner(&pg, &run, vr, err))) goto out;
+    if (glm && pb.model->draw_nuisance) /* scores given the latent variables: no model's log posterior */
+        for (size_t i = 0; i < vr->models.n; i++) vr->models.items[i].log_post = NAN;
     if (pb.prior.sample_nuisance && pb.prior.kind == BSL_COEF_RIDGE) { /* predict with the posterior means */
         pb.prior.sigma2 = vr->sigma2_mean;
         pb.prior.lambda = vr->lambda_mean;
@@ -709,12 +725,33 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     const bsl_vs_result *vcol = V ? vc : vr;
     /* marginal likelihoods under the prior the engine ran: not for ssvs's
      * own prior, nor for a ridge prior whose sigma^2 and lambda were sampled */
-    const int with_ml = !own_prior && !pb.prior.sample_nuisance;
+    const int with_ml = !own_prior && !pb.prior.sample_nuisance && !glm;
     if (!res->prior || fill_summaries(res, dict, P, vr, run.top, &pb, with_ml) || add_diagnostics(res, vr) ||
         put_gram(res->diagnostics, D) ||
         (vr->iter_planned > 0 && bsl_result_interrupted(res, vr->iter_done, vr->iter_planned)) ||
-        (vr->iter_planned > 0 && vr->chains < run.chains && chains_dropped(res, vr->chains, run.chains)) ||
-        !(res->engine = engine_block(&pb, dict, vcol, vr, gstart, res, run.top, err))) {
+        (vr->iter_planned > 0 && vr->chains < run.chains && chains_dropped(res, vr->chains, run.chains))) {
+        rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        goto out;
+    }
+    if (glm) { /* the Gaussian closed forms below do not apply */
+        int bad = 0;
+        if (binomial) {
+            json_t *cl = json_array();
+            for (size_t k = 0; k < P->nclass; k++) bsl_json_push(cl, json_string(P->class_names[k]), &bad);
+            if (!res->extra) res->extra = json_object();
+            bsl_json_put(res->extra, "classes", cl, &bad);
+        }
+        if (bad || !(res->engine = bsl_subset_glm_block(&pb, basis_json(dict, D), vr, res))) {
+            rc = bsl_fail(err, BASEL_ENOMEM, "out of memory, or a model's Laplace approximation failed");
+            goto out;
+        }
+        if (ctx->keep_draws && vr->ndraws) {
+            res->draws = vr;
+            vr = NULL;
+        }
+        goto out;
+    }
+    if (!(res->engine = engine_block(&pb, dict, vcol, vr, gstart, res, run.top, err))) {
         rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
         goto out;
     }

@@ -98,6 +98,15 @@ int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, c
 #define BSL_SUBSET_RUN_OPTIONS(iter)                                                                  \
     {"iter", iter}, {"burn", ""}, {"thin", "1"}, {"chains", "4"}, { "max-models", "20000" }
 
+/* --family binomial (subset_glm.c): the GLM's prior (--prior, or its
+ * default written into the settings), importance-sampling settings and
+ * the engine's model table into pb; the engine block (takes basis) with
+ * one Laplace predictor per model, NULL when out of memory or when a
+ * Laplace approximation fails. */
+int bsl_subset_glm_setup(struct bsl_engine_ctx *ctx, bsl_vs_problem *pb, basel_error *err);
+json_t *bsl_subset_glm_block(const bsl_vs_problem *pb, json_t *basis, const bsl_vs_result *vr,
+                             const struct bsl_result *res);
+
 /* Check the engine block subset.c wrote, values as well as shapes, naming
  * a bad key by its JSON path (engine.h's check; subset_check.c). */
 int bsl_subset_check(const json_t *doc, const char *source, basel_error *err);

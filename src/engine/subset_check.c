@@ -208,6 +208,37 @@ static int basis(checker *k, const json_t *b)
     return rc;
 }
 
+/* A logistic predictor (subset_glm.c): {covered, models: [{atoms, weight,
+ * mode (k + 1), factor ((k + 1)^2, lower triangular, positive diagonal)}]}. */
+static int glm_predictor(const checker *k, const json_t *blk, const char *at)
+{
+    char path[400];
+    const json_t *list = json_object_get(blk, "models");
+    snprintf(path, sizeof path, "%s.models", at);
+    if (!json_is_array(list) || json_array_size(list) == 0) return refuse(k, path, "is not a non-empty list of models");
+    int rc = BASEL_OK;
+    const double cov = json_number_value(json_object_get(blk, "covered"));
+    snprintf(path, sizeof path, "%s.covered", at);
+    if (!json_is_number(json_object_get(blk, "covered")) || !(cov > 0 && cov <= 1 + 1e-9))
+        return refuse(k, path, "is not a probability");
+    for (size_t i = 0; i < json_array_size(list) && !rc; i++) {
+        const json_t *o = json_array_get(list, i);
+        char mat[160];
+        snprintf(mat, sizeof mat, "%s.models[%zu]", at, i);
+        size_t len = 0;
+        rc = atoms(k, o, mat, &len);
+        if (!rc) rc = weight(k, o, mat);
+        if (!rc) rc = reals(k, o, mat, "mode", len + 1, 1, -INFINITY, INFINITY, "is not a finite number");
+        if (!rc) rc = reals(k, o, mat, "factor", len + 1, len + 1, -INFINITY, INFINITY, "is not a finite number");
+        for (size_t a = 0; a <= len && !rc; a++)
+            if (!(json_number_value(json_array_get(json_object_get(o, "factor"), a * (len + 2))) > 0)) {
+                snprintf(path, sizeof path, "%s.factor[%zu]", mat, a * (len + 2));
+                rc = refuse(k, path, "is not a positive diagonal entry of a Cholesky factor");
+            }
+    }
+    return rc;
+}
+
 int bsl_subset_check(const json_t *doc, const char *source, basel_error *err)
 {
     checker k = {source, err, json_array_size(json_object_get(doc, "inputs")),
@@ -216,6 +247,15 @@ int bsl_subset_check(const json_t *doc, const char *source, basel_error *err)
     if (!json_is_object(e)) return refuse(&k, "engine", "is missing");
     if (k.c == 0) return refuse(&k, "targets", "is empty");
     int rc = basis(&k, json_object_get(e, "basis"));
+    const json_t *fam = json_object_get(e, "family");
+    const int binomial = fam && json_is_string(fam) && strcmp(json_string_value(fam), "binomial") == 0;
+    const int poisson = fam && json_is_string(fam) && strcmp(json_string_value(fam), "poisson") == 0;
+    if (!rc && fam && !binomial && !poisson) rc = refuse(&k, "engine.family", "is not \"binomial\" or \"poisson\"");
+    if (!rc && poisson && k.c != 1) rc = refuse(&k, "targets", "is not one target (a poisson fit has one)");
+    if (!rc && binomial && (k.c != 1 || json_array_size(json_object_get(doc, "classes")) != 2 ||
+                            !json_is_string(json_array_get(json_object_get(doc, "classes"), 0)) ||
+                            !json_is_string(json_array_get(json_object_get(doc, "classes"), 1))))
+        rc = refuse(&k, "classes", "is not a list of two class names (a binomial fit has one target)");
     const json_t *pred = json_object_get(e, "predictor");
     if (!rc && !json_is_object(pred)) rc = refuse(&k, "engine.predictor", "is missing");
     for (const char *const *model = bsl_subset_models; *model && !rc; model++) {
@@ -223,6 +263,7 @@ int bsl_subset_check(const json_t *doc, const char *source, basel_error *err)
         snprintf(at, sizeof at, "engine.predictor.%s", *model);
         const json_t *blk = json_object_get(pred, *model);
         if (!blk) rc = refuse(&k, at, "is missing");
+        else if (binomial || poisson) rc = glm_predictor(&k, blk, at);
         else rc = strcmp(*model, "bma") == 0 ? average(&k, blk, at) : single(&k, blk, at);
     }
     return rc;

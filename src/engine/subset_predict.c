@@ -21,6 +21,7 @@
 #include "../basis/basis.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_integration.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -554,11 +555,247 @@ static int vs_predict_bma(vs_ctx *v, const json_t *bma, int noise, double level,
     return oom || rc == -2 ? -2 : rc ? -1 : 0;
 }
 
+/* ------------------------------------------------- logistic regression
+ * (--family binomial; subset_glm.c wrote the block): P(y = 1 | x) averaged
+ * over the block's models, each E[logit^-1(z'theta)] under its Laplace
+ * approximation by 32-point Gauss-Hermite quadrature (subset_glm.c). */
+
+#define GH_NODES 32
+
+/* a list of k whole numbers into out; -1 unless it is one */
+static int read_atoms(const json_t *a, size_t *out, size_t k)
+{
+    for (size_t i = 0; i < k; i++) {
+        const json_t *x = json_array_get(a, i);
+        if (!json_is_integer(x) || json_integer_value(x) < 0) return -1;
+        out[i] = (size_t)json_integer_value(x);
+    }
+    return 0;
+}
+
+/* What a GLM prediction needs of each model at each row: the mean and
+ * variance of eta = z'theta under the model's Laplace approximation. */
+typedef void (*eta_fn)(void *ctx, size_t row, size_t model, double weight, double mu, double s2);
+
+/* Calls fn for every model of blk and every row (n); then *W holds the
+ * models' total weight. 0, -1 (malformed), -2 (out of memory). */
+static int glm_models(vs_ctx *v, const json_t *blk, eta_fn fn, void *ctx, double *Wout)
+{
+    const size_t n = v->n;
+    const json_t *list = json_object_get(blk, "models");
+    const size_t nm = json_array_size(list);
+    double *Bt = bsl_malloc(n * (v->m + 1), sizeof *Bt), *mode = bsl_malloc(v->m + 2, sizeof *mode);
+    double *L = bsl_malloc((v->m + 1) * (v->m + 1), sizeof *L), *zv = bsl_malloc(v->m + 1, sizeof *zv);
+    size_t *atoms = bsl_malloc(v->m + 1, sizeof *atoms);
+    int rc = Bt && mode && L && zv && atoms ? 0 : -2;
+    double W = 0;
+    for (size_t s = 0; s < nm && !rc; s++) {
+        const json_t *o = json_array_get(list, s), *at = json_object_get(o, "atoms");
+        const size_t k = json_array_size(at), dd = k + 1;
+        const double w = json_number_value(json_object_get(o, "weight"));
+        if (k > v->m || read_atoms(at, atoms, k) || bsl_json_read_doubles(json_object_get(o, "mode"), mode, dd) ||
+            bsl_json_read_doubles(json_object_get(o, "factor"), L, dd * dd)) {
+            rc = -1;
+            break;
+        }
+        for (size_t a = 0; a < k && !rc; a++) {
+            if (atoms[a] >= v->m) rc = -1;
+            else bsl_dict_eval(v->dict, atoms[a], v->X, n, n, Bt + a * n);
+        }
+        for (size_t i = 0; i < n && !rc; i++) {
+            zv[0] = 1.0;
+            for (size_t a = 0; a < k; a++) zv[a + 1] = Bt[a * n + i];
+            double mu = 0, s2 = 0;
+            for (size_t a = 0; a < dd; a++) mu += zv[a] * mode[a];
+            for (size_t a = 0; a < dd; a++) { /* |L^-1 z|^2, L lower */
+                double u = zv[a];
+                for (size_t l = 0; l < a; l++) u -= L[a + l * dd] * zv[l];
+                zv[a] = u / L[a + a * dd];
+                s2 += zv[a] * zv[a];
+            }
+            fn(ctx, i, s, w, mu, s2);
+        }
+        W += w;
+    }
+    if (!rc && !(W > 0)) rc = -1;
+    free(Bt);
+    free(mode);
+    free(L);
+    free(zv);
+    free(atoms);
+    *Wout = W;
+    return rc;
+}
+
+/* --family poisson: the predictive of a new count at each row, a mixture
+ * over the models of Poisson(e^eta), eta ~ N(mu, s2): its mean
+ * sum_M w_M exp(mu + s2 / 2) / W and its quantiles from the CDF
+ * P(Y <= c) = sum_M w_M E[Poisson CDF(c; e^eta)] / W (32-point
+ * Gauss-Hermite), the smallest counts whose CDF reaches (1 -+ level) / 2. */
+typedef struct count_ctx {
+    size_t nm, n;
+    double *mu, *s2, *w; /* nm x n, nm x n, nm */
+    double *mean;
+} count_ctx;
+
+static void count_eta(void *ctx, size_t row, size_t model, double weight, double mu, double s2)
+{
+    count_ctx *c = ctx;
+    c->mu[model * c->n + row] = mu;
+    c->s2[model * c->n + row] = s2;
+    c->w[model] = weight;
+    c->mean[row] += weight * exp(mu + s2 / 2);
+}
+
+static int glm_counts(vs_ctx *v, const json_t *blk, double level, basel_pred *p, basel_error *err)
+{
+    if (p->interval_mean)
+        return bsl_fail(err, BASEL_EINVAL, "--interval-kind mean: a --family poisson fit gives intervals for new counts only");
+    const size_t n = v->n, nm = json_array_size(json_object_get(blk, "models"));
+    count_ctx c = {nm, n, bsl_malloc(nm * n + 1, sizeof(double)), bsl_malloc(nm * n + 1, sizeof(double)),
+                   bsl_calloc(nm + 1, sizeof(double)), p->mean};
+    gsl_integration_fixed_workspace *gh = gsl_integration_fixed_alloc(gsl_integration_fixed_hermite, GH_NODES, 0, 1, 0, 0);
+    double W = 0;
+    for (size_t i = 0; i < n; i++) p->mean[i] = 0;
+    int bad = c.mu && c.s2 && c.w && gh ? glm_models(v, blk, count_eta, &c, &W) : -2;
+    for (size_t i = 0; i < n && !bad; i++) {
+        p->mean[i] /= W;
+        const double lo = (1 - level) / 2, hi = (1 + level) / 2;
+        int have_lo = 0;
+        for (unsigned cnt = 0; cnt < 100000000u; cnt++) {
+            double cdf = 0;
+            for (size_t s = 0; s < nm; s++)
+                for (size_t q = 0; q < GH_NODES; q++) {
+                    const double eta = c.mu[s * n + i] + M_SQRT2 * sqrt(c.s2[s * n + i]) * gh->x[q];
+                    cdf += c.w[s] * gh->weights[q] / sqrt(M_PI) * gsl_cdf_poisson_P(cnt, exp(eta));
+                }
+            cdf /= W;
+            if (!have_lo && cdf >= lo) {
+                p->lower[i] = cnt;
+                have_lo = 1;
+            }
+            if (cdf >= hi) {
+                p->upper[i] = cnt;
+                break;
+            }
+        }
+    }
+    free(c.mu);
+    free(c.s2);
+    free(c.w);
+    gsl_integration_fixed_free(gh);
+    if (bad == -2) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    return bad ? bsl_fail(err, BASEL_EPARSE, "the fit's Poisson predictor is malformed") : BASEL_OK;
+}
+
+/* Class probabilities P(y = 1) of the models of blk into p1 (n). */
+static int glm_probabilities(vs_ctx *v, const json_t *blk, double *p1)
+{
+    const size_t n = v->n;
+    gsl_integration_fixed_workspace *gh = gsl_integration_fixed_alloc(gsl_integration_fixed_hermite, GH_NODES, 0, 1, 0, 0);
+    const json_t *list = json_object_get(blk, "models");
+    const size_t nm = json_array_size(list);
+    double *Bt = bsl_malloc(n * (v->m + 1), sizeof *Bt), *mode = bsl_malloc(v->m + 2, sizeof *mode);
+    double *L = bsl_malloc((v->m + 1) * (v->m + 1), sizeof *L), *zv = bsl_malloc(v->m + 1, sizeof *zv);
+    size_t *atoms = bsl_malloc(v->m + 1, sizeof *atoms);
+    int rc = gh && Bt && mode && L && zv && atoms ? 0 : -2;
+    double W = 0;
+    for (size_t i = 0; i < n && !rc; i++) p1[i] = 0;
+    for (size_t s = 0; s < nm && !rc; s++) {
+        const json_t *o = json_array_get(list, s), *at = json_object_get(o, "atoms");
+        const size_t k = json_array_size(at), dd = k + 1;
+        const double w = json_number_value(json_object_get(o, "weight"));
+        if (k > v->m || read_atoms(at, atoms, k) || bsl_json_read_doubles(json_object_get(o, "mode"), mode, dd) ||
+            bsl_json_read_doubles(json_object_get(o, "factor"), L, dd * dd)) {
+            rc = -1;
+            break;
+        }
+        for (size_t a = 0; a < k && !rc; a++) {
+            if (atoms[a] >= v->m) rc = -1;
+            else bsl_dict_eval(v->dict, atoms[a], v->X, n, n, Bt + a * n);
+        }
+        for (size_t i = 0; i < n && !rc; i++) {
+            /* eta = z'theta ~ N(z'mode, |L^-1 z|^2), z = (1, x_M) */
+            zv[0] = 1.0;
+            for (size_t a = 0; a < k; a++) zv[a + 1] = Bt[a * n + i];
+            double mu = 0, s2 = 0;
+            for (size_t a = 0; a < dd; a++) mu += zv[a] * mode[a];
+            for (size_t a = 0; a < dd; a++) { /* forward substitution, L lower */
+                double u = zv[a];
+                for (size_t l = 0; l < a; l++) u -= L[a + l * dd] * zv[l];
+                zv[a] = u / L[a + a * dd];
+                s2 += zv[a] * zv[a];
+            }
+            double e = 0;
+            for (size_t q = 0; q < GH_NODES; q++) /* weight exp(-t^2): eta = mu + sqrt(2) s t */
+                e += gh->weights[q] / (1.0 + exp(-(mu + M_SQRT2 * sqrt(s2) * gh->x[q])));
+            p1[i] += w * e / sqrt(M_PI);
+        }
+        W += w;
+    }
+    for (size_t i = 0; i < n && !rc && W > 0; i++) p1[i] /= W;
+    if (!rc && !(W > 0)) rc = -1;
+    gsl_integration_fixed_free(gh);
+    free(Bt);
+    free(mode);
+    free(L);
+    free(zv);
+    free(atoms);
+    return rc;
+}
+
+static int glm_predict(vs_ctx *v, const json_t *doc, const json_t *blk, basel_pred *p, basel_error *err)
+{
+    const json_t *cl = json_object_get(doc, "classes");
+    const size_t n = v->n;
+    /* the regression arrays from basel_fit_predict are replaced by classes */
+    for (size_t j = 0; j < p->c; j++) free(p->names[j]);
+    free(p->names);
+    p->names = bsl_calloc(2, sizeof *p->names);
+    p->prob = bsl_calloc(n * 2 + 1, sizeof *p->prob);
+    p->cls = bsl_calloc(n + 1, sizeof *p->cls);
+    p->nclass = 2;
+    double *p1 = bsl_malloc(n + 1, sizeof *p1);
+    if (!p->names || !p->prob || !p->cls || !p1) {
+        free(p1);
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    for (size_t k = 0; k < 2; k++) {
+        const char *s = json_string_value(json_array_get(cl, k));
+        if (!(p->names[k] = bsl_strdup(s ? s : k ? "1" : "0"))) {
+            free(p1);
+            return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        }
+    }
+    const int bad = glm_probabilities(v, blk, p1);
+    for (size_t i = 0; i < n && !bad; i++) {
+        p->prob[2 * i] = 1 - p1[i];
+        p->prob[2 * i + 1] = p1[i];
+        p->cls[i] = p1[i] > 0.5;
+    }
+    free(p1);
+    if (bad == -2) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    return bad ? bsl_fail(err, BASEL_EPARSE, "the fit's logistic predictor is malformed") : BASEL_OK;
+}
+
 int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, const char *model,
                        double level, basel_pred *p, basel_error *err)
 {
     vs_ctx v;
     int rc = vs_ctx_init(&v, doc, X, n, d, err);
+    const char *family = json_string_value(json_object_get(json_object_get(doc, "engine"), "family"));
+    if (!rc && family && strcmp(family, "poisson") == 0) {
+        const json_t *blk = json_object_get(json_object_get(json_object_get(doc, "engine"), "predictor"), model);
+        rc = blk ? glm_counts(&v, blk, level, p, err) : bsl_fail(err, BASEL_EPARSE, "the fit has no '%s' predictor", model);
+        vs_ctx_free(&v);
+        return rc;
+    }
+    if (!rc && family && strcmp(family, "binomial") == 0) {
+        const json_t *blk = json_object_get(json_object_get(json_object_get(doc, "engine"), "predictor"), model);
+        rc = blk ? glm_predict(&v, doc, blk, p, err) : bsl_fail(err, BASEL_EPARSE, "the fit has no '%s' predictor", model);
+        vs_ctx_free(&v);
+        return rc;
+    }
     const json_t *pred = json_object_get(json_object_get(json_object_get(doc, "engine"), "predictor"), model);
     if (!rc && !pred) rc = bsl_fail(err, BASEL_EPARSE, "the fit has no '%s' predictor", model);
     if (!rc) {

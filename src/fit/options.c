@@ -6,6 +6,7 @@
  */
 #include "fit.h"
 #include "../engine/engine.h"
+#include "problem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +56,9 @@ const char *basel_options_label_column(const basel_options *o)
 {
     const bsl_engine_def *e = NULL;
     basel_error ignored;
-    if (bsl_engine_for(&e, &o->p, &ignored) || e->target != BSL_TARGET_LABELS) return NULL;
+    if (bsl_engine_for(&e, &o->p, &ignored)) return NULL;
+    /* a binomial target may be text (two levels): read it as labels */
+    if (e->target != BSL_TARGET_LABELS && !(e->binomial && bsl_family_binomial(&o->p))) return NULL;
     const char *t = bsl_params_get(&o->p, "target");
     return t ? t : ""; /* "" = the last column */
 }
@@ -70,6 +73,18 @@ void basel_options_set_progress_report(basel_options *o, basel_progress_report_f
 {
     o->progress.report = fn;
     o->progress.report_user = user;
+}
+
+int bsl_family_binomial(const bsl_params *settings)
+{
+    const char *f = bsl_params_get(settings, "family");
+    return f && strcmp(f, "binomial") == 0;
+}
+
+int bsl_family_poisson(const bsl_params *settings)
+{
+    const char *f = bsl_params_get(settings, "family");
+    return f && strcmp(f, "poisson") == 0;
 }
 
 void basel_options_set_ranks(basel_options *o, const basel_ranks *ranks)

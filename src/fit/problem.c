@@ -122,9 +122,109 @@ static int class_index(bsl_problem *pb, const char *label)
     return (int)pb->nclass++;
 }
 
-static int load_targets(bsl_problem *pb, const basel_data *data, const long *tcols, basel_error *err)
+/* Whether a label is a number, into *v. */
+static int label_number(const char *lab, double *v)
+{
+    char *end;
+    *v = strtod(lab, &end);
+    return end != lab && *end == 0;
+}
+
+/* --family binomial: one target of 0/1 numbers or of two levels (text, read
+ * as labels: basel_options_label_column), into Y (0/1; the second level in
+ * sorted order is 1, as R's glm) and the class names, for p_<level> in
+ * predictions. Anything else is an error naming the row's line. */
+static int load_binomial(bsl_problem *pb, const basel_data *data, const long *tcols, basel_error *err)
 {
     const size_t n = data->n;
+    const long col = tcols[0];
+    const char *name = data->names[col];
+    if (pb->c != 1) return bsl_fail(err, BASEL_EINVAL, "--family binomial takes one target column (%zu given)", pb->c);
+    pb->Y = bsl_malloc(n, sizeof *pb->Y);
+    pb->class_names = bsl_calloc(2, sizeof *pb->class_names);
+    if (!pb->Y || !pb->class_names) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    const int labels = data->label_col == col;
+    int numeric = 1;
+    for (size_t i = 0; i < n && labels; i++) {
+        double v;
+        if (!*data->labels[i])
+            return bsl_fail_at(err, BASEL_EINVAL, data->source, data->line_of_row[i], 0,
+                               "target column '%s' is empty in this row (--family binomial needs every row's class)",
+                               name);
+        numeric &= label_number(data->labels[i], &v);
+    }
+    const char *lv[2] = {NULL, NULL};
+    for (size_t i = 0; i < n; i++) {
+        double v = labels ? 0 : bsl_data_col(data, (size_t)col)[i];
+        const char *lab = labels ? data->labels[i] : NULL;
+        if (numeric && labels) label_number(lab, &v);
+        if (numeric && v != 0.0 && v != 1.0)
+            return bsl_fail_at(err, BASEL_EINVAL, data->source, data->line_of_row[i], 0,
+                               "target column '%s': %g is not 0 or 1 (--family binomial needs a 0/1 target or one "
+                               "of two text levels)",
+                               name, v);
+        if (numeric) {
+            pb->Y[i] = v;
+            continue;
+        }
+        if (lv[0] && strcmp(lab, lv[0]) && lv[1] && strcmp(lab, lv[1]))
+            return bsl_fail_at(err, BASEL_EINVAL, data->source, data->line_of_row[i], 0,
+                               "target column '%s': a third level '%s' (after '%s' and '%s'): --family binomial "
+                               "needs two",
+                               name, lab, lv[0], lv[1]);
+        if (!lv[0]) lv[0] = lab;
+        else if (strcmp(lab, lv[0]) && !lv[1]) lv[1] = lab;
+    }
+    if (!numeric) {
+        if (!lv[1])
+            return bsl_fail(err, BASEL_EINVAL, "target column '%s' is constant ('%s' in every row)", name, lv[0]);
+        if (strcmp(lv[0], lv[1]) > 0) {
+            const char *t = lv[0];
+            lv[0] = lv[1];
+            lv[1] = t;
+        }
+        for (size_t i = 0; i < n; i++) pb->Y[i] = strcmp(data->labels[i], lv[1]) == 0;
+    }
+    pb->nclass = 2;
+    pb->class_names[0] = bsl_strdup(numeric ? "0" : lv[0]);
+    pb->class_names[1] = bsl_strdup(numeric ? "1" : lv[1]);
+    if (!pb->class_names[0] || !pb->class_names[1]) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    double lo = pb->Y[0], hi = lo;
+    for (size_t i = 1; i < n; i++) lo = fmin(lo, pb->Y[i]), hi = fmax(hi, pb->Y[i]);
+    if (lo == hi) return bsl_fail(err, BASEL_EINVAL, "target column '%s' is constant (%g in every row)", name, lo);
+    return BASEL_OK;
+}
+
+/* --family poisson: one target of counts (whole numbers >= 0, below 2^31),
+ * not all equal. */
+static int load_counts(bsl_problem *pb, const basel_data *data, const long *tcols, basel_error *err)
+{
+    const size_t n = data->n;
+    const char *name = data->names[tcols[0]];
+    if (pb->c != 1) return bsl_fail(err, BASEL_EINVAL, "--family poisson takes one target column (%zu given)", pb->c);
+    int rc = bsl_data_check_numeric(data, (size_t)tcols[0], "target", err);
+    if (rc) return rc;
+    if (!(pb->Y = bsl_malloc(n, sizeof *pb->Y))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    const double *y = bsl_data_col(data, (size_t)tcols[0]);
+    int varies = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(y[i] >= 0 && y[i] < 2147483648.0 && y[i] == floor(y[i])))
+            return bsl_fail_at(err, BASEL_EINVAL, data->source, data->line_of_row[i], 0,
+                               "target column '%s': %g is not a count (--family poisson needs whole numbers >= 0)",
+                               name, y[i]);
+        pb->Y[i] = y[i];
+        varies |= y[i] != y[0];
+    }
+    if (!varies) return bsl_fail(err, BASEL_EINVAL, "target column '%s' is constant (%g in every row)", name, y[0]);
+    return BASEL_OK;
+}
+
+static int load_targets(bsl_problem *pb, const basel_data *data, const long *tcols, const bsl_params *settings,
+                        basel_error *err)
+{
+    const size_t n = data->n;
+    if (bsl_family_binomial(settings)) return load_binomial(pb, data, tcols, err);
+    if (bsl_family_poisson(settings)) return load_counts(pb, data, tcols, err);
     if (pb->engine->target == BSL_TARGET_LABELS) {
         if (pb->c != 1) return bsl_fail(err, BASEL_EINVAL, "--method %s takes one class column", pb->engine->name);
         if (data->label_col != tcols[0])
@@ -224,6 +324,8 @@ static int is_scale_free(const bsl_engine_def *e, const bsl_params *settings)
  * atoms and 1-D families do not depend on the inputs' scale). */
 static int auto_standardizes(const bsl_params *settings)
 {
+    /* the GLM's normal prior is on the standardised inputs (glm.h) */
+    if (bsl_family_binomial(settings) || bsl_family_poisson(settings)) return 1;
     const char *basis = bsl_params_get(settings, "basis");
     if (!basis || strncmp(basis, "gauss", 5) != 0 || (basis[5] != 0 && basis[5] != ':')) return 0;
     const char *r = strstr(basis, "r=");
@@ -557,7 +659,7 @@ int bsl_problem_build(bsl_problem *pb, const basel_data *data, const bsl_engine_
     }
     for (size_t j = 0; j < nt && !rc; j++) pb->target_names[j] = data->names[tcols[j]];
     for (size_t j = 0, at = 0, f = 0; j < ni && !rc; j++) rc = fill_input(pb, data, icols[j], &at, &f, err);
-    if (!rc) rc = load_targets(pb, data, tcols, err);
+    if (!rc) rc = load_targets(pb, data, tcols, settings, err);
     if (!rc) rc = check_inputs(pb, settings, err);
     if (!rc) {
         const char *s = bsl_params_get(settings, "standardize");

@@ -58,6 +58,11 @@ typedef struct bsl_problem {
     char **owned_names;       /* stats: input and target names (owned) */
 } bsl_problem;
 
+/* Whether the settings ask for logistic regression (--family binomial). */
+int bsl_family_binomial(const bsl_params *settings);
+/* Whether they ask for Poisson regression (--family poisson). */
+int bsl_family_poisson(const bsl_params *settings);
+
 /* Targets (numbers, or labels when e says so) and inputs chosen by the
  * user's target and inputs options, standardised as settings say. */
 int bsl_problem_build(bsl_problem *pb, const basel_data *data, const bsl_engine_def *e,

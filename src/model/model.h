@@ -120,7 +120,8 @@ typedef enum bsl_coef_kind {
     BSL_COEF_AIC = 3,
     BSL_COEF_BIC = 4,
     BSL_COEF_MDL = 5,
-    BSL_COEF_SSVS = 6 /* spike and slab (ssvs_model.c): not a Gaussian-table prior */
+    BSL_COEF_SSVS = 6, /* spike and slab (ssvs_model.c): not a Gaussian-table prior */
+    BSL_COEF_NORMAL = 7 /* the GLMs' independent normal prior (glm.h): not a Gaussian-table prior */
 } bsl_coef_kind;
 
 /* The spike-and-slab prior of paper 001 (ssvs_model.c, engine/ssvs/ssvs.h
@@ -156,6 +157,13 @@ typedef struct bsl_coef_prior {
     double delta2;        /* hier */
     double penalty;       /* aic/bic/mdl: C per atom (c or c log(n)/2) */
     bsl_ssvs_prior ssvs;  /* ssvs */
+    /* normal (the GLMs, glm.h): beta_j ~ N(0, sd^2) for every atom, the
+     * intercept N(0, intercept_sd^2); is_draws: importance-sampling draws
+     * per subset of the exact marginal likelihood (bsl_model_glm_exact) */
+    double sd, intercept_sd;
+    int glm_family;       /* glm.h: BSL_GLM_BINOMIAL or BSL_GLM_POISSON */
+    size_t is_draws;
+    unsigned long is_seed;
 } bsl_coef_prior;
 
 #define BSL_PRIOR_NAMES "g, ridge, hier, aic, bic, mdl"
@@ -429,6 +437,10 @@ typedef struct bsl_model_ops {
     /* may be NULL (not streaming): add one observation, the row b of all m
      * atoms (by id) and its c targets y, to the state (bsl_model_add_row) */
     int (*add_row)(void *st, const double *b, const double *y);
+    /* may be NULL: one line on how the scores were computed and how
+     * accurate they are (an estimated marginal likelihood: its Monte Carlo
+     * error), for the engine's note; "" when there is nothing to say */
+    void (*describe)(const void *st, char *buf, size_t len);
 } bsl_model_ops;
 
 /* The collapsed Gaussian models of this file: every bsl_coef_prior but ssvs. */
@@ -440,6 +452,12 @@ extern const bsl_model_ops bsl_model_ssvs;
  * group view of a design (bsl_design_group_view), over the Gaussian model
  * of its base's columns. No checkpoints, no coefficient covariance. */
 extern const bsl_model_ops bsl_model_grouped;
+
+/* The logistic regression models (glm.c, glm_exact.c; glm.h): given the
+ * Polya-Gamma latent variables (samplers), and the exact marginal
+ * likelihood by importance sampling (enumeration). */
+extern const bsl_model_ops bsl_model_glm;
+extern const bsl_model_ops bsl_model_glm_exact;
 
 /* The implementation that holds a coefficient prior. */
 const bsl_model_ops *bsl_model_ops_for(const bsl_coef_prior *prior);
@@ -492,6 +510,8 @@ int bsl_cmodel_coef_draw(const bsl_cmodel *M, double *beta);
 size_t bsl_cmodel_state_size(const bsl_cmodel *M);
 int bsl_cmodel_state_save(const bsl_cmodel *M, double *out);
 int bsl_cmodel_state_load(bsl_cmodel *M, const size_t *active, size_t k, const double *in, size_t n);
+/* the model's describe line into buf ("" when it has none) */
+void bsl_cmodel_describe(const bsl_cmodel *M, char *buf, size_t len);
 /* BASEL_EINVAL when the model does not stream */
 int bsl_cmodel_add_row(bsl_cmodel *M, const double *b, const double *y);
 

@@ -63,6 +63,12 @@ int bsl_cmodel_copy(bsl_cmodel *dst, const bsl_cmodel *src)
     return BASEL_OK;
 }
 
+void bsl_cmodel_describe(const bsl_cmodel *M, char *buf, size_t len)
+{
+    if (len) buf[0] = 0;
+    if (M->ops->describe) M->ops->describe(M->st, buf, len);
+}
+
 void bsl_cmodel_clear(bsl_cmodel *M)
 {
     if (M->ops->clear) {

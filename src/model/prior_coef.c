@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const coef_names[] = {"g", "ridge", "hier", "aic", "bic", "mdl", "ssvs"};
+static const char *const coef_names[] = {"g", "ridge", "hier", "aic", "bic", "mdl", "ssvs", "normal"};
 
 const char *bsl_coef_kind_name(bsl_coef_kind kind) { return coef_names[kind]; }
 
@@ -68,6 +68,7 @@ int bsl_coef_prior_parse(bsl_coef_prior *p, const char *text, size_t n, size_t c
     case BSL_COEF_BIC:
     case BSL_COEF_MDL: p->penalty = (double)c * log((double)n) / 2; break;
     case BSL_COEF_SSVS: break; /* not a --prior name: bsl_coef_prior_ssvs */
+    case BSL_COEF_NORMAL: break; /* not a --prior name of the Gaussian models: glm.c */
     }
     if (rc) return rc;
     return bsl_spec_finish(&s, accepted, err);

@@ -103,7 +103,7 @@ typedef struct bsl_vs_result {
     FILE **spill;
     size_t nspill;
     unsigned char *spill_row; /* m: scratch of one row */
-    char engine_note[256];/* e.g. "events=..., acceptance=..." */
+    char engine_note[512];/* e.g. "events=..., acceptance=..." */
     /* an interrupted run's fit (chains.h cs->partial): iterations done and
      * planned over all chains, burn-in included; iter_planned 0 otherwise */
     double iter_done, iter_planned;

@@ -161,6 +161,8 @@ int bsl_enumerate(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *r
     rc = bsl_chains_run(&cs, walk, &x);
     if (rc == BASEL_ECANCELLED) bsl_fail(err, rc, "cancelled"); /* also before the walk began */
     else if (rc == BASEL_ENOMEM) bsl_fail(err, rc, "out of memory");
+    char how[240]; /* how the model computed its scores (an estimate: its error) */
+    bsl_cmodel_describe(M, how, sizeof how);
     bsl_cmodel_free(M);
     free(beta);
     if (rc) return rc;
@@ -178,6 +180,10 @@ int bsl_enumerate(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *r
                  total, x.infeasible, BSL_RANK_TOL);
     else
         snprintf(res->engine_note, sizeof res->engine_note, "exact: all %llu subsets enumerated", total);
+    if (*how) {
+        const size_t used = strlen(res->engine_note);
+        snprintf(res->engine_note + used, sizeof res->engine_note - used, "; %s", how);
+    }
     res->seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
     return BASEL_OK;
 }

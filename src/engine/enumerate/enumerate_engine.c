@@ -9,6 +9,8 @@
 
 static const bsl_engine_option options[] = {
     BSL_SUBSET_OPTIONS("g"),
+    {"family", "gaussian"},
+    {"is-draws", "4000"},
     {NULL, NULL},
 };
 
@@ -30,4 +32,6 @@ const bsl_engine_def bsl_engine_enumerate = {
     .predict = bsl_subset_predict,
     .check = bsl_subset_check,
     .mean_interval = 1,
+    .binomial = &bsl_model_glm_exact, /* each subset's marginal by importance sampling (glm.h) */
+    .poisson = &bsl_model_glm_exact,
 };

@@ -14,6 +14,7 @@ static const bsl_engine_option options[] = {
     {"rj-swap", "0.33333333333333331"},
     {"rj-rb-every", ""},
     {"proposal", "auto"},
+    {"family", "gaussian"},
     {NULL, NULL},
 };
 
@@ -36,4 +37,5 @@ const bsl_engine_def bsl_engine_rj = {
     .predict = bsl_subset_predict,
     .check = bsl_subset_check,
     .mean_interval = 1,
+    .binomial = &bsl_model_glm, /* given the Polya-Gamma latent variables, drawn once per sweep (glm.h) */
 };

@@ -1,0 +1,42 @@
+"""BayesianLogisticRegression (--family binomial, docs/GLM.md): scikit-learn's
+checks, class probabilities that sum to 1 in classes_'s order, PIPs that
+find the inputs P(y | x) depends on, and the same fit from rj and
+enumerate."""
+import numpy as np
+import pytest
+from sklearn.utils.estimator_checks import check_estimator
+
+from basel import BayesianLogisticRegression
+
+FAST = dict(n_iter=1000, chains=2)
+
+
+def logistic_data(n=200, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4))
+    p = 1 / (1 + np.exp(-(2.0 * X[:, 0] - 1.5 * X[:, 2])))
+    return X, np.where(rng.random(n) < p, "yes", "no")
+
+
+def test_check_estimator():
+    check_estimator(BayesianLogisticRegression(**FAST))
+
+
+def test_probabilities_and_pips():
+    X, y = logistic_data()
+    est = BayesianLogisticRegression(random_state=3).fit(X, y)
+    assert list(est.classes_) == ["no", "yes"]
+    P = est.predict_proba(X)
+    assert P.shape == (len(y), 2) and np.allclose(P.sum(axis=1), 1)
+    # the class with the larger probability, and the probabilities follow y
+    assert np.mean(est.predict(X) == y) > 0.75
+    assert P[y == "yes", 1].mean() > P[y == "no", 1].mean() + 0.3
+    assert est.pip_[0] > 0.99 and est.pip_[2] > 0.99
+    ex = BayesianLogisticRegression(method="enumerate", random_state=3).fit(X, y)
+    assert np.max(np.abs(ex.pip_ - est.pip_)) < 0.1
+
+
+def test_more_than_two_classes_refused():
+    X, _ = logistic_data(60)
+    with pytest.raises(ValueError, match="exactly 2 classes"):
+        BayesianLogisticRegression(**FAST).fit(X, np.arange(60) % 3)

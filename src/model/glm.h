@@ -1,0 +1,89 @@
+/*
+ * glm.h: Bayesian variable selection for logistic regression (issue 17
+ * item 3), on the model table (model.h) so that the subset engines run it
+ * unchanged.
+ *
+ * The model. y_i in {0, 1}, P(y_i = 1) = logit^-1(psi_i), psi = alpha + X_A
+ * beta_A over the active atoms A (standardised inputs), with the prior
+ * ("--prior normal:sd=S,intercept-sd=S0")
+ *     alpha ~ N(0, S0^2) (always in),  beta_j ~ N(0, S^2) iid for j in A,
+ * and the model prior on A of the engine (bsl_mprior).
+ *
+ * Two tables, one target:
+ *  - bsl_model_glm (glm.c), for the samplers: Polya-Gamma augmentation
+ *    (Polson, Scott and Windle 2013). Given omega_i ~ PG(1, psi_i) the
+ *    likelihood is Gaussian in theta = (alpha, beta_A) (their eq. 2-3),
+ *        p(y, omega | theta) = 2^-n exp(kappa' psi - psi' Omega psi / 2) prod PG(omega_i | 1, 0),
+ *    kappa = y - 1/2, so theta integrates in closed form and
+ *        log p(y, omega | A) = C(omega) + (1/2) sum_l log lam_l - (1/2) log|P_A| + (1/2) b_A' P_A^-1 b_A,
+ *        P_A = Z_A' Omega Z_A + Lambda_A,  b_A = Z_A' kappa,  Z_A = [1, X_A],
+ *    Lambda_A = diag(1/S0^2, 1/S^2, ...). The model's log_ml is that score,
+ *    kept in O(k^2) per add / remove with an incremental Cholesky factor of
+ *    P_A (linalg.h). draw_nuisance (once per sweep in rj) draws
+ *    theta | A, omega, y ~ N(P_A^-1 b_A, P_A^-1), then omega_i | theta ~
+ *    PG(1, psi_i) (polyagamma.h), and refactorises. Each step is an exact
+ *    conditional (or a Metropolis-Hastings move that leaves p(A | omega, y)
+ *    invariant), so the joint chain over (A, theta, omega) has the exact
+ *    posterior as its stationary law: nothing is approximated; the chain
+ *    only mixes more slowly than a collapsed one would, and the PIPs'
+ *    Rao-Blackwell terms condition on omega (still unbiased).
+ *  - bsl_model_glm_exact (glm_exact.c), for enumeration, also of the
+ *    Poisson model (glm_family BSL_GLM_POISSON: E y_i = e^psi_i): the marginal
+ *    likelihood p(y | A) = int prod Bern(y_i | logit^-1 psi_i) N(theta; 0, Lambda_A^-1) dtheta
+ *    by importance sampling from a multivariate t (4 degrees of freedom)
+ *    at the Laplace approximation (mode and Hessian by Newton's method):
+ *    unbiased for p(y | A), with its Monte Carlo standard error reported
+ *    (describe); is_draws draws per subset, each subset's estimate from a
+ *    stream seeded by the subset and is_seed, so the same subset always
+ *    gets the same number.
+ *
+ * Both read the design's raw atom columns (bsl_design_raw_column) and its
+ * targets (y = P y + Q Q'y, rounded to 0 / 1); the design's only always-in
+ * column must be the intercept (q = 1).
+ */
+#ifndef BSL_GLM_H
+#define BSL_GLM_H
+
+#include "model.h"
+
+/* The likelihood (bsl_coef_prior glm_family): logistic regression, or
+ * Poisson regression with the log link (enumeration only: glm_exact.c). */
+enum { BSL_GLM_BINOMIAL = 0, BSL_GLM_POISSON = 1 };
+
+#define BSL_GLM_PRIOR_KEYS "sd, intercept-sd"
+#define BSL_GLM_DEFAULT_PRIOR "normal:sd=1,intercept-sd=10"
+
+/* Parse "normal[:sd=S,intercept-sd=S0]" into p (kind BSL_COEF_NORMAL). */
+int bsl_glm_prior_parse(bsl_coef_prior *p, const char *spec, basel_error *err);
+
+/* The 0/1 (binomial) or count (Poisson) targets of a design (n), rounded
+ * from its projection. */
+void bsl_glm_design_y(const bsl_design *D, double *y);
+
+/* Laplace approximation of the posterior of theta (d = k + 1 coefficients,
+ * the intercept first) for the columns Z (n x d column-major, Z[:,0] = 1),
+ * 0/1 targets y and prior precisions lam (d): Newton's method from theta
+ * (in: start, out: mode), L (d x d column-major, leading dimension d) the
+ * lower Cholesky factor of the Hessian of -log posterior at the mode, and
+ * *log_joint = log p(y | theta) + log N(theta; 0, Lambda^-1) there.
+ * work holds n (d + 2) + d (d + 2) doubles. BASEL_ENUMERIC when Newton's
+ * method does not converge in 100 steps. */
+int bsl_glm_laplace(int family, const double *Z, size_t n, size_t d, const double *y, const double *lam,
+                    double *theta, double *L, double *log_joint, double *work);
+/* log p(y | theta) for psi = Z theta (n): logistic, or Poisson with
+ * E y = e^psi (with its -log y! terms). */
+double bsl_glm_loglik(int family, const double *y, const double *psi, size_t n);
+
+/* ------------------------------------------------- bsl_model_glm extras
+ * (tests and the Geweke check: st is a bsl_model_glm state) */
+
+/* New 0/1 targets (n): kappa and the cross products are recomputed. */
+int bsl_glm_set_y(void *st, const double *y);
+/* The latent variables (n) and the last theta drawn (k + 1: intercept,
+ * then the active atoms in active() order; valid after draw_nuisance). */
+const double *bsl_glm_omega(const void *st);
+const double *bsl_glm_theta(const void *st);
+/* Set omega (n positive values), refactorising. BASEL_EINVAL otherwise. */
+int bsl_glm_set_omega(void *st, const double *omega);
+
+#endif

@@ -1,0 +1,406 @@
+/*
+ * glm_exact.c: the logistic regression model with each subset's exact
+ * marginal likelihood, for enumeration (bsl_model_glm_exact; glm.h):
+ *     p(y | A) = int prod_i Bern(y_i | logit^-1 psi_i) N(theta; 0, Lambda_A^-1) dtheta
+ * by importance sampling. Proposal: a multivariate t with nu = 4 degrees
+ * of freedom, centred at the posterior mode with scale H^-1 (H the Hessian
+ * of -log posterior at the mode: the Laplace approximation), heavier-tailed
+ * than the posterior so that the weights have finite variance. With S
+ * draws theta_s ~ q and w_s = p(y | theta_s) N(theta_s; 0, Lambda^-1) / q(theta_s),
+ *     p^(y | A) = mean(w)   (unbiased),   se(log p^) ~ sd(w) / (sqrt(S) mean(w))  (delta method).
+ * Each subset's draws come from an mt19937 seeded by the subset (its
+ * sorted atoms) and is_seed, so a subset's number does not depend on the
+ * order the walk reaches it. coef_mean is the importance-sampling posterior
+ * mean. The largest standard error over the subsets scored is the model's
+ * describe() line, which enumeration puts in its note.
+ *
+ * Cost per subset: Newton (a few O(n d^2) steps) and S O(n d) likelihoods.
+ */
+#include "glm.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_sf_gamma.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define IS_NU 4.0 /* the proposal's degrees of freedom */
+
+typedef struct exact_state {
+    const bsl_design *D;
+    size_t n, m, k, kmax, S;
+    int family;
+    unsigned long seed;
+    double lam0, lam;
+    double *X;           /* n x m raw atom columns */
+    double *y;           /* n */
+    size_t *active;      /* kmax + 1 (room for a trial) */
+    long *pos;           /* m */
+    double log_ml, log_ml_se;
+    double *mean;        /* kmax + 1: IS posterior mean of theta for the set */
+    double max_se;       /* largest se(log p^) over the subsets scored */
+    long trial_j;
+    double trial_ml, trial_se;
+    double *trial_mean;
+    /* scratch for one evaluation */
+    double *Z, *lamv, *theta, *L, *work, *eps, *psi;
+    gsl_rng *r;
+} exact_state;
+
+/* log p(y | theta) + log N(theta; 0, Lambda^-1) up to the prior's
+ * constant, and psi = Z theta. */
+static double log_post(int family, const double *Z, size_t n, size_t d, const double *y, const double *lam,
+                       const double *theta, double *psi)
+{
+    for (size_t i = 0; i < n; i++) {
+        double s = 0;
+        for (size_t l = 0; l < d; l++) s += Z[i + l * n] * theta[l];
+        psi[i] = s;
+    }
+    double f = bsl_glm_loglik(family, y, psi, n);
+    for (size_t l = 0; l < d; l++) f -= 0.5 * lam[l] * theta[l] * theta[l];
+    return f;
+}
+
+/* Newton's method on -log posterior: H = Z'WZ + Lambda with W = p (1 - p)
+ * (logistic) or e^psi (Poisson), steps halved until the log posterior
+ * rises (it is concave, so a halved step always does). */
+int bsl_glm_laplace(int family, const double *Z, size_t n, size_t d, const double *y, const double *lam,
+                    double *theta, double *L, double *log_joint, double *work)
+{
+    double *psi = work, *w = psi + n, *g = w + n, *step = g + d, *trial = step + d;
+    bsl_chol ch = {0};
+    int rc = bsl_chol_init(&ch, d);
+    if (rc) return rc;
+    double f = log_post(family, Z, n, d, y, lam, theta, psi);
+    int stuck = 0; /* no step raises the log posterior: the mode, to rounding */
+    for (int it = 0; it < 200; it++) {
+        for (size_t i = 0; i < n; i++) {
+            const double mu = family == BSL_GLM_POISSON ? exp(psi[i]) : 1.0 / (1.0 + exp(-psi[i]));
+            w[i] = family == BSL_GLM_POISSON ? mu : mu * (1 - mu);
+            psi[i] = y[i] - mu; /* now the score residual */
+        }
+        for (size_t l = 0; l < d; l++) {
+            g[l] = bsl_dot(Z + l * n, psi, n) - lam[l] * theta[l];
+            for (size_t c = 0; c <= l; c++) {
+                double s = 0;
+                for (size_t i = 0; i < n; i++) s += Z[i + l * n] * w[i] * Z[i + c * n];
+                L[l + c * d] = L[c + l * d] = s + (l == c ? lam[l] : 0.0);
+            }
+        }
+        if ((rc = bsl_chol_factor(&ch, L, d, d))) break;
+        memcpy(step, g, d * sizeof *step);
+        bsl_chol_solve_lower(&ch, step);
+        bsl_chol_solve_upper(&ch, step);
+        double dec = 0; /* Newton decrement g'H^-1 g */
+        for (size_t l = 0; l < d; l++) dec += g[l] * step[l];
+        /* dec / 2 is the rise a Newton step promises: below 1e-12 nats the
+         * mode is as exact as the log posterior's rounding allows */
+        if (dec < 1e-12 || stuck) {
+            /* converged: the factor of H at the mode, and the log joint */
+            for (size_t c = 0; c < d; c++)
+                for (size_t l = 0; l < d; l++) L[l + c * d] = l >= c ? ch.L[l + c * ch.cap] : 0.0;
+            double lp = f;
+            for (size_t l = 0; l < d; l++) lp += 0.5 * log(lam[l] / (2 * M_PI));
+            *log_joint = lp;
+            bsl_chol_free(&ch);
+            return BASEL_OK;
+        }
+        double t = 1.0, f_new = -INFINITY;
+        for (int h = 0; h < 60; h++, t /= 2) {
+            for (size_t l = 0; l < d; l++) trial[l] = theta[l] + t * step[l];
+            f_new = log_post(family, Z, n, d, y, lam, trial, psi);
+            if (f_new > f) break;
+        }
+        if (!(f_new > f)) {
+            (void)log_post(family, Z, n, d, y, lam, theta, psi);
+            stuck = 1;
+            continue;
+        }
+        memcpy(theta, trial, d * sizeof *theta);
+        f = f_new;
+    }
+    bsl_chol_free(&ch);
+    return rc ? rc : BASEL_ENUMERIC;
+}
+
+/* The set atoms[0..k) scored: *ml, *se, mean (k + 1). */
+static int evaluate(exact_state *E, const size_t *atoms, size_t k, double *ml, double *se, double *mean)
+{
+    const size_t n = E->n, d = k + 1, S = E->S;
+    size_t sorted[64];
+    unsigned long h = E->seed * 2654435761UL + 0x9e3779b97f4a7c15UL;
+    for (size_t a = 0; a < k; a++) sorted[a] = atoms[a];
+    for (size_t a = 1; a < k; a++) /* insertion sort: k is small */
+        for (size_t b = a; b > 0 && sorted[b - 1] > sorted[b]; b--) {
+            const size_t t = sorted[b];
+            sorted[b] = sorted[b - 1];
+            sorted[b - 1] = t;
+        }
+    for (size_t a = 0; a < k; a++) h = (h ^ (sorted[a] + 1)) * 1099511628211UL;
+    gsl_rng_set(E->r, h);
+    for (size_t i = 0; i < n; i++) E->Z[i] = 1.0;
+    for (size_t a = 0; a < k; a++) memcpy(E->Z + (a + 1) * n, E->X + sorted[a] * n, n * sizeof(double));
+    E->lamv[0] = E->lam0;
+    for (size_t a = 1; a < d; a++) E->lamv[a] = E->lam;
+    for (size_t a = 0; a < d; a++) E->theta[a] = 0;
+    double log_joint_mode;
+    /* start at the intercept-only fit: link(mean y) */
+    double ybar = 0;
+    for (size_t i = 0; i < n; i++) ybar += E->y[i] / (double)n;
+    ybar = fmin(fmax(ybar, 1e-3), E->family == BSL_GLM_POISSON ? 1e300 : 1 - 1e-3);
+    E->theta[0] = E->family == BSL_GLM_POISSON ? log(ybar) : log(ybar / (1 - ybar));
+    int rc = bsl_glm_laplace(E->family, E->Z, n, d, E->y, E->lamv, E->theta, E->L, &log_joint_mode, E->work);
+    if (rc) return rc;
+    bsl_chol ch = {.k = d, .cap = d, .L = E->L};
+    const double logdet_H = bsl_chol_logdet(&ch);
+    const double log_c = gsl_sf_lngamma((IS_NU + (double)d) / 2) - gsl_sf_lngamma(IS_NU / 2) -
+                         0.5 * (double)d * log(IS_NU * M_PI) + 0.5 * logdet_H;
+    double *lw = E->work, *th = E->work + S, *acc = th + d;
+    double lw_max = -INFINITY;
+    memset(acc, 0, d * sizeof *acc);
+    for (size_t s = 0; s < S; s++) {
+        double e2 = 0;
+        for (size_t a = 0; a < d; a++) {
+            E->eps[a] = gsl_ran_ugaussian(E->r);
+            e2 += E->eps[a] * E->eps[a];
+        }
+        const double scale = sqrt(IS_NU / gsl_ran_chisq(E->r, IS_NU));
+        for (size_t a = 0; a < d; a++) th[a] = E->eps[a] * scale;
+        bsl_chol_solve_upper(&ch, th); /* L' delta = eps scale: delta ~ t with scale H^-1 */
+        double lprior = 0;
+        for (size_t a = 0; a < d; a++) {
+            th[a] += E->theta[a];
+            lprior += 0.5 * log(E->lamv[a] / (2 * M_PI)) - 0.5 * E->lamv[a] * th[a] * th[a];
+        }
+        for (size_t i = 0; i < n; i++) {
+            double v = 0;
+            for (size_t a = 0; a < d; a++) v += E->Z[i + a * n] * th[a];
+            E->psi[i] = v;
+        }
+        const double lq = log_c - 0.5 * (IS_NU + (double)d) * log1p(e2 * scale * scale / IS_NU);
+        lw[s] = bsl_glm_loglik(E->family, E->y, E->psi, n) + lprior - lq;
+        if (lw[s] > lw_max) { /* rescale the running posterior-mean sums */
+            const double f = lw_max > -INFINITY ? exp(lw_max - lw[s]) : 0.0;
+            for (size_t a = 0; a < d; a++) acc[a] *= f;
+            lw_max = lw[s];
+        }
+        const double w = exp(lw[s] - lw_max);
+        for (size_t a = 0; a < d; a++) acc[a] += w * th[a];
+    }
+    double sw = 0, sw2 = 0;
+    for (size_t s = 0; s < S; s++) {
+        const double w = exp(lw[s] - lw_max);
+        sw += w;
+        sw2 += w * w;
+    }
+    const double mw = sw / (double)S, vw = fmax(sw2 / (double)S - mw * mw, 0) * (double)S / (double)(S - 1);
+    *ml = lw_max + log(mw);
+    *se = sqrt(vw / (double)S) / mw;
+    /* the mean in the caller's atom order: sorted position of each atom */
+    mean[0] = acc[0] / sw;
+    for (size_t a = 0; a < k; a++)
+        for (size_t b = 0; b < k; b++)
+            if (sorted[b] == atoms[a]) mean[a + 1] = acc[b + 1] / sw;
+    (void)log_joint_mode;
+    return BASEL_OK;
+}
+
+static void exact_free(void *st)
+{
+    exact_state *E = st;
+    if (!E) return;
+    free(E->X);
+    free(E->y);
+    free(E->active);
+    free(E->pos);
+    free(E->mean);
+    free(E->trial_mean);
+    free(E->Z);
+    free(E->lamv);
+    free(E->theta);
+    free(E->L);
+    free(E->work);
+    free(E->eps);
+    free(E->psi);
+    gsl_rng_free(E->r);
+    free(E);
+}
+
+static int rescore(exact_state *E)
+{
+    const int rc = evaluate(E, E->active, E->k, &E->log_ml, &E->log_ml_se, E->mean);
+    if (!rc) E->max_se = fmax(E->max_se, E->log_ml_se);
+    return rc;
+}
+
+static int exact_create(void **st, const bsl_design *D, const bsl_coef_prior *prior, size_t kmax,
+                        basel_error *err)
+{
+    *st = NULL;
+    if (prior->kind != BSL_COEF_NORMAL) return bsl_fail(err, BASEL_EINVAL, "the logistic model needs --prior normal");
+    if (D->q != 1 || !D->Y || D->c != 1)
+        return bsl_fail(err, BASEL_EINVAL, "the logistic model takes one 0/1 target and the intercept only");
+    if (kmax > 60) return bsl_fail(err, BASEL_ERANGE, "the exact logistic marginal is for at most 60 atoms per subset");
+    exact_state *E = calloc(1, sizeof *E);
+    if (!E) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    const size_t n = D->n, m = D->m, d = kmax + 2;
+    E->D = D;
+    E->n = n;
+    E->m = m;
+    E->kmax = kmax;
+    E->S = prior->is_draws ? prior->is_draws : 4000;
+    E->family = prior->glm_family;
+    E->seed = prior->is_seed;
+    E->lam0 = 1.0 / (prior->intercept_sd * prior->intercept_sd);
+    E->lam = 1.0 / (prior->sd * prior->sd);
+    E->X = bsl_malloc(n * m + 1, sizeof(double));
+    E->y = bsl_malloc(n, sizeof(double));
+    E->active = bsl_malloc(d, sizeof(size_t));
+    E->pos = bsl_malloc(m + 1, sizeof(long));
+    E->mean = bsl_calloc(d, sizeof(double));
+    E->trial_mean = bsl_calloc(d, sizeof(double));
+    E->Z = bsl_malloc(n * d, sizeof(double));
+    E->lamv = bsl_malloc(d, sizeof(double));
+    E->theta = bsl_malloc(d, sizeof(double));
+    E->L = bsl_malloc(d * d, sizeof(double));
+    /* Newton: n (d + 2) + d (d + 2); sampling: S + 2 d */
+    const size_t nw = BSL_MAX(n * (d + 2) + d * (d + 3), E->S + 2 * d);
+    E->work = bsl_malloc(nw, sizeof(double));
+    E->eps = bsl_malloc(d, sizeof(double));
+    E->psi = bsl_malloc(n, sizeof(double));
+    E->r = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!E->X || !E->y || !E->active || !E->pos || !E->mean || !E->trial_mean || !E->Z || !E->lamv || !E->theta ||
+        !E->L || !E->work || !E->eps || !E->psi || !E->r) {
+        exact_free(E);
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    for (size_t j = 0; j < m; j++) {
+        bsl_design_raw_column(D, j, E->X + j * n);
+        E->pos[j] = -1;
+    }
+    bsl_glm_design_y(D, E->y);
+    E->trial_j = -1;
+    const int rc = rescore(E);
+    if (rc) {
+        exact_free(E);
+        return bsl_fail(err, rc, "the GLM's Laplace approximation did not converge");
+    }
+    *st = E;
+    return BASEL_OK;
+}
+
+static void exact_copy(void *dst, const void *src)
+{
+    exact_state *A = dst;
+    const exact_state *B = src;
+    A->k = B->k;
+    memcpy(A->active, B->active, (B->kmax + 1) * sizeof(size_t));
+    memcpy(A->pos, B->pos, B->m * sizeof(long));
+    memcpy(A->mean, B->mean, (B->kmax + 2) * sizeof(double));
+    A->log_ml = B->log_ml;
+    A->log_ml_se = B->log_ml_se;
+    A->max_se = B->max_se;
+    A->trial_j = -1;
+}
+
+static size_t exact_k(const void *st) { return ((const exact_state *)st)->k; }
+static const size_t *exact_active(const void *st) { return ((const exact_state *)st)->active; }
+static long exact_pos(const void *st, size_t j) { return ((const exact_state *)st)->pos[j]; }
+static double exact_log_ml(const void *st) { return ((const exact_state *)st)->log_ml; }
+
+static double exact_try_add(void *st, size_t j)
+{
+    exact_state *E = st;
+    if (E->pos[j] >= 0 || E->k >= E->kmax) return -INFINITY;
+    if (E->trial_j == (long)j) return E->trial_ml;
+    E->active[E->k] = j;
+    if (evaluate(E, E->active, E->k + 1, &E->trial_ml, &E->trial_se, E->trial_mean)) return -INFINITY;
+    E->trial_j = (long)j;
+    return E->trial_ml;
+}
+
+static int exact_add(void *st, size_t j)
+{
+    exact_state *E = st;
+    if (exact_try_add(E, j) == -INFINITY) return BASEL_ENUMERIC;
+    E->active[E->k] = j;
+    E->pos[j] = (long)E->k++;
+    E->log_ml = E->trial_ml;
+    E->log_ml_se = E->trial_se;
+    E->max_se = fmax(E->max_se, E->trial_se);
+    memcpy(E->mean, E->trial_mean, (E->k + 1) * sizeof(double));
+    E->trial_j = -1;
+    return BASEL_OK;
+}
+
+static void exact_remove(void *st, size_t j)
+{
+    exact_state *E = st;
+    const long a = E->pos[j];
+    if (a < 0) return;
+    for (size_t i = (size_t)a; i + 1 < E->k; i++) {
+        E->active[i] = E->active[i + 1];
+        E->pos[E->active[i]] = (long)i;
+    }
+    E->pos[j] = -1;
+    E->k--;
+    E->trial_j = -1;
+    if (rescore(E)) E->log_ml = -INFINITY;
+}
+
+static double exact_try_remove(void *st, size_t j)
+{
+    exact_state *E = st;
+    const long a = E->pos[j];
+    if (a < 0) return -INFINITY;
+    size_t rest[64];
+    size_t k = 0;
+    for (size_t i = 0; i < E->k; i++)
+        if (i != (size_t)a) rest[k++] = E->active[i];
+    double ml, se;
+    return evaluate(E, rest, k, &ml, &se, E->trial_mean) ? -INFINITY : ml;
+}
+
+static void exact_drop_scores(void *st, double *out)
+{
+    exact_state *E = st;
+    for (size_t a = 0; a < E->k; a++) out[a] = exact_try_remove(E, E->active[a]);
+}
+
+static void exact_coef_mean(const void *st, double *beta)
+{
+    const exact_state *E = st;
+    for (size_t a = 0; a < E->k; a++) beta[a] = E->mean[a + 1];
+}
+
+static double exact_sigma2(const void *st, size_t o) { return 1.0; }
+
+static void exact_describe(const void *st, char *buf, size_t len)
+{
+    const exact_state *E = st;
+    snprintf(buf, len,
+             "%s marginal likelihoods by importance sampling (%zu draws per subset from a t_4 at the Laplace "
+             "approximation): largest standard error of a log marginal likelihood %.2g",
+             E->family == BSL_GLM_POISSON ? "Poisson" : "logistic", E->S, E->max_se);
+}
+
+const bsl_model_ops bsl_model_glm_exact = {
+    .name = "logistic (importance sampling)",
+    .create = exact_create,
+    .free = exact_free,
+    .copy = exact_copy,
+    .k = exact_k,
+    .active = exact_active,
+    .pos = exact_pos,
+    .log_ml = exact_log_ml,
+    .try_add = exact_try_add,
+    .add = exact_add,
+    .remove = exact_remove,
+    .drop_scores = exact_drop_scores,
+    .try_remove = exact_try_remove,
+    .coef_mean = exact_coef_mean,
+    .sigma2 = exact_sigma2,
+    .describe = exact_describe,
+};

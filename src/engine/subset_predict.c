@@ -683,64 +683,38 @@ static int glm_counts(vs_ctx *v, const json_t *blk, double level, basel_pred *p,
     free(c.mu);
     free(c.s2);
     free(c.w);
-    gsl_integration_fixed_free(gh);
+    if (gh) gsl_integration_fixed_free(gh);
     if (bad == -2) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     return bad ? bsl_fail(err, BASEL_EPARSE, "the fit's Poisson predictor is malformed") : BASEL_OK;
 }
 
-/* Class probabilities P(y = 1) of the models of blk into p1 (n). */
+/* Class probabilities P(y = 1) of the models of blk into p1 (n): each
+ * model's E[logit^-1(eta)], eta ~ N(mu, s2), by Gauss-Hermite (weight
+ * exp(-t^2): eta = mu + sqrt(2) s t), averaged with the models' weights. */
+typedef struct prob_ctx {
+    const gsl_integration_fixed_workspace *gh;
+    double *p1;
+} prob_ctx;
+
+static void prob_eta(void *ctx, size_t row, size_t model, double weight, double mu, double s2)
+{
+    (void)model;
+    const prob_ctx *c = ctx;
+    double e = 0;
+    for (size_t q = 0; q < GH_NODES; q++)
+        e += c->gh->weights[q] / (1.0 + exp(-(mu + M_SQRT2 * sqrt(s2) * c->gh->x[q])));
+    c->p1[row] += weight * e / sqrt(M_PI);
+}
+
 static int glm_probabilities(vs_ctx *v, const json_t *blk, double *p1)
 {
-    const size_t n = v->n;
     gsl_integration_fixed_workspace *gh = gsl_integration_fixed_alloc(gsl_integration_fixed_hermite, GH_NODES, 0, 1, 0, 0);
-    const json_t *list = json_object_get(blk, "models");
-    const size_t nm = json_array_size(list);
-    double *Bt = bsl_malloc(n * (v->m + 1), sizeof *Bt), *mode = bsl_malloc(v->m + 2, sizeof *mode);
-    double *L = bsl_malloc((v->m + 1) * (v->m + 1), sizeof *L), *zv = bsl_malloc(v->m + 1, sizeof *zv);
-    size_t *atoms = bsl_malloc(v->m + 1, sizeof *atoms);
-    int rc = gh && Bt && mode && L && zv && atoms ? 0 : -2;
+    for (size_t i = 0; i < v->n; i++) p1[i] = 0;
+    prob_ctx c = {gh, p1};
     double W = 0;
-    for (size_t i = 0; i < n && !rc; i++) p1[i] = 0;
-    for (size_t s = 0; s < nm && !rc; s++) {
-        const json_t *o = json_array_get(list, s), *at = json_object_get(o, "atoms");
-        const size_t k = json_array_size(at), dd = k + 1;
-        const double w = json_number_value(json_object_get(o, "weight"));
-        if (k > v->m || read_atoms(at, atoms, k) || bsl_json_read_doubles(json_object_get(o, "mode"), mode, dd) ||
-            bsl_json_read_doubles(json_object_get(o, "factor"), L, dd * dd)) {
-            rc = -1;
-            break;
-        }
-        for (size_t a = 0; a < k && !rc; a++) {
-            if (atoms[a] >= v->m) rc = -1;
-            else bsl_dict_eval(v->dict, atoms[a], v->X, n, n, Bt + a * n);
-        }
-        for (size_t i = 0; i < n && !rc; i++) {
-            /* eta = z'theta ~ N(z'mode, |L^-1 z|^2), z = (1, x_M) */
-            zv[0] = 1.0;
-            for (size_t a = 0; a < k; a++) zv[a + 1] = Bt[a * n + i];
-            double mu = 0, s2 = 0;
-            for (size_t a = 0; a < dd; a++) mu += zv[a] * mode[a];
-            for (size_t a = 0; a < dd; a++) { /* forward substitution, L lower */
-                double u = zv[a];
-                for (size_t l = 0; l < a; l++) u -= L[a + l * dd] * zv[l];
-                zv[a] = u / L[a + a * dd];
-                s2 += zv[a] * zv[a];
-            }
-            double e = 0;
-            for (size_t q = 0; q < GH_NODES; q++) /* weight exp(-t^2): eta = mu + sqrt(2) s t */
-                e += gh->weights[q] / (1.0 + exp(-(mu + M_SQRT2 * sqrt(s2) * gh->x[q])));
-            p1[i] += w * e / sqrt(M_PI);
-        }
-        W += w;
-    }
-    for (size_t i = 0; i < n && !rc && W > 0; i++) p1[i] /= W;
-    if (!rc && !(W > 0)) rc = -1;
-    gsl_integration_fixed_free(gh);
-    free(Bt);
-    free(mode);
-    free(L);
-    free(zv);
-    free(atoms);
+    const int rc = gh ? glm_models(v, blk, prob_eta, &c, &W) : -2;
+    for (size_t i = 0; i < v->n && !rc; i++) p1[i] /= W;
+    if (gh) gsl_integration_fixed_free(gh);
     return rc;
 }
 

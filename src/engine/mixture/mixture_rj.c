@@ -430,6 +430,22 @@ static int alloc_pair(bsl_mix_chain *ch, const gsl_rng *r);
 static void summed_add(bsl_mix_chain *ch, const gsl_rng *r);
 static void summed_remove(bsl_mix_chain *ch, const gsl_rng *r);
 static void summed_exchange(bsl_mix_chain *ch, const gsl_rng *r);
+/* The input to flip, drawn with probability exp(sc[k] / 2 - log Z)
+ * (flip_scores); rounding that leaves u past the sum takes the last
+ * allowed flip. */
+static size_t pick_flip(const double *sc, size_t d, double logZ, const gsl_rng *r)
+{
+    const double u = gsl_rng_uniform(r);
+    double cum = 0;
+    for (size_t t = 0; t < d; t++) {
+        cum += exp(0.5 * sc[t] - logZ);
+        if (u < cum) return t;
+    }
+    for (size_t t = d; t-- > 0;)
+        if (sc[t] > -INFINITY) return t;
+    return d - 1; /* not reached: flip_scores found an allowed flip */
+}
+
 static void informed_birth_death(bsl_mix_chain *ch, const gsl_rng *r);
 static void summed_informed_birth_death(bsl_mix_chain *ch, const gsl_rng *r);
 
@@ -969,15 +985,7 @@ static void informed_birth_death(bsl_mix_chain *ch, const gsl_rng *r)
     column_modes(ch, Wm);
     const double logZ = flip_scores(ch, Wm, sc);
     if (logZ == -INFINITY) return;
-    double u = gsl_rng_uniform(r), cum = 0;
-    size_t k = d;
-    for (size_t t = 0; t < d && k == d; t++) {
-        cum += exp(0.5 * sc[t] - logZ);
-        if (u < cum) k = t;
-    }
-    if (k == d) /* rounding: the last allowed flip */
-        for (size_t t = d; t-- > 0 && k == d;)
-            if (sc[t] > -INFINITY) k = t;
+    const size_t k = pick_flip(sc, d, logZ, r);
     const int add = !ch->active[k];
     const int v = add ? BSL_MIX_ADD : BSL_MIX_REMOVE;
     const double W = add ? column_weight(ch, r, k, COORD_DRAW, &nbeta, nmu, nprec)
@@ -1017,15 +1025,7 @@ static void summed_informed_birth_death(bsl_mix_chain *ch, const gsl_rng *r)
     column_modes(ch, Wm);
     const double logZ = flip_scores(ch, Wm, sc);
     if (logZ == -INFINITY) return;
-    double u = gsl_rng_uniform(r), cum = 0;
-    size_t k = d;
-    for (size_t t = 0; t < d && k == d; t++) {
-        cum += exp(0.5 * sc[t] - logZ);
-        if (u < cum) k = t;
-    }
-    if (k == d) /* rounding: the last allowed flip */
-        for (size_t t = d; t-- > 0 && k == d;)
-            if (sc[t] > -INFINITY) k = t;
+    const size_t k = pick_flip(sc, d, logZ, r);
     const int add = !ch->active[k];
     const int v = add ? BSL_MIX_ADD : BSL_MIX_REMOVE;
     ch->prop[v] += ch->b == 1; /* counted at temperature 1 */

@@ -21,9 +21,12 @@ expect 0 "" -- $VG "$BASEL" predict "$T/m.json" data/classification/pima_te.csv 
 expect 0 "" -- $VG "$BASEL" fit data/linear/iris.csv --method bd --iter 300 --chains 2 --seed 1 --quiet --draws "$T/gd.csv" -o "$T/g.json"
 expect 0 "" -- $VG "$BASEL" fit data/linear/iris.csv --method rj --iter 300 --chains 2 --seed 1 --quiet -o "$T/gr.json"
 expect 0 "" -- $VG "$BASEL" predict "$T/g.json" data/linear/iris.csv -o "$T/p.csv"
-# a checkpoint written at every pause (--checkpoint-every 0.01), then a restart from the last one
-expect 0 "" -- $VG "$BASEL" fit "$D" --method rj --iter 3000 --chains 2 --seed 1 --quiet --checkpoint "$T/c.ckpt" --checkpoint-every 0.01 --draws "$T/c.csv" -o "$T/c.json"
-expect 0 "" -- $VG "$BASEL" fit "$D" --method rj --iter 3000 --chains 2 --seed 1 --quiet --restart "$T/c.ckpt" --draws "$T/c.csv" -o "$T/c.json"
+# a checkpoint written at every pause (--checkpoint-every 0.01), then a restart from the last one;
+# a run that ends before its first pause writes none (rj at 3000 iterations did so in a clean-clone
+# CI run, under valgrind, after rj got faster), so the run is long enough to pause (0.06 s natively)
+expect 0 "" -- $VG "$BASEL" fit "$D" --method rj --iter 30000 --chains 2 --seed 1 --quiet --checkpoint "$T/c.ckpt" --checkpoint-every 0.01 --draws "$T/c.csv" -o "$T/c.json"
+expect 0 "" -- test -s "$T/c.ckpt"
+expect 0 "" -- $VG "$BASEL" fit "$D" --method rj --iter 30000 --chains 2 --seed 1 --quiet --restart "$T/c.ckpt" --draws "$T/c.csv" -o "$T/c.json"
 printf 'a,b,y\n1,2,3\n4,abc,6\n7,8,9\n' > "$T/bad.csv"
 expect 2 "not a number" -- $VG "$BASEL" fit "$T/bad.csv" -o "$T/f.json"
 expect 2 "unknown key" -- $VG "$BASEL" fit "$D" --basis gauss:w=1 -o "$T/f.json"

@@ -154,6 +154,10 @@ typedef struct bsl_engine_def {
      * (exact, problem.c) instead of refusing it. */
     int scale_free;
     int checkpoints;          /* --checkpoint and --restart are accepted (chains.h) */
+    int max_time;             /* --max-time is accepted: its chains stop on a time budget (chains.h) */
+    /* a categorical input's indicator columns are selected as one group
+     * (group.c) with the linear basis: basel_method_groups_factors */
+    int groups_factors;
     /* Run on ctx and fill res. BASEL_ECANCELLED when progress asked to stop. */
     int (*fit)(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err);
     /* Predict n rows of X (n x d column-major, standardised as at fit time)

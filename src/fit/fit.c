@@ -218,10 +218,9 @@ static int max_time_option(bsl_engine_ctx *ctx, const bsl_params *user, basel_er
     const char *mt = bsl_params_get(user, "max-time");
     ctx->max_time = 0;
     if (!mt || !*mt) return BASEL_OK;
-    const char *name = ctx->def->name;
-    if (strcmp(name, "bd") && strcmp(name, "rj") && strcmp(name, "ssvs"))
+    if (!ctx->def->max_time)
         return bsl_fail(err, BASEL_EINVAL, "--max-time: --method %s cannot stop on a time budget (bd, rj and ssvs can)",
-                        name);
+                        ctx->def->name);
     ctx->max_time = strtod(mt, NULL); /* checked against the catalogue */
     return BASEL_OK;
 }

@@ -131,15 +131,14 @@ const char *basel_method_option_default(const char *method, const char *option)
     return bsl_engine_default(e, option);
 }
 
-/* The one rule for categorical inputs: only the linear subset engines
- * select a factor's indicator columns together; the others would split a
- * factor into unrelated indicators or have no indicators at all (kernel
- * bases). */
+/* The one rule for categorical inputs: the engines whose table entry says
+ * so (the linear subset engines) select a factor's indicator columns
+ * together, with the linear basis; the others would split a factor into
+ * unrelated indicators or have no indicators at all (kernel bases). */
 int basel_method_groups_factors(const char *method, const char *basis)
 {
     const bsl_engine_def *e = bsl_engine_find(method);
-    if (!e) return 0;
+    if (!e || !e->groups_factors) return 0;
     if (!basis) basis = bsl_engine_default(e, "basis");
-    const int subset = !strcmp(e->name, "enumerate") || !strcmp(e->name, "bd") || !strcmp(e->name, "rj");
-    return subset && basis && !strcmp(basis, "linear");
+    return basis && !strcmp(basis, "linear");
 }

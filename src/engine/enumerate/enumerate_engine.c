@@ -28,6 +28,7 @@ const bsl_engine_def bsl_engine_enumerate = {
     .models = bsl_subset_models,
     .keeps_draws = 0,
     .scale_free = 1,
+    .groups_factors = 1,
     .fit = fit,
     .predict = bsl_subset_predict,
     .check = bsl_subset_check,

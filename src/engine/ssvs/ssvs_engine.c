@@ -27,6 +27,7 @@ const bsl_engine_def bsl_engine_ssvs = {
     .models = bsl_subset_models,
     .keeps_draws = 1,
     .checkpoints = 1,
+    .max_time = 1,
     .fit = fit,
     .predict = bsl_subset_predict,
     .check = bsl_subset_check,

@@ -700,6 +700,27 @@ static void update_L(bsl_mix_chain *ch, size_t j, double sign)
     ch->L = ch->Lnew, ch->Lnew = t;
 }
 
+/* An accepted add of input j with its drawn parameters (beta, mu, prec),
+ * and an accepted removal, whose beta is redrawn from its prior. */
+static void accept_add(bsl_mix_chain *ch, size_t j, double beta, const double *mu, const double *prec)
+{
+    const size_t D = ch->m->D;
+    memcpy(ch->mu + j * D, mu, D * sizeof *mu);
+    memcpy(ch->prec + j * D, prec, D * sizeof *prec);
+    ch->beta[j] = beta;
+    ch->active[j] = 1;
+    ch->I++;
+    update_L(ch, j, +1);
+}
+
+static void accept_remove(bsl_mix_chain *ch, const gsl_rng *r, size_t j)
+{
+    update_L(ch, j, -1);
+    ch->active[j] = 0;
+    ch->I--;
+    drop_beta(ch, r, j);
+}
+
 static void alloc_add(bsl_mix_chain *ch, const gsl_rng *r)
 {
     const bsl_mix_model *m = ch->m;
@@ -714,12 +735,7 @@ static void alloc_add(bsl_mix_chain *ch, const gsl_rng *r)
     ch->prop[BSL_MIX_ADD] += ch->b == 1; /* counted at temperature 1 */
     if (!(log(gsl_rng_uniform_pos(r)) < log_A)) return;
     ch->acc[BSL_MIX_ADD] += ch->b == 1;
-    memcpy(ch->mu + j * D, nmu, D * sizeof *nmu);
-    memcpy(ch->prec + j * D, nprec, D * sizeof *nprec);
-    ch->beta[j] = nbeta;
-    ch->active[j] = 1;
-    ch->I = I0 + 1;
-    update_L(ch, j, +1);
+    accept_add(ch, j, nbeta, nmu, nprec);
 }
 
 static void alloc_remove(bsl_mix_chain *ch, const gsl_rng *r)
@@ -735,10 +751,7 @@ static void alloc_remove(bsl_mix_chain *ch, const gsl_rng *r)
     ch->prop[BSL_MIX_REMOVE] += ch->b == 1; /* counted at temperature 1 */
     if (!(log(gsl_rng_uniform_pos(r)) < log_A)) return;
     ch->acc[BSL_MIX_REMOVE] += ch->b == 1;
-    update_L(ch, j, -1);
-    ch->active[j] = 0;
-    ch->I = I0 - 1;
-    drop_beta(ch, r, j);
+    accept_remove(ch, r, j);
 }
 
 static void alloc_exchange(bsl_mix_chain *ch, const gsl_rng *r)
@@ -997,19 +1010,8 @@ static void informed_birth_death(bsl_mix_chain *ch, const gsl_rng *r)
     ch->prop[v] += ch->b == 1; /* counted at temperature 1 */
     if (!(log(gsl_rng_uniform_pos(r)) < log_A)) return;
     ch->acc[v] += ch->b == 1;
-    if (add) {
-        memcpy(ch->mu + k * D, nmu, D * sizeof *nmu);
-        memcpy(ch->prec + k * D, nprec, D * sizeof *nprec);
-        ch->beta[k] = nbeta;
-        ch->active[k] = 1;
-        ch->I = I0 + 1;
-        update_L(ch, k, +1);
-    } else {
-        update_L(ch, k, -1);
-        ch->active[k] = 0;
-        ch->I = I0 - 1;
-        drop_beta(ch, r, k);
-    }
+    if (add) accept_add(ch, k, nbeta, nmu, nprec);
+    else accept_remove(ch, r, k);
 }
 
 /* The informed choice with the allocations summed out (top of the file):

@@ -4,16 +4,17 @@
 
 usage: bench/kernel/run.py DATASET [--splits N] [--basel build/basel] [--no-peers]
        [--basis SPEC] [--iter T] [--extra "more basel options"]
-       [--relevance none,select,grid]
+       [--relevance none,select,grid,ml]
   DATASET: mcycle (MASS, 100/33), diabetes (scikit-learn, 342/100),
            boston (481/25, PEERS.md), sinc (Tipping, 100 points, RMSE vs f)
 
 basel: `fit --method bd` with the defaults (a multi-scale Gaussian dictionary,
 gauss:r=auto, inputs standardised by --standardize auto) plus --basis/--iter
 given here; test error of the model average (bma) and of the prevalence model,
-its number of atoms, fit seconds. --relevance runs basel once per mode listed
+its number of atoms, the fit's CPU seconds (peers: wall seconds). --relevance runs basel once per mode listed
 (bd --relevance: the inputs' relevance inside the kernel sampled with the
-atoms, issue 16 item 2) and prints the inputs' mean PIP over the splits. Peers (Debian's r-cran-kernlab and
+atoms, issue 16 item 2; ml: a scale per input by the type-II maximum likelihood of an
+ARD Gaussian process, fixed before the run) and prints the inputs' mean PIP (or scale) over the splits. Peers (Debian's r-cran-kernlab and
 python3-sklearn): kernlab rvm (automatic width), scikit-learn SVR (RBF; C,
 gamma, epsilon by 5-fold CV) and GaussianProcessRegressor with an ARD RBF
 kernel plus white noise (ML-II, 3 restarts). Inputs standardised on each
@@ -52,8 +53,8 @@ def se(v):
     return math.sqrt(sum((x - m) ** 2 for x in v) / (len(v) - 1) / len(v)) if len(v) > 1 else float("nan")
 
 
-def show(name, err, atoms, secs, unit):
-    print("%-34s %s %8.4g +- %-7.3g  atoms %6.1f  fit s %6.2f" % (name, unit, mean(err), se(err), mean(atoms), mean(secs)))
+def show(name, err, atoms, secs, unit, what="fit s"):
+    print("%-34s %s %8.4g +- %-7.3g  atoms %6.1f  %s %6.2f" % (name, unit, mean(err), se(err), mean(atoms), what, mean(secs)))
 
 
 def split_sets(name, nsplit):
@@ -97,9 +98,10 @@ def run_basel(args, header, target, sets, rmse, tmp, relevance="none"):
         opts += args.extra.split()
         if relevance != "none":
             opts += ["--relevance", relevance]
-        t0 = time.time()
+        c0 = os.times()
         subprocess.run([args.basel, "fit", train, "--quiet", "-o", fit] + opts, check=True)
-        res["s"].append(time.time() - t0)
+        c1 = os.times()  # CPU seconds of the fit (user + system of the child): the machine may be loaded
+        res["s"].append(c1.children_user + c1.children_system - c0.children_user - c0.children_system)
         doc = json.load(open(fit))
         for m in ("bma", "prevalence", "hpm"):
             out = os.path.join(tmp, "pred.csv")
@@ -107,9 +109,11 @@ def run_basel(args, header, target, sets, rmse, tmp, relevance="none"):
             res[m].append(err_of([float(r[target + "_mean"]) for r in read_csv(out)], truth, rmse))
         res["k"].append(len(doc["selected"]["prevalence"]))
         res["k_hpm"].append(len(doc["selected"]["hpm"]))
-        if "relevance" in doc:
-            res["inputs"] = doc["relevance"]["inputs"]
-            res["pip"].append(doc["relevance"]["pip"])
+        if "relevance" in doc:  # select|grid: the inputs' PIPs; ml: their scales
+            rel = doc["relevance"]
+            res["inputs"] = rel["inputs"]
+            res["pip"].append(rel["pip"] if "pip" in rel else rel["selected_scale"])
+            res["what"] = "PIPs" if "pip" in rel else "scales (ml)"
     return res
 
 
@@ -186,12 +190,12 @@ def main():
             if args.extra:
                 label += " " + args.extra
             print(label + ("" if mode == "none" else " --relevance " + mode))
-            show("  basel bd, model average", b["bma"], b["k"], b["s"], unit)
-            show("  basel bd, prevalence model", b["prevalence"], b["k"], b["s"], unit)
-            show("  basel bd, highest-probability model", b["hpm"], b["k_hpm"], b["s"], unit)
+            show("  basel bd, model average", b["bma"], b["k"], b["s"], unit, "fit cpu s")
+            show("  basel bd, prevalence model", b["prevalence"], b["k"], b["s"], unit, "fit cpu s")
+            show("  basel bd, highest-probability model", b["hpm"], b["k_hpm"], b["s"], unit, "fit cpu s")
             if b["pip"]:
                 pips = [mean([p[a] for p in b["pip"]]) for a in range(len(b["inputs"]))]
-                print("  input PIPs (mean over splits): " +
+                print("  input %s (mean over splits): " % b["what"] +
                       " ".join("%s %.2f" % (n, p) for n, p in zip(b["inputs"], pips)))
             sys.stdout.flush()
         if args.no_peers:

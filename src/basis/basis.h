@@ -91,6 +91,36 @@ void bsl_dict_eval_scaled(const bsl_dict *dict, size_t j, const double *X, size_
 /* Give a radial dictionary its inputs' relevance factors (d values, each
  * finite and >= 0); NULL clears them (all 1). BASEL_ENOMEM. */
 int bsl_dict_set_input_scale(bsl_dict *dict, const double *scale);
+/* Empirical-Bayes input scales (bd --relevance ml; ard.c): the per-input
+ * factors eta_a of the kernel's distance r^2 = sum_a (eta_a (x_a - c_a))^2
+ * that maximise the marginal likelihood of a Gaussian process with the ARD
+ * squared-exponential kernel, signal and noise variances (type-II maximum
+ * likelihood), on the n x d inputs X and n x c targets Y (column-major; at
+ * most BSL_ARD_MAX_ROWS rows are used, a fixed stride sample above). An
+ * input whose length scale 1/eta_a exceeds 100 of its standard deviations
+ * gets 0 (left out of every kernel). scale: d values out. info may be NULL.
+ * BASEL_EINVAL (sizes), BASEL_ENOMEM, BASEL_ENUMERIC. Deterministic. */
+#define BSL_ARD_MAX_ROWS 500
+#define BSL_ARD_MAX_INPUTS 64
+typedef struct bsl_ard_info {
+    double log_ml;            /* the GP's log marginal likelihood at the optimum (standardised targets) */
+    double signal_var, noise_var; /* of the standardised targets */
+    size_t rows, evaluations; /* rows used; evaluations of the likelihood */
+} bsl_ard_info;
+int bsl_ard_ml(const double *X, size_t n, size_t d, const double *Y, size_t c, double *scale, bsl_ard_info *info,
+               basel_error *err);
+/* The GP's log marginal likelihood at log eta (d), log s2, log noise for
+ * inputs and targets used as given (no standardisation, every row), and its
+ * gradient in those d + 2 parameters into grad when not NULL (the
+ * optimiser's function, exposed for the tests). NAN when out of memory. */
+double bsl_ard_log_ml(const double *X, size_t n, size_t d, const double *Y, size_t c, const double *log_eta,
+                      double log_s2, double log_noise, double *grad);
+/* bsl_dict_create with the inputs' relevance factors scale (d values >= 0,
+ * or NULL: as bsl_dict_create) set on the dictionary, and r=auto's grid
+ * taken from the median distance under them (so the widths are in the
+ * scaled units, as a width given by r=...). */
+int bsl_dict_create_scaled(bsl_dict **out, const char *spec, const double *X, size_t n, size_t d,
+                           const double *scale, basel_error *err);
 /* A short name for atom j ("x3", "gauss@17", "legendre2"); input_names may
  * be NULL (then inputs are called x1..xd). */
 void bsl_dict_atom_name(const bsl_dict *dict, size_t j, const char *const *input_names,

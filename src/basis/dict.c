@@ -47,8 +47,28 @@ int bsl_dict_make(bsl_dict **out, bsl_basis_kind kind, size_t d, size_t m, doubl
     return BASEL_OK;
 }
 
+/* The median distance between the rows of X under the relevance factors
+ * scale (NULL: as given); r=auto's delta. */
+static double scaled_median_distance(const double *X, size_t n, size_t d, const double *scale)
+{
+    if (!scale) return bsl_dict_median_distance(X, n, d);
+    double *Xs = bsl_malloc(n * d, sizeof *Xs);
+    if (!Xs) return 1.0; /* only the grid's scale, as bsl_dict_median_distance's own failure */
+    for (size_t a = 0; a < d; a++)
+        for (size_t i = 0; i < n; i++) Xs[a * n + i] = X[a * n + i] * scale[a];
+    const double delta = bsl_dict_median_distance(Xs, n, d);
+    free(Xs);
+    return delta;
+}
+
 int bsl_dict_create(bsl_dict **out, const char *text, const double *X, size_t n, size_t d,
                     basel_error *err)
+{
+    return bsl_dict_create_scaled(out, text, X, n, d, NULL, err);
+}
+
+int bsl_dict_create_scaled(bsl_dict **out, const char *text, const double *X, size_t n, size_t d,
+                           const double *scale, basel_error *err)
 {
     bsl_spec s;
     int rc = bsl_spec_parse(&s, "basis", text, err);
@@ -70,7 +90,7 @@ int bsl_dict_create(bsl_dict **out, const char *text, const double *X, size_t n,
         }
         if (autow) {
             /* the grid of basis.h: {1/4, 1/2, 1, 2} x the median distance */
-            const double delta = bsl_dict_median_distance(X, n, d);
+            const double delta = scaled_median_distance(X, n, d, scale);
             nw = 4;
             for (size_t a = 0; a < nw; a++) widths[a] = delta * ldexp(1.0, (int)a - 2);
         } else if ((rc = bsl_spec_list(&s, "r", BSL_DICT_MAX_WIDTHS, 1e-300, 1e300, widths, &nw, err))) {
@@ -128,6 +148,8 @@ int bsl_dict_create(bsl_dict **out, const char *text, const double *X, size_t n,
         if (rc) bsl_dict_free(*out), *out = NULL;
         else (*out)->per_scale = n;
     }
+    if (!rc && scale && bsl_basis_is_radial((bsl_basis_kind)kind) && (rc = bsl_dict_set_input_scale(*out, scale)))
+        bsl_dict_free(*out), *out = NULL;
     if (rc) return bsl_fail(err, rc, "out of memory");
     return BASEL_OK;
 }

@@ -76,10 +76,12 @@ static const bsl_option_def catalogue[] = {
     {"swap", BSL_OPT_REAL, 0, 1e6, NULL,
      "rate of swap events per unit time (an active atom replaced by a dormant one in one event, so the process "
      "crosses between near-duplicate inputs; 0: births and deaths only)"},
-    {"relevance", BSL_OPT_CHOICE, 0, 0, "none|select|grid",
+    {"relevance", BSL_OPT_CHOICE, 0, 0, "none|select|grid|ml",
      "input relevance inside a radial kernel's distance, sampled with the atoms: select (each input in or out, a "
      "posterior inclusion probability per input) or grid (each input's scale in {0, 1/2, 1, 2}); the fit is then "
-     "refitted with the inputs of PIP >= 0.5, each at its posterior mean scale given inclusion (docs/FIT.md \"relevance\")"},
+     "refitted with the inputs of PIP >= 0.5, each at its posterior mean scale given inclusion. ml: a scale per input "
+     "fixed before the run, by the type-II maximum likelihood of a Gaussian process with an ARD kernel (empirical "
+     "Bayes, not sampled; r=auto's widths are then in those scaled units) (docs/FIT.md \"relevance\")"},
     {"relevance-every", BSL_OPT_COUNT, 1, BIG, NULL, "blocks between moves on the inputs' relevance (each rebuilds the active columns)"},
     {"relevance-steps", BSL_OPT_COUNT, 1, 100000, NULL,
      "annealing steps of a move on the inputs' relevance: the atoms are carried towards the new scales by this many "

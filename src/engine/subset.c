@@ -559,7 +559,56 @@ static int chains_dropped(bsl_result *res, size_t used, size_t planned)
 static int relevance_on(const bsl_params *st)
 {
     const char *r = bsl_params_get(st, "relevance");
-    return r && strcmp(r, "none") != 0;
+    return r && strcmp(r, "none") != 0 && strcmp(r, "ml") != 0;
+}
+
+/* Whether the inputs' scales are chosen before the run (bd --relevance ml). */
+static int relevance_ml(const bsl_params *st)
+{
+    const char *r = bsl_params_get(st, "relevance");
+    return r && strcmp(r, "ml") == 0;
+}
+
+/* --relevance ml: the inputs' scales by the type-II maximum likelihood of a
+ * Gaussian process (basis.h bsl_ard_ml), then the dictionary again under
+ * them (r=auto's grid from the median distance at those scales). */
+static int ml_dictionary(bsl_dict **dict, const char *spec, const bsl_problem *P, double *scale,
+                         bsl_ard_info *info, basel_error *err)
+{
+    if (P->stats || !bsl_basis_is_radial((*dict)->kind))
+        return bsl_fail(err, BASEL_EINVAL,
+                        "--relevance ml: the inputs' relevance is a factor in a kernel's distance; it needs a radial "
+                        "--basis (gauss, cubic, tps, lin-rbf) fitted on rows (not --stats)");
+    if (P->group_start)
+        return bsl_fail(err, BASEL_EINVAL, "--relevance ml: not with a categorical input ('%s')", P->factors[0].input);
+    int rc = bsl_ard_ml(P->X, P->n, P->d, P->Y, P->c, scale, info, err);
+    if (rc) return rc;
+    bsl_dict *scaled = NULL;
+    if ((rc = bsl_dict_create_scaled(&scaled, spec, P->X, P->n, P->d, scale, err))) return rc;
+    bsl_dict_free(*dict);
+    *dict = scaled;
+    return BASEL_OK;
+}
+
+/* FIT.json's "relevance" for --relevance ml (docs/FIT.md). 1 when out of
+ * memory. */
+static int ml_json(bsl_result *res, const bsl_problem *P, const double *scale, const bsl_ard_info *info)
+{
+    json_t *o = json_object(), *names = json_array();
+    int bad = !o || !names;
+    for (size_t a = 0; a < P->d && !bad; a++) bsl_json_push(names, json_string(P->input_names[a]), &bad);
+    bsl_json_put(o, "mode", json_string("ml"), &bad);
+    bsl_json_put(o, "inputs", names, &bad);
+    bsl_json_put(o, "selected_scale", bsl_json_doubles(scale, P->d), &bad);
+    bsl_json_put(o, "gp_log_ml", bsl_json_real(info->log_ml), &bad);
+    bsl_json_put(o, "gp_signal_var", bsl_json_real(info->signal_var), &bad);
+    bsl_json_put(o, "gp_noise_var", bsl_json_real(info->noise_var), &bad);
+    bsl_json_put(o, "gp_rows", bsl_json_real((double)info->rows), &bad);
+    bsl_json_put(o, "gp_evaluations", bsl_json_real((double)info->evaluations), &bad);
+    if (!bad && !res->extra) bad = !(res->extra = json_object());
+    if (!bad) bsl_json_put(res->extra, "relevance", o, &bad);
+    else json_decref(o);
+    return bad;
 }
 
 /* The scales the refit uses (bd_relevance.h): input a at E[eta_a | eta_a >
@@ -626,7 +675,9 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     bsl_design *D = NULL, *V = NULL;
     bsl_vs_problem pb = {0}, pg;
     bsl_vs_result *vr = calloc(1, sizeof *vr), *vc = NULL, *vrel = NULL;
-    const int relevance = relevance_on(st);
+    const int relevance = relevance_on(st), rel_ml = relevance_ml(st);
+    double ml_scale[BSL_ARD_MAX_INPUTS];
+    bsl_ard_info ml_info = {0};
     bsl_params st_refit;
     const size_t *gstart = P->group_start; /* categorical inputs: atoms are groups of columns */
     bsl_run run;
@@ -634,6 +685,7 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     int rc = vr ? BASEL_OK : bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (!rc) rc = bsl_params_size(st, "gram-memory", 256, 1, 1 << 20, &gram_mb, err);
     if (!rc) rc = bsl_dict_create(&dict, bsl_params_get(st, "basis"), P->X, P->n, P->d, err);
+    if (!rc && rel_ml) rc = ml_dictionary(&dict, bsl_params_get(st, "basis"), P, ml_scale, &ml_info, err);
     if (!rc) rc = scale_iter(ctx, P->d, err);
     if (!rc && P->stats) rc = bsl_design_create_stats(&D, dict, P->stats, err); /* no rows: fit/stats.c */
     else if (!rc) /* with --relevance the chains compute their own columns: a streamed design (1 evaluation) */
@@ -674,6 +726,11 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
         rc = bsl_fail(err, BASEL_EINVAL, "--checkpoint and --restart: not for a fit with a categorical input ('%s')",
                       P->factors[0].input);
         goto out;
+    }
+    if (rel_ml) { /* the scales are fixed: a plain run on the scaled dictionary */
+        st_refit = *st;
+        bsl_params_set(&st_refit, "relevance", "none");
+        run.params = &st_refit;
     }
     if (relevance) {
         /* two stages (bd_relevance.h): the chains sample (atoms, eta); then
@@ -774,6 +831,10 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
             rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
             goto out;
         }
+    }
+    if (rel_ml && ml_json(res, P, ml_scale, &ml_info)) {
+        rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        goto out;
     }
     if (ctx->keep_draws && vr->ndraws) {
         res->draws = vr;

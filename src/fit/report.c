@@ -156,12 +156,44 @@ static void selected(strbuf *b, const json_t *doc)
 }
 
 /* exp(log_bf) in 10 characters (and e^x past what a double holds). */
+/* FIT.json's relevance for --relevance ml (docs/FIT.md): each input's
+ * scale and length scale, largest scale first. */
+static void relevance_ml(strbuf *b, const json_t *r)
+{
+    const json_t *names = json_object_get(r, "inputs"), *sel = json_object_get(r, "selected_scale");
+    const size_t d = json_array_size(names);
+    if (!d || json_array_size(sel) != d) return;
+    add(b, "\nInput scales inside the kernel (--relevance ml: type-II maximum likelihood of an ARD Gaussian process "
+           "on %.0f rows, log ML %.3f; not sampled)\n",
+        json_number_value(json_object_get(r, "gp_rows")), json_number_value(json_object_get(r, "gp_log_ml")));
+    add(b, "  %-16s %10s %14s\n", "input", "scale", "length scale");
+    unsigned char *done = calloc(d, 1);
+    for (size_t t = 0; t < d && done; t++) {
+        size_t best = d;
+        for (size_t a = 0; a < d; a++)
+            if (!done[a] && (best == d || json_number_value(json_array_get(sel, a)) >
+                                              json_number_value(json_array_get(sel, best))))
+                best = a;
+        done[best] = 1;
+        const double s = json_number_value(json_array_get(sel, best));
+        if (s > 0) add(b, "  %-16s %10.4g %14.4g\n", json_string_value(json_array_get(names, best)), s, 1 / s);
+        else add(b, "  %-16s %10s %14s\n", json_string_value(json_array_get(names, best)), "0", "(left out)");
+    }
+    if (!done) b->failed = 1;
+    free(done);
+    add(b, "  (the atoms above are fitted at these scales; widths are in the scaled units)\n");
+}
+
 /* FIT.json's relevance (bd --relevance; docs/FIT.md): each input's PIP
  * inside the kernel, its posterior mean scale and the scale the atoms were
  * refitted with, most relevant first. */
 static void relevance(strbuf *b, const json_t *doc)
 {
     const json_t *r = json_object_get(doc, "relevance");
+    if (r && strcmp(str_at(r, "mode"), "ml") == 0) {
+        relevance_ml(b, r);
+        return;
+    }
     const json_t *names = json_object_get(r, "inputs"), *pip = json_object_get(r, "pip");
     const json_t *sc = json_object_get(r, "scale_mean"), *sel = json_object_get(r, "selected_scale");
     const size_t d = json_array_size(names);

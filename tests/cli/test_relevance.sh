@@ -6,7 +6,8 @@
 # predict (engine.basis.input_scale): with x2 and x3 at scale 0 the refit is
 # the very fit of x1 alone (same seed: the same columns, bit for bit, so the
 # same predictions); the summary shows the table; a bad input_scale is
-# refused by path; options that cannot go with it are refused.
+# refused by path; options that cannot go with it are refused. --relevance
+# ml: the scales chosen before the run, x1 kept and the noise inputs left out.
 source "$(dirname "$0")/lib.sh" "$1"
 /usr/bin/python3 - "$T/d.csv" <<'EOF'
 import math, random, sys
@@ -42,6 +43,24 @@ import json, sys
 r = json.load(open('$T/grid.json'))['relevance']
 ok = r['mode'] == 'grid' and all(0 <= s <= 2 for s in r['scale_mean']) and r['selected_scale'][0] > 0
 print('grid scales' if ok else r); sys.exit(0 if ok else 1)"
+# ml: the scales by a Gaussian process's type-II maximum likelihood, fixed
+# before the run (basis.h bsl_ard_ml): x1 in, the noise inputs at 0, the
+# scales carried to predict, which fits the training rows to about the noise
+expect 0 "" -- "$BASEL" fit "$D" --target y --basis gauss --model-prior poisson:mean=3 --iter 2000 --seed 3 --quiet \
+    --relevance ml -o "$T/ml.json"
+expect 0 "" -- "$BASEL" predict "$T/ml.json" "$D" -o "$T/p_ml.csv"
+expect 0 "ml scales" -- /usr/bin/python3 -c "
+import csv, json, math, sys
+d = json.load(open('$T/ml.json')); r = d['relevance']; s = r['selected_scale']
+ok = r['mode'] == 'ml' and s[0] > 0 and s[1] == 0 and s[2] == 0 and d['engine']['basis']['input_scale'] == s
+ok = ok and r['gp_rows'] == 60 and r['gp_noise_var'] > 0 and 'pip' not in r
+p = [float(x['y_mean']) for x in csv.DictReader(open('$T/p_ml.csv'))]
+y = [float(x['y']) for x in csv.DictReader(open('$D'))]
+rmse = math.sqrt(sum((a - b) ** 2 for a, b in zip(p, y)) / len(y))
+ok = ok and rmse < 0.15
+print('ml scales' if ok else 'unexpected: %s rmse %g' % (r, rmse)); sys.exit(0 if ok else 1)"
+expect 0 "Input scales inside the kernel \(--relevance ml" -- "$BASEL" summary "$T/ml.json"
+expect 2 "--relevance ml: .*radial" -- "$BASEL" fit "$D" --target y --basis linear --relevance ml --quiet -o "$T/x.json"
 # a hand-edited scale is refused by its path
 /usr/bin/python3 -c "
 import json

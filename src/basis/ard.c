@@ -16,7 +16,7 @@
  * Not Bayesian: the scales are a point estimate made before the dictionary
  * exists, and the atoms' posterior is conditional on them (docs/FIT.md
  * "relevance"). Cost: every evaluation factors an n_s x n_s matrix, O(n_s^3)
- * with n_s = min(n, BSL_ARD_MAX_ROWS) rows (a fixed stride sample above), so
+ * with n_s = min(n, BSL_ARD_MAX_ROWS) rows (evenly spaced rows above), so
  * it stays a few seconds whatever n; the optimiser (GSL's BFGS) takes a few
  * hundred evaluations. The inputs and targets are standardised here on
  * those rows; the scales returned are for the inputs as given.
@@ -170,18 +170,18 @@ static int minimise(ard_work *w, double *theta, size_t iters)
     return status == GSL_SUCCESS ? BASEL_OK : BASEL_ENUMERIC;
 }
 
-/* Standardise the stride sample of rows: Xs (n_s x d), Ys (n_s x c), sd the
+/* Standardise the sample of rows (rows i n / n_s, i < n_s: all of them
+ * when n <= n_s): Xs (n_s x d), Ys (n_s x c), sd the
  * inputs' standard deviations (0 for a constant input, whose column is then
  * all 0). */
 static void sample_rows(const double *X, size_t n, size_t d, const double *Y, size_t c, size_t ns, double *Xs,
                         double *Ys, double *sd)
 {
-    const size_t stride = n / ns;
     for (size_t a = 0; a < d + c; a++) {
         const double *src = a < d ? X + a * n : Y + (a - d) * n;
         double *dst = a < d ? Xs + a * ns : Ys + (a - d) * ns;
         double mean = 0, ss = 0;
-        for (size_t i = 0; i < ns; i++) mean += dst[i] = src[i * stride];
+        for (size_t i = 0; i < ns; i++) mean += dst[i] = src[i * n / ns]; /* evenly spread over the rows */
         mean /= (double)ns;
         for (size_t i = 0; i < ns; i++) ss += (dst[i] - mean) * (dst[i] - mean);
         const double s = ns > 1 ? sqrt(ss / (double)(ns - 1)) : 0;

@@ -96,7 +96,7 @@ int bsl_dict_set_input_scale(bsl_dict *dict, const double *scale);
  * that maximise the marginal likelihood of a Gaussian process with the ARD
  * squared-exponential kernel, signal and noise variances (type-II maximum
  * likelihood), on the n x d inputs X and n x c targets Y (column-major; at
- * most BSL_ARD_MAX_ROWS rows are used, a fixed stride sample above). An
+ * most BSL_ARD_MAX_ROWS rows are used, rows i n / 500, i < 500, above). An
  * input whose length scale 1/eta_a exceeds 100 of its standard deviations
  * gets 0 (left out of every kernel). scale: d values out. info may be NULL.
  * BASEL_EINVAL (sizes), BASEL_ENOMEM, BASEL_ENUMERIC. Deterministic. */

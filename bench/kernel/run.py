@@ -108,6 +108,8 @@ def run_basel(args, header, target, sets, rmse, tmp, relevance="none"):
             subprocess.run([args.basel, "predict", fit, test, "--model", m, "-o", out], check=True)
             res[m].append(err_of([float(r[target + "_mean"]) for r in read_csv(out)], truth, rmse))
         res["k"].append(len(doc["selected"]["prevalence"]))
+        print("  split %d: bma %.4g prevalence %.4g hpm %.4g atoms %d" % (i + 1, res["bma"][-1], res["prevalence"][-1],
+                                                                       res["hpm"][-1], res["k"][-1]), file=sys.stderr, flush=True)
         res["k_hpm"].append(len(doc["selected"]["hpm"]))
         if "relevance" in doc:  # select|grid: the inputs' PIPs; ml: their scales
             rel = doc["relevance"]

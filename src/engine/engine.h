@@ -177,6 +177,14 @@ typedef struct bsl_engine_def {
      * the one place that says which engines take --family */
     const struct bsl_model_ops *binomial;
     const struct bsl_model_ops *poisson; /* the same for --family poisson */
+    /* Subset engines (subset.c), each may be NULL. run_length: settle the
+     * default run length for d inputs into settings (a user's --iter is
+     * theirs; NULL: iter as the defaults give it). evaluations: the model
+     * evaluations (try_add and the like) one iteration makes on m atoms,
+     * for the design's dense-or-streamed choice (NULL: unknown, dense
+     * whenever it fits in --gram-memory). */
+    int (*run_length)(bsl_params *settings, const bsl_params *user, size_t d, basel_error *err);
+    double (*evaluations)(const bsl_params *settings, size_t m, size_t d);
 } bsl_engine_def;
 
 /* The model table e runs for --family family ("gaussian": NULL, the

@@ -30,11 +30,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Bounds on the standardised problem, as scikit-learn's defaults for the GP
- * peer: a length scale between 0.01 and 1000 standard deviations; signal and
- * noise variances (of the standardised target) in [1e-4, 1e4] and [1e-6, 10]
- * (the lower noise bound keeps K positive definite: its condition number is
- * then at most about n s2 / 1e-6). */
+/* Bounds on the standardised problem: a length scale between 0.01 and 1000
+ * standard deviations (those of the GP peer in bench/kernel/run.py); signal
+ * and noise variances of the standardised target in [1e-4, 1e4] and
+ * [1e-6, 10] (the lower noise bound keeps K positive definite: its
+ * condition number is at most 1 + n s2 / sigma2). */
 static const double LOG_ETA_LO = -6.907755278982137, LOG_ETA_HI = 4.605170185988092; /* log 1e-3, log 1e2 */
 static const double LOG_S2_LO = -9.210340371976182, LOG_S2_HI = 9.210340371976182;   /* log 1e-4, log 1e4 */
 static const double LOG_N2_LO = -13.815510557964274, LOG_N2_HI = 2.302585092994046; /* log 1e-6, log 10 */

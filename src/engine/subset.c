@@ -679,9 +679,9 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
         /* two stages (bd_relevance.h): the chains sample (atoms, eta); then
          * the atoms are fitted again under the selected scales, so that
          * every predictor, the model average included, is one dictionary's */
-        if (V || run.checkpoint || run.restart) {
+        if (V || glm || run.checkpoint || run.restart) {
             rc = bsl_fail(err, BASEL_EINVAL, "--relevance: not with %s",
-                          V ? "a categorical input" : "--checkpoint or --restart");
+                          V ? "a categorical input" : glm ? "--family binomial or poisson" : "--checkpoint or --restart");
             goto out;
         }
         if (!(vrel = calloc(1, sizeof *vrel))) {

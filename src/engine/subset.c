@@ -745,6 +745,15 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
             rc = bsl_fail(err, BASEL_ENOMEM, "out of memory, or a model's Laplace approximation failed");
             goto out;
         }
+        /* the coefficient table from the model average's Laplace approximations (subset_glm_coef.c) */
+        const json_t *bma = json_object_get(json_object_get(res->engine, "predictor"), "bma");
+        json_t *coef = bsl_subset_glm_coefficients(P, dict, vr, bma, (const char *const *)res->atom_names, 0.95, err);
+        if (coef && !res->extra) res->extra = json_object();
+        if (coef) bsl_json_put(res->extra, "coefficients", coef, &bad); /* takes coef, also on failure */
+        if (!coef || bad) {
+            rc = err && err->code ? err->code : bsl_fail(err, BASEL_ENOMEM, "out of memory");
+            goto out;
+        }
         if (ctx->keep_draws && vr->ndraws) {
             res->draws = vr;
             vr = NULL;

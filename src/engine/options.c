@@ -46,7 +46,7 @@ static const bsl_option_def catalogue[] = {
      "normal:sd=1,intercept-sd=10 (beta_j ~ N(0, S^2) on the standardised inputs, the intercept N(0, S0^2))"},
     {"family", BSL_OPT_CHOICE, 0, 0, "gaussian|binomial|poisson",
      "the likelihood: gaussian (linear regression), binomial (logistic regression of a 0/1 or two-level "
-     "target, by Polya-Gamma augmentation in rj, exact by importance sampling in enumerate) or poisson (counts, "
+     "target, by Polya-Gamma augmentation in rj, bd and ssvs, exact by importance sampling in enumerate) or poisson (counts, "
      "log link: enumerate only, by importance sampling); docs/GLM.md"},
     {"is-draws", BSL_OPT_COUNT, 100, BIG, NULL,
      "--family binomial or poisson: importance-sampling draws per subset of the exact marginal likelihood (its Monte "

@@ -541,8 +541,6 @@ static json_t *prior_json(const bsl_vs_problem *pb, const char *coef_spec)
     return bad ? NULL : pr;
 }
 
-static int run_asks_checkpoint(const bsl_engine_ctx *ctx) { return ctx->checkpoint || ctx->restart; }
-
 /* An interrupted run that pools fewer chains than it was asked for says so
  * (a chain that kept no iteration after its burn-in is left out). */
 static int chains_dropped(bsl_result *res, size_t used, size_t planned)
@@ -643,9 +641,9 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     pb.D = D;
     pb.prior_spec = coef_spec;
     if (glm) {
-        if (gstart || run_asks_checkpoint(ctx)) {
-            rc = bsl_fail(err, BASEL_EINVAL, "--family %s: %s", bsl_params_get(st, "family"), gstart ? "no categorical inputs yet (a text input column)"
-                                                                          : "no --checkpoint or --restart yet");
+        if (gstart) {
+            rc = bsl_fail(err, BASEL_EINVAL, "--family %s: no categorical inputs yet (a text input column)",
+                          bsl_params_get(st, "family"));
             goto out;
         }
         if ((rc = bsl_subset_glm_setup(ctx, &pb, err))) goto out;

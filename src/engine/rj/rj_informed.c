@@ -148,6 +148,7 @@ int bsl_rj_informed_move(bsl_cmodel *M, gsl_rng *r, const bsl_vs_problem *pb, in
     h->remove(h->ctx, i);
     double sum;
     const double logw = neighbour_weights(M, pb, sc, &sum);
+    if (h->slot) h->slot(h->ctx, sc, logw == -INFINITY ? 0.0 : sum, i);
     if (move == BSL_RJ_DEL) {
         const double log_a = log((double)k * h->prob(h->ctx, k - 1, BSL_RJ_ADD)) - logw -
                              log(h->prob(h->ctx, k, BSL_RJ_DEL));

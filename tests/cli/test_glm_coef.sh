@@ -35,6 +35,10 @@ glu = rows[1 + names.index('glu')]
 if not (float(glu['mean']) > 0 and float(glu['lower']) > 0): fail('glucose: %s' % glu)
 print('$m coefficient table as the user reads it')"
 done
+# basel summary shows the table, saying what it is
+expect 0 "^Coefficients \(original scale, log-odds; model-averaged, [0-9]+ models holding 0\.99[0-9]* of the posterior, each by its Laplace approximation\)" \
+    -- "$BASEL" summary "$T/rj.json"
+expect 0 "^  glu +1\.000 +0\.0[0-9]+" -- "$BASEL" summary "$T/rj.json"
 # the same numbers in FIT.json's "coefficients"
 expect 0 "^ok$" -- /usr/bin/python3 -c "
 import json

@@ -632,7 +632,9 @@ static int ss_merge(const ss_ctx *x, ss_chain *ch, const bsl_run *run, bsl_chain
 static int ss_check(const bsl_vs_problem *pb, const bsl_run *run, basel_error *err)
 {
     const bsl_design *D = pb->D;
-    if (!D->G)
+    /* the logistic model (ss_prior) reads the raw columns, never the Gram matrix */
+    const int glm = pb->model && pb->prior.kind == BSL_COEF_NORMAL;
+    if (!D->G && !glm)
         return bsl_fail(err, BASEL_EINVAL,
                         "--method ssvs needs the dense Gram matrix of all %zu atoms (the spike keeps "
                         "every atom in the model); the design is streaming",

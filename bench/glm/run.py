@@ -1,11 +1,11 @@
 #!/usr/bin/python3
 """bench/glm/run.py: logistic regression with variable selection (basel
---family binomial, rj, default settings) next to glmnet (L1, lambda by CV),
+--family binomial, rj by default or --method bd | ssvs, default settings) next to glmnet (L1, lambda by CV),
 scikit-learn's L1 logistic regression (C by CV) and, for the model
 probabilities, BAS's bas.glm, in the same run, on Pima and Ionosphere
 (data/classification, split files: split 0 and splits 1..N).
 
-    bench/glm/run.py [--splits N] [--data pima,ionosphere] [--no-bas]
+    bench/glm/run.py [--splits N] [--data pima,ionosphere] [--no-bas] [--method rj|bd|ssvs]
 
 Per split: test accuracy, log-loss, inputs kept (basel: PIP >= 0.5; L1:
 nonzero), CPU seconds; basel's largest split R-hat of an input's
@@ -69,7 +69,7 @@ def sklearn_l1(tr, te, head):
     return list(p), cpu, kept
 
 
-def run_split(name, head, rows, sp, split, tmp, bas):
+def run_split(name, head, rows, sp, split, tmp, bas, method="rj"):
     tr = [rows[i] for i in sp["train"]]; te = [rows[i] for i in sp["test"]]
     trf, tef = os.path.join(tmp, "train.csv"), os.path.join(tmp, "test.csv")
     write(trf, head, tr); write(tef, head, te)
@@ -80,7 +80,7 @@ def run_split(name, head, rows, sp, split, tmp, bas):
     # basel
     fit, pred = os.path.join(tmp, "fit.json"), os.path.join(tmp, "pred.csv")
     c0, w0 = child_cpu(), time.time()
-    subprocess.run([BASEL, "fit", trf, "--target", target, "--family", "binomial", "--method", "rj",
+    subprocess.run([BASEL, "fit", trf, "--target", target, "--family", "binomial", "--method", method,
                     "--seed", str(1 + split), "--quiet", "-o", fit], check=True)
     subprocess.run([BASEL, "predict", fit, tef, "-o", pred], check=True)
     cpu, wall = child_cpu() - c0, time.time() - w0
@@ -117,6 +117,7 @@ def main():
     ap.add_argument("--data", default="pima,ionosphere")
     ap.add_argument("--no-bas", action="store_true")
     ap.add_argument("--json", default="", help="also write every number to PREFIX_<data>.json")
+    ap.add_argument("--method", default="rj", choices=["rj", "bd", "ssvs"], help="basel's sampler (default rj)")
     a = ap.parse_args()
     for name in a.data.split(","):
         head, rows, splits = read(name)
@@ -124,9 +125,9 @@ def main():
         res = {}
         with tempfile.TemporaryDirectory() as tmp:
             for s in range(0, a.splits + 1):
-                res[s] = run_split(name, head, rows, splits[s], s, tmp, bas=not a.no_bas and s == 0)
+                res[s] = run_split(name, head, rows, splits[s], s, tmp, bas=not a.no_bas and s == 0, method=a.method)
                 print("%s split %d done" % (name, s), file=sys.stderr)
-        print("\n## %s (%d inputs)\n" % (name, len(inputs)))
+        print("\n## %s (%d inputs; basel --method %s)\n" % (name, len(inputs), a.method))
         if a.json:
             with open("%s_%s.json" % (a.json, name), "w") as f:
                 json.dump(res, f)

@@ -8,7 +8,8 @@
 # above 0 (every model of Pima keeps it: PIP 1.000; a positive effect is
 # what every logistic fit of these data finds, glm's estimate is 0.032 per
 # mg/dl). A document of a binomial fit without a table (an older basel's)
-# is refused with a clear message.
+# is refused with a clear message. A Poisson fit (enumerate, quine) has the
+# same table.
 source "$(dirname "$0")/lib.sh" "$1"
 D=data/classification/pima_tr.csv
 for m in rj bd; do
@@ -44,6 +45,20 @@ expect 0 "^ok$" -- /usr/bin/python3 -c "
 import json
 c = json.load(open('$T/rj.json'))['coefficients']
 print('ok' if c['scale'] == 'original' and c['level'] == 0.95 and 0.99 <= c['covered'] <= 1 and c['models'] > 1 else c)"
+# a Poisson fit's table (enumerate, quine): the same columns, the PIP column equal to the fit's, no NaN,
+# the log-rate scale named by the summary
+expect 0 "" -- "$BASEL" fit data/count/quine.csv --family poisson --method enumerate --is-draws 500 --seed 2 --quiet \
+    -o "$T/q.json"
+expect 0 "poisson table" -- /usr/bin/python3 -c "
+import csv, io, json, math, subprocess, sys
+fit = json.load(open('$T/q.json'))
+out = subprocess.run(['$BASEL', 'coef', '$T/q.json'], capture_output=True, text=True, check=True).stdout
+rows = list(csv.DictReader(io.StringIO(out)))
+ok = [r['term'] for r in rows] == ['(Intercept)'] + [a['name'] for a in fit['atoms']]
+ok = ok and all(float(r['pip']) == p for r, p in zip(rows[1:], fit['pip']))
+ok = ok and all(not math.isnan(float(v)) for r in rows for k, v in r.items() if k not in ('term', 'target'))
+print('poisson table' if ok else rows); sys.exit(0 if ok else 1)"
+expect 0 "^Coefficients \(original scale, log-rate;" -- "$BASEL" summary "$T/q.json"
 # an older binomial fit, without the table
 /usr/bin/python3 -c "
 import json

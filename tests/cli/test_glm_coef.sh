@@ -3,8 +3,8 @@
 # (basel coef; FIT.json "coefficients"; docs/GLM.md "Coefficients"), what
 # the user reads, on Pima from rj and bd: the CSV's columns, one row for the
 # intercept and one per input, the PIP column equal to the fit's pip, no
-# NaN or empty cell, sd >= 0, lower <= mean-given-inclusion <= upper for the
-# terms always in, and glucose's coefficient positive with an interval
+# NaN or empty cell, sd >= 0, lower <= upper, lower <= mean <= upper for the
+# intercept (in every model), and glucose's coefficient positive with an interval
 # above 0 (every model of Pima keeps it: PIP 1.000; a positive effect is
 # what every logistic fit of these data finds, glm's estimate is 0.032 per
 # mg/dl). A document of a binomial fit without a table (an older basel's)
@@ -32,6 +32,7 @@ for r in rows:
 for r, p in zip(rows[1:], fit['pip']):
     if float(r['pip']) != p: fail('pip %s: %s against the fit\'s %r' % (r['term'], r['pip'], p))
 if float(rows[0]['pip']) != 1: fail('the intercept is in every model')
+if not float(rows[0]['lower']) <= float(rows[0]['cond_mean']) <= float(rows[0]['upper']): fail('intercept: %s' % rows[0])
 glu = rows[1 + names.index('glu')]
 if not (float(glu['mean']) > 0 and float(glu['lower']) > 0): fail('glucose: %s' % glu)
 print('$m coefficient table as the user reads it')"

@@ -63,4 +63,5 @@ const bsl_engine_def bsl_engine_bd = {
     .check = bsl_subset_check,
     .mean_interval = 1,
     .binomial = &bsl_model_glm, /* given the Polya-Gamma latent variables, drawn at every block's end (bd.c) */
+    .poisson = &bsl_model_glm_exact, /* each subset's marginal by importance sampling, kept per subset (glm_exact.c) */
 };

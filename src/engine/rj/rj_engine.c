@@ -79,4 +79,8 @@ const bsl_engine_def bsl_engine_rj = {
     .check = bsl_subset_check,
     .mean_interval = 1,
     .binomial = &bsl_model_glm, /* given the Polya-Gamma latent variables, drawn once per sweep (glm.h) */
+    /* each subset's marginal likelihood by importance sampling, as
+     * enumerate's, kept per subset (glm_exact.c): the chain targets the
+     * posterior enumeration computes */
+    .poisson = &bsl_model_glm_exact,
 };

@@ -27,6 +27,7 @@ typedef struct bsl_vs_problem {
     size_t kmax;           /* = mprior.kmax, the largest model any chain may hold */
     const char *prior_spec;/* the --prior text, for engines with priors of their own (ssvs) */
     const bsl_model_ops *model; /* the model table; NULL = bsl_model_ops_for(&prior) */
+    size_t nclass;         /* --family multinomial: the classes C (model/glm_multi.h), else 0 */
 } bsl_vs_problem;
 
 /* A new model of the problem (empty active set, up to kmax atoms). */
@@ -65,6 +66,11 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
 /* Reversible jump add / delete / swap over subsets (issue: linear models). */
 int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
                basel_error *err);
+/* rj for --family multinomial (rj/rj_multinomial.c; bsl_rj_run hands it
+ * such a problem): one subset per class, its result over the (C - 1) m
+ * joint atoms (c - 1) m + j, kmax (C - 1) pb->kmax, and the inputs' PIPs
+ * in res->input_pip (d_inputs = m). */
+int bsl_rj_multi_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res, basel_error *err);
 /* rj's --proposal for d inputs: *informed = 1 for informed moves
  * (rj_informed.c), 0 for uniform ones; "auto" (or unset) decides by d,
  * the one place that does. BASEL_EINVAL for an unknown value. */

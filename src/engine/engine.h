@@ -177,6 +177,9 @@ typedef struct bsl_engine_def {
      * the one place that says which engines take --family */
     const struct bsl_model_ops *binomial;
     const struct bsl_model_ops *poisson; /* the same for --family poisson */
+    /* the same for --family multinomial: each class's model (one subset
+     * per class; model/glm_multi.h) */
+    const struct bsl_model_ops *multinomial;
 } bsl_engine_def;
 
 /* The model table e runs for --family family ("gaussian": NULL, the

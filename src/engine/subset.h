@@ -113,6 +113,25 @@ int bsl_subset_glm_setup(struct bsl_engine_ctx *ctx, bsl_vs_problem *pb, basel_e
 json_t *bsl_subset_glm_block(const bsl_vs_problem *pb, json_t *basis, const bsl_vs_result *vr,
                              const struct bsl_result *res);
 
+/* --family multinomial (subset_multi.c): the result of a multinomial run
+ * (vr over the joint atoms, bsl_rj_multi_run) into res: joint atoms named
+ * "level:input", the inputs' PIPs, the classes and one Laplace predictor
+ * per joint model in the engine block. */
+struct bsl_problem;
+struct bsl_dict;
+int bsl_subset_multi_result(const bsl_vs_problem *pb, const struct bsl_problem *P, const struct bsl_dict *dict,
+                            const bsl_design *D, const bsl_vs_result *vr, size_t top, const char *coef_spec,
+                            struct bsl_result *res, basel_error *err);
+/* The class probabilities (n x C, row by row) of a multinomial predictor
+ * block at the rows whose m atoms are the columns of B (n x m): 0, -1
+ * (malformed), -2 (out of memory). */
+int bsl_subset_multi_probs(const json_t *blk, const double *B, size_t n, size_t m, size_t C, double *prob);
+/* subset.c's pieces that subset_multi.c shares: the basis block, the
+ * priors' block and the sampler's diagnostics (with their warnings). */
+json_t *bsl_subset_basis_json(const struct bsl_dict *dict, const bsl_design *D);
+json_t *bsl_subset_prior_json(const bsl_vs_problem *pb, const char *coef_spec);
+int bsl_subset_diagnostics(struct bsl_result *r, const bsl_vs_result *vr);
+
 /* Check the engine block subset.c wrote, values as well as shapes, naming
  * a bad key by its JSON path (engine.h's check; subset_check.c). */
 int bsl_subset_check(const json_t *doc, const char *source, basel_error *err);

@@ -40,4 +40,5 @@ const bsl_engine_def bsl_engine_rj = {
     .check = bsl_subset_check,
     .mean_interval = 1,
     .binomial = &bsl_model_glm, /* given the Polya-Gamma latent variables, drawn once per sweep (glm.h) */
+    .multinomial = &bsl_model_glm, /* one per class, in class blocks (rj_multinomial.c) */
 };

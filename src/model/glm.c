@@ -67,7 +67,7 @@ int bsl_glm_prior_parse(bsl_coef_prior *p, const char *text, basel_error *err)
     if (rc) return rc;
     if (strcmp(s.name, "normal") != 0)
         return bsl_fail(err, BASEL_EINVAL,
-                        "--prior %s: a GLM (--family binomial or poisson) takes --prior normal[:%s] (independent normal "
+                        "--prior %s: a GLM (--family binomial, multinomial or poisson) takes --prior normal[:%s] (independent normal "
                         "coefficients on the standardised inputs)",
                         s.name, BSL_GLM_PRIOR_KEYS);
     p->kind = BSL_COEF_NORMAL;

@@ -25,6 +25,7 @@ DATA = {  # file, split file, inputs left out (Ionosphere's V2 is constant)
     "ionosphere": ("ionosphere.csv", "ionosphere_splits_175_176.csv", ["V2"]),
     "wine": ("wine.csv", "wine_splits_62_63.csv", []),
 }
+PRIOR = []  # --prior for basel (main: --prior), else its default
 
 
 def child_cpu():
@@ -93,7 +94,7 @@ def run_split_multi(name, head, rows, sp, split, tmp):
     fit, pred = os.path.join(tmp, "fit.json"), os.path.join(tmp, "pred.csv")
     c0, w0 = child_cpu(), time.time()
     subprocess.run([BASEL, "fit", trf, "--target", target, "--family", "multinomial", "--method", "rj",
-                    "--seed", str(1 + split), "--quiet", "-o", fit], check=True)
+                    "--seed", str(1 + split), "--quiet", "-o", fit] + PRIOR, check=True)
     subprocess.run([BASEL, "predict", fit, tef, "-o", pred], check=True)
     cpu, wall = child_cpu() - c0, time.time() - w0
     doc = json.load(open(fit))
@@ -153,7 +154,7 @@ def run_split(name, head, rows, sp, split, tmp, bas):
     fit, pred = os.path.join(tmp, "fit.json"), os.path.join(tmp, "pred.csv")
     c0, w0 = child_cpu(), time.time()
     subprocess.run([BASEL, "fit", trf, "--target", target, "--family", "binomial", "--method", "rj",
-                    "--seed", str(1 + split), "--quiet", "-o", fit], check=True)
+                    "--seed", str(1 + split), "--quiet", "-o", fit] + PRIOR, check=True)
     subprocess.run([BASEL, "predict", fit, tef, "-o", pred], check=True)
     cpu, wall = child_cpu() - c0, time.time() - w0
     doc = json.load(open(fit))
@@ -189,7 +190,10 @@ def main():
     ap.add_argument("--data", default="pima,ionosphere")
     ap.add_argument("--no-bas", action="store_true")
     ap.add_argument("--json", default="", help="also write every number to PREFIX_<data>.json")
+    ap.add_argument("--prior", default="", help="basel's --prior (default: its own, normal:sd=1,intercept-sd=10)")
     a = ap.parse_args()
+    if a.prior:
+        PRIOR[:] = ["--prior", a.prior]
     for name in a.data.split(","):
         head, rows, splits = read(name)
         inputs = head[:-1]

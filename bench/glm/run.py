@@ -187,7 +187,7 @@ def run_split(name, head, rows, sp, split, tmp, bas):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--splits", type=int, default=0, help="also splits 1..N (default 0: split 0 only)")
-    ap.add_argument("--data", default="pima,ionosphere")
+    ap.add_argument("--data", default="pima,ionosphere,wine")
     ap.add_argument("--no-bas", action="store_true")
     ap.add_argument("--json", default="", help="also write every number to PREFIX_<data>.json")
     ap.add_argument("--prior", default="", help="basel's --prior (default: its own, normal:sd=1,intercept-sd=10)")

@@ -388,6 +388,13 @@ static int scale_iter(const bsl_engine_ctx *ctx, size_t d, basel_error *err)
 {
     bsl_params *p = ctx->settings;
     int informed = 0;
+    if (strcmp(ctx->def->name, "rj") == 0 && bsl_family_multinomial(p)) { /* rj_multinomial.c: uniform moves */
+        const char *v = ctx->user ? bsl_params_get(ctx->user, "proposal") : NULL;
+        if ((v && strcmp(v, "informed") == 0) || (ctx->user && bsl_params_get(ctx->user, "rj-rb-every")))
+            return bsl_fail(err, BASEL_EINVAL, "--family multinomial: %s (its moves are uniform, its PIPs visit frequencies)",
+                            v && strcmp(v, "informed") == 0 ? "no --proposal informed" : "no --rj-rb-every");
+        if (bsl_params_set(p, "proposal", "uniform")) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
     if (strcmp(ctx->def->name, "rj") == 0) { /* the proposal that runs, recorded (auto resolved) */
         int rc = bsl_rj_proposal(p, d, &informed, err);
         if (!rc && bsl_params_set(p, "proposal", informed ? "informed" : "uniform"))

@@ -7,7 +7,8 @@
 # each --model; the same seed gives the same file whatever the threads; and
 # bad input is refused with exit status 2 and a message naming the place:
 # two levels, a binomial fit of three, an empty class, a method without
-# the model, a Gaussian prior, --draws; no output file is left behind.
+# the model, a Gaussian prior, --draws, informed moves; no output file is
+# left behind.
 source "$(dirname "$0")/lib.sh" "$1"
 D=data/classification/wine.csv
 # every third row, 4 inputs and the class: all three classes, a fast run
@@ -58,6 +59,8 @@ expect 2 "--prior g: a GLM \(--family binomial, multinomial or poisson\) takes -
     -- "$BASEL" fit "$T/small.csv" --family multinomial --method rj --prior g -o "$T/f.json"
 expect 2 "--family multinomial: no --draws" \
     -- "$BASEL" fit "$T/small.csv" --family multinomial --method rj --draws "$T/d.csv" -o "$T/f.json"
+expect 2 "--family multinomial: no --proposal informed" \
+    -- "$BASEL" fit "$T/small.csv" --family multinomial --method rj --proposal informed -o "$T/f.json"
 expect 1 "" -- test -e "$T/f.json"
 expect 2 "a --family multinomial fit has no coefficient table yet" -- "$BASEL" coef "$T/r.json"
 # the same seed gives the same file whatever the threads

@@ -157,6 +157,18 @@ const struct bsl_model_ops *bsl_engine_family_model(const bsl_engine_def *e, con
     return NULL;
 }
 
+/* Above BSL_RJ_INFORMED_ABOVE inputs (rj_informed.c) rj makes informed
+ * moves, which propose every input by its posterior weight at each move; bd
+ * proposes a birth uniformly, so its run grows as p (2 x 10^6 blocks per
+ * chain at p = 20000, 98 CPU-s against rj's 23: bench/scale/README.md).
+ * Kernel dictionaries keep bd (paper 004's method) whatever their size. */
+const char *bsl_default_method(const bsl_params *user, size_t inputs)
+{
+    const char *basis = bsl_params_get(user, "basis");
+    const int linear = !basis || !*basis || strncmp(basis, "linear", 6) == 0;
+    return linear && inputs > 1000 ? "rj" : BSL_DEFAULT_METHOD;
+}
+
 int bsl_engine_for(const bsl_engine_def **out, const bsl_params *user, basel_error *err)
 {
     const char *method = bsl_params_get(user, "method");

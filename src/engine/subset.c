@@ -434,11 +434,12 @@ static double expected_evaluations(const bsl_engine_ctx *ctx, size_t m)
     const char *name = ctx->def->name;
     int informed = 0;
     if (strcmp(name, "rj") == 0 && !bsl_rj_proposal(p, ctx->P->d, &informed, &ignored) && informed) {
-        /* an informed move (or Rao-Blackwell pass, default every 10 moves)
-         * reads the rows of the k active atoms' cross products: from the
-         * dense Gram, or computed once per atom that enters (gram_rows.c),
-         * about as many as a uniform chain's evaluations, not m per move */
-        if (bsl_params_size(p, "rj-rb-every", 10, 0, (size_t)1 << 40, &rb, &ignored)) rb = 10;
+        /* an informed move (or Rao-Blackwell pass, none by default: the
+         * slot estimate, rj.c) reads the rows of the k active atoms' cross
+         * products: from the dense Gram, or computed once per atom that
+         * enters (gram_rows.c), about as many as a uniform chain's
+         * evaluations, not m per move */
+        if (bsl_params_size(p, "rj-rb-every", 0, 0, (size_t)1 << 40, &rb, &ignored)) rb = 0;
         per = 1.0 + (rb ? 1.0 / (double)rb : 0.0);
     } else if (strcmp(name, "rj") == 0) {
         if (bsl_params_size(p, "rj-rb-every", m, 0, (size_t)1 << 40, &rb, &ignored)) rb = m;

@@ -306,6 +306,18 @@ int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *
     bsl_params settings;
     int keep_draws;
     size_t threads;
+    basel_options chosen; /* no --method: the default for this many inputs */
+    if (!bsl_params_get(&o->p, "method")) {
+        chosen = *o;
+        const char *tg = bsl_params_get(&o->p, "target"), *in = bsl_params_get(&o->p, "inputs");
+        size_t targets = 1, listed = 1;
+        for (const char *c = tg; c && *c; c++) targets += *c == ',';
+        for (const char *c = in; c && *c; c++) listed += *c == ',';
+        const size_t inputs = in && *in ? listed : data->p > targets ? data->p - targets : 0;
+        if (bsl_params_set(&chosen.p, "method", bsl_default_method(&o->p, inputs)))
+            return bsl_fail(err, BASEL_EINVAL, "too many options");
+        o = &chosen;
+    }
     int rc = bsl_fit_prepare(o, &e, &settings, &keep_draws, &threads, err);
     if (rc) return rc;
     const bsl_progress *pr = o->progress.fraction || o->progress.report ? &o->progress : NULL;

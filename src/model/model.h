@@ -295,8 +295,10 @@ double bsl_model_try_add(bsl_model *M, size_t j);
  * BASEL_ENUMERIC if j is collinear with the active set (model unchanged). */
 int bsl_model_add(bsl_model *M, size_t j);
 /* try_add's score of every dormant atom j into out[j] (-inf: cannot
- * enter; active atoms: NAN), model unchanged; batched on a dense Gram. */
-void bsl_model_add_scores(bsl_model *M, double *out);
+ * enter; active atoms: NAN), model unchanged; batched on a dense Gram or
+ * the cached Gram rows. within: INFINITY, or screen as the table's
+ * add_scores says (the g-prior with one output; the others score all). */
+void bsl_model_add_scores(bsl_model *M, double *out, double within);
 /* Score of the set with the active atom i replaced by j, model unchanged
  * (-inf when j cannot enter the set without i; NAN when out of memory),
  * O(k^2): from the explicit inverse on well-conditioned sets when the
@@ -395,8 +397,11 @@ typedef struct bsl_model_ops {
     /* log_ml of the set without the active atom j, model unchanged */
     double (*try_remove)(void *st, size_t j);
     /* may be NULL (= try_add atom by atom): out[j] = try_add(j) for every
-     * dormant atom j, NAN for the active ones (Rao-Blackwell passes) */
-    void (*add_scores)(void *st, double *out);
+     * dormant atom j, NAN for the active ones (Rao-Blackwell passes); with
+     * a finite `within`, an atom whose score is surely more than `within`
+     * below the best one's may come back -inf (informed proposals, where
+     * its weight would be below exp(-within)) */
+    void (*add_scores)(void *st, double *out, double within);
 
     /* may be NULL (nothing to draw): one Gibbs update of the nuisance
      * parameters given the active set (ridge: sigma^2 and lambda) */
@@ -493,6 +498,8 @@ static inline void bsl_cmodel_drop_scores(bsl_cmodel *M, double *out) { M->ops->
 static inline double bsl_cmodel_try_remove(bsl_cmodel *M, size_t j) { return M->ops->try_remove(M->st, j); }
 /* out[j] = try_add(j) for every dormant atom j of the m, NAN for active ones */
 void bsl_cmodel_add_scores(bsl_cmodel *M, size_t m, double *out);
+/* the same, but atoms more than `within` below the best may be -inf */
+void bsl_cmodel_add_scores_within(bsl_cmodel *M, size_t m, double *out, double within);
 int bsl_cmodel_draw_nuisance(bsl_cmodel *M, gsl_rng *r);
 size_t bsl_cmodel_nuisance(const bsl_cmodel *M, double *vals, const char *const **names);
 /* BASEL_EINVAL when the model has none to set */

@@ -90,13 +90,18 @@ double bsl_cmodel_try_swap(bsl_cmodel *M, size_t out, size_t in)
     return s;
 }
 
-void bsl_cmodel_add_scores(bsl_cmodel *M, size_t m, double *out)
+void bsl_cmodel_add_scores_within(bsl_cmodel *M, size_t m, double *out, double within)
 {
     if (M->ops->add_scores) {
-        M->ops->add_scores(M->st, out);
+        M->ops->add_scores(M->st, out, within);
         return;
     }
     for (size_t j = 0; j < m; j++) out[j] = bsl_cmodel_is_active(M, j) ? NAN : bsl_cmodel_try_add(M, j);
+}
+
+void bsl_cmodel_add_scores(bsl_cmodel *M, size_t m, double *out)
+{
+    bsl_cmodel_add_scores_within(M, m, out, INFINITY);
 }
 
 int bsl_cmodel_draw_nuisance(bsl_cmodel *M, gsl_rng *r)
@@ -344,7 +349,7 @@ static void gauss_clear(void *st) { bsl_model_clear(st); }
 static int gauss_add_row(void *st, const double *b, const double *y) { return bsl_model_add_row(st, b, y); }
 static void gauss_drop_scores(void *st, double *out) { bsl_model_drop_scores(st, out); }
 static double gauss_try_remove(void *st, size_t j) { return bsl_model_drop_score(st, j); }
-static void gauss_add_scores(void *st, double *out) { bsl_model_add_scores(st, out); }
+static void gauss_add_scores(void *st, double *out, double within) { bsl_model_add_scores(st, out, within); }
 static double gauss_try_swap(void *st, size_t out, size_t in) { return bsl_model_try_swap(st, out, in); }
 static void gauss_coef_mean(const void *st, double *beta) { bsl_model_coef_mean(st, beta); }
 static double gauss_sigma2(const void *st, size_t o) { return bsl_model_sigma2(st, o); }

@@ -12,6 +12,8 @@
 #    time): the fit pools 4 chains, not the 2 that started first.
 #  - rj's proposal: uniform at p = 15, informed above 1000 inputs, where its
 #    default iter is 2000 whatever d (settings.proposal, settings.iter).
+#  - without --method: bd up to 1000 inputs, rj above (the same FIT.json as
+#    --method rj).
 source "$(dirname "$0")/lib.sh" "$1"
 L=data/linear/lin_p15_n200.csv
 
@@ -89,4 +91,17 @@ for i in range(200):
 got=$(python3 -c "import json; s = json.load(open('$T/w2.json'))['settings']; print(s['proposal'], s['iter'])")
 if [ "$(cat "$T/prop")" = uniform ] && [ "$got" = "informed 2000" ]; then ok
 else bad "rj proposal: p = 15 $(cat "$T/prop"), p = 1200 '$got' (want informed 2000)"; fi
+
+# no --method: bd up to 1000 inputs, rj above (registry.c bsl_default_method),
+# the same fit as --method rj; --inputs counts what is listed
+"$BASEL" fit "$T/w1200.csv" --iter 20 --burn 1 --seed 1 --quiet -o "$T/d1.json"
+"$BASEL" fit "$T/w1200.csv" --method rj --iter 20 --burn 1 --seed 1 --quiet -o "$T/d2.json"
+"$BASEL" fit "$T/w1200.csv" --inputs x0,x1,x2 --iter 20 --burn 1 --seed 1 --quiet -o "$T/d3.json"
+m1=$(python3 -c "import json; print(json.load(open('$T/d1.json'))['settings']['method'])")
+m3=$(python3 -c "import json; print(json.load(open('$T/d3.json'))['settings']['method'])")
+if [ "$m1" = rj ] && cmp -s "$T/d1.json" "$T/d2.json" && [ "$m3" = bd ]; then ok
+else bad "default method: 1200 inputs $m1 (same as --method rj: $(cmp -s "$T/d1.json" "$T/d2.json" && echo yes || echo no)), 3 listed $m3"; fi
+"$BASEL" fit "$L" --iter 200 --seed 1 --quiet -o "$T/d4.json"
+m4=$(python3 -c "import json; print(json.load(open('$T/d4.json'))['settings']['method'])")
+if [ "$m4" = bd ]; then ok; else bad "default method at 15 inputs: $m4"; fi
 finish

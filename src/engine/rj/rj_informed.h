@@ -18,6 +18,11 @@ typedef struct bsl_rj_hooks {
     int (*add)(void *ctx, size_t j);               /* the model's add, the chain's books kept */
     void (*remove)(void *ctx, size_t j);
     void (*commit)(void *ctx);                     /* credit the current state before it changes */
+    /* may be NULL: a delete or swap has taken its active atom i out (the
+     * model holds S = gamma - i) and scored every atom l that can enter S:
+     * sc[l] / sum = P(l | S), the full conditional of the vacated slot
+     * (rj.c's Rao-Blackwellised slot estimate of the PIPs) */
+    void (*slot)(void *ctx, const double *sc, double sum, size_t i);
 } bsl_rj_hooks;
 
 /* One informed move of the given type at M's state; sc holds m doubles

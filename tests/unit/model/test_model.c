@@ -123,7 +123,7 @@ static void sequence(const char *prior_spec, unsigned long seed, double width, i
         if (step % 25 == 0) { /* (5) the batched scores, dense and streamed */
             for (int pass = 0; pass < (stiff ? 1 : 2); pass++) {
                 bsl_model *M = pass ? Ms : Md;
-                bsl_model_add_scores(M, sc_b);
+                bsl_model_add_scores(M, sc_b, INFINITY);
                 for (size_t j = 0; j < Dd->m; j++) {
                     if (M->pos[j] >= 0) {
                         CHECK(isnan(sc_b[j]), "add_scores: NAN for the active atom %zu", j);
@@ -172,8 +172,68 @@ static void sequence(const char *prior_spec, unsigned long seed, double width, i
     gsl_rng_free(r);
 }
 
+/* add_scores' screen (model.h, model.c screen_floor): under the g-prior with
+ * one output, an atom may come back -inf only when its exact score is more
+ * than `within` below the best; every other score is the unscreened one,
+ * bit for bit. Dense and streamed designs; the screen must have acted. */
+static void screened(unsigned long seed)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, seed);
+    double X[N * 39], Y[N];
+    for (size_t i = 0; i < N; i++) {
+        double prev = 0;
+        for (size_t j = 0; j < 39; j++) X[j * N + i] = prev = 0.8 * prev + gsl_ran_gaussian(r, 1.0);
+        Y[i] = X[3 * N + i] - 0.5 * X[20 * N + i] + gsl_ran_gaussian(r, 1.0);
+    }
+    basel_error err;
+    bsl_dict *dict;
+    bsl_design *D[2];
+    bsl_dict_create(&dict, "linear", X, N, 39, &err);
+    bsl_design_create(&D[0], dict, X, N, Y, 1, (size_t)1 << 30, &err);
+    bsl_design_create(&D[1], dict, X, N, Y, 1, 0, &err); /* streaming */
+    bsl_coef_prior pr;
+    bsl_coef_prior_parse(&pr, "g:g=80", N, 1, &err);
+    int left_out = 0, wrong = 0, differ = 0;
+    for (int s = 0; s < 2; s++) {
+        bsl_model *M;
+        bsl_model_create(&M, D[s], &pr, KMAX, &err);
+        double all[N], some[N];
+        for (int step = 0; step < 200; step++) {
+            const size_t j = gsl_rng_uniform_int(r, D[s]->m);
+            if (M->pos[j] >= 0) bsl_model_remove(M, j);
+            else if (M->k < KMAX - 1) bsl_model_add(M, j);
+            const double within = step % 2 ? 1.0 : 6.0;
+            bsl_model_add_scores(M, all, INFINITY);
+            bsl_model_add_scores(M, some, within);
+            double best = -INFINITY;
+            for (size_t a = 0; a < D[s]->m; a++)
+                if (!isnan(all[a])) best = fmax(best, all[a]);
+            for (size_t a = 0; a < D[s]->m; a++) {
+                if (isnan(all[a]) != isnan(some[a])) differ++;
+                else if (some[a] == -INFINITY && all[a] > -INFINITY) {
+                    left_out++;
+                    wrong += !(all[a] < best - within);
+                } else if (!isnan(all[a]) && memcmp(&all[a], &some[a], sizeof(double)) != 0) {
+                    differ++;
+                }
+            }
+        }
+        bsl_model_free(M);
+    }
+    CHECK(wrong == 0, "add_scores' screen left out %d atoms within the bound", wrong);
+    CHECK(differ == 0, "the scores it kept are the unscreened ones, bit for bit (%d differ)", differ);
+    CHECK(left_out > 0, "the screen left atoms out (%d)", left_out);
+    bsl_design_free(D[0]);
+    bsl_design_free(D[1]);
+    bsl_dict_free(dict);
+    gsl_rng_free(r);
+}
+
 int main(void)
 {
+    screened(1);
+    screened(2);
     for (unsigned long seed = 1; seed <= 3; seed++) {
         sequence("ridge:lambda=0.5,sigma2=0.04", seed, 1.0, 0);
         sequence("hier:delta2=10,a=1,b=0.1", seed, 1.0, 0);

@@ -51,7 +51,7 @@ static size_t multi_gh(size_t nc)
 
 /* ------------------------------------------------------------ the fit */
 
-static int sort_sizes(size_t *a, size_t k)
+static void sort_sizes(size_t *a, size_t k)
 {
     for (size_t i = 1; i < k; i++)
         for (size_t j = i; j > 0 && a[j - 1] > a[j]; j--) {
@@ -59,7 +59,6 @@ static int sort_sizes(size_t *a, size_t k)
             a[j] = a[j - 1];
             a[j - 1] = t;
         }
-    return 0;
 }
 
 /* One joint model's Laplace approximation as {atoms, weight, mode, factor}. */

@@ -118,7 +118,9 @@ static int flush_state(multi_chain *ch)
 
 static int accept(gsl_rng *r, double log_a) { return log_a >= 0 || log(gsl_rng_uniform_pos(r)) < log_a; }
 
-/* The nth inactive input of M (0-based, in id order). */
+/* The nth inactive input of M (0-based, in id order): a scan, O(m) per
+ * move (rj.c keeps a Fenwick tree for its large m; the multinomial runs
+ * on tens of inputs). */
 static size_t nth_inactive(const bsl_cmodel *M, size_t m, size_t nth)
 {
     for (size_t j = 0; j < m; j++)
@@ -204,7 +206,6 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
     multi_chain *ch = &x->ch[chain];
     const bsl_run *run = x->run;
     const size_t total = run->burn + run->iter, m = ch->m, L = BSL_MAX(m, (size_t)1);
-    (void)chain;
     gsl_rng_set(ch->r, seed);
     ch->it = 0;
     joint_update(ch);

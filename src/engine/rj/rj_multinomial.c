@@ -32,6 +32,15 @@
  * frequencies of the joint atoms (c - 1) m + j and of the inputs (j in some
  * A_c), the joint size K = sum_c |A_c|, and the visited joint models
  * (weights: visits; no log posterior, the scores condition on omega).
+ * The PIPs reported are Rao-Blackwellised: at the end of class c's block
+ * (before step 3) the state (A, theta_-c, omega_c) is a draw of its
+ * stationary law, and the exact conditional
+ *     P(j in A_c | A_c without j, A_-c, theta_-c, omega_c, y)
+ * (the drop score of an active input, the add score of a dormant one, and
+ * the class's model prior, as rj.c's rb_pass) averages to P(j in A_c | y)
+ * by the tower property; P(j in some A_l | ...) is 1 when j is in another
+ * class's subset, else that conditional. The frequencies stay in the note
+ * (the largest gap).
  * Chains run on the chain driver (chains.h) as rj's do.
  */
 #include "../subset.h"
@@ -59,6 +68,9 @@ typedef struct multi_chain {
     double *freq;         /* nc m */
     double *any;          /* m */
     double *size_cnt;     /* nc kmax + 1 */
+    double *rb, *rb_any;  /* nc m, m: sums of the conditionals (file comment) */
+    double *n_rb;         /* nc: the blocks they were summed over */
+    double *sc;           /* m scratch: drop and add scores */
     bsl_modelset set;
     double run_len;
     double prop[3], acc[3], evals;
@@ -193,6 +205,35 @@ static int block_start(multi_chain *ch, size_t c)
     return bsl_glm_redraw_omega(ch->M[c]->st, ch->r, ch->off);
 }
 
+/* The Rao-Blackwell terms of class c at the end of its block. */
+static void rb_pass(multi_chain *ch, const multi_ctx *x, size_t c)
+{
+    bsl_cmodel *M = ch->M[c];
+    const bsl_mprior *mp = &x->pb->mprior;
+    const size_t m = ch->m, k = bsl_cmodel_k(M), *active = bsl_cmodel_active(M);
+    const double cur = bsl_cmodel_log_ml(M) + bsl_mprior_log(mp, k);
+    double *cond = ch->off; /* free until the next block's offsets: the conditionals, m */
+    if (k > 0) bsl_cmodel_drop_scores(M, ch->sc);
+    for (size_t a = 0; a < k; a++) {
+        const double out = ch->sc[a] + bsl_mprior_log(mp, k - 1);
+        cond[active[a]] = out == -INFINITY ? 1.0 : 1.0 / (1.0 + exp(out - cur));
+    }
+    bsl_cmodel_add_scores(M, m, ch->sc);
+    for (size_t j = 0; j < m; j++) {
+        if (isnan(ch->sc[j])) continue; /* active: above */
+        const double in = ch->sc[j] + bsl_mprior_log(mp, k + 1);
+        cond[j] = in == -INFINITY ? 0.0 : 1.0 / (1.0 + exp(cur - in));
+    }
+    for (size_t j = 0; j < m; j++) {
+        int elsewhere = 0;
+        for (size_t l = 0; l < ch->nc && !elsewhere; l++) elsewhere = l != c && bsl_cmodel_is_active(ch->M[l], j);
+        ch->rb[c * m + j] += cond[j];
+        ch->rb_any[j] += elsewhere ? 1.0 : cond[j];
+    }
+    ch->n_rb[c]++;
+    ch->evals += (double)m;
+}
+
 /* Step 3: theta_c and its linear predictor. */
 static void block_end(multi_chain *ch, size_t c)
 {
@@ -215,6 +256,7 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
         const size_t it = ch->it, c = (it / L) % ch->nc, pos = it % L;
         if (pos == 0 && (rc = block_start(ch, c))) break;
         if ((rc = move(ch, x, c))) break;
+        if (pos == L - 1 && it >= run->burn) rb_pass(ch, x, c);
         if (pos == L - 1) block_end(ch, c);
         if (it < run->burn) continue;
         ch->run_len++;
@@ -235,6 +277,10 @@ static void chain_free(multi_chain *ch)
     free(ch->freq);
     free(ch->any);
     free(ch->size_cnt);
+    free(ch->rb);
+    free(ch->rb_any);
+    free(ch->n_rb);
+    free(ch->sc);
     bsl_modelset_free(&ch->set);
 }
 
@@ -253,7 +299,12 @@ static int chain_init(multi_chain *ch, const bsl_vs_problem *pb, size_t max_mode
     ch->freq = bsl_calloc(nc * m, sizeof *ch->freq);
     ch->any = bsl_calloc(m + 1, sizeof *ch->any);
     ch->size_cnt = bsl_calloc(nc * pb->kmax + 1, sizeof *ch->size_cnt);
+    ch->rb = bsl_calloc(nc * m, sizeof *ch->rb);
+    ch->rb_any = bsl_calloc(m + 1, sizeof *ch->rb_any);
+    ch->n_rb = bsl_calloc(nc, sizeof *ch->n_rb);
+    ch->sc = bsl_calloc(m + 1, sizeof *ch->sc);
     if (!ch->M || !ch->r || !ch->eta || !ch->off || !ch->joint || !ch->freq || !ch->any || !ch->size_cnt ||
+        !ch->rb || !ch->rb_any || !ch->n_rb || !ch->sc ||
         bsl_modelset_init(&ch->set, max_models))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     for (size_t c = 0; c < nc; c++) {
@@ -266,21 +317,30 @@ static int chain_init(multi_chain *ch, const bsl_vs_problem *pb, size_t max_mode
 }
 
 /* Pool the chains in chain order: PIPs of the joint atoms and of the
- * inputs (res->input_pip), the joint size, the visited joint models. */
+ * inputs (res->input_pip; Rao-Blackwellised when the chain ended a block
+ * after its burn-in, else frequencies), the joint size, the visited joint
+ * models. */
 static int merge(multi_chain *ch, const bsl_run *run, bsl_chains *cs, bsl_vs_result *res)
 {
     const size_t chains = run->chains, J = res->m, m = res->d_inputs;
     const double iter = (double)run->iter;
-    double prop[3] = {0}, acc[3] = {0};
+    double prop[3] = {0}, acc[3] = {0}, gap = 0;
     for (size_t h = 0; h < chains; h++) {
         const multi_chain *q = &ch[h];
+        double n_any = 0;
+        for (size_t c = 0; c < q->nc; c++) n_any += q->n_rb[c];
         for (size_t a = 0; a < J; a++) {
-            res->pip_chain[h * J + a] = q->freq[a] / iter;
-            res->pip[a] += q->freq[a] / iter / (double)chains;
+            const double f = q->freq[a] / iter, n = q->n_rb[a / m];
+            const double v = n > 0 ? q->rb[a] / n : f;
+            gap = fmax(gap, fabs(v - f));
+            res->pip_chain[h * J + a] = v;
+            res->pip[a] += v / (double)chains;
         }
         for (size_t j = 0; j < m; j++) {
-            res->input_pip_chain[h * m + j] = q->any[j] / iter;
-            res->input_pip[j] += q->any[j] / iter / (double)chains;
+            const double f = q->any[j] / iter, v = n_any > 0 ? q->rb_any[j] / n_any : f;
+            gap = fmax(gap, fabs(v - f));
+            res->input_pip_chain[h * m + j] = v;
+            res->input_pip[j] += v / (double)chains;
         }
         for (size_t k = 0; k <= res->kmax; k++) res->size_prob[k] += q->size_cnt[k] / iter / (double)chains;
         for (int i = 0; i < 3; i++) {
@@ -293,9 +353,9 @@ static int merge(multi_chain *ch, const bsl_run *run, bsl_chains *cs, bsl_vs_res
     bsl_modelset_sort(&res->models);
     snprintf(res->engine_note, sizeof res->engine_note,
              "multinomial, one subset per class (%zu classes besides the reference), Polya-Gamma blocks; "
-             "acceptance add=%.4f delete=%.4f swap=%.4f; pip=frequency",
+             "acceptance add=%.4f delete=%.4f swap=%.4f; pip=rao-blackwell (max |rb - frequency| %.4f)",
              ch[0].nc, prop[0] > 0 ? acc[0] / prop[0] : 0, prop[1] > 0 ? acc[1] / prop[1] : 0,
-             prop[2] > 0 ? acc[2] / prop[2] : 0);
+             prop[2] > 0 ? acc[2] / prop[2] : 0, gap);
     return bsl_chains_vs_diagnostics(cs, res);
 }
 

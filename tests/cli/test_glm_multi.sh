@@ -37,6 +37,7 @@ for m in hpm median prevalence; do
     expect 0 "^p_1,p_2,p_3,class$" -- "$BASEL" predict "$T/r.json" "$T/small.csv" --model $m -o -
 done
 expect 0 "2:alcohol" -- "$BASEL" summary "$T/r.json"
+expect 0 "Inputs: P\(in the subset of some class besides the reference '1'\)" -- "$BASEL" summary "$T/r.json"
 # text levels: sorted by strcmp, the first the reference
 awk -F, 'BEGIN { OFS = "," } NR > 1 { $5 = ($5 == 1 ? "barolo" : $5 == 2 ? "grignolino" : "barbera") } { print }' \
     "$T/small.csv" > "$T/text.csv"

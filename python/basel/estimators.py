@@ -453,8 +453,8 @@ class BayesianLogisticRegression(BayesianSelectionClassifier):
     """Logistic regression with Bayesian variable selection (basel fit
     --family binomial; docs/GLM.md): which inputs does P(y = 1 | x) need?
     Two classes: the second in sorted order is y = 1. Three or more:
-    multinomial logistic regression (--family multinomial, method "rj"
-    only), classes_[0] the reference class and one subset of inputs per
+    multinomial logistic regression (--family multinomial; "enumerate" up
+    to 20 class-input pairs), classes_[0] the reference class and one subset of inputs per
     other class; pip_ is then per class and input (atom_names_ "k:input",
     k the class's index in classes_) and feature_importances_ /
     input_pip_ the probability that an input is in some class's subset.

@@ -47,8 +47,8 @@ static const bsl_option_def catalogue[] = {
     {"family", BSL_OPT_CHOICE, 0, 0, "gaussian|binomial|multinomial|poisson",
      "the likelihood: gaussian (linear regression), binomial (logistic regression of a 0/1 or two-level "
      "target, by Polya-Gamma augmentation in rj, exact by importance sampling in enumerate), multinomial "
-     "(multinomial logistic regression of a target of 3 or more levels, one subset of inputs per class: rj "
-     "only) or poisson (counts, log link: enumerate only, by importance sampling); docs/GLM.md"},
+     "(multinomial logistic regression of a target of 3 or more levels, one subset of inputs per class: rj, "
+     "and enumerate by importance sampling up to 20 class-input pairs) or poisson (counts, log link: enumerate only, by importance sampling); docs/GLM.md"},
     {"is-draws", BSL_OPT_COUNT, 100, BIG, NULL,
      "--family binomial or poisson: importance-sampling draws per subset of the exact marginal likelihood (its Monte "
      "Carlo error is in the fit's note)"},

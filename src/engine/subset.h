@@ -71,6 +71,10 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
  * joint atoms (c - 1) m + j, kmax (C - 1) pb->kmax, and the inputs' PIPs
  * in res->input_pip (d_inputs = m). */
 int bsl_rj_multi_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res, basel_error *err);
+/* enumerate for --family multinomial (enumerate/enumerate_multinomial.c;
+ * bsl_enumerate hands it such a problem): the exact posterior over every
+ * joint model, (C - 1) m <= 20, the result laid out as bsl_rj_multi_run's. */
+int bsl_enumerate_multi(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res, basel_error *err);
 /* rj's --proposal for d inputs: *informed = 1 for informed moves
  * (rj_informed.c), 0 for uniform ones; "auto" (or unset) decides by d,
  * the one place that does. BASEL_EINVAL for an unknown value. */

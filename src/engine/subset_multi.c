@@ -170,7 +170,8 @@ static int extras(bsl_result *res, const bsl_problem *P, const bsl_vs_result *vr
     for (size_t j = 0; j < vr->d_inputs && !bad; j++) bsl_json_push(names, json_string(P->input_names[j]), &bad);
     bsl_json_put(ip, "inputs", names, &bad);
     bsl_json_put(ip, "pip", bsl_json_doubles(vr->input_pip, vr->d_inputs), &bad);
-    bsl_json_put(ip, "pip_chain", bsl_json_doubles(vr->input_pip_chain, vr->chains * vr->d_inputs), &bad);
+    if (vr->input_pip_chain) /* a sampler's */
+        bsl_json_put(ip, "pip_chain", bsl_json_doubles(vr->input_pip_chain, vr->chains * vr->d_inputs), &bad);
     if (res->extra) {
         bsl_json_put(res->extra, "classes", cl, &bad);
         bsl_json_put(res->extra, "reference_class", json_string(P->class_names[0]), &bad);
@@ -203,16 +204,16 @@ int bsl_subset_multi_result(const bsl_vs_problem *pb, const bsl_problem *P, cons
         !(res->models = bsl_calloc(ntop + 1, sizeof *res->models)))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     memcpy(res->size_prob, vr->size_prob, (vr->kmax + 1) * sizeof *res->size_prob);
-    for (size_t i = 0; i < ntop; i++, res->nmodels++) { /* visit frequencies, most visited first */
+    for (size_t i = 0; i < ntop; i++, res->nmodels++) { /* rj: visit frequencies; enumerate: probabilities */
         const bsl_subset *s = &vr->models.items[i];
         bsl_result_model *rm = &res->models[i];
         if (!(rm->atoms = bsl_malloc(s->k + 1, sizeof *rm->atoms))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
         if (s->k) memcpy(rm->atoms, bsl_modelset_atoms(&vr->models, i), s->k * sizeof *rm->atoms);
         rm->k = s->k;
         rm->prob = total > 0 ? s->weight / total : s->weight;
-        rm->log_post = NAN; /* the scores condition on the latent variables */
+        rm->log_post = s->log_post; /* rj: NaN, its scores condition on the latent variables */
     }
-    /* the highest-probability model: the most visited (no exact score) */
+    /* the highest-probability model: the first (rj: the most visited, having no exact score) */
     res->hpm.k = vr->models.n ? vr->models.items[0].k : 0;
     if (!(res->hpm.atoms = bsl_malloc(res->hpm.k + 1, sizeof *res->hpm.atoms)))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");

@@ -1,7 +1,8 @@
 /*
  * glm_multi.c: the multinomial logistic model's Laplace approximation, its
- * marginal likelihood by importance sampling and the enumeration of every
- * joint model (glm_multi.h explains the model and the layout of theta).
+ * marginal likelihood by importance sampling (glm_multi.h explains the
+ * model and the layout of theta; engine/enumerate/enumerate_multinomial.c
+ * enumerates the joint models with them).
  *
  * Newton's method. With p_ic = P(y_i = c | theta) and z the theta index's
  * column (1 for an intercept, x_j for an input) in class c(z)'s block,
@@ -24,7 +25,6 @@
 #include <string.h>
 
 #define IS_NU 4.0          /* the proposal's degrees of freedom (glm_exact.c) */
-#define MULTI_MAX_ENUM 20  /* joint atoms enumeration takes: 2^20 Laplace fits */
 
 double bsl_glm_multi_loglik(const double *cls, const double *eta, size_t n, size_t C)
 {
@@ -269,57 +269,4 @@ int bsl_glm_multi_log_ml(const bsl_multi_data *md, const size_t *atoms, size_t K
     free(L);
     layout_free(&Y);
     return rc;
-}
-
-int bsl_glm_multi_enumerate(const bsl_multi_data *md, const bsl_mprior *mprior, size_t S, unsigned long seed,
-                            double *pip, double *input_pip, double *max_se)
-{
-    const size_t m = md->m, nc = md->C - 1, J = m * nc;
-    if (J > MULTI_MAX_ENUM) return BASEL_ERANGE;
-    const size_t N = (size_t)1 << J;
-    double *lp = malloc(N * sizeof *lp);
-    size_t atoms[MULTI_MAX_ENUM], kc[64];
-    if (!lp || nc > 64) {
-        free(lp);
-        return BASEL_ENOMEM;
-    }
-    *max_se = 0;
-    double top = -INFINITY;
-    for (size_t s = 0; s < N; s++) {
-        size_t K = 0;
-        memset(kc, 0, nc * sizeof *kc);
-        for (size_t a = 0; a < J; a++)
-            if (s >> a & 1) {
-                atoms[K++] = a;
-                kc[a / m]++;
-            }
-        double ml, se, prior = 0;
-        for (size_t c = 0; c < nc; c++) prior += bsl_mprior_log(mprior, kc[c]);
-        const int rc = bsl_glm_multi_log_ml(md, atoms, K, S, seed, &ml, &se);
-        if (rc) {
-            free(lp);
-            return rc;
-        }
-        *max_se = fmax(*max_se, se);
-        lp[s] = ml + prior;
-        top = fmax(top, lp[s]);
-    }
-    double tot = 0;
-    memset(pip, 0, J * sizeof *pip);
-    memset(input_pip, 0, m * sizeof *input_pip);
-    for (size_t s = 0; s < N; s++) {
-        const double w = exp(lp[s] - top);
-        tot += w;
-        for (size_t a = 0; a < J; a++)
-            if (s >> a & 1) pip[a] += w;
-        for (size_t j = 0; j < m; j++) {
-            int any = 0;
-            for (size_t c = 0; c < nc; c++) any |= (int)(s >> (c * m + j) & 1);
-            if (any) input_pip[j] += w;
-        }
-    }
-    for (size_t a = 0; a < J; a++) pip[a] /= tot;
-    for (size_t j = 0; j < m; j++) input_pip[j] /= tot;
-    free(lp);
-    return BASEL_OK;
 }

@@ -22,13 +22,13 @@
  *     p(y | A) = int prod_i P(y_i | theta) N(theta; 0, Lambda_A^-1) dtheta
  * by importance sampling from a t_4 at that approximation (as glm_exact.c
  * does for the binomial model: unbiased for p(y | A), with the standard
- * error of its log, sd(w) / (sqrt(S) mean(w))); and the enumeration of
- * every joint model for small m (C - 1) m <= 20.
+ * error of its log, sd(w) / (sqrt(S) mean(w))), with which
+ * engine/enumerate/enumerate_multinomial.c enumerates every joint model
+ * for (C - 1) m <= 20.
  */
 #ifndef BSL_GLM_MULTI_H
 #define BSL_GLM_MULTI_H
 
-#include "../prior/prior.h"
 #include "model.h"
 
 /* The data of a multinomial fit: n rows, m raw input columns X (n x m,
@@ -54,14 +54,6 @@ int bsl_glm_multi_laplace(const bsl_multi_data *md, const size_t *atoms, size_t 
  * by (seed, the atoms); *se the standard error of the estimate. */
 int bsl_glm_multi_log_ml(const bsl_multi_data *md, const size_t *atoms, size_t K, size_t S, unsigned long seed,
                          double *log_ml, double *se);
-
-/* The exact posterior by enumeration of all 2^{(C-1) m} joint models
- * ((C - 1) m <= 20), each class's subset under mprior (over m inputs):
- * pip ((C - 1) m: P(input j in A_c), class by class), input_pip (m:
- * P(input j in some A_c)), *max_se the largest standard error of a log
- * marginal likelihood. BASEL_ERANGE beyond 20 joint atoms. */
-int bsl_glm_multi_enumerate(const bsl_multi_data *md, const bsl_mprior *mprior, size_t S, unsigned long seed,
-                            double *pip, double *input_pip, double *max_se);
 
 /* log p(y | theta) of the multinomial model for the linear predictors eta
  * (n x (C - 1), column-major: class c's column c - 1). */

@@ -4,7 +4,7 @@
 # numerically) and a text target are accepted; FIT.json records the family,
 # the classes and the reference class, the joint atoms "level:input" and the
 # inputs' PIPs; predict writes p_<level> for every level, summing to 1, with
-# each --model; the same seed gives the same file whatever the threads; and
+# each --model; enumeration agrees with rj; the same seed gives the same file whatever the threads; and
 # bad input is refused with exit status 2 and a message naming the place:
 # two levels, a binomial fit of three, an empty class, a method without
 # the model, a Gaussian prior, --draws, informed moves; no output file is
@@ -37,6 +37,17 @@ for m in hpm median prevalence; do
     expect 0 "^p_1,p_2,p_3,class$" -- "$BASEL" predict "$T/r.json" "$T/small.csv" --model $m -o -
 done
 expect 0 "2:alcohol" -- "$BASEL" summary "$T/r.json"
+# enumeration of the 2^8 joint models: rj's PIPs agree within 5 of rj's standard errors (from its ESS) plus
+# 0.03 for enumeration's importance sampling (its note bounds the log marginal likelihoods' error)
+expect 0 "" -- "$BASEL" fit "$T/small.csv" --family multinomial --method enumerate --is-draws 1000 --seed 2 --quiet -o "$T/e.json"
+expect 0 "rj agrees with enumeration" -- /usr/bin/python3 -c "
+import json, math, sys
+e = json.load(open('$T/e.json')); r = json.load(open('$T/r.json'))
+for p, q, n in zip(e['pip'], r['pip'], r['diagnostics']['ess_pip']):
+    se = math.sqrt(max(p * (1 - p), 1e-6) / max(n or 1e6, 1))
+    if abs(p - q) > 5 * se + 0.03: print('PIP', p, q, se); sys.exit(1)
+print('rj agrees with enumeration')"
+expect 0 "^p_1,p_2,p_3,class$" -- "$BASEL" predict "$T/e.json" "$T/small.csv" --model hpm -o -
 expect 0 "Inputs: P\(in the subset of some class besides the reference '1'\)" -- "$BASEL" summary "$T/r.json"
 # text levels: sorted by strcmp, the first the reference
 awk -F, 'BEGIN { OFS = "," } NR > 1 { $5 = ($5 == 1 ? "barolo" : $5 == 2 ? "grignolino" : "barbera") } { print }' \
@@ -54,8 +65,10 @@ expect 2 "empty.csv:6: target column 'class' is empty in this row" \
     -- "$BASEL" fit "$T/empty.csv" --family multinomial --method rj -o "$T/f.json"
 expect 2 "text.csv:[0-9]+: target column 'class': a third level .*\(--family multinomial takes three or more\)" \
     -- "$BASEL" fit "$T/text.csv" --family binomial --method rj -o "$T/f.json"
-expect 2 "--family multinomial: --method enumerate has no multinomial model \(it runs with --method rj\)" \
-    -- "$BASEL" fit "$T/small.csv" --family multinomial --method enumerate -o "$T/f.json"
+expect 2 "--family multinomial: --method bd has no multinomial model \(it runs with --method enumerate, rj\)" \
+    -- "$BASEL" fit "$T/small.csv" --family multinomial --method bd -o "$T/f.json"
+expect 2 "refuses \(C - 1\) m = 26 > 20; use --method rj" \
+    -- "$BASEL" fit "$D" --family multinomial --method enumerate -o "$T/f.json"
 expect 2 "--prior g: a GLM \(--family binomial, multinomial or poisson\) takes --prior normal" \
     -- "$BASEL" fit "$T/small.csv" --family multinomial --method rj --prior g -o "$T/f.json"
 expect 2 "--family multinomial: no --draws" \

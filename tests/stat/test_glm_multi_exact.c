@@ -3,8 +3,8 @@
  * per class (--family multinomial, model/glm_multi.h): rj's block sampler
  * (engine/rj/rj_multinomial.c: Polya-Gamma augmentation of each class given
  * the others) against enumeration of the same model's exact posterior
- * (bsl_glm_multi_enumerate: every joint model's marginal likelihood by
- * importance sampling at its Laplace approximation).
+ * (engine/enumerate/enumerate_multinomial.c: every joint model's marginal
+ * likelihood by importance sampling at its Laplace approximation).
  *
  * The exact answer. Simulated design, n = 150, m = 3 standard normal
  * inputs, C = 3 classes (class 0 the reference):
@@ -36,7 +36,6 @@
 #include "core/params.h"
 #include "engine/subset.h"
 #include "model/glm.h"
-#include "model/glm_multi.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -65,7 +64,6 @@ typedef struct setup {
     bsl_dict *dict;
     bsl_design *D;
     bsl_vs_problem pb;
-    double Xraw[N * M];
 } setup;
 
 static int make(setup *s, const char *mprior)
@@ -83,7 +81,8 @@ static int make(setup *s, const char *mprior)
     s->pb.D = s->D;
     s->pb.kmax = s->pb.mprior.kmax;
     s->pb.nclass = C;
-    for (size_t j = 0; j < M; j++) bsl_design_raw_column(s->D, j, s->Xraw + j * N);
+    s->pb.prior.is_draws = STAT_TIER(20000, 80000);
+    s->pb.prior.is_seed = 5;
     return 0;
 }
 
@@ -103,19 +102,25 @@ static void one_case(const char *mprior, size_t iter)
         CHECK(0, "setup %s", mprior);
         return;
     }
-    const bsl_multi_data md = {s.Xraw, Y, N, M, C, 1.0 / 25.0, 1.0};
     double ex_pip[J], ex_in[M], se = NAN;
-    const size_t is_draws = STAT_TIER(20000, 80000);
-    int rc = bsl_glm_multi_enumerate(&md, &s.pb.mprior, is_draws, 5, ex_pip, ex_in, &se);
-    CHECK(rc == BASEL_OK && se > 0 && se < 0.01, "%s: enumeration (rc %d) with importance-sampling error %.4f < 0.01",
-          mprior, rc, se);
-    if (rc) {
+    basel_error err;
+    bsl_vs_result ex;
+    int rc = bsl_enumerate(&s.pb, NULL, &ex, &err);
+    const char *at = rc ? NULL : strstr(ex.engine_note, "log marginal likelihood ");
+    CHECK(rc == BASEL_OK && ex.m == J && ex.d_inputs == M && at &&
+              sscanf(at + strlen("log marginal likelihood "), "%lf", &se) == 1 && se > 0 && se < 0.01,
+          "%s: enumeration (%s) reports its importance-sampling error below 0.01", mprior,
+          rc ? err.message : ex.engine_note);
+    if (rc || !(se > 0)) {
+        if (!rc) bsl_vs_result_free(&ex);
         unmake(&s);
         return;
     }
+    memcpy(ex_pip, ex.pip, sizeof ex_pip);
+    memcpy(ex_in, ex.input_pip, sizeof ex_in);
+    bsl_vs_result_free(&ex);
     const double D = 5 * se;
     double pip[J][R], in[M][R];
-    basel_error err;
     bsl_params params = {0};
     for (size_t r = 0; r < R; r++) {
         bsl_run run = {.iter = iter, .burn = BURN, .thin = 1, .chains = 1, .seed = 1 + r, .params = &params};

@@ -215,6 +215,20 @@ static int basis(checker *k, const json_t *b)
 static int glm_predictor(const checker *k, const json_t *blk, const char *at, size_t nint)
 {
     char path[400];
+    const json_t *draws = json_object_get(blk, "draws");
+    if (draws && nint > 1) { /* rj's multinomial average: {draws: [{atoms, theta (k + C - 1)}]} */
+        snprintf(path, sizeof path, "%s.draws", at);
+        if (!json_is_array(draws) || json_array_size(draws) == 0) return refuse(k, path, "is not a non-empty list of draws");
+        int rc = BASEL_OK;
+        for (size_t i = 0; i < json_array_size(draws) && !rc; i++) {
+            char mat[160];
+            snprintf(mat, sizeof mat, "%s.draws[%zu]", at, i);
+            size_t len = 0;
+            rc = atoms(k, json_array_get(draws, i), mat, &len);
+            if (!rc) rc = reals(k, json_array_get(draws, i), mat, "theta", len + nint, 1, -INFINITY, INFINITY, "is not a finite number");
+        }
+        return rc;
+    }
     const json_t *list = json_object_get(blk, "models");
     snprintf(path, sizeof path, "%s.models", at);
     if (!json_is_array(list) || json_array_size(list) == 0) return refuse(k, path, "is not a non-empty list of models");

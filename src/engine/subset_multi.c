@@ -9,7 +9,12 @@
  * extra key "input_pip" (docs/FIT.md), the levels are "classes" (the first
  * is the reference class).
  *
- * Predictions. Each joint model M's posterior of theta is approximated by
+ * Predictions. rj's model average ("bma") is the exact posterior predictive
+ * by Monte Carlo: the chains keep MULTI_PRED_DRAWS draws of (A, theta)
+ * (rj_multinomial.c), written as the predictor's "draws", and P(y = c | x)
+ * is the mean of softmax(0, eta(x; A, theta))_c over them. The single
+ * models (hpm, median, prevalence) and enumerate's average use Laplace
+ * approximations: each joint model M's posterior of theta is approximated by
  * its Laplace approximation N(mode, H^-1) (bsl_glm_multi_laplace); at x the
  * C - 1 linear predictors are then eta ~ N(mu, S), mu_c = z_c'mode_c,
  * S = V'V with V = L^-1 G (G: d x (C - 1), column c holding z_c = (1, x_{A_c})
@@ -126,6 +131,25 @@ static json_t *average(const bsl_multi_data *md, const bsl_vs_result *vr)
     return bad ? NULL : o;
 }
 
+/* rj's model average: {covered: 1, draws: [{atoms, theta}]} */
+static json_t *draws_json(const bsl_vs_result *vr)
+{
+    json_t *o = json_object(), *list = json_array();
+    int bad = !o || !list;
+    for (size_t i = 0; i < vr->ncoef_draws && !bad; i++) {
+        const size_t a0 = vr->coef_draw_start[i], K = vr->coef_draw_start[i + 1] - a0;
+        json_t *d = json_object();
+        bad = !d;
+        bsl_json_put(d, "atoms", bsl_json_sizes(vr->coef_draw_atoms + a0, K), &bad);
+        bsl_json_put(d, "theta", bsl_json_doubles(vr->coef_draw_theta + a0 + i * vr->coef_draw_extra, K + vr->coef_draw_extra), &bad);
+        bsl_json_push(list, d, &bad);
+    }
+    bsl_json_put(o, "covered", bsl_json_real(1.0), &bad);
+    bsl_json_put(o, "draws", list, &bad);
+    if (bad) json_decref(o);
+    return bad ? NULL : o;
+}
+
 static json_t *engine_block(const bsl_vs_problem *pb, const bsl_dict *dict, const bsl_design *D,
                             const bsl_vs_result *vr, const bsl_result *res)
 {
@@ -141,7 +165,7 @@ static json_t *engine_block(const bsl_vs_problem *pb, const bsl_dict *dict, cons
                                    1.0 / (pb->prior.sd * pb->prior.sd)};
         const size_t nmed = bsl_select_median(vr->pip, J, med);
         const size_t nprev = bsl_select_prevalence(vr->pip, J, vr->size_prob, vr->kmax, prev);
-        bsl_json_put(pred, "bma", average(&md, vr), &bad);
+        bsl_json_put(pred, "bma", vr->ncoef_draws ? draws_json(vr) : average(&md, vr), &bad);
         bsl_json_put(pred, "hpm", single(&md, res->hpm.atoms, res->hpm.k), &bad);
         bsl_json_put(pred, "median", single(&md, med, nmed), &bad);
         bsl_json_put(pred, "prevalence", single(&md, prev, nprev), &bad);
@@ -280,8 +304,42 @@ static int read_atoms(const json_t *a, size_t *out, size_t k, size_t J)
     return 0;
 }
 
+/* The mean of softmax over the block's draws (draws_json). */
+static int draws_probs(const json_t *list, const double *B, size_t n, size_t m, size_t C, double *prob)
+{
+    const size_t nc = C - 1, J = nc * m, nd = json_array_size(list);
+    size_t *atoms = bsl_malloc(J + 1, sizeof *atoms);
+    double *th = bsl_malloc(J + nc, sizeof *th), *eta = bsl_malloc(nc, sizeof *eta);
+    int rc = atoms && th && eta && nd ? 0 : !nd ? -1 : -2;
+    memset(prob, 0, n * C * sizeof *prob);
+    for (size_t s = 0; s < nd && !rc; s++) {
+        const json_t *o = json_array_get(list, s), *at = json_object_get(o, "atoms");
+        const size_t K = json_array_size(at);
+        if (K > J || read_atoms(at, atoms, K, J) || bsl_json_read_doubles(json_object_get(o, "theta"), th, K + nc)) {
+            rc = -1;
+            break;
+        }
+        for (size_t i = 0; i < n; i++) {
+            for (size_t c = 0, z = 0, a = 0; c < nc; c++) { /* class c: its intercept, then its atoms */
+                double e = th[z++];
+                for (; a < K && atoms[a] / m == c; a++) e += th[z++] * B[(atoms[a] % m) * n + i];
+                eta[c] = e;
+            }
+            double mx = 0, t;
+            for (size_t c = 0; c < nc; c++) mx = fmax(mx, eta[c]);
+            t = exp(-mx);
+            for (size_t c = 0; c < nc; c++) t += exp(eta[c] - mx);
+            prob[i * C] += exp(-mx) / t / (double)nd;
+            for (size_t c = 0; c < nc; c++) prob[i * C + c + 1] += exp(eta[c] - mx) / t / (double)nd;
+        }
+    }
+    free(atoms), free(th), free(eta);
+    return rc;
+}
+
 int bsl_subset_multi_probs(const json_t *blk, const double *B, size_t n, size_t m, size_t C, double *prob)
 {
+    if (json_object_get(blk, "draws")) return draws_probs(json_object_get(blk, "draws"), B, n, m, C, prob);
     const size_t nc = C - 1, J = nc * m, dmax = J + nc, q = multi_gh(nc);
     const json_t *list = json_object_get(blk, "models");
     const size_t nm = json_array_size(list);

@@ -54,6 +54,13 @@
 #include <string.h>
 
 #define MULTI_TRACE_LEN 1000 /* snapshots per chain for R-hat / ESS, as rj */
+/* posterior draws of (A, theta) kept for the model-averaged predictor,
+ * over all chains, evenly spaced in each chain's post-burn sweeps: the
+ * exact posterior predictive by Monte Carlo, instead of each model's
+ * Laplace approximation (which on Wine's nearly separable classes raised
+ * a model's test log-loss from 0.198 to 0.282: its posterior is far from
+ * normal) */
+#define MULTI_PRED_DRAWS 500
 
 enum { MOVE_ADD = 0, MOVE_DEL = 1, MOVE_SWAP = 2 };
 
@@ -71,6 +78,9 @@ typedef struct multi_chain {
     double *rb, *rb_any;  /* nc m, m: sums of the conditionals (file comment) */
     double *n_rb;         /* nc: the blocks they were summed over */
     double *sc;           /* m scratch: drop and add scores */
+    size_t pd_max, pd_n, pd_every, sweeps; /* predictive draws: room, kept, spacing, post-burn sweeps */
+    size_t *pd_start, *pd_atoms;          /* pd_max + 1; pd_max nc kmax */
+    double *pd_theta;                     /* pd_max (nc kmax + nc) */
     bsl_modelset set;
     double run_len;
     double prop[3], acc[3], evals;
@@ -234,6 +244,36 @@ static void rb_pass(multi_chain *ch, const multi_ctx *x, size_t c)
     ch->evals += (double)m;
 }
 
+/* A predictive draw at the end of a sweep: every class's theta (its
+ * intercept, then its coefficients by input), with the joint atoms. */
+static void keep_draw(multi_chain *ch)
+{
+    if (ch->pd_n >= ch->pd_max || ch->sweeps++ % ch->pd_every) return;
+    const size_t m = ch->m, i = ch->pd_n, a0 = ch->pd_start[i];
+    size_t *at = ch->pd_atoms + a0;
+    double *th = ch->pd_theta + a0 + i * ch->nc;
+    size_t K = 0;
+    for (size_t c = 0; c < ch->nc; c++) {
+        const void *st = ch->M[c]->st;
+        const size_t k = bsl_cmodel_k(ch->M[c]), *act = bsl_cmodel_active(ch->M[c]);
+        const double *t = bsl_glm_theta(st);
+        *th++ = t[0];
+        for (size_t r = 0; r < k; r++) { /* insertion by input: k is small */
+            size_t b = r;
+            for (; b > 0 && at[K + b - 1] > c * m + act[r]; b--) {
+                at[K + b] = at[K + b - 1];
+                th[b] = th[b - 1];
+            }
+            at[K + b] = c * m + act[r];
+            th[b] = t[r + 1];
+        }
+        th += k;
+        K += k;
+    }
+    ch->pd_start[i + 1] = a0 + K;
+    ch->pd_n++;
+}
+
 /* Step 3: theta_c and its linear predictor. */
 static void block_end(multi_chain *ch, size_t c)
 {
@@ -258,6 +298,7 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
         if ((rc = move(ch, x, c))) break;
         if (pos == L - 1 && it >= run->burn) rb_pass(ch, x, c);
         if (pos == L - 1) block_end(ch, c);
+        if (pos == L - 1 && c == ch->nc - 1 && it >= run->burn) keep_draw(ch);
         if (it < run->burn) continue;
         ch->run_len++;
         if (tick->trace) bsl_trace_record(tick->trace, it - run->burn, ch->joint, ch->K);
@@ -281,12 +322,16 @@ static void chain_free(multi_chain *ch)
     free(ch->rb_any);
     free(ch->n_rb);
     free(ch->sc);
+    free(ch->pd_start);
+    free(ch->pd_atoms);
+    free(ch->pd_theta);
     bsl_modelset_free(&ch->set);
 }
 
-static int chain_init(multi_chain *ch, const bsl_vs_problem *pb, size_t max_models, basel_error *err)
+static int chain_init(multi_chain *ch, const bsl_vs_problem *pb, const bsl_run *run, size_t max_models,
+                      basel_error *err)
 {
-    const size_t m = pb->D->m, nc = pb->nclass - 1, n = pb->D->n;
+    const size_t m = pb->D->m, nc = pb->nclass - 1, n = pb->D->n, chains = run->chains ? run->chains : 1;
     memset(ch, 0, sizeof *ch);
     ch->m = m;
     ch->nc = nc;
@@ -303,8 +348,14 @@ static int chain_init(multi_chain *ch, const bsl_vs_problem *pb, size_t max_mode
     ch->rb_any = bsl_calloc(m + 1, sizeof *ch->rb_any);
     ch->n_rb = bsl_calloc(nc, sizeof *ch->n_rb);
     ch->sc = bsl_calloc(m + 1, sizeof *ch->sc);
+    const size_t sweeps = run->iter / (BSL_MAX(m, (size_t)1) * nc); /* post-burn sweeps, about */
+    ch->pd_max = BSL_MIN((MULTI_PRED_DRAWS + chains - 1) / chains, BSL_MAX(sweeps, (size_t)1));
+    ch->pd_every = BSL_MAX(sweeps / ch->pd_max, (size_t)1);
+    ch->pd_start = bsl_calloc(ch->pd_max + 1, sizeof *ch->pd_start);
+    ch->pd_atoms = bsl_calloc(ch->pd_max * nc * pb->kmax + 1, sizeof *ch->pd_atoms);
+    ch->pd_theta = bsl_calloc(ch->pd_max * (nc * pb->kmax + nc), sizeof *ch->pd_theta);
     if (!ch->M || !ch->r || !ch->eta || !ch->off || !ch->joint || !ch->freq || !ch->any || !ch->size_cnt ||
-        !ch->rb || !ch->rb_any || !ch->n_rb || !ch->sc ||
+        !ch->rb || !ch->rb_any || !ch->n_rb || !ch->sc || !ch->pd_start || !ch->pd_atoms || !ch->pd_theta ||
         bsl_modelset_init(&ch->set, max_models))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     for (size_t c = 0; c < nc; c++) {
@@ -313,6 +364,33 @@ static int chain_init(multi_chain *ch, const bsl_vs_problem *pb, size_t max_mode
         const int rc = bsl_cmodel_create(&ch->M[c], &bsl_model_glm, pb->D, &pr, pb->kmax, err);
         if (rc) return rc;
     }
+    return BASEL_OK;
+}
+
+/* The chains' predictive draws, in chain order, into res. */
+static int pool_draws(const multi_chain *ch, size_t chains, bsl_vs_result *res)
+{
+    const size_t nc = ch[0].nc;
+    size_t nd = 0, na = 0;
+    for (size_t h = 0; h < chains; h++) {
+        nd += ch[h].pd_n;
+        na += ch[h].pd_start[ch[h].pd_n];
+    }
+    res->coef_draw_extra = nc;
+    res->coef_draw_start = bsl_calloc(nd + 1, sizeof *res->coef_draw_start);
+    res->coef_draw_atoms = bsl_calloc(na + 1, sizeof *res->coef_draw_atoms);
+    res->coef_draw_theta = bsl_calloc(na + nd * nc + 1, sizeof *res->coef_draw_theta);
+    if (!res->coef_draw_start || !res->coef_draw_atoms || !res->coef_draw_theta) return BASEL_ENOMEM;
+    for (size_t h = 0, i = 0, a = 0; h < chains; h++) {
+        const multi_chain *q = &ch[h];
+        const size_t qa = q->pd_start[q->pd_n];
+        memcpy(res->coef_draw_atoms + a, q->pd_atoms, qa * sizeof *q->pd_atoms);
+        memcpy(res->coef_draw_theta + a + i * nc, q->pd_theta, (qa + q->pd_n * nc) * sizeof *q->pd_theta);
+        for (size_t d = 0; d < q->pd_n; d++) res->coef_draw_start[i + d + 1] = a + q->pd_start[d + 1];
+        i += q->pd_n;
+        a += qa;
+    }
+    res->ncoef_draws = nd;
     return BASEL_OK;
 }
 
@@ -351,6 +429,7 @@ static int merge(multi_chain *ch, const bsl_run *run, bsl_chains *cs, bsl_vs_res
         if (bsl_modelset_merge(&res->models, &q->set)) return BASEL_ENOMEM;
     }
     bsl_modelset_sort(&res->models);
+    if (pool_draws(ch, chains, res)) return BASEL_ENOMEM;
     snprintf(res->engine_note, sizeof res->engine_note,
              "multinomial, one subset per class (%zu classes besides the reference), Polya-Gamma blocks; "
              "acceptance add=%.4f delete=%.4f swap=%.4f; pip=rao-blackwell (max |rb - frequency| %.4f)",
@@ -389,7 +468,7 @@ int bsl_rj_multi_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result
         free(ch);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
-    for (size_t h = 0; h < chains && !rc; h++) rc = chain_init(&ch[h], pb, max_models, err);
+    for (size_t h = 0; h < chains && !rc; h++) rc = chain_init(&ch[h], pb, run, max_models, err);
     bsl_run r1 = *run;
     r1.chains = chains;
     bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed, .units = run->burn + run->iter,

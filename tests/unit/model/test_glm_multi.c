@@ -9,7 +9,9 @@
  *  - the predictor's class probabilities E[softmax(0, eta)] (product
  *    Gauss-Hermite under the Laplace approximation) against a Monte Carlo
  *    average of 400000 draws of theta from the same normal, within 5 of its
- *    standard errors, and summing to 1.
+ *    standard errors, and summing to 1;
+ *  - rj's model average from posterior draws ({atoms, theta} each): the
+ *    mean of the draws' softmax probabilities, computed by hand.
  */
 #include "check.h"
 #include "core/jsonutil.h"
@@ -123,6 +125,30 @@ static void probabilities_against_monte_carlo(gsl_rng *r)
     json_decref(blk);
 }
 
+/* Two draws, C = 3, m = 2: {x1 in class 1} and {x2 in class 1, x1 in class 2}. */
+static void probabilities_from_draws(void)
+{
+    const char *text = "{\"covered\": 1, \"draws\": [{\"atoms\": [0], \"theta\": [0.2, 1.5, -0.4]},"
+                       " {\"atoms\": [1, 2], \"theta\": [-0.1, 0.7, 0.3, -1.2]}]}";
+    json_error_t je;
+    json_t *blk = json_loads(text, 0, &je);
+    const double B[4] = {0.5, -1.0, /* x1 */ 2.0, 0.25 /* x2 */};
+    double prob[6];
+    CHECK(blk && bsl_subset_multi_probs(blk, B, 2, 2, 3, prob) == 0, "probabilities from draws");
+    for (size_t i = 0; i < 2; i++) {
+        const double e[2][2] = {{0.2 + 1.5 * B[i], -0.4}, {-0.1 + 0.7 * B[2 + i], 0.3 - 1.2 * B[i]}};
+        double want[3] = {0, 0, 0};
+        for (size_t s = 0; s < 2; s++) {
+            const double t = 1 + exp(e[s][0]) + exp(e[s][1]);
+            want[0] += 0.5 / t;
+            want[1] += 0.5 * exp(e[s][0]) / t;
+            want[2] += 0.5 * exp(e[s][1]) / t;
+        }
+        for (size_t c = 0; c < 3; c++) CHECK_CLOSE(prob[i * 3 + c], want[c], 1e-12, "draws: the mean of softmax");
+    }
+    json_decref(blk);
+}
+
 int main(void)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -131,6 +157,7 @@ int main(void)
     two_classes_are_logistic();
     loglik_by_definition();
     probabilities_against_monte_carlo(r);
+    probabilities_from_draws();
     gsl_rng_free(r);
     (void)Y3;
     return check_report("test_glm_multi");

@@ -8,10 +8,12 @@
 #   p = 100000, 8 effects, rho = 0.95, basel alone (SIZES=100000; the
 #               data from make_data_big.c, its own generator)
 # Methods:
-#   basel     defaults (bd, 4 chains on the machine's cores, the default run
-#             length for p inputs);
-#   basel-rj  --method rj with its defaults (above 1000 inputs: informed
-#             moves, rj_informed.c, 2000 iterations per chain);
+#   basel     defaults (4 chains on the machine's cores; no --method: bd up
+#             to 1000 inputs with its default run length for p inputs, rj
+#             above, with informed moves, rj_informed.c, 2000 iterations per
+#             chain);
+#   basel-bd  --method bd with its defaults, above 1000 inputs (where it is
+#             not the default; not at p = 100000: 10^7 blocks per chain);
 #   susieR    susie, L = 10 (Debian r-cran-susier, tools/peers.sh);
 #   BAS       MCMC, 100 p iterations (R_LIBS, default /work/peers/Rlib;
 #             skipped when not installed, above p = BAS_MAX_P (5000: it
@@ -19,7 +21,7 @@
 #             grow with p times the iterations) or past TIMEOUT).
 # The reference for the PIP error: basel rj, informed, 4 chains x REF_ITER
 # (20000) iterations, kept in $BENCH_TMP/ref<p>.json and reused when there
-# (none at p = 100000, where basel-rj runs alone).
+# (none at p = 100000, where basel runs alone).
 # Prints per method: wall and CPU seconds of the whole process (/usr/bin/time,
 # reading the CSV included), the fit's CPU seconds (R's proc.time for the
 # peers), peak memory, at PIP >= 0.5 and >= 0.95 the true inputs found
@@ -59,11 +61,11 @@ for p in $SIZES; do
     # the reference: a long informed rj run (kept)
     [ -f "$T/ref$p.json" ] || [ "$p" -ge 100000 ] ||
         "$BASEL" fit "$D" --method rj --proposal informed --iter "$REF_ITER" --seed 7 --quiet -o "$T/ref$p.json" || true
-    # basel, defaults (bd), and rj with its defaults
-    for m in b rj; do
-        [ "$m" = b ] && [ "$p" -ge 100000 ] && continue # bd's default at p = 10^5: 10^7 blocks per chain
+    # basel with its defaults, and bd with its own above 1000 inputs
+    for m in b bd; do
+        [ "$m" = bd ] && { [ "$p" -le 1000 ] || [ "$p" -ge 100000 ]; } && continue
         opt=""
-        [ $m = rj ] && opt="--method rj"
+        [ $m = bd ] && opt="--method bd"
         /usr/bin/time -f "%e %U %S %M" -o "$T/$m$p.time" "$BASEL" fit "$D" $opt --seed 1 --quiet -o "$T/$m$p.json" || true
         /usr/bin/python3 - "$T/$m$p.json" "$T/$m$p.pip" <<'PY'
 import json, sys
@@ -74,7 +76,7 @@ open(sys.argv[2] + ".cs", "w").write("".join(" ".join(str(a + 1) for a in c["ato
 w = f["diagnostics"].get("warnings", [])
 s = f["settings"]
 open(sys.argv[2] + ".note", "w").write("%s iter=%s gram=%s warnings=%d" % (
-    s.get("proposal", ""), s.get("iter"), f["diagnostics"].get("gram"), len(w)))
+    s.get("method", "") + " " + s.get("proposal", ""), s.get("iter"), f["diagnostics"].get("gram"), len(w)))
 PY
         echo "-" > "$T/$m$p.fit"
     done
@@ -87,12 +89,12 @@ PY
             Rscript "$ROOT/bench/scale/peers.R" "$m" "$D" "$T/$m$p.pip" $((100 * p)) > "$T/$m$p.fit" 2>/dev/null ||
             echo "timeout or failure" > "$T/$m$p.pip.note"
     done
-    for m in b rj susie bas; do
+    for m in b bd susie bas; do
         [ -f "$T/$m$p.time" ] || continue
         /usr/bin/python3 - "$p" "$m" "$T/$m$p.time" "$T/$m$p.fit" "$T/$m$p.pip" "$T/p$p.truth" "$T/ref$p.json" <<'PY'
 import json, os, sys
 p, m, tf, ff, pf, truth, ref = sys.argv[1:]
-name = {"b": "basel", "rj": "basel-rj", "susie": "susieR", "bas": "BAS"}[m]
+name = {"b": "basel", "bd": "basel-bd", "susie": "susieR", "bas": "BAS"}[m]
 wall, u, s, kb = open(tf).read().split()[-4:]
 fit = open(ff).read().strip() if os.path.exists(ff) else "-"
 note = open(pf + ".note").read().strip() if os.path.exists(pf + ".note") else ""

@@ -180,6 +180,14 @@ typedef struct bsl_engine_def {
     /* the same for --family multinomial: each class's model (one subset
      * per class; model/glm_multi.h) */
     const struct bsl_model_ops *multinomial;
+    /* Subset engines (subset.c), each may be NULL. run_length: settle the
+     * default run length for d inputs into settings (a user's --iter is
+     * theirs; NULL: iter as the defaults give it). evaluations: the model
+     * evaluations (try_add and the like) one iteration makes on m atoms,
+     * for the design's dense-or-streamed choice (NULL: unknown, dense
+     * whenever it fits in --gram-memory). */
+    int (*run_length)(bsl_params *settings, const bsl_params *user, size_t d, basel_error *err);
+    double (*evaluations)(const bsl_params *settings, size_t m, size_t d);
 } bsl_engine_def;
 
 /* The model table e runs for --family family ("gaussian": NULL, the

@@ -374,88 +374,36 @@ static int resolve_kmax(bsl_params *settings, const bsl_vs_problem *pb, size_t *
 /* Defaults that scale (issue 18 item 6): an engine's default iter is for
  * up to 100 inputs; a sampler that proposes one atom per move (rj) or per
  * birth (bd) then proposes each input fewer times per chain as p grows, so
- * above 100 inputs the default becomes iter x d / 100 (rj at p = 20000:
- * 10^7 moves per chain). ssvs's iterations are sweeps over every atom and
- * keep theirs. Only a default changes (never the user's --iter), and the
- * value used is recorded in the settings. --max-time bounds the time.
- * rj's informed moves (rj_informed.c) score every atom at each move, so
- * they propose each input as often at every p: their default iter is
- * BSL_RJ_INFORMED_ITER whatever p (the cost per move grows as m k^2
- * instead; bench/scale/README: at p = 20000, 4 chains of 2000 put every PIP
- * within 0.03-0.04 of a 40x longer run). */
-#define BSL_RJ_INFORMED_ITER 2000
-static int scale_iter(const bsl_engine_ctx *ctx, size_t d, basel_error *err)
+ * above 100 inputs the default becomes iter x d / 100 (bd at p = 20000:
+ * 2 x 10^6 blocks per chain). The engines that scale so call this from
+ * their run_length (engine.h); ssvs's iterations are sweeps over every atom
+ * and keep theirs. Only a default changes (never the user's --iter), and
+ * the value used is recorded in the settings. --max-time bounds the time. */
+int bsl_subset_iter_per_input(bsl_params *settings, const bsl_params *user, size_t d, basel_error *err)
 {
-    bsl_params *p = ctx->settings;
-    int informed = 0;
-    if (strcmp(ctx->def->name, "rj") == 0 && bsl_family_multinomial(p)) { /* rj_multinomial.c: uniform moves */
-        const char *v = ctx->user ? bsl_params_get(ctx->user, "proposal") : NULL;
-        if ((v && strcmp(v, "informed") == 0) || (ctx->user && bsl_params_get(ctx->user, "rj-rb-every")))
-            return bsl_fail(err, BASEL_EINVAL, "--family multinomial: %s (its moves are uniform, its PIPs visit frequencies)",
-                            v && strcmp(v, "informed") == 0 ? "no --proposal informed" : "no --rj-rb-every");
-        if (bsl_params_set(p, "proposal", "uniform")) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    }
-    if (strcmp(ctx->def->name, "rj") == 0) { /* the proposal that runs, recorded (auto resolved) */
-        int rc = bsl_rj_proposal(p, d, &informed, err);
-        if (!rc && bsl_params_set(p, "proposal", informed ? "informed" : "uniform"))
-            rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
-        if (rc) return rc;
-    }
-    if (!bsl_params_get(p, "iter") || (ctx->user && bsl_params_get(ctx->user, "iter")) ||
-        strcmp(ctx->def->name, "ssvs") == 0)
-        return BASEL_OK;
-    if (informed) /* BSL_RJ_INFORMED_ITER moves per chain at every p */
-        return bsl_params_set_size(p, "iter", BSL_RJ_INFORMED_ITER) ? bsl_fail(err, BASEL_ENOMEM, "out of memory")
-                                                                     : BASEL_OK;
-    if (d <= 100) return BASEL_OK;
+    if (!bsl_params_get(settings, "iter") || (user && bsl_params_get(user, "iter")) || d <= 100) return BASEL_OK;
     size_t iter;
-    int rc = bsl_params_size(p, "iter", 0, 1, (size_t)1 << 40, &iter, err);
+    int rc = bsl_params_size(settings, "iter", 0, 1, (size_t)1 << 40, &iter, err);
     if (rc) return rc;
     const double scaled = fmin((double)iter * (double)d / 100.0, (double)((size_t)1 << 40));
-    return bsl_params_set_size(p, "iter", (size_t)scaled) ? bsl_fail(err, BASEL_ENOMEM, "out of memory")
-                                                            : BASEL_OK;
+    return bsl_params_set_size(settings, "iter", (size_t)scaled) ? bsl_fail(err, BASEL_ENOMEM, "out of memory")
+                                                                   : BASEL_OK;
 }
 
-/* The model evaluations (try_add and the like, every chain) a run of these
- * settings makes, for the design's dense-or-streamed choice (design.c
- * gram_dense): rj one per move plus m per Rao-Blackwell pass (every
- * rj-rb-every moves), bd one per birth or swap ((nu + xi) rho per block), ssvs m per
- * sweep; 0 (unknown: dense whenever it fits) for the others. */
+/* The model evaluations a run of these settings makes, every chain and
+ * burn-in included: the engine's evaluations per iteration (engine.h) x
+ * chains x (iter + burn); 0 when the engine has no estimate. */
 static double expected_evaluations(const bsl_engine_ctx *ctx, size_t m)
 {
     const bsl_params *p = ctx->settings;
     basel_error ignored;
-    size_t iter = 0, burn, chains = 1, rb;
-    double nu = 1, rho = 1, per;
-    if (!bsl_params_get(p, "iter") || bsl_params_size(p, "iter", 0, 1, (size_t)1 << 40, &iter, &ignored))
+    size_t iter = 0, burn, chains = 1;
+    if (!ctx->def->evaluations || !bsl_params_get(p, "iter") ||
+        bsl_params_size(p, "iter", 0, 1, (size_t)1 << 40, &iter, &ignored))
         return 0;
     if (bsl_params_size(p, "burn", iter / 5, 0, (size_t)1 << 40, &burn, &ignored)) burn = iter / 5;
     if (bsl_params_size(p, "chains", 1, 1, 1024, &chains, &ignored)) chains = 1;
-    const char *name = ctx->def->name;
-    int informed = 0;
-    if (strcmp(name, "rj") == 0 && !bsl_rj_proposal(p, ctx->P->d, &informed, &ignored) && informed) {
-        /* an informed move (or Rao-Blackwell pass, none by default: the
-         * slot estimate, rj.c) reads the rows of the k active atoms' cross
-         * products: from the dense Gram, or computed once per atom that
-         * enters (gram_rows.c), about as many as a uniform chain's
-         * evaluations, not m per move */
-        if (bsl_params_size(p, "rj-rb-every", 0, 0, (size_t)1 << 40, &rb, &ignored)) rb = 0;
-        per = 1.0 + (rb ? 1.0 / (double)rb : 0.0);
-    } else if (strcmp(name, "rj") == 0) {
-        if (bsl_params_size(p, "rj-rb-every", m, 0, (size_t)1 << 40, &rb, &ignored)) rb = m;
-        per = 1.0 + (rb ? (double)m / (double)rb : 0.0);
-    } else if (strcmp(name, "bd") == 0) {
-        if (bsl_params_double(p, "nu", 1, 1e-6, 1e6, &nu, &ignored)) nu = 1;
-        if (bsl_params_double(p, "rho", 1, 1e-6, 1e6, &rho, &ignored)) rho = 1;
-        double xi = 0; /* swap events: one evaluation each too */
-        if (!bsl_params_get(p, "swap") || bsl_params_double(p, "swap", 0, 0, 1e6, &xi, &ignored)) xi = 0;
-        per = (nu + xi) * rho;
-    } else if (strcmp(name, "ssvs") == 0) {
-        per = (double)m;
-    } else {
-        return 0;
-    }
-    return (double)chains * (double)(iter + burn) * per;
+    return (double)chains * (double)(iter + burn) * ctx->def->evaluations(p, m, ctx->P->d);
 }
 
 /* The run's lengths from the settings; burn-in defaults to iter / 5, and
@@ -643,7 +591,7 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     int rc = vr ? BASEL_OK : bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (!rc) rc = bsl_params_size(st, "gram-memory", 256, 1, 1 << 20, &gram_mb, err);
     if (!rc) rc = bsl_dict_create(&dict, bsl_params_get(st, "basis"), P->X, P->n, P->d, err);
-    if (!rc) rc = scale_iter(ctx, P->d, err);
+    if (!rc && ctx->def->run_length) rc = ctx->def->run_length(ctx->settings, ctx->user, P->d, err);
     if (!rc && P->stats) rc = bsl_design_create_stats(&D, dict, P->stats, err); /* no rows: fit/stats.c */
     else if (!rc) /* with --relevance the chains compute their own columns: a streamed design (1 evaluation) */
         rc = bsl_design_create_for(&D, dict, P->X, P->n, P->Y, P->c, gram_mb << 20,

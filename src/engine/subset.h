@@ -79,6 +79,9 @@ int bsl_enumerate_multi(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_res
  * (rj_informed.c), 0 for uniform ones; "auto" (or unset) decides by d,
  * the one place that does. BASEL_EINVAL for an unknown value. */
 int bsl_rj_proposal(const bsl_params *params, size_t d, int *informed, basel_error *err);
+/* The default iter scaled as d / 100 above 100 inputs (a user's --iter
+ * kept), for the engines' run_length (engine.h; subset.c says why). */
+int bsl_subset_iter_per_input(bsl_params *settings, const bsl_params *user, size_t d, basel_error *err);
 /* Spike-and-slab Gibbs (paper 001), collapsed and as written. */
 int bsl_ssvs_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
                  basel_error *err);

@@ -24,6 +24,25 @@ static int fit(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
     return bsl_subset_fit(ctx, res, bsl_bd_run, err);
 }
 
+/* Its births propose one atom each: the default run grows as d / 100
+ * above 100 inputs (subset.c). */
+static int run_length(bsl_params *settings, const bsl_params *user, size_t d, basel_error *err)
+{
+    return bsl_subset_iter_per_input(settings, user, d, err);
+}
+
+/* One evaluation per birth or swap event: (nu + xi) rho per block. */
+static double evaluations(const bsl_params *settings, size_t m, size_t d)
+{
+    (void)m, (void)d;
+    basel_error ignored;
+    double nu = 1, rho = 1, xi = 0;
+    if (bsl_params_double(settings, "nu", 1, 1e-6, 1e6, &nu, &ignored)) nu = 1;
+    if (bsl_params_double(settings, "rho", 1, 1e-6, 1e6, &rho, &ignored)) rho = 1;
+    if (!bsl_params_get(settings, "swap") || bsl_params_double(settings, "swap", 0, 0, 1e6, &xi, &ignored)) xi = 0;
+    return (nu + xi) * rho;
+}
+
 const bsl_engine_def bsl_engine_bd = {
     .name = "bd",
     .summary = "continuous-time birth-and-death over active sets, Rao-Blackwellised; prevalence model (paper 004)",
@@ -37,6 +56,8 @@ const bsl_engine_def bsl_engine_bd = {
     .max_time = 1,
     .groups_factors = 1,
     .fit = fit,
+    .run_length = run_length,
+    .evaluations = evaluations,
     .predict = bsl_subset_predict,
     .check = bsl_subset_check,
     .mean_interval = 1,

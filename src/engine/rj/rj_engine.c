@@ -6,6 +6,8 @@
 #include "../engine.h"
 #include "../subset.h"
 
+#include <string.h>
+
 static const bsl_engine_option options[] = {
     BSL_SUBSET_OPTIONS("g"),
     BSL_SUBSET_RUN_OPTIONS("50000"),
@@ -23,6 +25,53 @@ static int fit(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
     return bsl_subset_fit(ctx, res, bsl_rj_run, err);
 }
 
+/* rj's informed moves (rj_informed.c) score every atom at each move, so
+ * they propose each input as often at every p: their default iter is
+ * RJ_INFORMED_ITER whatever p (the cost per move grows as m k^2 instead;
+ * bench/scale/README: at p = 20000, 4 chains of 2000 put every PIP within
+ * 0.02-0.05 of a 40x longer run). Uniform moves scale as d / 100
+ * (subset.c). The proposal that runs is recorded, auto resolved. */
+#define RJ_INFORMED_ITER 2000
+static int run_length(bsl_params *settings, const bsl_params *user, size_t d, basel_error *err)
+{
+    int informed = 0;
+    const char *family = bsl_params_get(settings, "family");
+    if (family && strcmp(family, "multinomial") == 0) { /* rj_multinomial.c: uniform moves */
+        const char *v = user ? bsl_params_get(user, "proposal") : NULL;
+        const int asked_informed = v && strcmp(v, "informed") == 0;
+        if (asked_informed || (user && bsl_params_get(user, "rj-rb-every")))
+            return bsl_fail(err, BASEL_EINVAL,
+                            "--family multinomial: %s (its moves are uniform, and its Rao-Blackwell pass ends each "
+                            "class block)",
+                            asked_informed ? "no --proposal informed" : "no --rj-rb-every");
+        if (bsl_params_set(settings, "proposal", "uniform")) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    int rc = bsl_rj_proposal(settings, d, &informed, err);
+    if (rc) return rc;
+    if (bsl_params_set(settings, "proposal", informed ? "informed" : "uniform"))
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (!informed) return bsl_subset_iter_per_input(settings, user, d, err);
+    if (!bsl_params_get(settings, "iter") || (user && bsl_params_get(user, "iter"))) return BASEL_OK;
+    return bsl_params_set_size(settings, "iter", RJ_INFORMED_ITER) ? bsl_fail(err, BASEL_ENOMEM, "out of memory")
+                                                                   : BASEL_OK;
+}
+
+/* One evaluation per move, plus m per Rao-Blackwell pass (every
+ * rj-rb-every moves: default m with uniform moves, none with informed
+ * ones). An informed move reads the rows of the k active atoms' cross
+ * products: from the dense Gram, or computed once per atom that enters
+ * (gram_rows.c), about as many as a uniform chain's evaluations, not m. */
+static double evaluations(const bsl_params *settings, size_t m, size_t d)
+{
+    basel_error ignored;
+    int informed = 0;
+    size_t rb;
+    if (bsl_rj_proposal(settings, d, &informed, &ignored)) informed = 0;
+    if (bsl_params_size(settings, "rj-rb-every", informed ? 0 : m, 0, (size_t)1 << 40, &rb, &ignored))
+        rb = informed ? 0 : m;
+    return 1.0 + (rb ? (informed ? 1.0 : (double)m) / (double)rb : 0.0);
+}
+
 const bsl_engine_def bsl_engine_rj = {
     .name = "rj",
     .summary = "reversible jump (add / delete / swap) over subsets",
@@ -36,6 +85,8 @@ const bsl_engine_def bsl_engine_rj = {
     .max_time = 1,
     .groups_factors = 1,
     .fit = fit,
+    .run_length = run_length,
+    .evaluations = evaluations,
     .predict = bsl_subset_predict,
     .check = bsl_subset_check,
     .mean_interval = 1,

@@ -18,6 +18,14 @@ static int fit(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
     return bsl_subset_fit(ctx, res, bsl_ssvs_run, err);
 }
 
+/* A sweep updates every atom: m evaluations; its iterations are sweeps,
+ * so its default length does not grow with d. */
+static double evaluations(const bsl_params *settings, size_t m, size_t d)
+{
+    (void)settings, (void)d;
+    return (double)m;
+}
+
 const bsl_engine_def bsl_engine_ssvs = {
     .name = "ssvs",
     .summary = "spike-and-slab Gibbs, as written and collapsed (paper 001)",
@@ -29,6 +37,7 @@ const bsl_engine_def bsl_engine_ssvs = {
     .checkpoints = 1,
     .max_time = 1,
     .fit = fit,
+    .evaluations = evaluations,
     .predict = bsl_subset_predict,
     .check = bsl_subset_check,
     .mean_interval = 1,

@@ -90,8 +90,8 @@ static const bsl_option_def catalogue[] = {
     {"rj-delete", BSL_OPT_REAL, 0, 1, NULL, "weight of the delete move"},
     {"rj-swap", BSL_OPT_REAL, 0, 1, NULL, "weight of the swap move"},
     {"rj-rb-every", BSL_OPT_COUNT, 0, BIG, NULL,
-     "moves between Rao-Blackwellised PIP updates (default m; 0: frequencies only). Informed moves without it "
-     "Rao-Blackwellise over the slot each delete or swap empties, at every move"},
+     "moves between Rao-Blackwellised PIP updates (default m, or 10 with informed moves, whose pass empties each "
+     "active slot in turn; 0: frequencies only)"},
     {"proposal", BSL_OPT_CHOICE, 0, 0, "auto|uniform|informed",
      "rj's moves: uniform (an atom drawn uniformly; O(k^2) per move) or informed (every atom scored, drawn by its "
      "posterior weight, exact; O(m k^2) per move, for thousands of inputs); auto: informed above 1000 inputs. "

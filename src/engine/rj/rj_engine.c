@@ -57,18 +57,19 @@ static int run_length(bsl_params *settings, const bsl_params *user, size_t d, ba
 }
 
 /* One evaluation per move, plus m per Rao-Blackwell pass (every
- * rj-rb-every moves: default m with uniform moves, none with informed
- * ones). An informed move reads the rows of the k active atoms' cross
- * products: from the dense Gram, or computed once per atom that enters
- * (gram_rows.c), about as many as a uniform chain's evaluations, not m. */
+ * rj-rb-every moves: default m with uniform moves, 10 with informed ones).
+ * An informed move or slot pass reads the rows of the k active atoms'
+ * cross products: from the dense Gram, or computed once per atom that
+ * enters (gram_rows.c), about as many as a uniform chain's evaluations,
+ * not m. */
 static double evaluations(const bsl_params *settings, size_t m, size_t d)
 {
     basel_error ignored;
     int informed = 0;
     size_t rb;
     if (bsl_rj_proposal(settings, d, &informed, &ignored)) informed = 0;
-    if (bsl_params_size(settings, "rj-rb-every", informed ? 0 : m, 0, (size_t)1 << 40, &rb, &ignored))
-        rb = informed ? 0 : m;
+    if (bsl_params_size(settings, "rj-rb-every", informed ? 10 : m, 0, (size_t)1 << 40, &rb, &ignored))
+        rb = informed ? 10 : m;
     return 1.0 + (rb ? (informed ? 1.0 : (double)m) / (double)rb : 0.0);
 }
 

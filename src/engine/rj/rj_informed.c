@@ -86,7 +86,8 @@ int bsl_rj_proposal(const bsl_params *params, size_t d, int *informed, basel_err
  * sum; a delete or swap whose atom i has no weight at S = gamma - i is
  * rejected, since the truncated reverse proposal could not bring i back.
  * Left out, such atoms hold less than m exp(-40) ~ 4e-13 (m = 10^5) of
- * a slot's conditional, below the 2^-32 resolution of the uniform draws. */
+ * a slot's conditional (rj.c's slot pass), below the 2^-32 resolution of
+ * the uniform draws. */
 #define BSL_RJ_SCREEN 40.0
 
 static double score(const bsl_vs_problem *pb, double log_ml, size_t k)
@@ -112,6 +113,11 @@ static double neighbour_weights(bsl_cmodel *M, const bsl_vs_problem *pb, double 
     if (top == -INFINITY) return -INFINITY;
     for (size_t j = 0; j < m; j++) *sum += sc[j] = exp(sc[j] - top); /* exp(-inf) = 0 */
     return top + log(*sum);
+}
+
+double bsl_rj_slot_weights(bsl_cmodel *M, const bsl_vs_problem *pb, double *sc, double *sum)
+{
+    return neighbour_weights(M, pb, sc, sum);
 }
 
 /* An atom drawn with probability sc[j] / sum. */
@@ -158,7 +164,6 @@ int bsl_rj_informed_move(bsl_cmodel *M, gsl_rng *r, const bsl_vs_problem *pb, in
     h->remove(h->ctx, i);
     double sum;
     const double logw = neighbour_weights(M, pb, sc, &sum);
-    if (h->slot) h->slot(h->ctx, sc, logw == -INFINITY ? 0.0 : sum, i);
     if (logw == -INFINITY || !(sc[i] > 0)) /* i out of the truncated reverse proposal: stay */
         return h->add(h->ctx, i) == BASEL_OK ? BASEL_OK : BASEL_ENUMERIC;
     if (move == BSL_RJ_DEL) {

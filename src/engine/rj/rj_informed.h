@@ -18,12 +18,13 @@ typedef struct bsl_rj_hooks {
     int (*add)(void *ctx, size_t j);               /* the model's add, the chain's books kept */
     void (*remove)(void *ctx, size_t j);
     void (*commit)(void *ctx);                     /* credit the current state before it changes */
-    /* may be NULL: a delete or swap has taken its active atom i out (the
-     * model holds S = gamma - i) and scored every atom l that can enter S:
-     * sc[l] / sum = P(l | S), the full conditional of the vacated slot
-     * (rj.c's Rao-Blackwellised slot estimate of the PIPs) */
-    void (*slot)(void *ctx, const double *sc, double sum, size_t i);
 } bsl_rj_hooks;
+
+/* For every atom l that can enter the model's set A, sc[l] <- its weight
+ * exp(S(A + l) - S(A) - top) (0 for the others, and for those screened
+ * more than BSL_RJ_SCREEN below the best); *sum their total; returns
+ * log W(A) (-inf: none can enter). sc holds m doubles. */
+double bsl_rj_slot_weights(bsl_cmodel *M, const bsl_vs_problem *pb, double *sc, double *sum);
 
 /* One informed move of the given type at M's state; sc holds m doubles
  * (scratch). *accepted: 1 when the set changed. BASEL_ENUMERIC when a set

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """bench/glm/run.py: logistic regression with variable selection (basel
---family binomial, rj, default settings) next to glmnet (L1, lambda by CV),
+--family binomial, rj by default or --method bd | ssvs, default settings) next to glmnet (L1, lambda by CV),
 scikit-learn's L1 logistic regression (C by CV) and, for the model
 probabilities, BAS's bas.glm, in the same run, on Pima and Ionosphere
 (data/classification, split files: split 0 and splits 1..N); Wine's three
@@ -8,7 +8,7 @@ classes by multinomial logistic regression (basel --family multinomial,
 glmnet family "multinomial", scikit-learn's multinomial L1; bas.glm has no
 multinomial family).
 
-    bench/glm/run.py [--splits N] [--data pima,ionosphere,wine] [--no-bas]
+    bench/glm/run.py [--splits N] [--data pima,ionosphere,wine] [--no-bas] [--method rj|bd|ssvs] [--prior SPEC]
 
 Per split: test accuracy, log-loss, inputs kept (basel: PIP >= 0.5, for
 Wine the input's PIP of being in some class's subset; L1: a nonzero
@@ -140,8 +140,8 @@ def sklearn_l1(tr, te, head):
     return list(p), cpu, kept
 
 
-def run_split(name, head, rows, sp, split, tmp, bas):
-    if len(set(r[-1] for r in rows)) > 2:
+def run_split(name, head, rows, sp, split, tmp, bas, method="rj"):
+    if len(set(r[-1] for r in rows)) > 2:  # multinomial: rj (bd and ssvs have no multinomial model)
         return run_split_multi(name, head, rows, sp, split, tmp)
     tr = [rows[i] for i in sp["train"]]; te = [rows[i] for i in sp["test"]]
     trf, tef = os.path.join(tmp, "train.csv"), os.path.join(tmp, "test.csv")
@@ -153,7 +153,7 @@ def run_split(name, head, rows, sp, split, tmp, bas):
     # basel
     fit, pred = os.path.join(tmp, "fit.json"), os.path.join(tmp, "pred.csv")
     c0, w0 = child_cpu(), time.time()
-    subprocess.run([BASEL, "fit", trf, "--target", target, "--family", "binomial", "--method", "rj",
+    subprocess.run([BASEL, "fit", trf, "--target", target, "--family", "binomial", "--method", method,
                     "--seed", str(1 + split), "--quiet", "-o", fit] + PRIOR, check=True)
     subprocess.run([BASEL, "predict", fit, tef, "-o", pred], check=True)
     cpu, wall = child_cpu() - c0, time.time() - w0
@@ -190,6 +190,7 @@ def main():
     ap.add_argument("--data", default="pima,ionosphere,wine")
     ap.add_argument("--no-bas", action="store_true")
     ap.add_argument("--json", default="", help="also write every number to PREFIX_<data>.json")
+    ap.add_argument("--method", default="rj", choices=["rj", "bd", "ssvs"], help="basel's sampler (default rj; Wine: rj)")
     ap.add_argument("--prior", default="", help="basel's --prior (default: its own, normal:sd=1,intercept-sd=10)")
     a = ap.parse_args()
     if a.prior:
@@ -200,9 +201,9 @@ def main():
         res = {}
         with tempfile.TemporaryDirectory() as tmp:
             for s in range(0, a.splits + 1):
-                res[s] = run_split(name, head, rows, splits[s], s, tmp, bas=not a.no_bas and s == 0)
+                res[s] = run_split(name, head, rows, splits[s], s, tmp, bas=not a.no_bas and s == 0, method=a.method)
                 print("%s split %d done" % (name, s), file=sys.stderr)
-        print("\n## %s (%d inputs)\n" % (name, len(inputs)))
+        print("\n## %s (%d inputs; basel --method %s)\n" % (name, len(inputs), a.method))
         if a.json:
             with open("%s_%s.json" % (a.json, name), "w") as f:
                 json.dump(res, f)

@@ -460,7 +460,8 @@ class BayesianLogisticRegression(BayesianSelectionClassifier):
     input_pip_ the probability that an input is in some class's subset.
 
     Parameters (None: the method's default): method ("rj", the Polya-Gamma
-    sampler, exact; or "enumerate", every subset's marginal likelihood by
+    sampler, exact; "bd" or "ssvs", the same model by birth and death or by
+    Gibbs flips; or "enumerate", every subset's marginal likelihood by
     importance sampling, up to 24 inputs), prior ("normal:sd=S,intercept-sd=S0"
     on the standardised inputs), model_prior, n_iter, burn, thin, chains,
     kmax, top, model ("bma", "hpm", "median", "prevalence"), random_state,

@@ -1,7 +1,7 @@
 """BayesianLogisticRegression (--family binomial, docs/GLM.md): scikit-learn's
 checks, class probabilities that sum to 1 in classes_'s order, PIPs that
-find the inputs P(y | x) depends on, and the same fit from rj and
-enumerate."""
+find the inputs P(y | x) depends on, and the same fit from rj, bd, ssvs
+and enumerate."""
 import numpy as np
 import pytest
 from sklearn.utils.estimator_checks import check_estimator
@@ -34,6 +34,11 @@ def test_probabilities_and_pips():
     assert est.pip_[0] > 0.99 and est.pip_[2] > 0.99
     ex = BayesianLogisticRegression(method="enumerate", random_state=3).fit(X, y)
     assert np.max(np.abs(ex.pip_ - est.pip_)) < 0.1
+    # bd and ssvs sample the same posterior (docs/GLM.md "bd and ssvs")
+    for method in ("bd", "ssvs"):
+        other = BayesianLogisticRegression(method=method, random_state=3).fit(X, y)
+        assert np.max(np.abs(ex.pip_ - other.pip_)) < 0.1, method
+        assert np.allclose(other.predict_proba(X).sum(axis=1), 1)
 
 
 def test_three_classes_multinomial():

@@ -199,7 +199,12 @@ void cli_par_init(int *argc, char ***argv)
     MPI_Bcast(&seed, 1, MPI_UNSIGNED_LONG, 0, MPI_COMM_WORLD);
     shared_seed = seed ? seed : 1;
     ranks = (basel_ranks){rank, size, gather, NULL};
-    if (rank > 0) capture_stderr();
+    if (rank > 0) {
+        capture_stderr();
+        /* what a command prints (help, a summary, predictions) is rank 0's;
+         * every rank runs the same command on the same input */
+        if (!freopen("/dev/null", "w", stdout)) MPI_Abort(MPI_COMM_WORLD, 1);
+    }
 }
 
 int cli_par_rank(void) { return rank; }

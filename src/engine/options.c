@@ -46,9 +46,10 @@ static const bsl_option_def catalogue[] = {
      "normal:sd=1,intercept-sd=10 (beta_j ~ N(0, S^2) on the standardised inputs, the intercept N(0, S0^2))"},
     {"family", BSL_OPT_CHOICE, 0, 0, "gaussian|binomial|multinomial|poisson",
      "the likelihood: gaussian (linear regression), binomial (logistic regression of a 0/1 or two-level "
-     "target, by Polya-Gamma augmentation in rj, exact by importance sampling in enumerate), multinomial "
-     "(multinomial logistic regression of a target of 3 or more levels, one subset of inputs per class: rj, "
-     "and enumerate by importance sampling up to 20 class-input pairs) or poisson (counts, log link: enumerate only, by importance sampling); docs/GLM.md"},
+     "target, by Polya-Gamma augmentation in rj, bd and ssvs, exact by importance sampling in enumerate), "
+     "multinomial (multinomial logistic regression of a target of 3 or more levels, one subset of inputs per "
+     "class: rj, and enumerate by importance sampling up to 20 class-input pairs) or poisson (counts, log link: "
+     "enumerate only, by importance sampling); docs/GLM.md"},
     {"is-draws", BSL_OPT_COUNT, 100, BIG, NULL,
      "--family binomial or poisson: importance-sampling draws per subset of the exact marginal likelihood (its Monte "
      "Carlo error is in the fit's note)"},

@@ -1,6 +1,6 @@
 /*
  * subset_glm.c: what the subset engines do differently for a GLM
- * (--family binomial: logistic regression, rj and enumerate; --family
+ * (--family binomial: logistic regression, rj, bd, ssvs and enumerate; --family
  * poisson: enumerate; model/glm.h): the prior and the model table the
  * engine runs, and the engine block the predictions read.
  *

@@ -17,7 +17,8 @@
  * A drop score without moving: with u = P^-1 b and r = (P^-1)_pp,
  *     log|P_-p| = log|P| + log r,  b'P_-p^-1 b = b'P^-1 b - u_p^2 / r.
  * The factor is rebuilt from W_A whenever omega changes (every sweep) and
- * every BSL_REFACTOR_EVERY updates in between.
+ * every BSL_REFACTOR_EVERY updates in between. Checkpoints save omega,
+ * theta, the factor and z, and recompute the rest (glm_state_save).
  */
 #include "glm.h"
 #include "polyagamma.h"
@@ -442,6 +443,81 @@ static void glm_coef_mean(const void *st, double *beta)
 
 static double glm_sigma2(const void *st, size_t o) { return 1.0; }
 
+/* ------------------------------------------------------------ checkpoints
+ *
+ * The state as doubles: omega (n), the last theta (kmax + 1), the factor's
+ * lower triangle by columns (d (d + 1) / 2, d = k + 1), z (d), log_ml and
+ * since_refactor. The rest is a function of these and the active atoms,
+ * recomputed by the same arithmetic on load (the weighted columns W from
+ * omega, b from x_j' kappa), so a loaded chain continues bit for bit; the
+ * trial cache is dropped (a try_add recomputes the same bits). */
+static size_t glm_state_size(const void *st)
+{
+    const glm_state *G = st;
+    const size_t d = G->k + 1;
+    return G->n + G->kmax + 1 + d * (d + 1) / 2 + d + 2;
+}
+
+static void glm_state_save(const void *st, double *out)
+{
+    const glm_state *G = st;
+    const size_t d = G->k + 1, ld = G->chol.cap;
+    double *p = out;
+    memcpy(p, G->omega, G->n * sizeof *p);
+    p += G->n;
+    memcpy(p, G->theta, (G->kmax + 1) * sizeof *p);
+    p += G->kmax + 1;
+    for (size_t j = 0; j < d; j++)
+        for (size_t i = j; i < d; i++) *p++ = G->chol.L[i + j * ld];
+    memcpy(p, G->z, d * sizeof *p);
+    p += d;
+    *p++ = G->log_ml;
+    *p = (double)G->since_refactor;
+}
+
+/* Refuses (BASEL_EINVAL) a state of another size, a number that is not
+ * finite, a latent variable that is not positive, a factor without a
+ * positive diagonal, a counter out of range (the model unchanged), and
+ * atoms out of range or repeated (the model then empty). */
+static int glm_state_load(void *st, const size_t *active, size_t k, const double *in, size_t n)
+{
+    glm_state *G = st;
+    const size_t d = k + 1, ld = G->chol.cap;
+    if (k > G->kmax || n != G->n + G->kmax + 1 + d * (d + 1) / 2 + d + 2) return BASEL_EINVAL;
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(in[i])) return BASEL_EINVAL;
+    for (size_t i = 0; i < G->n; i++)
+        if (!(in[i] > 0)) return BASEL_EINVAL;
+    const double *Lin = in + G->n + G->kmax + 1, *tail = Lin + d * (d + 1) / 2 + d;
+    for (size_t j = 0, at = 0; j < d; at += d - j, j++)
+        if (!(Lin[at] > 0)) return BASEL_EINVAL;
+    if (!(tail[1] >= 0 && tail[1] < BSL_REFACTOR_EVERY && tail[1] == floor(tail[1]))) return BASEL_EINVAL;
+    glm_clear(G);
+    for (size_t a = 0; a < k; a++) {
+        if (active[a] >= G->m || G->pos[active[a]] >= 0) {
+            glm_clear(G);
+            return BASEL_EINVAL;
+        }
+        G->active[a] = active[a];
+        G->pos[active[a]] = (long)a;
+        G->k = a + 1;
+    }
+    memcpy(G->omega, in, G->n * sizeof *in);
+    memcpy(G->theta, in + G->n, (G->kmax + 1) * sizeof *in);
+    weigh_columns(G);
+    G->b[0] = G->sum_kappa;
+    for (size_t a = 0; a < k; a++) G->b[a + 1] = G->xk[active[a]];
+    const double *p = Lin;
+    for (size_t j = 0; j < d; j++)
+        for (size_t i = j; i < d; i++) G->chol.L[i + j * ld] = *p++;
+    G->chol.k = d;
+    memcpy(G->z, p, d * sizeof *p);
+    G->log_ml = tail[0];
+    G->since_refactor = (size_t)tail[1];
+    G->trial_j = -1;
+    return BASEL_OK;
+}
+
 static void glm_describe(const void *st, char *buf, size_t len)
 {
     snprintf(buf, len, "logistic regression by Polya-Gamma augmentation: exact (the latent variables are drawn "
@@ -466,6 +542,9 @@ const bsl_model_ops bsl_model_glm = {
     .draw_nuisance = glm_draw_nuisance,
     .coef_mean = glm_coef_mean,
     .sigma2 = glm_sigma2,
+    .state_size = glm_state_size,
+    .state_save = glm_state_save,
+    .state_load = glm_state_load,
     .describe = glm_describe,
 };
 

@@ -8,7 +8,8 @@
 # for rj, bd and ssvs, with 4 chains and with 6 (ranks 0 and 1 run two),
 # and mixture, rbf and anneal with 4.
 # Bad input through mpirun: exit 2, no output file, no hang (timeout), also
-# when only some ranks fail (mpirun's MPMD form A : B).
+# when only some ranks fail (mpirun's MPMD form A : B). What a command
+# prints (--help, a fit's summary) comes once, from rank 0.
 source "$(dirname "$0")/../cli/lib.sh" "$1"
 MPIRUN=${2:-mpirun}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -106,4 +107,13 @@ expect 1 "" -- test -e "$T/bad.json"
 expect 2 "run in one process, not across 2" -- \
     mpi -np 2 "$BASEL" "${good[@]}" --checkpoint "$T/ck.bin"
 expect 1 "" -- test -e "$T/bad.json"
+# what a command prints is rank 0's alone: help, and a fit's summary
+"$BASEL" --help > "$T/help1"
+expect 0 "" -- mpi -np 4 "$BASEL" --help
+cp "$T/out" "$T/help4"
+expect 0 "" -- cmp "$T/help4" "$T/help1"
+"$BASEL" fit "$LIN" --target y --method rj --chains 4 --iter 2000 --seed 5 > "$T/sum1"
+expect 0 "" -- mpi -np 4 "$BASEL" fit "$LIN" --target y --method rj --chains 4 --iter 2000 --seed 5
+cp "$T/out" "$T/sum4"
+expect 0 "" -- cmp "$T/sum4" "$T/sum1"
 finish

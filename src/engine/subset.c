@@ -572,7 +572,8 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     bsl_params *st = ctx->settings;
     const char *coef_spec = bsl_params_get(st, "prior");
     const int binomial = bsl_family_binomial(st);
-    const int glm = binomial || bsl_family_poisson(st); /* a GLM: subset_glm.c */
+    const int multinomial = bsl_family_multinomial(st); /* one subset per class: subset_multi.c */
+    const int glm = binomial || multinomial || bsl_family_poisson(st); /* a GLM: subset_glm.c */
     /* ssvs's spike-and-slab prior is parsed by the engine; its single-model
      * predictors are refitted under the g-prior with g = n */
     const int own_prior = coef_spec && strncmp(coef_spec, "ssvs", 4) == 0;
@@ -603,6 +604,7 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
             goto out;
         }
         if ((rc = bsl_subset_glm_setup(ctx, &pb, err))) goto out;
+        pb.nclass = multinomial ? P->nclass : 0;
         coef_spec = bsl_params_get(st, "prior");
         pb.prior_spec = coef_spec;
     } else if ((rc = bsl_coef_prior_parse(&pb.prior, own_prior ? "g" : coef_spec, P->n, P->c, err))) goto out;
@@ -659,6 +661,10 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
         run.params = &st_refit;
     }
     if ((rc = runner(&pg, &run, vr, err))) goto out;
+    if (multinomial) { /* joint atoms of classes and inputs: its own summaries */
+        rc = bsl_subset_multi_result(&pg, P, dict, D, vr, run.top, coef_spec, res, err);
+        goto out;
+    }
     if (glm && pb.model->draw_nuisance) /* scores given the latent variables: no model's log posterior */
         for (size_t i = 0; i < vr->models.n; i++) vr->models.items[i].log_post = NAN;
     if (pb.prior.sample_nuisance && pb.prior.kind == BSL_COEF_RIDGE) { /* predict with the posterior means */
@@ -754,3 +760,9 @@ out:
     bsl_dict_free(dict);
     return rc;
 }
+
+/* ------------------------------------------------- for subset_multi.c */
+
+json_t *bsl_subset_basis_json(const bsl_dict *dict, const bsl_design *D) { return basis_json(dict, D); }
+json_t *bsl_subset_prior_json(const bsl_vs_problem *pb, const char *coef_spec) { return prior_json(pb, coef_spec); }
+int bsl_subset_diagnostics(bsl_result *r, const bsl_vs_result *vr) { return add_diagnostics(r, vr); }

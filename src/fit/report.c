@@ -155,6 +155,27 @@ static void selected(strbuf *b, const json_t *doc)
         add(b, "  null model (intercept only): log ML %.3f\n", json_number_value(json_object_get(doc, "null_log_ml")));
 }
 
+/* FIT.json's input_pip (--family multinomial; docs/FIT.md): each input's
+ * probability of being in some class's subset, in input order. */
+static void input_pips(strbuf *b, const json_t *doc)
+{
+    const json_t *r = json_object_get(doc, "input_pip");
+    const json_t *names = json_object_get(r, "inputs"), *pip = json_object_get(r, "pip");
+    const size_t d = json_array_size(names);
+    if (!r || !d || json_array_size(pip) != d) return;
+    add(b, "\nInputs: P(in the subset of some class besides the reference '%s')\n",
+        json_string_value(json_object_get(doc, "reference_class")) ? json_string_value(json_object_get(doc, "reference_class"))
+                                                                   : "?");
+    for (size_t a = 0; a < d; a++) {
+        const double p = json_number_value(json_array_get(pip, a));
+        char bar[31];
+        const long fill = lround(p * 30);
+        for (long i = 0; i < 30; i++) bar[i] = i < fill ? '#' : '.';
+        bar[30] = 0;
+        add(b, "  %-16s %6.3f  %s\n", json_string_value(json_array_get(names, a)), p, bar);
+    }
+}
+
 /* exp(log_bf) in 10 characters (and e^x past what a double holds). */
 /* FIT.json's relevance (bd --relevance; docs/FIT.md): each input's PIP
  * inside the kernel, its posterior mean scale and the scale the atoms were
@@ -314,6 +335,7 @@ char *basel_fit_summary(const basel_fit *f)
             str_at(pr, "coefficients"), str_at(pr, "model"),
             (long long)json_integer_value(json_object_get(pr, "kmax")));
     pip_table(&b, f);
+    input_pips(&b, doc);
     if (json_object_get(doc, "model_size")) size_table(&b, doc);
     selected(&b, doc);
     relevance(&b, doc);

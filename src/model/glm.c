@@ -51,6 +51,11 @@ typedef struct glm_state {
     double *col;         /* n scratch */
     double *P;           /* (kmax + 1)^2 scratch for refactorising */
     double *u, *e;       /* kmax + 1 scratch */
+    /* the multinomial's class blocks (bsl_glm_redraw_omega): offsets and
+     * the pseudo-targets kappa + Omega off, n each; has_off = 0 (binomial):
+     * neither is read and b_A = Z_A' kappa as above */
+    int has_off;
+    double *off, *keff;
 } glm_state;
 
 /* ------------------------------------------------------------ prior, y */
@@ -63,7 +68,7 @@ int bsl_glm_prior_parse(bsl_coef_prior *p, const char *text, basel_error *err)
     if (rc) return rc;
     if (strcmp(s.name, "normal") != 0)
         return bsl_fail(err, BASEL_EINVAL,
-                        "--prior %s: a GLM (--family binomial or poisson) takes --prior normal[:%s] (independent normal "
+                        "--prior %s: a GLM (--family binomial, multinomial or poisson) takes --prior normal[:%s] (independent normal "
                         "coefficients on the standardised inputs)",
                         s.name, BSL_GLM_PRIOR_KEYS);
     p->kind = BSL_COEF_NORMAL;
@@ -158,6 +163,26 @@ static int set_targets(glm_state *G, const double *y)
     return refactor(G);
 }
 
+/* With offsets: b_A = Z_A'(kappa + Omega off) for the current omega
+ * (glm.h bsl_glm_redraw_omega), every atom's x_j'(kappa + Omega off)
+ * (O(n m), once per class block), and the factor. */
+static int retarget(glm_state *G)
+{
+    const size_t n = G->n;
+    G->sum_kappa = 0;
+    for (size_t i = 0; i < n; i++) {
+        G->keff[i] = G->kappa[i] + G->omega[i] * G->off[i];
+        G->sum_kappa += G->keff[i];
+    }
+    for (size_t j = 0; j < G->m; j++) {
+        bsl_design_raw_column(G->D, j, G->col);
+        G->xk[j] = bsl_dot(G->col, G->keff, n);
+    }
+    G->b[0] = G->sum_kappa;
+    for (size_t a = 0; a < G->k; a++) G->b[a + 1] = G->xk[G->active[a]];
+    return refactor(G);
+}
+
 static void glm_free(void *st)
 {
     glm_state *G = st;
@@ -180,6 +205,8 @@ static void glm_free(void *st)
     free(G->P);
     free(G->u);
     free(G->e);
+    free(G->off);
+    free(G->keff);
     free(G);
 }
 
@@ -188,8 +215,8 @@ static int glm_create(void **st, const bsl_design *D, const bsl_coef_prior *prio
 {
     *st = NULL;
     if (prior->kind != BSL_COEF_NORMAL) return bsl_fail(err, BASEL_EINVAL, "the logistic model needs --prior normal");
-    if (prior->glm_family != BSL_GLM_BINOMIAL)
-        return bsl_fail(err, BASEL_EINVAL, "the Polya-Gamma model is for --family binomial only");
+    if (prior->glm_family != BSL_GLM_BINOMIAL && prior->glm_family != BSL_GLM_MULTINOMIAL)
+        return bsl_fail(err, BASEL_EINVAL, "the Polya-Gamma model is for --family binomial or multinomial only");
     if (D->q != 1 || !D->Y || D->c != 1)
         return bsl_fail(err, BASEL_EINVAL,
                         "the logistic model takes one 0/1 target and the intercept as its only always-in column "
@@ -220,10 +247,12 @@ static int glm_create(void **st, const bsl_design *D, const bsl_coef_prior *prio
     G->P = bsl_malloc(d * d, sizeof(double));
     G->u = bsl_malloc(d, sizeof(double));
     G->e = bsl_malloc(d, sizeof(double));
+    G->off = bsl_calloc(n, sizeof(double));
+    G->keff = bsl_calloc(n, sizeof(double));
     double *y = bsl_malloc(n, sizeof(double));
     int rc = !G->kappa || !G->xk || !G->omega || !G->sw || !G->active || !G->pos || !G->W || !G->b || !G->z ||
                      !G->theta || !G->trial_v || !G->trial_g || !G->trial_w || !G->col || !G->P || !G->u ||
-                     !G->e || !y || bsl_chol_init(&G->chol, d)
+                     !G->e || !G->off || !G->keff || !y || bsl_chol_init(&G->chol, d)
                  ? BASEL_ENOMEM
                  : BASEL_OK;
     if (!rc) {
@@ -232,6 +261,8 @@ static int glm_create(void **st, const bsl_design *D, const bsl_coef_prior *prio
         for (size_t i = 0; i < n; i++) G->omega[i] = 0.25;
         weigh_columns(G);
         bsl_glm_design_y(D, y);
+        if (prior->glm_family == BSL_GLM_MULTINOMIAL) /* class numbers: this model's class indicator */
+            for (size_t i = 0; i < n; i++) y[i] = y[i] == (double)prior->glm_class;
         rc = set_targets(G, y);
     }
     free(y);
@@ -267,6 +298,9 @@ static void glm_copy(void *dst, const void *src)
     A->log_ml = B->log_ml;
     A->since_refactor = B->since_refactor;
     A->trial_j = -1;
+    A->has_off = B->has_off;
+    memcpy(A->off, B->off, n * sizeof(double));
+    memcpy(A->keff, B->keff, n * sizeof(double));
 }
 
 static size_t glm_k(const void *st) { return ((const glm_state *)st)->k; }
@@ -392,9 +426,9 @@ static int glm_draw_nuisance(void *st, gsl_rng *r)
         const double *w = G->W + (a + 1) * n;
         for (size_t i = 0; i < n; i++) G->col[i] += G->theta[a + 1] * w[i] / G->sw[i];
     }
-    for (size_t i = 0; i < n; i++) G->omega[i] = bsl_pg_draw(r, G->col[i]);
+    for (size_t i = 0; i < n; i++) G->omega[i] = bsl_pg_draw(r, G->col[i] - (G->has_off ? G->off[i] : 0.0));
     weigh_columns(G);
-    return refactor(G);
+    return G->has_off ? retarget(G) : refactor(G);
 }
 
 static void glm_coef_mean(const void *st, double *beta)
@@ -516,7 +550,12 @@ const bsl_model_ops bsl_model_glm = {
 
 /* ------------------------------------------------------------ extras */
 
-int bsl_glm_set_y(void *st, const double *y) { return set_targets(st, y); }
+int bsl_glm_set_y(void *st, const double *y)
+{
+    glm_state *G = st;
+    const int rc = set_targets(G, y);
+    return rc || !G->has_off ? rc : retarget(G);
+}
 const double *bsl_glm_omega(const void *st) { return ((const glm_state *)st)->omega; }
 const double *bsl_glm_theta(const void *st) { return ((const glm_state *)st)->theta; }
 
@@ -527,5 +566,32 @@ int bsl_glm_set_omega(void *st, const double *omega)
         if (!(omega[i] > 0) || !isfinite(omega[i])) return BASEL_EINVAL;
     memcpy(G->omega, omega, G->n * sizeof(double));
     weigh_columns(G);
-    return refactor(G);
+    return G->has_off ? retarget(G) : refactor(G);
 }
+
+/* ------------------------------------------------- multinomial blocks */
+
+void bsl_glm_eta(const void *st, double *eta)
+{
+    const glm_state *G = st;
+    const size_t n = G->n;
+    for (size_t i = 0; i < n; i++) eta[i] = G->theta[0];
+    for (size_t a = 0; a < G->k; a++) { /* x = w / sqrt(omega), as glm_draw_nuisance */
+        const double *w = G->W + (a + 1) * n;
+        for (size_t i = 0; i < n; i++) eta[i] += G->theta[a + 1] * w[i] / G->sw[i];
+    }
+}
+
+int bsl_glm_redraw_omega(void *st, gsl_rng *r, const double *off)
+{
+    glm_state *G = st;
+    const size_t n = G->n;
+    bsl_glm_eta(G, G->col); /* the last theta's z'theta: omega_i ~ PG(1, z_i'theta - off_i) */
+    G->has_off = 1;
+    memcpy(G->off, off, n * sizeof(double));
+    for (size_t i = 0; i < n; i++) G->omega[i] = bsl_pg_draw(r, G->col[i] - off[i]);
+    weigh_columns(G);
+    return retarget(G);
+}
+
+void bsl_glm_draw_theta(void *st, gsl_rng *r) { draw_theta(st, r); }

@@ -1,7 +1,9 @@
 #!/bin/sh
 # bench/glm/run.sh: basel's logistic regression with variable selection next
 # to glmnet, scikit-learn's L1 logistic regression and BAS's bas.glm on Pima
-# and Ionosphere (split 0; with --splits 10 also splits 1-10). Slow with
+# and Ionosphere, and multinomial logistic regression on Wine next to
+# glmnet's and scikit-learn's multinomial L1 (split 0; with --splits 10 also
+# splits 1-10). Slow with
 # --splits: minutes. Installs glmnet (tools/peers.sh) if missing.
 set -eu
 cd "$(dirname "$0")/../.."

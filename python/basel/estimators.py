@@ -452,10 +452,16 @@ class BayesianSelectionClassifier(ClassifierMixin, _BaselEstimator):
 class BayesianLogisticRegression(BayesianSelectionClassifier):
     """Logistic regression with Bayesian variable selection (basel fit
     --family binomial; docs/GLM.md): which inputs does P(y = 1 | x) need?
-    Two classes; the second in sorted order is y = 1.
+    Two classes: the second in sorted order is y = 1. Three or more:
+    multinomial logistic regression (--family multinomial; "enumerate" up
+    to 20 class-input pairs), classes_[0] the reference class and one subset of inputs per
+    other class; pip_ is then per class and input (atom_names_ "k:input",
+    k the class's index in classes_) and feature_importances_ /
+    input_pip_ the probability that an input is in some class's subset.
 
     Parameters (None: the method's default): method ("rj", the Polya-Gamma
-    sampler, exact; or "enumerate", every subset's marginal likelihood by
+    sampler, exact; "bd" or "ssvs", the same model by birth and death or by
+    Gibbs flips; or "enumerate", every subset's marginal likelihood by
     importance sampling, up to 24 inputs), prior ("normal:sd=S,intercept-sd=S0"
     on the standardised inputs), model_prior, n_iter, burn, thin, chains,
     kmax, top, model ("bma", "hpm", "median", "prevalence"), random_state,
@@ -488,37 +494,42 @@ class BayesianLogisticRegression(BayesianSelectionClassifier):
         self.na = na
 
     def fit(self, X, y, progress=None):
-        """Fit to X (n x p) and two class labels y. progress as in
-        BayesianSelectionRegressor.fit."""
+        """Fit to X (n x p) and class labels y (2, or 3 and more for the
+        multinomial model). progress as in BayesianSelectionRegressor.fit."""
         X, y = self._validate_data(X, y, dtype=np.float64, force_all_finite=self._finite())
         check_classification_targets(y)
         self._check_n_samples(X.shape[0])
         self.classes_, y_idx = np.unique(y, return_inverse=True)
-        if len(self.classes_) != 2:
-            raise ValueError("logistic regression needs exactly 2 classes in y, not %d (%r)"
+        if len(self.classes_) < 2:
+            raise ValueError("logistic regression needs at least 2 classes in y, not %d (%r)"
                              % (len(self.classes_), list(self.classes_)[:5]))
+        multi = len(self.classes_) > 2
         self.input_names_ = self._input_names(X.shape[1])
         self.target_names_ = [_unique_name("class", set(self.input_names_))]
         data = _lib.Data(X, self.input_names_, source="X")
-        # as 0/1 text: the library's second level (sorted) is classes_[1]
-        data.add_labels(self.target_names_[0], ["01"[i] for i in y_idx])
+        # as the classes' indices in text: the library sorts whole-number
+        # levels numerically, so its level k is classes_[k]
+        data.add_labels(self.target_names_[0], [str(i) for i in y_idx])
         settings = self._options(self.method)
         settings["target"] = self.target_names_[0]
-        settings["family"] = "binomial"
+        settings["family"] = "multinomial" if multi else "binomial"
         fit = self._run(data, settings, progress)
         self._set_fitted(fit)
+        if multi:  # per input: P(input in some class's subset)
+            self.input_pip_ = np.asarray(fit.document["input_pip"]["pip"], dtype=float)
+            self.feature_importances_ = self.input_pip_
         return self
 
     def predict_proba(self, X):
-        """n x 2 class probabilities, columns in classes_'s order."""
+        """n x len(classes_) class probabilities, columns in classes_'s order."""
         check_is_fitted(self, "basel_fit_")
         X = self._validate_data(X, dtype=np.float64, reset=False, force_all_finite="allow-nan")
         pred = self.basel_fit_.predict(self._data(X), self.model, 0.95)
         prob = pred.probabilities()
-        out = np.zeros((prob.shape[0], 2))
+        out = np.zeros((prob.shape[0], len(self.classes_)))
         for k, name in enumerate(pred.classes()):
             out[:, int(name)] = prob[:, k]
         return out
 
     def _more_tags(self):
-        return {"binary_only": True}
+        return {"binary_only": False}

@@ -1,7 +1,7 @@
 """BayesianLogisticRegression (--family binomial, docs/GLM.md): scikit-learn's
 checks, class probabilities that sum to 1 in classes_'s order, PIPs that
-find the inputs P(y | x) depends on, and the same fit from rj and
-enumerate."""
+find the inputs P(y | x) depends on, and the same fit from rj, bd, ssvs
+and enumerate."""
 import numpy as np
 import pytest
 from sklearn.utils.estimator_checks import check_estimator
@@ -34,9 +34,35 @@ def test_probabilities_and_pips():
     assert est.pip_[0] > 0.99 and est.pip_[2] > 0.99
     ex = BayesianLogisticRegression(method="enumerate", random_state=3).fit(X, y)
     assert np.max(np.abs(ex.pip_ - est.pip_)) < 0.1
+    # bd and ssvs sample the same posterior (docs/GLM.md "bd and ssvs")
+    for method in ("bd", "ssvs"):
+        other = BayesianLogisticRegression(method=method, random_state=3).fit(X, y)
+        assert np.max(np.abs(ex.pip_ - other.pip_)) < 0.1, method
+        assert np.allclose(other.predict_proba(X).sum(axis=1), 1)
 
 
-def test_more_than_two_classes_refused():
+def test_three_classes_multinomial():
+    """Three classes: --family multinomial, probabilities for every class in
+    classes_'s order, per-class PIPs and per-input PIPs."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(240, 4))
+    eta = np.column_stack([np.zeros(240), 2.5 * X[:, 0], -2.5 * X[:, 0] + 2.0 * X[:, 1]])
+    P = np.exp(eta) / np.exp(eta).sum(axis=1, keepdims=True)
+    y = np.array(["c", "a", "b"])[[rng.choice(3, p=p) for p in P]]
+    # against the reference a: eta_b - eta_a = -5 x1 + 2 x2, eta_c - eta_a = -2.5 x1
+    est = BayesianLogisticRegression(random_state=5).fit(X, y)
+    assert list(est.classes_) == ["a", "b", "c"]
+    Q = est.predict_proba(X)
+    assert Q.shape == (240, 3) and np.allclose(Q.sum(axis=1), 1)
+    assert np.mean(est.predict(X) == y) > 0.7
+    assert len(est.pip_) == 8 and est.atom_names_[0] == "1:x1" and est.atom_names_[4] == "2:x1"
+    assert min(est.pip_[0], est.pip_[1], est.pip_[4]) > 0.99  # b: x1, x2; c: x1
+    assert est.pip_[5] < 0.5  # x2 is not in c's subset
+    assert est.input_pip_[0] > 0.99 and est.input_pip_[1] > 0.99
+    np.testing.assert_array_equal(est.feature_importances_, est.input_pip_)
+
+
+def test_one_class_refused():
     X, _ = logistic_data(60)
-    with pytest.raises(ValueError, match="exactly 2 classes"):
-        BayesianLogisticRegression(**FAST).fit(X, np.arange(60) % 3)
+    with pytest.raises(ValueError, match="at least 2 classes"):
+        BayesianLogisticRegression(**FAST).fit(X, np.zeros(60))

@@ -177,6 +177,9 @@ typedef struct bsl_engine_def {
      * the one place that says which engines take --family */
     const struct bsl_model_ops *binomial;
     const struct bsl_model_ops *poisson; /* the same for --family poisson */
+    /* the same for --family multinomial: each class's model (one subset
+     * per class; model/glm_multi.h) */
+    const struct bsl_model_ops *multinomial;
     /* Subset engines (subset.c), each may be NULL. run_length: settle the
      * default run length for d inputs into settings (a user's --iter is
      * theirs; NULL: iter as the defaults give it). evaluations: the model

@@ -42,20 +42,22 @@ static const bsl_option_def catalogue[] = {
      "x the median pairwise distance of the inputs"},
     {"prior", BSL_OPT_TEXT, 0, 0, NULL,
      "coefficient prior: g[:g=G] (g = n by default) | ridge[:lambda=L,sigma2=S] | hier[:delta2=D] | aic | bic | "
-     "mdl | ssvs[:tau=..,c=..,p=..]; with --family binomial or poisson only normal[:sd=S,intercept-sd=S0], its default "
+     "mdl | ssvs[:tau=..,c=..,p=..]; with --family binomial, multinomial or poisson only normal[:sd=S,intercept-sd=S0], its default "
      "normal:sd=1,intercept-sd=10 (beta_j ~ N(0, S^2) on the standardised inputs, the intercept N(0, S0^2))"},
-    {"family", BSL_OPT_CHOICE, 0, 0, "gaussian|binomial|poisson",
+    {"family", BSL_OPT_CHOICE, 0, 0, "gaussian|binomial|multinomial|poisson",
      "the likelihood: gaussian (linear regression), binomial (logistic regression of a 0/1 or two-level "
-     "target, by Polya-Gamma augmentation in rj, exact by importance sampling in enumerate) or poisson (counts, "
-     "log link: enumerate only, by importance sampling); docs/GLM.md"},
+     "target, by Polya-Gamma augmentation in rj, bd and ssvs, exact by importance sampling in enumerate), "
+     "multinomial (multinomial logistic regression of a target of 3 or more levels, one subset of inputs per "
+     "class: rj, and enumerate by importance sampling up to 20 class-input pairs) or poisson (counts, log link: "
+     "each subset's marginal likelihood by importance sampling, kept per subset; enumerate, rj, bd); docs/GLM.md"},
     {"is-draws", BSL_OPT_COUNT, 100, BIG, NULL,
-     "--family binomial or poisson: importance-sampling draws per subset of the exact marginal likelihood (its Monte "
-     "Carlo error is in the fit's note)"},
+     "enumerate with --family binomial or poisson: importance-sampling draws per subset of the exact marginal "
+     "likelihood (its Monte Carlo error is in the fit's note; rj and bd with --family poisson use 4000)"},
     {"model-prior", BSL_OPT_TEXT, 0, 0, NULL,
      "prior over subsets: uniform | poisson:mean=W | bernoulli:p=P | beta-binomial:a=A,b=B"},
     {"standardize", BSL_OPT_CHOICE, 0, 0, "yes|no|auto",
      "standardise inputs on the training rows (kernel widths are then in standard deviations); auto: yes for a "
-     "gauss basis whose widths basel chooses (no r, or r=auto) and for --family binomial or poisson, no otherwise (a width given in the data's units "
+     "gauss basis whose widths basel chooses (no r, or r=auto) and for --family binomial, multinomial or poisson, no otherwise (a width given in the data's units "
      "keeps them)"},
     {"kmax", BSL_OPT_COUNT, 1, 1e9, NULL, "largest model size (default: min(m, n - 2, 200) over a dictionary; every input for mixture)"},
     /* the run */

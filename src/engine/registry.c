@@ -153,6 +153,7 @@ const struct bsl_model_ops *bsl_engine_family_model(const bsl_engine_def *e, con
     if (!family) return NULL;
     if (strcmp(family, "binomial") == 0) return e->binomial;
     if (strcmp(family, "poisson") == 0) return e->poisson;
+    if (strcmp(family, "multinomial") == 0) return e->multinomial;
     return NULL;
 }
 

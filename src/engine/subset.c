@@ -497,8 +497,6 @@ static json_t *prior_json(const bsl_vs_problem *pb, const char *coef_spec)
     return bad ? NULL : pr;
 }
 
-static int run_asks_checkpoint(const bsl_engine_ctx *ctx) { return ctx->checkpoint || ctx->restart; }
-
 /* An interrupted run that pools fewer chains than it was asked for says so
  * (a chain that kept no iteration after its burn-in is left out). */
 static int chains_dropped(bsl_result *res, size_t used, size_t planned)
@@ -623,7 +621,8 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     bsl_params *st = ctx->settings;
     const char *coef_spec = bsl_params_get(st, "prior");
     const int binomial = bsl_family_binomial(st);
-    const int glm = binomial || bsl_family_poisson(st); /* a GLM: subset_glm.c */
+    const int multinomial = bsl_family_multinomial(st); /* one subset per class: subset_multi.c */
+    const int glm = binomial || multinomial || bsl_family_poisson(st); /* a GLM: subset_glm.c */
     /* ssvs's spike-and-slab prior is parsed by the engine; its single-model
      * predictors are refitted under the g-prior with g = n */
     const int own_prior = coef_spec && strncmp(coef_spec, "ssvs", 4) == 0;
@@ -651,12 +650,13 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     pb.D = D;
     pb.prior_spec = coef_spec;
     if (glm) {
-        if (gstart || run_asks_checkpoint(ctx)) {
-            rc = bsl_fail(err, BASEL_EINVAL, "--family %s: %s", bsl_params_get(st, "family"), gstart ? "no categorical inputs yet (a text input column)"
-                                                                          : "no --checkpoint or --restart yet");
+        if (gstart) {
+            rc = bsl_fail(err, BASEL_EINVAL, "--family %s: no categorical inputs yet (a text input column)",
+                          bsl_params_get(st, "family"));
             goto out;
         }
         if ((rc = bsl_subset_glm_setup(ctx, &pb, err))) goto out;
+        pb.nclass = multinomial ? P->nclass : 0;
         coef_spec = bsl_params_get(st, "prior");
         pb.prior_spec = coef_spec;
     } else if ((rc = bsl_coef_prior_parse(&pb.prior, own_prior ? "g" : coef_spec, P->n, P->c, err))) goto out;
@@ -692,9 +692,9 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
         /* two stages (bd_relevance.h): the chains sample (atoms, eta); then
          * the atoms are fitted again under the selected scales, so that
          * every predictor, the model average included, is one dictionary's */
-        if (V || run.checkpoint || run.restart) {
+        if (V || glm || run.checkpoint || run.restart) {
             rc = bsl_fail(err, BASEL_EINVAL, "--relevance: not with %s",
-                          V ? "a categorical input" : "--checkpoint or --restart");
+                          V ? "a categorical input" : glm ? "--family binomial or poisson" : "--checkpoint or --restart");
             goto out;
         }
         if (!(vrel = calloc(1, sizeof *vrel))) {
@@ -718,6 +718,10 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
         run.params = &st_refit;
     }
     if ((rc = runner(&pg, &run, vr, err))) goto out;
+    if (multinomial) { /* joint atoms of classes and inputs: its own summaries */
+        rc = bsl_subset_multi_result(&pg, P, dict, D, vr, run.top, coef_spec, res, err);
+        goto out;
+    }
     if (glm && pb.model->draw_nuisance) /* scores given the latent variables: no model's log posterior */
         for (size_t i = 0; i < vr->models.n; i++) vr->models.items[i].log_post = NAN;
     if (pb.prior.sample_nuisance && pb.prior.kind == BSL_COEF_RIDGE) { /* predict with the posterior means */
@@ -756,6 +760,15 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
         }
         if (bad || !(res->engine = bsl_subset_glm_block(&pb, basis_json(dict, D), vr, res))) {
             rc = bsl_fail(err, BASEL_ENOMEM, "out of memory, or a model's Laplace approximation failed");
+            goto out;
+        }
+        /* the coefficient table from the model average's Laplace approximations (subset_glm_coef.c) */
+        const json_t *bma = json_object_get(json_object_get(res->engine, "predictor"), "bma");
+        json_t *coef = bsl_subset_glm_coefficients(P, dict, vr, bma, (const char *const *)res->atom_names, 0.95, err);
+        if (coef && !res->extra) res->extra = json_object();
+        if (coef) bsl_json_put(res->extra, "coefficients", coef, &bad); /* takes coef, also on failure */
+        if (!coef || bad) {
+            rc = err && err->code ? err->code : bsl_fail(err, BASEL_ENOMEM, "out of memory");
             goto out;
         }
         if (ctx->keep_draws && vr->ndraws) {
@@ -808,3 +821,9 @@ out:
     bsl_dict_free(dict);
     return rc;
 }
+
+/* ------------------------------------------------- for subset_multi.c */
+
+json_t *bsl_subset_basis_json(const bsl_dict *dict, const bsl_design *D) { return basis_json(dict, D); }
+json_t *bsl_subset_prior_json(const bsl_vs_problem *pb, const char *coef_spec) { return prior_json(pb, coef_spec); }
+int bsl_subset_diagnostics(bsl_result *r, const bsl_vs_result *vr) { return add_diagnostics(r, vr); }

@@ -27,6 +27,7 @@ typedef struct bsl_vs_problem {
     size_t kmax;           /* = mprior.kmax, the largest model any chain may hold */
     const char *prior_spec;/* the --prior text, for engines with priors of their own (ssvs) */
     const bsl_model_ops *model; /* the model table; NULL = bsl_model_ops_for(&prior) */
+    size_t nclass;         /* --family multinomial: the classes C (model/glm_multi.h), else 0 */
 } bsl_vs_problem;
 
 /* A new model of the problem (empty active set, up to kmax atoms). */
@@ -65,6 +66,15 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
 /* Reversible jump add / delete / swap over subsets (issue: linear models). */
 int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
                basel_error *err);
+/* rj for --family multinomial (rj/rj_multinomial.c; bsl_rj_run hands it
+ * such a problem): one subset per class, its result over the (C - 1) m
+ * joint atoms (c - 1) m + j, kmax (C - 1) pb->kmax, and the inputs' PIPs
+ * in res->input_pip (d_inputs = m). */
+int bsl_rj_multi_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res, basel_error *err);
+/* enumerate for --family multinomial (enumerate/enumerate_multinomial.c;
+ * bsl_enumerate hands it such a problem): the exact posterior over every
+ * joint model, (C - 1) m <= 20, the result laid out as bsl_rj_multi_run's. */
+int bsl_enumerate_multi(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res, basel_error *err);
 /* rj's --proposal for d inputs: *informed = 1 for informed moves
  * (rj_informed.c), 0 for uniform ones; "auto" (or unset) decides by d,
  * the one place that does. BASEL_EINVAL for an unknown value. */
@@ -109,6 +119,25 @@ int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, c
 int bsl_subset_glm_setup(struct bsl_engine_ctx *ctx, bsl_vs_problem *pb, basel_error *err);
 json_t *bsl_subset_glm_block(const bsl_vs_problem *pb, json_t *basis, const bsl_vs_result *vr,
                              const struct bsl_result *res);
+
+/* --family multinomial (subset_multi.c): the result of a multinomial run
+ * (vr over the joint atoms, bsl_rj_multi_run) into res: joint atoms named
+ * "level:input", the inputs' PIPs, the classes and one Laplace predictor
+ * per joint model in the engine block. */
+struct bsl_problem;
+struct bsl_dict;
+int bsl_subset_multi_result(const bsl_vs_problem *pb, const struct bsl_problem *P, const struct bsl_dict *dict,
+                            const bsl_design *D, const bsl_vs_result *vr, size_t top, const char *coef_spec,
+                            struct bsl_result *res, basel_error *err);
+/* The class probabilities (n x C, row by row) of a multinomial predictor
+ * block at the rows whose m atoms are the columns of B (n x m): 0, -1
+ * (malformed), -2 (out of memory). */
+int bsl_subset_multi_probs(const json_t *blk, const double *B, size_t n, size_t m, size_t C, double *prob);
+/* subset.c's pieces that subset_multi.c shares: the basis block, the
+ * priors' block and the sampler's diagnostics (with their warnings). */
+json_t *bsl_subset_basis_json(const struct bsl_dict *dict, const bsl_design *D);
+json_t *bsl_subset_prior_json(const bsl_vs_problem *pb, const char *coef_spec);
+int bsl_subset_diagnostics(struct bsl_result *r, const bsl_vs_result *vr);
 
 /* Check the engine block subset.c wrote, values as well as shapes, naming
  * a bad key by its JSON path (engine.h's check; subset_check.c). */

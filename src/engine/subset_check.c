@@ -209,10 +209,26 @@ static int basis(checker *k, const json_t *b)
 }
 
 /* A logistic predictor (subset_glm.c): {covered, models: [{atoms, weight,
- * mode (k + 1), factor ((k + 1)^2, lower triangular, positive diagonal)}]}. */
-static int glm_predictor(const checker *k, const json_t *blk, const char *at)
+ * mode (k + 1), factor ((k + 1)^2, lower triangular, positive diagonal)}]};
+ * a multinomial one (subset_multi.c) has nint = C - 1 intercepts, k + C - 1
+ * coefficients and atoms below (C - 1) m. */
+static int glm_predictor(const checker *k, const json_t *blk, const char *at, size_t nint)
 {
     char path[400];
+    const json_t *draws = json_object_get(blk, "draws");
+    if (draws && nint > 1) { /* rj's multinomial average: {draws: [{atoms, theta (k + C - 1)}]} */
+        snprintf(path, sizeof path, "%s.draws", at);
+        if (!json_is_array(draws) || json_array_size(draws) == 0) return refuse(k, path, "is not a non-empty list of draws");
+        int rc = BASEL_OK;
+        for (size_t i = 0; i < json_array_size(draws) && !rc; i++) {
+            char mat[160];
+            snprintf(mat, sizeof mat, "%s.draws[%zu]", at, i);
+            size_t len = 0;
+            rc = atoms(k, json_array_get(draws, i), mat, &len);
+            if (!rc) rc = reals(k, json_array_get(draws, i), mat, "theta", len + nint, 1, -INFINITY, INFINITY, "is not a finite number");
+        }
+        return rc;
+    }
     const json_t *list = json_object_get(blk, "models");
     snprintf(path, sizeof path, "%s.models", at);
     if (!json_is_array(list) || json_array_size(list) == 0) return refuse(k, path, "is not a non-empty list of models");
@@ -228,11 +244,12 @@ static int glm_predictor(const checker *k, const json_t *blk, const char *at)
         size_t len = 0;
         rc = atoms(k, o, mat, &len);
         if (!rc) rc = weight(k, o, mat);
-        if (!rc) rc = reals(k, o, mat, "mode", len + 1, 1, -INFINITY, INFINITY, "is not a finite number");
-        if (!rc) rc = reals(k, o, mat, "factor", len + 1, len + 1, -INFINITY, INFINITY, "is not a finite number");
-        for (size_t a = 0; a <= len && !rc; a++)
-            if (!(json_number_value(json_array_get(json_object_get(o, "factor"), a * (len + 2))) > 0)) {
-                snprintf(path, sizeof path, "%s.factor[%zu]", mat, a * (len + 2));
+        const size_t d = len + nint;
+        if (!rc) rc = reals(k, o, mat, "mode", d, 1, -INFINITY, INFINITY, "is not a finite number");
+        if (!rc) rc = reals(k, o, mat, "factor", d, d, -INFINITY, INFINITY, "is not a finite number");
+        for (size_t a = 0; a < d && !rc; a++)
+            if (!(json_number_value(json_array_get(json_object_get(o, "factor"), a * (d + 1))) > 0)) {
+                snprintf(path, sizeof path, "%s.factor[%zu]", mat, a * (d + 1));
                 rc = refuse(k, path, "is not a positive diagonal entry of a Cholesky factor");
             }
     }
@@ -250,7 +267,19 @@ int bsl_subset_check(const json_t *doc, const char *source, basel_error *err)
     const json_t *fam = json_object_get(e, "family");
     const int binomial = fam && json_is_string(fam) && strcmp(json_string_value(fam), "binomial") == 0;
     const int poisson = fam && json_is_string(fam) && strcmp(json_string_value(fam), "poisson") == 0;
-    if (!rc && fam && !binomial && !poisson) rc = refuse(&k, "engine.family", "is not \"binomial\" or \"poisson\"");
+    const int multinomial = fam && json_is_string(fam) && strcmp(json_string_value(fam), "multinomial") == 0;
+    if (!rc && fam && !binomial && !poisson && !multinomial)
+        rc = refuse(&k, "engine.family", "is not \"binomial\", \"multinomial\" or \"poisson\"");
+    const json_t *cl = json_object_get(doc, "classes");
+    size_t nint = 1;
+    if (!rc && multinomial) { /* C >= 3 class names; the predictors' atoms are the (C - 1) m joint atoms */
+        for (size_t i = 0; i < json_array_size(cl) && !rc; i++)
+            if (!json_is_string(json_array_get(cl, i))) rc = refuse(&k, "classes", "is not a list of class names");
+        if (!rc && (k.c != 1 || json_array_size(cl) < 3))
+            rc = refuse(&k, "classes", "is not a list of three or more class names (a multinomial fit has one target)");
+        nint = json_array_size(cl) - 1;
+        if (!rc) k.m *= nint;
+    }
     if (!rc && poisson && k.c != 1) rc = refuse(&k, "targets", "is not one target (a poisson fit has one)");
     if (!rc && binomial && (k.c != 1 || json_array_size(json_object_get(doc, "classes")) != 2 ||
                             !json_is_string(json_array_get(json_object_get(doc, "classes"), 0)) ||
@@ -263,7 +292,7 @@ int bsl_subset_check(const json_t *doc, const char *source, basel_error *err)
         snprintf(at, sizeof at, "engine.predictor.%s", *model);
         const json_t *blk = json_object_get(pred, *model);
         if (!blk) rc = refuse(&k, at, "is missing");
-        else if (binomial || poisson) rc = glm_predictor(&k, blk, at);
+        else if (binomial || poisson || multinomial) rc = glm_predictor(&k, blk, at, multinomial ? nint : 1);
         else rc = strcmp(*model, "bma") == 0 ? average(&k, blk, at) : single(&k, blk, at);
     }
     return rc;

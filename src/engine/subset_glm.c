@@ -1,6 +1,6 @@
 /*
  * subset_glm.c: what the subset engines do differently for a GLM
- * (--family binomial: logistic regression, rj and enumerate; --family
+ * (--family binomial: logistic regression, rj, bd, ssvs and enumerate; --family
  * poisson: enumerate; model/glm.h): the prior and the model table the
  * engine runs, and the engine block the predictions read.
  *
@@ -41,7 +41,9 @@ int bsl_subset_glm_setup(bsl_engine_ctx *ctx, bsl_vs_problem *pb, basel_error *e
     int rc = bsl_glm_prior_parse(&pb->prior, spec, err);
     if (rc) return rc;
     const char *family = bsl_params_get(ctx->settings, "family");
-    pb->prior.glm_family = family && strcmp(family, "poisson") == 0 ? BSL_GLM_POISSON : BSL_GLM_BINOMIAL;
+    pb->prior.glm_family = family && strcmp(family, "poisson") == 0       ? BSL_GLM_POISSON
+                           : family && strcmp(family, "multinomial") == 0 ? BSL_GLM_MULTINOMIAL
+                                                                          : BSL_GLM_BINOMIAL;
     pb->prior.is_draws = 4000;
     if (bsl_params_get(ctx->settings, "is-draws") &&
         (rc = bsl_params_size(ctx->settings, "is-draws", 4000, 100, (size_t)1 << 40, &pb->prior.is_draws, err)))

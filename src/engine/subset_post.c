@@ -331,18 +331,25 @@ static int collect(comps *cp, const bsl_vs_problem *pb, const bsl_problem *P, co
  * inclusion, are weighted by their models' weights. */
 static json_t *term_json(const comps *cp, size_t term, double pip, double level, int bas_sd)
 {
-    const size_t off = cp->off[term], K = cp->fill[term];
+    const size_t off = cp->off[term];
+    return bsl_coef_term_json(cp->w + off, cp->mu + off, cp->s + off, cp->df + off, cp->fill[term], pip, level,
+                              bas_sd);
+}
+
+json_t *bsl_coef_term_json(const double *cw, const double *mu, const double *cs, const double *df, size_t K,
+                           double pip, double level, int bas_sd)
+{
     double W = 0, m1 = 0, m2 = 0;
-    for (size_t i = 0; i < K; i++) W += cp->w[off + i];
+    for (size_t i = 0; i < K; i++) W += cw[i];
     double *w = bsl_malloc(K + 1, sizeof *w);
     if (!w) return NULL;
     for (size_t i = 0; i < K; i++) {
-        const double s = cp->s[off + i], nu = cp->df[off + i];
+        const double s = cs[i], nu = df[i];
         /* t variance s^2 nu/(nu - 2); BAS's coef() reports s^2 */
         const double var = bas_sd || isinf(nu) || !(nu > 2) ? s * s : s * s * nu / (nu - 2);
-        w[i] = W > 0 ? cp->w[off + i] / W : 0;
-        m1 += w[i] * cp->mu[off + i];
-        m2 += w[i] * (var + cp->mu[off + i] * cp->mu[off + i]);
+        w[i] = W > 0 ? cw[i] / W : 0;
+        m1 += w[i] * mu[i];
+        m2 += w[i] * (var + mu[i] * mu[i]);
     }
     json_t *o = json_object();
     int bad = !o;
@@ -354,7 +361,7 @@ static json_t *term_json(const comps *cp, size_t term, double pip, double level,
         bsl_json_put(o, "cond_mean", json_real(m1), &bad);
         bsl_json_put(o, "cond_sd", json_real(sqrt(fmax(m2 - m1 * m1, 0.0))), &bad);
         for (size_t i = 0; i < K; i++) w[i] *= pip;
-        const bsl_tmix t = {w, cp->mu + off, cp->s + off, cp->df + off, K, 1 - pip};
+        const bsl_tmix t = {w, mu, cs, df, K, 1 - pip};
         bsl_json_put(o, "lower", json_real(bsl_tmix_quantile(&t, 0.5 - level / 2)), &bad);
         bsl_json_put(o, "upper", json_real(bsl_tmix_quantile(&t, 0.5 + level / 2)), &bad);
     } else { /* never in a visited model: a point mass at 0 */

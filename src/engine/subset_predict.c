@@ -752,6 +752,35 @@ static int glm_predict(vs_ctx *v, const json_t *doc, const json_t *blk, basel_pr
     return bad ? bsl_fail(err, BASEL_EPARSE, "the fit's logistic predictor is malformed") : BASEL_OK;
 }
 
+/* --family multinomial (subset_multi.c): p_<level> for every level, and
+ * the most probable level. */
+static int multi_predict(vs_ctx *v, const json_t *doc, const json_t *blk, basel_pred *p, basel_error *err)
+{
+    const json_t *cl = json_object_get(doc, "classes");
+    const size_t n = v->n, C = json_array_size(cl);
+    for (size_t j = 0; j < p->c; j++) free(p->names[j]);
+    free(p->names);
+    p->names = bsl_calloc(C, sizeof *p->names);
+    p->prob = bsl_calloc(n * C + 1, sizeof *p->prob);
+    p->cls = bsl_calloc(n + 1, sizeof *p->cls);
+    p->nclass = C;
+    double *B = bsl_malloc(n * v->m + 1, sizeof *B);
+    int bad = !p->names || !p->prob || !p->cls || !B ? -2 : 0;
+    for (size_t k = 0; k < C && !bad; k++)
+        if (!(p->names[k] = bsl_strdup(json_string_value(json_array_get(cl, k))))) bad = -2;
+    for (size_t j = 0; j < v->m && !bad; j++) bsl_dict_eval(v->dict, j, v->X, n, n, B + j * n);
+    if (!bad) bad = bsl_subset_multi_probs(blk, B, n, v->m, C, p->prob);
+    for (size_t i = 0; i < n && !bad; i++) {
+        size_t best = 0;
+        for (size_t k = 1; k < C; k++)
+            if (p->prob[i * C + k] > p->prob[i * C + best]) best = k;
+        p->cls[i] = best;
+    }
+    free(B);
+    if (bad == -2) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    return bad ? bsl_fail(err, BASEL_EPARSE, "the fit's multinomial predictor is malformed") : BASEL_OK;
+}
+
 int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, const char *model,
                        double level, basel_pred *p, basel_error *err)
 {
@@ -761,6 +790,12 @@ int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, c
     if (!rc && family && strcmp(family, "poisson") == 0) {
         const json_t *blk = json_object_get(json_object_get(json_object_get(doc, "engine"), "predictor"), model);
         rc = blk ? glm_counts(&v, blk, level, p, err) : bsl_fail(err, BASEL_EPARSE, "the fit has no '%s' predictor", model);
+        vs_ctx_free(&v);
+        return rc;
+    }
+    if (!rc && family && strcmp(family, "multinomial") == 0) {
+        const json_t *blk = json_object_get(json_object_get(json_object_get(doc, "engine"), "predictor"), model);
+        rc = blk ? multi_predict(&v, doc, blk, p, err) : bsl_fail(err, BASEL_EPARSE, "the fit has no '%s' predictor", model);
         vs_ctx_free(&v);
         return rc;
     }

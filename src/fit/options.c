@@ -57,8 +57,10 @@ const char *basel_options_label_column(const basel_options *o)
     const bsl_engine_def *e = NULL;
     basel_error ignored;
     if (bsl_engine_for(&e, &o->p, &ignored)) return NULL;
-    /* a binomial target may be text (two levels): read it as labels */
-    if (e->target != BSL_TARGET_LABELS && !(e->binomial && bsl_family_binomial(&o->p))) return NULL;
+    /* a binomial or multinomial target may be text (levels): read it as labels */
+    if (e->target != BSL_TARGET_LABELS && !(e->binomial && bsl_family_binomial(&o->p)) &&
+        !(e->multinomial && bsl_family_multinomial(&o->p)))
+        return NULL;
     const char *t = bsl_params_get(&o->p, "target");
     return t ? t : ""; /* "" = the last column */
 }
@@ -79,6 +81,12 @@ int bsl_family_binomial(const bsl_params *settings)
 {
     const char *f = bsl_params_get(settings, "family");
     return f && strcmp(f, "binomial") == 0;
+}
+
+int bsl_family_multinomial(const bsl_params *settings)
+{
+    const char *f = bsl_params_get(settings, "family");
+    return f && strcmp(f, "multinomial") == 0;
 }
 
 int bsl_family_poisson(const bsl_params *settings)

@@ -170,7 +170,7 @@ static int load_binomial(bsl_problem *pb, const basel_data *data, const long *tc
         if (lv[0] && strcmp(lab, lv[0]) && lv[1] && strcmp(lab, lv[1]))
             return bsl_fail_at(err, BASEL_EINVAL, data->source, data->line_of_row[i], 0,
                                "target column '%s': a third level '%s' (after '%s' and '%s'): --family binomial "
-                               "needs two",
+                               "needs two (--family multinomial takes three or more)",
                                name, lab, lv[0], lv[1]);
         if (!lv[0]) lv[0] = lab;
         else if (strcmp(lab, lv[0]) && !lv[1]) lv[1] = lab;
@@ -193,6 +193,80 @@ static int load_binomial(bsl_problem *pb, const basel_data *data, const long *tc
     for (size_t i = 1; i < n; i++) lo = fmin(lo, pb->Y[i]), hi = fmax(hi, pb->Y[i]);
     if (lo == hi) return bsl_fail(err, BASEL_EINVAL, "target column '%s' is constant (%g in every row)", name, lo);
     return BASEL_OK;
+}
+
+/* Levels in sorted order (an insertion sort: C is small): numerically
+ * when every level is a number (so that 2 < 10), else by strcmp. */
+static int level_before(const char *x, const char *y, int numeric)
+{
+    double u, v;
+    if (numeric && label_number(x, &u) && label_number(y, &v)) return u < v;
+    return strcmp(x, y) < 0;
+}
+
+static void sort_levels(char **lv, size_t n, int numeric)
+{
+    for (size_t a = 1; a < n; a++)
+        for (size_t b = a; b > 0 && level_before(lv[b], lv[b - 1], numeric); b--) {
+            char *t = lv[b];
+            lv[b] = lv[b - 1];
+            lv[b - 1] = t;
+        }
+}
+
+/* --family multinomial: one target of three or more levels (a text column
+ * read as labels, or whole numbers), into Y (the level's number 0 .. C - 1
+ * in sorted order; level 0 is the model's reference class, as the first
+ * level is R's in glm and nnet::multinom) and the class names. Two levels
+ * are refused (that is --family binomial), as are empty targets, naming
+ * the row's line. */
+static int load_multinomial(bsl_problem *pb, const basel_data *data, const long *tcols, basel_error *err)
+{
+    const size_t n = data->n;
+    const long col = tcols[0];
+    const char *name = data->names[col];
+    if (pb->c != 1) return bsl_fail(err, BASEL_EINVAL, "--family multinomial takes one target column (%zu given)", pb->c);
+    if (data->label_col != col) /* numbers: whole ones only */
+        for (size_t i = 0; i < n; i++) {
+            const double v = bsl_data_col(data, (size_t)col)[i];
+            if (!(v == floor(v) && fabs(v) < 1e9))
+                return bsl_fail_at(err, BASEL_EINVAL, data->source, data->line_of_row[i], 0,
+                                   "target column '%s': %g is not a class (--family multinomial needs text levels or "
+                                   "whole numbers)",
+                                   name, v);
+        }
+    char **lab = bsl_calloc(n + 1, sizeof *lab);
+    if (!(pb->Y = bsl_malloc(n, sizeof *pb->Y)) || !lab) {
+        free(lab);
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    int rc = BASEL_OK, numeric = 1;
+    for (size_t i = 0; i < n && !rc; i++) {
+        char buf[32];
+        if (data->label_col != col) snprintf(buf, sizeof buf, "%.0f", bsl_data_col(data, (size_t)col)[i]);
+        const char *s = data->label_col == col ? data->labels[i] : buf;
+        double v;
+        if (!*s)
+            rc = bsl_fail_at(err, BASEL_EINVAL, data->source, data->line_of_row[i], 0,
+                             "target column '%s' is empty in this row (--family multinomial needs every row's class)",
+                             name);
+        else if (class_index(pb, s) == -2 || !(lab[i] = bsl_strdup(s)))
+            rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        else
+            numeric &= label_number(s, &v);
+    }
+    if (!rc && pb->nclass < 3)
+        rc = bsl_fail(err, BASEL_EINVAL,
+                      "target column '%s' has %zu level%s: --family multinomial needs three or more (--family binomial "
+                      "for two)",
+                      name, pb->nclass, pb->nclass == 1 ? "" : "s");
+    if (!rc) {
+        sort_levels(pb->class_names, pb->nclass, numeric);
+        for (size_t i = 0; i < n; i++) pb->Y[i] = (double)class_index(pb, lab[i]);
+    }
+    for (size_t i = 0; i < n; i++) free(lab[i]);
+    free(lab);
+    return rc;
 }
 
 /* --family poisson: one target of counts (whole numbers >= 0, below 2^31),
@@ -225,6 +299,7 @@ static int load_targets(bsl_problem *pb, const basel_data *data, const long *tco
     const size_t n = data->n;
     if (bsl_family_binomial(settings)) return load_binomial(pb, data, tcols, err);
     if (bsl_family_poisson(settings)) return load_counts(pb, data, tcols, err);
+    if (bsl_family_multinomial(settings)) return load_multinomial(pb, data, tcols, err);
     if (pb->engine->target == BSL_TARGET_LABELS) {
         if (pb->c != 1) return bsl_fail(err, BASEL_EINVAL, "--method %s takes one class column", pb->engine->name);
         if (data->label_col != tcols[0])
@@ -325,7 +400,7 @@ static int is_scale_free(const bsl_engine_def *e, const bsl_params *settings)
 static int auto_standardizes(const bsl_params *settings)
 {
     /* the GLM's normal prior is on the standardised inputs (glm.h) */
-    if (bsl_family_binomial(settings) || bsl_family_poisson(settings)) return 1;
+    if (bsl_family_binomial(settings) || bsl_family_poisson(settings) || bsl_family_multinomial(settings)) return 1;
     const char *basis = bsl_params_get(settings, "basis");
     if (!basis || strncmp(basis, "gauss", 5) != 0 || (basis[5] != 0 && basis[5] != ':')) return 0;
     const char *r = strstr(basis, "r=");

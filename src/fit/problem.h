@@ -60,6 +60,8 @@ typedef struct bsl_problem {
 
 /* Whether the settings ask for logistic regression (--family binomial). */
 int bsl_family_binomial(const bsl_params *settings);
+/* Whether they ask for multinomial logistic regression (--family multinomial). */
+int bsl_family_multinomial(const bsl_params *settings);
 /* Whether they ask for Poisson regression (--family poisson). */
 int bsl_family_poisson(const bsl_params *settings);
 

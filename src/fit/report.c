@@ -155,6 +155,27 @@ static void selected(strbuf *b, const json_t *doc)
         add(b, "  null model (intercept only): log ML %.3f\n", json_number_value(json_object_get(doc, "null_log_ml")));
 }
 
+/* FIT.json's input_pip (--family multinomial; docs/FIT.md): each input's
+ * probability of being in some class's subset, in input order. */
+static void input_pips(strbuf *b, const json_t *doc)
+{
+    const json_t *r = json_object_get(doc, "input_pip");
+    const json_t *names = json_object_get(r, "inputs"), *pip = json_object_get(r, "pip");
+    const size_t d = json_array_size(names);
+    if (!r || !d || json_array_size(pip) != d) return;
+    add(b, "\nInputs: P(in the subset of some class besides the reference '%s')\n",
+        json_string_value(json_object_get(doc, "reference_class")) ? json_string_value(json_object_get(doc, "reference_class"))
+                                                                   : "?");
+    for (size_t a = 0; a < d; a++) {
+        const double p = json_number_value(json_array_get(pip, a));
+        char bar[31];
+        const long fill = lround(p * 30);
+        for (long i = 0; i < 30; i++) bar[i] = i < fill ? '#' : '.';
+        bar[30] = 0;
+        add(b, "  %-16s %6.3f  %s\n", json_string_value(json_array_get(names, a)), p, bar);
+    }
+}
+
 /* exp(log_bf) in 10 characters (and e^x past what a double holds). */
 /* FIT.json's relevance for --relevance ml (docs/FIT.md): each input's
  * scale and length scale, largest scale first. */
@@ -250,8 +271,12 @@ static void coefficients(strbuf *b, const json_t *doc)
 {
     const json_t *co = json_object_get(doc, "coefficients"), *terms = json_object_get(co, "terms");
     if (!json_array_size(terms)) return;
-    add(b, "\nCoefficients (original scale; model-averaged, %lld models holding %.6g of the posterior)\n",
-        (long long)json_integer_value(json_object_get(co, "models")), json_number_value(json_object_get(co, "covered")));
+    const char *within = json_string_value(json_object_get(co, "within_model")); /* a GLM's: docs/GLM.md */
+    const char *family = json_string_value(json_object_get(json_object_get(doc, "settings"), "family"));
+    const char *link = !within ? "" : family && strcmp(family, "poisson") == 0 ? ", log-rate" : ", log-odds";
+    add(b, "\nCoefficients (original scale%s; model-averaged, %lld models holding %.6g of the posterior%s)\n", link,
+        (long long)json_integer_value(json_object_get(co, "models")), json_number_value(json_object_get(co, "covered")),
+        within ? ", each by its Laplace approximation" : "");
     add(b, "  %-16s %6s %11s %11s %11s %11s  %s\n", "term", "PIP", "mean", "sd", "mean|in", "sd|in",
         "95% interval");
     size_t shown = 0, n = json_array_size(terms);
@@ -342,6 +367,7 @@ char *basel_fit_summary(const basel_fit *f)
             str_at(pr, "coefficients"), str_at(pr, "model"),
             (long long)json_integer_value(json_object_get(pr, "kmax")));
     pip_table(&b, f);
+    input_pips(&b, doc);
     if (json_object_get(doc, "model_size")) size_table(&b, doc);
     selected(&b, doc);
     relevance(&b, doc);

@@ -17,7 +17,8 @@
  * A drop score without moving: with u = P^-1 b and r = (P^-1)_pp,
  *     log|P_-p| = log|P| + log r,  b'P_-p^-1 b = b'P^-1 b - u_p^2 / r.
  * The factor is rebuilt from W_A whenever omega changes (every sweep) and
- * every BSL_REFACTOR_EVERY updates in between.
+ * every BSL_REFACTOR_EVERY updates in between. Checkpoints save omega,
+ * theta, the factor and z, and recompute the rest (glm_state_save).
  */
 #include "glm.h"
 #include "polyagamma.h"
@@ -50,6 +51,11 @@ typedef struct glm_state {
     double *col;         /* n scratch */
     double *P;           /* (kmax + 1)^2 scratch for refactorising */
     double *u, *e;       /* kmax + 1 scratch */
+    /* the multinomial's class blocks (bsl_glm_redraw_omega): offsets and
+     * the pseudo-targets kappa + Omega off, n each; has_off = 0 (binomial):
+     * neither is read and b_A = Z_A' kappa as above */
+    int has_off;
+    double *off, *keff;
 } glm_state;
 
 /* ------------------------------------------------------------ prior, y */
@@ -62,7 +68,7 @@ int bsl_glm_prior_parse(bsl_coef_prior *p, const char *text, basel_error *err)
     if (rc) return rc;
     if (strcmp(s.name, "normal") != 0)
         return bsl_fail(err, BASEL_EINVAL,
-                        "--prior %s: a GLM (--family binomial or poisson) takes --prior normal[:%s] (independent normal "
+                        "--prior %s: a GLM (--family binomial, multinomial or poisson) takes --prior normal[:%s] (independent normal "
                         "coefficients on the standardised inputs)",
                         s.name, BSL_GLM_PRIOR_KEYS);
     p->kind = BSL_COEF_NORMAL;
@@ -157,6 +163,26 @@ static int set_targets(glm_state *G, const double *y)
     return refactor(G);
 }
 
+/* With offsets: b_A = Z_A'(kappa + Omega off) for the current omega
+ * (glm.h bsl_glm_redraw_omega), every atom's x_j'(kappa + Omega off)
+ * (O(n m), once per class block), and the factor. */
+static int retarget(glm_state *G)
+{
+    const size_t n = G->n;
+    G->sum_kappa = 0;
+    for (size_t i = 0; i < n; i++) {
+        G->keff[i] = G->kappa[i] + G->omega[i] * G->off[i];
+        G->sum_kappa += G->keff[i];
+    }
+    for (size_t j = 0; j < G->m; j++) {
+        bsl_design_raw_column(G->D, j, G->col);
+        G->xk[j] = bsl_dot(G->col, G->keff, n);
+    }
+    G->b[0] = G->sum_kappa;
+    for (size_t a = 0; a < G->k; a++) G->b[a + 1] = G->xk[G->active[a]];
+    return refactor(G);
+}
+
 static void glm_free(void *st)
 {
     glm_state *G = st;
@@ -179,6 +205,8 @@ static void glm_free(void *st)
     free(G->P);
     free(G->u);
     free(G->e);
+    free(G->off);
+    free(G->keff);
     free(G);
 }
 
@@ -187,8 +215,8 @@ static int glm_create(void **st, const bsl_design *D, const bsl_coef_prior *prio
 {
     *st = NULL;
     if (prior->kind != BSL_COEF_NORMAL) return bsl_fail(err, BASEL_EINVAL, "the logistic model needs --prior normal");
-    if (prior->glm_family != BSL_GLM_BINOMIAL)
-        return bsl_fail(err, BASEL_EINVAL, "the Polya-Gamma model is for --family binomial only");
+    if (prior->glm_family != BSL_GLM_BINOMIAL && prior->glm_family != BSL_GLM_MULTINOMIAL)
+        return bsl_fail(err, BASEL_EINVAL, "the Polya-Gamma model is for --family binomial or multinomial only");
     if (D->q != 1 || !D->Y || D->c != 1)
         return bsl_fail(err, BASEL_EINVAL,
                         "the logistic model takes one 0/1 target and the intercept as its only always-in column "
@@ -219,10 +247,12 @@ static int glm_create(void **st, const bsl_design *D, const bsl_coef_prior *prio
     G->P = bsl_malloc(d * d, sizeof(double));
     G->u = bsl_malloc(d, sizeof(double));
     G->e = bsl_malloc(d, sizeof(double));
+    G->off = bsl_calloc(n, sizeof(double));
+    G->keff = bsl_calloc(n, sizeof(double));
     double *y = bsl_malloc(n, sizeof(double));
     int rc = !G->kappa || !G->xk || !G->omega || !G->sw || !G->active || !G->pos || !G->W || !G->b || !G->z ||
                      !G->theta || !G->trial_v || !G->trial_g || !G->trial_w || !G->col || !G->P || !G->u ||
-                     !G->e || !y || bsl_chol_init(&G->chol, d)
+                     !G->e || !G->off || !G->keff || !y || bsl_chol_init(&G->chol, d)
                  ? BASEL_ENOMEM
                  : BASEL_OK;
     if (!rc) {
@@ -231,6 +261,8 @@ static int glm_create(void **st, const bsl_design *D, const bsl_coef_prior *prio
         for (size_t i = 0; i < n; i++) G->omega[i] = 0.25;
         weigh_columns(G);
         bsl_glm_design_y(D, y);
+        if (prior->glm_family == BSL_GLM_MULTINOMIAL) /* class numbers: this model's class indicator */
+            for (size_t i = 0; i < n; i++) y[i] = y[i] == (double)prior->glm_class;
         rc = set_targets(G, y);
     }
     free(y);
@@ -266,6 +298,9 @@ static void glm_copy(void *dst, const void *src)
     A->log_ml = B->log_ml;
     A->since_refactor = B->since_refactor;
     A->trial_j = -1;
+    A->has_off = B->has_off;
+    memcpy(A->off, B->off, n * sizeof(double));
+    memcpy(A->keff, B->keff, n * sizeof(double));
 }
 
 static size_t glm_k(const void *st) { return ((const glm_state *)st)->k; }
@@ -391,9 +426,9 @@ static int glm_draw_nuisance(void *st, gsl_rng *r)
         const double *w = G->W + (a + 1) * n;
         for (size_t i = 0; i < n; i++) G->col[i] += G->theta[a + 1] * w[i] / G->sw[i];
     }
-    for (size_t i = 0; i < n; i++) G->omega[i] = bsl_pg_draw(r, G->col[i]);
+    for (size_t i = 0; i < n; i++) G->omega[i] = bsl_pg_draw(r, G->col[i] - (G->has_off ? G->off[i] : 0.0));
     weigh_columns(G);
-    return refactor(G);
+    return G->has_off ? retarget(G) : refactor(G);
 }
 
 static void glm_coef_mean(const void *st, double *beta)
@@ -407,6 +442,81 @@ static void glm_coef_mean(const void *st, double *beta)
 }
 
 static double glm_sigma2(const void *st, size_t o) { return 1.0; }
+
+/* ------------------------------------------------------------ checkpoints
+ *
+ * The state as doubles: omega (n), the last theta (kmax + 1), the factor's
+ * lower triangle by columns (d (d + 1) / 2, d = k + 1), z (d), log_ml and
+ * since_refactor. The rest is a function of these and the active atoms,
+ * recomputed by the same arithmetic on load (the weighted columns W from
+ * omega, b from x_j' kappa), so a loaded chain continues bit for bit; the
+ * trial cache is dropped (a try_add recomputes the same bits). */
+static size_t glm_state_size(const void *st)
+{
+    const glm_state *G = st;
+    const size_t d = G->k + 1;
+    return G->n + G->kmax + 1 + d * (d + 1) / 2 + d + 2;
+}
+
+static void glm_state_save(const void *st, double *out)
+{
+    const glm_state *G = st;
+    const size_t d = G->k + 1, ld = G->chol.cap;
+    double *p = out;
+    memcpy(p, G->omega, G->n * sizeof *p);
+    p += G->n;
+    memcpy(p, G->theta, (G->kmax + 1) * sizeof *p);
+    p += G->kmax + 1;
+    for (size_t j = 0; j < d; j++)
+        for (size_t i = j; i < d; i++) *p++ = G->chol.L[i + j * ld];
+    memcpy(p, G->z, d * sizeof *p);
+    p += d;
+    *p++ = G->log_ml;
+    *p = (double)G->since_refactor;
+}
+
+/* Refuses (BASEL_EINVAL) a state of another size, a number that is not
+ * finite, a latent variable that is not positive, a factor without a
+ * positive diagonal, a counter out of range (the model unchanged), and
+ * atoms out of range or repeated (the model then empty). */
+static int glm_state_load(void *st, const size_t *active, size_t k, const double *in, size_t n)
+{
+    glm_state *G = st;
+    const size_t d = k + 1, ld = G->chol.cap;
+    if (k > G->kmax || n != G->n + G->kmax + 1 + d * (d + 1) / 2 + d + 2) return BASEL_EINVAL;
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(in[i])) return BASEL_EINVAL;
+    for (size_t i = 0; i < G->n; i++)
+        if (!(in[i] > 0)) return BASEL_EINVAL;
+    const double *Lin = in + G->n + G->kmax + 1, *tail = Lin + d * (d + 1) / 2 + d;
+    for (size_t j = 0, at = 0; j < d; at += d - j, j++)
+        if (!(Lin[at] > 0)) return BASEL_EINVAL;
+    if (!(tail[1] >= 0 && tail[1] < BSL_REFACTOR_EVERY && tail[1] == floor(tail[1]))) return BASEL_EINVAL;
+    glm_clear(G);
+    for (size_t a = 0; a < k; a++) {
+        if (active[a] >= G->m || G->pos[active[a]] >= 0) {
+            glm_clear(G);
+            return BASEL_EINVAL;
+        }
+        G->active[a] = active[a];
+        G->pos[active[a]] = (long)a;
+        G->k = a + 1;
+    }
+    memcpy(G->omega, in, G->n * sizeof *in);
+    memcpy(G->theta, in + G->n, (G->kmax + 1) * sizeof *in);
+    weigh_columns(G);
+    G->b[0] = G->sum_kappa;
+    for (size_t a = 0; a < k; a++) G->b[a + 1] = G->xk[active[a]];
+    const double *p = Lin;
+    for (size_t j = 0; j < d; j++)
+        for (size_t i = j; i < d; i++) G->chol.L[i + j * ld] = *p++;
+    G->chol.k = d;
+    memcpy(G->z, p, d * sizeof *p);
+    G->log_ml = tail[0];
+    G->since_refactor = (size_t)tail[1];
+    G->trial_j = -1;
+    return BASEL_OK;
+}
 
 static void glm_describe(const void *st, char *buf, size_t len)
 {
@@ -432,12 +542,20 @@ const bsl_model_ops bsl_model_glm = {
     .draw_nuisance = glm_draw_nuisance,
     .coef_mean = glm_coef_mean,
     .sigma2 = glm_sigma2,
+    .state_size = glm_state_size,
+    .state_save = glm_state_save,
+    .state_load = glm_state_load,
     .describe = glm_describe,
 };
 
 /* ------------------------------------------------------------ extras */
 
-int bsl_glm_set_y(void *st, const double *y) { return set_targets(st, y); }
+int bsl_glm_set_y(void *st, const double *y)
+{
+    glm_state *G = st;
+    const int rc = set_targets(G, y);
+    return rc || !G->has_off ? rc : retarget(G);
+}
 const double *bsl_glm_omega(const void *st) { return ((const glm_state *)st)->omega; }
 const double *bsl_glm_theta(const void *st) { return ((const glm_state *)st)->theta; }
 
@@ -448,5 +566,32 @@ int bsl_glm_set_omega(void *st, const double *omega)
         if (!(omega[i] > 0) || !isfinite(omega[i])) return BASEL_EINVAL;
     memcpy(G->omega, omega, G->n * sizeof(double));
     weigh_columns(G);
-    return refactor(G);
+    return G->has_off ? retarget(G) : refactor(G);
 }
+
+/* ------------------------------------------------- multinomial blocks */
+
+void bsl_glm_eta(const void *st, double *eta)
+{
+    const glm_state *G = st;
+    const size_t n = G->n;
+    for (size_t i = 0; i < n; i++) eta[i] = G->theta[0];
+    for (size_t a = 0; a < G->k; a++) { /* x = w / sqrt(omega), as glm_draw_nuisance */
+        const double *w = G->W + (a + 1) * n;
+        for (size_t i = 0; i < n; i++) eta[i] += G->theta[a + 1] * w[i] / G->sw[i];
+    }
+}
+
+int bsl_glm_redraw_omega(void *st, gsl_rng *r, const double *off)
+{
+    glm_state *G = st;
+    const size_t n = G->n;
+    bsl_glm_eta(G, G->col); /* the last theta's z'theta: omega_i ~ PG(1, z_i'theta - off_i) */
+    G->has_off = 1;
+    memcpy(G->off, off, n * sizeof(double));
+    for (size_t i = 0; i < n; i++) G->omega[i] = bsl_pg_draw(r, G->col[i] - off[i]);
+    weigh_columns(G);
+    return retarget(G);
+}
+
+void bsl_glm_draw_theta(void *st, gsl_rng *r) { draw_theta(st, r); }

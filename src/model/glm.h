@@ -48,7 +48,7 @@
 
 /* The likelihood (bsl_coef_prior glm_family): logistic regression, or
  * Poisson regression with the log link (enumeration only: glm_exact.c). */
-enum { BSL_GLM_BINOMIAL = 0, BSL_GLM_POISSON = 1 };
+enum { BSL_GLM_BINOMIAL = 0, BSL_GLM_POISSON = 1, BSL_GLM_MULTINOMIAL = 2 /* glm_multi.h */ };
 
 #define BSL_GLM_PRIOR_KEYS "sd, intercept-sd"
 #define BSL_GLM_DEFAULT_PRIOR "normal:sd=1,intercept-sd=10"
@@ -85,5 +85,20 @@ const double *bsl_glm_omega(const void *st);
 const double *bsl_glm_theta(const void *st);
 /* Set omega (n positive values), refactorising. BASEL_EINVAL otherwise. */
 int bsl_glm_set_omega(void *st, const double *omega);
+
+/* The multinomial model's class blocks (glm_multi.h): class c's
+ * likelihood given the other classes' linear predictors is logistic in
+ * psi_i = eta_ic - off_i, off_i = log sum_{l != c} e^{eta_il} (Holmes and
+ * Held 2006; Polson, Scott and Windle 2013, their multinomial extension).
+ * Set the offsets (n), then draw omega_i ~ PG(1, z_i'theta - off_i) from
+ * the last theta drawn (which must belong to the current active set: drawn
+ * by bsl_glm_draw_theta, or the start's theta = 0 with no atom), and
+ * refactorise. From then on the score is log p(y_c, omega | A) with
+ * pseudo-targets kappa + Omega off: b_A = Z_A'(kappa + Omega off). */
+int bsl_glm_redraw_omega(void *st, gsl_rng *r, const double *off);
+/* theta | A, omega, y ~ N(P_A^-1 b_A, P_A^-1) into the state (bsl_glm_theta). */
+void bsl_glm_draw_theta(void *st, gsl_rng *r);
+/* eta = Z_A theta (n) for the last theta drawn, without the offset. */
+void bsl_glm_eta(const void *st, double *eta);
 
 #endif

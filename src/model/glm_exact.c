@@ -27,6 +27,22 @@
 
 #define IS_NU 4.0 /* the proposal's degrees of freedom */
 
+/* The subsets scored, by their sorted atoms: a subset's estimate is a
+ * function of the subset and the seed alone (its draws are seeded by
+ * them), so a sampler that comes back to a subset reads it instead of
+ * drawing S importance samples again: the same numbers, found in O(k).
+ * Enumeration visits each subset once or twice; a sampler (rj, bd) visits
+ * few subsets many times. At most CACHE_MAX entries (then new subsets are
+ * scored, not kept). */
+#define CACHE_MAX ((size_t)1 << 20)
+typedef struct cache_entry {
+    unsigned long h; /* 0: empty */
+    size_t k;
+    size_t *atoms;   /* k, sorted */
+    double ml, se;
+    double *mean;    /* k + 1, intercept first, then the sorted atoms' */
+} cache_entry;
+
 typedef struct exact_state {
     const bsl_design *D;
     size_t n, m, k, kmax, S;
@@ -46,7 +62,56 @@ typedef struct exact_state {
     /* scratch for one evaluation */
     double *Z, *lamv, *theta, *L, *work, *eps, *psi;
     gsl_rng *r;
+    cache_entry *cache;  /* cap slots, open addressing; NULL until the first score */
+    size_t cap, used;
 } exact_state;
+
+static cache_entry *cache_find(exact_state *E, unsigned long h, const size_t *sorted, size_t k)
+{
+    if (!E->cap) return NULL;
+    for (size_t s = h & (E->cap - 1);; s = (s + 1) & (E->cap - 1)) {
+        cache_entry *c = &E->cache[s];
+        if (!c->h) return c; /* the empty slot where it would go */
+        if (c->h == h && c->k == k && (k == 0 || memcmp(c->atoms, sorted, k * sizeof *sorted) == 0)) return c;
+    }
+}
+
+/* Room for one more entry (grown at half full); 0 when there is none. */
+static int cache_room(exact_state *E)
+{
+    if (E->used + 1 <= E->cap / 2) return 1;
+    if (E->cap >= 2 * CACHE_MAX) return 0;
+    const size_t cap = E->cap ? 2 * E->cap : 1024;
+    cache_entry *old = E->cache, *c = calloc(cap, sizeof *c);
+    if (!c) return 0;
+    const size_t old_cap = E->cap;
+    E->cache = c;
+    E->cap = cap;
+    for (size_t s = 0; s < old_cap; s++)
+        if (old[s].h) *cache_find(E, old[s].h, old[s].atoms, old[s].k) = old[s];
+    free(old);
+    return 1;
+}
+
+static void cache_free(exact_state *E)
+{
+    for (size_t s = 0; s < E->cap; s++) {
+        free(E->cache[s].atoms);
+        free(E->cache[s].mean);
+    }
+    free(E->cache);
+    E->cache = NULL;
+    E->cap = E->used = 0;
+}
+
+/* The mean in the caller's atom order from one in sorted order. */
+static void unsort_mean(const size_t *atoms, const size_t *sorted, size_t k, const double *in, double *mean)
+{
+    mean[0] = in[0];
+    for (size_t a = 0; a < k; a++)
+        for (size_t b = 0; b < k; b++)
+            if (sorted[b] == atoms[a]) mean[a + 1] = in[b + 1];
+}
 
 /* log p(y | theta) + log N(theta; 0, Lambda^-1) up to the prior's
  * constant, and psi = Z theta. */
@@ -139,6 +204,14 @@ static int evaluate(exact_state *E, const size_t *atoms, size_t k, double *ml, d
             sorted[b - 1] = t;
         }
     for (size_t a = 0; a < k; a++) h = (h ^ (sorted[a] + 1)) * 1099511628211UL;
+    const unsigned long key = h ? h : 1;
+    cache_entry *hit = cache_find(E, key, sorted, k);
+    if (hit && hit->h) {
+        *ml = hit->ml;
+        *se = hit->se;
+        unsort_mean(atoms, sorted, k, hit->mean, mean);
+        return BASEL_OK;
+    }
     gsl_rng_set(E->r, h);
     for (size_t i = 0; i < n; i++) E->Z[i] = 1.0;
     for (size_t a = 0; a < k; a++) memcpy(E->Z + (a + 1) * n, E->X + sorted[a] * n, n * sizeof(double));
@@ -198,12 +271,28 @@ static int evaluate(exact_state *E, const size_t *atoms, size_t k, double *ml, d
     const double mw = sw / (double)S, vw = fmax(sw2 / (double)S - mw * mw, 0) * (double)S / (double)(S - 1);
     *ml = lw_max + log(mw);
     *se = sqrt(vw / (double)S) / mw;
-    /* the mean in the caller's atom order: sorted position of each atom */
-    mean[0] = acc[0] / sw;
-    for (size_t a = 0; a < k; a++)
-        for (size_t b = 0; b < k; b++)
-            if (sorted[b] == atoms[a]) mean[a + 1] = acc[b + 1] / sw;
+    for (size_t a = 0; a < d; a++) acc[a] /= sw; /* the mean, sorted order */
+    unsort_mean(atoms, sorted, k, acc, mean);
     (void)log_joint_mode;
+    if (cache_room(E)) { /* kept, unless memory or CACHE_MAX says no */
+        cache_entry *c = cache_find(E, key, sorted, k);
+        c->atoms = malloc((k ? k : 1) * sizeof *c->atoms);
+        c->mean = malloc(d * sizeof *c->mean);
+        if (c->atoms && c->mean) {
+            memcpy(c->atoms, sorted, k * sizeof *sorted);
+            memcpy(c->mean, acc, d * sizeof *acc);
+            c->h = key;
+            c->k = k;
+            c->ml = *ml;
+            c->se = *se;
+            E->used++;
+        } else {
+            free(c->atoms);
+            free(c->mean);
+            c->atoms = NULL;
+            c->mean = NULL;
+        }
+    }
     return BASEL_OK;
 }
 
@@ -225,6 +314,7 @@ static void exact_free(void *st)
     free(E->eps);
     free(E->psi);
     gsl_rng_free(E->r);
+    cache_free(E);
     free(E);
 }
 

@@ -161,7 +161,9 @@ typedef struct bsl_coef_prior {
      * intercept N(0, intercept_sd^2); is_draws: importance-sampling draws
      * per subset of the exact marginal likelihood (bsl_model_glm_exact) */
     double sd, intercept_sd;
-    int glm_family;       /* glm.h: BSL_GLM_BINOMIAL or BSL_GLM_POISSON */
+    int glm_family;       /* glm.h: BSL_GLM_BINOMIAL, BSL_GLM_POISSON or BSL_GLM_MULTINOMIAL */
+    size_t glm_class;     /* multinomial (glm_multi.h): the class c whose indicator 1[y = c]
+                             a bsl_model_glm scores (targets: class numbers 0 .. C - 1) */
     size_t is_draws;
     unsigned long is_seed;
 } bsl_coef_prior;

@@ -36,6 +36,9 @@ void bsl_vs_result_free(bsl_vs_result *r)
     free(r->input_pip);
     free(r->input_pip_chain);
     free(r->input_scale);
+    free(r->coef_draw_start);
+    free(r->coef_draw_atoms);
+    free(r->coef_draw_theta);
     bsl_modelset_free(&r->models);
     free(r->draw_chain);
     free(r->draw_start);

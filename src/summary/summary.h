@@ -114,6 +114,15 @@ typedef struct bsl_vs_result {
     size_t d_inputs;
     double *input_pip, *input_pip_chain, *input_scale;
     double input_proposed, input_accepted;
+    /* posterior draws of (subset, coefficients) a predictor averages over
+     * (--family multinomial, rj_multinomial.c): ncoef_draws of them, draw i
+     * the atoms coef_draw_atoms[coef_draw_start[i] .. coef_draw_start[i+1])
+     * (sorted) and the coefficients coef_draw_theta[coef_draw_start[i] +
+     * i * coef_draw_extra ..] (as many as its atoms plus coef_draw_extra,
+     * the intercepts); NULL and 0 otherwise */
+    size_t ncoef_draws, coef_draw_extra;
+    size_t *coef_draw_start, *coef_draw_atoms;
+    double *coef_draw_theta;
 } bsl_vs_result;
 
 int bsl_vs_result_init(bsl_vs_result *r, size_t m, size_t c, size_t kmax, size_t chains);

@@ -2,7 +2,8 @@
 # test_checkpoint.sh: --checkpoint / --restart. A run killed (kill -9) at
 # random moments and restarted from its last checkpoint each time writes a
 # FIT.json (and draws) byte-identical to the uninterrupted run's, for every
-# MCMC method (bd, rj, ssvs, mixture, anneal, rbf); SIGINT
+# MCMC method (bd, rj, ssvs, mixture, anneal, rbf; bd, rj and ssvs also with
+# --family binomial); SIGINT
 # stops with exit status 3 and the state saved; checkpoints of another run,
 # damaged files and methods that cannot checkpoint are refused.
 # Usage: test_checkpoint.sh path/to/basel [seed]
@@ -54,6 +55,13 @@ kill_resume rj $L --method rj --iter 100000 --seed 13
 kill_resume ssvs $L --method ssvs --prior ssvs:collapsed=0 --iter 20000 --seed 17
 kill_resume ssvs_collapsed $L --method ssvs --prior ssvs:collapsed=1 --iter 2000 --seed 18
 kill_resume mixture data/classification/pima_tr.csv --method mixture --iter 1500 --burn 300 --seed 19
+# logistic regression (--family binomial): the state holds the Polya-Gamma latent variables and theta
+kill_resume rj_binomial data/classification/pima_tr.csv --target class --family binomial --method rj --iter 60000 \
+    --seed 25
+kill_resume bd_binomial data/classification/pima_tr.csv --target class --family binomial --method bd --iter 8000 \
+    --seed 26
+kill_resume ssvs_binomial data/classification/pima_tr.csv --target class --family binomial --method ssvs --iter 8000 \
+    --seed 27
 S=data/regression/sinc_vermaak_train.csv
 kill_resume anneal $S --target y --inputs x --method anneal --iter 30000 --seed 21
 kill_resume rbf $S --target y --inputs x --method rbf --iter 10000 --seed 22

@@ -74,6 +74,30 @@
  * in s, so the weighted sums estimate the time integrals without the noise
  * of the exponential draws, and averages under pi follow.
  *
+ * Logistic regression (--family binomial, model/glm.h). The model table is
+ * then the Polya-Gamma augmented one: its scores are log p(y, omega | A)
+ * given the latent omega, and its nuisance step (draw_nuisance) draws
+ * theta | A, omega, y ~ N(P_A^-1 b_A, P_A^-1) and then omega_i | theta ~
+ * PG(1, psi_i), both exact conditionals (Polson, Scott and Windle 2013,
+ * section 3.1). bd makes that step where it makes the ridge prior's Gibbs
+ * update: once per block, at the block's end (time rho, 2 rho, ...; with
+ * the defaults nu = rho = 1 a block holds a few events, so omega is renewed
+ * more often than rj's once per sweep of m moves). Why the joint chain over
+ * (A, theta, omega) is exact: within a block omega is fixed and the
+ * process is the birth-death-swap process above with pi(A) = p(y, omega |
+ * A) p(A), which is proportional to p(A | omega, y), so (*) and (**)
+ * make p(A | omega, y) stationary, and the state at the block's end is a
+ * draw from it when the block started from one; the latent step then draws
+ * (theta, omega) from p(theta, omega | A, y) exactly (theta given (A,
+ * omega), then omega given theta, a systematic scan that leaves p(omega |
+ * A, y) invariant). Each of the two kernels leaves p(A, omega | y)
+ * invariant, so their composition does, and the block averages (the RB
+ * weights above, under a fixed omega) estimate posterior means under the
+ * exact logistic posterior; nothing is approximated. The PIPs are time
+ * averages of the indicators given omega, as rj's Rao-Blackwell terms are
+ * conditioned on omega. tests/stat/test_glm_engines.c checks bd's PIPs and
+ * P(k) against enumeration of the same model.
+ *
  * Input relevance (--relevance select|grid): the state is (A, eta), eta a
  * scale per input inside the kernels' distance, with a Metropolis-Hastings
  * move on eta at a block's end every relevance-every blocks, next to the

@@ -16,6 +16,7 @@ static const bsl_engine_option options[] = {
     {"relevance", "none"},
     {"relevance-every", "10"}, /* bd_relevance.h BSL_REL_EVERY_DEFAULT */
     {"relevance-steps", "1"}, /* bd_relevance.h BSL_REL_STEPS_DEFAULT */
+    {"family", "gaussian"},
     {NULL, NULL},
 };
 
@@ -61,4 +62,6 @@ const bsl_engine_def bsl_engine_bd = {
     .predict = bsl_subset_predict,
     .check = bsl_subset_check,
     .mean_interval = 1,
+    .binomial = &bsl_model_glm, /* given the Polya-Gamma latent variables, drawn at every block's end (bd.c) */
+    .poisson = &bsl_model_glm_exact, /* each subset's marginal by importance sampling, kept per subset (glm_exact.c) */
 };

@@ -10,6 +10,7 @@
  */
 #include "../subset.h"
 #include "../chains.h"
+#include "../../model/glm.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -132,6 +133,8 @@ static int check_model(const bsl_vs_problem *pb, basel_error *err)
 int bsl_enumerate(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
                   basel_error *err)
 {
+    if (pb->prior.kind == BSL_COEF_NORMAL && pb->prior.glm_family == BSL_GLM_MULTINOMIAL)
+        return bsl_enumerate_multi(pb, run, res, err); /* joint models of one subset per class */
     const size_t m = pb->D->m, c = pb->D->c;
     if (m > ENUM_MAX_M)
         return bsl_fail(err, BASEL_ERANGE,

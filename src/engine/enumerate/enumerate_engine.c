@@ -35,4 +35,5 @@ const bsl_engine_def bsl_engine_enumerate = {
     .mean_interval = 1,
     .binomial = &bsl_model_glm_exact, /* each subset's marginal by importance sampling (glm.h) */
     .poisson = &bsl_model_glm_exact,
+    .multinomial = &bsl_model_glm_exact, /* joint models by importance sampling (enumerate_multinomial.c) */
 };

@@ -67,6 +67,7 @@
 #include "../chains.h"
 #include "../ckpt.h"
 #include "rj_informed.h"
+#include "../../model/glm.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -776,6 +777,8 @@ static int merge(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
 int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
                basel_error *err)
 {
+    if (pb->prior.kind == BSL_COEF_NORMAL && pb->prior.glm_family == BSL_GLM_MULTINOMIAL)
+        return bsl_rj_multi_run(pb, run, res, err); /* one subset per class */
     const size_t m = pb->D->m, chains = run->chains ? run->chains : 1;
     rj_settings st = {0};
     int rc = read_settings(&st, pb, run, err);

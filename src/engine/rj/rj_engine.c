@@ -6,6 +6,8 @@
 #include "../engine.h"
 #include "../subset.h"
 
+#include <string.h>
+
 static const bsl_engine_option options[] = {
     BSL_SUBSET_OPTIONS("g"),
     BSL_SUBSET_RUN_OPTIONS("50000"),
@@ -33,6 +35,17 @@ static int fit(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
 static int run_length(bsl_params *settings, const bsl_params *user, size_t d, basel_error *err)
 {
     int informed = 0;
+    const char *family = bsl_params_get(settings, "family");
+    if (family && strcmp(family, "multinomial") == 0) { /* rj_multinomial.c: uniform moves */
+        const char *v = user ? bsl_params_get(user, "proposal") : NULL;
+        const int asked_informed = v && strcmp(v, "informed") == 0;
+        if (asked_informed || (user && bsl_params_get(user, "rj-rb-every")))
+            return bsl_fail(err, BASEL_EINVAL,
+                            "--family multinomial: %s (its moves are uniform, and its Rao-Blackwell pass ends each "
+                            "class block)",
+                            asked_informed ? "no --proposal informed" : "no --rj-rb-every");
+        if (bsl_params_set(settings, "proposal", "uniform")) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
     int rc = bsl_rj_proposal(settings, d, &informed, err);
     if (rc) return rc;
     if (bsl_params_set(settings, "proposal", informed ? "informed" : "uniform"))
@@ -79,4 +92,9 @@ const bsl_engine_def bsl_engine_rj = {
     .check = bsl_subset_check,
     .mean_interval = 1,
     .binomial = &bsl_model_glm, /* given the Polya-Gamma latent variables, drawn once per sweep (glm.h) */
+    /* each subset's marginal likelihood by importance sampling, as
+     * enumerate's, kept per subset (glm_exact.c): the chain targets the
+     * posterior enumeration computes */
+    .poisson = &bsl_model_glm_exact,
+    .multinomial = &bsl_model_glm, /* one per class, in class blocks (rj_multinomial.c) */
 };

@@ -10,6 +10,7 @@
 static const bsl_engine_option options[] = {
     BSL_SUBSET_OPTIONS("ssvs"),
     BSL_SUBSET_RUN_OPTIONS("20000"),
+    {"family", "gaussian"},
     {NULL, NULL},
 };
 
@@ -41,4 +42,6 @@ const bsl_engine_def bsl_engine_ssvs = {
     .predict = bsl_subset_predict,
     .check = bsl_subset_check,
     .mean_interval = 1,
+    .binomial = &bsl_model_glm, /* collapsed Gibbs over indicators given the Polya-Gamma latent variables,
+                                   drawn once per sweep (ssvs.c ss_prior) */
 };

@@ -38,7 +38,7 @@ void cli_fit_help(FILE *fp, const char *method)
             "Reads TRAIN.csv (header row; '-' reads stdin), fits the chosen method and writes\n"
             "FIT.json (without -o, prints the summary instead). Every option is --name VALUE\n"
             "or --name=VALUE. An option the method does not read is an error.\n\n"
-            "Methods (--method; default bd, or rj above 1000 inputs of a linear basis):\n");
+            "Methods (--method; default bd, or rj above 1000 inputs of a linear basis and for --family multinomial):\n");
     const size_t nm = basel_method_count();
     for (size_t i = 0; i < nm; i++) {
         const char *name, *summary;

@@ -164,8 +164,9 @@ const struct bsl_model_ops *bsl_engine_family_model(const bsl_engine_def *e, con
  * Kernel dictionaries keep bd (paper 004's method) whatever their size. */
 const char *bsl_default_method(const bsl_params *user, size_t inputs)
 {
-    const char *basis = bsl_params_get(user, "basis");
+    const char *basis = bsl_params_get(user, "basis"), *family = bsl_params_get(user, "family");
     const int linear = !basis || !*basis || strncmp(basis, "linear", 6) == 0;
+    if (family && strcmp(family, "multinomial") == 0) return "rj"; /* the one sampler of that model */
     return linear && inputs > 1000 ? "rj" : BSL_DEFAULT_METHOD;
 }
 
@@ -173,7 +174,7 @@ int bsl_engine_for(const bsl_engine_def **out, const bsl_params *user, basel_err
 {
     const char *method = bsl_params_get(user, "method");
     const char *basis = bsl_params_get(user, "basis");
-    if (!method) method = BSL_DEFAULT_METHOD;
+    if (!method) method = bsl_default_method(user, 0); /* the data not known yet */
     /* the free-centre RBF sampler was once `rj` with a basis key: kept as an
      * alias so that old command lines still run (it is recorded as rbf) */
     if (strcmp(method, "rj") == 0 && basis && strstr(basis, "centres=free")) method = "rbf";

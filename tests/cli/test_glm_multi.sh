@@ -14,6 +14,9 @@ D=data/classification/wine.csv
 # every third row, 4 inputs and the class: all three classes, a fast run
 awk -F, 'BEGIN { OFS = "," } NR == 1 || NR % 3 == 0 { print $1, $7, $10, $13, $14 }' $D > "$T/small.csv"
 expect 0 "" -- "$BASEL" fit "$T/small.csv" --family multinomial --method rj --iter 6000 --seed 2 --quiet -o "$T/r.json"
+# without --method the family's one sampler runs (registry.c bsl_default_method): the same fit
+expect 0 "" -- "$BASEL" fit "$T/small.csv" --family multinomial --iter 6000 --seed 2 --quiet -o "$T/r0.json"
+expect 0 "" -- cmp "$T/r.json" "$T/r0.json"
 expect 0 "recorded" -- /usr/bin/python3 -c "
 import json, sys
 r = json.load(open('$T/r.json'))

@@ -955,7 +955,10 @@ int bsl_model_state_load(bsl_model *M, const size_t *active, size_t k, const dou
     if (!(cnt[0] >= 0 && cnt[0] < BSL_REFACTOR_EVERY && cnt[0] == floor(cnt[0]) && cnt[1] >= 0 &&
           (stale || cnt[1] < 1e15) && cnt[1] == floor(cnt[1])))
         return BASEL_EINVAL;
-    if (M->prior.kind == BSL_COEF_RIDGE && !(sc[0] > 0 && sc[1] > 0)) return BASEL_EINVAL;
+    /* lambda may be 0: its Gibbs draw at k = 0, Gamma(c, d) with c = 1e-3
+     * (paper 004 eq. 17), underflows to 0 about half the time, and a
+     * checkpoint of that state must load (it did not: restarts failed) */
+    if (M->prior.kind == BSL_COEF_RIDGE && !(sc[0] > 0 && sc[1] >= 0 && isfinite(sc[1]))) return BASEL_EINVAL;
     for (size_t o = 0; M->prior.kind == BSL_COEF_G && o < c; o++)
         if (!(sc[2 + o] > 0)) return BASEL_EINVAL;
     for (size_t i = 0; i < k; i++) /* the factor's diagonal: at offset sum of column lengths */

@@ -117,6 +117,9 @@ int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, c
  * one Laplace predictor per model, NULL when out of memory or when a
  * Laplace approximation fails. */
 int bsl_subset_glm_setup(struct bsl_engine_ctx *ctx, bsl_vs_problem *pb, basel_error *err);
+/* One model's Laplace predictor for FIT.json (subset_glm.c). */
+json_t *bsl_glm_predictor_json(const size_t *atoms, size_t k, double weight, const double *theta, const double *L,
+                               size_t d);
 json_t *bsl_subset_glm_block(const bsl_vs_problem *pb, json_t *basis, const bsl_vs_result *vr,
                              const struct bsl_result *res);
 

@@ -54,6 +54,27 @@ int bsl_subset_glm_setup(bsl_engine_ctx *ctx, bsl_vs_problem *pb, basel_error *e
     return BASEL_OK;
 }
 
+/* One model's Laplace predictor, as FIT.json keeps it: its atoms, weight,
+ * mode and the factor of the Hessian there (d x d); NULL when out of
+ * memory. Shared by the binomial / Poisson and the multinomial fits. */
+json_t *bsl_glm_predictor_json(const size_t *atoms, size_t k, double weight, const double *theta, const double *L,
+                               size_t d)
+{
+    json_t *o = json_object();
+    int bad = !o;
+    if (o) {
+        bsl_json_put(o, "atoms", bsl_json_sizes(atoms, k), &bad);
+        bsl_json_put(o, "weight", bsl_json_real(weight), &bad);
+        bsl_json_put(o, "mode", bsl_json_doubles(theta, d), &bad);
+        bsl_json_put(o, "factor", bsl_json_doubles(L, d * d), &bad);
+    }
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
 /* One model's Laplace approximation as {atoms, weight, mode, factor}. */
 static json_t *laplace_json(const bsl_vs_problem *pb, const double *y, const size_t *atoms, size_t k, double weight)
 {
@@ -72,17 +93,8 @@ static json_t *laplace_json(const bsl_vs_problem *pb, const double *y, const siz
         for (size_t i = 0; i < n; i++) ybar += y[i] / (double)n;
         ybar = fmin(fmax(ybar, 1e-3), pb->prior.glm_family == BSL_GLM_POISSON ? 1e300 : 1 - 1e-3);
         theta[0] = pb->prior.glm_family == BSL_GLM_POISSON ? log(ybar) : log(ybar / (1 - ybar));
-        if (!bsl_glm_laplace(pb->prior.glm_family, Z, n, d, y, lam, theta, L, &lj, work) && (o = json_object())) {
-            int bad = 0;
-            bsl_json_put(o, "atoms", bsl_json_sizes(atoms, k), &bad);
-            bsl_json_put(o, "weight", bsl_json_real(weight), &bad);
-            bsl_json_put(o, "mode", bsl_json_doubles(theta, d), &bad);
-            bsl_json_put(o, "factor", bsl_json_doubles(L, d * d), &bad);
-            if (bad) {
-                json_decref(o);
-                o = NULL;
-            }
-        }
+        if (!bsl_glm_laplace(pb->prior.glm_family, Z, n, d, y, lam, theta, L, &lj, work))
+            o = bsl_glm_predictor_json(atoms, k, weight, theta, L, d);
     }
     free(Z);
     free(lam);

@@ -83,17 +83,7 @@ static json_t *laplace_json(const bsl_multi_data *md, const size_t *atoms_in, si
             theta[z++] = log(fmax(cnt[c % 256], 0.5) / fmax(cnt[0], 0.5));
             for (; a < K && atoms[a] / md->m == c - 1; a++) z++;
         }
-        if (!bsl_glm_multi_laplace(md, atoms, K, theta, L, &lj) && (o = json_object())) {
-            int bad = 0;
-            bsl_json_put(o, "atoms", bsl_json_sizes(atoms, K), &bad);
-            bsl_json_put(o, "weight", bsl_json_real(weight), &bad);
-            bsl_json_put(o, "mode", bsl_json_doubles(theta, d), &bad);
-            bsl_json_put(o, "factor", bsl_json_doubles(L, d * d), &bad);
-            if (bad) {
-                json_decref(o);
-                o = NULL;
-            }
-        }
+        if (!bsl_glm_multi_laplace(md, atoms, K, theta, L, &lj)) o = bsl_glm_predictor_json(atoms, K, weight, theta, L, d);
     }
     free(atoms);
     free(theta);

@@ -73,6 +73,11 @@ int bsl_glm_laplace(int family, const double *Z, size_t n, size_t d, const doubl
 /* log p(y | theta) for psi = Z theta (n): logistic, or Poisson with
  * E y = e^psi (with its -log y! terms). */
 double bsl_glm_loglik(int family, const double *y, const double *psi, size_t n);
+/* An importance-sampling estimate from S log weights lw (lw_max their
+ * largest): *log_mean = log mean(w), unbiased in mean(w), and *se =
+ * sd(w) / (sqrt(S) mean(w)), its standard error by the delta method.
+ * Returns sum(w / e^lw_max), the normaliser of weighted means. */
+double bsl_glm_is_estimate(const double *lw, size_t S, double lw_max, double *log_mean, double *se);
 
 /* ------------------------------------------------- bsl_model_glm extras
  * (tests and the Geweke check: st is a bsl_model_glm state) */

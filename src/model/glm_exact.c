@@ -190,6 +190,20 @@ int bsl_glm_laplace(int family, const double *Z, size_t n, size_t d, const doubl
     return rc ? rc : BASEL_ENUMERIC;
 }
 
+double bsl_glm_is_estimate(const double *lw, size_t S, double lw_max, double *log_mean, double *se)
+{
+    double sw = 0, sw2 = 0;
+    for (size_t s = 0; s < S; s++) {
+        const double w = exp(lw[s] - lw_max);
+        sw += w;
+        sw2 += w * w;
+    }
+    const double mw = sw / (double)S, vw = fmax(sw2 / (double)S - mw * mw, 0) * (double)S / (double)(S - 1);
+    *log_mean = lw_max + log(mw);
+    *se = sqrt(vw / (double)S) / mw;
+    return sw;
+}
+
 /* The set atoms[0..k) scored: *ml, *se, mean (k + 1). */
 static int evaluate(exact_state *E, const size_t *atoms, size_t k, double *ml, double *se, double *mean)
 {
@@ -262,15 +276,7 @@ static int evaluate(exact_state *E, const size_t *atoms, size_t k, double *ml, d
         const double w = exp(lw[s] - lw_max);
         for (size_t a = 0; a < d; a++) acc[a] += w * th[a];
     }
-    double sw = 0, sw2 = 0;
-    for (size_t s = 0; s < S; s++) {
-        const double w = exp(lw[s] - lw_max);
-        sw += w;
-        sw2 += w * w;
-    }
-    const double mw = sw / (double)S, vw = fmax(sw2 / (double)S - mw * mw, 0) * (double)S / (double)(S - 1);
-    *ml = lw_max + log(mw);
-    *se = sqrt(vw / (double)S) / mw;
+    const double sw = bsl_glm_is_estimate(lw, S, lw_max, ml, se);
     for (size_t a = 0; a < d; a++) acc[a] /= sw; /* the mean, sorted order */
     unsort_mean(atoms, sorted, k, acc, mean);
     (void)log_joint_mode;

@@ -16,6 +16,7 @@
  * glm_exact.c (its file comment), for d = K + C - 1 coefficients.
  */
 #include "glm_multi.h"
+#include "glm.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -234,15 +235,7 @@ static int importance(const bsl_multi_data *md, const layout *Y, const double *m
         lw[s] = log_post(md, Y, th, eta) + lprior0 - lq;
         lw_max = fmax(lw_max, lw[s]);
     }
-    double sw = 0, sw2 = 0;
-    for (size_t s = 0; s < S; s++) {
-        const double w = exp(lw[s] - lw_max);
-        sw += w;
-        sw2 += w * w;
-    }
-    const double mw = sw / (double)S, vw = fmax(sw2 / (double)S - mw * mw, 0) * (double)S / (double)(S - 1);
-    *log_ml = lw_max + log(mw);
-    *se = sqrt(vw / (double)S) / mw;
+    bsl_glm_is_estimate(lw, S, lw_max, log_ml, se);
     free(lw), free(th), free(eps), free(eta);
     return BASEL_OK;
 }

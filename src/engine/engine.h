@@ -210,7 +210,8 @@ int bsl_engine_lookup(const bsl_engine_def **out, const char *name, basel_error 
 /* The method of a fit that names none, given the number of input columns
  * (0: not known yet) (the one place of the rule, registry.c): bd, or rj
  * above 1000 inputs of a linear basis, where rj's informed moves mix and
- * bd's births do not, and for --family multinomial (rj's model alone). */
+ * bd's births do not, and for a --family bd has no model for (multinomial)
+ * the first sampler in the engine table that has one. */
 const char *bsl_default_method(const bsl_params *user, size_t inputs);
 /* The engine the user's options ask for (--method, default bd; `rj` with
  * a basis of free centres is the rbf engine). */

@@ -161,12 +161,17 @@ const struct bsl_model_ops *bsl_engine_family_model(const bsl_engine_def *e, con
  * moves, which propose every input by its posterior weight at each move; bd
  * proposes a birth uniformly, so its run grows as p (2 x 10^6 blocks per
  * chain at p = 20000, 98 CPU-s against rj's 23: bench/scale/README.md).
- * Kernel dictionaries keep bd (paper 004's method) whatever their size. */
+ * Kernel dictionaries keep bd (paper 004's method) whatever their size. A
+ * family bd has no model for (multinomial) goes to the first sampler of the
+ * engine table that has one, not to a name written here. */
 const char *bsl_default_method(const bsl_params *user, size_t inputs)
 {
     const char *basis = bsl_params_get(user, "basis"), *family = bsl_params_get(user, "family");
     const int linear = !basis || !*basis || strncmp(basis, "linear", 6) == 0;
-    if (family && strcmp(family, "multinomial") == 0) return "rj"; /* the one sampler of that model */
+    const bsl_engine_def *def = bsl_engine_find(BSL_DEFAULT_METHOD);
+    if (family && strcmp(family, "gaussian") != 0 && !bsl_engine_family_model(def, family))
+        for (size_t i = 0; i < NENGINES; i++) /* the first sampler the engine table gives that model */
+            if (engines[i]->keeps_draws && bsl_engine_family_model(engines[i], family)) return engines[i]->name;
     return linear && inputs > 1000 ? "rj" : BSL_DEFAULT_METHOD;
 }
 

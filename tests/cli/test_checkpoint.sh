@@ -52,6 +52,9 @@ kill_resume bd_ridge data/regression/sinc_vermaak_train.csv --target y --inputs 
 kill_resume bd_stream data/regression/sinc_vermaak_train.csv --target y --inputs x --basis gauss:r=1.6 \
     --gram-memory 1 --method bd --iter 800 --seed 23
 kill_resume rj $L --method rj --iter 100000 --seed 13
+# informed moves with a candidate set after burn-in (rj_informed.c): the
+# burn-in's weights are in the state, and a restarted chain rebuilds its set
+kill_resume rj_candidates $L --method rj --proposal informed --rj-candidates 5 --iter 60000 --burn 6000 --seed 27
 kill_resume ssvs $L --method ssvs --prior ssvs:collapsed=0 --iter 20000 --seed 17
 kill_resume ssvs_collapsed $L --method ssvs --prior ssvs:collapsed=1 --iter 2000 --seed 18
 kill_resume mixture data/classification/pima_tr.csv --method mixture --iter 1500 --burn 300 --seed 19

@@ -90,7 +90,8 @@ test_that("multinomial: R and the command line agree; probabilities per class; a
     expect_warning(h <- basel(class ~ ., wf, family = "multinomial", iter = 500, seed = 2, progress = FALSE),
                    "the reference class is 'barbera'")
     expect_identical(unlist(h$doc$classes), c("barbera", "barolo", "grignolino"))
-    expect_null(h$draws)  # not kept for this family yet
+    ## the draws: the joint models, a 0/1 column per class and input
+    expect_identical(names(draws(h))[5:6], c("barolo:alcohol", "barolo:flavanoids"))
 })
 
 test_that("Poisson on quine: R and the command line agree; type = \"response\" is the mean count", {

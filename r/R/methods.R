@@ -205,7 +205,9 @@ print.summary.basel <- function(x, digits = max(3L, getOption("digits") - 3L), .
         mo <- utils::head(x$models, x$n.models)
         rownames(mo) <- paste0("model ", seq_len(nrow(mo)))
         if (all(is.na(mo$log_ml))) mo$log_ml <- NULL
-        cat("\nTop models (Bayes factors against the best listed model):\n")
+        bf <- !all(is.na(mo$BF))
+        if (!bf) mo$BF <- NULL  # a multinomial fit: its model prior is per class
+        cat("\nTop models", if (bf) " (Bayes factors against the best listed model)", ":\n", sep = "")
         print(mo, digits = digits, right = FALSE)
     }
     if (!is.null(x$size)) {

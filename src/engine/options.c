@@ -49,10 +49,10 @@ static const bsl_option_def catalogue[] = {
      "target, by Polya-Gamma augmentation in rj, bd and ssvs, exact by importance sampling in enumerate), "
      "multinomial (multinomial logistic regression of a target of 3 or more levels, one subset of inputs per "
      "class: rj, and enumerate by importance sampling up to 20 class-input pairs) or poisson (counts, log link: "
-     "each subset's marginal likelihood by importance sampling, kept per subset; enumerate, rj, bd); docs/GLM.md"},
+     "each subset's marginal likelihood by importance sampling, kept per subset; enumerate, rj, bd, ssvs); docs/GLM.md"},
     {"is-draws", BSL_OPT_COUNT, 100, BIG, NULL,
      "enumerate with --family binomial or poisson: importance-sampling draws per subset of the exact marginal "
-     "likelihood (its Monte Carlo error is in the fit's note; rj and bd with --family poisson use 4000)"},
+     "likelihood (its Monte Carlo error is in the fit's note; rj, bd and ssvs with --family poisson use 4000)"},
     {"model-prior", BSL_OPT_TEXT, 0, 0, NULL,
      "prior over subsets: uniform | poisson:mean=W | bernoulli:p=P | beta-binomial:a=A,b=B"},
     {"standardize", BSL_OPT_CHOICE, 0, 0, "yes|no|auto",

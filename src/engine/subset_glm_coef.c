@@ -15,7 +15,7 @@
  * u'theta of model M is then N(u'mode_M, |L_M^-1 u|^2), and over the models
  * a mixture of normals with a point mass 1 - PIP at 0 (the models without
  * the term): its moments are exact for that mixture and its equal-tailed
- * interval comes from the mixture's CDF (bsl_coef_term_json, as for the
+ * interval comes from the mixture's CDF (coef_table.c, as for the
  * Gaussian fits' Student-t mixtures, with df = infinity).
  *
  * What is exact and what is approximate. The PIP column is the fit's pip
@@ -36,48 +36,19 @@
  * u' H^-1 u, u = (1, -mean_A / scale_A), from the joint approximation; the
  * log-odds (binomial) or log-rate (Poisson) scale of the model.
  */
+#include "coef_table.h"
 #include "subset.h"
 #include "subset_post.h"
-#include "../core/jsonutil.h"
 #include "../fit/problem.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
-/* Per term (0 the intercept, 1 + j atom j): its components, one per model. */
-typedef struct glm_comps {
-    size_t *off, *fill;
-    double *w, *mu, *s, *df;
-} glm_comps;
-
-/* |L^-1 u|^2 for the lower triangular L (d x d, column-major): the
- * variance of u'theta under N(mode, (L L')^-1). v is scratch (d). */
-static double lower_quad(const double *L, size_t d, const double *u, double *v)
-{
-    double q = 0;
-    for (size_t i = 0; i < d; i++) {
-        double t = u[i];
-        for (size_t l = 0; l < i; l++) t -= L[i + l * d] * v[l];
-        v[i] = t / L[i + i * d];
-        q += v[i] * v[i];
-    }
-    return q;
-}
-
-static void push(glm_comps *cp, size_t term, double w, double mu, double var)
-{
-    const size_t i = cp->off[term] + cp->fill[term]++;
-    cp->w[i] = w;
-    cp->mu[i] = mu;
-    cp->s[i] = sqrt(fmax(var, 0.0));
-    cp->df[i] = INFINITY;
-}
-
-/* One stored model's components: its atoms (k), weight, mode (k + 1) and
- * factor ((k + 1)^2). -1 when the block is malformed (the checker refuses
- * such a block before anything reads it: not reached from a fit). */
-static int model_terms(glm_comps *cp, const json_t *mo, size_t m, const double *x_mean, const double *x_scale,
+/* One stored model's components (term 0 the intercept, 1 + j atom j): its
+ * atoms (k), weight, mode (k + 1) and factor ((k + 1)^2). -1 when the block
+ * is malformed (the checker refuses such a block before anything reads it:
+ * not reached from a fit). */
+static int model_terms(bsl_coef_comps *cp, const json_t *mo, size_t m, const double *x_mean, const double *x_scale,
                        int linear, double *u, double *v, double *L)
 {
     const json_t *atoms = json_object_get(mo, "atoms"), *mode = json_object_get(mo, "mode");
@@ -95,22 +66,23 @@ static int model_terms(glm_comps *cp, const json_t *mo, size_t m, const double *
         u[a + 1] = linear ? -x_mean[j] / x_scale[j] : 0.0;
         mean0 += u[a + 1] * json_number_value(json_array_get(mode, a + 1));
     }
-    push(cp, 0, w, mean0, lower_quad(L, d, u, v));
+    bsl_coef_comps_push(cp, 0, w, mean0, bsl_tri_quad(L, d, 0, u, v), INFINITY);
     for (size_t a = 0; a < k; a++) {
         const size_t j = (size_t)json_integer_value(json_array_get(atoms, a));
         const double f = linear ? 1 / x_scale[j] : 1.0;
         memset(u, 0, d * sizeof *u);
         u[a + 1] = 1;
-        push(cp, 1 + j, w, f * json_number_value(json_array_get(mode, a + 1)), f * f * lower_quad(L, d, u, v));
+        bsl_coef_comps_push(cp, 1 + j, w, f * json_number_value(json_array_get(mode, a + 1)),
+                            f * f * bsl_tri_quad(L, d, 0, u, v), INFINITY);
     }
     return 0;
 }
 
 /* Count each term's components, make the offsets and fill them in. */
-static int collect(glm_comps *cp, const json_t *models, size_t m, const bsl_problem *P, int linear)
+static int collect(bsl_coef_comps *cp, const json_t *models, size_t m, const bsl_problem *P, int linear)
 {
-    const size_t nterm = m + 1, K = json_array_size(models);
-    size_t total = 0, kmax = 0;
+    const size_t K = json_array_size(models);
+    size_t kmax = 0;
     cp->off[0] = K;
     for (size_t i = 0; i < K; i++) {
         const json_t *atoms = json_object_get(json_array_get(models, i), "atoms");
@@ -121,18 +93,9 @@ static int collect(glm_comps *cp, const json_t *models, size_t m, const bsl_prob
             cp->off[1 + j]++;
         }
     }
-    for (size_t t = 0; t < nterm; t++) { /* counts to offsets */
-        const size_t cnt = cp->off[t];
-        cp->off[t] = total;
-        total += cnt;
-    }
     const size_t d = kmax + 1;
-    cp->w = bsl_malloc(total + 1, sizeof(double));
-    cp->mu = bsl_malloc(total + 1, sizeof(double));
-    cp->s = bsl_malloc(total + 1, sizeof(double));
-    cp->df = bsl_malloc(total + 1, sizeof(double));
     double *u = bsl_malloc(d, sizeof *u), *v = bsl_malloc(d, sizeof *v), *L = bsl_malloc(d * d, sizeof *L);
-    int rc = cp->w && cp->mu && cp->s && cp->df && u && v && L ? BASEL_OK : BASEL_ENOMEM;
+    int rc = u && v && L ? bsl_coef_comps_alloc(cp) : BASEL_ENOMEM;
     for (size_t i = 0; i < K && !rc; i++)
         if (model_terms(cp, json_array_get(models, i), m, P->x_mean, P->x_scale, linear, u, v, L)) rc = BASEL_EINVAL;
     free(u);
@@ -146,48 +109,30 @@ json_t *bsl_subset_glm_coefficients(const bsl_problem *P, const bsl_dict *dict, 
 {
     const size_t m = vr->m, nterm = m + 1;
     const json_t *models = json_object_get(bma, "models");
-    glm_comps cp = {0};
-    cp.off = bsl_calloc(nterm, sizeof *cp.off);
-    cp.fill = bsl_calloc(nterm, sizeof *cp.fill);
+    bsl_coef_comps cp;
     json_t *out = NULL, *terms = NULL;
-    int rc = cp.off && cp.fill ? collect(&cp, models, m, P, dict->kind == BSL_BASIS_LINEAR) : BASEL_ENOMEM;
+    int rc = bsl_coef_comps_init(&cp, nterm);
+    if (!rc) rc = collect(&cp, models, m, P, dict->kind == BSL_BASIS_LINEAR);
     int bad = rc != BASEL_OK || !(terms = json_array());
     for (size_t t = 0; t < nterm && !bad; t++) {
         /* the PIP column is the fit's pip; the intercept is in every model */
         const double pip = t == 0 ? 1.0 : fmin(fmax(vr->pip[t - 1], 0.0), 1.0);
-        json_t *row = bsl_coef_term_json(cp.w + cp.off[t], cp.mu + cp.off[t], cp.s + cp.off[t], cp.df + cp.off[t],
-                                         cp.fill[t], pip, level, 0);
-        bad = !row;
-        const char *name = t == 0 ? "(Intercept)" : atom_names[t - 1];
-        bsl_json_put(row, "name", json_string(name ? name : "?"), &bad);
-        bsl_json_put(row, "target", json_string(P->target_names[0] ? P->target_names[0] : "?"), &bad);
-        bsl_json_put(row, "always_in", json_boolean(t == 0), &bad);
-        bsl_json_push(terms, row, &bad);
+        bsl_json_push(terms,
+                      bsl_coef_comps_row(&cp, t, pip, level, 0, t == 0 ? "(Intercept)" : atom_names[t - 1], NULL,
+                                         P->target_names[0], t == 0),
+                      &bad);
     }
     if (!bad) {
-        out = json_object();
-        bad = !out;
-        bsl_json_put(out, "scale", json_string("original"), &bad);
-        bsl_json_put(out, "level", json_real(level), &bad);
-        bsl_json_put(out, "models", json_integer((json_int_t)json_array_size(models)), &bad);
-        bsl_json_put(out, "covered", json_real(fmin(fmax(json_number_value(json_object_get(bma, "covered")), 0.0), 1.0)),
-                     &bad);
-        bsl_json_put(out, "terms", terms, &bad);
+        out = bsl_coef_table_json(level, json_array_size(models), json_number_value(json_object_get(bma, "covered")),
+                                  terms, "laplace");
         terms = NULL;
-        bsl_json_put(out, "within_model", json_string("laplace"), &bad);
+        bad = !out;
     }
     if (bad) {
         json_decref(terms);
-        json_decref(out);
-        out = NULL;
         bsl_fail(err, rc == BASEL_EINVAL ? BASEL_EINVAL : BASEL_ENOMEM,
                  rc == BASEL_EINVAL ? "the model average's block is malformed" : "out of memory");
     }
-    free(cp.off);
-    free(cp.fill);
-    free(cp.w);
-    free(cp.mu);
-    free(cp.s);
-    free(cp.df);
+    bsl_coef_comps_free(&cp);
     return out;
 }

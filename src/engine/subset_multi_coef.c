@@ -16,7 +16,7 @@
  * models a mixture of normals with a point mass 1 - PIP at 0 (the models
  * whose class subset lacks the input): its moments are exact for that
  * mixture, its equal-tailed interval from the mixture's CDF
- * (bsl_coef_term_json).
+ * (coef_table.c).
  *
  * What is exact and what is approximate: the PIP column is the fit's
  * joint-atom pip (rj: a Monte Carlo estimate of the exact posterior;
@@ -34,43 +34,14 @@
  * that of the raw inputs, alpha_c - sum_{j in A_c} beta_cj mean_j / scale_j,
  * its variance u'H^-1 u with u supported on class c's block.
  */
+#include "coef_table.h"
 #include "subset.h"
 #include "subset_post.h"
-#include "../core/jsonutil.h"
 #include "../fit/problem.h"
 
 #include <math.h>
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
-
-/* Per term t = c (m + 1) + 0 (class c + 1's intercept) or c (m + 1) + 1 + j
- * (input j in class c + 1): its components, one per model holding it. */
-typedef struct multi_comps {
-    size_t *off, *fill;
-    double *w, *mu, *s, *df;
-} multi_comps;
-
-/* |L^-1 u|^2 for the lower triangular L (d x d, column-major). v: d scratch. */
-static double lower_quad(const double *L, size_t d, const double *u, double *v)
-{
-    double q = 0;
-    for (size_t i = 0; i < d; i++) {
-        double t = u[i];
-        for (size_t l = 0; l < i; l++) t -= L[i + l * d] * v[l];
-        v[i] = t / L[i + i * d];
-        q += v[i] * v[i];
-    }
-    return q;
-}
-
-static void push(multi_comps *cp, size_t term, double w, double mu, double var)
-{
-    const size_t i = cp->off[term] + cp->fill[term]++;
-    cp->w[i] = w;
-    cp->mu[i] = mu;
-    cp->s[i] = sqrt(fmax(var, 0.0));
-    cp->df[i] = INFINITY;
-}
 
 /* The joint atoms of a stored model, checked (sorted, < J). */
 static int model_atoms(const json_t *mo, size_t J, size_t *atoms, size_t *K)
@@ -87,10 +58,11 @@ static int model_atoms(const json_t *mo, size_t J, size_t *atoms, size_t *K)
     return 0;
 }
 
-/* One model's components. theta's layout (glm_multi.h): class by class,
- * its intercept, then its atoms in order. work: atoms (J), and u, v, mode
+/* One model's components: term c (m + 1) is class c + 1's intercept,
+ * c (m + 1) + 1 + j input j in class c + 1. theta's layout (glm_multi.h):
+ * class by class, its intercept, then its atoms in order. work: atoms (J), and u, v, mode
  * (dmax each), L (dmax^2). */
-static int model_terms(multi_comps *cp, const json_t *mo, size_t m, size_t nc, const double *x_mean,
+static int model_terms(bsl_coef_comps *cp, const json_t *mo, size_t m, size_t nc, const double *x_mean,
                        const double *x_scale, size_t *atoms, double *u, double *v, double *mode, double *L)
 {
     size_t K;
@@ -112,23 +84,24 @@ static int model_terms(multi_comps *cp, const json_t *mo, size_t m, size_t nc, c
             u[zb] = -x_mean[j] / x_scale[j];
             mean0 += u[zb] * mode[zb];
         }
-        push(cp, c * (m + 1), w, mean0, lower_quad(L, d, u, v));
+        bsl_coef_comps_push(cp, c * (m + 1), w, mean0, bsl_tri_quad(L, d, 0, u, v), INFINITY);
         for (size_t b = a0; b < a; b++) {
             const size_t j = atoms[b] % m, zb = z0 + 1 + (b - a0);
             const double f = 1 / x_scale[j];
             memset(u, 0, d * sizeof *u);
             u[zb] = 1;
-            push(cp, c * (m + 1) + 1 + j, w, f * mode[zb], f * f * lower_quad(L, d, u, v));
+            const double var = f * f * bsl_tri_quad(L, d, 0, u, v);
+            bsl_coef_comps_push(cp, c * (m + 1) + 1 + j, w, f * mode[zb], var, INFINITY);
         }
     }
     return 0;
 }
 
 /* Count each term's components, make the offsets, fill them in. */
-static int collect(multi_comps *cp, const json_t *models, size_t m, size_t nc, const bsl_problem *P)
+static int collect(bsl_coef_comps *cp, const json_t *models, size_t m, size_t nc, const bsl_problem *P)
 {
-    const size_t nterm = nc * (m + 1), J = nc * m, dmax = J + nc, nm = json_array_size(models);
-    size_t *atoms = bsl_malloc(J + 1, sizeof *atoms), total = 0, K;
+    const size_t J = nc * m, dmax = J + nc, nm = json_array_size(models);
+    size_t *atoms = bsl_malloc(J + 1, sizeof *atoms), K;
     double *u = bsl_malloc(dmax, sizeof *u), *v = bsl_malloc(dmax, sizeof *v), *mode = bsl_malloc(dmax, sizeof *mode);
     double *L = bsl_malloc(dmax * dmax, sizeof *L);
     int rc = atoms && u && v && mode && L ? BASEL_OK : BASEL_ENOMEM;
@@ -140,18 +113,7 @@ static int collect(multi_comps *cp, const json_t *models, size_t m, size_t nc, c
         for (size_t c = 0; c < nc; c++) cp->off[c * (m + 1)]++; /* every class has its intercept */
         for (size_t a = 0; a < K; a++) cp->off[(atoms[a] / m) * (m + 1) + 1 + atoms[a] % m]++;
     }
-    for (size_t t = 0; t < nterm && !rc; t++) { /* counts to offsets */
-        const size_t cnt = cp->off[t];
-        cp->off[t] = total;
-        total += cnt;
-    }
-    if (!rc) {
-        cp->w = bsl_malloc(total + 1, sizeof(double));
-        cp->mu = bsl_malloc(total + 1, sizeof(double));
-        cp->s = bsl_malloc(total + 1, sizeof(double));
-        cp->df = bsl_malloc(total + 1, sizeof(double));
-        if (!cp->w || !cp->mu || !cp->s || !cp->df) rc = BASEL_ENOMEM;
-    }
+    if (!rc) rc = bsl_coef_comps_alloc(cp);
     for (size_t i = 0; i < nm && !rc; i++)
         if (model_terms(cp, json_array_get(models, i), m, nc, P->x_mean, P->x_scale, atoms, u, v, mode, L))
             rc = BASEL_EINVAL;
@@ -164,38 +126,25 @@ json_t *bsl_subset_multi_coefficients(const bsl_problem *P, const bsl_vs_result 
 {
     const size_t nc = P->nclass - 1, m = vr->m / nc, nterm = nc * (m + 1);
     const json_t *models = json_object_get(avg, "models");
-    multi_comps cp = {0};
-    cp.off = bsl_calloc(nterm, sizeof *cp.off);
-    cp.fill = bsl_calloc(nterm, sizeof *cp.fill);
+    bsl_coef_comps cp;
     json_t *out = NULL, *terms = NULL;
-    int rc = cp.off && cp.fill ? collect(&cp, models, m, nc, P) : BASEL_ENOMEM;
+    int rc = bsl_coef_comps_init(&cp, nterm);
+    if (!rc) rc = collect(&cp, models, m, nc, P);
     int bad = rc != BASEL_OK || !(terms = json_array());
     for (size_t t = 0; t < nterm && !bad; t++) {
         const size_t c = t / (m + 1), j = t % (m + 1); /* j = 0: the intercept, else input j - 1 */
         const double pip = j == 0 ? 1.0 : fmin(fmax(vr->pip[c * m + j - 1], 0.0), 1.0);
-        json_t *row = bsl_coef_term_json(cp.w + cp.off[t], cp.mu + cp.off[t], cp.s + cp.off[t], cp.df + cp.off[t],
-                                         cp.fill[t], pip, level, 0);
-        bad = !row;
         char icpt[200];
         snprintf(icpt, sizeof icpt, "%s:(Intercept)", P->class_names[c + 1]);
-        const char *name = j == 0 ? icpt : atom_names[c * m + j - 1];
-        bsl_json_put(row, "name", json_string(name ? name : "?"), &bad);
-        bsl_json_put(row, "class", json_string(P->class_names[c + 1]), &bad);
-        bsl_json_put(row, "target", json_string(P->target_names[0] ? P->target_names[0] : "?"), &bad);
-        bsl_json_put(row, "always_in", json_boolean(j == 0), &bad);
-        bsl_json_push(terms, row, &bad);
+        bsl_json_push(terms,
+                      bsl_coef_comps_row(&cp, t, pip, level, 0, j == 0 ? icpt : atom_names[c * m + j - 1],
+                                         P->class_names[c + 1], P->target_names[0], j == 0),
+                      &bad);
     }
     if (!bad) {
-        out = json_object();
-        bad = !out;
-        bsl_json_put(out, "scale", json_string("original"), &bad);
-        bsl_json_put(out, "level", json_real(level), &bad);
-        bsl_json_put(out, "models", json_integer((json_int_t)json_array_size(models)), &bad);
-        bsl_json_put(out, "covered", json_real(fmin(fmax(json_number_value(json_object_get(avg, "covered")), 0.0), 1.0)),
-                     &bad);
-        bsl_json_put(out, "terms", terms, &bad);
+        out = bsl_coef_table_json(level, json_array_size(models), json_number_value(json_object_get(avg, "covered")),
+                                  terms, "laplace");
         terms = NULL;
-        bsl_json_put(out, "within_model", json_string("laplace"), &bad);
         bsl_json_put(out, "reference_class", json_string(P->class_names[0]), &bad);
     }
     if (bad) {
@@ -205,6 +154,6 @@ json_t *bsl_subset_multi_coefficients(const bsl_problem *P, const bsl_vs_result 
         bsl_fail(err, rc == BASEL_EINVAL ? BASEL_EINVAL : BASEL_ENOMEM,
                  rc == BASEL_EINVAL ? "the multinomial model average's block is malformed" : "out of memory");
     }
-    free(cp.off), free(cp.fill), free(cp.w), free(cp.mu), free(cp.s), free(cp.df);
+    bsl_coef_comps_free(&cp);
     return out;
 }

@@ -23,6 +23,7 @@
  * quantiles come from its CDF.
  */
 #include "subset_post.h"
+#include "coef_table.h"
 #include "../fit/problem.h"
 
 #include <gsl/gsl_cdf.h>
@@ -204,25 +205,6 @@ double bsl_tmix_quantile(const bsl_tmix *t, double p)
 
 /* ------------------------------------------------------ coefficient table */
 
-/* One component per (term, model containing it). */
-typedef struct comps {
-    size_t *off, *fill; /* per term: start and count */
-    double *w, *mu, *s, *df;
-} comps;
-
-/* |R^{-T} u|^2 = u' (Z'Z)^{-1} u (R upper triangular, column-major). */
-static double zz_quad(const double *R, size_t q, const double *u, double *t)
-{
-    double s = 0;
-    for (size_t a = 0; a < q; a++) {
-        double v = u[a];
-        for (size_t l = 0; l < a; l++) v -= R[l + a * q] * t[l];
-        t[a] = v / R[a + a * q];
-        s += t[a] * t[a];
-    }
-    return s;
-}
-
 /* x' V x for the k x k V. */
 static double v_quad(const double *V, size_t k, const double *x)
 {
@@ -232,19 +214,10 @@ static double v_quad(const double *V, size_t k, const double *x)
     return h;
 }
 
-static void push(comps *cp, size_t term, double w, double mu, double s2, double df)
-{
-    const size_t i = cp->off[term] + cp->fill[term]++;
-    cp->w[i] = w;
-    cp->mu[i] = mu;
-    cp->s[i] = sqrt(fmax(s2, 0.0));
-    cp->df[i] = df;
-}
-
 /* The components of every term of output o of one model (post p, atoms A):
  * terms 0..q-1 the always-in columns on the original scale (0 the intercept,
  * l >= 1 input l - 1), q + j atom j. */
-static void model_terms(comps *cp, size_t o, size_t nterm, const bsl_design *D, const bsl_post *p,
+static void model_terms(bsl_coef_comps *cp, size_t o, size_t nterm, const bsl_design *D, const bsl_post *p,
                         const size_t *A, double w, const double *mu, const double *sc, int linear,
                         double *u, double *x, double *t)
 {
@@ -267,22 +240,23 @@ static void model_terms(comps *cp, size_t o, size_t nterm, const bsl_design *D, 
         x[a] = -ub;
         for (size_t l = 0; l < q; l++) x[a] += D->gB[A[a] * q + l] * u[l];
     }
-    push(cp, base, w, mean0, s2 * (zz_quad(D->R, q, u, t) + v_quad(p->V, k, x)), p->df);
+    bsl_coef_comps_push(cp, base, w, mean0, s2 * (bsl_tri_quad(D->R, q, 1, u, t) + v_quad(p->V, k, x)), p->df);
     for (size_t l = 1; l < q; l++) { /* an always-in input: gamma_l / sc */
         memset(u, 0, q * sizeof *u);
         u[l] = 1;
         for (size_t a = 0; a < k; a++) x[a] = D->gB[A[a] * q + l];
         const double f = 1 / sc[l - 1];
-        push(cp, base + l, w, gam[l] * f, s2 * f * f * (zz_quad(D->R, q, u, t) + v_quad(p->V, k, x)), p->df);
+        const double var = s2 * f * f * (bsl_tri_quad(D->R, q, 1, u, t) + v_quad(p->V, k, x));
+        bsl_coef_comps_push(cp, base + l, w, gam[l] * f, var, p->df);
     }
     for (size_t a = 0; a < k; a++) {
         const double f = linear ? 1 / sc[A[a]] : 1.0;
-        push(cp, base + q + A[a], w, p->beta[a * c + o] * f, s2 * f * f * p->V[a + a * k], p->df);
+        bsl_coef_comps_push(cp, base + q + A[a], w, p->beta[a * c + o] * f, s2 * f * f * p->V[a + a * k], p->df);
     }
 }
 
 /* Every visited model's components (weights renormalised per term later). */
-static int collect(comps *cp, const bsl_vs_problem *pb, const bsl_problem *P, const bsl_dict *dict,
+static int collect(bsl_coef_comps *cp, const bsl_vs_problem *pb, const bsl_problem *P, const bsl_dict *dict,
                    const bsl_vs_result *vr, int bas_sd, basel_error *err)
 {
     const bsl_design *D = pb->D;
@@ -292,7 +266,6 @@ static int collect(comps *cp, const bsl_vs_problem *pb, const bsl_problem *P, co
     bsl_post p = {0};
     double *u = bsl_malloc(q + 1, sizeof *u), *t = bsl_malloc(q + 1, sizeof *t);
     double *x = bsl_malloc(pb->kmax + 1, sizeof *x);
-    size_t total = 0;
     for (size_t o = 0; o < c; o++)
         for (size_t j = 0; j < nterm; j++) cp->off[o * nterm + j] = j < q ? K : 0;
     for (size_t i = 0; i < K; i++) {
@@ -300,16 +273,7 @@ static int collect(comps *cp, const bsl_vs_problem *pb, const bsl_problem *P, co
         for (size_t a = 0; a < vr->models.items[i].k; a++)
             for (size_t o = 0; o < c; o++) cp->off[o * nterm + q + A[a]]++;
     }
-    for (size_t j = 0; j < c * nterm; j++) { /* counts to offsets */
-        const size_t cnt = cp->off[j];
-        cp->off[j] = total;
-        total += cnt;
-    }
-    cp->w = bsl_malloc(total + 1, sizeof(double));
-    cp->mu = bsl_malloc(total + 1, sizeof(double));
-    cp->s = bsl_malloc(total + 1, sizeof(double));
-    cp->df = bsl_malloc(total + 1, sizeof(double));
-    int rc = !u || !t || !x || !cp->w || !cp->mu || !cp->s || !cp->df ? BASEL_ENOMEM : BASEL_OK;
+    int rc = !u || !t || !x ? BASEL_ENOMEM : bsl_coef_comps_alloc(cp);
     if (!rc) rc = bsl_post_init(&p, pb->kmax, c);
     if (!rc) rc = bsl_model_create(&M, D, &pb->prior, pb->kmax, err);
     for (size_t i = 0; i < K && !rc; i++) {
@@ -326,53 +290,6 @@ static int collect(comps *cp, const bsl_vs_problem *pb, const bsl_problem *P, co
     return rc == BASEL_ENOMEM ? bsl_fail(err, rc, "out of memory") : rc;
 }
 
-/* Moments and interval of one term from its components: pip is the term's
- * inclusion probability (1 for always-in columns); the components, given
- * inclusion, are weighted by their models' weights. */
-static json_t *term_json(const comps *cp, size_t term, double pip, double level, int bas_sd)
-{
-    const size_t off = cp->off[term];
-    return bsl_coef_term_json(cp->w + off, cp->mu + off, cp->s + off, cp->df + off, cp->fill[term], pip, level,
-                              bas_sd);
-}
-
-json_t *bsl_coef_term_json(const double *cw, const double *mu, const double *cs, const double *df, size_t K,
-                           double pip, double level, int bas_sd)
-{
-    double W = 0, m1 = 0, m2 = 0;
-    for (size_t i = 0; i < K; i++) W += cw[i];
-    double *w = bsl_malloc(K + 1, sizeof *w);
-    if (!w) return NULL;
-    for (size_t i = 0; i < K; i++) {
-        const double s = cs[i], nu = df[i];
-        /* t variance s^2 nu/(nu - 2); BAS's coef() reports s^2 */
-        const double var = bas_sd || isinf(nu) || !(nu > 2) ? s * s : s * s * nu / (nu - 2);
-        w[i] = W > 0 ? cw[i] / W : 0;
-        m1 += w[i] * mu[i];
-        m2 += w[i] * (var + mu[i] * mu[i]);
-    }
-    json_t *o = json_object();
-    int bad = !o;
-    bsl_json_put(o, "pip", json_real(pip), &bad);
-    const double mean = pip * m1, sd = sqrt(fmax(pip * m2 - mean * mean, 0.0));
-    bsl_json_put(o, "mean", json_real(K ? mean : 0.0), &bad);
-    bsl_json_put(o, "sd", json_real(K ? sd : 0.0), &bad);
-    if (K && W > 0) {
-        bsl_json_put(o, "cond_mean", json_real(m1), &bad);
-        bsl_json_put(o, "cond_sd", json_real(sqrt(fmax(m2 - m1 * m1, 0.0))), &bad);
-        for (size_t i = 0; i < K; i++) w[i] *= pip;
-        const bsl_tmix t = {w, mu, cs, df, K, 1 - pip};
-        bsl_json_put(o, "lower", json_real(bsl_tmix_quantile(&t, 0.5 - level / 2)), &bad);
-        bsl_json_put(o, "upper", json_real(bsl_tmix_quantile(&t, 0.5 + level / 2)), &bad);
-    } else { /* never in a visited model: a point mass at 0 */
-        bsl_json_put(o, "lower", json_real(0.0), &bad);
-        bsl_json_put(o, "upper", json_real(0.0), &bad);
-    }
-    free(w);
-    if (bad) json_decref(o);
-    return bad ? NULL : o;
-}
-
 json_t *bsl_subset_coefficients(const bsl_vs_problem *pb, const bsl_problem *P, const bsl_dict *dict,
                                 const bsl_vs_result *vr, const char *const *atom_names, double level,
                                 int bas_sd, basel_error *err)
@@ -383,58 +300,33 @@ json_t *bsl_subset_coefficients(const bsl_vs_problem *pb, const bsl_problem *P, 
         bsl_fail(err, BASEL_ERANGE, "too many always-in columns for the coefficient table");
         return NULL;
     }
-    comps cp = {0};
-    cp.off = bsl_calloc(c * nterm, sizeof *cp.off);
-    cp.fill = bsl_calloc(c * nterm, sizeof *cp.fill);
+    bsl_coef_comps cp;
     json_t *out = NULL, *terms = NULL;
-    int rc = cp.off && cp.fill ? collect(&cp, pb, P, dict, vr, bas_sd, err) : bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    int rc = bsl_coef_comps_init(&cp, c * nterm) ? bsl_fail(err, BASEL_ENOMEM, "out of memory")
+                                                 : collect(&cp, pb, P, dict, vr, bas_sd, err);
     if (rc) goto done;
     terms = json_array();
     int bad = !terms;
-    for (size_t o = 0; o < c && terms; o++)
-        for (size_t j = 0; j < nterm; j++) {
+    for (size_t o = 0; o < c && !bad; o++)
+        for (size_t j = 0; j < nterm && !bad; j++) {
             const char *name = j == 0 ? "(Intercept)" : j < q ? P->input_names[j - 1] : atom_names[j - q];
-            json_t *row = term_json(&cp, o * nterm + j, j < q ? 1.0 : fmin(fmax(vr->pip[j - q], 0.0), 1.0), level, bas_sd);
-            if (!row) {
-                json_decref(terms);
-                terms = NULL;
-                break;
-            }
-            bsl_json_put(row, "name", json_string(name ? name : "?"), &bad);
-            bsl_json_put(row, "target", json_string(P->target_names[o] ? P->target_names[o] : "?"), &bad);
-            bsl_json_put(row, "always_in", json_boolean(j < q), &bad);
-            bsl_json_push(terms, row, &bad);
+            const double pip = j < q ? 1.0 : fmin(fmax(vr->pip[j - q], 0.0), 1.0);
+            bsl_json_push(terms, bsl_coef_comps_row(&cp, o * nterm + j, pip, level, bas_sd, name, NULL,
+                                                    P->target_names[o], j < q),
+                          &bad);
         }
-    if (terms && bad) {
+    if (bad) {
         json_decref(terms);
-        terms = NULL;
-    }
-    if (!terms) {
         bsl_fail(err, BASEL_ENOMEM, "out of memory");
         goto done;
     }
     double W = 0;
     for (size_t i = 0; i < vr->models.n; i++) W += vr->models.items[i].weight;
     const double total = bsl_modelset_total(&vr->models);
-    out = json_object();
-    bad = !out;
-    bsl_json_put(out, "scale", json_string("original"), &bad);
-    bsl_json_put(out, "level", json_real(level), &bad);
-    bsl_json_put(out, "models", json_integer((json_int_t)vr->models.n), &bad);
-    bsl_json_put(out, "covered", json_real(total > 0 ? fmin(W / total, 1.0) : 0.0), &bad);
-    bsl_json_put(out, "terms", terms, &bad);
-    if (bad) {
-        json_decref(out);
-        out = NULL;
-        bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    }
+    out = bsl_coef_table_json(level, vr->models.n, total > 0 ? W / total : 0.0, terms, NULL);
+    if (!out) bsl_fail(err, BASEL_ENOMEM, "out of memory");
 done:
-    free(cp.off);
-    free(cp.fill);
-    free(cp.w);
-    free(cp.mu);
-    free(cp.s);
-    free(cp.df);
+    bsl_coef_comps_free(&cp);
     return out;
 }
 

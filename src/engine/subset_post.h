@@ -50,35 +50,27 @@ double bsl_tmix_quantile(const bsl_tmix *t, double p);
  * scale: for every target, the intercept, the always-in inputs and every
  * atom, each with its PIP, its model-averaged mean and sd, its mean and sd
  * given inclusion, and the equal-tailed interval at level from the mixture
- * over the visited models. bas_sd uses BAS's per-model sd (tests). NULL on
- * failure (err set). */
+ * over the visited models (the table's shared part: coef_table.h). bas_sd
+ * uses BAS's per-model sd (tests). NULL on failure (err set). */
 json_t *bsl_subset_coefficients(const bsl_vs_problem *pb, const struct bsl_problem *P,
                                 const bsl_dict *dict, const bsl_vs_result *vr,
                                 const char *const *atom_names, double level, int bas_sd,
                                 basel_error *err);
 
-/* One term of the table: its components (K, one per model holding it,
- * with weights cw, renormalised here, locations mu, scales cs, degrees of
- * freedom df, INFINITY for a normal) and its PIP give "pip", "mean", "sd"
- * (of the mixture with a point mass 1 - pip at 0), "cond_mean", "cond_sd"
- * (given inclusion; absent when K = 0) and the equal-tailed interval at
- * level, "lower" and "upper". NULL when out of memory. */
-json_t *bsl_coef_term_json(const double *cw, const double *mu, const double *cs, const double *df, size_t K,
-                           double pip, double level, int bas_sd);
 /* The GLM's coefficient table (FIT.json "coefficients"; subset_glm_coef.c):
  * per term the fit's PIP and the model-averaged mean, sd and level interval
  * from the per-model Laplace approximations of the model average's block
  * bma (engine.predictor.bma), on the inputs' original scale. NULL on
  * failure (err set). */
+json_t *bsl_subset_glm_coefficients(const struct bsl_problem *P, const bsl_dict *dict, const bsl_vs_result *vr,
+                                    const json_t *bma, const char *const *atom_names, double level,
+                                    basel_error *err);
 /* The multinomial fit's table (subset_multi_coef.c): per class besides the
  * reference its intercept and each input's coefficient (names "level:input",
  * key "class"), from the joint models' Laplace approximations in avg
  * ({covered, models: [{atoms, weight, mode, factor}]}, subset_multi.c). */
 json_t *bsl_subset_multi_coefficients(const struct bsl_problem *P, const bsl_vs_result *vr, const json_t *avg,
                                       const char *const *atom_names, double level, basel_error *err);
-json_t *bsl_subset_glm_coefficients(const struct bsl_problem *P, const bsl_dict *dict, const bsl_vs_result *vr,
-                                    const json_t *bma, const char *const *atom_names, double level,
-                                    basel_error *err);
 /* log p(y | M) for the atoms[0..k) under pb's prior (the score the engines
  * use; BAS's logmarg for the g-prior), -INFINITY when collinear. */
 double bsl_subset_log_ml(bsl_model *M, const size_t *atoms, size_t k);

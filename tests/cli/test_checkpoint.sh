@@ -76,33 +76,32 @@ kill_resume rbf_width $S --target y --inputs x --method rbf --basis gauss --iter
 kill_resume mixture_tempered data/classification/pima_tr.csv --method mixture --temperatures 3 --iter 600 --burn 100 \
     --seed 20
 
-# draws kept in the checkpoint: the draws file is identical too
-"$BASEL" fit $L --method bd --iter 20000 --seed 14 --quiet -o "$T/d.ref.json" --draws "$T/d.ref.csv"
-"$BASEL" fit $L --method bd --iter 20000 --seed 14 --quiet -o "$T/d.json" --draws "$T/d.csv" \
-    --checkpoint "$T/d.ckpt" --checkpoint-every 0.05 &
-pid=$!
-sleep 0.3
-kill -9 $pid 2> /dev/null
-wait $pid 2> /dev/null
-r=()
-[ -f "$T/d.ckpt" ] && r=(--restart "$T/d.ckpt")
-expect 0 "" -- "$BASEL" fit $L --method bd --iter 20000 --seed 14 --quiet -o "$T/d.json" --draws "$T/d.csv" "${r[@]}"
-if cmp -s "$T/d.ref.csv" "$T/d.csv" && cmp -s "$T/d.ref.json" "$T/d.json"; then ok; else bad "draws differ after restart"; fi
-
+# draws_resume NAME WHAT ARGS...: draws kept in the checkpoint. A run with
+# --draws killed after 0.3 s and restarted from its checkpoint (when it
+# saved one) writes the uninterrupted run's FIT.json and draws file.
+draws_resume() {
+    local name=$1 what=$2
+    shift 2
+    "$BASEL" fit "$@" --quiet -o "$T/$name.ref.json" --draws "$T/$name.ref.csv"
+    "$BASEL" fit "$@" --quiet -o "$T/$name.json" --draws "$T/$name.csv" --checkpoint "$T/$name.ckpt" \
+        --checkpoint-every 0.05 &
+    local pid=$!
+    sleep 0.3
+    kill -9 $pid 2> /dev/null
+    wait $pid 2> /dev/null
+    local r=()
+    [ -f "$T/$name.ckpt" ] && r=(--restart "$T/$name.ckpt")
+    expect 0 "" -- "$BASEL" fit "$@" --quiet -o "$T/$name.json" --draws "$T/$name.csv" "${r[@]}"
+    if cmp -s "$T/$name.ref.csv" "$T/$name.csv" && cmp -s "$T/$name.ref.json" "$T/$name.json"; then
+        ok
+    else
+        bad "$what differ after restart"
+    fi
+}
+draws_resume d "draws" $L --method bd --iter 20000 --seed 14
 # the same with --family multinomial: its draws (the joint models) are kept in the checkpoint too
-W=data/classification/wine.csv
-"$BASEL" fit $W --target class --family multinomial --iter 20000 --seed 29 --quiet -o "$T/dm.ref.json" --draws "$T/dm.ref.csv"
-"$BASEL" fit $W --target class --family multinomial --iter 20000 --seed 29 --quiet -o "$T/dm.json" --draws "$T/dm.csv" \
-    --checkpoint "$T/dm.ckpt" --checkpoint-every 0.05 &
-pid=$!
-sleep 0.3
-kill -9 $pid 2> /dev/null
-wait $pid 2> /dev/null
-r=()
-[ -f "$T/dm.ckpt" ] && r=(--restart "$T/dm.ckpt")
-expect 0 "" -- "$BASEL" fit $W --target class --family multinomial --iter 20000 --seed 29 --quiet -o "$T/dm.json" \
-    --draws "$T/dm.csv" "${r[@]}"
-if cmp -s "$T/dm.ref.csv" "$T/dm.csv" && cmp -s "$T/dm.ref.json" "$T/dm.json"; then ok; else bad "multinomial draws differ after restart"; fi
+draws_resume dm "multinomial draws" data/classification/wine.csv --target class --family multinomial --iter 20000 \
+    --seed 29
 
 # SIGINT: stop at a block, save, exit 3; the restart finishes the same fit
 "$BASEL" fit $L --method rj --iter 2000000 --seed 15 --quiet -o "$T/i.json" --checkpoint "$T/i.ckpt" \

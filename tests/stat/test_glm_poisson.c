@@ -74,6 +74,23 @@ static int replicate(runner run_fn, const bsl_vs_problem *pb, size_t iter, unsig
     return BASEL_OK;
 }
 
+/* Every PIP (and, with est_size, every P(k)) of R runs of n_total moves
+ * in all against enumeration's ex, by CHECK_MC; the largest |mean - exact|. */
+static double against(const bsl_vs_result *ex, const char *who, double est_pip[][R], double est_size[][R],
+                      double n_total)
+{
+    double w = 0;
+    for (size_t j = 0; j < M; j++) {
+        CHECK_MC(est_pip[j], R, ex->pip[j], 0, n_total, "%s PIP x%zu", who, j + 1);
+        w = fmax(w, mc_family.last_error);
+    }
+    for (size_t k = 0; est_size && k <= M; k++) {
+        CHECK_MC(est_size[k], R, ex->size_prob[k], 0, n_total, "%s P(k = %zu)", who, k);
+        w = fmax(w, mc_family.last_error);
+    }
+    return w;
+}
+
 int main(void)
 {
     const size_t iter = STAT_TIER(6000, 60000);
@@ -106,48 +123,19 @@ int main(void)
     double rb[M][R], freq[M][R], size[M + 1][R];
     const double n_total = (double)R * (double)iter;
     if (!replicate(bsl_rj_run, &pb, iter, 1, "6", rb, size) && !replicate(bsl_rj_run, &pb, iter, 101, "0", freq, NULL)) {
-        double w = 0;
-        for (size_t j = 0; j < M; j++) {
+        for (size_t j = 0; j < M; j++)
             printf("  x%zu exact %.4f  rj rb %.4f freq %.4f\n", j + 1, ex.pip[j], rb[j][0], freq[j][0]);
-            CHECK_MC(rb[j], R, ex.pip[j], 0, n_total, "rao-blackwell PIP x%zu", j + 1);
-            w = fmax(w, mc_family.last_error);
-            CHECK_MC(freq[j], R, ex.pip[j], 0, n_total, "frequency PIP x%zu", j + 1);
-            w = fmax(w, mc_family.last_error);
-        }
-        for (size_t k = 0; k <= M; k++) {
-            CHECK_MC(size[k], R, ex.size_prob[k], 0, n_total, "P(k = %zu)", k);
-            w = fmax(w, mc_family.last_error);
-        }
-        printf("  rj: max |mean - enumeration| %.4f\n", w);
+        const double w_rb = against(&ex, "rao-blackwell", rb, size, n_total);
+        printf("  rj: max |mean - enumeration| %.4f\n", fmax(w_rb, against(&ex, "frequency", freq, NULL, n_total)));
     }
     /* bd on the same model: its Rao-Blackwellised PIPs and P(k), BD_ITER blocks */
     const size_t blocks = iter / 2;
-    if (!replicate(bsl_bd_run, &pb, blocks, 201, NULL, rb, size)) {
-        double w = 0;
-        for (size_t j = 0; j < M; j++) {
-            CHECK_MC(rb[j], R, ex.pip[j], 0, (double)R * (double)blocks, "bd PIP x%zu", j + 1);
-            w = fmax(w, mc_family.last_error);
-        }
-        for (size_t k = 0; k <= M; k++) {
-            CHECK_MC(size[k], R, ex.size_prob[k], 0, (double)R * (double)blocks, "bd P(k = %zu)", k);
-            w = fmax(w, mc_family.last_error);
-        }
-        printf("  bd: max |mean - enumeration| %.4f\n", w);
-    }
+    if (!replicate(bsl_bd_run, &pb, blocks, 201, NULL, rb, size))
+        printf("  bd: max |mean - enumeration| %.4f\n", against(&ex, "bd", rb, size, (double)R * (double)blocks));
     /* ssvs on the same model: ITER / M sweeps of M flips (the moves rj makes) */
     const size_t sweeps = iter / M;
-    if (!replicate(bsl_ssvs_run, &pb, sweeps, 301, NULL, rb, size)) {
-        double w = 0;
-        for (size_t j = 0; j < M; j++) {
-            CHECK_MC(rb[j], R, ex.pip[j], 0, (double)R * (double)sweeps, "ssvs PIP x%zu", j + 1);
-            w = fmax(w, mc_family.last_error);
-        }
-        for (size_t k = 0; k <= M; k++) {
-            CHECK_MC(size[k], R, ex.size_prob[k], 0, (double)R * (double)sweeps, "ssvs P(k = %zu)", k);
-            w = fmax(w, mc_family.last_error);
-        }
-        printf("  ssvs: max |mean - enumeration| %.4f\n", w);
-    }
+    if (!replicate(bsl_ssvs_run, &pb, sweeps, 301, NULL, rb, size))
+        printf("  ssvs: max |mean - enumeration| %.4f\n", against(&ex, "ssvs", rb, size, (double)R * (double)sweeps));
     mc_report();
     bsl_vs_result_free(&ex);
     bsl_design_free(D);

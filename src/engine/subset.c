@@ -783,7 +783,7 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
         goto out;
     }
     double proj_tol = 0;
-    if ((rc = bsl_params_double(st, "projection-tol", strtod(BSL_PROJ_TOL_DEFAULT, NULL), 0, 1, &proj_tol, err)))
+    if ((rc = bsl_params_double(st, "projection-tol", strtod(BSL_PROJ_TOL_DEFAULT, NULL), 0, 1e6, &proj_tol, err)))
         goto out;
     if (!(res->engine = engine_block(&pb, dict, vcol, vr, gstart, res, run.top, proj_tol, gram_mb << 20, err))) {
         rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");

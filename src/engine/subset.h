@@ -110,7 +110,7 @@ int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, c
         {"kmax", ""}, {"top", "20"}, {"gram-memory", "256"}, { "projection-tol", BSL_PROJ_TOL_DEFAULT }
 /* The default of --projection-tol: the projection model's stopping rule
  * (subset_project.c says why). */
-#define BSL_PROJ_TOL_DEFAULT "0.02"
+#define BSL_PROJ_TOL_DEFAULT "1"
 #define BSL_SUBSET_RUN_OPTIONS(iter)                                                                  \
     {"iter", iter}, {"burn", ""}, {"thin", "1"}, {"chains", "4"}, { "max-models", "20000" }
 

@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* bma, then the single models of summary.h's bsl_selections, in its order */
-const char *const bsl_subset_models[] = {"bma", "prevalence", "median", "hpm", "projection", NULL};
+/* bma, then the single models of summary.h's bsl_selections */
+const char *const bsl_subset_models[] = {"bma", "hpm", "median", "prevalence", "projection", NULL};
 
 /* The single-model predictor of subset atoms[0..k) (see file comment). */
 static json_t *model_predictor(const bsl_vs_problem *pb, const size_t *atoms, size_t k,

@@ -424,7 +424,7 @@ json_t *bsl_subset_projection(const bsl_vs_problem *pb, const bsl_vs_result *vr,
     /* the posterior's spread of the fitted values (file comment) */
     double ek = 0, spread = 0;
     for (size_t k = 0; vr->size_prob && k <= vr->kmax; k++) ek += (double)k * vr->size_prob[k];
-    for (size_t t = 0; t < c; t++) spread += s2[t] * ((double)D->q + ek);
+    for (size_t t = 0; t < c && !rc; t++) spread += s2[t] * ((double)D->q + ek);
     const double target = tol * spread;
     cand_ctx cx = {D, cand, cols};
     /* at most N - 1 atoms: the submodel keeps a residual degree of freedom */

@@ -6,7 +6,8 @@
 # `predict --model projection` predicts every row, close to the model
 # average (the projection explains it); --projection-tol 0 takes at least as
 # many atoms as the default; a negative value is refused; a binomial
-# fit has no projection model and says so; enumerate, rj and ssvs write one.
+# fit has no projection model and says so; enumerate, rj and ssvs write one;
+# with a categorical input the projection's atoms are groups.
 source "$(dirname "$0")/lib.sh" "$1"
 /usr/bin/python3 - "$T/d.csv" "$T/b.csv" <<'EOF2'
 import random, sys
@@ -54,6 +55,14 @@ for m in enumerate rj ssvs; do
 import json; d = json.load(open('$T/$m.json')); print(' '.join(d['atoms'][j]['name'] for j in d['selected']['projection']))"
     expect 0 "" -- "$BASEL" predict "$T/$m.json" "$D" --model projection -o "$T/p_$m.csv"
 done
+# a categorical input: the search runs over columns (species' two
+# indicators), selected.projection lists the groups holding them
+expect 0 "" -- "$BASEL" fit data/linear/iris.csv --method enumerate --quiet -o "$T/iris.json"
+expect 0 "groups 0 1 2 3 from columns 0 1 2 3 4" -- /usr/bin/python3 -c "
+import json; d = json.load(open('$T/iris.json'))
+print('groups %s from columns %s' % (' '.join(map(str, d['selected']['projection'])),
+      ' '.join(map(str, sorted(d['engine']['predictor']['projection']['atoms'])))))"
+expect 0 "" -- "$BASEL" predict "$T/iris.json" data/linear/iris.csv --model projection -o "$T/p_iris.csv"
 expect 0 "" -- "$BASEL" fit "$T/b.csv" --target y --family binomial --method bd --iter 1000 --seed 2 --quiet -o "$T/bin.json"
 expect 2 "projection.*Gaussian" -- "$BASEL" predict "$T/bin.json" "$T/b.csv" --model projection -o "$T/pb.csv"
 finish

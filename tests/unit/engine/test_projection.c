@@ -11,7 +11,10 @@
  * (3) On a linear design whose model average is one model's fit
  *     (coefficients nonzero on atoms {1, 3, 4} only), the projection returns
  *     that model and its coefficients (to rounding), the always-in
- *     coefficient gy - gB'b, sigma^2 = RSS / N + 0, and selected atoms sorted.
+ *     coefficient gy - gB'b, sigma^2 = RSS / N + 0, and selected atoms sorted;
+ *     the same from a design that streams its columns (no Gram matrix).
+ * (4) A kernel average of many atoms: the dense and streamed designs give
+ *     the same path, atoms and coefficients.
  */
 #include "check.h"
 #include "engine/subset_project.h"
@@ -124,7 +127,7 @@ static void doubling(void)
     gsl_rng_free(rng);
 }
 
-static void one_model_average(void)
+static void one_model_average(size_t budget)
 {
     const size_t n = 200, d = 6, S[3] = {1, 3, 4};
     const double bS[3] = {1.7, -0.9, 0.6};
@@ -140,9 +143,10 @@ static void one_model_average(void)
     bsl_dict *dict = NULL;
     bsl_design *D = NULL;
     int rc = bsl_dict_create(&dict, "linear", X, n, d, &err);
-    if (!rc) rc = bsl_design_create(&D, dict, X, n, Y, 1, (size_t)1 << 26, &err);
+    if (!rc) rc = bsl_design_create(&D, dict, X, n, Y, 1, budget, &err);
     CHECK(rc == BASEL_OK, "design: %s", err.message);
     if (rc) return;
+    CHECK((D->G != NULL) == (budget > 4096), "dense Gram iff the budget allows it");
     bsl_vs_problem pb = {0};
     pb.D = D;
     bsl_coef_prior_parse(&pb.prior, "g", n, 1, &err);
@@ -197,10 +201,76 @@ static void one_model_average(void)
     gsl_rng_free(rng);
 }
 
+/* A Gaussian-kernel design on 1-D sinc data, an "average" over many atoms
+ * (random coefficients on every third atom): the projection from the dense
+ * Gram and from streamed columns agree. */
+static void dense_vs_streamed(void)
+{
+    const size_t n = 60;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 9);
+    double X[60], Y[60], pip[60], coef[60];
+    for (size_t i = 0; i < n; i++) {
+        X[i] = -8 + 16.0 * (double)i / (double)(n - 1);
+        Y[i] = (X[i] != 0 ? sin(X[i]) / X[i] : 1) + gsl_ran_gaussian(rng, 0.1);
+    }
+    json_t *blk[2] = {NULL, NULL};
+    bsl_result_model sel[2] = {{0}, {0}};
+    for (int streamed = 0; streamed < 2; streamed++) {
+        basel_error err;
+        bsl_dict *dict = NULL;
+        bsl_design *D = NULL;
+        int rc = bsl_dict_create(&dict, "gauss:r=1.6", X, n, 1, &err);
+        if (!rc) rc = bsl_design_create(&D, dict, X, n, Y, 1, streamed ? 1024 : (size_t)1 << 26, &err);
+        CHECK(rc == BASEL_OK && (D->G == NULL) == streamed, "kernel design (%s)", streamed ? "streamed" : "dense");
+        if (rc) continue;
+        gsl_rng_set(rng, 21);
+        for (size_t j = 0; j < n; j++) {
+            pip[j] = j % 3 == 0 ? 0.5 : 0.005;
+            coef[j] = j % 3 == 0 ? gsl_ran_gaussian(rng, 0.3) : 0.0;
+        }
+        bsl_vs_problem pb = {0};
+        pb.D = D;
+        bsl_coef_prior_parse(&pb.prior, "g", n, 1, &err);
+        pb.kmax = 20;
+        bsl_vs_result vr;
+        memset(&vr, 0, sizeof vr);
+        vr.m = n;
+        vr.c = 1;
+        vr.pip = pip;
+        vr.coef_bma = coef;
+        blk[streamed] = bsl_subset_projection(&pb, &vr, NULL, 0, 0.05, (size_t)1 << 26, &sel[streamed], &err);
+        CHECK(blk[streamed] != NULL, "projection (%s): %s", streamed ? "streamed" : "dense", err.message);
+        bsl_design_free(D);
+        bsl_dict_free(dict);
+    }
+    if (blk[0] && blk[1]) {
+        const json_t *a0 = json_object_get(blk[0], "atoms"), *a1 = json_object_get(blk[1], "atoms");
+        const size_t k = json_array_size(a0);
+        CHECK(k > 1 && k == json_array_size(a1) && json_equal(a0, a1), "the same atoms, in the same order (%zu)", k);
+        CHECK(json_integer_value(json_object_get(blk[0], "candidates")) == 20, "candidates: the 20 atoms of PIP 0.5");
+        for (size_t a = 0; a < k && json_equal(a0, a1); a++) {
+            const double c0 = json_number_value(json_array_get(json_object_get(blk[0], "coef"), a));
+            const double c1 = json_number_value(json_array_get(json_object_get(blk[1], "coef"), a));
+            CHECK_CLOSE(c1, c0, 1e-7, "coefficient, streamed vs dense");
+        }
+        const json_t *p0 = json_object_get(blk[0], "path");
+        CHECK(json_number_value(json_array_get(p0, k)) <= 0.05 && json_number_value(json_array_get(p0, k - 1)) > 0.05,
+              "the path stops at the first size within tol");
+    }
+    for (int i = 0; i < 2; i++) {
+        json_decref(blk[i]);
+        free(sel[i].atoms);
+    }
+    gsl_rng_free(rng);
+}
+
 int main(void)
 {
     closed_forms();
     doubling();
-    one_model_average();
+    one_model_average((size_t)1 << 26);
+    one_model_average(1024);
+    dense_vs_streamed();
     return check_report("test_projection");
 }

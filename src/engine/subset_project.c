@@ -35,8 +35,8 @@
  * residual cross product e_j = b_j'mu - w_j' z (z = L^{-1} X_S' mu); adding
  * j reduces the distance by |e_j|^2 / s_j. A step costs O(n_c k) plus n_c
  * cross products (a Gram lookup, or O(n) from a stored column), so a path
- * of k atoms costs O(n_c k^2 + n n_c k): the O(n k^2) of the brief per
- * candidate. Candidates: atoms with PIP >= BSL_PROJ_PIP_FLOOR.
+ * of k atoms costs O(n_c k^2) with a dense Gram, O(n n_c k) streamed, and
+ * never a refactorisation. Candidates: atoms with PIP >= BSL_PROJ_PIP_FLOOR.
  *
  * Stopping rule (--projection-tol, default tol = 1): the smallest size whose
  * squared distance to the average at the training inputs is at most tol
@@ -427,8 +427,9 @@ json_t *bsl_subset_projection(const bsl_vs_problem *pb, const bsl_vs_result *vr,
     for (size_t t = 0; t < c && !rc; t++) spread += s2[t] * ((double)D->q + ek);
     const double target = tol * spread;
     cand_ctx cx = {D, cand, cols};
-    /* at most N - 1 atoms: the submodel keeps a residual degree of freedom */
-    const size_t kmax = n > D->q + 1 ? n - D->q - 1 : 0;
+    /* at most the run's kmax atoms (the largest model it allowed), and N - 1:
+     * the submodel keeps a residual degree of freedom */
+    const size_t kmax = BSL_MIN(pb->kmax, n > D->q + 1 ? n - D->q - 1 : 0);
     if (!rc) rc = bsl_proj_forward(nc, c, cand_cross, &cx, r, mumu, target, kmax, &pt);
     if (!rc && !(atoms = bsl_malloc(pt.k + 1, sizeof *atoms))) rc = BASEL_ENOMEM;
     for (size_t a = 0; a < pt.k && !rc; a++) atoms[a] = cand[pt.order[a]];

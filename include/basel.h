@@ -337,7 +337,8 @@ BASEL_API const double *basel_fit_pip(const basel_fit *f, size_t *m);
  *   method: "bd", ...; atoms: the candidate atoms' names (aligned with
  *   basel_fit_pip); inputs: the input columns' names; size posterior:
  *   P(k = 0..len-1); selected: the atom indices (0-based, sorted) of the
- *   "hpm", "median" or "prevalence" model. */
+ *   "hpm", "median", "prevalence" or "projection" model (projection: Gaussian
+ *   fits of the subset methods only; NULL when the fit has none). */
 BASEL_API const char *basel_fit_method(const basel_fit *f);
 BASEL_API size_t basel_fit_atom_count(const basel_fit *f);
 BASEL_API const char *basel_fit_atom_name(const basel_fit *f, size_t j);
@@ -386,7 +387,8 @@ typedef struct basel_pred basel_pred;
 
 /* Predict the rows of data (which must have the fit's input columns, by
  * name). model is "bma" (model average; the default for NULL), "prevalence",
- * "median" or "hpm". level is the central interval's probability (0.95). */
+ * "median", "hpm" or "projection" (Gaussian fits of the subset methods).
+ * level is the central interval's probability (0.95). */
 BASEL_API int basel_fit_predict(const basel_fit *f, const basel_data *data, const char *model,
                                 double level, basel_pred **out, basel_error *err);
 /* What a predictive interval covers: a new observation y at x (the

@@ -10,8 +10,10 @@ usage: bench/kernel/run.py DATASET [--splits N] [--basel build/basel] [--no-peer
 
 basel: `fit --method bd` with the defaults (a multi-scale Gaussian dictionary,
 gauss:r=auto, inputs standardised by --standardize auto) plus --basis/--iter
-given here; test error of the model average (bma) and of the prevalence model,
-its number of atoms, the fit's CPU seconds (peers: wall seconds). --relevance runs basel once per mode listed
+given here; test error of the model average (bma), of the prevalence model,
+the highest-probability model and the projection model (the fewest atoms whose
+least-squares fit reproduces the average's fitted values, --projection-tol),
+their numbers of atoms, the fit's CPU seconds (peers: wall seconds). --relevance runs basel once per mode listed
 (bd --relevance: the inputs' relevance inside the kernel sampled with the
 atoms, issue 16 item 2; ml: a scale per input by the type-II maximum likelihood of an
 ARD Gaussian process, fixed before the run) and prints the inputs' mean PIP (or scale) over the splits. Peers (Debian's r-cran-kernlab and
@@ -87,7 +89,8 @@ def err_of(pred, truth, rmse):
 
 
 def run_basel(args, header, target, sets, rmse, tmp, relevance="none"):
-    res = {"bma": [], "prevalence": [], "hpm": [], "k": [], "k_hpm": [], "s": [], "pip": []}
+    res = {"bma": [], "prevalence": [], "hpm": [], "projection": [], "k": [], "k_hpm": [], "k_proj": [], "s": [],
+           "pip": []}
     for i, (tr, te, truth) in enumerate(sets):
         train, test, fit = (os.path.join(tmp, f) for f in ("train.csv", "test.csv", "fit.json"))
         write_csv(train, header, tr)
@@ -103,14 +106,16 @@ def run_basel(args, header, target, sets, rmse, tmp, relevance="none"):
         c1 = os.times()  # CPU seconds of the fit (user + system of the child): the machine may be loaded
         res["s"].append(c1.children_user + c1.children_system - c0.children_user - c0.children_system)
         doc = json.load(open(fit))
-        for m in ("bma", "prevalence", "hpm"):
+        for m in ("bma", "prevalence", "hpm", "projection"):
             out = os.path.join(tmp, "pred.csv")
             subprocess.run([args.basel, "predict", fit, test, "--model", m, "-o", out], check=True)
             res[m].append(err_of([float(r[target + "_mean"]) for r in read_csv(out)], truth, rmse))
         res["k"].append(len(doc["selected"]["prevalence"]))
-        print("  split %d: bma %.4g prevalence %.4g hpm %.4g atoms %d" % (i + 1, res["bma"][-1], res["prevalence"][-1],
-                                                                       res["hpm"][-1], res["k"][-1]), file=sys.stderr, flush=True)
         res["k_hpm"].append(len(doc["selected"]["hpm"]))
+        res["k_proj"].append(len(doc["selected"]["projection"]))
+        print("  split %d: bma %.4g prevalence %.4g (%d) hpm %.4g (%d) projection %.4g (%d)" % (
+            i + 1, res["bma"][-1], res["prevalence"][-1], res["k"][-1], res["hpm"][-1], res["k_hpm"][-1],
+            res["projection"][-1], res["k_proj"][-1]), file=sys.stderr, flush=True)
         if "relevance" in doc:  # select|grid: the inputs' PIPs; ml: their scales
             rel = doc["relevance"]
             res["inputs"] = rel["inputs"]
@@ -195,6 +200,7 @@ def main():
             show("  basel bd, model average", b["bma"], b["k"], b["s"], unit, "fit cpu s")
             show("  basel bd, prevalence model", b["prevalence"], b["k"], b["s"], unit, "fit cpu s")
             show("  basel bd, highest-probability model", b["hpm"], b["k_hpm"], b["s"], unit, "fit cpu s")
+            show("  basel bd, projection model", b["projection"], b["k_proj"], b["s"], unit, "fit cpu s")
             if b["pip"]:
                 pips = [mean([p[a] for p in b["pip"]]) for a in range(len(b["inputs"]))]
                 print("  input %s (mean over splits): " % b["what"] +

@@ -495,7 +495,8 @@ class Fit(_Handle):
         return np.ctypeslib.as_array(p, (m.value,)).copy() if p and m.value else None
 
     def selected(self, which):
-        """Atom indices of the "hpm", "median" or "prevalence" model, or None."""
+        """Atom indices of the "hpm", "median", "prevalence" or "projection"
+        model, or None (projection: Gaussian subset fits only)."""
         k = ctypes.c_size_t()
         p = library().basel_fit_selected(self.ptr, _b(which), ctypes.byref(k))
         return [int(p[i]) for i in range(k.value)] if p else None

@@ -150,7 +150,8 @@ class _BaselEstimator(BaseEstimator):
         size = fit.size_posterior()
         if size is not None:
             self.model_size_ = size
-        sel = {w: fit.selected(w) for w in ("hpm", "median", "prevalence")}
+        sel = {w: fit.selected(w) for w in ("hpm", "median", "prevalence", "projection")}
+        sel = {w: a for w, a in sel.items() if a is not None}  # projection: Gaussian fits only
         if any(v is not None for v in sel.values()):
             self.selected_ = sel
         cs = fit.document.get("credible_sets")
@@ -193,7 +194,7 @@ class _BaselEstimator(BaseEstimator):
         self.basel_fit_.write_json(path)
 
     def selected_names(self, which="median"):
-        """The atom names of the "hpm", "median" or "prevalence" model."""
+        """The atom names of the "hpm", "median", "prevalence" or "projection" model."""
         check_is_fitted(self, "selected_")
         return [self.atom_names_[j] for j in self.selected_[which]]
 
@@ -213,7 +214,8 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
       n_iter, burn, thin, chains, kmax, standardize ("yes"/"no"), top,
       particles (smc)
       model       the model predict uses: "bma" (default), "hpm", "median",
-                  "prevalence" (subset methods); "map" for anneal
+                  "prevalence", "projection" (subset methods; projection:
+                  Gaussian fits); "map" for anneal
       random_state  int s: --seed s (0 is mapped to 2^32 - 1); None or a
                   RandomState: a seed drawn from it (seed_ holds the one used)
       n_jobs      threads: None 1, -1 every core; results never depend on it
@@ -226,7 +228,7 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
     Fitted attributes: basel_fit_ (the fit; document_ is FIT.json as a dict),
     method_, seed_, atom_names_, pip_ (per atom), feature_importances_ (= pip_
     when the atoms are the inputs), model_size_ (P(k = 0, 1, ...)),
-    selected_ ({"hpm", "median", "prevalence"}: atom indices), coef_ and
+    selected_ ({"hpm", "median", "prevalence"[, "projection"]}: atom indices), coef_ and
     intercept_ (model-averaged; coef_ per atom), coef_sd_ (when the fit has a
     coefficient table), coef_source_, credible_sets_ (enumerate, bd, rj, ssvs with
     the linear basis: one dict per set, docs/FIT.md), draws_ (keep_draws), n_features_in_,

@@ -255,14 +255,14 @@ print.basel_diagnostics <- function(x, digits = 4, ...) {
 ## predict: the library's predictions, its mean and equal-tailed interval
 ## for a new observation ("predict") or for the regression function
 ## ("confidence"); se.fit from the subset engines' model mixture.
-predict.basel <- function(object, newdata, estimator = c("BMA", "HPM", "MPM", "prevalence", "MAP"),
+predict.basel <- function(object, newdata, estimator = c("BMA", "HPM", "MPM", "prevalence", "projection", "MAP"),
                           se.fit = FALSE, interval = c("none", "predict", "confidence"), level = 0.95,
                           type = NULL, ...) {
     estimator <- match.arg(estimator)
     interval <- match.arg(interval)
     if (!is.null(type)) type <- match.arg(type, c("response", "prob", "class"))
     if (identical(object$doc$method, "anneal") && estimator == "BMA") estimator <- "MAP"  # its one network
-    model <- c(BMA = "bma", HPM = "hpm", MPM = "median", prevalence = "prevalence", MAP = "map")[[estimator]]
+    model <- c(BMA = "bma", HPM = "hpm", MPM = "median", prevalence = "prevalence", projection = "projection", MAP = "map")[[estimator]]
     x <- new_inputs(object, newdata)
     path <- tempfile("basel-pred-", fileext = ".csv")
     on.exit(unlink(path))

@@ -95,7 +95,7 @@ void cli_completion(FILE *fp)
     fprintf(fp, "        --prior) COMPREPLY=($(compgen -W \"g ridge hier aic bic mdl ssvs\" -- \"$cur\")); return ;;\n");
     fprintf(fp, "        --model-prior) COMPREPLY=($(compgen -W \"uniform poisson:mean= bernoulli:p= beta-binomial:a=1,b=1\" "
                 "-- \"$cur\")); return ;;\n");
-    fprintf(fp, "        --model) COMPREPLY=($(compgen -W \"bma hpm median prevalence map\" -- \"$cur\")); return ;;\n");
+    fprintf(fp, "        --model) COMPREPLY=($(compgen -W \"bma hpm median prevalence projection map\" -- \"$cur\")); return ;;\n");
     fprintf(fp, "        --interval-kind) COMPREPLY=($(compgen -W \"new mean\" -- \"$cur\")); return ;;\n");
     fprintf(fp, "        help) COMPREPLY=($(compgen -W \"");
     for (size_t i = 0; i < n; i++) fprintf(fp, "%s ", cmds[i].name);

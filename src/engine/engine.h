@@ -85,7 +85,9 @@ typedef struct bsl_result {
     bsl_result_model *models; /* nmodels, most probable first, or NULL */
     size_t nmodels;
     bsl_result_model hpm;  /* the highest-probability model (atoms NULL: models[0]) */
-    int has_selected;      /* write selected.{hpm,median,prevalence} */
+    bsl_result_model projection; /* the projection of the model average (subset_project.c), atoms
+                                    sorted; atoms NULL: none (selected.projection absent) */
+    int has_selected;      /* write selected.{hpm,median,prevalence} (and projection) */
     json_t *prior;         /* the priors that ran, with their numbers */
     json_t *diagnostics;   /* note, R-hat, ESS, warnings, ... */
     json_t *engine;        /* what predict needs: the engine's own state */

@@ -47,6 +47,7 @@ void bsl_result_free(bsl_result *r)
     for (size_t i = 0; i < r->nmodels; i++) free(r->models[i].atoms);
     free(r->models);
     free(r->hpm.atoms);
+    free(r->projection.atoms);
     free(r->log_ml);
     json_decref(r->prior);
     json_decref(r->diagnostics);

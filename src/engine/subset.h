@@ -107,7 +107,10 @@ int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, c
  * the bound on stored subsets. */
 #define BSL_SUBSET_OPTIONS(prior)                                                                      \
     {"basis", "linear"}, {"prior", prior}, {"model-prior", "beta-binomial:a=1,b=1"}, {"standardize", "auto"}, \
-        {"kmax", ""}, {"top", "20"}, { "gram-memory", "256" }
+        {"kmax", ""}, {"top", "20"}, {"gram-memory", "256"}, { "projection-tol", BSL_PROJ_TOL_DEFAULT }
+/* The default of --projection-tol: the projection model's stopping rule
+ * (subset_project.c says why). */
+#define BSL_PROJ_TOL_DEFAULT "1"
 #define BSL_SUBSET_RUN_OPTIONS(iter)                                                                  \
     {"iter", iter}, {"burn", ""}, {"thin", "1"}, {"chains", "4"}, { "max-models", "20000" }
 
@@ -145,7 +148,8 @@ int bsl_subset_diagnostics(struct bsl_result *r, const bsl_vs_result *vr);
 /* Check the engine block subset.c wrote, values as well as shapes, naming
  * a bad key by its JSON path (engine.h's check; subset_check.c). */
 int bsl_subset_check(const json_t *doc, const char *source, basel_error *err);
-/* The models the subset engines predict with: bma, hpm, median, prevalence. */
+/* The models the subset engines predict with: bma and summary.h's
+ * bsl_selections (projection: Gaussian fits only; subset_check.c). */
 extern const char *const bsl_subset_models[];
 
 #endif

@@ -291,6 +291,8 @@ int bsl_subset_check(const json_t *doc, const char *source, basel_error *err)
         char at[64];
         snprintf(at, sizeof at, "engine.predictor.%s", *model);
         const json_t *blk = json_object_get(pred, *model);
+        const int sel = bsl_selection_index(*model);
+        if (!blk && sel >= 0 && bsl_selections[sel].optional) continue; /* GLM fits, older fits (summary.h) */
         if (!blk) rc = refuse(&k, at, "is missing");
         else if (binomial || poisson || multinomial) rc = glm_predictor(&k, blk, at, multinomial ? nint : 1);
         else rc = strcmp(*model, "bma") == 0 ? average(&k, blk, at) : single(&k, blk, at);

@@ -781,6 +781,21 @@ static int multi_predict(vs_ctx *v, const json_t *doc, const json_t *blk, basel_
     return bad ? bsl_fail(err, BASEL_EPARSE, "the fit's multinomial predictor is malformed") : BASEL_OK;
 }
 
+/* A fit without the predictor it was asked for: an optional kind
+ * (summary.h: projection, which GLM fits and older fits do not have) says
+ * why; anything else is a damaged document. */
+static int no_predictor(const json_t *doc, const char *model, basel_error *err)
+{
+    const int i = bsl_selection_index(model);
+    if (i >= 0 && bsl_selections[i].optional) {
+        const char *family = json_string_value(json_object_get(json_object_get(doc, "engine"), "family"));
+        return bsl_fail(err, BASEL_EINVAL, "--model %s: this fit has no %s model (%s)", model, model,
+                        family ? "made for Gaussian fits only, not --family binomial, poisson or multinomial"
+                               : "it was written by a basel before the projection model; fit again");
+    }
+    return bsl_fail(err, BASEL_EPARSE, "the fit has no '%s' predictor", model);
+}
+
 int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, const char *model,
                        double level, basel_pred *p, basel_error *err)
 {
@@ -789,24 +804,24 @@ int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, c
     const char *family = json_string_value(json_object_get(json_object_get(doc, "engine"), "family"));
     if (!rc && family && strcmp(family, "poisson") == 0) {
         const json_t *blk = json_object_get(json_object_get(json_object_get(doc, "engine"), "predictor"), model);
-        rc = blk ? glm_counts(&v, blk, level, p, err) : bsl_fail(err, BASEL_EPARSE, "the fit has no '%s' predictor", model);
+        rc = blk ? glm_counts(&v, blk, level, p, err) : no_predictor(doc, model, err);
         vs_ctx_free(&v);
         return rc;
     }
     if (!rc && family && strcmp(family, "multinomial") == 0) {
         const json_t *blk = json_object_get(json_object_get(json_object_get(doc, "engine"), "predictor"), model);
-        rc = blk ? multi_predict(&v, doc, blk, p, err) : bsl_fail(err, BASEL_EPARSE, "the fit has no '%s' predictor", model);
+        rc = blk ? multi_predict(&v, doc, blk, p, err) : no_predictor(doc, model, err);
         vs_ctx_free(&v);
         return rc;
     }
     if (!rc && family && strcmp(family, "binomial") == 0) {
         const json_t *blk = json_object_get(json_object_get(json_object_get(doc, "engine"), "predictor"), model);
-        rc = blk ? glm_predict(&v, doc, blk, p, err) : bsl_fail(err, BASEL_EPARSE, "the fit has no '%s' predictor", model);
+        rc = blk ? glm_predict(&v, doc, blk, p, err) : no_predictor(doc, model, err);
         vs_ctx_free(&v);
         return rc;
     }
     const json_t *pred = json_object_get(json_object_get(json_object_get(doc, "engine"), "predictor"), model);
-    if (!rc && !pred) rc = bsl_fail(err, BASEL_EPARSE, "the fit has no '%s' predictor", model);
+    if (!rc && !pred) rc = no_predictor(doc, model, err);
     if (!rc) {
         int bad;
         const int noise = !p->interval_mean;

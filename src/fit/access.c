@@ -36,12 +36,11 @@ const double *basel_fit_size_posterior(const basel_fit *f, size_t *len)
 
 const size_t *basel_fit_selected(const basel_fit *f, const char *which, size_t *k)
 {
-    static const char *const kinds[] = {"hpm", "median", "prevalence"};
-    for (size_t i = 0; i < 3; i++)
-        if (which && strcmp(which, kinds[i]) == 0 && f->selected[i]) {
-            *k = f->nselected[i];
-            return f->selected[i];
-        }
+    const int i = bsl_selection_index(which);
+    if (i >= 0 && f->selected[i]) {
+        *k = f->nselected[i];
+        return f->selected[i];
+    }
     *k = 0;
     return NULL;
 }
@@ -74,10 +73,10 @@ int bsl_fit_cache(basel_fit *f)
     f->nsize = json_array_size(prob);
     if (!(f->size = bsl_calloc(f->nsize + 1, sizeof *f->size))) return BASEL_ENOMEM;
     for (size_t k = 0; k < f->nsize; k++) f->size[k] = json_number_value(json_array_get(prob, k));
-    static const char *const kinds[] = {"hpm", "median", "prevalence"};
     const json_t *sel = json_object_get(f->doc, "selected");
-    for (size_t i = 0; i < 3 && sel; i++) {
-        const json_t *a = json_object_get(sel, kinds[i]);
+    for (size_t i = 0; i < BSL_NSELECTIONS && sel; i++) {
+        const json_t *a = json_object_get(sel, bsl_selections[i].name);
+        if (!a) continue; /* a kind this fit does not have (summary.h) */
         f->nselected[i] = json_array_size(a);
         if (!(f->selected[i] = bsl_calloc(f->nselected[i] + 1, sizeof *f->selected[i]))) return BASEL_ENOMEM;
         for (size_t j = 0; j < f->nselected[i]; j++)

@@ -55,7 +55,8 @@ static size_t best_model(const bsl_result *r)
 }
 
 /* selected.{hpm, median, prevalence} (Barbieri and Berger; paper 004 Defs.
- * 1.4-1.6), from the PIPs and the size posterior. */
+ * 1.4-1.6), from the PIPs and the size posterior, and selected.projection
+ * when the engine found one (subset_project.c). */
 static json_t *selected_json(const bsl_result *r)
 {
     json_t *sel = json_object();
@@ -67,6 +68,7 @@ static json_t *selected_json(const bsl_result *r)
         bsl_json_put(sel, "median", bsl_json_sizes(med, bsl_select_median(r->pip, r->m, med)), &bad);
         bsl_json_put(sel, "prevalence",
                      bsl_json_sizes(prev, bsl_select_prevalence(r->pip, r->m, r->size_prob, r->kmax, prev)), &bad);
+        if (r->projection.atoms) bsl_json_put(sel, "projection", bsl_json_sizes(r->projection.atoms, r->projection.k), &bad);
     }
     free(med);
     free(prev);
@@ -184,10 +186,11 @@ static int check_summaries(const json_t *doc, const char *source, basel_error *e
             return fail_key(err, source, "model_size", "is not {k: [...], prob: [probabilities]} of equal lengths");
     }
     const json_t *sel = json_object_get(doc, "selected");
-    const char *kinds[] = {"hpm", "median", "prevalence"};
-    for (size_t i = 0; sel && i < 3; i++)
-        if (!atom_list(json_object_get(sel, kinds[i]), m))
+    for (size_t i = 0; sel && i < BSL_NSELECTIONS; i++) {
+        const json_t *a = json_object_get(sel, bsl_selections[i].name);
+        if ((a || !bsl_selections[i].optional) && !atom_list(a, m))
             return fail_key(err, source, "selected", "holds a model that is not a list of atom indices");
+    }
     const json_t *models = json_object_get(doc, "models");
     if (models && !json_is_array(models)) return fail_key(err, source, "models", "is not an array");
     for (size_t i = 0; i < json_array_size(models); i++) {

@@ -339,7 +339,7 @@ void basel_fit_free(basel_fit *f)
     json_decref(f->doc);
     free(f->pip);
     free(f->size);
-    for (size_t i = 0; i < 3; i++) free(f->selected[i]);
+    for (size_t i = 0; i < BSL_NSELECTIONS; i++) free(f->selected[i]);
     if (f->draws) {
         bsl_vs_result_free(f->draws);
         free(f->draws);

@@ -32,8 +32,8 @@ struct basel_fit {
     bsl_vs_result *draws; /* the run's draws when asked for (not part of FIT.json) */
     double *size;          /* model_size.prob, nsize entries (access.c) */
     size_t nsize;
-    size_t *selected[3];   /* selected.hpm, median, prevalence, or NULL */
-    size_t nselected[3];
+    size_t *selected[BSL_NSELECTIONS];  /* selected.<bsl_selections[i].name>, or NULL */
+    size_t nselected[BSL_NSELECTIONS];
 };
 /* Fill the arrays the accessors hand out (access.c). BASEL_ENOMEM. */
 int bsl_fit_cache(basel_fit *f);

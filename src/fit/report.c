@@ -123,13 +123,10 @@ static void selected(strbuf *b, const json_t *doc)
 {
     const json_t *sel = json_object_get(doc, "selected");
     add(b, "\nSelected models\n");
-    const char *names[] = {"prevalence", "median", "hpm"};
-    const char *what[] = {"prevalence (the k_opt atoms of largest PIP)", "median (PIP >= 0.5)",
-                          "highest probability visited"};
-    for (int i = 0; i < 3; i++) {
-        const json_t *a = json_object_get(sel, names[i]);
+    for (int i = 0; i < BSL_NSELECTIONS; i++) {
+        const json_t *a = json_object_get(sel, bsl_selections[i].name);
         if (!a) continue;
-        add(b, "  %-44s ", what[i]);
+        add(b, "  %-44s ", bsl_selections[i].what);
         atom_list(b, doc, a, 12);
         add(b, "\n");
     }

@@ -4,6 +4,21 @@
 #include "summary.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+const bsl_selection bsl_selections[BSL_NSELECTIONS] = {
+    {"prevalence", "prevalence (the k_opt atoms of largest PIP)", 0},
+    {"median", "median (PIP >= 0.5)", 0},
+    {"hpm", "highest probability visited", 0},
+    {"projection", "projection of the model average", 1},
+};
+
+int bsl_selection_index(const char *name)
+{
+    for (int i = 0; name && i < BSL_NSELECTIONS; i++)
+        if (strcmp(name, bsl_selections[i].name) == 0) return i;
+    return -1;
+}
 
 size_t bsl_select_median(const double *pip, size_t m, size_t *out)
 {

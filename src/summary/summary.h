@@ -152,6 +152,23 @@ int bsl_vs_spill_load(bsl_vs_result *r);
 int bsl_vs_print_draw(FILE *fp, size_t m, unsigned chain, const size_t *atoms, size_t k,
                       const double *scalars, size_t nscalars, unsigned char *row);
 
+/* The single models a subset fit selects, in the order FIT.json's
+ * "selected", the summary and the accessors list them (the one list of their
+ * names; select.c): prevalence, median, hpm (Barbieri & Berger; paper 004
+ * Defs. 1.4-1.6) and projection (subset_project.c: the smallest forward
+ * projection of the model average that explains it; Gaussian fits only).
+ * bsl_selections[i].what is the summary's description; optional: absent from
+ * some fits (projection: GLM fits and fits written before it), the others
+ * are in every document that has "selected". */
+#define BSL_NSELECTIONS 4
+typedef struct bsl_selection {
+    const char *name, *what;
+    int optional;
+} bsl_selection;
+extern const bsl_selection bsl_selections[BSL_NSELECTIONS];
+/* Its index in bsl_selections, or -1. */
+int bsl_selection_index(const char *name);
+
 /* Selected models (Barbieri & Berger; paper 004 Defs. 1.4-1.6). Each writes
  * the chosen atom indices (sorted) into out and returns their number. */
 size_t bsl_select_median(const double *pip, size_t m, size_t *out);

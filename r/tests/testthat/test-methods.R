@@ -16,7 +16,7 @@ test_that("print, summary, coef, predict, plot, image and diagnostics run", {
     w <- predict(f, u[1:4, ], interval = "predict")
     expect_true(all(q$interval[, "upr"] - q$interval[, "lwr"] < w$interval[, "upr"] - w$interval[, "lwr"]))
     expect_length(q$se.fit, 4)
-    for (est in c("BMA", "HPM", "prevalence")) expect_length(predict(f, u[1:3, ], estimator = est)$fit, 3)
+    for (est in c("BMA", "HPM", "prevalence", "projection")) expect_length(predict(f, u[1:3, ], estimator = est)$fit, 3)
     grDevices::pdf(NULL)
     on.exit(grDevices::dev.off())
     expect_silent(plot(f))

@@ -38,7 +38,12 @@ option_value <- function(name, value) {
 #'   is the target (a factor or character for method "mixture"); several
 #'   numeric responses as \code{cbind(y1, y2)}.
 #' @param data a data frame.
-#' @param method,prior,modelprior,basis,iter,burn,chains,seed,threads,...
+#' @param method the engine; by default "bd" (family "gaussian") or "rj"
+#'   (the GLMs: the Polya-Gamma sampler, as Python's BayesianLogisticRegression).
+#' @param family "gaussian" (the default), "binomial" (logistic regression
+#'   of a two-level response), "multinomial" (three or more levels) or
+#'   "poisson" (counts), or R's binomial() / poisson() (canonical link).
+#' @param prior,modelprior,basis,iter,burn,chains,seed,threads,...
 #'   options of the library by name (see basel_options()).
 #' @param na.action as in lm(): with na.omit (the default) rows with a
 #'   missing value are dropped before the library sees them; with na.pass
@@ -48,9 +53,12 @@ option_value <- function(name, value) {
 #' @param progress TRUE for a text progress bar (default: when interactive),
 #'   FALSE for none, or a function(fraction) called as the fit proceeds;
 #'   returning TRUE cancels the fit.
-basel <- function(formula, data, method = "bd", ..., na.action, draws = NULL,
+basel <- function(formula, data, method = NULL, family = "gaussian", ..., na.action, draws = NULL,
                   progress = interactive(), verbose = FALSE) {
     cl <- match.call()
+    family <- family_name(family)
+    if (is.null(method)) method <- if (family == "gaussian") "bd" else "rj"
+    if (!is.character(method) || length(method) != 1 || is.na(method)) basel_stop("method: one method's name")
     if (missing(data)) data <- environment(formula)
     mf <- match.call(expand.dots = FALSE)
     m <- match(c("formula", "data", "na.action"), names(mf), 0L)
@@ -77,9 +85,14 @@ basel <- function(formula, data, method = "bd", ..., na.action, draws = NULL,
     if (is.null(opts$seed)) opts$seed <- sample.int(.Machine$integer.max, 1L)  # set.seed() reproduces a fit
     labels <- NULL
     label_name <- NULL
+    if (family != "gaussian") {
+        opts$family <- family
+        y <- glm_response(y, family)
+    }
     if (is.factor(y) || is.character(y) || is.logical(y) || (method == "mixture" && is.vector(y))) {
-        if (method != "mixture")
-            basel_stop("the response is not numeric: class labels need method = \"mixture\"")
+        if (method != "mixture" && !(family %in% c("binomial", "multinomial")))
+            basel_stop("the response is not numeric: class labels need family = \"binomial\" (two levels), ",
+                       "\"multinomial\" (three or more) or method = \"mixture\"")
         label_name <- make.unique(c(inputs, deparse1(formula[[2L]])))[length(inputs) + 1L]
         labels <- as.character(y)
         ynames <- label_name
@@ -136,6 +149,53 @@ basel <- function(formula, data, method = "bd", ..., na.action, draws = NULL,
     fit$options <- setNames(ovalues, onames)
     if (isTRUE(draws)) fit$draws <- read_draws(ptr)
     fit
+}
+
+## The family's name from a string or one of R's family objects (binomial(),
+## poisson(): their canonical links, the only ones the library fits).
+families <- c("gaussian", "binomial", "multinomial", "poisson")
+family_name <- function(family) {
+    if (is.function(family)) family <- family()
+    if (inherits(family, "family")) {
+        canon <- c(gaussian = "identity", binomial = "logit", poisson = "log")
+        if (!(family$family %in% names(canon)) || family$link != canon[[family$family]])
+            basel_stop("family ", family$family, "(link = \"", family$link, "\"): basel fits ",
+                       "gaussian(identity), binomial(logit), poisson(log) and \"multinomial\" (softmax)")
+        family <- family$family
+    }
+    if (!is.character(family) || length(family) != 1 || is.na(family) || !(family %in% families))
+        basel_stop("family ", if (is.character(family)) paste0("'", paste(family, collapse = ","), "'") else
+                       paste("of class", class(family)[1]), ": one of ", paste0("\"", families, "\"", collapse = ", "))
+    family
+}
+
+## A GLM's response as the library reads it: a factor, character or logical
+## column goes as its levels' text (labels), numbers as numbers (0/1 for
+## binomial, whole numbers for multinomial, counts for Poisson; the library
+## checks them and names the row). The library orders levels as the command
+## line does (text in C order, whole numbers numerically), its first level
+## the reference; a factor whose levels R orders otherwise gets a warning
+## saying which level that is.
+glm_response <- function(y, family) {
+    if (is.matrix(y) && ncol(y) > 1)
+        basel_stop("family = \"", family, "\" takes one response column, not ", ncol(y),
+                   if (family == "binomial") " (cbind(successes, failures) is not supported: one row per trial)")
+    if (is.logical(y)) y <- ifelse(y, "TRUE", "FALSE")
+    if (family == "poisson") {
+        if (!is.numeric(y)) basel_stop("family = \"poisson\" needs counts, not a ", class(y)[1], " response")
+        return(y)
+    }
+    if (is.factor(y)) {
+        lv <- levels(droplevels(y))
+        num <- suppressWarnings(as.numeric(lv))
+        ord <- if (!anyNA(num) && all(num == round(num))) lv[order(num)] else sort(lv, method = "radix")
+        if (!identical(lv, ord))
+            warning("basel orders the response's levels as the command line does (",
+                    paste(ord, collapse = ", "), "): the reference class is '", ord[1],
+                    "', not the factor's first level '", lv[1], "'", call. = FALSE)
+        y <- as.character(y)
+    }
+    y
 }
 
 ## The formula's factor (or character, or logical) variables that enter

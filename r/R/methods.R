@@ -11,7 +11,9 @@ pip <- function(object) {
 print.basel <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
     d <- x$doc
     if (!is.null(x$call)) cat("\nCall:\n", paste(deparse(x$call), sep = "\n", collapse = "\n"), "\n", sep = "")
-    cat("\nbasel ", d$basel_version, ", method ", d$method, ", n = ", d$n, ", seed ", d$seed, "\n", sep = "")
+    fam <- d$settings$family
+    cat("\nbasel ", d$basel_version, ", method ", d$method, if (!is.null(fam)) paste0(", family ", fam),
+        ", n = ", d$n, ", seed ", d$seed, "\n", sep = "")
     if (!is.null(d$prior)) {
         pr <- d$prior
         cat("coefficient prior: ", format_prior(pr$coefficients), "; model prior: ", format_prior(pr$model), "\n", sep = "")
@@ -70,7 +72,9 @@ top_models <- function(object) {
     prob <- vapply(ms, function(mo) as.numeric(mo$prob), 0)
     get <- function(key) vapply(ms, function(mo) if (is.null(mo[[key]])) NA_real_ else as.numeric(mo[[key]]), 0)
     log_bf <- get("log_bf_best")
-    if (all(is.na(log_bf)) && d$method %in% c("enumerate", "bd", "rj", "ssvs")) {
+    ## (not for a multinomial fit: its model prior is per class, not a function of the joint size)
+    if (all(is.na(log_bf)) && d$method %in% c("enumerate", "bd", "rj", "ssvs") &&
+        !identical(d$settings$family, "multinomial")) {
         ## BF_i = posterior odds / prior odds against the most probable model
         ## (the subset engines' model priors, over subsets as in FIT.md)
         k <- lengths(atoms)
@@ -95,6 +99,7 @@ coef_table <- function(object) {
                           pip = vapply(tt, g, 0, "pip"), mean = vapply(tt, g, 0, "mean"), sd = vapply(tt, g, 0, "sd"),
                           cond_mean = vapply(tt, g, 0, "cond_mean"), cond_sd = vapply(tt, g, 0, "cond_sd"),
                           lower = vapply(tt, g, 0, "lower"), upper = vapply(tt, g, 0, "upper"), stringsAsFactors = FALSE)
+        if (!is.null(tt[[1]]$class)) tab$class <- vapply(tt, function(t) t$class, "")  # multinomial: per class
         attr(tab, "level") <- as.numeric(co$level)
         return(tab)
     }
@@ -159,7 +164,9 @@ confint.basel <- function(object, parm, level = 0.95, ...) {
 
 summary.basel <- function(object, n.models = 5, ...) {
     d <- object$doc
-    structure(list(call = object$call, method = d$method, n = d$n, seed = d$seed, prior = d$prior,
+    ip <- d$input_pip
+    structure(list(call = object$call, method = d$method, family = d$settings$family, n = d$n, seed = d$seed,
+                   prior = d$prior, input_pip = if (!is.null(ip)) setNames(as.numeric(unlist(ip$pip)), unlist(ip$inputs)),
                    pip = pip(object), coefficients = coef_table(object), models = top_models(object),
                    size = if (!is.null(d$model_size)) setNames(as.numeric(d$model_size$prob), d$model_size$k) else NULL,
                    selected = lapply(d$selected, function(s) atom_names(object)[as.integer(unlist(s)) + 1L]),
@@ -169,7 +176,8 @@ summary.basel <- function(object, n.models = 5, ...) {
 
 print.summary.basel <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
     if (!is.null(x$call)) cat("\nCall:\n", paste(deparse(x$call), collapse = "\n"), "\n", sep = "")
-    cat("\nmethod ", x$method, ", n = ", x$n, ", seed ", x$seed, "\n", sep = "")
+    cat("\nmethod ", x$method, if (!is.null(x$family)) paste0(", family ", x$family), ", n = ", x$n, ", seed ",
+        x$seed, "\n", sep = "")
     if (!is.null(x$coefficients)) {
         tab <- x$coefficients
         rownames(tab) <- make.unique(tab$term)
@@ -189,11 +197,17 @@ print.summary.basel <- function(x, digits = max(3L, getOption("digits") - 3L), .
         if (length(p) > 30) p <- utils::head(sort(p, decreasing = TRUE), 20)
         print(round(p, digits))
     }
+    if (!is.null(x$input_pip)) {
+        cat("\nInputs' inclusion probabilities (in some class's subset):\n")
+        print(round(x$input_pip, digits))
+    }
     if (!is.null(x$models)) {
         mo <- utils::head(x$models, x$n.models)
         rownames(mo) <- paste0("model ", seq_len(nrow(mo)))
         if (all(is.na(mo$log_ml))) mo$log_ml <- NULL
-        cat("\nTop models (Bayes factors against the best listed model):\n")
+        bf <- !all(is.na(mo$BF))
+        if (!bf) mo$BF <- NULL  # a multinomial fit: its model prior is per class
+        cat("\nTop models", if (bf) " (Bayes factors against the best listed model)", ":\n", sep = "")
         print(mo, digits = digits, right = FALSE)
     }
     if (!is.null(x$size)) {
@@ -242,9 +256,11 @@ print.basel_diagnostics <- function(x, digits = 4, ...) {
 ## for a new observation ("predict") or for the regression function
 ## ("confidence"); se.fit from the subset engines' model mixture.
 predict.basel <- function(object, newdata, estimator = c("BMA", "HPM", "MPM", "prevalence", "MAP"),
-                          se.fit = FALSE, interval = c("none", "predict", "confidence"), level = 0.95, ...) {
+                          se.fit = FALSE, interval = c("none", "predict", "confidence"), level = 0.95,
+                          type = NULL, ...) {
     estimator <- match.arg(estimator)
     interval <- match.arg(interval)
+    if (!is.null(type)) type <- match.arg(type, c("response", "prob", "class"))
     if (identical(object$doc$method, "anneal") && estimator == "BMA") estimator <- "MAP"  # its one network
     model <- c(BMA = "bma", HPM = "hpm", MPM = "median", prevalence = "prevalence", MAP = "map")[[estimator]]
     x <- new_inputs(object, newdata)
@@ -268,7 +284,33 @@ predict.basel <- function(object, newdata, estimator = c("BMA", "HPM", "MPM", "p
     } else {
         res$fit <- p
     }
+    if (!is.null(type)) res$fit <- typed_prediction(object, p, res$fit, type)
+    res$type <- type
     structure(res, class = "predict.basel")
+}
+
+## predict's type: "prob" the model-averaged class probabilities (the
+## library's p_<class> columns, a matrix), "class" the most probable class
+## (a factor with the fit's classes as levels), "response" the mean (a
+## Gaussian or Poisson fit: <target>_mean; binomial: P(y = the second
+## class), as glm's type = "response"; multinomial and mixture: the
+## probabilities).
+typed_prediction <- function(object, p, fit, type) {
+    pcols <- grep("^p_", names(p), value = TRUE)
+    classifier <- length(pcols) > 0 && "class" %in% names(p)
+    if (!classifier) {
+        if (type != "response")
+            basel_stop("type = \"", type, "\" is for classifiers (family binomial or multinomial, method ",
+                       "mixture); this fit predicts a mean: type = \"response\"")
+        return(fit)
+    }
+    prob <- as.matrix(p[pcols])
+    classes <- sub("^p_", "", pcols)
+    fam <- object$doc$settings$family
+    switch(type,
+           prob = prob,
+           class = factor(as.character(p$class), levels = classes),
+           response = if (identical(fam, "binomial")) prob[, 2] else prob)
 }
 
 print.predict.basel <- function(x, ...) {

@@ -49,10 +49,10 @@ static const bsl_option_def catalogue[] = {
      "target, by Polya-Gamma augmentation in rj, bd and ssvs, exact by importance sampling in enumerate), "
      "multinomial (multinomial logistic regression of a target of 3 or more levels, one subset of inputs per "
      "class: rj, and enumerate by importance sampling up to 20 class-input pairs) or poisson (counts, log link: "
-     "each subset's marginal likelihood by importance sampling, kept per subset; enumerate, rj, bd); docs/GLM.md"},
+     "each subset's marginal likelihood by importance sampling, kept per subset; enumerate, rj, bd, ssvs); docs/GLM.md"},
     {"is-draws", BSL_OPT_COUNT, 100, BIG, NULL,
      "enumerate with --family binomial or poisson: importance-sampling draws per subset of the exact marginal "
-     "likelihood (its Monte Carlo error is in the fit's note; rj and bd with --family poisson use 4000)"},
+     "likelihood (its Monte Carlo error is in the fit's note; rj, bd and ssvs with --family poisson use 4000)"},
     {"model-prior", BSL_OPT_TEXT, 0, 0, NULL,
      "prior over subsets: uniform | poisson:mean=W | bernoulli:p=P | beta-binomial:a=A,b=B"},
     {"standardize", BSL_OPT_CHOICE, 0, 0, "yes|no|auto",
@@ -95,10 +95,14 @@ static const bsl_option_def catalogue[] = {
     {"rj-rb-every", BSL_OPT_COUNT, 0, BIG, NULL,
      "moves between Rao-Blackwellised PIP updates (default m, or 10 with informed moves, whose pass empties each "
      "active slot in turn; 0: frequencies only)"},
+    {"rj-candidates", BSL_OPT_TEXT, 0, 0, NULL,
+     "informed moves after burn-in: auto (each chain keeps the atoms whose weight reached 3e-4 of some burn-in "
+     "pass, when they are at most half the atoms, and scores them alone, O(|C| k^2) per move; the others enter "
+     "as a group drawn uniformly; exact), all (score every atom), or a count N (the N atoms of largest weight)"},
     {"proposal", BSL_OPT_CHOICE, 0, 0, "auto|uniform|informed",
      "rj's moves: uniform (an atom drawn uniformly; O(k^2) per move) or informed (every atom scored, drawn by its "
      "posterior weight, exact; O(m k^2) per move, for thousands of inputs); auto: informed above 1000 inputs. "
-     "Informed moves' default --iter is 2000 at every p"},
+     "Informed moves' defaults are --iter 10000 and --burn 400 at every p"},
     /* smc */
     {"particles", BSL_OPT_COUNT, 1, 1e7, NULL, "number of particles"},
     {"resample", BSL_OPT_CHOICE, 0, 0, "multinomial|systematic|stratified|residual", "resampling scheme"},

@@ -720,6 +720,10 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     if ((rc = runner(&pg, &run, vr, err))) goto out;
     if (multinomial) { /* joint atoms of classes and inputs: its own summaries */
         rc = bsl_subset_multi_result(&pg, P, dict, D, vr, run.top, coef_spec, res, err);
+        if (!rc && ctx->keep_draws && vr->ndraws) { /* the joint models' draws (rj_multinomial.c) */
+            res->draws = vr;
+            vr = NULL;
+        }
         goto out;
     }
     if (glm && pb.model->draw_nuisance) /* scores given the latent variables: no model's log posterior */

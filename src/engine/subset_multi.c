@@ -28,9 +28,11 @@
  * (renormalised; the mass covered is recorded), as subset_glm.c does for
  * the binomial model: the weights are the sampler's, the within-model
  * Laplace approximation and the truncation are the prediction's
- * approximations.
+ * approximations. The coefficient table (subset_multi_coef.c) averages
+ * those Laplace approximations over the same models, for rj as well.
  */
 #include "subset.h"
+#include "subset_post.h"
 #include "engine.h"
 #include "../basis/basis.h"
 #include "../core/jsonutil.h"
@@ -140,8 +142,11 @@ static json_t *draws_json(const bsl_vs_result *vr)
     return bad ? NULL : o;
 }
 
+/* The engine block; *avg the Laplace model average (average()), which
+ * enumerate's bma block is and from which the coefficient table is made
+ * for rj too (subset_multi_coef.c), a new reference (NULL on failure). */
 static json_t *engine_block(const bsl_vs_problem *pb, const bsl_dict *dict, const bsl_design *D,
-                            const bsl_vs_result *vr, const bsl_result *res)
+                            const bsl_vs_result *vr, const bsl_result *res, json_t **avg)
 {
     const size_t n = D->n, m = D->m, J = vr->m;
     double *X = bsl_malloc(n * m + 1, sizeof *X), *y = bsl_malloc(n, sizeof *y);
@@ -155,7 +160,9 @@ static json_t *engine_block(const bsl_vs_problem *pb, const bsl_dict *dict, cons
                                    1.0 / (pb->prior.sd * pb->prior.sd)};
         const size_t nmed = bsl_select_median(vr->pip, J, med);
         const size_t nprev = bsl_select_prevalence(vr->pip, J, vr->size_prob, vr->kmax, prev);
-        bsl_json_put(pred, "bma", vr->ncoef_draws ? draws_json(vr) : average(&md, vr), &bad);
+        *avg = average(&md, vr);
+        bad = !*avg;
+        if (!bad) bsl_json_put(pred, "bma", vr->ncoef_draws ? draws_json(vr) : json_incref(*avg), &bad);
         bsl_json_put(pred, "hpm", single(&md, res->hpm.atoms, res->hpm.k), &bad);
         bsl_json_put(pred, "median", single(&md, med, nmed), &bad);
         bsl_json_put(pred, "prevalence", single(&md, prev, nprev), &bad);
@@ -240,9 +247,17 @@ int bsl_subset_multi_result(const bsl_vs_problem *pb, const bsl_problem *P, cons
                  json_string("one subset of inputs per class besides the reference, independent a priori, each "
                              "under the model prior"),
                  &bad);
-    if (bad || !(res->engine = engine_block(pb, dict, D, vr, res)))
+    json_t *avg = NULL;
+    if (bad || !(res->engine = engine_block(pb, dict, D, vr, res, &avg))) {
+        json_decref(avg);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory, or a model's Laplace approximation failed");
-    return BASEL_OK;
+    }
+    /* the coefficient table from the joint models' Laplace approximations */
+    json_t *coef = bsl_subset_multi_coefficients(P, vr, avg, (const char *const *)res->atom_names, 0.95, err);
+    json_decref(avg);
+    if (!coef) return err && err->code ? err->code : bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    bsl_json_put(res->extra, "coefficients", coef, &bad); /* takes coef, also on failure */
+    return bad ? bsl_fail(err, BASEL_ENOMEM, "out of memory") : BASEL_OK;
 }
 
 /* ------------------------------------------------------------ predictions */

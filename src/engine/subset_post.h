@@ -70,6 +70,12 @@ json_t *bsl_coef_term_json(const double *cw, const double *mu, const double *cs,
  * from the per-model Laplace approximations of the model average's block
  * bma (engine.predictor.bma), on the inputs' original scale. NULL on
  * failure (err set). */
+/* The multinomial fit's table (subset_multi_coef.c): per class besides the
+ * reference its intercept and each input's coefficient (names "level:input",
+ * key "class"), from the joint models' Laplace approximations in avg
+ * ({covered, models: [{atoms, weight, mode, factor}]}, subset_multi.c). */
+json_t *bsl_subset_multi_coefficients(const struct bsl_problem *P, const bsl_vs_result *vr, const json_t *avg,
+                                      const char *const *atom_names, double level, basel_error *err);
 json_t *bsl_subset_glm_coefficients(const struct bsl_problem *P, const bsl_dict *dict, const bsl_vs_result *vr,
                                     const json_t *bma, const char *const *atom_names, double level,
                                     basel_error *err);

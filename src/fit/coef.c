@@ -44,8 +44,6 @@ int basel_fit_write_coef_csv_ex(const basel_fit *f, const char *path, int digits
                         digits);
     const json_t *terms = json_object_get(json_object_get(f->doc, "coefficients"), "terms");
     const char *family = json_string_value(json_object_get(json_object_get(f->doc, "settings"), "family"));
-    if (!terms && family && strcmp(family, "multinomial") == 0)
-        return bsl_fail(err, BASEL_EINVAL, "a --family multinomial fit has no coefficient table yet (docs/GLM.md)");
     if (!terms && family && strcmp(family, "gaussian") != 0)
         return bsl_fail(err, BASEL_EINVAL,
                         "this --family %s fit has no coefficient table: it was written before basel made one "

@@ -4,6 +4,7 @@
  * in panels with progress reports when large: at n = m = 4000 it is some
  * 6e10 flops, tens of seconds). */
 #include "design.h"
+#include "gram_rows.h"
 #include "../linalg/linalg.h"
 
 #include <cblas.h>
@@ -26,6 +27,7 @@ void bsl_design_free(bsl_design *D)
     free(D->G);
     free(D->B);
     free(D->usable);
+    bsl_gram_rows_free(D->rows);
     free(D);
 }
 
@@ -236,6 +238,8 @@ static int atoms(bsl_design *D, size_t gram_budget, double evaluations, const bs
          * is recomputed from the dictionary: no need to keep n x m doubles */
         free(D->B);
         D->B = NULL;
+    } else if (!(D->rows = bsl_gram_rows_create(n, m, gram_budget))) {
+        return BASEL_ENOMEM;
     }
     return BASEL_OK;
 }

@@ -36,6 +36,9 @@ typedef struct bsl_design {
     double *G;             /* m x m column-major, or NULL (streaming) */
     double *B;             /* only while G is built: n x m projected columns */
     unsigned char *usable; /* m: 0 if the atom is (numerically) in the span of Z */
+    /* streaming only: the rows of the Gram matrix the models have asked
+     * for, shared by them all (gram_rows.h); NULL on a dense design */
+    struct bsl_gram_rows *rows;
     /* a group view (bsl_design_group_view): its m atoms are groups of the
      * columns of base, group g = base atoms group_start[g] ..
      * group_start[g + 1] - 1; NULL for a design of its own */

@@ -165,8 +165,8 @@ static int set_targets(glm_state *G, const double *y)
 
 /* With offsets: b_A = Z_A'(kappa + Omega off) for the current omega
  * (glm.h bsl_glm_redraw_omega), every atom's x_j'(kappa + Omega off)
- * (O(n m), once per class block), and the factor. */
-static int retarget(glm_state *G)
+ * (O(n m), once per class block); retarget then refactorises. */
+static void pseudo_targets(glm_state *G)
 {
     const size_t n = G->n;
     G->sum_kappa = 0;
@@ -180,6 +180,11 @@ static int retarget(glm_state *G)
     }
     G->b[0] = G->sum_kappa;
     for (size_t a = 0; a < G->k; a++) G->b[a + 1] = G->xk[G->active[a]];
+}
+
+static int retarget(glm_state *G)
+{
+    pseudo_targets(G);
     return refactor(G);
 }
 
@@ -592,6 +597,14 @@ int bsl_glm_redraw_omega(void *st, gsl_rng *r, const double *off)
     for (size_t i = 0; i < n; i++) G->omega[i] = bsl_pg_draw(r, G->col[i] - off[i]);
     weigh_columns(G);
     return retarget(G);
+}
+
+void bsl_glm_restore_offsets(void *st, const double *off)
+{
+    glm_state *G = st;
+    G->has_off = 1;
+    memcpy(G->off, off, G->n * sizeof(double));
+    pseudo_targets(G);
 }
 
 void bsl_glm_draw_theta(void *st, gsl_rng *r) { draw_theta(st, r); }

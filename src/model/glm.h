@@ -101,6 +101,13 @@ int bsl_glm_set_omega(void *st, const double *omega);
  * refactorise. From then on the score is log p(y_c, omega | A) with
  * pseudo-targets kappa + Omega off: b_A = Z_A'(kappa + Omega off). */
 int bsl_glm_redraw_omega(void *st, gsl_rng *r, const double *off);
+/* A checkpoint's state (model.h state_load) holds no offsets: put back the
+ * offsets of the class block under way, the pseudo-targets kappa + Omega
+ * off and b_A from them, by bsl_glm_redraw_omega's arithmetic, keeping the
+ * loaded factor, z and score as they are (a refactorisation would round
+ * differently from the incremental factor the run had), so that the block
+ * continues bit for bit (rj_multinomial.c). */
+void bsl_glm_restore_offsets(void *st, const double *off);
 /* theta | A, omega, y ~ N(P_A^-1 b_A, P_A^-1) into the state (bsl_glm_theta). */
 void bsl_glm_draw_theta(void *st, gsl_rng *r);
 /* eta = Z_A theta (n) for the last theta drawn, without the offset. */

@@ -20,74 +20,228 @@
  * a threaded BLAS: the chains call this from inside their own threads, and
  * the result must not depend on the thread count.
  *
- * Memory: BSL_GRAM_ROW_CACHE_BYTES per model (m doubles per row; at m =
- * 10^5 that is 80 rows, far above the k of a sparse posterior), plus one
- * column of n doubles. Least recently used rows are evicted.
+ * Shared. The chains of a fit visit the same few atoms (the posterior's
+ * active sets), so one cache per design serves them all: at p = 20000,
+ * n = 1000 a row is 160 MB of X read (about 12 ms), and with a cache per
+ * chain each of the 4 chains paid 100-139 of them. A mutex guards the
+ * index; a row is computed outside it (other threads wait on a condition
+ * only for that row) and pinned while a model copies from it.
+ *
+ * Memory: the design's --gram-memory budget (the one the dense Gram would
+ * have used), m doubles per row, at least BSL_GRAM_ROWS_MIN rows: at
+ * m = 20000 and 256 MB that is 1600 rows, at m = 10^5 320, far above the k
+ * of a sparse posterior. Least recently used unpinned rows are evicted.
  */
 #include "gram_rows.h"
+#include "design.h"
 #include "../linalg/linalg.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
+
+struct bsl_gram_rows {
+    mtx_t mu;
+    cnd_t ready_cv;        /* a row finished computing */
+    size_t n, m, slots;
+    long *slot_of;         /* m: the slot holding atom a's row, -1 = none */
+    long *atom;            /* slots: the atom of each row, -1 = empty */
+    unsigned long *used;   /* slots: last use (least-recently-used eviction) */
+    unsigned *pins;        /* slots: models copying from the row */
+    unsigned char *ready;  /* slots: 0 while the row is being computed */
+    unsigned long clock;
+    double *rows;          /* slots x m */
+    size_t computed;       /* rows computed so far (misses) */
+};
+
+bsl_gram_rows *bsl_gram_rows_create(size_t n, size_t m, size_t budget)
+{
+    bsl_gram_rows *R = calloc(1, sizeof *R);
+    if (!R) return NULL;
+    R->n = n;
+    R->m = m;
+    R->slots = BSL_MIN(m, BSL_MAX((size_t)BSL_GRAM_ROWS_MIN, budget / (8 * BSL_MAX(m, (size_t)1))));
+    R->slot_of = malloc(BSL_MAX(m, (size_t)1) * sizeof *R->slot_of);
+    R->atom = malloc(BSL_MAX(R->slots, (size_t)1) * sizeof *R->atom);
+    R->used = calloc(BSL_MAX(R->slots, (size_t)1), sizeof *R->used);
+    R->pins = calloc(BSL_MAX(R->slots, (size_t)1), sizeof *R->pins);
+    R->ready = malloc(BSL_MAX(R->slots, (size_t)1));
+    /* untouched pages cost no memory until their rows are computed */
+    R->rows = malloc(BSL_MAX(R->slots * m, (size_t)1) * sizeof *R->rows);
+    const int locks = mtx_init(&R->mu, mtx_plain) == thrd_success;
+    const int cv = locks && cnd_init(&R->ready_cv) == thrd_success;
+    if (!R->slot_of || !R->atom || !R->used || !R->pins || !R->ready || !R->rows || !cv) {
+        if (locks) mtx_destroy(&R->mu);
+        free(R->slot_of);
+        free(R->atom);
+        free(R->used);
+        free(R->pins);
+        free(R->ready);
+        free(R->rows);
+        free(R);
+        return NULL;
+    }
+    for (size_t j = 0; j < m; j++) R->slot_of[j] = -1;
+    for (size_t s = 0; s < R->slots; s++) {
+        R->atom[s] = -1;
+        R->ready[s] = 1;
+    }
+    return R;
+}
 
 void bsl_gram_rows_free(bsl_gram_rows *R)
 {
+    if (!R) return;
+    cnd_destroy(&R->ready_cv);
+    mtx_destroy(&R->mu);
+    free(R->slot_of);
     free(R->atom);
     free(R->used);
+    free(R->pins);
+    free(R->ready);
     free(R->rows);
-    free(R->col);
-    free(R->raw);
-    memset(R, 0, sizeof *R);
+    free(R);
 }
 
-static int alloc_rows(bsl_gram_rows *R, const bsl_design *D)
-{
-    const size_t m = D->m;
-    R->slots = BSL_MAX((size_t)2, BSL_MIN(m, BSL_GRAM_ROW_CACHE_BYTES / (8 * BSL_MAX(m, (size_t)1))));
-    R->atom = malloc(R->slots * sizeof *R->atom);
-    R->used = calloc(R->slots, sizeof *R->used);
-    R->rows = malloc(R->slots * m * sizeof *R->rows);
-    R->col = malloc(D->n * sizeof *R->col);
-    R->raw = malloc(D->n * sizeof *R->raw);
-    if (!R->atom || !R->used || !R->rows || !R->col || !R->raw) {
-        bsl_gram_rows_free(R);
-        return BASEL_ENOMEM;
-    }
-    for (size_t s = 0; s < R->slots; s++) R->atom[s] = -1;
-    return BASEL_OK;
-}
-
-/* row[j] = x_j' b_a for every atom j, b_a = P x_a (see above). */
-static void compute_row(bsl_gram_rows *R, const bsl_design *D, size_t a, double *row)
+/* row[j] = x_j' b_a for every atom j, b_a = P x_a (see above); col and raw
+ * n doubles of scratch. */
+static void compute_row(const bsl_design *D, size_t a, double *row, double *col, double *raw)
 {
     const size_t n = D->n, m = D->m;
-    bsl_design_column(D, a, R->col);
+    bsl_design_column(D, a, col);
     if (D->dict && D->dict->kind == BSL_BASIS_LINEAR && D->X) {
-        bsl_dots(R->col, D->X, n, m, n, row); /* atom j is input column j */
+        bsl_dots(col, D->X, n, m, n, row); /* atom j is input column j */
         return;
     }
     for (size_t j = 0; j < m; j++) {
-        bsl_design_raw_column(D, j, R->raw);
-        row[j] = bsl_dot(R->raw, R->col, n);
+        bsl_design_raw_column(D, j, raw);
+        row[j] = bsl_dot(raw, col, n);
     }
 }
 
-const double *bsl_gram_row(bsl_gram_rows *R, const bsl_design *D, size_t a)
+/* The least recently used slot no model is copying from, or -1. */
+static long victim_of(const bsl_gram_rows *R)
 {
-    if (!R->rows && alloc_rows(R, D)) return NULL;
-    size_t victim = 0;
-    R->clock++;
-    for (size_t s = 0; s < R->slots; s++) {
-        if (R->atom[s] == (long)a) {
-            R->used[s] = R->clock;
-            return R->rows + s * D->m;
-        }
-        if (R->used[s] < R->used[victim]) victim = s;
+    long v = -1;
+    for (size_t s = 0; s < R->slots; s++)
+        if (!R->pins[s] && R->ready[s] && (v < 0 || R->used[s] < R->used[v])) v = (long)s;
+    return v;
+}
+
+const double *bsl_gram_row_pin(bsl_gram_rows *R, const bsl_design *D, size_t a, size_t *slot)
+{
+    if (!R || a >= R->m || D->n != R->n) return NULL;
+    mtx_lock(&R->mu);
+    long s;
+    while ((s = R->slot_of[a]) >= 0 && !R->ready[s]) cnd_wait(&R->ready_cv, &R->mu); /* another thread computes it */
+    if (s >= 0) {
+        R->pins[s]++;
+        R->used[s] = ++R->clock;
+        mtx_unlock(&R->mu);
+        *slot = (size_t)s;
+        return R->rows + (size_t)s * R->m;
     }
-    double *row = R->rows + victim * D->m;
-    compute_row(R, D, a, row);
-    R->atom[victim] = (long)a;
-    R->used[victim] = R->clock;
+    if ((s = victim_of(R)) < 0) {
+        mtx_unlock(&R->mu);
+        return NULL;
+    }
+    if (R->atom[s] >= 0) R->slot_of[R->atom[s]] = -1;
+    R->atom[s] = (long)a;
+    R->slot_of[a] = s;
+    R->ready[s] = 0;
+    R->pins[s] = 1;
+    R->used[s] = ++R->clock;
     R->computed++;
+    mtx_unlock(&R->mu);
+    double *row = R->rows + (size_t)s * R->m, *col = malloc(2 * BSL_MAX(D->n, (size_t)1) * sizeof *col);
+    const int ok = col != NULL;
+    if (ok) compute_row(D, a, row, col, col + D->n);
+    free(col);
+    mtx_lock(&R->mu);
+    R->ready[s] = 1;
+    if (!ok) { /* no scratch: the slot goes back empty */
+        R->slot_of[a] = -1;
+        R->atom[s] = -1;
+        R->pins[s] = 0;
+        R->used[s] = 0;
+    }
+    cnd_broadcast(&R->ready_cv);
+    mtx_unlock(&R->mu);
+    *slot = (size_t)s;
+    return ok ? row : NULL;
+}
+
+void bsl_gram_row_unpin(bsl_gram_rows *R, size_t slot)
+{
+    mtx_lock(&R->mu);
+    R->pins[slot]--;
+    mtx_unlock(&R->mu);
+}
+
+size_t bsl_gram_rows_computed(const bsl_gram_rows *R)
+{
+    return R ? R->computed : 0;
+}
+
+void bsl_cand_free(bsl_cand *K)
+{
+    free(K->atoms);
+    free(K->atom);
+    free(K->used);
+    free(K->rows);
+    free(K->col);
+    free(K->slot_of);
+    memset(K, 0, sizeof *K);
+}
+
+int bsl_cand_init(bsl_cand *K, const bsl_design *D, const size_t *C, size_t nC)
+{
+    memset(K, 0, sizeof *K);
+    K->slots = BSL_CAND_ROWS;
+    K->atoms = malloc(nC * sizeof *K->atoms);
+    K->atom = malloc(K->slots * sizeof *K->atom);
+    K->used = calloc(K->slots, sizeof *K->used);
+    K->rows = malloc(K->slots * nC * sizeof *K->rows);
+    K->col = malloc(2 * BSL_MAX(D->n, (size_t)1) * sizeof *K->col);
+    K->slot_of = malloc(BSL_MAX(D->m, (size_t)1) * sizeof *K->slot_of);
+    if (!K->atoms || !K->atom || !K->used || !K->rows || !K->col || !K->slot_of) {
+        bsl_cand_free(K);
+        return BASEL_ENOMEM;
+    }
+    K->raw = K->col + D->n;
+    memcpy(K->atoms, C, nC * sizeof *C);
+    K->n = nC;
+    for (size_t s = 0; s < K->slots; s++) K->atom[s] = -1;
+    for (size_t j = 0; j < D->m; j++) K->slot_of[j] = -1;
+    return BASEL_OK;
+}
+
+const double *bsl_cand_row(bsl_cand *K, const bsl_design *D, size_t a)
+{
+    K->clock++;
+    const long at = K->slot_of[a];
+    if (at >= 0) {
+        K->used[at] = K->clock;
+        return K->rows + (size_t)at * K->n;
+    }
+    size_t victim = 0;
+    for (size_t s = 1; s < K->slots; s++)
+        if (K->used[s] < K->used[victim]) victim = s;
+    double *row = K->rows + victim * K->n;
+    const size_t n = D->n;
+    bsl_design_column(D, a, K->col); /* b_a = P x_a; b_a' b_j = x_j' b_a (above) */
+    const int linear = D->dict && D->dict->kind == BSL_BASIS_LINEAR && D->X;
+    for (size_t c = 0; c < K->n; c++) {
+        const double *xj = K->raw;
+        if (linear)
+            xj = D->X + K->atoms[c] * n;
+        else
+            bsl_design_raw_column(D, K->atoms[c], K->raw);
+        row[c] = bsl_dot(xj, K->col, n);
+    }
+    if (K->atom[victim] >= 0) K->slot_of[K->atom[victim]] = -1;
+    K->atom[victim] = (long)a;
+    K->slot_of[a] = (long)victim;
+    K->used[victim] = K->clock;
     return row;
 }

@@ -6,6 +6,7 @@
  * pos[active[i]] == i.
  */
 #include "model.h"
+#include "gram_rows.h"
 #include "../linalg/rank1.h"
 
 #include <math.h>
@@ -40,8 +41,8 @@ void bsl_model_free(bsl_model *M)
     free(M->sw_z);
     free(M->sw_g);
     bsl_chol_free(&M->sw_chol);
-    bsl_gram_rows_free(&M->grow);
     free(M->rb_atoms);
+    bsl_cand_free(&M->cand);
     free(M);
 }
 
@@ -135,7 +136,7 @@ static int create(bsl_model **out, const bsl_design *D, const bsl_atom_source *s
     }
     /* add_scores' list of dormant atoms (the design's own atoms; NULL: atom
      * by atom) */
-    if (!src) M->rb_atoms = malloc(M->m * sizeof *M->rb_atoms + 1);
+    if (!src) M->rb_atoms = malloc(2 * M->m * sizeof *M->rb_atoms + 1); /* and candidate_scores' at */
     for (size_t j = 0; j < M->m; j++) M->pos[j] = -1;
     for (size_t o = 0; o < c; o++) {
         M->g_o[o] = prior->g;
@@ -458,49 +459,26 @@ static double screen_floor(const bsl_model *M, double within, double qd_best)
     return yy - rss_max;
 }
 
-void bsl_model_add_scores(bsl_model *M, double *out, double within)
+/* The scoring core of add_scores and candidate_scores: the r atoms J[a]
+ * (dormant and usable), the row of active atom i read at at[a] of row_of
+ * (i) (a Gram row, or a candidate row); out[oi[a]] <- score of J[a] (-inf:
+ * cannot enter). Returns nonzero when a row cannot be had (the caller then
+ * scores atom by atom); out is then partly written. */
+typedef const double *(*row_fn)(bsl_model *M, size_t i, size_t *slot);
+typedef void (*unrow_fn)(bsl_model *M, size_t slot);
+static int batch_scores(bsl_model *M, const size_t *J, const size_t *at, const size_t *oi, size_t r, row_fn row_of,
+                        unrow_fn unrow, double *out, double within)
 {
-    const size_t m = M->m, k = M->k, c = M->c, ld = M->kmax + 1, cap = M->chol.cap;
-    const int sourced = M->src.column || M->src.gram;
-    size_t r = 0;
-    for (size_t j = 0; j < m; j++) {
-        out[j] = M->pos[j] >= 0 ? NAN : -INFINITY;
-        if (M->pos[j] < 0 && (sourced || M->D->usable[j])) r++;
-    }
-    if (k >= M->kmax || r == 0) return;
-    /* the screen keeps each candidate's qd (r doubles after V and U) */
-    const int screen = screen_floor(M, within, 0.0) > -INFINITY;
-    const size_t need = 2 * k * r + (screen ? r : 0);
-    if (!sourced && M->rb_cap < need) {
-        double *w = realloc(M->rb_work, need * sizeof *w);
-        if (w) {
-            M->rb_work = w;
-            M->rb_cap = need;
-        }
-    }
-    if (sourced || M->rb_cap < need || !M->rb_atoms) {
-        for (size_t j = 0; j < m; j++)
-            if (M->pos[j] < 0) out[j] = bsl_model_try_add(M, j);
-        return;
-    }
-    M->trial_j = -1;
+    const size_t k = M->k, c = M->c, ld = M->kmax + 1, cap = M->chol.cap;
     double *V = M->rb_work, *U = V + k * r, *Q = U + k * r, qbest = -INFINITY;
-    size_t *J = M->rb_atoms;
-    const double *G = M->D->G;
-    r = 0;
-    for (size_t j = 0; j < m; j++)
-        if (M->pos[j] < 0 && M->D->usable[j]) J[r++] = j;
+    const int screen = screen_floor(M, within, 0.0) > -INFINITY;
     for (size_t i = 0; i < k; i++) { /* row i: the active atom's cross products */
-        /* G symmetric: column = row; a streaming design's from the model's
-         * cache of Gram rows (gram_rows.c) */
-        const double *Gi = G ? G + M->active[i] * M->D->m : bsl_gram_row(&M->grow, M->D, M->active[i]);
+        size_t slot = 0;
+        const double *Gi = row_of(M, i, &slot);
+        if (!Gi) return BASEL_ENOMEM;
         double *Vi = V + i * r;
-        if (!Gi) { /* no memory for the rows: atom by atom */
-            for (size_t j = 0; j < m; j++)
-                if (M->pos[j] < 0) out[j] = bsl_model_try_add(M, j);
-            return;
-        }
-        for (size_t a = 0; a < r; a++) Vi[a] = Gi[J[a]];
+        for (size_t a = 0; a < r; a++) Vi[a] = Gi[at[a]];
+        if (unrow) unrow(M, slot);
     }
     for (size_t l = 0; l < k; l++) { /* forward substitution, L column l */
         const double *Ll = M->chol.L + l * cap;
@@ -523,6 +501,7 @@ void bsl_model_add_scores(bsl_model *M, double *out, double within)
     double *qd = M->trial_quad;
     for (size_t a = 0; a < r; a++) {
         const size_t j = J[a];
+        out[oi[a]] = -INFINITY;
         const double d = M->D->diag[j] + M->tau;
         double vv = 0;
         for (size_t i = 0; i < k; i++) vv += V[i * r + a] * V[i * r + a];
@@ -549,19 +528,110 @@ void bsl_model_add_scores(bsl_model *M, double *out, double within)
         if (screen) { /* scored below, once the best is known */
             Q[a] = qd[0];
             qbest = fmax(qbest, qd[0]);
-            out[j] = 0;
+            out[oi[a]] = 0;
             continue;
         }
-        out[j] = score_of(M, k + 1, reads_logdet(M) ? M->logdet + log(s) : M->logdet, qd);
+        out[oi[a]] = score_of(M, k + 1, reads_logdet(M) ? M->logdet + log(s) : M->logdet, qd);
     }
-    if (!screen) return;
+    if (!screen) return BASEL_OK;
     const double floor = screen_floor(M, within, qbest);
     for (size_t a = 0; a < r; a++) {
-        const size_t j = J[a];
-        if (out[j] == -INFINITY) continue; /* cannot enter */
+        if (out[oi[a]] == -INFINITY) continue; /* cannot enter */
         qd[0] = Q[a];
-        out[j] = Q[a] >= floor ? score_of(M, k + 1, M->logdet, qd) : -INFINITY;
+        out[oi[a]] = Q[a] >= floor ? score_of(M, k + 1, M->logdet, qd) : -INFINITY;
     }
+    return BASEL_OK;
+}
+
+/* room for batch_scores' blocks over r atoms: 2 k x r, and r for the screen */
+static int batch_room(bsl_model *M, size_t r)
+{
+    const size_t need = 2 * M->k * r + r;
+    if (M->rb_cap >= need) return BASEL_OK;
+    double *w = realloc(M->rb_work, need * sizeof *w);
+    if (!w) return BASEL_ENOMEM;
+    M->rb_work = w;
+    M->rb_cap = need;
+    return BASEL_OK;
+}
+
+/* Row i of G_{A,.}: the dense Gram's, or the design's shared cache (pinned). */
+static const double *gram_row_of(bsl_model *M, size_t i, size_t *slot)
+{
+    const size_t a = M->active[i];
+    return M->D->G ? M->D->G + a * M->D->m : bsl_gram_row_pin(M->D->rows, M->D, a, slot);
+}
+static void gram_row_done(bsl_model *M, size_t slot)
+{
+    if (!M->D->G) bsl_gram_row_unpin(M->D->rows, slot);
+}
+
+void bsl_model_add_scores(bsl_model *M, double *out, double within)
+{
+    const size_t m = M->m, k = M->k;
+    const int sourced = M->src.column || M->src.gram;
+    size_t r = 0;
+    for (size_t j = 0; j < m; j++) {
+        out[j] = M->pos[j] >= 0 ? NAN : -INFINITY;
+        if (M->pos[j] < 0 && (sourced || M->D->usable[j])) r++;
+    }
+    if (k >= M->kmax || r == 0) return;
+    size_t *J = M->rb_atoms;
+    if (!sourced && J && batch_room(M, r) == BASEL_OK) {
+        M->trial_j = -1;
+        r = 0;
+        for (size_t j = 0; j < m; j++)
+            if (M->pos[j] < 0 && M->D->usable[j]) J[r++] = j;
+        if (batch_scores(M, J, J, J, r, gram_row_of, gram_row_done, out, within) == BASEL_OK) return;
+    }
+    for (size_t j = 0; j < m; j++) /* atom by atom */
+        if (M->pos[j] < 0) out[j] = bsl_model_try_add(M, j);
+}
+
+/* Candidate rows: G_{a,C} for the candidate list C, from the dense Gram or
+ * computed (O(n |C|)) into the model's own small cache. */
+static const double *cand_row_of(bsl_model *M, size_t i, size_t *slot)
+{
+    (void)slot;
+    const size_t a = M->active[i];
+    bsl_cand *K = &M->cand;
+    if (M->D->G) { /* gather from the dense Gram: no cache */
+        const double *G = M->D->G + a * M->D->m;
+        double *row = K->rows; /* slot 0 is scratch on a dense design */
+        for (size_t c = 0; c < K->n; c++) row[c] = G[K->atoms[c]];
+        return row;
+    }
+    return bsl_cand_row(K, M->D, a);
+}
+
+int bsl_model_set_candidates(bsl_model *M, const size_t *C, size_t nC)
+{
+    bsl_cand_free(&M->cand);
+    if (nC == 0) return BASEL_OK;
+    if (M->src.column || M->src.gram || !M->rb_atoms) return BASEL_EINVAL;
+    return bsl_cand_init(&M->cand, M->D, C, nC);
+}
+
+void bsl_model_candidate_scores(bsl_model *M, double *out, double within)
+{
+    const bsl_cand *K = &M->cand;
+    const size_t nC = K->n, k = M->k;
+    size_t r = 0;
+    size_t *J = M->rb_atoms, *at = J + nC; /* rb_atoms has room for 2 m >= 2 nC */
+    for (size_t c = 0; c < nC; c++) {
+        const size_t j = K->atoms[c];
+        out[c] = M->pos[j] >= 0 ? NAN : -INFINITY;
+        if (M->pos[j] < 0 && M->D->usable[j]) {
+            J[r] = j;
+            at[r++] = c;
+        }
+    }
+    if (k >= M->kmax || r == 0) return;
+    M->trial_j = -1;
+    if (batch_room(M, r) == BASEL_OK &&
+        batch_scores(M, J, at, at, r, cand_row_of, NULL, out, within) == BASEL_OK)
+        return;
+    for (size_t a = 0; a < r; a++) out[at[a]] = bsl_model_try_add(M, J[a]); /* atom by atom */
 }
 
 /* try_swap's score from the explicit inverse B = A^{-1}, O(k^2) in one

@@ -265,8 +265,8 @@ typedef struct bsl_model {
     double *work;        /* kmax * (c + 2) scratch */
     double *rb_work;     /* add_scores: 2 k x r blocks, grown on demand */
     size_t rb_cap;       /* doubles in rb_work */
-    size_t *rb_atoms;    /* m: add_scores' dormant atoms (NULL: atom by atom) */
-    bsl_gram_rows grow;  /* streaming only: add_scores' rows of the Gram matrix */
+    size_t *rb_atoms;    /* 2 m: add_scores' dormant atoms (NULL: atom by atom) */
+    bsl_cand cand;       /* candidate_scores' list and rows (n = 0: none) */
     bsl_chol sw_chol;    /* try_swap: scratch copy of the factor, */
     double *sw_z, *sw_g; /* of z and of the cross products (allocated on first use) */
     size_t swaps_inv;    /* try_swap scores taken from the explicit inverse (a count for tests) */
@@ -299,6 +299,13 @@ int bsl_model_add(bsl_model *M, size_t j);
  * the cached Gram rows. within: INFINITY, or screen as the table's
  * add_scores says (the g-prior with one output; the others score all). */
 void bsl_model_add_scores(bsl_model *M, double *out, double within);
+/* A fixed list of candidate atoms C (nC of them; 0: none) for
+ * candidate_scores, which then scores them alone: out[c] for C[c], as
+ * add_scores does, O(k^2 |C|) per call plus O(n |C|) per atom the first
+ * time it is active (gram_rows.h bsl_cand). BASEL_EINVAL on a model whose
+ * atoms come from a source, BASEL_ENOMEM. */
+int bsl_model_set_candidates(bsl_model *M, const size_t *C, size_t nC);
+void bsl_model_candidate_scores(bsl_model *M, double *out, double within);
 /* Score of the set with the active atom i replaced by j, model unchanged
  * (-inf when j cannot enter the set without i; NAN when out of memory),
  * O(k^2): from the explicit inverse on well-conditioned sets when the
@@ -402,6 +409,11 @@ typedef struct bsl_model_ops {
      * below the best one's may come back -inf (informed proposals, where
      * its weight would be below exp(-within)) */
     void (*add_scores)(void *st, double *out, double within);
+    /* may be NULL (no candidate sets: rj scores every atom): a fixed list
+     * of candidate atoms, and add_scores over them alone, out[c] for C[c]
+     * (bsl_model_set_candidates) */
+    int (*set_candidates)(void *st, const size_t *C, size_t nC);
+    void (*candidate_scores)(void *st, double *out, double within);
 
     /* may be NULL (nothing to draw): one Gibbs update of the nuisance
      * parameters given the active set (ridge: sigma^2 and lambda) */
@@ -500,6 +512,14 @@ static inline double bsl_cmodel_try_remove(bsl_cmodel *M, size_t j) { return M->
 void bsl_cmodel_add_scores(bsl_cmodel *M, size_t m, double *out);
 /* the same, but atoms more than `within` below the best may be -inf */
 void bsl_cmodel_add_scores_within(bsl_cmodel *M, size_t m, double *out, double within);
+/* whether the model takes a candidate list; set it (nC = 0: none); score
+ * its atoms alone, out[c] for C[c] (as add_scores_within) */
+static inline int bsl_cmodel_has_candidates(const bsl_cmodel *M) { return M->ops->candidate_scores != NULL; }
+int bsl_cmodel_set_candidates(bsl_cmodel *M, const size_t *C, size_t nC);
+static inline void bsl_cmodel_candidate_scores(bsl_cmodel *M, double *out, double within)
+{
+    M->ops->candidate_scores(M->st, out, within);
+}
 int bsl_cmodel_draw_nuisance(bsl_cmodel *M, gsl_rng *r);
 size_t bsl_cmodel_nuisance(const bsl_cmodel *M, double *vals, const char *const **names);
 /* BASEL_EINVAL when the model has none to set */

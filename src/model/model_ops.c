@@ -104,6 +104,11 @@ void bsl_cmodel_add_scores(bsl_cmodel *M, size_t m, double *out)
     bsl_cmodel_add_scores_within(M, m, out, INFINITY);
 }
 
+int bsl_cmodel_set_candidates(bsl_cmodel *M, const size_t *C, size_t nC)
+{
+    return M->ops->set_candidates ? M->ops->set_candidates(M->st, C, nC) : BASEL_EINVAL;
+}
+
 int bsl_cmodel_draw_nuisance(bsl_cmodel *M, gsl_rng *r)
 {
     return M->ops->draw_nuisance ? M->ops->draw_nuisance(M->st, r) : BASEL_OK;
@@ -350,6 +355,11 @@ static int gauss_add_row(void *st, const double *b, const double *y) { return bs
 static void gauss_drop_scores(void *st, double *out) { bsl_model_drop_scores(st, out); }
 static double gauss_try_remove(void *st, size_t j) { return bsl_model_drop_score(st, j); }
 static void gauss_add_scores(void *st, double *out, double within) { bsl_model_add_scores(st, out, within); }
+static int gauss_set_candidates(void *st, const size_t *C, size_t nC) { return bsl_model_set_candidates(st, C, nC); }
+static void gauss_candidate_scores(void *st, double *out, double within)
+{
+    bsl_model_candidate_scores(st, out, within);
+}
 static double gauss_try_swap(void *st, size_t out, size_t in) { return bsl_model_try_swap(st, out, in); }
 static void gauss_coef_mean(const void *st, double *beta) { bsl_model_coef_mean(st, beta); }
 static double gauss_sigma2(const void *st, size_t o) { return bsl_model_sigma2(st, o); }
@@ -407,6 +417,8 @@ const bsl_model_ops bsl_model_gauss = {
     .drop_scores = gauss_drop_scores,
     .try_remove = gauss_try_remove,
     .add_scores = gauss_add_scores,
+    .set_candidates = gauss_set_candidates,
+    .candidate_scores = gauss_candidate_scores,
     .draw_nuisance = gauss_draw_nuisance,
     .nuisance = gauss_nuisance,
     .set_nuisance = gauss_set_nuisance,

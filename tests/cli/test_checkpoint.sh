@@ -3,7 +3,7 @@
 # random moments and restarted from its last checkpoint each time writes a
 # FIT.json (and draws) byte-identical to the uninterrupted run's, for every
 # MCMC method (bd, rj, ssvs, mixture, anneal, rbf; bd, rj and ssvs also with
-# --family binomial); SIGINT
+# --family binomial, rj with --family multinomial); SIGINT
 # stops with exit status 3 and the state saved; checkpoints of another run,
 # damaged files and methods that cannot checkpoint are refused.
 # Usage: test_checkpoint.sh path/to/basel [seed]
@@ -52,6 +52,9 @@ kill_resume bd_ridge data/regression/sinc_vermaak_train.csv --target y --inputs 
 kill_resume bd_stream data/regression/sinc_vermaak_train.csv --target y --inputs x --basis gauss:r=1.6 \
     --gram-memory 1 --method bd --iter 800 --seed 23
 kill_resume rj $L --method rj --iter 100000 --seed 13
+# informed moves with a candidate set after burn-in (rj_informed.c): the
+# burn-in's weights are in the state, and a restarted chain rebuilds its set
+kill_resume rj_candidates $L --method rj --proposal informed --rj-candidates 5 --iter 60000 --burn 6000 --seed 27
 kill_resume ssvs $L --method ssvs --prior ssvs:collapsed=0 --iter 20000 --seed 17
 kill_resume ssvs_collapsed $L --method ssvs --prior ssvs:collapsed=1 --iter 2000 --seed 18
 kill_resume mixture data/classification/pima_tr.csv --method mixture --iter 1500 --burn 300 --seed 19
@@ -62,6 +65,9 @@ kill_resume bd_binomial data/classification/pima_tr.csv --target class --family 
     --seed 26
 kill_resume ssvs_binomial data/classification/pima_tr.csv --target class --family binomial --method ssvs --iter 8000 \
     --seed 27
+# multinomial (one Polya-Gamma block per class): the state holds every class's model, eta, the offsets of the
+# block under way (a restart without them differs), the predictive draws
+kill_resume rj_multinomial data/classification/wine.csv --target class --family multinomial --iter 40000 --seed 28
 S=data/regression/sinc_vermaak_train.csv
 kill_resume anneal $S --target y --inputs x --method anneal --iter 30000 --seed 21
 kill_resume rbf $S --target y --inputs x --method rbf --iter 10000 --seed 22
@@ -82,6 +88,21 @@ r=()
 [ -f "$T/d.ckpt" ] && r=(--restart "$T/d.ckpt")
 expect 0 "" -- "$BASEL" fit $L --method bd --iter 20000 --seed 14 --quiet -o "$T/d.json" --draws "$T/d.csv" "${r[@]}"
 if cmp -s "$T/d.ref.csv" "$T/d.csv" && cmp -s "$T/d.ref.json" "$T/d.json"; then ok; else bad "draws differ after restart"; fi
+
+# the same with --family multinomial: its draws (the joint models) are kept in the checkpoint too
+W=data/classification/wine.csv
+"$BASEL" fit $W --target class --family multinomial --iter 20000 --seed 29 --quiet -o "$T/dm.ref.json" --draws "$T/dm.ref.csv"
+"$BASEL" fit $W --target class --family multinomial --iter 20000 --seed 29 --quiet -o "$T/dm.json" --draws "$T/dm.csv" \
+    --checkpoint "$T/dm.ckpt" --checkpoint-every 0.05 &
+pid=$!
+sleep 0.3
+kill -9 $pid 2> /dev/null
+wait $pid 2> /dev/null
+r=()
+[ -f "$T/dm.ckpt" ] && r=(--restart "$T/dm.ckpt")
+expect 0 "" -- "$BASEL" fit $W --target class --family multinomial --iter 20000 --seed 29 --quiet -o "$T/dm.json" \
+    --draws "$T/dm.csv" "${r[@]}"
+if cmp -s "$T/dm.ref.csv" "$T/dm.csv" && cmp -s "$T/dm.ref.json" "$T/dm.json"; then ok; else bad "multinomial draws differ after restart"; fi
 
 # SIGINT: stop at a block, save, exit 3; the restart finishes the same fit
 "$BASEL" fit $L --method rj --iter 2000000 --seed 15 --quiet -o "$T/i.json" --checkpoint "$T/i.ckpt" \

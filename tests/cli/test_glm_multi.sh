@@ -7,8 +7,8 @@
 # each --model; enumeration agrees with rj; the same seed gives the same file whatever the threads; and
 # bad input is refused with exit status 2 and a message naming the place:
 # two levels, a binomial fit of three, an empty class, a method without
-# the model, a Gaussian prior, --draws, informed moves; no output file is
-# left behind.
+# the model, a Gaussian prior, --max-time, informed moves; no output file
+# is left behind. --draws keeps the chain's joint models.
 source "$(dirname "$0")/lib.sh" "$1"
 D=data/classification/wine.csv
 # every third row, 4 inputs and the class: all three classes, a fast run
@@ -74,12 +74,31 @@ expect 2 "refuses \(C - 1\) m = 26 > 20; use --method rj" \
     -- "$BASEL" fit "$D" --family multinomial --method enumerate -o "$T/f.json"
 expect 2 "--prior g: a GLM \(--family binomial, multinomial or poisson\) takes --prior normal" \
     -- "$BASEL" fit "$T/small.csv" --family multinomial --method rj --prior g -o "$T/f.json"
-expect 2 "--family multinomial: no --draws" \
-    -- "$BASEL" fit "$T/small.csv" --family multinomial --method rj --draws "$T/d.csv" -o "$T/f.json"
+expect 2 "--family multinomial: no --max-time" \
+    -- "$BASEL" fit "$T/small.csv" --family multinomial --method rj --max-time 10 -o "$T/f.json"
 expect 2 "--family multinomial: no --proposal informed" \
     -- "$BASEL" fit "$T/small.csv" --family multinomial --method rj --proposal informed -o "$T/f.json"
 expect 1 "" -- test -e "$T/f.json"
-expect 2 "a --family multinomial fit has no coefficient table yet" -- "$BASEL" coef "$T/r.json"
+# the coefficient table: one row per class besides the reference and term (test_glm_multi_coef.sh checks its numbers)
+expect 0 "^3:proline,class," -- "$BASEL" coef "$T/r.json" -o -
+# --draws: one row per kept move, the joint atoms' 0/1 columns; their means are the visit frequencies, within
+# the fit's reported largest gap between those and its Rao-Blackwellised PIPs; the fit is the one without --draws
+expect 0 "" -- "$BASEL" fit "$T/small.csv" --family multinomial --method rj --iter 6000 --seed 2 --quiet -o "$T/rd.json" \
+    --draws "$T/draws.csv"
+expect 0 "" -- cmp "$T/r.json" "$T/rd.json"
+expect 0 "draws are the chain" -- /usr/bin/python3 -c "
+import csv, json, re, sys
+r = json.load(open('$T/r.json'))
+rows = list(csv.reader(l for l in open('$T/draws.csv') if not l.startswith('#')))
+head, rows = rows[0], rows[1:]
+names = [a['name'] for a in r['atoms']]
+ok = head == ['chain', 'size'] + names and len(rows) == 4 * 6000
+gap = float(re.search(r'max \|rb - frequency\| ([0-9.]+)', r['diagnostics']['note']).group(1))
+freq = [sum(int(x[2 + a]) for x in rows) / len(rows) for a in range(len(names))]
+ok = ok and all(abs(f - p) <= gap + 1e-9 for f, p in zip(freq, r['pip']))
+ok = ok and all(int(x[1]) == sum(int(v) for v in x[2:]) for x in rows)
+print('draws are the chain (%d rows, largest |frequency - pip| %.4f, gap %.4f)' % (len(rows), max(abs(f - p) for f, p in zip(freq, r['pip'])), gap)
+      if ok else 'bad draws: %s %d' % (head[:4], len(rows))); sys.exit(0 if ok else 1)"
 # the same seed gives the same file whatever the threads
 expect 0 "" -- "$BASEL" fit "$T/small.csv" --family multinomial --method rj --iter 2000 --seed 3 --threads 1 --quiet -o "$T/t1.json"
 expect 0 "" -- "$BASEL" fit "$T/small.csv" --family multinomial --method rj --iter 2000 --seed 3 --threads 2 --quiet -o "$T/t2.json"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# test_glm_poisson.sh: --family poisson (enumerate, rj, bd; docs/GLM.md) on
+# test_glm_poisson.sh: --family poisson (enumerate, rj, bd, ssvs; docs/GLM.md) on
 # data/count/quine.csv. The exact answer: on its first 30 rows with the one
 # input lrn_sl and a uniform model prior, PIP = Z1 / (Z0 + Z1), Z the
 # marginal likelihoods int prod Poisson(y | e^psi) N(alpha; 0, 10^2)
@@ -8,7 +8,8 @@
 # is far below 1e-6); enumeration's importance-sampling estimate must be
 # within p (1 - p) (e^{2 D} - 1) + 1e-6 of it, D = 5 x the standard error
 # it reports. Then: predictions are counts with intervals, bad counts and
-# ssvs are refused, and rj's and bd's PIPs agree with enumeration's.
+# a method without the model are refused, and rj's, bd's and ssvs's PIPs
+# agree with enumeration's.
 source "$(dirname "$0")/lib.sh" "$1"
 D=data/count/quine.csv
 head -31 $D > "$T/q30.csv"
@@ -52,15 +53,15 @@ expect 2 "frac.csv:3: target column 'days': 2.5 is not a count" \
 awk -F, 'BEGIN { OFS = "," } NR == 4 { $7 = -1 } { print }' $D > "$T/neg.csv"
 expect 2 "neg.csv:4: target column 'days': -1 is not a count" \
     -- "$BASEL" fit "$T/neg.csv" --family poisson --method enumerate -o "$T/f.json"
-expect 2 "--family poisson: --method ssvs has no poisson model \(it runs with --method enumerate, bd, rj\)" \
-    -- "$BASEL" fit $D --family poisson --method ssvs -o "$T/f.json"
+expect 2 "--family poisson: --method rbf has no poisson model \(it runs with --method enumerate, bd, rj, ssvs\)" \
+    -- "$BASEL" fit $D --family poisson --method rbf -o "$T/f.json"
 expect 1 "" -- test -e "$T/f.json"
-# rj and bd sample the posterior enumeration computes (the same scores,
+# rj, bd and ssvs sample the posterior enumeration computes (the same scores,
 # glm_exact.c): on the 30 rows and three inputs, their PIPs as the user reads
 # them within 0.02 of enumeration's (Monte Carlo error ~0.005 here), and
 # their predictions are counts with intervals
 expect 0 "" -- "$BASEL" fit "$T/q30.csv" --family poisson --method enumerate --inputs lrn_sl,age_f2,age_f3 --seed 2 -o "$T/e2.json"
-for m in rj bd; do
+for m in rj bd ssvs; do
     expect 0 "" -- "$BASEL" fit "$T/q30.csv" --family poisson --method $m --inputs lrn_sl,age_f2,age_f3 --seed 2 -o "$T/$m.json"
     expect 0 "" -- python3 -c "
 import json, sys

@@ -11,7 +11,8 @@
 #  - --max-time with 4 chains on 2 threads runs all 4 (each a share of the
 #    time): the fit pools 4 chains, not the 2 that started first.
 #  - rj's proposal: uniform at p = 15, informed above 1000 inputs, where its
-#    default iter is 2000 whatever d (settings.proposal, settings.iter).
+#    default iter is 10000 whatever d, and its burn-in 400 whatever iter
+#    (settings.proposal, settings.iter, settings.burn).
 #  - without --method: bd up to 1000 inputs, rj above (the same FIT.json as
 #    --method rj).
 source "$(dirname "$0")/lib.sh" "$1"
@@ -88,9 +89,13 @@ for i in range(200):
     x = [random.gauss(0, 1) for _ in range(1200)]
     print(','.join('%.3f' % v for v in x) + ',%.3f' % (x[0] - x[1] + random.gauss(0, 1)))" > "$T/w1200.csv"
 "$BASEL" fit "$T/w1200.csv" --method rj --burn 1 --seed 1 --quiet --max-time 1 -o "$T/w2.json" 2>/dev/null || true
-got=$(python3 -c "import json; s = json.load(open('$T/w2.json'))['settings']; print(s['proposal'], s['iter'])")
-if [ "$(cat "$T/prop")" = uniform ] && [ "$got" = "informed 2000" ]; then ok
-else bad "rj proposal: p = 15 $(cat "$T/prop"), p = 1200 '$got' (want informed 2000)"; fi
+got=$(python3 -c "import json; s = json.load(open('$T/w2.json'))['settings']; print(s['proposal'], s['iter'], s['burn'])")
+if [ "$(cat "$T/prop")" = uniform ] && [ "$got" = "informed 10000 1" ]; then ok
+else bad "rj proposal: p = 15 $(cat "$T/prop"), p = 1200 '$got' (want informed 10000 1: the user's --burn kept)"; fi
+"$BASEL" fit "$T/w1200.csv" --method rj --iter 50 --seed 1 --quiet -o "$T/w3.json" 2>/dev/null || true
+got=$(python3 -c "import json; s = json.load(open('$T/w3.json'))['settings']; print(s['iter'], s['burn'])")
+if [ "$got" = "50 400" ]; then ok
+else bad "rj informed at p = 1200 with --iter 50: '$got' (want 50 400: the burn-in does not follow iter)"; fi
 
 # no --method: bd up to 1000 inputs, rj above (registry.c bsl_default_method),
 # the same fit as --method rj; --inputs counts what is listed

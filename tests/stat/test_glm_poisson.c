@@ -1,6 +1,6 @@
 /*
  * test_glm_poisson.c: Poisson regression with variable selection
- * (--family poisson, --method rj and bd) over bsl_model_glm_exact, whose
+ * (--family poisson, --method rj, bd and ssvs) over bsl_model_glm_exact, whose
  * score of a subset is its marginal likelihood by importance sampling
  * (glm_exact.c), a fixed function of the subset and the seed. So rj's
  * chain targets exactly the posterior enumeration computes from the same
@@ -19,8 +19,11 @@
  * The samplers. R = 16 one-chain rj runs (seeds 1..R, Rao-Blackwellised
  * PIPs) and R with raw frequencies (seeds 101..), ITER moves after 1000
  * burn-in (fast 6000, full 60000), and R one-chain bd runs of ITER / 2
- * blocks (its Rao-Blackwellised time averages); every PIP and P(k) by
- * CHECK_MC at family-wise level 1e-3.
+ * blocks (its Rao-Blackwellised time averages), and R one-chain ssvs runs
+ * of ITER / M sweeps (M collapsed Gibbs flips each, from the same cached
+ * scores: a Gibbs sampler of the same discrete target; its
+ * Rao-Blackwellised PIPs); every PIP and P(k) by CHECK_MC at family-wise
+ * level 1e-3.
  */
 #include "check.h"
 #include "stat/mcse.h"
@@ -99,7 +102,7 @@ int main(void)
     int between = 0;
     for (size_t j = 0; j < M; j++) between += ex.pip[j] > 0.1 && ex.pip[j] < 0.9;
     CHECK(between >= 2, "the design leaves PIPs in doubt (%d between 0.1 and 0.9)", between);
-    mc_plan(1e-3, 2 * M + M + 1 + M + M + 1);
+    mc_plan(1e-3, 2 * M + M + 1 + M + M + 1 + M + M + 1);
     double rb[M][R], freq[M][R], size[M + 1][R];
     const double n_total = (double)R * (double)iter;
     if (!replicate(bsl_rj_run, &pb, iter, 1, "6", rb, size) && !replicate(bsl_rj_run, &pb, iter, 101, "0", freq, NULL)) {
@@ -130,6 +133,20 @@ int main(void)
             w = fmax(w, mc_family.last_error);
         }
         printf("  bd: max |mean - enumeration| %.4f\n", w);
+    }
+    /* ssvs on the same model: ITER / M sweeps of M flips (the moves rj makes) */
+    const size_t sweeps = iter / M;
+    if (!replicate(bsl_ssvs_run, &pb, sweeps, 301, NULL, rb, size)) {
+        double w = 0;
+        for (size_t j = 0; j < M; j++) {
+            CHECK_MC(rb[j], R, ex.pip[j], 0, (double)R * (double)sweeps, "ssvs PIP x%zu", j + 1);
+            w = fmax(w, mc_family.last_error);
+        }
+        for (size_t k = 0; k <= M; k++) {
+            CHECK_MC(size[k], R, ex.size_prob[k], 0, (double)R * (double)sweeps, "ssvs P(k = %zu)", k);
+            w = fmax(w, mc_family.last_error);
+        }
+        printf("  ssvs: max |mean - enumeration| %.4f\n", w);
     }
     mc_report();
     bsl_vs_result_free(&ex);

@@ -10,7 +10,8 @@
  * model prior on a dense Gram matrix; the g-prior with poisson:mean=3 and
  * hier (delta2 = 10) with beta-binomial(1, 1), both on a STREAMED design
  * (gram budget of one byte: the Gram rows come from the model's cache,
- * gram_rows.c). Each case runs R = 16 independent one-chain runs (seeds
+ * gram_rows.c); and the first and last again with a candidate set of 5
+ * atoms forced after burn-in (--rj-candidates 5). Each case runs R = 16 independent one-chain runs (seeds
  * 1..R) with the Rao-Blackwellised PIPs (the informed default, a pass every
  * 10 moves) and R more with raw frequencies and draws kept (rj-rb-every=0,
  * seeds 101..100+R), and checks every PIP (both estimators), every size
@@ -82,23 +83,31 @@ typedef struct cfg {
     const char *prior, *mprior;
     size_t budget;
     const char *label;
+    const char *cands; /* --rj-candidates (NULL: the default, auto) */
 } cfg;
 
+/* The last two force a candidate set of a third of the atoms after
+ * burn-in (rj_informed.c, "Candidate sets"): restricted adds, deletes,
+ * swaps and slot passes, and the uniform moves outside the set. */
 static const cfg cases[] = {
-    {"g", "uniform", (size_t)1 << 30, "dense"},
-    {"g", "poisson:mean=3", 1, "streamed"},
-    {"hier:delta2=10", "beta-binomial:a=1,b=1", 1, "streamed"},
+    {"g", "uniform", (size_t)1 << 30, "dense", NULL},
+    {"g", "poisson:mean=3", 1, "streamed", NULL},
+    {"hier:delta2=10", "beta-binomial:a=1,b=1", 1, "streamed", NULL},
+    {"g", "uniform", (size_t)1 << 30, "dense C=5", "5"},
+    {"hier:delta2=10", "beta-binomial:a=1,b=1", 1, "streamed C=5", "5"},
 };
 
 /* R one-chain informed runs; est_pip[j][r], est_size[k][r] (may be NULL),
  * est_top[t][r] the draw frequency of exact model t (may be NULL). */
 static int replicate(const bsl_vs_problem *pb, const bsl_vs_result *ex, unsigned long seed0, const char *rb_every,
-                     double est_pip[][R], double est_size[][R], double est_top[][R], const char *label)
+                     const char *cands, double est_pip[][R], double est_size[][R], double est_top[][R],
+                     const char *label)
 {
     basel_error err;
     bsl_params params = {0};
     bsl_params_set(&params, "proposal", "informed");
     if (rb_every) bsl_params_set(&params, "rj-rb-every", rb_every);
+    if (cands) bsl_params_set(&params, "rj-candidates", cands);
     for (size_t r = 0; r < R; r++) {
         bsl_run run = {.iter = iter, .burn = BURN, .thin = 1, .chains = 1, .seed = seed0 + r,
                        .keep_draws = est_top != NULL, .params = &params};
@@ -107,6 +116,8 @@ static int replicate(const bsl_vs_problem *pb, const bsl_vs_result *ex, unsigned
         CHECK(rc == BASEL_OK, "rj informed %s seed %lu: %s", label, seed0 + r, err.message);
         if (rc) return rc;
         CHECK(strstr(res.engine_note, "acceptance") != NULL, "%s: engine note '%s'", label, res.engine_note);
+        if (cands) /* the candidate set was used: the note says how large */
+            CHECK(strstr(res.engine_note, "candidates 5 of ") != NULL, "%s: engine note '%s'", label, res.engine_note);
         for (size_t j = 0; j < pb->D->m; j++) est_pip[j][r] = res.pip[j];
         if (est_size)
             for (size_t k = 0; k <= pb->kmax; k++) est_size[k][r] = res.size_prob[k];
@@ -140,8 +151,8 @@ static void one_case(const prob *p, const cfg *c)
     double rb[MAXM][R], freq[MAXM][R], size[MAXM + 1][R], top[TOPM][R];
     const double n_total = (double)R * (double)iter;
     if (!rc) bsl_modelset_sort(&ex.models);
-    if (!rc && p->d <= MAXM && !replicate(&s.pb, &ex, 1, NULL, rb, size, NULL, label) &&
-        !replicate(&s.pb, &ex, 101, "0", freq, NULL, top, label)) {
+    if (!rc && p->d <= MAXM && !replicate(&s.pb, &ex, 1, NULL, c->cands, rb, size, NULL, label) &&
+        !replicate(&s.pb, &ex, 101, "0", c->cands, freq, NULL, top, label)) {
         double w_rb = 0, w_f = 0, w_k = 0, w_t = 0, widest = 0;
         const double total = bsl_modelset_total(&ex.models);
         for (size_t j = 0; j < p->d; j++) {
@@ -176,8 +187,14 @@ static void bad_value(const prob *p)
     bsl_params_set(&params, "proposal", "informd");
     bsl_run run = {.iter = 10, .burn = 0, .thin = 1, .chains = 1, .seed = 1, .params = &params};
     bsl_vs_result res;
-    const int rc = bsl_rj_run(&s.pb, &run, &res, &err);
+    int rc = bsl_rj_run(&s.pb, &run, &res, &err);
     CHECK(rc == BASEL_EINVAL && strstr(err.message, "auto, uniform or informed"), "--proposal informd: %d '%s'", rc,
+          err.message);
+    if (rc == BASEL_OK) bsl_vs_result_free(&res);
+    bsl_params_set(&params, "proposal", "informed");
+    bsl_params_set(&params, "rj-candidates", "some");
+    rc = bsl_rj_run(&s.pb, &run, &res, &err);
+    CHECK(rc == BASEL_EINVAL && strstr(err.message, "auto, all or a count"), "--rj-candidates some: %d '%s'", rc,
           err.message);
     if (rc == BASEL_OK) bsl_vs_result_free(&res);
     unmake(&s);

@@ -89,6 +89,8 @@ typedef struct rj_settings {
     int informed;         /* --proposal: informed moves (rj_informed.c) or uniform */
     size_t sweep;         /* moves between nuisance draws and coefficient sums: m
                              (uniform), BSL_RJ_INFORMED_SWEEP (informed) */
+    size_t cand_keep;     /* informed: candidate sets after burn-in (fix_candidates):
+                             0 none, CAND_AUTO by weight, else the top cand_keep */
     /* per size k = 0 .. kmax + 1, filled once (rj_tables) from move_prob,
      * bsl_mprior_log and the Hastings terms below, so that a move reads
      * the same numbers without 3 x 3 weight lookups and two logarithms */
@@ -96,6 +98,16 @@ typedef struct rj_settings {
     double *p;            /* 3 per k: p_add(k), p_del(k), p_swap(k) */
     double *la, *ld;      /* log(p_add(k) / (m - k)), log(p_del(k) / k) */
 } rj_settings;
+
+#define CAND_AUTO SIZE_MAX
+/* --rj-candidates auto: an atom is a candidate when its weight in some
+ * burn-in pass reached this share of the pass (rj_informed.c, "Candidate
+ * sets"); at p = 20000 a typical null atom's share is ~1 / m = 5e-5 when
+ * the nulls dominate a pass, and the atoms of the posterior's blocks reach
+ * 1e-2 or more. Candidate sets are used when the burn-in had at least
+ * CAND_MIN_BURN moves and C holds at most half the atoms. */
+#define BSL_RJ_CAND_FLOOR 3e-4
+#define CAND_MIN_BURN 100
 
 /* An informed move scores all m atoms: a sweep of them is one move's work,
  * so the nuisance draws, coefficient sums and Rao-Blackwell passes (which
@@ -114,6 +126,10 @@ typedef struct rj_chain {
     size_t fen_top;         /* the largest power of 2 <= max(m, 1) */
     size_t *sorted;         /* kmax + 1: the active atoms in id order (the state's key) */
     size_t *slot_atoms;     /* kmax + 1: slot_pass's copy of them */
+    double *maxw;           /* m: burn-in's largest share of a pass per atom (cand_keep) */
+    size_t *cand_atoms;     /* m: the candidate set after burn-in */
+    long *cand_index;       /* m: an atom's place in it, -1 outside */
+    bsl_rj_cands cands;     /* n = 0: no candidate set (moves over all m atoms) */
     double n_rb;
     double *size_cnt;       /* kmax + 1 */
     double *coef;           /* m x c: sum of posterior means */
@@ -379,21 +395,32 @@ static void hook_commit(void *c)
     const rj_hook_ctx *x = c;
     flush_state(x->ch, x->st);
 }
+static void hook_seen(void *c, const double *sc, double sum)
+{
+    rj_chain *ch = ((rj_hook_ctx *)c)->ch;
+    const double f = 1.0 / sum;
+    for (size_t j = 0; j < ch->m; j++) ch->maxw[j] = fmax(ch->maxw[j], sc[j] * f);
+}
+static size_t hook_dormant(void *c, size_t nth) { return nth_inactive(((rj_hook_ctx *)c)->ch, nth); }
 
-static int step_informed(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st, int move)
+static int step_informed(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st, int move, int burning)
 {
     rj_hook_ctx x = {ch, pb, st};
-    const bsl_rj_hooks h = {&x, hook_prob, hook_add, hook_remove, hook_commit};
+    const bsl_rj_hooks h = {&x,       hook_prob,
+                            hook_add, hook_remove,
+                            hook_commit, burning && st->cand_keep ? hook_seen : NULL,
+                            hook_dormant};
     int accepted = 0;
-    const int rc = bsl_rj_informed_move(ch->M, ch->r, pb, move, ch->add_sc, &h, &accepted);
-    ch->evals += (double)pb->D->m;
+    const int rc = ch->cands.n ? bsl_rj_candidate_move(ch->M, ch->r, pb, move, &ch->cands, ch->add_sc, &h, &accepted)
+                               : bsl_rj_informed_move(ch->M, ch->r, pb, move, ch->add_sc, &h, &accepted);
+    ch->evals += (double)(ch->cands.n ? ch->cands.n : pb->D->m);
     if (accepted) ch->acc[move]++;
     if (rc && !ch->rc) ch->rc = rc;
     track_state(ch);
     return ch->rc;
 }
 
-static int step(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
+static int step(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st, int burning)
 {
     const size_t k = bsl_cmodel_k(ch->M);
     const double pa = st->p[3 * k + MOVE_ADD], pd = st->p[3 * k + MOVE_DEL], ps = st->p[3 * k + MOVE_SWAP];
@@ -401,7 +428,7 @@ static int step(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
     const double u = gsl_rng_uniform(ch->r) * (pa + pd + ps);
     const int move = u < pa ? MOVE_ADD : u < pa + pd ? MOVE_DEL : MOVE_SWAP;
     ch->prop[move]++;
-    if (st->informed) return step_informed(ch, pb, st, move);
+    if (st->informed) return step_informed(ch, pb, st, move, burning);
     if (move == MOVE_ADD)
         move_add(ch, pb, st);
     else if (move == MOVE_DEL)
@@ -423,22 +450,33 @@ static void slot_pass(rj_chain *ch, const bsl_vs_problem *pb)
     if (k == 0) return; /* the empty set: every indicator 0 */
     memcpy(ch->slot_atoms, ch->sorted, k * sizeof *ch->slot_atoms);
     const double wk = 1.0 / (double)k;
+    /* with a candidate set the slot of an atom i outside C keeps its
+     * indicator, and a slot inside C is redrawn within C: given S and
+     * i in C, i has law pi(S + i) / sum over l in C of pi(S + l), so
+     * E[1{j = i} | S, i in C] = P_C(j | S), and the average stays
+     * consistent (tower property, as above) */
+    const bsl_rj_cands *C = ch->cands.n ? &ch->cands : NULL;
+    const size_t *at = C ? C->atoms : NULL, n = C ? C->n : m;
     for (size_t a = 0; a < k; a++) {
         const size_t i = ch->slot_atoms[a];
-        bsl_cmodel_remove(M, i);
-        double sum;
-        const double logw = bsl_rj_slot_weights(M, pb, ch->add_sc, &sum);
         for (size_t b = 0; b < k; b++)
             if (b != a) ch->rb[ch->slot_atoms[b]] += wk;
+        if (C && C->index[i] < 0) {
+            ch->rb[i] += wk;
+            continue;
+        }
+        bsl_cmodel_remove(M, i);
+        double sum;
+        const double logw = bsl_rj_slot_weights(M, pb, C, ch->add_sc, &sum);
         if (logw == -INFINITY || !(sum > 0)) {
             ch->rb[i] += wk;
         } else {
             const double f = wk / sum;
-            for (size_t l = 0; l < m; l++) ch->rb[l] += ch->add_sc[l] * f;
+            for (size_t l = 0; l < n; l++) ch->rb[at ? at[l] : l] += ch->add_sc[l] * f;
         }
         if (bsl_cmodel_add(M, i) != BASEL_OK && !ch->rc) ch->rc = BASEL_ENUMERIC;
+        ch->evals += (double)n;
     }
-    ch->evals += (double)(k * m);
 }
 
 /* Rao-Blackwell pass: P(gamma_j = 1 | rest) for every atom at this state. */
@@ -544,6 +582,64 @@ static rj_phase phase_at(size_t it, size_t m, size_t burn, size_t rb_every, cons
     return ph;
 }
 
+static int descending(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x < y) - (x > y);
+}
+
+/* The chain's candidate set at the end of burn-in (rj_informed.c,
+ * "Candidate sets"), from maxw alone (the atoms active then were given
+ * share 1), so that a resumed chain rebuilds the same set: auto, the atoms
+ * whose share reached BSL_RJ_CAND_FLOOR; else the cand_keep largest shares
+ * (ties to the lower id). None when the set would hold more than half the
+ * atoms (auto), or all of them, or the model scores no candidate lists. */
+static int fix_candidates(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st, const bsl_run *run)
+{
+    const size_t m = ch->m;
+    ch->cands.n = 0;
+    if (!st->informed || !st->cand_keep || !bsl_cmodel_has_candidates(ch->M)) return BASEL_OK;
+    if (st->cand_keep == CAND_AUTO && run->burn < CAND_MIN_BURN) return BASEL_OK;
+    size_t n = 0;
+    if (st->cand_keep == CAND_AUTO) {
+        for (size_t j = 0; j < m; j++)
+            if (ch->maxw[j] >= BSL_RJ_CAND_FLOOR) ch->cand_atoms[n++] = j;
+        if (2 * n > m) return BASEL_OK;
+    } else {
+        if (st->cand_keep >= m) return BASEL_OK;
+        /* the top cand_keep: the threshold t from a sorted copy, O(m log m) */
+        double *w = ch->add_sc; /* scratch (m doubles) */
+        memcpy(w, ch->maxw, m * sizeof *w);
+        qsort(w, m, sizeof *w, descending);
+        const double t = w[st->cand_keep - 1];
+        size_t above = 0;
+        for (size_t j = 0; j < m; j++) above += ch->maxw[j] > t;
+        size_t ties = st->cand_keep - above; /* atoms at t taken, the lowest ids first */
+        for (size_t j = 0; j < m; j++) {
+            const int tie = ch->maxw[j] == t && ties > 0;
+            if (tie) ties--;
+            if (ch->maxw[j] > t || tie) ch->cand_atoms[n++] = j;
+        }
+    }
+    for (size_t j = 0; j < m; j++) ch->cand_index[j] = -1;
+    for (size_t c = 0; c < n; c++) ch->cand_index[ch->cand_atoms[c]] = (long)c;
+    const int rc = bsl_cmodel_set_candidates(ch->M, ch->cand_atoms, n);
+    if (rc) return rc;
+    ch->cands = (bsl_rj_cands){n, ch->cand_atoms, ch->cand_index};
+    (void)pb;
+    return BASEL_OK;
+}
+
+/* At the end of burn-in: the active atoms are candidates (share 1). */
+static int end_burn_in(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st, const bsl_run *run)
+{
+    if (!st->informed || !st->cand_keep) return BASEL_OK;
+    const size_t k = bsl_cmodel_k(ch->M);
+    const size_t *act = bsl_cmodel_active(ch->M);
+    for (size_t a = 0; a < k; a++) ch->maxw[act[a]] = 1.0;
+    return fix_candidates(ch, pb, st, run);
+}
+
 /* Run one chain (bsl_chain_fn); one progress unit per iteration. */
 static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *tick)
 {
@@ -561,6 +657,7 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
     }
     fen_init(ch); /* the dormant atoms of the state begun or resumed */
     sorted_init(ch);
+    if (!rc && ch->it > run->burn) rc = fix_candidates(ch, pb, x->st, run); /* resumed while sampling */
     const size_t rb_every = x->st->rb_every, tstep = tick->trace ? tick->trace->step : 0;
     rj_phase ph = phase_at(ch->it, sweep, run->burn, rb_every, tick->trace);
     for (; ch->it < total && !rc; ch->it++, ph.sweep = next_mod(ph.sweep, sweep)) {
@@ -569,7 +666,8 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
         const size_t it = ch->it;
         /* the model's nuisance parameters, if it has any, once per sweep */
         if (it > 0 && ph.sweep == 0 && (rc = bsl_cmodel_draw_nuisance(ch->M, ch->r))) break;
-        if ((rc = step(ch, pb, x->st))) break;
+        if (it == run->burn && (rc = end_burn_in(ch, pb, x->st, run))) break;
+        if ((rc = step(ch, pb, x->st, it < run->burn))) break;
         if (it < run->burn) continue;
         const size_t t = it - run->burn;
         if ((rc = record(ch, tick->trace, tick->trace && ph.trace == 0, t, run))) break;
@@ -599,6 +697,7 @@ static void chain_io(void *ctx, size_t chain, bsl_ck *k)
     bsl_ck_val(k, ch->it);
     bsl_ck_doubles(k, ch->freq, m);
     bsl_ck_doubles(k, ch->rb, m);
+    if (x->st->informed && x->st->cand_keep) bsl_ck_doubles(k, ch->maxw, m);
     bsl_ck_val(k, ch->n_rb);
     bsl_ck_doubles(k, ch->size_cnt, kc);
     bsl_ck_doubles(k, ch->coef, m * c);
@@ -628,6 +727,14 @@ static int read_settings(rj_settings *st, const bsl_vs_problem *pb, const bsl_ru
     if (!rc) rc = bsl_params_size(run->params, "rj-rb-every", st->sweep, 0, (size_t)1 << 40, &st->rb_every, err);
     if (!rc) rc = bsl_params_size(run->params, "max-models", 20000, 0, (size_t)1 << 40,
                                   &st->max_models, err);
+    const char *cand = run->params ? bsl_params_get(run->params, "rj-candidates") : NULL;
+    st->cand_keep = CAND_AUTO;
+    if (!rc && cand && *cand && strcmp(cand, "auto") != 0) {
+        if (strcmp(cand, "all") == 0)
+            st->cand_keep = 0;
+        else if ((rc = bsl_params_size(run->params, "rj-candidates", 0, 1, (size_t)1 << 40, &st->cand_keep, err)))
+            return bsl_fail(err, BASEL_EINVAL, "--rj-candidates '%s': expected auto, all or a count of atoms", cand);
+    }
     if (rc) return rc;
     if (st->w[MOVE_ADD] <= 0 || st->w[MOVE_DEL] <= 0)
         return bsl_fail(err, BASEL_EINVAL,
@@ -649,6 +756,9 @@ static void chain_free(rj_chain *ch)
     free(ch->beta);
     free(ch->sorted);
     free(ch->slot_atoms);
+    free(ch->maxw);
+    free(ch->cand_atoms);
+    free(ch->cand_index);
     bsl_vs_result_free(&ch->draws);
     bsl_modelset_free(&ch->set);
 }
@@ -677,13 +787,16 @@ static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
     ch->fen = bsl_calloc(fen_len(m, ch->fen_top), sizeof(size_t));
     ch->sorted = bsl_calloc(kc, sizeof(size_t));
     ch->slot_atoms = bsl_calloc(kc, sizeof(size_t));
+    ch->maxw = bsl_calloc(m, sizeof(double));
+    ch->cand_atoms = bsl_calloc(m, sizeof(size_t));
+    ch->cand_index = bsl_calloc(m, sizeof(long));
     ch->key.atoms = ch->sorted;
     ch->size_cnt = bsl_calloc(kc, sizeof(double));
     ch->coef = bsl_calloc(m * c, sizeof(double));
     ch->scratch = bsl_calloc(kc, sizeof(double));
     ch->beta = bsl_calloc(kc * c, sizeof(double));
     if (!ch->r || !ch->freq || !ch->rb || !ch->add_sc || !ch->fen || !ch->size_cnt || !ch->coef ||
-        !ch->scratch || !ch->beta || !ch->sorted || !ch->slot_atoms || bsl_modelset_init(&ch->set, st->max_models))
+        !ch->scratch || !ch->beta || !ch->sorted || !ch->slot_atoms || !ch->maxw || !ch->cand_atoms || !ch->cand_index || bsl_modelset_init(&ch->set, st->max_models))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory for chain %zu", chain);
     ch->id = (unsigned)chain;
     if (bsl_vs_result_init(&ch->draws, m, c, pb->kmax, 1))
@@ -762,12 +875,21 @@ static int merge(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
     }
     free(kept);
     bsl_modelset_sort(&res->models);
+    double cand = 0;
+    for (size_t h = 0; h < chains; h++) {
+        /* a chain restored from a checkpoint already finished never ran
+         * run_chain: its set, rebuilt from maxw, is the one it used */
+        if (!ch[h].cands.n && ch[h].it > run->burn && fix_candidates(&ch[h], pb, st, run)) return BASEL_ENOMEM;
+        cand += (double)ch[h].cands.n / (double)chains;
+    }
+    char cands[80] = "";
+    if (cand > 0) snprintf(cands, sizeof cands, "; candidates %.0f of %zu atoms after burn-in", cand, m);
     snprintf(res->engine_note, sizeof res->engine_note,
-             "acceptance add=%.4f delete=%.4f swap=%.4f; pip=%s (max |rb - frequency| %.4f)",
+             "acceptance add=%.4f delete=%.4f swap=%.4f; pip=%s (max |rb - frequency| %.4f)%s",
              prop[0] > 0 ? acc[0] / prop[0] : 0, prop[1] > 0 ? acc[1] / prop[1] : 0,
              prop[2] > 0 ? acc[2] / prop[2] : 0,
              !st->rb_every ? "frequency" : st->slot_pass ? "rao-blackwell over the slots" : "rao-blackwell",
-             max_gap);
+             max_gap, cands);
     if (bsl_chains_vs_diagnostics(cs, res)) return BASEL_ENOMEM;
     for (size_t h = 0; h < chains && run->keep_draws; h++)
         if (bsl_chains_append_draws(res, &ch[h].draws)) return BASEL_ENOMEM;

@@ -97,13 +97,17 @@ static double score(const bsl_vs_problem *pb, double log_ml, size_t k)
 
 /* For every atom j that can enter the model's set A (k atoms), its weight
  * relative to the largest, sc[j] <- exp(S(A + j) - S(A) - top); 0 for the
- * others (active atoms, collinear or unusable ones). Returns log W(A) =
- * top + log(sum of sc) (-inf: none can enter) and the sum in *sum. */
-static double neighbour_weights(bsl_cmodel *M, const bsl_vs_problem *pb, double *sc, double *sum)
+ * others (active atoms, collinear or unusable ones). Over all m atoms, or
+ * over the candidates alone when cands (sc[c] for C[c]). Returns log W(A)
+ * = top + log(sum of sc) (-inf: none can enter) and the sum in *sum. */
+static double weights_of(bsl_cmodel *M, const bsl_vs_problem *pb, const bsl_rj_cands *cands, double *sc, double *sum)
 {
-    const size_t m = pb->D->m, k = bsl_cmodel_k(M);
+    const size_t m = cands ? cands->n : pb->D->m, k = bsl_cmodel_k(M);
     const double s0 = score(pb, bsl_cmodel_log_ml(M), k), pk = bsl_mprior_log(&pb->mprior, k + 1);
-    bsl_cmodel_add_scores_within(M, m, sc, BSL_RJ_SCREEN);
+    if (cands)
+        bsl_cmodel_candidate_scores(M, sc, BSL_RJ_SCREEN);
+    else
+        bsl_cmodel_add_scores_within(M, m, sc, BSL_RJ_SCREEN);
     double top = -INFINITY;
     for (size_t j = 0; j < m; j++) {
         sc[j] = isnan(sc[j]) || sc[j] == -INFINITY ? -INFINITY : sc[j] + pk - s0;
@@ -115,9 +119,15 @@ static double neighbour_weights(bsl_cmodel *M, const bsl_vs_problem *pb, double 
     return top + log(*sum);
 }
 
-double bsl_rj_slot_weights(bsl_cmodel *M, const bsl_vs_problem *pb, double *sc, double *sum)
+static double neighbour_weights(bsl_cmodel *M, const bsl_vs_problem *pb, double *sc, double *sum)
 {
-    return neighbour_weights(M, pb, sc, sum);
+    return weights_of(M, pb, NULL, sc, sum);
+}
+
+double bsl_rj_slot_weights(bsl_cmodel *M, const bsl_vs_problem *pb, const bsl_rj_cands *cands, double *sc,
+                           double *sum)
+{
+    return weights_of(M, pb, cands, sc, sum);
 }
 
 /* An atom drawn with probability sc[j] / sum. */
@@ -149,6 +159,7 @@ int bsl_rj_informed_move(bsl_cmodel *M, gsl_rng *r, const bsl_vs_problem *pb, in
         double sum;
         const double logw = neighbour_weights(M, pb, sc, &sum);
         if (logw == -INFINITY) return BASEL_OK;
+        if (h->seen) h->seen(h->ctx, sc, sum);
         const size_t j = draw(r, sc, m, sum);
         const double log_a = logw + log(h->prob(h->ctx, k + 1, BSL_RJ_DEL) / (double)(k + 1)) -
                              log(h->prob(h->ctx, k, BSL_RJ_ADD));
@@ -164,6 +175,7 @@ int bsl_rj_informed_move(bsl_cmodel *M, gsl_rng *r, const bsl_vs_problem *pb, in
     h->remove(h->ctx, i);
     double sum;
     const double logw = neighbour_weights(M, pb, sc, &sum);
+    if (logw > -INFINITY && h->seen) h->seen(h->ctx, sc, sum);
     if (logw == -INFINITY || !(sc[i] > 0)) /* i out of the truncated reverse proposal: stay */
         return h->add(h->ctx, i) == BASEL_OK ? BASEL_OK : BASEL_ENUMERIC;
     if (move == BSL_RJ_DEL) {
@@ -177,6 +189,118 @@ int bsl_rj_informed_move(bsl_cmodel *M, gsl_rng *r, const bsl_vs_problem *pb, in
     }
     /* swap: a Gibbs redraw of the slot (i has its weight: checked above) */
     const size_t l = draw(r, sc, m, sum);
+    if (l != i && h->add(h->ctx, l) == BASEL_OK) {
+        *accepted = 1;
+        return BASEL_OK;
+    }
+    return h->add(h->ctx, i) == BASEL_OK ? BASEL_OK : BASEL_ENUMERIC;
+}
+
+/*
+ * Candidate sets. After burn-in each chain fixes a set C of candidate atoms
+ * (rj.c: those whose weight in some burn-in pass reached
+ * BSL_RJ_CAND_FLOOR of its pass, and the atoms then active) and its moves
+ * score C alone: O(|C| k^2) per move instead of O(m k^2), and a row of
+ * cross products costs O(n |C|) instead of O(n m) (gram_rows.h bsl_cand).
+ * At p = 20000 the posterior's blocks hold a few hundred atoms; the
+ * thousands of others each carry weight ~1e-6 and are proposed as a
+ * group. With C fixed, eps = BSL_RJ_OUTSIDE, n_out(A) the dormant atoms
+ * outside C at A (so n_out(A - i) = n_out(A) + 1 for an active i outside),
+ * and W_C(A) = sum over dormant l in C of exp(S(A + l) - S(A)):
+ *   add     with probability 1 - eps propose j in C by its weight
+ *           exp(S(A + j) - S(A)) / W_C(A), else (if n_out > 0) j uniform
+ *           among the n_out dormant atoms outside C. The proposal's
+ *           probability of j is q_A(j) = (1 - eps) w_j / W_C(A) or
+ *           eps / n_out(A); the reverse is rj's delete, 1 / (k + 1), so
+ *             A = pi(A + j) p_del(k+1) / (pi(A) (k + 1) p_add(k) q_A(j)),
+ *           = W_C(A) p_del(k+1) / ((1 - eps) (k + 1) p_add(k)) for j in C,
+ *           = e^{S(A+j) - S(A)} n_out(A) p_del(k+1) / (eps (k + 1) p_add(k))
+ *           outside (one try_add).
+ *   delete  i uniform among the k active atoms, S = A - i; the reverse is
+ *           the add above from S: for i in C
+ *             A = (1 - eps) k p_add(k-1) / (W_C(S) p_del(k)),
+ *           outside e^{S(S) - S(A)} eps k p_add(k-1) / (n_out(S) p_del(k)).
+ *   swap    i uniform among the k active atoms; if i is in C, a Gibbs
+ *           redraw of the slot among S + l, l in C (i included), always
+ *           accepted (as above, within C: reversible since the reverse
+ *           picks the slot l in C and redraws from the same conditional);
+ *           if i is outside C the chain stays.
+ * Each move is reversible with respect to pi and C is fixed while the
+ * chain samples, so the chain is exact; every atom can still enter (outside
+ * ones through the uniform part), so it is irreducible. The burn-in, where
+ * C is chosen from the chain's own passes, keeps the moves over all m atoms.
+ * (tests/stat/test_rj_informed.c: against enumeration with C forced to half
+ * the atoms.)
+ */
+static size_t outside_dormant(const bsl_cmodel *M, const bsl_vs_problem *pb, const bsl_rj_cands *C)
+{
+    const size_t k = bsl_cmodel_k(M), m = pb->D->m;
+    const size_t *act = bsl_cmodel_active(M);
+    size_t out_active = 0;
+    for (size_t a = 0; a < k; a++) out_active += C->index[act[a]] < 0;
+    return m - C->n - out_active;
+}
+
+int bsl_rj_candidate_move(bsl_cmodel *M, gsl_rng *r, const bsl_vs_problem *pb, int move, const bsl_rj_cands *C,
+                          double *sc, const bsl_rj_hooks *h, int *accepted)
+{
+    const size_t m = pb->D->m, k = bsl_cmodel_k(M), nout = outside_dormant(M, pb, C);
+    const double eps = C->n < m ? BSL_RJ_OUTSIDE : 0.0;
+    *accepted = 0;
+    if (move == BSL_RJ_ADD) {
+        const double back = log(h->prob(h->ctx, k + 1, BSL_RJ_DEL) / (double)(k + 1)) -
+                            log(h->prob(h->ctx, k, BSL_RJ_ADD));
+        size_t j;
+        double log_a;
+        if (gsl_rng_uniform(r) < eps) { /* outside C, uniformly */
+            if (nout == 0) return BASEL_OK;
+            do j = h->dormant(h->ctx, gsl_rng_uniform_int(r, m - k));
+            while (C->index[j] >= 0); /* rejection: uniform over the dormant ones outside */
+            const double s_new = bsl_cmodel_try_add(M, j);
+            if (s_new == -INFINITY) return BASEL_OK;
+            log_a = score(pb, s_new, k + 1) - score(pb, bsl_cmodel_log_ml(M), k) + log((double)nout / eps) + back;
+        } else {
+            double sum;
+            const double logw = weights_of(M, pb, C, sc, &sum);
+            if (logw == -INFINITY) return BASEL_OK;
+            j = C->atoms[draw(r, sc, C->n, sum)];
+            log_a = logw - log1p(-eps) + back;
+        }
+        if (!accept(r, log_a)) return BASEL_OK;
+        h->commit(h->ctx);
+        *accepted = h->add(h->ctx, j) == BASEL_OK;
+        return BASEL_OK;
+    }
+    const size_t i = bsl_cmodel_active(M)[gsl_rng_uniform_int(r, k)];
+    const long ci = C->index[i];
+    if (ci < 0) { /* an atom outside C: delete by one drop score; no swap */
+        if (move != BSL_RJ_DEL) return BASEL_OK;
+        const double s_new = bsl_cmodel_try_remove(M, i);
+        const double log_a = score(pb, s_new, k - 1) - score(pb, bsl_cmodel_log_ml(M), k) +
+                             log(eps / (double)(nout + 1)) +
+                             log((double)k * h->prob(h->ctx, k - 1, BSL_RJ_ADD) / h->prob(h->ctx, k, BSL_RJ_DEL));
+        if (!accept(r, log_a)) return BASEL_OK;
+        h->commit(h->ctx);
+        h->remove(h->ctx, i);
+        *accepted = 1;
+        return BASEL_OK;
+    }
+    h->commit(h->ctx);
+    h->remove(h->ctx, i);
+    double sum;
+    const double logw = weights_of(M, pb, C, sc, &sum);
+    if (logw == -INFINITY || !(sc[ci] > 0)) /* i out of the truncated reverse proposal: stay */
+        return h->add(h->ctx, i) == BASEL_OK ? BASEL_OK : BASEL_ENUMERIC;
+    if (move == BSL_RJ_DEL) {
+        const double log_a = log1p(-eps) + log((double)k * h->prob(h->ctx, k - 1, BSL_RJ_ADD)) - logw -
+                             log(h->prob(h->ctx, k, BSL_RJ_DEL));
+        if (accept(r, log_a)) {
+            *accepted = 1;
+            return BASEL_OK;
+        }
+        return h->add(h->ctx, i) == BASEL_OK ? BASEL_OK : BASEL_ENUMERIC;
+    }
+    const size_t l = C->atoms[draw(r, sc, C->n, sum)]; /* swap: the slot's redraw within C */
     if (l != i && h->add(h->ctx, l) == BASEL_OK) {
         *accepted = 1;
         return BASEL_OK;

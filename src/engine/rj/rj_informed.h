@@ -18,18 +18,41 @@ typedef struct bsl_rj_hooks {
     int (*add)(void *ctx, size_t j);               /* the model's add, the chain's books kept */
     void (*remove)(void *ctx, size_t j);
     void (*commit)(void *ctx);                     /* credit the current state before it changes */
+    /* may be NULL: shown each pass's weights (m of them, total sum), burn-in
+     * only, to choose the candidates (rj.c) */
+    void (*seen)(void *ctx, const double *sc, double sum);
+    size_t (*dormant)(void *ctx, size_t nth);      /* the nth dormant atom in id order */
 } bsl_rj_hooks;
+
+/* A chain's candidate set C after burn-in (rj.c: chosen from the burn-in
+ * passes' weights, then fixed): the atoms its informed moves score. */
+typedef struct bsl_rj_cands {
+    size_t n;            /* |C| */
+    const size_t *atoms; /* C, in id order */
+    const long *index;   /* m: an atom's place in C, -1 outside */
+} bsl_rj_cands;
+
+/* The probability with which a candidate-set add looks outside C (an atom
+ * drawn uniformly among the dormant ones outside, rj_informed.c). */
+#define BSL_RJ_OUTSIDE 0.2
 
 /* For every atom l that can enter the model's set A, sc[l] <- its weight
  * exp(S(A + l) - S(A) - top) (0 for the others, and for those screened
  * more than BSL_RJ_SCREEN below the best); *sum their total; returns
- * log W(A) (-inf: none can enter). sc holds m doubles. */
-double bsl_rj_slot_weights(bsl_cmodel *M, const bsl_vs_problem *pb, double *sc, double *sum);
+ * log W(A) (-inf: none can enter). sc holds m doubles. With cands (not
+ * NULL), over the candidates alone: sc[c] for C[c]. */
+double bsl_rj_slot_weights(bsl_cmodel *M, const bsl_vs_problem *pb, const bsl_rj_cands *cands, double *sc,
+                           double *sum);
 
 /* One informed move of the given type at M's state; sc holds m doubles
  * (scratch). *accepted: 1 when the set changed. BASEL_ENUMERIC when a set
  * the move left could not be restored. */
 int bsl_rj_informed_move(bsl_cmodel *M, gsl_rng *r, const bsl_vs_problem *pb, int move, double *sc,
                          const bsl_rj_hooks *h, int *accepted);
+
+/* The same move restricted to the candidate set (rj_informed.c, "Candidate
+ * sets"): exact for the same target, O(|C| k^2) per move. */
+int bsl_rj_candidate_move(bsl_cmodel *M, gsl_rng *r, const bsl_vs_problem *pb, int move, const bsl_rj_cands *C,
+                          double *sc, const bsl_rj_hooks *h, int *accepted);
 
 #endif

@@ -42,9 +42,20 @@
  * class's subset, else that conditional. The frequencies stay in the note
  * (the largest gap).
  * Chains run on the chain driver (chains.h) as rj's do.
+ *
+ * --draws: each kept post-burn move's joint model (the joint atoms, as
+ * rj's draws; thinned by --thin), per chain, appended in chain order.
+ * --checkpoint / --restart: a chain's state (chain_io) is its generator,
+ * position, every class's model (bsl_ck_cmodel: omega, the last theta, the
+ * factor and z), the linear predictors eta, the offsets of the class block
+ * under way (the glm state holds none: bsl_glm_restore_offsets puts them
+ * back), the sums, the visited models, the predictive draws and the kept
+ * draws; so a restarted run continues bit for bit. --max-time (a fit of a
+ * partial run) is not available.
  */
 #include "../subset.h"
 #include "../chains.h"
+#include "../ckpt.h"
 #include "../../model/glm.h"
 
 #include <gsl/gsl_rng.h>
@@ -82,6 +93,8 @@ typedef struct multi_chain {
     size_t *pd_start, *pd_atoms;          /* pd_max + 1; pd_max nc kmax */
     double *pd_theta;                     /* pd_max (nc kmax + nc) */
     bsl_modelset set;
+    bsl_vs_result draws;  /* --draws: this chain's, appended in chain order */
+    unsigned id;
     double run_len;
     double prop[3], acc[3], evals;
     size_t it;
@@ -287,8 +300,10 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
     multi_chain *ch = &x->ch[chain];
     const bsl_run *run = x->run;
     const size_t total = run->burn + run->iter, m = ch->m, L = BSL_MAX(m, (size_t)1);
-    gsl_rng_set(ch->r, seed);
-    ch->it = 0;
+    if (!tick->resumed) { /* else: the state a checkpoint or pause left (chain_io) */
+        gsl_rng_set(ch->r, seed);
+        ch->it = 0;
+    }
     joint_update(ch);
     int rc = BASEL_OK;
     for (; ch->it < total && !rc; ch->it++) {
@@ -302,6 +317,9 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
         if (it < run->burn) continue;
         ch->run_len++;
         if (tick->trace) bsl_trace_record(tick->trace, it - run->burn, ch->joint, ch->K);
+        if (run->keep_draws && (it - run->burn) % (run->thin ? run->thin : 1) == 0 &&
+            (rc = bsl_vs_add_draw(&ch->draws, ch->id, ch->joint, ch->K, NULL)))
+            break;
     }
     if (!rc) rc = flush_state(ch);
     return rc;
@@ -325,7 +343,48 @@ static void chain_free(multi_chain *ch)
     free(ch->pd_start);
     free(ch->pd_atoms);
     free(ch->pd_theta);
+    bsl_vs_result_free(&ch->draws);
     bsl_modelset_free(&ch->set);
+}
+
+/* A chain's state in a checkpoint (ckpt.h; the file comment lists it).
+ * The offsets in off are those of the class block under way when the
+ * chain stopped inside one (position > 0 in it); at a block's start
+ * block_start recomputes everything from the models. */
+static void chain_io(void *ctx, size_t chain, bsl_ck *k)
+{
+    const multi_ctx *x = ctx;
+    multi_chain *ch = &x->ch[chain];
+    const size_t n = ch->n, nc = ch->nc, m = ch->m, kmax = x->pb->kmax, L = BSL_MAX(m, (size_t)1);
+    bsl_ck_rng(k, ch->r);
+    bsl_ck_val(k, ch->it);
+    for (size_t c = 0; c < nc; c++) bsl_ck_cmodel(k, ch->M[c]);
+    bsl_ck_doubles(k, ch->eta, n * nc);
+    bsl_ck_doubles(k, ch->off, n);
+    bsl_ck_doubles(k, ch->freq, nc * m);
+    bsl_ck_doubles(k, ch->any, m);
+    bsl_ck_doubles(k, ch->size_cnt, nc * kmax + 1);
+    bsl_ck_doubles(k, ch->rb, nc * m);
+    bsl_ck_doubles(k, ch->rb_any, m);
+    bsl_ck_doubles(k, ch->n_rb, nc);
+    bsl_ck_expect(k, ch->pd_max);
+    bsl_ck_expect(k, ch->pd_every);
+    bsl_ck_val(k, ch->pd_n);
+    bsl_ck_val(k, ch->sweeps);
+    if (k->load && k->rc == BASEL_OK && ch->pd_n > ch->pd_max) k->rc = BASEL_EPARSE;
+    if (k->rc == BASEL_OK) {
+        bsl_ck_bytes(k, ch->pd_start, (ch->pd_max + 1) * sizeof *ch->pd_start);
+        bsl_ck_bytes(k, ch->pd_atoms, ch->pd_max * nc * kmax * sizeof *ch->pd_atoms);
+        bsl_ck_doubles(k, ch->pd_theta, ch->pd_max * (nc * kmax + nc));
+    }
+    bsl_ck_modelset(k, &ch->set);
+    bsl_ck_val(k, ch->run_len);
+    bsl_ck_doubles(k, ch->prop, 3);
+    bsl_ck_doubles(k, ch->acc, 3);
+    bsl_ck_val(k, ch->evals);
+    bsl_ck_draws(k, &ch->draws);
+    /* a block under way: its class's offsets back into its model */
+    if (k->load && k->rc == BASEL_OK && ch->it % L != 0) bsl_glm_restore_offsets(ch->M[(ch->it / L) % nc]->st, ch->off);
 }
 
 static int chain_init(multi_chain *ch, const bsl_vs_problem *pb, const bsl_run *run, size_t max_models,
@@ -364,6 +423,10 @@ static int chain_init(multi_chain *ch, const bsl_vs_problem *pb, const bsl_run *
         const int rc = bsl_cmodel_create(&ch->M[c], &bsl_model_glm, pb->D, &pr, pb->kmax, err);
         if (rc) return rc;
     }
+    if (bsl_vs_result_init(&ch->draws, nc * m, 1, nc * pb->kmax, 1))
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (run->keep_draws && run->stream_draws && bsl_vs_spill_begin(&ch->draws))
+        return bsl_fail(err, BASEL_EIO, "cannot create a temporary file for the draws");
     return BASEL_OK;
 }
 
@@ -430,6 +493,8 @@ static int merge(multi_chain *ch, const bsl_run *run, bsl_chains *cs, bsl_vs_res
     }
     bsl_modelset_sort(&res->models);
     if (pool_draws(ch, chains, res)) return BASEL_ENOMEM;
+    for (size_t h = 0; h < chains && run->keep_draws; h++)
+        if (bsl_chains_append_draws(res, &ch[h].draws)) return BASEL_ENOMEM;
     snprintf(res->engine_note, sizeof res->engine_note,
              "multinomial, one subset per class (%zu classes besides the reference), Polya-Gamma blocks; "
              "acceptance add=%.4f delete=%.4f swap=%.4f; pip=rao-blackwell (max |rb - frequency| %.4f)",
@@ -445,8 +510,8 @@ int bsl_rj_multi_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result
     if (pb->nclass < 3 || pb->prior.glm_family != BSL_GLM_MULTINOMIAL)
         return bsl_fail(err, BASEL_EINVAL, "the multinomial sampler needs --family multinomial and 3 or more classes");
     if (run->iter == 0) return bsl_fail(err, BASEL_EINVAL, "--iter must be positive");
-    if (run->keep_draws || run->checkpoint || run->restart || run->max_time > 0)
-        return bsl_fail(err, BASEL_EINVAL, "--family multinomial: no --draws, --checkpoint, --restart or --max-time yet");
+    if (run->max_time > 0) /* it would need a fit of a partial run */
+        return bsl_fail(err, BASEL_EINVAL, "--family multinomial: no --max-time yet");
     multi_ctx x = {NULL, pb, run, {1.0 / 3, 1.0 / 3, 1.0 / 3}};
     size_t max_models = 20000;
     int rc = bsl_params_double(run->params, "rj-add", 1.0 / 3, 0, 1, &x.w[MOVE_ADD], err);
@@ -468,21 +533,29 @@ int bsl_rj_multi_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result
         free(ch);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
-    for (size_t h = 0; h < chains && !rc; h++) rc = chain_init(&ch[h], pb, run, max_models, err);
+    for (size_t h = 0; h < chains && !rc; h++) {
+        rc = chain_init(&ch[h], pb, run, max_models, err);
+        ch[h].id = (unsigned)h;
+    }
     bsl_run r1 = *run;
     r1.chains = chains;
     bsl_chains cs = {.chains = chains, .threads = run->threads, .seed = run->seed, .units = run->burn + run->iter,
                      .progress = run->progress, .progress_user = run->progress_user, .trace_m = nc * m,
-                     .trace_iter = run->iter, .trace_len = MULTI_TRACE_LEN, .err = err};
+                     .trace_iter = run->iter, .trace_len = MULTI_TRACE_LEN,
+                     .ckpt = {run->checkpoint, run->checkpoint_every, run->restart, run->run_id, chain_io},
+                     .err = err};
     x.ch = ch;
     x.run = &r1;
     if (!rc) {
         rc = bsl_chains_run(&cs, run_chain, &x);
         if (rc && !cs.reported)
             bsl_fail(err, rc,
-                     rc == BASEL_ECANCELLED ? "cancelled"
-                     : rc == BASEL_ENOMEM   ? "out of memory in chain %zu"
-                                            : "numerical failure in chain %zu",
+                     rc == BASEL_ECANCELLED    ? "cancelled"
+                     : rc == BASEL_INTERRUPTED ? "interrupted (--family multinomial makes no fit of a partial run: "
+                                                 "--checkpoint saves the state, --restart continues it)"
+                     : rc == BASEL_ENOMEM      ? "out of memory in chain %zu"
+                     : rc == BASEL_EIO         ? "cannot write the draws of chain %zu to their temporary file"
+                                               : "numerical failure in chain %zu",
                      cs.failed);
     }
     if (!rc && (rc = merge(ch, &r1, &cs, res))) bsl_fail(err, rc, "out of memory");

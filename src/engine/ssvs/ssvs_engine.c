@@ -44,4 +44,6 @@ const bsl_engine_def bsl_engine_ssvs = {
     .mean_interval = 1,
     .binomial = &bsl_model_glm, /* collapsed Gibbs over indicators given the Polya-Gamma latent variables,
                                    drawn once per sweep (ssvs.c ss_prior) */
+    .poisson = &bsl_model_glm_exact, /* the same collapsed sweep on each subset's marginal by importance
+                                        sampling, kept per subset (glm_exact.c); no latent step */
 };

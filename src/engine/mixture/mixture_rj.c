@@ -716,7 +716,7 @@ static double column_proposal(bsl_mix_chain *ch, const gsl_rng *r, size_t j, int
     return column_weight_lik(ch, r, j, draw, beta, mu, prec, 0);
 }
 
-/* An input that left: its beta_j is redrawn from its prior Gamma(g, h_j),
+/* An input that left: its beta_j is redrawn from its prior (Gamma(g, h_j) on [beta_lo_j, inf)),
  * the reverse of the add's beta proposal (top of the file). */
 static void drop_beta(bsl_mix_chain *ch, const gsl_rng *r, size_t j)
 {

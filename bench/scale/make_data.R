@@ -1,8 +1,8 @@
-# bench/scale/make_data.R P EFFECTS RHO SEED OUT.csv TRUTH.txt [N]
+# bench/scale/make_data.R P EFFECTS RHO SEED OUT.csv TRUTH.txt [N] [SIZE]
 # Fine-mapping-like data (issue 18): n = N (default 1000) rows, P inputs in
 # blocks of 50, each block an AR(1) sequence with correlation RHO between
 # neighbours (x_1 ~ N(0, 1), x_j = RHO x_{j-1} + sqrt(1 - RHO^2) e_j), and
-# y = sum of EFFECTS true inputs times +-0.25 plus N(0, 1) noise. The true
+# y = sum of EFFECTS true inputs times +-SIZE (default 0.25) plus N(0, 1) noise. The true
 # inputs sit in different blocks, except that with EFFECTS >= 8 two blocks
 # hold two each (5 inputs apart), the case variational methods find hard.
 # Writes OUT.csv (x1..xP, y) and the true inputs' names, one a line.
@@ -21,7 +21,8 @@ if (ne >= 8) { # two blocks hold two effects each
     true[ne - 1] <- true[1] + 5
     true[ne] <- true[2] + 5
 }
-beta <- 0.25 * sample(c(-1, 1), ne, replace = TRUE)
+size <- if (length(a) >= 8) as.numeric(a[8]) else 0.25
+beta <- size * sample(c(-1, 1), ne, replace = TRUE)
 y <- drop(X[, true] %*% beta) + rnorm(n)
 colnames(X) <- paste0("x", seq_len(p))
 write.table(data.frame(X, y = y), a[5], sep = ",", row.names = FALSE, quote = FALSE)

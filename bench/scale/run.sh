@@ -7,11 +7,15 @@
 #   p = 20000,  8 effects, rho = 0.95, two blocks hold two each (SIZES=all)
 #   p = 100000, 8 effects, rho = 0.95, basel alone (SIZES=100000; the
 #               data from make_data_big.c, its own generator)
+#   a size with an s (SIZES=2000s): the same design with effects of +-0.5
+#               instead of +-0.25, strong enough that the exact posterior
+#               puts two effects in each block that holds two (the case of
+#               issue 18's calibration goal)
 # Methods:
 #   basel     defaults (4 chains on the machine's cores; no --method: bd up
 #             to 1000 inputs with its default run length for p inputs, rj
-#             above, with informed moves, rj_informed.c, 2000 iterations per
-#             chain);
+#             above, with informed moves, rj_informed.c, 10000 iterations per
+#             chain after 400 of burn-in, candidate sets after burn-in);
 #   basel-bd  --method bd with its defaults, above 1000 inputs (where it is
 #             not the default; not at p = 100000: 10^7 blocks per chain);
 #   susieR    susie, L = 10 (Debian r-cran-susier, tools/peers.sh);
@@ -19,7 +23,8 @@
 #             skipped when not installed, above p = BAS_MAX_P (5000: it
 #             took 3.1 GB and 67 CPU-s at p = 5000, and its memory and time
 #             grow with p times the iterations) or past TIMEOUT).
-# The reference for the PIP error: basel rj, informed, 4 chains x REF_ITER
+# The reference for the PIP error: basel rj, informed over all atoms (no
+# candidate sets), 4 chains x REF_ITER
 # (20000) iterations, kept in $BENCH_TMP/ref<p>.json and reused when there
 # (none at p = 100000, where basel runs alone).
 # Prints per method: wall and CPU seconds of the whole process (/usr/bin/time,
@@ -28,7 +33,9 @@
 # and the false ones (an input next to a true one counts as false: exact
 # identification is asked), the largest |PIP - reference PIP|, and the 95%
 # credible sets (basel: FIT.json credible_sets; susieR: fit$sets): how many,
-# how many hold a true input, and their mean size. OPENBLAS_NUM_THREADS=1
+# how many hold a true input, and their mean size; then, per block holding a
+# true effect, each method's expected number of effects in it against the
+# reference's (blocks.py). OPENBLAS_NUM_THREADS=1
 # for the peers.
 #
 # Usage (from the repository root): sh bench/scale/run.sh [build/basel]
@@ -38,7 +45,7 @@ set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BASEL=${1:-$ROOT/build/basel}
 SIZES=${SIZES:-1000 5000}
-[ "$SIZES" = all ] && SIZES="1000 5000 20000"
+[ "$SIZES" = all ] && SIZES="1000 5000 20000 2000s"
 TIMEOUT=${TIMEOUT:-900}
 REF_ITER=${REF_ITER:-20000}
 BAS_MAX_P=${BAS_MAX_P:-5000}
@@ -46,28 +53,30 @@ export R_LIBS=${R_LIBS:-/work/peers/Rlib}
 T=${BENCH_TMP:-$(mktemp -d)}
 mkdir -p "$T"
 printf "%6s %-8s %8s %8s %8s %8s  %-13s %-9s %7s  %-14s %s\n" p method wall_s cpu_s fit_cpu peakMiB "TP/FP@0.5" "TP/FP@.95" maxerr "CS n/true/size" note
-for p in $SIZES; do
+for tag in $SIZES; do
+    p=${tag%s} size=0.25 # a size ending in s: effects of +-0.5
+    [ "$p" = "$tag" ] || size=0.5
     case $p in
     1000) ne=3 rho=0.9 ;;
     5000) ne=5 rho=0.9 ;;
     *) ne=8 rho=0.95 ;;
     esac
-    D=$T/p$p.csv
+    D=$T/p$tag.csv
     if [ ! -f "$D" ] && [ "$p" -ge 100000 ]; then # R's write.table is too slow for 1.8 GB
         cc -O2 -o "$T/make_data_big" "$ROOT/bench/scale/make_data_big.c" -lm &&
-            "$T/make_data_big" "$p" "$ne" "$rho" "$p" "$D" "$T/p$p.truth"
+            "$T/make_data_big" "$p" "$ne" "$rho" "$p" "$D" "$T/p$tag.truth"
     fi
-    [ -f "$D" ] || Rscript "$ROOT/bench/scale/make_data.R" "$p" "$ne" "$rho" "$p" "$D" "$T/p$p.truth"
+    [ -f "$D" ] || Rscript "$ROOT/bench/scale/make_data.R" "$p" "$ne" "$rho" "$p" "$D" "$T/p$tag.truth" 1000 "$size"
     # the reference: a long informed rj run (kept)
-    [ -f "$T/ref$p.json" ] || [ "$p" -ge 100000 ] ||
-        "$BASEL" fit "$D" --method rj --proposal informed --iter "$REF_ITER" --seed 7 --quiet -o "$T/ref$p.json" || true
+    [ -f "$T/ref$tag.json" ] || [ "$p" -ge 100000 ] ||
+        "$BASEL" fit "$D" --method rj --proposal informed --rj-candidates all --iter "$REF_ITER" --seed 7 --quiet -o "$T/ref$tag.json" || true
     # basel with its defaults, and bd with its own above 1000 inputs
     for m in b bd; do
         [ "$m" = bd ] && { [ "$p" -le 1000 ] || [ "$p" -ge 100000 ]; } && continue
         opt=""
         [ $m = bd ] && opt="--method bd"
-        /usr/bin/time -f "%e %U %S %M" -o "$T/$m$p.time" "$BASEL" fit "$D" $opt --seed 1 --quiet -o "$T/$m$p.json" || true
-        /usr/bin/python3 - "$T/$m$p.json" "$T/$m$p.pip" <<'PY'
+        /usr/bin/time -f "%e %U %S %M" -o "$T/$m$tag.time" "$BASEL" fit "$D" $opt --seed 1 --quiet -o "$T/$m$tag.json" || true
+        /usr/bin/python3 - "$T/$m$tag.json" "$T/$m$tag.pip" <<'PY'
 import json, sys
 f = json.load(open(sys.argv[1]))
 open(sys.argv[2], "w").write("\n".join("%.6f" % x for x in f["pip"]) + "\n")
@@ -78,20 +87,20 @@ s = f["settings"]
 open(sys.argv[2] + ".note", "w").write("%s iter=%s gram=%s warnings=%d" % (
     s.get("method", "") + " " + s.get("proposal", ""), s.get("iter"), f["diagnostics"].get("gram"), len(w)))
 PY
-        echo "-" > "$T/$m$p.fit"
+        echo "-" > "$T/$m$tag.fit"
     done
     for m in susie bas; do
-        if [ "$m" = bas ] && [ "$p" -gt "$BAS_MAX_P" ]; then echo "skipped: p > BAS_MAX_P" > "$T/bas$p.skip"; continue; fi
+        if [ "$m" = bas ] && [ "$p" -gt "$BAS_MAX_P" ]; then echo "skipped: p > BAS_MAX_P" > "$T/bas$tag.skip"; continue; fi
         [ "$p" -ge 100000 ] && continue # basel alone
         if [ "$m" = bas ] && ! Rscript -e 'quit(status = !requireNamespace("BAS", quietly = TRUE))' >/dev/null 2>&1; then continue; fi
         if [ "$m" = susie ] && ! Rscript -e 'quit(status = !requireNamespace("susieR", quietly = TRUE))' >/dev/null 2>&1; then continue; fi
-        OPENBLAS_NUM_THREADS=1 timeout "$TIMEOUT" /usr/bin/time -f "%e %U %S %M" -o "$T/$m$p.time" \
-            Rscript "$ROOT/bench/scale/peers.R" "$m" "$D" "$T/$m$p.pip" $((100 * p)) > "$T/$m$p.fit" 2>/dev/null ||
-            echo "timeout or failure" > "$T/$m$p.pip.note"
+        OPENBLAS_NUM_THREADS=1 timeout "$TIMEOUT" /usr/bin/time -f "%e %U %S %M" -o "$T/$m$tag.time" \
+            Rscript "$ROOT/bench/scale/peers.R" "$m" "$D" "$T/$m$tag.pip" $((100 * p)) > "$T/$m$tag.fit" 2>/dev/null ||
+            echo "timeout or failure" > "$T/$m$tag.pip.note"
     done
     for m in b bd susie bas; do
-        [ -f "$T/$m$p.time" ] || continue
-        /usr/bin/python3 - "$p" "$m" "$T/$m$p.time" "$T/$m$p.fit" "$T/$m$p.pip" "$T/p$p.truth" "$T/ref$p.json" <<'PY'
+        [ -f "$T/$m$tag.time" ] || continue
+        /usr/bin/python3 - "$tag" "$m" "$T/$m$tag.time" "$T/$m$tag.fit" "$T/$m$tag.pip" "$T/p$tag.truth" "$T/ref$tag.json" <<'PY'
 import json, os, sys
 p, m, tf, ff, pf, truth, ref = sys.argv[1:]
 name = {"b": "basel", "bd": "basel-bd", "susie": "susieR", "bas": "BAS"}[m]
@@ -119,5 +128,8 @@ print("%6s %-8s %8.1f %8.1f %8s %8.0f  %-13s %-9s %7s  %-14s %s" % (p, name, flo
       fit or "-", int(kb) / 1024, a + " of %d" % len(true), b, err, cs, note))
 PY
     done
-    [ -f "$T/bas$p.skip" ] && printf "%6s %-8s %s\n" "$p" BAS "$(cat "$T/bas$p.skip")"
+    [ -f "$T/bas$tag.skip" ] && printf "%6s %-8s %s\n" "$tag" BAS "$(cat "$T/bas$tag.skip")"
+    # calibration where effects share a block (blocks.py), against the reference
+    [ -f "$T/ref$tag.json" ] && /usr/bin/python3 "$ROOT/bench/scale/blocks.py" "$T/p$tag.truth" "$T/ref$tag.json" \
+        basel="$T/b$tag.pip" basel-bd="$T/bd$tag.pip" susieR="$T/susie$tag.pip" BAS="$T/bas$tag.pip"
 done

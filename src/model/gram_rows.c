@@ -58,6 +58,15 @@ bsl_gram_rows *bsl_gram_rows_create(size_t n, size_t m, size_t budget)
 {
     bsl_gram_rows *R = calloc(1, sizeof *R);
     if (!R) return NULL;
+    if (mtx_init(&R->mu, mtx_plain) != thrd_success) {
+        free(R);
+        return NULL;
+    }
+    if (cnd_init(&R->ready_cv) != thrd_success) {
+        mtx_destroy(&R->mu);
+        free(R);
+        return NULL;
+    }
     R->n = n;
     R->m = m;
     R->slots = BSL_MIN(m, BSL_MAX((size_t)BSL_GRAM_ROWS_MIN, budget / (8 * BSL_MAX(m, (size_t)1))));
@@ -68,17 +77,8 @@ bsl_gram_rows *bsl_gram_rows_create(size_t n, size_t m, size_t budget)
     R->ready = malloc(BSL_MAX(R->slots, (size_t)1));
     /* untouched pages cost no memory until their rows are computed */
     R->rows = malloc(BSL_MAX(R->slots * m, (size_t)1) * sizeof *R->rows);
-    const int locks = mtx_init(&R->mu, mtx_plain) == thrd_success;
-    const int cv = locks && cnd_init(&R->ready_cv) == thrd_success;
-    if (!R->slot_of || !R->atom || !R->used || !R->pins || !R->ready || !R->rows || !cv) {
-        if (locks) mtx_destroy(&R->mu);
-        free(R->slot_of);
-        free(R->atom);
-        free(R->used);
-        free(R->pins);
-        free(R->ready);
-        free(R->rows);
-        free(R);
+    if (!R->slot_of || !R->atom || !R->used || !R->pins || !R->ready || !R->rows) {
+        bsl_gram_rows_free(R);
         return NULL;
     }
     for (size_t j = 0; j < m; j++) R->slot_of[j] = -1;

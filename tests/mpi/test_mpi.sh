@@ -6,7 +6,8 @@
 # c mod 4 and rank 0 loads the others' states, so FIT.json and the draws
 # are byte-identical to the one-process fit with the same chains and seed,
 # for rj, bd and ssvs, with 4 chains and with 6 (ranks 0 and 1 run two),
-# and mixture, rbf and anneal with 4.
+# rj's informed moves with candidate sets on a streamed design, and
+# mixture, rbf and anneal with 4.
 # Bad input through mpirun: exit 2, no output file, no hang (timeout), also
 # when only some ranks fail (mpirun's MPMD form A : B). What a command
 # prints (--help, a fit's summary) comes once, from rank 0.
@@ -29,6 +30,23 @@ for method in rj bd ssvs; do
         rm -f "$T/four.json" "$T/four.csv"
     done
 done
+# rj's informed moves on a streamed design (1200 inputs, --gram-memory 1),
+# with candidate sets after burn-in: one process shares its Gram rows
+# between the chains, four processes do not; the values are the same
+python3 -c "
+import random
+random.seed(4)
+print(','.join('x%d' % j for j in range(1200)) + ',y')
+for i in range(200):
+    x = [random.gauss(0, 1) for _ in range(1200)]
+    print(','.join('%.3f' % v for v in x) + ',%.3f' % (x[0] - x[1] + random.gauss(0, 1)))" > "$T/w1200.csv"
+args=(fit "$T/w1200.csv" --method rj --gram-memory 1 --rj-candidates 100 --iter 600 --burn 150 --chains 4 --seed 31 --quiet)
+expect 0 "" -- "$BASEL" "${args[@]}" -o "$T/one.json"
+expect 0 "rank 3 sent its chains" -- env BASEL_MPI_VERBOSE=1 \
+    timeout 120 "$MPIRUN" --oversubscribe -np 4 "$BASEL" "${args[@]}" -o "$T/four.json"
+expect 0 "" -- cmp "$T/one.json" "$T/four.json"
+expect 0 "candidates 100 of 1200 atoms" -- python3 -c "import json; print(json.load(open('$T/one.json'))['diagnostics']['note'])"
+rm -f "$T/four.json"
 # the other methods whose chains save their state: mixture, rbf, anneal
 MIX=(fit data/classification/pima.csv --method mixture --chains 4 --iter 400 --seed 5 --quiet)
 SINC=(data/regression/sinc_vermaak_train.csv --target y --inputs x --chains 4 --iter 2000 --seed 5 --quiet)

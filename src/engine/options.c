@@ -122,7 +122,7 @@ static const bsl_option_def catalogue[] = {
      "the class given them) | gaussian (one Gaussian each, independent of the rest)"},
     {"temperatures", BSL_OPT_COUNT, 1, 64, NULL,
      "replica exchange: this many tempered copies per chain (1: off, the paper's sampler), for chains that settle on "
-     "different subsets; Pima needs about 24 (24 times the cost)"},
+     "different subsets (R times the cost; on Ionosphere 6 up to 10 never swapped at the cold end, see docs)"},
     {"temp-max", BSL_OPT_REAL, 1.000001, 1e12, NULL,
      "the hottest copy's temperature (geometric ladder from 1); add copies until every neighbouring pair swaps often"},
     {"unlabelled", BSL_OPT_CHOICE, 0, 0, "ignore|use",
@@ -131,6 +131,10 @@ static const bsl_option_def catalogue[] = {
     {"hyper-h", BSL_OPT_REAL, 0, 1e12, NULL,
      "rate h of the Gamma prior of each input's precision scale beta_i (paper 000 §2.2; 0: 10 / range^2 of the input; "
      "the paper: 0.5 Ionosphere, 0.28 Wine, 0.16 Pima)"},
+    {"beta-min", BSL_OPT_REAL, 0, 1e6, NULL,
+     "lower end of beta_i's prior as a fraction of range^2: beta_i ~ Gamma(g, h) truncated to [beta-min * range^2, "
+     "inf), so no kernel can sit on tied values of an input with a vanishing variance (not in paper 000, whose prior "
+     "makes the posterior improper then, as on Ionosphere; 0: the paper's prior)"},
     /* RBF networks with free centres (anneal, rbf) */
     {"schedule", BSL_OPT_CHOICE, 0, 0, "linear|geometric|logarithmic", "cooling schedule"},
     {"t0", BSL_OPT_REAL, 1e-12, 1e12, NULL, "initial temperature"},

@@ -62,6 +62,7 @@ printf 'a,b,class\n1,2,x\n2,1,x\n3,5,x\n4,2,x\n' > "$T/oneclass.csv"
 expect 2 "class column 'class' has 1 class: need at least 2" -- "$BASEL" fit "$T/oneclass.csv" --method mixture -o "$T/f.json"
 expect 2 "--excluded 'normal': expected one of regression,gaussian" -- "$BASEL" fit data/classification/pima_tr.csv --method mixture --excluded normal -o "$T/f.json"
 expect 2 "hyper-h" -- "$BASEL" fit data/classification/pima_tr.csv --method mixture --hyper-h -1 -o "$T/f.json"
+expect 2 "beta-min" -- "$BASEL" fit data/classification/pima_tr.csv --method mixture --beta-min -0.5 -o "$T/f.json"
 expect 2 "--unlabelled 'bogus': expected one of ignore,use" -- "$BASEL" fit data/classification/pima_tr.csv --method mixture --unlabelled bogus -o "$T/f.json"
 expect 2 "--draws: --method enumerate keeps no draws" -- "$BASEL" fit data/linear/lin_p15_n200.csv --method enumerate -o "$T/f.json" --draws "$T/f.json.csv"
 # no output file is left behind by any failure above

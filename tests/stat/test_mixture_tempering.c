@@ -20,9 +20,13 @@
  * input at b = 0.4. Then P_0 ~ Beta(delta + b n_0, delta + b n_1) exactly,
  * and (mu, prec) has density proportional to
  *   N(mu; xi, 1/kappa) p(prec) prod_i N(x_i; mu, 1/prec)^b,
- *   p(prec) = int Gamma(prec; a, beta) Gamma(beta; g, h) dbeta
- *           = prec^(a-1) h^g Gamma(a+g) / (Gamma(a) Gamma(g) (prec + h)^(a+g)),
- * integrated on a grid in (mu, log prec); E[beta] = E[(a+g)/(prec+h)].
+ *   p(prec) = int_lo^inf Gamma(prec; a, beta) Gamma(beta; g, h) dbeta
+ *           propto prec^(a-1) Q(a+g, lo (prec + h)) / (prec + h)^(a+g),
+ * lo = beta_min R^2 the lower end of beta's prior (mixture_model.c;
+ * beta_min 0.25, lo = 1 here, which cuts 44 % of Gamma(g, h)) and Q the
+ * regularised upper incomplete
+ * gamma, integrated on a grid in (mu, log prec);
+ * E[beta] = E[(a+g)/(prec+h) Q(a+g+1, lo (prec+h)) / Q(a+g, lo (prec+h))].
  * The third part checks the tempered allocation draw, the imputed classes
  * of unlabelled rows and the weights' counts with two kernels against
  * exact sums over all allocations of six rows and classes of the two
@@ -37,6 +41,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,18 +145,21 @@ static void tempered_gibbs_vs_quadrature(void)
     bsl_mix_options_default(&o);
     o.kernels = 1;
     o.prior_mid = 0.2, o.prior_range = 2.0, o.a = 3, o.g = 2, o.h = 1.5;
+    o.beta_min = 0.25; /* lo = 1: cuts 44 % of beta's Gamma(2, 1.5) */
     bsl_mix_model *m = NULL;
     bsl_mix_chain *ch = NULL;
     if (bsl_mix_model_create(&m, x, N1, 1, cls, 2, &o) || bsl_mix_chain_create(&ch, m)) abort();
     /* exact: E[P_0], and E[mu], E[log prec], E[beta] by quadrature */
-    const double kap = m->kappa[0], xi = m->xi[0], a = o.a, g = o.g, h = o.h;
+    const double kap = m->kappa[0], xi = m->xi[0], a = o.a, g = o.g, h = o.h, lo = m->beta_lo[0];
+    CHECK(lo == 1, "beta's prior starts at 1 (%g)", lo);
     double want[NQ] = {(1 + b * 4) / (2 + b * N1), 0, 0, 0}, tot = 0, lmax = -INFINITY;
     enum { GM = 400, GP = 400 };
     static double lw[GM][GP];
     for (int u = 0; u < GM; u++)
         for (int v = 0; v < GP; v++) {
             const double mu = -4 + 8.0 * (u + 0.5) / GM, lp = -6 + 10.0 * (v + 0.5) / GP, p = exp(lp);
-            double l = -0.5 * kap * (mu - xi) * (mu - xi) + a * lp - (a + g) * log(p + h); /* prec^a: Jacobian of log */
+            double l = -0.5 * kap * (mu - xi) * (mu - xi) + a * lp - (a + g) * log(p + h) +
+                       log(gsl_sf_gamma_inc_Q(a + g, lo * (p + h))); /* prec^a: Jacobian of log */
             for (size_t i = 0; i < N1; i++) l += b * (0.5 * lp - 0.5 * p * (x[i] - mu) * (x[i] - mu));
             lw[u][v] = l;
             lmax = fmax(lmax, l);
@@ -159,7 +167,9 @@ static void tempered_gibbs_vs_quadrature(void)
     for (int u = 0; u < GM; u++)
         for (int v = 0; v < GP; v++) {
             const double mu = -4 + 8.0 * (u + 0.5) / GM, lp = -6 + 10.0 * (v + 0.5) / GP, w = exp(lw[u][v] - lmax);
-            tot += w, want[1] += w * mu, want[2] += w * lp, want[3] += w * (a + g) / (exp(lp) + h);
+            const double ph = exp(lp) + h;
+            tot += w, want[1] += w * mu, want[2] += w * lp;
+            want[3] += w * (a + g) / ph * gsl_sf_gamma_inc_Q(a + g + 1, lo * ph) / gsl_sf_gamma_inc_Q(a + g, lo * ph);
         }
     for (int q = 1; q < NQ; q++) want[q] /= tot;
     static const char *const name[NQ] = {"E[P_0]", "E[mu]", "E[log prec]", "E[beta]"};
@@ -227,17 +237,20 @@ static void tempered_allocations_vs_sums(void)
     bsl_mix_options_default(&o);
     o.kernels = 2;
     o.prior_mid = 0.0, o.prior_range = 2.0, o.a = 3, o.g = 2, o.h = 1.5;
+    o.beta_min = 0.25; /* lo = 1, as above */
     bsl_mix_model *m = NULL;
     bsl_mix_chain *ch = NULL;
     if (bsl_mix_model_create(&m, x, N3, 1, cls, 2, &o) || bsl_mix_chain_create(&ch, m)) abort();
-    const double xi = m->xi[0], kap = m->kappa[0], a = o.a, g = o.g, h = o.h;
-    /* exact: the beta integral depends on z only */
+    const double xi = m->xi[0], kap = m->kappa[0], a = o.a, g = o.g, h = o.h, llo = log(m->beta_lo[0]);
+    CHECK(m->beta_lo[0] == 1, "beta's prior starts at 1 (%g)", m->beta_lo[0]);
+    /* exact: the beta integral depends on z only; beta's prior starts at
+     * beta_lo (its normaliser is the same for every z) */
     double lJ[1 << N3];
     for (unsigned z = 0; z < (1u << N3); z++) {
         enum { GB = 300 };
         double lb[GB], mb = -INFINITY;
         for (int u = 0; u < GB; u++) { /* beta on a log grid, Jacobian beta */
-            const double lbeta = -7 + 11.0 * (u + 0.5) / GB, beta = exp(lbeta);
+            const double lbeta = llo + (4 - llo) * (u + 0.5) / GB, beta = exp(lbeta);
             lb[u] = g * log(h) - lgamma(g) + g * lbeta - h * beta + log_J(x, z, 0, b, beta, xi, kap, a) +
                     log_J(x, z, 1, b, beta, xi, kap, a);
             mb = fmax(mb, lb[u]);

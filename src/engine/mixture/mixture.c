@@ -64,6 +64,7 @@ void bsl_mix_options_default(bsl_mix_options *o)
     o->a = 2;        /* §3: "we set a = 2" */
     o->g = 0.2;      /* §3: "g = 0.2" */
     o->h = 0;        /* 10 / R_i^2, the upper end of §2.2's range */
+    o->beta_min = 0.03; /* not in the paper: its prior is improper with tied inputs (mixture_model.c) */
     o->delta_w = 1;  /* §2.2: "set to 1" */
     o->delta_p = 1;
     o->split_a = 1;  /* eq. 4's b_a, b_b are not given in the paper */
@@ -92,6 +93,8 @@ static int validate_options(const bsl_mix_options *o, size_t d, basel_error *err
         return bsl_fail(err, BASEL_EINVAL,
                         "mixture: hyperparameters a, g, delta_w, delta_p, split_a must be positive, "
                         "split_b >= 0, h finite");
+    if (!(isfinite(o->beta_min) && o->beta_min >= 0))
+        return bsl_fail(err, BASEL_EINVAL, "mixture: beta_min must be finite and >= 0 (0: the paper's prior)");
     if (!isfinite(o->prior_mid) || !isfinite(o->prior_range))
         return bsl_fail(err, BASEL_EINVAL, "mixture: prior_mid and prior_range must be finite");
     if (o->add_proposal != BSL_MIX_PROPOSE_PRIOR && o->add_proposal != BSL_MIX_PROPOSE_DATA &&

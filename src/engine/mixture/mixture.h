@@ -9,7 +9,10 @@
  *   the active inputs: a linear regression on them (default) or a single
  *   Gaussian, its parameters integrated out (mixture_excluded.c).
  * Priors (eq. 3, §2.2): mu_dj ~ N(xi_j, 1/kappa_j), prec_dj ~ Gamma(a, beta_j),
- *   beta_j ~ Gamma(g, h_j), w_k ~ Dirichlet(delta_w), P ~ Dirichlet(delta_p);
+ *   beta_j ~ Gamma(g, h_j) truncated to [beta_min_j, inf) (beta_min_j =
+ *   beta_min R_j^2, an addition to the paper that makes the posterior proper
+ *   when an input has tied values; mixture_model.c), w_k ~ Dirichlet(delta_w),
+ *   P ~ Dirichlet(delta_p);
  *   the input subset has the truncated Poisson prior of §2.3 on its size and
  *   is uniform given its size. Gamma(shape, rate) throughout.
  * Engine: a Gibbs sweep over latent allocations and parameters for the
@@ -92,6 +95,14 @@ typedef struct bsl_mix_options {
     double a;             /* shape of the prior of each inverse variance (2) */
     double g;             /* shape of beta_i's Gamma hyperprior (0.2) */
     double h;             /* rate of beta_i's hyperprior; <= 0 means 10 / R_i^2 (0) */
+    /* Lower end of beta_i's hyperprior as a fraction of R_i^2: beta_i ~
+     * Gamma(g, h_i) truncated to [beta_min R_i^2, inf). 0 is the paper's
+     * prior, whose posterior is improper when D kernels can put one on
+     * enough tied values of an input (mixture_model.c); default 0.03: the
+     * prior's mean precision a / beta_i is then at most 67 / R_i^2 (a = 2),
+     * kernels about R_i / 8 wide or wider (bench/mixture/README.md has the
+     * values tried: 0.01, 0.03, 0.1, 0.3). */
+    double beta_min;
     double delta_w;       /* Dirichlet count of the allocation probabilities (1) */
     double delta_p;       /* Dirichlet count of the class priors (1) */
     double split_a;       /* b_a of the Beta(b_a, b_b + 1) split, eq. 4 (1) */
@@ -211,6 +222,8 @@ typedef struct bsl_mix_model {
     double *xi;       /* d: prior mean of the kernel means */
     double *kappa;    /* d: prior precision of the kernel means, 1 / R_i^2 */
     double *h;        /* d: rate of beta_i's hyperprior */
+    double *beta_lo;  /* d: its lower end beta_min R_i^2 (0: none) */
+    double *beta_lq;  /* d: log of Gamma(g, h_i)'s mass above beta_lo (its normaliser) */
     double *ng_b0;    /* d: rate of the excluded input's Normal-Gamma prior */
     double *ng_k0;    /* d: its mean-precision scale */
     double *xbar;     /* d: column means */
@@ -341,6 +354,12 @@ double bsl_mix_log_normal(double x, double mu, double prec);
 /* log p(I) for the truncated Poisson on [imin, imax] up to a constant, minus
  * log C(d, I) (uniform subsets given the size), §2.3. */
 double bsl_mix_log_subset_prior(const bsl_mix_model *m, size_t I);
+/* log of beta_j's prior density, Gamma(g, h_j) truncated to [beta_lo_j,
+ * inf) (-inf below), with its normaliser. */
+double bsl_mix_beta_log_prior(const bsl_mix_model *m, size_t j, double beta);
+/* A draw from Gamma(shape, rate) truncated to [beta_lo_j, inf): beta_j's
+ * prior (shape g, rate h_j) or its full conditional. */
+double bsl_mix_draw_beta(const bsl_mix_model *m, const gsl_rng *r, size_t j, double shape, double rate);
 /* Probabilities of proposing add / remove at size I. */
 double bsl_mix_p_add(const bsl_mix_model *m, size_t I);
 double bsl_mix_p_remove(const bsl_mix_model *m, size_t I);

@@ -27,6 +27,7 @@ static const bsl_engine_option options[] = {
     {"temperatures", "1"},
     {"temp-max", "20"},
     {"hyper-h", "0"},
+    {"beta-min", "0.03"},
     {"unlabelled", "ignore"},
     {NULL, NULL},
 };
@@ -48,6 +49,7 @@ static int mixture_options(bsl_mix_options *mo, const bsl_engine_ctx *ctx, bsl_m
     if (!rc) rc = bsl_params_size(p, "temperatures", mo->temperatures, 1, BSL_MIX_MAX_TEMPERATURES, &mo->temperatures, err);
     if (!rc) rc = bsl_params_double(p, "temp-max", mo->temp_max, 1.000001, 1e12, &mo->temp_max, err);
     if (!rc) rc = bsl_params_double(p, "hyper-h", mo->h, 0, 1e12, &mo->h, err);
+    if (!rc) rc = bsl_params_double(p, "beta-min", mo->beta_min, 0, 1e6, &mo->beta_min, err);
     const char *ex = bsl_params_get(p, "excluded");
     if (!rc && ex) {
         if (!strcmp(ex, "regression"))

@@ -158,7 +158,8 @@ static void draw_probabilities(bsl_mix_chain *ch, const gsl_rng *r)
 /* Kernel means, inverse variances and beta_j of one active input (eq. 3):
  * mu_dj ~ N((kappa xi + prec S_d) / (kappa + n_d prec), 1 / (kappa + n_d prec)),
  * prec_dj ~ Gamma(a + n_d / 2, beta_j + sum_{z=d} (x - mu_dj)^2 / 2),
- * beta_j ~ Gamma(g + D a, h_j + sum_d prec_dj). */
+ * beta_j ~ Gamma(g + D a, h_j + sum_d prec_dj) on [beta_lo_j, inf) (its
+ * prior's truncation, mixture_model.c, cuts the conditional at the same point). */
 static void draw_input(bsl_mix_chain *ch, const gsl_rng *r, size_t j)
 {
     const bsl_mix_model *m = ch->m;
@@ -182,7 +183,7 @@ static void draw_input(bsl_mix_chain *ch, const gsl_rng *r, size_t j)
         prec[q] = gsl_ran_gamma(r, m->a + 0.5 * cnt[q], 1 / (ch->beta[j] + 0.5 * Q[q]));
         sum_prec += prec[q];
     }
-    ch->beta[j] = gsl_ran_gamma(r, m->g + (double)D * m->a, 1 / (m->h[j] + sum_prec));
+    ch->beta[j] = bsl_mix_draw_beta(m, r, j, m->g + (double)D * m->a, m->h[j] + sum_prec);
 }
 
 void bsl_mix_gibbs(bsl_mix_chain *ch, const gsl_rng *r)
@@ -195,7 +196,7 @@ void bsl_mix_gibbs(bsl_mix_chain *ch, const gsl_rng *r)
         if (ch->active[j])
             draw_input(ch, r, j);
         else /* beta_j of an excluded input has nothing but its prior */
-            ch->beta[j] = gsl_ran_gamma(r, m->g, 1 / m->h[j]);
+            ch->beta[j] = bsl_mix_draw_beta(m, r, j, m->g, m->h[j]);
     }
 }
 

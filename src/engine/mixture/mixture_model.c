@@ -10,6 +10,7 @@
  */
 #include "mixture.h"
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
@@ -31,11 +32,75 @@ void bsl_mix_model_free(bsl_mix_model *m)
     free(m->xi);
     free(m->kappa);
     free(m->h);
+    free(m->beta_lo);
+    free(m->beta_lq);
     free(m->ng_b0);
     free(m->ng_k0);
     free(m->xbar);
     free(m->C);
     free(m);
+}
+
+/* The lower end of beta_i's prior (an addition to paper 000 §2.2).
+ *
+ * With the paper's beta_i ~ Gamma(g, h_i) the posterior is improper as
+ * soon as a kernel can hold n_q >= 2 (g + (D - 1) a) + 1 rows that share one
+ * value of input i (a binary or rounded input; Ionosphere's V1 has 154 of
+ * 175 training rows at 1): the kernel's spread V_q is 0, its precision
+ * integrates to Gamma(a + m_q) beta_i^(a) / beta_i^(a + m_q) with m_q =
+ * (n_q - 1) / 2, the other kernels give beta_i^a each as beta_i -> 0, so near
+ * 0 the posterior of beta_i goes as beta_i^(g - 1 + (D - 1) a - m_q), which
+ * is not integrable; the chain's precisions run off to infinity (4e31 seen)
+ * and chains that took such an input never leave. Truncating the prior to
+ * beta_i >= beta_lo_i = beta_min R_i^2 removes that end: given beta_i the
+ * precisions' posterior is Gamma(a + n_q / 2, beta_i + V_q / 2), proper, and
+ * their prior mean a / beta_i is at most a / (beta_min R_i^2), i.e. the
+ * prior's typical kernel spread is at least about R_i sqrt(beta_min / a):
+ * a kernel cannot be centred on a point mass with a vanishing variance at
+ * no cost. The bound is fixed by the options and the input's range before
+ * any chain runs, so it is part of the prior, not of the sampler. The full
+ * conditional of beta_i stays the conjugate Gamma(g + D a, h_i + sum prec),
+ * truncated at the same point (bsl_mix_draw_beta); the normaliser below
+ * enters only where beta_i's prior density does (mixture_rj.c's moves with
+ * beta_i). beta_min = 0 is the paper's prior. */
+static void resolve_beta_floor(bsl_mix_model *m, size_t j, double R, double beta_min)
+{
+    m->beta_lo[j] = beta_min > 0 ? beta_min * R * R : 0;
+    m->beta_lq[j] = m->beta_lo[j] > 0 ? log(gsl_sf_gamma_inc_Q(m->g, m->h[j] * m->beta_lo[j])) : 0;
+}
+
+double bsl_mix_beta_log_prior(const bsl_mix_model *m, size_t j, double beta)
+{
+    if (!(beta >= m->beta_lo[j]) || !(beta > 0)) return -INFINITY;
+    return m->g * log(m->h[j]) - lgamma(m->g) + (m->g - 1) * log(beta) - m->h[j] * beta - m->beta_lq[j];
+}
+
+/* Gamma(shape, rate) on [lo, inf): plain draws kept when >= lo if that
+ * happens at least a quarter of the time (the mass above lo is known);
+ * otherwise lo is above the upper quartile, hence above the mode
+ * (shape - 1) / rate, and x = lo + Exp(lam) with lam = rate - max(shape -
+ * 1, 0) / lo > 0 is accepted with the target over the proposal, scaled to
+ * its maximum at x = lo:
+ *   (x / lo)^(shape - 1) exp(-(rate - lam)(x - lo)) <= 1
+ * (its log has slope (shape - 1)(1 / x - 1 / lo) <= 0 for shape >= 1, and
+ * both factors are <= 1 for shape < 1, where lam = rate). Both branches are
+ * exact; which one runs depends on (shape, rate, lo) only. */
+double bsl_mix_draw_beta(const bsl_mix_model *m, const gsl_rng *r, size_t j, double shape, double rate)
+{
+    const double lo = m->beta_lo[j];
+    if (!(lo > 0)) return gsl_ran_gamma(r, shape, 1 / rate);
+    const double sm1 = shape > 1 ? shape - 1 : 0, lam = rate - sm1 / lo;
+    if (gsl_sf_gamma_inc_Q(shape, rate * lo) >= 0.25 || !(lam > 0)) {
+        for (;;) {
+            const double x = gsl_ran_gamma(r, shape, 1 / rate);
+            if (x >= lo) return x;
+        }
+    }
+    for (;;) {
+        const double x = lo + gsl_ran_exponential(r, 1 / lam);
+        const double log_acc = (shape - 1) * log(x / lo) - (rate - lam) * (x - lo);
+        if (log(gsl_rng_uniform_pos(r)) < log_acc) return x;
+    }
 }
 
 /* xi_i = midpoint, kappa_i = 1/R_i^2 (§2.2), h_i = h or 10/R_i^2. The
@@ -57,6 +122,7 @@ static void resolve_hyper(bsl_mix_model *m, const bsl_mix_options *o)
         m->h[j] = o->h > 0 ? o->h : 10 / (R * R);
         m->ng_b0[j] = o->g / m->h[j];
         m->ng_k0[j] = m->ng_b0[j] * m->kappa[j];
+        resolve_beta_floor(m, j, R, o->beta_min);
     }
 }
 
@@ -71,11 +137,13 @@ int bsl_mix_model_create(bsl_mix_model **out, const double *X, size_t n, size_t 
     m->xi = bsl_malloc(d, sizeof(double));
     m->kappa = bsl_malloc(d, sizeof(double));
     m->h = bsl_malloc(d, sizeof(double));
+    m->beta_lo = bsl_malloc(d, sizeof(double));
+    m->beta_lq = bsl_malloc(d, sizeof(double));
     m->ng_b0 = bsl_malloc(d, sizeof(double));
     m->ng_k0 = bsl_malloc(d, sizeof(double));
     m->xbar = bsl_malloc(d, sizeof(double));
     m->C = bsl_malloc(d * d, sizeof(double));
-    if (!m->X || !m->cls || !m->xi || !m->kappa || !m->h || !m->ng_b0 || !m->ng_k0 ||
+    if (!m->X || !m->cls || !m->xi || !m->kappa || !m->h || !m->beta_lo || !m->beta_lq || !m->ng_b0 || !m->ng_k0 ||
         !m->xbar || !m->C) {
         bsl_mix_model_free(m);
         return BASEL_ENOMEM;
@@ -205,7 +273,7 @@ void bsl_mix_chain_init(bsl_mix_chain *ch, const gsl_rng *r)
     if (I0 > (double)m->imax) I0 = (double)m->imax;
     random_subset(ch, r, (size_t)I0);
     for (size_t j = 0; j < m->d; j++) {
-        ch->beta[j] = m->g / m->h[j];
+        ch->beta[j] = fmax(m->g / m->h[j], m->beta_lo[j]);
         for (size_t k = 0; k < D; k++) {
             const size_t row = gsl_rng_uniform_int(r, m->n);
             ch->mu[j * D + k] = m->X[j * m->n + row];
@@ -246,7 +314,7 @@ void bsl_mix_chain_draw_prior(bsl_mix_chain *ch, const gsl_rng *r)
     const size_t D = m->D;
     if (!ch->fix_subset) random_subset(ch, r, draw_size(m, r));
     for (size_t j = 0; j < m->d; j++) {
-        ch->beta[j] = gsl_ran_gamma(r, m->g, 1 / m->h[j]);
+        ch->beta[j] = bsl_mix_draw_beta(m, r, j, m->g, m->h[j]);
         for (size_t k = 0; k < D; k++) {
             ch->prec[j * D + k] = gsl_ran_gamma(r, m->a, 1 / ch->beta[j]);
             ch->mu[j * D + k] = m->xi[j] + gsl_ran_gaussian(r, 1 / sqrt(m->kappa[j]));

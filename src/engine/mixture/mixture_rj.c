@@ -142,7 +142,12 @@
  *   W = log Gamma(beta_j; g, h_j) - log q(beta_j) + sum_q T_q(beta_j),
  * an importance weight of the column's marginal likelihood under z with
  * mu_.j, prec_.j and beta_j integrated out, and it replaces sum_q T_q in
- * every ratio above (add, remove, exchange, pairs).
+ * every ratio above (add, remove, exchange, pairs). With the prior's lower
+ * end beta_lo_j > 0 (mixture_model.c) Gamma(beta_j; g, h_j) is the truncated
+ * prior with its normaliser, q(beta_j) the same t truncated to t >= log
+ * beta_lo_j (with its normaliser; centred at log beta_lo_j when f's mode lies
+ * below, scale 1 / sqrt(max(-f'', f'^2)) there), and the remove's redraw
+ * is from the truncated prior, which still cancels.
  *
  * Coordinates given z, allocations summed out (add_proposal =
  * BSL_MIX_PROPOSE_SUMMED, the default). The same draw of (beta_j, mu_.j,
@@ -212,6 +217,7 @@
  */
 #include "mixture.h"
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <math.h>
 #include <string.h>
@@ -546,7 +552,12 @@ void bsl_mix_exchange(bsl_mix_chain *ch, const gsl_rng *r)
     double *cnt = ch->scratch, *S = cnt + D, *Q = S + D, *Sn = Q + D, *Qn = Sn + D, *mun = Qn + D;
     suff_stats(ch, j, cnt, S, Q);
     suff_stats(ch, jn, cnt, Sn, Qn);
-    double log_A = ch->b * excluded_change(ch, j, jn) - (ch->beta[j] - ch->beta[jn]) * (m->h[jn] - m->h[j]);
+    /* beta_j and beta_jn swap: the ratio of their priors (each input's own,
+     * truncated at its own lower end, mixture_model.c); 0 when a value falls
+     * below the other input's end. */
+    double log_A = ch->b * excluded_change(ch, j, jn) + bsl_mix_beta_log_prior(m, jn, ch->beta[j]) +
+                   bsl_mix_beta_log_prior(m, j, ch->beta[jn]) - bsl_mix_beta_log_prior(m, j, ch->beta[j]) -
+                   bsl_mix_beta_log_prior(m, jn, ch->beta[jn]);
     for (size_t q = 0; q < D; q++) {
         const double prec = ch->prec[j * D + q], b = ch->b;
         double m_post;
@@ -614,6 +625,14 @@ static void beta_fit(const bsl_mix_model *m, size_t j, const double *shp, const 
     *loc = 0.5 * (lo + hi);
     beta_slope(*loc, g_da, h, shp, V, D, &f2);
     *scale = 1 / sqrt(fmax(-f2, 1e-12));
+    if (m->beta_lo[j] > 0 && *loc < log(m->beta_lo[j])) {
+        /* the mode is below the prior's lower end (tied values: f rises
+         * without bound as t -> -inf); the target on t >= log beta_lo
+         * decays from there at about the slope f'(log beta_lo) */
+        *loc = log(m->beta_lo[j]);
+        const double s1 = beta_slope(*loc, g_da, h, shp, V, D, &f2);
+        *scale = 1 / sqrt(fmax(fmax(-f2, s1 * s1), 1e-12));
+    }
 }
 
 /* What the column functions do with the coordinates: evaluate at the given
@@ -629,6 +648,19 @@ static double beta_proposal(const bsl_mix_model *m, const gsl_rng *r, size_t j, 
 {
     double loc, scale;
     beta_fit(m, j, shp, V, &loc, &scale);
+    if (m->beta_lo[j] > 0) {
+        /* beta_j's prior stops at beta_lo (mixture_model.c): the t truncated
+         * to t >= log beta_lo (loc >= log beta_lo, so the kept mass is >= 1/2),
+         * drawn by its inverse CDF */
+        const double z_lo = (log(m->beta_lo[j]) - loc) / scale, p_lo = gsl_cdf_tdist_P(z_lo, BETA_T_DF);
+        if (draw == COORD_DRAW) {
+            const double u = p_lo + (1 - p_lo) * gsl_rng_uniform_pos(r);
+            *beta = fmax(exp(loc + scale * gsl_cdf_tdist_Pinv(u, BETA_T_DF)), m->beta_lo[j]);
+        }
+        if (draw == COORD_MODE) *beta = fmax(exp(loc), m->beta_lo[j]);
+        const double t = log(*beta); /* >= log beta_lo: moves evaluate at a state of the chain */
+        return log(gsl_ran_tdist_pdf((t - loc) / scale, BETA_T_DF) / scale) - log(gsl_cdf_tdist_Q(z_lo, BETA_T_DF)) - t;
+    }
     if (draw == COORD_DRAW) *beta = exp(loc + scale * gsl_ran_tdist(r, BETA_T_DF));
     if (draw == COORD_MODE) *beta = exp(loc);
     const double t = log(*beta);
@@ -654,7 +686,7 @@ static double column_weight_lik(bsl_mix_chain *ch, const gsl_rng *r, size_t j, i
         shp[q] = m->a + 0.5 * fmax(nb - 1, 0);
     }
     double log_w = -beta_proposal(m, r, j, shp, V, draw, beta);
-    log_w += log_gamma_pdf(*beta, m->g, m->h[j]);
+    log_w += bsl_mix_beta_log_prior(m, j, *beta);
     for (size_t q = 0; q < D; q++) {
         const double rate = *beta + 0.5 * V[q];
         if (draw == COORD_DRAW) prec[q] = gsl_ran_gamma(r, shp[q], 1 / rate);
@@ -684,11 +716,11 @@ static double column_proposal(bsl_mix_chain *ch, const gsl_rng *r, size_t j, int
     return column_weight_lik(ch, r, j, draw, beta, mu, prec, 0);
 }
 
-/* An input that left: its beta_j is redrawn from its prior Gamma(g, h_j),
+/* An input that left: its beta_j is redrawn from its prior (Gamma(g, h_j) on [beta_lo_j, inf)),
  * the reverse of the add's beta proposal (top of the file). */
 static void drop_beta(bsl_mix_chain *ch, const gsl_rng *r, size_t j)
 {
-    ch->beta[j] = gsl_ran_gamma(r, ch->m->g, 1 / ch->m->h[j]);
+    ch->beta[j] = bsl_mix_draw_beta(ch->m, r, j, ch->m->g, ch->m->h[j]);
 }
 
 /* Bring L up to date after column j left (sign -1) or entered (+1). */

@@ -19,13 +19,7 @@ expect 0 "" -- $VG "$BASEL" fit data/classification/pima_tr.csv --method mixture
 expect 0 "" -- $VG "$BASEL" predict "$T/m.json" data/classification/pima_te.csv -o "$T/p.csv"
 # rj's informed moves on a streamed design (400 inputs, --gram-memory 1):
 # the chains' shared Gram-row cache, then candidate sets after burn-in
-python3 -c "
-import random
-random.seed(4)
-print(','.join('x%d' % j for j in range(400)) + ',y')
-for i in range(100):
-    x = [random.gauss(0, 1) for _ in range(400)]
-    print(','.join('%.3f' % v for v in x) + ',%.3f' % (x[0] - x[1] + random.gauss(0, 1)))" > "$T/w400.csv"
+python3 tests/cli/wide_csv.py 400 100 4 3 > "$T/w400.csv"
 expect 0 "" -- $VG "$BASEL" fit "$T/w400.csv" --method rj --proposal informed --gram-memory 1 --rj-candidates 40 --iter 200 --burn 100 --chains 2 --seed 1 --quiet -o "$T/w.json"
 # a categorical input: grouped model, expanded result, predict by level
 expect 0 "" -- $VG "$BASEL" fit data/linear/iris.csv --method bd --iter 300 --chains 2 --seed 1 --quiet --draws "$T/gd.csv" -o "$T/g.json"

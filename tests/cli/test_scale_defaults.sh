@@ -38,13 +38,7 @@ set -e
 if [ $rc -eq 2 ] && [ ! -f "$T/e.json" ] && grep -q "max-time" "$T/err"; then ok; else bad "enumerate --max-time: exit $rc"; fi
 
 # 250 inputs: rj's default 50000 becomes 125000, bd's 10000 becomes 25000
-python3 -c "
-import random
-random.seed(3)
-print(','.join('x%d' % j for j in range(250)) + ',y')
-for i in range(300):
-    x = [random.gauss(0, 1) for _ in range(250)]
-    print(','.join('%.4f' % v for v in x) + ',%.4f' % (x[0] - x[1] + random.gauss(0, 1)))" > "$T/wide.csv"
+python3 tests/cli/wide_csv.py 250 300 3 4 > "$T/wide.csv"
 for pair in rj:125000 bd:25000; do
     m=${pair%%:*} want=${pair#*:}
     "$BASEL" fit "$T/wide.csv" --method $m --seed 1 --quiet --max-time 0.5 -o "$T/w.json" 2>/dev/null || true
@@ -81,13 +75,7 @@ if [ $rc -eq 3 ] && [ "$got" = 4 ]; then ok; else bad "--max-time, 4 chains on 2
 # rj's proposal by p: uniform at 15 inputs, informed at 1200 (iter unscaled)
 python3 -c "
 import json; s = json.load(open('$T/g.json'))['settings']; print(s['proposal'])" > "$T/prop"
-python3 -c "
-import random
-random.seed(4)
-print(','.join('x%d' % j for j in range(1200)) + ',y')
-for i in range(200):
-    x = [random.gauss(0, 1) for _ in range(1200)]
-    print(','.join('%.3f' % v for v in x) + ',%.3f' % (x[0] - x[1] + random.gauss(0, 1)))" > "$T/w1200.csv"
+python3 tests/cli/wide_csv.py 1200 200 4 3 > "$T/w1200.csv"
 "$BASEL" fit "$T/w1200.csv" --method rj --burn 1 --seed 1 --quiet --max-time 1 -o "$T/w2.json" 2>/dev/null || true
 got=$(python3 -c "import json; s = json.load(open('$T/w2.json'))['settings']; print(s['proposal'], s['iter'], s['burn'])")
 if [ "$(cat "$T/prop")" = uniform ] && [ "$got" = "informed 10000 1" ]; then ok

@@ -33,13 +33,7 @@ done
 # rj's informed moves on a streamed design (1200 inputs, --gram-memory 1),
 # with candidate sets after burn-in: one process shares its Gram rows
 # between the chains, four processes do not; the values are the same
-python3 -c "
-import random
-random.seed(4)
-print(','.join('x%d' % j for j in range(1200)) + ',y')
-for i in range(200):
-    x = [random.gauss(0, 1) for _ in range(1200)]
-    print(','.join('%.3f' % v for v in x) + ',%.3f' % (x[0] - x[1] + random.gauss(0, 1)))" > "$T/w1200.csv"
+python3 tests/cli/wide_csv.py 1200 200 4 3 > "$T/w1200.csv"
 args=(fit "$T/w1200.csv" --method rj --gram-memory 1 --rj-candidates 100 --iter 600 --burn 150 --chains 4 --seed 31 --quiet)
 expect 0 "" -- "$BASEL" "${args[@]}" -o "$T/one.json"
 expect 0 "rank 3 sent its chains" -- env BASEL_MPI_VERBOSE=1 \

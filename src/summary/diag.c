@@ -448,8 +448,13 @@ void bsl_trace_add(bsl_trace *t, size_t it, const size_t *active, size_t k, doub
 void bsl_trace_finish(bsl_trace *t)
 {
     for (size_t s = 0; t && s < t->L; s++)
-        if (t->w[s] > 0)
+        if (t->w[s] > 0) {
             for (size_t j = 0; j <= t->m; j++) t->x[j * t->L + s] /= t->w[s];
+            /* a snapshot once divided holds weight 1, so that finishing again
+             * changes nothing: a chain that finished before a checkpoint is
+             * finished again when the run restarts (bd.c) */
+            t->w[s] = 1.0;
+        }
 }
 
 void bsl_trace_truncate(bsl_trace *t, size_t len)

@@ -219,7 +219,8 @@ void bsl_trace_record(bsl_trace *t, size_t it, const size_t *active, size_t k);
 /* At post-burn iteration it, add the subset active[0..k) with weight (the
  * time spent in it) into its snapshot; t may be NULL. */
 void bsl_trace_add(bsl_trace *t, size_t it, const size_t *active, size_t k, double weight);
-/* Divide each snapshot filled by bsl_trace_add by the time added into it. */
+/* Divide each snapshot filled by bsl_trace_add by the time added into it
+ * (idempotent: the snapshot's time is then 1). */
 void bsl_trace_finish(bsl_trace *t);
 /* Keep the first len <= L snapshots (an interrupted run's), in the same
  * layout with L = len. */

@@ -80,6 +80,10 @@ static void weighted_trace(void)
               fabs(t.x[10] - 11.0 / 8) < 1e-15,
           "time averages of the indicators and the size (%g %g %g)", t.x[0], t.x[5], t.x[10]);
     CHECK(t.x[1] == 1 && t.x[6] == 1 && t.x[11] == 2 && t.x[4] == 0, "snapshot 1, and an empty one");
+    /* a chain finished before a checkpoint is finished again after a restart */
+    bsl_trace_finish(&t);
+    CHECK(fabs(t.x[0] - 7.0 / 8) < 1e-15 && fabs(t.x[10] - 11.0 / 8) < 1e-15 && t.x[1] == 1,
+          "finishing twice changes nothing (%g %g)", t.x[0], t.x[10]);
     bsl_trace_free(&t);
     bsl_trace_free(&t);
 }

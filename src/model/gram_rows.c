@@ -51,7 +51,6 @@ struct bsl_gram_rows {
     unsigned char *ready;  /* slots: 0 while the row is being computed */
     unsigned long clock;
     double *rows;          /* slots x m */
-    size_t computed;       /* rows computed so far (misses) */
 };
 
 bsl_gram_rows *bsl_gram_rows_create(size_t n, size_t m, size_t budget)
@@ -151,7 +150,6 @@ const double *bsl_gram_row_pin(bsl_gram_rows *R, const bsl_design *D, size_t a, 
     R->ready[s] = 0;
     R->pins[s] = 1;
     R->used[s] = ++R->clock;
-    R->computed++;
     mtx_unlock(&R->mu);
     double *row = R->rows + (size_t)s * R->m, *col = malloc(2 * BSL_MAX(D->n, (size_t)1) * sizeof *col);
     const int ok = col != NULL;
@@ -176,11 +174,6 @@ void bsl_gram_row_unpin(bsl_gram_rows *R, size_t slot)
     mtx_lock(&R->mu);
     R->pins[slot]--;
     mtx_unlock(&R->mu);
-}
-
-size_t bsl_gram_rows_computed(const bsl_gram_rows *R)
-{
-    return R ? R->computed : 0;
 }
 
 void bsl_cand_free(bsl_cand *K)

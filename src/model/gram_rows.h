@@ -26,8 +26,6 @@ void bsl_gram_rows_free(bsl_gram_rows *R);
  * thread computed them. */
 const double *bsl_gram_row_pin(bsl_gram_rows *R, const struct bsl_design *D, size_t a, size_t *slot);
 void bsl_gram_row_unpin(bsl_gram_rows *R, size_t slot);
-/* Rows computed so far (misses), for benchmarks and tests. */
-size_t bsl_gram_rows_computed(const bsl_gram_rows *R);
 
 
 /* A model's candidate rows (rj's candidate set, rj.c): G_{a,C} = b_a' B_C

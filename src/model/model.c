@@ -434,7 +434,7 @@ static void block_solve_upper(const bsl_model *M, double *U, const double *V, si
  * atom, U = L^{-T} V = A^{-1} G_{A,J} (then for all of them); then
  * try_add's arithmetic atom by atom. O(k^2 r) like r try_adds, in a few
  * long loops instead of r short ones. The k rows G_{A,.} come from the
- * dense Gram matrix or, on a streaming design, from the model's cache of
+ * dense Gram matrix or, on a streaming design, from the design's shared cache of
  * Gram rows (gram_rows.c: O(n m) per atom on first use instead of O(n k)
  * per atom at every call). Atoms from a source (or no memory for the
  * k x r blocks or the rows): try_add atom by atom. */

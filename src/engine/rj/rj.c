@@ -594,7 +594,7 @@ static int descending(const void *a, const void *b)
  * whose share reached BSL_RJ_CAND_FLOOR; else the cand_keep largest shares
  * (ties to the lower id). None when the set would hold more than half the
  * atoms (auto), or all of them, or the model scores no candidate lists. */
-static int fix_candidates(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st, const bsl_run *run)
+static int fix_candidates(rj_chain *ch, const rj_settings *st, const bsl_run *run)
 {
     const size_t m = ch->m;
     ch->cands.n = 0;
@@ -623,21 +623,23 @@ static int fix_candidates(rj_chain *ch, const bsl_vs_problem *pb, const rj_setti
     }
     for (size_t j = 0; j < m; j++) ch->cand_index[j] = -1;
     for (size_t c = 0; c < n; c++) ch->cand_index[ch->cand_atoms[c]] = (long)c;
+    /* BASEL_EINVAL: this model (atoms from a source) takes no list; the
+     * chain keeps scoring every atom */
     const int rc = bsl_cmodel_set_candidates(ch->M, ch->cand_atoms, n);
+    if (rc == BASEL_EINVAL) return BASEL_OK;
     if (rc) return rc;
     ch->cands = (bsl_rj_cands){n, ch->cand_atoms, ch->cand_index};
-    (void)pb;
     return BASEL_OK;
 }
 
 /* At the end of burn-in: the active atoms are candidates (share 1). */
-static int end_burn_in(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st, const bsl_run *run)
+static int end_burn_in(rj_chain *ch, const rj_settings *st, const bsl_run *run)
 {
     if (!st->informed || !st->cand_keep) return BASEL_OK;
     const size_t k = bsl_cmodel_k(ch->M);
     const size_t *act = bsl_cmodel_active(ch->M);
     for (size_t a = 0; a < k; a++) ch->maxw[act[a]] = 1.0;
-    return fix_candidates(ch, pb, st, run);
+    return fix_candidates(ch, st, run);
 }
 
 /* Run one chain (bsl_chain_fn); one progress unit per iteration. */
@@ -657,7 +659,7 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
     }
     fen_init(ch); /* the dormant atoms of the state begun or resumed */
     sorted_init(ch);
-    if (!rc && ch->it > run->burn) rc = fix_candidates(ch, pb, x->st, run); /* resumed while sampling */
+    if (!rc && ch->it > run->burn) rc = fix_candidates(ch, x->st, run); /* resumed while sampling */
     const size_t rb_every = x->st->rb_every, tstep = tick->trace ? tick->trace->step : 0;
     rj_phase ph = phase_at(ch->it, sweep, run->burn, rb_every, tick->trace);
     for (; ch->it < total && !rc; ch->it++, ph.sweep = next_mod(ph.sweep, sweep)) {
@@ -666,7 +668,7 @@ static int run_chain(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
         const size_t it = ch->it;
         /* the model's nuisance parameters, if it has any, once per sweep */
         if (it > 0 && ph.sweep == 0 && (rc = bsl_cmodel_draw_nuisance(ch->M, ch->r))) break;
-        if (it == run->burn && (rc = end_burn_in(ch, pb, x->st, run))) break;
+        if (it == run->burn && (rc = end_burn_in(ch, x->st, run))) break;
         if ((rc = step(ch, pb, x->st, it < run->burn))) break;
         if (it < run->burn) continue;
         const size_t t = it - run->burn;
@@ -879,7 +881,7 @@ static int merge(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
     for (size_t h = 0; h < chains; h++) {
         /* a chain restored from a checkpoint already finished never ran
          * run_chain: its set, rebuilt from maxw, is the one it used */
-        if (!ch[h].cands.n && ch[h].it > run->burn && fix_candidates(&ch[h], pb, st, run)) return BASEL_ENOMEM;
+        if (!ch[h].cands.n && ch[h].it > run->burn && fix_candidates(&ch[h], st, run)) return BASEL_ENOMEM;
         cand += (double)ch[h].cands.n / (double)chains;
     }
     char cands[80] = "";

@@ -38,7 +38,7 @@
  * enumeration, within Monte Carlo bounds).
  *
  * Cost per move. One scoring pass of all m atoms: with the k rows of the
- * Gram matrix of the active atoms at hand (dense G, or the model's cache of
+ * Gram matrix of the active atoms at hand (dense G, or the design's cache of
  * Gram rows on a streaming design, gram_rows.c), the batched triangular
  * solves cost m k^2 / 2 multiply-adds plus m k for the collinearity check,
  * i.e. O(m k^2); a row not yet cached costs one pass over the data, O(n m),

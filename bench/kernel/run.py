@@ -3,8 +3,8 @@
 (issue 16 items 4 and 6).
 
 usage: bench/kernel/run.py DATASET [--splits N] [--basel build/basel] [--no-peers]
-       [--basis SPEC] [--iter T] [--extra "more basel options"]
-       [--relevance none,select,grid,ml]
+       [--peers rvm,svr,gp-ard,gp-iso] [--basis SPEC] [--iter T]
+       [--extra "more basel options"] [--relevance none,select,grid,ml]
   DATASET: mcycle (MASS, 100/33), diabetes (scikit-learn, 342/100),
            boston (481/25, PEERS.md), sinc (Tipping, 100 points, RMSE vs f)
 
@@ -16,12 +16,19 @@ least-squares fit reproduces the average's fitted values, --projection-tol),
 their numbers of atoms, the fit's CPU seconds (peers: wall seconds). --relevance runs basel once per mode listed
 (bd --relevance: the inputs' relevance inside the kernel sampled with the
 atoms, issue 16 item 2; ml: a scale per input by the type-II maximum likelihood of an
-ARD Gaussian process, fixed before the run) and prints the inputs' mean PIP (or scale) over the splits. Peers (Debian's r-cran-kernlab and
-python3-sklearn): kernlab rvm (automatic width), scikit-learn SVR (RBF; C,
-gamma, epsilon by 5-fold CV) and GaussianProcessRegressor with an ARD RBF
-kernel plus white noise (ML-II, 3 restarts). Inputs standardised on each
-training part for the peers. Errors: mean +- standard error over the splits
-(MSE; sinc: RMSE against the noise-free function).
+ARD Gaussian process, fixed before the run) and prints the inputs' mean PIP (or scale) over the splits.
+Peers (--peers, comma-separated; default rvm,svr,gp-ard; Debian's r-cran-kernlab
+and python3-sklearn): rvm, kernlab rvm (automatic width); svr, scikit-learn SVR
+(RBF; C, gamma, epsilon by 5-fold CV); gp-ard, GaussianProcessRegressor with an
+ARD RBF kernel times a constant plus white noise (ML-II, 3 restarts); gp-iso,
+the same with one isotropic length scale (ML-II, no restarts: the "scikit-learn
+GP (ML-II)" row of PEERS.md, 8.86 on Boston's 100 splits). Inputs standardised
+on each training part for the peers, targets by normalize_y for the GPs.
+Errors: mean +- standard error over the splits (MSE; sinc: RMSE against the
+noise-free function); then, for each basel run and peer, the paired difference
+per split, basel's model average minus the peer (mean +- se): with few test
+rows per split the splits' own variation dominates the means' standard errors,
+and the paired difference removes it.
 """
 import argparse, csv, json, math, os, subprocess, sys, tempfile, time
 
@@ -32,6 +39,8 @@ SETS = {
     "diabetes": ("diabetes.csv", "diabetes_splits.csv", "y"),
     "boston": ("boston.csv", "boston_splits_481_25.csv", "medv"),
 }
+PEERS = ("rvm", "svr", "gp-ard", "gp-iso")
+GP_ISO_RESTARTS = 0  # reproduces PEERS.md's "scikit-learn GP (ML-II)" on Boston's 100 splits: 8.855 (8.86)
 
 
 def read_csv(path):
@@ -142,37 +151,70 @@ def run_rvm(name, header, target, sets, tmp):
     return [(float(r["mse"]), int(r["vectors"]), float(r["seconds"])) for r in csv.DictReader(lines)]
 
 
-def run_sklearn(header, target, sets, rmse):
+def standardised(ti, tr, te):
+    """Inputs and target of a split as arrays, inputs standardised on the training part."""
+    import numpy as np
+    A, B = np.array(tr, float), np.array(te, float)
+    Xtr, ytr, Xte = np.delete(A, ti, 1), A[:, ti], np.delete(B, ti, 1)
+    mu, sd = Xtr.mean(0), Xtr.std(0, ddof=1)
+    return (Xtr - mu) / sd, ytr, (Xte - mu) / sd
+
+
+def run_svr(header, target, sets, rmse):
+    from sklearn.model_selection import GridSearchCV
+    from sklearn.svm import SVR
+    out = {"e": [], "k": [], "s": []}
+    for s, (tr, te, truth) in enumerate(sets, 1):
+        Xtr, ytr, Xte = standardised(header.index(target), tr, te)
+        ym, ys = ytr.mean(), ytr.std()
+        t0 = time.time()
+        grid = {"C": [0.1, 1, 10, 100, 1000], "gamma": [0.01, 0.03, 0.1, 0.3, 1, 3], "epsilon": [0.01, 0.1, 0.3]}
+        cv = GridSearchCV(SVR(kernel="rbf"), grid, cv=5).fit(Xtr, (ytr - ym) / ys)
+        out["s"].append(time.time() - t0)
+        out["e"].append(err_of(cv.predict(Xte) * ys + ym, truth, rmse))
+        out["k"].append(len(cv.best_estimator_.support_))
+        print("  svr split %d: %.4g" % (s, out["e"][-1]), file=sys.stderr, flush=True)
+    return out
+
+
+def run_gp(header, target, sets, rmse, ard):
+    """GP ML-II: constant * RBF + white noise; ard: a length scale per input (3 restarts),
+    else one length scale (GP_ISO_RESTARTS)."""
     import warnings
     import numpy as np
     warnings.filterwarnings("ignore")  # ML-II's length scales at their bound: irrelevant inputs
     from sklearn.gaussian_process import GaussianProcessRegressor
     from sklearn.gaussian_process.kernels import RBF, WhiteKernel, ConstantKernel
-    from sklearn.model_selection import GridSearchCV
-    from sklearn.svm import SVR
-    ti = header.index(target)
-    svr, gp = {"e": [], "k": [], "s": []}, {"e": [], "k": [], "s": []}
+    out = {"e": [], "k": [], "s": []}
     for s, (tr, te, truth) in enumerate(sets, 1):
-        A = np.array(tr, float)
-        B = np.array(te, float)
-        Xtr, ytr, Xte = np.delete(A, ti, 1), A[:, ti], np.delete(B, ti, 1)
-        mu, sd = Xtr.mean(0), Xtr.std(0, ddof=1)
-        Xtr, Xte = (Xtr - mu) / sd, (Xte - mu) / sd
-        ym, ys = ytr.mean(), ytr.std()
+        Xtr, ytr, Xte = standardised(header.index(target), tr, te)
+        if ard:
+            rbf = RBF(length_scale=np.ones(Xtr.shape[1]), length_scale_bounds=(1e-2, 1e3))
+        else:
+            rbf = RBF(length_scale=1.0)
         t0 = time.time()
-        grid = {"C": [0.1, 1, 10, 100, 1000], "gamma": [0.01, 0.03, 0.1, 0.3, 1, 3], "epsilon": [0.01, 0.1, 0.3]}
-        cv = GridSearchCV(SVR(kernel="rbf"), grid, cv=5).fit(Xtr, (ytr - ym) / ys)
-        svr["s"].append(time.time() - t0)
-        svr["e"].append(err_of(cv.predict(Xte) * ys + ym, truth, rmse))
-        svr["k"].append(len(cv.best_estimator_.support_))
-        d = Xtr.shape[1]
-        kern = ConstantKernel(1.0) * RBF(length_scale=np.ones(d), length_scale_bounds=(1e-2, 1e3)) + WhiteKernel(0.1)
-        t0 = time.time()
-        g = GaussianProcessRegressor(kern, normalize_y=True, n_restarts_optimizer=3, random_state=s).fit(Xtr, ytr)
-        gp["s"].append(time.time() - t0)
-        gp["e"].append(err_of(g.predict(Xte), truth, rmse))
-        gp["k"].append(len(ytr))
-    return svr, gp
+        g = GaussianProcessRegressor(ConstantKernel(1.0) * rbf + WhiteKernel(0.1), normalize_y=True,
+                                     n_restarts_optimizer=3 if ard else GP_ISO_RESTARTS, random_state=s).fit(Xtr, ytr)
+        out["s"].append(time.time() - t0)
+        out["e"].append(err_of(g.predict(Xte), truth, rmse))
+        out["k"].append(len(ytr))
+        print("  gp-%s split %d: %.4g" % ("ard" if ard else "iso", s, out["e"][-1]), file=sys.stderr, flush=True)
+    return out
+
+
+def run_peer(peer, name, header, target, sets, rmse, tmp):
+    """{"e": per-split errors, "k": vectors, "s": wall seconds} and the peer's label."""
+    if peer == "rvm":
+        rv = run_rvm(name, header, target, sets, tmp)
+        e = [r[0] for r in rv]
+        if rmse:  # rvm.R reports MSE against the test column, here the noise-free f
+            e = [math.sqrt(x) for x in e]
+        return {"e": e, "k": [r[1] for r in rv], "s": [r[2] for r in rv]}, "kernlab rvm (automatic width)"
+    if peer == "svr":
+        return run_svr(header, target, sets, rmse), "scikit-learn SVR (C, gamma, eps by CV)"
+    if peer == "gp-ard":
+        return run_gp(header, target, sets, rmse, True), "scikit-learn GP, ARD (ML-II)"
+    return run_gp(header, target, sets, rmse, False), "scikit-learn GP, isotropic (ML-II)"
 
 
 def main():
@@ -184,19 +226,27 @@ def main():
     ap.add_argument("--iter", type=int, default=5000)
     ap.add_argument("--extra", default="")
     ap.add_argument("--no-peers", action="store_true")
+    ap.add_argument("--peers", default="rvm,svr,gp-ard", help="comma-separated from " + ",".join(PEERS))
     ap.add_argument("--relevance", default="none", help="comma-separated bd --relevance modes to run")
     args = ap.parse_args()
+    peers = [] if args.no_peers else args.peers.split(",")
+    for p in peers:
+        if p not in PEERS:
+            ap.error("--peers: unknown peer %r (choose from %s)" % (p, ",".join(PEERS)))
     header, target, sets = split_sets(args.dataset, args.splits)
     rmse = args.dataset == "sinc"
     unit = "RMSE vs f" if rmse else "MSE"
     print("== %s: %d splits, %d train / %d test rows ==" % (args.dataset, len(sets), len(sets[0][0]), len(sets[0][1])))
+    runs = []
     with tempfile.TemporaryDirectory() as tmp:
         for mode in args.relevance.split(","):
             b = run_basel(args, header, target, sets, rmse, tmp, mode)
             label = "basel bd %s" % (args.basis or "(default basis)")
             if args.extra:
                 label += " " + args.extra
-            print(label + ("" if mode == "none" else " --relevance " + mode))
+            label += "" if mode == "none" else " --relevance " + mode
+            runs.append((label, b))
+            print(label)
             show("  basel bd, model average", b["bma"], b["k"], b["s"], unit, "fit cpu s")
             show("  basel bd, prevalence model", b["prevalence"], b["k"], b["s"], unit, "fit cpu s")
             show("  basel bd, highest-probability model", b["hpm"], b["k_hpm"], b["s"], unit, "fit cpu s")
@@ -206,17 +256,13 @@ def main():
                 print("  input %s (mean over splits): " % b["what"] +
                       " ".join("%s %.2f" % (n, p) for n, p in zip(b["inputs"], pips)))
             sys.stdout.flush()
-        if args.no_peers:
-            return
-        rv = run_rvm(args.dataset, header, target, sets, tmp)
-        e = [r[0] for r in rv]
-        if rmse:  # rvm.R reports MSE against the test column, here the noise-free f
-            e = [math.sqrt(x) for x in e]
-        show("  kernlab rvm (automatic width)", e, [r[1] for r in rv], [r[2] for r in rv], unit)
-        svr, gp = run_sklearn(header, target, sets, rmse)
-        show("  scikit-learn SVR (C, gamma, eps by CV)", svr["e"], svr["k"], svr["s"], unit)
-        show("  scikit-learn GP, ARD (ML-II)", gp["e"], gp["k"], gp["s"], unit)
-
+        for p in peers:
+            r, name = run_peer(p, args.dataset, header, target, sets, rmse, tmp)
+            show("  " + name, r["e"], r["k"], r["s"], unit)
+            for label, b in runs:  # paired by split: the same test rows, so their own difficulty cancels
+                d = [x - y for x, y in zip(b["bma"], r["e"])]
+                print("  paired, %s model average minus %s: %s %+.4g +- %.3g" % (label, p, unit, mean(d), se(d)))
+            sys.stdout.flush()
 
 if __name__ == "__main__":
     main()

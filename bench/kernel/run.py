@@ -22,7 +22,7 @@ and python3-sklearn): rvm, kernlab rvm (automatic width); svr, scikit-learn SVR
 (RBF; C, gamma, epsilon by 5-fold CV); gp-ard, GaussianProcessRegressor with an
 ARD RBF kernel times a constant plus white noise (ML-II, 3 restarts); gp-iso,
 the same with one isotropic length scale (ML-II, no restarts: the "scikit-learn
-GP (ML-II)" row of PEERS.md, 8.86 on Boston's 100 splits). Inputs standardised
+GP (ML-II)" row of PEERS.md, 8.86 on Boston's 100 splits; 3 restarts give the same). Inputs standardised
 on each training part for the peers, targets by normalize_y for the GPs.
 Errors: mean +- standard error over the splits (MSE; sinc: RMSE against the
 noise-free function); then, for each basel run and peer, the paired difference
@@ -40,7 +40,7 @@ SETS = {
     "boston": ("boston.csv", "boston_splits_481_25.csv", "medv"),
 }
 PEERS = ("rvm", "svr", "gp-ard", "gp-iso")
-GP_ISO_RESTARTS = 0  # reproduces PEERS.md's "scikit-learn GP (ML-II)" on Boston's 100 splits: 8.855 (8.86)
+GP_ISO_RESTARTS = 0  # PEERS.md's "scikit-learn GP (ML-II)" on Boston's 100 splits: 8.855 (8.86), as with 3
 
 
 def read_csv(path):

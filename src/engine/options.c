@@ -125,6 +125,9 @@ static const bsl_option_def catalogue[] = {
      "different subsets (R times the cost; on Ionosphere 6 up to 10 never swapped at the cold end, see docs)"},
     {"temp-max", BSL_OPT_REAL, 1.000001, 1e12, NULL,
      "the hottest copy's temperature (geometric ladder from 1); add copies until every neighbouring pair swaps often"},
+    {"exchange", BSL_OPT_CHOICE, 0, 0, "uniform|informed",
+     "mixture's exchange move (an active input leaves, an excluded one enters): the pair drawn uniformly, or "
+     "informed (by the approximate odds of every swap given the allocations; exact, see docs)"},
     {"unlabelled", BSL_OPT_CHOICE, 0, 0, "ignore|use",
      "rows with an empty class: ignore (default; leave them out) | use (semi-supervised, paper 000 eq. 2; on Pima "
      "with 80% of the labels hidden they lowered the accuracy, see docs)"},

@@ -29,6 +29,7 @@ static const bsl_engine_option options[] = {
     {"hyper-h", "0"},
     {"beta-min", "0.03"},
     {"unlabelled", "ignore"},
+    {"exchange", "uniform"},
     {NULL, NULL},
 };
 
@@ -58,6 +59,13 @@ static int mixture_options(bsl_mix_options *mo, const bsl_engine_ctx *ctx, bsl_m
             mo->excluded = BSL_MIX_EXCLUDED_GAUSSIAN;
         else
             rc = bsl_fail(err, BASEL_EINVAL, "--excluded '%s': expected regression or gaussian", ex);
+    }
+    const char *xc = bsl_params_get(p, "exchange");
+    if (!rc && xc) {
+        if (!strcmp(xc, "uniform") || !strcmp(xc, "informed"))
+            mo->informed_exchange = !strcmp(xc, "informed");
+        else
+            rc = bsl_fail(err, BASEL_EINVAL, "--exchange '%s': expected uniform or informed", xc);
     }
     const char *un = bsl_params_get(p, "unlabelled");
     if (!rc && un) {

@@ -33,6 +33,25 @@
  * total costs O(r^3 + (d - r) r^2) from the d x d matrix C kept by the model.
  * An active column that lies in the span of the others (relative residual
  * below 1e-10) adds nothing to P_A and is skipped, so r is the rank.
+ *
+ * Every exchange at once (bsl_mix_excluded_swap_changes, for the informed
+ * exchange of mixture_rj.c): E(A - j + j') - E(A) for all active j and
+ * excluded j' from one factor of C_AA, by rank-one updates rather than one
+ * factor per pair. With G = C_AA^-1 and b_k = G c_Ak (the slopes of
+ * excluded k on A), the residual u_j of x_j on B = A - j has
+ * |u_j|^2 = 1 / G_jj and x_k'u_j = b_kj / G_jj (Frisch-Waugh), so
+ *   SSR_k(B) = SSR_k(A) - b_kj^2 / G_jj,
+ *   S_B(k, j') = S_A(k, j') + b_kj b_j'j / G_jj,
+ * S_X(k, l) = C_kl - c_Xk' C_XX^-1 c_Xl the partial cross products given X;
+ * the column j leaving has SSR_j(B) = C_jj - 1 / G_jj and
+ * S_B(j, j') = b_j'j / G_jj. Adding j' to B then gives, for every k now
+ * excluded (j included),
+ *   SSR_k(A') = SSR_k(B) + S_B(k, j')^2 / S_B(j', j'),
+ * unless S_B(j', j') <= 1e-10 C_j'j' (j' in the span of B: P_B, rank r - 1).
+ * O(r^3 + r (d - r)^2) for all r (d - r) pairs instead of
+ * O(r (d - r) (r^3 + (d - r) r^2)). When the active columns are not of full
+ * rank the pairs are evaluated one by one (exact, slower; only with
+ * collinear inputs).
  */
 #include "mixture.h"
 
@@ -100,14 +119,20 @@ static double explained(const bsl_mix_model *m, const double *L, const size_t *k
     return ssr;
 }
 
+/* log(b0 + Q/2) of input j's evidence at SSR_j = ssr: with r the only
+ * terms that depend on A. */
+static double log_rate(const bsl_mix_model *m, size_t j, double ssr)
+{
+    const double n = (double)m->n, g = m->excl_g, k0 = m->ng_k0[j];
+    const double dm = m->xbar[j] - m->xi[j];
+    return log(m->ng_b0[j] + 0.5 * (m->C[j * m->d + j] - g / (1 + g) * ssr + k0 * n * dm * dm / (k0 + n)));
+}
+
 static double log_evidence(const bsl_mix_model *m, size_t j, double ssr, size_t r)
 {
-    const double n = (double)m->n, g = m->excl_g, k0 = m->ng_k0[j], b0 = m->ng_b0[j];
-    const double dm = m->xbar[j] - m->xi[j];
-    const double Q = m->C[j * m->d + j] - g / (1 + g) * ssr + k0 * n * dm * dm / (k0 + n);
-    const double an = m->a + 0.5 * n;
-    return lgamma(an) - lgamma(m->a) + m->a * log(b0) - an * log(b0 + 0.5 * Q) +
-           0.5 * log(k0 / (k0 + n)) - 0.5 * (double)r * log1p(g) - 0.5 * n * BSL_MIX_LOG_2PI;
+    const double n = (double)m->n, k0 = m->ng_k0[j], an = m->a + 0.5 * n;
+    return lgamma(an) - lgamma(m->a) + m->a * log(m->ng_b0[j]) - an * log_rate(m, j, ssr) +
+           0.5 * log(k0 / (k0 + n)) - 0.5 * (double)r * log1p(m->excl_g) - 0.5 * n * BSL_MIX_LOG_2PI;
 }
 
 double bsl_mix_excluded_log_evidence(const bsl_mix_model *m, const unsigned char *active,
@@ -125,6 +150,94 @@ double bsl_mix_excluded_log_evidence(const bsl_mix_model *m, const unsigned char
     for (size_t j = 0; j < d; j++)
         if (!active[j]) total += log_evidence(m, j, explained(m, L, kept, r, j, t), r);
     return total;
+}
+
+/* The pairs one by one (active columns not of full rank). */
+static void swap_changes_direct(const bsl_mix_model *m, unsigned char *active, const size_t *act, size_t I,
+                                const size_t *exc, size_t ne, double *work, size_t *kept, double *dE)
+{
+    const double E0 = bsl_mix_excluded_log_evidence(m, active, work, kept);
+    for (size_t a = 0; a < I; a++)
+        for (size_t e = 0; e < ne; e++) {
+            active[act[a]] = 0, active[exc[e]] = 1;
+            dE[a * ne + e] = bsl_mix_excluded_log_evidence(m, active, work, kept) - E0;
+            active[act[a]] = 1, active[exc[e]] = 0;
+        }
+}
+
+void bsl_mix_excluded_swap_changes(const bsl_mix_model *m, unsigned char *active, double *work, size_t *iwork,
+                                   double *dE)
+{
+    const size_t d = m->d;
+    size_t *act = iwork, *exc = iwork + d, *kept = iwork + 2 * d, I = 0, ne = 0;
+    for (size_t j = 0; j < d; j++) {
+        if (active[j]) act[I++] = j;
+        else exc[ne++] = j;
+    }
+    if (m->excluded == BSL_MIX_EXCLUDED_GAUSSIAN) {
+        for (size_t a = 0; a < I; a++)
+            for (size_t e = 0; e < ne; e++)
+                dE[a * ne + e] = log_evidence(m, act[a], 0, 0) - log_evidence(m, exc[e], 0, 0);
+        return;
+    }
+    double *L = work, *T = L + d * d, *B = T + d * d, *S = B + d * d, *Li = S + d * d, *ssr = Li + d * d;
+    double *lr = ssr + d, *G = lr + d;
+    const size_t r = factor_active(m, active, L, kept);
+    if (r < I) {
+        swap_changes_direct(m, active, act, I, exc, ne, work, kept, dE);
+        return;
+    }
+    /* t_k = L^-1 c_Ak (T, row e), SSR_k(A) = |t_k|^2, b_k = L^-T t_k (B, row e) */
+    for (size_t e = 0; e < ne; e++) {
+        double *t = T + e * d, *b = B + e * d;
+        ssr[e] = explained(m, L, kept, r, exc[e], t);
+        lr[e] = log_rate(m, exc[e], ssr[e]);
+        for (size_t p = r; p-- > 0;) {
+            double s = t[p];
+            for (size_t u = p + 1; u < r; u++) s -= L[u * d + p] * b[u];
+            b[p] = s / L[p * d + p];
+        }
+    }
+    /* S_A over the excluded pairs */
+    for (size_t e = 0; e < ne; e++)
+        for (size_t f = 0; f <= e; f++) {
+            double s = m->C[exc[e] * d + exc[f]];
+            for (size_t u = 0; u < r; u++) s -= T[e * d + u] * T[f * d + u];
+            S[e * d + f] = S[f * d + e] = s;
+        }
+    /* G_jj = sum_u (L^-1)_uj^2, L^-1 column by column */
+    for (size_t p = 0; p < r; p++) {
+        for (size_t u = 0; u < p; u++) Li[u * d + p] = 0;
+        Li[p * d + p] = 1 / L[p * d + p];
+        for (size_t u = p + 1; u < r; u++) {
+            double s = 0;
+            for (size_t v = p; v < u; v++) s -= L[u * d + v] * Li[v * d + p];
+            Li[u * d + p] = s / L[u * d + u];
+        }
+        G[p] = 0;
+        for (size_t u = p; u < r; u++) G[p] += Li[u * d + p] * Li[u * d + p];
+    }
+    const double an = m->a + 0.5 * (double)m->n, lg = 0.5 * log1p(m->excl_g);
+    for (size_t a = 0; a < I; a++) {
+        const size_t j = act[a];
+        const double uj = 1 / G[a], ssr_jB = m->C[j * d + j] - uj;
+        for (size_t e = 0; e < ne; e++) {
+            const size_t jn = exc[e];
+            const double bja = B[e * d + a], sjj = S[e * d + e] + bja * bja * uj;
+            const int adds = sjj > RANK_TOL * m->C[jn * d + jn]; /* else j' is in the span of B */
+            const size_t r2 = adds ? r : r - 1;
+            const double sj = bja * uj; /* S_B(j, j') */
+            double total = log_evidence(m, j, ssr_jB + (adds ? sj * sj / sjj : 0), r2) -
+                           log_evidence(m, jn, ssr[e], r);
+            for (size_t f = 0; f < ne; f++) {
+                if (f == e) continue;
+                const double bfa = B[f * d + a], skj = S[f * d + e] + bfa * bja * uj;
+                const double s2 = ssr[f] - bfa * bfa * uj + (adds ? skj * skj / sjj : 0);
+                total -= an * (log_rate(m, exc[f], s2) - lr[f]) + (adds ? 0 : -lg);
+            }
+            dE[a * ne + e] = total;
+        }
+    }
 }
 
 void bsl_mix_excluded_simulate(bsl_mix_model *m, const unsigned char *active, const gsl_rng *rng,

@@ -262,6 +262,10 @@ double bsl_mix_excluded_log_evidence(const bsl_mix_model *m, const unsigned char
  * inputs in index order. */
 void bsl_mix_excluded_swap_changes(const bsl_mix_model *m, unsigned char *active, double *work, size_t *iwork,
                                    double *dE);
+/* dE[j] = E(A with input j flipped) - E(A) for every input j, by the same
+ * updates (the informed add / remove); work and iwork as above. */
+void bsl_mix_excluded_flip_changes(const bsl_mix_model *m, unsigned char *active, double *work, size_t *iwork,
+                                   double *dE);
 /* Draw the excluded columns of m->X from their model given the active
  * columns (which must be drawn already); refreshes xbar and C. */
 void bsl_mix_excluded_simulate(bsl_mix_model *m, const unsigned char *active, const gsl_rng *rng,
@@ -292,6 +296,8 @@ typedef struct bsl_mix_chain {
     double *xswap;         /* 5 d^2 + 3 d: scratch of bsl_mix_excluded_swap_changes */
     size_t *xiwork;        /* 3 d: the same */
     double *xscore;        /* d^2 / 4 + 1: the informed exchange's pair scores */
+    int wm_fresh;          /* 1: iscore[0, d) holds the columns' weights Wm at the current z and b
+                            * (left by the informed exchange for the informed add / remove) */
     int fix_subset;        /* 1: Gibbs only, the subset never moves */
     double b;              /* inverse temperature, 1 = the posterior (mixture_gibbs.c) */
     double *tw;            /* K x D + K: w^b and P^b when b < 1 */

@@ -1014,11 +1014,13 @@ static void summed_exchange(bsl_mix_chain *ch, const gsl_rng *r)
 /* ------------------------- informed add / remove given z (mode 4) */
 
 /* Wm[k] = the column weight of input k at its proposal's mode, for all d
- * inputs (a function of z and column k only). Uses scratch [0, 5D) and
- * [7D, 9D). */
+ * inputs (a function of z, b and column k only): computed unless the
+ * informed exchange left them at the current z (ch->wm_fresh, for
+ * Wm = iscore). Uses scratch [0, 5D) and [7D, 9D). */
 static void column_modes(bsl_mix_chain *ch, double *Wm)
 {
     const size_t D = ch->m->D;
+    if (Wm == ch->iscore && ch->wm_fresh) return;
     double *mu = ch->scratch + 7 * D, *prec = mu + D, beta;
     for (size_t k = 0; k < ch->m->d; k++) Wm[k] = column_weight(ch, NULL, k, COORD_MODE, &beta, mu, prec);
 }
@@ -1031,7 +1033,7 @@ static double flip_scores(bsl_mix_chain *ch, const double *Wm, double *sc)
 {
     const bsl_mix_model *m = ch->m;
     const size_t I = ch->I;
-    const double E0 = bsl_mix_excluded_log_evidence(m, ch->active, ch->xwork, ch->xkept);
+    bsl_mix_excluded_flip_changes(m, ch->active, ch->xswap, ch->xiwork, sc); /* E(gamma +- k) - E(gamma) */
     /* only sizes within the bounds (lnchoose refuses I > d) */
     const double up = I < m->imax ? bsl_mix_log_subset_prior(m, I + 1) - bsl_mix_log_subset_prior(m, I) : 0;
     const double down = I > m->imin ? bsl_mix_log_subset_prior(m, I - 1) - bsl_mix_log_subset_prior(m, I) : 0;
@@ -1042,10 +1044,7 @@ static double flip_scores(bsl_mix_chain *ch, const double *Wm, double *sc)
             sc[k] = -INFINITY;
             continue;
         }
-        ch->active[k] = (unsigned char)add;
-        const double E = bsl_mix_excluded_log_evidence(m, ch->active, ch->xwork, ch->xkept);
-        ch->active[k] = (unsigned char)!add;
-        sc[k] = (add ? Wm[k] + up : -Wm[k] + down) + ch->b * (E - E0);
+        sc[k] = (add ? Wm[k] + up : -Wm[k] + down) + ch->b * sc[k];
         if (sc[k] > mx) mx = sc[k];
     }
     if (mx == -INFINITY) return -INFINITY;
@@ -1066,6 +1065,7 @@ static void informed_birth_death(bsl_mix_chain *ch, const gsl_rng *r)
     const size_t k = pick_flip(sc, d, logZ, r);
     const int add = !ch->active[k];
     const int v = add ? BSL_MIX_ADD : BSL_MIX_REMOVE;
+    ch->wm_fresh = 0; /* sc2 and what follows share the scratch */
     const double W = add ? column_weight(ch, r, k, COORD_DRAW, &nbeta, nmu, nprec)
                          : column_weight(ch, r, k, COORD_EVAL, ch->beta + k, ch->mu + k * D, ch->prec + k * D);
     ch->active[k] = (unsigned char)add, ch->I = add ? I0 + 1 : I0 - 1;
@@ -1095,6 +1095,7 @@ static void summed_informed_birth_death(bsl_mix_chain *ch, const gsl_rng *r)
     const size_t k = pick_flip(sc, d, logZ, r);
     const int add = !ch->active[k];
     const int v = add ? BSL_MIX_ADD : BSL_MIX_REMOVE;
+    ch->wm_fresh = 0; /* z' is drawn below */
     ch->prop[v] += ch->b == 1; /* counted at temperature 1 */
     const double log_old = bsl_mix_rows_loglik(ch, ch->L, ch->w);
     const double dE = add ? excluded_change(ch, d, k) : excluded_change(ch, k, d);
@@ -1197,6 +1198,7 @@ static void informed_exchange(bsl_mix_chain *ch, const gsl_rng *r)
         const double s2 = reverse_score(ch, Wm, j, jn, &logZ2);
         ch->active[j] = 1, ch->active[jn] = 0;
         log_A = log_in - log_out + ch->b * dE + (0.5 * s2 - logZ2) - log_fwd;
+        ch->wm_fresh = 1; /* z unchanged either way */
         if (!(log(gsl_rng_uniform_pos(r)) < log_A)) return;
         update_L(ch, j, -1);
     } else {
@@ -1219,9 +1221,12 @@ static void informed_exchange(bsl_mix_chain *ch, const gsl_rng *r)
         if (!(log(gsl_rng_uniform_pos(r)) < log_A)) {
             memcpy(ch->L, ch->Lsave, n * D * sizeof *ch->L);
             restore_z(ch);
+            ch->wm_fresh = 1; /* Wm at the restored z */
             return;
         }
+        memcpy(Wm, Wm2, d * sizeof *Wm); /* at z', kept */
     }
+    ch->wm_fresh = 1;
     ch->acc[BSL_MIX_EXCHANGE] += ch->b == 1;
     memcpy(ch->mu + jn * D, nmu, D * sizeof *nmu);
     memcpy(ch->prec + jn * D, nprec, D * sizeof *nprec);

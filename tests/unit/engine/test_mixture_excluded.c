@@ -12,8 +12,9 @@
  * excluded inputs with bsl_mix_excluded_log_evidence (relative 1e-10). It
  * also checks that an active column equal to another active column changes
  * nothing (rank, not count, enters), and the Gaussian choice (P_A = 0).
- * bsl_mix_excluded_swap_changes (every exchange's change of the total, by
- * rank-one updates) is checked against two evaluations per pair, on the
+ * bsl_mix_excluded_swap_changes and _flip_changes (every exchange's and
+ * every single flip's change of the total, by rank-one updates) are
+ * checked against two evaluations per pair or flip, on the
  * same subsets, with an entering column in the span of the rest, and with
  * active columns not of full rank (its pair-by-pair branch).
  */
@@ -111,7 +112,8 @@ static double dense_total(const bsl_mix_model *m, const unsigned char *active, c
 }
 
 /* bsl_mix_excluded_swap_changes against E(A - j + j') - E(A) from two
- * evaluations per pair (the evidence itself is checked above). */
+ * evaluations per pair, and _flip_changes against E(A xor j) - E(A) (the
+ * evidence itself is checked against the dense density). */
 static void swap_check(const bsl_mix_model *m, const unsigned char *subset, const char *what)
 {
     const size_t d = m->d;
@@ -134,6 +136,15 @@ static void swap_check(const bsl_mix_model *m, const unsigned char *subset, cons
             CHECK(fabs(dE[a * ne + e] - want) < 1e-8 * (1 + fabs(want)), "%s: %zu for %zu: %.12g, one by one %.12g",
                   what, act[a], exc[e], dE[a * ne + e], want);
         }
+    bsl_mix_excluded_flip_changes(m, active, work, iwork, dE);
+    CHECK(memcmp(active, subset, d) == 0, "%s: the subset is restored (flips)", what);
+    for (size_t j = 0; j < d; j++) {
+        active[j] = !active[j];
+        const double want = bsl_mix_excluded_log_evidence(m, active, work, iwork) - E0;
+        active[j] = !active[j];
+        CHECK(fabs(dE[j] - want) < 1e-8 * (1 + fabs(want)), "%s: flip of %zu: %.12g, one by one %.12g", what, j,
+              dE[j], want);
+    }
 }
 
 static bsl_mix_model *make(const double *X, const int *cls, int excluded, double g)
@@ -182,6 +193,9 @@ int main(void)
         bsl_mix_model *m = make(X, cls, mode ? BSL_MIX_EXCLUDED_REGRESSION : BSL_MIX_EXCLUDED_GAUSSIAN, 0);
         if (m) {
             for (size_t s = 0; s < sizeof subsets / sizeof *subsets; s++) swap_check(m, subsets[s], "swaps");
+            static const unsigned char none[D_IN] = {0}, all[D_IN] = {1, 1, 1, 1, 1, 1};
+            swap_check(m, none, "flips from the empty subset");
+            swap_check(m, all, "flips from all inputs");
             bsl_mix_model_free(m);
         }
     }

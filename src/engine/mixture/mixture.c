@@ -59,7 +59,7 @@ void bsl_mix_options_default(bsl_mix_options *o)
     o->top = 20;
     o->add_proposal = BSL_MIX_PROPOSE_SUMMED;
     o->informed = 1;
-    o->informed_exchange = 0;
+    o->informed_exchange = 1;
     o->excluded = BSL_MIX_EXCLUDED_REGRESSION;
     o->excluded_g = 0; /* n */
     o->a = 2;        /* §3: "we set a = 2" */

@@ -94,7 +94,9 @@ typedef struct bsl_mix_options {
     /* 1: the exchange chooses its pair (an active input to leave, an
      * excluded one to enter) by the approximate odds of the swap given the
      * allocations (locally balanced, mixture_rj.c), with the same kind of
-     * moves as add_proposal (given z, or summed out); 0: uniformly. */
+     * moves as add_proposal (given z, or summed out); 0: uniformly.
+     * Default 1: exchange acceptance 0.04-0.45 % -> 0.4-10 % on Pima, Wine
+     * and Ionosphere, R-hat and accuracy as before (bench/mixture/README.md). */
     int informed_exchange;
     /* §2.2 hyperparameters */
     double a;             /* shape of the prior of each inverse variance (2) */

@@ -29,7 +29,7 @@ static const bsl_engine_option options[] = {
     {"hyper-h", "0"},
     {"beta-min", "0.03"},
     {"unlabelled", "ignore"},
-    {"exchange", "uniform"},
+    {"exchange", "informed"},
     {NULL, NULL},
 };
 

@@ -1065,7 +1065,7 @@ static void informed_birth_death(bsl_mix_chain *ch, const gsl_rng *r)
     const size_t k = pick_flip(sc, d, logZ, r);
     const int add = !ch->active[k];
     const int v = add ? BSL_MIX_ADD : BSL_MIX_REMOVE;
-    ch->wm_fresh = 0; /* sc2 and what follows share the scratch */
+    ch->wm_fresh = 0; /* used once: the next informed move recomputes them */
     const double W = add ? column_weight(ch, r, k, COORD_DRAW, &nbeta, nmu, nprec)
                          : column_weight(ch, r, k, COORD_EVAL, ch->beta + k, ch->mu + k * D, ch->prec + k * D);
     ch->active[k] = (unsigned char)add, ch->I = add ? I0 + 1 : I0 - 1;

@@ -224,7 +224,8 @@
  *              + [s'_j'j / 2 - log Z_x(gamma', z')] - [s_jj' / 2 - log Z_x(gamma, z)],
  * the uniform exchange's ratio with the choice probabilities in place of
  * the uniform 1 / (I (d - I)), which cancelled. Dropping the normalisers
- * fails the Geweke test (test_mixture_geweke.c) by |z| = 83 given z.
+ * fails the Geweke test (test_mixture_geweke.c) by |z| = 83 given z and
+ * 32 summed out (the row log-likelihood).
  *
  * Pairs. On Pima two inputs (glu, ped) enter and leave together: the
  * subsets with both or neither are probable and those with one are not,

@@ -170,7 +170,7 @@ typedef struct updates {
 static int prepare(const bsl_mix_model *m, const unsigned char *active, double *work, size_t *iwork, updates *u)
 {
     const size_t d = m->d;
-    u->act = iwork, u->exc = iwork + d, u->kept = iwork + 2 * d, u->I = u->ne = 0;
+    u->act = iwork, u->exc = iwork + d, u->kept = iwork + 2 * d, u->I = u->ne = u->r = 0;
     for (size_t j = 0; j < d; j++) {
         if (active[j]) u->act[u->I++] = j;
         else u->exc[u->ne++] = j;

@@ -47,6 +47,7 @@ import warnings
 
 import numpy as np
 
+sys.dont_write_bytecode = True  # no __pycache__ beside peers.py in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import peers  # noqa: E402  (its read, splits and run: the peers are not rewritten here)
 
@@ -168,8 +169,11 @@ def summarise(name, res, splits):
     print(f"  basel - {em} (the better EM), paired: acc {fmt(da)} points, log-loss {fmt(dl, 3)}")
     pips = {k: float(np.mean([r["pip"][k] for r in b])) for k in b[0]["pip"]}
     order = sorted(pips, key=lambda k: -pips[k])
-    print("  mean PIP over the splits: " + ", ".join(f"{k} {pips[k]:.2f}" for k in order))
+    kept = {k: sum(r["pip"][k] >= 0.5 for r in b) for k in order}
+    print("  mean PIP over the splits (splits with PIP >= 0.5): "
+          + ", ".join(f"{k} {pips[k]:.2f} ({kept[k]})" for k in order))
     out.update({"better_em": em, "diff_acc": mean_se(da), "diff_logloss": mean_se(dl), "mean_pip": pips,
+                "splits_kept": kept,
                 "basel_acc": mean_se([r["acc"] for r in b]), "basel_logloss": mean_se([r["logloss"] for r in b])})
     for m in PEER_METHODS:
         out[m] = {"acc": mean_se([res[s][m]["acc"] for s in used]),

@@ -192,19 +192,24 @@ def main():
     ap.add_argument("--keep", help="keep each split's CSVs and FIT.json under this folder")
     a = ap.parse_args()
     warnings.filterwarnings("ignore")
-    splits = parse_splits(a.splits)
+    try:
+        splits = parse_splits(a.splits)
+    except ValueError:
+        ap.error(f"--splits '{a.splits}': give splits as 1-10 or 0,3,5-7")
     report = {"command": sys.argv, "basel": os.path.abspath(a.basel), "sets": {}}
-    for name in a.data.split(","):
+    for name in a.data.split(","):  # every argument checked before the first fit
         if name not in SETS:
-            sys.exit(f"cli_splits.py: unknown data set '{name}' (pima, wine, ionosphere)")
+            ap.error(f"unknown data set '{name}' (pima, wine, ionosphere)")
+        missing = set(splits) - set(peers.splits(os.path.join(a.dir, SETS[name][1])))
+        if missing:
+            ap.error(f"{SETS[name][1]} has no split {min(missing)}")
+    for name in a.data.split(","):
         f, sf, drop = SETS[name]
         head, rows = read_raw(os.path.join(a.dir, f), drop)
         X, y = peers.read(os.path.join(a.dir, f), drop)
         sp = peers.splits(os.path.join(a.dir, sf))
         res = {}
         for s in splits:
-            if s not in sp:
-                sys.exit(f"cli_splits.py: {sf} has no split {s}")
             tr, te = sp[s]["train"], sp[s]["test"]
             work = os.path.join(a.keep, f"{name}_{s}") if a.keep else tempfile.mkdtemp(prefix="basel_mix_")
             os.makedirs(work, exist_ok=True)

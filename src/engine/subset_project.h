@@ -56,9 +56,11 @@ void bsl_proj_path_free(bsl_proj_path *path);
  * visited models) under pb: the single-model block subset_predict.c
  * reads, plus the search's path. sel gets its atoms (sorted; over groups
  * when gstart groups the columns, ng groups). tol is --projection-tol,
+ * total 1 when it is measured in the total spread (--projection-spread
+ * total), 0 in the spread within a model;
  * budget the bytes allowed for candidate columns of a streaming design.
  * NULL when out of memory (err set). */
 json_t *bsl_subset_projection(const bsl_vs_problem *pb, const bsl_vs_result *vr, const size_t *gstart, size_t ng,
-                              double tol, size_t budget, bsl_result_model *sel, basel_error *err);
+                              double tol, int total, size_t budget, bsl_result_model *sel, basel_error *err);
 
 #endif

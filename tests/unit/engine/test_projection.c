@@ -28,8 +28,10 @@
  *     their weights, spread_between is the weighted variance of the models'
  *     fitted values, sum_M w_M ||mu_M - mubar||^2, computed here from each
  *     model's own least-squares fit (law of total variance, subset_project.c);
- *     spread = spread_within + spread_between with spread_within =
- *     sigma2_average (q + E[k]); the dense and streamed designs agree.
+ *     spread_within = sigma2_average (q + E[k]); spread is their sum with
+ *     --projection-spread total and the within part alone by default, and
+ *     the path stops at the first size within it; the dense and streamed
+ *     designs agree.
  */
 #include "check.h"
 #include "engine/subset_project.h"
@@ -312,7 +314,7 @@ static void one_model_average(size_t budget)
     vr.pip = pip;
     vr.coef_bma = coef;
     bsl_result_model sel = {0};
-    json_t *o = bsl_subset_projection(&pb, &vr, NULL, 0, 1e-12, (size_t)1 << 26, &sel, &err);
+    json_t *o = bsl_subset_projection(&pb, &vr, NULL, 0, 1e-12, 0, (size_t)1 << 26, &sel, &err);
     CHECK(o != NULL, "projection block: %s", err.message);
     if (o) {
         const json_t *at = json_object_get(o, "atoms"), *cf = json_object_get(o, "coef");
@@ -390,7 +392,7 @@ static void dense_vs_streamed(void)
         vr.c = 1;
         vr.pip = pip;
         vr.coef_bma = coef;
-        blk[streamed] = bsl_subset_projection(&pb, &vr, NULL, 0, 0.05, (size_t)1 << 26, &sel[streamed], &err);
+        blk[streamed] = bsl_subset_projection(&pb, &vr, NULL, 0, 0.05, 0, (size_t)1 << 26, &sel[streamed], &err);
         CHECK(blk[streamed] != NULL, "projection (%s): %s", streamed ? "streamed" : "dense", err.message);
         bsl_design_free(D);
         bsl_dict_free(dict);
@@ -456,7 +458,7 @@ static void yardstick(void)
         yc[i] = Y[i] - ym;
         for (size_t j = 0; j < d; j++) Xc[j * n + i] = X[j * n + i] - mean[j];
     }
-    double spread[2][3];
+    double spread[2][1];
     for (int streamed = 0; streamed < 2; streamed++) {
         basel_error err;
         bsl_dict *dict = NULL;
@@ -502,31 +504,33 @@ static void yardstick(void)
         bsl_modelset_init(&vr.models, 0);
         for (size_t a = 0; a < K; a++) bsl_modelset_add(&vr.models, Ms[a], Mk[a], w[a], NAN);
         bsl_modelset_sort(&vr.models);
-        bsl_result_model sel = {0};
-        json_t *o = bsl_subset_projection(&pb, &vr, NULL, 0, 1.0, (size_t)1 << 26, &sel, &err);
-        CHECK(o != NULL, "projection block: %s", err.message);
-        if (o) {
-            const double sb = json_number_value(json_object_get(o, "spread_between"));
-            const double sw = json_number_value(json_object_get(o, "spread_within"));
-            const double sp = json_number_value(json_object_get(o, "spread"));
-            const double s2 = json_number_value(json_array_get(json_object_get(o, "sigma2_average"), 0));
-            CHECK(between > 1e-3 * dot(yc, yc, n), "premise: the models' fits differ (%.4g)", between);
-            CHECK_CLOSE(sb, between, 1e-9 * dot(yc, yc, n), "spread_between = sum_M w_M ||mu_M - mubar||^2");
-            CHECK_CLOSE(sw, s2 * (1 + 1.5), 1e-12 * sw, "spread_within = sigma2_average (q + E[k])");
-            CHECK_CLOSE(sp, sw + sb, 1e-12 * sp, "spread = within + between");
-            CHECK(json_integer_value(json_object_get(o, "spread_models")) == 3, "the three models");
-            /* the stopping rule on the total: the first size within tol */
-            const json_t *path = json_object_get(o, "path");
-            const size_t k = json_array_size(path) - 1;
-            CHECK(json_number_value(json_array_get(path, k)) <= 1.0 &&
-                      (k == 0 || json_number_value(json_array_get(path, k - 1)) > 1.0),
-                  "the path stops at the first size within the total spread");
-            spread[streamed][0] = sb;
-            spread[streamed][1] = sw;
-            spread[streamed][2] = sp;
+        for (int total = 0; total < 2; total++) {
+            bsl_result_model sel = {0};
+            json_t *o = bsl_subset_projection(&pb, &vr, NULL, 0, 1.0, total, (size_t)1 << 26, &sel, &err);
+            CHECK(o != NULL, "projection block: %s", err.message);
+            if (o) {
+                const double sb = json_number_value(json_object_get(o, "spread_between"));
+                const double sw = json_number_value(json_object_get(o, "spread_within"));
+                const double sp = json_number_value(json_object_get(o, "spread"));
+                const double s2 = json_number_value(json_array_get(json_object_get(o, "sigma2_average"), 0));
+                CHECK(between > 1e-3 * dot(yc, yc, n), "premise: the models' fits differ (%.4g)", between);
+                CHECK_CLOSE(sb, between, 1e-9 * dot(yc, yc, n), "spread_between = sum_M w_M ||mu_M - mubar||^2");
+                CHECK_CLOSE(sw, s2 * (1 + 1.5), 1e-12 * sw, "spread_within = sigma2_average (q + E[k])");
+                CHECK_CLOSE(sp, total ? sw + sb : sw, 1e-12 * sp, "spread = within (+ between with total)");
+                CHECK(!strcmp(json_string_value(json_object_get(o, "spread_kind")), total ? "total" : "within"),
+                      "spread_kind");
+                CHECK(json_integer_value(json_object_get(o, "spread_models")) == 3, "the three models");
+                /* the stopping rule on that spread: the first size within tol */
+                const json_t *path = json_object_get(o, "path");
+                const size_t k = json_array_size(path) - 1;
+                CHECK(json_number_value(json_array_get(path, k)) <= 1.0 &&
+                          (k == 0 || json_number_value(json_array_get(path, k - 1)) > 1.0),
+                      "the path stops at the first size within the spread");
+                spread[streamed][0] = sb;
+            }
+            json_decref(o);
+            free(sel.atoms);
         }
-        json_decref(o);
-        free(sel.atoms);
         bsl_modelset_free(&vr.models);
         bsl_design_free(D);
         bsl_dict_free(dict);

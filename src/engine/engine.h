@@ -160,6 +160,10 @@ typedef struct bsl_engine_def {
     /* a categorical input's indicator columns are selected as one group
      * (group.c) with the linear basis: basel_method_groups_factors */
     int groups_factors;
+    /* its fit runs on the collapsed models of model.h through a design
+     * alone (subset.c), so also from summary statistics (--stats,
+     * fit/stats.c) instead of rows */
+    int design_only;
     /* Run on ctx and fill res. BASEL_ECANCELLED when progress asked to stop. */
     int (*fit)(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err);
     /* Predict n rows of X (n x d column-major, standardised as at fit time)

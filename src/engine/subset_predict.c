@@ -393,7 +393,7 @@ static int post_set_read(post_set *s, vs_ctx *v, const json_t *post)
     if (!rc) {
         s->off[s->K] = total;
         s->atoms = bsl_malloc(total + 1, sizeof *s->atoms);
-        rc = !s->atoms || !(wsum > 0);
+        rc = !s->atoms ? -2 /* out of memory */ : !(wsum > 0);
     }
     for (size_t r = 0; r < s->K && !rc; r++) {
         const json_t *mo = json_array_get(ms, r);
@@ -437,7 +437,8 @@ static int post_set_read(post_set *s, vs_ctx *v, const json_t *post)
          : bsl_model_create(&M, &s->D, &pr, kx, NULL);
     for (size_t r = 0; r < s->K && !rc; r++) {
         const size_t k = s->off[r + 1] - s->off[r];
-        rc = bsl_post_of(&p, M, s->atoms + s->off[r], k, 0) != BASEL_OK;
+        const int st = bsl_post_of(&p, M, s->atoms + s->off[r], k, 0);
+        rc = st == BASEL_ENOMEM ? -2 : st != BASEL_OK;
         if (rc) break;
         memcpy(s->beta + s->off[r] * c, p.beta, k * c * sizeof(double));
         memcpy(s->V + s->voff[r], p.V, k * k * sizeof(double));

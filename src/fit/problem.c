@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 void bsl_problem_free(bsl_problem *pb)
@@ -63,13 +64,33 @@ typedef struct picker {
     basel_error *err;
 } picker;
 
+/* What to tell a user whose column name is not in the header: the column
+ * that differs only in case, or (for a narrow table) every name. */
+static void header_hint(const basel_data *data, const char *name, char *hint, size_t size)
+{
+    hint[0] = 0;
+    for (size_t j = 0; j < data->p; j++)
+        if (strcasecmp(data->names[j], name) == 0) {
+            snprintf(hint, size, " (did you mean '%s'? names are case-sensitive)", data->names[j]);
+            return;
+        }
+    enum { LIST_UP_TO = 12 };
+    if (data->p > LIST_UP_TO) return;
+    size_t used = (size_t)snprintf(hint, size, "; the columns are");
+    for (size_t j = 0; j < data->p && used < size; j++)
+        used += (size_t)snprintf(hint + used, size - used, "%s '%s'", j ? "," : "", data->names[j]);
+}
+
 static int pick_one(const char *name, void *user)
 {
     picker *pk = user;
     long j = basel_data_find(pk->data, name);
-    if (j < 0)
-        return bsl_fail_at(pk->err, BASEL_EINVAL, pk->data->source, 1, 0,
-                           "%s column '%s' is not in the header", pk->what, name);
+    if (j < 0) {
+        char hint[512];
+        header_hint(pk->data, name, hint, sizeof hint);
+        return bsl_fail_at(pk->err, BASEL_EINVAL, pk->data->source, 1, 0, "%s column '%s' is not in the header%s",
+                           pk->what, name, hint);
+    }
     for (size_t i = 0; i < pk->n; i++)
         if (pk->cols[i] == j)
             return bsl_fail(pk->err, BASEL_EINVAL, "%s column '%s' is named twice", pk->what, name);

@@ -28,17 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The engines whose fit runs on the collapsed models of model.h through a
- * design alone (subset.c): the only ones that can run without rows. */
-static const char *const stats_engines[] = {"enumerate", "bd", "rj", "ssvs", NULL};
-
-static int is_stats_engine(const char *name)
-{
-    for (size_t i = 0; stats_engines[i]; i++)
-        if (!strcmp(stats_engines[i], name)) return 1;
-    return 0;
-}
-
 static int bad_key(basel_error *err, const char *path, const char *key, const char *what)
 {
     return bsl_fail_at(err, BASEL_EINVAL, path, 0, 0, "\"%s\": %s", key, what);
@@ -204,9 +193,15 @@ static void standardize_stats(bsl_problem *pb)
 static int check_options(const bsl_engine_def *e, const bsl_params *user, const bsl_params *settings,
                          const char *path, basel_error *err)
 {
-    if (!is_stats_engine(e->name))
-        return bsl_fail(err, BASEL_EINVAL, "--stats: --method %s needs the rows; summary statistics serve --method "
-                        "enumerate, bd, rj and ssvs", e->name);
+    if (!e->design_only) {
+        char list[256] = "";
+        size_t used = 0;
+        for (size_t i = 0; i < bsl_engine_count() && used < sizeof list; i++)
+            if (bsl_engine_at(i)->design_only)
+                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", bsl_engine_at(i)->name);
+        return bsl_fail(err, BASEL_EINVAL, "--stats: --method %s needs the rows; summary statistics serve --method %s",
+                        e->name, list);
+    }
     const char *basis = bsl_params_get(settings, "basis");
     if (!basis || strcmp(basis, "linear"))
         return bsl_fail(err, BASEL_EINVAL, "--stats: --basis %s needs the rows; summary statistics serve --basis linear",

@@ -51,6 +51,8 @@ expect 2 "unknown option 'iters'" -- "$BASEL" fit "$D" --iters 5 -o "$T/f.json"
 expect 2 "--method 'bdd' is not known" -- "$BASEL" fit "$D" --method bdd -o "$T/f.json"
 expect 2 "--particles is not read by --method bd" -- "$BASEL" fit "$D" --particles 10 -o "$T/f.json"
 expect 2 "target column 'z' is not in the header" -- "$BASEL" fit "$D" --target z -o "$T/f.json"
+expect 2 "target column 'Y' is not in the header \(did you mean 'y'\? names are case-sensitive\)" -- "$BASEL" fit "$D" --target Y -o "$T/f.json"
+expect 2 "input column 'x16' is not in the header; the columns are 'eth_n', 'sex_m', 'age_f1', 'age_f2', 'age_f3', 'lrn_sl', 'days'" -- "$BASEL" fit data/count/quine.csv --target days --inputs eth_n,x16 -o "$T/f.json"
 expect 2 "refuses m = 25" -- bash -c "/usr/bin/python3 -c \"
 import random; random.seed(1)
 print(','.join('x%d' % i for i in range(25)) + ',y')

@@ -24,6 +24,7 @@ const bsl_engine_def bsl_engine_enumerate = {
     .summary = "exact posterior over all subsets (m <= 24): the reference for every engine",
     .unit = "subsets",
     .target = BSL_TARGET_NUMERIC,
+    .design_only = 1,
     .options = options,
     .models = bsl_subset_models,
     .keeps_draws = 0,

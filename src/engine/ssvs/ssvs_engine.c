@@ -36,6 +36,7 @@ const bsl_engine_def bsl_engine_ssvs = {
     .models = bsl_subset_models,
     .keeps_draws = 1,
     .checkpoints = 1,
+    .design_only = 1,
     .max_time = 1,
     .fit = fit,
     .evaluations = evaluations,

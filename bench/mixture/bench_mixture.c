@@ -17,14 +17,15 @@
  *
  * usage: bench_mixture [-d DATA_DIR] [-s SPLITS] [-i ITER] [-b BURN] [-c CHAINS] [-x] [-l LAMBDA]
  *                      [-e regression|gaussian] [-o DATASET] [-m MOVES] [-t REPLICAS] [-T TMAX]
- *                      [-p 0|1|2|3] [-I 0|1] [-P PAIR] [-B BETA_MIN] [-n]
+ *                      [-p 0|1|2|3] [-I 0|1] [-X 0|1] [-P PAIR] [-B BETA_MIN] [-n]
  *   -s 0 runs split 0 only; -x skips the semi-supervised part; -l sets the Poisson mean; -e the
  *   excluded inputs' model (default regression); -o runs one data set; -m
  *   the exchange and add/remove proposals per sweep (default 1 each); -t
  *   replica exchange with that many temperatures up to -T (default off); -p
  *   the subset moves (0 prior, 1 data-driven, 2 given the allocations, 3 coordinates
  *   given the allocations and the ratio with them summed out, the default); -I 1 the
- *   informed choice of the input to add or remove (mixture_rj.c); -P the
+ *   informed choice of the input to add or remove (mixture_rj.c), -X 1 (default) of the
+ *   pair to exchange, 0 uniform (-p 2 and 3 only); -P the
  *   probability of a pair move (-p 2 only); -B the lower end of beta_i's prior as a
  *   fraction of range^2 (default 0.03; 0: the paper's prior, mixture_model.c); -n skips the peers.
  * Prints for split 0 accuracy, log-loss, each input's PIP and split R-hat,
@@ -386,7 +387,7 @@ int main(int argc, char **argv)
     o.iter = 15000, o.burn = 5000, o.thin = 10, o.chains = 4, o.seed = 2024;
     o.a = 2, o.g = 0.2; /* §3 */
     const char *only = NULL;
-    while ((opt = getopt(argc, argv, "d:s:i:b:c:xp:l:e:o:m:t:T:P:nI:B:")) != -1) {
+    while ((opt = getopt(argc, argv, "d:s:i:b:c:xp:l:e:o:m:t:T:P:nI:B:X:")) != -1) {
         if (opt == 'd') dir = optarg;
         else if (opt == 's') nsplit = atoi(optarg);
         else if (opt == 'i') o.iter = strtoul(optarg, NULL, 10);
@@ -402,6 +403,7 @@ int main(int argc, char **argv)
         else if (opt == 'P') o.pair_prob = strtod(optarg, NULL);
         else if (opt == 'n') peers = 0;
         else if (opt == 'I') o.informed = atoi(optarg);
+        else if (opt == 'X') o.informed_exchange = atoi(optarg);
         else if (opt == 'B') o.beta_min = strtod(optarg, NULL);
         else if (opt == 'm') o.exchange_moves = o.birth_death_moves = strtoul(optarg, NULL, 10);
         else return 2;
@@ -417,7 +419,8 @@ int main(int argc, char **argv)
            o.add_proposal == BSL_MIX_PROPOSE_SUMMED ? "coordinates given the allocations, allocations summed out"
            : o.add_proposal == BSL_MIX_PROPOSE_ALLOC ? "given the allocations"
            : o.add_proposal == BSL_MIX_PROPOSE_DATA ? "data-driven (allocations summed out)" : "prior (allocations summed out)",
-           o.informed ? ", informed choice of the input" : "", o.pair_prob, o.temperatures,
+           o.informed ? (o.informed_exchange ? ", informed choice of the input and of the exchange" : ", informed choice of the input")
+                      : o.informed_exchange ? ", informed exchange" : "", o.pair_prob, o.temperatures,
            o.excluded == BSL_MIX_EXCLUDED_GAUSSIAN ? "gaussian" : "regression on the active ones", o.beta_min);
     for (int k = 0; k < 3; k++)
         if (!only || !strcmp(only, sets[k].name)) run_dataset(dir, &sets[k], &o, nsplit);

@@ -79,7 +79,7 @@ warns "mixture, one short chain" "$SHORT" -- "$T/cls.csv" --method mixture --cha
 warns "rbf, one short chain" "$SHORT" -- "$T/noise.csv" --target y --method rbf --kmax 1 --chains 1 --iter 300 --burn 100
 # the advice names the engine's remedies
 warns "bd's advice" "run longer \(--iter\) or with more chains \(--chains\)" -- "$L" --method bd --chains 1 --iter 100
-warns "mixture's advice" "--temperatures 24" -- "$T/cls.csv" --method mixture --chains 1 --iter 100 --burn 0 --thin 1
+warns "mixture's advice" "--temperatures 4 --temp-max 1\.2" -- "$T/cls.csv" --method mixture --chains 1 --iter 100 --burn 0 --thin 1
 # one chain on one model for the whole run: stuck, whatever R-hat cannot say
 warns "mixture, one chain never moved" "never changed in 1000 recorded draws of 1 chain" -- \
     "$T/stuck.csv" --method mixture --chains 1 --iter 2000 --burn 500 --thin 2

@@ -24,8 +24,10 @@
  * data-driven and prior proposals, with
  * both models of the excluded inputs (regression on the active inputs and
  * a single Gaussian); the statistic x_.0'x_.1 / n when input 0 is excluded
- * ties the excluded column's law to the subset the moves choose. Small
- * n and d keep it under a minute or so; argv: [length multiplier [seed]].
+ * ties the excluded column's law to the subset the moves choose. The
+ * informed exchange (its pair drawn by the swap's odds) is run given z and
+ * summed out. Small n and d keep it under a minute or so; argv: [length
+ * multiplier [seed [label of the one case to run]]].
  */
 #include "check.h"
 #include "stat/mcse.h"
@@ -38,7 +40,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { INFORMED = 100 }; /* added to a proposal kind: with informed = 1 */
+/* added to a proposal kind: with informed = 1, and with informed_exchange = 1 too */
+enum { INFORMED = 100, INFORMED_EXCHANGE = 1000 };
 enum { NSTAT = 12, NBATCH = 50, N_ROWS = 10, N_UNLAB = 2, N_IN = 3 };
 static const char *const stat_name[NSTAT] = {
     "number of inputs", "input 0 active", "mean mu_00 (0 if inactive)", "mu_00^2",
@@ -104,7 +107,8 @@ static void make_model(bsl_mix_model **m, size_t kernels, int add_proposal, int 
     bsl_mix_options_default(&o);
     o.kernels = kernels;
     o.add_proposal = add_proposal % INFORMED;
-    o.informed = add_proposal >= INFORMED; /* + INFORMED: the informed choice too */
+    o.informed = add_proposal % INFORMED_EXCHANGE >= INFORMED; /* + INFORMED: the informed choice too */
+    o.informed_exchange = add_proposal >= INFORMED_EXCHANGE;
     o.pair_prob = pair;
     o.excluded = excluded;
     o.prior_mid = 0.3, o.prior_range = 2.0; /* data-free priors */
@@ -120,9 +124,12 @@ static void make_model(bsl_mix_model **m, size_t kernels, int add_proposal, int 
 }
 
 /* Runs both simulators and checks each statistic. */
+static const char *only; /* argv[3]: run only the case with this label */
+
 static void geweke(const char *label, int rj, size_t kernels, int add_proposal, int excluded, double pair,
                    size_t n_mc, size_t n_sc, unsigned long seed)
 {
+    if (only && strcmp(only, label)) return;
     bsl_mix_model *m;
     bsl_mix_chain *ch;
     make_model(&m, kernels, add_proposal, excluded, pair, strcmp(label, "rj data D=2") ? BETA_MIN : 0);
@@ -238,10 +245,11 @@ int main(int argc, char **argv)
     /* 0.25 in the fast tier, 1 in the full one (BASEL_TIER=full); 0.05 for sanitizer runs */
     const double scale = argc > 1 ? strtod(argv[1], NULL) : STAT_TIER(0.25, 1);
     const unsigned long seed = argc > 2 ? strtoul(argv[2], NULL, 10) : 20240501UL;
+    only = argc > 3 ? argv[3] : NULL;
     const int alloc = BSL_MIX_PROPOSE_ALLOC, summed = BSL_MIX_PROPOSE_SUMMED, data = BSL_MIX_PROPOSE_DATA, prior = BSL_MIX_PROPOSE_PRIOR;
     const int reg = BSL_MIX_EXCLUDED_REGRESSION, gauss = BSL_MIX_EXCLUDED_GAUSSIAN;
     const size_t mc = (size_t)(500000 * scale), sc = (size_t)(1500000 * scale);
-    truncated_gamma(mc, seed + 100);
+    if (!only) truncated_gamma(mc, seed + 100);
     geweke("gibbs D=2", 0, 2, data, reg, 0, mc, (size_t)(500000 * scale), seed);
     geweke("rj data D=2", 1, 2, data, reg, 0, mc, sc, seed + 1);
     geweke("rj data D=3", 1, 3, data, reg, 0, mc, sc, seed + 2);
@@ -257,5 +265,10 @@ int main(int argc, char **argv)
     /* given z, the input to flip chosen by its approximate odds (mixture_rj.c) */
     geweke("rj informed alloc", 1, 2, alloc + INFORMED, reg, 0, mc, sc, seed + 10);
     geweke("rj informed summed", 1, 3, summed + INFORMED, gauss, 0, mc, sc, seed + 11);
+    /* the exchange's pair chosen by the odds of the swap too (mixture_rj.c,
+     * "Informed exchange"), given z and summed out; regression on the
+     * active inputs, so the evidence's change enters the scores */
+    geweke("rj informed exchange alloc", 1, 2, alloc + INFORMED_EXCHANGE, reg, 0, mc, sc, seed + 12);
+    geweke("rj informed exchange summed", 1, 2, summed + INFORMED + INFORMED_EXCHANGE, reg, 0, mc, sc, seed + 13);
     return check_report("test_mixture_geweke");
 }

@@ -59,6 +59,7 @@ void bsl_mix_options_default(bsl_mix_options *o)
     o->top = 20;
     o->add_proposal = BSL_MIX_PROPOSE_SUMMED;
     o->informed = 1;
+    o->informed_exchange = 1;
     o->excluded = BSL_MIX_EXCLUDED_REGRESSION;
     o->excluded_g = 0; /* n */
     o->a = 2;        /* §3: "we set a = 2" */
@@ -104,6 +105,8 @@ static int validate_options(const bsl_mix_options *o, size_t d, basel_error *err
     if (o->excluded != BSL_MIX_EXCLUDED_GAUSSIAN && o->excluded != BSL_MIX_EXCLUDED_REGRESSION)
         return bsl_fail(err, BASEL_EINVAL, "mixture: excluded must be 0 (gaussian) or 1 (regression)");
     if (o->informed != 0 && o->informed != 1) return bsl_fail(err, BASEL_EINVAL, "mixture: informed must be 0 or 1");
+    if (o->informed_exchange != 0 && o->informed_exchange != 1)
+        return bsl_fail(err, BASEL_EINVAL, "mixture: informed_exchange must be 0 or 1");
     if (!(o->pair_prob >= 0 && o->pair_prob <= 1))
         return bsl_fail(err, BASEL_EINVAL, "mixture: pair_prob must be in [0, 1]");
     if (o->unlabelled != 0 && o->unlabelled != 1)

@@ -206,6 +206,7 @@ void bsl_mix_gibbs(bsl_mix_chain *ch, const gsl_rng *r)
 void bsl_mix_chain_sweep(bsl_mix_chain *ch, const gsl_rng *r, size_t n_exchange,
                          size_t n_birth_death)
 {
+    ch->wm_fresh = 0; /* z is redrawn */
     bsl_mix_gibbs(ch, r);
     if (ch->fix_subset) return;
     bsl_mix_compute_L(ch);

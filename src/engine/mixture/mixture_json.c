@@ -25,7 +25,7 @@ static const size_t MAX_DIM = 100000, MAX_DRAWS = 10000000;
 static json_t *options_json(const bsl_mix_options *o)
 {
     return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I,s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:f,s:f,"
-                     "s:f,s:f,s:i,s:s,s:f,s:i,s:f,s:I,s:f,s:i,s:f}",
+                     "s:f,s:f,s:i,s:s,s:f,s:i,s:f,s:I,s:f,s:i,s:f,s:i}",
                      "kernels", (json_int_t)o->kernels, "iter", (json_int_t)o->iter, "burn",
                      (json_int_t)o->burn, "thin", (json_int_t)o->thin, "chains", (json_int_t)o->chains,
                      "seed", (json_int_t)o->seed, "poisson_mean", o->poisson_mean, "max_inputs",
@@ -37,7 +37,7 @@ static json_t *options_json(const bsl_mix_options *o)
                      "add_proposal", o->add_proposal, "excluded",
                      o->excluded == BSL_MIX_EXCLUDED_GAUSSIAN ? "gaussian" : "regression", "excluded_g",
                      o->excluded_g, "unlabelled", o->unlabelled, "pair_prob", o->pair_prob, "temperatures", (json_int_t)o->temperatures, "temp_max", o->temp_max,
-                     "informed", o->informed, "beta_min", o->beta_min);
+                     "informed", o->informed, "beta_min", o->beta_min, "informed_exchange", o->informed_exchange);
 }
 
 static json_t *subsets_json(const bsl_mix_result *r)
@@ -199,6 +199,9 @@ static int read_options(const json_t *o, bsl_mix_options *op, basel_error *err)
     size_t inf = 0; /* absent in fits written before the informed moves */
     if (!rc && json_object_get(o, "informed")) rc = get_size(o, "informed", 1, &inf, err);
     op->informed = (int)inf;
+    size_t infx = 0; /* absent in fits written before the informed exchange: uniform */
+    if (!rc && json_object_get(o, "informed_exchange")) rc = get_size(o, "informed_exchange", 1, &infx, err);
+    op->informed_exchange = (int)infx;
     op->beta_min = 0; /* absent in fits written before the bound: the paper's prior */
     if (!rc && json_object_get(o, "beta_min")) rc = get_real(o, "beta_min", &op->beta_min, err);
     op->seed = (unsigned long)seed;

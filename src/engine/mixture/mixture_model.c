@@ -155,6 +155,7 @@ int bsl_mix_model_create(bsl_mix_model **out, const double *X, size_t n, size_t 
     m->add_proposal = o->add_proposal;
     m->pair_prob = o->pair_prob;
     m->informed = o->informed;
+    m->informed_exchange = o->informed_exchange;
     m->imin = o->min_inputs;
     m->imax = o->max_inputs ? BSL_MIN(o->max_inputs, d) : d;
     m->excluded = o->excluded;
@@ -208,6 +209,9 @@ void bsl_mix_chain_free(bsl_mix_chain *ch)
     free(ch->idx);
     free(ch->xwork);
     free(ch->xkept);
+    free(ch->xswap);
+    free(ch->xiwork);
+    free(ch->xscore);
     free(ch->tw);
     free(ch);
 }
@@ -239,10 +243,14 @@ int bsl_mix_chain_create(bsl_mix_chain **out, const bsl_mix_model *m)
     ch->idx = bsl_calloc(d, sizeof(size_t));
     ch->xwork = bsl_calloc(d * d + d, sizeof(double));
     ch->xkept = bsl_calloc(d, sizeof(size_t));
+    ch->xswap = bsl_calloc(5 * d * d + 3 * d, sizeof(double));
+    ch->xiwork = bsl_calloc(3 * d, sizeof(size_t));
+    ch->xscore = bsl_calloc(d * d / 4 + 1, sizeof(double)); /* I (d - I) <= d^2 / 4 */
     ch->tw = bsl_calloc(K * D + K, sizeof(double));
     ch->b = 1;
     if (!ch->active || !ch->mu || !ch->prec || !ch->beta || !ch->w || !ch->P || !ch->z || !ch->c || !ch->L ||
-        !ch->Lnew || !ch->Lsave || !ch->zsave || !ch->iscore || !ch->ncoord || !ch->wnew || !ch->scratch || !ch->perm || !ch->idx || !ch->xwork || !ch->xkept || !ch->tw) {
+        !ch->Lnew || !ch->Lsave || !ch->zsave || !ch->iscore || !ch->ncoord || !ch->wnew || !ch->scratch || !ch->perm || !ch->idx || !ch->xwork || !ch->xkept || !ch->tw ||
+        !ch->xswap || !ch->xiwork || !ch->xscore) {
         bsl_mix_chain_free(ch);
         return BASEL_ENOMEM;
     }

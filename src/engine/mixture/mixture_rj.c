@@ -199,6 +199,34 @@
  * valid by the same argument as the summed moves with the choice
  * probabilities in the proposal densities.
  *
+ * Informed exchange (option informed_exchange; CLI --exchange informed).
+ * A uniformly chosen pair is almost never a swap the target accepts: of the
+ * I (d - I) pairs only those of two inputs that carry much the same
+ * information are. So choose the pair (j active, j' excluded) with
+ * probability exp(s_jj' / 2) / Z_x(gamma, z), locally balanced as above,
+ *   s_jj' = Wm_j' - Wm_j + b (E(gamma - j + j') - E(gamma)),
+ *   Z_x(gamma, z) = sum_{j in gamma, j' not in gamma} exp(s_jj' / 2),
+ * the approximate log target ratio of the swap given z (the subset prior
+ * is the same at both ends; Wm the columns' weights at their proposal's
+ * mode, as for add / remove; the excluded inputs' evidence exactly, all
+ * I (d - I) changes at once by rank-one updates, mixture_excluded.c). The
+ * scores are a deterministic function of (gamma, z), so the reverse
+ * choice (j' active, j excluded) has probability exp(s'_j'j / 2) / Z_x(gamma', .)
+ * from the scores at the new subset. Given z (BSL_MIX_PROPOSE_ALLOC) z
+ * does not change and
+ *   log A_exch = W(j', drawn) - W(j, current) + b (E(gamma') - E(gamma))
+ *              + [s'_j'j / 2 - log Z_x(gamma', z)] - [s_jj' / 2 - log Z_x(gamma, z)];
+ * with the allocations summed out (BSL_MIX_PROPOSE_SUMMED) the reverse is
+ * scored at (gamma', z'), z' the allocations the exchange draws given the
+ * new subset before the decision (kept if accepted):
+ *   log A_exch = [log p(theta_j') - log q(theta_j' | z)] - [log p(theta_j) - log q(theta_j | z')]
+ *              + R(theta', gamma') - R(theta, gamma) + b (E(gamma') - E(gamma))
+ *              + [s'_j'j / 2 - log Z_x(gamma', z')] - [s_jj' / 2 - log Z_x(gamma, z)],
+ * the uniform exchange's ratio with the choice probabilities in place of
+ * the uniform 1 / (I (d - I)), which cancelled. Dropping the normalisers
+ * fails the Geweke test (test_mixture_geweke.c) by |z| = 83 given z and
+ * 32 summed out (the row log-likelihood).
+ *
  * Pairs. On Pima two inputs (glu, ped) enter and leave together: the
  * subsets with both or neither are probable and those with one are not,
  * so single adds and removes cross a valley. With the moves given z, each
@@ -533,12 +561,18 @@ static double mean_lik_term(double cnt, double s, double qq, double mu, double p
 
 static void alloc_exchange(bsl_mix_chain *ch, const gsl_rng *r);
 static void summed_exchange(bsl_mix_chain *ch, const gsl_rng *r);
+static void informed_exchange(bsl_mix_chain *ch, const gsl_rng *r);
 
 void bsl_mix_exchange(bsl_mix_chain *ch, const gsl_rng *r)
 {
     const bsl_mix_model *m = ch->m;
     const size_t D = m->D, d = m->d;
     if (ch->I == 0 || ch->I == d) return;
+    if (m->informed_exchange &&
+        (m->add_proposal == BSL_MIX_PROPOSE_ALLOC || m->add_proposal == BSL_MIX_PROPOSE_SUMMED)) {
+        informed_exchange(ch, r);
+        return;
+    }
     if (m->add_proposal == BSL_MIX_PROPOSE_ALLOC) {
         alloc_exchange(ch, r);
         return;
@@ -981,11 +1015,13 @@ static void summed_exchange(bsl_mix_chain *ch, const gsl_rng *r)
 /* ------------------------- informed add / remove given z (mode 4) */
 
 /* Wm[k] = the column weight of input k at its proposal's mode, for all d
- * inputs (a function of z and column k only). Uses scratch [0, 5D) and
- * [7D, 9D). */
+ * inputs (a function of z, b and column k only): computed unless the
+ * informed exchange left them at the current z (ch->wm_fresh, for
+ * Wm = iscore). Uses scratch [0, 5D) and [7D, 9D). */
 static void column_modes(bsl_mix_chain *ch, double *Wm)
 {
     const size_t D = ch->m->D;
+    if (Wm == ch->iscore && ch->wm_fresh) return;
     double *mu = ch->scratch + 7 * D, *prec = mu + D, beta;
     for (size_t k = 0; k < ch->m->d; k++) Wm[k] = column_weight(ch, NULL, k, COORD_MODE, &beta, mu, prec);
 }
@@ -998,7 +1034,7 @@ static double flip_scores(bsl_mix_chain *ch, const double *Wm, double *sc)
 {
     const bsl_mix_model *m = ch->m;
     const size_t I = ch->I;
-    const double E0 = bsl_mix_excluded_log_evidence(m, ch->active, ch->xwork, ch->xkept);
+    bsl_mix_excluded_flip_changes(m, ch->active, ch->xswap, ch->xiwork, sc); /* E(gamma +- k) - E(gamma) */
     /* only sizes within the bounds (lnchoose refuses I > d) */
     const double up = I < m->imax ? bsl_mix_log_subset_prior(m, I + 1) - bsl_mix_log_subset_prior(m, I) : 0;
     const double down = I > m->imin ? bsl_mix_log_subset_prior(m, I - 1) - bsl_mix_log_subset_prior(m, I) : 0;
@@ -1009,10 +1045,7 @@ static double flip_scores(bsl_mix_chain *ch, const double *Wm, double *sc)
             sc[k] = -INFINITY;
             continue;
         }
-        ch->active[k] = (unsigned char)add;
-        const double E = bsl_mix_excluded_log_evidence(m, ch->active, ch->xwork, ch->xkept);
-        ch->active[k] = (unsigned char)!add;
-        sc[k] = (add ? Wm[k] + up : -Wm[k] + down) + ch->b * (E - E0);
+        sc[k] = (add ? Wm[k] + up : -Wm[k] + down) + ch->b * sc[k];
         if (sc[k] > mx) mx = sc[k];
     }
     if (mx == -INFINITY) return -INFINITY;
@@ -1033,6 +1066,7 @@ static void informed_birth_death(bsl_mix_chain *ch, const gsl_rng *r)
     const size_t k = pick_flip(sc, d, logZ, r);
     const int add = !ch->active[k];
     const int v = add ? BSL_MIX_ADD : BSL_MIX_REMOVE;
+    ch->wm_fresh = 0; /* used once: the next informed move recomputes them */
     const double W = add ? column_weight(ch, r, k, COORD_DRAW, &nbeta, nmu, nprec)
                          : column_weight(ch, r, k, COORD_EVAL, ch->beta + k, ch->mu + k * D, ch->prec + k * D);
     ch->active[k] = (unsigned char)add, ch->I = add ? I0 + 1 : I0 - 1;
@@ -1062,6 +1096,7 @@ static void summed_informed_birth_death(bsl_mix_chain *ch, const gsl_rng *r)
     const size_t k = pick_flip(sc, d, logZ, r);
     const int add = !ch->active[k];
     const int v = add ? BSL_MIX_ADD : BSL_MIX_REMOVE;
+    ch->wm_fresh = 0; /* z' is drawn below */
     ch->prop[v] += ch->b == 1; /* counted at temperature 1 */
     const double log_old = bsl_mix_rows_loglik(ch, ch->L, ch->w);
     const double dE = add ? excluded_change(ch, d, k) : excluded_change(ch, k, d);
@@ -1098,4 +1133,106 @@ static void summed_informed_birth_death(bsl_mix_chain *ch, const gsl_rng *r)
     } else {
         drop_beta(ch, r, k);
     }
+}
+
+/* ------------------------------------------------ informed exchange */
+
+/* The exchange scores at the current subset given z (top of the file,
+ * "Informed exchange"): sc[a * ne + e] for the a-th active and e-th
+ * excluded input (index order, ne = d - I) is
+ *   Wm[j'] - Wm[j] + b (E(gamma - j + j') - E(gamma)),
+ * the subset prior being the same at both ends. Returns
+ * log Z = log sum exp(sc / 2); the inputs are left in ch->xiwork
+ * (bsl_mix_excluded_swap_changes: active at [0, I), excluded at [d, 2d - I)). */
+static double swap_scores(bsl_mix_chain *ch, const double *Wm, double *sc)
+{
+    const size_t d = ch->m->d, I = ch->I, ne = d - I;
+    const size_t *act = ch->xiwork, *exc = ch->xiwork + d;
+    bsl_mix_excluded_swap_changes(ch->m, ch->active, ch->xswap, ch->xiwork, sc);
+    double mx = -INFINITY;
+    for (size_t a = 0; a < I; a++)
+        for (size_t e = 0; e < ne; e++) {
+            double *t = sc + a * ne + e;
+            *t = Wm[exc[e]] - Wm[act[a]] + ch->b * *t;
+            if (*t > mx) mx = *t;
+        }
+    double z = 0;
+    for (size_t t = 0; t < I * ne; t++) z += exp(0.5 * (sc[t] - mx));
+    return 0.5 * mx + log(z);
+}
+
+/* The score of the reverse exchange at the new subset (jn active, j
+ * excluded) and that subset's log Z, from the scores there. */
+static double reverse_score(bsl_mix_chain *ch, const double *Wm, size_t j, size_t jn, double *logZ)
+{
+    const size_t d = ch->m->d, ne = d - ch->I;
+    *logZ = swap_scores(ch, Wm, ch->xscore);
+    size_t a = 0, e = 0;
+    while (ch->xiwork[a] != jn) a++;
+    while (ch->xiwork[d + e] != j) e++;
+    return ch->xscore[a * ne + e];
+}
+
+/* The informed exchange (top of the file): the pair drawn with probability
+ * exp(s / 2) / Z(gamma, z); given z (BSL_MIX_PROPOSE_ALLOC) the reverse is
+ * scored at (gamma', z), with the allocations summed out
+ * (BSL_MIX_PROPOSE_SUMMED) at (gamma', z'), z' drawn given the new subset
+ * before the decision and kept if accepted. */
+static void informed_exchange(bsl_mix_chain *ch, const gsl_rng *r)
+{
+    const bsl_mix_model *m = ch->m;
+    const size_t D = m->D, d = m->d, n = m->n, ne = d - ch->I;
+    const int summed = m->add_proposal == BSL_MIX_PROPOSE_SUMMED;
+    double *Wm = ch->iscore, *Wm2 = Wm + d, *nmu = ch->ncoord, *nprec = nmu + D, nbeta;
+    column_modes(ch, Wm);
+    const double logZ = swap_scores(ch, Wm, ch->xscore);
+    const size_t t = pick_flip(ch->xscore, ch->I * ne, logZ, r);
+    const size_t j = ch->xiwork[t / ne], jn = ch->xiwork[d + t % ne];
+    const double log_fwd = 0.5 * ch->xscore[t] - logZ;
+    ch->prop[BSL_MIX_EXCHANGE] += ch->b == 1; /* counted at temperature 1 */
+    const double dE = excluded_change(ch, j, jn);
+    double log_A, logZ2;
+    if (!summed) {
+        const double log_out = column_weight(ch, r, j, COORD_EVAL, ch->beta + j, ch->mu + j * D, ch->prec + j * D);
+        const double log_in = column_weight(ch, r, jn, COORD_DRAW, &nbeta, nmu, nprec);
+        ch->active[j] = 0, ch->active[jn] = 1; /* z unchanged: the same Wm */
+        const double s2 = reverse_score(ch, Wm, j, jn, &logZ2);
+        ch->active[j] = 1, ch->active[jn] = 0;
+        log_A = log_in - log_out + ch->b * dE + (0.5 * s2 - logZ2) - log_fwd;
+        ch->wm_fresh = 1; /* z unchanged either way */
+        if (!(log(gsl_rng_uniform_pos(r)) < log_A)) return;
+        update_L(ch, j, -1);
+    } else {
+        const double log_in = column_proposal(ch, r, jn, COORD_DRAW, &nbeta, nmu, nprec); /* given z */
+        const double log_old = bsl_mix_rows_loglik(ch, ch->L, ch->w);
+        memcpy(ch->Lsave, ch->L, n * D * sizeof *ch->L);
+        update_L(ch, j, -1);
+        shift_L(ch, jn, nmu, nprec, +1);
+        double *tmp = ch->L;
+        ch->L = ch->Lnew, ch->Lnew = tmp;
+        save_z(ch);
+        ch->active[j] = 0, ch->active[jn] = 1;
+        bsl_mix_draw_allocations(ch, r); /* z' ~ p(z | theta', gamma') */
+        column_modes(ch, Wm2);
+        const double s2 = reverse_score(ch, Wm2, j, jn, &logZ2);
+        ch->active[j] = 1, ch->active[jn] = 0;
+        const double log_out = column_proposal(ch, r, j, COORD_EVAL, ch->beta + j, ch->mu + j * D, ch->prec + j * D);
+        log_A = log_in - log_out + bsl_mix_rows_loglik(ch, ch->L, ch->w) - log_old + ch->b * dE +
+                (0.5 * s2 - logZ2) - log_fwd;
+        if (!(log(gsl_rng_uniform_pos(r)) < log_A)) {
+            memcpy(ch->L, ch->Lsave, n * D * sizeof *ch->L);
+            restore_z(ch);
+            ch->wm_fresh = 1; /* Wm at the restored z */
+            return;
+        }
+        memcpy(Wm, Wm2, d * sizeof *Wm); /* at z', kept */
+    }
+    ch->wm_fresh = 1;
+    ch->acc[BSL_MIX_EXCHANGE] += ch->b == 1;
+    memcpy(ch->mu + jn * D, nmu, D * sizeof *nmu);
+    memcpy(ch->prec + jn * D, nprec, D * sizeof *nprec);
+    ch->beta[jn] = nbeta;
+    ch->active[j] = 0, ch->active[jn] = 1;
+    if (!summed) update_L(ch, jn, +1);
+    drop_beta(ch, r, j);
 }

@@ -12,6 +12,11 @@
  * excluded inputs with bsl_mix_excluded_log_evidence (relative 1e-10). It
  * also checks that an active column equal to another active column changes
  * nothing (rank, not count, enters), and the Gaussian choice (P_A = 0).
+ * bsl_mix_excluded_swap_changes and _flip_changes (every exchange's and
+ * every single flip's change of the total, by rank-one updates) are
+ * checked against two evaluations per pair or flip, on the
+ * same subsets, with an entering column in the span of the rest, and with
+ * active columns not of full rank (its pair-by-pair branch).
  */
 #include "check.h"
 #include "engine/mixture/mixture.h"
@@ -106,6 +111,42 @@ static double dense_total(const bsl_mix_model *m, const unsigned char *active, c
     return total;
 }
 
+/* bsl_mix_excluded_swap_changes against E(A - j + j') - E(A) from two
+ * evaluations per pair, and _flip_changes against E(A xor j) - E(A) (the
+ * evidence itself is checked against the dense density). */
+static void swap_check(const bsl_mix_model *m, const unsigned char *subset, const char *what)
+{
+    const size_t d = m->d;
+    unsigned char active[D_IN];
+    double work[5 * D_IN * D_IN + 3 * D_IN], dE[D_IN * D_IN];
+    size_t iwork[3 * D_IN], act[D_IN], exc[D_IN], I = 0, ne = 0;
+    memcpy(active, subset, d);
+    for (size_t j = 0; j < d; j++) {
+        if (active[j]) act[I++] = j;
+        else exc[ne++] = j;
+    }
+    bsl_mix_excluded_swap_changes(m, active, work, iwork, dE);
+    CHECK(memcmp(active, subset, d) == 0, "%s: the subset is restored", what);
+    const double E0 = bsl_mix_excluded_log_evidence(m, active, work, iwork);
+    for (size_t a = 0; a < I; a++)
+        for (size_t e = 0; e < ne; e++) {
+            active[act[a]] = 0, active[exc[e]] = 1;
+            const double want = bsl_mix_excluded_log_evidence(m, active, work, iwork) - E0;
+            active[act[a]] = 1, active[exc[e]] = 0;
+            CHECK(fabs(dE[a * ne + e] - want) < 1e-8 * (1 + fabs(want)), "%s: %zu for %zu: %.12g, one by one %.12g",
+                  what, act[a], exc[e], dE[a * ne + e], want);
+        }
+    bsl_mix_excluded_flip_changes(m, active, work, iwork, dE);
+    CHECK(memcmp(active, subset, d) == 0, "%s: the subset is restored (flips)", what);
+    for (size_t j = 0; j < d; j++) {
+        active[j] = !active[j];
+        const double want = bsl_mix_excluded_log_evidence(m, active, work, iwork) - E0;
+        active[j] = !active[j];
+        CHECK(fabs(dE[j] - want) < 1e-8 * (1 + fabs(want)), "%s: flip of %zu: %.12g, one by one %.12g", what, j,
+              dE[j], want);
+    }
+}
+
 static bsl_mix_model *make(const double *X, const int *cls, int excluded, double g)
 {
     bsl_mix_options o;
@@ -147,6 +188,17 @@ int main(void)
             bsl_mix_model_free(m);
         }
     }
+    /* every exchange's change at once against one evaluation per pair */
+    for (int mode = 0; mode < 2; mode++) {
+        bsl_mix_model *m = make(X, cls, mode ? BSL_MIX_EXCLUDED_REGRESSION : BSL_MIX_EXCLUDED_GAUSSIAN, 0);
+        if (m) {
+            for (size_t s = 0; s < sizeof subsets / sizeof *subsets; s++) swap_check(m, subsets[s], "swaps");
+            static const unsigned char none[D_IN] = {0}, all[D_IN] = {1, 1, 1, 1, 1, 1};
+            swap_check(m, none, "flips from the empty subset");
+            swap_check(m, all, "flips from all inputs");
+            bsl_mix_model_free(m);
+        }
+    }
     /* column 5 := column 1: with both active the span is that of column 1,
      * so the evidence is that of columns 0, 2, 3, 4 given column 1 alone */
     memcpy(X + 5 * N, X + 1 * N, N * sizeof *X);
@@ -156,6 +208,11 @@ int main(void)
         const unsigned char skip5[D_IN] = {0, 0, 0, 0, 0, 1};
         CHECK_CLOSE(bsl_mix_excluded_log_evidence(m, both, work, kept), dense_total(m, one, skip5, 1), 1e-10,
                     "a duplicated active column adds nothing (rank, not count)");
+        /* the duplicate entering where column 1 stays (in the span: rank
+         * drops with the leaving input), and both active (pair by pair) */
+        const unsigned char with1[D_IN] = {1, 1, 0, 1, 0, 0};
+        swap_check(m, with1, "swaps, an entering column in the span");
+        swap_check(m, both, "swaps, active columns not of full rank");
         bsl_mix_model_free(m);
     }
     gsl_rng_free(rng);

@@ -68,9 +68,12 @@ static const bsl_option_def catalogue[] = {
     {"chains", BSL_OPT_COUNT, 1, 1024, NULL, "independent chains, run in parallel"},
     {"top", BSL_OPT_COUNT, 1, 100000, NULL, "models listed in the fit"},
     {"projection-tol", BSL_OPT_REAL, 0, 1e6, NULL,
-     "the projection model (Gaussian subset fits): the fewest atoms, chosen forward, whose least-squares fit to the "
-     "model average's fitted values leaves a squared distance at the training inputs of at most this many times the "
-     "posterior's spread of those values, sigma^2 (q + E[k]) (1: no farther than a posterior draw)"},
+     "the projection model (Gaussian subset fits): the fewest atoms, chosen forward with exchanges, whose least-squares "
+     "fit to the model average's fitted values leaves a squared distance at the training inputs of at most this many "
+     "times the posterior's spread of those values (1: no farther than a posterior draw; see --projection-spread)"},
+    {"projection-spread", BSL_OPT_CHOICE, 0, 0, "within|total",
+     "the spread --projection-tol is measured in: within a model, sigma^2 (q + E[k]) (default), or the posterior's "
+     "total, which adds the spread of the visited models' fitted values (fewer atoms, a larger error)"},
     {"gram-memory", BSL_OPT_COUNT, 1, 1048576, NULL, "MB allowed for the cached Gram matrix; within it the design still streams columns when the run is too short to pay for the Gram (design.c)"},
     {"max-models", BSL_OPT_COUNT, 1, BIG,
      NULL, "distinct subsets stored per chain (memory stays bounded; the best is always kept)"},

@@ -243,7 +243,7 @@ static int fill_summaries(bsl_result *res, const bsl_dict *dict, const bsl_probl
 /* The engine block: the dictionary and one predictor per model. */
 static json_t *engine_block(const bsl_vs_problem *pb, const bsl_dict *dict, const bsl_vs_result *vr,
                             const bsl_vs_result *vg, const size_t *gstart, bsl_result *res, size_t top,
-                            double proj_tol, size_t budget, basel_error *err)
+                            double proj_tol, int proj_total, size_t budget, basel_error *err)
 {
     const size_t m = vr->m, c = vr->c;
     size_t *med = bsl_malloc(m + 1, sizeof *med), *prev = bsl_malloc(m + 1, sizeof *prev);
@@ -300,7 +300,7 @@ static json_t *engine_block(const bsl_vs_problem *pb, const bsl_dict *dict, cons
     bsl_json_put(pred, "prevalence", model_predictor(pb, prev, nprev, 1.0, err), &bad);
     /* the smallest forward projection of the average (subset_project.c) */
     bsl_json_put(pred, "projection",
-                 bsl_subset_projection(pb, vr, gstart, vg->m, proj_tol, budget, &res->projection, err), &bad);
+                 bsl_subset_projection(pb, vr, gstart, vg->m, proj_tol, proj_total, budget, &res->projection, err), &bad);
     bsl_json_put(eng, "basis", basis_json(dict, pb->D), &bad);
     bsl_json_put(eng, "predictor", pred, &bad);
     if (bad) {
@@ -789,7 +789,11 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     double proj_tol = 0;
     if ((rc = bsl_params_double(st, "projection-tol", strtod(BSL_PROJ_TOL_DEFAULT, NULL), 0, 1e6, &proj_tol, err)))
         goto out;
-    if (!(res->engine = engine_block(&pb, dict, vcol, vr, gstart, res, run.top, proj_tol, gram_mb << 20, err))) {
+    /* the spread the tolerance is measured in (subset_project.c): within a model, or the total */
+    const char *spread = bsl_params_get(st, "projection-spread");
+    const int proj_total = spread && !strcmp(spread, "total");
+    if (!(res->engine = engine_block(&pb, dict, vcol, vr, gstart, res, run.top, proj_tol, proj_total, gram_mb << 20,
+                                     err))) {
         rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
         goto out;
     }

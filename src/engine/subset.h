@@ -107,7 +107,8 @@ int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, c
  * the bound on stored subsets. */
 #define BSL_SUBSET_OPTIONS(prior)                                                                      \
     {"basis", "linear"}, {"prior", prior}, {"model-prior", "beta-binomial:a=1,b=1"}, {"standardize", "auto"}, \
-        {"kmax", ""}, {"top", "20"}, {"gram-memory", "256"}, { "projection-tol", BSL_PROJ_TOL_DEFAULT }
+        {"kmax", ""}, {"top", "20"}, {"gram-memory", "256"}, {"projection-tol", BSL_PROJ_TOL_DEFAULT},          \
+        { "projection-spread", "within" }
 /* The default of --projection-tol: the projection model's stopping rule
  * (subset_project.c says why). */
 #define BSL_PROJ_TOL_DEFAULT "1"

@@ -5,7 +5,9 @@
 # (x1 and x3: the average's fit is theirs), and the summary lists it;
 # `predict --model projection` predicts every row, close to the model
 # average (the projection explains it); --projection-tol 0 takes at least as
-# many atoms as the default; a negative value is refused; a binomial
+# many atoms as the default, --projection-spread total at most as many (its
+# spread adds the between-model part); a negative value or an unknown
+# spread is refused; a binomial
 # fit has no projection model and says so; enumerate, rj and ssvs write one;
 # with a categorical input the projection's atoms are groups.
 source "$(dirname "$0")/lib.sh" "$1"
@@ -47,6 +49,19 @@ import json, sys
 a = len(json.load(open('$T/fit.json'))['selected']['projection'])
 b = len(json.load(open('$T/tol0.json'))['selected']['projection'])
 print('more atoms' if b >= a and b > 2 else 'tol 0: %d atoms, default %d' % (b, a)); sys.exit(0 if b >= a and b > 2 else 1)"
+# --projection-spread total: the rule's spread adds the between-model part
+# (written either way), so the projection has at most the default's atoms
+expect 0 "" -- "$BASEL" fit "$D" --target y --method bd --iter 3000 --seed 2 --quiet --projection-spread total -o "$T/total.json"
+expect 0 "total spread" -- /usr/bin/python3 -c "
+import json, sys
+w = json.load(open('$T/fit.json'))['engine']['predictor']['projection']
+t = json.load(open('$T/total.json'))['engine']['predictor']['projection']
+ok = w['spread_kind'] == 'within' and t['spread_kind'] == 'total' and w['spread'] == w['spread_within']
+ok = ok and abs(t['spread'] - t['spread_within'] - t['spread_between']) <= 1e-12 * t['spread'] and t['spread_between'] > 0
+ok = ok and t['spread_between'] == w['spread_between'] and len(t['atoms']) <= len(w['atoms'])
+print('total spread' if ok else 'unexpected: %s %s' % (w, t)); sys.exit(0 if ok else 1)"
+expect 2 "projection-spread" -- "$BASEL" fit "$D" --target y --method bd --quiet --projection-spread all -o "$T/bad.json"
+expect 1 "" -- test -e "$T/bad.json"
 expect 2 "projection-tol" -- "$BASEL" fit "$D" --target y --method bd --quiet --projection-tol -1 -o "$T/bad.json"
 expect 1 "" -- test -e "$T/bad.json"
 for m in enumerate rj ssvs; do

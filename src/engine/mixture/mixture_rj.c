@@ -977,38 +977,63 @@ static void summed_remove(bsl_mix_chain *ch, const gsl_rng *r)
     drop_beta(ch, r, j);
 }
 
-static void summed_exchange(bsl_mix_chain *ch, const gsl_rng *r)
+/* The exchange of j for jn with the allocations summed out (both the
+ * uniform and the informed choice): the row likelihood of the swapped
+ * subset into ch->L (the old one saved in Lsave, the old z saved), then
+ * z' ~ p(z | theta', gamma'). Leaves the new subset active. */
+static void swap_redraw_z(bsl_mix_chain *ch, const gsl_rng *r, size_t j, size_t jn, const double *nmu,
+                          const double *nprec)
 {
-    const bsl_mix_model *m = ch->m;
-    const size_t D = m->D, d = m->d, n = m->n;
-    double *nmu = ch->ncoord, *nprec = nmu + D, nbeta; /* not scratch: draw_allocations uses it */
-    const size_t j = nth_input(ch, gsl_rng_uniform_int(r, ch->I), 1);
-    const size_t jn = nth_input(ch, gsl_rng_uniform_int(r, d - ch->I), 0);
-    ch->prop[BSL_MIX_EXCHANGE] += ch->b == 1; /* counted at temperature 1 */
-    const double log_in = column_proposal(ch, r, jn, 1, &nbeta, nmu, nprec); /* given the current z */
-    const double log_old = bsl_mix_rows_loglik(ch, ch->L, ch->w);
-    memcpy(ch->Lsave, ch->L, n * D * sizeof *ch->L);
+    const size_t nD = ch->m->n * ch->m->D;
+    memcpy(ch->Lsave, ch->L, nD * sizeof *ch->L);
     update_L(ch, j, -1);
     shift_L(ch, jn, nmu, nprec, +1);
     double *t = ch->L;
     ch->L = ch->Lnew, ch->Lnew = t;
     save_z(ch);
-    ch->active[j] = 0, ch->active[jn] = 1; /* z' ~ p(z | theta', gamma') */
+    ch->active[j] = 0, ch->active[jn] = 1;
     bsl_mix_draw_allocations(ch, r);
-    ch->active[j] = 1, ch->active[jn] = 0;
-    const double log_out = column_proposal(ch, r, j, 0, ch->beta + j, ch->mu + j * D, ch->prec + j * D);
-    const double log_A = log_in - log_out + bsl_mix_rows_loglik(ch, ch->L, ch->w) - log_old +
-                         ch->b * excluded_change(ch, j, jn);
-    if (!(log(gsl_rng_uniform_pos(r)) < log_A)) {
-        memcpy(ch->L, ch->Lsave, n * D * sizeof *ch->L);
-        restore_z(ch);
-        return;
-    }
+}
+
+/* A rejected swap_redraw_z: the saved row likelihood and allocations back. */
+static void swap_undo(bsl_mix_chain *ch)
+{
+    memcpy(ch->L, ch->Lsave, ch->m->n * ch->m->D * sizeof *ch->L);
+    restore_z(ch);
+}
+
+/* An accepted exchange: jn's drawn coordinates kept, jn in and j out (the
+ * caller then updates L if it has not, and redraws j's beta). */
+static void swap_keep(bsl_mix_chain *ch, size_t j, size_t jn, double nbeta, const double *nmu, const double *nprec)
+{
+    const size_t D = ch->m->D;
     ch->acc[BSL_MIX_EXCHANGE] += ch->b == 1;
     memcpy(ch->mu + jn * D, nmu, D * sizeof *nmu);
     memcpy(ch->prec + jn * D, nprec, D * sizeof *nprec);
     ch->beta[jn] = nbeta;
     ch->active[j] = 0, ch->active[jn] = 1;
+}
+
+static void summed_exchange(bsl_mix_chain *ch, const gsl_rng *r)
+{
+    const bsl_mix_model *m = ch->m;
+    const size_t D = m->D, d = m->d;
+    double *nmu = ch->ncoord, *nprec = nmu + D, nbeta; /* not scratch: draw_allocations uses it */
+    const size_t j = nth_input(ch, gsl_rng_uniform_int(r, ch->I), 1);
+    const size_t jn = nth_input(ch, gsl_rng_uniform_int(r, d - ch->I), 0);
+    ch->prop[BSL_MIX_EXCHANGE] += ch->b == 1; /* counted at temperature 1 */
+    const double log_in = column_proposal(ch, r, jn, COORD_DRAW, &nbeta, nmu, nprec); /* given the current z */
+    const double log_old = bsl_mix_rows_loglik(ch, ch->L, ch->w);
+    swap_redraw_z(ch, r, j, jn, nmu, nprec);
+    ch->active[j] = 1, ch->active[jn] = 0;
+    const double log_out = column_proposal(ch, r, j, COORD_EVAL, ch->beta + j, ch->mu + j * D, ch->prec + j * D);
+    const double log_A = log_in - log_out + bsl_mix_rows_loglik(ch, ch->L, ch->w) - log_old +
+                         ch->b * excluded_change(ch, j, jn);
+    if (!(log(gsl_rng_uniform_pos(r)) < log_A)) {
+        swap_undo(ch);
+        return;
+    }
+    swap_keep(ch, j, jn, nbeta, nmu, nprec);
     drop_beta(ch, r, j);
 }
 
@@ -1181,7 +1206,7 @@ static double reverse_score(bsl_mix_chain *ch, const double *Wm, size_t j, size_
 static void informed_exchange(bsl_mix_chain *ch, const gsl_rng *r)
 {
     const bsl_mix_model *m = ch->m;
-    const size_t D = m->D, d = m->d, n = m->n, ne = d - ch->I;
+    const size_t D = m->D, d = m->d, ne = d - ch->I;
     const int summed = m->add_proposal == BSL_MIX_PROPOSE_SUMMED;
     double *Wm = ch->iscore, *Wm2 = Wm + d, *nmu = ch->ncoord, *nprec = nmu + D, nbeta;
     column_modes(ch, Wm);
@@ -1205,14 +1230,7 @@ static void informed_exchange(bsl_mix_chain *ch, const gsl_rng *r)
     } else {
         const double log_in = column_proposal(ch, r, jn, COORD_DRAW, &nbeta, nmu, nprec); /* given z */
         const double log_old = bsl_mix_rows_loglik(ch, ch->L, ch->w);
-        memcpy(ch->Lsave, ch->L, n * D * sizeof *ch->L);
-        update_L(ch, j, -1);
-        shift_L(ch, jn, nmu, nprec, +1);
-        double *tmp = ch->L;
-        ch->L = ch->Lnew, ch->Lnew = tmp;
-        save_z(ch);
-        ch->active[j] = 0, ch->active[jn] = 1;
-        bsl_mix_draw_allocations(ch, r); /* z' ~ p(z | theta', gamma') */
+        swap_redraw_z(ch, r, j, jn, nmu, nprec);
         column_modes(ch, Wm2);
         const double s2 = reverse_score(ch, Wm2, j, jn, &logZ2);
         ch->active[j] = 1, ch->active[jn] = 0;
@@ -1220,19 +1238,14 @@ static void informed_exchange(bsl_mix_chain *ch, const gsl_rng *r)
         log_A = log_in - log_out + bsl_mix_rows_loglik(ch, ch->L, ch->w) - log_old + ch->b * dE +
                 (0.5 * s2 - logZ2) - log_fwd;
         if (!(log(gsl_rng_uniform_pos(r)) < log_A)) {
-            memcpy(ch->L, ch->Lsave, n * D * sizeof *ch->L);
-            restore_z(ch);
+            swap_undo(ch);
             ch->wm_fresh = 1; /* Wm at the restored z */
             return;
         }
         memcpy(Wm, Wm2, d * sizeof *Wm); /* at z', kept */
     }
     ch->wm_fresh = 1;
-    ch->acc[BSL_MIX_EXCHANGE] += ch->b == 1;
-    memcpy(ch->mu + jn * D, nmu, D * sizeof *nmu);
-    memcpy(ch->prec + jn * D, nprec, D * sizeof *nprec);
-    ch->beta[jn] = nbeta;
-    ch->active[j] = 0, ch->active[jn] = 1;
+    swap_keep(ch, j, jn, nbeta, nmu, nprec);
     if (!summed) update_L(ch, jn, +1);
     drop_beta(ch, r, j);
 }

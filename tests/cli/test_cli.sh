@@ -68,6 +68,11 @@ expect 0 "3 temperatures up to 20, swaps accepted" -- "$BASEL" summary "$T/mixt.
 expect 0 "" -- "$BASEL" fit $C/pima_tr.csv --method mixture --excluded gaussian --hyper-h 0.16 --iter 200 --burn 50 --chains 1 --seed 2 --quiet -o "$T/mixg.json"
 expect 0 '"excluded": "gaussian"' -- cat "$T/mixg.json"
 expect 0 '"excluded": "regression"' -- cat "$T/mix.json"
+# the exchange move: informed by default, uniform on request, recorded; a bad value exits 2
+expect 0 '"exchange": "informed"' -- cat "$T/mix.json"
+expect 0 '"exchange": "uniform"' -- "$BASEL" fit $C/pima_tr.csv --method mixture --exchange uniform --iter 100 --burn 20 --chains 1 --seed 2 --quiet -o -
+expect 2 "--exchange 'sideways': expected one of uniform,informed" -- "$BASEL" fit $C/pima_tr.csv --method mixture --exchange sideways -o "$T/mixx.json"
+if [ -e "$T/mixx.json" ]; then bad "a refused --exchange left $T/mixx.json"; else ok; fi
 
 # 6. smc: one pass, then a second batch continues the same particle system:
 # feeding 30 + 20 rows with a save in between equals feeding all 50

@@ -8,20 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-need=()
-for p in libopenmpi-dev openmpi-bin; do
-    dpkg -s "$p" > /dev/null 2>&1 || need+=("$p")
-done
-if [ ${#need[@]} -gt 0 ]; then
-    if [ "$(id -u)" -eq 0 ]; then
-        echo "mpi.sh: installing ${need[*]}" >&2
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" > /dev/null 2>&1 ||
-            { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" > /dev/null; }
-    else
-        echo "mpi.sh: missing Debian packages: ${need[*]} (sudo apt-get install ${need[*]})" >&2
-        exit 1
-    fi
-fi
+tools/deps.sh mpi
 
 BUILD=${BUILD:-build-mpi} EXTRA="${EXTRA:-} -DBASEL_MPI=ON" tools/build.sh
 if [ "${1:-}" = "--test" ]; then

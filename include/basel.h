@@ -72,6 +72,11 @@ typedef struct basel_error {
 BASEL_API const char *basel_status_str(int code);
 /* "0.1.0"; the run-time version of the library. */
 BASEL_API const char *basel_version(void);
+/* Which BLAS the library's cblas_* calls bind to in this process, read off
+ * the loader (dladdr of cblas_dsyrk): "optimised: OpenBLAS <config> <path>",
+ * "reference: <path>" (GSL's CBLAS or netlib's) or "unknown: <path>".
+ * Never NULL. */
+BASEL_API const char *basel_blas(void);
 /* Free memory the library handed out (strings from basel_fit_summary). */
 BASEL_API void basel_free(void *p);
 

@@ -115,8 +115,8 @@ static int run(int argc, char **argv)
         return 0;
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
-        printf("basel %s (FIT.json format %d; GSL %s, OpenBLAS LAPACKE, jansson)\n", basel_version(),
-               basel_fit_format_version(), gsl_version);
+        printf("basel %s (FIT.json format %d; GSL %s, LAPACKE, jansson)\nBLAS %s\n", basel_version(),
+               basel_fit_format_version(), gsl_version, basel_blas());
         return 0;
     }
     if (!strcmp(cmd, "man")) {

@@ -34,5 +34,5 @@ basel_methods <- function() {
 
 basel_version <- function() {
     cat <- catalogue()
-    list(library = cat$version, format_version = cat$format_version)
+    list(library = cat$version, format_version = cat$format_version, blas = cat$blas)
 }

@@ -300,7 +300,7 @@ SEXP r_basel_predict(SEXP ptr, SEXP x, SEXP names, SEXP model, SEXP level, SEXP 
 SEXP r_basel_catalogue(void)
 {
     const size_t no = basel_options_count(), nm = basel_method_count();
-    const char *names[] = {"option", "option_help", "method", "method_summary", "version", "format_version", ""};
+    const char *names[] = {"option", "option_help", "method", "method_summary", "version", "format_version", "blas", ""};
     SEXP v = PROTECT(Rf_mkNamed(VECSXP, names));
     SEXP on = PROTECT(Rf_allocVector(STRSXP, (R_xlen_t)no)), oh = PROTECT(Rf_allocVector(STRSXP, (R_xlen_t)no));
     for (size_t i = 0; i < no; i++) {
@@ -322,6 +322,7 @@ SEXP r_basel_catalogue(void)
     SET_VECTOR_ELT(v, 3, ms);
     SET_VECTOR_ELT(v, 4, Rf_mkString(basel_version()));
     SET_VECTOR_ELT(v, 5, Rf_ScalarInteger(basel_fit_format_version()));
+    SET_VECTOR_ELT(v, 6, Rf_mkString(basel_blas()));
     UNPROTECT(5);
     return v;
 }

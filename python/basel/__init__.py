@@ -9,12 +9,31 @@ The estimators follow scikit-learn's contracts; basel.Fit is the fit itself
 (FIT.json, summary, predictions); basel.plot draws the figures. The library
 is libbasel through ctypes (basel._lib says why and where it is found).
 """
-from ._lib import BaselError, Data, Fit, Options, methods, option_catalogue, version
+from ._lib import BaselError, Data, Fit, Options, blas, methods, option_catalogue, version
 from .estimators import BayesianLogisticRegression, BayesianSelectionClassifier, BayesianSelectionRegressor
 
-__version__ = "0.1.0"
+
+
+def _package_version():
+    """The installed distribution's version (python/setup.py takes it from
+    include/basel.h); in a checkout, the header's, so the two never differ."""
+    from importlib import metadata
+    try:
+        return metadata.version("basel")
+    except metadata.PackageNotFoundError:
+        import os
+        import re
+        header = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "include", "basel.h")
+        try:
+            with open(header) as f:
+                return re.search(r'#define BASEL_VERSION_STRING "([^"]+)"', f.read()).group(1)
+        except (OSError, AttributeError):
+            return "unknown"
+
+
+__version__ = _package_version()
 __all__ = ["BayesianSelectionRegressor", "BayesianSelectionClassifier", "BayesianLogisticRegression", "BaselError", "Fit", "Data", "Options",
-           "methods", "option_catalogue", "version", "read_json"]
+           "methods", "option_catalogue", "version", "blas", "read_json"]
 
 
 def read_json(path):

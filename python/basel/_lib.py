@@ -11,7 +11,8 @@ the header.
 
 Where the library comes from, first found wins:
   1. $BASEL_LIBRARY (a path to libbasel.so);
-  2. libbasel.so.0 inside this package (copied there by pip install);
+  2. _libbasel*.so inside this package (compiled from the C sources by
+     pip install, python/setup.py);
   3. the source tree's build/libbasel.so.0 (python/basel -> ../../build),
      for running the tests in place;
   4. the system's libbasel.so.0 (cmake --install).
@@ -26,7 +27,7 @@ import os
 import signal
 import threading
 
-__all__ = ["BaselError", "Data", "Options", "Fit", "library", "version"]
+__all__ = ["BaselError", "Data", "Options", "Fit", "library", "version", "blas"]
 
 _c_size_p = ctypes.POINTER(ctypes.c_size_t)
 _c_double_p = ctypes.POINTER(ctypes.c_double)
@@ -52,6 +53,7 @@ _Z = ctypes.c_size_t
 _PROTOTYPES = {
     "basel_status_str": (_S, [ctypes.c_int]),
     "basel_version": (_S, []),
+    "basel_blas": (_S, []),
     "basel_free": (None, [_P]),
     "basel_data_from_matrix": (ctypes.c_int, [_PP, _S, _c_double_p, _Z, _Z, _Z, _Z, ctypes.POINTER(_S), _E]),
     "basel_data_add_column": (ctypes.c_int, [_P, _S, _c_double_p, _Z, _E]),
@@ -109,7 +111,8 @@ def _candidates():
     if env:
         return [env]
     here = os.path.dirname(os.path.abspath(__file__))
-    return [os.path.join(here, "libbasel.so.0"),
+    own = sorted(n for n in os.listdir(here) if n.startswith("_libbasel") and n.endswith(".so"))
+    return [os.path.join(here, n) for n in own] + [
             os.path.join(here, os.pardir, os.pardir, "build", "libbasel.so.0"),
             "libbasel.so.0"]
 
@@ -147,6 +150,13 @@ def library():
 def version():
     """The run-time version of libbasel ("0.1.0")."""
     return library().basel_version().decode()
+
+
+def blas():
+    """Which BLAS libbasel's cblas_* calls bind to in this process, read off
+    the loader: "optimised: OpenBLAS ... <path>", "reference: <path>" or
+    "unknown: <path>" (include/basel.h, basel_blas)."""
+    return library().basel_blas().decode()
 
 
 def status_name(code):

@@ -100,9 +100,9 @@ def test_interval_kinds_are_the_command_lines(tmp_path):
     """kind="mean" and kind="new" give what `basel predict --interval-kind`
     writes for the same fit: the interval of f(x) inside that of a new y,
     both around the same mean."""
-    import os
     import subprocess
-    from conftest import ROOT
+    from conftest import need_cli
+    cli_path = need_cli()
     X, y = linear_data()
     reg = BayesianSelectionRegressor(method="enumerate", prior="g:g=120", random_state=5).fit(X, y)
     fit = tmp_path / "fit.json"
@@ -110,7 +110,7 @@ def test_interval_kinds_are_the_command_lines(tmp_path):
     pd.DataFrame(X[:6], columns=reg.input_names_).to_csv(tmp_path / "x.csv", index=False)
     for kind in ("mean", "new"):
         out = tmp_path / ("p_%s.csv" % kind)
-        r = subprocess.run([os.path.join(ROOT, "build", "basel"), "predict", str(fit), str(tmp_path / "x.csv"),
+        r = subprocess.run([cli_path, "predict", str(fit), str(tmp_path / "x.csv"),
                             "--interval-kind", kind, "-o", str(out)], capture_output=True, text=True)
         assert r.returncode == 0, r.stderr
         cli = pd.read_csv(out)

@@ -31,6 +31,31 @@ def test_error_record_matches_the_header():
 
 def test_version_matches_the_package():
     assert basel.version() == basel.__version__
+    m = re.search(r'#define BASEL_VERSION_STRING "([^"]+)"', header())
+    assert m and m.group(1) == basel.__version__
+
+
+def test_version_matches_the_command_line():
+    import subprocess
+    from conftest import need_cli
+    out = subprocess.run([need_cli(), "--version"], capture_output=True, text=True, check=True).stdout
+    assert out.split()[:2] == ["basel", basel.__version__]
+
+
+def test_blas_is_optimised():
+    """libbasel's cblas_* bind to an optimised BLAS inside Python too (not
+    GSL's or netlib's reference CBLAS, ../shared/audits/arch.md F6)."""
+    assert basel.blas().startswith("optimised: "), basel.blas()
+
+
+def test_installed_package_uses_its_own_library():
+    """A wheel carries its own libbasel, compiled from the C sources."""
+    from conftest import INSTALLED
+    if not INSTALLED:
+        pytest.skip("in-place run: the library is the checkout's build/libbasel.so.0")
+    path = _lib.library().path
+    assert os.path.dirname(path) == os.path.dirname(os.path.abspath(basel.__file__)), path
+    assert os.path.basename(path).startswith("_libbasel"), path
 
 
 def test_bad_json_names_line_and_column():

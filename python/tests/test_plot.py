@@ -10,9 +10,8 @@ import pytest
 
 import basel
 import basel.plot as bp
-from conftest import HERE, ROOT
-
-BASEL = os.path.join(ROOT, "build", "basel")
+from conftest import CLI as BASEL
+from conftest import HERE, ROOT, need_cli
 
 
 @pytest.fixture(scope="module")
@@ -60,6 +59,7 @@ def env():
 
 
 def test_basel_plot_from_the_command_line(linear, tmp_path):
+    need_cli()
     fit = tmp_path / "fit.json"
     linear.write_json(fit)
     for kind in ("overview", "pip", "size", "models"):
@@ -78,6 +78,7 @@ def test_basel_plot_from_the_command_line(linear, tmp_path):
 
 
 def test_basel_plot_without_the_package_says_how_to_install(tmp_path):
+    need_cli()
     r = subprocess.run([BASEL, "plot", "fit.json", "-o", "x.png"], capture_output=True, text=True,
                        env=dict(os.environ, BASEL_PYTHON=sys.executable, PYTHONPATH="", PYTHONNOUSERSITE="1"),
                        cwd=tmp_path)

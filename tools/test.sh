@@ -5,56 +5,79 @@
 #   tools/test.sh --full   the same with the long statistical runs
 #                          (BASEL_TIER=full, tests/stat/mcse.h): smaller
 #                          Monte Carlo errors, so smaller biases are seen.
-#  1. the release build: unit, statistical and command-line tests;
-#  2. an AddressSanitizer + UndefinedBehaviorSanitizer build with warnings as
-#     errors: unit and command-line tests;
-#  3. valgrind memcheck on representative command lines (tests/cli/memcheck.sh);
-#  4. the R package (r/): R CMD check with its testthat tests (tools/test_r.sh;
-#     about 30 s of CPU). BASEL_NO_R=1 skips it.
-# Ends with CTest's summary line of the last run.
-set -euo pipefail
+# First it installs every Debian package the tests use (tools/deps.sh, from
+# the one list tools/deps/packages.txt) and checks that the list covers what
+# the tests import and run (tools/deps_check.py). Then the stages:
+#  1. the release build: unit, statistical and command-line tests (CTest);
+#  2. the Python package's tests (pytest, in place against build/);
+#  3. valgrind memcheck on representative command lines;
+#  4. the R package: R CMD check --as-cran of its own source tarball, in an
+#     empty directory (tools/test_r.sh);
+#  5. the Python wheel and sdist, installed in a fresh venv with no build/
+#     (tools/python.sh --wheel-check);
+#  6. an AddressSanitizer + UndefinedBehaviorSanitizer build with warnings
+#     as errors: unit and command-line tests.
+# Every stage runs even when an earlier one failed; the end lists each
+# stage's result, and the status is non-zero if any failed.
+# Time limits are in CPU seconds (ulimit -t, tests/cpu_limit.sh), so a
+# loaded machine slows the suite but fails no correct test.
+# BASEL_NO_PYTHON=1, BASEL_NO_R=1, BASEL_NO_ASAN=1 skip those stages.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 
 case "${1:-}" in
-    "") tier=fast timeout=900 ;;
-    --full) tier=full timeout=7200 ;;
+    "") tier=fast cpu=900 ;;
+    --full) tier=full cpu=7200 ;;
     *) echo "usage: tools/test.sh [--full]" >&2; exit 2 ;;
 esac
 
-EXTRA="${EXTRA:-} -DBASEL_STAT_TIMEOUT=$timeout" tools/build.sh
-BASEL_TIER=$tier ctest --test-dir build --output-on-failure -j2
+purposes="build test"
+[ -z "${BASEL_NO_PYTHON:-}" ] && purposes="$purposes python"
+[ -z "${BASEL_NO_R:-}" ] && purposes="$purposes r"
+tools/deps.sh $purposes || { echo "test.sh: could not install the test dependencies" >&2; exit 1; }
 
-# the Python package's tests (python/tests: pytest on Debian's python3, in
-# place against build/libbasel.so.0; about 20 s of CPU); tools/python.sh
-# --deps installs what they need. A failing test ends the run with pytest's
-# status. BASEL_NO_PYTHON=1 skips them.
-if [ -z "${BASEL_NO_PYTHON:-}" ]; then
-    tools/python.sh --deps
-    status=0
-    OMP_WAIT_POLICY=passive /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests || status=$?
-    if [ "$status" -ne 0 ]; then
-        echo "test.sh: the Python tests failed (pytest status $status)" >&2
-        exit "$status"
+results=()
+failures=0
+stage() {
+    local name=$1
+    shift
+    echo "=== test.sh: $name" >&2
+    local t0=$SECONDS
+    if "$@"; then
+        results+=("passed  $name ($((SECONDS - t0)) s)")
+    else
+        results+=("FAILED  $name ($((SECONDS - t0)) s)")
+        failures=$((failures + 1))
     fi
-fi
+}
 
-# valgrind is a test-only dependency: installed here (as root) like the
-# build's packages in build.sh
-if ! dpkg -s valgrind > /dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
-    echo "test.sh: installing valgrind" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind > /dev/null 2>&1 ||
-        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind > /dev/null; } || true
-fi
-if dpkg -s valgrind > /dev/null 2>&1; then
-    bash tests/cli/memcheck.sh build/basel
-else
-    echo "test.sh: valgrind is not installed: memcheck skipped" >&2
-fi
+stage "dependency list covers the tests" /usr/bin/python3 tools/deps_check.py
 
-if [ -z "${BASEL_NO_R:-}" ]; then
-    bash tools/test_r.sh
-fi
+build_and_ctest() {
+    EXTRA="${EXTRA:-} -DBASEL_STAT_CPU_LIMIT=$cpu" tools/build.sh &&
+        BASEL_TIER=$tier ctest --test-dir build --output-on-failure -j2
+}
+stage "build + ctest (unit, stat, cli)" build_and_ctest
 
-BUILD=build-asan TYPE=Debug EXTRA="-DBASEL_SANITIZE=ON -DBASEL_WERROR=ON" tools/build.sh
-ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --test-dir build-asan -L 'unit|contract|cli' --output-on-failure -j2
+python_tests() {
+    OMP_WAIT_POLICY=passive /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests
+}
+[ -z "${BASEL_NO_PYTHON:-}" ] && stage "Python tests (pytest)" python_tests
+
+stage "valgrind memcheck" bash tests/cli/memcheck.sh build/basel
+
+[ -z "${BASEL_NO_R:-}" ] && stage "R package: R CMD check --as-cran of its tarball" bash tools/test_r.sh
+
+[ -z "${BASEL_NO_PYTHON:-}" ] && stage "Python wheel and sdist in a fresh venv" tools/python.sh --wheel-check
+
+asan() {
+    BUILD=build-asan TYPE=Debug EXTRA="-DBASEL_SANITIZE=ON -DBASEL_WERROR=ON" tools/build.sh &&
+        ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+            ctest --test-dir build-asan -L 'unit|contract|cli' --output-on-failure -j2
+}
+[ -z "${BASEL_NO_ASAN:-}" ] && stage "ASan + UBSan build (unit, contract, cli)" asan
+
+echo "=== test.sh: results"
+printf '  %s\n' "${results[@]}"
+echo "stages: $((${#results[@]} - failures)) passed, $failures failed"
+[ "$failures" -eq 0 ]

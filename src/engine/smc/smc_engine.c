@@ -210,7 +210,10 @@ static int fit_smc(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
             fprintf(run_out.fp, "%zu,%zu,%.17g,%.17g,%.17g,%.17g\n", bsl_smc_points(s) + 1, i + 1, P->Y[i], mu, lo, hi);
         }
         rc = bsl_smc_feed(s, x, P->Y[i], err);
-        if (!rc && ctx->progress && t % 64 == 0 && ctx->progress((double)t, (double)P->n, ctx->progress_user))
+        /* every 64 points fed, and the last: the points done (a fit of fewer
+         * than 64 rows still reports its sampling, and can be cancelled in it) */
+        if (!rc && ctx->progress && ((t + 1) % 64 == 0 || t + 1 == P->n) &&
+            ctx->progress((double)(t + 1), (double)P->n, ctx->progress_user))
             rc = bsl_fail(err, BASEL_ECANCELLED, "cancelled");
     }
     free(ord);

@@ -326,9 +326,13 @@ int cli_fit(int argc, char **argv)
     if (!a.quiet && seed_picked)
         fprintf(stderr, "basel: seed %lu (pass --seed %lu to repeat this fit)\n", basel_fit_seed(fit),
                 basel_fit_seed(fit));
+    /* the run's last phase on the bar: the files (or the summary) written */
+    const double files = (a.draws ? 1 : 0) + 1;
+    if (!a.quiet) cli_progress(&(basel_progress){"writing", "files", 0, files, 0}, &prog.bar);
     /* the draws first: if either output fails, FIT.json is not left behind
      * claiming a run whose draws are missing */
     if (a.draws && basel_fit_write_draws(fit, a.draws, &err)) {
+        if (!a.quiet) cli_progress_end(&prog.bar);
         status = cli_report(&err);
         goto done;
     }
@@ -345,6 +349,10 @@ int cli_fit(int argc, char **argv)
         char *s = basel_fit_summary(fit);
         if (s) fputs(s, stdout);
         basel_free(s);
+    }
+    if (!a.quiet) {
+        if (!status) cli_progress_last(&prog.bar, &(basel_progress){"writing", "files", files, files, 0});
+        cli_progress_end(&prog.bar);
     }
     double done_it, planned;
     if (!status && basel_fit_interrupted(fit, &done_it, &planned)) { /* a fit of part of the run */

@@ -227,6 +227,39 @@ static void cache_flush(smc_cache *C, int threads)
     C->nb = 0;
 }
 
+/* G[i, c] = sum over s <= c of row[s] Kc[s, i] for i <= c: the new
+ * candidate c's column over all points so far (the candidates). Each entry
+ * is the sum in the order s = 0, 1, ..., from 0, with the products rounded
+ * (ISO C, no fused multiply-add): the dot products cblas_dgemv (CblasTrans)
+ * formed (the reference loop, as GSL's cblas does it), so the same bits;
+ * four of them at a time, whose additions do not wait on each other. */
+static void new_column(const smc_cache *C, size_t c, double *g)
+{
+    const size_t M = C->mcap, n = c + 1;
+    const double *x = C->row;
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const double *a0 = C->Kc + i * M, *a1 = a0 + M, *a2 = a1 + M, *a3 = a2 + M;
+        double t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+        for (size_t s = 0; s < n; s++) {
+            t0 += x[s] * a0[s];
+            t1 += x[s] * a1[s];
+            t2 += x[s] * a2[s];
+            t3 += x[s] * a3[s];
+        }
+        g[i] = t0;
+        g[i + 1] = t1;
+        g[i + 2] = t2;
+        g[i + 3] = t3;
+    }
+    for (; i < n; i++) {
+        const double *a = C->Kc + i * M;
+        double t = 0;
+        for (size_t s = 0; s < n; s++) t += x[s] * a[s];
+        g[i] = t;
+    }
+}
+
 /* Take point (x, y). Its row K(x, c) joins R (O(m)); G takes it when a
  * particle reads a column (a birth's cross products) or when R is full,
  * SMC_BLOCK_ROWS rows later. The cross products are a sufficient statistic
@@ -258,8 +291,7 @@ static void cache_add(smc_cache *C, const double *x, double y, int threads)
         C->Kc[c + c * M] = 1.0;
         /* G[:, c] = Kc' row over all points s <= t (all candidates); the
          * rows in R came before c was a candidate: none touches column c */
-        cblas_dgemv(CblasColMajor, CblasTrans, (int)(c + 1), (int)(c + 1), 1.0, C->Kc, (int)M,
-                    C->row, 1, 0.0, C->G + c * M, 1);
+        new_column(C, c, C->G + c * M);
         C->done[c] = C->nb;
         double s1 = 0, sy = 0;
         for (size_t s = 0; s <= c; s++) {

@@ -195,7 +195,7 @@ BASEL_API int basel_method_groups_factors(const char *method, const char *basis)
 BASEL_API const char *basel_options_label_column(const basel_options *o);
 /* Optional progress callback, called from the calling thread between blocks
  * of work with the fraction of the sampling done (0 during the phases
- * before it); returning non-zero cancels the fit
+ * before it, 1 during the phases after it); returning non-zero cancels the fit
  * (BASEL_ECANCELLED), except BASEL_PROGRESS_STOP during the sampling: with a
  * method that can
  * checkpoint (bd, rj, ssvs, mixture, anneal, rbf) the chains then stop at
@@ -205,7 +205,8 @@ BASEL_API const char *basel_options_label_column(const basel_options *o);
  * and marked interrupted (basel_fit_interrupted, a warning), and
  * basel_fit_run returns BASEL_OK; BASEL_INTERRUPTED only when no chain had
  * kept an iteration yet. With the other methods, and before the sampling,
- * BASEL_PROGRESS_STOP cancels. */
+ * BASEL_PROGRESS_STOP cancels. After the sampling the return is not read:
+ * the summaries of a finished sampling run to the end. */
 typedef int (*basel_progress_fn)(double fraction_done, void *user);
 #define BASEL_PROGRESS_STOP 2
 BASEL_API void basel_options_set_progress(basel_options *o, basel_progress_fn fn, void *user);
@@ -218,12 +219,37 @@ BASEL_API void basel_options_set_progress(basel_options *o, basel_progress_fn fn
  *   "sampling"       the method's run: "draws" (bd, burn-in included),
  *                    "iterations" (rj),
  *                    "sweeps" (ssvs, mixture), "subsets" (enumerate),
- *                    "moves" (rbf, anneal), "points" (smc).
- * The strings are static; done never decreases within a phase; total > 0. */
+ *                    "moves" (rbf, anneal), "points" (smc),
+ * and after it (bd, rj, ssvs, enumerate with Gaussian targets; each
+ * reported as it starts and as it ends):
+ *   "diagnostics"    PIPs, top models, R-hat and effective sizes ("models":
+ *                    the visited models kept),
+ *   "posterior"      the visited models refitted for the model average's
+ *                    predictive intervals ("models"),
+ *   "projection"     the forward projection of the model average ("atoms"),
+ *   "coefficients"   the coefficient table's posterior quantiles ("atoms"),
+ *   "credible sets"  (the linear basis) ("atoms");
+ * and for every method
+ *   "document"       the fit assembled and checked ("fits": 1).
+ * The strings are static; done never decreases within a phase; total > 0.
+ *
+ * Added at the end after basel 0.1.0 (a caller that reads the first four
+ * fields sees what it always saw):
+ *   later  the library's estimate of the CPU seconds the phases after this
+ *          one will take, made from their sizes (visited models times their
+ *          atoms, atoms times rows) with constants measured on one core
+ *          (docs/NOTES.md "Progress"), so that a caller can show
+ *          a time left for the whole fit: its rate in this phase gives this
+ *          phase's rest, later the rest after it. During the sampling of bd
+ *          and rj the visited models are not known yet, and the estimate
+ *          takes --max-models per chain with kmax / 2 atoms each (an upper
+ *          side); 0 when no phase of known cost follows; NAN when the
+ *          library cannot tell. */
 typedef struct basel_progress {
     const char *phase;
     const char *unit;
     double done, total;
+    double later;
 } basel_progress;
 typedef int (*basel_progress_report_fn)(const basel_progress *p, void *user);
 /* The same calls as basel_options_set_progress (the calling thread, between

@@ -21,20 +21,30 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 #endif
     ;
 /* Progress of long work on stderr (cli_progress.c), phase by phase
- * (basel_progress: standardising, columns, gram, sampling): on a terminal a
- * bar with the phase, the fraction done, the rate in the phase's units
- * (draws/s, moves/s, ...) and the time left, redrawn at most 10 times a
- * second; otherwise one line every 10 s (BASEL_PROGRESS_INTERVAL=SECONDS
- * sets another interval). Nothing for work that ends within 2 s (or the
- * interval, when shorter). */
+ * (basel_progress: standardising, columns, gram, sampling, the phases after
+ * it, then the command's own "writing"): on a terminal a bar with the
+ * phase, the fraction done, the rate in the phase's units (draws/s,
+ * moves/s, ...) and the time left of the whole run, redrawn at most 10
+ * times a second; otherwise one line every 10 s
+ * (BASEL_PROGRESS_INTERVAL=SECONDS sets another interval). Nothing for work
+ * that ends within 2 s (or the interval, when shorter). The time left is
+ * this phase's rest at its measured rate (or, before it has one, its
+ * estimate) plus the library's estimate of the phases after it
+ * (basel_progress later), both scaled by how long the phases estimated so
+ * far took against their estimates. */
 typedef struct cli_progress_state {
     double t0, last, every, phase_t0, total;
+    double later;     /* the last report's estimate of the phases after it (NAN: none) */
+    double phase_est; /* this phase's own estimate (NAN: none) */
+    double spent, spent_est; /* time and estimate of the estimated phases that ended */
     const char *phase, *unit;
-    int tty, shown_phase;
+    int tty, shown_phase, shown_any;
 } cli_progress_state;
 void cli_progress_start(cli_progress_state *s);
 /* The library's progress report; user is a cli_progress_state. Returns 0. */
 int cli_progress(const basel_progress *p, void *user);
+/* The run's last report: shown whenever any report of the run was. */
+void cli_progress_last(cli_progress_state *s, const basel_progress *p);
 /* Clear the bar (if one was drawn). */
 void cli_progress_end(cli_progress_state *s);
 

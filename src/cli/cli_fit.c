@@ -98,8 +98,10 @@ void cli_fit_help(FILE *fp, const char *method)
             "  --draws          DRAWS.csv: every retained draw, one 0/1 column per atom (bd, rj, ssvs, mixture)\n"
             "  --quiet          no seed note, no warnings and no progress on stderr\n"
             "Progress (stderr, for work past 2 s): on a terminal a bar with the phase (standardising,\n"
-            "columns, gram, sampling), the rate (draws/s, moves/s, ...) and the time left; otherwise\n"
-            "one such line every 10 s (BASEL_PROGRESS_INTERVAL=SECONDS for another interval).\n"
+            "columns, gram, sampling, then diagnostics, posterior, projection, coefficients, credible\n"
+            "sets, document, writing), the rate (draws/s, moves/s, ...) and the time left of the\n"
+            "whole fit (the phases after this one estimated from their sizes); otherwise one such\n"
+            "line every 10 s (BASEL_PROGRESS_INTERVAL=SECONDS for another interval).\n"
             "\n"
             "Interrupting: SIGINT or SIGTERM stops the chains at their next block. With\n"
             "--checkpoint FILE (every MCMC method) their state is saved there (also every\n"
@@ -326,9 +328,13 @@ int cli_fit(int argc, char **argv)
     if (!a.quiet && seed_picked)
         fprintf(stderr, "basel: seed %lu (pass --seed %lu to repeat this fit)\n", basel_fit_seed(fit),
                 basel_fit_seed(fit));
+    /* the run's last phase on the bar: the files (or the summary) written */
+    const double files = (a.draws ? 1 : 0) + 1;
+    if (!a.quiet) cli_progress(&(basel_progress){"writing", "files", 0, files, 0}, &prog.bar);
     /* the draws first: if either output fails, FIT.json is not left behind
      * claiming a run whose draws are missing */
     if (a.draws && basel_fit_write_draws(fit, a.draws, &err)) {
+        if (!a.quiet) cli_progress_end(&prog.bar);
         status = cli_report(&err);
         goto done;
     }
@@ -345,6 +351,10 @@ int cli_fit(int argc, char **argv)
         char *s = basel_fit_summary(fit);
         if (s) fputs(s, stdout);
         basel_free(s);
+    }
+    if (!a.quiet) {
+        if (!status) cli_progress_last(&prog.bar, &(basel_progress){"writing", "files", files, files, 0});
+        cli_progress_end(&prog.bar);
     }
     double done_it, planned;
     if (!status && basel_fit_interrupted(fit, &done_it, &planned)) { /* a fit of part of the run */

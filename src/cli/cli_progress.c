@@ -12,6 +12,9 @@
 #define LINE_EVERY 10.0
 /* Nothing at all for work that ends sooner. */
 #define QUIET_START 2.0
+/* Estimates are scaled by measured / estimated time of phases estimated
+ * at this many seconds or more: shorter ones measure mostly noise. */
+#define CALIBRATE_FROM 0.5
 
 static double now(void)
 {
@@ -43,6 +46,7 @@ void cli_progress_start(cli_progress_state *s)
 {
     memset(s, 0, sizeof *s);
     s->t0 = now();
+    s->later = s->phase_est = NAN;
     s->tty = isatty(fileno(stderr));
     s->every = LINE_EVERY;
     /* tests (and impatient logs) can ask for lines more often */
@@ -50,6 +54,18 @@ void cli_progress_start(cli_progress_state *s)
     char *end;
     const double v = e ? strtod(e, &end) : 0;
     if (e && *e && !*end && v > 0 && v < 86400) s->every = v;
+}
+
+/* Seconds left in the whole run: this phase's rest at its rate (before it
+ * has one, its estimate), then the phases after it; estimates scaled by
+ * measured / estimated time of the phases that had one (cli.h). */
+static double time_left(const cli_progress_state *s, double done, double total, double rate)
+{
+    const double scale = s->spent_est > 0 ? s->spent / s->spent_est : 1;
+    const int known = isfinite(s->later);
+    double here = rate > 0 ? (total - done) / rate : done >= total ? 0 : s->phase_est * scale;
+    if (!isfinite(here) && known) here = 0; /* a phase without estimate before phases with one */
+    return here + (known ? s->later * scale : 0);
 }
 
 /* One report: "sampling  34%  13.6k of 40.0k draws, 4.2k draws/s, about 6 s left" */
@@ -61,7 +77,7 @@ static void draw(const cli_progress_state *s, double done, double total, double 
     amount(d, sizeof d, done);
     amount(tot, sizeof tot, total);
     amount(r, sizeof r, rate);
-    duration(left, sizeof left, rate > 0 ? (total - done) / rate : NAN);
+    duration(left, sizeof left, time_left(s, done, total, rate));
     duration(all, sizeof all, t - s->t0);
     if (s->tty) {
         enum { WIDTH = 24 };
@@ -87,18 +103,39 @@ int cli_progress(const basel_progress *p, void *user)
             draw(s, s->total, s->total, t);
             fputc('\n', stderr);
         }
+        if (s->phase_est >= CALIBRATE_FROM) { /* the ended phase against its estimate */
+            s->spent += t - s->phase_t0;
+            s->spent_est += s->phase_est;
+        }
+        /* this phase's estimate: what the last phase expected after it, less
+         * what this one expects after it; the sampling's expectation is a
+         * bound taken before the sizes were known, so not after it */
+        const double est = s->phase && strcmp(s->phase, "sampling") ? s->later - p->later : NAN;
+        s->phase_est = isfinite(est) && est >= 0 ? est : NAN;
         s->phase = p->phase;
         s->unit = p->unit;
         s->phase_t0 = t;
         s->shown_phase = 0;
     }
     s->total = p->total;
+    s->later = p->later;
     const double grace = QUIET_START < s->every ? QUIET_START : s->every;
     if (t - s->t0 < grace || t - s->last < (s->tty ? 0.1 : s->every)) return 0;
     s->last = t;
-    s->shown_phase = 1;
+    s->shown_phase = s->shown_any = 1;
     draw(s, p->done, p->total, t);
     return 0;
+}
+
+void cli_progress_last(cli_progress_state *s, const basel_progress *p)
+{
+    const double before = s->last;
+    cli_progress(p, s);
+    if (s->shown_any && s->last == before) { /* held back by the interval: shown anyway */
+        s->last = now();
+        s->shown_phase = 1;
+        draw(s, p->done, p->total, s->last);
+    }
 }
 
 void cli_progress_end(cli_progress_state *s)

@@ -58,6 +58,10 @@ typedef int (*bsl_progress_fn)(double done, double total, void *user);
  * non-zero return (a cancel, or BASEL_PROGRESS_STOP), else 0; pr may be
  * NULL (then 0). */
 int bsl_progress_report(const bsl_progress *pr, const char *phase, const char *unit, double done, double total);
+/* The same with basel_progress's later (estimated CPU seconds of the
+ * phases after this one; NAN: not known). */
+int bsl_progress_report_later(const bsl_progress *pr, const char *phase, const char *unit, double done,
+                              double total, double later);
 
 /* log(exp(a) + exp(b)) without overflow; -inf is the identity. */
 double bsl_logaddexp(double a, double b);

@@ -49,17 +49,33 @@ char *bsl_format_double(char *buf, size_t len, double v, int digits)
     return buf;
 }
 
-int bsl_progress_report(const bsl_progress *pr, const char *phase, const char *unit, double done, double total)
+/* Phases before the sampling (basel.h basel_progress): the fraction
+ * callback sees 0 there and 1 after the sampling. */
+static int before_sampling(const char *phase)
+{
+    return !strcmp(phase, "standardising") || !strcmp(phase, "columns") || !strcmp(phase, "gram");
+}
+
+int bsl_progress_report_later(const bsl_progress *pr, const char *phase, const char *unit, double done,
+                              double total, double later)
 {
     if (!pr) return 0;
     if (pr->report) {
-        const basel_progress p = {phase, unit, done, total};
+        const basel_progress p = {phase, unit, done, total, later};
         const int r = pr->report(&p, pr->report_user);
         if (r) return r; /* BASEL_PROGRESS_STOP passes through to the chains */
     }
     if (!pr->fraction) return 0;
-    const double f = strcmp(phase, "sampling") ? 0.0 : total > 0 ? done / total : 1.0;
+    const double f = before_sampling(phase)        ? 0.0
+                     : strcmp(phase, "sampling") ? 1.0
+                     : total > 0                 ? done / total
+                                                 : 1.0;
     return pr->fraction(f > 1 ? 1 : f, pr->fraction_user);
+}
+
+int bsl_progress_report(const bsl_progress *pr, const char *phase, const char *unit, double done, double total)
+{
+    return bsl_progress_report_later(pr, phase, unit, done, total, NAN);
 }
 
 char *bsl_strdup(const char *s)

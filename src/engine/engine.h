@@ -138,6 +138,10 @@ typedef struct bsl_engine_ctx {
     unsigned long long run_id; /* the run's identity: settings, seed and data */
     double max_time;           /* --max-time: wall seconds, 0 = no limit (bd, rj, ssvs) */
     const basel_ranks *ranks;  /* chains over processes (chains.h), NULL: one process */
+    /* the engine's estimate of the CPU seconds of its phases after the
+     * sampling, shown with the sampling's progress (basel.h basel_progress
+     * later); NAN until the engine sets it */
+    double later;
 } bsl_engine_ctx;
 
 typedef struct bsl_engine_def {

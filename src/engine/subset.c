@@ -240,10 +240,66 @@ static int fill_summaries(bsl_result *res, const bsl_dict *dict, const bsl_probl
     return BASEL_OK;
 }
 
+/* CPU seconds of the phases after the sampling, estimated from their
+ * sizes (basel.h basel_progress later): per term (one atom of one visited
+ * model kept) for the coefficient table's quantiles and the refits, per
+ * atom and row for the projection. Measured on one core of the machine of
+ * docs/NOTES.md "Progress" (the README's Boston kernel fit: 64k models,
+ * 1.3e6 terms, coefficients ~9 CPU-s, posterior 0.04, projection 0.12),
+ * so they give the order, not the value: a caller corrects them by the
+ * ratio it sees once a phase ends (cli_progress.c). */
+#define COST_COEF_TERM 7.0e-6
+#define COST_POST_TERM 4.0e-8
+#define COST_PROJ_ENTRY 1.2e-7
+
+typedef struct post_cost {
+    double posterior, projection, coefficients;
+} post_cost;
+
+/* Atoms over the visited models kept: sum of their sizes. */
+static double model_terms(const bsl_vs_result *vr)
+{
+    double t = 0;
+    for (size_t i = 0; i < vr->models.n; i++) t += (double)vr->models.items[i].k;
+    return t;
+}
+
+static post_cost estimate_cost(double terms, size_t m, size_t n)
+{
+    return (post_cost){terms * COST_POST_TERM, (double)m * (double)n * COST_PROJ_ENTRY, terms * COST_COEF_TERM};
+}
+
+/* The same before the visited models are known, for the sampling's
+ * reports: --max-models per chain (all subsets when enumerating), kmax / 2
+ * atoms each; an upper side, since a short run or a peaked posterior keeps
+ * fewer. */
+static double sampling_later(const bsl_params *st, const bsl_run *run, size_t kmax, size_t m, size_t n)
+{
+    basel_error ignored;
+    size_t per_chain = 20000;
+    if (bsl_params_size(st, "max-models", 20000, 1, (size_t)1 << 40, &per_chain, &ignored)) per_chain = 20000;
+    double models = (double)per_chain * (double)run->chains;
+    if (run->iter > 0) models = fmin(models, (double)run->chains * (double)(run->burn + run->iter));
+    if (m < 60) models = fmin(models, ldexp(1.0, (int)m)); /* every subset (enumerate) */
+    const post_cost c = estimate_cost(models * (double)BSL_MIN(kmax, m) / 2, m, n);
+    return c.posterior + c.projection + c.coefficients;
+}
+
+/* A phase after the sampling (basel.h basel_progress), reported as it
+ * starts and as it ends, with the estimate of the phases after it; those
+ * phases run to the end (cancelling would throw away a finished sampling),
+ * so the callback's return is not read. */
+static void after_sampling(const bsl_progress *pr, const char *phase, const char *unit, double done,
+                           double total, double later)
+{
+    (void)bsl_progress_report_later(pr, phase, unit, done, total, later);
+}
+
 /* The engine block: the dictionary and one predictor per model. */
 static json_t *engine_block(const bsl_vs_problem *pb, const bsl_dict *dict, const bsl_vs_result *vr,
                             const bsl_vs_result *vg, const size_t *gstart, bsl_result *res, size_t top,
-                            double proj_tol, int proj_total, size_t budget, basel_error *err)
+                            double proj_tol, int proj_total, size_t budget, const bsl_progress *pr,
+                            const post_cost *cost, basel_error *err)
 {
     const size_t m = vr->m, c = vr->c;
     size_t *med = bsl_malloc(m + 1, sizeof *med), *prev = bsl_malloc(m + 1, sizeof *prev);
@@ -270,7 +326,11 @@ static json_t *engine_block(const bsl_vs_problem *pb, const bsl_dict *dict, cons
     }
     nhpm = expand_atoms(gstart, res->hpm.atoms, res->hpm.k, hpm);
     (void)top;
+    const double nmod = (double)BSL_MAX(vr->models.n, 1);
+    const double after_post = cost->projection + cost->coefficients;
+    after_sampling(pr, "posterior", "models", 0, nmod, after_post);
     json_t *post = bsl_subset_posterior_block(pb, vr, err);
+    after_sampling(pr, "posterior", "models", nmod, nmod, after_post);
     if (!post) {
         json_decref(eng);
         json_decref(pred);
@@ -299,8 +359,10 @@ static json_t *engine_block(const bsl_vs_problem *pb, const bsl_dict *dict, cons
     bsl_json_put(pred, "median", model_predictor(pb, med, nmed, 1.0, err), &bad);
     bsl_json_put(pred, "prevalence", model_predictor(pb, prev, nprev, 1.0, err), &bad);
     /* the smallest forward projection of the average (subset_project.c) */
+    after_sampling(pr, "projection", "atoms", 0, (double)m, cost->coefficients);
     bsl_json_put(pred, "projection",
                  bsl_subset_projection(pb, vr, gstart, vg->m, proj_tol, proj_total, budget, &res->projection, err), &bad);
+    after_sampling(pr, "projection", "atoms", (double)m, (double)m, cost->coefficients);
     bsl_json_put(eng, "basis", basis_json(dict, pb->D), &bad);
     bsl_json_put(eng, "predictor", pred, &bad);
     if (bad) {
@@ -722,6 +784,7 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
         bsl_params_set(&st_refit, "relevance", "none");
         run.params = &st_refit;
     }
+    ctx->later = sampling_later(st, &run, pg.kmax, D->m, P->n);
     if ((rc = runner(&pg, &run, vr, err))) goto out;
     if (multinomial) { /* joint atoms of classes and inputs: its own summaries */
         rc = bsl_subset_multi_result(&pg, P, dict, D, vr, run.top, coef_spec, res, err);
@@ -752,6 +815,10 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     /* marginal likelihoods under the prior the engine ran: not for ssvs's
      * own prior, nor for a ridge prior whose sigma^2 and lambda were sampled */
     const int with_ml = !own_prior && !pb.prior.sample_nuisance && !glm;
+    const double nmod = (double)BSL_MAX(vr->models.n, 1);
+    const post_cost cost = estimate_cost(model_terms(vcol), vcol->m, P->n);
+    const double after_diag = cost.posterior + cost.projection + cost.coefficients;
+    after_sampling(ctx->phases, "diagnostics", "models", 0, nmod, after_diag);
     if (!res->prior || fill_summaries(res, dict, P, vr, run.top, &pb, with_ml) || add_diagnostics(res, vr) ||
         put_gram(res->diagnostics, D) ||
         (vr->iter_planned > 0 && bsl_result_interrupted(res, vr->iter_done, vr->iter_planned)) ||
@@ -759,6 +826,7 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
         rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
         goto out;
     }
+    after_sampling(ctx->phases, "diagnostics", "models", nmod, nmod, after_diag);
     if (glm) { /* the Gaussian closed forms below do not apply */
         int bad = 0;
         if (binomial) {
@@ -773,7 +841,9 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
         }
         /* the coefficient table from the model average's Laplace approximations (subset_glm_coef.c) */
         const json_t *bma = json_object_get(json_object_get(res->engine, "predictor"), "bma");
+        after_sampling(ctx->phases, "coefficients", "atoms", 0, (double)vr->m, 0);
         json_t *coef = bsl_subset_glm_coefficients(P, dict, vr, bma, (const char *const *)res->atom_names, 0.95, err);
+        after_sampling(ctx->phases, "coefficients", "atoms", (double)vr->m, (double)vr->m, 0);
         if (coef && !res->extra) res->extra = json_object();
         if (coef) bsl_json_put(res->extra, "coefficients", coef, &bad); /* takes coef, also on failure */
         if (!coef || bad) {
@@ -793,18 +863,23 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     const char *spread = bsl_params_get(st, "projection-spread");
     const int proj_total = spread && !strcmp(spread, "total");
     if (!(res->engine = engine_block(&pb, dict, vcol, vr, gstart, res, run.top, proj_tol, proj_total, gram_mb << 20,
-                                     err))) {
+                                     ctx->phases, &cost, err))) {
         rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
         goto out;
     }
+    after_sampling(ctx->phases, "coefficients", "atoms", 0, (double)vcol->m, 0);
     json_t *coef = bsl_subset_coefficients(&pb, P, dict, vcol,
                                            V ? (const char *const *)P->input_names : (const char *const *)res->atom_names,
                                            0.95, 0, err);
+    after_sampling(ctx->phases, "coefficients", "atoms", (double)vcol->m, (double)vcol->m, 0);
     int bad = 0;
     if (coef && !res->extra) res->extra = json_object();
     if (coef) bsl_json_put(res->extra, "coefficients", coef, &bad); /* takes coef, also on failure */
-    if (coef && !bad && dict->kind == BSL_BASIS_LINEAR && D->q == 1) /* inputs, not basis functions */
+    if (coef && !bad && dict->kind == BSL_BASIS_LINEAR && D->q == 1) { /* inputs, not basis functions */
+        after_sampling(ctx->phases, "credible sets", "atoms", 0, (double)vr->m, 0);
         bsl_json_put(res->extra, "credible_sets", bsl_subset_credible_json(&pb, vr), &bad);
+        after_sampling(ctx->phases, "credible sets", "atoms", (double)vr->m, (double)vr->m, 0);
+    }
     if (!coef || bad) {
         rc = err && err->code ? err->code : bsl_fail(err, BASEL_ENOMEM, "out of memory");
         goto out;

@@ -147,12 +147,13 @@ int bsl_fit_wrap(basel_fit **out, json_t *doc, basel_error *err)
 typedef struct sampling_progress {
     const bsl_progress *pr;
     const char *unit;
+    const double *later; /* the engine's estimate of what follows (ctx.later) */
 } sampling_progress;
 
 static int sampling(double done, double total, void *user)
 {
     const sampling_progress *s = user;
-    return bsl_progress_report(s->pr, "sampling", s->unit, done, total);
+    return bsl_progress_report_later(s->pr, "sampling", s->unit, done, total, *s->later);
 }
 
 /* FNV-1a over bytes, chained through h. */
@@ -270,9 +271,10 @@ int bsl_fit_problem(basel_fit **out, const basel_options *o, bsl_params *setting
     const char *na = bsl_params_get(&o->p, "na");
     if (!rc && bsl_params_set(settings, "na", na ? na : "error")) rc = bsl_fail(err, BASEL_EINVAL, "too many settings");
     const bsl_progress *pr = o->progress.fraction || o->progress.report ? &o->progress : NULL;
-    sampling_progress sp = {pr, e->unit ? e->unit : "steps"};
+    sampling_progress sp = {pr, e->unit ? e->unit : "steps", NULL};
     bsl_engine_ctx ctx = {e, P, settings, &o->p, seed, (int)threads, keep_draws, pr ? sampling : NULL, &sp,
-                          pr, NULL, NULL, 60, 0, 0, NULL};
+                          pr, NULL, NULL, 60, 0, 0, NULL, NAN};
+    sp.later = &ctx.later;
     if (!rc) rc = checkpoint_options(&ctx, &o->p, err);
     if (!rc) rc = max_time_option(&ctx, &o->p, err);
     if (!rc) rc = ranks_option(&ctx, o, err);
@@ -280,6 +282,8 @@ int bsl_fit_problem(basel_fit **out, const basel_options *o, bsl_params *setting
     bsl_result res = {0};
     if (!rc) rc = e->fit(&ctx, &res, err);
     json_t *doc = NULL;
+    /* the last phase of the library's work: the fit's document assembled and checked */
+    if (!rc) (void)bsl_progress_report_later(pr, "document", "fits", 0, 1, 0);
     if (!rc) {
         doc = header(P, settings, seed);
         rc = doc ? bsl_document_fill(doc, &res, err) : bsl_fail(err, BASEL_ENOMEM, "out of memory");
@@ -289,6 +293,7 @@ int bsl_fit_problem(basel_fit **out, const basel_options *o, bsl_params *setting
     if (!rc) rc = bsl_document_check(doc, "the fit", err);
     if (!rc) rc = bsl_fit_wrap(out, doc, err);
     else json_decref(doc);
+    if (!rc) (void)bsl_progress_report_later(pr, "document", "fits", 1, 1, 0);
     if (!rc && res.draws && res.draws->ndraws) {
         (*out)->draws = res.draws;
         res.draws = NULL;

@@ -98,12 +98,20 @@ double bsl_smc_kernel(const double *a, const double *b, size_t d, double width)
 
 /* ---- the shared candidate cache ---------------------------------------- */
 
+/* Rows held back before every column of G takes them: 64 rows of M
+ * doubles (1 MB at the default M = 2000), which stay in the processor's
+ * cache while a column takes them (cache_flush). */
+#define SMC_BLOCK_ROWS 64
+
 static void cache_free(smc_cache *C)
 {
     free(C->xc);
     free(C->yc);
     free(C->Kc);
     free(C->G);
+    free(C->R);
+    free(C->len);
+    free(C->done);
     free(C->s1);
     free(C->sy);
     free(C->row ? C->row - 1 : NULL);
@@ -116,10 +124,14 @@ static int cache_init(smc_cache *C, size_t d, size_t mcap, double width)
     C->d = d;
     C->mcap = mcap;
     C->width = width;
+    C->blk = SMC_BLOCK_ROWS;
     C->xc = bsl_calloc(mcap * d, sizeof(double));
     C->yc = bsl_calloc(mcap, sizeof(double));
     C->Kc = bsl_calloc(mcap * mcap, sizeof(double));
     C->G = bsl_calloc(mcap * mcap, sizeof(double));
+    C->R = bsl_calloc(C->blk * mcap, sizeof(double));
+    C->len = bsl_calloc(C->blk, sizeof(size_t));
+    C->done = bsl_calloc(mcap, sizeof(size_t));
     C->s1 = bsl_calloc(mcap, sizeof(double));
     C->sy = bsl_calloc(mcap, sizeof(double));
     double *row = bsl_calloc(mcap + 1, sizeof(double));
@@ -127,24 +139,146 @@ static int cache_init(smc_cache *C, size_t d, size_t mcap, double width)
         row[0] = 1.0; /* the intercept's entry of the new row (atom 0) */
         C->row = row + 1;
     }
-    if (!C->xc || !C->yc || !C->Kc || !C->G || !C->s1 || !C->sy || !C->row) {
+    if (!C->xc || !C->yc || !C->Kc || !C->G || !C->R || !C->len || !C->done || !C->s1 || !C->sy ||
+        !C->row) {
         cache_free(C);
         return BASEL_ENOMEM;
     }
     return BASEL_OK;
 }
 
-/* Take point (x, y): O(m^2). While t < mcap the point is also a new
+/* Entries of a column held in registers while the rows pass (16 doubles:
+ * 8 SSE2 registers, half the file). */
+#define SMC_CHUNK 16
+
+/* Rows from .. nb - 1 of R into column j (entries 0..j, in col). Each entry
+ * takes the rows in arrival order, each as g + x_i x_j with the product
+ * rounded and then the sum (this file is compiled as ISO C, where GCC does
+ * not contract them into a fused multiply-add): the operations one
+ * cblas_dsyr per row made on it (the reference loop, A[i + j lda] +=
+ * x[i] (alpha x[j]) with alpha = 1, as GSL's cblas, the one linked, does
+ * it), so the same bits. A chunk of the column stays in registers while
+ * the rows pass over it. */
+static void apply_rows(const smc_cache *C, size_t j, size_t from, double *col)
+{
+    const size_t M = C->mcap, n = j + 1;
+    size_t r0 = from;
+    while (r0 < C->nb && C->len[r0] <= j) r0++; /* len grows with r: the rows touching j are a suffix */
+    if (r0 >= C->nb) return;
+    size_t i0 = 0;
+    for (; i0 + SMC_CHUNK <= n; i0 += SMC_CHUNK) {
+        double g[SMC_CHUNK];
+        memcpy(g, col + i0, sizeof g);
+        for (size_t r = r0; r < C->nb; r++) {
+            const double *x = C->R + r * M + i0, a = C->R[r * M + j];
+            for (size_t i = 0; i < SMC_CHUNK; i++) g[i] = g[i] + x[i] * a;
+        }
+        memcpy(col + i0, g, sizeof g);
+    }
+    for (size_t r = r0; r < C->nb; r++) {
+        const double *x = C->R + r * M, a = x[j];
+        for (size_t i = i0; i < n; i++) col[i] = col[i] + x[i] * a;
+    }
+}
+
+double bsl_smc_gram(const smc_cache *C, size_t a, size_t b)
+{
+    if (a > b) {
+        const size_t c = a;
+        a = b;
+        b = c;
+    }
+    /* the cache is logically const: a particle reading column b makes it take
+     * the rows waiting in R; particles run on OpenMP threads, so one of them
+     * does it under the lock and publishes done[b] (release) after the
+     * column, which the others read (acquire) before it */
+    if (__atomic_load_n(&C->done[b], __ATOMIC_ACQUIRE) < C->nb) {
+        smc_cache *W = (smc_cache *)C;
+#pragma omp critical(bsl_smc_cache)
+        {
+            const size_t from = W->done[b];
+            if (from < W->nb) {
+                apply_rows(W, b, from, W->G + b * W->mcap);
+                __atomic_store_n(&W->done[b], W->nb, __ATOMIC_RELEASE);
+            }
+        }
+    }
+    return C->G[a + b * C->mcap];
+}
+
+void bsl_smc_gram_column(const smc_cache *C, size_t j, double *out)
+{
+    memcpy(out, C->G + j * C->mcap, (j + 1) * sizeof *out);
+    apply_rows(C, j, C->done[j], out);
+}
+
+/* Every column takes the rows waiting in R; R is then empty. Chunk by
+ * chunk of a column, which stays in registers while the rows pass over it
+ * (one dsyr per row streamed all of G, M^2 / 2 doubles, from memory for
+ * every row: perf audit finding 11). Columns are independent, so they share
+ * out over threads with the same bits. */
+static void cache_flush(smc_cache *C, int threads)
+{
+    const long cols = C->nb > 0 ? (long)C->len[C->nb - 1] : 0; /* len grows with the rows */
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 16)
+    for (long j = 0; j < cols; j++) apply_rows(C, (size_t)j, C->done[j], C->G + (size_t)j * C->mcap);
+    (void)threads;
+    memset(C->done, 0, C->mcap * sizeof *C->done);
+    C->nb = 0;
+}
+
+/* G[i, c] = sum over s <= c of row[s] Kc[s, i] for i <= c: the new
+ * candidate c's column over all points so far (the candidates). Each entry
+ * is the sum in the order s = 0, 1, ..., from 0, with the products rounded
+ * (ISO C, no fused multiply-add): the dot products cblas_dgemv (CblasTrans)
+ * formed (the reference loop, as GSL's cblas does it), so the same bits;
+ * four of them at a time, whose additions do not wait on each other. */
+static void new_column(const smc_cache *C, size_t c, double *g)
+{
+    const size_t M = C->mcap, n = c + 1;
+    const double *x = C->row;
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const double *a0 = C->Kc + i * M, *a1 = a0 + M, *a2 = a1 + M, *a3 = a2 + M;
+        double t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+        for (size_t s = 0; s < n; s++) {
+            t0 += x[s] * a0[s];
+            t1 += x[s] * a1[s];
+            t2 += x[s] * a2[s];
+            t3 += x[s] * a3[s];
+        }
+        g[i] = t0;
+        g[i + 1] = t1;
+        g[i + 2] = t2;
+        g[i + 3] = t3;
+    }
+    for (; i < n; i++) {
+        const double *a = C->Kc + i * M;
+        double t = 0;
+        for (size_t s = 0; s < n; s++) t += x[s] * a[s];
+        g[i] = t;
+    }
+}
+
+/* Take point (x, y). Its row K(x, c) joins R (O(m)); G takes it when a
+ * particle reads a column (a birth's cross products) or when R is full,
+ * SMC_BLOCK_ROWS rows later. The cross products are a sufficient statistic
+ * of all the points so far (births can pick any candidate later), so all
+ * m^2 / 2 of them take every row; what this saves is the memory traffic of
+ * one pass over G per row. While t < mcap the point is also a new
  * candidate, whose column of G needs the inner products over all earlier
- * points, which are exactly the earlier candidates (Kc). */
-static void cache_add(smc_cache *C, const double *x, double y)
+ * points, which are exactly the earlier candidates (Kc): O(m^2) once per
+ * candidate. */
+static void cache_add(smc_cache *C, const double *x, double y, int threads)
 {
     const size_t M = C->mcap, m_old = C->m;
     const int is_new = m_old < M;
     for (size_t c = 0; c < m_old; c++) C->row[c] = bsl_smc_kernel(x, C->xc + c * C->d, C->d, C->width);
     if (m_old > 0) {
-        /* old candidates: G += row row', s1 += row, sy += row y */
-        cblas_dsyr(CblasColMajor, CblasUpper, (int)m_old, 1.0, C->row, 1, C->G, (int)M);
+        /* old candidates: G += row row' (through R), s1 += row, sy += row y */
+        if (C->nb == C->blk) cache_flush(C, threads);
+        memcpy(C->R + C->nb * M, C->row, m_old * sizeof *C->row);
+        C->len[C->nb++] = m_old;
         cblas_daxpy((int)m_old, 1.0, C->row, 1, C->s1, 1);
         cblas_daxpy((int)m_old, y, C->row, 1, C->sy, 1);
     }
@@ -155,9 +289,10 @@ static void cache_add(smc_cache *C, const double *x, double y)
         C->row[c] = 1.0;
         for (size_t i = 0; i < m_old; i++) C->Kc[i + c * M] = C->Kc[c + i * M] = C->row[i];
         C->Kc[c + c * M] = 1.0;
-        /* G[:, c] = Kc' row over all points s <= t (all candidates) */
-        cblas_dgemv(CblasColMajor, CblasTrans, (int)(c + 1), (int)(c + 1), 1.0, C->Kc, (int)M,
-                    C->row, 1, 0.0, C->G + c * M, 1);
+        /* G[:, c] = Kc' row over all points s <= t (all candidates); the
+         * rows in R came before c was a candidate: none touches column c */
+        new_column(C, c, C->G + c * M);
+        C->done[c] = C->nb;
         double s1 = 0, sy = 0;
         for (size_t s = 0; s <= c; s++) {
             s1 += C->row[s];
@@ -181,7 +316,7 @@ static double src_gram(void *ctx, size_t i, size_t j)
     const smc_cache *C = ctx;
     if (i == 0) return j == 0 ? (double)C->t : C->s1[j - 1];
     if (j == 0) return C->s1[i - 1];
-    return smc_gram(C, i - 1, j - 1);
+    return bsl_smc_gram(C, i - 1, j - 1);
 }
 
 static double src_bty(void *ctx, size_t j, size_t o)
@@ -396,7 +531,7 @@ static void step_paper(bsl_smc *s, const double *x, double y, unsigned long step
 {
     const size_t N = s->o.particles;
     if (s->cache.t > 0) maybe_resample(s, 1 / bsl_dot(s->W, s->W, N), step_seed);
-    cache_add(&s->cache, x, y);
+    cache_add(&s->cache, x, y, threads_of(s));
     bsl_design_add_row(s->D, &y);
     const smc_cache *C = &s->cache;
     const bsl_smc_options *o = &s->o;
@@ -415,7 +550,7 @@ static void step_paper(bsl_smc *s, const double *x, double y, unsigned long step
 static void step_move(bsl_smc *s, const double *x, double y, unsigned long step_seed)
 {
     const size_t N = s->o.particles;
-    cache_add(&s->cache, x, y);
+    cache_add(&s->cache, x, y, threads_of(s));
     bsl_design_add_row(s->D, &y);
     const smc_cache *C = &s->cache;
     const bsl_smc_options *o = &s->o;

@@ -6,9 +6,14 @@
  *
  * Invariants between calls:
  *  - cache: m = min(t, mcap) candidates, x and y of the first m points;
- *    Kc[c + c' mcap] = K(x_c, x_c') for c, c' < m; G (upper triangle,
- *    column-major, ld mcap) = sum over all t points of K(x_s, c) K(x_s, c');
- *    s1[c] = sum_s K(x_s, c); sy[c] = sum_s K(x_s, c) y_s; sum_y, yy.
+ *    Kc[c + c' mcap] = K(x_c, x_c') for c, c' < m; s1[c] = sum_s K(x_s, c);
+ *    sy[c] = sum_s K(x_s, c) y_s; sum_y, yy. The cross products
+ *    sum over all t points of K(x_s, c) K(x_s, c') (upper triangle,
+ *    column-major, ld mcap) are G plus the nb rows waiting in R: column j
+ *    of G has taken R's rows 0 .. done[j] - 1, and row r touches the
+ *    columns j < len[r] (the candidates there were when it came). A
+ *    column is brought up to date (cache_column) when a particle reads
+ *    it, and all of them when R is full; see cache_add for why.
  *  - particle: M is the collapsed model (model.h, the ridge prior with
  *    sigma2 and lambda = 1 / sigma_beta2, tau = rho) over the t points
  *    of the shared plain design D, whose atoms are 0 the intercept and
@@ -32,7 +37,11 @@ typedef struct smc_cache {
     double *xc;   /* mcap x d, row-major */
     double *yc;   /* mcap */
     double *Kc;   /* mcap x mcap */
-    double *G;    /* mcap x mcap, upper triangle */
+    double *G;    /* mcap x mcap, upper triangle, less the rows in R */
+    double *R;    /* blk x mcap: the rows not yet in every column of G */
+    size_t *len;  /* blk: the columns row r of R touches */
+    size_t *done; /* mcap: the rows of R column j has taken (atomic access) */
+    size_t blk, nb; /* R's capacity and its rows */
     double *s1, *sy; /* mcap */
     double sum_y, yy;
     double *row;  /* mcap: K(x_t, c) for the point being fed; row[-1] = 1,
@@ -68,11 +77,14 @@ struct bsl_smc {
 /* K(a, b) for d-vectors: exp(-|a - b|^2 / (2 r^2)), the gauss atom of
  * basis/dict.c. */
 double bsl_smc_kernel(const double *a, const double *b, size_t d, double width);
-/* G[c, c'] from the upper triangle. */
-static inline double smc_gram(const smc_cache *C, size_t a, size_t b)
-{
-    return a <= b ? C->G[a + b * C->mcap] : C->G[b + a * C->mcap];
-}
+/* G[c, c'] (the cross product over all t points, from the upper
+ * triangle), column max(c, c') first brought up to date: the cache is
+ * logically const, and a concurrent call from another particle's thread is
+ * safe (one lock per update, smc.c). */
+double bsl_smc_gram(const smc_cache *C, size_t a, size_t b);
+/* Column j of the cross products (entries 0..j) into out, the rows of R
+ * applied to a copy: G itself unchanged. */
+void bsl_smc_gram_column(const smc_cache *C, size_t j, double *out);
 
 int bsl_smc_particle_init(smc_particle *P, size_t kmax, const bsl_design *D,
                           const bsl_atom_source *src);

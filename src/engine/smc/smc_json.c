@@ -48,8 +48,7 @@ static json_t *cache_json(const smc_cache *C)
     double *g = bsl_malloc(m * (m + 1) / 2 + 1, sizeof *g);
     if (!g) return NULL;
     size_t n = 0;
-    for (size_t j = 0; j < m; j++)
-        for (size_t i = 0; i <= j; i++) g[n++] = C->G[i + j * C->mcap];
+    for (size_t j = 0; j < m; n += j + 1, j++) bsl_smc_gram_column(C, j, g + n); /* with the rows held back */
     json_t *j = json_pack("{s:I, s:I, s:f, s:f, s:o, s:o, s:o, s:o, s:o}", "t", (json_int_t)C->t,
                           "m", (json_int_t)m, "sum_y", C->sum_y, "yy", C->yy, "x",
                           bsl_json_doubles(C->xc, m * C->d), "y", bsl_json_doubles(C->yc, m), "G",

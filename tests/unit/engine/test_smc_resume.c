@@ -7,11 +7,17 @@
  *   - threads = 1 and threads = 2 give byte-identical JSON;
  * (each particle's model state, model.h, loads back bit for bit)
  * for both kernels (resample-move and the paper's), with the variances
- * sampled (eq. 5) and with an ESS-triggered resampling; and the loader
- * rejects damaged files with BASEL_EPARSE instead of crashing.
+ * sampled (eq. 5) and with an ESS-triggered resampling; the loader
+ * rejects damaged files with BASEL_EPARSE instead of crashing; and the
+ * candidates' cross products, whose rows the cache applies in blocks and
+ * on demand (smc.c cache_add), are bit for bit those of one rank-one
+ * update per point, on 1 and 2 threads.
  */
 #include "check.h"
 #include "engine/smc/smc.h"
+#include "engine/smc/smc_impl.h"
+
+#include <cblas.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -122,6 +128,71 @@ static void expect_reject(const char *text, const char *from, const char *to, co
     free(bad);
 }
 
+/* The cross products as the cache computed them before it held rows back:
+ * one cblas_dsyr per point over the old candidates, and a new candidate's
+ * column from the candidates' kernel matrix Kc (cblas_dgemv). */
+static void reference_gram(const double *x, size_t n, size_t M, double width, double *G)
+{
+    double *Kc = calloc(M * M, sizeof *Kc), *row = calloc(M, sizeof *row);
+    memset(G, 0, M * M * sizeof *G);
+    for (size_t t = 0; t < n; t++) {
+        const size_t m = t < M ? t : M;
+        for (size_t c = 0; c < m; c++) row[c] = bsl_smc_kernel(&x[t], &x[c], 1, width);
+        if (m > 0) cblas_dsyr(CblasColMajor, CblasUpper, (int)m, 1.0, row, 1, G, (int)M);
+        if (m < M) {
+            row[m] = 1.0;
+            for (size_t i = 0; i < m; i++) Kc[i + m * M] = Kc[m + i * M] = row[i];
+            Kc[m + m * M] = 1.0;
+            cblas_dgemv(CblasColMajor, CblasTrans, (int)(m + 1), (int)(m + 1), 1.0, Kc, (int)M, row, 1, 0.0,
+                        G + m * M, 1);
+        }
+    }
+    free(Kc);
+    free(row);
+}
+
+/* 300 points, 20 candidates: 4 full blocks of held-back rows and a part of
+ * one; the saved G (the rows still held applied to a copy) and the G the
+ * particles read must equal the per-point updates exactly. */
+static void check_cross_products(int threads)
+{
+    enum { NP = 300, M = 20 };
+    double x[NP], y[NP], G[M * M];
+    for (int i = 0; i < NP; i++) {
+        const double u = fmod(0.7548776662 * (i + 1) * 13.0, 1.0);
+        x[i] = -10 + 20 * u;
+        y[i] = (x[i] == 0 ? 1 : sin(x[i]) / x[i]) + 0.1 * sin(78.233 * (i + 1));
+    }
+    bsl_smc_options o = opts(BSL_SMC_KERNEL_MOVE, threads);
+    o.candidates = M;
+    o.particles = 16;
+    bsl_smc *s = NULL;
+    basel_error err;
+    CHECK(bsl_smc_create(&s, 1, &o, &err) == BASEL_OK && feed(s, x, y, 0, NP) == 0, "cross products: feed");
+    if (!s) return;
+    reference_gram(x, NP, M, o.width, G);
+    json_t *j = bsl_smc_to_json(s);
+    const json_t *g = json_object_get(json_object_get(j, "cache"), "G");
+    size_t differ = 0, at = 0;
+    for (size_t c = 0; c < M; c++)
+        for (size_t i = 0; i <= c; i++, at++) differ += json_real_value(json_array_get(g, at)) != G[i + c * M];
+    CHECK(json_array_size(g) == M * (M + 1) / 2 && differ == 0,
+          "cross products (%d threads): %zu of %d saved entries differ from one rank-one update per point", threads,
+          differ, M * (M + 1) / 2);
+    char *before = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+    size_t read_differ = 0; /* the particles' reads bring the columns up to date in place */
+    for (size_t c = 0; c < M; c++)
+        for (size_t i = 0; i < M; i++) read_differ += bsl_smc_gram(&s->cache, i, c) != G[BSL_MIN(i, c) + BSL_MAX(i, c) * M];
+    char *after = dump(s);
+    CHECK(read_differ == 0, "cross products (%d threads): %zu of %d entries read differ", threads, read_differ, M * M);
+    CHECK(before && after && strcmp(before, after) == 0, "cross products (%d threads): reading them changed the saved system",
+          threads);
+    free(before);
+    free(after);
+    json_decref(j);
+    bsl_smc_free(s);
+}
+
 int main(void)
 {
     double x[N_PTS], y[N_PTS];
@@ -153,6 +224,8 @@ int main(void)
         free(half);
         free(resumed);
     }
+    check_cross_products(1);
+    check_cross_products(2);
     /* bad input points and options are refused */
     bsl_smc_options o = opts(0, 1);
     bsl_smc *s = NULL;

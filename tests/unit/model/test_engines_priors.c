@@ -199,7 +199,7 @@ int main(void)
         CHECK(bsl_mprior_parse(&pb.mprior, "poisson:mean=2", M, &err) == BASEL_OK, "model prior");
         pb.kmax = pb.mprior.kmax = M;
         double pip[M], size[M + 1];
-        if (pb.prior.sample_nuisance && pb.prior.kind == BSL_COEF_G) {
+        if (pb.prior.sample_nuisance && strcmp(pb.prior.type->name, "g") == 0) {
             exact_sampled_g(&pb, pip, size);
         } else if (pb.prior.sample_nuisance) {
             pb.prior.sigma2 = 1.0; /* the chains' start */

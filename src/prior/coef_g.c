@@ -179,6 +179,7 @@ const bsl_coef_prior_type bsl_coef_g = {
     .examples = g_examples,
     .fixed_hint = "g:g=.. (without a, b)",
     .tau_fixed = 1,
+    .scale_free = 1, /* 1 - R^2 only (paper 004 eq. 9) */
     .parse = g_parse,
     .tau = bsl_coef_tau_zero,
     .log_ml = g_log_ml,

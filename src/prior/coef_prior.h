@@ -100,6 +100,8 @@ struct bsl_coef_prior_type {
     int sigma2_given;      /* sigma^2 is a parameter of the state: beta | y, A is
                               N(A_tau^{-1} b, sigma^2 A_tau^{-1}) (bsl_model_coef_draw) */
     int criterion;         /* a flat prior calibrated by a penalty (anneal's criteria) */
+    int scale_free;        /* the posterior does not depend on the units of the targets
+                              (nor of linear atoms): FIT.md "Extreme values" */
 
     /* "NAME[:key=value...]" after the name: fills p's fields (p->type is set). */
     int (*parse)(bsl_coef_prior *p, bsl_spec *s, size_t n, size_t c, basel_error *err);

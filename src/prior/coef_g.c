@@ -1,7 +1,8 @@
 /* coef_g.c: Zellner's g-prior (model.h has its marginal): g fixed, or g ~
  * IG(a, b) sampled with the atoms (the hierarchical g of papers 002, 003,
  * their delta^2), one g for all outputs or one per output (rbf); sigma^2
- * Jeffreys, or IG(a0, b0) (a0, b0 > 0: rbf). tau = 0. */
+ * Jeffreys, or IG(a0, b0) (a0, b0 > 0: rbf). tau = 0. And uip, the g-prior
+ * with g = n (bottom). */
 #include "coef_prior.h"
 
 #include <gsl/gsl_randist.h>
@@ -192,6 +193,40 @@ const bsl_coef_prior_type bsl_coef_g = {
     .nuisance_set = g_nuisance_set,
     .nuisance_draw = g_draw,
     .nuisance_fix = g_fix,
+    .nuisance_ok = g_ok,
+    .to_json = bsl_coef_numbers_json,
+    .from_json = g_read,
+};
+
+/* ---- uip: the unit-information prior, the g-prior with g = n (BAS's
+ * prior = "g-prior" at its default alpha = n; Kass and Wasserman 1995): a
+ * prior whose information on beta is one observation's. It is the g entry
+ * with g fixed at n, so it keeps every part of g but the parser. */
+static int uip_parse(bsl_coef_prior *p, bsl_spec *s, size_t n, size_t c, basel_error *err)
+{
+    p->g = (double)n;
+    return BASEL_OK;
+}
+
+static const char *const uip_examples[] = {"uip", NULL};
+
+const bsl_coef_prior_type bsl_coef_uip = {
+    .name = "uip",
+    .id = 8,
+    .model = BSL_COEF_MODEL_GAUSS,
+    .keys = "",
+    .examples = uip_examples,
+    .fixed_hint = "uip",
+    .tau_fixed = 1,
+    .scale_free = 1,
+    .parse = uip_parse,
+    .tau = bsl_coef_tau_zero,
+    .log_ml = g_log_ml,
+    .screen = g_screen,
+    .shrink = g_shrink,
+    .post_df = g_df,
+    .post_scale2 = g_scale2,
+    .sigma2_mean = g_sigma2,
     .nuisance_ok = g_ok,
     .to_json = bsl_coef_numbers_json,
     .from_json = g_read,

@@ -7,7 +7,7 @@
 #include <string.h>
 
 const bsl_coef_prior_type *const bsl_coef_prior_types[] = {
-    &bsl_coef_g, &bsl_coef_ridge, &bsl_coef_hier, &bsl_coef_aic, &bsl_coef_bic, &bsl_coef_mdl, NULL,
+    &bsl_coef_g, &bsl_coef_ridge, &bsl_coef_hier, &bsl_coef_aic, &bsl_coef_bic, &bsl_coef_mdl, &bsl_coef_uip, NULL,
 };
 
 const bsl_coef_prior_type *bsl_coef_prior_type_find(const char *name)

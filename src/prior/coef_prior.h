@@ -148,7 +148,7 @@ struct bsl_coef_prior_type {
 /* The priors --prior names (the collapsed Gaussian models'), NULL-terminated. */
 extern const bsl_coef_prior_type *const bsl_coef_prior_types[];
 extern const bsl_coef_prior_type bsl_coef_g, bsl_coef_ridge, bsl_coef_hier, bsl_coef_aic, bsl_coef_bic,
-    bsl_coef_mdl;
+    bsl_coef_mdl, bsl_coef_uip;
 /* not --prior names of the Gaussian models: ssvs_model.c and glm.c parse them */
 extern const bsl_coef_prior_type bsl_coef_ssvs, bsl_coef_normal;
 

@@ -25,6 +25,9 @@ CASES = [  # data, reference, BAS prior, basel --prior
     ("uscrime_log.csv", "bas_uscrime.json", "AIC", "aic"),
     ("uscrime_log.csv", "bas_uscrime.json", "g-prior", "g"),
     ("lin_p15_n200.csv", "bas_lin_p15_n200.json", "g-prior", "g:g=200"),
+    # the unit-information prior is BAS's g-prior at its default alpha = n
+    ("uscrime_log.csv", "bas_uscrime.json", "g-prior", "uip"),
+    ("lin_p15_n200.csv", "bas_lin_p15_n200.json", "g-prior", "uip"),
 ]
 
 

@@ -134,7 +134,7 @@ int main(int argc, char **argv)
     printf("robot arm: %zu train / %zu test rows, cubic RBFs + linear term, 4 chains\n\n", n, nt);
     printf("%-34s %10s %6s %8s %10s %8s\n", "method", "test MSE", "k", "95% cov", "moves/s", "fit s");
 
-    const int crit[2] = {5 /* mdl */, 3 /* aic */};
+    const bsl_coef_prior_type *const crit[2] = {&bsl_coef_mdl, &bsl_coef_aic};
     const char *crit_name[2] = {"MDL", "AIC"};
     for (int c = 0; c < 2; c++) {
         bsl_rbf_options o;

@@ -208,8 +208,15 @@ static double radial(bsl_basis_kind kind, double r2, double width)
     case BSL_BASIS_GAUSS: return exp(-r2 / (2 * width * width));
     case BSL_BASIS_CUBIC: return r2 * sqrt(r2);
     case BSL_BASIS_TPS: return r2 > 0 ? 0.5 * r2 * log(r2) : 0.0; /* r^2 log r */
-    default: return sqrt(r2);                                      /* lin-rbf */
+    case BSL_BASIS_LINRBF: break;
+    case BSL_BASIS_LINEAR: /* not radial: never asked */
+    case BSL_BASIS_LEGENDRE:
+    case BSL_BASIS_CHEBYSHEV:
+    case BSL_BASIS_SINE:
+    case BSL_BASIS_COSINE:
+    case BSL_BASIS_POLY: break;
     }
+    return sqrt(r2); /* lin-rbf */
 }
 
 /* Degree-j member of a 1-D family at x rescaled from [lo, hi]. Legendre and
@@ -222,7 +229,13 @@ static double family(const bsl_dict *dict, size_t j, double x)
     case BSL_BASIS_SINE: return sin((double)j * M_PI * u);
     case BSL_BASIS_COSINE: return cos((double)j * M_PI * u);
     case BSL_BASIS_POLY: return pow(t, (double)j);
-    default: break;
+    case BSL_BASIS_LEGENDRE:
+    case BSL_BASIS_CHEBYSHEV: break; /* the recurrences below */
+    case BSL_BASIS_LINEAR: /* not a 1-D family: never asked */
+    case BSL_BASIS_GAUSS:
+    case BSL_BASIS_CUBIC:
+    case BSL_BASIS_TPS:
+    case BSL_BASIS_LINRBF: break;
     }
     double p0 = 1, p1 = t;
     for (size_t i = 1; i < j; i++) {

@@ -41,7 +41,7 @@ static const bsl_option_def catalogue[] = {
      "widths puts a kernel at every training point at each width; r=auto (the default) is the grid {1/4, 1/2, 1, 2} "
      "x the median pairwise distance of the inputs"},
     {"prior", BSL_OPT_TEXT, 0, 0, NULL,
-     "coefficient prior: g[:g=G] (g = n by default) | ridge[:lambda=L,sigma2=S] | hier[:delta2=D] | aic | bic | "
+     "coefficient prior: g[:g=G] (g = n by default) | uip (unit information: g = n) | ridge[:lambda=L,sigma2=S] | hier[:delta2=D] | aic | bic | "
      "mdl | ssvs[:tau=..,c=..,p=..]; with --family binomial, multinomial or poisson only normal[:sd=S,intercept-sd=S0], its default "
      "normal:sd=1,intercept-sd=10 (beta_j ~ N(0, S^2) on the standardised inputs, the intercept N(0, S0^2))"},
     {"family", BSL_OPT_CHOICE, 0, 0, "gaussian|binomial|multinomial|poisson",

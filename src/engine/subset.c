@@ -47,7 +47,7 @@ static json_t *model_predictor(const bsl_vs_problem *pb, const size_t *atoms, si
             for (size_t i = 0; i < M->k; i++) g -= beta[i * c + t] * D->gB[M->active[i] * q + l];
             gam[l * c + t] = g;
         }
-    const double shrink = pb->prior.kind == BSL_COEF_G ? pb->prior.g / (1 + pb->prior.g) : 1.0;
+    const double shrink = pb->prior.type->shrink(&pb->prior, pb->prior.g);
     json_t *V = json_array(), *s2 = json_array();
     for (size_t j = 0; j < M->k; j++)
         for (size_t i = 0; i < M->k; i++)
@@ -727,10 +727,8 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
         coef_spec = bsl_params_get(st, "prior");
         pb.prior_spec = coef_spec;
     } else if ((rc = bsl_coef_prior_parse(&pb.prior, own_prior ? "g" : coef_spec, P->n, P->c, err))) goto out;
-    if (pb.prior.kind == BSL_COEF_RIDGE && pb.prior.sample_nuisance) {
-        const double N = (double)(D->n - D->q);
-        pb.prior.sigma2 = D->yy[0] / N / 4; /* start: a quarter of var(y) */
-    }
+    if (bsl_coef_sampled(&pb.prior) && pb.prior.type->nuisance_start) /* start: output 0's (ridge: a quarter of var(y)) */
+        pb.prior.type->nuisance_start(&pb.prior, D->yy, 1, (double)(D->n - D->q));
     if (gstart && (rc = bsl_design_group_view(&V, D, gstart, P->ngroups, err))) goto out;
     /* the engine runs on pg: the groups as atoms, the model prior and kmax
      * over groups; pb is the columns' problem the summaries refit with */
@@ -796,12 +794,8 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     }
     if (glm && pb.model->draw_nuisance) /* scores given the latent variables: no model's log posterior */
         for (size_t i = 0; i < vr->models.n; i++) vr->models.items[i].log_post = NAN;
-    if (pb.prior.sample_nuisance && pb.prior.kind == BSL_COEF_RIDGE) { /* predict with the posterior means */
-        pb.prior.sigma2 = vr->sigma2_mean;
-        pb.prior.lambda = vr->lambda_mean;
-    } else if (pb.prior.sample_nuisance && pb.prior.kind == BSL_COEF_G && vr->g_mean > 0) {
-        pb.prior.g = vr->g_mean;
-    }
+    if (bsl_coef_sampled(&pb.prior)) /* predict with the posterior means */
+        pb.prior.type->nuisance_fix(&pb.prior, vr->nu_mean);
     res->prior = prior_json(&pg, coef_spec);
     if (V && !(vc = calloc(1, sizeof *vc))) {
         rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");

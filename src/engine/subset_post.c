@@ -93,7 +93,7 @@ int bsl_post_of(bsl_post *p, bsl_model *M, const size_t *atoms, size_t k, int ba
     const bsl_coef_prior *pr = &M->prior;
     const bsl_design *D = M->D;
     const size_t c = M->c, ld = M->kmax + 1;
-    const double s = pr->kind == BSL_COEF_G ? pr->g / (1 + pr->g) : 1.0;
+    const double s = pr->type->shrink(pr, pr->g);
     const double N = (double)(D->n - D->q), kk = (double)k;
     p->k = k;
     if (D->G) {
@@ -107,20 +107,10 @@ int bsl_post_of(bsl_post *p, bsl_model *M, const size_t *atoms, size_t k, int ba
             for (size_t i = 0; i < k; i++) p->V[i + j * k] = s * M->Ainv[i + j * ld];
         memcpy(p->quad, M->quad, c * sizeof *p->quad);
     }
-    switch (pr->kind) {
-    case BSL_COEF_G: p->df = 2 * pr->a0 + N; break;
-    case BSL_COEF_HIER: p->df = 2 * pr->a + N; break;
-    case BSL_COEF_RIDGE: p->df = INFINITY; break;
-    default: p->df = fmax(N - kk, 1); break;
-    }
+    p->df = pr->type->post_df(pr, N, kk);
     for (size_t o = 0; o < c; o++) {
         const double yy = D->yy[o], rss = fmax(yy - p->quad[o], 0.0);
-        switch (pr->kind) {
-        case BSL_COEF_G: p->scale2[o] = (pr->b0 + 0.5 * fmax(yy - s * p->quad[o], 0.0)) / (pr->a0 + 0.5 * N); break;
-        case BSL_COEF_HIER: p->scale2[o] = (pr->b + 0.5 * rss) / (pr->a + 0.5 * N); break;
-        case BSL_COEF_RIDGE: p->scale2[o] = pr->sigma2; break;
-        default: p->scale2[o] = rss / p->df; break;
-        }
+        p->scale2[o] = pr->type->post_scale2(pr, N, p->df, yy, p->quad[o], s);
         /* BAS's coef(): sd_M^2 = s RSS_M/(n-1-k) diag((X'X)^{-1}) */
         if (bas_sd) p->scale2[o] = rss / fmax(N - kk, 1);
     }
@@ -344,9 +334,7 @@ done:
 
 static json_t *prior_numbers(const bsl_coef_prior *p)
 {
-    return json_pack("{s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "kind", bsl_coef_kind_name(p->kind), "g", p->g,
-                     "a0", p->a0, "b0", p->b0, "sigma2", p->sigma2, "lambda", p->lambda, "delta2", p->delta2, "a",
-                     p->a, "b", p->b);
+    return p->type->to_json(p);
 }
 
 json_t *bsl_subset_posterior_block(const bsl_vs_problem *pb, const bsl_vs_result *vr, basel_error *err)

@@ -280,28 +280,9 @@ static double mixture_quantile(const double *w, const double *mu, const double *
 static int read_prior(const json_t *o, bsl_coef_prior *pr)
 {
     memset(pr, 0, sizeof *pr);
-    const char *kind = json_string_value(json_object_get(o, "kind"));
-    int found = 0;
-    for (int i = BSL_COEF_G; i <= BSL_COEF_MDL && kind; i++)
-        if (strcmp(kind, bsl_coef_kind_name((bsl_coef_kind)i)) == 0) {
-            pr->kind = (bsl_coef_kind)i;
-            found = 1;
-        }
-    pr->g = json_number_value(json_object_get(o, "g"));
-    pr->a0 = json_number_value(json_object_get(o, "a0"));
-    pr->b0 = json_number_value(json_object_get(o, "b0"));
-    pr->sigma2 = json_number_value(json_object_get(o, "sigma2"));
-    pr->lambda = json_number_value(json_object_get(o, "lambda"));
-    pr->delta2 = json_number_value(json_object_get(o, "delta2"));
-    pr->a = json_number_value(json_object_get(o, "a"));
-    pr->b = json_number_value(json_object_get(o, "b"));
-    if (!found) return -1;
-    switch (pr->kind) {
-    case BSL_COEF_G: return pr->g > 0 && isfinite(pr->g) && pr->a0 >= 0 && pr->b0 >= 0 ? 0 : -1;
-    case BSL_COEF_RIDGE: return pr->sigma2 > 0 && pr->lambda > 0 && isfinite(pr->sigma2 * pr->lambda) ? 0 : -1;
-    case BSL_COEF_HIER: return pr->delta2 > 0 && pr->a >= 0 && pr->b >= 0 && isfinite(pr->delta2) ? 0 : -1;
-    default: return 0;
-    }
+    pr->type = bsl_coef_prior_type_find(json_string_value(json_object_get(o, "kind")));
+    if (!pr->type) return -1;
+    return pr->type->from_json(pr, o);
 }
 
 /* The refitted models of a posterior block (subset_post.h): their atoms

@@ -1,6 +1,7 @@
 /* problem.c: targets, inputs and standardisation from a table (problem.h). */
 #include "problem.h"
 #include "../basis/basis.h"
+#include "../prior/coef_prior.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -398,20 +399,21 @@ static int standardize(bsl_problem *pb, const basel_data *data, const long *icol
 }
 
 /* Whether the run's posterior does not depend on the units of the targets
- * (nor of linear atoms): the engine says so for the coefficient priors g
- * (1 - R^2 only, paper 004 eq. 9), aic, bic and mdl (log RSS, a constant
- * shift); ridge's and hier's fixed sigma2, lambda or delta2, ssvs's tau and
- * the kernels' widths are in the data's units, so rescaling would change
- * the model. */
+ * (nor of linear atoms): the engine says so, and the coefficient prior's
+ * table entry (scale_free: g, aic, bic, mdl; not ridge's and hier's fixed
+ * sigma2, lambda or delta2, nor ssvs's tau, which are in the data's units,
+ * so rescaling would change the model). */
 static int is_scale_free(const bsl_engine_def *e, const bsl_params *settings)
 {
     const char *prior = bsl_params_get(settings, "prior");
     if (!e->scale_free || !prior) return 0;
+    char name[32];
     const size_t len = strcspn(prior, ":");
-    const char *const names[] = {"g", "aic", "bic", "mdl"};
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (strlen(names[i]) == len && strncmp(prior, names[i], len) == 0) return 1;
-    return 0;
+    if (len >= sizeof name) return 0;
+    memcpy(name, prior, len);
+    name[len] = 0;
+    const bsl_coef_prior_type *t = bsl_coef_prior_type_find(name);
+    return t && t->scale_free;
 }
 
 /* --standardize auto: yes for a gauss basis whose widths basel picks (no r,

@@ -71,7 +71,7 @@ int bsl_glm_prior_parse(bsl_coef_prior *p, const char *text, basel_error *err)
                         "--prior %s: a GLM (--family binomial, multinomial or poisson) takes --prior normal[:%s] (independent normal "
                         "coefficients on the standardised inputs)",
                         s.name, BSL_GLM_PRIOR_KEYS);
-    p->kind = BSL_COEF_NORMAL;
+    p->type = &bsl_coef_normal;
     rc = bsl_spec_double(&s, "sd", 1.0, 1e-6, 1e6, &p->sd, err);
     if (!rc) rc = bsl_spec_double(&s, "intercept-sd", 10.0, 1e-6, 1e6, &p->intercept_sd, err);
     return rc ? rc : bsl_spec_finish(&s, BSL_GLM_PRIOR_KEYS, err);
@@ -219,7 +219,7 @@ static int glm_create(void **st, const bsl_design *D, const bsl_coef_prior *prio
                       basel_error *err)
 {
     *st = NULL;
-    if (prior->kind != BSL_COEF_NORMAL) return bsl_fail(err, BASEL_EINVAL, "the logistic model needs --prior normal");
+    if (prior->type->model != BSL_COEF_MODEL_GLM) return bsl_fail(err, BASEL_EINVAL, "the logistic model needs --prior normal");
     if (prior->glm_family != BSL_GLM_BINOMIAL && prior->glm_family != BSL_GLM_MULTINOMIAL)
         return bsl_fail(err, BASEL_EINVAL, "the Polya-Gamma model is for --family binomial or multinomial only");
     if (D->q != 1 || !D->Y || D->c != 1)

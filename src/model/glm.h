@@ -53,7 +53,7 @@ enum { BSL_GLM_BINOMIAL = 0, BSL_GLM_POISSON = 1, BSL_GLM_MULTINOMIAL = 2 /* glm
 #define BSL_GLM_PRIOR_KEYS "sd, intercept-sd"
 #define BSL_GLM_DEFAULT_PRIOR "normal:sd=1,intercept-sd=10"
 
-/* Parse "normal[:sd=S,intercept-sd=S0]" into p (kind BSL_COEF_NORMAL). */
+/* Parse "normal[:sd=S,intercept-sd=S0]" into p (type bsl_coef_normal). */
 int bsl_glm_prior_parse(bsl_coef_prior *p, const char *spec, basel_error *err);
 
 /* The 0/1 (binomial) or count (Poisson) targets of a design (n), rounded

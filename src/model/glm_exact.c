@@ -335,7 +335,7 @@ static int exact_create(void **st, const bsl_design *D, const bsl_coef_prior *pr
                         basel_error *err)
 {
     *st = NULL;
-    if (prior->kind != BSL_COEF_NORMAL) return bsl_fail(err, BASEL_EINVAL, "the logistic model needs --prior normal");
+    if (prior->type->model != BSL_COEF_MODEL_GLM) return bsl_fail(err, BASEL_EINVAL, "the logistic model needs --prior normal");
     if (D->q != 1 || !D->Y || D->c != 1)
         return bsl_fail(err, BASEL_EINVAL, "the logistic model takes one 0/1 target and the intercept only");
     if (kmax > 60) return bsl_fail(err, BASEL_ERANGE, "the exact logistic marginal is for at most 60 atoms per subset");

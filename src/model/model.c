@@ -64,7 +64,7 @@ static double score_of(bsl_model *M, size_t k, double logdet, const double *quad
  * (the g-prior, the penalised criteria) skip a logarithm per score. */
 static int reads_logdet(const bsl_model *M)
 {
-    return M->prior.kind == BSL_COEF_RIDGE || M->prior.kind == BSL_COEF_HIER;
+    return M->prior.type->reads_logdet;
 }
 
 static void update_score(bsl_model *M)
@@ -77,7 +77,7 @@ static void update_score(bsl_model *M)
     /* k logarithms: only the priors with tau > 0 read log|A| (the g-prior
      * and the penalised criteria do not; any change of prior refactorises
      * and comes back here) */
-    if (M->prior.kind == BSL_COEF_RIDGE || M->prior.kind == BSL_COEF_HIER)
+    if (M->prior.type->reads_logdet)
         M->logdet = bsl_chol_logdet(&M->chol);
     M->log_ml = score_of(M, M->k, M->logdet, M->quad);
 }
@@ -438,25 +438,16 @@ static void block_solve_upper(const bsl_model *M, double *U, const double *V, si
  * Gram rows (gram_rows.c: O(n m) per atom on first use instead of O(n k)
  * per atom at every call). Atoms from a source (or no memory for the
  * k x r blocks or the rows): try_add atom by atom. */
-/* The screen of add_scores (model.h): under the g-prior with one output
- * and no prior on sigma^2, the score of k + 1 atoms is
- *     S(qd) = const_k - (N / 2) log1p(g rss / yy),  rss = max(yy - qd, 0),
- * increasing in the new quadratic form qd alone, so with the best qd_b
- * (rss_b) known, S(qd) < S(qd_b) - within exactly when
- *     rss > yy / g * expm1(log1p(g rss_b / yy) + 2 within / N),
- * one logarithm for the whole pass instead of one per atom (they were a
- * third of an informed move at p = 20000). The bound is taken with within
- * + 1, so rounding never screens an atom that is within `within`. Returns
- * the smallest qd to score, or -INFINITY when the prior has no screen. */
+/* The screen of add_scores (model.h): with one output, a prior whose
+ * score of k + 1 atoms increases in the new quadratic form qd alone (the
+ * g-prior under Jeffreys' sigma^2: coef_g.c) scores only the atoms whose qd
+ * can come within `within` of the best qd_best. Returns the smallest qd to
+ * score, or -INFINITY when the prior has no screen. */
 static double screen_floor(const bsl_model *M, double within, double qd_best)
 {
     const bsl_coef_prior *p = &M->prior;
-    if (!(within < INFINITY) || M->c != 1 || p->kind != BSL_COEF_G || p->a0 > 0 || p->b0 > 0) return -INFINITY;
-    const double yy = M->D->yy[0], g = M->g_o[0], N = (double)(M->D->n - M->D->q);
-    if (!(yy > 0 && g > 0 && N > 0)) return -INFINITY;
-    const double rss_b = fmax(yy - qd_best, 0.0);
-    const double rss_max = yy / g * expm1(log1p(g * rss_b / yy) + 2 * (within + 1) / N);
-    return yy - rss_max;
+    if (!(within < INFINITY) || M->c != 1 || !p->type->screen) return -INFINITY;
+    return p->type->screen(p, M->D->yy[0], M->g_o[0], (double)(M->D->n - M->D->q), within, qd_best);
 }
 
 /* The scoring core of add_scores and candidate_scores: the r atoms J[a]
@@ -895,7 +886,7 @@ int bsl_model_refactor(bsl_model *M)
 int bsl_model_set_prior(bsl_model *M, const bsl_coef_prior *prior)
 {
     for (size_t o = 0; !prior->g_per_output && o < M->c; o++) M->g_o[o] = prior->g;
-    if (prior->kind == BSL_COEF_G && M->prior.kind == BSL_COEF_G) { /* tau = 0 either way */
+    if (prior->type == M->prior.type && prior->type->tau_fixed) { /* tau unchanged */
         M->prior = *prior;
         M->trial_j = -1;
         update_score(M);
@@ -912,7 +903,7 @@ void bsl_model_coef_mean(const bsl_model *M, double *beta)
     /* A_tau^{-1} b = L^{-T} z */
     double *t = M->work;
     for (size_t o = 0; o < c; o++) {
-        const double shrink = M->prior.kind == BSL_COEF_G ? M->g_o[o] / (1 + M->g_o[o]) : 1.0;
+        const double shrink = M->prior.type->shrink(&M->prior, M->g_o[o]);
         for (size_t i = 0; i < k; i++) t[i] = M->z[i * c + o];
         bsl_chol_solve_upper(&M->chol, t);
         for (size_t i = 0; i < k; i++) beta[i * c + o] = shrink * t[i];
@@ -921,27 +912,15 @@ void bsl_model_coef_mean(const bsl_model *M, double *beta)
 
 double bsl_model_sigma2(const bsl_model *M, size_t o)
 {
-    const double N = (double)(M->D->n - M->D->q), rss = fmax(M->D->yy[o] - M->quad[o], 0.0);
-    switch (M->prior.kind) {
-    case BSL_COEF_RIDGE: return M->prior.sigma2;
-    case BSL_COEF_G: {
-        /* E[sigma^2 | y, M] under Jeffreys: (yy (1 - g/(1+g) R^2)) / (N - 2);
-         * under IG(a0, b0): (b0 + ss/2) / (a0 + N/2 - 1) */
-        const double g = M->g_o[o], ss = M->D->yy[o] - g / (1 + g) * M->quad[o];
-        if (M->prior.a0 > 0 || M->prior.b0 > 0)
-            return (M->prior.b0 + 0.5 * ss) / fmax(M->prior.a0 + 0.5 * N - 1, 0.5);
-        return ss / fmax(N - 2, 1);
-    }
-    case BSL_COEF_HIER: return (M->prior.b + 0.5 * rss) / fmax(M->prior.a + 0.5 * N - 1, 0.5);
-    default: return rss / fmax(N - (double)M->k, 1);
-    }
+    const double N = (double)(M->D->n - M->D->q);
+    return M->prior.type->sigma2_mean(&M->prior, N, M->k, M->D->yy[o], M->quad[o], M->g_o[o]);
 }
 
 /* beta_o = A_tau^{-1} b_o + sigma L^{-T} xi_o = L^{-T}(z_o + sigma xi_o):
  * mean A_tau^{-1} b_o, covariance sigma^2 A_tau^{-1} (L L' = A_tau). */
 int bsl_model_coef_draw(const bsl_model *M, double *beta)
 {
-    if (M->prior.kind != BSL_COEF_RIDGE) return BASEL_EINVAL;
+    if (!M->prior.type->sigma2_given) return BASEL_EINVAL;
     const size_t k = M->k, c = M->c;
     const double sigma = sqrt(M->prior.sigma2);
     double *t = M->work;
@@ -1025,12 +1004,7 @@ int bsl_model_state_load(bsl_model *M, const size_t *active, size_t k, const dou
     if (!(cnt[0] >= 0 && cnt[0] < BSL_REFACTOR_EVERY && cnt[0] == floor(cnt[0]) && cnt[1] >= 0 &&
           (stale || cnt[1] < 1e15) && cnt[1] == floor(cnt[1])))
         return BASEL_EINVAL;
-    /* lambda may be 0: its Gibbs draw at k = 0, Gamma(c, d) with c = 1e-3
-     * (paper 004 eq. 17), underflows to 0 about half the time, and a
-     * checkpoint of that state must load (it did not: restarts failed) */
-    if (M->prior.kind == BSL_COEF_RIDGE && !(sc[0] > 0 && sc[1] >= 0 && isfinite(sc[1]))) return BASEL_EINVAL;
-    for (size_t o = 0; M->prior.kind == BSL_COEF_G && o < c; o++)
-        if (!(sc[2 + o] > 0)) return BASEL_EINVAL;
+    if (!M->prior.type->nuisance_ok(&M->prior, sc, c)) return BASEL_EINVAL;
     for (size_t i = 0; i < k; i++) /* the factor's diagonal: at offset sum of column lengths */
         if (!(in[i * k - i * (i - 1) / 2] > 0)) return BASEL_EINVAL;
     bsl_model_clear(M);

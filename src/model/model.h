@@ -6,8 +6,9 @@
  * Engines see a model only through bsl_model_ops (bottom of this file): a
  * const table of functions plus opaque state, in the style of GSL's
  * gsl_rng_type. The Gaussian implementation (bsl_model below, the table
- * bsl_model_gauss) covers every coefficient prior of bsl_coef_prior, so a
- * prior added there reaches every engine that runs on the table.
+ * bsl_model_gauss) covers every coefficient prior of the table
+ * bsl_coef_prior_types (prior/coef_prior.h), so a prior added there reaches
+ * every engine that runs on the table.
  *
  * Every prior here makes the marginal likelihood of an active set A (k atoms,
  * coefficients integrated out) a function of three quantities of the
@@ -48,6 +49,7 @@
 #define BSL_MODEL_H
 
 #include "../linalg/linalg.h"
+#include "../prior/coef_prior.h"
 #include "design.h"
 #include "gram_rows.h"
 
@@ -113,27 +115,6 @@
  * common case, never pay. */
 #define BSL_INV_VIF 1e4
 
-typedef enum bsl_coef_kind {
-    BSL_COEF_G = 0,
-    BSL_COEF_RIDGE = 1,
-    BSL_COEF_HIER = 2,
-    BSL_COEF_AIC = 3,
-    BSL_COEF_BIC = 4,
-    BSL_COEF_MDL = 5,
-    BSL_COEF_SSVS = 6, /* spike and slab (ssvs_model.c): not a Gaussian-table prior */
-    BSL_COEF_NORMAL = 7 /* the GLMs' independent normal prior (glm.h): not a Gaussian-table prior */
-} bsl_coef_kind;
-
-/* The spike-and-slab prior of paper 001 (ssvs_model.c, engine/ssvs/ssvs.h
- * explains the keys). */
-#define BSL_SSVS_KEYS "tau, tau2, c, p, a, b, scaled, collapsed"
-
-typedef struct bsl_ssvs_prior {
-    double tau, tau2, c, p; /* p < 0: use the model prior */
-    double a, b;
-    int scaled, collapsed;
-} bsl_ssvs_prior;
-
 /* Parse "ssvs[:key=value,...]"; unknown keys are errors listing the keys. */
 int bsl_ssvs_parse(bsl_ssvs_prior *sp, const char *spec, basel_error *err);
 /* Spike variances v0 (m) for the design: tau times the full least-squares
@@ -142,59 +123,10 @@ int bsl_ssvs_parse(bsl_ssvs_prior *sp, const char *spec, basel_error *err);
  * the marginal fallback. BASEL_ENOMEM. */
 int bsl_ssvs_spike(const bsl_ssvs_prior *sp, const bsl_design *D, double *v0, int *from_ols);
 
-typedef struct bsl_coef_prior {
-    bsl_coef_kind kind;
-    double g;             /* g (current value when sampled) */
-    double a0, b0;        /* g: IG(a0, b0) on sigma^2; 0, 0 = Jeffreys (BAS's marginal) */
-    double sigma2;        /* ridge: noise variance (current value when sampled) */
-    double lambda;        /* ridge: coefficient precision (current value when sampled) */
-    int sample_nuisance;  /* ridge: 1 = sigma2 and lambda get Gibbs updates; g: 1 = g does */
-    int g_per_output;     /* g: 1 = one g per output (rbf's delta_o^2), each with its own
-                             Gibbs update; the model holds them (bsl_model g_o) */
-    double a, b;          /* ridge: Gamma(a, b) on 1/sigma2; hier: IG(a, b) on sigma2;
-                             g: IG(a, b) on g when sampled */
-    double c, d;          /* ridge: Gamma(c, d) on lambda (paper 004 eq. 16) */
-    double delta2;        /* hier */
-    double penalty;       /* aic/bic/mdl: C per atom (c or c log(n)/2) */
-    bsl_ssvs_prior ssvs;  /* ssvs */
-    /* normal (the GLMs, glm.h): beta_j ~ N(0, sd^2) for every atom, the
-     * intercept N(0, intercept_sd^2); is_draws: importance-sampling draws
-     * per subset of the exact marginal likelihood (bsl_model_glm_exact) */
-    double sd, intercept_sd;
-    int glm_family;       /* glm.h: BSL_GLM_BINOMIAL, BSL_GLM_POISSON or BSL_GLM_MULTINOMIAL */
-    size_t glm_class;     /* multinomial (glm_multi.h): the class c whose indicator 1[y = c]
-                             a bsl_model_glm scores (targets: class numbers 0 .. C - 1) */
-    size_t is_draws;
-    unsigned long is_seed;
-} bsl_coef_prior;
-
-#define BSL_PRIOR_NAMES "g, ridge, hier, aic, bic, mdl"
-
-/* Parse --prior for n rows, c outputs, q always-in columns. "" means the
- * default, g:g=n. */
-int bsl_coef_prior_parse(bsl_coef_prior *p, const char *spec, size_t n, size_t c,
-                         basel_error *err);
-const char *bsl_coef_kind_name(bsl_coef_kind kind);
-/* The spike-and-slab prior (kind BSL_COEF_SSVS) from "ssvs[:key=value,...]":
+/* The spike-and-slab prior (type bsl_coef_ssvs) from "ssvs[:key=value,...]":
  * the table entry bsl_model_ssvs. Not one of --prior's names (yet): the
  * ssvs engine reads its own --prior. */
 int bsl_coef_prior_ssvs(bsl_coef_prior *p, const char *spec, basel_error *err);
-/* tau of A_tau for the prior's current settings. */
-double bsl_coef_tau(const bsl_coef_prior *p);
-
-/* The log marginal likelihood (or score) from the three quantities above.
- * Shared by the incremental path and the dense tests. */
-double bsl_log_ml_formula(const bsl_coef_prior *p, size_t n, size_t q, size_t c, size_t k,
-                          double logdet, const double *quad, const double *yy);
-/* The same with output o's g from g[o] (g-prior; g == NULL: p->g). */
-double bsl_log_ml_formula_g(const bsl_coef_prior *p, size_t n, size_t q, size_t c, size_t k,
-                            double logdet, const double *quad, const double *yy, const double *g);
-/* The same with log1p(g[o]) given in lg[o] (NULL: computed here): a model
- * keeps it (bsl_model lg_o), since g changes at most once a sweep while the
- * samplers score several sets a move; the same bits either way. */
-double bsl_log_ml_formula_lg(const bsl_coef_prior *p, size_t n, size_t q, size_t c, size_t k,
-                             double logdet, const double *quad, const double *yy, const double *g,
-                             const double *lg);
 
 /* Atoms supplied by the caller (free RBF centres, streamed kernels are not
  * dictionary atoms): atoms are the caller's ids 0..m-1, given either
@@ -464,7 +396,7 @@ typedef struct bsl_model_ops {
 
 /* The collapsed Gaussian models of this file: every bsl_coef_prior but ssvs. */
 extern const bsl_model_ops bsl_model_gauss;
-/* The spike-and-slab model (ssvs_model.c): prior kind BSL_COEF_SSVS. */
+/* The spike-and-slab model (ssvs_model.c): prior type bsl_coef_ssvs. */
 extern const bsl_model_ops bsl_model_ssvs;
 
 /* Atoms that are blocks of columns, all in or all out (group.c): on a

@@ -33,7 +33,7 @@ int bsl_cmodel_create_source(bsl_cmodel **out, const bsl_design *D, const bsl_at
                              const bsl_coef_prior *prior, size_t kmax, basel_error *err)
 {
     *out = NULL;
-    if (prior->kind == BSL_COEF_SSVS)
+    if (prior->type->model == BSL_COEF_MODEL_SSVS)
         return bsl_fail(err, BASEL_EINVAL, "the spike-and-slab model takes no atom source");
     bsl_cmodel *M = calloc(1, sizeof *M);
     if (!M) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
@@ -186,134 +186,33 @@ int bsl_cmodel_state_load(bsl_cmodel *M, const size_t *active, size_t k, const d
 
 const bsl_model_ops *bsl_model_ops_for(const bsl_coef_prior *prior)
 {
-    return prior->kind == BSL_COEF_SSVS ? &bsl_model_ssvs : &bsl_model_gauss;
+    return prior->type->model == BSL_COEF_MODEL_SSVS ? &bsl_model_ssvs : &bsl_model_gauss;
 }
 
 /* ------------------------------------------------- the Gaussian entry */
 
-static int sampled(const bsl_model *M)
-{
-    return (M->prior.kind == BSL_COEF_RIDGE || M->prior.kind == BSL_COEF_G) && M->prior.sample_nuisance;
-}
+static int sampled(const bsl_model *M) { return bsl_coef_sampled(&M->prior); }
 
-/* g ~ IG(a, b) (papers 002, 003 call it delta^2): with s = g / (1 + g),
- * given the active set, (beta, sigma_o^2) | g, y is sigma_o^2 ~ IG(a0 + N/2,
- * b0 + (yy_o - s quad_o)/2) (a0 = b0 = 0: Jeffreys) and w_o = L'beta_o ~ N(s z_o, sigma_o^2
- * s I) (beta_o ~ N(s betahat_o, sigma_o^2 s (B'B)^{-1}), L L' = B'B), and
- * then g | beta, sigma^2 ~ IG(a + k c/2, b + sum_o |w_o|^2 / (2 sigma_o^2))
- * (beta_o ~ N(0, g sigma_o^2 (B'B)^{-1}), beta_o'B'B beta_o = |w_o|^2): a
- * blocked Gibbs step that leaves p(g | gamma, y) invariant. tau = 0 does not
- * depend on g: no refactorisation, only the score. */
-static int draw_g_per_output(bsl_model *M, gsl_rng *r);
-
-static int draw_g(bsl_model *M, gsl_rng *r)
-{
-    if (M->prior.g_per_output) return draw_g_per_output(M, r);
-    const size_t k = M->k, c = M->c;
-    const double N = (double)(M->D->n - M->D->q), g = M->prior.g, s = g / (1 + g);
-    const double a0 = M->prior.a0, b0 = M->prior.b0; /* 0, 0: Jeffreys */
-    double ww = 0;
-    for (size_t o = 0; o < c; o++) {
-        const double rss = fmax(M->D->yy[o] - s * M->quad[o], 1e-300);
-        const double sigma2 = 1.0 / gsl_ran_gamma(r, a0 + 0.5 * N, 1.0 / (b0 + 0.5 * rss));
-        const double sd = sqrt(sigma2 * s);
-        double w2 = 0;
-        for (size_t i = 0; i < k; i++) {
-            const double wi = s * M->z[i * c + o] + sd * gsl_ran_ugaussian(r);
-            w2 += wi * wi;
-        }
-        ww += w2 / sigma2;
-    }
-    bsl_coef_prior pr = M->prior;
-    pr.g = 1.0 / gsl_ran_gamma(r, pr.a + 0.5 * (double)(k * c), 1.0 / (pr.b + 0.5 * ww));
-    return bsl_model_set_prior(M, &pr);
-}
-
-/* The same with one g per output (rbf's delta_o^2): output by output,
- * sigma_o^2, w_o, then g_o ~ IG(a + k/2, b + |w_o|^2 / (2 sigma_o^2)), the
- * draws in the order of c one-output models drawn one after the other. */
-static int draw_g_per_output(bsl_model *M, gsl_rng *r)
-{
-    const size_t k = M->k, c = M->c;
-    const double N = (double)(M->D->n - M->D->q), a0 = M->prior.a0, b0 = M->prior.b0;
-    for (size_t o = 0; o < c; o++) {
-        const double g = M->g_o[o], s = g / (1 + g);
-        const double rss = fmax(M->D->yy[o] - s * M->quad[o], 1e-300);
-        const double sigma2 = 1.0 / gsl_ran_gamma(r, a0 + 0.5 * N, 1.0 / (b0 + 0.5 * rss));
-        const double sd = sqrt(sigma2 * s);
-        double w2 = 0;
-        for (size_t i = 0; i < k; i++) {
-            const double wi = s * M->z[i * c + o] + sd * gsl_ran_ugaussian(r);
-            w2 += wi * wi;
-        }
-        const double ww = w2 / sigma2;
-        M->g_o[o] = 1.0 / gsl_ran_gamma(r, M->prior.a + 0.5 * (double)k, 1.0 / (M->prior.b + 0.5 * ww));
-    }
-    M->prior.g = M->g_o[0];
-    return bsl_model_set_prior(M, &M->prior);
-}
-
-/* Ridge nuisance: beta | ... (paper 004 eq. 19), then lambda (eq. 17) and
- * 1/sigma^2 (eq. 18; shape a + N c/2, and c + k c/2 for lambda: the OCR's
- * "k_v + 1" counts an intercept that here has a flat prior and is projected
- * out). With L L' = A_tau and z = L^{-1} b, beta = L^{-T}(z + sigma xi) has
- * mean A_tau^{-1} b and covariance sigma^2 A_tau^{-1}; and beta' G_A beta =
- * |z + sigma xi|^2 - tau |beta|^2 gives the RSS without touching the n rows.
- * Given beta, lambda and sigma^2 are independent, so their order is free.
- * Then the factor is rebuilt for the new tau = sigma^2 lambda. */
+/* The prior's Gibbs step of its nuisance parameters given the active set
+ * (coef_g.c: g; coef_ridge.c: sigma^2 and lambda), then the rescore (and,
+ * when tau moved, the refactorisation) of bsl_model_set_prior. */
 static int gauss_draw_nuisance(void *st, gsl_rng *r)
 {
     bsl_model *M = st;
     if (!sampled(M)) return BASEL_OK;
-    if (M->prior.kind == BSL_COEF_G) return draw_g(M, r);
-    const size_t k = M->k, c = M->c;
+    const bsl_coef_suff s = {.k = M->k, .c = M->c, .N = (double)(M->D->n - M->D->q), .tau = M->tau,
+                             .yy = M->D->yy, .quad = M->quad, .z = M->z, .bA = M->bA, .chol = &M->chol,
+                             .work = M->work};
     bsl_coef_prior pr = M->prior;
-    const double N = (double)(M->D->n - M->D->q), sigma = sqrt(pr.sigma2);
-    double sum_b2 = 0, rss = 0;
-    double *t = M->work;
-    for (size_t o = 0; o < c; o++) {
-        double lb2 = 0, bb = 0, b2 = 0;
-        for (size_t i = 0; i < k; i++) {
-            t[i] = M->z[i * c + o] + sigma * gsl_ran_ugaussian(r);
-            lb2 += t[i] * t[i];
-        }
-        bsl_chol_solve_upper(&M->chol, t);
-        for (size_t i = 0; i < k; i++) {
-            bb += t[i] * M->bA[i * c + o];
-            b2 += t[i] * t[i];
-        }
-        const double bGb = lb2 - M->tau * b2;
-        rss += fmax(M->D->yy[o] - 2 * bb + bGb, 0.0);
-        sum_b2 += b2;
-    }
-    pr.lambda = gsl_ran_gamma(r, pr.c + 0.5 * (double)(k * c), 1.0 / (pr.d + 0.5 * sum_b2));
-    pr.sigma2 = 1.0 / gsl_ran_gamma(r, pr.a + 0.5 * N * (double)c, 1.0 / (pr.b + 0.5 * rss));
-    return bsl_model_set_prior(M, &pr);
+    const int rc = pr.type->nuisance_draw(&pr, M->g_o, &s, r);
+    return rc ? rc : bsl_model_set_prior(M, &pr);
 }
-
-static const char *const ridge_names[] = {"sigma2", "lambda"};
-static const char *const g_names[] = {"g"};
 
 static size_t gauss_nuisance(const void *st, double *vals, const char *const **names)
 {
     const bsl_model *M = st;
     if (!sampled(M)) return 0;
-    if (M->prior.kind == BSL_COEF_G && M->prior.g_per_output) { /* c values, unnamed */
-        if (vals) memcpy(vals, M->g_o, M->c * sizeof *vals);
-        if (names) *names = NULL;
-        return M->c;
-    }
-    if (M->prior.kind == BSL_COEF_G) {
-        if (vals) vals[0] = M->prior.g;
-        if (names) *names = g_names;
-        return 1;
-    }
-    if (vals) {
-        vals[0] = M->prior.sigma2;
-        vals[1] = M->prior.lambda;
-    }
-    if (names) *names = ridge_names;
-    return 2;
+    return M->prior.type->nuisance(&M->prior, M->g_o, M->c, vals, names);
 }
 
 static int gauss_set_nuisance(void *st, const double *vals)
@@ -321,22 +220,14 @@ static int gauss_set_nuisance(void *st, const double *vals)
     bsl_model *M = st;
     if (!sampled(M)) return BASEL_EINVAL;
     bsl_coef_prior pr = M->prior;
-    if (pr.kind == BSL_COEF_G && pr.g_per_output) {
-        memcpy(M->g_o, vals, M->c * sizeof *vals);
-        pr.g = vals[0];
-    } else if (pr.kind == BSL_COEF_G) {
-        pr.g = vals[0];
-    } else {
-        pr.sigma2 = vals[0];
-        pr.lambda = vals[1];
-    }
+    pr.type->nuisance_set(&pr, M->g_o, M->c, vals);
     return bsl_model_set_prior(M, &pr);
 }
 
 static int gauss_create(void **st, const bsl_design *D, const bsl_coef_prior *prior, size_t kmax,
                         basel_error *err)
 {
-    if (prior->kind == BSL_COEF_SSVS)
+    if (prior->type->model == BSL_COEF_MODEL_SSVS)
         return bsl_fail(err, BASEL_EINVAL, "the spike-and-slab prior is not a Gaussian collapsed model");
     return bsl_model_create((bsl_model **)st, D, prior, kmax, err);
 }
@@ -375,7 +266,7 @@ static int gauss_state_load(void *st, const size_t *active, size_t k, const doub
 static double gauss_post_ss(const void *st, size_t o)
 {
     const bsl_model *M = st;
-    const double s = M->prior.kind == BSL_COEF_G ? M->g_o[o] / (1 + M->g_o[o]) : 1.0;
+    const double s = M->prior.type->shrink(&M->prior, M->g_o[o]);
     return fmax(M->D->yy[o] - s * M->quad[o], 0.0);
 }
 
@@ -393,7 +284,7 @@ static void gauss_coef_cov(const void *st, double *V)
 {
     const bsl_model *M = st;
     const size_t k = M->k, ld = M->kmax + 1;
-    const double shrink = M->prior.kind == BSL_COEF_G ? M->prior.g / (1 + M->prior.g) : 1.0;
+    const double shrink = M->prior.type->shrink(&M->prior, M->prior.g);
     const int stale = M->since_inv_refresh == BSL_INV_STALE;
     if (stale) (void)bsl_inv_from_chol(&M->chol, V, k); /* from the factor, into V */
     for (size_t j = 0; j < k; j++)

@@ -115,7 +115,7 @@ int bsl_ssvs_spike(const bsl_ssvs_prior *sp, const bsl_design *D, double *v0, in
 int bsl_coef_prior_ssvs(bsl_coef_prior *p, const char *spec, basel_error *err)
 {
     memset(p, 0, sizeof *p);
-    p->kind = BSL_COEF_SSVS;
+    p->type = &bsl_coef_ssvs;
     return bsl_ssvs_parse(&p->ssvs, spec, err);
 }
 
@@ -187,7 +187,7 @@ static int ss_create(void **st, const bsl_design *D, const bsl_coef_prior *prior
                      basel_error *err)
 {
     *st = NULL;
-    if (prior->kind != BSL_COEF_SSVS) return bsl_fail(err, BASEL_EINVAL, "not a spike-and-slab prior");
+    if (prior->type->model != BSL_COEF_MODEL_SSVS) return bsl_fail(err, BASEL_EINVAL, "not a spike-and-slab prior");
     if (!D->G || D->c != 1)
         return bsl_fail(err, BASEL_EINVAL,
                         "the spike-and-slab model needs the dense Gram matrix of all %zu atoms (the "

@@ -35,7 +35,7 @@ int bsl_mprior_parse(bsl_mprior *mp, const char *text, size_t m, basel_error *er
         rc = bsl_spec_double(&s, "a", 1.0, 1e-6, 1e6, &mp->a, err);
         if (!rc) rc = bsl_spec_double(&s, "b", 1.0, 1e-6, 1e6, &mp->b, err);
         break;
-    default: break;
+    case BSL_MPRIOR_UNIFORM: break;
     }
     if (rc) return rc;
     return bsl_spec_finish(&s, accepted, err);
@@ -51,8 +51,9 @@ double bsl_mprior_log(const bsl_mprior *mp, size_t k)
     case BSL_MPRIOR_BERNOULLI: return kk * log(mp->p) + (mm - kk) * log1p(-mp->p);
     case BSL_MPRIOR_BETABIN:
         return gsl_sf_lnbeta(mp->a + kk, mp->b + mm - kk) - gsl_sf_lnbeta(mp->a, mp->b);
-    default: return 0.0;
+    case BSL_MPRIOR_UNIFORM: break;
     }
+    return 0.0;
 }
 
 void bsl_mprior_describe(const bsl_mprior *mp, char *buf, size_t len)
@@ -61,6 +62,6 @@ void bsl_mprior_describe(const bsl_mprior *mp, char *buf, size_t len)
     case BSL_MPRIOR_POISSON: snprintf(buf, len, "poisson:mean=%g", mp->mean); break;
     case BSL_MPRIOR_BERNOULLI: snprintf(buf, len, "bernoulli:p=%g", mp->p); break;
     case BSL_MPRIOR_BETABIN: snprintf(buf, len, "beta-binomial:a=%g,b=%g", mp->a, mp->b); break;
-    default: snprintf(buf, len, "uniform"); break;
+    case BSL_MPRIOR_UNIFORM: snprintf(buf, len, "uniform"); break;
     }
 }

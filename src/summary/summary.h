@@ -84,8 +84,8 @@ typedef struct bsl_vs_result {
     double *rhat_pip, *ess_pip, *ess_tail_pip; /* m each, NULL when not computed */
     double rhat_size, ess_size, ess_tail_size;
     size_t diag_draws;    /* recorded draws per chain behind R-hat and ESS */
-    double sigma2_mean, lambda_mean; /* ridge with sampled nuisance: posterior means */
-    double g_mean;        /* g-prior with g sampled: its posterior mean */
+    double nu_mean[2];    /* sampled nuisance parameters (the model's, in its order:
+                             ridge sigma2, lambda; g's g): posterior means */
     double seconds;
     double evaluations;   /* marginal-likelihood evaluations made */
     /* draws: one row per retained draw; chain, size, and the active atoms */

@@ -64,12 +64,12 @@ static const char *fuzz_spec_coef(const char *text, size_t c)
     basel_error err = {0};
     int rc = bsl_coef_prior_parse(&p, text, 100, c, &err);
     if (rc) return fuzz_spec_error_ok(rc, &err, "prior: bad status");
-    if ((int)p.kind < 0 || p.kind > BSL_COEF_MDL) return "prior: kind out of range";
+    if (!p.type || bsl_coef_prior_type_find(p.type->name) != p.type) return "prior: type not in the table";
     /* a realistic model: n = 100, q = 1, k = 3 */
     const double quad[2] = {41.7, 12.9}, yy[2] = {87.3, 55.1};
     (void)bsl_coef_tau(&p);
     (void)bsl_log_ml_formula(&p, 100, 1, c, 3, 2.385, quad, yy);
-    return bsl_coef_kind_name(p.kind) ? NULL : "prior: no name";
+    return NULL;
 }
 
 static const char *fuzz_spec_mprior(const char *text)

@@ -509,13 +509,10 @@ static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run
             return BASEL_ENOMEM;
         }
         res->evaluations += ch->events;
-        /* the model's nuisance parameters: (sigma2, lambda) for ridge, (g) for g */
-        if (bsl_cmodel_nuisance(ch->M, NULL, NULL) == 1) {
-            res->g_mean += ch->sigma2_sum / (double)kept_all;
-        } else {
-            res->sigma2_mean += ch->sigma2_sum / (double)kept_all;
-            res->lambda_mean += ch->lambda_sum / (double)kept_all;
-        }
+        /* the model's nuisance parameters, in its order (sigma2_sum: the
+         * first, lambda_sum: the second) */
+        res->nu_mean[0] += ch->sigma2_sum / (double)kept_all;
+        res->nu_mean[1] += ch->lambda_sum / (double)kept_all;
     }
     free(kept);
     for (size_t a = 0; a < m; a++) res->pip[a] /= total;

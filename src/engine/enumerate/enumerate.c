@@ -133,7 +133,7 @@ static int check_model(const bsl_vs_problem *pb, basel_error *err)
 int bsl_enumerate(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
                   basel_error *err)
 {
-    if (pb->prior.kind == BSL_COEF_NORMAL && pb->prior.glm_family == BSL_GLM_MULTINOMIAL)
+    if (pb->prior.glm_family == BSL_GLM_MULTINOMIAL) /* set only by the GLMs' normal prior */
         return bsl_enumerate_multi(pb, run, res, err); /* joint models of one subset per class */
     const size_t m = pb->D->m, c = pb->D->c;
     if (m > ENUM_MAX_M)
@@ -144,7 +144,7 @@ int bsl_enumerate(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *r
     if (pb->prior.sample_nuisance)
         return bsl_fail(err, BASEL_EINVAL,
                         "enumeration needs fixed hyperparameters: give --prior %s",
-                        pb->prior.kind == BSL_COEF_G ? "g:g=.. (without a, b)" : "ridge:lambda=..,sigma2=..");
+                        pb->prior.type->fixed_hint);
     clock_t t0 = clock();
     int rc = bsl_vs_result_init(res, m, c, pb->kmax, 1);
     if (rc) return bsl_fail(err, rc, "out of memory");

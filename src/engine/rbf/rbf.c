@@ -25,7 +25,7 @@ void bsl_rbf_options_default(bsl_rbf_options *o)
     o->linear_term = 1;
     o->kmax = 50;
     o->temperature_mode = BSL_RBF_ANNEAL;
-    o->criterion = BSL_COEF_MDL;
+    o->criterion = &bsl_coef_mdl;
     o->schedule = BSL_RBF_GEOMETRIC;
     o->t0 = 1.0;
     o->t_end = 1e-3;
@@ -530,7 +530,7 @@ int bsl_rbf_fit(const double *X, size_t n, size_t d, const double *Y, size_t c,
     res->width_lo = o->width_lo;
     res->width_hi = o->width_hi;
     res->linear_term = o->linear_term != 0;
-    res->criterion = o->criterion;
+    res->criterion = o->criterion->id; /* FIT.json records the number */
     res->n = n;
     res->d = d;
     res->c = c;

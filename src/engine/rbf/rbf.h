@@ -37,6 +37,7 @@
 #include "../../basis/basis.h"
 #include "../../core/core.h"
 #include "../../linalg/linalg.h"
+#include "../../prior/coef_prior.h"
 
 #include <gsl/gsl_rng.h>
 #include <jansson.h>
@@ -64,7 +65,7 @@ typedef struct bsl_rbf_options {
     int linear_term;       /* 1: the inputs are always-in columns (paper 002) */
     size_t kmax;           /* largest number of RBFs */
     int temperature_mode;  /* bsl_rbf_mode */
-    int criterion;         /* bsl_coef_kind: BSL_COEF_AIC, _BIC or _MDL (anneal) */
+    const bsl_coef_prior_type *criterion; /* anneal: a criterion (aic, bic, mdl) */
     int schedule;          /* bsl_rbf_schedule (anneal) */
     double t0, t_end;      /* first and last temperature (anneal) */
     double box_enlarge;    /* box side = this x the data's range, about its midpoint */

@@ -164,11 +164,11 @@ static bsl_coef_prior model_prior(const bsl_rbf_chain *ch)
 {
     bsl_coef_prior p = {0};
     if (ch->mode == BSL_RBF_ANNEAL) {
-        p.kind = (bsl_coef_kind)ch->o.criterion;
+        p.type = ch->o.criterion;
         p.penalty = 0;
         return p;
     }
-    p.kind = BSL_COEF_G;
+    p.type = &bsl_coef_g;
     p.g = ch->o.delta2_init;
     p.a0 = ch->o.a0;
     p.b0 = ch->o.b0;
@@ -267,8 +267,7 @@ static int check_options(const bsl_rbf_options *o, size_t n, size_t d, size_t c,
          !(o->a_lambda > 0) || !(o->b_lambda > 0) || !(o->delta2_init > 0) ||
          !(o->lambda_init > 0)))
         return bsl_fail(err, BASEL_EINVAL, "rbf: hyperparameters must be positive");
-    if (o->temperature_mode == BSL_RBF_ANNEAL && o->criterion != BSL_COEF_AIC &&
-        o->criterion != BSL_COEF_BIC && o->criterion != BSL_COEF_MDL)
+    if (o->temperature_mode == BSL_RBF_ANNEAL && !(o->criterion && o->criterion->criterion))
         return bsl_fail(err, BASEL_EINVAL, "rbf: anneal needs the aic, bic or mdl criterion");
     double wsum = 0;
     for (int i = 0; i < BSL_RBF_NMOVES; i++) {
@@ -303,7 +302,7 @@ int bsl_rbf_chain_create(bsl_rbf_chain **out, const double *X, size_t n, size_t 
     ch->lambda = o->lambda_init;
     bsl_coef_prior crit = {0};
     if (ch->mode == BSL_RBF_ANNEAL) {
-        rc = bsl_coef_prior_parse(&crit, bsl_coef_kind_name((bsl_coef_kind)o->criterion), n, c,
+        rc = bsl_coef_prior_parse(&crit, o->criterion->name, n, c,
                                   err);
         if (rc) goto fail;
         ch->penalty = crit.penalty * ((double)c + 1) / (double)c; /* C = c + 1 (AIC) or (c + 1) log(n) / 2 (BIC, MDL): a centre counts (paper 002) */

@@ -84,9 +84,9 @@ static int rbf_options(bsl_rbf_options *ro, const bsl_engine_ctx *ctx, int annea
     if (anneal) {
         bsl_coef_prior cp;
         if ((rc = bsl_coef_prior_parse(&cp, bsl_params_get(p, "prior"), P->n, P->c, err))) return rc;
-        if (cp.kind != BSL_COEF_AIC && cp.kind != BSL_COEF_BIC && cp.kind != BSL_COEF_MDL)
+        if (!cp.type->criterion)
             return bsl_fail(err, BASEL_EINVAL, "--method anneal maximises a calibrated criterion: --prior aic, bic or mdl");
-        ro->criterion = cp.kind;
+        ro->criterion = cp.type;
         const char *sc = bsl_params_get(p, "schedule"); /* checked against the catalogue's choices */
         ro->schedule = !strcmp(sc, "linear") ? BSL_RBF_LINEAR : !strcmp(sc, "logarithmic") ? BSL_RBF_LOG : BSL_RBF_GEOMETRIC;
         if ((rc = bsl_params_double(p, "t0", ro->t0, 1e-12, 1e12, &ro->t0, err)) ||

@@ -774,13 +774,8 @@ static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
     ch->m = m;
     ch->c = c;
     ch->prior = pb->prior;
-    if (ch->prior.kind == BSL_COEF_RIDGE && ch->prior.sample_nuisance && !(ch->prior.sigma2 > 0)) {
-        /* paper 004's start: lambda = 1, sigma^2 = var(y) / 4 */
-        double v = 0;
-        for (size_t o = 0; o < c; o++) v += D->yy[o] / (double)(D->n - D->q);
-        ch->prior.sigma2 = v / (4.0 * (double)c);
-        if (!(ch->prior.lambda > 0)) ch->prior.lambda = 1.0;
-    }
+    if (bsl_coef_sampled(&ch->prior) && ch->prior.type->nuisance_start) /* a start the caller left unset */
+        ch->prior.type->nuisance_start(&ch->prior, D->yy, c, (double)(D->n - D->q));
     ch->r = gsl_rng_alloc(gsl_rng_mt19937);
     ch->freq = bsl_calloc(m, sizeof(double));
     ch->rb = bsl_calloc(m, sizeof(double));
@@ -864,12 +859,7 @@ static int merge(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
             acc[i] += q->acc[i];
         }
         res->evaluations += q->evals;
-        if (pb->prior.kind == BSL_COEF_G) { /* (g), or ridge's (sigma2, lambda) */
-            res->g_mean += q->nu_sum[0] / iter / (double)used;
-        } else {
-            res->sigma2_mean += q->nu_sum[0] / iter / (double)used;
-            res->lambda_mean += q->nu_sum[1] / iter / (double)used;
-        }
+        for (int i = 0; i < 2; i++) res->nu_mean[i] += q->nu_sum[i] / iter / (double)used;
         if (bsl_modelset_merge(&res->models, &q->set)) {
             free(kept);
             return BASEL_ENOMEM;
@@ -901,7 +891,7 @@ static int merge(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
 int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
                basel_error *err)
 {
-    if (pb->prior.kind == BSL_COEF_NORMAL && pb->prior.glm_family == BSL_GLM_MULTINOMIAL)
+    if (pb->prior.glm_family == BSL_GLM_MULTINOMIAL) /* set only by the GLMs' normal prior */
         return bsl_rj_multi_run(pb, run, res, err); /* one subset per class */
     const size_t m = pb->D->m, chains = run->chains ? run->chains : 1;
     rj_settings st = {0};

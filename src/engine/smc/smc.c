@@ -335,7 +335,7 @@ static bsl_coef_prior particle_prior(double sigma2, double sigma_beta2)
 {
     bsl_coef_prior pr;
     memset(&pr, 0, sizeof pr);
-    pr.kind = BSL_COEF_RIDGE;
+    pr.type = &bsl_coef_ridge;
     pr.sigma2 = sigma2;
     pr.lambda = 1.0 / sigma_beta2;
     pr.sample_nuisance = 1;

@@ -594,12 +594,8 @@ static int ss_merge(const ss_ctx *x, ss_chain *ch, const bsl_run *run, bsl_chain
         hh++;
         for (size_t k = 0; k <= x->kmax; k++) res->size_prob[k] += ch[h].size_cnt[k] / iter / (double)used;
         res->evaluations += ch[h].evals;
-        if (x->prior && x->prior->kind == BSL_COEF_G) { /* collapsed: (g), or ridge's (sigma2, lambda) */
-            res->g_mean += ch[h].nu_sum[0] / iter / (double)used;
-        } else if (x->prior && x->prior->kind == BSL_COEF_RIDGE) {
-            res->sigma2_mean += ch[h].nu_sum[0] / iter / (double)used;
-            res->lambda_mean += ch[h].nu_sum[1] / iter / (double)used;
-        }
+        for (int i = 0; x->prior && bsl_coef_sampled(x->prior) && i < 2; i++) /* collapsed: the model's nuisance */
+            res->nu_mean[i] += ch[h].nu_sum[i] / iter / (double)used;
         flips += ch[h].flips;
         if (bsl_modelset_merge(&res->models, &ch[h].set)) {
             free(kept);
@@ -610,11 +606,11 @@ static int ss_merge(const ss_ctx *x, ss_chain *ch, const bsl_run *run, bsl_chain
     bsl_modelset_sort(&res->models);
     char how[160] = ""; /* the model's own line (the GLM: its latent step) */
     if (ch[0].M) bsl_cmodel_describe(ch[0].M, how, sizeof how);
-    if (x->prior->kind != BSL_COEF_SSVS)
+    if (x->prior->type->model != BSL_COEF_MODEL_SSVS)
         snprintf(res->engine_note, sizeof res->engine_note,
                  "collapsed Gibbs over indicators, %s prior%s%s; flips per sweep %.3f; pip=rao-blackwell "
                  "(max |rb - frequency| per chain %.4f)",
-                 bsl_coef_kind_name(x->prior->kind), *how ? "; " : "", how,
+                 x->prior->type->name, *how ? "; " : "", how,
                  flips / res->iter_done, gap);
     else snprintf(res->engine_note, sizeof res->engine_note,
              "ssvs %s%s: tau=%g%s c=%g; flips per sweep %.3f; pip=rao-blackwell (max |rb - "
@@ -633,7 +629,7 @@ static int ss_check(const bsl_vs_problem *pb, const bsl_run *run, basel_error *e
 {
     const bsl_design *D = pb->D;
     /* the logistic model (ss_prior) reads the raw columns, never the Gram matrix */
-    const int glm = pb->model && pb->prior.kind == BSL_COEF_NORMAL;
+    const int glm = pb->model && pb->prior.type->model == BSL_COEF_MODEL_GLM;
     if (!D->G && !glm)
         return bsl_fail(err, BASEL_EINVAL,
                         "--method ssvs needs the dense Gram matrix of all %zu atoms (the spike keeps "
@@ -656,7 +652,7 @@ static int ss_prior(const bsl_vs_problem *pb, bsl_coef_prior *cp, bsl_ssvs_prior
 {
     const char *spec = pb->prior_spec && *pb->prior_spec ? pb->prior_spec : "ssvs";
     int rc = BASEL_OK;
-    if (pb->model && pb->prior.kind == BSL_COEF_NORMAL) {
+    if (pb->model && pb->prior.type->model == BSL_COEF_MODEL_GLM) {
         /* --family binomial (subset_glm.c parsed the prior and chose the
          * Polya-Gamma table, model/glm.h): the collapsed sweep below flips
          * each gamma_j from p(gamma_j | gamma_-j, omega, y), beta

@@ -1,8 +1,15 @@
 /*
  * test_engines_priors.c: the model table's contract. Every collapsed engine
  * that runs on the table (rows of `engines`) crossed with every coefficient
- * prior (rows of `priors`) must reproduce the exact posterior of the same
- * model: a prior written once in the model works in every engine.
+ * prior of the prior table (bsl_coef_prior_types, each entry's `examples`
+ * specs; a new entry is covered without an edit here) and the spike and
+ * slab (`ssvs_specs`) must reproduce the exact posterior of the same model:
+ * PIPs, size probabilities, the model-averaged coefficients (the
+ * coefficient table's means) and, for fixed hyperparameters, the 95%
+ * intervals of every coefficient's model-averaged posterior (the
+ * coefficient table's and the predictions' mixture of each model's
+ * Student-t, subset_post.h). A prior written once in the table works in
+ * every engine.
  *
  * Problem: a small correlated design (n = 60, m = 6 AR(1) inputs with rho =
  * 0.7; y = 0.8 x1 - 0.5 x3 + 0.3 x5 + N(0, 1)), model prior poisson:mean=2.
@@ -13,7 +20,9 @@
  * for the unscaled spike and slab
  * (sigma^2 a nuisance parameter of the model) bsl_ssvs_enumerate's dense
  * quadrature. The scaled spike and slab's enumeration through the table is
- * also checked against bsl_ssvs_enumerate's eigen form (1e-9).
+ * also checked against bsl_ssvs_enumerate's eigen form (1e-9). A sampled
+ * nuisance is recognised by its names (g; sigma2, lambda): a new prior
+ * with another sampled nuisance fails here until its quadrature is written.
  *
  * Tolerance, from the Monte Carlo error: each (engine, prior) runs S
  * independent single-chain runs (seeds 1..S, iter iterations after BURN); for every PIP and every size
@@ -31,6 +40,7 @@
 #include "check.h"
 #include "core/params.h"
 #include "engine/ssvs/ssvs.h"
+#include "engine/subset_post.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
@@ -59,20 +69,49 @@ static const struct {
 };
 enum { NENGINES = sizeof engines / sizeof engines[0] };
 
-static const char *const priors[] = {
-    "g:g=60", "g:a=3,b=6", "ridge:lambda=0.5,sigma2=1.3", "ridge:a=2,b=2,c=2,d=1", "hier:delta2=4,a=1,b=1",
-    "hier", "aic", "bic", "mdl", "ssvs:scaled=1,tau=0.5,c=50,a=1,b=1", "ssvs:scaled=0",
-};
-enum { NPRIORS = sizeof priors / sizeof priors[0] };
+/* the spike and slab runs on its own model table (not a --prior name of
+ * the collapsed models, so not in bsl_coef_prior_types) */
+static const char *const ssvs_specs[] = {"ssvs:scaled=1,tau=0.5,c=50,a=1,b=1", "ssvs:scaled=0"};
+enum { NSSVS = sizeof ssvs_specs / sizeof ssvs_specs[0], MAXPRIORS = 64 };
+
+/* every spec: the table's examples, then the spike and slab's */
+static size_t all_specs(const char **out)
+{
+    size_t n = 0;
+    for (size_t t = 0; bsl_coef_prior_types[t]; t++)
+        for (const char *const *e = bsl_coef_prior_types[t]->examples; e && *e && n < MAXPRIORS - NSSVS; e++)
+            out[n++] = *e;
+    for (size_t i = 0; i < NSSVS; i++) out[n++] = ssvs_specs[i];
+    return n;
+}
+
+/* Exact model-averaged coefficients by quadrature: the sum over the grid
+ * and the subsets of w * E[beta | A, nuisance] (beta from the model with
+ * the grid's nuisance set), w normalised at the end. */
+static void coef_accumulate(bsl_model *Mo, unsigned mask, double lw, double *lz, double *coef)
+{
+    double beta[M];
+    bsl_model_coef_mean(Mo, beta);
+    if (lw > *lz) { /* rescale what is there to the new maximum */
+        const double f = isinf(*lz) ? 0 : exp(*lz - lw);
+        for (size_t j = 0; j < M; j++) coef[j] *= f;
+        *lz = lw;
+    }
+    const double w = exp(lw - *lz);
+    for (size_t i = 0, j = 0; j < M; j++)
+        if (mask >> j & 1) coef[j] += w * beta[i++];
+}
 
 /* The exact posterior of ridge with sampled sigma^2 and lambda: midpoint
  * rule in u = log sigma^2 in [-3, 2.5], v = log lambda in [-6, 4]; the
  * densities of u and v are p(1/sigma^2) / sigma^2 and p(lambda) lambda
  * (1/sigma^2 ~ Gamma(a, rate b), lambda ~ Gamma(c, rate d)). */
-static void exact_sampled_ridge(const bsl_vs_problem *pb, double *pip, double *size)
+static void exact_sampled_ridge(const bsl_vs_problem *pb, double *pip, double *size, double *coef)
 {
     static double lw[1 << M];
     basel_error err;
+    double lc = -INFINITY, cw = -INFINITY; /* the coefficients' running scale and total log weight */
+    memset(coef, 0, M * sizeof *coef);
     for (unsigned mask = 0; mask < (1u << M); mask++) {
         bsl_model *Mo;
         bsl_model_create(&Mo, pb->D, &pb->prior, M, &err);
@@ -90,10 +129,14 @@ static void exact_sampled_ridge(const bsl_vs_problem *pb, double *pip, double *s
                 const double lp_u = log(gsl_ran_gamma_pdf(prec, pr.a, 1 / pr.b)) + log(prec);
                 const double lp_v = log(gsl_ran_gamma_pdf(pr.lambda, pr.c, 1 / pr.d)) + v;
                 acc = bsl_logaddexp(acc, Mo->log_ml + lp_u + lp_v);
+                const double lwc = Mo->log_ml + lp_u + lp_v + bsl_mprior_log(&pb->mprior, Mo->k);
+                coef_accumulate(Mo, mask, lwc, &lc, coef);
+                cw = bsl_logaddexp(cw, lwc);
             }
         bsl_model_free(Mo);
         lw[mask] = acc + bsl_mprior_log(&pb->mprior, (size_t)__builtin_popcount(mask));
     }
+    for (size_t j = 0; j < M; j++) coef[j] *= exp(lc - cw);
     const double lz = bsl_logsumexp(lw, 1u << M);
     memset(pip, 0, M * sizeof *pip);
     memset(size, 0, (M + 1) * sizeof *size);
@@ -108,10 +151,12 @@ static void exact_sampled_ridge(const bsl_vs_problem *pb, double *pip, double *s
 /* The exact posterior of the g-prior with g ~ IG(a, b) sampled: midpoint
  * rule in u = log g in [-6, 14] (density p(g) g) over the closed-form
  * marginal of each subset, which depends on g only through the formula. */
-static void exact_sampled_g(const bsl_vs_problem *pb, double *pip, double *size)
+static void exact_sampled_g(const bsl_vs_problem *pb, double *pip, double *size, double *coef)
 {
     static double lw[1 << M];
     basel_error err;
+    double lc = -INFINITY, cw = -INFINITY;
+    memset(coef, 0, M * sizeof *coef);
     const double a = pb->prior.a, b = pb->prior.b;
     for (unsigned mask = 0; mask < (1u << M); mask++) {
         bsl_model *Mo;
@@ -124,12 +169,17 @@ static void exact_sampled_g(const bsl_vs_problem *pb, double *pip, double *size)
             bsl_coef_prior pr = pb->prior;
             pr.g = exp(u);
             const double lp_u = a * log(b) - lgamma(a) - a * u - b / pr.g; /* log IG(g) + u */
-            acc = bsl_logaddexp(acc, bsl_log_ml_formula(&pr, N, 1, 1, Mo->k, Mo->logdet, Mo->quad,
-                                                        pb->D->yy) + lp_u);
+            const double l = bsl_log_ml_formula(&pr, N, 1, 1, Mo->k, Mo->logdet, Mo->quad, pb->D->yy) + lp_u;
+            acc = bsl_logaddexp(acc, l);
+            bsl_model_set_prior(Mo, &pr); /* E[beta | A, g] = g / (1 + g) betahat */
+            const double lwc = l + bsl_mprior_log(&pb->mprior, Mo->k);
+            coef_accumulate(Mo, mask, lwc, &lc, coef);
+            cw = bsl_logaddexp(cw, lwc);
         }
         bsl_model_free(Mo);
         lw[mask] = acc + bsl_mprior_log(&pb->mprior, (size_t)__builtin_popcount(mask));
     }
+    for (size_t j = 0; j < M; j++) coef[j] *= exp(lc - cw);
     const double lz = bsl_logsumexp(lw, 1u << M);
     memset(pip, 0, M * sizeof *pip);
     memset(size, 0, (M + 1) * sizeof *size);
@@ -141,9 +191,12 @@ static void exact_sampled_g(const bsl_vs_problem *pb, double *pip, double *size)
     }
 }
 
-/* Check the S-run mean of est (S x len) against exact (len). */
+/* Check the S-run mean of est (S x len) against exact (len). floor: the
+ * smallest SE (coefficients and intervals: runs that visit every subset
+ * weigh them exactly, SE 0, and then rounding must pass: 1e-9, far below
+ * any Monte Carlo error here). */
 static double compare(const char *what, const char *engine, const char *prior, const double *est,
-                      const double *exact, size_t len, double t, size_t iter)
+                      const double *exact, size_t len, double t, size_t iter, double floor)
 {
     double worst = 0;
     for (size_t j = 0; j < len; j++) {
@@ -151,13 +204,58 @@ static double compare(const char *what, const char *engine, const char *prior, c
         for (size_t s = 0; s < S; s++) mean += est[s * len + j] / S;
         for (size_t s = 0; s < S; s++) var += (est[s * len + j] - mean) * (est[s * len + j] - mean) / (S - 1);
         const double p = exact[j];
-        const double se = fmax(sqrt(var / S), sqrt(fmax(p * (1 - p), 0.0) / ((double)S * (double)iter)));
+        const double se = fmax(fmax(sqrt(var / S), sqrt(fmax(p * (1 - p), 0.0) / ((double)S * (double)iter))), floor);
         const double z = fabs(mean - p) / se;
         worst = fmax(worst, z);
         CHECK(fabs(mean - p) <= t * se, "%s %s %s[%zu]: mean %.5f, exact %.5f, %.1f SE (bound %.1f, SE %.2g)",
               engine, prior, what, j, mean, p, z, t, se);
     }
     return worst;
+}
+
+/* The 95% interval of every atom's model-averaged coefficient from a
+ * result's models (weights normalised over them): a point mass at 0 for
+ * the models without the atom, one Student-t per model with it (location
+ * beta_j, scale sqrt(scale2 V_jj), df: bsl_post_of, the prior table's
+ * shrinkage, df and scale), as the coefficient table and predict mix them.
+ * out: lower[0..M), upper[M..2M). */
+static void intervals(const bsl_vs_problem *pb, const bsl_vs_result *vr, double *out)
+{
+    basel_error err;
+    bsl_model *Mo;
+    bsl_post post;
+    const bsl_modelset *ms = &vr->models;
+    double w[1 << M], mu[1 << M], sc[1 << M], df[1 << M], total = 0;
+    if (bsl_model_create(&Mo, pb->D, &pb->prior, M, &err) || bsl_post_init(&post, M, 1)) {
+        CHECK(0, "intervals: setup");
+        return;
+    }
+    for (size_t i = 0; i < ms->n; i++) total += ms->items[i].weight;
+    for (size_t j = 0; j < M; j++) {
+        size_t K = 0;
+        double w0 = 0;
+        for (size_t i = 0; i < ms->n && K < (1u << M); i++) {
+            const size_t *at = bsl_modelset_atoms(ms, i), k = ms->items[i].k;
+            size_t pos = k;
+            for (size_t a = 0; a < k; a++)
+                if (at[a] == j) pos = a;
+            if (pos == k) {
+                w0 += ms->items[i].weight / total;
+                continue;
+            }
+            CHECK(bsl_post_of(&post, Mo, at, k, 0) == BASEL_OK, "intervals: posterior of a model");
+            w[K] = ms->items[i].weight / total;
+            mu[K] = post.beta[pos];
+            sc[K] = sqrt(post.scale2[0] * post.V[pos + pos * k]);
+            df[K] = post.df;
+            K++;
+        }
+        const bsl_tmix t = {w, mu, sc, df, K, w0};
+        out[j] = bsl_tmix_quantile(&t, 0.025);
+        out[M + j] = bsl_tmix_quantile(&t, 0.975);
+    }
+    bsl_post_free(&post);
+    bsl_model_free(Mo);
 }
 
 int main(void)
@@ -182,8 +280,11 @@ int main(void)
         fprintf(stderr, "setup: %s\n", err.message);
         return 1;
     }
-    /* checks: per (engine, prior) M PIPs and M + 1 size probabilities */
-    const double nchecks = (double)(NENGINES * NPRIORS * (2 * M + 1));
+    const char *priors[MAXPRIORS];
+    const size_t NPRIORS = all_specs(priors);
+    /* checks: per (engine, prior) M PIPs, M + 1 size probabilities, M
+     * coefficients and 2 M interval ends */
+    const double nchecks = (double)(NENGINES * NPRIORS * (5 * M + 1));
     const double t = gsl_cdf_tdist_Qinv(FAMILY_ALPHA / (2 * nchecks), S - 1);
     printf("%d runs per case; bound %.2f SE (family-wise %.0f%% over %.0f checks)\n", S, t,
            100 * FAMILY_ALPHA, nchecks);
@@ -198,12 +299,19 @@ int main(void)
               "parse %s", priors[p]);
         CHECK(bsl_mprior_parse(&pb.mprior, "poisson:mean=2", M, &err) == BASEL_OK, "model prior");
         pb.kmax = pb.mprior.kmax = M;
-        double pip[M], size[M + 1];
-        if (pb.prior.sample_nuisance && pb.prior.kind == BSL_COEF_G) {
-            exact_sampled_g(&pb, pip, size);
-        } else if (pb.prior.sample_nuisance) {
+        double pip[M], size[M + 1], coef[M], ci[2 * M];
+        int has_coef = !is_ssvs, has_ci = 0;
+        const char *const *nu_names = NULL;
+        const size_t nnu = bsl_coef_sampled(&pb.prior) ? pb.prior.type->nuisance(&pb.prior, &pb.prior.g, 1, NULL, &nu_names) : 0;
+        if (nnu == 1 && nu_names && strcmp(nu_names[0], "g") == 0) {
+            exact_sampled_g(&pb, pip, size, coef);
+        } else if (nnu == 2 && nu_names && strcmp(nu_names[0], "sigma2") == 0 && strcmp(nu_names[1], "lambda") == 0) {
             pb.prior.sigma2 = 1.0; /* the chains' start */
-            exact_sampled_ridge(&pb, pip, size);
+            exact_sampled_ridge(&pb, pip, size, coef);
+        } else if (nnu) {
+            CHECK(0, "%s: no quadrature for this sampled nuisance (%s, ...): write one here", priors[p],
+                  nu_names ? nu_names[0] : "per output");
+            continue;
         } else if (is_ssvs && !pb.prior.ssvs.scaled) {
             /* sigma^2 integrated by quadrature, independently of the model table */
             CHECK(bsl_ssvs_enumerate(&pb.prior.ssvs, &pb, pip, size, &err) == BASEL_OK, "ssvs enumerate");
@@ -215,6 +323,9 @@ int main(void)
             CHECK(bsl_enumerate(&pb, NULL, &ex, &err) == BASEL_OK, "enumerate %s", priors[p]);
             memcpy(pip, ex.pip, sizeof pip);
             memcpy(size, ex.size_prob, sizeof size);
+            memcpy(coef, ex.coef_bma, sizeof coef);
+            if (!is_ssvs) intervals(&pb, &ex, ci);
+            has_ci = !is_ssvs;
             bsl_vs_result_free(&ex);
             if (is_ssvs) { /* the table's rank-one marginal against the dense eigen form */
                 double pd[M], sd[M + 1];
@@ -224,7 +335,7 @@ int main(void)
             }
         }
         for (size_t e = 0; e < NENGINES; e++) {
-            double est_pip[S * M], est_size[S * (M + 1)];
+            double est_pip[S * M], est_size[S * (M + 1)], est_coef[S * M], est_ci[S * 2 * M];
             for (size_t s = 0; s < S; s++) {
                 bsl_run run = {.iter = engines[e].iter, .burn = BURN, .thin = 1, .chains = 1, .threads = 1,
                                .seed = 1 + s, .top = 5, .params = &params};
@@ -234,12 +345,19 @@ int main(void)
                 if (rc) return check_report("test_engines_priors");
                 memcpy(est_pip + s * M, res.pip, M * sizeof(double));
                 memcpy(est_size + s * (M + 1), res.size_prob, (M + 1) * sizeof(double));
+                if (has_coef) memcpy(est_coef + s * M, res.coef_bma, M * sizeof(double));
+                if (has_ci) intervals(&pb, &res, est_ci + s * 2 * M);
                 bsl_vs_result_free(&res);
             }
-            const double zp = compare("pip", engines[e].name, priors[p], est_pip, pip, M, t, engines[e].iter);
-            const double zs = compare("size", engines[e].name, priors[p], est_size, size, M + 1, t, engines[e].iter);
-            printf("  %-4s %-36s worst |mean - exact| / SE: pip %.2f  size %.2f\n", engines[e].name,
-                   priors[p], zp, zs);
+            const double zp = compare("pip", engines[e].name, priors[p], est_pip, pip, M, t, engines[e].iter, 0);
+            const double zs = compare("size", engines[e].name, priors[p], est_size, size, M + 1, t, engines[e].iter, 0);
+            const double zc = has_coef ? compare("coef", engines[e].name, priors[p], est_coef, coef, M, t, engines[e].iter, 1e-9) : 0;
+            const double zi = has_ci ? compare("interval", engines[e].name, priors[p], est_ci, ci, 2 * M, t, engines[e].iter, 1e-9) : 0;
+            char cs[16] = "-", is[16] = "-"; /* "-": not checked (no exact value) */
+            if (has_coef) snprintf(cs, sizeof cs, "%.2f", zc);
+            if (has_ci) snprintf(is, sizeof is, "%.2f", zi);
+            printf("  %-4s %-36s worst |mean - exact| / SE: pip %.2f  size %.2f  coef %s  interval %s\n",
+                   engines[e].name, priors[p], zp, zs, cs, is);
         }
     }
     bsl_design_free(D);

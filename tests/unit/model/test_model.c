@@ -152,7 +152,7 @@ static void sequence(const char *prior_spec, unsigned long seed, double width, i
      * kernels') and the scratch factor's (the others; ridge and hier here,
      * whose tau settles the check without the inverse) */
     const size_t inv_swaps = Md->swaps_inv;
-    CHECK(pr.kind == BSL_COEF_G ? inv_swaps > 0 && (!stiff || inv_swaps < (size_t)swaps) : inv_swaps == 0,
+    CHECK(bsl_coef_tau(&pr) == 0 ? inv_swaps > 0 && (!stiff || inv_swaps < (size_t)swaps) : inv_swaps == 0,
           "%s r=%g: try_swap took the inverse's path %zu of %d times", prior_spec, width, inv_swaps, swaps);
     CHECK(stiff ? swap_edge * 20 <= swaps : swap_edge == 0,
           "%s r=%g: try_swap and remove + try_add agree on feasibility (%d of %d differ)", prior_spec, width,

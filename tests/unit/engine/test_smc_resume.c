@@ -129,8 +129,11 @@ static void expect_reject(const char *text, const char *from, const char *to, co
 }
 
 /* The cross products as the cache computed them before it held rows back:
- * one cblas_dsyr per point over the old candidates, and a new candidate's
- * column from the candidates' kernel matrix Kc (cblas_dgemv). */
+ * one rank-one update per point over the old candidates, and a new
+ * candidate's column from the candidates' kernel matrix Kc, written as plain
+ * loops in the order of the reference BLAS's dsyr and dgemv (the cache does
+ * the same operations in the same order, in blocks; an optimised BLAS would
+ * round differently, so it is not the reference here). */
 static void reference_gram(const double *x, size_t n, size_t M, double width, double *G)
 {
     double *Kc = calloc(M * M, sizeof *Kc), *row = calloc(M, sizeof *row);
@@ -138,13 +141,17 @@ static void reference_gram(const double *x, size_t n, size_t M, double width, do
     for (size_t t = 0; t < n; t++) {
         const size_t m = t < M ? t : M;
         for (size_t c = 0; c < m; c++) row[c] = bsl_smc_kernel(&x[t], &x[c], 1, width);
-        if (m > 0) cblas_dsyr(CblasColMajor, CblasUpper, (int)m, 1.0, row, 1, G, (int)M);
+        for (size_t c = 0; c < m; c++) /* the rank-one update, entry by entry */
+            for (size_t i = 0; i <= c; i++) G[i + c * M] += row[i] * row[c];
         if (m < M) {
             row[m] = 1.0;
             for (size_t i = 0; i < m; i++) Kc[i + m * M] = Kc[m + i * M] = row[i];
             Kc[m + m * M] = 1.0;
-            cblas_dgemv(CblasColMajor, CblasTrans, (int)(m + 1), (int)(m + 1), 1.0, Kc, (int)M, row, 1, 0.0,
-                        G + m * M, 1);
+            for (size_t j = 0; j <= m; j++) { /* Kc' row, each sum in row order */
+                double sum = 0.0;
+                for (size_t i = 0; i <= m; i++) sum += Kc[i + j * M] * row[i];
+                G[j + m * M] = sum;
+            }
         }
     }
     free(Kc);

@@ -168,7 +168,7 @@ static void catch_signals(int on)
 }
 
 typedef struct fit_args {
-    const char *train, *output, *draws, *stats;
+    const char *train, *output, *draws, *stats, *target_file;
     int quiet;
     int row_blocks; /* --row-blocks: statistics summed over blocks of rows (cli_rows.c) */
 } fit_args;
@@ -218,9 +218,11 @@ static int parse(int argc, char **argv, basel_options *o, fit_args *a)
             const char *name, *value;
             if (take_value(argc, argv, &i, &name, &value, buf, sizeof buf) || cli_once(&seen, "fit", name))
                 return 2;
-            if (!strcmp(name, "draws") || !strcmp(name, "output") || !strcmp(name, "stats")) {
+            if (!strcmp(name, "draws") || !strcmp(name, "output") || !strcmp(name, "stats") ||
+                !strcmp(name, "target-file")) {
                 if (!strcmp(name, "draws")) a->draws = value;
                 else if (!strcmp(name, "stats")) a->stats = value;
+                else if (!strcmp(name, "target-file")) a->target_file = value;
                 else a->output = value;
                 continue;
             }
@@ -232,6 +234,8 @@ static int parse(int argc, char **argv, basel_options *o, fit_args *a)
     }
     if (a->train && a->stats) return cli_usage("fit", "give a training file or --stats FILE, not both");
     if (!a->train && !a->stats) return cli_usage("fit", "missing the training file (TRAIN.csv, or - for stdin)");
+    if (a->target_file && (!a->train || a->row_blocks))
+        return cli_usage("fit", "--target-file gives the target of a training file (not of --stats or --row-blocks)");
     if (a->row_blocks && (!a->train || !strcmp(a->train, "-")))
         return cli_usage("fit", "--row-blocks reads blocks of a training file's rows (not --stats, not stdin)");
     return 0;
@@ -248,6 +252,7 @@ static int check_files(const fit_args *a, const basel_options *o)
     cli_file files[] = {
         {"the training file", a->train, 0},
         {"--stats", a->stats, 0},
+        {"--target-file", a->target_file, 0},
         {"--resume", resume && *resume ? resume : NULL, 0},
         {"-o", a->output, 1},
         {"--draws", a->draws, 1},
@@ -293,12 +298,11 @@ int cli_fit(int argc, char **argv)
     fit_progress prog = {.show = !a.quiet};
     cli_progress_start(&prog.bar);
     basel_options_set_progress_report(o, progress, &prog);
-    /* a classifier's target holds class labels: read it as text */
-    const char *label = basel_options_label_column(o);
     catch_signals(1);
     const int failed = a.stats        ? basel_fit_run_stats(&fit, a.stats, o, &err)
                        : a.row_blocks ? cli_rows_fit(&fit, a.train, o, &err)
-                                      : basel_data_read_csv(&data, a.train, label, &err) || basel_fit_run(&fit, data, o, &err);
+                                      : basel_data_read(&data, a.train, a.target_file, o, &err) ||
+                                            basel_fit_run(&fit, data, o, &err);
     catch_signals(0);
     if (failed && err.code == BASEL_ELSEWHERE) goto done; /* this rank's chains went to rank 0 */
     if (!failed && cli_par_rank() > 0) goto done;        /* a method whose chains do not travel */

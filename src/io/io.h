@@ -56,6 +56,9 @@ int bsl_csv_read_fp(basel_data **out, FILE *fp, const char *source, double size,
  * numbers then become the labels' text. */
 int bsl_npy_read_fp(basel_data **out, FILE *fp, const char *source, double size, const char *label_column,
                     const bsl_progress *pr, basel_error *err);
+/* A rows x cols .npy matrix from path into A (column-major), every entry
+ * finite; BASEL_EIO, BASEL_EPARSE naming the file. */
+int bsl_npy_read_matrix(const char *path, size_t rows, size_t cols, double *A, basel_error *err);
 /* Whether bytes start with the .npy magic (\x93NUMPY). */
 int bsl_npy_is_magic(const char *bytes, size_t len);
 /* A table from path ("-": stdin), CSV or .npy by its first byte (or a

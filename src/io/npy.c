@@ -203,9 +203,10 @@ static double value_at(const npy_header *H, const unsigned char *b)
     }
 }
 
-/* The values into d->values (column-major), piece by piece. */
-static int read_values(FILE *fp, const npy_header *H, basel_data *d, const bsl_progress *pr, double total,
-                       basel_error *err)
+/* The values into out (n x p, column-major), piece by piece; source
+ * names the file in messages. */
+static int read_values(FILE *fp, const npy_header *H, double *out, const char *source, const bsl_progress *pr,
+                       double total, basel_error *err)
 {
     const size_t n = H->n, p = H->p, count = n * p;
     const size_t per = NPY_PIECE / H->size;
@@ -218,25 +219,25 @@ static int read_values(FILE *fp, const npy_header *H, basel_data *d, const bsl_p
         const size_t got = fread(piece, H->size, want, fp);
         if (got < want && ferror(fp) && errno == EINTR) clearerr(fp);
         else if (got < want && ferror(fp))
-            rc = bsl_fail_at(err, BASEL_EIO, d->source, 0, 0, "cannot read: %s", strerror(errno));
+            rc = bsl_fail_at(err, BASEL_EIO, source, 0, 0, "cannot read: %s", strerror(errno));
         else if (got < want)
-            rc = bsl_fail_at(err, BASEL_EPARSE, d->source, 0, 0, "the .npy file ends after %zu of its %zu values "
+            rc = bsl_fail_at(err, BASEL_EPARSE, source, 0, 0, "the .npy file ends after %zu of its %zu values "
                              "(shape %zu x %zu)", k + got, count, n, p);
         if (H->fortran) {
-            for (size_t t = 0; t < got; t++) d->values[k + t] = value_at(H, piece + t * H->size);
+            for (size_t t = 0; t < got; t++) out[k + t] = value_at(H, piece + t * H->size);
         } else {
             for (size_t t = 0; t < got; t++) {
-                d->values[col * n + row] = value_at(H, piece + t * H->size);
+                out[col * n + row] = value_at(H, piece + t * H->size);
                 if (++col == p) col = 0, row++;
             }
         }
         k += got;
         if (!rc && bsl_progress_report(pr, "reading", "bytes", (double)k * (double)H->size, total))
-            rc = bsl_fail(err, BASEL_ECANCELLED, "cancelled while reading %s", d->source);
+            rc = bsl_fail(err, BASEL_ECANCELLED, "cancelled while reading %s", source);
     }
     free(piece);
     if (!rc && fgetc(fp) != EOF)
-        rc = bsl_fail_at(err, BASEL_EPARSE, d->source, 0, 0, "the .npy file holds more than the %zu values of its "
+        rc = bsl_fail_at(err, BASEL_EPARSE, source, 0, 0, "the .npy file holds more than the %zu values of its "
                          "shape (%zu x %zu)", count, n, p);
     return rc;
 }
@@ -258,7 +259,7 @@ static int build(basel_data *d, FILE *fp, const char *source, const bsl_progress
     }
     for (size_t i = 0; i < H.n; i++) d->line_of_row[i] = i + 1;
     const double total = size > 0 ? size : (double)H.n * (double)H.p * (double)H.size;
-    if ((rc = read_values(fp, &H, d, pr, total, err))) return rc;
+    if ((rc = read_values(fp, &H, d->values, source, pr, total, err))) return rc;
     for (size_t j = 0; j < H.p; j++) bsl_data_mark_column(d, j);
     return BASEL_OK;
 }
@@ -300,4 +301,25 @@ int bsl_npy_read_fp(basel_data **out, FILE *fp, const char *source, double size,
     bsl_error_clear(err);
     *out = d;
     return BASEL_OK;
+}
+
+int bsl_npy_read_matrix(const char *path, size_t rows, size_t cols, double *A, basel_error *err)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        int e = errno;
+        return bsl_fail_at(err, BASEL_EIO, path, 0, 0, "cannot open: %s", strerror(e));
+    }
+    npy_header H = {0};
+    int rc = read_header(fp, &H, path, err);
+    if (!rc && (H.ndim != 2 || H.n != rows || H.p != cols))
+        rc = bsl_fail_at(err, BASEL_EPARSE, path, 0, 0, "the .npy array is %zu x %zu; expected %zu x %zu", H.n, H.p,
+                         rows, cols);
+    if (!rc) rc = read_values(fp, &H, A, path, NULL, 1, err);
+    fclose(fp);
+    for (size_t k = 0; k < rows * cols && !rc; k++)
+        if (!isfinite(A[k]))
+            rc = bsl_fail_at(err, BASEL_EPARSE, path, 0, 0, "[%zu][%zu] = %g: every entry must be a finite number",
+                             k % rows + 1, k / rows + 1, A[k]);
+    return rc;
 }

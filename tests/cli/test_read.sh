@@ -129,4 +129,45 @@ for f in nomagic complex cube short header; do
 done
 ok
 
+# ------------------------------------------------- --stats with a .npy matrix
+
+# The centred X'X of lin_p15_n200 inline in the JSON and as a .npy file
+# named by it give the same fit; a --stats fit without --method picks the
+# method the rows would (rj above 1000 inputs: an identity LD matrix of
+# 1001 inputs); a .npy of the wrong shape exits 2.
+mkdir "$T/sa" "$T/sb" "$T/sc"
+"$PY" - data/linear/lin_p15_n200.csv "$T" << 'EOF'
+import csv, json, struct, sys
+rows = [[float(v) for v in r] for r in list(csv.reader(open(sys.argv[1])))[1:]]
+n, p = len(rows), len(rows[0]) - 1
+mean = [sum(r[j] for r in rows) / n for j in range(p + 1)]
+c = [[r[j] - mean[j] for j in range(p + 1)] for r in rows]
+xtx = [[sum(r[a] * r[b] for r in c) for b in range(p)] for a in range(p)]
+xty = [sum(r[a] * r[p] for r in c) for a in range(p)]
+yty = sum(r[p] * r[p] for r in c)
+d = sys.argv[2]
+def npy(path, rows_, cols, values):
+    head = "{'descr': '<f8', 'fortran_order': False, 'shape': (%d, %d), }" % (rows_, cols)
+    head += " " * (63 - (10 + len(head)) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(head)) + head.encode())
+        f.write(struct.pack("<%dd" % len(values), *values))
+base = {"n": n, "inputs": ["x%d" % (j + 1) for j in range(p)], "xty": xty, "yty": yty}
+json.dump(dict(base, xtx=xtx), open(d + "/sa/stats.json", "w"))
+json.dump(dict(base, xtx="xtx.npy"), open(d + "/sb/stats.json", "w"))
+npy(d + "/sb/xtx.npy", p, p, [v for r in xtx for v in r])
+json.dump(dict(base, xtx="bad.npy"), open(d + "/sb/bad.json", "w"))
+npy(d + "/sb/bad.npy", p, p - 1, [1.0] * (p * (p - 1)))
+q = 1001
+json.dump({"n": 2000, "inputs": ["x%d" % (j + 1) for j in range(q)], "ld": "ld.npy",
+           "z": [((7 * j) % 11 - 5) / 2.0 for j in range(q)]}, open(d + "/sc/stats.json", "w"))
+npy(d + "/sc/ld.npy", q, q, [1.0 if a == b else 0.0 for a in range(q) for b in range(q)])
+EOF
+expect 0 "" -- bash -c "cd '$T/sa' && '$BASEL' fit --stats stats.json ${FIT[*]} -o ../sa.json"
+expect 0 "" -- bash -c "cd '$T/sb' && '$BASEL' fit --stats stats.json ${FIT[*]} -o ../sb.json"
+if cmp -s "$T/sa.json" "$T/sb.json"; then ok; else bad "--stats: the .npy X'X and the inline one give different fits"; fi
+expect 2 "bad.npy: the .npy array is 15 x 14; expected 15 x 15" -- "$BASEL" fit --stats "$T/sb/bad.json"
+expect 0 "" -- "$BASEL" fit --stats "$T/sc/stats.json" --iter 20 --burn 0 --chains 1 --seed 1 --quiet -o "$T/sc.json"
+if grep -q '"method": *"rj"' "$T/sc.json"; then ok; else bad "--stats with 1001 inputs did not default to rj"; fi
+
 finish

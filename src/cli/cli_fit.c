@@ -34,10 +34,14 @@ void cli_fit_help(FILE *fp, const char *method)
     fprintf(fp,
             "usage: basel fit TRAIN.csv [--method M] [options] [-o FIT.json] [--draws DRAWS.csv]\n"
             "       basel fit --stats STATS.json [--method M] [options] [-o FIT.json]\n"
+            "       basel fit X.npy --target-file y.npy [options] [-o FIT.json]\n"
             "\n"
             "Reads TRAIN.csv (header row; '-' reads stdin), fits the chosen method and writes\n"
             "FIT.json (without -o, prints the summary instead). Every option is --name VALUE\n"
-            "or --name=VALUE. An option the method does not read is an error.\n\n"
+            "or --name=VALUE. An option the method does not read is an error.\n"
+            "The training file may be a NumPy .npy array instead (shape (n, p): columns x1 .. xp;\n"
+            "(n,): one column y); --target-file FILE (a .npy vector or a one-column CSV) appends\n"
+            "the target as the last column, the default target (README \"Large designs\").\n\n"
             "Methods (--method; default bd, or rj above 1000 inputs of a linear basis and for --family multinomial):\n");
     const size_t nm = basel_method_count();
     for (size_t i = 0; i < nm; i++) {
@@ -101,7 +105,8 @@ void cli_fit_help(FILE *fp, const char *method)
             "columns, gram, sampling), the rate (draws/s, moves/s, ...) and the time left; otherwise\n"
             "one such line every 10 s (BASEL_PROGRESS_INTERVAL=SECONDS for another interval).\n"
             "\n"
-            "Interrupting: SIGINT or SIGTERM stops the chains at their next block. With\n"
+            "Interrupting: SIGINT or SIGTERM while the data are read ends the reading (exit 3,\n"
+            "nothing written); during the sampling it stops the chains at their next block. With\n"
             "--checkpoint FILE (every MCMC method) their state is saved there (also every\n"
             "--checkpoint-every seconds, default 60) and no FIT.json is written; the same\n"
             "command with --restart FILE continues the run, and the FIT.json it writes is\n"
@@ -113,6 +118,7 @@ void cli_fit_help(FILE *fp, const char *method)
             "Summary statistics (instead of TRAIN.csv; docs/SUMMARY_STATS.md):\n"
             "  --stats          STATS.json: n, input names and either centred X'X, X'y, y'y (with the\n"
             "                   means, to predict) or a correlation (LD) matrix and z-scores, as susie_rss;\n"
+            "                   the matrix may be the name of a .npy file (large p);\n"
             "                   --method enumerate, bd, rj or ssvs with --basis linear; the posterior is the\n"
             "                   one from the rows behind the statistics\n"
             "  --row-blocks     compute those statistics (centred X'X, X'y, y'y, n of --target and\n"

@@ -1,6 +1,6 @@
 /*
  * npy.c: a NumPy .npy array as a basel_data, the binary input for large
- * designs (docs/FILES.md "NumPy arrays").
+ * designs (README "Large designs").
  *
  * Format (numpy.lib.format, versions 1.0, 2.0 and 3.0): the magic
  * "\x93NUMPY", a major and a minor version byte, the header's length

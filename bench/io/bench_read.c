@@ -34,7 +34,7 @@ int main(int argc, char **argv)
         basel_data *d = NULL;
         basel_error err;
         const double t0 = cpu();
-        if (basel_data_read_csv(&d, argv[1], NULL, &err) != BASEL_OK) {
+        if (basel_data_read(&d, argv[1], NULL, NULL, &err) != BASEL_OK) {
             fprintf(stderr, "bench_read: %s\n", err.message);
             return 1;
         }

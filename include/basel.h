@@ -83,6 +83,7 @@ BASEL_API void basel_free(void *p);
 /* ---------------------------------------------------------------- data */
 
 typedef struct basel_data basel_data;
+typedef struct basel_options basel_options;
 
 /* Read a CSV file with a header row ("-" reads stdin). Fields may be quoted;
  * LF, CRLF or CR-only line ends and a trailing blank line are accepted. A
@@ -98,6 +99,22 @@ typedef struct basel_data basel_data;
  * when a fit or prediction uses that column. */
 BASEL_API int basel_data_read_csv(basel_data **out, const char *path,
                                   const char *label_column, basel_error *err);
+/* Read a table as `basel fit` does. path ("-": stdin) is a CSV file, read
+ * as basel_data_read_csv does, or a NumPy .npy array (float64, float32,
+ * integers or bool; shape (n, p) with columns x1 .. xp, or (n,) with one
+ * column y), told apart by its first byte; a file named *.npy is always
+ * read as an array. target_path (NULL: none) is a one-column file of either
+ * format (a .npy vector, or a CSV with one column) whose column is
+ * appended as the last column, the default target. The label column is the
+ * one o's method reads (basel_options_label_column; a number becomes its
+ * text). o's progress callbacks are called between pieces of the input
+ * with phase "reading" in "bytes", and a non-zero return stops the reading
+ * (BASEL_ECANCELLED). o may be NULL. Memory: the table plus a constant.
+ * Errors: those of basel_data_read_csv; BASEL_EPARSE for a .npy file whose
+ * header is not valid or that ends early; BASEL_EINVAL for a target file
+ * with more than one column or another number of rows. */
+BASEL_API int basel_data_read(basel_data **out, const char *path, const char *target_path, const basel_options *o,
+                              basel_error *err);
 /* The same from a memory buffer; name is used in messages. */
 BASEL_API int basel_data_read_buffer(basel_data **out, const char *name, const char *text,
                                      size_t len, const char *label_column, basel_error *err);
@@ -152,8 +169,6 @@ BASEL_API int basel_data_crossprod(const basel_data *d, const size_t *cols, size
 BASEL_API void basel_data_free(basel_data *d);
 
 /* ------------------------------------------------------------- options */
-
-typedef struct basel_options basel_options;
 
 /* Defaults: method "bd", basis "linear", prior chosen by the method,
  * model prior chosen by the method, seed 0 = pick one (see basel_fit_seed). */

@@ -34,10 +34,14 @@ void cli_fit_help(FILE *fp, const char *method)
     fprintf(fp,
             "usage: basel fit TRAIN.csv [--method M] [options] [-o FIT.json] [--draws DRAWS.csv]\n"
             "       basel fit --stats STATS.json [--method M] [options] [-o FIT.json]\n"
+            "       basel fit X.npy --target-file y.npy [options] [-o FIT.json]\n"
             "\n"
             "Reads TRAIN.csv (header row; '-' reads stdin), fits the chosen method and writes\n"
             "FIT.json (without -o, prints the summary instead). Every option is --name VALUE\n"
-            "or --name=VALUE. An option the method does not read is an error.\n\n"
+            "or --name=VALUE. An option the method does not read is an error.\n"
+            "The training file may be a NumPy .npy array instead (shape (n, p): columns x1 .. xp;\n"
+            "(n,): one column y); --target-file FILE (a .npy vector or a one-column CSV) appends\n"
+            "the target as the last column, the default target (README \"Large designs\").\n\n"
             "Methods (--method; default bd, or rj above 1000 inputs of a linear basis and for --family multinomial):\n");
     const size_t nm = basel_method_count();
     for (size_t i = 0; i < nm; i++) {
@@ -103,7 +107,8 @@ void cli_fit_help(FILE *fp, const char *method)
             "whole fit (the phases after this one estimated from their sizes); otherwise one such\n"
             "line every 10 s (BASEL_PROGRESS_INTERVAL=SECONDS for another interval).\n"
             "\n"
-            "Interrupting: SIGINT or SIGTERM stops the chains at their next block. With\n"
+            "Interrupting: SIGINT or SIGTERM while the data are read ends the reading (exit 3,\n"
+            "nothing written); during the sampling it stops the chains at their next block. With\n"
             "--checkpoint FILE (every MCMC method) their state is saved there (also every\n"
             "--checkpoint-every seconds, default 60) and no FIT.json is written; the same\n"
             "command with --restart FILE continues the run, and the FIT.json it writes is\n"
@@ -115,6 +120,7 @@ void cli_fit_help(FILE *fp, const char *method)
             "Summary statistics (instead of TRAIN.csv; docs/SUMMARY_STATS.md):\n"
             "  --stats          STATS.json: n, input names and either centred X'X, X'y, y'y (with the\n"
             "                   means, to predict) or a correlation (LD) matrix and z-scores, as susie_rss;\n"
+            "                   the matrix may be the name of a .npy file (large p);\n"
             "                   --method enumerate, bd, rj or ssvs with --basis linear; the posterior is the\n"
             "                   one from the rows behind the statistics\n"
             "  --row-blocks     compute those statistics (centred X'X, X'y, y'y, n of --target and\n"
@@ -170,7 +176,7 @@ static void catch_signals(int on)
 }
 
 typedef struct fit_args {
-    const char *train, *output, *draws, *stats;
+    const char *train, *output, *draws, *stats, *target_file;
     int quiet;
     int row_blocks; /* --row-blocks: statistics summed over blocks of rows (cli_rows.c) */
 } fit_args;
@@ -220,9 +226,11 @@ static int parse(int argc, char **argv, basel_options *o, fit_args *a)
             const char *name, *value;
             if (take_value(argc, argv, &i, &name, &value, buf, sizeof buf) || cli_once(&seen, "fit", name))
                 return 2;
-            if (!strcmp(name, "draws") || !strcmp(name, "output") || !strcmp(name, "stats")) {
+            if (!strcmp(name, "draws") || !strcmp(name, "output") || !strcmp(name, "stats") ||
+                !strcmp(name, "target-file")) {
                 if (!strcmp(name, "draws")) a->draws = value;
                 else if (!strcmp(name, "stats")) a->stats = value;
+                else if (!strcmp(name, "target-file")) a->target_file = value;
                 else a->output = value;
                 continue;
             }
@@ -234,6 +242,8 @@ static int parse(int argc, char **argv, basel_options *o, fit_args *a)
     }
     if (a->train && a->stats) return cli_usage("fit", "give a training file or --stats FILE, not both");
     if (!a->train && !a->stats) return cli_usage("fit", "missing the training file (TRAIN.csv, or - for stdin)");
+    if (a->target_file && (!a->train || a->row_blocks))
+        return cli_usage("fit", "--target-file gives the target of a training file (not of --stats or --row-blocks)");
     if (a->row_blocks && (!a->train || !strcmp(a->train, "-")))
         return cli_usage("fit", "--row-blocks reads blocks of a training file's rows (not --stats, not stdin)");
     return 0;
@@ -250,6 +260,7 @@ static int check_files(const fit_args *a, const basel_options *o)
     cli_file files[] = {
         {"the training file", a->train, 0},
         {"--stats", a->stats, 0},
+        {"--target-file", a->target_file, 0},
         {"--resume", resume && *resume ? resume : NULL, 0},
         {"-o", a->output, 1},
         {"--draws", a->draws, 1},
@@ -295,12 +306,11 @@ int cli_fit(int argc, char **argv)
     fit_progress prog = {.show = !a.quiet};
     cli_progress_start(&prog.bar);
     basel_options_set_progress_report(o, progress, &prog);
-    /* a classifier's target holds class labels: read it as text */
-    const char *label = basel_options_label_column(o);
     catch_signals(1);
     const int failed = a.stats        ? basel_fit_run_stats(&fit, a.stats, o, &err)
                        : a.row_blocks ? cli_rows_fit(&fit, a.train, o, &err)
-                                      : basel_data_read_csv(&data, a.train, label, &err) || basel_fit_run(&fit, data, o, &err);
+                                      : basel_data_read(&data, a.train, a.target_file, o, &err) ||
+                                            basel_fit_run(&fit, data, o, &err);
     catch_signals(0);
     if (failed && err.code == BASEL_ELSEWHERE) goto done; /* this rank's chains went to rank 0 */
     if (!failed && cli_par_rank() > 0) goto done;        /* a method whose chains do not travel */

@@ -65,6 +65,15 @@ const char *basel_options_label_column(const basel_options *o)
     return t ? t : ""; /* "" = the last column */
 }
 
+int basel_data_read(basel_data **out, const char *path, const char *target_path, const basel_options *o,
+                    basel_error *err)
+{
+    if (out) *out = NULL;
+    if (!out || !path) return bsl_fail(err, BASEL_EINVAL, "basel_data_read: out and path must not be NULL");
+    const bsl_progress *pr = o && (o->progress.fraction || o->progress.report) ? &o->progress : NULL;
+    return bsl_data_read(out, path, target_path, o ? basel_options_label_column(o) : NULL, pr, err);
+}
+
 void basel_options_set_progress(basel_options *o, basel_progress_fn fn, void *user)
 {
     o->progress.fraction = fn;

@@ -79,10 +79,8 @@ int bsl_fit_prepare(const basel_options *o, const bsl_engine_def **e, bsl_params
  * Frees P in every case. */
 int bsl_fit_problem(basel_fit **out, const basel_options *o, bsl_params *settings, bsl_problem *P, int keep_draws,
                     size_t threads, basel_error *err);
-/* From summary statistics (stats.c): the problem of a --stats file, and
- * FIT.json's summary_statistics key for it (NULL when out of memory). */
-int bsl_problem_from_stats(bsl_problem *pb, const char *path, const bsl_engine_def *e, const bsl_params *user,
-                           const bsl_params *settings, basel_error *err);
+/* FIT.json's summary_statistics key for a problem from a --stats file
+ * (stats.c; NULL when out of memory). */
 json_t *bsl_stats_json(const bsl_problem *pb);
 
 /* Split a comma-separated list in place-free fashion: calls fn for each item. */

@@ -44,14 +44,35 @@ static int read_vector(const json_t *o, const char *key, size_t p, double *x, co
 
 static int check_matrix(const double *A, size_t p, const char *key, const char *path, basel_error *err);
 
+/* The matrix of key from a .npy file named by the JSON (docs/SUMMARY_STATS.md
+ * "Large p"): float64 or another numeric type, p x p, C or Fortran order;
+ * a relative name is relative to the JSON file's folder. The matrix is
+ * symmetric, so either order reads it. */
+static int read_matrix_npy(const char *file, const char *key, size_t p, double *A, const char *path, basel_error *err)
+{
+    const char *slash = strrchr(path, '/');
+    char *full = NULL;
+    if (file[0] != '/' && slash && strcmp(path, "<stdin>")) {
+        const size_t dir = (size_t)(slash - path) + 1;
+        if (!(full = malloc(dir + strlen(file) + 1))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        memcpy(full, path, dir);
+        strcpy(full + dir, file);
+    }
+    int rc = bsl_npy_read_matrix(full ? full : file, p, p, A, err);
+    free(full);
+    return rc ? rc : check_matrix(A, p, key, path, err);
+}
+
 /* A symmetric p x p matrix from o[key], an array of p rows (column-major
- * into A). Symmetric to 1e-12 of the larger diagonal entry: a matrix
- * written with 17 digits from a symmetric one is. */
+ * into A), or the name of a .npy file holding it. Symmetric to 1e-12 of
+ * the larger diagonal entry: a matrix written with 17 digits from a
+ * symmetric one is. */
 static int read_matrix(const json_t *o, const char *key, size_t p, double *A, const char *path, basel_error *err)
 {
     const json_t *a = json_object_get(o, key);
+    if (json_is_string(a)) return read_matrix_npy(json_string_value(a), key, p, A, path, err);
     if (!json_is_array(a) || json_array_size(a) != p)
-        return bad_key(err, path, key, "expected an array of one row per input");
+        return bad_key(err, path, key, "expected an array of one row per input, or the name of a .npy file");
     double *row = bsl_malloc(p, sizeof *row);
     if (!row) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     int rc = BASEL_OK;
@@ -257,7 +278,7 @@ static int alloc_stats(bsl_problem *pb, int has_mean, basel_error *err)
     return BASEL_OK;
 }
 
-static int load(bsl_problem *pb, const char *file, const bsl_params *settings, basel_error *err)
+static int load(bsl_problem *pb, const char *file, basel_error *err)
 {
     json_error_t je;
     json_t *o = strcmp(file, "-") ? json_load_file(file, JSON_REJECT_DUPLICATES, &je)
@@ -271,7 +292,7 @@ static int load(bsl_problem *pb, const char *file, const bsl_params *settings, b
     if (!rc) rc = alloc_stats(pb, 0, err); /* read_xtx allocates the means it finds */
     if (!rc) rc = !strcmp(pb->stats_kind, "xtx") ? read_xtx(pb->stats, o, path, err) : read_ld(pb->stats, o, path, err);
     json_decref(o);
-    return rc ? rc : finish_load(pb, settings);
+    return rc;
 }
 
 /* The scales and standardisation of statistics read into pb->stats. */
@@ -289,19 +310,6 @@ static int finish_load(bsl_problem *pb, const bsl_params *settings)
     return BASEL_OK;
 }
 
-int bsl_problem_from_stats(bsl_problem *pb, const char *path, const bsl_engine_def *e, const bsl_params *user,
-                           const bsl_params *settings, basel_error *err)
-{
-    memset(pb, 0, sizeof *pb);
-    pb->engine = e;
-    pb->stats_source = strcmp(path, "-") ? path : "<stdin>";
-    int rc = check_options(e, user, settings, path, err);
-    if (!rc) rc = load(pb, path, settings, err);
-    if (!rc) rc = check_names(pb, user, err);
-    if (rc) bsl_problem_free(pb);
-    return rc;
-}
-
 json_t *bsl_stats_json(const bsl_problem *pb)
 {
     json_t *o = json_object();
@@ -312,6 +320,19 @@ json_t *bsl_stats_json(const bsl_problem *pb)
     bsl_json_put(o, "means", json_boolean(pb->stats->x_mean != NULL), &bad);
     if (bad) json_decref(o);
     return bad ? NULL : o;
+}
+
+/* No --method: the rows' rule (bsl_default_method, as basel_fit_run) with
+ * the p of the statistics, so that the same data get the same sampler
+ * whether given as rows or as statistics. o is replaced by chosen. */
+static int default_method(const basel_options **o, basel_options *chosen, size_t p, basel_error *err)
+{
+    if (bsl_params_get(&(*o)->p, "method")) return BASEL_OK;
+    *chosen = **o;
+    if (bsl_params_set(&chosen->p, "method", bsl_default_method(&(*o)->p, p)))
+        return bsl_fail(err, BASEL_EINVAL, "too many options");
+    *o = chosen;
+    return BASEL_OK;
 }
 
 /* Statistics in memory (basel_fit_run_stats_mem): the checks of a file's
@@ -370,7 +391,9 @@ int basel_fit_run_stats_mem(basel_fit **out, const basel_stats *st, const basel_
     bsl_params settings;
     int keep_draws;
     size_t threads;
-    int rc = bsl_fit_prepare(o, &e, &settings, &keep_draws, &threads, err);
+    basel_options chosen;
+    int rc = default_method(&o, &chosen, st->p, err);
+    if (!rc) rc = bsl_fit_prepare(o, &e, &settings, &keep_draws, &threads, err);
     if (rc) return rc;
     bsl_problem P;
     memset(&P, 0, sizeof P);
@@ -394,9 +417,27 @@ int basel_fit_run_stats(basel_fit **out, const char *path, const basel_options *
     bsl_params settings;
     int keep_draws;
     size_t threads;
+    /* the options are checked before the file is read, with the method
+     * known then; once p is known, again with the method for that p */
     int rc = bsl_fit_prepare(o, &e, &settings, &keep_draws, &threads, err);
     if (rc) return rc;
     bsl_problem P;
-    if ((rc = bsl_problem_from_stats(&P, path, e, &o->p, &settings, err))) return rc;
+    memset(&P, 0, sizeof P);
+    P.engine = e;
+    P.stats_source = strcmp(path, "-") ? path : "<stdin>";
+    basel_options chosen;
+    rc = check_options(e, &o->p, &settings, path, err);
+    if (!rc) rc = load(&P, path, err);
+    if (!rc && !bsl_params_get(&o->p, "method")) {
+        rc = default_method(&o, &chosen, P.d, err);
+        if (!rc) rc = bsl_fit_prepare(o, &e, &settings, &keep_draws, &threads, err);
+        if (!rc) rc = check_options(P.engine = e, &o->p, &settings, path, err);
+    }
+    if (!rc) rc = finish_load(&P, &settings);
+    if (!rc) rc = check_names(&P, &o->p, err);
+    if (rc) {
+        bsl_problem_free(&P);
+        return rc;
+    }
     return bsl_fit_problem(out, o, &settings, &P, keep_draws, threads, err);
 }

@@ -41,6 +41,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---------------------------------------------------------- bad cells */
 
@@ -314,25 +315,6 @@ static char *field_strdup(const field *f)
     return c;
 }
 
-/* Skip a UTF-8 BOM and drop trailing blank lines, so that the text either
- * is empty or ends in something that is not blank. */
-static void scan_init(scanner *s, const char *source, const char *text, size_t len,
-                      basel_error *err)
-{
-    memset(s, 0, sizeof *s);
-    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
-        text += 3;
-        len -= 3;
-    }
-    while (len && (is_blank(text[len - 1]) || text[len - 1] == '\n' || text[len - 1] == '\r'))
-        len--;
-    s->pos = s->line_start = text;
-    s->end = text + len;
-    s->line = 1;
-    s->source = source;
-    s->err = err;
-}
-
 /* ------------------------------------------------------------- header */
 
 typedef struct name_pos {
@@ -448,29 +430,6 @@ static int ragged(scanner *s, size_t line, size_t column, size_t k, size_t p)
                        "row has %zu field%s, the header has %zu", k, k == 1 ? "" : "s", p);
 }
 
-/* First pass: every record has p fields; count them. A short row is
- * reported at its start, a long one at its first extra field. */
-static int count_rows(scanner *s, size_t p, size_t *n)
-{
-    *n = 0;
-    while (s->pos < s->end) {
-        size_t line = s->line, k = 0, extra_line = 0, extra_col = 0;
-        field f;
-        do {
-            int rc = next_field(s, &f);
-            if (rc != BASEL_OK) return rc;
-            if (++k == p + 1) {
-                extra_line = f.line;
-                extra_col = field_column(s, &f);
-            }
-        } while (!f.last);
-        if (k < p) return ragged(s, line, 1, k, p);
-        if (k > p) return ragged(s, extra_line, extra_col, k, p);
-        ++*n;
-    }
-    return BASEL_OK;
-}
-
 /* The first bad cell of column j: remember where it is and what it says.
  * Control characters become '?' so that the message stays on one line, and
  * truncation never splits a UTF-8 character. */
@@ -498,13 +457,127 @@ static void record_bad(basel_data *d, size_t i, size_t j, const field *f, size_t
     b->column = column;
 }
 
+/* The table as it streams in. The number of rows is not known until the
+ * end (a pipe has no size), and the table is column-major, so the rows go
+ * first into blocks, row-major, each block twice the size of the one before
+ * up to BLOCK_MAX bytes; at the end each block is copied into its place in
+ * the n x p array and freed at once, so the blocks and the array together
+ * never hold much more than one table (the fill of the array and the
+ * release of the blocks keep pace). The per-row arrays (line_of_row, the
+ * labels, the text columns) grow by doubling; there are `cap` of each. */
+#define BLOCK_MIN ((size_t)64 << 10)
+/* glibc serves requests this large (its largest dynamic mmap threshold)
+ * with mmap, so a freed block goes back to the system at once */
+#define BLOCK_MAX ((size_t)32 << 20)
+
+typedef struct builder {
+    basel_data *d;
+    size_t cap;                      /* entries of the per-row arrays */
+    double **block;                  /* the blocks; block k holds rows_of[k] rows */
+    size_t *rows_of, nblock, block_cap;
+    size_t used;                     /* rows filled in the newest block */
+    scratch w;
+    int label_missing;               /* label_column is not in the header */
+} builder;
+
+static void builder_free(builder *b)
+{
+    for (size_t k = 0; k < b->nblock; k++) free(b->block[k]);
+    free(b->block);
+    free(b->rows_of);
+    free(b->w.buf);
+    memset(b, 0, sizeof *b);
+}
+
+/* The per-row arrays to hold at least need rows (new entries zeroed). */
+static int grow_rows(builder *b, size_t need)
+{
+    basel_data *d = b->d;
+    if (need <= b->cap) return BASEL_OK;
+    size_t cap = b->cap ? 2 * b->cap : 1024;
+    while (cap < need) cap *= 2;
+    void *p = realloc(d->line_of_row, cap * sizeof *d->line_of_row);
+    if (!p) return BASEL_ENOMEM;
+    d->line_of_row = p;
+    if (d->label_col >= 0) {
+        if (!(p = realloc(d->labels, cap * sizeof *d->labels))) return BASEL_ENOMEM;
+        d->labels = p;
+        memset(d->labels + b->cap, 0, (cap - b->cap) * sizeof *d->labels);
+    }
+    for (size_t j = 0; d->text && j < d->p; j++) {
+        if (!d->text[j]) continue;
+        if (!(p = realloc(d->text[j], cap * sizeof **d->text))) return BASEL_ENOMEM;
+        d->text[j] = p;
+        memset(d->text[j] + b->cap, 0, (cap - b->cap) * sizeof **d->text);
+    }
+    b->cap = cap;
+    return BASEL_OK;
+}
+
+/* A new row: its place in the newest block (a new block when that one is
+ * full) and in the per-row arrays; d->n counts it from here on, so that
+ * basel_data_free finds its labels and text if the reading fails. */
+static double *new_row(builder *b, size_t line)
+{
+    basel_data *d = b->d;
+    if (grow_rows(b, d->n + 1)) return NULL;
+    if (b->nblock == 0 || b->used == b->rows_of[b->nblock - 1]) {
+        const size_t row_bytes = d->p * sizeof(double);
+        size_t bytes = b->nblock ? 2 * b->rows_of[b->nblock - 1] * row_bytes : BLOCK_MIN;
+        if (bytes > BLOCK_MAX) bytes = BLOCK_MAX;
+        const size_t rows = bytes / row_bytes ? bytes / row_bytes : 1;
+        void *blk = b->block, *rw = b->rows_of;
+        size_t cap = b->block_cap;
+        if (bsl_grow(&blk, &cap, b->nblock + 1, sizeof *b->block)) return NULL;
+        b->block = blk;
+        if (bsl_grow(&rw, &b->block_cap, b->nblock + 1, sizeof *b->rows_of)) return NULL;
+        b->rows_of = rw;
+        if (!(b->block[b->nblock] = bsl_malloc(rows, row_bytes))) return NULL;
+        b->rows_of[b->nblock++] = rows;
+        b->used = 0;
+    }
+    d->line_of_row[d->n++] = line;
+    return b->block[b->nblock - 1] + b->used++ * d->p;
+}
+
+/* The blocks into the column-major array, each freed once copied, in
+ * square tiles of TILE rows and columns: a tile's reads (TILE rows) and
+ * writes (TILE columns) stay within the cache and the TLB. */
+#define TILE 32
+static int builder_finish(builder *b)
+{
+    basel_data *d = b->d;
+    const size_t n = d->n, p = d->p;
+    if (!(d->values = bsl_malloc(n, p * sizeof *d->values))) return BASEL_ENOMEM;
+    size_t i0 = 0;
+    for (size_t k = 0; k < b->nblock; k++) {
+        const size_t rows = k + 1 < b->nblock ? b->rows_of[k] : b->used;
+        const double *blk = b->block[k];
+        for (size_t t0 = 0; t0 < rows; t0 += TILE) {
+            const size_t t1 = t0 + TILE < rows ? t0 + TILE : rows;
+            for (size_t j0 = 0; j0 < p; j0 += TILE) {
+                const size_t j1 = j0 + TILE < p ? j0 + TILE : p;
+                for (size_t j = j0; j < j1; j++) {
+                    double *col = d->values + j * n + i0;
+                    for (size_t t = t0; t < t1; t++) col[t] = blk[t * p + j];
+                }
+            }
+        }
+        i0 += rows;
+        free(b->block[k]);
+        b->block[k] = NULL;
+    }
+    return BASEL_OK;
+}
+
 /* A text cell's text, kept for categorical inputs (problem.c decides
  * whether the column is one); the column's array is made on its first
  * text cell, so numeric tables pay nothing. */
-static int keep_text(basel_data *d, size_t i, size_t j, const field *f)
+static int keep_text(builder *b, size_t i, size_t j, const field *f)
 {
+    basel_data *d = b->d;
     if (!d->text && !(d->text = bsl_calloc(d->p, sizeof *d->text))) return BASEL_ENOMEM;
-    if (!d->text[j] && !(d->text[j] = bsl_calloc(d->n, sizeof **d->text))) return BASEL_ENOMEM;
+    if (!d->text[j] && !(d->text[j] = bsl_calloc(b->cap, sizeof **d->text))) return BASEL_ENOMEM;
     char *t = field_strdup(f);
     if (!t) return BASEL_ENOMEM;
     size_t len = strlen(t), lead = 0;
@@ -515,53 +588,60 @@ static int keep_text(basel_data *d, size_t i, size_t j, const field *f)
     return BASEL_OK;
 }
 
-static int store_number(scanner *s, basel_data *d, size_t i, size_t j, const field *f,
-                        scratch *w)
+static int store_number(scanner *s, builder *b, double *row, size_t j, const field *f)
 {
+    basel_data *d = b->d;
     double v = 0;
     /* a doubled quote is never part of a number */
-    int kind = f->escaped ? CELL_TEXT : parse_number(f->body, f->len, &v, w);
+    int kind = f->escaped ? CELL_TEXT : parse_number(f->body, f->len, &v, &b->w);
     if (kind < 0) return bsl_fail(s->err, BASEL_ENOMEM, "out of memory reading %s", s->source);
     if (kind != 0) {
-        size_t col = field_column(s, f);
+        const size_t i = d->n - 1, col = field_column(s, f);
         v = cell_nan(kind, col);
         if (d->bad[j].line == 0) record_bad(d, i, j, f, col);
-        if (kind == CELL_TEXT && keep_text(d, i, j, f))
+        if (kind == CELL_TEXT && keep_text(b, i, j, f))
             return bsl_fail(s->err, BASEL_ENOMEM, "out of memory reading %s", s->source);
     }
-    d->values[j * d->n + i] = v;
+    row[j] = v;
     return BASEL_OK;
 }
 
-static int store_label(scanner *s, basel_data *d, size_t i, const field *f)
+static int store_label(scanner *s, builder *b, double *row, const field *f)
 {
-    d->values[(size_t)d->label_col * d->n + i] = NAN;
-    if (!(d->labels[i] = field_strdup(f)))
+    basel_data *d = b->d;
+    row[d->label_col] = NAN;
+    if (!(d->labels[d->n - 1] = field_strdup(f)))
         return bsl_fail(s->err, BASEL_ENOMEM, "out of memory reading %s", s->source);
     return BASEL_OK;
 }
 
-/* Second pass over text that count_rows has accepted: fill the table. */
-static int fill_rows(scanner *s, basel_data *d)
+/* One record into the table: p fields, or an error. A short row is
+ * reported at its start, a long one at its first extra field (the cells
+ * before are stored, and freed with the table). */
+static int parse_record(scanner *s, builder *b)
 {
-    scratch w = {NULL, 0};
-    int rc = BASEL_OK;
-    for (size_t i = 0; i < d->n && rc == BASEL_OK; i++) {
-        d->line_of_row[i] = s->line;
-        field f = {0};
-        for (size_t j = 0; j < d->p && rc == BASEL_OK; j++) {
-            rc = next_field(s, &f);
-            if (rc != BASEL_OK) break;
-            if ((long)j == d->label_col)
-                rc = store_label(s, d, i, &f);
-            else
-                rc = store_number(s, d, i, j, &f, &w);
+    basel_data *d = b->d;
+    const size_t p = d->p, line = s->line;
+    double *row = new_row(b, line);
+    if (!row) return bsl_fail(s->err, BASEL_ENOMEM, "out of memory reading %s (%zu rows, %zu columns)", s->source,
+                              d->n, p);
+    size_t k = 0, extra_line = 0, extra_col = 0;
+    field f;
+    do {
+        int rc = next_field(s, &f);
+        if (rc != BASEL_OK) return rc;
+        if (k < p) {
+            rc = (long)k == d->label_col ? store_label(s, b, row, &f) : store_number(s, b, row, k, &f);
+            if (rc != BASEL_OK) return rc;
+        } else if (k == p) {
+            extra_line = f.line;
+            extra_col = field_column(s, &f);
         }
-        if (rc == BASEL_OK && !f.last)
-            rc = bsl_fail(s->err, BASEL_EINTERNAL, "csv: second pass disagrees with the first");
-    }
-    free(w.buf);
-    return rc;
+        k++;
+    } while (!f.last);
+    if (k < p) return ragged(s, line, 1, k, p);
+    if (k > p) return ragged(s, extra_line, extra_col, k, p);
+    return BASEL_OK;
 }
 
 static int alloc_table(basel_data *d)
@@ -573,63 +653,6 @@ static int alloc_table(basel_data *d)
     if (!d->values || !d->line_of_row || !d->bad || (d->label_col >= 0 && !d->labels))
         return BASEL_ENOMEM;
     return BASEL_OK;
-}
-
-static int parse_body(scanner *s, basel_data *d, const char *label_column)
-{
-    int rc;
-    if (s->pos == s->end)
-        return bsl_fail_at(s->err, BASEL_EPARSE, s->source, 1, 1, "file is empty");
-    if ((rc = read_header(s, d)) != BASEL_OK) return rc;
-    if ((rc = find_label(s, d, label_column)) != BASEL_OK) return rc;
-    scanner rows = *s;
-    if ((rc = count_rows(&rows, d->p, &d->n)) != BASEL_OK) return rc;
-    if (d->n == 0)
-        return bsl_fail_at(s->err, BASEL_EPARSE, s->source, s->line + (s->pos > s->line_start),
-                           1, "no data rows after the header");
-    if (alloc_table(d) != BASEL_OK)
-        return bsl_fail(s->err, BASEL_ENOMEM, "out of memory reading %s (%zu rows, %zu columns)",
-                        s->source, d->n, d->p);
-    return fill_rows(s, d);
-}
-
-/* Parse text that the guard below has passed: the tables of both passes. */
-static int parse_text(basel_data **out, const char *source, const char *text, size_t len,
-                      const char *label_column, basel_error *err)
-{
-    *out = NULL;
-    basel_data *d = calloc(1, sizeof *d);
-    if (!d || !(d->source = bsl_strdup(source))) {
-        free(d);
-        return bsl_fail(err, BASEL_ENOMEM, "out of memory reading %s", source);
-    }
-    d->label_col = -1;
-    scanner s;
-    scan_init(&s, d->source, text ? text : "", text ? len : 0, err);
-    int rc = parse_body(&s, d, label_column);
-    if (rc != BASEL_OK) {
-        basel_data_free(d);
-        return rc;
-    }
-    bsl_error_clear(err);
-    *out = d;
-    return BASEL_OK;
-}
-
-/* The errors a whole parse would report inside text[0, len), a run of
- * complete records: the header's and the rows' shape. BASEL_OK if none. */
-static int check_prefix(const char *source, const char *text, size_t len, basel_error *err)
-{
-    basel_data d = {.label_col = -1};
-    scanner s;
-    scan_init(&s, source, text, len, err);
-    if (s.pos == s.end) return BASEL_OK;
-    int rc = read_header(&s, &d);
-    size_t n;
-    if (rc == BASEL_OK) rc = count_rows(&s, d.p, &n);
-    for (size_t j = 0; j < d.p; j++) free(d.names[j]);
-    free(d.names);
-    return rc;
 }
 
 /* ------------------------------------------------------------- guard */
@@ -660,6 +683,8 @@ typedef struct guard {
     int eol;                 /* 0 until known, then '\n' or '\r' */
     int header_delim;        /* ';' or '\t' inside an unquoted header field */
     int tab_pending;         /* a tab in this header field, text after it unseen */
+    int prev_cr;             /* the byte before pos is a CR (the bytes before the
+                              * current record may be gone, or be LF by then) */
     int stopped;             /* the text up to cut holds an error */
     size_t cut;
     size_t why_line, why_col;
@@ -771,7 +796,7 @@ static int guard_byte(guard *g, const char *text, size_t i, size_t len, int at_e
     if (!g->eol && (c == '\n' || (c == '\r' && g->state != G_QUOTED)) && !find_eol(g, text, i, len, at_eof))
         return 0; /* wait for the byte after this CR */
     if (c == '\n' && g->eol == '\r') { /* the CR before it, if any, ended its line */
-        const int crlf = i > 0 && text[i - 1] == '\r';
+        const int crlf = g->prev_cr;
         guard_stop(g, g->record_start, crlf ? g->line - 1 : g->line, 1,
                    crlf ? "this line ends in CR LF, but the first one in CR alone; use one kind of line end"
                         : "this line ends in LF, but the first one in CR alone; use one kind of line end");
@@ -795,22 +820,68 @@ static int guard_byte(guard *g, const char *text, size_t i, size_t len, int at_e
         g->line_bytes++;
     }
     if (g->state != G_START || g->field_bytes) g->field_bytes++;
+    g->prev_cr = c == '\r';
     return 1;
 }
 
 /* Check text[g->pos, len), the bytes read so far (at_eof: no more will
  * come), until it ends or the guard stops. */
+/* The bulk of a table's body past the header: printable ASCII other than
+ * blanks and quotes, and the commas between such fields, with the effect
+ * of guard_byte on each but without its state machine. Stops before any
+ * other byte (a line end, a quote, a blank, a control or non-ASCII byte),
+ * and at a comma that ends a field past its limit, for guard_byte and
+ * check_limits. Returns whether it moved. */
+static int body_run(guard *g, const char *text, size_t len)
+{
+    const size_t start = g->pos;
+    size_t i = start, fb = g->field_bytes, last_comma = SIZE_MAX;
+    int state = g->state;
+    while (i < len) {
+        const unsigned char c = (unsigned char)text[i];
+        if (c > ' ' && c < 0x7f && c != '"' && c != ',') {
+            state = G_UNQUOTED;
+            fb++;
+        } else if (c == ',' && fb <= BSL_CSV_MAX_FIELD) {
+            g->fields++;
+            fb = 0;
+            state = G_START;
+            last_comma = i;
+        } else {
+            break;
+        }
+        i++;
+    }
+    if (i == start) return 0;
+    if (last_comma != SIZE_MAX) { /* end_field's record of where the next field starts */
+        g->field_quoted = 0;
+        g->field_line = g->line;
+        g->field_col = g->col + (last_comma - start) + 2;
+    }
+    g->col += i - start;
+    g->line_bytes += i - start;
+    g->field_bytes = fb;
+    g->state = state;
+    g->pos = i;
+    g->prev_cr = 0;
+    return 1;
+}
+
 static void guard_feed(guard *g, const char *text, size_t len, int at_eof)
 {
-    if (g->pos == 0 && len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) g->pos = 3;
     while (g->pos < len && !g->stopped) {
         const size_t i = g->pos;
+        if (g->records > 0 && g->state <= G_UNQUOTED && body_run(g, text, len)) {
+            check_limits(g);
+            continue;
+        }
         const size_t j = g->state == G_UNQUOTED && !g->tab_pending ? plain_run(text, i, len) : i;
         if (j > i) {
             g->col += j - i;
             g->line_bytes += j - i;
             g->field_bytes += j - i;
             g->pos = j;
+            g->prev_cr = 0;
         } else if (guard_byte(g, text, i, len, at_eof)) {
             if (!g->stopped) g->pos = i + 1;
         } else {
@@ -823,24 +894,195 @@ static void guard_feed(guard *g, const char *text, size_t len, int at_eof)
 /* Parse what the guard has seen (all of text, or text up to the cut when
  * it stopped): CR line ends become LF in a copy, then either the whole
  * parse or the search for an error before the guard's. */
-static int parse_guarded(basel_data **out, const char *source, const char *text, size_t len,
-                         const guard *g, const char *label_column, basel_error *err)
+/* ---------------------------------------------------------- reading */
+
+/* The text is read in pieces of READ_CHUNK bytes (fread returns a piece
+ * of a pipe once it has arrived: a small piece keeps the check of the
+ * first bytes and the cancel prompt) into one buffer, which
+ * holds only what is not parsed yet: the records that have not arrived
+ * whole (one line's worth at most, as the guard bounds a line), and blank
+ * lines at the end of what has arrived, which are rows only if something
+ * follows them (trailing blank lines are ignored). Each piece is checked
+ * by the guard, its complete records are parsed into the table, and the
+ * progress callback is asked whether to go on. */
+#define READ_CHUNK ((size_t)64 << 10)
+
+/* Where the bytes come from: a stream, or a buffer in memory. */
+typedef struct input {
+    FILE *fp;
+    const char *mem;
+    size_t mem_len, mem_pos;
+} input;
+
+/* Up to want bytes into dst; *eof once no more will come, *err_no on a
+ * read error. A read interrupted by a signal is not an error: it returns
+ * what it has, and the caller asks whether to stop before reading on. */
+static size_t input_read(input *in, char *dst, size_t want, int *eof, int *err_no)
 {
-    const size_t use = g->stopped ? g->cut : len;
-    char *copy = NULL;
-    if (g->eol == '\r' && use) {
-        if (!(copy = malloc(use))) return bsl_fail(err, BASEL_ENOMEM, "out of memory reading %s", source);
-        for (size_t i = 0; i < use; i++) copy[i] = text[i] == '\r' ? '\n' : text[i];
-        text = copy;
+    if (!in->fp) {
+        const size_t got = BSL_MIN(want, in->mem_len - in->mem_pos);
+        if (got) memcpy(dst, in->mem + in->mem_pos, got);
+        in->mem_pos += got;
+        *eof = in->mem_pos == in->mem_len;
+        return got;
     }
-    int rc;
-    if (!g->stopped) {
-        rc = parse_text(out, source, text, use, label_column, err);
-    } else if ((rc = check_prefix(source, text, use, err)) == BASEL_OK) {
-        rc = bsl_fail_at(err, BASEL_EPARSE, source, g->why_line, g->why_col, "%s", g->why);
+    const size_t got = fread(dst, 1, want, in->fp);
+    if (got < want && ferror(in->fp)) {
+        if (errno == EINTR) clearerr(in->fp);
+        else *err_no = errno;
+    } else if (got < want) {
+        *eof = 1;
     }
-    free(copy);
-    return rc;
+    return got;
+}
+
+typedef struct reader {
+    const char *source;
+    basel_error *err;
+    const bsl_progress *pr;
+    double size;        /* the file's size, 0 when unknown (a pipe) */
+    size_t nread;       /* bytes read so far */
+    char *buf;          /* buf[0, len): read and not parsed yet */
+    size_t cap, len;
+    guard g;
+    scanner s;          /* its line count runs on across the pieces */
+    builder b;
+    int have_header;
+    const char *label_column;
+} reader;
+
+static int is_space(char c) { return is_blank(c) || c == '\n' || c == '\r'; }
+
+/* Where to stop parsing in buf[0, end), a run of complete records: before
+ * the blank lines that end it (see READ_CHUNK). */
+static size_t hold_back(const char *buf, size_t end, int eol)
+{
+    size_t q = end;
+    while (q > 0 && is_space(buf[q - 1])) q--;
+    if (q == 0) return 0;
+    while (buf[q] != eol) q++; /* the end of the last record with text */
+    return q + 1;
+}
+
+/* Parse buf[0, end) into the table, the header first. final: 0 more text
+ * follows; 1 the rest of the text, which may end without a line end and
+ * whose trailing blanks are dropped; 2 the same up to where the guard
+ * stopped (no text there is no error: the guard's message stands). */
+static int parse_span(reader *r, size_t end, int final)
+{
+    scanner *s = &r->s;
+    if (r->g.eol == '\r') /* CR line ends: LF for the tokenizer (the guard is past these bytes) */
+        for (size_t i = 0; i < end; i++)
+            if (r->buf[i] == '\r') r->buf[i] = '\n';
+    if (final)
+        while (end && is_space(r->buf[end - 1])) end--;
+    s->pos = s->line_start = r->buf;
+    s->end = r->buf + end;
+    s->memo_at = NULL;
+    basel_data *d = r->b.d;
+    if (!r->have_header) {
+        if (s->pos == s->end)
+            return final == 1 ? bsl_fail_at(s->err, BASEL_EPARSE, s->source, 1, 1, "file is empty") : BASEL_OK;
+        int rc = read_header(s, d);
+        if (rc == BASEL_OK) rc = find_label(s, d, r->label_column);
+        if (rc != BASEL_OK) return rc;
+        if (!(d->bad = bsl_calloc(d->p, sizeof *d->bad)))
+            return bsl_fail(s->err, BASEL_ENOMEM, "out of memory reading %s", s->source);
+        r->have_header = 1;
+    }
+    while (s->pos < s->end) {
+        int rc = parse_record(s, &r->b);
+        if (rc != BASEL_OK) return rc;
+    }
+    return BASEL_OK;
+}
+
+/* Drop buf[0, k), parsed; the guard's offsets follow. */
+static void shift(reader *r, size_t k)
+{
+    memmove(r->buf, r->buf + k, r->len - k);
+    r->len -= k;
+    r->g.pos -= k;
+    r->g.record_start -= k;
+}
+
+/* One piece of input into the buffer (grown when a record fills it). */
+static int read_piece(reader *r, input *in, int *eof)
+{
+    void *p = r->buf;
+    if (bsl_grow(&p, &r->cap, r->len + READ_CHUNK, 1))
+        return bsl_fail(r->err, BASEL_ENOMEM, "out of memory reading %s", r->source);
+    r->buf = p;
+    int err_no = 0;
+    const size_t got = input_read(in, r->buf + r->len, READ_CHUNK, eof, &err_no);
+    if (err_no) return bsl_fail_at(r->err, BASEL_EIO, r->source, 0, 0, "cannot read: %s", strerror(err_no));
+    if (r->nread == 0 && got >= 3 && memcmp(r->buf, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 byte-order mark */
+        memmove(r->buf, r->buf + 3, got - 3);
+        r->len -= 3;
+    }
+    r->len += got;
+    r->nread += got;
+    const double done = (double)r->nread, total = r->size > done ? r->size : done > 0 ? done : 1;
+    if (bsl_progress_report(r->pr, "reading", "bytes", done, total))
+        return bsl_fail(r->err, BASEL_ECANCELLED, "cancelled while reading %s", r->source);
+    return BASEL_OK;
+}
+
+/* The whole input into r's table; the guard's message when it stopped and
+ * the text before the cut holds no earlier error. */
+static int read_all(reader *r, input *in)
+{
+    for (int eof = 0; !eof;) {
+        int rc = read_piece(r, in, &eof);
+        if (rc != BASEL_OK) return rc;
+        guard_feed(&r->g, r->buf, r->len, eof);
+        if (r->g.stopped) {
+            rc = parse_span(r, r->g.cut, 2);
+            return rc ? rc : bsl_fail_at(r->err, BASEL_EPARSE, r->source, r->g.why_line, r->g.why_col, "%s", r->g.why);
+        }
+        const size_t end = eof ? r->len : hold_back(r->buf, r->g.record_start, r->g.eol == '\r' ? '\r' : '\n');
+        if (end == 0 && !eof) continue;
+        if ((rc = parse_span(r, end, eof)) != BASEL_OK) return rc;
+        if (!eof) shift(r, end);
+    }
+    basel_data *d = r->b.d;
+    if (d->n == 0)
+        return bsl_fail_at(r->err, BASEL_EPARSE, r->source, r->s.line + (r->s.pos > r->s.line_start), 1,
+                           "no data rows after the header");
+    if (builder_finish(&r->b) != BASEL_OK)
+        return bsl_fail(r->err, BASEL_ENOMEM, "out of memory reading %s (%zu rows, %zu columns)", r->source, d->n,
+                        d->p);
+    return BASEL_OK;
+}
+
+/* Read a table from in; source names it in messages, pr (may be NULL) is
+ * asked after each piece whether to go on. */
+static int read_input(basel_data **out, const char *source, input *in, double size, const char *label_column,
+                      const bsl_progress *pr, basel_error *err)
+{
+    *out = NULL;
+    basel_data *d = calloc(1, sizeof *d);
+    if (!d || !(d->source = bsl_strdup(source))) {
+        free(d);
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory reading %s", source);
+    }
+    d->label_col = -1;
+    reader r = {.source = d->source, .err = err, .pr = pr, .size = size, .label_column = label_column};
+    r.b.d = d;
+    guard_init(&r.g);
+    r.s.line = 1;
+    r.s.source = d->source;
+    r.s.err = err;
+    int rc = read_all(&r, in);
+    builder_free(&r.b);
+    free(r.buf);
+    if (rc != BASEL_OK) {
+        basel_data_free(d);
+        return rc;
+    }
+    bsl_error_clear(err);
+    *out = d;
+    return BASEL_OK;
 }
 
 int bsl_csv_parse(basel_data **out, const char *source, const char *text, size_t len,
@@ -848,41 +1090,15 @@ int bsl_csv_parse(basel_data **out, const char *source, const char *text, size_t
 {
     if (!out) return bsl_fail(err, BASEL_EINVAL, "bsl_csv_parse: out must not be NULL");
     *out = NULL;
-    if (!source) source = "<buffer>";
-    if (!text) len = 0;
-    guard g;
-    guard_init(&g);
-    guard_feed(&g, text, len, 1);
-    return parse_guarded(out, source, text, len, &g, label_column, err);
+    input in = {.mem = text ? text : "", .mem_len = text ? len : 0};
+    return read_input(out, source ? source : "<buffer>", &in, (double)in.mem_len, label_column, NULL, err);
 }
 
-/* ---------------------------------------------------------- reading */
-
-/* Read fp into a new buffer, the guard checking each piece as it comes;
- * pipes have no size, so grow as we go. Stops early when the guard does. */
-static int slurp(FILE *fp, const char *name, char **text, size_t *len, guard *g, basel_error *err)
+int bsl_csv_read_fp(basel_data **out, FILE *fp, const char *source, double size, const char *label_column,
+                    const bsl_progress *pr, basel_error *err)
 {
-    void *buf = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (bsl_grow(&buf, &cap, n + 65536, 1) != 0) {
-            free(buf);
-            return bsl_fail(err, BASEL_ENOMEM, "out of memory reading %s", name);
-        }
-        size_t want = cap - n;
-        size_t got = fread((char *)buf + n, 1, want, fp);
-        n += got;
-        if (got < want && ferror(fp)) {
-            int e = errno;
-            free(buf);
-            return bsl_fail_at(err, BASEL_EIO, name, 0, 0, "cannot read: %s", strerror(e));
-        }
-        guard_feed(g, buf, n, got < want);
-        if (got < want || g->stopped) break; /* end of file, or enough seen */
-    }
-    *text = buf;
-    *len = n;
-    return BASEL_OK;
+    input in = {.fp = fp};
+    return read_input(out, source, &in, size, label_column, pr, err);
 }
 
 int basel_data_read_csv(basel_data **out, const char *path, const char *label_column,
@@ -891,21 +1107,14 @@ int basel_data_read_csv(basel_data **out, const char *path, const char *label_co
     if (out) *out = NULL;
     if (!out || !path)
         return bsl_fail(err, BASEL_EINVAL, "basel_data_read_csv: out and path must not be NULL");
-    int from_stdin = strcmp(path, "-") == 0;
-    const char *name = from_stdin ? "<stdin>" : path;
+    const int from_stdin = strcmp(path, "-") == 0;
     FILE *fp = from_stdin ? stdin : fopen(path, "rb");
     if (!fp) {
         int e = errno;
         return bsl_fail_at(err, BASEL_EIO, path, 0, 0, "cannot open: %s", strerror(e));
     }
-    char *text = NULL;
-    size_t len = 0;
-    guard g;
-    guard_init(&g);
-    int rc = slurp(fp, name, &text, &len, &g, err);
+    int rc = bsl_csv_read_fp(out, fp, from_stdin ? "<stdin>" : path, 0, label_column, NULL, err);
     if (!from_stdin) fclose(fp);
-    if (rc == BASEL_OK) rc = parse_guarded(out, name, text, len, &g, label_column, err);
-    free(text);
     return rc;
 }
 

@@ -44,6 +44,31 @@ struct basel_data {
 /* Parse CSV text (not necessarily NUL-terminated) into a new table. */
 int bsl_csv_parse(basel_data **out, const char *source, const char *text, size_t len,
                   const char *label_column, basel_error *err);
+/* Read CSV text from fp into a new table, in one pass and in memory
+ * bounded by the table plus a constant (csv.c "reading"); source names it
+ * in messages, size is its size in bytes (0: unknown) for the progress
+ * reports. pr (may be NULL) is called after each piece of input with phase
+ * "reading" in "bytes", and a non-zero return stops the reading:
+ * BASEL_ECANCELLED. */
+int bsl_csv_read_fp(basel_data **out, FILE *fp, const char *source, double size, const char *label_column,
+                    const bsl_progress *pr, basel_error *err);
+/* The same for a NumPy .npy array (npy.c); label_column as for a CSV, its
+ * numbers then become the labels' text. */
+int bsl_npy_read_fp(basel_data **out, FILE *fp, const char *source, double size, const char *label_column,
+                    const bsl_progress *pr, basel_error *err);
+/* A rows x cols .npy matrix from path into A (column-major), every entry
+ * finite; BASEL_EIO, BASEL_EPARSE naming the file. */
+int bsl_npy_read_matrix(const char *path, size_t rows, size_t cols, double *A, basel_error *err);
+/* Whether bytes start with the .npy magic (\x93NUMPY). */
+int bsl_npy_is_magic(const char *bytes, size_t len);
+/* A table from path ("-": stdin), CSV or .npy by its first byte (or a
+ * .npy name), with target_path (NULL: none), a one-column table, appended
+ * as its last column (read.c). */
+int bsl_data_read(basel_data **out, const char *path, const char *target_path, const char *label_column,
+                  const bsl_progress *pr, basel_error *err);
+/* Mark column j's cells that are not finite numbers, as a table from
+ * memory does (NaN missing, an infinity not a number; matrix.c). */
+void bsl_data_mark_column(basel_data *d, size_t j);
 
 /* Column j of d as a pointer to n doubles (column-major storage). */
 static inline const double *bsl_data_col(const basel_data *d, size_t j)

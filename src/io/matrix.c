@@ -39,6 +39,11 @@ static void fill_column(basel_data *d, size_t j, const double *x, size_t stride)
     }
 }
 
+void bsl_data_mark_column(basel_data *d, size_t j)
+{
+    fill_column(d, j, d->values + j * d->n, 1); /* in place: each cell is read before it is written */
+}
+
 int basel_data_from_matrix(basel_data **out, const char *source, const double *x, size_t n, size_t p,
                            size_t row_stride, size_t col_stride, const char *const *names, basel_error *err)
 {

@@ -1,0 +1,35 @@
+#!/bin/bash
+# run.sh: the reader's speed (MB of file per CPU-second, the least of 3
+# reads) and peak memory, on generated designs (issue 34 item 4). Not a
+# test: the numbers go in the report of the change that moves them.
+#   bench/io/run.sh [BUILD_DIR] [N] [P]     (defaults: build 1000 20000)
+# Needs /usr/bin/python3 with numpy; writes its files in a temporary folder
+# and removes them (about 350 MB at 1000 x 20000).
+set -euo pipefail
+BUILD=${1:-build}
+N=${2:-1000}
+P=${3:-20000}
+D=$(mktemp -d)
+trap 'rm -rf "$D"' EXIT
+/usr/bin/python3 - "$N" "$P" "$D" << 'PYEOF'
+import sys
+import numpy as np
+n, p, d = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+rng = np.random.default_rng(1)
+X = rng.standard_normal((n, p))
+y = X[:, :5].sum(1) + rng.standard_normal(n)
+with open(d + "/w.csv", "w") as f:
+    f.write(",".join(["x%d" % (j + 1) for j in range(p)] + ["y"]) + "\n")
+    np.savetxt(f, np.column_stack([X, y]), fmt="%.6g", delimiter=",")
+np.save(d + "/X.npy", X)
+np.save(d + "/y.npy", y)
+np.save(d + "/G.npy", rng.integers(0, 3, (n, p)).astype(np.int8))  # genotype-like 0/1/2
+PYEOF
+for f in w.csv X.npy G.npy; do
+    /usr/bin/time -f "  peak %M KB" "$BUILD/bench_read" "$D/$f" 3
+done
+echo "read + set-up of a fit (--method bd --iter 1 --burn 0 --chains 1 --threads 1), CPU-s and peak:"
+/usr/bin/time -f "  CSV: %U user %S sys, peak %M KB" "$BUILD/basel" fit "$D/w.csv" --method bd --iter 1 --burn 0 \
+    --chains 1 --threads 1 --quiet -o "$D/a.json"
+/usr/bin/time -f "  npy: %U user %S sys, peak %M KB" "$BUILD/basel" fit "$D/X.npy" --target-file "$D/y.npy" \
+    --method bd --iter 1 --burn 0 --chains 1 --threads 1 --quiet -o "$D/b.json"

@@ -1,0 +1,81 @@
+/*
+ * read.c: a table from a file of either format (basel_data_read): CSV
+ * (csv.c) or a NumPy .npy array (npy.c), told apart by the first byte
+ * (0x93 starts the .npy magic and never a CSV: it is no first byte of a
+ * UTF-8 character), so stdin may carry either; a file named *.npy is
+ * always read as one, so that a damaged header is reported as such. A
+ * target kept in a file of its own (--target-file) is appended as the
+ * table's last column, the default target.
+ */
+#include "io.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int ends_with_npy(const char *path)
+{
+    const size_t len = strlen(path);
+    return len >= 4 && (!strcmp(path + len - 4, ".npy") || !strcmp(path + len - 4, ".NPY"));
+}
+
+static int read_one(basel_data **out, const char *path, const char *label_column, const bsl_progress *pr,
+                    basel_error *err)
+{
+    const int from_stdin = strcmp(path, "-") == 0;
+    const char *source = from_stdin ? "<stdin>" : path;
+    FILE *fp = from_stdin ? stdin : fopen(path, "rb");
+    if (!fp) {
+        int e = errno;
+        return bsl_fail_at(err, BASEL_EIO, path, 0, 0, "cannot open: %s", strerror(e));
+    }
+    struct stat st;
+    const double size = fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) ? (double)st.st_size : 0;
+    const int c = fgetc(fp);
+    if (c != EOF) ungetc(c, fp);
+    const int npy = c == 0x93 || (!from_stdin && ends_with_npy(path));
+    int rc = npy ? bsl_npy_read_fp(out, fp, source, size, label_column, pr, err)
+                 : bsl_csv_read_fp(out, fp, source, size, label_column, pr, err);
+    if (!from_stdin) fclose(fp);
+    return rc;
+}
+
+/* t's only column appended to d: as labels when t has them, else as
+ * numbers; a cell of t that is present but not a number is reported now,
+ * naming t's file (d's messages name d's). */
+static int append_target(basel_data *d, const basel_data *t, basel_error *err)
+{
+    if (t->p != 1)
+        return bsl_fail_at(err, BASEL_EINVAL, t->source, 0, 0, "a target file holds one column (a vector, or a "
+                           "one-column CSV); this one has %zu", t->p);
+    if (t->n != d->n)
+        return bsl_fail_at(err, BASEL_EINVAL, t->source, 0, 0, "the target file has %zu rows, the training file "
+                           "%s has %zu", t->n, d->source, d->n);
+    if (t->label_col == 0) return basel_data_add_labels(d, t->names[0], (const char *const *)t->labels, err);
+    int rc = bsl_data_check_present(t, 0, "target", err);
+    if (!rc) rc = basel_data_add_column(d, t->names[0], t->values, 1, err);
+    return rc;
+}
+
+int bsl_data_read(basel_data **out, const char *path, const char *target_path, const char *label_column,
+                  const bsl_progress *pr, basel_error *err)
+{
+    *out = NULL;
+    if (!target_path) return read_one(out, path, label_column, pr, err);
+    if (!strcmp(path, "-") && !strcmp(target_path, "-"))
+        return bsl_fail(err, BASEL_EINVAL, "the training file and the target file cannot both be stdin");
+    /* the label column, when the method reads one, is the target's */
+    basel_data *d = NULL, *t = NULL;
+    int rc = read_one(&d, path, NULL, pr, err);
+    if (!rc) rc = read_one(&t, target_path, label_column ? "" : NULL, pr, err);
+    if (!rc) rc = append_target(d, t, err);
+    basel_data_free(t);
+    if (rc) {
+        basel_data_free(d);
+        return rc;
+    }
+    *out = d;
+    return BASEL_OK;
+}

@@ -13,7 +13,7 @@
  * its interval is the equal-tailed interval of the mixture of these t's over
  * the visited models kept in bma.posterior (all but 1e-6 of the posterior
  * weight), each refitted exactly from the stored Gram block; quantiles by
- * safeguarded Newton on the mixture CDF (bsl_tmix_quantile).
+ * safeguarded Newton on the mixture CDF (bsl_tmix_quantile, tmix.c).
  */
 #include "subset.h"
 #include "subset_post.h"
@@ -456,6 +456,7 @@ static int vs_interval_posterior(vs_ctx *v, const json_t *post, int noise, doubl
 {
     const size_t n = v->n, c = v->c, q = v->q;
     post_set s;
+    bsl_tmix_ws ws = {0}; /* every row's quantiles share its CDF tables */
     int rc = post_set_read(&s, v, post);
     double *Bt = NULL, *mu = NULL, *sd = NULL, *x = NULL;
     if (!rc) {
@@ -484,9 +485,10 @@ static int vs_interval_posterior(vs_ctx *v, const json_t *post, int noise, doubl
                 sd[r] = sqrt(s.scale2[r * c + o] * ((noise ? 1 : 0) + fmax(h, 0) + v->zvar[i]));
             }
             const bsl_tmix t = {s.w, mu, sd, s.df, s.K, 0};
-            p->lower[o * n + i] = bsl_tmix_quantile(&t, 0.5 - level / 2);
-            p->upper[o * n + i] = bsl_tmix_quantile(&t, 0.5 + level / 2);
+            p->lower[o * n + i] = bsl_tmix_quantile(&t, 0.5 - level / 2, &ws);
+            p->upper[o * n + i] = bsl_tmix_quantile(&t, 0.5 + level / 2, &ws);
         }
+    bsl_tmix_ws_free(&ws);
     post_set_free(&s);
     free(Bt);
     free(mu);

@@ -561,7 +561,7 @@ static int vs_predict_bma(vs_ctx *v, const json_t *bma, int noise, double level,
             for (size_t l = 0; l < q; l++) m0 += v->Z[l * n + i] * v->gy[l * c + o];
             for (size_t a = 0; a < k; a++) m0 += Bt[a * n + i] * beta[a * c + o];
             p->mean[o * n + i] = m0;
-            if (post) continue;
+            if (post || p->no_interval) continue;
             if (K == 0 || !(wsum > 0)) {
                 p->lower[o * n + i] = p->upper[o * n + i] = NAN;
                 continue;
@@ -574,7 +574,7 @@ static int vs_predict_bma(vs_ctx *v, const json_t *bma, int noise, double level,
             p->lower[o * n + i] = mixture_quantile(w, mu, sd, K, 0.5 - level / 2);
             p->upper[o * n + i] = mixture_quantile(w, mu, sd, K, 0.5 + level / 2);
         }
-    if (!rc && post) rc = vs_interval_posterior(v, post, noise, level, p);
+    if (!rc && post && !p->no_interval) rc = vs_interval_posterior(v, post, noise, level, p);
     free(atoms);
     free(beta);
     free(Bt);

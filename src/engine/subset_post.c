@@ -203,6 +203,7 @@ static int collect(bsl_coef_comps *cp, const bsl_vs_problem *pb, const bsl_probl
     int rc = !u || !t || !x ? BASEL_ENOMEM : bsl_coef_comps_alloc(cp);
     if (!rc) rc = bsl_post_init(&p, pb->kmax, c);
     if (!rc) rc = bsl_model_create(&M, D, &pb->prior, pb->kmax, err);
+    if (!rc) bsl_model_use_columns(M, pb->cols);
     for (size_t i = 0; i < K && !rc; i++) {
         const size_t *A = bsl_modelset_atoms(&vr->models, i);
         if (bsl_post_of(&p, M, A, vr->models.items[i].k, bas_sd)) continue; /* never visited */
@@ -314,7 +315,11 @@ json_t *bsl_subset_posterior_block(const bsl_vs_problem *pb, const bsl_vs_result
         col = bsl_malloc(n, sizeof *col);
         cols = bsl_malloc(n * nu + 1, sizeof *cols);
         if (!col || !cols) goto fail;
-        for (size_t a = 0; a < nu; a++) bsl_design_column(D, uni[a], cols + a * n);
+        for (size_t a = 0; a < nu; a++) {
+            const double *sc = bsl_colstore_get(pb->cols, uni[a]);
+            if (sc) memcpy(cols + a * n, sc, n * sizeof *cols);
+            else bsl_design_column(D, uni[a], cols + a * n);
+        }
         for (size_t b = 0; b < nu; b++)
             for (size_t a = 0; a < nu; a++) {
                 double s = 0;

@@ -438,10 +438,15 @@ typedef struct basel_pred basel_pred;
 BASEL_API int basel_fit_predict(const basel_fit *f, const basel_data *data, const char *model,
                                 double level, basel_pred **out, basel_error *err);
 /* What a predictive interval covers: a new observation y at x (the
- * default), or the regression function f(x) = E[y | x] (BAS's se.fit). */
+ * default), or the regression function f(x) = E[y | x] (BAS's se.fit); or
+ * no interval at all (BASEL_INTERVAL_NONE: the means only, level ignored;
+ * basel_pred_get gives NaN bounds and the CSV has only the _mean columns;
+ * for the subset methods' bma it skips the mixture quantiles, most of a
+ * prediction's cost). */
 typedef enum basel_interval_kind {
     BASEL_INTERVAL_NEW = 0,
-    BASEL_INTERVAL_MEAN = 1
+    BASEL_INTERVAL_MEAN = 1,
+    BASEL_INTERVAL_NONE = 2
 } basel_interval_kind;
 /* basel_fit_predict with the interval's kind. Intervals are equal-tailed:
  * for the subset methods (enumerate, bd, rj, ssvs) the quantiles of the

@@ -1,4 +1,4 @@
-/* cli_predict.c: basel predict FIT.json TEST.csv [--model M] [--interval P]
+/* cli_predict.c: basel predict FIT.json TEST.csv [--model M] [--interval P|none]
  * [--interval-kind new|mean] [--id COLUMN] [--digits N] [-o PRED.csv] */
 #include "cli.h"
 
@@ -10,7 +10,7 @@
 void cli_predict_help(FILE *fp)
 {
     fprintf(fp,
-            "usage: basel predict FIT.json TEST.csv [--model bma] [--interval 0.95]\n"
+            "usage: basel predict FIT.json TEST.csv [--model bma] [--interval 0.95|none]\n"
             "                     [--interval-kind new|mean] [--id COLUMN] [--digits N] [-o PRED.csv]\n"
             "\n"
             "Predicts every row of TEST.csv (it must have the fit's input columns, by name;\n"
@@ -20,7 +20,9 @@ void cli_predict_help(FILE *fp)
             "  --model      bma (model average; the default where a method has several models) | prevalence |\n"
             "               median | hpm | projection (the fewest atoms that reproduce the average; Gaussian\n"
             "               subset fits); anneal predicts with its one network (map)\n"
-            "  --interval   probability of the equal-tailed interval [default: 0.95]\n"
+            "  --interval   probability of the equal-tailed interval [default: 0.95], or none:\n"
+            "               the means only (<target>_mean columns; for a bma of the subset\n"
+            "               methods this skips the mixture quantiles, most of the cost)\n"
             "  --interval-kind new | mean: an interval for a new observation y at x [default],\n"
             "               or for the regression function f(x) = E[y | x] (BAS's se.fit; the\n"
             "               subset methods enumerate, bd, rj, ssvs)\n"
@@ -72,6 +74,7 @@ typedef struct predict_args {
     double level;
     basel_interval_kind kind;
     int digits;
+    int no_interval, kind_given;
 } predict_args;
 
 /* Set the option name (without dashes) to value; 2 after a usage error. */
@@ -85,6 +88,7 @@ static int set_option(const char *name, const char *value, predict_args *p)
     } else if (!strcmp(name, "digits")) {
         return cli_digits("predict", value, &p->digits);
     } else if (!strcmp(name, "interval-kind")) {
+        p->kind_given = 1;
         if (!strcmp(value, "new")) *kind = BASEL_INTERVAL_NEW;
         else if (!strcmp(value, "mean")) *kind = BASEL_INTERVAL_MEAN;
         else return cli_usage("predict", "--interval-kind '%s': expected new or mean", value);
@@ -92,12 +96,14 @@ static int set_option(const char *name, const char *value, predict_args *p)
         *out = value;
     } else if (!strcmp(name, "model")) {
         *model = value;
+    } else if (!strcmp(name, "interval") && !strcmp(value, "none")) {
+        p->no_interval = 1;
     } else if (!strcmp(name, "interval")) {
         char *end;
         errno = 0;
         *level = strtod(value, &end);
         if (*end || end == value || !(*level > 0 && *level < 1))
-            return cli_usage("predict", "--interval '%s': expected a probability in (0, 1)", value);
+            return cli_usage("predict", "--interval '%s': expected a probability in (0, 1) or none", value);
     } else {
         return cli_usage("predict", "unknown option '--%s'", name);
     }
@@ -134,7 +140,7 @@ int cli_predict(int argc, char **argv)
 {
     const char *files[2] = {NULL, NULL};
     /* model NULL: the method's default; digits 0: the shortest exact text */
-    predict_args p = {"-", NULL, NULL, 0.95, BASEL_INTERVAL_NEW, 0};
+    predict_args p = {"-", NULL, NULL, 0.95, BASEL_INTERVAL_NEW, 0, 0, 0};
     int nf = 0, only_files = 0;
     cli_seen seen = {.n = 0};
     for (int i = 1; i < argc; i++) {
@@ -174,6 +180,9 @@ int cli_predict(int argc, char **argv)
         }
     }
     if (nf < 2) return cli_usage("predict", "expected FIT.json and TEST.csv");
+    if (p.no_interval && p.kind_given)
+        return cli_usage("predict", "--interval none gives no interval, so --interval-kind has nothing to set");
+    if (p.no_interval) p.kind = BASEL_INTERVAL_NONE;
     const cli_file checked[] = {{"the fit", files[0], 0}, {"the test file", files[1], 0}, {"-o", p.out, 1}};
     if (cli_check_files(checked, 3)) return 2;
     basel_error err;

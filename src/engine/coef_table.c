@@ -9,11 +9,10 @@
  * table is a mixture over the models holding it, one component per model,
  * and a point mass 1 - PIP at 0 (the models without it); its moments are
  * exact for that mixture and its equal-tailed interval is the mixture's
- * quantiles (bsl_tmix_quantile, subset_post.c, which the predictive
- * intervals share).
+ * quantiles (bsl_tmix_quantile, tmix.c, which the predictive intervals
+ * share; one workspace per table, so each df's CDF table is built once).
  */
 #include "coef_table.h"
-#include "subset_post.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -60,6 +59,7 @@ void bsl_coef_comps_free(bsl_coef_comps *cp)
     free(cp->mu);
     free(cp->s);
     free(cp->df);
+    bsl_tmix_ws_free(&cp->ws);
     memset(cp, 0, sizeof *cp);
 }
 
@@ -78,7 +78,7 @@ double bsl_tri_quad(const double *T, size_t d, int upper, const double *u, doubl
 }
 
 json_t *bsl_coef_term_json(const double *cw, const double *mu, const double *cs, const double *df, size_t K,
-                           double pip, double level, int bas_sd)
+                           double pip, double level, int bas_sd, bsl_tmix_ws *ws)
 {
     double W = 0, m1 = 0, m2 = 0;
     for (size_t i = 0; i < K; i++) W += cw[i];
@@ -103,8 +103,8 @@ json_t *bsl_coef_term_json(const double *cw, const double *mu, const double *cs,
         bsl_json_put(o, "cond_sd", json_real(sqrt(fmax(m2 - m1 * m1, 0.0))), &bad);
         for (size_t i = 0; i < K; i++) w[i] *= pip;
         const bsl_tmix t = {w, mu, cs, df, K, 1 - pip};
-        bsl_json_put(o, "lower", json_real(bsl_tmix_quantile(&t, 0.5 - level / 2)), &bad);
-        bsl_json_put(o, "upper", json_real(bsl_tmix_quantile(&t, 0.5 + level / 2)), &bad);
+        bsl_json_put(o, "lower", json_real(bsl_tmix_quantile(&t, 0.5 - level / 2, ws)), &bad);
+        bsl_json_put(o, "upper", json_real(bsl_tmix_quantile(&t, 0.5 + level / 2, ws)), &bad);
     } else { /* never in a visited model: a point mass at 0 */
         bsl_json_put(o, "lower", json_real(0.0), &bad);
         bsl_json_put(o, "upper", json_real(0.0), &bad);
@@ -114,12 +114,12 @@ json_t *bsl_coef_term_json(const double *cw, const double *mu, const double *cs,
     return bad ? NULL : o;
 }
 
-json_t *bsl_coef_comps_row(const bsl_coef_comps *cp, size_t t, double pip, double level, int bas_sd,
+json_t *bsl_coef_comps_row(bsl_coef_comps *cp, size_t t, double pip, double level, int bas_sd,
                            const char *name, const char *cls, const char *target, int always_in)
 {
     const size_t off = cp->off[t];
     json_t *row = bsl_coef_term_json(cp->w + off, cp->mu + off, cp->s + off, cp->df + off, cp->fill[t], pip, level,
-                                     bas_sd);
+                                     bas_sd, &cp->ws);
     int bad = !row;
     bsl_json_put(row, "name", json_string(name ? name : "?"), &bad);
     if (cls) bsl_json_put(row, "class", json_string(cls), &bad);
@@ -137,6 +137,7 @@ json_t *bsl_coef_table_json(double level, size_t models, double covered, json_t 
     bsl_json_put(out, "level", json_real(level), &bad);
     bsl_json_put(out, "models", json_integer((json_int_t)models), &bad);
     bsl_json_put(out, "covered", json_real(fmin(fmax(covered, 0.0), 1.0)), &bad);
+    bsl_json_put(out, "interval_pruned", json_real(BSL_TMIX_PRUNED), &bad);
     bsl_json_put(out, "terms", terms, &bad);
     if (within_model) bsl_json_put(out, "within_model", json_string(within_model), &bad);
     if (bad) json_decref(out);

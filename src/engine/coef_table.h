@@ -15,6 +15,7 @@
 #define BSL_COEF_TABLE_H
 
 #include "../core/jsonutil.h"
+#include "tmix.h"
 
 /* The components of every term, term by term: term t's are
  * [off[t], off[t] + fill[t]) of w, mu, s, df. Filled in two passes: count
@@ -25,6 +26,7 @@ typedef struct bsl_coef_comps {
     size_t nterm;
     size_t *off, *fill;
     double *w, *mu, *s, *df;
+    bsl_tmix_ws ws; /* the terms' quantiles share it (tmix.h) */
 } bsl_coef_comps;
 
 /* nterm terms, no components counted yet. BASEL_ENOMEM on failure (cp can
@@ -52,18 +54,21 @@ double bsl_tri_quad(const double *T, size_t d, int upper, const double *u, doubl
  * at 0), "cond_mean", "cond_sd" (given inclusion; absent when K = 0) and
  * the equal-tailed interval at level, "lower" and "upper". bas_sd: a
  * Student-t component's variance is s^2 (BAS's coef()), not s^2 nu/(nu-2).
- * NULL when out of memory. */
+ * ws: the quantiles' workspace (tmix.h; NULL: none). NULL when out of
+ * memory. */
 json_t *bsl_coef_term_json(const double *cw, const double *mu, const double *cs, const double *df, size_t K,
-                           double pip, double level, int bas_sd);
+                           double pip, double level, int bas_sd, bsl_tmix_ws *ws);
 /* Term t's row of the table: bsl_coef_term_json of its components, then
  * "name" ("?" when NULL), "class" (only when cls is not NULL: the
  * multinomial table), "target" ("?" when NULL) and "always_in". NULL when
  * out of memory. */
-json_t *bsl_coef_comps_row(const bsl_coef_comps *cp, size_t t, double pip, double level, int bas_sd,
+json_t *bsl_coef_comps_row(bsl_coef_comps *cp, size_t t, double pip, double level, int bas_sd,
                            const char *name, const char *cls, const char *target, int always_in);
 /* The table's block: "scale" (always "original"), "level", "models" (how
  * many the table averages), "covered" (the weight they hold, clamped to
- * [0, 1]), "terms" (taken: freed on failure) and, when within_model is not
+ * [0, 1]), "interval_pruned" (BSL_TMIX_PRUNED: the share of a term's
+ * mixture its interval may leave out), "terms" (taken: freed on failure)
+ * and, when within_model is not
  * NULL, "within_model" (how each model's posterior is approximated). NULL
  * when out of memory. */
 json_t *bsl_coef_table_json(double level, size_t models, double covered, json_t *terms, const char *within_model);

@@ -189,6 +189,7 @@ static int add_log_ml(bsl_result *res, const bsl_vs_problem *pb, const size_t *g
         free(cols);
         return BASEL_ENOMEM;
     }
+    bsl_model_use_columns(M, pb->cols);
     for (size_t i = 0; i < res->nmodels; i++)
         res->log_ml[i] = bsl_subset_log_ml(M, cols, expand_atoms(gstart, res->models[i].atoms, res->models[i].k, cols));
     res->null_log_ml = bsl_subset_log_ml(M, NULL, 0);
@@ -395,6 +396,7 @@ static int expand_result(bsl_vs_result *vc, const bsl_vs_result *vg, const bsl_v
     double *beta = bsl_malloc(m * c + 1, sizeof *beta), W = 0;
     bsl_model *M = NULL;
     int rc = cols && beta ? bsl_model_create(&M, pb->D, &pb->prior, pb->kmax, NULL) : BASEL_ENOMEM;
+    if (!rc) bsl_model_use_columns(M, pb->cols);
     for (size_t i = 0; i < vg->models.n && !rc; i++) {
         const bsl_subset *s = &vg->models.items[i];
         const size_t k = expand_atoms(gstart, bsl_modelset_atoms(&vg->models, i), s->k, cols);
@@ -696,6 +698,7 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     bsl_dict *dict = NULL;
     bsl_design *D = NULL, *V = NULL;
     bsl_vs_problem pb = {0}, pg;
+    bsl_colstore cols = {0};
     bsl_vs_result *vr = calloc(1, sizeof *vr), *vc = NULL, *vrel = NULL;
     const int relevance = relevance_on(st), rel_ml = relevance_ml(st);
     double ml_scale[BSL_ARD_MAX_INPUTS];
@@ -806,6 +809,15 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
         goto out;
     }
     const bsl_vs_result *vcol = V ? vc : vr;
+    /* the summaries below refit every stored model from its atoms' columns:
+     * each column once (colstore.c); without the memory, as before */
+    size_t *uses = glm ? NULL : bsl_calloc(pb.D->m + 1, sizeof *uses);
+    for (size_t i = 0; uses && i < vcol->models.n; i++) {
+        const size_t *A = bsl_modelset_atoms(&vcol->models, i);
+        for (size_t a = 0; a < vcol->models.items[i].k; a++) uses[A[a]]++;
+    }
+    if (uses && !bsl_colstore_init(&cols, pb.D, uses, BSL_SUMMARY_COLUMN_BYTES)) pb.cols = &cols;
+    free(uses);
     /* marginal likelihoods under the prior the engine ran: not for ssvs's
      * own prior, nor for a ridge prior whose sigma^2 and lambda were sampled */
     const int with_ml = !own_prior && !pb.prior.sample_nuisance && !glm;
@@ -895,6 +907,7 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
         vr = NULL;
     }
 out:
+    bsl_colstore_free(&cols);
     bsl_vs_result_free(vr);
     free(vr);
     bsl_vs_result_free(vc);

@@ -28,6 +28,7 @@ typedef struct bsl_vs_problem {
     const char *prior_spec;/* the --prior text, for engines with priors of their own (ssvs) */
     const bsl_model_ops *model; /* the model table; NULL = bsl_model_ops_for(&prior) */
     size_t nclass;         /* --family multinomial: the classes C (model/glm_multi.h), else 0 */
+    bsl_colstore *cols;    /* the summaries' shared columns of a streaming D (model.h), or NULL */
 } bsl_vs_problem;
 
 /* A new model of the problem (empty active set, up to kmax atoms). */

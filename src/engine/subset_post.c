@@ -20,14 +20,12 @@
  * covariance scale2 ((Z'Z)^{-1} + gB_A' V gB_A) and cross-covariance
  * -scale2 gB_A' V with beta. A coefficient's posterior over models is then a
  * mixture of t's and a point mass at 0 (the models without it), whose
- * quantiles come from its CDF.
+ * quantiles come from its CDF (tmix.c).
  */
 #include "subset_post.h"
 #include "coef_table.h"
 #include "../fit/problem.h"
 
-#include <gsl/gsl_cdf.h>
-#include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,77 +120,6 @@ double bsl_subset_log_ml(bsl_model *M, const size_t *atoms, size_t k)
     return set_model(M, atoms, k) ? -INFINITY : M->log_ml;
 }
 
-/* ------------------------------------------------------------ mixtures */
-
-static void tmix_cdf(const bsl_tmix *t, double x, double *F, double *f)
-{
-    double cdf = t->w0 > 0 && x >= 0 ? t->w0 : 0.0, pdf = 0;
-    double last_nu = NAN, norm = 0; /* the t density's constant, for runs of equal df */
-    for (size_t i = 0; i < t->K; i++) {
-        const double w = t->w[i], s = t->s[i], nu = t->df[i];
-        if (!(s > 0)) {
-            cdf += x >= t->mu[i] ? w : 0.0;
-            continue;
-        }
-        const double z = (x - t->mu[i]) / s;
-        if (isinf(nu)) {
-            cdf += w * gsl_cdf_ugaussian_P(z);
-            pdf += w * gsl_ran_ugaussian_pdf(z) / s;
-            continue;
-        }
-        if (nu != last_nu) {
-            norm = exp(lgamma((nu + 1) / 2) - lgamma(nu / 2)) / sqrt(M_PI * nu);
-            last_nu = nu;
-        }
-        cdf += w * gsl_cdf_tdist_P(z, nu);
-        pdf += w * norm * pow(1 + z * z / nu, -(nu + 1) / 2) / s;
-    }
-    *F = cdf;
-    *f = pdf;
-}
-
-double bsl_tmix_quantile(const bsl_tmix *t, double p)
-{
-    double F, f, m1 = 0, m2 = 0, W = t->w0, wide = 0;
-    for (size_t i = 0; i < t->K; i++) {
-        W += t->w[i];
-        m1 += t->w[i] * t->mu[i];
-        m2 += t->w[i] * (t->mu[i] * t->mu[i] + t->s[i] * t->s[i]);
-        wide = fmax(wide, t->s[i]);
-    }
-    if (!(W > 0)) return NAN;
-    m1 /= W;
-    const double sd = sqrt(fmax(m2 / W - m1 * m1, 0.0)), scale = fmax(fmax(sd, wide), 1e-300);
-    if (t->w0 > 0) { /* p inside the jump at 0: the quantile is 0 */
-        tmix_cdf(t, 0.0, &F, &f);
-        if (F - t->w0 < p && p <= F) return 0.0;
-    }
-    /* Newton from the normal approximation; every evaluation narrows the
-     * bracket [lo, hi] (F(lo) < p <= F(hi)); steps leaving it bisect it,
-     * or, while a side is still open, step out by a doubling width */
-    double lo = -INFINITY, hi = INFINITY, x = m1 + sd * gsl_cdf_ugaussian_Pinv(p), step = scale;
-    for (int it = 0; it < 400; it++) {
-        tmix_cdf(t, x, &F, &f);
-        if (F < p) lo = x;
-        else hi = x;
-        const double tol = 1e-13 * (fabs(x) + scale);
-        if (hi - lo <= tol) break;
-        double xn = f > 0 ? x - (F - p) / f : NAN;
-        if (!(xn > lo && xn < hi)) {
-            if (isinf(lo)) xn = hi - step;
-            else if (isinf(hi)) xn = lo + step;
-            else xn = 0.5 * (lo + hi);
-            step *= 2;
-        }
-        if (fabs(xn - x) <= tol) {
-            x = xn;
-            break;
-        }
-        x = xn;
-    }
-    return x;
-}
-
 /* ------------------------------------------------------ coefficient table */
 
 /* x' V x for the k x k V. */
@@ -266,6 +193,7 @@ static int collect(bsl_coef_comps *cp, const bsl_vs_problem *pb, const bsl_probl
     int rc = !u || !t || !x ? BASEL_ENOMEM : bsl_coef_comps_alloc(cp);
     if (!rc) rc = bsl_post_init(&p, pb->kmax, c);
     if (!rc) rc = bsl_model_create(&M, D, &pb->prior, pb->kmax, err);
+    if (!rc) bsl_model_use_columns(M, pb->cols);
     for (size_t i = 0; i < K && !rc; i++) {
         const size_t *A = bsl_modelset_atoms(&vr->models, i);
         if (bsl_post_of(&p, M, A, vr->models.items[i].k, bas_sd)) continue; /* never visited */
@@ -375,7 +303,11 @@ json_t *bsl_subset_posterior_block(const bsl_vs_problem *pb, const bsl_vs_result
         col = bsl_malloc(n, sizeof *col);
         cols = bsl_malloc(n * nu + 1, sizeof *cols);
         if (!col || !cols) goto fail;
-        for (size_t a = 0; a < nu; a++) bsl_design_column(D, uni[a], cols + a * n);
+        for (size_t a = 0; a < nu; a++) {
+            const double *sc = bsl_colstore_get(pb->cols, uni[a]);
+            if (sc) memcpy(cols + a * n, sc, n * sizeof *cols);
+            else bsl_design_column(D, uni[a], cols + a * n);
+        }
         for (size_t b = 0; b < nu; b++)
             for (size_t a = 0; a < nu; a++) {
                 double s = 0;

@@ -9,6 +9,7 @@
 #define BSL_SUBSET_POST_H
 
 #include "subset.h"
+#include "tmix.h"
 
 struct bsl_problem;
 
@@ -34,17 +35,6 @@ void bsl_post_free(bsl_post *p);
  * RSS/(N - k) (its coef() convention) in place of the posterior scale.
  * BASEL_ENUMERIC when the set is collinear. */
 int bsl_post_of(bsl_post *p, bsl_model *M, const size_t *atoms, size_t k, int bas_sd);
-
-/* A mixture of Student-t components (weights w summing to 1 - w0) and a
- * point mass w0 at 0; df[i] = INFINITY is a normal, s[i] = 0 a point mass
- * at mu[i]. */
-typedef struct bsl_tmix {
-    const double *w, *mu, *s, *df;
-    size_t K;
-    double w0;
-} bsl_tmix;
-/* inf { x : F(x) >= p } by safeguarded Newton on the CDF. */
-double bsl_tmix_quantile(const bsl_tmix *t, double p);
 
 /* The coefficient table (FIT.json "coefficients") on the inputs' original
  * scale: for every target, the intercept, the always-in inputs and every

@@ -13,7 +13,7 @@
  * its interval is the equal-tailed interval of the mixture of these t's over
  * the visited models kept in bma.posterior (all but 1e-6 of the posterior
  * weight), each refitted exactly from the stored Gram block; quantiles by
- * safeguarded Newton on the mixture CDF (bsl_tmix_quantile).
+ * safeguarded Newton on the mixture CDF (bsl_tmix_quantile, tmix.c).
  */
 #include "subset.h"
 #include "subset_post.h"
@@ -431,48 +431,78 @@ static int post_set_read(post_set *s, vs_ctx *v, const json_t *post)
     return rc == -2 ? -2 : rc ? -1 : 0;
 }
 
+/* rows of a block of vs_interval_posterior: the per-model loops run over
+ * the block's rows innermost (contiguous in the columns Bt, so they
+ * vectorise), and a block's location and scale arrays (2 ROWS K doubles)
+ * stay in cache while its quantiles read them */
+#define ROWS 16
+
+/* Location and scale of every kept model's Student-t at rows i0..i0+nb of
+ * output o: row i's in mu[i * K ..] and sd[i * K ..]. x~'V x~ by the
+ * symmetric V's lower triangle, k(k+1)/2 products per row. */
+static void block_components(const vs_ctx *v, const post_set *s, const double *Bt, size_t i0, size_t nb, size_t o,
+                             int noise, double *mu, double *sd)
+{
+    const size_t n = v->n, c = v->c, q = v->q, K = s->K;
+    double base[ROWS], m0[ROWS], h[ROWS];
+    for (size_t i = 0; i < nb; i++) {
+        base[i] = 0;
+        for (size_t l = 0; l < q; l++) base[i] += v->Z[l * n + i0 + i] * v->gy[l * c + o];
+    }
+    for (size_t r = 0; r < K; r++) {
+        const size_t k = s->off[r + 1] - s->off[r];
+        const size_t *A = s->atoms + s->off[r];
+        const double *beta = s->beta + s->off[r] * c, *V = s->V + s->voff[r];
+        for (size_t i = 0; i < nb; i++) {
+            m0[i] = base[i];
+            h[i] = 0;
+        }
+        for (size_t a = 0; a < k; a++) {
+            const double *xa = Bt + A[a] * n + i0, ba = beta[a * c + o];
+            for (size_t i = 0; i < nb; i++) m0[i] += ba * xa[i];
+            for (size_t b = 0; b <= a; b++) {
+                const double *xb = Bt + A[b] * n + i0, vab = a == b ? V[a + a * k] : 2 * V[a + b * k];
+                for (size_t i = 0; i < nb; i++) h[i] += vab * xa[i] * xb[i];
+            }
+        }
+        const double s2 = s->scale2[r * c + o];
+        for (size_t i = 0; i < nb; i++) {
+            mu[i * K + r] = m0[i];
+            sd[i * K + r] = sqrt(s2 * ((noise ? 1 : 0) + fmax(h[i], 0) + v->zvar[i0 + i]));
+        }
+    }
+}
+
 /* Intervals of the model average: quantiles of the mixture over the kept
  * models of each one's Student-t (of f(x), or of a new y when noise). */
 static int vs_interval_posterior(vs_ctx *v, const json_t *post, int noise, double level, basel_pred *p)
 {
-    const size_t n = v->n, c = v->c, q = v->q;
+    const size_t n = v->n, c = v->c;
     post_set s;
+    bsl_tmix_ws ws = {0}; /* every row's quantiles share its CDF tables */
     int rc = post_set_read(&s, v, post);
-    double *Bt = NULL, *mu = NULL, *sd = NULL, *x = NULL;
+    double *Bt = NULL, *mu = NULL, *sd = NULL;
     if (!rc) {
         Bt = bsl_malloc(n * s.u + 1, sizeof *Bt);
-        mu = bsl_malloc(s.K, sizeof *mu);
-        sd = bsl_malloc(s.K, sizeof *sd);
-        x = bsl_malloc(s.kmax + 1, sizeof *x);
-        rc = !Bt || !mu || !sd || !x ? -2 /* out of memory */ : model_columns(v, s.uni, s.u, Bt);
+        mu = bsl_malloc(ROWS * s.K, sizeof *mu);
+        sd = bsl_malloc(ROWS * s.K, sizeof *sd);
+        rc = !Bt || !mu || !sd ? -2 /* out of memory */ : model_columns(v, s.uni, s.u, Bt);
     }
-    for (size_t i = 0; i < n && !rc; i++)
+    for (size_t i0 = 0; i0 < n && !rc; i0 += ROWS)
         for (size_t o = 0; o < c; o++) {
-            double base = 0;
-            for (size_t l = 0; l < q; l++) base += v->Z[l * n + i] * v->gy[l * c + o];
-            for (size_t r = 0; r < s.K; r++) {
-                const size_t k = s.off[r + 1] - s.off[r];
-                const size_t *A = s.atoms + s.off[r];
-                const double *beta = s.beta + s.off[r] * c, *V = s.V + s.voff[r];
-                double m0 = base, h = 0;
-                for (size_t a = 0; a < k; a++) {
-                    x[a] = Bt[A[a] * n + i];
-                    m0 += beta[a * c + o] * x[a];
-                }
-                for (size_t a = 0; a < k; a++)
-                    for (size_t b = 0; b < k; b++) h += x[a] * V[a + b * k] * x[b];
-                mu[r] = m0;
-                sd[r] = sqrt(s.scale2[r * c + o] * ((noise ? 1 : 0) + fmax(h, 0) + v->zvar[i]));
+            const size_t nb = BSL_MIN(ROWS, n - i0);
+            block_components(v, &s, Bt, i0, nb, o, noise, mu, sd);
+            for (size_t i = 0; i < nb; i++) {
+                const bsl_tmix t = {s.w, mu + i * s.K, sd + i * s.K, s.df, s.K, 0};
+                p->lower[o * n + i0 + i] = bsl_tmix_quantile(&t, 0.5 - level / 2, &ws);
+                p->upper[o * n + i0 + i] = bsl_tmix_quantile(&t, 0.5 + level / 2, &ws);
             }
-            const bsl_tmix t = {s.w, mu, sd, s.df, s.K, 0};
-            p->lower[o * n + i] = bsl_tmix_quantile(&t, 0.5 - level / 2);
-            p->upper[o * n + i] = bsl_tmix_quantile(&t, 0.5 + level / 2);
         }
+    bsl_tmix_ws_free(&ws);
     post_set_free(&s);
     free(Bt);
     free(mu);
     free(sd);
-    free(x);
     return rc == -2 ? -2 : rc ? -1 : 0;
 }
 
@@ -512,7 +542,7 @@ static int vs_predict_bma(vs_ctx *v, const json_t *bma, int noise, double level,
             for (size_t l = 0; l < q; l++) m0 += v->Z[l * n + i] * v->gy[l * c + o];
             for (size_t a = 0; a < k; a++) m0 += Bt[a * n + i] * beta[a * c + o];
             p->mean[o * n + i] = m0;
-            if (post) continue;
+            if (post || p->no_interval) continue;
             if (K == 0 || !(wsum > 0)) {
                 p->lower[o * n + i] = p->upper[o * n + i] = NAN;
                 continue;
@@ -525,7 +555,7 @@ static int vs_predict_bma(vs_ctx *v, const json_t *bma, int noise, double level,
             p->lower[o * n + i] = mixture_quantile(w, mu, sd, K, 0.5 - level / 2);
             p->upper[o * n + i] = mixture_quantile(w, mu, sd, K, 0.5 + level / 2);
         }
-    if (!rc && post) rc = vs_interval_posterior(v, post, noise, level, p);
+    if (!rc && post && !p->no_interval) rc = vs_interval_posterior(v, post, noise, level, p);
     free(atoms);
     free(beta);
     free(Bt);

@@ -237,6 +237,7 @@ static int sigma2_average(const bsl_vs_problem *pb, const bsl_vs_result *vr, con
     bsl_post p = {0};
     int rc = bsl_post_init(&p, kx + 1, c);
     if (!rc) rc = bsl_model_create(&M, D, &pb->prior, kx + 1, NULL);
+    if (!rc) bsl_model_use_columns(M, pb->cols);
     double W = 0;
     memset(s2, 0, c * sizeof *s2);
     for (size_t i = 0; i < K && !rc; i++) {
@@ -282,6 +283,7 @@ static int between_spread(const bsl_vs_problem *pb, const bsl_vs_result *vr, con
     double *bar = bsl_calloc((D->G ? m : n) * c + 1, sizeof *bar), *mu = NULL, *col = NULL;
     int rc = bar ? bsl_post_init(&p, kx + 1, c) : BASEL_ENOMEM;
     if (!rc) rc = bsl_model_create(&M, D, &pb->prior, kx + 1, NULL);
+    if (!rc) bsl_model_use_columns(M, pb->cols);
     if (!rc && !D->G && (!(mu = bsl_malloc(n * c + 1, sizeof *mu)) || !(col = bsl_malloc(n + 1, sizeof *col))))
         rc = BASEL_ENOMEM;
     double W = 0, sq = 0;
@@ -300,8 +302,11 @@ static int between_spread(const bsl_vs_problem *pb, const bsl_vs_result *vr, con
         } else {
             memset(mu, 0, n * c * sizeof *mu);
             for (size_t a = 0; a < k; a++) {
-                const double *x = cand_of[A[a]] >= 0 ? cols + (size_t)cand_of[A[a]] * n : col;
-                if (cand_of[A[a]] < 0) bsl_design_column(D, A[a], col);
+                const double *x = cand_of[A[a]] >= 0 ? cols + (size_t)cand_of[A[a]] * n : bsl_colstore_get(pb->cols, A[a]);
+                if (!x) {
+                    bsl_design_column(D, A[a], col);
+                    x = col;
+                }
                 for (size_t o = 0; o < c; o++)
                     for (size_t r = 0; r < n; r++) mu[o * n + r] += p.beta[a * c + o] * x[r];
             }

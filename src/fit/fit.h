@@ -72,6 +72,8 @@ struct basel_pred {
     double *prob;      /* n x nclass row-major (classification) */
     size_t *cls;       /* n predicted classes */
     int interval_mean; /* intervals of the regression function f(x), not of a new y */
+    int no_interval;   /* means only (BASEL_INTERVAL_NONE): lower and upper are NaN,
+                          and an engine may skip computing them */
     /* rows with a missing input (predict.c, missing_rows): NaN predictions,
      * class SIZE_MAX, empty fields in the CSV */
     unsigned char *missing;   /* n flags, or NULL when no row has one */

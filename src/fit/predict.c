@@ -165,8 +165,8 @@ static int finish_predictions(const json_t *doc, const basel_data *data, basel_p
         const double s = ts ? json_number_value(json_array_get(ts, j)) : 1.0;
         for (size_t i = 0; i < p->n; i++) {
             p->mean[j * p->n + i] *= s;
-            p->lower[j * p->n + i] *= s;
-            p->upper[j * p->n + i] *= s;
+            p->lower[j * p->n + i] = p->no_interval ? NAN : p->lower[j * p->n + i] * s;
+            p->upper[j * p->n + i] = p->no_interval ? NAN : p->upper[j * p->n + i] * s;
         }
     }
     size_t i, col;
@@ -190,6 +190,7 @@ const char *bsl_pred_nonfinite(const basel_pred *p, size_t *row, size_t *col)
         for (size_t j = 0; j < p->c && !p->nclass; j++) {
             *col = j;
             if (!isfinite(p->mean[j * p->n + i])) return "mean";
+            if (p->no_interval) continue;
             if (!isfinite(p->lower[j * p->n + i])) return "lower bound";
             if (!isfinite(p->upper[j * p->n + i])) return "upper bound";
         }
@@ -227,8 +228,9 @@ static int predict_rows(const basel_fit *f, const basel_data *data, const char *
                         list);
     }
     if (!model) model = e->models ? e->models[0] : "bma";
-    if (kind != BASEL_INTERVAL_NEW && kind != BASEL_INTERVAL_MEAN)
+    if (kind != BASEL_INTERVAL_NEW && kind != BASEL_INTERVAL_MEAN && kind != BASEL_INTERVAL_NONE)
         return bsl_fail(err, BASEL_EINVAL, "unknown interval kind %d", (int)kind);
+    if (kind == BASEL_INTERVAL_NONE) level = 0.95; /* unused: the engines still get a valid one */
     if (kind == BASEL_INTERVAL_MEAN && !e->mean_interval)
         return bsl_fail(err, BASEL_EINVAL,
                         "--interval-kind mean: a fit of --method %s gives intervals for new observations only", e->name);
@@ -248,6 +250,7 @@ static int predict_rows(const basel_fit *f, const basel_data *data, const char *
     const json_t *targets = json_object_get(f->doc, "targets");
     if (p) {
         p->interval_mean = kind == BASEL_INTERVAL_MEAN;
+        p->no_interval = kind == BASEL_INTERVAL_NONE;
         p->n = n;
         p->c = json_array_size(targets);
         p->names = bsl_calloc(p->c + 1, sizeof *p->names);
@@ -460,7 +463,7 @@ static int pred_column_taken(const basel_pred *p, const char *name)
         if (p->nclass) {
             if (!strncmp(name, "p_", 2) && !strcmp(name + 2, p->names[j])) return 1;
         } else if (!strncmp(name, p->names[j], len)) {
-            for (size_t s = 0; s < 3; s++)
+            for (size_t s = 0; s < (p->no_interval ? 1 : 3); s++)
                 if (!strcmp(name + len, suffix[s])) return 1;
         }
     }
@@ -506,13 +509,19 @@ int basel_pred_write_csv_ex(const basel_pred *p, const char *path, const basel_d
             fprintf(fp, ",%s\n", p->cls[i] == SIZE_MAX ? "" : p->names[p->cls[i]]);
         }
     } else {
-        for (size_t j = 0; j < p->c; j++)
-            fprintf(fp, "%s%s_mean,%s_lower,%s_upper", j ? "," : "", p->names[j], p->names[j], p->names[j]);
+        for (size_t j = 0; j < p->c; j++) {
+            if (p->no_interval) fprintf(fp, "%s%s_mean", j ? "," : "", p->names[j]);
+            else fprintf(fp, "%s%s_mean,%s_lower,%s_upper", j ? "," : "", p->names[j], p->names[j], p->names[j]);
+        }
         fputc('\n', fp);
         for (size_t i = 0; i < p->n; i++) {
             if (id_column) put_id(fp, ids, idc, i, digits);
+            /* a row without a prediction in a file of one column would be a
+             * blank line, which CSV readers (R, pandas) skip: "" keeps it */
+            if (p->no_interval && p->c == 1 && !id_column && isnan(p->mean[i])) fputs("\"\"", fp);
             for (size_t j = 0; j < p->c; j++) {
                 put_number(fp, j ? "," : "", p->mean[j * p->n + i], digits);
+                if (p->no_interval) continue;
                 put_number(fp, ",", p->lower[j * p->n + i], digits);
                 put_number(fp, ",", p->upper[j * p->n + i], digits);
             }

@@ -153,6 +153,11 @@ int bsl_model_create(bsl_model **out, const bsl_design *D, const bsl_coef_prior 
     return create(out, D, NULL, prior, kmax, err);
 }
 
+void bsl_model_use_columns(bsl_model *M, bsl_colstore *cs)
+{
+    M->store = cs && cs->D == M->D && !M->src.column && !M->src.gram ? cs : NULL;
+}
+
 int bsl_model_create_source(bsl_model **out, const bsl_design *D, const bsl_atom_source *src,
                             const bsl_coef_prior *prior, size_t kmax, basel_error *err)
 {
@@ -286,11 +291,15 @@ static void cross(bsl_model *M, size_t j, double *g)
         for (size_t i = 0; i < M->k; i++) g[i] = Gj[M->active[i]];
         return;
     }
-    const size_t slot = j % M->ncache;
-    double *col = M->cache + slot * D->n;
-    if (M->cache_atom[slot] != (long)j) {
-        bsl_design_column(D, j, col);
-        M->cache_atom[slot] = (long)j;
+    const double *col = bsl_colstore_get(M->store, j);
+    if (!col) {
+        const size_t slot = j % M->ncache;
+        double *own = M->cache + slot * D->n;
+        if (M->cache_atom[slot] != (long)j) {
+            bsl_design_column(D, j, own);
+            M->cache_atom[slot] = (long)j;
+        }
+        col = own;
     }
     memcpy(M->trial_col, col, D->n * sizeof(double));
     bsl_dots(col, M->cols, D->n, M->k, D->n, g);

@@ -69,6 +69,9 @@
 #define BSL_INV_STALE ((size_t)1 << 48)
 /* bytes of the per-model column cache of a streaming design */
 #define BSL_COLUMN_CACHE_BYTES ((size_t)16 << 20)
+/* bytes of the summaries' shared columns of a streaming design (colstore.c):
+ * 1000 columns at n = 8000 */
+#define BSL_SUMMARY_COLUMN_BYTES ((size_t)64 << 20)
 /* Relative Schur complement below which an atom is collinear with the
  * active set: s / d <= BSL_RANK_TOL, i.e. R^2 of the atom on the others
  * above 1 - BSL_RANK_TOL, a variance inflation factor (VIF) above
@@ -181,6 +184,8 @@ typedef struct bsl_model {
     size_t ncache;
     long *cache_atom;    /* ncache: atom held by each slot, -1 = empty */
     double *cache;       /* n x ncache */
+    struct bsl_colstore *store; /* borrowed, or NULL: columns shared with other
+                                   models, looked up first (bsl_model_use_columns) */
     double log_ml;       /* of the current set */
     double logdet;
     double *quad;        /* c */
@@ -212,6 +217,26 @@ int bsl_model_create(bsl_model **out, const bsl_design *D, const bsl_coef_prior 
 int bsl_model_create_source(bsl_model **out, const bsl_design *D, const bsl_atom_source *src,
                             const bsl_coef_prior *prior, size_t kmax, basel_error *err);
 void bsl_model_free(bsl_model *M);
+
+/* Projected columns of a streaming design kept for models that refit many
+ * atom sets one after another (the subset engines' summaries, colstore.c):
+ * uses[j] (m counts) says how many of those sets hold atom j; the most used
+ * atoms (twice or more) that fit in budget bytes are admitted, and an
+ * admitted column gets its own slot on first use and keeps it; for the
+ * others bsl_colstore_get returns NULL. Nothing to keep (a dense or group
+ * design): every get returns NULL. One thread at a time. */
+typedef struct bsl_colstore {
+    const bsl_design *D;
+    size_t slots, used;
+    long *slot_of;  /* m: slot of atom j, -1 = none yet, -2 = not admitted */
+    double *cols;   /* n x slots */
+} bsl_colstore;
+int bsl_colstore_init(bsl_colstore *cs, const bsl_design *D, const size_t *uses, size_t budget);
+void bsl_colstore_free(bsl_colstore *cs);
+const double *bsl_colstore_get(bsl_colstore *cs, size_t j);
+/* M (on cs's design) reads its streaming columns from cs first (NULL: its
+ * own cache only). The same bits either way. */
+void bsl_model_use_columns(bsl_model *M, bsl_colstore *cs);
 /* Copy the state of src (same design and kmax) into dst. */
 void bsl_model_copy(bsl_model *dst, const bsl_model *src);
 

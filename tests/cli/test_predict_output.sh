@@ -3,7 +3,7 @@
 # input keep their place with empty fields and one warning; --id copies a
 # key column (any text) first; --digits N sets the precision, and the default
 # is the shortest text that reads back as the same double; -o - is stdout;
-# summary - and predict - read stdin; coef --digits.
+# summary - and predict - read stdin; coef --digits; --interval none.
 source "$(dirname "$0")/lib.sh" "$1"
 D=data/linear/lin_p15_n200.csv
 head -41 "$D" > "$T/test.csv"
@@ -90,6 +90,21 @@ expect 2 "--digits '0': expected a whole number from 1 to 17" -- "$BASEL" predic
 expect 2 "--digits '18'" -- "$BASEL" predict "$T/f.json" "$T/test.csv" --digits=18
 expect 2 "--digits 'six'" -- "$BASEL" coef "$T/f.json" --digits six
 expect 0 "^\(Intercept\),y,1,[0-9.]{1,4},[0-9.e-]+," -- "$BASEL" coef "$T/f.json" --digits 3
+
+# --interval none: the means only, equal to the mean column with intervals;
+# missing rows still keep their place; no --interval-kind with it
+expect 0 "" -- "$BASEL" predict "$T/f.json" "$T/na.csv" --interval none -o "$T/none.csv"
+expect 0 "means only" -- /usr/bin/python3 -c "
+import csv, sys
+none = list(csv.reader(open('$T/none.csv'))); na = list(csv.reader(open('$T/na_pred.csv')))
+ok = none[0] == ['y_mean'] and len(none) == len(na) == 41
+ok = ok and all(a == [b[0]] for a, b in zip(none[1:], na[1:]))  # a missing row: \"\", not a blank line
+print('means only' if ok else 'wrong'); sys.exit(0 if ok else 1)"
+expect 2 "--interval none gives no interval, so --interval-kind has nothing to set" \
+    -- "$BASEL" predict "$T/f.json" "$T/test.csv" --interval none --interval-kind mean -o "$T/none2.csv"
+expect 1 "" -- test -e "$T/none2.csv"
+expect 2 "--interval 'nothing': expected a probability in \(0, 1\) or none" \
+    -- "$BASEL" predict "$T/f.json" "$T/test.csv" --interval nothing
 
 # -o - is stdout, byte for byte the file; summary - and predict - read stdin
 expect 0 "" -- sh -c "'$BASEL' predict '$T/f.json' '$T/test.csv' -o - > '$T/stdout.csv'"

@@ -14,7 +14,8 @@
  *     in no model is a point mass at 0 without "cond_mean"; labels
  *     ("?" for a missing name, "class" only when given);
  *   - the table's block: its keys in order, "covered" clamped to [0, 1],
- *     "within_model" only when given.
+ *     "interval_pruned" the quantiles' BSL_TMIX_PRUNED, "within_model" only
+ *     when given.
  */
 #include "check.h"
 #include "engine/coef_table.h"
@@ -99,12 +100,13 @@ static void rows(void)
     json_t *terms = json_array();
     json_array_append_new(terms, r0);
     json_t *t1 = bsl_coef_table_json(0.9, 5, 1.5, terms, "laplace");
-    const char *keys[] = {"scale", "level", "models", "covered", "terms", "within_model"};
+    const char *keys[] = {"scale", "level", "models", "covered", "interval_pruned", "terms", "within_model"};
     size_t i = 0;
     const char *key;
     json_t *val;
-    json_object_foreach(t1, key, val) CHECK(i < 6 && !strcmp(key, keys[i++]), "key %zu: %s", i, key);
-    CHECK(i == 6, "six keys");
+    json_object_foreach(t1, key, val) CHECK(i < 7 && !strcmp(key, keys[i++]), "key %zu: %s", i, key);
+    CHECK(i == 7, "seven keys");
+    CHECK(num(t1, "interval_pruned") == BSL_TMIX_PRUNED, "the pruning recorded");
     CHECK(num(t1, "covered") == 1.0 && num(t1, "level") == 0.9 && json_integer_value(json_object_get(t1, "models")) == 5,
           "covered clamped to 1");
     json_t *t2 = bsl_coef_table_json(0.95, 2, -0.25, json_array(), NULL);

@@ -1,0 +1,54 @@
+/*
+ * tmix.h: quantiles of a mixture of Student-t (and normal) components with
+ * a point mass at 0: the model-averaged intervals of the coefficient tables
+ * (coef_table.c) and of the subset engines' predictions (subset_predict.c).
+ * tmix.c says how they are found and how close they are to the exact ones.
+ * Internal to the engines.
+ */
+#ifndef BSL_TMIX_H
+#define BSL_TMIX_H
+
+#include <stddef.h>
+
+/* A mixture of Student-t components (weights w summing to 1 - w0) and a
+ * point mass w0 at 0; df[i] = INFINITY is a normal, s[i] = 0 a point mass
+ * at mu[i]. */
+typedef struct bsl_tmix {
+    const double *w, *mu, *s, *df;
+    size_t K;
+    double w0;
+} bsl_tmix;
+
+/* The share of a mixture's weight a quantile may leave out: the smallest
+ * components are dropped while their weights sum to at most this share of
+ * the total (FIT.json coefficients.interval_pruned, docs/FIT.md). It moves
+ * a quantile by at most about 2 BSL_TMIX_PRUNED / (the mixture's density
+ * there): 3e-13 sd for a near-normal mixture at the 2.5 % quantile. */
+#define BSL_TMIX_PRUNED 1e-14
+
+/* What the quantiles of many mixtures share: the CDF tables of the degrees
+ * of freedom met so far (one per distinct df, built on first use) and the
+ * scratch that holds a mixture's kept components. Zero-initialise
+ * (bsl_tmix_ws ws = {0}), pass to every quantile, free once. Memory is taken
+ * as needed; when it cannot be, a quantile falls back to evaluating the GSL
+ * CDFs directly (slower, same answer to the stated tolerance). One
+ * workspace per thread. */
+#define BSL_TMIX_TABLES 32
+typedef struct bsl_tmix_ws {
+    double nu[BSL_TMIX_TABLES]; /* the table's df (INFINITY: normal) */
+    double *table[BSL_TMIX_TABLES];
+    size_t ntable;
+    size_t cap;
+    double *w, *mu, *is; /* kept components, grouped by df: weight, location, 1/scale */
+    size_t *bins;        /* scratch of the pruning pass */
+    double *bin_w;
+} bsl_tmix_ws;
+void bsl_tmix_ws_free(bsl_tmix_ws *ws);
+
+/* inf { x : F(x) >= p } for 0 < p < 1, F the mixture's CDF after pruning
+ * (BSL_TMIX_PRUNED), to 1e-13 of max(|x|, the mixture's spread) beyond the
+ * pruning's own effect. ws may be NULL (no tables: each CDF from GSL). NaN
+ * when the weights are not positive. */
+double bsl_tmix_quantile(const bsl_tmix *t, double p, bsl_tmix_ws *ws);
+
+#endif

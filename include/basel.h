@@ -204,6 +204,21 @@ BASEL_API const char *basel_method_option_default(const char *method, const char
  * "factors"); 0 when it refuses a column of text. A front end asks this
  * before passing a factor as text rather than as its own dummy columns. */
 BASEL_API int basel_method_groups_factors(const char *method, const char *basis);
+/* The engine table's capabilities, for front ends (no list of methods
+ * written in a binding): 1 when method keeps its draws with the option
+ * keep-draws=1 (basel_fit_draw), 1 when it predicts intervals of the
+ * regression function f(x) and their sd (BASEL_INTERVAL_MEAN,
+ * basel_pred_se), 1 when it fits models of family ("gaussian",
+ * "binomial", "poisson", "multinomial"; NULL: "gaussian"; the mixture, a
+ * classifier of labels, has none); 0 otherwise, and for an unknown method
+ * or family. */
+BASEL_API int basel_method_keeps_draws(const char *method);
+BASEL_API int basel_method_mean_interval(const char *method);
+BASEL_API int basel_method_has_family(const char *method, const char *family);
+/* The predictors ("bma", "hpm", "map", ...: basel_fit_predict's model) of
+ * method: the i-th (0 is the default), NULL past the end or for an unknown
+ * method (static strings). */
+BASEL_API const char *basel_method_model(const char *method, size_t i);
 /* The column the chosen method reads as class labels (pass it to
  * basel_data_read_csv): NULL when the method takes numeric targets, "" for
  * the last column. */
@@ -400,6 +415,13 @@ BASEL_API const size_t *basel_fit_selected(const basel_fit *f, const char *which
  * several threads at once. */
 BASEL_API size_t basel_fit_draw_count(const basel_fit *f);
 BASEL_API int basel_fit_draw(const basel_fit *f, size_t i, unsigned *chain, const size_t **atoms, size_t *k);
+/* The kept draws' sampled hyperparameters (the draws CSV's columns after
+ * the atoms, e.g. sigma2): their number, the s-th's name (NULL past the
+ * end), and draw i's values (that many; living as long as f). The errors
+ * of basel_fit_draw. */
+BASEL_API size_t basel_fit_draw_scalar_count(const basel_fit *f);
+BASEL_API const char *basel_fit_draw_scalar_name(const basel_fit *f, size_t s);
+BASEL_API int basel_fit_draw_scalars(const basel_fit *f, size_t i, const double **values);
 /* The fit's document, FIT.json's text; the caller frees it with basel_free.
  * NULL on ENOMEM. */
 BASEL_API char *basel_fit_to_json(const basel_fit *f);
@@ -420,6 +442,52 @@ BASEL_API int basel_fit_write_coef_csv(const basel_fit *f, const char *path, bas
  * basel_fit_write_coef_csv uses) for the shortest text that reads back as
  * the double written. BASEL_EINVAL for digits out of range. */
 BASEL_API int basel_fit_write_coef_csv_ex(const basel_fit *f, const char *path, int digits, basel_error *err);
+/* The coefficient table as values (FIT.json "coefficients", the numbers
+ * basel_fit_write_coef_csv writes): its number of rows (0: the fit has no
+ * table), the level of its intervals (NaN without a table: they are
+ * computed with the fit, 0.95), and row i's term ("(Intercept)", an
+ * always-in input or an atom), target, and class (a multinomial fit's
+ * class; NULL for the others and past the end). The strings live as long as
+ * f. basel_fit_coef fills v[BASEL_COEF_PIP .. BASEL_COEF_UPPER] (NaN for a
+ * number the row does not have: cond_mean and cond_sd of a term no visited
+ * model held); BASEL_EINVAL for i out of range. */
+enum {
+    BASEL_COEF_PIP = 0,       /* posterior inclusion probability */
+    BASEL_COEF_MEAN = 1,      /* model-averaged posterior mean (0 where excluded) */
+    BASEL_COEF_SD = 2,        /* model-averaged posterior sd */
+    BASEL_COEF_COND_MEAN = 3, /* mean given inclusion */
+    BASEL_COEF_COND_SD = 4,   /* sd given inclusion */
+    BASEL_COEF_LOWER = 5,     /* equal-tailed interval at basel_fit_coef_level */
+    BASEL_COEF_UPPER = 6,
+    BASEL_COEF_NVALUES = 7
+};
+BASEL_API size_t basel_fit_coef_count(const basel_fit *f);
+BASEL_API double basel_fit_coef_level(const basel_fit *f);
+BASEL_API const char *basel_fit_coef_term(const basel_fit *f, size_t i);
+BASEL_API const char *basel_fit_coef_target(const basel_fit *f, size_t i);
+BASEL_API const char *basel_fit_coef_class(const basel_fit *f, size_t i);
+BASEL_API int basel_fit_coef(const basel_fit *f, size_t i, double v[BASEL_COEF_NVALUES]);
+/* The listed models (FIT.json "models", most probable first): their number
+ * (0: the fit lists none), and model i's atoms (0-based indices, living as
+ * long as f) and size, posterior probability, log marginal likelihood (NaN
+ * when the fit has none: sampled hyperparameters, ssvs's own prior, GLMs)
+ * and log Bayes factor against the most probable listed model: the
+ * difference of log marginal likelihoods where the fit has them, else for
+ * the subset methods (one model prior over the atoms' subsets: not
+ * --family multinomial) the posterior odds over the prior odds of the
+ * --model-prior that ran, log(p_i / p_0) - (log pi(k_i) - log pi(k_0)); NaN
+ * otherwise. Any out-pointer may be NULL. BASEL_EINVAL for i out of
+ * range. */
+BASEL_API size_t basel_fit_model_count(const basel_fit *f);
+BASEL_API int basel_fit_model(const basel_fit *f, size_t i, const size_t **atoms, size_t *k, double *prob,
+                              double *log_ml, double *log_bf_best);
+/* The credible sets (FIT.json "credible_sets", docs/FIT.md: the subset
+ * methods with the linear basis): their number (0: none), and set i's
+ * atoms (in the order added; living as long as f) and size, coverage and
+ * purity. Any out-pointer may be NULL. BASEL_EINVAL for i out of range. */
+BASEL_API size_t basel_fit_credible_set_count(const basel_fit *f);
+BASEL_API int basel_fit_credible_set(const basel_fit *f, size_t i, const size_t **atoms, size_t *k,
+                                     double *coverage, double *purity);
 /* The fit's warnings (FIT.json diagnostics.warnings: chains that have not
  * converged, too few effective draws, a size posterior at kmax): their
  * number, and the i-th (NULL past the end), which lives as long as f. */
@@ -487,6 +555,25 @@ BASEL_API size_t basel_pred_missing(const basel_pred *p, size_t *first_row, size
 BASEL_API int basel_pred_get(const basel_pred *p, size_t i, size_t j, double *mean,
                              double *lower, double *upper);
 BASEL_API size_t basel_pred_rows(const basel_pred *p);
+/* A regression's outputs (the fit's targets, in order): their number (0
+ * for a classifier's predictions) and the j-th's name (NULL past the end;
+ * lives as long as p). */
+BASEL_API size_t basel_pred_output_count(const basel_pred *p);
+BASEL_API const char *basel_pred_output_name(const basel_pred *p, size_t j);
+/* The sd of the regression function f(x) at row i for output j (BAS's
+ * se.fit), whatever the interval's kind: for one model (hpm, median,
+ * prevalence, projection) the scale of its Student-t (or normal) for f(x),
+ * so that a BASEL_INTERVAL_MEAN interval is mean -+ q se with q the
+ * t quantile at (1 + level) / 2 (the normal's for a prior with sigma^2
+ * given); for the model average ("bma") the law of total variance over the
+ * models its intervals mix, sqrt(sum_r w_r (s_r^2 + (mu_r - m)^2)) with
+ * m = sum_r w_r mu_r and s_r each model's scale (as BAS's se.bma.fit).
+ * NaN for a row without a prediction. basel_pred_has_se is 1 when the
+ * predictions have it (Gaussian fits of enumerate, bd, rj and ssvs:
+ * basel_method_mean_interval); basel_pred_se is BASEL_EINVAL when they
+ * do not, and for indices out of range. */
+BASEL_API int basel_pred_has_se(const basel_pred *p);
+BASEL_API int basel_pred_se(const basel_pred *p, size_t i, size_t j, double *se);
 /* Classification (the mixture method): the number of classes (0 for a
  * regression), class k's name (the fit's "classes", in order; NULL past the
  * end; lives as long as p), and row i's probability of class k in *prob and

@@ -100,7 +100,25 @@ _PROTOTYPES = {
     "basel_pred_class_name": (_S, [_P, _Z]),
     "basel_pred_prob": (ctypes.c_int, [_P, _Z, _Z, _c_double_p, _c_size_p]),
     "basel_pred_free": (None, [_P]),
+    "basel_pred_output_count": (_Z, [_P]),
+    "basel_pred_has_se": (ctypes.c_int, [_P]),
+    "basel_pred_se": (ctypes.c_int, [_P, _Z, _Z, _c_double_p]),
+    "basel_fit_coef_count": (_Z, [_P]),
+    "basel_fit_coef_level": (ctypes.c_double, [_P]),
+    "basel_fit_coef_term": (_S, [_P, _Z]),
+    "basel_fit_coef_target": (_S, [_P, _Z]),
+    "basel_fit_coef_class": (_S, [_P, _Z]),
+    "basel_fit_coef": (ctypes.c_int, [_P, _Z, _c_double_p]),
+    "basel_fit_model_count": (_Z, [_P]),
+    "basel_fit_model": (ctypes.c_int, [_P, _Z, ctypes.POINTER(_c_size_p), _c_size_p, _c_double_p, _c_double_p,
+                                       _c_double_p]),
+    "basel_method_keeps_draws": (ctypes.c_int, [_S]),
+    "basel_method_mean_interval": (ctypes.c_int, [_S]),
+    "basel_method_model": (_S, [_S, _Z]),
 }
+
+# basel.h BASEL_COEF_*: the values of a coefficient table's row, in order
+COEF_VALUES = ("pip", "mean", "sd", "cond_mean", "cond_sd", "lower", "upper")
 
 _lock = threading.Lock()
 _lib = None
@@ -535,6 +553,41 @@ class Fit(_Handle):
         df.insert(0, "chain", chain)
         return df
 
+    def coefficients(self):
+        """The coefficient table (basel_fit_coef): (terms, targets, classes,
+        values, level), values an array of rows x COEF_VALUES (NaN where a
+        row has no such number), classes None unless multinomial; None when
+        the fit has no table."""
+        import numpy as np
+        lib = library()
+        n = lib.basel_fit_coef_count(self.ptr)
+        if n == 0:
+            return None
+        values = np.empty((n, len(COEF_VALUES)))
+        row = (ctypes.c_double * len(COEF_VALUES))()
+        for i in range(n):
+            _check(lib.basel_fit_coef(self.ptr, i, row), _Error())
+            values[i] = row[:]
+        terms = [lib.basel_fit_coef_term(self.ptr, i).decode() for i in range(n)]
+        targets = [lib.basel_fit_coef_target(self.ptr, i).decode() for i in range(n)]
+        classes = None
+        if lib.basel_fit_coef_class(self.ptr, 0) is not None:
+            classes = [lib.basel_fit_coef_class(self.ptr, i).decode() for i in range(n)]
+        return terms, targets, classes, values, lib.basel_fit_coef_level(self.ptr)
+
+    def models(self):
+        """The listed models (basel_fit_model), most probable first: a list
+        of (atoms, prob, log_ml, log_bf_best), NaN where unknown."""
+        lib = library()
+        out = []
+        a, k = _c_size_p(), ctypes.c_size_t()
+        p, ml, bf = ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
+        for i in range(lib.basel_fit_model_count(self.ptr)):
+            _check(lib.basel_fit_model(self.ptr, i, ctypes.byref(a), ctypes.byref(k), ctypes.byref(p),
+                                       ctypes.byref(ml), ctypes.byref(bf)), _Error())
+            out.append(([int(a[j]) for j in range(k.value)], p.value, ml.value, bf.value))
+        return out
+
     def predict(self, data, model=None, level=0.95, kind="new"):
         """basel_fit_predict_ex: a Pred with mean/lower/upper (regression) or
         class probabilities (classification). kind is what the interval
@@ -576,6 +629,23 @@ class Pred(_Handle):
                     raise BaselError("basel_pred_get(%d, %d) failed" % (i, j), rc)
                 res[:, i, j] = m.value, lo.value, hi.value
         return res[0], res[1], res[2]
+
+    def se(self):
+        """n x outputs: the sd of the regression function f(x) (basel_pred_se,
+        BAS's se.fit), None when the method gives none."""
+        import numpy as np
+        lib = library()
+        if not lib.basel_pred_has_se(self.ptr):
+            return None
+        n, c = self.rows(), lib.basel_pred_output_count(self.ptr)
+        out = np.empty((n, c))
+        v = ctypes.c_double()
+        for j in range(c):
+            for i in range(n):
+                if lib.basel_pred_se(self.ptr, i, j, ctypes.byref(v)) != OK:
+                    raise BaselError("basel_pred_se(%d, %d) failed" % (i, j))
+                out[i, j] = v.value
+        return out
 
     def probabilities(self):
         """n x classes probabilities (columns in the order of classes())."""

@@ -228,9 +228,9 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
     Fitted attributes: basel_fit_ (the fit; document_ is FIT.json as a dict),
     method_, seed_, atom_names_, pip_ (per atom), feature_importances_ (= pip_
     when the atoms are the inputs), model_size_ (P(k = 0, 1, ...)),
-    selected_ ({"hpm", "median", "prevalence"[, "projection"]}: atom indices), coef_ and
-    intercept_ (model-averaged; coef_ per atom), coef_sd_ (when the fit has a
-    coefficient table), coef_source_, credible_sets_ (enumerate, bd, rj, ssvs with
+    selected_ ({"hpm", "median", "prevalence"[, "projection"]}: atom indices), coef_,
+    intercept_ and coef_sd_ (model-averaged, coef_ per atom, from the fit's
+    coefficient table: enumerate, bd, rj, ssvs), coef_source_, credible_sets_ (enumerate, bd, rj, ssvs with
     the linear basis: one dict per set, docs/FIT.md), draws_ (keep_draws), n_features_in_,
     feature_names_in_ (DataFrames with string column names).
     """
@@ -292,49 +292,28 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
         return self
 
     def _set_coef(self, fit):
-        """coef_, intercept_ (and coef_sd_) from the document: its coefficient
-        table ("coefficients", original scale) where present, else the
-        subset engines' model-averaged coefficients (engine.predictor.bma,
-        mapped to the atoms; divided by the inputs' scales when a linear
-        basis was standardised, times the targets' scales where the fit
-        rescaled them), with the intercept the BMA prediction at x = 0 for a
-        linear basis."""
-        doc = fit.document
+        """coef_, intercept_ and coef_sd_ from the library's coefficient table
+        (basel_fit_coef: FIT.json "coefficients", on the inputs' scale), by
+        term name; left unset when the fit has none (methods other than
+        enumerate, bd, rj, ssvs)."""
+        table = fit.coefficients()
+        if table is None:
+            return
+        terms, targets, _, values, _ = table
+        mean, sd = values[:, _lib.COEF_VALUES.index("mean")], values[:, _lib.COEF_VALUES.index("sd")]
         atoms, c = self.atom_names_, len(self.target_names_)
-        table = doc.get("coefficients")
-        if table is not None:
-            coef, sd = np.zeros((c, len(atoms))), np.zeros((c, len(atoms)))
-            icpt = np.zeros(c)
-            col = {a: j for j, a in enumerate(atoms)}
-            for t in table["terms"]:
-                o = self.target_names_.index(t["target"]) if t["target"] in self.target_names_ else 0
-                if t["name"] == "(Intercept)":
-                    icpt[o] = t["mean"]
-                elif t["name"] in col:
-                    coef[o, col[t["name"]]] = t["mean"]
-                    sd[o, col[t["name"]]] = t["sd"]
-            self.coef_source_ = "coefficients"
-            self.coef_, self.coef_sd_, self.intercept_ = self._shape(coef), self._shape(sd), self._shape(icpt)
-            return
-        bma = doc.get("engine", {}).get("predictor", {}).get("bma") if isinstance(doc.get("engine"), dict) else None
-        if not bma or "coef" not in bma:
-            return
-        idx = np.asarray(bma["atoms"], dtype=int)
-        vals = np.asarray(bma["coef"], dtype=float).reshape(len(idx), -1) if len(idx) else np.zeros((0, c))
-        coef = np.zeros((c, len(atoms)))
-        coef[:, idx] = vals.T[:c]
-        basis = doc["engine"].get("basis", {})
-        linear = basis.get("kind") == "linear"
-        if linear and doc["standardize"]["applied"]:
-            coef = coef / np.asarray(doc["standardize"]["scale"])[None, :]
-        target_scale = doc["standardize"].get("target_scale")  # targets rescaled by powers of two
-        if target_scale is not None:
-            coef = coef * np.asarray(target_scale, dtype=float)[:c, None]
-        self.coef_source_ = "engine.predictor.bma"
-        self.coef_ = self._shape(coef)
-        if linear and atoms == self.input_names_:
-            mean, _, _ = fit.predict(_lib.Data(np.zeros((1, len(atoms))), self.input_names_), "bma").intervals(c)
-            self.intercept_ = self._shape(mean[0])
+        coef, coef_sd = np.zeros((c, len(atoms))), np.zeros((c, len(atoms)))
+        icpt = np.zeros(c)
+        col = {a: j for j, a in enumerate(atoms)}
+        for term, target, m, s in zip(terms, targets, mean, sd):
+            o = self.target_names_.index(target) if target in self.target_names_ else 0
+            if term == "(Intercept)":
+                icpt[o] = m
+            elif term in col:
+                coef[o, col[term]] = m
+                coef_sd[o, col[term]] = s
+        self.coef_source_ = "coefficients"
+        self.coef_, self.coef_sd_, self.intercept_ = self._shape(coef), self._shape(coef_sd), self._shape(icpt)
 
     def _shape(self, a):
         return a[0] if len(self.target_names_) == 1 else a

@@ -1,6 +1,7 @@
 """The estimators: scikit-learn's own checks, pipelines and grid search,
 column names, coefficients, intervals, every regression method, draws,
 errors, pickling."""
+import json
 import pickle
 import warnings
 
@@ -252,8 +253,8 @@ def test_verbose_draws_a_progress_bar(capsys):
 
 
 def test_coefficients_come_from_the_table_when_the_fit_has_one():
-    """The coefficient table (FIT.json "coefficients", being added to the
-    subset engines) wins over the engine block: its means, sds and the
+    """The coefficient table (FIT.json "coefficients", read through the
+    library's basel_fit_coef) gives coef_: its means, sds and the
     intercept, by term name."""
     X, y = linear_data(p=4)
     reg = BayesianSelectionRegressor(method="enumerate", random_state=1).fit(X, y)
@@ -263,9 +264,7 @@ def test_coefficients_come_from_the_table_when_the_fit_has_one():
         {"name": "x3", "target": "y", "pip": 0.2, "mean": -0.25, "sd": 0.5, "lower": -1, "upper": 0},
         {"name": "x1", "target": "y", "pip": 1, "mean": 2.5, "sd": 0.2, "lower": 2.1, "upper": 2.9}]}
 
-    class Doc:
-        document = doc
-    reg._set_coef(Doc())
+    reg._set_coef(basel._lib.Fit.from_json(json.dumps(doc)))
     assert reg.coef_source_ == "coefficients" and reg.intercept_ == 3.5
     np.testing.assert_array_equal(reg.coef_, [2.5, 0, -0.25, 0])
     np.testing.assert_array_equal(reg.coef_sd_, [0.2, 0, 0.5, 0])
@@ -289,3 +288,22 @@ def test_credible_sets_hold_a_block_of_near_copies():
     r = np.abs(np.corrcoef(X[:, sets[0]["atoms"]], rowvar=False))
     assert abs(r.min() - sets[0]["purity"]) < 1e-12
     assert sets[0]["names"] == [est.atom_names_[j] for j in sets[0]["atoms"]]
+
+
+def test_the_library_accessors_give_models_and_se():
+    """Fit.models() is FIT.json's listed models (Bayes factors against the
+    best); Pred.se() is the scale of a single model's interval for f(x):
+    upper - mean = t_{df}((1 + level) / 2) se (basel_pred_se)."""
+    from scipy import stats
+    X, y = linear_data(p=4)
+    reg = BayesianSelectionRegressor(method="enumerate", random_state=1).fit(X, y)
+    fit, doc = reg.basel_fit_, reg.document_
+    models = fit.models()
+    assert len(models) == len(doc["models"])
+    for (atoms, prob, log_ml, log_bf), m in zip(models, doc["models"]):
+        assert atoms == m["atoms"] and prob == m["prob"] and log_ml == m["log_ml"] and log_bf == m["log_bf_best"]
+    data = basel._lib.Data(np.ascontiguousarray(X[:5]), reg.input_names_, source="X")
+    pred = fit.predict(data, "hpm", 0.9, kind="mean")
+    mean, lo, hi = pred.intervals(1)
+    q = stats.t.ppf(0.95, doc["engine"]["predictor"]["hpm"]["df"])
+    np.testing.assert_allclose((hi - mean) / q, pred.se(), rtol=1e-9)  # scipy's t quantile is not GSL's to the last bits

@@ -110,7 +110,7 @@ basel <- function(formula, data, method = NULL, family = "gaussian", ..., na.act
     }
     storage.mode(x) <- "double"
     if (is.null(opts$target)) opts$target <- paste(ynames, collapse = ",")
-    if (is.null(draws)) draws <- method %in% methods_with_draws
+    if (is.null(draws)) draws <- method_caps(method)$keeps_draws
     if (isTRUE(draws)) opts[["keep-draws"]] <- TRUE
 
     onames <- vapply(names(opts), option_name, "")

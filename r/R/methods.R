@@ -44,91 +44,44 @@ format_prior <- function(p) {
     format(p)
 }
 
-## log model prior of models of sizes k among m atoms (up to a constant), for
-## Bayes factors when the document has no marginal likelihoods.
-log_model_prior <- function(spec, k, m) {
-    name <- sub(":.*", "", spec)
-    par <- list()
-    if (grepl(":", spec)) {
-        kv <- strsplit(strsplit(sub("^[^:]*:", "", spec), ",")[[1]], "=")
-        par <- setNames(lapply(kv, function(e) as.numeric(e[2])), vapply(kv, `[`, "", 1))
-    }
-    switch(name,
-           uniform = rep(0, length(k)),
-           bernoulli = k * log(par$p) + (m - k) * log1p(-par$p),
-           `beta-binomial` = lbeta(k + (if (is.null(par$a)) 1 else par$a), m - k + (if (is.null(par$b)) 1 else par$b)),
-           poisson = stats::dpois(k, par$mean, log = TRUE) - lchoose(m, k),
-           rep(NA_real_, length(k)))
-}
-
 ## The listed models: probability, log marginal likelihood and Bayes
-## factors (against the best listed model) where the document has them.
+## factors against the most probable listed model, as the library gives
+## them (basel_fit_model: from the marginal likelihoods, else from the model
+## prior that ran; NA where neither applies).
 top_models <- function(object) {
-    d <- object$doc
-    ms <- d$models
-    if (is.null(ms) || !length(ms)) return(NULL)
+    ms <- .Call(r_basel_models, fit_ptr(object))
+    if (is.null(ms)) return(NULL)
+    ms <- checked(ms)
     an <- atom_names(object)
-    atoms <- lapply(ms, function(mo) as.integer(unlist(mo$atoms)))
-    prob <- vapply(ms, function(mo) as.numeric(mo$prob), 0)
-    get <- function(key) vapply(ms, function(mo) if (is.null(mo[[key]])) NA_real_ else as.numeric(mo[[key]]), 0)
-    log_bf <- get("log_bf_best")
-    ## (not for a multinomial fit: its model prior is per class, not a function of the joint size)
-    if (all(is.na(log_bf)) && d$method %in% c("enumerate", "bd", "rj", "ssvs") &&
-        !identical(d$settings$family, "multinomial")) {
-        ## BF_i = posterior odds / prior odds against the most probable model
-        ## (the subset engines' model priors, over subsets as in FIT.md)
-        k <- lengths(atoms)
-        lp <- log_model_prior(d$settings[["model-prior"]], k, length(an))
-        log_bf <- (log(prob) - lp) - (log(prob[1]) - lp[1])
-    }
-    data.frame(model = vapply(atoms, function(a) if (length(a)) paste(an[a + 1L], collapse = " + ") else "(null)", ""),
-               size = lengths(atoms), prob = prob, log_ml = get("log_ml"), BF = exp(log_bf),
+    data.frame(model = vapply(ms$atoms, function(a) if (length(a)) paste(an[a + 1L], collapse = " + ") else "(null)", ""),
+               size = lengths(ms$atoms), prob = ms$prob, log_ml = ms$log_ml, BF = exp(ms$log_bf),
                stringsAsFactors = FALSE)
 }
 
-## Coefficients: the document's table when the library wrote one
-## ("coefficients"), else the model-averaged means of the subset engines'
-## predictor (sd and intervals unknown then).
+## Coefficients: the library's table (basel_fit_coef: FIT.json
+## "coefficients"), NULL when the fit has none.
 coef_table <- function(object) {
-    d <- object$doc
-    co <- d$coefficients
-    if (!is.null(co) && length(co$terms)) {
-        g <- function(t, key) if (is.null(t[[key]])) NA_real_ else as.numeric(t[[key]])
-        tt <- co$terms
-        tab <- data.frame(term = vapply(tt, function(t) t$name, ""), target = vapply(tt, function(t) t$target, ""),
-                          pip = vapply(tt, g, 0, "pip"), mean = vapply(tt, g, 0, "mean"), sd = vapply(tt, g, 0, "sd"),
-                          cond_mean = vapply(tt, g, 0, "cond_mean"), cond_sd = vapply(tt, g, 0, "cond_sd"),
-                          lower = vapply(tt, g, 0, "lower"), upper = vapply(tt, g, 0, "upper"), stringsAsFactors = FALSE)
-        if (!is.null(tt[[1]]$class)) tab$class <- vapply(tt, function(t) t$class, "")  # multinomial: per class
-        attr(tab, "level") <- as.numeric(co$level)
-        return(tab)
-    }
-    bma <- d$engine$predictor$bma
-    if (is.null(bma) || is.null(bma$coef)) return(NULL)
-    an <- atom_names(object)
-    st <- d$standardize
-    scale <- if (isTRUE(st$applied)) as.numeric(unlist(st$scale)) else rep(1, length(an))
-    beta <- rep(0, length(an))
-    idx <- as.integer(unlist(bma$atoms)) + 1L
-    nt <- length(d$targets)
-    cf <- matrix(as.numeric(unlist(bma$coef)), ncol = nt, byrow = TRUE)
-    beta[idx] <- cf[, 1]
-    ## the predictor's model: f(x) = ybar + sum_j beta_j (z_j - zbar_j), z the
-    ## (standardised) inputs, zbar = always_in_coef when the intercept is
-    ## the only always-in column; on the inputs' scale (as the library's
-    ## coefficient table) the intercept is ybar - sum_j beta_j (zbar_j + mu_j / s_j)
-    b <- d$engine$basis
-    mu <- if (isTRUE(st$applied)) as.numeric(unlist(st$mean)) else rep(0, length(an))
-    if (length(scale) != length(an)) scale <- rep(1, length(an))
-    icpt <- NA_real_
-    if (length(unlist(b$R)) == 1 && length(unlist(b$always_in_coef)) == length(an))
-        icpt <- as.numeric(unlist(b$always_in_y))[1] - sum(beta * (as.numeric(unlist(b$always_in_coef)) + mu / scale))
-    tab <- data.frame(term = c("(Intercept)", an), target = d$targets[[1]],
-                      pip = c(1, as.numeric(d$pip)), mean = c(icpt, beta / scale),
-                      sd = NA_real_, cond_mean = NA_real_, cond_sd = NA_real_, lower = NA_real_, upper = NA_real_,
-                      stringsAsFactors = FALSE)
-    attr(tab, "level") <- NA_real_
+    co <- .Call(r_basel_coef, fit_ptr(object))
+    if (is.null(co)) return(NULL)
+    co <- checked(co)
+    v <- co$values
+    tab <- data.frame(term = co$term, target = co$target, pip = v[, 1], mean = v[, 2], sd = v[, 3],
+                      cond_mean = v[, 4], cond_sd = v[, 5], lower = v[, 6], upper = v[, 7], stringsAsFactors = FALSE)
+    if (!is.null(co$class)) tab$class <- co$class  # multinomial: per class
+    attr(tab, "level") <- co$level
     tab
+}
+
+## The credible sets (docs/FIT.md "credible_sets"): per set its inputs,
+## coverage and purity; NULL when the fit has none.
+credible_sets <- function(object, ...) UseMethod("credible_sets")
+credible_sets.basel <- function(object, ...) {
+    cs <- .Call(r_basel_credible_sets, fit_ptr(object))
+    if (is.null(cs)) return(NULL)
+    cs <- checked(cs)
+    an <- atom_names(object)
+    data.frame(set = seq_along(cs$atoms), inputs = vapply(cs$atoms, function(a) paste(an[a + 1L], collapse = " + "), ""),
+               size = lengths(cs$atoms), coverage = cs$coverage, purity = cs$purity, stringsAsFactors = FALSE)
 }
 
 coef.basel <- function(object, ...) {
@@ -143,8 +96,7 @@ print.coef.basel <- function(x, digits = max(3L, getOption("digits") - 3L), ...)
     if (length(unique(y$target)) == 1) y$target <- NULL
     rownames(y) <- make.unique(y$term)
     y$term <- NULL
-    cat("\nModel-averaged coefficients (", if (is.na(attr(x, "level"))) "posterior mean; sd not in this fit's document" else
-        "posterior mean, sd, and given inclusion", "):\n", sep = "")
+    cat("\nModel-averaged coefficients (posterior mean, sd, and given inclusion):\n")
     print(y[, colSums(!is.na(y)) > 0, drop = FALSE], digits = digits, ...)
     invisible(x)
 }
@@ -168,6 +120,7 @@ summary.basel <- function(object, n.models = 5, ...) {
     structure(list(call = object$call, method = d$method, family = d$settings$family, n = d$n, seed = d$seed,
                    prior = d$prior, input_pip = if (!is.null(ip)) setNames(as.numeric(unlist(ip$pip)), unlist(ip$inputs)),
                    pip = pip(object), coefficients = coef_table(object), models = top_models(object),
+                   credible_sets = credible_sets(object),
                    size = if (!is.null(d$model_size)) setNames(as.numeric(d$model_size$prob), d$model_size$k) else NULL,
                    selected = lapply(d$selected, function(s) atom_names(object)[as.integer(unlist(s)) + 1L]),
                    diagnostics = d$diagnostics, n.models = n.models, text = .Call(r_basel_fit_summary, fit_ptr(object))),
@@ -209,6 +162,12 @@ print.summary.basel <- function(x, digits = max(3L, getOption("digits") - 3L), .
         if (!bf) mo$BF <- NULL  # a multinomial fit: its model prior is per class
         cat("\nTop models", if (bf) " (Bayes factors against the best listed model)", ":\n", sep = "")
         print(mo, digits = digits, right = FALSE)
+    }
+    if (!is.null(x$credible_sets)) {
+        cs <- x$credible_sets
+        cat("\nCredible sets (coverage 0.95; docs/FIT.md):\n")
+        print(data.frame(inputs = cs$inputs, coverage = cs$coverage, purity = cs$purity, row.names = cs$set),
+              digits = digits, right = FALSE)
     }
     if (!is.null(x$size)) {
         cat("\nPosterior of the model size:\n")
@@ -254,37 +213,44 @@ print.basel_diagnostics <- function(x, digits = 4, ...) {
 
 ## predict: the library's predictions, its mean and equal-tailed interval
 ## for a new observation ("predict") or for the regression function
-## ("confidence"); se.fit from the subset engines' model mixture.
+## ("confidence"), and se.fit, the sd of the regression function
+## (basel_pred_se: BAS's se.fit), all in memory.
 predict.basel <- function(object, newdata, estimator = c("BMA", "HPM", "MPM", "prevalence", "projection", "MAP"),
                           se.fit = FALSE, interval = c("none", "predict", "confidence"), level = 0.95,
                           type = NULL, ...) {
     estimator <- match.arg(estimator)
     interval <- match.arg(interval)
     if (!is.null(type)) type <- match.arg(type, c("response", "prob", "class"))
-    if (identical(object$doc$method, "anneal") && estimator == "BMA") estimator <- "MAP"  # its one network
-    model <- c(BMA = "bma", HPM = "hpm", MPM = "median", prevalence = "prevalence", projection = "projection", MAP = "map")[[estimator]]
-    x <- new_inputs(object, newdata)
-    path <- tempfile("basel-pred-", fileext = ".csv")
-    on.exit(unlink(path))
-    checked(.Call(r_basel_predict, fit_ptr(object), x, colnames(x), model, as.double(level),
-                  interval == "confidence", path))
-    p <- utils::read.csv(path, check.names = FALSE)
-    res <- list(fit = NULL, estimator = estimator, level = level, table = p)
-    targets <- unlist(object$doc$targets)
-    mcols <- paste0(targets, "_mean")
-    if (all(mcols %in% names(p))) {
-        one <- function(s) { v <- as.matrix(p[paste0(targets, s)]); colnames(v) <- targets; if (ncol(v) == 1) v[, 1] else v }
-        res$fit <- one("_mean")
-        if (interval != "none") {
-            res$interval <- if (length(targets) == 1) cbind(fit = p[[mcols]], lwr = p[[paste0(targets, "_lower")]],
-                                                            upr = p[[paste0(targets, "_upper")]])
-                            else list(fit = one("_mean"), lwr = one("_lower"), upr = one("_upper"))
-        }
-        if (se.fit) res$se.fit <- se_fit(object, x, model)
-    } else {
-        res$fit <- p
+    models <- c(BMA = "bma", HPM = "hpm", MPM = "median", prevalence = "prevalence", projection = "projection", MAP = "map")
+    model <- models[[estimator]]
+    ## a method without a model average (anneal: its one network) predicts with its default
+    if (model == "bma") {
+        model <- method_caps(object$doc$method)$models[1]
+        estimator <- names(models)[match(model, models)]
     }
-    if (!is.null(type)) res$fit <- typed_prediction(object, p, res$fit, type)
+    x <- new_inputs(object, newdata)
+    v <- checked(.Call(r_basel_predict, fit_ptr(object), x, colnames(x), model, as.double(level),
+                       interval == "confidence"))
+    res <- list(fit = NULL, estimator = estimator, level = level)
+    if (is.null(v$classes)) {
+        targets <- v$targets
+        named <- function(m) { colnames(m) <- targets; if (ncol(m) == 1) m[, 1] else m }
+        cols <- unlist(lapply(seq_along(targets), function(j) list(v$mean[, j], v$lower[, j], v$upper[, j])), recursive = FALSE)
+        names(cols) <- as.vector(outer(c("_mean", "_lower", "_upper"), targets, function(s, t) paste0(t, s)))
+        res$table <- as.data.frame(cols, check.names = FALSE)
+        res$fit <- named(v$mean)
+        if (interval != "none") {
+            res$interval <- if (length(targets) == 1) cbind(fit = v$mean[, 1], lwr = v$lower[, 1], upr = v$upper[, 1])
+                            else list(fit = named(v$mean), lwr = named(v$lower), upr = named(v$upper))
+        }
+        if (se.fit) res$se.fit <- if (is.null(v$se)) NULL else named(v$se)
+    } else {
+        prob <- v$prob
+        colnames(prob) <- paste0("p_", v$classes)
+        res$table <- data.frame(prob, class = v$classes[v$class], check.names = FALSE, stringsAsFactors = FALSE)
+        res$fit <- res$table
+    }
+    if (!is.null(type)) res$fit <- typed_prediction(object, res$table, res$fit, type)
     res$type <- type
     structure(res, class = "predict.basel")
 }
@@ -365,81 +331,3 @@ factor_indicators <- function(object, newdata) {
     }
     newdata
 }
-
-## sd of the regression function f(x) under the estimator's model(s): for a
-## single model block sigma2 x~' V x~; for BMA the mixture over the blocks
-## of the listed models (their variances plus the spread of their means),
-## as BAS's se.bma.fit. Linear basis only; NULL otherwise.
-se_fit <- function(object, x, model) {
-    e <- object$doc$engine
-    if (is.null(e$basis) || !identical(e$basis$kind, "linear") || length(object$doc$targets) != 1 ||
-        length(unlist(e$basis$R)) != 1) return(NULL)   # the intercept the only always-in column
-    st <- object$doc$standardize
-    mu <- as.numeric(unlist(st$mean))
-    sc <- as.numeric(unlist(st$scale))
-    z <- sweep(sweep(x, 2, mu), 2, sc, "/")
-    blk <- function(b) {
-        a <- as.integer(unlist(b$atoms)) + 1L
-        k <- length(a)
-        ## centred design: f(x) = ybar + (z - zbar)' beta; the intercept's
-        ## variance sigma2 / n
-        zbar <- as.numeric(unlist(e$basis$always_in_coef))[seq_along(mu)]
-        zc <- sweep(z[, a, drop = FALSE], 2, zbar[a])
-        s2 <- as.numeric(unlist(b$sigma2))[1]
-        v <- if (k) rowSums((zc %*% matrix(as.numeric(unlist(b$V)), k, k)) * zc) else 0
-        list(mean = as.numeric(ybar_of(e) + zc %*% as.numeric(unlist(b$coef))[seq_len(k)]),
-             var = s2 * (1 / object$doc$n + v), w = as.numeric(b$weight))
-    }
-    pr <- e$predictor
-    if (model != "bma") return(sqrt(blk(pr[[model]])$var))
-    if (!is.null(pr$bma$posterior)) return(se_fit_posterior(object, z, pr$bma$posterior))
-    bs <- lapply(pr$bma$mixture, blk)
-    w <- vapply(bs, function(b) b$w, 0)
-    w <- w / sum(w)
-    m <- Reduce(`+`, Map(function(b, wi) wi * b$mean, bs, w))
-    sqrt(Reduce(`+`, Map(function(b, wi) wi * (b$var + (b$mean - m)^2), bs, w)))
-}
-
-## BMA se.fit from the document's posterior block (every visited model with
-## its weight, and the centred cross-products of the atoms they use), as
-## BAS's se.bma.fit under the g-prior: per model M, shrinkage s = g / (1 + g),
-## mean ybar + s xc' bhat_M, var_fit = MSE_M (1/n + s xc' (Xc'Xc)^-1 xc),
-## MSE_M = yy (1 - s R2_M) / (n - 1); the mixture's variance adds the spread
-## of the models' means. Other priors: NULL (not derived here yet).
-se_fit_posterior <- function(object, z, po) {
-    if (!identical(po$prior$kind, "g") || length(unlist(po$yy)) != 1) return(NULL)
-    n <- as.numeric(po$n)
-    g <- as.numeric(po$prior$g)
-    sh <- g / (1 + g)
-    pa <- as.integer(unlist(po$atoms)) + 1L
-    np <- length(pa)
-    G <- matrix(as.numeric(unlist(po$gram)), np, np)
-    b <- as.numeric(unlist(po$bty))
-    yy <- as.numeric(unlist(po$yy))
-    e <- object$doc$engine
-    zbar <- as.numeric(unlist(e$basis$always_in_coef))
-    zc <- sweep(z[, pa, drop = FALSE], 2, zbar[pa])
-    ybar <- ybar_of(e)
-    w <- as.numeric(unlist(po$weights))
-    w <- w / sum(w)
-    nr <- nrow(z)
-    mean <- var <- matrix(0, length(w), nr)
-    for (i in seq_along(w)) {
-        a <- match(as.integer(unlist(po$models[[i]])) + 1L, pa)
-        if (!length(a)) {
-            mean[i, ] <- ybar
-            var[i, ] <- yy / (n - 1) / n
-            next
-        }
-        R <- chol(G[a, a, drop = FALSE])
-        bh <- backsolve(R, forwardsolve(t(R), b[a]))
-        r2 <- sum(b[a] * bh) / yy
-        u <- forwardsolve(t(R), t(zc[, a, drop = FALSE]))
-        mean[i, ] <- ybar + sh * as.numeric(zc[, a, drop = FALSE] %*% bh)
-        var[i, ] <- yy * (1 - sh * r2) / (n - 1) * (1 / n + sh * colSums(u^2))
-    }
-    m <- colSums(w * mean)
-    sqrt(colSums(w * var) + colSums(w * sweep(mean, 2, m)^2))
-}
-
-ybar_of <- function(e) as.numeric(unlist(e$basis$always_in_y))[1]

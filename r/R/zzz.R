@@ -8,8 +8,12 @@ catalogue <- function() {
     .basel_env$cat
 }
 
-## The methods that can keep their draws (keep-draws=1).
-methods_with_draws <- c("bd", "rj", "ssvs", "mixture")
+## What the library's engine table says of a method: keeps_draws,
+## mean_interval (se.fit) and its predictors.
+method_caps <- function(method) .Call(r_basel_method_caps, as.character(method))
+
+## The methods that can keep their draws (keep-draws=1), from the library.
+methods_with_draws <- function() Filter(function(m) method_caps(m)$keeps_draws, catalogue()$method)
 
 #' The library's options and methods
 #'

@@ -14,6 +14,7 @@
 #include <R_ext/Rdynload.h>
 #include <R_ext/Utils.h>
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -254,16 +255,6 @@ SEXP r_basel_fit_pip(SEXP ptr)
     return v;
 }
 
-SEXP r_basel_write_draws(SEXP ptr, SEXP path)
-{
-    basel_error err;
-    memset(&err, 0, sizeof err);
-    const basel_fit *f = fit_of(ptr);
-    if (!f) return simple_error(BASEL_EINVAL, "the fit's handle is gone");
-    if (basel_fit_write_draws(f, CHAR(STRING_ELT(path, 0)), &err)) return error_value(&err, 0);
-    return R_NilValue;
-}
-
 SEXP r_basel_fit_write_json(SEXP ptr, SEXP path)
 {
     basel_error err;
@@ -274,11 +265,16 @@ SEXP r_basel_fit_write_json(SEXP ptr, SEXP path)
     return R_NilValue;
 }
 
+/* NaN (a row without a prediction) as R's NA. */
+static double na_of(double x) { return ISNAN(x) ? NA_REAL : x; }
+
 /* Predictions of the rows of x (intervals for a new observation, or for the
- * regression function when mean_interval is TRUE), written by the library's
- * own CSV writer to path (the columns every method defines: mean, lower, upper per target, or
- * class probabilities), which R reads back. */
-SEXP r_basel_predict(SEXP ptr, SEXP x, SEXP names, SEXP model, SEXP level, SEXP mean_interval, SEXP path)
+ * regression function when mean_interval is TRUE), in memory: a list of
+ * the targets' names and n x c matrices mean, lower, upper and se (NULL
+ * when the method gives no se), or of a classifier the classes' names, the
+ * n x K probabilities and the 1-based class (NA for a row without a
+ * prediction). */
+SEXP r_basel_predict(SEXP ptr, SEXP x, SEXP names, SEXP model, SEXP level, SEXP mean_interval)
 {
     basel_error err;
     memset(&err, 0, sizeof err);
@@ -289,10 +285,197 @@ SEXP r_basel_predict(SEXP ptr, SEXP x, SEXP names, SEXP model, SEXP level, SEXP 
     basel_pred *p = NULL;
     const basel_interval_kind kind = Rf_asLogical(mean_interval) == TRUE ? BASEL_INTERVAL_MEAN : BASEL_INTERVAL_NEW;
     int rc = basel_fit_predict_ex(f, d, CHAR(STRING_ELT(model, 0)), Rf_asReal(level), kind, &p, &err);
-    if (!rc) rc = basel_pred_write_csv(p, CHAR(STRING_ELT(path, 0)), &err);
-    basel_pred_free(p);
     basel_data_free(d);
-    return rc ? error_value(&err, 0) : R_NilValue;
+    if (rc) return error_value(&err, 0);
+    const size_t n = basel_pred_rows(p), K = basel_pred_class_count(p);
+    const char *lnames[] = {"targets", "mean", "lower", "upper", "se", "classes", "prob", "class", ""};
+    SEXP v = PROTECT(Rf_mkNamed(VECSXP, lnames));
+    if (K) {
+        SEXP cl = PROTECT(Rf_allocVector(STRSXP, (R_xlen_t)K));
+        SEXP pr = PROTECT(Rf_allocMatrix(REALSXP, (int)n, (int)K));
+        SEXP ci = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t)n));
+        for (size_t k = 0; k < K; k++) SET_STRING_ELT(cl, (R_xlen_t)k, Rf_mkCharCE(basel_pred_class_name(p, k), CE_UTF8));
+        for (size_t i = 0; i < n; i++)
+            for (size_t k = 0; k < K; k++) {
+                double q = NAN;
+                size_t c = SIZE_MAX;
+                basel_pred_prob(p, i, k, &q, &c);
+                REAL(pr)[i + k * n] = na_of(q);
+                INTEGER(ci)[i] = c == SIZE_MAX ? NA_INTEGER : (int)c + 1;
+            }
+        SET_VECTOR_ELT(v, 5, cl);
+        SET_VECTOR_ELT(v, 6, pr);
+        SET_VECTOR_ELT(v, 7, ci);
+        UNPROTECT(3);
+    } else {
+        const size_t c = basel_pred_output_count(p);
+        SEXP tg = PROTECT(Rf_allocVector(STRSXP, (R_xlen_t)c));
+        for (size_t j = 0; j < c; j++) SET_STRING_ELT(tg, (R_xlen_t)j, Rf_mkCharCE(basel_pred_output_name(p, j), CE_UTF8));
+        const int has_se = basel_pred_has_se(p);
+        SEXP m[4];
+        for (int a = 0; a < 4; a++) m[a] = a < 3 || has_se ? PROTECT(Rf_allocMatrix(REALSXP, (int)n, (int)c)) : R_NilValue;
+        for (size_t j = 0; j < c; j++)
+            for (size_t i = 0; i < n; i++) {
+                double mean = NAN, lo = NAN, hi = NAN, se = NAN;
+                basel_pred_get(p, i, j, &mean, &lo, &hi);
+                REAL(m[0])[i + j * n] = na_of(mean);
+                REAL(m[1])[i + j * n] = na_of(lo);
+                REAL(m[2])[i + j * n] = na_of(hi);
+                if (has_se && !basel_pred_se(p, i, j, &se)) REAL(m[3])[i + j * n] = na_of(se);
+            }
+        SET_VECTOR_ELT(v, 0, tg);
+        for (int a = 0; a < 4; a++) SET_VECTOR_ELT(v, 1 + a, m[a]);
+        UNPROTECT(has_se ? 5 : 4);
+    }
+    basel_pred_free(p);
+    UNPROTECT(1);
+    return v;
+}
+
+/* ------------------------------------------------------------- results */
+
+/* A character vector of n strings str(f, i) (NA for NULL). */
+static SEXP strings(const basel_fit *f, size_t n, const char *(*str)(const basel_fit *, size_t))
+{
+    SEXP v = PROTECT(Rf_allocVector(STRSXP, (R_xlen_t)n));
+    for (size_t i = 0; i < n; i++) {
+        const char *t = str(f, i);
+        SET_STRING_ELT(v, (R_xlen_t)i, t ? Rf_mkCharCE(t, CE_UTF8) : NA_STRING);
+    }
+    UNPROTECT(1);
+    return v;
+}
+
+/* The coefficient table: term, target, class (NULL unless multinomial),
+ * the rows x 7 values (basel.h BASEL_COEF_*) and the intervals' level;
+ * NULL when the fit has no table. */
+SEXP r_basel_coef(SEXP ptr)
+{
+    const basel_fit *f = fit_of(ptr);
+    if (!f) return simple_error(BASEL_EINVAL, "the fit's handle is gone");
+    const size_t n = basel_fit_coef_count(f);
+    if (!n) return R_NilValue;
+    const char *lnames[] = {"term", "target", "class", "values", "level", ""};
+    SEXP v = PROTECT(Rf_mkNamed(VECSXP, lnames));
+    SET_VECTOR_ELT(v, 0, strings(f, n, basel_fit_coef_term));
+    SET_VECTOR_ELT(v, 1, strings(f, n, basel_fit_coef_target));
+    if (basel_fit_coef_class(f, 0)) SET_VECTOR_ELT(v, 2, strings(f, n, basel_fit_coef_class));
+    SEXP val = PROTECT(Rf_allocMatrix(REALSXP, (int)n, BASEL_COEF_NVALUES));
+    for (size_t i = 0; i < n; i++) {
+        double row[BASEL_COEF_NVALUES];
+        basel_fit_coef(f, i, row);
+        for (size_t k = 0; k < BASEL_COEF_NVALUES; k++) REAL(val)[i + k * n] = na_of(row[k]);
+    }
+    SET_VECTOR_ELT(v, 3, val);
+    SET_VECTOR_ELT(v, 4, Rf_ScalarReal(basel_fit_coef_level(f)));
+    UNPROTECT(2);
+    return v;
+}
+
+/* 0-based atom indices as an integer vector. */
+static SEXP atom_vector(const size_t *atoms, size_t k)
+{
+    SEXP a = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t)k));
+    for (size_t j = 0; j < k; j++) INTEGER(a)[j] = (int)atoms[j];
+    UNPROTECT(1);
+    return a;
+}
+
+/* The listed models: atoms (a list of 0-based indices), prob, log_ml,
+ * log_bf (against the most probable; NA where unknown); NULL when none. */
+SEXP r_basel_models(SEXP ptr)
+{
+    const basel_fit *f = fit_of(ptr);
+    if (!f) return simple_error(BASEL_EINVAL, "the fit's handle is gone");
+    const size_t n = basel_fit_model_count(f);
+    if (!n) return R_NilValue;
+    const char *lnames[] = {"atoms", "prob", "log_ml", "log_bf", ""};
+    SEXP v = PROTECT(Rf_mkNamed(VECSXP, lnames));
+    SEXP at = PROTECT(Rf_allocVector(VECSXP, (R_xlen_t)n));
+    SEXP num[3];
+    for (int a = 0; a < 3; a++) num[a] = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)n));
+    for (size_t i = 0; i < n; i++) {
+        const size_t *atoms = NULL;
+        size_t k = 0;
+        double x[3];
+        basel_fit_model(f, i, &atoms, &k, &x[0], &x[1], &x[2]);
+        SET_VECTOR_ELT(at, (R_xlen_t)i, atom_vector(atoms, k));
+        for (int a = 0; a < 3; a++) REAL(num[a])[i] = na_of(x[a]);
+    }
+    SET_VECTOR_ELT(v, 0, at);
+    for (int a = 0; a < 3; a++) SET_VECTOR_ELT(v, 1 + a, num[a]);
+    UNPROTECT(5);
+    return v;
+}
+
+/* The credible sets: atoms (a list of 0-based indices), coverage, purity;
+ * NULL when the fit has none. */
+SEXP r_basel_credible_sets(SEXP ptr)
+{
+    const basel_fit *f = fit_of(ptr);
+    if (!f) return simple_error(BASEL_EINVAL, "the fit's handle is gone");
+    const size_t n = basel_fit_credible_set_count(f);
+    if (!n) return R_NilValue;
+    const char *lnames[] = {"atoms", "coverage", "purity", ""};
+    SEXP v = PROTECT(Rf_mkNamed(VECSXP, lnames));
+    SEXP at = PROTECT(Rf_allocVector(VECSXP, (R_xlen_t)n));
+    SEXP cov = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)n)), pur = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)n));
+    for (size_t i = 0; i < n; i++) {
+        const size_t *atoms = NULL;
+        size_t k = 0;
+        basel_fit_credible_set(f, i, &atoms, &k, REAL(cov) + i, REAL(pur) + i);
+        SET_VECTOR_ELT(at, (R_xlen_t)i, atom_vector(atoms, k));
+    }
+    SET_VECTOR_ELT(v, 0, at);
+    SET_VECTOR_ELT(v, 1, cov);
+    SET_VECTOR_ELT(v, 2, pur);
+    UNPROTECT(4);
+    return v;
+}
+
+/* The kept draws in memory: chain (1-based), size, the draws x atoms 0/1
+ * matrix and the draws x hyperparameters matrix with its column names. */
+SEXP r_basel_draws(SEXP ptr)
+{
+    const basel_fit *f = fit_of(ptr);
+    if (!f) return simple_error(BASEL_EINVAL, "the fit's handle is gone");
+    const size_t n = basel_fit_draw_count(f), m = basel_fit_atom_count(f), s = basel_fit_draw_scalar_count(f);
+    if (!n) return simple_error(BASEL_EINVAL, "this fit kept no draws (set keep-draws=1 before fitting)");
+    const char *lnames[] = {"chain", "size", "atoms", "scalars", ""};
+    SEXP v = PROTECT(Rf_mkNamed(VECSXP, lnames));
+    SEXP ch = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t)n)), sz = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t)n));
+    SEXP in = PROTECT(Rf_allocMatrix(INTSXP, (int)n, (int)m)), sc = PROTECT(Rf_allocMatrix(REALSXP, (int)n, (int)s));
+    memset(INTEGER(in), 0, n * m * sizeof(int));
+    for (size_t i = 0; i < n; i++) {
+        unsigned chain = 0;
+        const size_t *atoms = NULL;
+        const double *x = NULL;
+        size_t k = 0;
+        const int rc = basel_fit_draw(f, i, &chain, &atoms, &k);
+        if (!rc && s) basel_fit_draw_scalars(f, i, &x);
+        if (rc) {
+            UNPROTECT(5);
+            return simple_error(rc, "the draws could not be read back from their temporary files");
+        }
+        INTEGER(ch)[i] = (int)chain + 1;
+        INTEGER(sz)[i] = (int)k;
+        for (size_t a = 0; a < k; a++) INTEGER(in)[i + atoms[a] * n] = 1;
+        for (size_t j = 0; j < s && x; j++) REAL(sc)[i + j * n] = x[j];
+    }
+    SEXP sn = PROTECT(strings(f, s, basel_fit_draw_scalar_name));
+    SEXP dn = PROTECT(Rf_allocVector(VECSXP, 2));
+    SET_VECTOR_ELT(dn, 1, sn);
+    Rf_setAttrib(sc, R_DimNamesSymbol, dn);
+    SEXP an = PROTECT(strings(f, m, basel_fit_atom_name));
+    SEXP dna = PROTECT(Rf_allocVector(VECSXP, 2));
+    SET_VECTOR_ELT(dna, 1, an);
+    Rf_setAttrib(in, R_DimNamesSymbol, dna);
+    SET_VECTOR_ELT(v, 0, ch);
+    SET_VECTOR_ELT(v, 1, sz);
+    SET_VECTOR_ELT(v, 2, in);
+    SET_VECTOR_ELT(v, 3, sc);
+    UNPROTECT(9);
+    return v;
 }
 
 /* ----------------------------------------------------------- catalogue */
@@ -344,15 +527,37 @@ SEXP r_basel_groups_factors(SEXP method, SEXP basis)
     return Rf_ScalarLogical(basel_method_groups_factors(CHAR(STRING_ELT(method, 0)), b));
 }
 
+/* What the engine table says of method: keeps_draws, mean_interval (se),
+ * and the predictors it has (the first its default). */
+SEXP r_basel_method_caps(SEXP method)
+{
+    const char *m = CHAR(STRING_ELT(method, 0));
+    const char *lnames[] = {"keeps_draws", "mean_interval", "models", ""};
+    SEXP v = PROTECT(Rf_mkNamed(VECSXP, lnames));
+    SET_VECTOR_ELT(v, 0, Rf_ScalarLogical(basel_method_keeps_draws(m)));
+    SET_VECTOR_ELT(v, 1, Rf_ScalarLogical(basel_method_mean_interval(m)));
+    size_t k = 0;
+    while (basel_method_model(m, k)) k++;
+    SEXP mo = PROTECT(Rf_allocVector(STRSXP, (R_xlen_t)k));
+    for (size_t i = 0; i < k; i++) SET_STRING_ELT(mo, (R_xlen_t)i, Rf_mkChar(basel_method_model(m, i)));
+    SET_VECTOR_ELT(v, 2, mo);
+    UNPROTECT(2);
+    return v;
+}
+
 static const R_CallMethodDef calls[] = {
     {"r_basel_fit", (DL_FUNC)&r_basel_fit, 9},
     {"r_basel_fit_from_json", (DL_FUNC)&r_basel_fit_from_json, 1},
     {"r_basel_fit_json", (DL_FUNC)&r_basel_fit_json, 1},
     {"r_basel_fit_summary", (DL_FUNC)&r_basel_fit_summary, 1},
     {"r_basel_fit_pip", (DL_FUNC)&r_basel_fit_pip, 1},
-    {"r_basel_write_draws", (DL_FUNC)&r_basel_write_draws, 2},
     {"r_basel_fit_write_json", (DL_FUNC)&r_basel_fit_write_json, 2},
-    {"r_basel_predict", (DL_FUNC)&r_basel_predict, 7},
+    {"r_basel_predict", (DL_FUNC)&r_basel_predict, 6},
+    {"r_basel_coef", (DL_FUNC)&r_basel_coef, 1},
+    {"r_basel_models", (DL_FUNC)&r_basel_models, 1},
+    {"r_basel_credible_sets", (DL_FUNC)&r_basel_credible_sets, 1},
+    {"r_basel_draws", (DL_FUNC)&r_basel_draws, 1},
+    {"r_basel_method_caps", (DL_FUNC)&r_basel_method_caps, 1},
     {"r_basel_catalogue", (DL_FUNC)&r_basel_catalogue, 0},
     {"r_basel_method_default", (DL_FUNC)&r_basel_method_default, 2},
     {"r_basel_groups_factors", (DL_FUNC)&r_basel_groups_factors, 2},

@@ -201,8 +201,10 @@ static int model_columns(vs_ctx *v, const size_t *atoms, size_t k, double *Bt)
 /* Mean (n x c) and scale^2 (n x c) of one single-model predictor block:
  * Student-t with *df degrees of freedom (INFINITY: Gaussian) when the block
  * has "scale2" (and "df"), else the Gaussian with E[sigma^2] of older fits.
- * noise adds the new observation's own variance. */
-static int model_predict(vs_ctx *v, const json_t *blk, int noise, double *mean, double *var, double *df)
+ * noise adds the new observation's own variance. fvar (n x c, or NULL)
+ * gets the scale^2 of f(x) without it, the square of basel_pred_se. */
+static int model_predict(vs_ctx *v, const json_t *blk, int noise, double *mean, double *var, double *fvar,
+                         double *df)
 {
     const json_t *at = json_object_get(blk, "atoms");
     const size_t k = json_array_size(at), n = v->n, c = v->c, q = v->q;
@@ -245,6 +247,7 @@ static int model_predict(vs_ctx *v, const json_t *blk, int noise, double *mean, 
                 for (size_t l = 0; l < q; l++) mu += beta[a * c + o] * v->gB[atoms[a] * q + l] * v->Z[l * n + i];
             mean[o * n + i] = mu;
             var[o * n + i] = s2[o] * ((noise ? 1 : 0) + fmax(h, 0) + v->zvar[i]);
+            if (fvar) fvar[o * n + i] = s2[o] * (fmax(h, 0) + v->zvar[i]);
         }
     }
     free(atoms);
@@ -274,6 +277,23 @@ static double mixture_quantile(const double *w, const double *mu, const double *
         else hi = t;
     }
     return 0.5 * (lo + hi);
+}
+
+/* The sd of f(x) under a mixture of K models with weights w (any positive
+ * total), means mu and scales s: sqrt(sum_r w_r (s_r^2 + (mu_r - m)^2)),
+ * m = sum_r w_r mu_r, all over sum_r w_r; the law of total variance with
+ * each model's Student-t scale in place of its variance: BAS's se.bma.fit
+ * (predict.bas with se.fit = TRUE), basel_pred_se of the model average. */
+static double mixture_se(const double *w, const double *mu, const double *s, size_t K)
+{
+    double W = 0, m = 0, v = 0;
+    for (size_t r = 0; r < K; r++) {
+        W += w[r];
+        m += w[r] * mu[r];
+    }
+    m /= W;
+    for (size_t r = 0; r < K; r++) v += w[r] * (s[r] * s[r] + (mu[r] - m) * (mu[r] - m));
+    return sqrt(v / W);
 }
 
 /* The prior of a posterior block, as it ran. */
@@ -438,10 +458,11 @@ static int post_set_read(post_set *s, vs_ctx *v, const json_t *post)
 #define ROWS 16
 
 /* Location and scale of every kept model's Student-t at rows i0..i0+nb of
- * output o: row i's in mu[i * K ..] and sd[i * K ..]. x~'V x~ by the
+ * output o: row i's in mu[i * K ..] and sd[i * K ..], and in sf[i * K ..]
+ * the scale of f(x) alone (no noise: what se.fit mixes). x~'V x~ by the
  * symmetric V's lower triangle, k(k+1)/2 products per row. */
 static void block_components(const vs_ctx *v, const post_set *s, const double *Bt, size_t i0, size_t nb, size_t o,
-                             int noise, double *mu, double *sd)
+                             int noise, double *mu, double *sd, double *sf)
 {
     const size_t n = v->n, c = v->c, q = v->q, K = s->K;
     double base[ROWS], m0[ROWS], h[ROWS];
@@ -469,6 +490,7 @@ static void block_components(const vs_ctx *v, const post_set *s, const double *B
         for (size_t i = 0; i < nb; i++) {
             mu[i * K + r] = m0[i];
             sd[i * K + r] = sqrt(s2 * ((noise ? 1 : 0) + fmax(h[i], 0) + v->zvar[i0 + i]));
+            sf[i * K + r] = sqrt(s2 * (fmax(h[i], 0) + v->zvar[i0 + i]));
         }
     }
 }
@@ -481,21 +503,23 @@ static int vs_interval_posterior(vs_ctx *v, const json_t *post, int noise, doubl
     post_set s;
     bsl_tmix_ws ws = {0}; /* every row's quantiles share its CDF tables */
     int rc = post_set_read(&s, v, post);
-    double *Bt = NULL, *mu = NULL, *sd = NULL;
+    double *Bt = NULL, *mu = NULL, *sd = NULL, *sf = NULL;
     if (!rc) {
         Bt = bsl_malloc(n * s.u + 1, sizeof *Bt);
         mu = bsl_malloc(ROWS * s.K, sizeof *mu);
         sd = bsl_malloc(ROWS * s.K, sizeof *sd);
-        rc = !Bt || !mu || !sd ? -2 /* out of memory */ : model_columns(v, s.uni, s.u, Bt);
+        sf = bsl_malloc(ROWS * s.K, sizeof *sf);
+        rc = !Bt || !mu || !sd || !sf ? -2 /* out of memory */ : model_columns(v, s.uni, s.u, Bt);
     }
     for (size_t i0 = 0; i0 < n && !rc; i0 += ROWS)
         for (size_t o = 0; o < c; o++) {
             const size_t nb = BSL_MIN(ROWS, n - i0);
-            block_components(v, &s, Bt, i0, nb, o, noise, mu, sd);
+            block_components(v, &s, Bt, i0, nb, o, noise, mu, sd, sf);
             for (size_t i = 0; i < nb; i++) {
                 const bsl_tmix t = {s.w, mu + i * s.K, sd + i * s.K, s.df, s.K, 0};
                 p->lower[o * n + i0 + i] = bsl_tmix_quantile(&t, 0.5 - level / 2, &ws);
                 p->upper[o * n + i0 + i] = bsl_tmix_quantile(&t, 0.5 + level / 2, &ws);
+                p->se[o * n + i0 + i] = mixture_se(s.w, mu + i * s.K, sf + i * s.K, s.K);
             }
         }
     bsl_tmix_ws_free(&ws);
@@ -503,6 +527,7 @@ static int vs_interval_posterior(vs_ctx *v, const json_t *post, int noise, doubl
     free(Bt);
     free(mu);
     free(sd);
+    free(sf);
     return rc == -2 ? -2 : rc ? -1 : 0;
 }
 
@@ -518,9 +543,10 @@ static int vs_predict_bma(vs_ctx *v, const json_t *bma, int noise, double level,
     if (!has_len(json_object_get(bma, "coef"), k, c)) return -1;
     size_t *atoms = bsl_malloc(k + 1, sizeof *atoms);
     double *beta = bsl_malloc(k * c + 1, sizeof *beta), *Bt = bsl_malloc(n * k + 1, sizeof *Bt);
-    double *mm = bsl_malloc(K * n * c + 1, sizeof *mm), *mv = bsl_malloc(K * n * c + 1, sizeof *mv);
+    double *mm = bsl_malloc(K * n * c + 1, sizeof *mm), *mv = bsl_malloc(K * n * c + 1, sizeof *mv),
+           *mf = bsl_malloc(K * n * c + 1, sizeof *mf), *sf = bsl_malloc(K + 1, sizeof *sf);
     double *w = bsl_malloc(K + 1, sizeof *w), *mu = bsl_malloc(K + 1, sizeof *mu), *sd = bsl_malloc(K + 1, sizeof *sd);
-    const int oom = !atoms || !beta || !Bt || !mm || !mv || !w || !mu || !sd;
+    const int oom = !atoms || !beta || !Bt || !mm || !mv || !mf || !sf || !w || !mu || !sd;
     int rc = oom;
     for (size_t a = 0; a < k && !rc; a++) {
         const json_t *x = json_array_get(at, a);
@@ -534,7 +560,7 @@ static int vs_predict_bma(vs_ctx *v, const json_t *bma, int noise, double level,
         double df;
         w[i] = json_number_value(json_object_get(blk, "weight"));
         wsum += w[i];
-        rc = model_predict(v, blk, noise, mm + i * n * c, mv + i * n * c, &df);
+        rc = model_predict(v, blk, noise, mm + i * n * c, mv + i * n * c, mf + i * n * c, &df);
     }
     for (size_t i = 0; i < n && !rc; i++)
         for (size_t o = 0; o < c; o++) {
@@ -544,16 +570,18 @@ static int vs_predict_bma(vs_ctx *v, const json_t *bma, int noise, double level,
             p->mean[o * n + i] = m0;
             if (post || p->no_interval) continue;
             if (K == 0 || !(wsum > 0)) {
-                p->lower[o * n + i] = p->upper[o * n + i] = NAN;
+                p->lower[o * n + i] = p->upper[o * n + i] = p->se[o * n + i] = NAN;
                 continue;
             }
             for (size_t r = 0; r < K; r++) {
                 mu[r] = mm[r * n * c + o * n + i];
                 sd[r] = sqrt(mv[r * n * c + o * n + i]);
+                sf[r] = sqrt(mf[r * n * c + o * n + i]);
                 w[r] = json_number_value(json_object_get(json_array_get(mix, r), "weight")) / wsum;
             }
             p->lower[o * n + i] = mixture_quantile(w, mu, sd, K, 0.5 - level / 2);
             p->upper[o * n + i] = mixture_quantile(w, mu, sd, K, 0.5 + level / 2);
+            p->se[o * n + i] = mixture_se(w, mu, sf, K);
         }
     if (!rc && post && !p->no_interval) rc = vs_interval_posterior(v, post, noise, level, p);
     free(atoms);
@@ -561,6 +589,8 @@ static int vs_predict_bma(vs_ctx *v, const json_t *bma, int noise, double level,
     free(Bt);
     free(mm);
     free(mv);
+    free(mf);
+    free(sf);
     free(w);
     free(mu);
     free(sd);
@@ -841,14 +871,16 @@ int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, c
             bad = vs_predict_bma(&v, pred, noise, level, p);
         } else {
             double df = INFINITY;
-            bad = model_predict(&v, pred, noise, p->mean, p->lower, &df);
+            bad = model_predict(&v, pred, noise, p->mean, p->lower, p->se, &df);
             const double z = isinf(df) ? gsl_cdf_ugaussian_Pinv(0.5 + level / 2) : gsl_cdf_tdist_Pinv(0.5 + level / 2, df);
             for (size_t i = 0; i < n * p->c && !bad; i++) {
                 const double s = sqrt(p->lower[i]);
                 p->lower[i] = p->mean[i] - z * s;
                 p->upper[i] = p->mean[i] + z * s;
+                p->se[i] = sqrt(p->se[i]); /* with interval_mean, s itself: upper - mean = z se */
             }
         }
+        p->has_se = !bad;
         if (bad == -2) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
         else if (bad) rc = bsl_fail(err, BASEL_EPARSE, "the fit's '%s' predictor is malformed", model);
     }

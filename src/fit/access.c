@@ -66,6 +66,23 @@ int basel_fit_draw(const basel_fit *f, size_t i, unsigned *chain, const size_t *
     return BASEL_OK;
 }
 
+size_t basel_fit_draw_scalar_count(const basel_fit *f) { return f->draws ? f->draws->nscalars : 0; }
+
+const char *basel_fit_draw_scalar_name(const basel_fit *f, size_t s)
+{
+    return f->draws && s < f->draws->nscalars ? f->draws->scalar_names[s] : NULL;
+}
+
+int basel_fit_draw_scalars(const basel_fit *f, size_t i, const double **values)
+{
+    bsl_vs_result *r = f->draws;
+    if (!r || i >= r->ndraws) return BASEL_EINVAL;
+    int rc = bsl_vs_spill_load(r); /* as basel_fit_draw */
+    if (rc) return rc;
+    *values = r->draw_scalars + i * r->nscalars;
+    return BASEL_OK;
+}
+
 /* Fill the cached arrays from the document (fit.c's wrap). */
 int bsl_fit_cache(basel_fit *f)
 {
@@ -82,5 +99,5 @@ int bsl_fit_cache(basel_fit *f)
         for (size_t j = 0; j < f->nselected[i]; j++)
             f->selected[i][j] = (size_t)json_integer_value(json_array_get(a, j));
     }
-    return BASEL_OK;
+    return bsl_fit_cache_results(f);
 }

@@ -345,6 +345,7 @@ void basel_fit_free(basel_fit *f)
     free(f->pip);
     free(f->size);
     for (size_t i = 0; i < BSL_NSELECTIONS; i++) free(f->selected[i]);
+    bsl_fit_free_results(f);
     if (f->draws) {
         bsl_vs_result_free(f->draws);
         free(f->draws);

@@ -34,9 +34,18 @@ struct basel_fit {
     size_t nsize;
     size_t *selected[BSL_NSELECTIONS];  /* selected.<bsl_selections[i].name>, or NULL */
     size_t nselected[BSL_NSELECTIONS];
+    /* models[i].atoms flattened (model i's: model_start[i] ..
+     * model_start[i + 1]) and their log Bayes factors, and the same for
+     * credible_sets.sets (results.c) */
+    size_t nmodels, *model_atoms, *model_start;
+    double *model_log_bf;
+    size_t nsets, *set_atoms, *set_start;
 };
-/* Fill the arrays the accessors hand out (access.c). BASEL_ENOMEM. */
+/* Fill the arrays the accessors hand out (access.c, and results.c's part).
+ * BASEL_ENOMEM. */
 int bsl_fit_cache(basel_fit *f);
+int bsl_fit_cache_results(basel_fit *f);
+void bsl_fit_free_results(basel_fit *f);
 
 /* The FIT.json format this basel writes (docs/FIT.md). It also reads
  * BSL_FORMAT_OLDEST and later: version 3 only added keys (target_scale)
@@ -69,6 +78,8 @@ struct basel_pred {
     size_t n, c, nclass;
     char **names;      /* c target names, or nclass class names */
     double *mean, *lower, *upper; /* n x c column-major (regression) */
+    double *se;        /* n x c: the sd of f(x) (basel_pred_se), when has_se */
+    int has_se;        /* set by an engine that fills se (the Gaussian subset fits) */
     double *prob;      /* n x nclass row-major (classification) */
     size_t *cls;       /* n predicted classes */
     int interval_mean; /* intervals of the regression function f(x), not of a new y */

@@ -159,3 +159,36 @@ int basel_method_groups_factors(const char *method, const char *basis)
     if (!basis) basis = bsl_engine_default(e, "basis");
     return basis && !strcmp(basis, "linear");
 }
+
+/* The engine table's flags (engine.h), so that no front end lists methods. */
+int basel_method_keeps_draws(const char *method)
+{
+    const bsl_engine_def *e = bsl_engine_find(method);
+    return e && e->keeps_draws;
+}
+
+int basel_method_mean_interval(const char *method)
+{
+    const bsl_engine_def *e = bsl_engine_find(method);
+    return e && e->mean_interval;
+}
+
+int basel_method_has_family(const char *method, const char *family)
+{
+    const bsl_engine_def *e = bsl_engine_find(method);
+    if (!e) return 0;
+    /* the engines of numeric targets fit Gaussian models by default; a
+     * classifier of labels (the mixture) fits none of the families */
+    if (!family || strcmp(family, "gaussian") == 0) return e->target == BSL_TARGET_NUMERIC;
+    return bsl_engine_family_model(e, family) != NULL;
+}
+
+const char *basel_method_model(const char *method, size_t i)
+{
+    const bsl_engine_def *e = bsl_engine_find(method);
+    if (!e) return NULL;
+    if (!e->models) return i == 0 ? "bma" : NULL;
+    for (size_t k = 0; e->models[k]; k++)
+        if (k == i) return e->models[k];
+    return NULL;
+}

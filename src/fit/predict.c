@@ -20,6 +20,7 @@ void basel_pred_free(basel_pred *p)
     free(p->mean);
     free(p->lower);
     free(p->upper);
+    free(p->se);
     free(p->prob);
     free(p->cls);
     free(p->missing);
@@ -28,6 +29,13 @@ void basel_pred_free(basel_pred *p)
 }
 
 size_t basel_pred_rows(const basel_pred *p) { return p->n; }
+
+size_t basel_pred_output_count(const basel_pred *p) { return p->nclass ? 0 : p->c; }
+
+const char *basel_pred_output_name(const basel_pred *p, size_t j)
+{
+    return !p->nclass && j < p->c ? p->names[j] : NULL;
+}
 
 size_t basel_pred_class_count(const basel_pred *p) { return p->nclass; }
 
@@ -53,6 +61,15 @@ int basel_pred_get(const basel_pred *p, size_t i, size_t j, double *mean, double
     *upper = p->upper[j * p->n + i];
     return BASEL_OK;
 }
+
+int basel_pred_se(const basel_pred *p, size_t i, size_t j, double *se)
+{
+    if (i >= p->n || j >= p->c || !p->has_se || p->nclass) return BASEL_EINVAL;
+    *se = p->se[j * p->n + i];
+    return BASEL_OK;
+}
+
+int basel_pred_has_se(const basel_pred *p) { return p->has_se && !p->nclass; }
 
 /* The factor (FIT.json "factors") that has the indicator column name, and
  * the level it indicates; NULL when name is not an indicator. */
@@ -167,6 +184,7 @@ static int finish_predictions(const json_t *doc, const basel_data *data, basel_p
             p->mean[j * p->n + i] *= s;
             p->lower[j * p->n + i] = p->no_interval ? NAN : p->lower[j * p->n + i] * s;
             p->upper[j * p->n + i] = p->no_interval ? NAN : p->upper[j * p->n + i] * s;
+            p->se[j * p->n + i] *= s;
         }
     }
     size_t i, col;
@@ -257,8 +275,9 @@ static int predict_rows(const basel_fit *f, const basel_data *data, const char *
         p->mean = bsl_calloc(n * p->c + 1, sizeof(double));
         p->lower = bsl_calloc(n * p->c + 1, sizeof(double));
         p->upper = bsl_calloc(n * p->c + 1, sizeof(double));
+        p->se = bsl_calloc(n * p->c + 1, sizeof(double));
     }
-    if (!p || !p->names || !p->mean || !p->lower || !p->upper) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (!p || !p->names || !p->mean || !p->lower || !p->upper || !p->se) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     for (size_t j = 0; j < (p ? p->c : 0) && !rc; j++) {
         const char *t = json_string_value(json_array_get(targets, j));
         if (!(p->names[j] = bsl_strdup(t ? t : "y"))) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
@@ -329,21 +348,22 @@ static int spread_rows(basel_pred *q, unsigned char *miss, size_t n, const missi
                        basel_error *err)
 {
     const size_t nk = q->n, w = q->nclass ? q->nclass : q->c;
-    double *a[3] = {q->nclass ? q->prob : q->mean, q->nclass ? NULL : q->lower, q->nclass ? NULL : q->upper};
-    double *b[3] = {NULL, NULL, NULL};
+    double *a[4] = {q->nclass ? q->prob : q->mean, q->nclass ? NULL : q->lower, q->nclass ? NULL : q->upper,
+                    q->nclass ? NULL : q->se};
+    double *b[4] = {NULL, NULL, NULL, NULL};
     size_t *cls = q->cls ? bsl_malloc(n, sizeof *cls) : NULL;
     int bad = (q->cls && !cls) || !(q->first_missing_column = bsl_strdup(first->column));
-    for (int t = 0; t < 3 && !bad; t++)
+    for (int t = 0; t < 4 && !bad; t++)
         if (a[t] && !(b[t] = bsl_malloc(n * w + 1, sizeof(double)))) bad = 1;
     if (bad) {
         free(cls);
-        for (int t = 0; t < 3; t++) free(b[t]);
+        for (int t = 0; t < 4; t++) free(b[t]);
         free(miss);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
     for (size_t i = 0, k = 0; i < n; i++) {
         const int gone = miss[i];
-        for (int t = 0; t < 3; t++)
+        for (int t = 0; t < 4; t++)
             for (size_t j = 0; a[t] && j < w; j++) {
                 /* regression arrays are n x c column-major, probabilities row-major */
                 const size_t to = q->nclass ? i * w + j : j * n + i, from = q->nclass ? k * w + j : j * nk + k;
@@ -352,13 +372,14 @@ static int spread_rows(basel_pred *q, unsigned char *miss, size_t n, const missi
         if (cls) cls[i] = gone ? SIZE_MAX : q->cls[k];
         k += !gone;
     }
-    for (int t = 0; t < 3; t++) free(a[t]);
+    for (int t = 0; t < 4; t++) free(a[t]);
     free(q->cls);
     if (q->nclass) q->prob = b[0];
     else {
         q->mean = b[0];
         q->lower = b[1];
         q->upper = b[2];
+        q->se = b[3];
     }
     q->cls = cls;
     q->n = n;

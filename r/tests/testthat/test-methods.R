@@ -86,3 +86,41 @@ test_that("a row with a missing input predicts NA in its place; the others as al
     expect_equal(p$fit[-c(2, 5)], full$fit[-c(2, 5)])
     expect_equal(p$interval[-c(2, 5), ], full$interval[-c(2, 5), ])
 })
+
+## se.fit is the library's (basel_pred_se) under every prior, not only the
+## g-prior. The exact relation: a single model's (HPM, MPM) interval for the
+## regression function is fit -+ q se.fit, q the Student-t quantile at
+## (1 + level) / 2 with the model's df (the document's predictor block), or
+## the normal's for a ridge prior with sigma^2 given (no df: a normal).
+test_that("se.fit is the half-width of a single model's mean interval over its quantile, under ridge, hier and BIC", {
+    u <- uscrime()
+    for (prior in c("ridge:lambda=2,sigma2=0.05", "hier", "bic", "ridge")) {
+        f <- if (prior == "ridge") basel(y ~ ., u, method = "bd", prior = prior, iter = 400, seed = 3, progress = FALSE)
+             else basel(y ~ ., u, method = "enumerate", prior = prior, progress = FALSE)  # (enumerate: fixed hyperparameters)
+        for (est in c("HPM", "MPM")) {
+            blk <- f$doc$engine$predictor[[c(HPM = "hpm", MPM = "median")[[est]]]]
+            q <- if (is.null(blk$df)) qnorm(0.95) else qt(0.95, blk$df)
+            p <- predict(f, u[1:6, ], estimator = est, interval = "confidence", level = 0.9, se.fit = TRUE)
+            expect_length(p$se.fit, 6)
+            expect_equal(unname(p$interval[, "upr"] - p$fit) / q, unname(p$se.fit), tolerance = 1e-10, info = paste(prior, est))
+            expect_equal(unname(p$fit - p$interval[, "lwr"]) / q, unname(p$se.fit), tolerance = 1e-10, info = paste(prior, est))
+            ## the sd of f(x) whatever the interval's kind
+            expect_identical(predict(f, u[1:6, ], estimator = est, interval = "predict", se.fit = TRUE)$se.fit, p$se.fit)
+        }
+        b <- predict(f, u[1:6, ], interval = "confidence", se.fit = TRUE)$se.fit
+        expect_true(all(is.finite(b) & b > 0), info = prior)
+    }
+})
+
+test_that("credible sets, models and draws come from the library's accessors", {
+    u <- uscrime()
+    f <- basel(y ~ ., u, method = "enumerate", prior = "g:g=47", progress = FALSE)
+    cs <- credible_sets(f)
+    expect_equal(nrow(cs), length(f$doc$credible_sets$sets))
+    expect_equal(cs$coverage, vapply(f$doc$credible_sets$sets, function(s) s$coverage, 0))
+    m <- summary(f)$models
+    expect_equal(log(m$BF), vapply(f$doc$models, function(x) x$log_bf_best, 0))
+    s <- basel(y ~ ., u, method = "ssvs", iter = 300, seed = 2, progress = FALSE)
+    expect_true(all(is.finite(summary(s)$models$BF)))  # no marginal likelihoods: from the model prior
+    expect_true(is.data.frame(draws(s)) && all(c(".chain", "size", "M") %in% names(draws(s))))
+})

@@ -1,0 +1,338 @@
+/*
+ * test_results.c: the typed accessors of a fit's results (basel.h) against
+ * what the command line writes from the same fit: the coefficient table
+ * against basel_fit_write_coef_csv (`basel coef`), the listed models and
+ * credible sets against the document's text (FIT.json), the draws'
+ * hyperparameters against basel_fit_write_draws; basel_pred_se against the
+ * intervals it stands behind; and the engine table's capabilities.
+ */
+#include "check.h"
+#include "core/jsonutil.h"
+
+#include <basel.h>
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { N = 60, P = 5 };
+
+/* y = 1 + 2 x1 - x3 + x4 x1-correlated + noise, column-major with y last */
+static void design(double *cm)
+{
+    unsigned long u = 7;
+    for (size_t i = 0; i < N; i++) {
+        double x[P - 1];
+        for (size_t a = 0; a < P - 1; a++) {
+            u = u * 6364136223846793005UL + 1442695040888963407UL;
+            x[a] = (double)(u >> 11) / 9007199254740992.0 * 2 - 1;
+        }
+        x[3] = 0.8 * x[0] + 0.2 * x[3]; /* correlated with x1: a credible set's cluster */
+        for (size_t a = 0; a < P - 1; a++) cm[a * N + i] = x[a];
+        cm[(P - 1) * N + i] = 1 + 2 * x[0] - x[2] + 0.6 * sin(7.0 * (double)i);
+    }
+}
+
+static basel_fit *fit(const basel_data *d, const char *method, const char *prior, const char *mprior, int draws)
+{
+    basel_options *o = NULL;
+    basel_error err;
+    basel_options_create(&o);
+    basel_options_set(o, "method", method, &err);
+    basel_options_set(o, "seed", "5", &err);
+    if (prior) basel_options_set(o, "prior", prior, &err);
+    if (mprior) basel_options_set(o, "model-prior", mprior, &err);
+    if (draws) basel_options_set(o, "keep-draws", "1", &err);
+    basel_fit *f = NULL;
+    const int rc = basel_fit_run(&f, d, o, &err);
+    CHECK(rc == BASEL_OK, "fit %s %s: %s", method, prior ? prior : "", err.message);
+    basel_options_free(o);
+    return rc ? NULL : f;
+}
+
+static json_t *document(const basel_fit *f)
+{
+    char *s = basel_fit_to_json(f);
+    json_t *doc = s ? json_loads(s, 0, NULL) : NULL;
+    basel_free(s);
+    return doc;
+}
+
+/* a CSV field as basel_fit_write_coef_csv wrote it: NaN when empty */
+static double field(char **p)
+{
+    char *end;
+    const double x = **p == ',' || **p == '\n' || !**p ? NAN : strtod(*p, &end);
+    if (!isnan(x)) *p = end;
+    if (**p == ',') (*p)++;
+    return x;
+}
+
+static int same(double a, double b) { return (isnan(a) && isnan(b)) || a == b; }
+
+/* Every row of the coefficient table equals basel coef's CSV, bit for bit. */
+static void check_coef(const basel_fit *f, const char *label)
+{
+    char path[] = "/tmp/basel-test-coef-XXXXXX";
+    const int fd = mkstemp(path);
+    close(fd);
+    basel_error err;
+    CHECK(basel_fit_write_coef_csv(f, path, &err) == BASEL_OK, "%s: coef csv: %s", label, err.message);
+    FILE *fp = fopen(path, "r");
+    char line[4096];
+    CHECK(fp && fgets(line, sizeof line, fp), "%s: header", label);
+    size_t rows = 0;
+    while (fp && fgets(line, sizeof line, fp)) {
+        char *p = strchr(line, ',');
+        *p = 0;
+        char *target = p + 1, *q = strchr(target, ',');
+        *q = 0;
+        p = q + 1;
+        const char *term = basel_fit_coef_term(f, rows), *tg = basel_fit_coef_target(f, rows);
+        CHECK(term && !strcmp(term, line) && tg && !strcmp(tg, target), "%s: row %zu names %s %s", label, rows, line,
+              target);
+        double v[BASEL_COEF_NVALUES];
+        CHECK(basel_fit_coef(f, rows, v) == BASEL_OK, "%s: row %zu", label, rows);
+        for (int k = 0; k < BASEL_COEF_NVALUES; k++) {
+            const double x = field(&p);
+            CHECK(same(v[k], x), "%s: row %zu value %d: %.17g vs the CSV's %.17g", label, rows, k, v[k], x);
+        }
+        rows++;
+    }
+    if (fp) fclose(fp);
+    unlink(path);
+    double v[BASEL_COEF_NVALUES];
+    CHECK(rows > 0 && rows == basel_fit_coef_count(f), "%s: %zu rows, the CSV %zu", label, basel_fit_coef_count(f), rows);
+    CHECK(basel_fit_coef(f, rows, v) == BASEL_EINVAL && !basel_fit_coef_term(f, rows), "%s: past the end", label);
+    CHECK(basel_fit_coef_level(f) == 0.95, "%s: level", label);
+    CHECK(basel_fit_coef_class(f, 0) == NULL, "%s: no classes", label);
+}
+
+/* The listed models against FIT.json's "models". */
+static void check_models(const basel_fit *f, const json_t *doc, int with_ml, const char *label)
+{
+    const json_t *ms = json_object_get(doc, "models");
+    CHECK(json_array_size(ms) > 1 && basel_fit_model_count(f) == json_array_size(ms), "%s: %zu models", label,
+          basel_fit_model_count(f));
+    for (size_t i = 0; i < basel_fit_model_count(f); i++) {
+        const json_t *mo = json_array_get(ms, i), *at = json_object_get(mo, "atoms");
+        const size_t *atoms;
+        size_t k;
+        double prob, log_ml, log_bf;
+        CHECK(basel_fit_model(f, i, &atoms, &k, &prob, &log_ml, &log_bf) == BASEL_OK, "%s: model %zu", label, i);
+        int eq = k == json_array_size(at);
+        for (size_t j = 0; j < k && eq; j++) eq = atoms[j] == (size_t)json_integer_value(json_array_get(at, j));
+        CHECK(eq, "%s: model %zu atoms", label, i);
+        CHECK(prob == json_number_value(json_object_get(mo, "prob")), "%s: model %zu prob", label, i);
+        if (with_ml) {
+            CHECK(log_ml == json_number_value(json_object_get(mo, "log_ml")) &&
+                      log_bf == json_number_value(json_object_get(mo, "log_bf_best")),
+                  "%s: model %zu log_ml %g and log_bf %g as the document's", label, i, log_ml, log_bf);
+        } else {
+            CHECK(isnan(log_ml) && !json_object_get(mo, "log_ml"), "%s: model %zu has no log_ml", label, i);
+        }
+    }
+    CHECK(basel_fit_model(f, basel_fit_model_count(f), NULL, NULL, NULL, NULL, NULL) == BASEL_EINVAL, "%s: past the end",
+          label);
+}
+
+/* se is the scale behind a single model's intervals: upper - mean = q se,
+ * q the Student-t quantile with the block's df (the normal's without). */
+static void check_se_single(const basel_fit *f, const basel_data *d, const json_t *doc, const char *model,
+                            const char *label)
+{
+    const json_t *blk = json_object_get(json_object_get(json_object_get(doc, "engine"), "predictor"), model);
+    const json_t *jdf = json_object_get(blk, "df");
+    const double level = 0.9;
+    const double q = jdf ? gsl_cdf_tdist_Pinv(0.5 + level / 2, json_number_value(jdf))
+                         : gsl_cdf_ugaussian_Pinv(0.5 + level / 2);
+    basel_pred *pm = NULL, *pn = NULL;
+    basel_error err;
+    CHECK(basel_fit_predict_ex(f, d, model, level, BASEL_INTERVAL_MEAN, &pm, &err) == BASEL_OK &&
+              basel_fit_predict_ex(f, d, model, level, BASEL_INTERVAL_NEW, &pn, &err) == BASEL_OK,
+          "%s: predict: %s", label, err.message);
+    if (!pm || !pn) return;
+    CHECK(basel_pred_has_se(pm) && basel_pred_has_se(pn), "%s: has se", label);
+    for (size_t i = 0; i < 10; i++) {
+        double mean, lo, hi, se, se_new, mn, ln, hn;
+        CHECK(basel_pred_get(pm, i, 0, &mean, &lo, &hi) == BASEL_OK && basel_pred_se(pm, i, 0, &se) == BASEL_OK &&
+                  basel_pred_se(pn, i, 0, &se_new) == BASEL_OK && basel_pred_get(pn, i, 0, &mn, &ln, &hn) == BASEL_OK,
+              "%s: row %zu", label, i);
+        CHECK(se > 0, "%s: se %g", label, se);
+        CHECK_CLOSE((hi - mean) / q, se, 1e-12, label);
+        CHECK_CLOSE((mean - lo) / q, se, 1e-12, label);
+        CHECK(se_new == se, "%s: row %zu: the se of f(x) whatever the interval's kind (%.17g, %.17g)", label, i, se_new,
+              se);
+        CHECK(hn - mn > hi - mean, "%s: row %zu: a new y's interval is wider", label, i);
+    }
+    double x;
+    CHECK(basel_pred_se(pm, basel_pred_rows(pm), 0, &x) == BASEL_EINVAL && basel_pred_se(pm, 0, 1, &x) == BASEL_EINVAL,
+          "%s: out of range", label);
+    basel_pred_free(pm);
+    basel_pred_free(pn);
+}
+
+/* The model average's se: the law of total variance over its models with
+ * each model's scale in place of its variance (BAS's se.bma.fit; exact
+ * against BAS in r/tests/testthat/test-bas.R). A bound that must hold:
+ * the mixture's sd is at most se sqrt(df / (df - 2)) (<= 1.02 se here,
+ * df >= N - P - 1), and by Cantelli's inequality its 0.125 and 0.875
+ * quantiles lie within m -+ sqrt(7) sd, so the 0.75 interval is at most
+ * 2 sqrt(7) 1.02 se wide. */
+static void check_se_bma(const basel_fit *f, const basel_data *d, const char *label)
+{
+    basel_pred *p = NULL;
+    basel_error err;
+    CHECK(basel_fit_predict_ex(f, d, "bma", 0.75, BASEL_INTERVAL_MEAN, &p, &err) == BASEL_OK, "%s: %s", label,
+          err.message);
+    if (!p) return;
+    for (size_t i = 0; i < basel_pred_rows(p); i++) {
+        double mean, lo, hi, se;
+        basel_pred_get(p, i, 0, &mean, &lo, &hi);
+        CHECK(basel_pred_se(p, i, 0, &se) == BASEL_OK && se > 0 && isfinite(se), "%s: row %zu se %g", label, i, se);
+        CHECK(hi - lo <= 2 * sqrt(7.0) * 1.02 * se, "%s: row %zu: the 0.75 interval %g within m -+ sqrt(7) sd (Cantelli), se %g",
+              label, i, hi - lo, se);
+    }
+    basel_pred_free(p);
+}
+
+int main(void)
+{
+    double cm[N * P];
+    design(cm);
+    const char *names[P] = {"a", "b", "c", "e", "y"};
+    basel_error err;
+    basel_data *d = NULL;
+    CHECK(basel_data_from_matrix(&d, "X", cm, N, P, 1, N, names, &err) == BASEL_OK, "data: %s", err.message);
+
+    /* enumerate, g-prior: marginal likelihoods in the document */
+    basel_fit *f = fit(d, "enumerate", NULL, NULL, 0);
+    json_t *doc = f ? document(f) : NULL;
+    if (f && doc) {
+        check_coef(f, "enumerate g");
+        check_models(f, doc, 1, "enumerate g");
+        check_se_single(f, d, doc, "hpm", "enumerate g hpm");
+        check_se_bma(f, d, "enumerate g bma");
+        /* credible sets against the document */
+        const json_t *sets = json_object_get(json_object_get(doc, "credible_sets"), "sets");
+        CHECK(json_array_size(sets) > 0 && basel_fit_credible_set_count(f) == json_array_size(sets), "%zu sets",
+              basel_fit_credible_set_count(f));
+        for (size_t i = 0; i < basel_fit_credible_set_count(f); i++) {
+            const json_t *s = json_array_get(sets, i), *at = json_object_get(s, "atoms");
+            const size_t *atoms;
+            size_t k;
+            double cov, pur;
+            CHECK(basel_fit_credible_set(f, i, &atoms, &k, &cov, &pur) == BASEL_OK, "set %zu", i);
+            int eq = k == json_array_size(at);
+            for (size_t j = 0; j < k && eq; j++) eq = atoms[j] == (size_t)json_integer_value(json_array_get(at, j));
+            CHECK(eq && cov == json_number_value(json_object_get(s, "coverage")) &&
+                      pur == json_number_value(json_object_get(s, "purity")),
+                  "set %zu as the document's", i);
+        }
+        CHECK(basel_fit_credible_set(f, basel_fit_credible_set_count(f), NULL, NULL, NULL, NULL) == BASEL_EINVAL,
+              "sets: past the end");
+    }
+    json_decref(doc);
+    basel_fit_free(f);
+
+    /* ridge with sigma^2 given: normal intervals, se their scale */
+    f = fit(d, "enumerate", "ridge:lambda=2,sigma2=0.3", NULL, 0);
+    doc = f ? document(f) : NULL;
+    if (f && doc) {
+        check_coef(f, "enumerate ridge");
+        check_se_single(f, d, doc, "hpm", "enumerate ridge hpm");
+        check_se_single(f, d, doc, "median", "enumerate ridge median");
+        check_se_bma(f, d, "enumerate ridge bma");
+    }
+    json_decref(doc);
+    basel_fit_free(f);
+
+    /* ssvs (its own prior: no marginal likelihoods): Bayes factors from the
+     * model prior that ran, posterior odds over prior odds; the bernoulli
+     * prior's log pi(k) = k log p + (m - k) log(1 - p) */
+    f = fit(d, "ssvs", NULL, "bernoulli:p=0.3", 1);
+    doc = f ? document(f) : NULL;
+    if (f && doc) {
+        check_coef(f, "ssvs");
+        check_models(f, doc, 0, "ssvs");
+        const size_t m = basel_fit_atom_count(f);
+        double p0 = 0;
+        size_t k0 = 0;
+        basel_fit_model(f, 0, NULL, &k0, &p0, NULL, NULL);
+        for (size_t i = 0; i < basel_fit_model_count(f); i++) {
+            size_t k;
+            double p, bf;
+            basel_fit_model(f, i, NULL, &k, &p, NULL, &bf);
+            const double want = log(p / p0) - ((double)k - (double)k0) * (log(0.3) - log(0.7));
+            CHECK_CLOSE(bf, want, 1e-12, "ssvs: a model's Bayes factor from the model prior");
+        }
+        /* the draws' hyperparameters against the draws CSV */
+        char path[] = "/tmp/basel-test-draws-XXXXXX";
+        const int fd = mkstemp(path);
+        close(fd);
+        CHECK(basel_fit_write_draws(f, path, &err) == BASEL_OK, "draws: %s", err.message);
+        const size_t ns = basel_fit_draw_scalar_count(f);
+        CHECK(basel_fit_draw_count(f) > 0 && m == 4, "ssvs keeps draws of the 4 atoms");
+        FILE *fp = fopen(path, "r");
+        static char line[1 << 16];
+        size_t i = 0;
+        int header = 0, ok = 1;
+        while (fp && fgets(line, sizeof line, fp)) {
+            if (line[0] == '#') continue;
+            if (!header++) { /* chain,size,atoms...,scalars... */
+                char *c = line;
+                for (size_t j = 0; j < 2 + m; j++) c = strchr(c, ',') + 1;
+                for (size_t s = 0; s < ns; s++) {
+                    const char *nm = basel_fit_draw_scalar_name(f, s);
+                    ok = ok && nm && !strncmp(c, nm, strlen(nm));
+                    c = strchr(c, ',') ? strchr(c, ',') + 1 : c;
+                }
+                continue;
+            }
+            unsigned chain;
+            const size_t *atoms;
+            size_t k;
+            const double *x;
+            ok = ok && basel_fit_draw(f, i, &chain, &atoms, &k) == BASEL_OK &&
+                 basel_fit_draw_scalars(f, i, &x) == BASEL_OK;
+            char *c = line;
+            ok = ok && strtoul(c, &c, 10) == chain + 1;
+            for (size_t j = 0; j < 2 + m; j++) c = strchr(c, ',') + 1; /* past size and the atoms */
+            for (size_t s = 0; s < ns && ok; s++) {
+                ok = strtod(c, &c) == x[s];
+                c++;
+            }
+            i++;
+        }
+        if (fp) fclose(fp);
+        unlink(path);
+        CHECK(ok && i == basel_fit_draw_count(f), "draws' hyperparameters as the CSV's (%zu draws, %zu scalars)", i, ns);
+        const double *x;
+        CHECK(basel_fit_draw_scalars(f, i, &x) == BASEL_EINVAL && !basel_fit_draw_scalar_name(f, ns),
+              "draws: past the end");
+    }
+    json_decref(doc);
+    basel_fit_free(f);
+
+    /* the engine table's capabilities */
+    CHECK(basel_method_keeps_draws("bd") && basel_method_keeps_draws("rj") && basel_method_keeps_draws("ssvs") &&
+              basel_method_keeps_draws("mixture"),
+          "the samplers keep draws");
+    CHECK(!basel_method_keeps_draws("enumerate") && !basel_method_keeps_draws("smc") &&
+              !basel_method_keeps_draws("nosuch") && !basel_method_keeps_draws(NULL),
+          "enumerate, smc and unknown methods do not");
+    CHECK(basel_method_mean_interval("enumerate") && !basel_method_mean_interval("rbf"), "mean intervals");
+    CHECK(basel_method_has_family("bd", "binomial") && basel_method_has_family("bd", NULL) &&
+              !basel_method_has_family("mixture", "gaussian") && !basel_method_has_family("rbf", "binomial") &&
+              !basel_method_has_family("bd", "nosuch"),
+          "families");
+    CHECK(!strcmp(basel_method_model("bd", 0), "bma") && !strcmp(basel_method_model("anneal", 0), "map") &&
+              !basel_method_model("anneal", 1) && !strcmp(basel_method_model("smc", 0), "bma") &&
+              !basel_method_model("smc", 1) && !basel_method_model("nosuch", 0),
+          "predictors");
+
+    basel_data_free(d);
+    return check_report("test_results");
+}

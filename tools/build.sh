@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need=()
-for p in cmake make gcc pkg-config libopenblas-dev liblapacke-dev libgsl-dev libjansson-dev python3; do
+for p in cmake make gcc pkg-config libopenblas-dev liblapacke-dev libgsl-dev libjansson-dev zlib1g-dev python3; do
     dpkg -s "$p" > /dev/null 2>&1 || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then

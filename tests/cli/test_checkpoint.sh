@@ -117,7 +117,7 @@ if [ $st -eq 3 ] && grep -q "interrupted by signal 2; the run's state is saved i
 expect 2 "the checkpoint is of another run" -- "$BASEL" fit $L --method rj --iter 2000000 --seed 16 --restart "$T/i.ckpt" -o "$T/x.json"
 expect 2 "the checkpoint is of another run" -- "$BASEL" fit $L --method rj --iter 2000001 --seed 15 --restart "$T/i.ckpt" -o "$T/x.json"
 head -c 1000 "$T/i.ckpt" > "$T/trunc.ckpt"
-expect 2 "not a basel checkpoint, or a damaged one" -- "$BASEL" fit $L --method rj --iter 2000000 --seed 15 --restart "$T/trunc.ckpt" -o "$T/x.json"
+expect 2 "a damaged checkpoint: its CRC-32 does not match" -- "$BASEL" fit $L --method rj --iter 2000000 --seed 15 --restart "$T/trunc.ckpt" -o "$T/x.json"
 expect 2 "not a basel checkpoint" -- "$BASEL" fit $L --method rj --iter 2000000 --seed 15 --restart $L -o "$T/x.json"
 expect 2 "cannot read" -- "$BASEL" fit $L --method rj --seed 15 --restart "$T/missing.ckpt" -o "$T/x.json"
 # SIGINT / SIGTERM without --checkpoint: exit 3, and a valid fit of the

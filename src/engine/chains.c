@@ -362,7 +362,7 @@ int bsl_chains_ckpt_seed(const char *path, unsigned long *seed)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return BASEL_EIO;
-    bsl_ck k = {f, 1, BASEL_OK, 0};
+    bsl_ck k = {f, 1, BASEL_OK, 0, 0};
     ck_header h;
     header_io(&k, &h);
     fclose(f);
@@ -377,17 +377,23 @@ static int ck_write(bsl_chains *cs, bsl_chains_shared *sh, int *state, int *stat
     bsl_outfile out;
     int rc = bsl_out_open(&out, cs->ckpt.path, cs->err);
     if (rc) return rc;
-    bsl_ck k = {out.fp, 0, BASEL_OK, 0};
+    bsl_ck k = {out.fp, 0, BASEL_OK, 0, 0};
     ck_header h = this_header(cs);
     header_io(&k, &h);
     ck_chains(&k, cs, sh, state, status, ctx);
     unsigned char trailer[4];
     put_le32(trailer, k.crc); /* the checksum of every byte before it */
-    if (!k.rc && fwrite(trailer, 1, 4, out.fp) != 4) k.rc = BASEL_EIO;
+    if (!k.rc && fwrite(trailer, 1, 4, out.fp) != 4) {
+        k.rc = BASEL_EIO;
+        k.errnum = errno;
+    }
     if (k.rc) {
         bsl_out_abort(&out);
-        return k.rc == BASEL_ENOMEM ? bsl_fail(cs->err, k.rc, "out of memory")
-                                    : bsl_fail_at(cs->err, BASEL_EIO, cs->ckpt.path, 0, 0, "cannot write the checkpoint");
+        if (k.rc == BASEL_ENOMEM) return bsl_fail(cs->err, k.rc, "out of memory");
+        if (k.rc != BASEL_EIO) /* a state the engine cannot save: the fit refuses such runs before they start */
+            return bsl_fail(cs->err, BASEL_EINTERNAL, "a chain's state cannot be saved in a checkpoint (a bug: please report it)");
+        return bsl_fail_at(cs->err, BASEL_EIO, cs->ckpt.path, 0, 0, "cannot write the checkpoint: %s",
+                           strerror(k.errnum ? k.errnum : EIO));
     }
     return bsl_out_commit(&out, cs->err);
 }
@@ -447,7 +453,7 @@ static int ck_read(bsl_chains *cs, bsl_chains_shared *sh, int *state, int *statu
         fclose(f);
         return rc;
     }
-    bsl_ck k = {f, 1, BASEL_OK, 0};
+    bsl_ck k = {f, 1, BASEL_OK, 0, 0};
     ck_header h, want = this_header(cs);
     header_io(&k, &h);
     h.version[CK_VERSION_LEN - 1] = '\0';

@@ -7,6 +7,7 @@
 #include "ckpt.h"
 #include "chains.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +30,13 @@ void bsl_ck_bytes(bsl_ck *k, void *p, size_t n)
 {
     if (k->rc || n == 0) return;
     if (k->load) {
-        if (fread(p, 1, n, k->f) != n) k->rc = ferror(k->f) ? BASEL_EIO : BASEL_EPARSE;
+        if (fread(p, 1, n, k->f) != n) {
+            k->rc = ferror(k->f) ? BASEL_EIO : BASEL_EPARSE;
+            k->errnum = ferror(k->f) ? errno : 0;
+        }
     } else if (fwrite(p, 1, n, k->f) != n) {
         k->rc = BASEL_EIO;
+        k->errnum = errno;
     } else {
         k->crc = crc_add(k->crc, p, n);
     }

@@ -31,6 +31,7 @@ typedef struct bsl_ck {
     int load; /* 1: read into the state, 0: write it */
     int rc;   /* BASEL_OK, or the first failure (BASEL_EIO, BASEL_EPARSE, BASEL_ENOMEM) */
     unsigned long crc; /* zlib's crc32 of the bytes written so far (writing only; starts at 0) */
+    int errnum;        /* errno of the first failed write or read (0: none), for the message */
 } bsl_ck;
 
 /* n bytes at p: written (and added to k->crc), or read back (a short read

@@ -14,7 +14,7 @@ The extension module basel._libbasel is a plain shared library (it has no
 PyInit: Python never imports it, ctypes loads it), linked like the CMake
 build: GSL without its reference CBLAS, so cblas_* bind to the system's
 optimised BLAS (OpenBLAS), LAPACKE, jansson and OpenMP (Debian:
-libgsl-dev libjansson-dev liblapacke-dev libopenblas-dev).
+libgsl-dev libjansson-dev zlib1g-dev liblapacke-dev libopenblas-dev).
 """
 import os
 import re
@@ -51,7 +51,7 @@ class build_plain_library(build_ext):
         return []
 
     def run(self):
-        missing = [h for h, pkg in (("gsl/gsl_rng.h", "libgsl-dev"), ("jansson.h", "libjansson-dev"),
+        missing = [h for h, pkg in (("gsl/gsl_rng.h", "libgsl-dev"), ("jansson.h", "libjansson-dev"), ("zlib.h", "zlib1g-dev"),
                                     ("lapacke.h", "liblapacke-dev"), ("cblas.h", "libopenblas-dev"))
                    if not any(os.path.exists(os.path.join(d, h))
                               for d in ("/usr/include", "/usr/include/x86_64-linux-gnu",
@@ -69,7 +69,7 @@ libbasel = Extension(
     define_macros=[("BASEL_BUILDING", None), ("_XOPEN_SOURCE", "700"), ("NDEBUG", None)],
     extra_compile_args=["-std=c11", "-O2", "-fopenmp", "-fvisibility=hidden"],
     # the order matters: OpenBLAS before anything that could bring a reference CBLAS
-    libraries=["gsl", "jansson", "lapacke", "openblas", "m"],
+    libraries=["gsl", "jansson", "z", "lapacke", "openblas", "m"],
     extra_link_args=["-fopenmp"],
 )
 

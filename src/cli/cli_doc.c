@@ -65,7 +65,7 @@ void cli_man(FILE *fp)
     }
     fprintf(fp, ".SH FILES\nFIT.json: every key is documented in docs/FIT.md of the source distribution;\n"
                 "its format version is printed by \\fBbasel \\-\\-version\\fR.\n");
-    fprintf(fp, ".SH EXIT STATUS\n0 success, 2 bad input or usage, 1 internal failure, 3 interrupted by SIGINT or "
+    fprintf(fp, ".SH EXIT STATUS\n0 success, 2 bad input or usage (or out of memory), 1 internal failure, 3 interrupted by SIGINT or "
                 "SIGTERM (a fit of the iterations done is written, marked interrupted; with \\-\\-checkpoint the "
                 "run's state is saved for \\-\\-restart instead).\n");
     fprintf(fp, ".SH EXAMPLES\n");

@@ -1,4 +1,6 @@
 /* main.c: the basel command: dispatch to subcommands, top-level help. */
+/* MAP_ANONYMOUS, MAP_NORESERVE (blas_buffer_under_limit) */
+#define _DEFAULT_SOURCE
 #include "cli.h"
 
 #include <errno.h>
@@ -6,11 +8,70 @@
 #include <gsl/gsl_version.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <lapacke.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 static void fit_help(FILE *fp) { cli_fit_help(fp, NULL); }
+
+/* OpenBLAS (Debian's pthread build) starts its worker threads in its
+ * library initialiser, before main, one per core unless
+ * OPENBLAS_NUM_THREADS says otherwise, and each worker first maps its work
+ * buffer (128 MB), retrying for ever while the mapping fails
+ * (blas_thread_server -> blas_memory_alloc). Under an address-space limit
+ * (ulimit -v, RLIMIT_AS, as batch schedulers set it) with no room for it, a
+ * worker spins for the whole run and exit hangs in OpenBLAS's shutdown,
+ * which joins it (gotoblas_quit -> blas_thread_shutdown_ -> pthread_join).
+ * The number can only be set before OpenBLAS's initialiser reads the
+ * environment: setenv from an ELF .preinit_array function is too early
+ * (libc's own initialiser, which runs after it, resets environ), so under
+ * such a limit the command runs itself again, once, with
+ * OPENBLAS_NUM_THREADS=1: then there is no worker to wait for. Its chains
+ * then run on one OpenMP thread too (OMP_NUM_THREADS=1, the default of
+ * --threads): each thread that calls LAPACK needs a buffer of its own (below),
+ * and libgomp exits (status 1) when it cannot create a thread. Numbers the
+ * user set are kept; without a limit nothing changes. */
+static void one_blas_thread_under_limit(char **argv)
+{
+    struct rlimit as;
+    if ((getenv("OPENBLAS_NUM_THREADS") && getenv("OMP_NUM_THREADS")) || getrlimit(RLIMIT_AS, &as) != 0 ||
+        as.rlim_cur == RLIM_INFINITY)
+        return;
+    char self[4096];
+    const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0 || setenv("OPENBLAS_NUM_THREADS", "1", 0) != 0 || setenv("OMP_NUM_THREADS", "1", 0) != 0) return;
+    self[len] = '\0';
+    execv(self, argv); /* returns only on failure: carry on as we are */
+}
+
+/* The calling thread's OpenBLAS work buffer, likewise mapped at its first
+ * LAPACK call (dpotrf, whatever the size) and retried for ever while the
+ * mapping fails: under an address-space limit the command maps it before
+ * the run, once there is room for it, and otherwise stops with an
+ * out-of-memory message (exit 2) instead of spinning in the middle of a
+ * fit. OpenBLAS keeps the buffer and reuses it for every later call of
+ * this thread. BLAS_BUFFER is OpenBLAS's BUFFER_SIZE on x86_64 (128 MB)
+ * and its page of slack. */
+#define BLAS_BUFFER (((size_t)128 << 20) + ((size_t)1 << 16))
+static int blas_buffer_under_limit(void)
+{
+    struct rlimit as;
+    if (getrlimit(RLIMIT_AS, &as) != 0 || as.rlim_cur == RLIM_INFINITY) return 0;
+    void *probe = mmap(NULL, BLAS_BUFFER, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (probe == MAP_FAILED) {
+        fprintf(stderr, "basel: out of memory: the address-space limit (ulimit -v %llu KB) leaves no room for "
+                        "OpenBLAS's %zu MB work buffer\n", (unsigned long long)(as.rlim_cur >> 10), BLAS_BUFFER >> 20);
+        return 2;
+    }
+    munmap(probe, BLAS_BUFFER);
+    double one = 1;
+    LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', 1, &one, 1); /* maps the buffer now, while it fits */
+    return 0;
+}
 
 /* The subcommands: the dispatch, `basel help CMD`, the man page and the
  * completion script all read this table. */
@@ -54,7 +115,8 @@ static void help(FILE *fp)
             "  basel fit data/regression/sinc_vermaak_train.csv --target y --inputs x --basis gauss:r=1.6 \\\n"
             "      --prior ridge -o fit.json\n"
             "\n"
-            "Exit status: 0 success, 2 bad input or usage, 1 internal failure, 3 interrupted\n"
+            "Exit status: 0 success, 2 bad input or usage (or out of memory), 1 internal failure,\n"
+            "3 interrupted "
             "by SIGINT or SIGTERM (a fit of the iterations done is written, marked interrupted;\n"
             "with --checkpoint FILE the run's state is saved there instead: continue it with\n"
             "--restart FILE; see 'basel help fit').\n");
@@ -70,8 +132,7 @@ int cli_report(const basel_error *err)
         fputc(' ', stderr);
     }
     fprintf(stderr, "%s\n", err->message);
-    switch (err->code) {
-    case BASEL_ENOMEM:
+    switch (err->code) { /* out of memory is 2: the problem is too large for the memory allowed, not a bug */
     case BASEL_EINTERNAL:
     case BASEL_ECANCELLED: return 1;
     case BASEL_INTERRUPTED: return 3;
@@ -154,6 +215,9 @@ int main(int argc, char **argv)
 {
     /* GSL's default handler aborts; the library checks every status itself */
     gsl_set_error_handler_off();
+    one_blas_thread_under_limit(argv);
+    const int no_room = blas_buffer_under_limit();
+    if (no_room) return no_room;
     cli_par_init(&argc, &argv);
     return cli_par_finish(run(argc, argv));
 }

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <zlib.h>
 
 struct bsl_chains_shared {
     size_t done;      /* units published by all chains (atomic) */
@@ -259,32 +260,85 @@ int bsl_chains_append_draws(bsl_vs_result *res, bsl_vs_result *src)
 
 #define CK_MAGIC "BASELCKP"
 #define CK_END "BASELEND"
-#define CK_FORMAT 1u
+/* 2: the format itself, the writer's version and a CRC-32 trailer (1 had a
+ * layout word right after the magic, with the format in it) */
+#define CK_FORMAT 2u
+#define CK_VERSION_LEN 32 /* BASEL_VERSION_STRING, NUL-padded */
 #define CK_CHAIN_MARK 0x5ea1c4a1u
+/* The smallest file: magic, format, version, layout, seed, run, the chains
+ * and units done, the end and the checksum. */
+#define CK_MIN_BYTES (8 + 4 + CK_VERSION_LEN + 8 + sizeof(long) + 8 + 2 * sizeof(size_t) + 8 + 4)
 
-/* The layout word: a file from another build or machine does not match. */
-static unsigned long long layout_word(void)
+_Static_assert(sizeof BASEL_VERSION_STRING <= CK_VERSION_LEN, "the version does not fit the checkpoint's field");
+
+/* The layout word: a file from a machine with another byte order or other
+ * word sizes does not match. */
+static unsigned long long layout_word(unsigned format)
 {
     return 0x0102030405060708ULL ^ ((unsigned long long)sizeof(size_t) << 8) ^
-           ((unsigned long long)sizeof(long) << 16) ^ ((unsigned long long)CK_FORMAT << 32);
+           ((unsigned long long)sizeof(long) << 16) ^ (format == 1 ? 1ULL << 32 : 0);
 }
 
-/* Write or read the whole state: header, then each chain. */
-static void ck_file(bsl_ck *k, bsl_chains *cs, bsl_chains_shared *sh, int *state, int *status,
-                    void *ctx)
+/* A 32-bit value in 4 bytes, least significant first, whatever the machine
+ * (the format and the checksum are read before the layout is known). */
+static void put_le32(unsigned char *b, unsigned long v)
 {
+    for (int i = 0; i < 4; i++) b[i] = (unsigned char)(v >> (8 * i));
+}
+static unsigned long get_le32(const unsigned char *b)
+{
+    return (unsigned long)b[0] | (unsigned long)b[1] << 8 | (unsigned long)b[2] << 16 | (unsigned long)b[3] << 24;
+}
+
+/* What identifies a file: it must equal this run's to be continued. */
+typedef struct ck_header {
     char magic[8];
-    memcpy(magic, CK_MAGIC, 8);
-    bsl_ck_bytes(k, magic, 8);
-    if (!k->rc && memcmp(magic, CK_MAGIC, 8)) k->rc = BASEL_EPARSE;
-    unsigned long long word = layout_word(), id = cs->ckpt.run_id;
-    bsl_ck_val(k, word);
-    if (!k->rc && word != layout_word()) k->rc = BASEL_EINVAL;
-    unsigned long seed = cs->seed; /* readable without the run: bsl_chains_ckpt_seed */
-    bsl_ck_val(k, seed);
-    if (!k->rc && seed != cs->seed) k->rc = BASEL_EINVAL;
-    bsl_ck_val(k, id);
-    if (!k->rc && id != cs->ckpt.run_id) k->rc = BASEL_EINVAL;
+    unsigned char format[4];
+    char version[CK_VERSION_LEN];
+    unsigned long long layout;
+    unsigned long seed; /* readable without the run: bsl_chains_ckpt_seed */
+    unsigned long long run_id;
+} ck_header;
+
+static ck_header this_header(const bsl_chains *cs)
+{
+    ck_header h = {{0}, {0}, {0}, layout_word(CK_FORMAT), cs->seed, cs->ckpt.run_id};
+    memcpy(h.magic, CK_MAGIC, 8);
+    put_le32(h.format, CK_FORMAT);
+    memcpy(h.version, BASEL_VERSION_STRING, sizeof BASEL_VERSION_STRING);
+    return h;
+}
+
+static void header_io(bsl_ck *k, ck_header *h)
+{
+    bsl_ck_bytes(k, h->magic, sizeof h->magic);
+    bsl_ck_bytes(k, h->format, sizeof h->format);
+    bsl_ck_bytes(k, h->version, sizeof h->version);
+    bsl_ck_val(k, h->layout);
+    bsl_ck_val(k, h->seed);
+    bsl_ck_val(k, h->run_id);
+}
+
+/* Why a file's header (read whole and checksummed) is not this run's, or
+ * NULL. The file's version is NUL-terminated by ck_read. */
+static const char *header_mismatch(const ck_header *h, const ck_header *want, char *buf, size_t len)
+{
+    if (strcmp(h->version, want->version)) {
+        snprintf(buf, len, "the checkpoint was written by basel %s; this basel (%s) cannot continue it", h->version,
+                 want->version);
+        return buf;
+    }
+    if (h->layout != want->layout)
+        return "the checkpoint was written on another kind of machine (its byte order or word sizes differ)";
+    if (h->seed != want->seed || h->run_id != want->run_id)
+        return "the checkpoint is of another run (its options, data or seed differ)";
+    return NULL;
+}
+
+/* Write or read the chains' part: their number and the units done, then
+ * each chain, then the end. */
+static void ck_chains(bsl_ck *k, bsl_chains *cs, bsl_chains_shared *sh, int *state, int *status, void *ctx)
+{
     bsl_ck_expect(k, cs->chains);
     bsl_ck_val(k, sh->done);
     for (size_t c = 0; c < cs->chains && !k->rc; c++) {
@@ -298,6 +352,7 @@ static void ck_file(bsl_ck *k, bsl_chains *cs, bsl_chains_shared *sh, int *state
         bsl_ck_val(k, mark);
         if (!k->rc && mark != CK_CHAIN_MARK) k->rc = BASEL_EPARSE;
     }
+    char magic[8];
     memcpy(magic, CK_END, 8);
     bsl_ck_bytes(k, magic, 8);
     if (!k->rc && memcmp(magic, CK_END, 8)) k->rc = BASEL_EPARSE;
@@ -307,12 +362,13 @@ int bsl_chains_ckpt_seed(const char *path, unsigned long *seed)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return BASEL_EIO;
-    char magic[8];
-    unsigned long long word = 0;
-    const int ok = fread(magic, 1, 8, f) == 8 && !memcmp(magic, CK_MAGIC, 8) &&
-                   fread(&word, sizeof word, 1, f) == 1 && word == layout_word() &&
-                   fread(seed, sizeof *seed, 1, f) == 1;
+    bsl_ck k = {f, 1, BASEL_OK, 0, 0};
+    ck_header h;
+    header_io(&k, &h);
     fclose(f);
+    const int ok = !k.rc && !memcmp(h.magic, CK_MAGIC, 8) && get_le32(h.format) == CK_FORMAT &&
+                   h.layout == layout_word(CK_FORMAT);
+    if (ok) *seed = h.seed;
     return ok ? BASEL_OK : BASEL_EPARSE;
 }
 
@@ -321,14 +377,70 @@ static int ck_write(bsl_chains *cs, bsl_chains_shared *sh, int *state, int *stat
     bsl_outfile out;
     int rc = bsl_out_open(&out, cs->ckpt.path, cs->err);
     if (rc) return rc;
-    bsl_ck k = {out.fp, 0, BASEL_OK};
-    ck_file(&k, cs, sh, state, status, ctx);
+    bsl_ck k = {out.fp, 0, BASEL_OK, 0, 0};
+    ck_header h = this_header(cs);
+    header_io(&k, &h);
+    ck_chains(&k, cs, sh, state, status, ctx);
+    unsigned char trailer[4];
+    put_le32(trailer, k.crc); /* the checksum of every byte before it */
+    if (!k.rc && fwrite(trailer, 1, 4, out.fp) != 4) {
+        k.rc = BASEL_EIO;
+        k.errnum = errno;
+    }
     if (k.rc) {
         bsl_out_abort(&out);
-        return k.rc == BASEL_ENOMEM ? bsl_fail(cs->err, k.rc, "out of memory")
-                                    : bsl_fail_at(cs->err, BASEL_EIO, cs->ckpt.path, 0, 0, "cannot write the checkpoint");
+        if (k.rc == BASEL_ENOMEM) return bsl_fail(cs->err, k.rc, "out of memory");
+        if (k.rc != BASEL_EIO) /* a state the engine cannot save: the fit refuses such runs before they start */
+            return bsl_fail(cs->err, BASEL_EINTERNAL, "a chain's state cannot be saved in a checkpoint (a bug: please report it)");
+        return bsl_fail_at(cs->err, BASEL_EIO, cs->ckpt.path, 0, 0, "cannot write the checkpoint: %s",
+                           strerror(k.errnum ? k.errnum : EIO));
     }
     return bsl_out_commit(&out, cs->err);
+}
+
+/* The checks of a file before any of it goes into a state: its magic, its
+ * format, then the CRC-32 of everything before the trailer, so that a
+ * damaged file (any single-bit flip, any burst of up to 32 bits, and all
+ * but 2^-32 of other damage) is refused instead of read into the chains.
+ * The file is read twice, so it must be seekable; it is left at its start. */
+static int ck_verify(FILE *f, const char *path, basel_error *err)
+{
+    static const char damaged[] = "a damaged checkpoint: %s (it was changed or cut short after basel wrote it)";
+    unsigned char head[8 + 8];
+    const size_t got = fread(head, 1, sizeof head, f);
+    if (got < 8 || memcmp(head, CK_MAGIC, 8)) return bsl_fail_at(err, BASEL_EPARSE, path, 0, 0, "not a basel checkpoint");
+    if (got < 12) return bsl_fail_at(err, BASEL_EPARSE, path, 0, 0, damaged, "it ends inside its header");
+    unsigned long long old = 0;
+    if (got == sizeof head) memcpy(&old, head + 8, 8);
+    if (old == layout_word(1))
+        return bsl_fail_at(err, BASEL_EINVAL, path, 0, 0,
+                           "the checkpoint is of format 1, written by an earlier basel; this basel (%s) reads format %u",
+                           BASEL_VERSION_STRING, CK_FORMAT);
+    const unsigned long format = get_le32(head + 8);
+    if (format != CK_FORMAT)
+        return bsl_fail_at(err, BASEL_EINVAL, path, 0, 0,
+                           "the checkpoint is of format %lu, which this basel (%s, format %u) cannot read: another "
+                           "version of basel wrote it, or it is damaged",
+                           format, BASEL_VERSION_STRING, CK_FORMAT);
+    long size;
+    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0)
+        return bsl_fail_at(err, BASEL_EIO, path, 0, 0, "cannot read the checkpoint twice (%s): it must be a regular file",
+                           strerror(errno));
+    if ((size_t)size < CK_MIN_BYTES)
+        return bsl_fail_at(err, BASEL_EPARSE, path, 0, 0, damaged, "it is too short");
+    unsigned long crc = 0;
+    unsigned char buf[1 << 16];
+    for (long left = size - 4; left > 0;) {
+        const size_t n = (size_t)BSL_MIN(left, (long)sizeof buf);
+        if (fread(buf, 1, n, f) != n) return bsl_fail_at(err, BASEL_EIO, path, 0, 0, "cannot read: %s", strerror(errno));
+        crc = crc32(crc, buf, (uInt)n);
+        left -= (long)n;
+    }
+    if (fread(buf, 1, 4, f) != 4) return bsl_fail_at(err, BASEL_EIO, path, 0, 0, "cannot read: %s", strerror(errno));
+    if (get_le32(buf) != crc)
+        return bsl_fail_at(err, BASEL_EPARSE, path, 0, 0, damaged, "its CRC-32 does not match its contents");
+    if (fseek(f, 0, SEEK_SET) != 0) return bsl_fail_at(err, BASEL_EIO, path, 0, 0, "cannot read: %s", strerror(errno));
+    return BASEL_OK;
 }
 
 static int ck_read(bsl_chains *cs, bsl_chains_shared *sh, int *state, int *status, void *ctx)
@@ -336,17 +448,31 @@ static int ck_read(bsl_chains *cs, bsl_chains_shared *sh, int *state, int *statu
     const char *path = cs->ckpt.restart;
     FILE *f = fopen(path, "rb");
     if (!f) return bsl_fail_at(cs->err, BASEL_EIO, path, 0, 0, "cannot read: %s", strerror(errno));
-    bsl_ck k = {f, 1, BASEL_OK};
-    ck_file(&k, cs, sh, state, status, ctx);
+    int rc = ck_verify(f, path, cs->err);
+    if (rc) {
+        fclose(f);
+        return rc;
+    }
+    bsl_ck k = {f, 1, BASEL_OK, 0, 0};
+    ck_header h, want = this_header(cs);
+    header_io(&k, &h);
+    h.version[CK_VERSION_LEN - 1] = '\0';
+    char why[160];
+    const char *mismatch = k.rc ? NULL : header_mismatch(&h, &want, why, sizeof why);
+    if (mismatch) {
+        fclose(f);
+        return bsl_fail_at(cs->err, BASEL_EINVAL, path, 0, 0, "%s", mismatch);
+    }
+    ck_chains(&k, cs, sh, state, status, ctx);
+    unsigned char trailer[4]; /* checked by ck_verify */
+    bsl_ck_bytes(&k, trailer, 4);
     if (!k.rc && fgetc(f) != EOF) k.rc = BASEL_EPARSE;
     fclose(f);
     switch (k.rc) {
     case BASEL_OK: return BASEL_OK;
     case BASEL_ENOMEM: return bsl_fail(cs->err, k.rc, "out of memory");
-    case BASEL_EINVAL:
-        return bsl_fail_at(cs->err, k.rc, path, 0, 0,
-                           "the checkpoint is of another run (its options, data, chains or basel build differ)");
-    default: return bsl_fail_at(cs->err, k.rc, path, 0, 0, "not a basel checkpoint, or a damaged one");
+    default: /* its checksum matched: a file made to match, or a layout this run does not expect */
+        return bsl_fail_at(cs->err, k.rc, path, 0, 0, "not a basel checkpoint of this run, or a damaged one");
     }
 }
 

@@ -32,12 +32,14 @@
  * generator with it, a run stopped and resumed any number of times computes
  * exactly what the uninterrupted run computes.
  *
- * The file: "BASELCKP", a layout word (endianness, sizeof(size_t), format),
- * the run's identity (ckpt.run_id: options and data; a file of another run
- * is refused), the number of chains and the units done, then per chain its
- * state (0 not started, 1 paused, 2 finished and its status), the driver's
- * trace (trace_len > 0) and ckpt.io's bytes, each chain ended by a marker,
- * and "BASELEND".
+ * The file: "BASELCKP", its format, the writer's version, a layout word
+ * (endianness, sizeof(size_t), sizeof(long)), the seed, the run's identity
+ * (ckpt.run_id: options and data; a file of another run is refused), the
+ * number of chains and the units done, then per chain its state (0 not
+ * started, 1 paused, 2 finished and its status), the driver's trace
+ * (trace_len > 0) and ckpt.io's bytes, each chain ended by a marker,
+ * "BASELEND" and the CRC-32 of all of it, checked before anything is read
+ * into a chain (a damaged file is refused, never continued).
  *
  * Invariants:
  *  - chain c's generator is seeded with bsl_chain_seed(seed, c), whatever

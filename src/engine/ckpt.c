@@ -7,16 +7,38 @@
 #include "ckpt.h"
 #include "chains.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
+
+/* zlib's crc32 takes at most UINT_MAX bytes at a time. */
+static unsigned long crc_add(unsigned long crc, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (; n > 0;) {
+        const uInt len = n > UINT_MAX ? UINT_MAX : (uInt)n;
+        crc = crc32(crc, b, len);
+        b += len;
+        n -= len;
+    }
+    return crc;
+}
 
 void bsl_ck_bytes(bsl_ck *k, void *p, size_t n)
 {
     if (k->rc || n == 0) return;
     if (k->load) {
-        if (fread(p, 1, n, k->f) != n) k->rc = ferror(k->f) ? BASEL_EIO : BASEL_EPARSE;
+        if (fread(p, 1, n, k->f) != n) {
+            k->rc = ferror(k->f) ? BASEL_EIO : BASEL_EPARSE;
+            k->errnum = ferror(k->f) ? errno : 0;
+        }
     } else if (fwrite(p, 1, n, k->f) != n) {
         k->rc = BASEL_EIO;
+        k->errnum = errno;
+    } else {
+        k->crc = crc_add(k->crc, p, n);
     }
 }
 
@@ -30,9 +52,7 @@ void bsl_ck_expect(bsl_ck *k, size_t value)
 void bsl_ck_rng(bsl_ck *k, gsl_rng *r)
 {
     bsl_ck_expect(k, gsl_rng_size(r));
-    if (k->rc) return;
-    if ((k->load ? gsl_rng_fread(k->f, r) : gsl_rng_fwrite(k->f, r)) != 0)
-        k->rc = k->load ? BASEL_EPARSE : BASEL_EIO;
+    bsl_ck_bytes(k, gsl_rng_state(r), gsl_rng_size(r)); /* what gsl_rng_fwrite writes, through the checksum */
 }
 
 /* Reallocate *p to hold n items of size sz (n may be 0) when loading. */

@@ -12,7 +12,8 @@
  *
  * Values are written as the machine holds them (doubles bit for bit, so a
  * resumed run computes exactly what the uninterrupted one would); the file
- * header (chains.c) refuses a file from another build or machine. The
+ * header (chains.c) refuses a file from another build or machine, and its
+ * CRC-32 trailer a damaged one, before any of it is read into a state. The
  * first failure sticks in k->rc and later calls do nothing.
  */
 #ifndef BSL_CKPT_H
@@ -29,9 +30,12 @@ typedef struct bsl_ck {
     FILE *f;
     int load; /* 1: read into the state, 0: write it */
     int rc;   /* BASEL_OK, or the first failure (BASEL_EIO, BASEL_EPARSE, BASEL_ENOMEM) */
+    unsigned long crc; /* zlib's crc32 of the bytes written so far (writing only; starts at 0) */
+    int errnum;        /* errno of the first failed write or read (0: none), for the message */
 } bsl_ck;
 
-/* n bytes at p: written, or read back (a short read is BASEL_EPARSE). */
+/* n bytes at p: written (and added to k->crc), or read back (a short read
+ * is BASEL_EPARSE). */
 void bsl_ck_bytes(bsl_ck *k, void *p, size_t n);
 #define bsl_ck_val(k, x) bsl_ck_bytes((k), &(x), sizeof(x))
 static inline void bsl_ck_doubles(bsl_ck *k, double *x, size_t n)
@@ -40,7 +44,8 @@ static inline void bsl_ck_doubles(bsl_ck *k, double *x, size_t n)
 }
 /* A size that must match on reading (a layout check): BASEL_EPARSE if not. */
 void bsl_ck_expect(bsl_ck *k, size_t value);
-/* A generator's state (gsl_rng_fwrite / gsl_rng_fread). */
+/* A generator's state: its gsl_rng_size bytes, as gsl_rng_fwrite writes
+ * them. */
 void bsl_ck_rng(bsl_ck *k, gsl_rng *r);
 /* A model's state through the model table (model.h state_size / _save /
  * _load, as smc's resume uses them): its active atoms, then its state's

@@ -64,7 +64,7 @@ static const bsl_option_def catalogue[] = {
     {"iter", BSL_OPT_COUNT, 1, BIG, NULL, "iterations per chain after burn-in (rj, bd: the default is for up to 100 inputs and grows as d / 100 above; "
      "rj with informed moves: 2000 at every d)"},
     {"burn", BSL_OPT_COUNT, 0, BIG, NULL, "burn-in iterations per chain (subset engines' default: iter / 5)"},
-    {"thin", BSL_OPT_COUNT, 1, BIG, NULL, "keep every thin-th draw"},
+    {"thin", BSL_OPT_COUNT, 1, BIG, NULL, "keep every thin-th draw (mixture keeps at most 1000 per chain: a run asking for more is thinned further, and the thin used is recorded)"},
     {"chains", BSL_OPT_COUNT, 1, 1024, NULL, "independent chains, run in parallel"},
     {"top", BSL_OPT_COUNT, 1, 100000, NULL, "models listed in the fit"},
     {"projection-tol", BSL_OPT_REAL, 0, 1e6, NULL,

@@ -751,6 +751,13 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
                       P->factors[0].input);
         goto out;
     }
+    /* a model table that cannot save its state (model.h state_save NULL)
+     * is refused before the run, not at its first checkpoint */
+    if ((run.checkpoint || run.restart) && !(pg.model ? pg.model : bsl_model_ops_for(&pg.prior))->state_save) {
+        rc = bsl_fail(err, BASEL_EINVAL, "--checkpoint and --restart: --method %s%s%s cannot save its state", ctx->def->name,
+                      glm ? " --family " : "", glm ? bsl_params_get(st, "family") : "");
+        goto out;
+    }
     if (rel_ml) { /* the scales are fixed: a plain run on the scaled dictionary */
         st_refit = *st;
         bsl_params_set(&st_refit, "relevance", "none");

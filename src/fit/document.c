@@ -283,10 +283,10 @@ int bsl_document_check(const json_t *doc, const char *source, basel_error *err)
     const size_t d = json_array_size(json_object_get(doc, "inputs"));
     const json_t *st = json_object_get(doc, "standardize");
     if (!numbers_in(json_object_get(st, "mean"), d, -INFINITY, INFINITY) ||
-        !numbers_in(json_object_get(st, "scale"), d, 1e-300, INFINITY))
+        !numbers_in(json_object_get(st, "scale"), d, BSL_SCALE_MIN, INFINITY))
         return fail_key(err, source, "standardize", "does not hold a finite mean and a positive scale per input");
     const json_t *ts = json_object_get(st, "target_scale");
-    if (ts && !numbers_in(ts, json_array_size(json_object_get(doc, "targets")), 1e-300, INFINITY))
+    if (ts && !numbers_in(ts, json_array_size(json_object_get(doc, "targets")), BSL_SCALE_MIN, INFINITY))
         return fail_key(err, source, "standardize.target_scale", "is not one positive number per target");
     if (!json_is_object(json_object_get(doc, "settings"))) return fail_key(err, source, "settings", "is missing");
     char path[256] = "";

@@ -6,6 +6,7 @@
  */
 #include "fit.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,10 +36,13 @@ int basel_fit_write_draws(const basel_fit *f, const char *path, basel_error *err
         fprintf(fp, ",%s", json_string_value(json_object_get(json_array_get(atoms, j), "name")));
     for (size_t s = 0; s < r->nscalars; s++) fprintf(fp, ",%s", r->scalar_names[s]);
     fputc('\n', fp);
+    errno = 0;
     if (r->nspill && bsl_vs_spill_copy(r, fp)) { /* streamed: the rows are in temporary files */
+        const int e = errno ? errno : EIO; /* the failed read, write, seek or flush's */
         free(row);
         bsl_out_abort(&out);
-        return bsl_fail(err, BASEL_EIO, "cannot copy the draws from their temporary files");
+        return bsl_fail_at(err, BASEL_EIO, path, 0, 0, "cannot copy the draws from their temporary files: %s",
+                           strerror(e));
     }
     for (size_t i = 0; i < r->ndraws && !r->nspill; i++) {
         const size_t a0 = r->draw_start[i], a1 = r->draw_start[i + 1];

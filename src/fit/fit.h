@@ -61,6 +61,10 @@ void bsl_fit_free_results(basel_fit *f);
  * units, and refuses them elsewhere; predict refuses test inputs that far
  * (in training scales) from the training data. */
 #define BSL_EXTREME 0x1p256
+/* The smallest scale a fit records (standardize.scale, target_scale; the
+ * loader refuses less): a column whose rescaling factor would be smaller is
+ * refused when fitting (problem.c). */
+#define BSL_SCALE_MIN 1e-300
 
 /* Take ownership of doc and wrap it (caches pip). */
 int bsl_fit_wrap(basel_fit **out, json_t *doc, basel_error *err);

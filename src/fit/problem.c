@@ -3,6 +3,7 @@
 #include "../basis/basis.h"
 #include "../prior/coef_prior.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -468,6 +469,19 @@ static int rescale_extremes(bsl_problem *pb, const basel_data *data, const long 
         } else if (M > BSL_EXTREME) {
             return refuse_extreme(pb, data, "target", tcols[o], at, settings, err);
         }
+    }
+    for (size_t j = 0; j < pb->d; j++) { /* tiny inputs: refused, whatever the method */
+        size_t at;
+        const double M = max_abs(pb->X + j * n, n, &at);
+        /* its scale would be below what a fit records (BSL_SCALE_MIN), and a
+         * coefficient per unit of it, and its spread, beyond the largest
+         * double (subnormal values: "out of memory" from the coefficient
+         * table, once) */
+        if (M > 0 && ldexp(1.0, ilogb(M)) < BSL_SCALE_MIN)
+            return bsl_fail_at(err, BASEL_EINVAL, data->source, data->line_of_row[at], 0,
+                               "input column '%s': its largest value in magnitude, %g, is below %g: too small to fit "
+                               "in its units; rescale the column",
+                               pb->input_names[j], pb->X[j * n + at], BSL_SCALE_MIN);
     }
     if (pb->standardized) return BASEL_OK; /* standardize() copes with any finite column */
     for (size_t j = 0; j < pb->d; j++) {

@@ -473,6 +473,64 @@ static void exact_coef_mean(const void *st, double *beta)
 
 static double exact_sigma2(const void *st, size_t o) { return 1.0; }
 
+/* The state for checkpoints (model.h state_size / _save / _load): the
+ * scores of the active set, the largest standard error so far (it is
+ * reported), the trial under way and both posterior means, kmax + 2 each
+ * (what exact_copy copies, and the trial). A subset's numbers are a
+ * function of the subset and the seed, so the cache is not saved: a loaded
+ * model that meets a subset again scores it to the same bits. The trial is
+ * saved as it stands because exact_add takes trial_mean as it is. */
+static size_t exact_state_size(const void *st)
+{
+    const exact_state *E = st;
+    return 6 + 2 * (E->kmax + 2);
+}
+
+static void exact_state_save(const void *st, double *out)
+{
+    const exact_state *E = st;
+    out[0] = E->log_ml;
+    out[1] = E->log_ml_se;
+    out[2] = E->max_se;
+    out[3] = (double)E->trial_j;
+    out[4] = E->trial_ml;
+    out[5] = E->trial_se;
+    memcpy(out + 6, E->mean, (E->kmax + 2) * sizeof *out);
+    memcpy(out + 6 + E->kmax + 2, E->trial_mean, (E->kmax + 2) * sizeof *out);
+}
+
+/* Refuses (BASEL_EINVAL, the model unchanged) a state of another size, a
+ * NaN, a trial atom out of range, and active atoms out of range or
+ * repeated. */
+static int exact_state_load(void *st, const size_t *active, size_t k, const double *in, size_t n)
+{
+    exact_state *E = st;
+    if (k > E->kmax || n != exact_state_size(E)) return BASEL_EINVAL;
+    for (size_t i = 0; i < n; i++)
+        if (isnan(in[i])) return BASEL_EINVAL;
+    if (!(in[3] >= -1 && in[3] < (double)E->m && in[3] == floor(in[3]))) return BASEL_EINVAL;
+    for (size_t a = 0; a < k; a++) {
+        if (active[a] >= E->m) return BASEL_EINVAL;
+        for (size_t b = 0; b < a; b++)
+            if (active[b] == active[a]) return BASEL_EINVAL;
+    }
+    for (size_t a = 0; a < E->k; a++) E->pos[E->active[a]] = -1;
+    for (size_t a = 0; a < k; a++) {
+        E->active[a] = active[a];
+        E->pos[active[a]] = (long)a;
+    }
+    E->k = k;
+    E->log_ml = in[0];
+    E->log_ml_se = in[1];
+    E->max_se = in[2];
+    E->trial_j = (long)in[3];
+    E->trial_ml = in[4];
+    E->trial_se = in[5];
+    memcpy(E->mean, in + 6, (E->kmax + 2) * sizeof *in);
+    memcpy(E->trial_mean, in + 6 + E->kmax + 2, (E->kmax + 2) * sizeof *in);
+    return BASEL_OK;
+}
+
 static void exact_describe(const void *st, char *buf, size_t len)
 {
     const exact_state *E = st;
@@ -498,5 +556,8 @@ const bsl_model_ops bsl_model_glm_exact = {
     .try_remove = exact_try_remove,
     .coef_mean = exact_coef_mean,
     .sigma2 = exact_sigma2,
+    .state_size = exact_state_size,
+    .state_save = exact_state_save,
+    .state_load = exact_state_load,
     .describe = exact_describe,
 };

@@ -3,7 +3,7 @@
 # random moments and restarted from its last checkpoint each time writes a
 # FIT.json (and draws) byte-identical to the uninterrupted run's, for every
 # MCMC method (bd, rj, ssvs, mixture, anneal, rbf; bd, rj and ssvs also with
-# --family binomial, rj with --family multinomial); SIGINT
+# --family binomial and poisson, rj with --family multinomial); SIGINT
 # stops with exit status 3 and the state saved; checkpoints of another run,
 # damaged files and methods that cannot checkpoint are refused.
 # Usage: test_checkpoint.sh path/to/basel [seed]
@@ -68,6 +68,12 @@ kill_resume ssvs_binomial data/classification/pima_tr.csv --target class --famil
 # multinomial (one Polya-Gamma block per class): the state holds every class's model, eta, the offsets of the
 # block under way (a restart without them differs), the predictive draws
 kill_resume rj_multinomial data/classification/wine.csv --target class --family multinomial --iter 40000 --seed 28
+# Poisson (each subset's marginal by importance sampling, glm_exact.c): the state holds the scores of the
+# current subset, the trial under way and the largest standard error so far
+Q=data/count/quine.csv
+kill_resume rj_poisson $Q --family poisson --method rj --iter 3000 --seed 30
+kill_resume bd_poisson $Q --family poisson --method bd --iter 3000 --seed 31
+kill_resume ssvs_poisson $Q --family poisson --method ssvs --iter 2000 --seed 32
 S=data/regression/sinc_vermaak_train.csv
 kill_resume anneal $S --target y --inputs x --method anneal --iter 30000 --seed 21
 kill_resume rbf $S --target y --inputs x --method rbf --iter 10000 --seed 22
@@ -113,11 +119,21 @@ wait $pid
 st=$?
 if [ $st -eq 3 ] && grep -q "interrupted by signal 2; the run's state is saved in" "$T/i.err" && [ -f "$T/i.ckpt" ] &&
     [ ! -f "$T/i.json" ]; then ok; else bad "SIGINT: exit $st, $(cat "$T/i.err")"; fi
+# the same with --family poisson (it used to fail at the first checkpoint, exit 2)
+"$BASEL" fit $Q --family poisson --method bd --iter 200000 --seed 15 --quiet -o "$T/ip.json" --checkpoint "$T/ip.ckpt" \
+    --checkpoint-every 0.1 2> "$T/ip.err" &
+pid=$!
+while [ ! -s "$T/ip.ckpt" ] && kill -0 $pid 2> /dev/null; do sleep 0.05; done # the chains run
+kill -INT $pid
+wait $pid
+st=$?
+if [ $st -eq 3 ] && grep -q "interrupted by signal 2; the run's state is saved in" "$T/ip.err" && [ -f "$T/ip.ckpt" ]; then ok
+else bad "SIGINT, --family poisson: exit $st, $(cat "$T/ip.err")"; fi
 # another seed is another run; a damaged file is refused
 expect 2 "the checkpoint is of another run" -- "$BASEL" fit $L --method rj --iter 2000000 --seed 16 --restart "$T/i.ckpt" -o "$T/x.json"
 expect 2 "the checkpoint is of another run" -- "$BASEL" fit $L --method rj --iter 2000001 --seed 15 --restart "$T/i.ckpt" -o "$T/x.json"
 head -c 1000 "$T/i.ckpt" > "$T/trunc.ckpt"
-expect 2 "not a basel checkpoint, or a damaged one" -- "$BASEL" fit $L --method rj --iter 2000000 --seed 15 --restart "$T/trunc.ckpt" -o "$T/x.json"
+expect 2 "a damaged checkpoint: its CRC-32 does not match" -- "$BASEL" fit $L --method rj --iter 2000000 --seed 15 --restart "$T/trunc.ckpt" -o "$T/x.json"
 expect 2 "not a basel checkpoint" -- "$BASEL" fit $L --method rj --iter 2000000 --seed 15 --restart $L -o "$T/x.json"
 expect 2 "cannot read" -- "$BASEL" fit $L --method rj --seed 15 --restart "$T/missing.ckpt" -o "$T/x.json"
 # SIGINT / SIGTERM without --checkpoint: exit 3, and a valid fit of the

@@ -72,6 +72,13 @@ expect 0 '"excluded": "regression"' -- cat "$T/mix.json"
 expect 0 '"exchange": "informed"' -- cat "$T/mix.json"
 expect 0 '"exchange": "uniform"' -- "$BASEL" fit $C/pima_tr.csv --method mixture --exchange uniform --iter 100 --burn 20 --chains 1 --seed 2 --quiet -o -
 expect 2 "--exchange 'sideways': expected one of uniform,informed" -- "$BASEL" fit $C/pima_tr.csv --method mixture --exchange sideways -o "$T/mixx.json"
+# the kept draws are the predictor, so at most 1000 per chain (mixture.h BSL_MIX_MAX_DRAWS): 2500 sweeps at
+# --thin 1 are thinned to every 3rd (834 draws), and the thin used is the one recorded
+expect 0 "" -- "$BASEL" fit $C/pima_tr.csv --method mixture --iter 2500 --burn 0 --thin 1 --chains 1 --seed 2 --quiet \
+    -o "$T/mixcap.json" --draws "$T/mixcap.csv"
+rows=$(grep -vc '^#' "$T/mixcap.csv")
+if [ "$rows" -eq 835 ] && grep -q '"thin": "3"' "$T/mixcap.json"; then ok
+else bad "mixture at --thin 1 past 1000 draws: $rows lines, expected 1 header + 834, and thin 3 recorded"; fi
 if [ -e "$T/mixx.json" ]; then bad "a refused --exchange left $T/mixx.json"; else ok; fi
 
 # 6. smc: one pass, then a second batch continues the same particle system:

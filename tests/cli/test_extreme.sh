@@ -123,4 +123,27 @@ expect 0 "" -- "$BASEL" fit "$T/pbig.csv" --method mixture --iter 30 --seed 1 -q
 no_null "$T/pbig.json"
 expect 0 "^p_No" -- "$BASEL" predict "$T/pbig.json" "$T/pbig.csv"
 
+# Tiny inputs (issue 29): a column scaled to subnormal doubles (1e-310 on odd
+# rows, 0 on even) gave exit 1 "out of memory" (enumerate, bd, rj), and at
+# 1e-305 basel refused the FIT.json it had just made; now every method
+# refuses it up front, naming the column and its line
+/usr/bin/python3 - "$T" <<'EOF2'
+import csv, sys
+r = list(csv.reader(open(sys.argv[1] + '/good.csv')))
+for name, s in (('d310.csv', 1e-310), ('d305.csv', 1e-305)):
+    with open(sys.argv[1] + '/' + name, 'w') as f:
+        w = csv.writer(f)
+        w.writerow(r[0])
+        for i, row in enumerate(r[1:]):
+            row = list(row)
+            row[0] = repr(float(row[0]) * s if i % 2 else 0.0)
+            w.writerow(row)
+EOF2
+for f in d310 d305; do
+    for m in enumerate bd rj ssvs; do
+        expect 2 "$f.csv:[0-9]+: input column 'a': its largest value in magnitude, .* is below 1e-300" -- \
+            "$BASEL" fit "$T/$f.csv" --method $m --seed 1 -q -o "$T/$f.json"
+    done
+done
+
 finish

@@ -37,6 +37,13 @@
 
 enum { BSL_MIX_MAX_TEMPERATURES = 64 };
 
+/* The kept draws are the predictor (FIT.json holds every one of them), so
+ * what bounds their memory is their number, not the run's length: a chain
+ * keeps at most this many; a run whose --iter / --thin asks for more is
+ * thinned further (thin = ceil(iter / BSL_MIX_MAX_DRAWS)), and the thin it
+ * used is the one recorded in the fit's settings. */
+#define BSL_MIX_MAX_DRAWS 1000
+
 typedef struct bsl_mix_options {
     size_t kernels;       /* D, kernels shared by the classes (default 3) */
     size_t iter;          /* sweeps per chain, burn-in included (15000) */

@@ -74,6 +74,10 @@ static int mixture_options(bsl_mix_options *mo, const bsl_engine_ctx *ctx, bsl_m
         else
             rc = bsl_fail(err, BASEL_EINVAL, "--unlabelled '%s': expected ignore or use", un);
     }
+    if (!rc && (iter + mo->thin - 1) / mo->thin > BSL_MIX_MAX_DRAWS) { /* thinned further: recorded */
+        mo->thin = (iter + BSL_MIX_MAX_DRAWS - 1) / BSL_MIX_MAX_DRAWS;
+        rc = bsl_params_set_size(p, "thin", mo->thin);
+    }
     mo->iter = iter + mo->burn; /* the engine counts burn-in inside iter */
     mo->seed = ctx->seed;
     if (rc || (rc = bsl_mprior_parse(pr, bsl_params_get(p, "model-prior"), P->d, err))) return rc;

@@ -251,8 +251,8 @@ static void intervals(const bsl_vs_problem *pb, const bsl_vs_result *vr, double 
             K++;
         }
         const bsl_tmix t = {w, mu, sc, df, K, w0};
-        out[j] = bsl_tmix_quantile(&t, 0.025);
-        out[M + j] = bsl_tmix_quantile(&t, 0.975);
+        out[j] = bsl_tmix_quantile(&t, 0.025, NULL);
+        out[M + j] = bsl_tmix_quantile(&t, 0.975, NULL);
     }
     bsl_post_free(&post);
     bsl_model_free(Mo);

@@ -522,6 +522,7 @@ static int vs_interval_posterior(vs_ctx *v, const json_t *post, int noise, doubl
                 p->se[o * n + i0 + i] = mixture_se(s.w, mu + i * s.K, sf + i * s.K, s.K);
             }
         }
+    if (!rc && ws.oom) rc = -2; /* a quantile found no memory */
     bsl_tmix_ws_free(&ws);
     post_set_free(&s);
     free(Bt);

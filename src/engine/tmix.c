@@ -212,7 +212,7 @@ static int prepare(prep *m, const bsl_tmix *t, double W, double wmin, double p, 
                    double *hi)
 {
     memset(m, 0, sizeof *m);
-    if (grow(ws, t->K + 1)) return -1;
+    if (grow(ws, t->K + 1)) return -2; /* out of memory */
     /* nothing to prune when the lightest component outweighs the share */
     const double thr = t->K >= PRUNE_MIN && wmin <= BSL_TMIX_PRUNED * W ? prune_below(t, W, ws) : 0.0;
     size_t count[BSL_TMIX_TABLES + 2] = {0};
@@ -246,6 +246,7 @@ static int prepare(prep *m, const bsl_tmix *t, double W, double wmin, double p, 
         m->start[g] = off[g] = at;
         at += count[g];
         m->tab[g] = table_of(ws, m->nu[g]);
+        if (!m->tab[g] && ws->ntable < BSL_TMIX_TABLES) return -2; /* a slot, but no memory for its table */
         m->norm[g] = isinf(m->nu[g]) ? 0 : t_norm(m->nu[g]);
     }
     m->start[m->ng] = off[BSL_TMIX_TABLES + 1] = at;
@@ -381,9 +382,14 @@ double bsl_tmix_quantile(const bsl_tmix *t, double p, bsl_tmix_ws *ws)
     const double scale = fmax(mo.spread, 1e-300);
     prep m;
     double lo = -INFINITY, hi = INFINITY, w0 = t->w0;
-    if (ws && !prepare(&m, t, W, mo.wmin, p, ws, &lo, &hi)) {
+    const int prepared = ws ? prepare(&m, t, W, mo.wmin, p, ws, &lo, &hi) : -1;
+    if (prepared == -2) {
+        ws->oom = 1;
+        return NAN;
+    }
+    if (!prepared) {
         w0 = m.w0;
-    } else {
+    } else { /* no workspace, or more distinct df than table slots: GSL's CDFs */
         memset(&m, 0, sizeof m);
         m.raw = t;
     }

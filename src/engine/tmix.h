@@ -30,9 +30,11 @@ typedef struct bsl_tmix {
  * of freedom met so far (one per distinct df, built on first use) and the
  * scratch that holds a mixture's kept components. Zero-initialise
  * (bsl_tmix_ws ws = {0}), pass to every quantile, free once. Memory is taken
- * as needed; when it cannot be, a quantile falls back to evaluating the GSL
- * CDFs directly (slower, same answer to the stated tolerance). One
- * workspace per thread. */
+ * as needed; when it cannot be, the quantile is NaN and oom is set: the
+ * caller reports out of memory. (Falling back to GSL's CDFs would answer
+ * within the tolerance but not to the bit, and a fit that absorbs a failed
+ * allocation must write what it writes without one: test_alloc_failures.)
+ * One workspace per thread. */
 #define BSL_TMIX_TABLES 32
 typedef struct bsl_tmix_ws {
     double nu[BSL_TMIX_TABLES]; /* the table's df (INFINITY: normal) */
@@ -42,13 +44,15 @@ typedef struct bsl_tmix_ws {
     double *w, *mu, *is; /* kept components, grouped by df: weight, location, 1/scale */
     size_t *bins;        /* scratch of the pruning pass */
     double *bin_w;
+    int oom; /* a quantile could not have its memory: it is NaN */
 } bsl_tmix_ws;
 void bsl_tmix_ws_free(bsl_tmix_ws *ws);
 
 /* inf { x : F(x) >= p } for 0 < p < 1, F the mixture's CDF after pruning
  * (BSL_TMIX_PRUNED), to 1e-13 of max(|x|, the mixture's spread) beyond the
  * pruning's own effect. ws may be NULL (no tables: each CDF from GSL). NaN
- * when the weights are not positive. */
+ * when the weights are not positive, or when ws's memory could not be had
+ * (ws->oom set). */
 double bsl_tmix_quantile(const bsl_tmix *t, double p, bsl_tmix_ws *ws);
 
 #endif

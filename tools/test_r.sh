@@ -28,8 +28,8 @@ mkdir -p "$tmp/repo/src/contrib"
 : > "$tmp/repo/src/contrib/PACKAGES"
 echo "options(repos = c(local = 'file://$tmp/repo'))" > "$tmp/Rprofile"
 export R_PROFILE_USER=$tmp/Rprofile _R_CHECK_CRAN_INCOMING_=false _R_CHECK_CRAN_INCOMING_REMOTE_=false
-# (and the check of future file timestamps asks a time server)
-export _R_CHECK_FUTURE_FILE_TIMESTAMPS_=false
+# (the check of future file timestamps asks a time server too; --as-cran
+# turns it on whatever the environment says, so it leaves a NOTE here)
 
 # the tarball: R CMD build copies the sources the links src/libbasel and
 # src/include point at into it

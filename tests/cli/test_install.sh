@@ -33,6 +33,8 @@ int main(void)
 }
 C
 flags=$(PKG_CONFIG_PATH="$P/lib/pkgconfig" pkg-config --define-prefix --cflags --libs basel)
+# an AddressSanitizer build's library runs only in a program built with it
+if ldd "$BASEL" | grep -q libasan; then flags="$flags -fsanitize=address,undefined"; fi
 expect 0 "" -- cc -std=c11 -Wall -Werror -o "$T/user/main" "$T/user/main.c" $flags
 expect 0 "^basel [0-9.]+; [0-9]+ methods, the first [a-z]+; BASEL_EPARSE$" -- \
     env LD_LIBRARY_PATH="$P/lib" "$T/user/main"

@@ -35,6 +35,7 @@ struct bsl_chains_shared {
     double deadline;  /* wall time at which --max-time stops the run (thread 0 only; 0: none) */
     double every;
     int can_pause;    /* checkpoints are possible (ckpt.io set) */
+    int answered;     /* the callback has asked to stop: it is not called again (thread 0 only) */
     bsl_progress_fn fn; /* (done, total units, user) */
     void *user;
 };
@@ -88,7 +89,7 @@ static void report(bsl_chains_shared *sh, int force)
         sh->next_ckpt = 0;
         request_stop(sh, STOP_PAUSE);
     }
-    if (!sh->fn) return;
+    if (!sh->fn || sh->answered) return; /* a callback that said stop hears no more */
     size_t done;
 #pragma omp atomic read
     done = sh->done;
@@ -97,6 +98,7 @@ static void report(bsl_chains_shared *sh, int force)
     if (!force && f < sh->last + REPORT_STEP) return;
     sh->last = f;
     const int r = sh->fn(force || (double)done > sh->total ? sh->total : (double)done, sh->total, sh->user);
+    sh->answered = r != 0;
     if (r == BASEL_PROGRESS_STOP && sh->can_pause) request_stop(sh, STOP_INTERRUPT);
     else if (r) request_stop(sh, STOP_CANCEL);
 }
@@ -605,6 +607,7 @@ int bsl_chains_run(bsl_chains *cs, bsl_chain_fn fn, void *ctx)
     if (cs->ckpt.io && cs->ckpt.restart && (rc = ck_read(cs, &sh, state, status, ctx))) cs->reported = 1;
     if (!rc) {
         const int r = sh.fn ? sh.fn(0.0, sh.total, sh.user) : 0;
+        sh.answered = r != 0;
         if (r == BASEL_PROGRESS_STOP && sh.can_pause) sh.why = STOP_INTERRUPT;
         else if (r) sh.why = STOP_CANCEL;
     }

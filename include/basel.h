@@ -79,6 +79,12 @@ BASEL_API const char *basel_version(void);
 BASEL_API const char *basel_blas(void);
 /* Free memory the library handed out (strings from basel_fit_summary). */
 BASEL_API void basel_free(void *p);
+/* The one of names[0 .. n-1] a user most likely meant by word, for a "did
+ * you mean" hint: the nearest by edit distance (insertions, deletions,
+ * substitutions and swaps of neighbours; case ignored), if it is near
+ * enough to be a typo (1 edit for words of up to 4 characters, 2 up to 8,
+ * else 3), else NULL. Never word itself. */
+BASEL_API const char *basel_suggest(const char *word, const char *const *names, size_t n);
 
 /* ---------------------------------------------------------------- data */
 

@@ -20,6 +20,10 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* An unknown option arg ("--name", "--name=value" or "-x") of cmd: a usage
+ * error, with "did you mean" one of known (names without "--") when one is
+ * near (basel_suggest); returns 2. */
+int cli_unknown_option(const char *cmd, const char *arg, const char *const *known, size_t n);
 /* Progress of long work on stderr (cli_progress.c), phase by phase
  * (basel_progress: standardising, columns, gram, sampling, the phases after
  * it, then the command's own "writing"): on a terminal a bar with the

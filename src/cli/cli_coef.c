@@ -52,7 +52,7 @@ int cli_coef(int argc, char **argv)
             if (!v && cli_needs_value("coef", a, i + 1 < argc ? argv[i + 1] : NULL)) return 2;
             if (cli_digits("coef", v ? v : argv[++i], &digits)) return 2;
         } else {
-            return cli_usage("coef", "unknown option '%s'", a);
+            return cli_unknown_option("coef", a, (const char *const[]){"output", "digits", "help"}, 3);
         }
     }
     if (!file) return cli_usage("coef", "expected one FIT.json");

@@ -78,6 +78,9 @@ typedef struct predict_args {
 } predict_args;
 
 /* Set the option name (without dashes) to value; 2 after a usage error. */
+static const char *const PREDICT_OPTIONS[] = {"output", "model", "interval", "interval-kind", "id", "digits", "help"};
+#define N_PREDICT_OPTIONS (sizeof PREDICT_OPTIONS / sizeof *PREDICT_OPTIONS)
+
 static int set_option(const char *name, const char *value, predict_args *p)
 {
     const char **out = &p->out, **model = &p->model;
@@ -167,7 +170,7 @@ int cli_predict(int argc, char **argv)
             }
             if (strcmp(name, "output") && strcmp(name, "model") && strcmp(name, "interval") &&
                 strcmp(name, "interval-kind") && strcmp(name, "id") && strcmp(name, "digits"))
-                return cli_usage("predict", "unknown option '%s'", a);
+                return cli_unknown_option("predict", a, PREDICT_OPTIONS, N_PREDICT_OPTIONS);
             if (eq) {
                 value = eq + 1;
             } else {
@@ -176,7 +179,7 @@ int cli_predict(int argc, char **argv)
             }
             if (cli_once(&seen, "predict", name) || set_option(name, value, &p)) return 2;
         } else {
-            return cli_usage("predict", "unknown option '%s'", a);
+            return cli_unknown_option("predict", a, PREDICT_OPTIONS, N_PREDICT_OPTIONS);
         }
     }
     if (nf < 2) return cli_usage("predict", "expected FIT.json and TEST.csv");

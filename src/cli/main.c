@@ -151,6 +151,16 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     return 2;
 }
 
+int cli_unknown_option(const char *cmd, const char *arg, const char *const *known, size_t n)
+{
+    char name[64];
+    const char *bare = arg + strspn(arg, "-");
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(bare, "="), bare);
+    const char *near = basel_suggest(name, known, n);
+    if (near) return cli_usage(cmd, "unknown option '%s' (did you mean '--%s'?)", arg, near);
+    return cli_usage(cmd, "unknown option '%s'", arg);
+}
+
 /* A summary or predictions that could not be written (a full disk, a
  * closed pipe) are an error, not a success with nothing to show. */
 static int finish_stdout(int status)
@@ -207,7 +217,12 @@ static int run(int argc, char **argv)
     if (cli_par_rank() > 0 && strcmp(cmd, "fit")) return 0; /* under mpirun only fit spreads; rank 0 does the rest */
     for (size_t i = 0; i < ncmd; i++)
         if (!strcmp(cmd, commands[i].name)) return finish_stdout(commands[i].run(argc - 1, argv + 1));
-    fprintf(stderr, "basel: unknown command '%s' (commands: fit, predict, summary, coef, demo, plot, help)\n", cmd);
+    const char *names[sizeof commands / sizeof *commands + 1];
+    for (size_t i = 0; i < ncmd; i++) names[i] = commands[i].name;
+    names[ncmd] = "help";
+    const char *near = basel_suggest(cmd, names, ncmd + 1);
+    if (near) fprintf(stderr, "basel: unknown command '%s' (did you mean '%s'?)\n", cmd, near);
+    else fprintf(stderr, "basel: unknown command '%s' (commands: fit, predict, summary, coef, demo, plot, help)\n", cmd);
     return 2;
 }
 

@@ -5,6 +5,7 @@
  * before a run and FIT.json's settings all come from these two tables.
  */
 #include "engine.h"
+#include "rj/rj_defaults.h"
 
 #include <string.h>
 
@@ -62,7 +63,7 @@ static const bsl_option_def catalogue[] = {
     {"kmax", BSL_OPT_COUNT, 1, 1e9, NULL, "largest model size (default: min(m, n - 2, 200) over a dictionary; every input for mixture)"},
     /* the run */
     {"iter", BSL_OPT_COUNT, 1, BIG, NULL, "iterations per chain after burn-in (rj, bd: the default is for up to 100 inputs and grows as d / 100 above; "
-     "rj with informed moves: 2000 at every d)"},
+     "rj with informed moves: " BSL_RJ_STR(BSL_RJ_INFORMED_ITER) " at every d)"},
     {"burn", BSL_OPT_COUNT, 0, BIG, NULL, "burn-in iterations per chain (subset engines' default: iter / 5)"},
     {"thin", BSL_OPT_COUNT, 1, BIG, NULL, "keep every thin-th draw (mixture keeps at most 1000 per chain: a run asking for more is thinned further, and the thin used is recorded)"},
     {"chains", BSL_OPT_COUNT, 1, 1024, NULL, "independent chains, run in parallel"},
@@ -108,8 +109,8 @@ static const bsl_option_def catalogue[] = {
      "as a group drawn uniformly; exact), all (score every atom), or a count N (the N atoms of largest weight)"},
     {"proposal", BSL_OPT_CHOICE, 0, 0, "auto|uniform|informed",
      "rj's moves: uniform (an atom drawn uniformly; O(k^2) per move) or informed (every atom scored, drawn by its "
-     "posterior weight, exact; O(m k^2) per move, for thousands of inputs); auto: informed above 1000 inputs. "
-     "Informed moves' defaults are --iter 10000 and --burn 400 at every p"},
+     "posterior weight, exact; O(m k^2) per move, for thousands of inputs); auto: informed above " BSL_RJ_STR(BSL_RJ_INFORMED_ABOVE) " inputs. "
+     "Informed moves' defaults are --iter " BSL_RJ_STR(BSL_RJ_INFORMED_ITER) " and --burn " BSL_RJ_STR(BSL_RJ_INFORMED_BURN) " at every p"},
     /* smc */
     {"particles", BSL_OPT_COUNT, 1, 1e7, NULL, "number of particles"},
     {"resample", BSL_OPT_CHOICE, 0, 0, "multinomial|systematic|stratified|residual", "resampling scheme"},

@@ -56,7 +56,12 @@ int bsl_engine_lookup(const bsl_engine_def **out, const char *name, basel_error 
     if (*out) return BASEL_OK;
     char names[256];
     bsl_engine_names(names, sizeof names);
-    return bsl_fail(err, BASEL_EINVAL, "--method '%s' is not known (accepted: %s)", name ? name : "", names);
+    const char *each[NENGINES];
+    for (size_t i = 0; i < NENGINES; i++) each[i] = engines[i]->name;
+    const char *near = basel_suggest(name, each, NENGINES);
+    char hint[64] = "";
+    if (near) snprintf(hint, sizeof hint, "did you mean '%s'? ", near);
+    return bsl_fail(err, BASEL_EINVAL, "--method '%s' is not known (%saccepted: %s)", name ? name : "", hint, names);
 }
 
 const char *bsl_engine_default(const bsl_engine_def *e, const char *name)

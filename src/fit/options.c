@@ -22,6 +22,11 @@ void basel_options_free(basel_options *o) { free(o); }
 int basel_options_set(basel_options *o, const char *name, const char *value, basel_error *err)
 {
     if (!bsl_option_find(name)) {
+        const char *names[128];
+        size_t k = 0;
+        for (; k < bsl_option_count() && k < sizeof names / sizeof *names; k++) names[k] = bsl_option_at(k)->name;
+        const char *near = basel_suggest(name, names, k);
+        if (near) return bsl_fail(err, BASEL_EINVAL, "unknown option '%s' (did you mean '%s'?)", name, near);
         char list[1024] = "";
         for (size_t i = 0; i < bsl_option_count(); i++) {
             strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
@@ -29,6 +34,11 @@ int basel_options_set(basel_options *o, const char *name, const char *value, bas
         }
         return bsl_fail(err, BASEL_EINVAL, "unknown option '%s' (accepted: %s)", name, list);
     }
+    if ((!strcmp(name, "target") || !strcmp(name, "inputs")) && value && !value[strspn(value, " \t")])
+        return bsl_fail(err, BASEL_EINVAL,
+                        "option '%s' is empty: name %s, or leave the option out to use %s", name,
+                        !strcmp(name, "target") ? "the target column" : "the input columns",
+                        !strcmp(name, "target") ? "the last column" : "every other column");
     if (bsl_params_set(&o->p, name, value) != 0)
         return bsl_fail(err, BASEL_EINVAL, "option '%s': value too long", name);
     return BASEL_OK;

@@ -76,6 +76,11 @@ static void header_hint(const basel_data *data, const char *name, char *hint, si
             snprintf(hint, size, " (did you mean '%s'? names are case-sensitive)", data->names[j]);
             return;
         }
+    const char *near = basel_suggest(name, (const char *const *)data->names, data->p);
+    if (near) {
+        snprintf(hint, size, " (did you mean '%s'?)", near);
+        return;
+    }
     enum { LIST_UP_TO = 12 };
     if (data->p > LIST_UP_TO) return;
     size_t used = (size_t)snprintf(hint, size, "; the columns are");

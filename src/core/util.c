@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void *bsl_malloc(size_t n, size_t sz)
 {
@@ -89,6 +90,26 @@ char *bsl_strdup(const char *s)
 }
 
 void basel_free(void *p) { free(p); }
+
+FILE *bsl_tmpfile(void)
+{
+    /* glibc's tmpfile(3) always uses P_tmpdir (/tmp), whatever TMPDIR says;
+     * batch systems point TMPDIR at the job's scratch space */
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !*dir) dir = "/tmp";
+    const size_t len = strlen(dir) + sizeof "/basel-draws.XXXXXX";
+    char *path = malloc(len);
+    if (!path) return NULL;
+    snprintf(path, len, "%s/basel-draws.XXXXXX", dir);
+    const int fd = mkstemp(path);
+    FILE *fp = NULL;
+    if (fd >= 0) {
+        unlink(path); /* nameless from now on: nothing is left behind, even by kill -9 */
+        if (!(fp = fdopen(fd, "w+"))) close(fd);
+    }
+    free(path);
+    return fp;
+}
 
 /* Optimal string alignment distance (Damerau-Levenshtein without repeated
  * edits of one substring), case-insensitive, stopping at cap + 1: three

@@ -33,7 +33,7 @@ typedef enum bsl_opt_kind {
     BSL_OPT_CHOICE    /* one of the '|'-separated words in choices */
 } bsl_opt_kind;
 
-/* One row of the option catalogue (options.c): what an option means, once,
+/* One row of the option catalogue (catalogue.c): what an option means, once,
  * whatever the engine that reads it. */
 typedef struct bsl_option_def {
     const char *name;
@@ -58,6 +58,15 @@ typedef struct bsl_engine_option {
  * keep-draws, the checkpoint options). */
 int bsl_option_is_global(const char *name);
 int bsl_option_is_recorded(const char *name);
+
+/* What the settings' --family asks for (catalogue.c: the option's reader,
+ * for the engines that pick a model table and for the problem's targets).
+ * Whether the settings ask for logistic regression (--family binomial). */
+int bsl_family_binomial(const bsl_params *settings);
+/* Whether they ask for multinomial logistic regression (--family multinomial). */
+int bsl_family_multinomial(const bsl_params *settings);
+/* Whether they ask for Poisson regression (--family poisson). */
+int bsl_family_poisson(const bsl_params *settings);
 
 const bsl_option_def *bsl_option_find(const char *name);
 size_t bsl_option_count(void);

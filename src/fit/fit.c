@@ -3,9 +3,9 @@
  * FIT.json file, and the basel_fit accessors.
  */
 #include "fit.h"
-#include "problem.h"
+#include "../problem/problem.h"
 #include "../engine/engine.h"
-#include "../engine/chains.h"
+#include "../run/chains.h"
 
 #include <errno.h>
 #include <gsl/gsl_rng.h>

@@ -1,12 +1,12 @@
 /*
  * options.c: the basel_options handle: options set by name, as text, and
- * checked against the option catalogue (engine/options.c). Which engine
+ * checked against the option catalogue (engine/catalogue.c). Which engine
  * reads which option, and its default, is the engine table's business
  * (engine.h); a fit checks that before it starts.
  */
 #include "fit.h"
 #include "../engine/engine.h"
-#include "problem.h"
+#include "../problem/problem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -84,24 +84,6 @@ void basel_options_set_progress_report(basel_options *o, basel_progress_report_f
 {
     o->progress.report = fn;
     o->progress.report_user = user;
-}
-
-int bsl_family_binomial(const bsl_params *settings)
-{
-    const char *f = bsl_params_get(settings, "family");
-    return f && strcmp(f, "binomial") == 0;
-}
-
-int bsl_family_multinomial(const bsl_params *settings)
-{
-    const char *f = bsl_params_get(settings, "family");
-    return f && strcmp(f, "multinomial") == 0;
-}
-
-int bsl_family_poisson(const bsl_params *settings)
-{
-    const char *f = bsl_params_get(settings, "family");
-    return f && strcmp(f, "poisson") == 0;
 }
 
 void basel_options_set_ranks(basel_options *o, const basel_ranks *ranks)

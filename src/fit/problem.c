@@ -1,5 +1,5 @@
 /* problem.c: targets, inputs and standardisation from a table (problem.h). */
-#include "problem.h"
+#include "fit.h"
 #include "../basis/basis.h"
 #include "../prior/coef_prior.h"
 

@@ -5,7 +5,7 @@
  * Defaults below are the only ones: FIT.json records them as the settings.
  */
 #include "../engine.h"
-#include "../subset.h"
+#include "../subset/subset.h"
 
 static const bsl_engine_option options[] = {
     BSL_SUBSET_OPTIONS("g"),

@@ -1,5 +1,5 @@
 /*
- * options.c: the option catalogue. Each option's meaning, kind and range is
+ * catalogue.c: the option catalogue. Each option's meaning, kind and range is
  * written here once; which engines read it, and with which default, is
  * each engine's table (engine.h). The command line's help, the checks made
  * before a run and FIT.json's settings all come from these two tables.
@@ -184,4 +184,22 @@ size_t bsl_option_count(void) { return sizeof catalogue / sizeof *catalogue; }
 const bsl_option_def *bsl_option_at(size_t i)
 {
     return i < sizeof catalogue / sizeof *catalogue ? &catalogue[i] : NULL;
+}
+
+int bsl_family_binomial(const bsl_params *settings)
+{
+    const char *f = bsl_params_get(settings, "family");
+    return f && strcmp(f, "binomial") == 0;
+}
+
+int bsl_family_multinomial(const bsl_params *settings)
+{
+    const char *f = bsl_params_get(settings, "family");
+    return f && strcmp(f, "multinomial") == 0;
+}
+
+int bsl_family_poisson(const bsl_params *settings)
+{
+    const char *f = bsl_params_get(settings, "family");
+    return f && strcmp(f, "poisson") == 0;
 }

@@ -8,8 +8,8 @@
  * "engine.predictor.hpm.sigma2[0]" is not a positive number.
  */
 #include "subset.h"
-#include "../basis/basis.h"
-#include "../core/jsonutil.h"
+#include "../../basis/basis.h"
+#include "../../core/jsonutil.h"
 
 #include <float.h>
 #include <math.h>

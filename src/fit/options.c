@@ -101,7 +101,7 @@ int basel_options_describe(size_t i, const char **name, const char **help)
     const bsl_option_def *d = bsl_option_at(i);
     if (!d) return BASEL_EINVAL;
     *name = d->name;
-    *help = d->help;
+    *help = bsl_option_help(i); /* its method lists from the engine table */
     return BASEL_OK;
 }
 
@@ -163,6 +163,16 @@ int basel_method_has_family(const char *method, const char *family)
      * classifier of labels (the mixture) fits none of the families */
     if (!family || strcmp(family, "gaussian") == 0) return e->target == BSL_TARGET_NUMERIC;
     return bsl_engine_family_model(e, family) != NULL;
+}
+
+int basel_method_can(const char *method, const char *capability)
+{
+    return bsl_engine_can(bsl_engine_find(method), capability);
+}
+
+const char *basel_method_list(char *buf, size_t len, const char *capability, const char *last)
+{
+    return bsl_engine_list(buf, len, capability, last);
 }
 
 const char *basel_method_model(const char *method, size_t i)

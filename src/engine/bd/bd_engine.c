@@ -55,6 +55,7 @@ const bsl_engine_def bsl_engine_bd = {
     .scale_free = 1,
     .checkpoints = 1,
     .design_only = 1,
+    .coefficients = 1,
     .max_time = 1,
     .groups_factors = 1,
     .fit = fit,

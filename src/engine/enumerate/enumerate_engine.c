@@ -25,6 +25,7 @@ const bsl_engine_def bsl_engine_enumerate = {
     .unit = "subsets",
     .target = BSL_TARGET_NUMERIC,
     .design_only = 1,
+    .coefficients = 1,
     .options = options,
     .models = bsl_subset_models,
     .keeps_draws = 0,

@@ -94,6 +94,7 @@ const bsl_engine_def bsl_engine_rj = {
     .scale_free = 1,
     .checkpoints = 1,
     .design_only = 1,
+    .coefficients = 1,
     .max_time = 1,
     .groups_factors = 1,
     .fit = fit,

@@ -37,6 +37,7 @@ const bsl_engine_def bsl_engine_ssvs = {
     .keeps_draws = 1,
     .checkpoints = 1,
     .design_only = 1,
+    .coefficients = 1,
     .max_time = 1,
     .fit = fit,
     .evaluations = evaluations,

@@ -114,8 +114,13 @@ typedef struct cli_command {
     int (*run)(int argc, char **argv);
     void (*help)(FILE *fp);
     const char *summary;
+    /* a capability (basel_method_can) whose methods the summary names, in
+     * parentheses, from the engine table; NULL: none */
+    const char *methods;
 } cli_command;
 const cli_command *cli_commands(size_t *n);
+/* c's one-line summary with its methods (c->methods) into buf; returns buf. */
+const char *cli_command_summary(const cli_command *c, char *buf, size_t len);
 
 int cli_fit(int argc, char **argv);
 int cli_predict(int argc, char **argv);

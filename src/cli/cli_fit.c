@@ -96,10 +96,13 @@ void cli_fit_help(FILE *fp, const char *method)
             if (strcmp(name, "keep-draws")) option_help(fp, name, help, NULL);
         }
     }
+    char draws[256], stats[256];
+    basel_method_list(draws, sizeof draws, "draws", NULL);
+    basel_method_list(stats, sizeof stats, "stats", "or");
     fprintf(fp,
             "\nOutputs:\n"
             "  -o, --output     FIT.json to write (atomically: a temporary file, then rename)\n"
-            "  --draws          DRAWS.csv: every retained draw, one 0/1 column per atom (bd, rj, ssvs, mixture)\n"
+            "  --draws          DRAWS.csv: every retained draw, one 0/1 column per atom (%s)\n"
             "  --quiet          no seed note, no warnings and no progress on stderr\n"
             "Progress (stderr, for work past 2 s): on a terminal a bar with the phase (standardising,\n"
             "columns, gram, sampling, then diagnostics, posterior, projection, coefficients, credible\n"
@@ -121,7 +124,7 @@ void cli_fit_help(FILE *fp, const char *method)
             "  --stats          STATS.json: n, input names and either centred X'X, X'y, y'y (with the\n"
             "                   means, to predict) or a correlation (LD) matrix and z-scores, as susie_rss;\n"
             "                   the matrix may be the name of a .npy file (large p);\n"
-            "                   --method enumerate, bd, rj or ssvs with --basis linear; the posterior is the\n"
+            "                   --method %s with --basis linear; the posterior is the\n"
             "                   one from the rows behind the statistics\n"
             "  --row-blocks     compute those statistics (centred X'X, X'y, y'y, n of --target and\n"
             "                   --inputs) from TRAIN.csv and fit on them; under mpirun each process reads\n"
@@ -132,7 +135,8 @@ void cli_fit_help(FILE *fp, const char *method)
             "  basel fit data/linear/lin_p15_n200.csv --method enumerate --prior g:g=200 \\\n"
             "      --model-prior uniform -o fit.json\n"
             "  basel fit data/regression/sinc_vermaak_train.csv --target y --inputs x --basis gauss:r=1.6 \\\n"
-            "      --prior ridge -o fit.json\n");
+            "      --prior ridge -o fit.json\n",
+            draws, stats);
     basel_options_free(defaults);
 }
 

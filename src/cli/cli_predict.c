@@ -9,6 +9,8 @@
 
 void cli_predict_help(FILE *fp)
 {
+    char mean_interval[256];
+    basel_method_list(mean_interval, sizeof mean_interval, "mean-interval", NULL);
     fprintf(fp,
             "usage: basel predict FIT.json TEST.csv [--model bma] [--interval 0.95|none]\n"
             "                     [--interval-kind new|mean] [--id COLUMN] [--digits N] [-o PRED.csv]\n"
@@ -25,7 +27,7 @@ void cli_predict_help(FILE *fp)
             "               methods this skips the mixture quantiles, most of the cost)\n"
             "  --interval-kind new | mean: an interval for a new observation y at x [default],\n"
             "               or for the regression function f(x) = E[y | x] (BAS's se.fit; the\n"
-            "               subset methods enumerate, bd, rj, ssvs)\n"
+            "               methods %s)\n"
             "  --id COLUMN  copy this column of TEST.csv (any text) into the predictions as\n"
             "               their first column, to match rows by key rather than by order\n"
             "  --digits N   significant digits of the numbers written, 1 to 17 [default: the\n"
@@ -41,7 +43,8 @@ void cli_predict_help(FILE *fp)
             "visited models of each model's Student-t predictive (docs/FIT.md).\n"
             "\n"
             "Example:\n"
-            "  basel predict fit.json data/linear/lin_p15_n200.csv --id x1 --digits 6 -o -\n");
+            "  basel predict fit.json data/linear/lin_p15_n200.csv --id x1 --digits 6 -o -\n",
+            mean_interval);
 }
 
 int cli_digits(const char *cmd, const char *value, int *digits)

@@ -76,18 +76,26 @@ static int blas_buffer_under_limit(void)
 /* The subcommands: the dispatch, `basel help CMD`, the man page and the
  * completion script all read this table. */
 static const cli_command commands[] = {
-    {"fit", cli_fit, fit_help, "fit a method to TRAIN.csv and write FIT.json (or print its summary)"},
-    {"predict", cli_predict, cli_predict_help, "predict the rows of TEST.csv from FIT.json"},
-    {"summary", cli_summary, cli_summary_help, "print FIT.json as a human-readable report"},
-    {"coef", cli_coef, cli_coef_help, "the coefficient table as CSV (enumerate, bd, rj, ssvs)"},
-    {"demo", cli_demo, cli_demo_help, "run the main job on the embedded data (sinc and Boston kernels)"},
-    {"plot", cli_plot, cli_plot_help, "draw FIT.json's figures (runs the Python package's basel.plot)"},
+    {"fit", cli_fit, fit_help, "fit a method to TRAIN.csv and write FIT.json (or print its summary)", NULL},
+    {"predict", cli_predict, cli_predict_help, "predict the rows of TEST.csv from FIT.json", NULL},
+    {"summary", cli_summary, cli_summary_help, "print FIT.json as a human-readable report", NULL},
+    {"coef", cli_coef, cli_coef_help, "the coefficient table as CSV", "coefficients"},
+    {"demo", cli_demo, cli_demo_help, "run the main job on the embedded data (sinc and Boston kernels)", NULL},
+    {"plot", cli_plot, cli_plot_help, "draw FIT.json's figures (runs the Python package's basel.plot)", NULL},
 };
 
 const cli_command *cli_commands(size_t *n)
 {
     *n = sizeof commands / sizeof *commands;
     return commands;
+}
+
+const char *cli_command_summary(const cli_command *c, char *buf, size_t len)
+{
+    char list[256];
+    if (c->methods) snprintf(buf, len, "%s (%s)", c->summary, basel_method_list(list, sizeof list, c->methods, NULL));
+    else snprintf(buf, len, "%s", c->summary);
+    return buf;
 }
 
 static void help(FILE *fp)
@@ -97,8 +105,9 @@ static void help(FILE *fp)
             "\n"
             "usage: basel COMMAND [options] [files]\n\n",
             basel_version());
+    char summary[512];
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        fprintf(fp, "  basel %-9s %s\n", commands[i].name, commands[i].summary);
+        fprintf(fp, "  basel %-9s %s\n", commands[i].name, cli_command_summary(&commands[i], summary, sizeof summary));
     fprintf(fp,
             "  basel help COMMAND  the options of a command ('basel help fit --method M': one method's)\n"
             "  basel --version     the library and FIT.json format versions\n"

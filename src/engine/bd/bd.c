@@ -103,9 +103,9 @@
  * move on eta at a block's end every relevance-every blocks, next to the
  * Gibbs update of the nuisance parameters; bd_relevance.h.
  */
-#include "../subset.h"
-#include "../chains.h"
-#include "../ckpt.h"
+#include "../subset/subset.h"
+#include "../../run/chains.h"
+#include "../../run/ckpt.h"
 #include "bd_relevance.h"
 
 #include <gsl/gsl_randist.h>

@@ -63,9 +63,9 @@
  * No allocation in the per-move path except amortised growth of the
  * visited-model set and of the draws table.
  */
-#include "../subset.h"
-#include "../chains.h"
-#include "../ckpt.h"
+#include "../subset/subset.h"
+#include "../../run/chains.h"
+#include "../../run/ckpt.h"
 #include "rj_informed.h"
 #include "../../model/glm.h"
 

@@ -53,9 +53,9 @@
  * draws; so a restarted run continues bit for bit. --max-time (a fit of a
  * partial run) is not available.
  */
-#include "../subset.h"
-#include "../chains.h"
-#include "../ckpt.h"
+#include "../subset/subset.h"
+#include "../../run/chains.h"
+#include "../../run/ckpt.h"
 #include "../../model/glm.h"
 
 #include <gsl/gsl_rng.h>

@@ -38,8 +38,8 @@
  */
 #include "ssvs.h"
 #include "../../linalg/rank1.h"
-#include "../chains.h"
-#include "../ckpt.h"
+#include "../../run/chains.h"
+#include "../../run/ckpt.h"
 
 #include <gsl/gsl_cblas.h> /* cblas_* (OpenBLAS provides them; cblas.h clashes with GSL's) */
 #include <gsl/gsl_randist.h>

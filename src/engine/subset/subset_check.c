@@ -8,9 +8,9 @@
  * "engine.predictor.hpm.sigma2[0]" is not a positive number.
  */
 #include "subset.h"
-#include "../basis/basis.h"
-#include "../core/jsonutil.h"
-#include "../prior/coef_prior.h"
+#include "../../basis/basis.h"
+#include "../../core/jsonutil.h"
+#include "../../prior/coef_prior.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>

@@ -1,4 +1,4 @@
-/* result.c: the common result of the subset engines (summary.h). */
+/* vs_result.c: the common result of the subset engines (summary.h). */
 #include "summary.h"
 
 #include <errno.h>

@@ -7,8 +7,8 @@
  * from columns, the last few kept in a small cache.
  */
 #include "subset.h"
-#include "../summary/credible.h"
-#include "../core/jsonutil.h"
+#include "../../summary/credible.h"
+#include "../../core/jsonutil.h"
 
 #include <math.h>
 #include <stdlib.h>

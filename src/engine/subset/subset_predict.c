@@ -17,8 +17,9 @@
  */
 #include "subset.h"
 #include "subset_post.h"
-#include "../fit/fit.h"
-#include "../basis/basis.h"
+#include "../../core/jsonutil.h"
+#include "../../problem/problem.h"
+#include "../../basis/basis.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_integration.h>

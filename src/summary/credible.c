@@ -175,6 +175,10 @@ static int run(work *w, bsl_abs_corr_fn corr, void *ctx, const bsl_cs_opts *o, b
                 rc = BASEL_ENOMEM;
                 break;
             }
+            if (cs.k == 0) { /* no input of the cluster left */
+                free(cs.atoms);
+                break;
+            }
             /* the set's inputs are this signal's: the next set of the
              * cluster is grown from the others (sets are disjoint) */
             for (size_t t = 0; t < cs.k; t++) w->in_cluster[cs.atoms[t]] = 0;

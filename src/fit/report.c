@@ -264,6 +264,13 @@ static void credible_sets(strbuf *b, const json_t *doc)
             json_number_value(json_object_get(s, "purity")), json_array_size(json_object_get(s, "atoms")),
             json_array_size(json_object_get(s, "atoms")) == 1 ? "" : "s");
         atom_list(b, doc, json_object_get(s, "atoms"), 12);
+        /* a second signal in one correlation cluster (docs/FIT.md): say
+         * which and why, since it sits beside a set of correlated inputs */
+        const json_int_t l = json_integer_value(json_object_get(s, "signal"));
+        if (l > 1)
+            add(b, " (signal %lld of the cluster of %s: P(model holds %lld or more of it) = %.3f)", (long long)l,
+                atom_name(doc, (size_t)json_integer_value(json_object_get(s, "lead"))), (long long)l,
+                json_number_value(json_object_get(s, "signal_prob")));
         add(b, "\n");
     }
 }

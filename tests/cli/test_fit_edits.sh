@@ -98,7 +98,7 @@ edit bd.json v_asym.json "
 h = d['engine']['predictor']['hpm']; k = len(h['atoms']); h['V'][1] += 1"
 refused v_asym.json '"engine.predictor.hpm.V" is not symmetric'
 edit bd.json df_neg.json "d['engine']['predictor']['hpm']['df'] = -3"
-refused df_neg.json '"engine.predictor.hpm.df" is not a positive number of degrees of freedom'
+refused df_neg.json '"engine.predictor.hpm.df" is not a number of degrees of freedom of at least 1'
 edit bd.json scale2_neg.json "d['engine']['predictor']['hpm']['scale2'] = [-1]"
 refused scale2_neg.json '"engine.predictor.hpm.scale2\[0\]" is not a positive number'
 edit bd.json prior_g.json "d['engine']['predictor']['bma']['posterior']['prior']['g'] = -30"

@@ -131,14 +131,15 @@ static int single(const checker *k, const json_t *o, const char *at)
     if (!rc) rc = reals(k, o, at, "coef", len, k->c, -INFINITY, INFINITY, "is not a finite number");
     if (!rc) rc = reals(k, o, at, "always_in", k->q, k->c, -INFINITY, INFINITY, "is not a finite number");
     if (!rc) rc = reals(k, o, at, "sigma2", k->c, 1, DBL_MIN, INFINITY, "is not a positive number");
-    if (!rc) rc = reals(k, o, at, "scale2", k->c, 1, DBL_MIN, INFINITY, "is not a positive number");
-    if (!rc) {
-        const json_t *df = json_object_get(o, "df");
-        if (!json_is_number(df) || !(json_number_value(df) > 0) || !isfinite(json_number_value(df))) {
-            char path[160];
-            snprintf(path, sizeof path, "%s.df", at);
-            rc = refuse(k, path, "is not a positive number of degrees of freedom");
-        }
+    /* the Student-t predictive (scale2 and df; no df: Gaussian, as under a
+     * ridge prior with sigma^2 known; neither: an older fit's Gaussian) */
+    if (!rc && json_object_get(o, "scale2"))
+        rc = reals(k, o, at, "scale2", k->c, 1, DBL_MIN, INFINITY, "is not a positive number");
+    const json_t *df = json_object_get(o, "df");
+    if (!rc && df && (!json_is_number(df) || !(json_number_value(df) >= 1) || !isfinite(json_number_value(df)))) {
+        char path[160];
+        snprintf(path, sizeof path, "%s.df", at);
+        rc = refuse(k, path, "is not a number of degrees of freedom of at least 1");
     }
     if (!rc) rc = reals(k, o, at, "V", len, len, -INFINITY, INFINITY, "is not a finite number");
     for (size_t a = 0; a < len && !rc; a++)

@@ -120,7 +120,7 @@ st=$?
 if [ $st -eq 3 ] && grep -q "interrupted by signal 2; the run's state is saved in" "$T/i.err" && [ -f "$T/i.ckpt" ] &&
     [ ! -f "$T/i.json" ]; then ok; else bad "SIGINT: exit $st, $(cat "$T/i.err")"; fi
 # the same with --family poisson (it used to fail at the first checkpoint, exit 2)
-"$BASEL" fit $Q --family poisson --method bd --iter 200000 --seed 15 --quiet -o "$T/ip.json" --checkpoint "$T/ip.ckpt" \
+"$BASEL" fit $Q --family poisson --method bd --iter 100000000 --seed 15 --quiet -o "$T/ip.json" --checkpoint "$T/ip.ckpt" \
     --checkpoint-every 0.1 2> "$T/ip.err" &
 pid=$!
 while [ ! -s "$T/ip.ckpt" ] && kill -0 $pid 2> /dev/null; do sleep 0.05; done # the chains run

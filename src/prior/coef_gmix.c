@@ -300,8 +300,8 @@ static int mix_read(bsl_coef_prior *p, const json_t *o)
     }
 
 /* The engines x priors test (its 300 CPU-s) runs hyper-g, the mixtures'
- * one code path (a quadrature is some 50 us, and bd alone scores a million
- * sets there); hyper-g/n, jzs and robust differ from it only in l_of's
+ * one code path: with it the test used 94 CPU-s, with all four it ran out
+ * of its 300 (every score is a quadrature); hyper-g/n, jzs and robust differ from it only in l_of's
  * prior term, which test_coef_gmix.c checks against Simpson and the
  * enumeration against BAS (tests/cli/test_bas.sh). */
 static const char *const hyper_g_examples[] = {"hyper-g:a=3.5", NULL};

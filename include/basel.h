@@ -79,6 +79,12 @@ BASEL_API const char *basel_version(void);
 BASEL_API const char *basel_blas(void);
 /* Free memory the library handed out (strings from basel_fit_summary). */
 BASEL_API void basel_free(void *p);
+/* The one of names[0 .. n-1] a user most likely meant by word, for a "did
+ * you mean" hint: the nearest by edit distance (insertions, deletions,
+ * substitutions and swaps of neighbours; case ignored), if it is near
+ * enough to be a typo (1 edit for words of up to 4 characters, 2 up to 8,
+ * else 3), else NULL. Never word itself. */
+BASEL_API const char *basel_suggest(const char *word, const char *const *names, size_t n);
 
 /* ---------------------------------------------------------------- data */
 
@@ -215,6 +221,22 @@ BASEL_API int basel_method_groups_factors(const char *method, const char *basis)
 BASEL_API int basel_method_keeps_draws(const char *method);
 BASEL_API int basel_method_mean_interval(const char *method);
 BASEL_API int basel_method_has_family(const char *method, const char *family);
+/* Every capability of the engine table by name, for help texts and front
+ * ends: 1 when method can, 0 when it cannot, or for an unknown method or
+ * capability. The names: "checkpoint" (the checkpoint and restart
+ * options), "max-time" (a time budget), "draws" (basel_method_keeps_draws),
+ * "factors" (basel_method_groups_factors with the linear basis), "stats"
+ * (a fit from summary statistics, basel_fit_run_stats), "coefficients" (a
+ * coefficient table, basel_fit_write_coef_csv), "scale-free" (a column of
+ * extreme values rescaled, not refused, under --prior g, aic, bic or mdl),
+ * "mean-interval" (basel_method_mean_interval), and the families
+ * "binomial", "poisson", "multinomial" (basel_method_has_family). */
+BASEL_API int basel_method_can(const char *method, const char *capability);
+/* The methods that can do capability (basel_method_can), in the engine
+ * table's order, written into buf (len bytes, truncated to fit) as
+ * "a, b, c" (last NULL) or "a, b and c" (last "and", "or", ...): the one
+ * way a text names the methods able to do something. Returns buf. */
+BASEL_API const char *basel_method_list(char *buf, size_t len, const char *capability, const char *last);
 /* The predictors ("bma", "hpm", "map", ...: basel_fit_predict's model) of
  * method: the i-th (0 is the default), NULL past the end or for an unknown
  * method (static strings). */
@@ -228,7 +250,7 @@ BASEL_API const char *basel_options_label_column(const basel_options *o);
  * before it, 1 during the phases after it); returning non-zero cancels the fit
  * (BASEL_ECANCELLED), except BASEL_PROGRESS_STOP during the sampling: with a
  * method that can
- * checkpoint (bd, rj, ssvs, mixture, anneal, rbf) the chains then stop at
+ * checkpoint (basel_method_can(method, "checkpoint")) the chains then stop at
  * their next boundary. With the option "checkpoint" set, their state is
  * written there and the fit returns BASEL_INTERRUPTED (no fit; "restart"
  * continues the run). Without it, the fit is made of the iterations done
@@ -243,14 +265,14 @@ BASEL_API void basel_options_set_progress(basel_options *o, basel_progress_fn fn
 /* One progress report, in units of work of one phase of the fit, in order:
  *   "standardising"  the data's columns ("columns"),
  *   "columns"        the basis columns at the training rows ("columns"; the
- *                    subset methods enumerate, bd, rj, ssvs),
+ *                    subset methods: basel_method_can(method, "coefficients")),
  *   "gram"           their Gram matrix when it is kept in memory and large
  *                    ("entries" of its lower triangle),
  *   "sampling"       the method's run: "draws" (bd, burn-in included),
  *                    "iterations" (rj),
  *                    "sweeps" (ssvs, mixture), "subsets" (enumerate),
  *                    "moves" (rbf, anneal), "points" (smc),
- * and after it (bd, rj, ssvs, enumerate with Gaussian targets; each
+ * and after it (the subset methods with Gaussian targets; each
  * reported as it starts and as it ends):
  *   "diagnostics"    PIPs, top models, R-hat and effective sizes ("models":
  *                    the visited models kept),
@@ -301,7 +323,7 @@ BASEL_API void basel_options_set_progress_report(basel_options *o, basel_progres
  * the fit, byte-identical to the one-process fit with the same chains and
  * seed; the other ranks' basel_fit_run returns BASEL_ELSEWHERE (no fit).
  * The methods whose chains run on the chain driver and can save their state
- * (bd, rj, ssvs, mixture, anneal, rbf) are distributed; the others compute
+ * (basel_method_can(method, "checkpoint")) are distributed; the others compute
  * the whole fit in every process. "checkpoint", "restart" and "max-time"
  * are refused with size > 1 (BASEL_EINVAL). A size of 1, or ranks NULL:
  * one process, as without this call. Copies *ranks; user is borrowed. */
@@ -323,7 +345,7 @@ typedef struct basel_fit basel_fit;
  * small, ...), BASEL_ERANGE, BASEL_ENUMERIC, BASEL_ENOMEM, BASEL_ECANCELLED,
  * BASEL_EIO (a checkpoint that cannot be written or read), and the positive
  * BASEL_INTERRUPTED (no fit: see basel_progress_fn).
- * Checkpoints (the MCMC methods bd, rj, ssvs, mixture, anneal, rbf): the
+ * Checkpoints (the MCMC methods: basel_method_can(method, "checkpoint")): the
  * option "checkpoint" (a path) saves the chains' complete state there,
  * atomically, every "checkpoint-every" seconds (default 60; 0: only when
  * interrupted) and when interrupted; "restart" (a path) continues the run
@@ -334,8 +356,9 @@ BASEL_API int basel_fit_run(basel_fit **out, const basel_data *data, const basel
                             basel_error *err);
 /* The same fit from summary statistics instead of rows: path names a JSON
  * file of centred X'X, X'y, y'y and n, or of a correlation (LD) matrix,
- * z-scores and n (docs/SUMMARY_STATS.md). Methods enumerate, bd, rj and
- * ssvs with --basis linear; target and inputs must be unset or name the
+ * z-scores and n (docs/SUMMARY_STATS.md). The methods with
+ * basel_method_can(method, "stats"), with --basis linear; target and
+ * inputs must be unset or name the
  * file's columns exactly (the file names them), na unset or "error". The posterior equals the one from the rows
  * behind the statistics. Errors: as basel_fit_run, and BASEL_EIO /
  * BASEL_EPARSE for the file, BASEL_EINVAL naming a bad key. */
@@ -373,7 +396,8 @@ BASEL_API int basel_fit_read_json(basel_fit **out, const char *path, basel_error
  * column per atom, then any sampled hyperparameters; '#' comment lines carry
  * the settings), atomically. Needs the option keep-draws=1 at fit time;
  * BASEL_EINVAL otherwise (and for fits read back from FIT.json). The draws
- * of bd, rj and ssvs are not held in memory: they were written during the
+ * of the subset samplers (basel_method_can(method, "coefficients") and
+ * basel_method_keeps_draws) are not held in memory: they were written during the
  * run to temporary files (tmpfile(3), in TMPDIR, removed with the fit),
  * which this copies; so it may be called more than once. */
 BASEL_API int basel_fit_write_draws(const basel_fit *f, const char *path, basel_error *err);
@@ -435,8 +459,8 @@ BASEL_API int basel_fit_from_json(basel_fit **out, const char *name, const char 
  * and the 95% equal-tailed interval, on the inputs' original scale) as CSV
  * with the header term,target,pip,mean,sd,cond_mean,cond_sd,lower,upper
  * (an empty cell where a term was never in a visited model), atomically
- * ("-" for stdout). BASEL_EINVAL for a fit without the table (methods other
- * than enumerate, bd, rj, ssvs), BASEL_EIO. */
+ * ("-" for stdout). BASEL_EINVAL for a fit without the table (a method
+ * without basel_method_can(method, "coefficients")), BASEL_EIO. */
 BASEL_API int basel_fit_write_coef_csv(const basel_fit *f, const char *path, basel_error *err);
 /* The same with digits significant digits (1..17), or 0 (what
  * basel_fit_write_coef_csv uses) for the shortest text that reads back as
@@ -517,10 +541,11 @@ typedef enum basel_interval_kind {
     BASEL_INTERVAL_NONE = 2
 } basel_interval_kind;
 /* basel_fit_predict with the interval's kind. Intervals are equal-tailed:
- * for the subset methods (enumerate, bd, rj, ssvs) the quantiles of the
- * mixture over the visited models of each model's Student-t predictive
- * (docs/FIT.md, "Predictions"). BASEL_INTERVAL_MEAN is BASEL_EINVAL for the
- * methods that only predict new observations (smc, rbf, anneal, mixture). */
+ * for the subset methods (basel_method_can(method, "coefficients")) the
+ * quantiles of the mixture over the visited models of each model's
+ * Student-t predictive (docs/FIT.md, "Predictions"). BASEL_INTERVAL_MEAN is
+ * BASEL_EINVAL for the methods that only predict new observations (those
+ * without basel_method_mean_interval). */
 BASEL_API int basel_fit_predict_ex(const basel_fit *f, const basel_data *data, const char *model,
                                    double level, basel_interval_kind kind, basel_pred **out,
                                    basel_error *err);
@@ -569,7 +594,7 @@ BASEL_API const char *basel_pred_output_name(const basel_pred *p, size_t j);
  * models its intervals mix, sqrt(sum_r w_r (s_r^2 + (mu_r - m)^2)) with
  * m = sum_r w_r mu_r and s_r each model's scale (as BAS's se.bma.fit).
  * NaN for a row without a prediction. basel_pred_has_se is 1 when the
- * predictions have it (Gaussian fits of enumerate, bd, rj and ssvs:
+ * predictions have it (Gaussian fits of the methods with
  * basel_method_mean_interval); basel_pred_se is BASEL_EINVAL when they
  * do not, and for indices out of range. */
 BASEL_API int basel_pred_has_se(const basel_pred *p);

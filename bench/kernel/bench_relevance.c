@@ -17,7 +17,7 @@
  * then the one-off cost of --relevance ml's scales (bsl_ard_ml), which
  * replaces the moves by a fixed dictionary, so its chain is plain bd's.
  */
-#include "engine/subset.h"
+#include "engine/subset/subset.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

@@ -14,7 +14,7 @@
  * the process's maximum resident set (getrusage). --write-pips stores this
  * run's PIPs (the long reference run).
  */
-#include "engine/subset.h"
+#include "engine/subset/subset.h"
 #include "engine/ssvs/ssvs.h"
 
 #include <gsl/gsl_randist.h>

@@ -112,6 +112,9 @@ _PROTOTYPES = {
     "basel_fit_model_count": (_Z, [_P]),
     "basel_fit_model": (ctypes.c_int, [_P, _Z, ctypes.POINTER(_c_size_p), _c_size_p, _c_double_p, _c_double_p,
                                        _c_double_p]),
+    "basel_fit_credible_set_count": (_Z, [_P]),
+    "basel_fit_credible_set": (ctypes.c_int, [_P, _Z, ctypes.POINTER(_c_size_p), _c_size_p, _c_double_p,
+                                              _c_double_p]),
     "basel_method_keeps_draws": (ctypes.c_int, [_S]),
     "basel_method_mean_interval": (ctypes.c_int, [_S]),
     "basel_method_model": (_S, [_S, _Z]),
@@ -586,6 +589,20 @@ class Fit(_Handle):
             _check(lib.basel_fit_model(self.ptr, i, ctypes.byref(a), ctypes.byref(k), ctypes.byref(p),
                                        ctypes.byref(ml), ctypes.byref(bf)), _Error())
             out.append(([int(a[j]) for j in range(k.value)], p.value, ml.value, bf.value))
+        return out
+
+    def credible_sets(self):
+        """The credible sets (basel_fit_credible_set; docs/FIT.md
+        "credible_sets"), one per signal: a list of (atoms, coverage,
+        purity), atoms 0-based in the order added."""
+        lib = library()
+        out = []
+        a, k = _c_size_p(), ctypes.c_size_t()
+        cov, pur = ctypes.c_double(), ctypes.c_double()
+        for i in range(lib.basel_fit_credible_set_count(self.ptr)):
+            _check(lib.basel_fit_credible_set(self.ptr, i, ctypes.byref(a), ctypes.byref(k), ctypes.byref(cov),
+                                              ctypes.byref(pur)), _Error())
+            out.append(([int(a[j]) for j in range(k.value)], cov.value, pur.value))
         return out
 
     def predict(self, data, model=None, level=0.95, kind="new"):

@@ -155,8 +155,10 @@ class _BaselEstimator(BaseEstimator):
         if any(v is not None for v in sel.values()):
             self.selected_ = sel
         cs = fit.document.get("credible_sets")
-        if cs is not None:  # docs/FIT.md "credible_sets": lists of atom names with coverage and purity
-            self.credible_sets_ = [dict(s, names=[self.atom_names_[j] for j in s["atoms"]]) for s in cs["sets"]]
+        if cs is not None:  # docs/FIT.md "credible_sets": the library's sets (atoms, coverage, purity) with names,
+            # and the document's other keys of each (signal, signal_prob, lead, ...)
+            self.credible_sets_ = [dict(s, atoms=a, coverage=c, purity=p, names=[self.atom_names_[j] for j in a])
+                                   for s, (a, c, p) in zip(cs["sets"], fit.credible_sets())]
         if self.keep_draws:
             self.draws_ = fit.draws()
 

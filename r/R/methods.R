@@ -72,16 +72,19 @@ coef_table <- function(object) {
     tab
 }
 
-## The credible sets (docs/FIT.md "credible_sets"): per set its inputs,
-## coverage and purity; NULL when the fit has none.
+## The credible sets (docs/FIT.md "credible_sets"), one per signal: per
+## set its inputs (names joined by " + "), atoms (their 1-based indices, a
+## list column), size, coverage and purity; NULL when the fit has none.
 credible_sets <- function(object, ...) UseMethod("credible_sets")
 credible_sets.basel <- function(object, ...) {
     cs <- .Call(r_basel_credible_sets, fit_ptr(object))
     if (is.null(cs)) return(NULL)
     cs <- checked(cs)
     an <- atom_names(object)
-    data.frame(set = seq_along(cs$atoms), inputs = vapply(cs$atoms, function(a) paste(an[a + 1L], collapse = " + "), ""),
-               size = lengths(cs$atoms), coverage = cs$coverage, purity = cs$purity, stringsAsFactors = FALSE)
+    out <- data.frame(set = seq_along(cs$atoms), inputs = vapply(cs$atoms, function(a) paste(an[a + 1L], collapse = " + "), ""),
+                      size = lengths(cs$atoms), coverage = cs$coverage, purity = cs$purity, stringsAsFactors = FALSE)
+    out$atoms <- I(lapply(cs$atoms, function(a) as.integer(a) + 1L))
+    out[, c("set", "inputs", "atoms", "size", "coverage", "purity")]
 }
 
 coef.basel <- function(object, ...) {

@@ -20,6 +20,10 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* An unknown option arg ("--name", "--name=value" or "-x") of cmd: a usage
+ * error, with "did you mean" one of known (names without "--") when one is
+ * near (basel_suggest); returns 2. */
+int cli_unknown_option(const char *cmd, const char *arg, const char *const *known, size_t n);
 /* Progress of long work on stderr (cli_progress.c), phase by phase
  * (basel_progress: standardising, columns, gram, sampling, the phases after
  * it, then the command's own "writing"): on a terminal a bar with the
@@ -110,8 +114,13 @@ typedef struct cli_command {
     int (*run)(int argc, char **argv);
     void (*help)(FILE *fp);
     const char *summary;
+    /* a capability (basel_method_can) whose methods the summary names, in
+     * parentheses, from the engine table; NULL: none */
+    const char *methods;
 } cli_command;
 const cli_command *cli_commands(size_t *n);
+/* c's one-line summary with its methods (c->methods) into buf; returns buf. */
+const char *cli_command_summary(const cli_command *c, char *buf, size_t len);
 
 int cli_fit(int argc, char **argv);
 int cli_predict(int argc, char **argv);

@@ -5,6 +5,8 @@
 
 void cli_coef_help(FILE *fp)
 {
+    char have[256];
+    basel_method_list(have, sizeof have, "coefficients", "and");
     fprintf(fp,
             "usage: basel coef FIT.json [--digits N] [-o COEF.csv]\n"
             "\n"
@@ -15,13 +17,14 @@ void cli_coef_help(FILE *fp)
             "mean and sd its model-averaged posterior mean and sd (0 in the models without it);\n"
             "cond_mean and cond_sd the same given that it is in the model (empty when it never\n"
             "was); lower and upper the 95%% equal-tailed credible interval of the model-averaged\n"
-            "posterior. Coefficients are on the original scale of the inputs. Fits of enumerate,\n"
-            "bd, rj and ssvs have the table (docs/FIT.md, \"coefficients\"); with --family\n"
-            "binomial or poisson on the log-odds or log-rate scale, each model's posterior by\n"
-            "its Laplace approximation (docs/GLM.md, \"Coefficients\").\n"
+            "posterior. Coefficients are on the original scale of the inputs.\n"
+            "Fits of %s have the table (docs/FIT.md, \"coefficients\"); with\n"
+            "--family binomial or poisson on the log-odds or log-rate scale, each model's\n"
+            "posterior by its Laplace approximation (docs/GLM.md, \"Coefficients\").\n"
             "  --digits N   significant digits of the numbers, 1 to 17 [default: the shortest\n"
             "               text that reads back as the same double; see basel help predict]\n"
-            "  -o FILE      the CSV file ('-', the default: stdout)\n");
+            "  -o FILE      the CSV file ('-', the default: stdout)\n",
+            have);
 }
 
 int cli_coef(int argc, char **argv)
@@ -52,7 +55,7 @@ int cli_coef(int argc, char **argv)
             if (!v && cli_needs_value("coef", a, i + 1 < argc ? argv[i + 1] : NULL)) return 2;
             if (cli_digits("coef", v ? v : argv[++i], &digits)) return 2;
         } else {
-            return cli_usage("coef", "unknown option '%s'", a);
+            return cli_unknown_option("coef", a, (const char *const[]){"output", "digits", "help"}, 3);
         }
     }
     if (!file) return cli_usage("coef", "expected one FIT.json");

@@ -57,8 +57,9 @@ void cli_man(FILE *fp)
     size_t n;
     const cli_command *cmds = cli_commands(&n);
     fprintf(fp, ".SH COMMANDS\n");
+    char summary[512];
     for (size_t i = 0; i < n; i++) {
-        fprintf(fp, ".SS basel %s\n%s.\n", cmds[i].name, cmds[i].summary);
+        fprintf(fp, ".SS basel %s\n%s.\n", cmds[i].name, cli_command_summary(&cmds[i], summary, sizeof summary));
         char *text = capture(cmds[i].help, NULL);
         if (text) roff_block(fp, text);
         free(text);

@@ -96,10 +96,13 @@ void cli_fit_help(FILE *fp, const char *method)
             if (strcmp(name, "keep-draws")) option_help(fp, name, help, NULL);
         }
     }
+    char draws[256], stats[256];
+    basel_method_list(draws, sizeof draws, "draws", NULL);
+    basel_method_list(stats, sizeof stats, "stats", "or");
     fprintf(fp,
             "\nOutputs:\n"
             "  -o, --output     FIT.json to write (atomically: a temporary file, then rename)\n"
-            "  --draws          DRAWS.csv: every retained draw, one 0/1 column per atom (bd, rj, ssvs, mixture)\n"
+            "  --draws          DRAWS.csv: every retained draw, one 0/1 column per atom (%s)\n"
             "  --quiet          no seed note, no warnings and no progress on stderr\n"
             "Progress (stderr, for work past 2 s): on a terminal a bar with the phase (standardising,\n"
             "columns, gram, sampling, then diagnostics, posterior, projection, coefficients, credible\n"
@@ -121,7 +124,7 @@ void cli_fit_help(FILE *fp, const char *method)
             "  --stats          STATS.json: n, input names and either centred X'X, X'y, y'y (with the\n"
             "                   means, to predict) or a correlation (LD) matrix and z-scores, as susie_rss;\n"
             "                   the matrix may be the name of a .npy file (large p);\n"
-            "                   --method enumerate, bd, rj or ssvs with --basis linear; the posterior is the\n"
+            "                   --method %s with --basis linear; the posterior is the\n"
             "                   one from the rows behind the statistics\n"
             "  --row-blocks     compute those statistics (centred X'X, X'y, y'y, n of --target and\n"
             "                   --inputs) from TRAIN.csv and fit on them; under mpirun each process reads\n"
@@ -132,7 +135,8 @@ void cli_fit_help(FILE *fp, const char *method)
             "  basel fit data/linear/lin_p15_n200.csv --method enumerate --prior g:g=200 \\\n"
             "      --model-prior uniform -o fit.json\n"
             "  basel fit data/regression/sinc_vermaak_train.csv --target y --inputs x --basis gauss:r=1.6 \\\n"
-            "      --prior ridge -o fit.json\n");
+            "      --prior ridge -o fit.json\n",
+            draws, stats);
     basel_options_free(defaults);
 }
 
@@ -181,10 +185,21 @@ typedef struct fit_args {
     int row_blocks; /* --row-blocks: statistics summed over blocks of rows (cli_rows.c) */
 } fit_args;
 
+/* An unknown option of fit: a suggestion from the library's options and
+ * the command's own. */
+static int unknown_option(const char *arg)
+{
+    const char *names[160] = {"draws", "output", "stats", "target-file", "quiet", "row-blocks", "help"};
+    size_t n = 7;
+    for (size_t k = 0; k < basel_options_count() && n < sizeof names / sizeof *names; k++)
+        basel_options_describe(k, &names[n++], &(const char *){NULL});
+    return cli_unknown_option("fit", arg, names, n);
+}
+
 /* Split --name=value or take the next argument as the value; a next
  * argument that starts with "--" is an option, not a value. */
-static int take_value(int argc, char **argv, int *i, const char **name, const char **value,
-                      char *buf, size_t len)
+static int take_value(int argc, char **argv, int *i, const basel_options *o, const char **name,
+                      const char **value, char *buf, size_t len)
 {
     const char *arg = argv[*i] + 2;
     const char *eq = strchr(arg, '=');
@@ -195,6 +210,11 @@ static int take_value(int argc, char **argv, int *i, const char **name, const ch
         return 0;
     }
     *name = arg;
+    const char *const own[] = {"draws", "output", "stats", "target-file"};
+    int is_own = 0;
+    for (size_t k = 0; k < sizeof own / sizeof *own; k++) is_own |= !strcmp(arg, own[k]);
+    if (!is_own && !basel_options_get(o, arg)) /* unknown: say so (with a suggestion), not "needs a value" */
+        return unknown_option(argv[*i]);
     if (cli_needs_value("fit", argv[*i], *i + 1 < argc ? argv[*i + 1] : NULL)) return 2;
     *value = argv[++*i];
     return 0;
@@ -223,8 +243,8 @@ static int parse(int argc, char **argv, basel_options *o, fit_args *a)
             a->row_blocks = 1;
         } else if (!strncmp(arg, "--", 2)) {
             char buf[64];
-            const char *name, *value;
-            if (take_value(argc, argv, &i, &name, &value, buf, sizeof buf) || cli_once(&seen, "fit", name))
+            const char *name = NULL, *value = NULL;
+            if (take_value(argc, argv, &i, o, &name, &value, buf, sizeof buf) || cli_once(&seen, "fit", name))
                 return 2;
             if (!strcmp(name, "draws") || !strcmp(name, "output") || !strcmp(name, "stats") ||
                 !strcmp(name, "target-file")) {
@@ -235,9 +255,10 @@ static int parse(int argc, char **argv, basel_options *o, fit_args *a)
                 continue;
             }
             basel_error err;
+            if (!basel_options_get(o, name)) return unknown_option(arg);
             if (basel_options_set(o, name, value, &err)) return cli_usage("fit", "%s", err.message);
         } else {
-            return cli_usage("fit", "unknown option '%s'", arg);
+            return unknown_option(arg);
         }
     }
     if (a->train && a->stats) return cli_usage("fit", "give a training file or --stats FILE, not both");
@@ -331,6 +352,10 @@ int cli_fit(int argc, char **argv)
         goto done;
     }
     if (!a.quiet) cli_progress_end(&prog.bar);
+    const char *target = basel_options_get(o, "target");
+    if (!a.quiet && data && !a.target_file && (!target || !*target)) /* the default is a guess: say it */
+        fprintf(stderr, "basel: the target is the last column, '%s' (--target NAME chooses another)\n",
+                basel_data_name(data, basel_data_cols(data) - 1));
     if (!a.quiet) fprintf(stderr, "basel: fitted in %.2f s\n", now() - t0);
     /* the fit's warnings (FIT.json diagnostics.warnings), one line each */
     for (size_t i = 0; !a.quiet && i < basel_fit_warning_count(fit); i++)

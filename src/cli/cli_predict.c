@@ -9,6 +9,8 @@
 
 void cli_predict_help(FILE *fp)
 {
+    char mean_interval[256];
+    basel_method_list(mean_interval, sizeof mean_interval, "mean-interval", NULL);
     fprintf(fp,
             "usage: basel predict FIT.json TEST.csv [--model bma] [--interval 0.95|none]\n"
             "                     [--interval-kind new|mean] [--id COLUMN] [--digits N] [-o PRED.csv]\n"
@@ -25,7 +27,7 @@ void cli_predict_help(FILE *fp)
             "               methods this skips the mixture quantiles, most of the cost)\n"
             "  --interval-kind new | mean: an interval for a new observation y at x [default],\n"
             "               or for the regression function f(x) = E[y | x] (BAS's se.fit; the\n"
-            "               subset methods enumerate, bd, rj, ssvs)\n"
+            "               methods %s)\n"
             "  --id COLUMN  copy this column of TEST.csv (any text) into the predictions as\n"
             "               their first column, to match rows by key rather than by order\n"
             "  --digits N   significant digits of the numbers written, 1 to 17 [default: the\n"
@@ -41,7 +43,8 @@ void cli_predict_help(FILE *fp)
             "visited models of each model's Student-t predictive (docs/FIT.md).\n"
             "\n"
             "Example:\n"
-            "  basel predict fit.json data/linear/lin_p15_n200.csv --id x1 --digits 6 -o -\n");
+            "  basel predict fit.json data/linear/lin_p15_n200.csv --id x1 --digits 6 -o -\n",
+            mean_interval);
 }
 
 int cli_digits(const char *cmd, const char *value, int *digits)
@@ -78,6 +81,9 @@ typedef struct predict_args {
 } predict_args;
 
 /* Set the option name (without dashes) to value; 2 after a usage error. */
+static const char *const PREDICT_OPTIONS[] = {"output", "model", "interval", "interval-kind", "id", "digits", "help"};
+#define N_PREDICT_OPTIONS (sizeof PREDICT_OPTIONS / sizeof *PREDICT_OPTIONS)
+
 static int set_option(const char *name, const char *value, predict_args *p)
 {
     const char **out = &p->out, **model = &p->model;
@@ -167,7 +173,7 @@ int cli_predict(int argc, char **argv)
             }
             if (strcmp(name, "output") && strcmp(name, "model") && strcmp(name, "interval") &&
                 strcmp(name, "interval-kind") && strcmp(name, "id") && strcmp(name, "digits"))
-                return cli_usage("predict", "unknown option '%s'", a);
+                return cli_unknown_option("predict", a, PREDICT_OPTIONS, N_PREDICT_OPTIONS);
             if (eq) {
                 value = eq + 1;
             } else {
@@ -176,7 +182,7 @@ int cli_predict(int argc, char **argv)
             }
             if (cli_once(&seen, "predict", name) || set_option(name, value, &p)) return 2;
         } else {
-            return cli_usage("predict", "unknown option '%s'", a);
+            return cli_unknown_option("predict", a, PREDICT_OPTIONS, N_PREDICT_OPTIONS);
         }
     }
     if (nf < 2) return cli_usage("predict", "expected FIT.json and TEST.csv");

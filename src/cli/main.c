@@ -76,18 +76,26 @@ static int blas_buffer_under_limit(void)
 /* The subcommands: the dispatch, `basel help CMD`, the man page and the
  * completion script all read this table. */
 static const cli_command commands[] = {
-    {"fit", cli_fit, fit_help, "fit a method to TRAIN.csv and write FIT.json (or print its summary)"},
-    {"predict", cli_predict, cli_predict_help, "predict the rows of TEST.csv from FIT.json"},
-    {"summary", cli_summary, cli_summary_help, "print FIT.json as a human-readable report"},
-    {"coef", cli_coef, cli_coef_help, "the coefficient table as CSV (enumerate, bd, rj, ssvs)"},
-    {"demo", cli_demo, cli_demo_help, "run the main job on the embedded data (sinc and Boston kernels)"},
-    {"plot", cli_plot, cli_plot_help, "draw FIT.json's figures (runs the Python package's basel.plot)"},
+    {"fit", cli_fit, fit_help, "fit a method to TRAIN.csv and write FIT.json (or print its summary)", NULL},
+    {"predict", cli_predict, cli_predict_help, "predict the rows of TEST.csv from FIT.json", NULL},
+    {"summary", cli_summary, cli_summary_help, "print FIT.json as a human-readable report", NULL},
+    {"coef", cli_coef, cli_coef_help, "the coefficient table as CSV", "coefficients"},
+    {"demo", cli_demo, cli_demo_help, "run the main job on the embedded data (sinc and Boston kernels)", NULL},
+    {"plot", cli_plot, cli_plot_help, "draw FIT.json's figures (runs the Python package's basel.plot)", NULL},
 };
 
 const cli_command *cli_commands(size_t *n)
 {
     *n = sizeof commands / sizeof *commands;
     return commands;
+}
+
+const char *cli_command_summary(const cli_command *c, char *buf, size_t len)
+{
+    char list[256];
+    if (c->methods) snprintf(buf, len, "%s (%s)", c->summary, basel_method_list(list, sizeof list, c->methods, NULL));
+    else snprintf(buf, len, "%s", c->summary);
+    return buf;
 }
 
 static void help(FILE *fp)
@@ -97,8 +105,9 @@ static void help(FILE *fp)
             "\n"
             "usage: basel COMMAND [options] [files]\n\n",
             basel_version());
+    char summary[512];
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        fprintf(fp, "  basel %-9s %s\n", commands[i].name, commands[i].summary);
+        fprintf(fp, "  basel %-9s %s\n", commands[i].name, cli_command_summary(&commands[i], summary, sizeof summary));
     fprintf(fp,
             "  basel help COMMAND  the options of a command ('basel help fit --method M': one method's)\n"
             "  basel --version     the library and FIT.json format versions\n"
@@ -149,6 +158,16 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\n(try 'basel %s --help')\n", cmd);
     return 2;
+}
+
+int cli_unknown_option(const char *cmd, const char *arg, const char *const *known, size_t n)
+{
+    char name[64];
+    const char *bare = arg + strspn(arg, "-");
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(bare, "="), bare);
+    const char *near = basel_suggest(name, known, n);
+    if (near) return cli_usage(cmd, "unknown option '%s' (did you mean '--%s'?)", arg, near);
+    return cli_usage(cmd, "unknown option '%s'", arg);
 }
 
 /* A summary or predictions that could not be written (a full disk, a
@@ -207,7 +226,12 @@ static int run(int argc, char **argv)
     if (cli_par_rank() > 0 && strcmp(cmd, "fit")) return 0; /* under mpirun only fit spreads; rank 0 does the rest */
     for (size_t i = 0; i < ncmd; i++)
         if (!strcmp(cmd, commands[i].name)) return finish_stdout(commands[i].run(argc - 1, argv + 1));
-    fprintf(stderr, "basel: unknown command '%s' (commands: fit, predict, summary, coef, demo, plot, help)\n", cmd);
+    const char *names[sizeof commands / sizeof *commands + 1];
+    for (size_t i = 0; i < ncmd; i++) names[i] = commands[i].name;
+    names[ncmd] = "help";
+    const char *near = basel_suggest(cmd, names, ncmd + 1);
+    if (near) fprintf(stderr, "basel: unknown command '%s' (did you mean '%s'?)\n", cmd, near);
+    else fprintf(stderr, "basel: unknown command '%s' (commands: fit, predict, summary, coef, demo, plot, help)\n", cmd);
     return 2;
 }
 

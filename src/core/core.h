@@ -63,6 +63,11 @@ int bsl_progress_report(const bsl_progress *pr, const char *phase, const char *u
 int bsl_progress_report_later(const bsl_progress *pr, const char *phase, const char *unit, double done,
                               double total, double later);
 
+/* A temporary file opened "w+" in $TMPDIR (else /tmp), already unlinked so
+ * that it goes when closed or when the process dies; NULL with errno set on
+ * failure. */
+FILE *bsl_tmpfile(void);
+
 /* log(exp(a) + exp(b)) without overflow; -inf is the identity. */
 double bsl_logaddexp(double a, double b);
 /* log of the sum of exp(x[i]) for i < n. */

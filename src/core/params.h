@@ -1,6 +1,6 @@
 /*
  * params.h: engine-specific settings as name=value text, read with typed,
- * range-checked getters. The option table (options.c) decides which names
+ * range-checked getters. The option catalogue (engine/catalogue.c) decides which names
  * exist, so an engine only sees names that were accepted.
  */
 #ifndef BSL_PARAMS_H

@@ -1,11 +1,14 @@
 /* util.c: checked allocation and small numeric helpers (core.h). */
 #include "core.h"
 
+#include <ctype.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void *bsl_malloc(size_t n, size_t sz)
 {
@@ -87,6 +90,73 @@ char *bsl_strdup(const char *s)
 }
 
 void basel_free(void *p) { free(p); }
+
+FILE *bsl_tmpfile(void)
+{
+    /* glibc's tmpfile(3) always uses P_tmpdir (/tmp), whatever TMPDIR says;
+     * batch systems point TMPDIR at the job's scratch space */
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !*dir) dir = "/tmp";
+    const size_t len = strlen(dir) + sizeof "/basel-draws.XXXXXX";
+    char *path = malloc(len);
+    if (!path) return NULL;
+    snprintf(path, len, "%s/basel-draws.XXXXXX", dir);
+    const int fd = mkstemp(path);
+    FILE *fp = NULL;
+    if (fd >= 0) {
+        unlink(path); /* nameless from now on: nothing is left behind, even by kill -9 */
+        if (!(fp = fdopen(fd, "w+"))) close(fd);
+    }
+    free(path);
+    return fp;
+}
+
+/* Optimal string alignment distance (Damerau-Levenshtein without repeated
+ * edits of one substring), case-insensitive, stopping at cap + 1: three
+ * rows of the dynamic programme, words beyond 63 bytes are never near. */
+static size_t edit_distance(const char *a, const char *b, size_t cap)
+{
+    enum { MAX = 64 };
+    const size_t la = strlen(a), lb = strlen(b);
+    if (la >= MAX || lb >= MAX) return cap + 1;
+    if ((la > lb ? la - lb : lb - la) > cap) return cap + 1;
+    size_t r0[MAX], r1[MAX], r2[MAX], *prev2 = r0, *prev = r1, *cur = r2;
+    for (size_t j = 0; j <= lb; j++) prev[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            const int same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
+            size_t d = BSL_MIN(prev[j] + 1, cur[j - 1] + 1);
+            d = BSL_MIN(d, prev[j - 1] + !same);
+            if (i > 1 && j > 1 && tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 2]) &&
+                tolower((unsigned char)a[i - 2]) == tolower((unsigned char)b[j - 1]))
+                d = BSL_MIN(d, prev2[j - 2] + 1);
+            cur[j] = d;
+        }
+        size_t *t = prev2;
+        prev2 = prev;
+        prev = cur;
+        cur = t;
+    }
+    return prev[lb];
+}
+
+const char *basel_suggest(const char *word, const char *const *names, size_t n)
+{
+    if (!word || !names) return NULL;
+    const size_t len = strlen(word), cap = len <= 4 ? 1 : len <= 8 ? 2 : 3;
+    const char *best = NULL;
+    size_t best_d = cap + 1;
+    for (size_t i = 0; i < n; i++) {
+        if (!names[i] || !strcmp(names[i], word)) continue;
+        const size_t d = edit_distance(word, names[i], cap);
+        if (d < best_d) {
+            best_d = d;
+            best = names[i];
+        }
+    }
+    return best;
+}
 
 double bsl_logaddexp(double a, double b)
 {

@@ -33,7 +33,7 @@ typedef enum bsl_opt_kind {
     BSL_OPT_CHOICE    /* one of the '|'-separated words in choices */
 } bsl_opt_kind;
 
-/* One row of the option catalogue (options.c): what an option means, once,
+/* One row of the option catalogue (catalogue.c): what an option means, once,
  * whatever the engine that reads it. */
 typedef struct bsl_option_def {
     const char *name;
@@ -59,9 +59,22 @@ typedef struct bsl_engine_option {
 int bsl_option_is_global(const char *name);
 int bsl_option_is_recorded(const char *name);
 
+/* What the settings' --family asks for (catalogue.c: the option's reader,
+ * for the engines that pick a model table and for the problem's targets).
+ * Whether the settings ask for logistic regression (--family binomial). */
+int bsl_family_binomial(const bsl_params *settings);
+/* Whether they ask for multinomial logistic regression (--family multinomial). */
+int bsl_family_multinomial(const bsl_params *settings);
+/* Whether they ask for Poisson regression (--family poisson). */
+int bsl_family_poisson(const bsl_params *settings);
+
 const bsl_option_def *bsl_option_find(const char *name);
 size_t bsl_option_count(void);
 const bsl_option_def *bsl_option_at(size_t i);
+/* Option i's help text with its method lists filled in from the engine
+ * table (catalogue.c: a text's @what@ placeholder), a constant string;
+ * NULL when i is out of range. */
+const char *bsl_option_help(size_t i);
 
 /* ------------------------------------------------------------ results */
 
@@ -168,6 +181,9 @@ typedef struct bsl_engine_def {
      * alone (subset.c), so also from summary statistics (--stats,
      * fit/stats.c) instead of rows */
     int design_only;
+    /* its fit writes FIT.json's coefficient table ("coefficients":
+     * coef_table.c), which basel_fit_write_coef_csv reads */
+    int coefficients;
     /* Run on ctx and fill res. BASEL_ECANCELLED when progress asked to stop. */
     int (*fit)(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err);
     /* Predict n rows of X (n x d column-major, standardised as at fit time)
@@ -213,6 +229,17 @@ size_t bsl_engine_count(void);
 const bsl_engine_def *bsl_engine_at(size_t i);
 /* "enumerate, bd, ..." into buf, for messages. */
 void bsl_engine_names(char *buf, size_t len);
+/* Whether e can do what, one of the table's capabilities by name:
+ * "checkpoint", "max-time", "draws", "factors" (groups_factors),
+ * "stats" (design_only), "coefficients", "scale-free", "mean-interval",
+ * "binomial", "poisson", "multinomial". 0 for an unknown name. */
+int bsl_engine_can(const bsl_engine_def *e, const char *what);
+/* The engines that can do what (bsl_engine_can), in table order, into buf
+ * as "a, b, c" (last NULL) or "a, b and c" (last "and", "or"): every help
+ * text and message that names the methods able to do something is made
+ * from the table's flags here, so an engine added to the table is named
+ * everywhere, and none is named by hand. Returns buf. */
+const char *bsl_engine_list(char *buf, size_t len, const char *what, const char *last);
 /* Find the engine called name, or fail naming the accepted ones. */
 int bsl_engine_lookup(const bsl_engine_def **out, const char *name, basel_error *err);
 /* The method of a fit that names none, before the data are known. */

@@ -50,13 +50,54 @@ void bsl_engine_names(char *buf, size_t len)
     }
 }
 
+int bsl_engine_can(const bsl_engine_def *e, const char *what)
+{
+    if (!e || !what) return 0;
+    if (!strcmp(what, "checkpoint")) return e->checkpoints;
+    if (!strcmp(what, "max-time")) return e->max_time;
+    if (!strcmp(what, "draws")) return e->keeps_draws;
+    if (!strcmp(what, "factors")) return e->groups_factors;
+    if (!strcmp(what, "stats")) return e->design_only;
+    if (!strcmp(what, "coefficients")) return e->coefficients;
+    if (!strcmp(what, "scale-free")) return e->scale_free;
+    if (!strcmp(what, "mean-interval")) return e->mean_interval;
+    return bsl_engine_family_model(e, what) != NULL; /* binomial, poisson, multinomial */
+}
+
+static void append(char *buf, size_t len, const char *text) { strncat(buf, text, len - strlen(buf) - 1); }
+
+const char *bsl_engine_list(char *buf, size_t len, const char *what, const char *last)
+{
+    if (!len) return buf;
+    buf[0] = 0;
+    size_t count = 0, k = 0;
+    for (size_t i = 0; i < NENGINES; i++) count += bsl_engine_can(engines[i], what) != 0;
+    for (size_t i = 0; i < NENGINES; i++) {
+        if (!bsl_engine_can(engines[i], what)) continue;
+        const int final = last && k > 0 && k + 1 == count; /* "a, b and c" */
+        if (k) append(buf, len, final ? " " : ", ");
+        if (final) {
+            append(buf, len, last);
+            append(buf, len, " ");
+        }
+        append(buf, len, engines[i]->name);
+        k++;
+    }
+    return buf;
+}
+
 int bsl_engine_lookup(const bsl_engine_def **out, const char *name, basel_error *err)
 {
     *out = bsl_engine_find(name);
     if (*out) return BASEL_OK;
     char names[256];
     bsl_engine_names(names, sizeof names);
-    return bsl_fail(err, BASEL_EINVAL, "--method '%s' is not known (accepted: %s)", name ? name : "", names);
+    const char *each[NENGINES];
+    for (size_t i = 0; i < NENGINES; i++) each[i] = engines[i]->name;
+    const char *near = basel_suggest(name, each, NENGINES);
+    char hint[64] = "";
+    if (near) snprintf(hint, sizeof hint, "did you mean '%s'? ", near);
+    return bsl_fail(err, BASEL_EINVAL, "--method '%s' is not known (%saccepted: %s)", name ? name : "", hint, names);
 }
 
 const char *bsl_engine_default(const bsl_engine_def *e, const char *name)
@@ -124,12 +165,8 @@ int bsl_engine_resolve(const bsl_engine_def *e, const bsl_params *user, bsl_para
         basel_error scratch;
         const int known_family = strcmp(name, "family") == 0 && check_value(d, user->value[i], &scratch) == BASEL_OK;
         if (known_family && strcmp(user->value[i], "gaussian") != 0 && !bsl_engine_family_model(e, user->value[i])) {
-            char with[128] = "";
-            for (size_t k = 0; k < NENGINES; k++)
-                if (bsl_engine_family_model(engines[k], user->value[i])) {
-                    strncat(with, *with ? ", " : "", sizeof with - strlen(with) - 1);
-                    strncat(with, engines[k]->name, sizeof with - strlen(with) - 1);
-                }
+            char with[128];
+            bsl_engine_list(with, sizeof with, user->value[i], NULL);
             return bsl_fail(err, BASEL_EINVAL, "--family %s: --method %s has no %s model (it runs with --method %s)",
                             user->value[i], e->name, user->value[i], *with ? with : "none");
         }

@@ -49,10 +49,12 @@ int basel_fit_write_coef_csv_ex(const basel_fit *f, const char *path, int digits
                         "this --family %s fit has no coefficient table: it was written before basel made one "
                         "(fit again; docs/GLM.md)",
                         family);
-    if (!terms)
-        return bsl_fail(err, BASEL_EINVAL,
-                        "a fit of --method %s has no coefficient table (enumerate, bd, rj and ssvs fits have one)",
-                        json_string_value(json_object_get(f->doc, "method")) ? json_string_value(json_object_get(f->doc, "method")) : "?");
+    if (!terms) {
+        char have[256];
+        return bsl_fail(err, BASEL_EINVAL, "a fit of --method %s has no coefficient table (%s fits have one)",
+                        json_string_value(json_object_get(f->doc, "method")) ? json_string_value(json_object_get(f->doc, "method")) : "?",
+                        bsl_engine_list(have, sizeof have, "coefficients", "and"));
+    }
     bsl_outfile out;
     int rc = bsl_out_open(&out, path, err);
     if (rc) return rc;

@@ -3,9 +3,9 @@
  * FIT.json file, and the basel_fit accessors.
  */
 #include "fit.h"
-#include "problem.h"
+#include "../problem/problem.h"
 #include "../engine/engine.h"
-#include "../engine/chains.h"
+#include "../run/chains.h"
 
 #include <errno.h>
 #include <gsl/gsl_rng.h>
@@ -204,10 +204,12 @@ static int checkpoint_options(bsl_engine_ctx *ctx, const bsl_params *user, basel
     ctx->restart = rs && *rs ? rs : NULL;
     ctx->checkpoint_every = 60;
     if (!ctx->checkpoint && !ctx->restart && !every) return BASEL_OK;
-    if (!ctx->def->checkpoints)
-        return bsl_fail(err, BASEL_EINVAL, "--%s: --method %s cannot checkpoint (the MCMC methods bd, rj, ssvs, mixture, anneal and rbf can)",
+    if (!ctx->def->checkpoints) {
+        char can[256];
+        return bsl_fail(err, BASEL_EINVAL, "--%s: --method %s cannot checkpoint (the MCMC methods %s can)",
                         ctx->checkpoint ? "checkpoint" : ctx->restart ? "restart" : "checkpoint-every",
-                        ctx->def->name);
+                        ctx->def->name, bsl_engine_list(can, sizeof can, "checkpoint", "and"));
+    }
     if (every) ctx->checkpoint_every = strtod(every, NULL); /* checked against the catalogue */
     return BASEL_OK;
 }
@@ -219,9 +221,11 @@ static int max_time_option(bsl_engine_ctx *ctx, const bsl_params *user, basel_er
     const char *mt = bsl_params_get(user, "max-time");
     ctx->max_time = 0;
     if (!mt || !*mt) return BASEL_OK;
-    if (!ctx->def->max_time)
-        return bsl_fail(err, BASEL_EINVAL, "--max-time: --method %s cannot stop on a time budget (bd, rj and ssvs can)",
-                        ctx->def->name);
+    if (!ctx->def->max_time) {
+        char can[256];
+        return bsl_fail(err, BASEL_EINVAL, "--max-time: --method %s cannot stop on a time budget (%s can)",
+                        ctx->def->name, bsl_engine_list(can, sizeof can, "max-time", "and"));
+    }
     ctx->max_time = strtod(mt, NULL); /* checked against the catalogue */
     return BASEL_OK;
 }

@@ -13,7 +13,9 @@
 
 #include "../core/jsonutil.h"
 #include "../core/params.h"
+#include "../engine/engine.h"
 #include "../io/io.h"
+#include "../problem/problem.h"
 #include "../summary/summary.h"
 
 #include <jansson.h>
@@ -78,24 +80,6 @@ int bsl_fit_adopt(basel_fit **out, json_t *doc, const char *source, basel_error 
 int bsl_fit_read_buffer(basel_fit **out, const char *name, const char *text, size_t len,
                         basel_error *err);
 
-struct basel_pred {
-    size_t n, c, nclass;
-    char **names;      /* c target names, or nclass class names */
-    double *mean, *lower, *upper; /* n x c column-major (regression) */
-    double *se;        /* n x c: the sd of f(x) (basel_pred_se), when has_se */
-    int has_se;        /* set by an engine that fills se (the Gaussian subset fits) */
-    double *prob;      /* n x nclass row-major (classification) */
-    size_t *cls;       /* n predicted classes */
-    int interval_mean; /* intervals of the regression function f(x), not of a new y */
-    int no_interval;   /* means only (BASEL_INTERVAL_NONE): lower and upper are NaN,
-                          and an engine may skip computing them */
-    /* rows with a missing input (predict.c, missing_rows): NaN predictions,
-     * class SIZE_MAX, empty fields in the CSV */
-    unsigned char *missing;   /* n flags, or NULL when no row has one */
-    size_t nmissing, first_missing, first_missing_line;
-    char *first_missing_column;
-};
-
 /* The first value of p that is not finite: what it is ("mean", "lower
  * bound", "upper bound", "probability") with its row and column, or NULL. */
 const char *bsl_pred_nonfinite(const basel_pred *p, size_t *row, size_t *col);
@@ -108,5 +92,28 @@ int bsl_document_fill(json_t *doc, const struct bsl_result *res, basel_error *er
  * method, and the shapes, signs and ranges of every key a reader uses.
  * source names the document in messages. BASEL_EPARSE. */
 int bsl_document_check(const json_t *doc, const char *source, basel_error *err);
+
+/* ------------------------------------------------ the problem (problem.c) */
+
+/* Targets (numbers, or labels when e says so) and inputs chosen by the
+ * user's target and inputs options, standardised as settings say. */
+int bsl_problem_build(bsl_problem *pb, const basel_data *data, const bsl_engine_def *e,
+                      const bsl_params *user, const bsl_params *settings, basel_error *err);
+void bsl_problem_free(bsl_problem *pb);
+
+/* The engine the options choose, its effective settings, whether it keeps
+ * draws and the thread count: what every fit reads before its problem. */
+int bsl_fit_prepare(const basel_options *o, const bsl_engine_def **e, bsl_params *settings, int *keep_draws,
+                    size_t *threads, basel_error *err);
+/* The rest of a fit once its problem is built: seed, engine, document.
+ * Frees P in every case. */
+int bsl_fit_problem(basel_fit **out, const basel_options *o, bsl_params *settings, bsl_problem *P, int keep_draws,
+                    size_t threads, basel_error *err);
+/* FIT.json's summary_statistics key for a problem from a --stats file
+ * (stats.c; NULL when out of memory). */
+json_t *bsl_stats_json(const bsl_problem *pb);
+
+/* Split a comma-separated list in place-free fashion: calls fn for each item. */
+int bsl_split_names(const char *list, int (*fn)(const char *name, void *user), void *user);
 
 #endif

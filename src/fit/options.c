@@ -1,12 +1,12 @@
 /*
  * options.c: the basel_options handle: options set by name, as text, and
- * checked against the option catalogue (engine/options.c). Which engine
+ * checked against the option catalogue (engine/catalogue.c). Which engine
  * reads which option, and its default, is the engine table's business
  * (engine.h); a fit checks that before it starts.
  */
 #include "fit.h"
 #include "../engine/engine.h"
-#include "problem.h"
+#include "../problem/problem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +22,11 @@ void basel_options_free(basel_options *o) { free(o); }
 int basel_options_set(basel_options *o, const char *name, const char *value, basel_error *err)
 {
     if (!bsl_option_find(name)) {
+        const char *names[128];
+        size_t k = 0;
+        for (; k < bsl_option_count() && k < sizeof names / sizeof *names; k++) names[k] = bsl_option_at(k)->name;
+        const char *near = basel_suggest(name, names, k);
+        if (near) return bsl_fail(err, BASEL_EINVAL, "unknown option '%s' (did you mean '%s'?)", name, near);
         char list[1024] = "";
         for (size_t i = 0; i < bsl_option_count(); i++) {
             strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
@@ -29,6 +34,11 @@ int basel_options_set(basel_options *o, const char *name, const char *value, bas
         }
         return bsl_fail(err, BASEL_EINVAL, "unknown option '%s' (accepted: %s)", name, list);
     }
+    if ((!strcmp(name, "target") || !strcmp(name, "inputs")) && value && !value[strspn(value, " \t")])
+        return bsl_fail(err, BASEL_EINVAL,
+                        "option '%s' is empty: name %s, or leave the option out to use %s", name,
+                        !strcmp(name, "target") ? "the target column" : "the input columns",
+                        !strcmp(name, "target") ? "the last column" : "every other column");
     if (bsl_params_set(&o->p, name, value) != 0)
         return bsl_fail(err, BASEL_EINVAL, "option '%s': value too long", name);
     return BASEL_OK;
@@ -86,24 +96,6 @@ void basel_options_set_progress_report(basel_options *o, basel_progress_report_f
     o->progress.report_user = user;
 }
 
-int bsl_family_binomial(const bsl_params *settings)
-{
-    const char *f = bsl_params_get(settings, "family");
-    return f && strcmp(f, "binomial") == 0;
-}
-
-int bsl_family_multinomial(const bsl_params *settings)
-{
-    const char *f = bsl_params_get(settings, "family");
-    return f && strcmp(f, "multinomial") == 0;
-}
-
-int bsl_family_poisson(const bsl_params *settings)
-{
-    const char *f = bsl_params_get(settings, "family");
-    return f && strcmp(f, "poisson") == 0;
-}
-
 void basel_options_set_ranks(basel_options *o, const basel_ranks *ranks)
 {
     if (ranks && ranks->size > 1) o->ranks = *ranks;
@@ -119,7 +111,7 @@ int basel_options_describe(size_t i, const char **name, const char **help)
     const bsl_option_def *d = bsl_option_at(i);
     if (!d) return BASEL_EINVAL;
     *name = d->name;
-    *help = d->help;
+    *help = bsl_option_help(i); /* its method lists from the engine table */
     return BASEL_OK;
 }
 
@@ -181,6 +173,16 @@ int basel_method_has_family(const char *method, const char *family)
      * classifier of labels (the mixture) fits none of the families */
     if (!family || strcmp(family, "gaussian") == 0) return e->target == BSL_TARGET_NUMERIC;
     return bsl_engine_family_model(e, family) != NULL;
+}
+
+int basel_method_can(const char *method, const char *capability)
+{
+    return bsl_engine_can(bsl_engine_find(method), capability);
+}
+
+const char *basel_method_list(char *buf, size_t len, const char *capability, const char *last)
+{
+    return bsl_engine_list(buf, len, capability, last);
 }
 
 const char *basel_method_model(const char *method, size_t i)

@@ -1,5 +1,5 @@
 /* problem.c: targets, inputs and standardisation from a table (problem.h). */
-#include "problem.h"
+#include "fit.h"
 #include "../basis/basis.h"
 #include "../prior/coef_prior.h"
 
@@ -76,6 +76,11 @@ static void header_hint(const basel_data *data, const char *name, char *hint, si
             snprintf(hint, size, " (did you mean '%s'? names are case-sensitive)", data->names[j]);
             return;
         }
+    const char *near = basel_suggest(name, (const char *const *)data->names, data->p);
+    if (near) {
+        snprintf(hint, size, " (did you mean '%s'?)", near);
+        return;
+    }
     enum { LIST_UP_TO = 12 };
     if (data->p > LIST_UP_TO) return;
     size_t used = (size_t)snprintf(hint, size, "; the columns are");
@@ -436,12 +441,14 @@ static int refuse_extreme(const bsl_problem *pb, const basel_data *data, const c
                           const bsl_params *settings, basel_error *err)
 {
     const char *prior = bsl_params_get(settings, "prior");
+    char free_of_units[256];
     return bsl_fail_at(err, BASEL_EINVAL, data->source, data->line_of_row[at], 0,
                        "%s column '%s': %g is beyond 1e77 in magnitude, too large for --method %s%s%s (its model "
-                       "is in the data's units): rescale the column, or use --method enumerate, bd or rj with "
+                       "is in the data's units): rescale the column, or use --method %s with "
                        "--prior g, aic, bic or mdl, which rescale it themselves",
                        what, data->names[col], bsl_data_col(data, (size_t)col)[at], pb->engine->name,
-                       prior ? " --prior " : "", prior ? prior : "");
+                       prior ? " --prior " : "", prior ? prior : "",
+                       bsl_engine_list(free_of_units, sizeof free_of_units, "scale-free", "or"));
 }
 
 /* Extreme but finite values (beyond 2^256 or, for a rescalable column, below
@@ -664,10 +671,12 @@ static int factor_allowed(const bsl_problem *pb, const basel_data *data, long co
 {
     const char *name = pb->engine->name, *basis = bsl_params_get(settings, "basis");
     if (basis && basel_method_groups_factors(name, basis)) return BASEL_OK;
+    char group[256];
     return bsl_fail_at(err, BASEL_EINVAL, data->source, data->bad[col].line, data->bad[col].column,
-                       "input column '%s' holds text ('%s'), a categorical input: only --method enumerate, bd or rj "
+                       "input column '%s' holds text ('%s'), a categorical input: only --method %s "
                        "with --basis linear select its levels as one group (this fit is --method %s%s%s)",
-                       data->names[col], data->bad[col].text, name, basis ? " --basis " : "", basis ? basis : "");
+                       data->names[col], data->bad[col].text, bsl_engine_list(group, sizeof group, "factors", "or"),
+                       name, basis ? " --basis " : "", basis ? basis : "");
 }
 
 /* The inputs' columns of X: a numeric input is one column, a factor one

@@ -35,6 +35,17 @@ static void add(strbuf *b, const char *fmt, ...)
     b->len += (size_t)need;
 }
 
+/* A share of a posterior as a percentage that never reads as a typo: "100%"
+ * only when it is 1, "> 99.99%" just below, else 4 significant digits. */
+static const char *percent(char *buf, size_t len, double share)
+{
+    if (!(share >= 0 && share <= 1)) snprintf(buf, len, "?");
+    else if (share == 1) snprintf(buf, len, "100%%");
+    else if (share > 0.9999) snprintf(buf, len, "> 99.99%%");
+    else snprintf(buf, len, "%.4g%%", 100 * share);
+    return buf;
+}
+
 static void bar(strbuf *b, double p, int width)
 {
     /* clamped: a malformed document's "probability" of 1e9 would otherwise
@@ -106,7 +117,7 @@ static void size_table(strbuf *b, const json_t *doc)
 {
     const json_t *ms = json_object_get(doc, "model_size");
     const json_t *ks = json_object_get(ms, "k"), *pr = json_object_get(ms, "prob");
-    add(b, "\nPosterior of the model size (k_opt = %lld)\n",
+    add(b, "\nPosterior of the model size (k_opt = %lld: the most probable size, the prevalence model's)\n",
         (long long)json_integer_value(json_object_get(doc, "k_opt")));
     for (size_t i = 0; i < json_array_size(pr); i++) {
         const double p = json_number_value(json_array_get(pr, i));
@@ -253,6 +264,13 @@ static void credible_sets(strbuf *b, const json_t *doc)
             json_number_value(json_object_get(s, "purity")), json_array_size(json_object_get(s, "atoms")),
             json_array_size(json_object_get(s, "atoms")) == 1 ? "" : "s");
         atom_list(b, doc, json_object_get(s, "atoms"), 12);
+        /* a second signal in one correlation cluster (docs/FIT.md): say
+         * which and why, since it sits beside a set of correlated inputs */
+        const json_int_t l = json_integer_value(json_object_get(s, "signal"));
+        if (l > 1)
+            add(b, " (signal %lld of the cluster of %s: P(model holds %lld or more of it) = %.3f)", (long long)l,
+                atom_name(doc, (size_t)json_integer_value(json_object_get(s, "lead"))), (long long)l,
+                json_number_value(json_object_get(s, "signal_prob")));
         add(b, "\n");
     }
 }
@@ -273,8 +291,10 @@ static void coefficients(strbuf *b, const json_t *doc)
     const int laplace = within && strcmp(within, "laplace") == 0;
     const char *family = json_string_value(json_object_get(json_object_get(doc, "settings"), "family"));
     const char *link = !laplace ? "" : family && strcmp(family, "poisson") == 0 ? ", log-rate" : ", log-odds";
-    add(b, "\nCoefficients (original scale%s; model-averaged, %lld models holding %.6g of the posterior%s%s)\n", link,
-        (long long)json_integer_value(json_object_get(co, "models")), json_number_value(json_object_get(co, "covered")),
+    char share[32];
+    add(b, "\nCoefficients (original scale%s; model-averaged over %lld models holding %s of the posterior%s%s)\n",
+        link, (long long)json_integer_value(json_object_get(co, "models")),
+        percent(share, sizeof share, json_number_value(json_object_get(co, "covered"))),
         laplace ? ", each by its Laplace approximation" : within ? "; " : "", within && !laplace ? within : "");
     add(b, "  %-16s %6s %11s %11s %11s %11s  %s\n", "term", "PIP", "mean", "sd", "mean|in", "sd|in",
         "95% interval");
@@ -336,7 +356,11 @@ static void diagnostics(strbuf *b, const json_t *doc)
         add(b, "  WARNING: %s\n", json_string_value(json_array_get(warnings, i)) ? json_string_value(json_array_get(warnings, i)) : "?");
     const json_t *pm = json_object_get(dg, "predictive_mass");
     if (json_is_number(pm))
-        add(b, "  model-averaged intervals from models holding %.6g of the visited posterior\n", json_number_value(pm));
+    {
+        char share[32];
+        add(b, "  model-averaged intervals from models holding %s of the visited posterior\n",
+            percent(share, sizeof share, json_number_value(pm)));
+    }
     const char *note = json_string_value(json_object_get(dg, "note"));
     if (note && *note) add(b, "  %s\n", note);
 }

@@ -21,7 +21,7 @@
  * is the t statistic of a one-input regression with an intercept. The
  * units of x and y are then lost: such a fit cannot predict.
  */
-#include "problem.h"
+#include "fit.h"
 #include "fit.h"
 
 #include <math.h>

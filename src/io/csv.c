@@ -382,7 +382,10 @@ static int read_header(scanner *s, basel_data *d)
         size_t col = field_column(s, &f);
         if (f.len == 0) {
             rc = bsl_fail_at(s->err, BASEL_EPARSE, s->source, f.line, col,
-                             "empty column name (header field %zu)", d->p + 1);
+                             "empty column name (header field %zu)%s", d->p + 1,
+                             d->p == 0 ? "; a first column with no name is often row names, as R's write.csv "
+                                         "writes them: write with row.names = FALSE, or name the column"
+                                       : "");
             goto done;
         }
         void *names = d->names, *pos = np;

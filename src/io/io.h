@@ -117,6 +117,10 @@ typedef struct bsl_outfile {
     char *tmp;    /* the temporary file; NULL when written in place */
 } bsl_outfile;
 int bsl_out_open(bsl_outfile *o, const char *path, basel_error *err);
+/* Remove the temporaries that dead processes on this host left beside path
+ * (what bsl_out_open does first), for a file that a run may not open again
+ * before it ends: a checkpoint (chains.c). Best effort, silent. */
+void bsl_out_clean(const char *path);
 int bsl_out_commit(bsl_outfile *o, basel_error *err);
 void bsl_out_abort(bsl_outfile *o);
 

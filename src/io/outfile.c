@@ -132,6 +132,15 @@ static void clean_stale(const char *dir, const char *base)
     closedir(dp);
 }
 
+void bsl_out_clean(const char *path)
+{
+    if (!path || !*path || !strcmp(path, "-")) return;
+    char *dir = dir_part(path);
+    if (!dir) return;
+    clean_stale(dir, base_part(path));
+    free(dir);
+}
+
 /* ----------------------------------------------------------- targets */
 
 /* The descriptor named by /dev/stdout, /dev/stderr, /dev/fd/N or

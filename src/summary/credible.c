@@ -23,22 +23,8 @@ typedef struct work {
     size_t nheld;
     double *gain;                                           /* m */
     size_t *cluster;                                        /* m */
+    double *tail;                                           /* m + 2: P(K_c >= s), s = 0..m + 1 */
 } work;
-
-/* P(model holds at least one atom flagged in flag), over the stored models. */
-static double mass_of(const work *w, const unsigned char *flag)
-{
-    double s = 0;
-    for (size_t i = 0; i < w->ms->n; i++) {
-        const size_t *a = bsl_modelset_atoms(w->ms, i);
-        for (size_t t = 0; t < w->ms->items[i].k; t++)
-            if (flag[a[t]]) {
-                s += w->ms->items[i].weight;
-                break;
-            }
-    }
-    return s / w->total;
-}
 
 /* The cluster input whose addition covers the most uncovered weight. */
 static long best_gain(work *w, size_t nc)
@@ -71,11 +57,14 @@ static void cover(work *w, size_t j)
     }
 }
 
-/* Step 3 and 4 of credible.h for the cluster in w; 0 (no set) or 1 (cs filled), -1 ENOMEM. */
+/* Step 4 and 5 of credible.h: one set, grown from the inputs of the
+ * cluster in w (those still flagged in_cluster), into cs. Returns 1 when it
+ * is reported (coverage and purity reached), 0 when not (cs->atoms still
+ * holds its inputs: they leave the cluster all the same), -1 ENOMEM. */
 static int grow_set(work *w, size_t nc, bsl_abs_corr_fn corr, void *ctx, const bsl_cs_opts *o, bsl_cs *cs)
 {
     memset(w->covered, 0, w->ms->n + 1);
-    cs->atoms = bsl_malloc(nc, sizeof *cs->atoms);
+    cs->atoms = bsl_malloc(nc + 1, sizeof *cs->atoms);
     if (!cs->atoms) return -1;
     cs->k = 0;
     double cov = 0;
@@ -94,10 +83,32 @@ static int grow_set(work *w, size_t nc, bsl_abs_corr_fn corr, void *ctx, const b
     cs->purity = 1;
     for (size_t a = 0; a < cs->k; a++)
         for (size_t b = 0; b < a; b++) cs->purity = fmin(cs->purity, corr(ctx, cs->atoms[a], cs->atoms[b]));
-    if (cov >= o->coverage && cs->purity >= o->min_abs_corr) return 1;
-    free(cs->atoms);
-    cs->atoms = NULL;
-    return 0;
+    return cov >= o->coverage && cs->purity >= o->min_abs_corr;
+}
+
+/* Step 3 of credible.h: w->tail[s] = P(K_c >= s), K_c the number of the
+ * cluster's inputs the model holds, over the stored models; returns the
+ * number of sets to grow, the largest s with P(K_c >= s) >= coverage, and
+ * at least the number of the cluster's inputs whose PIP reaches coverage
+ * (each of them is a set by itself: P(model holds it) >= coverage). */
+static size_t signals(work *w, size_t nc, const bsl_cs_opts *o)
+{
+    memset(w->tail, 0, (nc + 2) * sizeof *w->tail);
+    for (size_t i = 0; i < w->ms->n; i++) {
+        const size_t *a = bsl_modelset_atoms(w->ms, i);
+        size_t k = 0;
+        for (size_t t = 0; t < w->ms->items[i].k; t++) k += w->in_cluster[a[t]];
+        /* summed model by model, in the models' order, so that P(K_c >= 1),
+         * the cluster's mass, is the sum it was before issue 30 to the bit */
+        for (size_t s = 1; s <= k; s++) w->tail[s] += w->ms->items[i].weight;
+    }
+    size_t n = 0, strong = 0;
+    for (size_t s = 1; s <= nc; s++) {
+        w->tail[s] /= w->total;
+        if (w->tail[s] >= o->coverage) n = s;
+    }
+    for (size_t c = 0; c < nc; c++) strong += w->pip[w->cluster[c]] >= o->coverage;
+    return n > strong ? n : strong;
 }
 
 /* The unassigned input of largest PIP (ties: smaller index), or -1 below the floor. */
@@ -133,9 +144,19 @@ static int find_held(work *w)
     return BASEL_OK;
 }
 
+static int push(bsl_cs_list *out, bsl_cs *cs)
+{
+    bsl_cs *grown = realloc(out->sets, (out->n + 1) * sizeof *grown);
+    if (!grown) return BASEL_ENOMEM;
+    out->sets = grown;
+    out->sets[out->n++] = *cs;
+    return BASEL_OK;
+}
+
 static int run(work *w, bsl_abs_corr_fn corr, void *ctx, const bsl_cs_opts *o, bsl_cs_list *out)
 {
-    for (size_t round = 0; round < o->max_sets; round++) {
+    int rc = BASEL_OK;
+    for (size_t round = 0; round < o->max_sets && !rc; round++) {
         const long lead = next_lead(w, o->pip_floor);
         if (lead < 0) break;
         size_t nc = 0;
@@ -146,23 +167,27 @@ static int run(work *w, bsl_abs_corr_fn corr, void *ctx, const bsl_cs_opts *o, b
                 w->cluster[nc++] = j;
             }
         }
-        const double mass = mass_of(w, w->in_cluster);
-        bsl_cs cs = {0};
-        int got = mass >= o->coverage ? grow_set(w, nc, corr, ctx, o, &cs) : 0;
-        for (size_t c = 0; c < nc; c++) w->in_cluster[w->cluster[c]] = 0;
-        if (got < 0) return BASEL_ENOMEM;
-        if (!got) continue;
-        cs.lead = (size_t)lead;
-        cs.mass = mass;
-        bsl_cs *grown = realloc(out->sets, (out->n + 1) * sizeof *grown);
-        if (!grown) {
-            free(cs.atoms);
-            return BASEL_ENOMEM;
+        const size_t nsig = signals(w, nc, o);
+        for (size_t l = 1; l <= nsig && !rc; l++) {
+            bsl_cs cs = {.lead = (size_t)lead, .mass = w->tail[1], .signal = l, .signal_prob = w->tail[l]};
+            const int got = grow_set(w, nc, corr, ctx, o, &cs);
+            if (got < 0) {
+                rc = BASEL_ENOMEM;
+                break;
+            }
+            if (cs.k == 0) { /* no input of the cluster left */
+                free(cs.atoms);
+                break;
+            }
+            /* the set's inputs are this signal's: the next set of the
+             * cluster is grown from the others (sets are disjoint) */
+            for (size_t t = 0; t < cs.k; t++) w->in_cluster[cs.atoms[t]] = 0;
+            if (got) rc = push(out, &cs);
+            if (!got || rc) free(cs.atoms);
         }
-        out->sets = grown;
-        out->sets[out->n++] = cs;
+        for (size_t c = 0; c < nc; c++) w->in_cluster[w->cluster[c]] = 0;
     }
-    return BASEL_OK;
+    return rc;
 }
 
 int bsl_credible_sets(const double *pip, size_t m, const bsl_modelset *models, bsl_abs_corr_fn corr, void *ctx,
@@ -177,7 +202,8 @@ int bsl_credible_sets(const double *pip, size_t m, const bsl_modelset *models, b
     w.gain = bsl_malloc(m + 1, sizeof *w.gain);
     w.cluster = bsl_malloc(m + 1, sizeof *w.cluster);
     w.held = bsl_malloc(m + 1, sizeof *w.held);
-    int rc = w.assigned && w.gain && w.cluster && w.held ? BASEL_OK : BASEL_ENOMEM;
+    w.tail = bsl_malloc(m + 2, sizeof *w.tail);
+    int rc = w.assigned && w.gain && w.cluster && w.held && w.tail ? BASEL_OK : BASEL_ENOMEM;
     if (!rc) {
         w.in_cluster = w.assigned + m;
         w.in_set = w.assigned + 2 * m;
@@ -189,6 +215,7 @@ int bsl_credible_sets(const double *pip, size_t m, const bsl_modelset *models, b
     free(w.assigned);
     free(w.gain);
     free(w.cluster);
+    free(w.tail);
     if (rc) bsl_cs_list_free(out);
     return rc;
 }

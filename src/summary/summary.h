@@ -131,11 +131,12 @@ void bsl_vs_result_free(bsl_vs_result *r);
  * streamed and the temporary file cannot be written. */
 int bsl_vs_add_draw(bsl_vs_result *r, unsigned chain, const size_t *atoms, size_t k,
                     const double *scalars);
-/* From now on r's draws go to a temporary file (tmpfile(3): in TMPDIR,
- * removed when closed or when the process ends), as the rows of the draws
+/* From now on r's draws go to a temporary file (bsl_tmpfile: in TMPDIR,
+ * nameless, gone when closed or when the process ends), as the rows of the draws
  * CSV, instead of memory: memory no longer grows with the run. r must have
- * no draws yet. BASEL_EIO, BASEL_ENOMEM. */
-int bsl_vs_spill_begin(bsl_vs_result *r);
+ * no draws yet. BASEL_EIO (the message names the directory and the
+ * system's reason), BASEL_ENOMEM; err filled. */
+int bsl_vs_spill_begin(bsl_vs_result *r, basel_error *err);
 /* Move src's draws, streamed or not, to the end of dst's streamed ones
  * (dst takes src's files). BASEL_EIO, BASEL_ENOMEM. */
 int bsl_vs_spill_take(bsl_vs_result *dst, bsl_vs_result *src);

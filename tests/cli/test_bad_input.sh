@@ -47,8 +47,19 @@ expect 2 "--iter -5 is out of range" -- "$BASEL" fit "$D" --iter -5 -o "$T/f.jso
 expect 2 "g=-1 is out of range" -- "$BASEL" fit "$D" --prior g:g=-1 -o "$T/f.json"
 expect 2 "unknown name 'gaus' \(accepted: linear, gauss" -- "$BASEL" fit "$D" --basis gaus -o "$T/f.json"
 expect 2 "unknown key 'w' \(accepted: r, linear-term\)" -- "$BASEL" fit "$D" --basis gauss:w=2 -o "$T/f.json"
-expect 2 "unknown option 'iters'" -- "$BASEL" fit "$D" --iters 5 -o "$T/f.json"
-expect 2 "--method 'bdd' is not known" -- "$BASEL" fit "$D" --method bdd -o "$T/f.json"
+expect 2 "unknown option '--iters' \(did you mean '--iter'\?\)" -- "$BASEL" fit "$D" --iters 5 -o "$T/f.json"
+expect 2 "unknown option '--quite' \(did you mean '--quiet'\?\)" -- "$BASEL" fit "$D" --quite -o "$T/f.json"
+expect 2 "unknown option '--modle' \(did you mean '--model'\?\)" -- "$BASEL" predict "$T/f.json" "$D" --modle hpm
+expect 2 "unknown command 'fti' \(did you mean 'fit'\?\)" -- "$BASEL" fti "$D"
+expect 2 "--method 'bdd' is not known \(did you mean 'bd'\? accepted" -- "$BASEL" fit "$D" --method bdd -o "$T/f.json"
+expect 2 "option 'target' is empty" -- "$BASEL" fit "$D" --target "" -o "$T/f.json"
+expect 2 "input column 'x_6' is not in the header \(did you mean 'x6'\?\)" -- "$BASEL" fit "$D" --inputs x1,x_6 -o "$T/f.json"
+printf '"","x","y"\n"1",1,2\n"2",2,3\n"3",3,5\n' > "$T/rownames.csv"
+expect 2 "$T/rownames.csv:1:1: empty column name \(header field 1\); a first column with no name is often row names, as R's write.csv" -- "$BASEL" fit "$T/rownames.csv" -o "$T/f.json"
+expect 0 "the target is the last column, 'y' \(--target NAME chooses another\)" -- "$BASEL" fit "$D" --iter 100 -o "$T/last.json"
+if "$BASEL" fit "$D" --iter 100 --target y -o "$T/named.json" 2>&1 | grep -q "the target is the last column"; then
+    bad "the last-column note is printed when --target is given"
+else ok; fi
 expect 2 "--particles is not read by --method bd" -- "$BASEL" fit "$D" --particles 10 -o "$T/f.json"
 expect 2 "target column 'z' is not in the header" -- "$BASEL" fit "$D" --target z -o "$T/f.json"
 expect 2 "target column 'Y' is not in the header \(did you mean 'y'\? names are case-sensitive\)" -- "$BASEL" fit "$D" --target Y -o "$T/f.json"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # test_checkpoint_flips.sh: a damaged checkpoint is refused, never continued.
 # A checkpoint carries its format, the version of the basel that wrote it
-# and a CRC-32 of its contents (src/engine/chains.c). Single-bit flips
+# and a CRC-32 of its contents (src/run/chains.c). Single-bit flips
 # spread over an rj checkpoint with draws (one chain) and over a 2-chain
 # one: every restart from a flipped file exits 2, or writes exactly what
 # the restart from the intact file writes (exit 0 with another output, or a

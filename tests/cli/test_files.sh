@@ -99,6 +99,21 @@ expect 0 "" -- "$BASEL" "${FIT[@]}" -o "$T/stale/f.json"
 left=$(cd "$T/stale" && ls -A | grep -c basel-tmp)
 if [ ! -e "$T/stale/.f.json.basel-tmp.$host.$dead.0badc0de" ] && [ "$left" -eq 3 ]; then ok
 else bad "stale temporaries: $(ls -A "$T/stale")"; fi
+# ... and beside a checkpoint, even by a run that ends before its first
+# checkpoint write (the one that would have opened the path)
+touch "$T/stale/.c.ckpt.basel-tmp.$host.$dead.0badc0de"
+expect 0 "" -- "$BASEL" fit "$G" --method bd --iter 500 --quiet --seed 1 --checkpoint "$T/stale/c.ckpt" -o "$T/stale/c.json"
+if [ ! -e "$T/stale/.c.ckpt.basel-tmp.$host.$dead.0badc0de" ]; then ok
+else bad "a dead run's checkpoint temporary was left: $(ls -A "$T/stale")"; fi
+
+# the draws' temporary files go to TMPDIR: one that cannot be written is
+# named, with the system's reason, and nothing is written
+expect 2 "cannot create a temporary file for the draws in $T/no-such-dir: No such file" -- \
+    env TMPDIR="$T/no-such-dir" "$BASEL" fit "$G" --method bd --iter 500 --quiet --seed 1 --draws "$T/td.csv" -o "$T/td.json"
+if [ ! -e "$T/td.csv" ] && [ ! -e "$T/td.json" ]; then ok; else bad "TMPDIR failure left outputs"; fi
+mkdir "$T/scratch"
+expect 0 "" -- env TMPDIR="$T/scratch" "$BASEL" fit "$G" --method bd --iter 500 --quiet --seed 1 --draws "$T/td.csv" -o "$T/td.json"
+if [ -s "$T/td.csv" ] && [ -z "$(ls -A "$T/scratch")" ]; then ok; else bad "draws with TMPDIR: $(ls -A "$T/scratch")"; fi
 
 # ---------------------------------------------------- outputs onto inputs
 

@@ -86,4 +86,41 @@ refused v4.json 'format_version 4 is not read by basel .* \(it reads 2 to 3\)'
 edit bd.json v1.json "d['format_version'] = 1"
 refused v1.json 'format_version 1 is not read'
 
+# the second reliability audit's (rel.md F9): silently narrower intervals,
+# structural errors without a key path, and summaries of impossible values
+edit bd.json post_n.json "d['engine']['predictor']['bma']['posterior']['n'] = 10**12"
+refused post_n.json '"engine.predictor.bma.posterior.n" is not the fit.s row count n'
+edit bd.json v_psd.json "
+h = d['engine']['predictor']['hpm']; k = len(h['atoms']); assert k >= 2
+h['V'][1] = h['V'][k] = 5 * max(h['V'][0], h['V'][k + 1])"
+refused v_psd.json '"engine.predictor.hpm.V" is not positive semi-definite'
+edit bd.json v_asym.json "
+h = d['engine']['predictor']['hpm']; k = len(h['atoms']); h['V'][1] += 1"
+refused v_asym.json '"engine.predictor.hpm.V" is not symmetric'
+edit bd.json df_neg.json "d['engine']['predictor']['hpm']['df'] = -3"
+refused df_neg.json '"engine.predictor.hpm.df" is not a number of degrees of freedom of at least 1'
+edit bd.json scale2_neg.json "d['engine']['predictor']['hpm']['scale2'] = [-1]"
+refused scale2_neg.json '"engine.predictor.hpm.scale2\[0\]" is not a positive number'
+edit bd.json prior_g.json "d['engine']['predictor']['bma']['posterior']['prior']['g'] = -30"
+refused prior_g.json '"engine.predictor.bma.posterior.prior" is not a prior basel knows'
+edit bd.json kopt.json "d['k_opt'] = 10**12"
+refused kopt.json '"k_opt" is not a model size of the size posterior'
+edit bd.json cs_atom.json "d['credible_sets']['sets'][0]['atoms'] = [5000]"
+refused cs_atom.json '"credible_sets.sets\[0\].atoms" is not a list of atom indices'
+
+# a Poisson fit whose stored mode sends a model's rate to 0 or to 1e299
+# (two mutants hung predict for minutes in a linear count search): predict
+# ends within seconds, with intervals or a message, never NaN
+Q=data/count/quine.csv
+expect 0 "" -- "$BASEL" fit "$Q" --target days --family poisson --method rj --iter 2000 --seed 3 -q -o "$T/pois.json"
+for v in -2.68e299 60; do
+    edit pois.json pois_mode.json "d['engine']['predictor']['bma']['models'][0]['mode'][0] = $v"
+    timeout 20 "$BASEL" predict "$T/pois_mode.json" "$Q" -o "$T/pp.csv" 2> "$T/err"
+    rc=$?
+    if [ $rc -eq 0 ] && ! grep -qi nan "$T/pp.csv"; then ok
+    elif [ $rc -eq 2 ] && grep -q "the predicted count is beyond" "$T/err" && [ ! -e "$T/pp.csv" ]; then ok
+    else bad "poisson mode $v: rc $rc; $(head -c 300 "$T/err")"; fi
+    rm -f "$T/pp.csv"
+done
+
 finish

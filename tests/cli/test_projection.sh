@@ -1,5 +1,5 @@
 #!/bin/bash
-# test_projection.sh: the projection model (engine/subset_project.c) from the
+# test_projection.sh: the projection model (engine/subset/subset_project.c) from the
 # command line. On y = 2 x1 - x3 + noise with four noise inputs, bd's fit
 # carries engine.predictor.projection, whose atoms are selected.projection
 # (x1 and x3: the average's fit is theirs), and the summary lists it;

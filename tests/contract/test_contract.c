@@ -208,6 +208,15 @@ static void contract(const bsl_engine_def *e, const char *dir)
         CHECK(s && strstr(s, e->name), "%s: summary names the method", e->name);
         basel_free(s);
         predict_each_model(e, back, data);
+        /* the table's coefficients flag says what the fit has: the help
+         * texts and messages that name the methods with a table are made
+         * from it (bsl_engine_list) */
+        char coef[512];
+        snprintf(coef, sizeof coef, "%s/%s_coef.csv", dir, e->name);
+        basel_error cerr;
+        const int has = basel_fit_write_coef_csv(back, coef, &cerr) == BASEL_OK;
+        CHECK(has == (e->coefficients != 0), "%s: a coefficient table exactly when its table entry says so (%s)",
+              e->name, has ? "it has one" : cerr.message);
     }
     basel_fit_free(back);
     if (first) refit_from_settings(e, data, first, dir);

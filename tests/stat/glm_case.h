@@ -23,7 +23,7 @@
 #define BSL_TEST_GLM_CASE_H
 
 #include "check.h"
-#include "engine/subset.h"
+#include "engine/subset/subset.h"
 #include "model/glm.h"
 
 #include <gsl/gsl_randist.h>

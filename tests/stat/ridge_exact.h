@@ -24,7 +24,7 @@
 #ifndef BSL_TEST_RIDGE_EXACT_H
 #define BSL_TEST_RIDGE_EXACT_H
 
-#include "engine/subset.h"
+#include "engine/subset/subset.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

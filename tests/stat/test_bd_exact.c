@@ -19,7 +19,7 @@
  */
 #include "check.h"
 #include "stat/mcse.h"
-#include "engine/subset.h"
+#include "engine/subset/subset.h"
 
 #include <math.h>
 #include <stdlib.h>

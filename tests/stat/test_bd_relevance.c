@@ -31,7 +31,7 @@
  */
 #include "check.h"
 #include "stat/mcse.h"
-#include "engine/subset.h"
+#include "engine/subset/subset.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

@@ -22,7 +22,7 @@
  * this test was written for) fails bd by 77 and 51 SE on the mean size.
  */
 #include "check.h"
-#include "engine/subset.h"
+#include "engine/subset/subset.h"
 #include "engine/ssvs/ssvs.h"
 
 #include <math.h>

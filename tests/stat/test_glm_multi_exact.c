@@ -34,7 +34,7 @@
 #include "check.h"
 #include "stat/mcse.h"
 #include "core/params.h"
-#include "engine/subset.h"
+#include "engine/subset/subset.h"
 #include "model/glm.h"
 
 #include <gsl/gsl_randist.h>

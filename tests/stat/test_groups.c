@@ -23,7 +23,7 @@
  */
 #include "check.h"
 #include "stat/mcse.h"
-#include "engine/subset.h"
+#include "engine/subset/subset.h"
 
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_randist.h>

@@ -20,7 +20,7 @@
  * unlikely. BASEL_TIER=full runs 4 times longer.
  */
 #include "check.h"
-#include "engine/subset.h"
+#include "engine/subset/subset.h"
 #include "mcse.h"
 
 #include <gsl/gsl_randist.h>

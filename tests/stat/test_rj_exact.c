@@ -31,7 +31,7 @@
 #include "stat/mcse.h"
 #include "stat/ridge_exact.h"
 #include "core/params.h"
-#include "engine/subset.h"
+#include "engine/subset/subset.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

@@ -28,7 +28,7 @@
 #include "stat/designs.h"
 #include "stat/mcse.h"
 #include "core/params.h"
-#include "engine/subset.h"
+#include "engine/subset/subset.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>

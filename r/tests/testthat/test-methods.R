@@ -112,6 +112,17 @@ test_that("se.fit is the half-width of a single model's mean interval over its q
     }
 })
 
+test_that("credible sets count signals (x6 beside x7 on lin_p15_n200), with names and 1-based atoms", {
+    d <- read.csv(repo_file("data", "linear", "lin_p15_n200.csv"))
+    f <- basel(y ~ ., d, method = "enumerate", prior = "g:g=200", modelprior = "uniform", progress = FALSE)
+    cs <- credible_sets(f)
+    ## susieR's five sets (tests/cli/test_credible_susie.sh); x6 correlates 0.56 with x7
+    expect_setequal(cs$inputs, c("x3", "x6", "x7", "x9", "x14"))
+    expect_equal(unclass(cs$atoms), lapply(f$doc$credible_sets$sets, function(s) as.integer(unlist(s$atoms)) + 1L))
+    expect_equal(cs$inputs, vapply(cs$atoms, function(a) paste(names(d)[a], collapse = " + "), ""))
+    expect_true(all(cs$coverage >= 0.95 & cs$purity >= 0.5))
+})
+
 test_that("credible sets, models and draws come from the library's accessors", {
     u <- uscrime()
     f <- basel(y ~ ., u, method = "enumerate", prior = "g:g=47", progress = FALSE)

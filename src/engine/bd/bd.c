@@ -103,9 +103,9 @@
  * move on eta at a block's end every relevance-every blocks, next to the
  * Gibbs update of the nuisance parameters; bd_relevance.h.
  */
-#include "../subset.h"
-#include "../chains.h"
-#include "../ckpt.h"
+#include "../subset/subset.h"
+#include "../../run/chains.h"
+#include "../../run/ckpt.h"
 #include "bd_relevance.h"
 
 #include <gsl/gsl_randist.h>
@@ -321,8 +321,10 @@ static int chain_alloc(bd_chain *ch, const bsl_vs_problem *pb, const bsl_run *ru
     ch->draws.nscalars = BSL_MIN(bsl_cmodel_nuisance(ch->M, NULL, &names), (size_t)2);
     for (size_t i = 0; i < ch->draws.nscalars; i++)
         snprintf(ch->draws.scalar_names[i], sizeof ch->draws.scalar_names[i], "%s", names[i]);
-    if (run->keep_draws && run->stream_draws && bsl_vs_spill_begin(&ch->draws))
-        return bsl_fail(err, BASEL_EIO, "cannot create a temporary file for the draws");
+    if (run->keep_draws && run->stream_draws) {
+        const int spill = bsl_vs_spill_begin(&ch->draws, err);
+        if (spill) return spill;
+    }
     return BASEL_OK;
 }
 

@@ -4,7 +4,7 @@
  * Defaults below are the only ones: FIT.json records them as the settings.
  */
 #include "../engine.h"
-#include "../subset.h"
+#include "../subset/subset.h"
 
 static const bsl_engine_option options[] = {
     BSL_SUBSET_OPTIONS("g"),
@@ -55,6 +55,7 @@ const bsl_engine_def bsl_engine_bd = {
     .scale_free = 1,
     .checkpoints = 1,
     .design_only = 1,
+    .coefficients = 1,
     .max_time = 1,
     .groups_factors = 1,
     .fit = fit,

@@ -70,8 +70,8 @@
 #ifndef BSL_BD_RELEVANCE_H
 #define BSL_BD_RELEVANCE_H
 
-#include "../subset.h"
-#include "../ckpt.h"
+#include "../subset/subset.h"
+#include "../../run/ckpt.h"
 
 #include <gsl/gsl_rng.h>
 

@@ -8,8 +8,8 @@
  * maximum log posterior appears, the sums are rescaled, so nothing under- or
  * overflows whatever the spread of the marginal likelihoods.
  */
-#include "../subset.h"
-#include "../chains.h"
+#include "../subset/subset.h"
+#include "../../run/chains.h"
 #include "../../model/glm.h"
 
 #include <math.h>

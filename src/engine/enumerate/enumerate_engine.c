@@ -5,7 +5,7 @@
  * Defaults below are the only ones: FIT.json records them as the settings.
  */
 #include "../engine.h"
-#include "../subset.h"
+#include "../subset/subset.h"
 
 static const bsl_engine_option options[] = {
     BSL_SUBSET_OPTIONS("g"),
@@ -25,6 +25,7 @@ const bsl_engine_def bsl_engine_enumerate = {
     .unit = "subsets",
     .target = BSL_TARGET_NUMERIC,
     .design_only = 1,
+    .coefficients = 1,
     .options = options,
     .models = bsl_subset_models,
     .keeps_draws = 0,

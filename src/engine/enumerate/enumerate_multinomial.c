@@ -15,8 +15,8 @@
  * inputs' PIPs P(j in some A_c | y) in res->input_pip, and the joint
  * models with their posterior probabilities and log posteriors.
  */
-#include "../subset.h"
-#include "../chains.h"
+#include "../subset/subset.h"
+#include "../../run/chains.h"
 #include "../../model/glm.h"
 #include "../../model/glm_multi.h"
 

@@ -32,8 +32,8 @@
  */
 #include "mixture.h"
 #include "mixture_summary.h"
-#include "../chains.h"
-#include "../ckpt.h"
+#include "../../run/chains.h"
+#include "../../run/ckpt.h"
 
 #include <math.h>
 #include <stdlib.h>

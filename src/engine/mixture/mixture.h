@@ -127,7 +127,7 @@ typedef struct bsl_mix_options {
      * Geweke test needs). */
     double prior_mid;     /* (0) */
     double prior_range;   /* (0 = from the data) */
-    /* Running (src/engine/chains.h): OpenMP threads (0 = the OpenMP
+    /* Running (src/run/chains.h): OpenMP threads (0 = the OpenMP
      * default; results do not depend on it), and the progress callback,
      * called from the calling thread with the fraction of sweeps done;
      * non-zero cancels the fit (BASEL_ECANCELLED). NULL: none. */

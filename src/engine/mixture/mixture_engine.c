@@ -5,8 +5,8 @@
  */
 #include "mixture.h"
 #include "../engine.h"
-#include "../../fit/fit.h"
-#include "../../fit/problem.h"
+#include "../../core/jsonutil.h"
+#include "../../problem/problem.h"
 #include "../../prior/prior.h"
 
 #include <math.h>

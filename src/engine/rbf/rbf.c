@@ -10,8 +10,8 @@
 #include "rbf_result.h"
 
 #include "../../model/model.h"
-#include "../chains.h"
-#include "../ckpt.h"
+#include "../../run/chains.h"
+#include "../../run/ckpt.h"
 
 #include <math.h>
 #include <stdlib.h>

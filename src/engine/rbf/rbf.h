@@ -87,7 +87,7 @@ typedef struct bsl_rbf_options {
      * ncand points (ncand x d, row-major, borrowed), birth / death only */
     const double *candidates;
     size_t ncand;
-    /* Running (src/engine/chains.h): OpenMP threads (0 = the OpenMP
+    /* Running (src/run/chains.h): OpenMP threads (0 = the OpenMP
      * default; results do not depend on it), and the progress callback,
      * called from the calling thread with the fraction of moves done;
      * non-zero cancels the fit (BASEL_ECANCELLED). NULL: none. */

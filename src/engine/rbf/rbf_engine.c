@@ -9,8 +9,7 @@
 #include "../engine.h"
 #include "../../core/jsonutil.h"
 #include "../../core/spec.h"
-#include "../../fit/fit.h"
-#include "../../fit/problem.h"
+#include "../../problem/problem.h"
 #include "../../model/model.h"
 #include "../../summary/summary.h"
 

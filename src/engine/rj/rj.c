@@ -63,9 +63,9 @@
  * No allocation in the per-move path except amortised growth of the
  * visited-model set and of the draws table.
  */
-#include "../subset.h"
-#include "../chains.h"
-#include "../ckpt.h"
+#include "../subset/subset.h"
+#include "../../run/chains.h"
+#include "../../run/ckpt.h"
 #include "rj_informed.h"
 #include "../../model/glm.h"
 
@@ -805,8 +805,10 @@ static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
     ch->draws.nscalars = BSL_MIN(ch->n_nu, (size_t)2);
     for (size_t i = 0; i < ch->draws.nscalars; i++)
         snprintf(ch->draws.scalar_names[i], sizeof ch->draws.scalar_names[i], "%s", names[i]);
-    if (run->keep_draws && run->stream_draws && bsl_vs_spill_begin(&ch->draws))
-        return bsl_fail(err, BASEL_EIO, "cannot create a temporary file for the draws");
+    if (run->keep_draws && run->stream_draws) {
+        const int spill = bsl_vs_spill_begin(&ch->draws, err);
+        if (spill) return spill;
+    }
     return BASEL_OK;
 }
 

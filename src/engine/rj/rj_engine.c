@@ -4,7 +4,8 @@
  * Defaults below are the only ones: FIT.json records them as the settings.
  */
 #include "../engine.h"
-#include "../subset.h"
+#include "../subset/subset.h"
+#include "rj_defaults.h"
 
 #include <string.h>
 
@@ -28,17 +29,15 @@ static int fit(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
 
 /* rj's informed moves (rj_informed.c) score every atom at each move, so
  * they propose each input as often at every p: their default iter is
- * RJ_INFORMED_ITER whatever p. After burn-in each chain scores only its
+ * BSL_RJ_INFORMED_ITER whatever p. After burn-in each chain scores only its
  * candidate set (rj_informed.c, "Candidate sets"), so a move costs
  * O(|C| k^2) instead of O(m k^2), and the default burn-in is
- * RJ_INFORMED_BURN whatever iter: it takes the chain to the posterior's
+ * BSL_RJ_INFORMED_BURN whatever iter: it takes the chain to the posterior's
  * sets and finds the candidates, and its moves are the costly ones
  * (bench/scale/README: at p = 20000, 4 chains of 10000 after 400 put
  * every PIP within 0.01-0.02 of a long reference run in 12-15 CPU-s).
  * Uniform moves scale as d / 100 (subset.c). The proposal that runs is
  * recorded, auto resolved. */
-#define RJ_INFORMED_ITER 10000
-#define RJ_INFORMED_BURN 400
 static int run_length(bsl_params *settings, const bsl_params *user, size_t d, basel_error *err)
 {
     int informed = 0;
@@ -59,9 +58,9 @@ static int run_length(bsl_params *settings, const bsl_params *user, size_t d, ba
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (!informed) return bsl_subset_iter_per_input(settings, user, d, err);
     if (!bsl_params_get(settings, "iter")) return BASEL_OK;
-    if (!(user && bsl_params_get(user, "iter")) && bsl_params_set_size(settings, "iter", RJ_INFORMED_ITER))
+    if (!(user && bsl_params_get(user, "iter")) && bsl_params_set_size(settings, "iter", BSL_RJ_INFORMED_ITER))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    if (!(user && bsl_params_get(user, "burn")) && bsl_params_set_size(settings, "burn", RJ_INFORMED_BURN))
+    if (!(user && bsl_params_get(user, "burn")) && bsl_params_set_size(settings, "burn", BSL_RJ_INFORMED_BURN))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     return BASEL_OK;
 }
@@ -94,6 +93,7 @@ const bsl_engine_def bsl_engine_rj = {
     .scale_free = 1,
     .checkpoints = 1,
     .design_only = 1,
+    .coefficients = 1,
     .max_time = 1,
     .groups_factors = 1,
     .fit = fit,

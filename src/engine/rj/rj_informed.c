@@ -52,18 +52,18 @@
  * ~10^5-10^6 uniform moves it replaces. Up to BSL_RJ_INFORMED_ABOVE inputs
  * uniform moves are cheap enough to stay the default (rj_proposal).
  */
+#include "rj_defaults.h"
 #include "rj_informed.h"
 
 #include <math.h>
 #include <string.h>
 
-/* Inputs above which rj's default proposal is informed (the one place). At
+/* Inputs above which rj's default proposal is informed (rj_defaults.h). At
  * p = 1000 a uniform chain proposes each input about once per 1000 moves,
  * 10^6 moves per CPU-second; above, the informed pass of O(p k^2) per move
  * costs less than the O(p) uniform moves it takes to propose a given input.
  * Inputs, not atoms: a kernel dictionary of thousands of atoms over a few
  * inputs keeps the uniform moves (and their default run length) it had. */
-#define BSL_RJ_INFORMED_ABOVE 1000
 
 int bsl_rj_proposal(const bsl_params *params, size_t d, int *informed, basel_error *err)
 {

@@ -6,7 +6,7 @@
 #ifndef BSL_RJ_INFORMED_H
 #define BSL_RJ_INFORMED_H
 
-#include "../subset.h"
+#include "../subset/subset.h"
 
 #include <gsl/gsl_rng.h>
 

@@ -53,9 +53,9 @@
  * draws; so a restarted run continues bit for bit. --max-time (a fit of a
  * partial run) is not available.
  */
-#include "../subset.h"
-#include "../chains.h"
-#include "../ckpt.h"
+#include "../subset/subset.h"
+#include "../../run/chains.h"
+#include "../../run/ckpt.h"
 #include "../../model/glm.h"
 
 #include <gsl/gsl_rng.h>
@@ -425,8 +425,10 @@ static int chain_init(multi_chain *ch, const bsl_vs_problem *pb, const bsl_run *
     }
     if (bsl_vs_result_init(&ch->draws, nc * m, 1, nc * pb->kmax, 1))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    if (run->keep_draws && run->stream_draws && bsl_vs_spill_begin(&ch->draws))
-        return bsl_fail(err, BASEL_EIO, "cannot create a temporary file for the draws");
+    if (run->keep_draws && run->stream_draws) {
+        const int spill = bsl_vs_spill_begin(&ch->draws, err);
+        if (spill) return spill;
+    }
     return BASEL_OK;
 }
 

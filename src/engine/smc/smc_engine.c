@@ -6,8 +6,9 @@
 #include "smc.h"
 #include "../engine.h"
 #include "../../core/spec.h"
-#include "../../fit/fit.h"
-#include "../../fit/problem.h"
+#include "../../core/jsonutil.h"
+#include "../../io/io.h"
+#include "../../problem/problem.h"
 #include "../../prior/prior.h"
 #include "../../summary/summary.h"
 

@@ -38,8 +38,8 @@
  */
 #include "ssvs.h"
 #include "../../linalg/rank1.h"
-#include "../chains.h"
-#include "../ckpt.h"
+#include "../../run/chains.h"
+#include "../../run/ckpt.h"
 
 #include <gsl/gsl_cblas.h> /* cblas_* (OpenBLAS provides them; cblas.h clashes with GSL's) */
 #include <gsl/gsl_randist.h>
@@ -539,8 +539,10 @@ static int ss_chain_init(const ss_ctx *x, ss_chain *ch, const bsl_run *run, size
         ch->draws.nscalars = 1;
         strcpy(ch->draws.scalar_names[0], "sigma2");
     }
-    if (run->keep_draws && run->stream_draws && bsl_vs_spill_begin(&ch->draws))
-        return bsl_fail(err, BASEL_EIO, "cannot create a temporary file for the draws");
+    if (run->keep_draws && run->stream_draws) {
+        const int spill = bsl_vs_spill_begin(&ch->draws, err);
+        if (spill) return spill;
+    }
     memcpy(ch->v, x->v0, m * sizeof(double));
     ch->sigma2 = x->pb->D->yy[0] / x->N;
     return x->sp->collapsed ? bsl_vs_model_create(&ch->M, x->pb, x->prior, x->kmax, err) : BASEL_OK;

@@ -36,7 +36,7 @@
 #ifndef BSL_SSVS_H
 #define BSL_SSVS_H
 
-#include "../subset.h"
+#include "../subset/subset.h"
 
 /* bsl_ssvs_prior, bsl_ssvs_parse, bsl_ssvs_spike: model/model.h (the
  * spike-and-slab model is an entry of the model table, bsl_model_ssvs). */

@@ -4,7 +4,7 @@
  * Defaults below are the only ones: FIT.json records them as the settings.
  */
 #include "../engine.h"
-#include "../subset.h"
+#include "../subset/subset.h"
 #include "../ssvs/ssvs.h"
 
 static const bsl_engine_option options[] = {
@@ -37,6 +37,7 @@ const bsl_engine_def bsl_engine_ssvs = {
     .keeps_draws = 1,
     .checkpoints = 1,
     .design_only = 1,
+    .coefficients = 1,
     .max_time = 1,
     .fit = fit,
     .evaluations = evaluations,

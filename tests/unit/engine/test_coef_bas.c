@@ -17,9 +17,9 @@
  *     logmarg (g-prior: relative to the null, so the null's is 0).
  */
 #include "check.h"
-#include "engine/subset.h"
-#include "engine/subset_post.h"
-#include "fit/problem.h"
+#include "engine/subset/subset.h"
+#include "engine/subset/subset_post.h"
+#include "problem/problem.h"
 
 #include <jansson.h>
 #include <math.h>

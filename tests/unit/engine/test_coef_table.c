@@ -18,7 +18,7 @@
  *     when given.
  */
 #include "check.h"
-#include "engine/coef_table.h"
+#include "engine/subset/coef_table.h"
 
 #include <jansson.h>
 #include <math.h>

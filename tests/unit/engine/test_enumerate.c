@@ -6,7 +6,7 @@
  * every coefficient prior and several model priors, with two outputs.
  */
 #include "check.h"
-#include "engine/subset.h"
+#include "engine/subset/subset.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

@@ -1,5 +1,5 @@
 /*
- * test_projection.c: the projection model (engine/subset_project.c).
+ * test_projection.c: the projection model (engine/subset/subset_project.c).
  *
  * (1) The forward search on hand-made cross products: the first atom is the
  *     one of largest b_j'mu / sqrt(b_j'b_j), the distances after one and two
@@ -34,7 +34,7 @@
  *     designs agree.
  */
 #include "check.h"
-#include "engine/subset_project.h"
+#include "engine/subset/subset_project.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

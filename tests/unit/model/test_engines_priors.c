@@ -42,7 +42,7 @@
 #include "check.h"
 #include "core/params.h"
 #include "engine/ssvs/ssvs.h"
-#include "engine/subset_post.h"
+#include "engine/subset/subset_post.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>

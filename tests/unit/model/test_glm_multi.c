@@ -1,6 +1,6 @@
 /*
  * test_glm_multi.c: the multinomial logistic model's pieces (model/
- * glm_multi.h, engine/subset_multi.c):
+ * glm_multi.h, engine/subset/subset_multi.c):
  *  - with C = 2 classes the model is logistic regression: the Laplace
  *    approximation (mode, Cholesky factor of the Hessian, log joint at the
  *    mode) equals the binomial one's (bsl_glm_laplace) to 1e-8;
@@ -15,7 +15,7 @@
  */
 #include "check.h"
 #include "core/jsonutil.h"
-#include "engine/subset.h"
+#include "engine/subset/subset.h"
 #include "model/glm.h"
 #include "model/glm_multi.h"
 

@@ -13,6 +13,16 @@
  *   - its purity is the least |r| within the set, from the data, to 1e-12;
  *   - x9 has its own set; no set holds a noise input.
  * And on a design of independent noise only, no set is reported.
+ *
+ * Two signals in one cluster (two_signals): x1..x6 equicorrelated at
+ * r ~ 0.8 (one cluster around the lead), y = x1 + x4 + N(0, 1), x7..x9
+ * noise. From the 512 listed models the test recomputes the cluster (every
+ * input with |r| >= 0.5 against the lead) and P(K >= s), K the number of
+ * its inputs in the model: the cluster gives as many sets as the largest s
+ * with P(K >= s) >= 0.95 (here 2: one cluster gave one set before issue
+ * 30), the sets are disjoint, each set's signal_prob is P(K >= signal) and
+ * its coverage P(model holds one of it), both to 1e-12, and x1 and x4 are
+ * each in a set.
  */
 #include "check.h"
 
@@ -171,6 +181,61 @@ static void streaming(void)
     free(cm);
 }
 
+static void make_two(double *cm)
+{
+    unsigned long u = 3030;
+    for (size_t i = 0; i < N; i++) {
+        const double z = normal(&u);
+        for (size_t j = 0; j < P; j++) cm[j * N + i] = j < 6 ? sqrt(0.8) * z + sqrt(0.2) * normal(&u) : normal(&u);
+        cm[P * N + i] = cm[i] + cm[3 * N + i] + normal(&u);
+    }
+}
+
+static void two_signals(double *cm)
+{
+    make_two(cm);
+    json_t *doc = fit_doc(cm);
+    const json_t *models = json_object_get(doc, "models"), *sets = json_object_get(json_object_get(doc, "credible_sets"), "sets");
+    const json_t *first = json_array_get(sets, 0);
+    const size_t lead = (size_t)json_integer_value(json_object_get(first, "lead"));
+    unsigned cluster = 0;
+    for (size_t j = 0; j < P; j++) cluster |= (unsigned)(abs_corr(cm, lead, j) >= 0.5) << j;
+    CHECK(cluster == 0x3Fu, "the cluster of x%zu is %#x, expected x1..x6", lead + 1, cluster);
+    double tail[P + 2] = {0};
+    for (size_t i = 0; i < json_array_size(models); i++) {
+        const json_t *m = json_array_get(models, i), *a = json_object_get(m, "atoms");
+        size_t k = 0;
+        for (size_t t = 0; t < json_array_size(a); t++) k += (cluster >> json_integer_value(json_array_get(a, t))) & 1;
+        for (size_t s = 0; s <= k; s++) tail[s] += json_number_value(json_object_get(m, "prob"));
+    }
+    size_t want = 0;
+    for (size_t s = 1; s <= P; s++)
+        if (tail[s] >= 0.95) want = s;
+    CHECK(want == 2, "P(K >= 2) = %.6f, P(K >= 3) = %.6f: the design should hold two signals", tail[2], tail[3]);
+    unsigned seen = 0;
+    size_t from_cluster = 0;
+    for (size_t i = 0; i < json_array_size(sets); i++) {
+        const json_t *set = json_array_get(sets, i), *a = json_object_get(set, "atoms");
+        if ((size_t)json_integer_value(json_object_get(set, "lead")) != lead) continue;
+        from_cluster++;
+        unsigned mask = 0;
+        for (size_t t = 0; t < json_array_size(a); t++) mask |= 1u << json_integer_value(json_array_get(a, t));
+        CHECK((mask & ~cluster) == 0, "set %zu (%#x) leaves the cluster", i, mask);
+        CHECK((mask & seen) == 0, "set %zu (%#x) overlaps an earlier set", i, mask);
+        seen |= mask;
+        const json_int_t l = json_integer_value(json_object_get(set, "signal"));
+        CHECK(l == (json_int_t)from_cluster, "set %zu is signal %lld of its cluster, expected %zu", i, (long long)l, from_cluster);
+        CHECK_CLOSE(json_number_value(json_object_get(set, "signal_prob")), tail[from_cluster], 1e-12, "P(K >= signal)");
+        CHECK_CLOSE(json_number_value(json_object_get(set, "cluster_mass")), tail[1], 1e-12, "the cluster's mass P(K >= 1)");
+        CHECK_CLOSE(json_number_value(json_object_get(set, "coverage")), coverage(models, mask), 1e-12, "coverage");
+        printf("two signals: set %zu, signal %lld, P(K >= %lld) = %.6f, inputs %#x, coverage %.6f\n", i, (long long)l,
+               (long long)l, tail[from_cluster], mask, coverage(models, mask));
+    }
+    CHECK(from_cluster == want, "the cluster gave %zu sets, its posterior counts %zu signals", from_cluster, want);
+    CHECK((seen & 1u) && (seen & 8u), "x1 and x4 each in a set (%#x)", seen);
+    json_decref(doc);
+}
+
 int main(void)
 {
     double *cm = malloc(N * (P + 1) * sizeof *cm);
@@ -204,6 +269,7 @@ int main(void)
     CHECK(json_array_size(json_object_get(json_object_get(doc, "credible_sets"), "sets")) == 0,
           "noise only: no credible set");
     json_decref(doc);
+    two_signals(cm);
     free(cm);
     streaming();
     return check_report("test_credible");

@@ -1,15 +1,23 @@
 /*
- * problem.h: from a table and options to the numeric problem an engine
- * solves: which columns are targets and inputs (by name), the inputs'
- * standardisation, and the checks that turn bad data into clear errors
- * before any engine runs.
+ * problem.h: what an engine is given and what its predict fills, below the
+ * engines (engine.h's contract names these types; fit/ builds and owns
+ * them): the numeric problem an engine solves (which columns are targets
+ * and inputs, by name, the inputs' standardisation, the groups of a
+ * categorical input, or the summary statistics that stand in for X and Y),
+ * and the prediction buffer behind the public basel_pred.
+ *
+ * It includes nothing above model/, so an engine reaches no fit/ header
+ * (DESIGN.md "Folders"). The builder, bsl_problem_build, which turns a table
+ * and options into a problem and checks them, is the fit layer's
+ * (fit/problem.c, declared in fit/fit.h).
  */
 #ifndef BSL_PROBLEM_H
 #define BSL_PROBLEM_H
 
-#include "fit.h"
-#include "../engine/engine.h"
+#include "../core/core.h"
 #include "../model/design_stats.h"
+
+struct bsl_engine_def;
 
 /* A categorical input (a column of text among the inputs): its levels in
  * sorted (strcmp) order, the first the reference, as R's default
@@ -24,7 +32,7 @@ typedef struct bsl_factor {
 } bsl_factor;
 
 typedef struct bsl_problem {
-    const bsl_engine_def *engine;
+    const struct bsl_engine_def *engine;
     size_t n, d, c;
     char **input_names;   /* d (borrowed from the table) */
     char **target_names;  /* c */
@@ -58,32 +66,24 @@ typedef struct bsl_problem {
     char **owned_names;       /* stats: input and target names (owned) */
 } bsl_problem;
 
-/* Whether the settings ask for logistic regression (--family binomial). */
-int bsl_family_binomial(const bsl_params *settings);
-/* Whether they ask for multinomial logistic regression (--family multinomial). */
-int bsl_family_multinomial(const bsl_params *settings);
-/* Whether they ask for Poisson regression (--family poisson). */
-int bsl_family_poisson(const bsl_params *settings);
-
-/* Targets (numbers, or labels when e says so) and inputs chosen by the
- * user's target and inputs options, standardised as settings say. */
-int bsl_problem_build(bsl_problem *pb, const basel_data *data, const bsl_engine_def *e,
-                      const bsl_params *user, const bsl_params *settings, basel_error *err);
-void bsl_problem_free(bsl_problem *pb);
-
-/* The engine the options choose, its effective settings, whether it keeps
- * draws and the thread count: what every fit reads before its problem. */
-int bsl_fit_prepare(const basel_options *o, const bsl_engine_def **e, bsl_params *settings, int *keep_draws,
-                    size_t *threads, basel_error *err);
-/* The rest of a fit once its problem is built: seed, engine, document.
- * Frees P in every case. */
-int bsl_fit_problem(basel_fit **out, const basel_options *o, bsl_params *settings, bsl_problem *P, int keep_draws,
-                    size_t threads, basel_error *err);
-/* FIT.json's summary_statistics key for a problem from a --stats file
- * (stats.c; NULL when out of memory). */
-json_t *bsl_stats_json(const bsl_problem *pb);
-
-/* Split a comma-separated list in place-free fashion: calls fn for each item. */
-int bsl_split_names(const char *list, int (*fn)(const char *name, void *user), void *user);
+/* The prediction buffer an engine's predict fills (the public basel_pred):
+ * fit/predict.c allocates it and marks rows with a missing input. */
+struct basel_pred {
+    size_t n, c, nclass;
+    char **names;      /* c target names, or nclass class names */
+    double *mean, *lower, *upper; /* n x c column-major (regression) */
+    double *se;        /* n x c: the sd of f(x) (basel_pred_se), when has_se */
+    int has_se;        /* set by an engine that fills se (the Gaussian subset fits) */
+    double *prob;      /* n x nclass row-major (classification) */
+    size_t *cls;       /* n predicted classes */
+    int interval_mean; /* intervals of the regression function f(x), not of a new y */
+    int no_interval;   /* means only (BASEL_INTERVAL_NONE): lower and upper are NaN,
+                          and an engine may skip computing them */
+    /* rows with a missing input (predict.c, missing_rows): NaN predictions,
+     * class SIZE_MAX, empty fields in the CSV */
+    unsigned char *missing;   /* n flags, or NULL when no row has one */
+    size_t nmissing, first_missing, first_missing_line;
+    char *first_missing_column;
+};
 
 #endif

@@ -7,7 +7,7 @@
 #define BSL_SUBSET_PROJECT_H
 
 #include "subset.h"
-#include "engine.h"
+#include "../engine.h"
 
 struct bsl_result;
 

@@ -1,6 +1,6 @@
 /*
  * test_ranks.c: chains over processes (basel_options_set_ranks,
- * src/engine/chains_ranks.c) without MPI: the processes are simulated in
+ * src/run/chains_ranks.c) without MPI: the processes are simulated in
  * this one, one after another. Ranks 1 .. R-1 run first; their gather keeps
  * the bytes it is given and returns, and their fit must end with
  * BASEL_ELSEWHERE and no fit. Rank 0 runs last; its gather hands over those

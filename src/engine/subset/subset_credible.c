@@ -7,8 +7,8 @@
  * from columns, the last few kept in a small cache.
  */
 #include "subset.h"
-#include "../summary/credible.h"
-#include "../core/jsonutil.h"
+#include "../../summary/credible.h"
+#include "../../core/jsonutil.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -56,6 +56,8 @@ static json_t *set_json(const bsl_cs *s)
     bsl_json_put(o, "purity", bsl_json_real(s->purity), &bad);
     bsl_json_put(o, "lead", json_integer((json_int_t)s->lead), &bad);
     bsl_json_put(o, "cluster_mass", bsl_json_real(s->mass), &bad);
+    bsl_json_put(o, "signal", json_integer((json_int_t)s->signal), &bad);
+    bsl_json_put(o, "signal_prob", bsl_json_real(s->signal_prob), &bad);
     if (bad) json_decref(o);
     return bad ? NULL : o;
 }

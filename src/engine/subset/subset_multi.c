@@ -33,12 +33,12 @@
  */
 #include "subset.h"
 #include "subset_post.h"
-#include "engine.h"
-#include "../basis/basis.h"
-#include "../core/jsonutil.h"
-#include "../fit/problem.h"
-#include "../model/glm.h"
-#include "../model/glm_multi.h"
+#include "../engine.h"
+#include "../../basis/basis.h"
+#include "../../core/jsonutil.h"
+#include "../../problem/problem.h"
+#include "../../model/glm.h"
+#include "../../model/glm_multi.h"
 
 #include <gsl/gsl_integration.h>
 #include <math.h>

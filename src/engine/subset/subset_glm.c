@@ -20,9 +20,9 @@
  * truncation, are the approximations of a prediction.
  */
 #include "subset.h"
-#include "engine.h"
-#include "../core/jsonutil.h"
-#include "../model/glm.h"
+#include "../engine.h"
+#include "../../core/jsonutil.h"
+#include "../../model/glm.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * test_chains.c: the chain driver (src/engine/chains.h) on toy chains: the
+ * test_chains.c: the chain driver (src/run/chains.h) on toy chains: the
  * same seed gives the same per-chain results at 1, 2 and 3 threads; each
  * chain gets bsl_chain_seed(seed, c); a callback that cancels at its first
  * call (or half-way) gives BASEL_ECANCELLED for every chain count and
@@ -11,7 +11,7 @@
  * tests/unit/summary/test_diag.c.
  */
 #include "check.h"
-#include "engine/chains.h"
+#include "run/chains.h"
 
 #include <gsl/gsl_rng.h>
 #include <pthread.h>

@@ -8,8 +8,12 @@
  * "engine.predictor.hpm.sigma2[0]" is not a positive number.
  */
 #include "subset.h"
-#include "../basis/basis.h"
-#include "../core/jsonutil.h"
+#include "../../basis/basis.h"
+#include "../../core/jsonutil.h"
+#include "../../prior/coef_prior.h"
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
 
 #include <float.h>
 #include <math.h>
@@ -21,6 +25,7 @@ typedef struct checker {
     const char *source;
     basel_error *err;
     size_t d, c, q, m;
+    size_t n; /* the document's row count (its "n"); 0 when it has none */
 } checker;
 
 static int refuse(const checker *k, const char *path, const char *what)
@@ -81,6 +86,41 @@ static int weight(const checker *k, const json_t *o, const char *at)
     return refuse(k, path, "is not a finite non-negative weight");
 }
 
+/* V (len x len, finite, non-negative diagonal) is a covariance: symmetric
+ * and positive semi-definite. A V that is not would narrow the intervals
+ * silently (x'Vx too small), so it is refused. PSD is tested by a Cholesky
+ * factorisation of V + eps I, eps = 1e-10 of the largest variance: the
+ * posterior covariances basel writes are positive definite up to rounding
+ * (near-collinear atoms give tiny eigenvalues, never ones below -eps). */
+static int covariance(const checker *k, const json_t *V, size_t len, const char *at)
+{
+    if (len == 0) return BASEL_OK;
+    char path[160];
+    snprintf(path, sizeof path, "%s.V", at);
+    gsl_matrix *A = gsl_matrix_alloc(len, len);
+    if (!A) return bsl_fail(k->err, BASEL_ENOMEM, "out of memory");
+    double big = 0;
+    for (size_t a = 0; a < len; a++) big = fmax(big, json_number_value(json_array_get(V, a + a * len)));
+    int rc = BASEL_OK;
+    for (size_t a = 0; a < len && !rc; a++)
+        for (size_t b = 0; b < len; b++) {
+            const double x = json_number_value(json_array_get(V, a * len + b)),
+                         y = json_number_value(json_array_get(V, b * len + a));
+            if (fabs(x - y) > 1e-8 * big) {
+                rc = refuse(k, path, "is not symmetric (a covariance matrix)");
+                break;
+            }
+            gsl_matrix_set(A, a, b, x + (a == b ? 1e-10 * big : 0));
+        }
+    if (!rc) {
+        gsl_error_handler_t *old = gsl_set_error_handler_off();
+        if (gsl_linalg_cholesky_decomp1(A)) rc = refuse(k, path, "is not positive semi-definite (a covariance matrix)");
+        gsl_set_error_handler(old);
+    }
+    gsl_matrix_free(A);
+    return rc;
+}
+
 /* One model's block: atoms, coef (k x c), always_in (q x c), sigma2 (c,
  * positive), V (k x k, non-negative diagonal) and weight. */
 static int single(const checker *k, const json_t *o, const char *at)
@@ -91,6 +131,16 @@ static int single(const checker *k, const json_t *o, const char *at)
     if (!rc) rc = reals(k, o, at, "coef", len, k->c, -INFINITY, INFINITY, "is not a finite number");
     if (!rc) rc = reals(k, o, at, "always_in", k->q, k->c, -INFINITY, INFINITY, "is not a finite number");
     if (!rc) rc = reals(k, o, at, "sigma2", k->c, 1, DBL_MIN, INFINITY, "is not a positive number");
+    /* the Student-t predictive (scale2 and df; no df: Gaussian, as under a
+     * ridge prior with sigma^2 known; neither: an older fit's Gaussian) */
+    if (!rc && json_object_get(o, "scale2"))
+        rc = reals(k, o, at, "scale2", k->c, 1, DBL_MIN, INFINITY, "is not a positive number");
+    const json_t *df = json_object_get(o, "df");
+    if (!rc && df && (!json_is_number(df) || !(json_number_value(df) >= 1) || !isfinite(json_number_value(df)))) {
+        char path[160];
+        snprintf(path, sizeof path, "%s.df", at);
+        rc = refuse(k, path, "is not a number of degrees of freedom of at least 1");
+    }
     if (!rc) rc = reals(k, o, at, "V", len, len, -INFINITY, INFINITY, "is not a finite number");
     for (size_t a = 0; a < len && !rc; a++)
         if (!(json_number_value(json_array_get(json_object_get(o, "V"), a + a * len)) >= 0)) {
@@ -98,6 +148,7 @@ static int single(const checker *k, const json_t *o, const char *at)
             snprintf(path, sizeof path, "%s.V[%zu]", at, a + a * len);
             rc = refuse(k, path, "is a negative variance (a diagonal entry)");
         }
+    if (!rc) rc = covariance(k, json_object_get(o, "V"), len, at);
     return rc ? rc : weight(k, o, at);
 }
 
@@ -132,7 +183,18 @@ static int average(const checker *k, const json_t *o, const char *at)
     snprintf(path, sizeof path, "%s.posterior", at);
     size_t n = 0;
     if (bsl_json_read_size(post, "n", k->q + 1, SIZE_MAX, &n)) return refuse(k, path, "has no row count n above q");
-    if (!json_is_object(json_object_get(post, "prior"))) return refuse(k, path, "has no prior");
+    if (k->n && n != k->n) {
+        snprintf(path, sizeof path, "%s.posterior.n", at);
+        return refuse(k, path, "is not the fit's row count n");
+    }
+    bsl_coef_prior pr;
+    memset(&pr, 0, sizeof pr);
+    const json_t *pj = json_object_get(post, "prior");
+    pr.type = bsl_coef_prior_type_find(json_string_value(json_object_get(pj, "kind")));
+    if (!pr.type || pr.type->from_json(&pr, pj)) {
+        snprintf(path, sizeof path, "%s.posterior.prior", at);
+        return refuse(k, path, "is not a prior basel knows, with valid numbers");
+    }
     const json_t *ms = json_object_get(post, "models"), *ws = json_object_get(post, "weights");
     if (!json_is_array(ms) || json_array_size(ms) == 0 || !json_is_array(ws) || json_array_size(ws) != json_array_size(ms))
         return refuse(k, path, "has no models with one weight each");
@@ -259,7 +321,9 @@ static int glm_predictor(const checker *k, const json_t *blk, const char *at, si
 int bsl_subset_check(const json_t *doc, const char *source, basel_error *err)
 {
     checker k = {source, err, json_array_size(json_object_get(doc, "inputs")),
-                 json_array_size(json_object_get(doc, "targets")), 0, 0};
+                 json_array_size(json_object_get(doc, "targets")), 0, 0, 0};
+    const json_t *dn = json_object_get(doc, "n");
+    if (json_is_integer(dn) && json_integer_value(dn) > 0) k.n = (size_t)json_integer_value(dn);
     const json_t *e = json_object_get(doc, "engine");
     if (!json_is_object(e)) return refuse(&k, "engine", "is missing");
     if (k.c == 0) return refuse(&k, "targets", "is empty");

@@ -94,8 +94,8 @@
  */
 #include "subset_project.h"
 #include "subset_post.h"
-#include "engine.h"
-#include "../core/jsonutil.h"
+#include "../engine.h"
+#include "../../core/jsonutil.h"
 
 #include <math.h>
 #include <stdlib.h>

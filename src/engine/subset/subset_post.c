@@ -24,7 +24,7 @@
  */
 #include "subset_post.h"
 #include "coef_table.h"
-#include "../fit/problem.h"
+#include "../../problem/problem.h"
 
 #include <math.h>
 #include <stdlib.h>

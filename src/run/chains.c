@@ -604,6 +604,10 @@ int bsl_chains_run(bsl_chains *cs, bsl_chain_fn fn, void *ctx)
     const double t0 = omp_get_wtime();
     sh.deadline = cs->max_time > 0 && sh.can_pause ? t0 + cs->max_time : 0;
     int rc = BASEL_OK;
+    /* a run killed while it wrote the checkpoint left a temporary beside it
+     * (as large as the checkpoint); a run that ends before its first
+     * checkpoint would never open the path to clean it */
+    if (cs->ckpt.path) bsl_out_clean(cs->ckpt.path);
     if (cs->ckpt.io && cs->ckpt.restart && (rc = ck_read(cs, &sh, state, status, ctx))) cs->reported = 1;
     if (!rc) {
         const int r = sh.fn ? sh.fn(0.0, sh.total, sh.user) : 0;

@@ -13,10 +13,10 @@
 #ifndef BSL_SAMPLER_H
 #define BSL_SAMPLER_H
 
-#include "../core/params.h"
-#include "../model/model.h"
-#include "../prior/prior.h"
-#include "../summary/summary.h"
+#include "../../core/params.h"
+#include "../../model/model.h"
+#include "../../prior/prior.h"
+#include "../../summary/summary.h"
 
 #include <jansson.h>
 

@@ -1,6 +1,7 @@
-/* result.c: the common result of the subset engines (summary.h). */
+/* vs_result.c: the common result of the subset engines (summary.h). */
 #include "summary.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,13 +63,17 @@ int bsl_vs_print_draw(FILE *fp, size_t m, unsigned chain, const size_t *atoms, s
     return bad || putc('\n', fp) == EOF ? BASEL_EIO : BASEL_OK;
 }
 
-int bsl_vs_spill_begin(bsl_vs_result *r)
+int bsl_vs_spill_begin(bsl_vs_result *r, basel_error *err)
 {
-    if (r->ndraws || r->nspill) return BASEL_EINVAL;
+    if (r->ndraws || r->nspill) return bsl_fail(err, BASEL_EINVAL, "draws kept before they were streamed");
     r->spill = malloc(sizeof *r->spill);
     r->spill_row = malloc(r->m + 1);
-    if (!r->spill || !r->spill_row) return BASEL_ENOMEM;
-    if (!(r->spill[0] = tmpfile())) return BASEL_EIO;
+    if (!r->spill || !r->spill_row) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (!(r->spill[0] = bsl_tmpfile())) {
+        const char *dir = getenv("TMPDIR");
+        return bsl_fail(err, BASEL_EIO, "cannot create a temporary file for the draws in %s: %s",
+                        dir && *dir ? dir : "/tmp (TMPDIR is not set)", strerror(errno));
+    }
     r->nspill = 1;
     return BASEL_OK;
 }
@@ -80,7 +85,7 @@ int bsl_vs_spill_take(bsl_vs_result *dst, bsl_vs_result *src)
         FILE **sp = realloc(dst->spill, (dst->nspill + 1) * sizeof *sp);
         if (!sp) return BASEL_ENOMEM;
         dst->spill = sp;
-        if (!(sp[dst->nspill] = tmpfile())) return BASEL_EIO;
+        if (!(sp[dst->nspill] = bsl_tmpfile())) return BASEL_EIO;
         dst->nspill++;
         for (size_t i = 0; i < src->ndraws; i++) {
             const size_t a = src->draw_start[i], b = src->draw_start[i + 1];

@@ -40,7 +40,7 @@
  * each kept exchange lowers D strictly, so no set recurs.
  */
 #include "subset_project.h"
-#include "engine.h"
+#include "../engine.h"
 
 #include <math.h>
 #include <stdlib.h>

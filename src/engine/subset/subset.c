@@ -16,9 +16,9 @@
 #include "subset.h"
 #include "subset_post.h"
 #include "subset_project.h"
-#include "engine.h"
-#include "../fit/problem.h"
-#include "../core/jsonutil.h"
+#include "../engine.h"
+#include "../../problem/problem.h"
+#include "../../core/jsonutil.h"
 
 #include <math.h>
 #include <stdlib.h>

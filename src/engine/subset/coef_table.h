@@ -14,7 +14,7 @@
 #ifndef BSL_COEF_TABLE_H
 #define BSL_COEF_TABLE_H
 
-#include "../core/jsonutil.h"
+#include "../../core/jsonutil.h"
 #include "tmix.h"
 
 /* The components of every term, term by term: term t's are

@@ -37,7 +37,7 @@
 #include "coef_table.h"
 #include "subset.h"
 #include "subset_post.h"
-#include "../fit/problem.h"
+#include "../../problem/problem.h"
 
 #include <math.h>
 #include <stdio.h>

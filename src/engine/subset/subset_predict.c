@@ -17,11 +17,13 @@
  */
 #include "subset.h"
 #include "subset_post.h"
-#include "../fit/fit.h"
-#include "../basis/basis.h"
+#include "../../core/jsonutil.h"
+#include "../../problem/problem.h"
+#include "../../basis/basis.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_integration.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -690,6 +692,37 @@ static void count_eta(void *ctx, size_t row, size_t model, double weight, double
     c->mean[row] += weight * exp(mu + s2 / 2);
 }
 
+/* P(Y <= cnt) at row i: the models' Gauss-Hermite sums. A rate that
+ * overflows (e^eta = inf) puts no mass at any finite count; one that
+ * underflows to 0 puts it all at 0 (GSL's CDF is NaN at a zero rate). */
+static double count_cdf(const count_ctx *c, const gsl_integration_fixed_workspace *gh, double W, size_t i,
+                        unsigned cnt)
+{
+    double cdf = 0;
+    for (size_t s = 0; s < c->nm; s++)
+        for (size_t q = 0; q < GH_NODES; q++) {
+            const double rate = exp(c->mu[s * c->n + i] + M_SQRT2 * sqrt(c->s2[s * c->n + i]) * gh->x[q]);
+            const double P = !isfinite(rate) ? 0 : rate > 0 ? gsl_cdf_poisson_P(cnt, rate) : 1;
+            cdf += c->w[s] * gh->weights[q] / sqrt(M_PI) * P;
+        }
+    return cdf / W;
+}
+
+/* The smallest count in [lo, hi] whose CDF reaches p, given that hi's
+ * does: bisection, so a row whose counts are in the millions costs ~20
+ * CDF evaluations, not a million (a crafted fit once made the linear
+ * search run for minutes). */
+static unsigned count_quantile(const count_ctx *c, const gsl_integration_fixed_workspace *gh, double W, size_t i,
+                               double p, unsigned lo, unsigned hi)
+{
+    while (lo < hi) {
+        const unsigned mid = lo + (hi - lo) / 2;
+        if (count_cdf(c, gh, W, i, mid) >= p) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo;
+}
+
 static int glm_counts(vs_ctx *v, const json_t *blk, double level, basel_pred *p, basel_error *err)
 {
     if (p->interval_mean)
@@ -701,34 +734,32 @@ static int glm_counts(vs_ctx *v, const json_t *blk, double level, basel_pred *p,
     double W = 0;
     for (size_t i = 0; i < n; i++) p->mean[i] = 0;
     int bad = c.mu && c.s2 && c.w && gh ? glm_models(v, blk, count_eta, &c, &W) : -2;
-    for (size_t i = 0; i < n && !bad; i++) {
+    size_t beyond = n; /* a row whose predictive is beyond the counts GSL's CDF takes */
+    for (size_t i = 0; i < n && !bad && beyond == n; i++) {
         p->mean[i] /= W;
         const double lo = (1 - level) / 2, hi = (1 + level) / 2;
-        int have_lo = 0;
-        for (unsigned cnt = 0; cnt < 100000000u; cnt++) {
-            double cdf = 0;
-            for (size_t s = 0; s < nm; s++)
-                for (size_t q = 0; q < GH_NODES; q++) {
-                    const double eta = c.mu[s * n + i] + M_SQRT2 * sqrt(c.s2[s * n + i]) * gh->x[q];
-                    cdf += c.w[s] * gh->weights[q] / sqrt(M_PI) * gsl_cdf_poisson_P(cnt, exp(eta));
-                }
-            cdf /= W;
-            if (!have_lo && cdf >= lo) {
-                p->lower[i] = cnt;
-                have_lo = 1;
-            }
-            if (cdf >= hi) {
-                p->upper[i] = cnt;
-                break;
-            }
+        /* a count whose CDF reaches hi: doubling from the mean, at most 32 steps */
+        unsigned top = p->mean[i] < 1 ? 1u : p->mean[i] < (double)(UINT_MAX / 2) ? (unsigned)p->mean[i] : UINT_MAX / 2;
+        while (count_cdf(&c, gh, W, i, top) < hi && top < UINT_MAX / 2) top *= 2;
+        if (!isfinite(p->mean[i]) || count_cdf(&c, gh, W, i, top) < hi) {
+            beyond = i;
+            break;
         }
+        const unsigned upper = count_quantile(&c, gh, W, i, hi, 0, top);
+        p->upper[i] = upper;
+        p->lower[i] = count_quantile(&c, gh, W, i, lo, 0, upper);
     }
     free(c.mu);
     free(c.s2);
     free(c.w);
     if (gh) gsl_integration_fixed_free(gh);
     if (bad == -2) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    return bad ? bsl_fail(err, BASEL_EPARSE, "the fit's Poisson predictor is malformed") : BASEL_OK;
+    if (bad) return bsl_fail(err, BASEL_EPARSE, "the fit's Poisson predictor is malformed");
+    if (beyond < n)
+        return bsl_fail(err, BASEL_EINVAL,
+                        "row %zu: the predicted count is beyond %u (a mean of %g): the row is far outside the "
+                        "training data, or the fit is damaged", beyond + 1, UINT_MAX / 2, p->mean[beyond]);
+    return BASEL_OK;
 }
 
 /* Class probabilities P(y = 1) of the models of blk into p1 (n): each

@@ -1,12 +1,15 @@
 /*
- * options.c: the option catalogue. Each option's meaning, kind and range is
+ * catalogue.c: the option catalogue. Each option's meaning, kind and range is
  * written here once; which engines read it, and with which default, is
  * each engine's table (engine.h). The command line's help, the checks made
  * before a run and FIT.json's settings all come from these two tables.
  */
 #include "engine.h"
+#include "rj/rj_defaults.h"
 
+#include <stdio.h>
 #include <string.h>
+#include <threads.h>
 
 #define BIG 1099511627776.0 /* 2^40: counts above this are typos */
 
@@ -16,8 +19,8 @@ static const bsl_option_def catalogue[] = {
     {"target", BSL_OPT_TEXT, 0, 0, NULL, "target column name(s), comma-separated (default: the last column)"},
     {"inputs", BSL_OPT_TEXT, 0, 0, NULL,
      "input column names, comma-separated (default: every other column); a column of text is a categorical "
-     "input: indicator columns for its levels but the first (sorted), selected as one atom (enumerate, bd, rj "
-     "with --basis linear)"},
+     "input: indicator columns for its levels but the first (sorted), selected as one atom (@factors@ with "
+     "--basis linear)"},
     {"seed", BSL_OPT_COUNT, 0, 4294967295.0, NULL, "random seed (0: pick one and report it)"},
     {"threads", BSL_OPT_COUNT, 0, 1024, NULL, "OpenMP threads (0: all cores); results do not depend on it"},
     {"keep-draws", BSL_OPT_CHOICE, 0, 0, "0|1", "keep every draw for basel_fit_write_draws (the CLI's --draws sets it)"},
@@ -26,9 +29,9 @@ static const bsl_option_def catalogue[] = {
      "drop (leave those rows out)"},
     {"checkpoint", BSL_OPT_TEXT, 0, 0, NULL,
      "FILE: save the chains' complete state here (atomically) every --checkpoint-every seconds and when "
-     "interrupted (every MCMC method: bd, rj, ssvs, mixture, anneal, rbf)"},
+     "interrupted (every MCMC method: @checkpoint@)"},
     {"max-time", BSL_OPT_REAL, 0, 1e9, NULL,
-     "seconds (bd, rj, ssvs): stop the chains at their next iteration once this much wall time has passed and make "
+     "seconds (@max-time@): stop the chains at their next iteration once this much wall time has passed and make "
      "a fit of what they did, marked interrupted (a warning; exit status 3); 0: no limit"},
     {"checkpoint-every", BSL_OPT_REAL, 0, 1e9, NULL, "seconds between checkpoints (0: only when interrupted)"},
     {"restart", BSL_OPT_TEXT, 0, 0, NULL,
@@ -47,13 +50,14 @@ static const bsl_option_def catalogue[] = {
      "normal:sd=1,intercept-sd=10 (beta_j ~ N(0, S^2) on the standardised inputs, the intercept N(0, S0^2))"},
     {"family", BSL_OPT_CHOICE, 0, 0, "gaussian|binomial|multinomial|poisson",
      "the likelihood: gaussian (linear regression), binomial (logistic regression of a 0/1 or two-level "
-     "target, by Polya-Gamma augmentation in rj, bd and ssvs, exact by importance sampling in enumerate), "
-     "multinomial (multinomial logistic regression of a target of 3 or more levels, one subset of inputs per "
-     "class: rj, and enumerate by importance sampling up to 20 class-input pairs) or poisson (counts, log link: "
-     "each subset's marginal likelihood by importance sampling, kept per subset; enumerate, rj, bd, ssvs); docs/GLM.md"},
+     "target: @binomial@; by Polya-Gamma augmentation in the samplers, exact by importance sampling when "
+     "enumerating), multinomial (multinomial logistic regression of a target of 3 or more levels, one subset of "
+     "inputs per class: @multinomial@; enumerated by importance sampling up to 20 class-input pairs) or poisson "
+     "(counts, log link: each subset's marginal likelihood by importance sampling, kept per subset; @poisson@); "
+     "docs/GLM.md"},
     {"is-draws", BSL_OPT_COUNT, 100, BIG, NULL,
      "enumerate with --family binomial or poisson: importance-sampling draws per subset of the exact marginal "
-     "likelihood (its Monte Carlo error is in the fit's note; rj, bd and ssvs with --family poisson use 4000)"},
+     "likelihood (its Monte Carlo error is in the fit's note; the samplers use 4000 with --family poisson)"},
     {"model-prior", BSL_OPT_TEXT, 0, 0, NULL,
      "prior over subsets: uniform | poisson:mean=W | bernoulli:p=P | beta-binomial:a=A,b=B"},
     {"standardize", BSL_OPT_CHOICE, 0, 0, "yes|no|auto",
@@ -63,7 +67,7 @@ static const bsl_option_def catalogue[] = {
     {"kmax", BSL_OPT_COUNT, 1, 1e9, NULL, "largest model size (default: min(m, n - 2, 200) over a dictionary; every input for mixture)"},
     /* the run */
     {"iter", BSL_OPT_COUNT, 1, BIG, NULL, "iterations per chain after burn-in (rj, bd: the default is for up to 100 inputs and grows as d / 100 above; "
-     "rj with informed moves: 2000 at every d)"},
+     "rj with informed moves: " BSL_RJ_STR(BSL_RJ_INFORMED_ITER) " at every d)"},
     {"burn", BSL_OPT_COUNT, 0, BIG, NULL, "burn-in iterations per chain (subset engines' default: iter / 5)"},
     {"thin", BSL_OPT_COUNT, 1, BIG, NULL, "keep every thin-th draw (mixture keeps at most 1000 per chain: a run asking for more is thinned further, and the thin used is recorded)"},
     {"chains", BSL_OPT_COUNT, 1, 1024, NULL, "independent chains, run in parallel"},
@@ -109,8 +113,8 @@ static const bsl_option_def catalogue[] = {
      "as a group drawn uniformly; exact), all (score every atom), or a count N (the N atoms of largest weight)"},
     {"proposal", BSL_OPT_CHOICE, 0, 0, "auto|uniform|informed",
      "rj's moves: uniform (an atom drawn uniformly; O(k^2) per move) or informed (every atom scored, drawn by its "
-     "posterior weight, exact; O(m k^2) per move, for thousands of inputs); auto: informed above 1000 inputs. "
-     "Informed moves' defaults are --iter 10000 and --burn 400 at every p"},
+     "posterior weight, exact; O(m k^2) per move, for thousands of inputs); auto: informed above " BSL_RJ_STR(BSL_RJ_INFORMED_ABOVE) " inputs. "
+     "Informed moves' defaults are --iter " BSL_RJ_STR(BSL_RJ_INFORMED_ITER) " and --burn " BSL_RJ_STR(BSL_RJ_INFORMED_BURN) " at every p"},
     /* smc */
     {"particles", BSL_OPT_COUNT, 1, 1e7, NULL, "number of particles"},
     {"resample", BSL_OPT_CHOICE, 0, 0, "multinomial|systematic|stratified|residual", "resampling scheme"},
@@ -180,9 +184,72 @@ const bsl_option_def *bsl_option_find(const char *name)
     return NULL;
 }
 
+/* A help text names the methods able to do something by a placeholder,
+ * @what@ (a capability of bsl_engine_can), which is replaced by the engine
+ * table's list (bsl_engine_list): no help text lists methods by hand, and
+ * an engine added to the table is named in every text that concerns it.
+ * The texts are expanded once (the table is constant, so are they) into
+ * expanded[], then only read: call_once makes the first use thread-safe. */
+#define NOPTIONS (sizeof catalogue / sizeof *catalogue)
+#define HELP_MAX 1024
+static char expanded[NOPTIONS][HELP_MAX];
+static once_flag expand_once = ONCE_FLAG_INIT;
+
+static void expand(const char *help, char *out, size_t len)
+{
+    size_t k = 0;
+    out[0] = 0;
+    for (const char *p = help; *p && k + 1 < len;) {
+        const char *end = *p == '@' ? strchr(p + 1, '@') : NULL;
+        char what[32], list[256] = "";
+        if (end) {
+            snprintf(what, sizeof what, "%.*s", (int)(end - p - 1), p + 1);
+            bsl_engine_list(list, sizeof list, what, NULL);
+        }
+        if (!*list) { /* text, or an unknown capability left as written (test_capabilities finds it) */
+            out[k++] = *p++;
+            out[k] = 0;
+            continue;
+        }
+        strncat(out, list, len - k - 1);
+        k = strlen(out);
+        p = end + 1;
+    }
+}
+
+static void expand_all(void)
+{
+    for (size_t i = 0; i < NOPTIONS; i++) expand(catalogue[i].help, expanded[i], HELP_MAX);
+}
+
+const char *bsl_option_help(size_t i)
+{
+    if (i >= NOPTIONS) return NULL;
+    call_once(&expand_once, expand_all);
+    return expanded[i];
+}
+
 size_t bsl_option_count(void) { return sizeof catalogue / sizeof *catalogue; }
 
 const bsl_option_def *bsl_option_at(size_t i)
 {
     return i < sizeof catalogue / sizeof *catalogue ? &catalogue[i] : NULL;
+}
+
+int bsl_family_binomial(const bsl_params *settings)
+{
+    const char *f = bsl_params_get(settings, "family");
+    return f && strcmp(f, "binomial") == 0;
+}
+
+int bsl_family_multinomial(const bsl_params *settings)
+{
+    const char *f = bsl_params_get(settings, "family");
+    return f && strcmp(f, "multinomial") == 0;
+}
+
+int bsl_family_poisson(const bsl_params *settings)
+{
+    const char *f = bsl_params_get(settings, "family");
+    return f && strcmp(f, "poisson") == 0;
 }

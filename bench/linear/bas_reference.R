@@ -7,6 +7,12 @@
 #                                   (BAS's vignette), 17 significant digits
 #   data/linear/bas_uscrime.json    BIC, AIC, g-prior (g = 47) on uscrime_log.csv
 #   data/linear/bas_lin_p15_n200.json  g-prior (g = 200) on lin_p15_n200.csv
+#   data/linear/bas_uscrime_mixtures.json  BAS's mixtures of g-priors on
+#                                   uscrime_log.csv: "hyper-g", "hyper-g-n",
+#                                   "JZS", "EB-local" (BAS's defaults), and
+#                                   exact references by R's integrate() for
+#                                   hyper-g/n (BAS's is a Laplace
+#                                   approximation) and robust (not in bas.lm)
 #
 # BAS always reads the CSV back, so BAS and basel see the same numbers.
 #
@@ -258,6 +264,67 @@ usc <- list(
         AIC = reference_fit(d, "AIC"),
         `g-prior` = reference_fit(d, "g-prior", alpha = nrow(d))))
 write_json_file(usc, file.path(out_dir, "bas_uscrime.json"))
+
+## ------------------------------------------ UScrime under mixtures of g-priors
+## BAS's own numbers, and for two priors an exact reference: log marginals by
+## R's integrate() over u = log g, for every model from BAS's R2 (Liang et al.
+## 2008 eq. 5 integrated against pi(g)), to a relative 1e-10.
+log1pexp <- function(u) ifelse(u > 35, u + log1p(exp(-pmin(u, 700))), log1p(exp(pmin(u, 35))))
+exact_mix <- function(fit, log_prior, name) {
+    n <- fit$n
+    N <- n - 1
+    k <- fit$size - 1
+    lm1 <- function(R2, k) {
+        if (k == 0) return(0)
+        l <- function(u) 0.5 * (N - k) * log1pexp(u) - 0.5 * N * log1pexp(u + log(1 - R2)) + log_prior(u, k) + u
+        lo <- log_prior(0, k)
+        u_lo <- attr(lo, "lower")
+        opt <- optimize(l, c(max(u_lo, -30), 30), maximum = TRUE, tol = 1e-10)
+        m <- opt$objective
+        f <- function(u) exp(l(u) - m)
+        i1 <- integrate(f, u_lo, opt$maximum, rel.tol = 1e-10, subdivisions = 1000L)$value
+        i2 <- integrate(f, opt$maximum, Inf, rel.tol = 1e-10, subdivisions = 1000L)$value
+        m + log(i1 + i2)
+    }
+    logmarg <- mapply(lm1, fit$R2, k)
+    post <- exp(logmarg - max(logmarg))
+    post <- post / sum(post)
+    inputs <- fit$namesx[-1]
+    inc <- t(vapply(fit$which, function(w) seq_along(inputs) %in% w[-1], logical(length(inputs))))
+    pip <- setNames(colSums(post * inc), inputs)
+    size_post <- setNames(as.numeric(tapply(post, factor(k, levels = 0:length(inputs)), sum)), 0:length(inputs))
+    size_post[is.na(size_post)] <- 0
+    ord <- order(-post)
+    list(call = paste0("exact reference (R integrate, rel.tol 1e-10) for ", name, " over BAS's enumerated models"),
+         n_models = length(post), pip = pip, model_size_posterior = size_post,
+         top_models = lapply(ord[1:20], function(i) list(rank = match(i, ord),
+             predictors = arr(inputs[fit$which[[i]][-1]]), size = k[i], postprob = post[i],
+             logmarg = logmarg[i], R2 = fit$R2[i])))
+}
+d <- read.csv(csv)
+n_us <- nrow(d)
+set.seed(1)
+g_fit <- bas.lm(y ~ ., data = d, prior = "g-prior", alpha = n_us, modelprior = uniform(), method = "BAS",
+                n.models = 2^(ncol(d) - 1))
+## log pi(e^u) for u = log g, and (attribute "lower") the smallest u allowed
+hgn_prior <- function(u, k) structure(log((3 - 2) / (2 * n_us)) - 1.5 * log1pexp(u - log(n_us)), lower = -Inf)
+robust_prior <- function(u, k) {
+    lo <- (1 + n_us) / (k + 1) - 1  # Bayarri et al. 2012 eq. 20, a = 1/2, b = 1, rho = 1/(k + 1)
+    structure(log(0.5) + 0.5 * log((1 + n_us) / (k + 1)) - 1.5 * log1pexp(u), lower = if (lo > 0) log(lo) else -Inf)
+}
+mix <- list(
+    dataset = "uscrime_log", file = "uscrime_log.csv", n = nrow(d), p = ncol(d) - 1,
+    predictors = arr(setdiff(names(d), "y")),
+    bas = bas_info,
+    conventions = conventions,
+    priors = list(
+        `hyper-g` = reference_fit(d, "hyper-g", n_pred = 0),
+        `hyper-g-n` = reference_fit(d, "hyper-g-n", n_pred = 0),
+        JZS = reference_fit(d, "JZS", n_pred = 0),
+        `EB-local` = reference_fit(d, "EB-local", n_pred = 0),
+        `hyper-g-n exact` = exact_mix(g_fit, hgn_prior, "hyper-g/n (a = 3)"),
+        `robust exact` = exact_mix(g_fit, robust_prior, "robust (Bayarri et al. 2012)")))
+write_json_file(mix, file.path(out_dir, "bas_uscrime_mixtures.json"))
 
 ## -------------------------------------------------------------- lin_p15_n200
 d <- read.csv(file.path(out_dir, "lin_p15_n200.csv"))

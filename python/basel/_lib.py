@@ -610,11 +610,12 @@ class Fit(_Handle):
         class probabilities (classification). kind is what the interval
         covers: "new" (a new observation, the default) or "mean" (the
         regression function E[y | x], BAS's se.fit; subset methods only),
-        as `basel predict --interval-kind`."""
-        kinds = {"new": 0, "mean": 1}
+        as `basel predict --interval-kind`, or "none" (the means only, as
+        `--interval none`: lower and upper are NaN)."""
+        kinds = {"new": 0, "mean": 1, "none": 2}
         if kind not in kinds:
-            raise ValueError("kind=%r: use \"new\" (a new observation) or \"mean\" (the regression function)"
-                             % (kind,))
+            raise ValueError("kind=%r: use \"new\" (a new observation), \"mean\" (the regression function) or "
+                             "\"none\" (no interval)" % (kind,))
         err, out = _Error(), ctypes.c_void_p()
         _check(library().basel_fit_predict_ex(self.ptr, data.ptr, _b(model), float(level), kinds[kind],
                                               ctypes.byref(out), ctypes.byref(err)), err)

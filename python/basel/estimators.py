@@ -211,7 +211,8 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
                   "anneal", "rbf", "smc"
       basis       "linear" (the inputs are the atoms), "gauss:r=R", "cubic",
                   "tps", "lin-rbf", "legendre:m=M", ... (--basis)
-      prior       coefficient prior: "g", "ridge", "hier", "aic", "bic", "mdl", ...
+      prior       coefficient prior: "g", "ridge", "hier", "aic", "bic", "mdl",
+                  "hyper-g", "hyper-g/n", "jzs", "robust", "eb-local", ...
       model_prior "uniform", "poisson:mean=W", "bernoulli:p=P", "beta-binomial:a=A,b=B"
       n_iter, burn, thin, chains, kmax, standardize ("yes"/"no"), top,
       particles (smc)
@@ -341,11 +342,13 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
         standard deviation, (upper - lower) / (2 x 1.959964) of the central 95%
         predictive interval for a new observation, so that mean +- 1.96 std
         is that interval (exactly the sd for a normal predictive; the
-        mixtures' intervals need not be symmetric)."""
+        mixtures' intervals need not be symmetric). Without return_std no
+        interval is computed (a mixture of g-priors, prior="hyper-g", ...,
+        has exact means but no intervals)."""
+        if not return_std:
+            return self.predict_interval(X, _STD_LEVEL, kind="none")[0]
         mean, lo, hi = self.predict_interval(X, _STD_LEVEL)
-        if return_std:
-            return mean, (hi - lo) / (2 * _Z975)
-        return mean
+        return mean, (hi - lo) / (2 * _Z975)
 
 
 class BayesianSelectionClassifier(ClassifierMixin, _BaselEstimator):

@@ -286,14 +286,16 @@ static void coefficients(strbuf *b, const json_t *doc)
 {
     const json_t *co = json_object_get(doc, "coefficients"), *terms = json_object_get(co, "terms");
     if (!json_array_size(terms)) return;
-    const char *within = json_string_value(json_object_get(co, "within_model")); /* a GLM's: docs/GLM.md */
+    /* "laplace": a GLM's (docs/GLM.md); else a sentence (a mixture of g-priors', FIT.md) */
+    const char *within = json_string_value(json_object_get(co, "within_model"));
+    const int laplace = within && strcmp(within, "laplace") == 0;
     const char *family = json_string_value(json_object_get(json_object_get(doc, "settings"), "family"));
-    const char *link = !within ? "" : family && strcmp(family, "poisson") == 0 ? ", log-rate" : ", log-odds";
+    const char *link = !laplace ? "" : family && strcmp(family, "poisson") == 0 ? ", log-rate" : ", log-odds";
     char share[32];
-    add(b, "\nCoefficients (original scale%s; model-averaged over %lld models holding %s of the posterior%s)\n",
+    add(b, "\nCoefficients (original scale%s; model-averaged over %lld models holding %s of the posterior%s%s)\n",
         link, (long long)json_integer_value(json_object_get(co, "models")),
         percent(share, sizeof share, json_number_value(json_object_get(co, "covered"))),
-        within ? ", each by its Laplace approximation" : "");
+        laplace ? ", each by its Laplace approximation" : within ? "; " : "", within && !laplace ? within : "");
     add(b, "  %-16s %6s %11s %11s %11s %11s  %s\n", "term", "PIP", "mean", "sd", "mean|in", "sd|in",
         "95% interval");
     size_t shown = 0, n = json_array_size(terms);

@@ -912,11 +912,17 @@ void bsl_model_coef_mean(const bsl_model *M, double *beta)
     /* A_tau^{-1} b = L^{-T} z */
     double *t = M->work;
     for (size_t o = 0; o < c; o++) {
-        const double shrink = M->prior.type->shrink(&M->prior, M->g_o[o]);
+        const double shrink = bsl_model_shrink(M, o);
         for (size_t i = 0; i < k; i++) t[i] = M->z[i * c + o];
         bsl_chol_solve_upper(&M->chol, t);
         for (size_t i = 0; i < k; i++) beta[i * c + o] = shrink * t[i];
     }
+}
+
+double bsl_model_shrink(const bsl_model *M, size_t o)
+{
+    const double N = (double)(M->D->n - M->D->q);
+    return M->prior.type->shrink(&M->prior, M->g_o[o], N, M->k, M->D->yy[o], M->quad[o]);
 }
 
 double bsl_model_sigma2(const bsl_model *M, size_t o)

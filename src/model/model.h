@@ -310,6 +310,9 @@ int bsl_model_coef_draw(const bsl_model *M, double *beta);
 size_t bsl_model_state_size(const bsl_model *M);
 void bsl_model_state_save(const bsl_model *M, double *out);
 int bsl_model_state_load(bsl_model *M, const size_t *active, size_t k, const double *in, size_t n);
+/* The posterior mean's shrinkage for output o, E[g/(1+g) | y, A] (the
+ * prior's shrink at the model's sufficient statistics). */
+double bsl_model_shrink(const bsl_model *M, size_t o);
 /* Residual scale factor for predictive intervals: the posterior mean of
  * sigma^2 for output o under the model (ridge: the given sigma^2). */
 double bsl_model_sigma2(const bsl_model *M, size_t o);

@@ -266,7 +266,7 @@ static int gauss_state_load(void *st, const size_t *active, size_t k, const doub
 static double gauss_post_ss(const void *st, size_t o)
 {
     const bsl_model *M = st;
-    const double s = M->prior.type->shrink(&M->prior, M->g_o[o]);
+    const double s = bsl_model_shrink(M, o);
     return fmax(M->D->yy[o] - s * M->quad[o], 0.0);
 }
 
@@ -284,7 +284,8 @@ static void gauss_coef_cov(const void *st, double *V)
 {
     const bsl_model *M = st;
     const size_t k = M->k, ld = M->kmax + 1;
-    const double shrink = M->prior.type->shrink(&M->prior, M->prior.g);
+    const double N = (double)(M->D->n - M->D->q);
+    const double shrink = M->prior.type->shrink(&M->prior, M->prior.g, N, k, M->D->yy[0], M->quad[0]);
     const int stale = M->since_inv_refresh == BSL_INV_STALE;
     if (stale) (void)bsl_inv_from_chol(&M->chol, V, k); /* from the factor, into V */
     for (size_t j = 0; j < k; j++)

@@ -61,7 +61,10 @@ static double g_screen(const bsl_coef_prior *p, double yy, double g, double N, d
     return yy - rss_max;
 }
 
-static double g_shrink(const bsl_coef_prior *p, double g) { return g / (1 + g); }
+static double g_shrink(const bsl_coef_prior *p, double g, double N, size_t k, double yy, double quad)
+{
+    return g / (1 + g);
+}
 
 /* sigma^2 | y ~ IG(a0 + N/2, b0 + (yy - s quad)/2): the predictive's df and
  * scale (subset_post.c) */

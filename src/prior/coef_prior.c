@@ -7,7 +7,8 @@
 #include <string.h>
 
 const bsl_coef_prior_type *const bsl_coef_prior_types[] = {
-    &bsl_coef_g, &bsl_coef_ridge, &bsl_coef_hier, &bsl_coef_aic, &bsl_coef_bic, &bsl_coef_mdl, &bsl_coef_uip, NULL,
+    &bsl_coef_g, &bsl_coef_ridge, &bsl_coef_hier, &bsl_coef_aic, &bsl_coef_bic, &bsl_coef_mdl, &bsl_coef_uip,
+    &bsl_coef_hyper_g, &bsl_coef_hyper_gn, &bsl_coef_jzs, &bsl_coef_robust, &bsl_coef_eb_local, NULL,
 };
 
 const bsl_coef_prior_type *bsl_coef_prior_type_find(const char *name)
@@ -83,7 +84,10 @@ void bsl_coef_numbers_read(bsl_coef_prior *p, const json_t *o)
 
 double bsl_coef_tau_zero(const bsl_coef_prior *p) { return 0.0; }
 
-double bsl_coef_shrink_none(const bsl_coef_prior *p, double g) { return 1.0; }
+double bsl_coef_shrink_none(const bsl_coef_prior *p, double g, double N, size_t k, double yy, double quad)
+{
+    return 1.0;
+}
 
 /* paper 002 eqs. 2-4: -(n/2) sum_o log RSS_o - C k */
 double bsl_coef_flat_log_ml(const bsl_coef_prior *p, size_t n, size_t q, size_t c, size_t k, double logdet,

@@ -86,7 +86,8 @@ struct bsl_coef_prior_type {
     const char *name;      /* --prior's name and FIT.json's posterior.prior.kind */
     int id;                /* a number never reused: rbf's FIT.json block records its
                               criterion by it (0 g, 1 ridge, 2 hier, 3 aic, 4 bic, 5 mdl,
-                              6 ssvs, 7 normal, 8 uip) */
+                              6 ssvs, 7 normal, 8 uip, 9 hyper-g, 10 hyper-g/n,
+                              11 jzs, 12 robust, 13 eb-local) */
     bsl_coef_model model;
     const char *keys;      /* the keys parse accepts ("" none), for messages */
     /* specs the engines x priors test runs (tests/unit/model/
@@ -100,6 +101,11 @@ struct bsl_coef_prior_type {
     int sigma2_given;      /* sigma^2 is a parameter of the state: beta | y, A is
                               N(A_tau^{-1} b, sigma^2 A_tau^{-1}) (bsl_model_coef_draw) */
     int criterion;         /* a flat prior calibrated by a penalty (anneal's criteria) */
+    /* NULL: within one model the coefficients' posterior is the Student-t
+     * of post_df and post_scale2 exactly. Else what the coefficient table's
+     * intervals are instead (FIT.json coefficients.within_model), and
+     * prediction intervals are refused (coef_gmix.c) */
+    const char *within_model;
     int scale_free;        /* the posterior does not depend on the units of the targets
                               (nor of linear atoms): FIT.md "Extreme values" */
 
@@ -113,8 +119,10 @@ struct bsl_coef_prior_type {
     /* The smallest quad worth scoring given the best quad of a pass and
      * within (model.c screen_floor); NULL: no screen. */
     double (*screen)(const bsl_coef_prior *p, double yy, double g, double N, double within, double qd_best);
-    /* the posterior mean's shrinkage of A_tau^{-1} b (g: the output's g) */
-    double (*shrink)(const bsl_coef_prior *p, double g);
+    /* the posterior mean's shrinkage of A_tau^{-1} b for output o: E[g/(1+g)
+     * | y, A] (g: the output's g; N, k, yy_o, quad_o: the model's sufficient
+     * statistics, which a prior that mixes over g integrates against) */
+    double (*shrink)(const bsl_coef_prior *p, double g, double N, size_t k, double yy, double quad);
     /* the Student-t predictive of one model (subset_post.h bsl_post): its
      * df, and its scale^2 for output o (s = shrink) */
     double (*post_df)(const bsl_coef_prior *p, double N, double k);
@@ -148,7 +156,8 @@ struct bsl_coef_prior_type {
 /* The priors --prior names (the collapsed Gaussian models'), NULL-terminated. */
 extern const bsl_coef_prior_type *const bsl_coef_prior_types[];
 extern const bsl_coef_prior_type bsl_coef_g, bsl_coef_ridge, bsl_coef_hier, bsl_coef_aic, bsl_coef_bic,
-    bsl_coef_mdl, bsl_coef_uip;
+    bsl_coef_mdl, bsl_coef_uip, bsl_coef_hyper_g, bsl_coef_hyper_gn, bsl_coef_jzs, bsl_coef_robust,
+    bsl_coef_eb_local;
 /* not --prior names of the Gaussian models: ssvs_model.c and glm.c parse them */
 extern const bsl_coef_prior_type bsl_coef_ssvs, bsl_coef_normal;
 
@@ -186,7 +195,7 @@ void bsl_coef_numbers_read(bsl_coef_prior *p, const json_t *o);
 /* A flat prior's Gaussian parts (no shrinkage, df N - k, the residual
  * variance): the penalised criteria's, and the other tables' placeholders. */
 double bsl_coef_tau_zero(const bsl_coef_prior *p);
-double bsl_coef_shrink_none(const bsl_coef_prior *p, double g);
+double bsl_coef_shrink_none(const bsl_coef_prior *p, double g, double N, size_t k, double yy, double quad);
 double bsl_coef_flat_log_ml(const bsl_coef_prior *p, size_t n, size_t q, size_t c, size_t k, double logdet,
                             const double *quad, const double *yy, const double *gv, const double *lg);
 double bsl_coef_flat_df(const bsl_coef_prior *p, double N, double k);

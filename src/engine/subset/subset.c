@@ -47,7 +47,8 @@ static json_t *model_predictor(const bsl_vs_problem *pb, const size_t *atoms, si
             for (size_t i = 0; i < M->k; i++) g -= beta[i * c + t] * D->gB[M->active[i] * q + l];
             gam[l * c + t] = g;
         }
-    const double shrink = pb->prior.type->shrink(&pb->prior, pb->prior.g);
+    const double shrink = pb->prior.type->shrink(&pb->prior, pb->prior.g, (double)(D->n - D->q), M->k, D->yy[0],
+                                                 M->quad[0]);
     json_t *V = json_array(), *s2 = json_array();
     for (size_t j = 0; j < M->k; j++)
         for (size_t i = 0; i < M->k; i++)

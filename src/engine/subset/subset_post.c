@@ -91,16 +91,18 @@ int bsl_post_of(bsl_post *p, bsl_model *M, const size_t *atoms, size_t k, int ba
     const bsl_coef_prior *pr = &M->prior;
     const bsl_design *D = M->D;
     const size_t c = M->c, ld = M->kmax + 1;
-    const double s = pr->type->shrink(pr, pr->g);
     const double N = (double)(D->n - D->q), kk = (double)k;
+    double s;
     p->k = k;
     if (D->G) {
         if (dense_solve(p, D, pr, atoms, k)) return BASEL_ENUMERIC;
+        s = pr->type->shrink(pr, pr->g, N, k, D->yy[0], p->quad[0]);
         for (size_t i = 0; i < k * c; i++) p->beta[i] *= s;
         for (size_t i = 0; i < k * k; i++) p->V[i] *= s;
     } else {
         if (set_model(M, atoms, k)) return BASEL_ENUMERIC;
         bsl_model_coef_mean(M, p->beta);
+        s = pr->type->shrink(pr, pr->g, N, k, D->yy[0], M->quad[0]);
         for (size_t j = 0; j < k; j++)
             for (size_t i = 0; i < k; i++) p->V[i + j * k] = s * M->Ainv[i + j * ld];
         memcpy(p->quad, M->quad, c * sizeof *p->quad);
@@ -241,7 +243,7 @@ json_t *bsl_subset_coefficients(const bsl_vs_problem *pb, const bsl_problem *P, 
     double W = 0;
     for (size_t i = 0; i < vr->models.n; i++) W += vr->models.items[i].weight;
     const double total = bsl_modelset_total(&vr->models);
-    out = bsl_coef_table_json(level, vr->models.n, total > 0 ? W / total : 0.0, terms, NULL);
+    out = bsl_coef_table_json(level, vr->models.n, total > 0 ? W / total : 0.0, terms, pb->prior.type->within_model);
     if (!out) bsl_fail(err, BASEL_ENOMEM, "out of memory");
 done:
     bsl_coef_comps_free(&cp);

@@ -870,6 +870,24 @@ static int no_predictor(const json_t *doc, const char *model, basel_error *err)
     return bsl_fail(err, BASEL_EPARSE, "the fit has no '%s' predictor", model);
 }
 
+/* Under a prior whose models' posteriors are mixtures over g (coef_prior.h
+ * within_model: hyper-g, jzs, ...), a prediction's exact interval is a
+ * mixture of Student-t's over g in every model, which this file does not
+ * compute: refused rather than approximated (the means are exact). */
+static int interval_refused(const json_t *doc, const basel_pred *p, basel_error *err)
+{
+    const char *spec = json_string_value(json_object_get(json_object_get(doc, "prior"), "coefficients"));
+    char name[64] = "";
+    if (p->no_interval || !spec) return BASEL_OK;
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, ":"), spec);
+    const bsl_coef_prior_type *t = bsl_coef_prior_type_find(name);
+    if (!t || !t->within_model) return BASEL_OK;
+    return bsl_fail(err, BASEL_EINVAL,
+                    "--prior %s: a model's predictive is a mixture over g of Student-t's, whose interval basel does "
+                    "not compute; predict the means with --interval none",
+                    name);
+}
+
 int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, const char *model,
                        double level, basel_pred *p, basel_error *err)
 {
@@ -896,6 +914,7 @@ int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, c
     }
     const json_t *pred = json_object_get(json_object_get(json_object_get(doc, "engine"), "predictor"), model);
     if (!rc && !pred) rc = no_predictor(doc, model, err);
+    if (!rc) rc = interval_refused(doc, p, err);
     if (!rc) {
         int bad;
         const int noise = !p->interval_mean;

@@ -2,7 +2,9 @@
  * test_engines_priors.c: the model table's contract. Every collapsed engine
  * that runs on the table (rows of `engines`) crossed with every coefficient
  * prior of the prior table (bsl_coef_prior_types, each entry's `examples`
- * specs; a new entry is covered without an edit here) and the spike and
+ * specs; a new entry is covered without an edit here; of the mixtures of
+ * g-priors, whose every score is a quadrature, hyper-g's, as coef_gmix.c
+ * says) and the spike and
  * slab (`ssvs_specs`) must reproduce the exact posterior of the same model:
  * PIPs, size probabilities, the model-averaged coefficients (the
  * coefficient table's means) and, for fixed hyperparameters, the 95%

@@ -41,6 +41,18 @@ expect 0 "exact: all 64 subsets" -- "$BASEL" summary "$T/wide_e.json"
 if grep -qiE 'nan|inf' "$T/wide_e.json"; then bad "n < p: NaN or Inf in enumerate's FIT.json"; else ok; fi
 expect 0 "" -- "$BASEL" fit "$T/wide.csv" --method bd --iter 200 --seed 3 -o "$T/wide.json"
 if grep -qiE 'nan|inf' "$T/wide.json"; then bad "n < p: NaN or Inf in FIT.json"; else ok; fi
+# ssvs with paper 001's unscaled prior and Jeffreys' 1/sigma^2 has no
+# posterior when the inputs are as many as the rows (sigma^2 -> 0): refused
+# before the run, with the remedies; each remedy fits
+head -5 "$D" > "$T/n4.csv"
+expect 2 "--prior ssvs with 15 inputs and 3 rows after the intercept: .*the posterior does not exist" -- \
+    "$BASEL" fit "$T/n4.csv" --method ssvs -o "$T/f.json"
+if [ -e "$T/f.json" ]; then bad "ssvs n = 4: a fit was written"; else ok; fi
+expect 2 "--prior ssvs with 6 inputs and 4 rows" -- "$BASEL" fit "$T/wide.csv" --method ssvs -o "$T/f.json"
+for remedy in ssvs:scaled=1 ssvs:a=1,b=1 g; do
+    expect 0 "" -- "$BASEL" fit "$T/n4.csv" --method ssvs --prior $remedy --iter 2000 --seed 2 -q -o "$T/n4_ok.json"
+    if grep -qiE 'nan|inf' "$T/n4_ok.json"; then bad "ssvs n = 4, --prior $remedy: NaN or Inf"; else ok; fi
+done
 expect 2 "kmax 20 is above the number of atoms m = 15" -- "$BASEL" fit "$D" --kmax 20 -o "$T/f.json"
 expect 2 "chains 0 is out of range" -- "$BASEL" fit "$D" --chains 0 -o "$T/f.json"
 expect 2 "--iter -5 is out of range" -- "$BASEL" fit "$D" --iter -5 -o "$T/f.json"

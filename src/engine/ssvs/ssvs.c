@@ -671,6 +671,20 @@ static int ss_prior(const bsl_vs_problem *pb, bsl_coef_prior *cp, bsl_ssvs_prior
         if (strcmp(s.name, "ssvs") == 0) {
             rc = bsl_coef_prior_ssvs(cp, spec, err);
             *sp = cp->ssvs;
+            /* paper 001 as written (unscaled: beta_j ~ N(0, v_j) whatever
+             * sigma^2) with Jeffreys' 1/sigma^2: when the N = n - q rows
+             * are no more than the m atoms, X V X' is of full rank N, so
+             * p(sigma^2 | y) ~ p(y | sigma^2 -> 0) / sigma^2 is not
+             * integrable at 0: no posterior exists (the chain's sigma^2
+             * collapses and its Cholesky fails) */
+            const double N = (double)(pb->D->n - pb->D->q);
+            if (!rc && !sp->scaled && !(sp->a > 0) && N <= (double)pb->D->m)
+                rc = bsl_fail(err, BASEL_EINVAL,
+                              "--prior ssvs with %zu inputs and %.0f rows after the intercept: with sigma^2's "
+                              "Jeffreys prior and as many inputs as rows, the posterior does not exist (sigma^2 "
+                              "goes to 0); give sigma^2 a proper prior (--prior ssvs:a=1,b=1), scale the "
+                              "coefficients' prior by sigma^2 (--prior ssvs:scaled=1), or use --prior g",
+                              pb->D->m, N);
             return rc;
         }
         rc = bsl_coef_prior_parse(cp, spec, pb->D->n, pb->D->c, err);

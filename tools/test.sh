@@ -16,12 +16,16 @@
 #  5. the Python wheel and sdist, installed in a fresh venv with no build/
 #     (tools/python.sh --wheel-check);
 #  6. an AddressSanitizer + UndefinedBehaviorSanitizer build with warnings
-#     as errors: unit and command-line tests.
+#     as errors: unit and command-line tests;
+#  7. the libFuzzer targets (CSV, FIT.json, option specs, --stats), built
+#     with clang under ASan + UBSan, 20 s each over the committed corpus
+#     (tools/fuzz.sh; tools/fuzz.sh 600 for a longer search).
 # Every stage runs even when an earlier one failed; the end lists each
 # stage's result, and the status is non-zero if any failed.
 # Time limits are in CPU seconds (ulimit -t, tests/cpu_limit.sh), so a
 # loaded machine slows the suite but fails no correct test.
-# BASEL_NO_PYTHON=1, BASEL_NO_R=1, BASEL_NO_ASAN=1 skip those stages.
+# BASEL_NO_PYTHON=1, BASEL_NO_R=1, BASEL_NO_ASAN=1, BASEL_NO_FUZZ=1 skip
+# those stages.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,6 +38,7 @@ esac
 purposes="build test"
 [ -z "${BASEL_NO_PYTHON:-}" ] && purposes="$purposes python"
 [ -z "${BASEL_NO_R:-}" ] && purposes="$purposes r"
+[ -z "${BASEL_NO_FUZZ:-}" ] && purposes="$purposes fuzz"
 tools/deps.sh $purposes || { echo "test.sh: could not install the test dependencies" >&2; exit 1; }
 
 results=()
@@ -76,6 +81,8 @@ asan() {
             ctest --test-dir build-asan -L 'unit|contract|cli' --output-on-failure -j2
 }
 [ -z "${BASEL_NO_ASAN:-}" ] && stage "ASan + UBSan build (unit, contract, cli)" asan
+
+[ -z "${BASEL_NO_FUZZ:-}" ] && stage "libFuzzer targets under ASan + UBSan, 20 s each" tools/fuzz.sh 20
 
 echo "=== test.sh: results"
 printf '  %s\n' "${results[@]}"

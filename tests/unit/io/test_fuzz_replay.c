@@ -1,5 +1,5 @@
 /*
- * test_fuzz_replay.c: replays every file in tests/fuzz/corpus/{csv,fit,spec}/
+ * test_fuzz_replay.c: replays every file in tests/fuzz/corpus/{csv,fit,spec,stats}/
  * (seeds, and inputs the fuzzers once broke on) so the ordinary test run
  * keeps those bugs fixed. fit/ and spec/ go through the very checks of the
  * fuzz targets, which it includes: fuzz_fit_check (load, summary, PIPs,
@@ -13,6 +13,7 @@
 #include "check.h"
 #include "fuzz/fuzz_fit.c"
 #include "fuzz/fuzz_spec.c"
+#include "fuzz/fuzz_stats.c"
 #include "io/io.h"
 
 #include <dirent.h>
@@ -20,6 +21,7 @@
 #define CORPUS_FIT "tests/fuzz/corpus/fit"
 #define CORPUS_SPEC "tests/fuzz/corpus/spec"
 #define CORPUS_CSV "tests/fuzz/corpus/csv"
+#define CORPUS_STATS "tests/fuzz/corpus/stats"
 
 typedef const char *(*replay_fn)(const uint8_t *data, size_t size);
 
@@ -117,8 +119,10 @@ int main(void)
     const size_t nfit = replay_dir(CORPUS_FIT, fuzz_fit_check, verbose);
     const size_t nspec = replay_dir(CORPUS_SPEC, fuzz_spec_check, verbose);
     const size_t ncsv = replay_dir(CORPUS_CSV, csv_check, verbose);
+    const size_t nstats = replay_dir(CORPUS_STATS, fuzz_stats_check, verbose);
     CHECK(nfit >= 10, "fit corpus has %zu files", nfit);
     CHECK(nspec >= 10, "spec corpus has %zu files", nspec);
     CHECK(ncsv >= 10, "csv corpus has %zu files", ncsv);
+    CHECK(nstats >= 4, "stats corpus has %zu files", nstats);
     return check_report("test_fuzz_replay");
 }

@@ -35,7 +35,7 @@ struct bsl_chains_shared {
     double deadline;  /* wall time at which --max-time stops the run (thread 0 only; 0: none) */
     double every;
     int can_pause;    /* checkpoints are possible (ckpt.io set) */
-    int answered;     /* the callback has asked to stop: it is not called again (thread 0 only) */
+    int answered;     /* the callback has cancelled: it is not called again (thread 0 only) */
     bsl_progress_fn fn; /* (done, total units, user) */
     void *user;
 };
@@ -64,13 +64,17 @@ static int stopped(bsl_chains_shared *sh)
     return s;
 }
 
-/* Ask the chains to stop for reason why (the first reason given wins, a
- * cancel over everything). */
+/* Ask the chains to stop for reason why (the first reason given wins, but
+ * a cancel wins over everything and an interrupt over a pause). */
 static void request_stop(bsl_chains_shared *sh, int why)
 {
 #pragma omp critical(bsl_chains_stop)
     {
-        if (sh->why == STOP_NONE || why == STOP_CANCEL) sh->why = why;
+        /* a cancel over everything, an interrupt over a checkpoint's pause
+         * (a signal that arrives while the chains pause to save must end
+         * the run after the save, not be lost with the pause) */
+        if (sh->why == STOP_NONE || why == STOP_CANCEL || (why == STOP_INTERRUPT && sh->why == STOP_PAUSE))
+            sh->why = why;
     }
 #pragma omp atomic write
     sh->stop = 1;
@@ -89,7 +93,7 @@ static void report(bsl_chains_shared *sh, int force)
         sh->next_ckpt = 0;
         request_stop(sh, STOP_PAUSE);
     }
-    if (!sh->fn || sh->answered) return; /* a callback that said stop hears no more */
+    if (!sh->fn || sh->answered) return; /* a callback that cancelled hears no more */
     size_t done;
 #pragma omp atomic read
     done = sh->done;
@@ -98,9 +102,11 @@ static void report(bsl_chains_shared *sh, int force)
     if (!force && f < sh->last + REPORT_STEP) return;
     sh->last = f;
     const int r = sh->fn(force || (double)done > sh->total ? sh->total : (double)done, sh->total, sh->user);
-    sh->answered = r != 0;
     if (r == BASEL_PROGRESS_STOP && sh->can_pause) request_stop(sh, STOP_INTERRUPT);
-    else if (r) request_stop(sh, STOP_CANCEL);
+    else if (r) {
+        request_stop(sh, STOP_CANCEL);
+        sh->answered = 1; /* cancelled: the callback hears no more */
+    }
 }
 
 int bsl_tick_flush(bsl_ticker *t)
@@ -611,9 +617,9 @@ int bsl_chains_run(bsl_chains *cs, bsl_chain_fn fn, void *ctx)
     if (cs->ckpt.io && cs->ckpt.restart && (rc = ck_read(cs, &sh, state, status, ctx))) cs->reported = 1;
     if (!rc) {
         const int r = sh.fn ? sh.fn(0.0, sh.total, sh.user) : 0;
-        sh.answered = r != 0;
         if (r == BASEL_PROGRESS_STOP && sh.can_pause) sh.why = STOP_INTERRUPT;
         else if (r) sh.why = STOP_CANCEL;
+        sh.answered = sh.why == STOP_CANCEL;
     }
     int threads = cs->threads > 0 ? cs->threads : omp_get_max_threads();
     if ((size_t)threads > cs->chains) threads = (int)cs->chains;

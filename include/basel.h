@@ -398,7 +398,7 @@ BASEL_API int basel_fit_read_json(basel_fit **out, const char *path, basel_error
  * BASEL_EINVAL otherwise (and for fits read back from FIT.json). The draws
  * of the subset samplers (basel_method_can(method, "coefficients") and
  * basel_method_keeps_draws) are not held in memory: they were written during the
- * run to temporary files (tmpfile(3), in TMPDIR, removed with the fit),
+ * run to temporary files (in TMPDIR, else /tmp; nameless, gone with the fit),
  * which this copies; so it may be called more than once. */
 BASEL_API int basel_fit_write_draws(const basel_fit *f, const char *path, basel_error *err);
 /* The FIT.json format version this library writes and reads. */

@@ -185,12 +185,26 @@ typedef struct fit_args {
     int row_blocks; /* --row-blocks: statistics summed over blocks of rows (cli_rows.c) */
 } fit_args;
 
+/* fit's own options that name a file; every other --name is the library's. */
+static const char *const FILE_OPTIONS[] = {"draws", "output", "stats", "target-file"};
+enum { NFILE_OPTIONS = sizeof FILE_OPTIONS / sizeof *FILE_OPTIONS };
+
+/* Where the file option name goes in a, or NULL when name is not one. */
+static const char **file_slot(fit_args *a, const char *name)
+{
+    const char **slots[NFILE_OPTIONS] = {&a->draws, &a->output, &a->stats, &a->target_file};
+    for (size_t k = 0; k < NFILE_OPTIONS; k++)
+        if (!strcmp(name, FILE_OPTIONS[k])) return slots[k];
+    return NULL;
+}
+
 /* An unknown option of fit: a suggestion from the library's options and
  * the command's own. */
 static int unknown_option(const char *arg)
 {
-    const char *names[160] = {"draws", "output", "stats", "target-file", "quiet", "row-blocks", "help"};
-    size_t n = 7;
+    const char *names[160] = {"quiet", "row-blocks", "help"};
+    size_t n = 3;
+    for (size_t k = 0; k < NFILE_OPTIONS; k++) names[n++] = FILE_OPTIONS[k];
     for (size_t k = 0; k < basel_options_count() && n < sizeof names / sizeof *names; k++)
         basel_options_describe(k, &names[n++], &(const char *){NULL});
     return cli_unknown_option("fit", arg, names, n);
@@ -198,7 +212,7 @@ static int unknown_option(const char *arg)
 
 /* Split --name=value or take the next argument as the value; a next
  * argument that starts with "--" is an option, not a value. */
-static int take_value(int argc, char **argv, int *i, const basel_options *o, const char **name,
+static int take_value(int argc, char **argv, int *i, const basel_options *o, fit_args *a, const char **name,
                       const char **value, char *buf, size_t len)
 {
     const char *arg = argv[*i] + 2;
@@ -210,10 +224,7 @@ static int take_value(int argc, char **argv, int *i, const basel_options *o, con
         return 0;
     }
     *name = arg;
-    const char *const own[] = {"draws", "output", "stats", "target-file"};
-    int is_own = 0;
-    for (size_t k = 0; k < sizeof own / sizeof *own; k++) is_own |= !strcmp(arg, own[k]);
-    if (!is_own && !basel_options_get(o, arg)) /* unknown: say so (with a suggestion), not "needs a value" */
+    if (!file_slot(a, arg) && !basel_options_get(o, arg)) /* unknown: say so (with a suggestion), not "needs a value" */
         return unknown_option(argv[*i]);
     if (cli_needs_value("fit", argv[*i], *i + 1 < argc ? argv[*i + 1] : NULL)) return 2;
     *value = argv[++*i];
@@ -244,14 +255,11 @@ static int parse(int argc, char **argv, basel_options *o, fit_args *a)
         } else if (!strncmp(arg, "--", 2)) {
             char buf[64];
             const char *name = NULL, *value = NULL;
-            if (take_value(argc, argv, &i, o, &name, &value, buf, sizeof buf) || cli_once(&seen, "fit", name))
+            if (take_value(argc, argv, &i, o, a, &name, &value, buf, sizeof buf) || cli_once(&seen, "fit", name))
                 return 2;
-            if (!strcmp(name, "draws") || !strcmp(name, "output") || !strcmp(name, "stats") ||
-                !strcmp(name, "target-file")) {
-                if (!strcmp(name, "draws")) a->draws = value;
-                else if (!strcmp(name, "stats")) a->stats = value;
-                else if (!strcmp(name, "target-file")) a->target_file = value;
-                else a->output = value;
+            const char **slot = file_slot(a, name);
+            if (slot) {
+                *slot = value;
                 continue;
             }
             basel_error err;

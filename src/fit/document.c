@@ -185,15 +185,14 @@ static int check_summaries(const json_t *doc, const char *source, basel_error *e
         if (!json_is_array(ks) || !numbers_in(json_object_get(ms, "prob"), json_array_size(ks), 0, 1))
             return fail_key(err, source, "model_size", "is not {k: [...], prob: [probabilities]} of equal lengths");
     }
-    /* k_opt is a size the size posterior lists (rbf and smc list no atoms) */
-    const json_t *kopt = json_object_get(doc, "k_opt");
-    int kopt_listed = !kopt;
-    const json_t *sizes = json_object_get(ms, "k");
-    for (size_t i = 0; !kopt_listed && i < json_array_size(sizes); i++)
-        kopt_listed = json_is_integer(kopt) && json_equal(json_array_get(sizes, i), kopt);
-    if (!kopt_listed && !(json_is_integer(kopt) && json_integer_value(kopt) >= 0 && !sizes &&
-                          (size_t)json_integer_value(kopt) <= m))
-        return fail_key(err, source, "k_opt", "is not a model size of the size posterior");
+    /* k_opt is one of the sizes the size posterior lists, or, with no such
+     * list, a count of atoms */
+    const json_t *kopt = json_object_get(doc, "k_opt"), *sizes = json_object_get(ms, "k");
+    int kopt_ok = !kopt || (sizes ? 0 : json_is_integer(kopt) && json_integer_value(kopt) >= 0 &&
+                                            (size_t)json_integer_value(kopt) <= m);
+    for (size_t i = 0; !kopt_ok && i < json_array_size(sizes); i++)
+        kopt_ok = json_is_integer(kopt) && json_equal(json_array_get(sizes, i), kopt);
+    if (!kopt_ok) return fail_key(err, source, "k_opt", "is not a model size of the size posterior");
     const json_t *sets = json_object_get(json_object_get(doc, "credible_sets"), "sets");
     for (size_t i = 0; i < json_array_size(sets); i++)
         if (!atom_list(json_object_get(json_array_get(sets, i), "atoms"), m)) {

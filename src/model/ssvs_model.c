@@ -43,7 +43,7 @@ int bsl_ssvs_parse(bsl_ssvs_prior *sp, const char *text, basel_error *err)
     bsl_spec s;
     int rc = bsl_spec_parse(&s, "prior", text && *text ? text : "ssvs", err);
     if (rc) return rc;
-    if (strcmp(s.name, "ssvs") != 0) return bsl_spec_unknown(&s, "ssvs", err);
+    if (strcmp(s.name, bsl_coef_ssvs.name) != 0) return bsl_spec_unknown(&s, bsl_coef_ssvs.name, err);
     double scaled = 0, collapsed = 1;
     rc = bsl_spec_double(&s, "tau", 1.0, 1e-12, 1e12, &sp->tau, err);
     if (!rc) rc = bsl_spec_double(&s, "tau2", 0.0, 1e-300, 1e300, &sp->tau2, err);

@@ -18,6 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* this engine's table entry (below): --resume checks a fit was made by it */
+extern const bsl_engine_def bsl_engine_smc;
+
 static const bsl_engine_option options[] = {
     {"basis", "gauss"},
     {"standardize", "no"},
@@ -148,7 +151,8 @@ static int resume_state(bsl_smc **out, const bsl_engine_ctx *ctx, const char *pa
                                  je.column > 0 ? (size_t)je.column : 0, "--resume: %s", je.text);
     int rc = BASEL_OK;
     const char *m = json_string_value(json_object_get(doc, "method"));
-    if (!m || strcmp(m, "smc")) rc = bsl_fail_at(err, BASEL_EINVAL, path, 0, 0, "--resume needs a fit of --method smc");
+    if (bsl_engine_find(m) != &bsl_engine_smc) /* the table's entry, not its name spelt again */
+        rc = bsl_fail_at(err, BASEL_EINVAL, path, 0, 0, "--resume needs a fit of --method %s", bsl_engine_smc.name);
     const json_t *saved = json_object_get(doc, "settings");
     for (size_t i = 0; i < sizeof kept_on_resume / sizeof *kept_on_resume && !rc; i++) {
         const char *name = kept_on_resume[i];

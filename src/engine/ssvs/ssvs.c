@@ -668,7 +668,7 @@ static int ss_prior(const bsl_vs_problem *pb, bsl_coef_prior *cp, bsl_ssvs_prior
     } else {
         bsl_spec s;
         if ((rc = bsl_spec_parse(&s, "prior", spec, err))) return rc;
-        if (strcmp(s.name, "ssvs") == 0) {
+        if (strcmp(s.name, bsl_coef_ssvs.name) == 0) { /* the spike-and-slab prior's table entry */
             rc = bsl_coef_prior_ssvs(cp, spec, err);
             *sp = cp->ssvs;
             /* paper 001 as written (unscaled: beta_j ~ N(0, v_j) whatever

@@ -9,6 +9,10 @@ void cli_summary_help(FILE *fp)
                 "Prints the fit as a human-readable report: the priors that ran, each atom's posterior\n"
                 "inclusion probability, the posterior of the model size, the selected models, the top\n"
                 "models and the diagnostics with any warning. '-' reads FIT.json from stdin.\n\n"
+                "For a kernel dictionary (--basis gauss, cubic, tps, lin-rbf) the atoms are listed as\n"
+                "kernels, each by its centre and width; the coefficient table keeps only the terms that\n"
+                "are always in, and the diagnostics say what to trust: single kernels' PIPs need not\n"
+                "converge, the predictions and the posterior of the model size do.\n\n"
                 "Example:\n  basel fit data/linear/lin_p15_n200.csv -o fit.json && basel summary fit.json\n");
 }
 

@@ -6,6 +6,8 @@
  */
 #include "fit.h"
 
+#include "../basis/basis.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -89,8 +91,95 @@ static int by_p(const void *a, const void *b)
     return x->p != y->p ? (x->p < y->p ? 1 : -1) : (x->j > y->j) - (x->j < y->j);
 }
 
+/* The radial dictionary of a fit (engine.basis, docs/FIT.md), or NULL:
+ * its atoms are kernels, at centres[j d .. j d + d - 1] (standardised input
+ * units) with width widths[j] (or width). */
+static const json_t *kernel_basis(const json_t *doc)
+{
+    const json_t *b = json_object_get(json_object_get(doc, "engine"), "basis");
+    const char *kind = json_string_value(json_object_get(b, "kind"));
+    const int k = kind ? bsl_basis_kind_from_name(kind) : -1;
+    return k >= 0 && bsl_basis_is_radial((bsl_basis_kind)k) && json_is_array(json_object_get(b, "centres")) ? b : NULL;
+}
+
+/* A kernel's centre in the inputs' own units: all coordinates for d <= 3,
+ * else the three farthest from the inputs' means, which say where in the
+ * data the kernel sits ("crim=38.4 (+4.1 sd)"). */
+static void kernel_centre(strbuf *b, const json_t *doc, const json_t *basis, size_t j)
+{
+    const size_t d = (size_t)json_integer_value(json_object_get(basis, "d"));
+    const json_t *c = json_object_get(basis, "centres"), *names = json_object_get(doc, "inputs");
+    const json_t *st = json_object_get(doc, "standardize");
+    const json_t *mean = json_object_get(st, "mean"), *scale = json_object_get(st, "scale");
+    if (d == 0 || json_array_size(c) < (j + 1) * d || json_array_size(names) < d) return;
+    size_t show[3], ns = 0;
+    if (d <= 3) {
+        for (size_t a = 0; a < d; a++) show[ns++] = a;
+    } else {
+        for (; ns < 3; ns++) { /* the three largest |z|, largest first */
+            size_t best = d;
+            for (size_t a = 0; a < d; a++) {
+                int taken = 0;
+                for (size_t t = 0; t < ns; t++) taken |= show[t] == a;
+                const double z = fabs(json_number_value(json_array_get(c, j * d + a)));
+                if (!taken && (best == d || z > fabs(json_number_value(json_array_get(c, j * d + best))))) best = a;
+            }
+            show[ns] = best;
+        }
+    }
+    for (size_t t = 0; t < ns; t++) {
+        const size_t a = show[t];
+        const double z = json_number_value(json_array_get(c, j * d + a));
+        const double sc = json_array_size(scale) == d ? json_number_value(json_array_get(scale, a)) : 1;
+        const double mu = json_array_size(mean) == d ? json_number_value(json_array_get(mean, a)) : 0;
+        add(b, "%s%s=%.4g", t ? " " : "", json_string_value(json_array_get(names, a)), mu + sc * z);
+        if (d > 3) add(b, " (%+.1f sd)", z);
+    }
+}
+
+/* The PIP table of a kernel dictionary (issue 30 item 4): each kernel as
+ * where it sits and how wide it is, since its name (the i-th training row)
+ * says neither. */
+static void kernel_table(strbuf *b, const basel_fit *f, const json_t *basis)
+{
+    const json_t *dg = json_object_get(f->doc, "diagnostics");
+    const json_t *rh = json_object_get(dg, "rhat_pip"), *ws = json_object_get(basis, "widths");
+    const size_t show = BSL_MIN(f->m, 25), d = (size_t)json_integer_value(json_object_get(basis, "d"));
+    ranked *r = bsl_malloc(f->m + 1, sizeof *r);
+    if (!r) {
+        b->failed = 1;
+        return;
+    }
+    for (size_t j = 0; j < f->m; j++) r[j] = (ranked){f->pip[j], j};
+    qsort(r, f->m, sizeof *r, by_p);
+    add(b, "\nKernels by posterior inclusion probability (%s%zu of %zu, largest first)\n", show < f->m ? "top " : "",
+        show, f->m);
+    add(b, "  (width: in standard deviations of the%s inputs; centre: %s)\n",
+        json_object_get(basis, "input_scale") ? " scaled" : "",
+        d <= 3 ? "in the inputs' units" : "the 3 inputs farthest from their means, in their units");
+    add(b, "  %-16s %6s  %-20s %6s %7s  %s\n", "atom", "PIP", "", rh ? "R-hat" : "", "width", "centre");
+    for (size_t i = 0; i < show; i++) {
+        const size_t j = r[i].j;
+        add(b, "  %-16s %6.3f  ", atom_name(f->doc, j), r[i].p);
+        bar(b, r[i].p, 20);
+        const double v = bsl_json_rhat_value(json_array_get(rh, j));
+        if (!isnan(v)) add(b, " %6.3f", v);
+        else add(b, " %6s", "");
+        add(b, " %7.3g  ", ws ? json_number_value(json_array_get(ws, j)) : json_number_value(json_object_get(basis, "width")));
+        kernel_centre(b, f->doc, basis, j);
+        add(b, "\n");
+    }
+    free(r);
+}
+
 static void pip_table(strbuf *b, const basel_fit *f)
 {
+    const json_t *basis = kernel_basis(f->doc);
+    if (f->m == 0) return; /* anneal, rbf: centres move, no fixed atoms (their size posterior follows) */
+    if (basis) {
+        kernel_table(b, f, basis);
+        return;
+    }
     const json_t *dg = json_object_get(f->doc, "diagnostics");
     const json_t *rh = json_object_get(dg, "rhat_pip");
     const size_t show = BSL_MIN(f->m, 25);
@@ -298,11 +387,16 @@ static void coefficients(strbuf *b, const json_t *doc)
         laplace ? ", each by its Laplace approximation" : within ? "; " : "", within && !laplace ? within : "");
     add(b, "  %-16s %6s %11s %11s %11s %11s  %s\n", "term", "PIP", "mean", "sd", "mean|in", "sd|in",
         "95% interval");
-    size_t shown = 0, n = json_array_size(terms);
+    /* a kernel dictionary's atoms are left out: neighbouring kernels share
+     * one effect between them, so one kernel's coefficient says little */
+    const int kernels = kernel_basis(doc) != NULL;
+    size_t shown = 0, n = json_array_size(terms), atoms = 0;
     for (size_t i = 0; i < n; i++) {
         const json_t *t = json_array_get(terms, i);
         const double pip = json_number_value(json_object_get(t, "pip"));
-        if (!json_is_true(json_object_get(t, "always_in")) && (pip < 0.1 || shown >= 25)) continue;
+        const int always = json_is_true(json_object_get(t, "always_in"));
+        atoms += !always;
+        if (!always && (kernels || pip < 0.1 || shown >= 25)) continue;
         shown++;
         add(b, "  %-16s %6.3f %11.4g %11.4g ", str_at(t, "name"), pip, json_number_value(json_object_get(t, "mean")),
             json_number_value(json_object_get(t, "sd")));
@@ -314,7 +408,11 @@ static void coefficients(strbuf *b, const json_t *doc)
         if (json_array_size(json_object_get(doc, "targets")) > 1) add(b, "  (%s)", str_at(t, "target"));
         add(b, "\n");
     }
-    if (shown < n) add(b, "  (terms with PIP below 0.1 not shown: basel coef FIT.json lists all)\n");
+    if (kernels && atoms)
+        add(b, "  (the kernels' coefficients are not shown: neighbouring kernels share one effect, so a single\n"
+               "   kernel's coefficient says little; basel predict gives the fitted function, basel coef FIT.json\n"
+               "   lists every term)\n");
+    else if (shown < n) add(b, "  (terms with PIP below 0.1 not shown: basel coef FIT.json lists all)\n");
 }
 
 /* The smaller of a bulk and a tail ESS, either may be missing (null). */
@@ -354,6 +452,17 @@ static void diagnostics(strbuf *b, const json_t *doc)
     const json_t *warnings = json_object_get(dg, "warnings");
     for (size_t i = 0; i < json_array_size(warnings); i++)
         add(b, "  WARNING: %s\n", json_string_value(json_array_get(warnings, i)) ? json_string_value(json_array_get(warnings, i)) : "?");
+    if (kernel_basis(doc)) {
+        const double r = bsl_json_rhat_value(rs);
+        add(b, "  What to trust with a kernel dictionary: neighbouring kernels stand in for one another, so\n"
+               "  single kernels' PIPs mix slowly and need not converge (their R-hats say so). The predictions,\n"
+               "  the posterior of the model size and the small models (projection, prevalence) are what\n"
+               "  converge: read those.\n");
+        if (!isnan(r))
+            add(b, "  Here the model size's R-hat is %.3f: %s\n", r,
+                r > 1.01 ? "they have not converged yet; run longer (--iter) or with more chains (--chains)."
+                         : "the chains agree on it.");
+    }
     const json_t *pm = json_object_get(dg, "predictive_mass");
     if (json_is_number(pm))
     {

@@ -19,7 +19,7 @@ parts = re.split(r'\n(?=[12]\. )', text)[1:]
 assert len(parts) == 2, "two parts expected"
 for part in parts:
     rhats = [float(x) for x in re.findall(r'R-hat (?:of [^ ]+ )?(?:is )?([0-9]+\.[0-9]+)', part)]
-    rhats += [float(m.group(1)) for m in re.finditer(r'^\s+\S+\s+[0-9.]+\s+[#.]+\s+([0-9]+\.[0-9]+)\s*$', part, re.M)]
+    rhats += [float(m.group(1)) for m in re.finditer(r'^\s+\S+\s+[0-9.]+\s+[#.]+\s+([0-9]+\.[0-9]+)(?:\s|$)', part, re.M)]
     if any(r > 1.1 for r in rhats) and 'WARNING' not in part:
         sys.exit("part %r: R-hat %s without a warning" % (part[:20], max(rhats)))
 PY

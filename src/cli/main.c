@@ -113,10 +113,13 @@ static void help(FILE *fp)
             "  basel --version     the library and FIT.json format versions\n"
             "  basel man           the manual page (roff); basel completion bash: the bash completion\n"
             "\n"
-            "Methods: enumerate (exact, up to 24 atoms), bd (birth-death, the default), rj\n"
-            "(reversible jump), ssvs (spike-and-slab Gibbs), anneal and rbf (RBF networks with\n"
-            "free centres: simulated annealing, full-Bayes reversible jump), smc (sequential\n"
-            "kernel regression), mixture (input selection for a Gaussian-mixture classifier).\n"
+            "Methods (--method; 'basel help fit --method M' for one's options):\n");
+    /* from the engine table: a method added there is listed here */
+    for (size_t i = 0; i < basel_method_count(); i++) {
+        const char *name, *what;
+        if (!basel_method_describe(i, &name, &what)) fprintf(fp, "  %-10s %s\n", name, what);
+    }
+    fprintf(fp,
             "\n"
             "Example: the inputs of a linear model, with posterior inclusion probabilities:\n"
             "  basel fit data/linear/lin_p15_n200.csv --target y -o fit.json && basel summary fit.json\n"

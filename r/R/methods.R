@@ -232,8 +232,11 @@ predict.basel <- function(object, newdata, estimator = c("BMA", "HPM", "MPM", "p
         estimator <- names(models)[match(model, models)]
     }
     x <- new_inputs(object, newdata)
-    v <- checked(.Call(r_basel_predict, fit_ptr(object), x, colnames(x), model, as.double(level),
-                       interval == "confidence"))
+    ## the library's basel_interval_kind: no interval asked for and no se.fit
+    ## skips the mixture quantiles (most of the cost), and works under the
+    ## priors whose intervals basel does not compute (hyper-g, jzs, ...)
+    kind <- if (interval == "confidence") 1L else if (interval == "none" && !se.fit) 2L else 0L
+    v <- checked(.Call(r_basel_predict, fit_ptr(object), x, colnames(x), model, as.double(level), kind))
     res <- list(fit = NULL, estimator = estimator, level = level)
     if (is.null(v$classes)) {
         targets <- v$targets

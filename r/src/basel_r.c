@@ -274,7 +274,7 @@ static double na_of(double x) { return ISNAN(x) ? NA_REAL : x; }
  * when the method gives no se), or of a classifier the classes' names, the
  * n x K probabilities and the 1-based class (NA for a row without a
  * prediction). */
-SEXP r_basel_predict(SEXP ptr, SEXP x, SEXP names, SEXP model, SEXP level, SEXP mean_interval)
+SEXP r_basel_predict(SEXP ptr, SEXP x, SEXP names, SEXP model, SEXP level, SEXP interval_kind)
 {
     basel_error err;
     memset(&err, 0, sizeof err);
@@ -283,7 +283,9 @@ SEXP r_basel_predict(SEXP ptr, SEXP x, SEXP names, SEXP model, SEXP level, SEXP 
     basel_data *d = table_of(x, names, R_NilValue, "<newdata>", &err);
     if (!d) return error_value(&err, 0);
     basel_pred *p = NULL;
-    const basel_interval_kind kind = Rf_asLogical(mean_interval) == TRUE ? BASEL_INTERVAL_MEAN : BASEL_INTERVAL_NEW;
+    /* methods.R passes basel_interval_kind's number: 0 new, 1 mean, 2 none */
+    const int k = Rf_asInteger(interval_kind);
+    const basel_interval_kind kind = k == 1 ? BASEL_INTERVAL_MEAN : k == 2 ? BASEL_INTERVAL_NONE : BASEL_INTERVAL_NEW;
     int rc = basel_fit_predict_ex(f, d, CHAR(STRING_ELT(model, 0)), Rf_asReal(level), kind, &p, &err);
     basel_data_free(d);
     if (rc) return error_value(&err, 0);

@@ -64,3 +64,22 @@ test_that("enumerate under BIC and AIC equals BAS's numbers on UScrime", {
         expect_lt(max(abs(pip(f) - unlist(ref$priors[[pr]]$pip)[names(pip(f))])), 1e-8)
     }
 })
+
+## Under a mixture of g-priors the library computes exact means but no
+## interval (a mixture over g of Student-t's): predict() without an interval
+## must work and give BAS's model-averaged mean, ybar + (x - xbar)'E[beta | y]
+## (data/linear/bas_uscrime_mixtures.json, BAS's hyper-g), and asking for an
+## interval must fail with the library's reason, not a wrong interval.
+test_that("predict under hyper-g gives BAS's BMA means and refuses intervals", {
+    ref <- jsonlite::fromJSON(repo_file("data", "linear", "bas_uscrime_mixtures.json"), simplifyVector = TRUE)
+    hg <- ref$priors$`hyper-g`$coefficients
+    u <- uscrime()
+    f <- basel(y ~ ., u, method = "enumerate", prior = "hyper-g", modelprior = "uniform", progress = FALSE)
+    b <- vapply(ref$predictors, function(v) hg[[v]]$postmean, 0)
+    x <- as.matrix(u[1:5, ref$predictors])
+    xbar <- colMeans(u[ref$predictors])
+    want <- hg$Intercept$postmean + as.vector(sweep(x, 2, xbar) %*% b)
+    pr <- predict(f, u[1:5, ])
+    expect_lt(max(abs(pr$fit - want)), 1e-6)
+    expect_error(predict(f, u[1:5, ], interval = "predict"), "mixture over g")
+})

@@ -201,6 +201,11 @@ BASEL_API int basel_options_describe(size_t i, const char **name, const char **h
  * one-line summary (static strings). BASEL_EINVAL when i is out of range. */
 BASEL_API size_t basel_method_count(void);
 BASEL_API int basel_method_describe(size_t i, const char **name, const char **summary);
+/* The coefficient priors --prior names for Gaussian targets, in the prior
+ * table's order (i < basel_prior_count(); NULL past the end); "ssvs" (the
+ * ssvs method's own) and the GLMs' "normal" are not among them. */
+BASEL_API size_t basel_prior_count(void);
+BASEL_API const char *basel_prior_name(size_t i);
 /* The default of option for method: "" when the method derives it from the
  * data (the fit records the value it used), NULL when the method does not
  * read the option (setting it is then an error at fit time). */

@@ -9,7 +9,8 @@
 #   data/linear/bas_lin_p15_n200.json  g-prior (g = 200) on lin_p15_n200.csv
 #   data/linear/bas_uscrime_mixtures.json  BAS's mixtures of g-priors on
 #                                   uscrime_log.csv: "hyper-g", "hyper-g-n",
-#                                   "JZS", "EB-local" (BAS's defaults), and
+#                                   "JZS", "EB-local", "EB-global" (BAS's
+#                                   defaults; EB-global's g in "g"), and
 #                                   exact references by R's integrate() for
 #                                   hyper-g/n (BAS's is a Laplace
 #                                   approximation) and robust (not in bas.lm)
@@ -157,7 +158,7 @@ reference_fit <- function(d, prior, alpha = NULL, n_top = 20, n_pred = 5, nsim =
     res <- list(
         call = call,
         n_models = nm,
-        g = if (prior == "g-prior") alpha else NULL,
+        g = if (prior == "g-prior") alpha else if (prior == "EB-global") fit$g else NULL,
         pip = pip,
         model_size_posterior = size_post,
         posterior_mean_size = sum(fit$postprobs * k),
@@ -322,6 +323,7 @@ mix <- list(
         `hyper-g-n` = reference_fit(d, "hyper-g-n", n_pred = 0),
         JZS = reference_fit(d, "JZS", n_pred = 0),
         `EB-local` = reference_fit(d, "EB-local", n_pred = 0),
+        `EB-global` = reference_fit(d, "EB-global", n_pred = 0),
         `hyper-g-n exact` = exact_mix(g_fit, hgn_prior, "hyper-g/n (a = 3)"),
         `robust exact` = exact_mix(g_fit, robust_prior, "robust (Bayarri et al. 2012)")))
 write_json_file(mix, file.path(out_dir, "bas_uscrime_mixtures.json"))

@@ -40,6 +40,9 @@ CASES = [  # data, reference, BAS prior, basel --prior[, this case's tolerance: 
     ("uscrime_log.csv", "bas_uscrime_mixtures.json", "hyper-g", "hyper-g"),
     ("uscrime_log.csv", "bas_uscrime_mixtures.json", "JZS", "jzs"),
     ("uscrime_log.csv", "bas_uscrime_mixtures.json", "EB-local", "eb-local"),
+    # EB-global: one g for all models, BAS's EM (R/EB_global.R) against
+    # basel's maximiser of the averaged marginal (coef_g.c); both g = 19.5673
+    ("uscrime_log.csv", "bas_uscrime_mixtures.json", "EB-global", "eb-global"),
     ("uscrime_log.csv", "bas_uscrime_mixtures.json", "hyper-g-n", "hyper-g/n", 5e-3),
     ("uscrime_log.csv", "bas_uscrime_mixtures.json", "hyper-g-n exact", "hyper-g/n"),
     ("uscrime_log.csv", "bas_uscrime_mixtures.json", "robust exact", "robust"),

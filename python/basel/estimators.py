@@ -212,7 +212,7 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
       basis       "linear" (the inputs are the atoms), "gauss:r=R", "cubic",
                   "tps", "lin-rbf", "legendre:m=M", ... (--basis)
       prior       coefficient prior: "g", "ridge", "hier", "aic", "bic", "mdl",
-                  "hyper-g", "hyper-g/n", "jzs", "robust", "eb-local", ...
+                  "hyper-g", "hyper-g/n", "jzs", "robust", "eb-local", "eb-global", ...
       model_prior "uniform", "poisson:mean=W", "bernoulli:p=P", "beta-binomial:a=A,b=B"
       n_iter, burn, thin, chains, kmax, standardize ("yes"/"no"), top,
       particles (smc)

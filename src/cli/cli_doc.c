@@ -93,7 +93,9 @@ void cli_completion(FILE *fp)
     fprintf(fp, "\" -- \"$cur\")); return ;;\n");
     fprintf(fp, "        --basis) COMPREPLY=($(compgen -W \"linear gauss:r= cubic tps lin-rbf legendre:m= chebyshev:m= "
                 "sine:m= cosine:m= poly:m=\" -- \"$cur\")); compopt -o nospace 2>/dev/null; return ;;\n");
-    fprintf(fp, "        --prior) COMPREPLY=($(compgen -W \"g uip ridge hier aic bic mdl hyper-g hyper-g/n jzs robust eb-local ssvs\" -- \"$cur\")); return ;;\n");
+    fprintf(fp, "        --prior) COMPREPLY=($(compgen -W \"");
+    for (size_t i = 0; i < basel_prior_count(); i++) fprintf(fp, "%s ", basel_prior_name(i)); /* the prior table */
+    fprintf(fp, "ssvs\" -- \"$cur\")); return ;;\n");
     fprintf(fp, "        --model-prior) COMPREPLY=($(compgen -W \"uniform poisson:mean= bernoulli:p= beta-binomial:a=1,b=1\" "
                 "-- \"$cur\")); return ;;\n");
     fprintf(fp, "        --model) COMPREPLY=($(compgen -W \"bma hpm median prevalence projection map\" -- \"$cur\")); return ;;\n");

@@ -7,6 +7,7 @@
 
 #include <gsl/gsl_randist.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int g_parse(bsl_coef_prior *p, bsl_spec *s, size_t n, size_t c, basel_error *err)
@@ -231,6 +232,106 @@ const bsl_coef_prior_type bsl_coef_uip = {
     .post_scale2 = g_scale2,
     .sigma2_mean = g_sigma2,
     .nuisance_ok = g_ok,
+    .to_json = bsl_coef_numbers_json,
+    .from_json = g_read,
+};
+
+/* ---- eb-global: BAS's "EB-global" (Liang et al. 2008, sec. 2.4): one g
+ * shared by every model, the type-II maximum likelihood over the model
+ * average,
+ *     g^ = argmax_g log sum_M pi(M) BF_M(g),
+ *     BF_M(g) = (1 + g)^((N - k_M)/2) (1 + g e_M)^(-N/2),  e_M = 1 - R^2_M
+ * (Liang et al. eq. 5). BAS reaches it by EM over the enumerated models
+ * (R/EB_global.R); its fixed point is this maximiser (on UScrime both give
+ * g = 19.5673). Given g^ every part is the g-prior's, exactly. g^ depends
+ * on every model's R^2, so it is chosen once from all of them (choose_g),
+ * before the walk that scores with it: enumerate only. */
+static int ebg_parse(bsl_coef_prior *p, bsl_spec *s, size_t n, size_t c, basel_error *err)
+{
+    if (c != 1)
+        return bsl_fail(err, BASEL_EINVAL, "--prior eb-global: one target only (%zu given): its g is one model "
+                                           "average's", c);
+    p->g = (double)n; /* the scores of the first walk are made at g = n; choose_g replaces it */
+    return BASEL_OK;
+}
+
+/* log sum_i exp(lp_i + log BF_i(g)) at g = e^u */
+static double ebg_objective(double u, double N, size_t count, const double *k, const double *e, const double *lp)
+{
+    const double g = exp(u), L = log1p(g);
+    double best = -INFINITY, sum = 0;
+    for (size_t i = 0; i < count; i++) {
+        const double t = lp[i] + 0.5 * (N - k[i]) * L - 0.5 * N * log1p(g * e[i]);
+        if (t > best) {
+            sum = sum * exp(best - t) + 1;
+            best = t;
+        } else {
+            sum += exp(t - best);
+        }
+    }
+    return best + log(sum);
+}
+
+/* The scores lm came from g_log_ml at g0 = p->g (Jeffreys' sigma^2, one
+ * output): lm = ((N - k)/2) log1p(g0) - (N/2) log1p(g0 e), so e is read back
+ * from each one. Then a scan of u = log g over [-12, 30] in steps of 1/2 and
+ * golden-section refinement of the best bracket to 1e-12 in u (the objective
+ * is smooth; a maximum at the scan's edge is taken there: g -> 0 makes every
+ * model's Bayes factor 1). */
+static int ebg_choose(bsl_coef_prior *p, double N, size_t count, const double *k, const double *lm,
+                      const double *lp, basel_error *err)
+{
+    double *e = bsl_malloc(count + 1, sizeof *e);
+    if (!e) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    const double g0 = p->g, L0 = log1p(g0);
+    for (size_t i = 0; i < count; i++) e[i] = fmin(fmax(expm1(((N - k[i]) * L0 - 2 * lm[i]) / N) / g0, 0.0), 1.0);
+    enum { SCAN = 85 };
+    const double u0 = -12, du = 0.5;
+    size_t b = 0;
+    double fb = -INFINITY;
+    for (size_t j = 0; j < SCAN; j++) {
+        const double f = ebg_objective(u0 + du * (double)j, N, count, k, e, lp);
+        if (f > fb) fb = f, b = j;
+    }
+    double lo = u0 + du * (double)(b ? b - 1 : 0), hi = u0 + du * (double)(b + 1 < SCAN ? b + 1 : b);
+    const double phi = 0.5 * (sqrt(5.0) - 1);
+    double x1 = hi - phi * (hi - lo), x2 = lo + phi * (hi - lo);
+    double f1 = ebg_objective(x1, N, count, k, e, lp), f2 = ebg_objective(x2, N, count, k, e, lp);
+    while (hi - lo > 1e-12 * fmax(1.0, fabs(lo))) {
+        if (f1 >= f2) {
+            hi = x2, x2 = x1, f2 = f1;
+            x1 = hi - phi * (hi - lo);
+            f1 = ebg_objective(x1, N, count, k, e, lp);
+        } else {
+            lo = x1, x1 = x2, f1 = f2;
+            x2 = lo + phi * (hi - lo);
+            f2 = ebg_objective(x2, N, count, k, e, lp);
+        }
+    }
+    free(e);
+    p->g = exp(0.5 * (lo + hi));
+    return BASEL_OK;
+}
+
+const bsl_coef_prior_type bsl_coef_eb_global = {
+    .name = "eb-global",
+    .id = 14,
+    .model = BSL_COEF_MODEL_GAUSS,
+    .keys = "",
+    .examples = NULL, /* enumerate only: test_engines_priors runs the samplers; compare_bas checks it */
+    .fixed_hint = "eb-global",
+    .tau_fixed = 1,
+    .scale_free = 1,
+    .parse = ebg_parse,
+    .tau = bsl_coef_tau_zero,
+    .log_ml = g_log_ml,
+    .screen = g_screen,
+    .shrink = g_shrink,
+    .post_df = g_df,
+    .post_scale2 = g_scale2,
+    .sigma2_mean = g_sigma2,
+    .nuisance_ok = g_ok,
+    .choose_g = ebg_choose,
     .to_json = bsl_coef_numbers_json,
     .from_json = g_read,
 };

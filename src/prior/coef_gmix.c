@@ -26,9 +26,9 @@
  * given g^ every part is the g-prior's, exactly.
  *
  * BAS's "EB-global" (one g shared by all models, found by EM over the
- * enumerated models) is not an entry: its g depends on every model's R^2,
- * so no model can be scored from its own sufficient statistics, which is
- * what the table is. It is the g-prior at that g (--prior g:g=G).
+ * enumerated models) depends on every model's R^2, so no model can be
+ * scored from its own statistics alone: it is the g-prior at that g, an
+ * entry of coef_g.c whose choose_g enumerate calls between two walks.
  */
 #include "coef_prior.h"
 

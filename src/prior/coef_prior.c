@@ -8,8 +8,18 @@
 
 const bsl_coef_prior_type *const bsl_coef_prior_types[] = {
     &bsl_coef_g, &bsl_coef_ridge, &bsl_coef_hier, &bsl_coef_aic, &bsl_coef_bic, &bsl_coef_mdl, &bsl_coef_uip,
-    &bsl_coef_hyper_g, &bsl_coef_hyper_gn, &bsl_coef_jzs, &bsl_coef_robust, &bsl_coef_eb_local, NULL,
+    &bsl_coef_hyper_g, &bsl_coef_hyper_gn, &bsl_coef_jzs, &bsl_coef_robust, &bsl_coef_eb_local,
+    &bsl_coef_eb_global, NULL,
 };
+
+size_t basel_prior_count(void)
+{
+    size_t n = 0;
+    while (bsl_coef_prior_types[n]) n++;
+    return n;
+}
+
+const char *basel_prior_name(size_t i) { return i < basel_prior_count() ? bsl_coef_prior_types[i]->name : NULL; }
 
 const bsl_coef_prior_type *bsl_coef_prior_type_find(const char *name)
 {

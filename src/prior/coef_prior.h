@@ -87,7 +87,7 @@ struct bsl_coef_prior_type {
     int id;                /* a number never reused: rbf's FIT.json block records its
                               criterion by it (0 g, 1 ridge, 2 hier, 3 aic, 4 bic, 5 mdl,
                               6 ssvs, 7 normal, 8 uip, 9 hyper-g, 10 hyper-g/n,
-                              11 jzs, 12 robust, 13 eb-local) */
+                              11 jzs, 12 robust, 13 eb-local, 14 eb-global) */
     bsl_coef_model model;
     const char *keys;      /* the keys parse accepts ("" none), for messages */
     /* specs the engines x priors test runs (tests/unit/model/
@@ -148,6 +148,16 @@ struct bsl_coef_prior_type {
     /* a saved state's sigma2, lambda and c values of g are valid (1) */
     int (*nuisance_ok)(const bsl_coef_prior *p, const double *sc, size_t c);
 
+    /* Non-NULL for a prior whose one g is chosen from every subset's score
+     * (eb-global, coef_g.c), which no model's own statistics give: only a
+     * method that scores every subset runs it (enumerate.c, with a first
+     * walk; the samplers refuse it, subset.c). Given count subsets' scores
+     * lm[i] made at p->g, their coefficient counts k[i] (columns: a factor
+     * counts its indicators) and log model priors lp[i], with N = n - q,
+     * sets p->g to the g that maximises sum_i exp(lp[i] + lm_g[i]). */
+    int (*choose_g)(bsl_coef_prior *p, double N, size_t count, const double *k, const double *lm,
+                    const double *lp, basel_error *err);
+
     /* FIT.json's posterior.prior block, and back (0, or -1 if malformed) */
     json_t *(*to_json)(const bsl_coef_prior *p);
     int (*from_json)(bsl_coef_prior *p, const json_t *o);
@@ -157,7 +167,7 @@ struct bsl_coef_prior_type {
 extern const bsl_coef_prior_type *const bsl_coef_prior_types[];
 extern const bsl_coef_prior_type bsl_coef_g, bsl_coef_ridge, bsl_coef_hier, bsl_coef_aic, bsl_coef_bic,
     bsl_coef_mdl, bsl_coef_uip, bsl_coef_hyper_g, bsl_coef_hyper_gn, bsl_coef_jzs, bsl_coef_robust,
-    bsl_coef_eb_local;
+    bsl_coef_eb_local, bsl_coef_eb_global;
 /* not --prior names of the Gaussian models: ssvs_model.c and glm.c parse them */
 extern const bsl_coef_prior_type bsl_coef_ssvs, bsl_coef_normal;
 

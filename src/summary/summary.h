@@ -84,6 +84,8 @@ typedef struct bsl_vs_result {
     double *rhat_pip, *ess_pip, *ess_tail_pip; /* m each, NULL when not computed */
     double rhat_size, ess_size, ess_tail_size;
     size_t diag_draws;    /* recorded draws per chain behind R-hat and ESS */
+    double prior_g;       /* eb-global: the g enumerate chose from every subset (coef_prior.h
+                             choose_g), the g of every summary after the run; 0: none */
     double nu_mean[2];    /* sampled nuisance parameters (the model's, in its order:
                              ridge sigma2, lambda; g's g): posterior means */
     double seconds;

@@ -103,4 +103,14 @@ printf '{"hello": 1}\n' > "$T/other.json"
 expect 2 "not a basel fit" -- "$BASEL" summary "$T/other.json"
 expect 2 "interval '1.5': expected a probability" -- "$BASEL" predict "$T/good.json" "$D" --interval 1.5
 expect 2 "--model 'best': a fit of --method enumerate predicts with bma, hpm, median, prevalence" -- "$BASEL" predict "$T/good.json" "$D" --model best
+# eb-global's g is chosen from every subset: a sampler refuses it up front,
+# saying what to do, and writes nothing (coef_g.c, subset.c)
+rm -f "$T/f.json"
+for m in bd rj; do
+    expect 2 "--prior eb-global chooses one g from every subset.*--method $m.*g:g=G" -- \
+        "$BASEL" fit "$(dirname "$0")/../../data/linear/uscrime_log.csv" --method $m --prior eb-global -o "$T/f.json"
+done
+if [ -e "$T/f.json" ]; then bad "eb-global with a sampler: a fit was written"; else ok; fi
+expect 2 "eb-global: one target only" -- "$BASEL" fit "$(dirname "$0")/../../data/linear/uscrime_log.csv" \
+    --method enumerate --prior eb-global --target y,Prob -o "$T/f.json"
 finish

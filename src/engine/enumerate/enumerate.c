@@ -60,8 +60,29 @@ static int visit(bsl_cmodel *M, const bsl_vs_problem *pb, acc *a, bsl_vs_result 
     return 0;
 }
 
+/* A prior whose g is chosen from every subset (coef_prior.h choose_g,
+ * eb-global): the first walk keeps each feasible subset's score, its
+ * coefficient count (a factor's indicator columns each count, as in the
+ * score) and its log model prior. */
+typedef struct pilot {
+    double *k, *lm, *lp;
+    size_t n;
+} pilot;
+
+static void pilot_record(pilot *pl, const bsl_cmodel *M, const bsl_vs_problem *pb)
+{
+    const size_t k = bsl_cmodel_k(M);
+    const size_t *active = bsl_cmodel_active(M), *gs = pb->D->group_start;
+    size_t cols = k;
+    if (gs)
+        for (size_t i = cols = 0; i < k; i++) cols += gs[active[i] + 1] - gs[active[i]];
+    pl->k[pl->n] = (double)cols;
+    pl->lm[pl->n] = bsl_cmodel_log_ml(M);
+    pl->lp[pl->n++] = bsl_mprior_log(&pb->mprior, k);
+}
+
 /* The walk over all subsets, as the one "chain" of the chain driver (for
- * its progress and cancel; one unit per subset). */
+ * its progress and cancel; one unit per subset, twice with a pilot). */
 typedef struct enum_ctx {
     bsl_cmodel *M;
     const bsl_vs_problem *pb;
@@ -70,6 +91,7 @@ typedef struct enum_ctx {
     double *beta;
     basel_error *err;
     unsigned long long infeasible; /* subsets that cannot be computed (collinear) */
+    pilot *pilot;                  /* non-NULL: this walk only records (eb-global's first) */
 } enum_ctx;
 
 /* Bring the model to the subset `want` (bit j = atom j) from the subset it
@@ -90,12 +112,13 @@ static int reach(bsl_cmodel *M, unsigned long long want, size_t m)
     return 0;
 }
 
-static int walk(void *ctx, size_t chain, unsigned long seed, bsl_ticker *tick)
+static int walk_once(enum_ctx *x, bsl_ticker *tick)
 {
-    enum_ctx *x = ctx;
     bsl_cmodel *M = x->M;
     const size_t m = x->pb->D->m;
-    int rc = visit(M, x->pb, x->a, x->res, x->beta) ? bsl_fail(x->err, BASEL_ENOMEM, "out of memory") : BASEL_OK;
+    int rc = BASEL_OK;
+    if (x->pilot) pilot_record(x->pilot, M, x->pb);
+    else if (visit(M, x->pb, x->a, x->res, x->beta)) rc = bsl_fail(x->err, BASEL_ENOMEM, "out of memory");
     const unsigned long long total = 1ULL << m;
     unsigned long long want = 0;
     int behind = 0; /* the model holds a proper subset of want (want infeasible) */
@@ -108,11 +131,33 @@ static int walk(void *ctx, size_t chain, unsigned long seed, bsl_ticker *tick)
             bsl_cmodel_remove(M, j);
         else
             behind = bsl_cmodel_try_add(M, j) == -INFINITY || bsl_cmodel_add(M, j) != BASEL_OK;
-        if (behind) x->infeasible++; /* probability 0, as in every sampler */
+        if (behind) x->infeasible += !x->pilot; /* probability 0, as in every sampler */
+        else if (x->pilot) pilot_record(x->pilot, M, x->pb);
         else if (visit(M, x->pb, x->a, x->res, x->beta)) rc = bsl_fail(x->err, BASEL_ENOMEM, "out of memory");
         if (!rc && bsl_tick(tick, 1)) rc = bsl_fail(x->err, BASEL_ECANCELLED, "cancelled");
     }
     return rc;
+}
+
+/* With a pilot (eb-global): the first walk records every subset's score,
+ * the prior chooses its g from them (choose_g), and the second walk scores
+ * every subset again at that g into the posterior; res->prior_g says it. */
+static int walk(void *ctx, size_t chain, unsigned long seed, bsl_ticker *tick)
+{
+    enum_ctx *x = ctx;
+    if (!x->pilot) return walk_once(x, tick);
+    int rc = walk_once(x, tick);
+    bsl_coef_prior chosen = x->pb->prior;
+    if (!rc)
+        rc = chosen.type->choose_g(&chosen, (double)(x->pb->D->n - x->pb->D->q), x->pilot->n, x->pilot->k,
+                                   x->pilot->lm, x->pilot->lp, x->err);
+    x->pilot = NULL;
+    if (rc) return rc;
+    bsl_cmodel_free(x->M);
+    x->M = NULL;
+    if ((rc = bsl_vs_model_create(&x->M, x->pb, &chosen, x->pb->D->m, x->err))) return rc;
+    x->res->prior_g = chosen.g;
+    return walk_once(x, tick);
 }
 
 /* Enumeration needs a model without sampled nuisance parameters. */
@@ -157,11 +202,22 @@ int bsl_enumerate(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *r
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
     const unsigned long long total = 1ULL << m;
-    enum_ctx x = {M, pb, &a, res, beta, err, 0};
-    bsl_chains cs = {.chains = 1, .threads = 1, .units = (size_t)total,
+    /* eb-global: every subset's score at the placeholder g first (pilot) */
+    pilot pl = {0};
+    const int two = pb->prior.type->choose_g != NULL;
+    if (two && (!(pl.k = bsl_malloc(total, sizeof *pl.k)) || !(pl.lm = bsl_malloc(total, sizeof *pl.lm)) ||
+                !(pl.lp = bsl_malloc(total, sizeof *pl.lp))))
+        rc = bsl_fail(err, BASEL_ENOMEM, "out of memory: --prior eb-global keeps 3 numbers for each of the "
+                                         "%llu subsets", total);
+    enum_ctx x = {M, pb, &a, res, beta, err, 0, two ? &pl : NULL};
+    bsl_chains cs = {.chains = 1, .threads = 1, .units = (size_t)total * (two ? 2 : 1),
                      .progress = run ? run->progress : NULL,
                      .progress_user = run ? run->progress_user : NULL};
-    rc = bsl_chains_run(&cs, walk, &x);
+    if (!rc) rc = bsl_chains_run(&cs, walk, &x);
+    M = x.M;
+    free(pl.k);
+    free(pl.lm);
+    free(pl.lp);
     if (rc == BASEL_ECANCELLED) bsl_fail(err, rc, "cancelled"); /* also before the walk began */
     else if (rc == BASEL_ENOMEM) bsl_fail(err, rc, "out of memory");
     char how[240]; /* how the model computed its scores (an estimate: its error) */
@@ -183,6 +239,12 @@ int bsl_enumerate(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *r
                  total, x.infeasible, BSL_RANK_TOL);
     else
         snprintf(res->engine_note, sizeof res->engine_note, "exact: all %llu subsets enumerated", total);
+    if (res->prior_g > 0) { /* eb-global: say the g chosen (it is posterior.prior.g) */
+        const size_t used = strlen(res->engine_note);
+        snprintf(res->engine_note + used, sizeof res->engine_note - used,
+                 "; eb-global: g = %.6g, the maximiser of the model-averaged marginal likelihood over every subset",
+                 res->prior_g);
+    }
     if (*how) {
         const size_t used = strlen(res->engine_note);
         snprintf(res->engine_note + used, sizeof res->engine_note - used, "; %s", how);

@@ -731,6 +731,14 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
         coef_spec = bsl_params_get(st, "prior");
         pb.prior_spec = coef_spec;
     } else if ((rc = bsl_coef_prior_parse(&pb.prior, own_prior ? "g" : coef_spec, P->n, P->c, err))) goto out;
+    if (pb.prior.type && pb.prior.type->choose_g && runner != bsl_enumerate) { /* coef_prior.h choose_g */
+        rc = bsl_fail(err, BASEL_EINVAL,
+                      "--prior %s chooses one g from every subset's R^2, which only --method enumerate visits "
+                      "(up to 24 inputs); with --method %s, give the g it chose: --prior g:g=G (FIT.json "
+                      "posterior.prior.g of an enumerate fit), or a prior of each model's own: eb-local, hyper-g, jzs",
+                      pb.prior.type->name, ctx->def->name);
+        goto out;
+    }
     if (bsl_coef_sampled(&pb.prior) && pb.prior.type->nuisance_start) /* start: output 0's (ridge: a quarter of var(y)) */
         pb.prior.type->nuisance_start(&pb.prior, D->yy, 1, (double)(D->n - D->q));
     if (gstart && (rc = bsl_design_group_view(&V, D, gstart, P->ngroups, err))) goto out;
@@ -795,6 +803,7 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     }
     ctx->later = sampling_later(st, &run, pg.kmax, D->m, P->n);
     if ((rc = runner(&pg, &run, vr, err))) goto out;
+    if (vr->prior_g > 0) pb.prior.g = pg.prior.g = vr->prior_g; /* eb-global's g, for every summary */
     if (multinomial) { /* joint atoms of classes and inputs: its own summaries */
         rc = bsl_subset_multi_result(&pg, P, dict, D, vr, run.top, coef_spec, res, err);
         if (!rc && ctx->keep_draws && vr->ndraws) { /* the joint models' draws (rj_multinomial.c) */

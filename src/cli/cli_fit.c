@@ -152,7 +152,47 @@ static double now(void)
  * passes the request on. */
 static volatile sig_atomic_t stop_signal;
 
-static void on_signal(int sig) { stop_signal = sig; }
+/* What a first signal does, said at once (issue 31 item 7: users who saw
+ * nothing pressed Ctrl-C again and lost the fit). The handler may only
+ * write(2): it writes the line of the phase the progress callback last saw
+ * (stop_line: an index, sig_atomic_t, into stop_lines, which are made
+ * before the handler is installed). */
+enum { STOP_SILENT = 0, STOP_READING, STOP_RUN };
+static char stop_lines[3][320];
+static volatile sig_atomic_t stop_line;
+
+static void on_signal(int sig)
+{
+    stop_signal = sig;
+    const char *s = stop_lines[stop_line];
+    size_t n = strlen(s); /* async-signal-safe */
+    while (n > 0) {
+        const ssize_t w = write(STDERR_FILENO, s, n);
+        if (w <= 0) break;
+        s += w;
+        n -= (size_t)w;
+    }
+}
+
+static void stop_lines_make(int quiet, const char *checkpoint)
+{
+    stop_lines[STOP_SILENT][0] = 0;
+    if (quiet) {
+        stop_line = STOP_SILENT;
+        return;
+    }
+    snprintf(stop_lines[STOP_READING], sizeof stop_lines[0],
+             "\nbasel: stopping: the data are not read to the end, nothing is written (exit 3)\n");
+    if (checkpoint && *checkpoint)
+        snprintf(stop_lines[STOP_RUN], sizeof stop_lines[0],
+                 "\nbasel: stopping: saving the run's state in %s (continue with --restart); a second signal quits "
+                 "at once\n", checkpoint);
+    else
+        snprintf(stop_lines[STOP_RUN], sizeof stop_lines[0],
+                 "\nbasel: stopping: writing the fit of the iterations done (its summaries first); a second signal "
+                 "quits at once, writing nothing\n");
+    stop_line = STOP_READING;
+}
 
 typedef struct fit_progress {
     int show;
@@ -163,6 +203,7 @@ static int progress(const basel_progress *report, void *user)
 {
     fit_progress *p = user;
     if (p->show) cli_progress(report, &p->bar);
+    if (stop_line != STOP_SILENT) stop_line = strcmp(report->phase, "reading") ? STOP_RUN : STOP_READING;
     return stop_signal ? BASEL_PROGRESS_STOP : 0;
 }
 
@@ -335,6 +376,7 @@ int cli_fit(int argc, char **argv)
     fit_progress prog = {.show = !a.quiet};
     cli_progress_start(&prog.bar);
     basel_options_set_progress_report(o, progress, &prog);
+    stop_lines_make(a.quiet, basel_options_get(o, "checkpoint"));
     catch_signals(1);
     const int failed = a.stats        ? basel_fit_run_stats(&fit, a.stats, o, &err)
                        : a.row_blocks ? cli_rows_fit(&fit, a.train, o, &err)

@@ -178,6 +178,32 @@ interrupt ssvs INT $L --method ssvs --iter 2000000 --burn 10 --seed 15
 interrupt mixture INT data/classification/pima_tr.csv --method mixture --iter 2000000 --burn 10 --seed 15
 interrupt anneal INT $S --target y --inputs x --method anneal --iter 20000000 --seed 15
 interrupt rbf INT $S --target y --inputs x --method rbf --iter 300000 --burn 10 --seed 15
+# the first signal is answered at once on stderr, before the summaries and
+# the fit, saying what happens and that a second one quits (issue 31 item 7);
+# --quiet keeps it silent
+said() { # said NAME PATTERN ARGS...: run, SIGINT while the chains run, check the line comes first
+    local name=$1 pattern=$2
+    shift 2
+    "$BASEL" fit "$@" -o "$T/$name.json" 2> "$T/$name.err" &
+    local pid=$!
+    sleep 0.8
+    kill -INT $pid
+    wait $pid
+    local st=$? first
+    first=$(grep -n "basel: stopping: " "$T/$name.err" | head -1 | cut -d: -f1)
+    last=$(grep -n "interrupted by signal 2" "$T/$name.err" | head -1 | cut -d: -f1)
+    if [ $st -eq 3 ] && grep -q "$pattern" "$T/$name.err" && [ -n "$first" ] && [ -n "$last" ] && [ "$first" -lt "$last" ]; then ok
+    else bad "$name: SIGINT did not say at once what happens: exit $st, $(tr '\r' '\n' < "$T/$name.err" | tail -5)"; fi
+}
+said say_fit "stopping: writing the fit of the iterations done" $L --method rj --iter 20000000 --burn 100 --seed 15
+said say_ckpt "stopping: saving the run's state in $T/say.ckpt" $L --method rj --iter 20000000 --burn 100 --seed 15 \
+    --checkpoint "$T/say.ckpt"
+"$BASEL" fit $L --method rj --iter 20000000 --burn 100 --seed 15 --quiet -o "$T/sq.json" 2> "$T/sq.err" &
+pid=$!
+sleep 0.8
+kill -INT $pid
+wait $pid
+if [ $? -eq 3 ] && ! grep -q "stopping:" "$T/sq.err"; then ok; else bad "--quiet: a SIGINT printed the stopping line"; fi
 # nothing kept yet (still in the burn-in): exit 3, no fit
 "$BASEL" fit $L --method bd --iter 2000000 --burn 1000000 --seed 15 --quiet -o "$T/t.json" 2> "$T/t.err" &
 pid=$!

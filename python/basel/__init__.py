@@ -10,7 +10,8 @@ The estimators follow scikit-learn's contracts; basel.Fit is the fit itself
 is libbasel through ctypes (basel._lib says why and where it is found).
 """
 from ._lib import BaselError, Data, Fit, Options, blas, methods, option_catalogue, version
-from .estimators import BayesianLogisticRegression, BayesianSelectionClassifier, BayesianSelectionRegressor
+from .estimators import (BaselConvergenceWarning, BayesianLogisticRegression, BayesianSelectionClassifier,
+                         BayesianSelectionRegressor)
 
 
 
@@ -32,7 +33,8 @@ def _package_version():
 
 
 __version__ = _package_version()
-__all__ = ["BayesianSelectionRegressor", "BayesianSelectionClassifier", "BayesianLogisticRegression", "BaselError", "Fit", "Data", "Options",
+__all__ = ["BayesianSelectionRegressor", "BayesianSelectionClassifier", "BayesianLogisticRegression", "BaselError",
+           "BaselConvergenceWarning", "Fit", "Data", "Options",
            "methods", "option_catalogue", "version", "blas", "read_json"]
 
 

@@ -81,6 +81,8 @@ _PROTOTYPES = {
     "basel_fit_summary": (ctypes.c_void_p, [_P]),
     "basel_fit_pip": (_c_double_p, [_P, _c_size_p]),
     "basel_fit_method": (_S, [_P]),
+    "basel_fit_warning_count": (_Z, [_P]),
+    "basel_fit_warning": (_S, [_P, _Z]),
     "basel_fit_atom_count": (_Z, [_P]),
     "basel_fit_atom_name": (_S, [_P, _Z]),
     "basel_fit_input_count": (_Z, [_P]),
@@ -497,6 +499,14 @@ class Fit(_Handle):
     @property
     def method(self):
         return library().basel_fit_method(self.ptr).decode()
+
+    @property
+    def warnings(self):
+        """The fit's warnings (FIT.json diagnostics.warnings: chains that
+        disagree, too few effective draws, an interrupted run, ...), as the
+        library words them and `basel fit` prints them."""
+        lib = library()
+        return [lib.basel_fit_warning(self.ptr, i).decode() for i in range(lib.basel_fit_warning_count(self.ptr))]
 
     @property
     def seed(self):

@@ -14,7 +14,7 @@ import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.exceptions import DataConversionWarning
+from sklearn.exceptions import ConvergenceWarning, DataConversionWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
@@ -30,6 +30,14 @@ _Z975 = 1.959963984540054
 _RENAMED = {"n_iter": "iter"}
 # parameters that are not options of the fit
 _NOT_OPTIONS = {"random_state", "n_jobs", "verbose", "keep_draws", "options", "model"}
+
+
+class BaselConvergenceWarning(ConvergenceWarning):
+    """A fit's own warning (Fit.warnings: R-hat above 1.01, an effective
+    sample size below 400, an interrupted run, ...), raised by fit() with
+    warnings.warn so that it reaches the user as `basel fit` prints it on
+    stderr; silence it with warnings.simplefilter("ignore",
+    BaselConvergenceWarning). A subclass of scikit-learn's ConvergenceWarning."""
 
 
 def _seed(random_state):
@@ -134,6 +142,8 @@ class _BaselEstimator(BaseEstimator):
         finally:
             if bar is not None:
                 bar.close()
+        for w in fit.warnings:  # each of the fit's own, as the command line prints them
+            warnings.warn("basel: " + w, BaselConvergenceWarning, stacklevel=3)
         return fit
 
     def _set_fitted(self, fit):

@@ -328,3 +328,25 @@ def test_the_library_accessors_give_models_and_se():
     mean, lo, hi = pred.intervals(1)
     q = stats.t.ppf(0.95, doc["engine"]["predictor"]["hpm"]["df"])
     np.testing.assert_allclose((hi - mean) / q, pred.se(), rtol=1e-9)  # scipy's t quantile is not GSL's to the last bits
+
+
+def test_a_fits_warnings_reach_the_user():
+    """The fit's own warnings (FIT.json diagnostics.warnings) are raised by
+    fit() as BaselConvergenceWarning, one per warning, worded as the library
+    words them; a converged fit raises none (issue 31 item 6)."""
+    X, y = linear_data(n=200, p=20, seed=3)
+    # chains far too short for 20 inputs: R-hat and ESS warn
+    stuck = BayesianSelectionRegressor(method="bd", n_iter=40, burn=0, random_state=2)
+    with pytest.warns(basel.BaselConvergenceWarning) as rec:
+        stuck.fit(X, y)
+    words = stuck.basel_fit_.warnings
+    assert words, "this short run was expected to have warnings"
+    got = [str(w.message) for w in rec if issubclass(w.category, basel.BaselConvergenceWarning)]
+    assert got == ["basel: " + w for w in words]
+    from sklearn.exceptions import ConvergenceWarning
+    assert issubclass(basel.BaselConvergenceWarning, ConvergenceWarning)
+    # exact enumeration has no Monte Carlo error: no warning at all
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", basel.BaselConvergenceWarning)
+        done = BayesianSelectionRegressor(method="enumerate").fit(X[:, :8], y)
+    assert done.basel_fit_.warnings == []

@@ -359,6 +359,12 @@ typedef struct basel_fit basel_fit;
  * takes the checkpoint's seed). Neither is recorded in the fit. */
 BASEL_API int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *o,
                             basel_error *err);
+/* The same fit, byte for byte, taking the table: data is freed by this
+ * call, whatever it returns, and must not be used after it. Its array of
+ * numbers becomes the fit's working copy of the inputs instead of being
+ * copied, so a large table costs its size in memory once, not twice (the
+ * command line reads its input into this). Errors: as basel_fit_run. */
+BASEL_API int basel_fit_run_take(basel_fit **out, basel_data *data, const basel_options *o, basel_error *err);
 /* The same fit from summary statistics instead of rows: path names a JSON
  * file of centred X'X, X'y, y'y and n, or of a correlation (LD) matrix,
  * z-scores and n (docs/SUMMARY_STATS.md). The methods with

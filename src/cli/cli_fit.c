@@ -343,6 +343,20 @@ static int check_files(const fit_args *a, const basel_options *o)
     return rc ? rc : cli_check_files(files, n);
 }
 
+/* The training table read and handed over to the fit, which frees it as
+ * it goes (basel_fit_run_take: a large table's numbers are held once, not
+ * twice); the last column's name, the default target, is kept for the note
+ * after the fit (NULL when out of memory: no note). */
+static int read_and_fit(basel_fit **fit, const fit_args *a, const basel_options *o, char **last_column,
+                        basel_error *err)
+{
+    basel_data *data = NULL;
+    if (basel_data_read(&data, a->train, a->target_file, o, err)) return 1;
+    const char *last = basel_data_name(data, basel_data_cols(data) - 1);
+    if ((*last_column = malloc(strlen(last) + 1))) strcpy(*last_column, last);
+    return basel_fit_run_take(fit, data, o, err) != BASEL_OK;
+}
+
 int cli_fit(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -357,7 +371,7 @@ int cli_fit(int argc, char **argv)
     if (basel_options_create(&o)) return 1;
     fit_args a = {0};
     int status = parse(argc, argv, o, &a);
-    basel_data *data = NULL;
+    char *last_column = NULL;
     basel_fit *fit = NULL;
     basel_error err;
     const double t0 = now();
@@ -380,8 +394,7 @@ int cli_fit(int argc, char **argv)
     catch_signals(1);
     const int failed = a.stats        ? basel_fit_run_stats(&fit, a.stats, o, &err)
                        : a.row_blocks ? cli_rows_fit(&fit, a.train, o, &err)
-                                      : basel_data_read(&data, a.train, a.target_file, o, &err) ||
-                                            basel_fit_run(&fit, data, o, &err);
+                                      : read_and_fit(&fit, &a, o, &last_column, &err);
     catch_signals(0);
     if (failed && err.code == BASEL_ELSEWHERE) goto done; /* this rank's chains went to rank 0 */
     if (!failed && cli_par_rank() > 0) goto done;        /* a method whose chains do not travel */
@@ -403,9 +416,9 @@ int cli_fit(int argc, char **argv)
     }
     if (!a.quiet) cli_progress_end(&prog.bar);
     const char *target = basel_options_get(o, "target");
-    if (!a.quiet && data && !a.target_file && (!target || !*target)) /* the default is a guess: say it */
+    if (!a.quiet && last_column && !a.target_file && (!target || !*target)) /* the default is a guess: say it */
         fprintf(stderr, "basel: the target is the last column, '%s' (--target NAME chooses another)\n",
-                basel_data_name(data, basel_data_cols(data) - 1));
+                last_column);
     if (!a.quiet) fprintf(stderr, "basel: fitted in %.2f s\n", now() - t0);
     /* the fit's warnings (FIT.json diagnostics.warnings), one line each */
     for (size_t i = 0; !a.quiet && i < basel_fit_warning_count(fit); i++)
@@ -453,7 +466,7 @@ int cli_fit(int argc, char **argv)
     }
 done:
     basel_fit_free(fit);
-    basel_data_free(data);
+    free(last_column);
     basel_options_free(o);
     return status;
 }

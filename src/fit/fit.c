@@ -306,8 +306,10 @@ int bsl_fit_problem(basel_fit **out, const basel_options *o, bsl_params *setting
     return rc;
 }
 
-int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *o,
-                  basel_error *err)
+/* basel_fit_run, or with take (the same table as data) basel_fit_run_take,
+ * which frees the table on every path. */
+static int fit_table(basel_fit **out, const basel_data *data, basel_data *take, const basel_options *o,
+                     basel_error *err)
 {
     *out = NULL;
     bsl_error_clear(err);
@@ -323,23 +325,40 @@ int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *
         for (const char *c = tg; c && *c; c++) targets += *c == ',';
         for (const char *c = in; c && *c; c++) listed += *c == ',';
         const size_t inputs = in && *in ? listed : data->p > targets ? data->p - targets : 0;
-        if (bsl_params_set(&chosen.p, "method", bsl_default_method(&o->p, inputs)))
+        if (bsl_params_set(&chosen.p, "method", bsl_default_method(&o->p, inputs))) {
+            basel_data_free(take);
             return bsl_fail(err, BASEL_EINVAL, "too many options");
+        }
         o = &chosen;
     }
     int rc = bsl_fit_prepare(o, &e, &settings, &keep_draws, &threads, err);
-    if (rc) return rc;
     const bsl_progress *pr = o->progress.fraction || o->progress.report ? &o->progress : NULL;
     const double ncols = (double)(data->p ? data->p : 1);
-    if (bsl_progress_report(pr, "standardising", "columns", 0, ncols))
-        return bsl_fail(err, BASEL_ECANCELLED, "cancelled");
+    if (!rc && bsl_progress_report(pr, "standardising", "columns", 0, ncols))
+        rc = bsl_fail(err, BASEL_ECANCELLED, "cancelled");
+    if (rc) {
+        basel_data_free(take);
+        return rc;
+    }
     bsl_problem P;
-    if ((rc = bsl_problem_build(&P, data, e, &o->p, &settings, err))) return rc;
+    rc = take ? bsl_problem_build_take(&P, take, e, &o->p, &settings, err)
+              : bsl_problem_build(&P, data, e, &o->p, &settings, err);
+    if (rc) return rc;
     if (bsl_progress_report(pr, "standardising", "columns", ncols, ncols)) {
         bsl_problem_free(&P);
         return bsl_fail(err, BASEL_ECANCELLED, "cancelled");
     }
     return bsl_fit_problem(out, o, &settings, &P, keep_draws, threads, err);
+}
+
+int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *o, basel_error *err)
+{
+    return fit_table(out, data, NULL, o, err);
+}
+
+int basel_fit_run_take(basel_fit **out, basel_data *data, const basel_options *o, basel_error *err)
+{
+    return fit_table(out, data, data, o, err);
 }
 
 void basel_fit_free(basel_fit *f)

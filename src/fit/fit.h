@@ -99,6 +99,12 @@ int bsl_document_check(const json_t *doc, const char *source, basel_error *err);
  * user's target and inputs options, standardised as settings say. */
 int bsl_problem_build(bsl_problem *pb, const basel_data *data, const bsl_engine_def *e,
                       const bsl_params *user, const bsl_params *settings, basel_error *err);
+/* The same, taking the table: the problem owns it from the call on (freed
+ * with it, or here on failure), and X is made in the table's own array
+ * when every input is a numeric column, so that the set-up holds one copy
+ * of the inputs, not two (basel_fit_run_take). */
+int bsl_problem_build_take(bsl_problem *pb, basel_data *data, const bsl_engine_def *e,
+                           const bsl_params *user, const bsl_params *settings, basel_error *err);
 void bsl_problem_free(bsl_problem *pb);
 
 /* The engine the options choose, its effective settings, whether it keeps

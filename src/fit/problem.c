@@ -437,8 +437,10 @@ static int auto_standardizes(const bsl_params *settings)
     return !r || strncmp(r + 2, "auto", 4) == 0;
 }
 
+/* value: the cell itself, from X or Y (the table's numbers may be gone:
+ * bsl_problem_build_take) */
 static int refuse_extreme(const bsl_problem *pb, const basel_data *data, const char *what, long col, size_t at,
-                          const bsl_params *settings, basel_error *err)
+                          double value, const bsl_params *settings, basel_error *err)
 {
     const char *prior = bsl_params_get(settings, "prior");
     char free_of_units[256];
@@ -446,7 +448,7 @@ static int refuse_extreme(const bsl_problem *pb, const basel_data *data, const c
                        "%s column '%s': %g is beyond 1e77 in magnitude, too large for --method %s%s%s (its model "
                        "is in the data's units): rescale the column, or use --method %s with "
                        "--prior g, aic, bic or mdl, which rescale it themselves",
-                       what, data->names[col], bsl_data_col(data, (size_t)col)[at], pb->engine->name,
+                       what, data->names[col], value, pb->engine->name,
                        prior ? " --prior " : "", prior ? prior : "",
                        bsl_engine_list(free_of_units, sizeof free_of_units, "scale-free", "or"));
 }
@@ -474,7 +476,7 @@ static int rescale_extremes(bsl_problem *pb, const basel_data *data, const long 
             pb->y_scale[o] = ldexp(1.0, ilogb(M));
             for (size_t i = 0; i < n; i++) y[i] /= pb->y_scale[o];
         } else if (M > BSL_EXTREME) {
-            return refuse_extreme(pb, data, "target", tcols[o], at, settings, err);
+            return refuse_extreme(pb, data, "target", tcols[o], at, y[at], settings, err);
         }
     }
     for (size_t j = 0; j < pb->d; j++) { /* tiny inputs: refused, whatever the method */
@@ -500,7 +502,8 @@ static int rescale_extremes(bsl_problem *pb, const basel_data *data, const long 
             pb->x_scale[j] = ldexp(1.0, ilogb(M));
             for (size_t i = 0; i < n; i++) x[i] /= pb->x_scale[j];
         } else if (M > BSL_EXTREME) {
-            return refuse_extreme(pb, data, "input", basel_data_find(data, pb->input_names[j]), at, settings, err);
+            return refuse_extreme(pb, data, "input", basel_data_find(data, pb->input_names[j]), at, x[at], settings,
+                                  err);
         }
     }
     return BASEL_OK;
@@ -613,8 +616,9 @@ static int handle_missing(bsl_problem *pb, const basel_data **data, const long *
         if (nkeep < 3)
             rc = bsl_fail_at(err, BASEL_EINVAL, d->source, 0, 0, "--na drop leaves %zu complete rows: too few", nkeep);
         else if (!(rc = basel_data_subset(&sub, d, keep, nkeep, err))) {
-            pb->owned = sub;
             pb->rows_dropped = d->n - nkeep;
+            basel_data_free(pb->owned); /* a table given to the problem (d): the subset replaces it */
+            pb->owned = sub;
             *data = sub;
         }
     }
@@ -749,11 +753,86 @@ static int fill_input(bsl_problem *pb, const basel_data *data, long col, size_t 
     return rc;
 }
 
-int bsl_problem_build(bsl_problem *pb, const basel_data *data, const bsl_engine_def *e,
-                      const bsl_params *user, const bsl_params *settings, basel_error *err)
+/* X in the owned table's own array, instead of a copy beside it: the
+ * inputs' columns moved to the front in icols' order (a permutation of the
+ * p columns, applied cycle by cycle through one spare column), the array
+ * cut to n x d, and the table left without numbers (values NULL: nothing
+ * reads them after the set-up; refuse_extreme takes its cell from X).
+ * Only the bytes move, so X is what the copy would have been, bit for bit. */
+static int take_columns(bsl_problem *pb, basel_data *data, const long *icols, basel_error *err)
+{
+    const size_t n = data->n, p = data->p, d = pb->d;
+    size_t *src = bsl_malloc(p, sizeof *src);
+    unsigned char *placed = bsl_calloc(p, 1);
+    double *spare = NULL, *v = data->values;
+    int rc = !src || !placed ? BASEL_ENOMEM : BASEL_OK;
+    /* column k of the result is column src[k] of the table: the inputs,
+     * then the columns left over, in any order */
+    for (size_t k = 0; k < d && !rc; k++) placed[src[k] = (size_t)icols[k]] = 1;
+    for (size_t j = 0, k = d; j < p && !rc; j++)
+        if (!placed[j]) src[k++] = j;
+    if (!rc) memset(placed, 0, p);
+    for (size_t s = 0; s < p && !rc; s++) {
+        if (placed[s] || src[s] == s) continue;
+        if (!spare && !(spare = bsl_malloc(n, sizeof *spare))) {
+            rc = BASEL_ENOMEM;
+            break;
+        }
+        memcpy(spare, v + s * n, n * sizeof *v);
+        size_t k = s;
+        for (; src[k] != s; k = src[k]) {
+            memcpy(v + k * n, v + src[k] * n, n * sizeof *v);
+            placed[k] = 1;
+        }
+        memcpy(v + k * n, spare, n * sizeof *v);
+        placed[k] = 1;
+    }
+    free(spare);
+    free(src);
+    free(placed);
+    if (rc) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    double *X = realloc(v, n * d * sizeof *X); /* a smaller block: gives the rest back */
+    pb->X = X ? X : v;
+    data->values = NULL;
+    return BASEL_OK;
+}
+
+/* The inputs into X (n x d): in the owned table's array when every input is
+ * one column (no factor), else copied, and then the owned table's numbers
+ * freed. Either way the targets are read first, so that the table's
+ * columns may move; the inputs' cells are checked before them, as the copy
+ * always did, so the first error reported is the same. */
+static int make_inputs(bsl_problem *pb, const basel_data *data, const long *tcols, const long *icols, size_t ni,
+                       const bsl_params *settings, basel_error *err)
+{
+    basel_data *own = pb->owned == data ? pb->owned : NULL;
+    int rc = BASEL_OK;
+    if (own && !pb->nfactors) {
+        for (size_t j = 0; j < ni && !rc; j++) {
+            pb->input_names[j] = data->names[icols[j]];
+            rc = bsl_data_check_numeric(data, (size_t)icols[j], "input", err);
+        }
+        if (!rc) rc = load_targets(pb, data, tcols, settings, err);
+        return rc ? rc : take_columns(pb, own, icols, err);
+    }
+    if (!(pb->X = bsl_malloc(pb->n * pb->d, sizeof(double)))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    for (size_t j = 0, at = 0, f = 0; j < ni && !rc; j++) rc = fill_input(pb, data, icols[j], &at, &f, err);
+    if (!rc) rc = load_targets(pb, data, tcols, settings, err);
+    if (!rc && own) {
+        free(own->values);
+        own->values = NULL;
+    }
+    return rc;
+}
+
+/* take: data is the problem's from the start (pb->owned), freed with it or
+ * by a failure here. */
+static int build(bsl_problem *pb, const basel_data *data, basel_data *take, const bsl_engine_def *e,
+                 const bsl_params *user, const bsl_params *settings, basel_error *err)
 {
     memset(pb, 0, sizeof *pb);
     pb->engine = e;
+    pb->owned = take;
     const size_t p = data->p;
     long *tcols = bsl_malloc(p, sizeof *tcols), *icols = bsl_malloc(p, sizeof *icols);
     int rc = (!tcols || !icols) ? bsl_fail(err, BASEL_ENOMEM, "out of memory") : BASEL_OK;
@@ -771,16 +850,14 @@ int bsl_problem_build(bsl_problem *pb, const basel_data *data, const bsl_engine_
     if (!rc) {
         pb->input_names = bsl_malloc(d, sizeof(char *));
         pb->target_names = bsl_malloc(nt, sizeof(char *));
-        pb->X = bsl_malloc(n * d, sizeof(double));
         pb->x_mean = bsl_calloc(d, sizeof(double));
         pb->x_scale = bsl_calloc(d, sizeof(double));
         pb->y_scale = bsl_calloc(nt, sizeof(double));
-        if (!pb->input_names || !pb->target_names || !pb->X || !pb->x_mean || !pb->x_scale || !pb->y_scale)
+        if (!pb->input_names || !pb->target_names || !pb->x_mean || !pb->x_scale || !pb->y_scale)
             rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
     for (size_t j = 0; j < nt && !rc; j++) pb->target_names[j] = data->names[tcols[j]];
-    for (size_t j = 0, at = 0, f = 0; j < ni && !rc; j++) rc = fill_input(pb, data, icols[j], &at, &f, err);
-    if (!rc) rc = load_targets(pb, data, tcols, settings, err);
+    if (!rc) rc = make_inputs(pb, data, tcols, icols, ni, settings, err);
     if (!rc) rc = check_inputs(pb, settings, err);
     if (!rc) {
         const char *s = bsl_params_get(settings, "standardize");
@@ -794,4 +871,16 @@ int bsl_problem_build(bsl_problem *pb, const basel_data *data, const bsl_engine_
     free(icols);
     if (rc) bsl_problem_free(pb);
     return rc;
+}
+
+int bsl_problem_build(bsl_problem *pb, const basel_data *data, const bsl_engine_def *e,
+                      const bsl_params *user, const bsl_params *settings, basel_error *err)
+{
+    return build(pb, data, NULL, e, user, settings, err);
+}
+
+int bsl_problem_build_take(bsl_problem *pb, basel_data *data, const bsl_engine_def *e,
+                           const bsl_params *user, const bsl_params *settings, basel_error *err)
+{
+    return build(pb, data, data, e, user, settings, err);
 }

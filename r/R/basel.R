@@ -53,6 +53,10 @@ option_value <- function(name, value) {
 #' @param progress TRUE for a text progress bar (default: when interactive),
 #'   FALSE for none, or a function(fraction) called as the fit proceeds;
 #'   returning TRUE cancels the fit.
+#' @section Warnings: each of the fit's own warnings (R-hat above 1.01, an
+#'   effective sample size below 400, an interrupted run: the command line's
+#'   "basel: warning:" lines) is signalled with \code{warning()} as a condition
+#'   of class \code{"basel_fit_warning"}; \code{print(fit)} lists them too.
 basel <- function(formula, data, method = NULL, family = "gaussian", ..., na.action, draws = NULL,
                   progress = interactive(), verbose = FALSE) {
     cl <- match.call()
@@ -148,7 +152,20 @@ basel <- function(formula, data, method = NULL, family = "gaussian", ..., na.act
     fit$grouped <- grouped
     fit$options <- setNames(ovalues, onames)
     if (isTRUE(draws)) fit$draws <- read_draws(ptr)
+    signal_fit_warnings(fit)
     fit
+}
+
+## The fit's own warnings (FIT.json diagnostics.warnings: chains that
+## disagree, too few effective draws, an interrupted run) as R warnings, as
+## the command line prints them on stderr: one condition of class
+## "basel_fit_warning" each, so that withCallingHandlers() or
+## suppressWarnings(classes = "basel_fit_warning") can single them out.
+signal_fit_warnings <- function(fit) {
+    for (w in unlist(fit$doc$diagnostics$warnings))
+        warning(structure(class = c("basel_fit_warning", "warning", "condition"),
+                          list(message = paste0("basel: ", w), call = NULL)))
+    invisible(fit)
 }
 
 ## The family's name from a string or one of R's family objects (binomial(),

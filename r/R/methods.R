@@ -26,6 +26,8 @@ print.basel <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
         print(round(p, digits), ...)
     }
     if (!is.null(d$model_size)) cat("\nMost probable model size: ", d$k_opt, "\n", sep = "")
+    w <- unlist(d$diagnostics$warnings)  # the fit's own, as basel() signalled them
+    if (length(w)) cat("\nwarnings:\n", paste0("  ", w, "\n"), sep = "")
     invisible(x)
 }
 

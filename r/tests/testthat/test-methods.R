@@ -135,3 +135,25 @@ test_that("credible sets, models and draws come from the library's accessors", {
     expect_true(all(is.finite(summary(s)$models$BF)))  # no marginal likelihoods: from the model prior
     expect_true(is.data.frame(draws(s)) && all(c(".chain", "size", "M") %in% names(draws(s))))
 })
+
+## The fit's own warnings reach an R user as warning()s of class
+## "basel_fit_warning", worded as FIT.json's diagnostics.warnings; a fit
+## without any (exact enumeration) signals none (issue 31 item 6).
+test_that("a fit's warnings are R warnings, and a clean fit has none", {
+    set.seed(3)
+    d <- as.data.frame(matrix(rnorm(200 * 20), 200, 20))
+    d$y <- 2 * d$V1 - d$V4 + rnorm(200, sd = 0.5)
+    got <- character(0)
+    f <- withCallingHandlers(
+        basel(y ~ ., d, method = "bd", iter = 40, burn = 0, seed = 2, progress = FALSE),
+        basel_fit_warning = function(w) {
+            got <<- c(got, conditionMessage(w))
+            invokeRestart("muffleWarning")
+        })
+    want <- unlist(f$doc$diagnostics$warnings)
+    expect_gt(length(want), 0)
+    expect_equal(got, paste0("basel: ", want))
+    expect_output(print(f), "warnings:")
+    expect_silent(e <- basel(y ~ V1 + V2 + V3 + V4, d, method = "enumerate", progress = FALSE))
+    expect_length(unlist(e$doc$diagnostics$warnings), 0)
+})

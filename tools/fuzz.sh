@@ -1,9 +1,12 @@
 #!/bin/bash
-# tools/fuzz.sh [SECONDS]: build every libFuzzer target of tests/fuzz
-# (fuzz_csv, fuzz_fit, fuzz_spec, fuzz_stats) with clang under
-# AddressSanitizer and UndefinedBehaviorSanitizer, and run each for SECONDS
-# (default 20; tools/test.sh's CI stage) over a copy of its committed corpus
-# tests/fuzz/corpus/NAME. For a longer search: tools/fuzz.sh 600.
+# tools/fuzz.sh [SECONDS [NAME...]]: build every libFuzzer target of
+# tests/fuzz (fuzz_csv, fuzz_fit, fuzz_spec, fuzz_stats, fuzz_ckpt) with
+# clang under AddressSanitizer and UndefinedBehaviorSanitizer, and run each
+# (or only the NAMEs given, e.g. ckpt) for SECONDS (default 20; tools/test.sh's
+# CI stage) over a copy of its committed corpus tests/fuzz/corpus/NAME. For
+# a longer search: tools/fuzz.sh 600, or tools/fuzz.sh 600 ckpt.
+# fuzz_ckpt restarts small fits from the checkpoints it is given (its header
+# comment says which, and how it gets past their checksum).
 # What a run finds (a crash, a leak, undefined behaviour, a broken property,
 # an input that takes over 10 s or 2 GB) fails the script; libFuzzer keeps
 # the input in build-fuzz/found/NAME/ (crash-*, leak-*, timeout-*, oom-*).
@@ -13,6 +16,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-20}
+shift $(($# > 0 ? 1 : 0))
+names=${*:-csv fit spec stats ckpt}
 tools/deps.sh build fuzz
 B=build-fuzz
 mkdir -p "$B/obj" "$B/found"
@@ -36,7 +41,7 @@ xargs -P 2 -I{} bash -c 'build_one {}' < "$B/sources"
 objs=$(sed 's|/|_|g; s|^|'"$B"'/obj/|; s|$|.o|' "$B/sources")
 
 status=0
-for name in csv fit spec stats; do
+for name in $names; do
     exe=$B/fuzz_$name
     $CC $FLAGS -fsanitize=fuzzer tests/fuzz/fuzz_$name.c $objs $LIBS -o "$exe"
     mkdir -p "$B/corpus/$name" "$B/found/$name"

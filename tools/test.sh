@@ -17,9 +17,10 @@
 #     (tools/python.sh --wheel-check);
 #  6. an AddressSanitizer + UndefinedBehaviorSanitizer build with warnings
 #     as errors: unit and command-line tests;
-#  7. the libFuzzer targets (CSV, FIT.json, option specs, --stats), built
-#     with clang under ASan + UBSan, 20 s each over the committed corpus
-#     (tools/fuzz.sh; tools/fuzz.sh 600 for a longer search).
+#  7. the libFuzzer targets (CSV, FIT.json, option specs, --stats,
+#     checkpoints), built with clang under ASan + UBSan, 20 s each over the
+#     committed corpus (tools/fuzz.sh; tools/fuzz.sh 600 [NAME] for a longer
+#     search).
 # Every stage runs even when an earlier one failed; the end lists each
 # stage's result, and the status is non-zero if any failed.
 # Time limits are in CPU seconds (ulimit -t, tests/cpu_limit.sh), so a

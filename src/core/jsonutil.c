@@ -49,6 +49,19 @@ json_t *bsl_json_sizes(const size_t *x, size_t n)
     return a;
 }
 
+json_t *bsl_json_sizes_shared(const size_t *x, size_t n, json_t **cache)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < n; i++) {
+        if (!cache[x[i]]) cache[x[i]] = json_integer((json_int_t)x[i]);
+        if (!cache[x[i]] || json_array_append(a, cache[x[i]])) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
 int bsl_json_read_doubles(const json_t *a, double *x, size_t n)
 {
     if (!json_is_array(a) || json_array_size(a) != n) return -1;

@@ -48,6 +48,12 @@ static inline void bsl_json_push(json_t *a, json_t *v, int *bad)
 }
 /* A new array of n integers. NULL on ENOMEM. */
 json_t *bsl_json_sizes(const size_t *x, size_t n);
+/* The same array, its items shared: cache[x[i]] (cache has room for every
+ * value; NULL entries are made on first use, and the caller json_decrefs
+ * the non-NULL ones). The dumped text is the same; a document that lists
+ * thousands of subsets of m atoms then holds m integers, not one per
+ * mention (jansson counts the references; 32 bytes an integer). */
+json_t *bsl_json_sizes_shared(const size_t *x, size_t n, json_t **cache);
 /* Read exactly n finite numbers from array a into x; -1 otherwise. */
 int bsl_json_read_doubles(const json_t *a, double *x, size_t n);
 /* Read the integer o[key] into *out if lo <= value <= hi; -1 otherwise. */

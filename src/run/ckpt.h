@@ -45,15 +45,19 @@ static inline void bsl_ck_doubles(bsl_ck *k, double *x, size_t n)
 /* A size that must match on reading (a layout check): BASEL_EPARSE if not. */
 void bsl_ck_expect(bsl_ck *k, size_t value);
 /* A generator's state: its gsl_rng_size bytes, as gsl_rng_fwrite writes
- * them. */
+ * them; on reading, BASEL_EPARSE for a state that mt19937 or taus2 cannot
+ * be in (a word above 32 bits, an index out of range). */
 void bsl_ck_rng(bsl_ck *k, gsl_rng *r);
 /* A model's state through the model table (model.h state_size / _save /
  * _load, as smc's resume uses them): its active atoms, then its state's
  * doubles bit for bit; a loaded model continues exactly. BASEL_EINVAL
  * (as k->rc) when the model's table cannot save its state. */
 void bsl_ck_cmodel(bsl_ck *k, bsl_cmodel *M);
-/* A set of visited models, exactly (items, arena and hash table). */
-void bsl_ck_modelset(bsl_ck *k, bsl_modelset *s);
+/* A set of visited models, exactly (items, arena and hash table), of atoms
+ * 0 .. m - 1; on reading, BASEL_EPARSE unless every model is a sorted list
+ * of distinct atoms below m inside the arena, with a finite non-negative
+ * weight, and no model is repeated (bsl_modelset_reindex). */
+void bsl_ck_modelset(bsl_ck *k, bsl_modelset *s, size_t m);
 /* The draws of a bsl_vs_result (not its summaries). */
 void bsl_ck_draws(bsl_ck *k, bsl_vs_result *r);
 /* A chain's trace for R-hat / ESS (summary.h bsl_trace), allocated as

@@ -70,6 +70,32 @@ static int rehash(bsl_modelset *s)
     return 0;
 }
 
+int bsl_modelset_reindex(bsl_modelset *s, size_t m)
+{
+    if (s->nslots == 0 || (s->nslots & (s->nslots - 1)) || s->n > s->nslots / 2 || s->n > s->cap ||
+        !(isfinite(s->dropped_weight) && s->dropped_weight >= 0))
+        return -1;
+    for (size_t i = 0; i < s->n; i++) {
+        const bsl_subset *it = &s->items[i];
+        if (it->k > s->arena_len || it->off > s->arena_len - it->k || !(isfinite(it->weight) && it->weight >= 0))
+            return -1;
+        const size_t *a = atoms_of(s, it);
+        for (size_t j = 0; j < it->k; j++)
+            if (a[j] >= m || (j > 0 && a[j] <= a[j - 1])) return -1;
+    }
+    memset(s->slots, 0, s->nslots * sizeof *s->slots);
+    for (size_t i = 0; i < s->n; i++) {
+        const bsl_subset *it = &s->items[i];
+        size_t at = (size_t)(hash_atoms(atoms_of(s, it), it->k) & (s->nslots - 1));
+        for (; s->slots[at]; at = (at + 1) & (s->nslots - 1)) {
+            const bsl_subset *o = &s->items[s->slots[at] - 1];
+            if (o->k == it->k && memcmp(atoms_of(s, o), atoms_of(s, it), it->k * sizeof(size_t)) == 0) return -1;
+        }
+        s->slots[at] = i + 1;
+    }
+    return 0;
+}
+
 static void sort_atoms(size_t *a, size_t k)
 {
     if (k <= 32) /* insertion sort: samplers call this at every accepted move */

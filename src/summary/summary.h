@@ -39,6 +39,14 @@ typedef struct bsl_modelset {
 
 int bsl_modelset_init(bsl_modelset *s, size_t max_items);
 void bsl_modelset_free(bsl_modelset *s);
+/* After the items, arena and table were read from outside (a checkpoint):
+ * -1 unless 2 n <= nslots (a power of two), every item's atoms lie in the
+ * arena, are sorted, distinct and below m, its weight is finite and not
+ * negative, no subset is stored twice, and dropped_weight is finite and
+ * not negative; then the table is rebuilt from the items (a lookup finds
+ * the same item as in the table saved), so no slot read from outside is
+ * trusted. */
+int bsl_modelset_reindex(bsl_modelset *s, size_t m);
 /* Add weight to the subset atoms[0..k) (need not be sorted; a sorted copy is
  * stored). log_post may be NaN. Returns 0, or -1 on ENOMEM. */
 int bsl_modelset_add(bsl_modelset *s, const size_t *atoms, size_t k, double weight,

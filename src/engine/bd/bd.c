@@ -445,7 +445,7 @@ static void chain_io(void *ctx, size_t chain, bsl_ck *k)
     bsl_ck_doubles(k, ch->size, kc);
     bsl_ck_doubles(k, ch->coef, m * c);
     bsl_ck_val(k, ch->total);
-    bsl_ck_modelset(k, &ch->models);
+    bsl_ck_modelset(k, &ch->models, m);
     bsl_ck_draws(k, &ch->draws);
     bsl_ck_val(k, ch->events);
     bsl_ck_val(k, ch->births);

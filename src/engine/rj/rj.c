@@ -704,7 +704,7 @@ static void chain_io(void *ctx, size_t chain, bsl_ck *k)
     bsl_ck_doubles(k, ch->size_cnt, kc);
     bsl_ck_doubles(k, ch->coef, m * c);
     bsl_ck_val(k, ch->n_coef);
-    bsl_ck_modelset(k, &ch->set);
+    bsl_ck_modelset(k, &ch->set, m);
     bsl_ck_val(k, ch->run_len);
     bsl_ck_doubles(k, ch->nu_sum, 2);
     bsl_ck_doubles(k, ch->prop, 3);

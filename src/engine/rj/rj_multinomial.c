@@ -377,7 +377,7 @@ static void chain_io(void *ctx, size_t chain, bsl_ck *k)
         bsl_ck_bytes(k, ch->pd_atoms, ch->pd_max * nc * kmax * sizeof *ch->pd_atoms);
         bsl_ck_doubles(k, ch->pd_theta, ch->pd_max * (nc * kmax + nc));
     }
-    bsl_ck_modelset(k, &ch->set);
+    bsl_ck_modelset(k, &ch->set, nc * m); /* joint models: atom (c - 1) m + j is input j in class c */
     bsl_ck_val(k, ch->run_len);
     bsl_ck_doubles(k, ch->prop, 3);
     bsl_ck_doubles(k, ch->acc, 3);

@@ -487,7 +487,7 @@ static void ss_chain_io(void *ctx, size_t chain, bsl_ck *k)
     bsl_ck_val(k, ch->run_len);
     bsl_ck_val(k, ch->evals);
     bsl_ck_val(k, ch->flips);
-    bsl_ck_modelset(k, &ch->set);
+    bsl_ck_modelset(k, &ch->set, m);
     bsl_ck_draws(k, &ch->draws);
 }
 

@@ -267,6 +267,13 @@ static json_t *prior_numbers(const bsl_coef_prior *p)
     return p->type->to_json(p);
 }
 
+/* The block's references to its shared integers (the models keep theirs). */
+static void drop_ints(json_t **ints, size_t m)
+{
+    for (size_t j = 0; ints && j < m; j++) json_decref(ints[j]);
+    free(ints);
+}
+
 json_t *bsl_subset_posterior_block(const bsl_vs_problem *pb, const bsl_vs_result *vr, basel_error *err)
 {
     const bsl_design *D = pb->D;
@@ -275,8 +282,11 @@ json_t *bsl_subset_posterior_block(const bsl_vs_problem *pb, const bsl_vs_result
     long *local = bsl_malloc(m + 1, sizeof *local);
     size_t *uni = bsl_malloc(m + 1, sizeof *uni), nu = 0, K = 0, entries = 0;
     json_t *blk = json_object(), *models = json_array(), *weights = json_array();
+    /* one integer per atom, shared by the models' lists: the models are the
+     * block's bulk, and their number grows with the run (to --max-models) */
+    json_t **ints = bsl_calloc(m + 1, sizeof *ints);
     double *G = NULL, *col = NULL, *cols = NULL, kept = 0;
-    if (!local || !uni || !blk || !models || !weights) goto fail;
+    if (!local || !uni || !ints || !blk || !models || !weights) goto fail;
     int bad = 0;
     for (size_t j = 0; j < m; j++) local[j] = -1;
     for (size_t i = 0; i < vr->models.n && kept < (1 - POST_MASS_LEFT) * total; i++) {
@@ -290,7 +300,7 @@ json_t *bsl_subset_posterior_block(const bsl_vs_problem *pb, const bsl_vs_result
                 local[A[a]] = (long)nu;
                 uni[nu++] = A[a];
             }
-        bsl_json_push(models, bsl_json_sizes(A, k), &bad);
+        bsl_json_push(models, bsl_json_sizes_shared(A, k, ints), &bad);
         bsl_json_push(weights, json_real(vr->models.items[i].weight / total), &bad);
         kept += vr->models.items[i].weight;
         K++;
@@ -337,6 +347,7 @@ json_t *bsl_subset_posterior_block(const bsl_vs_problem *pb, const bsl_vs_result
     }
     free(local);
     free(uni);
+    drop_ints(ints, m);
     free(G);
     free(col);
     free(cols);
@@ -345,6 +356,7 @@ json_t *bsl_subset_posterior_block(const bsl_vs_problem *pb, const bsl_vs_result
 fail:
     free(local);
     free(uni);
+    drop_ints(ints, m);
     free(G);
     free(col);
     free(cols);

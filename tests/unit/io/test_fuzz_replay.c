@@ -1,11 +1,15 @@
 /*
- * test_fuzz_replay.c: replays every file in tests/fuzz/corpus/{csv,fit,spec,stats}/
+ * test_fuzz_replay.c: replays every file in tests/fuzz/corpus/{csv,fit,spec,stats,ckpt}/
  * (seeds, and inputs the fuzzers once broke on) so the ordinary test run
  * keeps those bugs fixed. fit/ and spec/ go through the very checks of the
  * fuzz targets, which it includes: fuzz_fit_check (load, summary, PIPs,
  * dump-and-reload, predict with every model) and fuzz_spec_check (the spec,
  * --prior, --model-prior and --basis parsers); csv/ through the CSV reader
- * as tests/fuzz/fuzz_csv.c drives it. Each file must load or fail with
+ * as tests/fuzz/fuzz_csv.c drives it; ckpt/ through fuzz_ckpt_check (a
+ * restart of a small fit from the file), where a file named ok-* must
+ * restart (BASEL_OK: the seeds still match the format, the version and the
+ * target's runs; tests/fuzz/make_ckpt_corpus.sh writes them again) and one
+ * named bad-* must be refused. Each file must load or fail with
  * BASEL_EPARSE or BASEL_EINVAL and a message, never crash. Run from the
  * repository root; BASEL_REPLAY_VERBOSE=1 prints each fit's load status.
  */
@@ -14,6 +18,7 @@
 #include "fuzz/fuzz_fit.c"
 #include "fuzz/fuzz_spec.c"
 #include "fuzz/fuzz_stats.c"
+#include "fuzz/fuzz_ckpt.c"
 #include "io/io.h"
 
 #include <dirent.h>
@@ -22,6 +27,7 @@
 #define CORPUS_SPEC "tests/fuzz/corpus/spec"
 #define CORPUS_CSV "tests/fuzz/corpus/csv"
 #define CORPUS_STATS "tests/fuzz/corpus/stats"
+#define CORPUS_CKPT "tests/fuzz/corpus/ckpt"
 
 typedef const char *(*replay_fn)(const uint8_t *data, size_t size);
 
@@ -105,6 +111,13 @@ static size_t replay_dir(const char *dir_name, replay_fn fn, int verbose)
         const char *bad = fn(data, len);
         CHECK(bad == NULL, "%s: %s", path, bad ? bad : "");
         if (verbose && fn == fuzz_fit_check) describe_fit(e->d_name, data, len);
+        if (fn == fuzz_ckpt_check) {
+            if (!strncmp(e->d_name, "ok-", 3))
+                CHECK(fuzz_ckpt_last_rc == BASEL_OK, "%s: restarts (status %d)", path, fuzz_ckpt_last_rc);
+            else if (!strncmp(e->d_name, "bad-", 4))
+                CHECK(fuzz_ckpt_last_rc != BASEL_OK && fuzz_ckpt_last_rc != INT_MIN, "%s: refused", path);
+            if (verbose) printf("  %-36s restart %s\n", e->d_name, basel_status_str(fuzz_ckpt_last_rc));
+        }
         free(data);
         files++;
     }
@@ -120,9 +133,11 @@ int main(void)
     const size_t nspec = replay_dir(CORPUS_SPEC, fuzz_spec_check, verbose);
     const size_t ncsv = replay_dir(CORPUS_CSV, csv_check, verbose);
     const size_t nstats = replay_dir(CORPUS_STATS, fuzz_stats_check, verbose);
+    const size_t nckpt = replay_dir(CORPUS_CKPT, fuzz_ckpt_check, verbose);
     CHECK(nfit >= 10, "fit corpus has %zu files", nfit);
     CHECK(nspec >= 10, "spec corpus has %zu files", nspec);
     CHECK(ncsv >= 10, "csv corpus has %zu files", ncsv);
     CHECK(nstats >= 4, "stats corpus has %zu files", nstats);
+    CHECK(nckpt >= 6, "ckpt corpus has %zu files", nckpt);
     return check_report("test_fuzz_replay");
 }

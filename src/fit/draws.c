@@ -23,9 +23,9 @@ int basel_fit_write_draws(const basel_fit *f, const char *path, basel_error *err
         return rc;
     }
     FILE *fp = out.fp;
-    fprintf(fp, "# basel %s\n# method = %s\n# seed = %lld\n", BASEL_VERSION_STRING,
-            json_string_value(json_object_get(f->doc, "method")),
-            (long long)json_integer_value(json_object_get(f->doc, "seed")));
+    /* the settings hold the method and the seed (a picked seed too): once
+     * each (issue 31 found them twice) */
+    fprintf(fp, "# basel %s\n", BASEL_VERSION_STRING);
     const char *key;
     json_t *val;
     json_object_foreach(json_object_get(f->doc, "settings"), key, val)

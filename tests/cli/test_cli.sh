@@ -48,6 +48,10 @@ if cmp -s "$T/t1.json" "$T/t3.json"; then ok; else bad "reading stdin changes th
 expect 0 "" -- "$BASEL" fit "$D" --method bd --iter 300 --burn 100 --seed 5 --chains 2 --draws "$T/draws.csv" -o "$T/d.json"
 expect 0 "^chain,size,x1,x2,x3" -- grep -v '^#' "$T/draws.csv"
 expect 0 "^# seed = 5$" -- cat "$T/draws.csv"
+for key in method seed; do # each setting once (the header once held method and seed twice)
+    n=$(grep -c "^# $key = " "$T/draws.csv")
+    if [ "$n" -eq 1 ]; then ok; else bad "draws: '# $key = ' is in the header $n times"; fi
+done
 rows=$(grep -vc '^#' "$T/draws.csv")
 if [ "$rows" -eq 601 ]; then ok; else bad "draws: $rows lines, expected 1 header + 2 chains x 300"; fi
 

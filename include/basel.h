@@ -359,6 +359,9 @@ typedef struct basel_fit basel_fit;
  * takes the checkpoint's seed). Neither is recorded in the fit. */
 BASEL_API int basel_fit_run(basel_fit **out, const basel_data *data, const basel_options *o,
                             basel_error *err);
+/* Every fit and prediction turns GSL's abort-on-error handler off
+ * (gsl_set_error_handler_off, process-wide): the library checks each GSL
+ * status itself, and never aborts the calling program. */
 /* The same fit, byte for byte, taking the table: data is freed by this
  * call, whatever it returns, and must not be used after it. Its array of
  * numbers becomes the fit's working copy of the inputs instead of being

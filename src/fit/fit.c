@@ -8,6 +8,7 @@
 #include "../run/chains.h"
 
 #include <errno.h>
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
@@ -248,6 +249,10 @@ static int ranks_option(bsl_engine_ctx *ctx, const basel_options *o, basel_error
 int bsl_fit_prepare(const basel_options *o, const bsl_engine_def **e, bsl_params *settings, int *keep_draws,
                     size_t *threads, basel_error *err)
 {
+    /* GSL's default handler aborts the process; the library checks every
+     * status itself and never aborts (a front end's R or Python session
+     * must survive a bad input): off before any work, as the CLI does */
+    gsl_set_error_handler_off();
     int rc = bsl_engine_for(e, &o->p, err);
     if (!rc) rc = bsl_engine_resolve(*e, &o->p, settings, err);
     if (rc) return rc;

@@ -6,6 +6,7 @@
 #include "fit.h"
 #include "../engine/engine.h"
 
+#include <gsl/gsl_errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -395,6 +396,7 @@ int basel_fit_predict_ex(const basel_fit *f, const basel_data *data, const char 
 {
     *out = NULL;
     bsl_error_clear(err);
+    gsl_set_error_handler_off(); /* never abort: bsl_fit_prepare says why */
     unsigned char *miss = NULL;
     size_t *keep = NULL, nkeep = 0;
     missing_first first = {0, 0, NULL};

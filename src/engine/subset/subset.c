@@ -152,7 +152,8 @@ static int add_diagnostics(bsl_result *r, const bsl_vs_result *vr)
                                    .ess_pip = vr->ess_pip, .ess_tail_pip = vr->ess_tail_pip,
                                    .names = (const char *const *)r->atom_names,
                                    .size = {vr->rhat_size, vr->ess_size, vr->ess_tail_size},
-                                   .chains = vr->chains, .draws = vr->diag_draws};
+                                   .chains = vr->chains, .draws = vr->diag_draws,
+                                   .moves_proposed = vr->moves_proposed, .moves_accepted = vr->moves_accepted};
         const size_t nw = bsl_conv_warnings(&cc, "run longer (--iter) or with more chains (--chains)", w);
         for (size_t i = 0; i < nw; i++)
             if (bsl_result_warn(r, w[i])) return BASEL_ENOMEM;

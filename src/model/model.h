@@ -125,6 +125,13 @@ int bsl_ssvs_parse(bsl_ssvs_prior *sp, const char *spec, basel_error *err);
  * or tau2. *from_ols (may be NULL) says whether the full fit was used or
  * the marginal fallback. BASEL_ENOMEM. */
 int bsl_ssvs_spike(const bsl_ssvs_prior *sp, const bsl_design *D, double *v0, int *from_ols);
+/* The atoms whose one-at-a-time least-squares estimate the data support
+ * (|t| > 4) but the spike of sd sqrt(v0_j) covers (ssvs_model.c says why):
+ * their indices into hidden, each one's most correlated other atom into
+ * partner (m when there is none or no dense Gram matrix) and that |r|
+ * into r (NaN then); hidden, partner, r hold m each. Returns their number. */
+size_t bsl_ssvs_hidden(const bsl_ssvs_prior *sp, const bsl_design *D, const double *v0, size_t *hidden,
+                       size_t *partner, double *r);
 
 /* The spike-and-slab prior (type bsl_coef_ssvs) from "ssvs[:key=value,...]":
  * the table entry bsl_model_ssvs. Not one of --prior's names (yet): the

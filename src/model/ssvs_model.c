@@ -112,6 +112,50 @@ int bsl_ssvs_spike(const bsl_ssvs_prior *sp, const bsl_design *D, double *v0, in
     return BASEL_OK;
 }
 
+/* Atoms whose effect the spike hides (issue 30 item 2). George and
+ * McCulloch's spike is as wide as the full fit's standard error; an input
+ * with a near-copy has a standard error inflated by 1 / sqrt(1 - R_j^2)
+ * (x2 = x1 + 1e-3 noise: about 1000-fold), so its spike is far wider than
+ * the effect and the spike explains the data as well as the slab, at the
+ * spike's higher prior density: the PIP falls to about the prior's (0.04 to
+ * 0.06 each for x1 and x2 where the g-prior's exact answer is 0.52 to 0.56
+ * each and P(x1 or x2) = 1; issue 30, tests/cli/test_near_dup.sh). A
+ * default spike scaled by the one-at-a-time standard error instead
+ * (tau2 = 0.0225 there) still gave P(x1 or x2) = 0.82 and lowered the PIP
+ * of x4, a real 0.5 effect, from 0.77 to 0.52, so the default stays and
+ * this rule warns. The data support an effect of atom j (column b_j) when
+ * its one-at-a-time least-squares estimate e_j = b_j'y / b_j'b_j is more
+ * than BSL_SSVS_SUPPORT_T standard errors from 0 (se_j^2 = s_j^2 / b_j'b_j,
+ * s_j^2 = (y'y - e_j b_j'y) / (N - 1)); the spike hides it when its sd
+ * (sqrt(v0_j), times s_j for scaled = 1) exceeds |e_j|. Without the inflation (the spike's sd
+ * = tau se_j of the full fit, close to the marginal one) a supported
+ * effect is at least 4 spike sd's wide at tau = 1 and is never flagged. */
+#define BSL_SSVS_SUPPORT_T 4.0
+size_t bsl_ssvs_hidden(const bsl_ssvs_prior *sp, const bsl_design *D, const double *v0, size_t *hidden,
+                       size_t *partner, double *r)
+{
+    const size_t m = D->m;
+    const double N = (double)(D->n - D->q);
+    size_t nh = 0;
+    for (size_t j = 0; j < m && N > 1; j++) {
+        const double bb = D->diag[j], by = D->Bty[j * D->c];
+        if ((D->usable && !D->usable[j]) || !(bb > 0)) continue;
+        const double b = by / bb, s2 = fmax(D->yy[0] - b * by, 0) / (N - 1), se = sqrt(s2 / bb);
+        const double spike = sqrt(v0[j] * (sp->scaled ? s2 : 1.0));
+        if (!(fabs(b) > BSL_SSVS_SUPPORT_T * se && spike > fabs(b))) continue;
+        size_t best = m;
+        double rb = NAN;
+        for (size_t k = 0; D->G && k < m; k++) { /* its nearest copy, by |r| of the projected columns */
+            if (k == j || (D->usable && !D->usable[k]) || !(D->diag[k] > 0)) continue;
+            const double rk = fabs(D->G[j + k * m]) / sqrt(bb * D->diag[k]);
+            if (best == m || rk > rb) best = k, rb = rk;
+        }
+        hidden[nh] = j, partner[nh] = best, r[nh] = rb;
+        nh++;
+    }
+    return nh;
+}
+
 int bsl_coef_prior_ssvs(bsl_coef_prior *p, const char *spec, basel_error *err)
 {
     memset(p, 0, sizeof *p);

@@ -511,6 +511,19 @@ size_t bsl_conv_warnings(const bsl_conv_check *c, const char *advice,
                  c->m ? ", PIPs exactly 0 or 1" : "", advice);
         return nw;
     }
+    /* chains stuck alike agree, so R-hat cannot see them; that almost no
+     * move that changes the model was accepted can (issue 30 item 5) */
+    if (c->moves_proposed > 0 && c->moves_accepted < BSL_MOVE_ACCEPT_MIN * c->moves_proposed) {
+        char who[48];
+        if (c->chains == 1) snprintf(who, sizeof who, "the chain");
+        else snprintf(who, sizeof who, "the %zu chains together", c->chains);
+        snprintf(w[nw++], BSL_CONV_WARNING_LEN,
+                 "%s accepted %.2g %% of the %.0f moves that change the %s (below %g %% warns): %s; %s", who,
+                 100 * c->moves_accepted / c->moves_proposed, c->moves_proposed, what, 100 * BSL_MOVE_ACCEPT_MIN,
+                 c->chains == 1 ? "it may look settled because it is stuck"
+                                : "they may agree because they are stuck alike, not because they converged",
+                 advice);
+    }
     /* the worst R-hat and the smallest ESS over the size (j = m) and the
      * PIPs inside the band */
     double worst = NAN, least = NAN;

@@ -114,6 +114,9 @@ typedef struct bsl_vs_result {
     size_t nspill;
     unsigned char *spill_row; /* m: scratch of one row */
     char engine_note[512];/* e.g. "events=..., acceptance=..." */
+    /* the moves that change the model, proposed and accepted over all
+     * chains (bsl_conv_check); 0 and 0 for an engine without them */
+    double moves_proposed, moves_accepted;
     /* an interrupted run's fit (chains.h cs->partial): iterations done and
      * planned over all chains, burn-in included; iter_planned 0 otherwise */
     double iter_done, iter_planned;
@@ -243,13 +246,20 @@ void bsl_trace_truncate(bsl_trace *t, size_t len);
  *    than 4 recorded draws;
  *  - the R-hat of the size or of a PIP inside [BSL_CONV_PIP_LO,
  *    1 - BSL_CONV_PIP_LO] exceeds BSL_RHAT_MAX (+inf included);
- *  - the bulk or tail ESS of one of those falls below BSL_ESS_MIN.
+ *  - the bulk or tail ESS of one of those falls below BSL_ESS_MIN;
+ *  - the chains together accepted fewer than BSL_MOVE_ACCEPT_MIN of the
+ *    moves that change the model (the engine says which those are:
+ *    bsl_conv_check's moves_proposed and moves_accepted).
  * NaN entries (a quantity constant over every draw) are skipped, so
- * several chains that all stay on one model agree and do not warn. */
+ * several chains that all stay on one model agree on the R-hat rule; the
+ * acceptance rule is what tells chains stuck alike from chains that mix
+ * (issue 30 item 5: four mixture chains on one model, add accepted 1.6 %,
+ * passed as converged). */
 #define BSL_RHAT_MAX 1.01
 #define BSL_ESS_MIN 400.0
 #define BSL_CONV_PIP_LO 0.01
-#define BSL_CONV_MAX_WARNINGS 2
+#define BSL_MOVE_ACCEPT_MIN 0.02
+#define BSL_CONV_MAX_WARNINGS 3
 #define BSL_CONV_WARNING_LEN 320
 typedef struct bsl_conv_check {
     size_t m;                      /* indicators (0: none, e.g. rbf) */
@@ -260,6 +270,10 @@ typedef struct bsl_conv_check {
     size_t chains, draws;          /* recorded draws per chain */
     const char *what;              /* what never changed: "model" (NULL), "number of RBFs" */
     const char *size_name;         /* "the model size" (NULL), "the number of RBFs" */
+    /* the moves that change the model (births, deaths, adds, drops, swaps,
+     * exchanges), proposed and accepted over all chains; moves_proposed 0:
+     * the engine has none, and the acceptance rule is not checked */
+    double moves_proposed, moves_accepted;
 } bsl_conv_check;
 /* Write the warnings of the rule into w (each ending with advice, e.g.
  * "run longer (--iter) or with more chains (--chains)"); returns their

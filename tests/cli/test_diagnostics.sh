@@ -61,6 +61,8 @@ warns() {
 }
 
 # ------------------------------------------------ converged runs: quiet
+# (quiet also of the acceptance rule: rj accepts about 12 % of its moves
+# here, bd about 90 % of its events)
 quiet "bd on lin_p15_n200" -- "$L" --method bd --seed 1
 quiet "rj on lin_p15_n200" -- "$L" --method rj --seed 1
 quiet "ssvs on 5 inputs" -- "$T/lin5.csv" --method ssvs --seed 1
@@ -83,8 +85,14 @@ warns "mixture's advice" "--temperatures 4 --temp-max 1\.2" -- "$T/cls.csv" --me
 # one chain on one model for the whole run: stuck, whatever R-hat cannot say
 warns "mixture, one chain never moved" "never changed in 1000 recorded draws of 1 chain" -- \
     "$T/stuck.csv" --method mixture --chains 1 --iter 2000 --burn 500 --thin 2
-# several chains that all stay there agree: no warning
-quiet "mixture, four chains on one model" -- "$T/stuck.csv" --method mixture --iter 2000 --burn 500 --thin 2 --seed 1
+# several chains that all stay there agree, so R-hat is quiet; but they
+# accepted almost none of the moves that change the subset (0.05 %), and
+# chains stuck alike would look the same (issue 30 item 5): the acceptance
+# rule warns (until issue 30 this run was expected to be quiet)
+STUCK="together accepted .* of the [0-9]+ moves that change the (model|set of inputs) \(below 2 % warns\): they may agree because they are stuck alike"
+warns "mixture, four chains on one model" "$STUCK" -- "$T/stuck.csv" --method mixture --iter 2000 --burn 500 --thin 2
+# rj, its moves frozen by a model prior of 1e-6 per input (0.6 % accepted)
+warns "rj, moves frozen" "$STUCK" -- "$L" --method rj --model-prior bernoulli:p=0.000001
 
 # --quiet keeps stderr empty; the warning is still in FIT.json
 expect 0 "" -- "$BASEL" fit "$L" --method bd --chains 1 --iter 100 --seed 1 --quiet -o "$T/qq.json"

@@ -601,6 +601,10 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
             tried += chs[h].swaps_tried;
         }
         res->seconds = omp_get_wtime() - t0;
+        /* every event proposes a change of the model; thinned births and
+         * refused swaps leave it as it was */
+        res->moves_proposed = births + deaths + nulls + tried;
+        res->moves_accepted = births + deaths + swaps;
         char relnote[96] = "";
         if (rs.on)
             snprintf(relnote, sizeof relnote, "; %.0f of %.0f relevance moves accepted (one every %zu blocks)",

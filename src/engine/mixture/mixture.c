@@ -640,6 +640,12 @@ static double rate(unsigned long acc, unsigned long prop)
     return prop ? (double)acc / (double)prop : NAN;
 }
 
+void bsl_mix_subset_moves(const bsl_mix_result *r, double *proposed, double *accepted)
+{
+    *proposed = *accepted = 0;
+    for (int v = 0; v < BSL_MIX_MOVES; v++) *proposed += (double)r->prop[v], *accepted += (double)r->acc[v];
+}
+
 void bsl_mix_diagnostics(const bsl_mix_result *r, bsl_mix_diag *out)
 {
     out->proposed_add = r->prop[BSL_MIX_ADD];

@@ -217,6 +217,10 @@ typedef struct bsl_mix_diag {
     size_t draws;             /* kept draws (all chains) */
 } bsl_mix_diag;
 void bsl_mix_diagnostics(const bsl_mix_result *r, bsl_mix_diag *out);
+/* The moves that change the subset (add, remove, exchange and the pair
+ * moves), proposed and accepted at temperature 1 over all chains: the
+ * acceptance rule of summary.h (bsl_conv_check). */
+void bsl_mix_subset_moves(const bsl_mix_result *r, double *proposed, double *accepted);
 
 /* JSON: everything predict and the summaries need (settings, PIPs, size
  * posterior, top subsets, acceptance counts, all kept draws). The timing is

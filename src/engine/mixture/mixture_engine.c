@@ -163,10 +163,11 @@ static int mixture_diagnostics(bsl_result *res, const bsl_mix_result *r, const b
         snprintf(advice, sizeof advice,
                  "try replica exchange close to 1 (--temperatures 4 --temp-max 1.2), longer runs (--iter) or more "
                  "chains (--chains)");
-    const bsl_conv_check cc = {.m = d, .pip = pip_all, .rhat_pip = rhat, .ess_pip = ess, .ess_tail_pip = tail,
-                               .names = (const char *const *)res->atom_names, .size = size,
-                               .chains = mo->chains, .draws = draws, .what = "set of inputs",
-                               .size_name = "the number of inputs"};
+    bsl_conv_check cc = {.m = d, .pip = pip_all, .rhat_pip = rhat, .ess_pip = ess, .ess_tail_pip = tail,
+                         .names = (const char *const *)res->atom_names, .size = size,
+                         .chains = mo->chains, .draws = draws, .what = "set of inputs",
+                         .size_name = "the number of inputs"};
+    bsl_mix_subset_moves(r, &cc.moves_proposed, &cc.moves_accepted);
     const size_t nw = bsl_conv_warnings(&cc, advice, w);
     for (size_t i = 0; i < nw; i++)
         if (bsl_result_warn(res, w[i])) return BASEL_ENOMEM;

@@ -117,6 +117,13 @@ static int k_diagnostics(bsl_result *res, const bsl_rbf_result *r)
 {
     bsl_conv_check cc = {.what = "number of RBFs", .size_name = "the number of RBFs"};
     bsl_rbf_k_convergence(r, &cc.size.rhat, &cc.size.ess_bulk, &cc.size.ess_tail, &cc.draws, &cc.chains);
+    /* the moves that change the number of RBFs: birth, death, split, merge
+     * (an update moves a centre and keeps k) */
+    for (int v = BSL_RBF_BIRTH; v <= BSL_RBF_MERGE; v++) {
+        double p, a;
+        bsl_rbf_acceptance(r, v, &p, &a);
+        cc.moves_proposed += p, cc.moves_accepted += a;
+    }
     json_t *dg = res->diagnostics;
     int bad = 0;
     if (!isnan(cc.size.rhat)) bsl_json_put(dg, "rhat_size", bsl_json_rhat(cc.size.rhat), &bad);

@@ -876,6 +876,9 @@ static int merge(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
         if (!ch[h].cands.n && ch[h].it > run->burn && fix_candidates(&ch[h], st, run)) return BASEL_ENOMEM;
         cand += (double)ch[h].cands.n / (double)chains;
     }
+    /* add, delete and swap all change the model (the acceptance rule of
+     * summary.h) */
+    for (int i = 0; i < 3; i++) res->moves_proposed += prop[i], res->moves_accepted += acc[i];
     char cands[80] = "";
     if (cand > 0) snprintf(cands, sizeof cands, "; candidates %.0f of %zu atoms after burn-in", cand, m);
     snprintf(res->engine_note, sizeof res->engine_note,

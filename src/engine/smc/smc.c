@@ -438,6 +438,7 @@ int bsl_smc_alloc(bsl_smc **out, size_t d, const bsl_smc_options *o, basel_error
     bsl_smc *s = bsl_calloc(1, sizeof *s);
     if (!s) return bsl_fail(err, BASEL_ENOMEM, "smc: out of memory");
     s->o = *o;
+    s->ess_min = INFINITY;
     const size_t N = o->particles;
     s->p = bsl_calloc(N, sizeof *s->p);
     s->q = bsl_calloc(N, sizeof *s->q);
@@ -519,6 +520,7 @@ static int threads_of(const bsl_smc *s)
 static void maybe_resample(bsl_smc *s, double ess, unsigned long step_seed)
 {
     const size_t N = s->o.particles;
+    if (!(ess >= s->ess_min)) s->ess_min = ess, s->ess_min_step = s->cache.t;
     if (s->o.ess_threshold >= 1 || ess < s->o.ess_threshold * (double)N) {
         gsl_rng_set(s->master, bsl_mix_seed(step_seed, N));
         bsl_smc_resample(s);
@@ -607,6 +609,12 @@ size_t bsl_smc_dim(const bsl_smc *s) { return s->cache.d; }
 size_t bsl_smc_particles(const bsl_smc *s) { return s->o.particles; }
 const bsl_smc_options *bsl_smc_get_options(const bsl_smc *s) { return &s->o; }
 size_t bsl_smc_resample_count(const bsl_smc *s) { return s->n_resample; }
+double bsl_smc_ess_min(const bsl_smc *s, size_t *step)
+{
+    if (step) *step = s->ess_min_step;
+    return s->ess_min;
+}
+size_t bsl_smc_unique_ancestors(const bsl_smc *s) { return s->unique_last; }
 void bsl_smc_set_threads(bsl_smc *s, int threads) { s->o.threads = threads > 0 ? threads : 0; }
 
 void bsl_smc_k_posterior(const bsl_smc *s, double *prob)

@@ -150,6 +150,12 @@ double bsl_smc_sigma2_mean(const bsl_smc *s);  /* E[sigma2] */
 double bsl_smc_sigma_mean(const bsl_smc *s);   /* E[sigma], the paper's "noise estimate" */
 double bsl_smc_ess(const bsl_smc *s);          /* 1 / sum W_i^2 */
 size_t bsl_smc_resample_count(const bsl_smc *s);
+/* Degeneracy: the smallest ESS of the weights at a resampling decision,
+ * before resampling (+inf before the first; *step, if not NULL, the point
+ * (1-based) where it was), and the distinct ancestors the last resampling
+ * kept (0 before the first). */
+double bsl_smc_ess_min(const bsl_smc *s, size_t *step);
+size_t bsl_smc_unique_ancestors(const bsl_smc *s);
 /* Candidate centres so far (m x d row-major; valid until the next feed). */
 const double *bsl_smc_candidates(const bsl_smc *s, size_t *m);
 /* Posterior inclusion probability of every candidate (m entries). */

@@ -85,6 +85,37 @@ static size_t *arrival_order(const bsl_problem *P, unsigned long seed, const bsl
     return ord;
 }
 
+/* The degeneracy warning (issue 30 item 5). The ESS after resampling is N
+ * by construction; a weight collapse shows in the ESS before it, and path
+ * degeneracy in how few particles the last resampling kept as ancestors
+ * (Doucet and Johansen 2011, "A tutorial on particle filtering and
+ * smoothing", sec. 3.5 and 4.1). Warn when the least ESS before resampling
+ * fell below max(SMC_ESS_MIN_FRAC N, SMC_ESS_MIN) (1 / sum W_i^2 >= 1, so
+ * the fraction alone could never warn at N <= 100; below 2 one particle
+ * held nearly all the weight) or the distinct ancestors below
+ * min(SMC_ANCESTORS_MIN, N / 10): the particle system then stands on a
+ * handful of ancestors and its spread understates the posterior's. */
+#define SMC_ESS_MIN_FRAC 0.01
+#define SMC_ESS_MIN 2.0
+#define SMC_ANCESTORS_MIN 10
+static int degeneracy_warning(bsl_result *res, const bsl_smc *s)
+{
+    size_t at;
+    const size_t N = bsl_smc_particles(s), uq = bsl_smc_unique_ancestors(s);
+    const double ess = bsl_smc_ess_min(s, &at), floor_uq = fmin(SMC_ANCESTORS_MIN, (double)N / 10);
+    const double floor_ess = fmax(SMC_ESS_MIN_FRAC * (double)N, SMC_ESS_MIN);
+    const int low_ess = isfinite(ess) && ess < floor_ess;
+    const int few = bsl_smc_resample_count(s) > 0 && (double)uq < floor_uq;
+    if (!low_ess && !few) return BASEL_OK;
+    char text[400];
+    snprintf(text, sizeof text,
+             "the particles degenerated: the least effective sample size before resampling was %.2f of %zu (at "
+             "point %zu; below %g warns) and the last resampling kept %zu distinct ancestors (below %g warns): "
+             "the particles understate the posterior's spread; use more --particles",
+             ess, N, at, floor_ess, uq, floor_uq);
+    return bsl_result_warn(res, text) ? BASEL_ENOMEM : BASEL_OK;
+}
+
 /* PIPs over the points seen, the posterior of k, and the particles' subsets
  * as the listed models. */
 static int smc_summaries(bsl_result *res, const bsl_smc *s)
@@ -134,6 +165,7 @@ static int smc_summaries(bsl_result *res, const bsl_smc *s)
     bsl_json_put(dg, "note", json_string(note), &bad);
     bsl_json_put(dg, "mean_k", bsl_json_real(bsl_smc_mean_k(s)), &bad);
     bsl_json_put(dg, "noise_sd", bsl_json_real(bsl_smc_sigma_mean(s)), &bad);
+    if (!rc && !bad) rc = degeneracy_warning(res, s);
     return rc ? rc : bad ? BASEL_ENOMEM : BASEL_OK;
 }
 

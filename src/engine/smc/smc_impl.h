@@ -72,6 +72,14 @@ struct bsl_smc {
     double *u;            /* N scratch for resampling */
     size_t *anc;          /* N ancestors */
     size_t n_resample;
+    /* degeneracy (issue 30 item 5): the ESS right after resampling is N by
+     * construction and says nothing, so what is kept is the smallest ESS of
+     * the weights at a resampling decision, before it (ess_min, +inf before
+     * the first decision; ess_min_step the point, 1-based, where it was),
+     * and the number of distinct ancestors the last resampling kept
+     * (unique_last, 0 before the first) */
+    double ess_min;
+    size_t ess_min_step, unique_last;
 };
 
 /* K(a, b) for d-vectors: exp(-|a - b|^2 / (2 r^2)), the gauss atom of

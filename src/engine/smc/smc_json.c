@@ -81,12 +81,25 @@ json_t *bsl_smc_to_json(const bsl_smc *s)
             json_decref(parts);
             parts = NULL;
         }
-    return json_pack("{s:s, s:i, s:s, s:I, s:I, s:o, s:o, s:o}", "format", SMC_FORMAT,
-                     "format_version", SMC_FORMAT_VERSION, "generator",
-                     "taus2 per particle, reseeded each step from splitmix64(seed, step, index)",
-                     "d", (json_int_t)s->cache.d, "n_resample", (json_int_t)s->n_resample,
-                     "options", options_json(&s->o), "cache", cache_json(&s->cache), "particles",
-                     parts);
+    json_t *j = json_pack("{s:s, s:i, s:s, s:I, s:I, s:o, s:o, s:o}", "format", SMC_FORMAT,
+                          "format_version", SMC_FORMAT_VERSION, "generator",
+                          "taus2 per particle, reseeded each step from splitmix64(seed, step, index)",
+                          "d", (json_int_t)s->cache.d, "n_resample", (json_int_t)s->n_resample,
+                          "options", options_json(&s->o), "cache", cache_json(&s->cache), "particles",
+                          parts);
+    /* the degeneracy diagnostics (smc_impl.h), once a resampling decision
+     * was made: a resumed run goes on from them */
+    if (j && isfinite(s->ess_min)) {
+        int bad = 0;
+        bsl_json_put(j, "ess_min_before_resampling", json_real(s->ess_min), &bad);
+        bsl_json_put(j, "ess_min_point", json_integer((json_int_t)s->ess_min_step), &bad);
+        bsl_json_put(j, "unique_ancestors", json_integer((json_int_t)s->unique_last), &bad);
+        if (bad) {
+            json_decref(j);
+            j = NULL;
+        }
+    }
+    return j;
 }
 
 /* ---- reading --------------------------------------------------------------- */
@@ -269,6 +282,17 @@ int bsl_smc_from_json(bsl_smc **out, const json_t *j, basel_error *err)
     if (rc != BASEL_OK) return rc;
     s->n_resample = nres;
     rc = read_cache(json_object_get(j, "cache"), &s->cache, err);
+    if (rc == BASEL_OK && json_object_get(j, "ess_min_before_resampling")) { /* absent before any decision */
+        double e;
+        size_t at, uq;
+        if (get_num(j, "ess_min_before_resampling", &e) || !(e > 0 && e <= (double)o.particles * (1 + 1e-9)) ||
+            get_size(j, "ess_min_point", 1, s->cache.t, &at) ||
+            get_size(j, "unique_ancestors", 0, o.particles, &uq))
+            rc = perr(err, "\"ess_min_before_resampling\", \"ess_min_point\" or \"unique_ancestors\" missing "
+                           "or out of range");
+        else
+            s->ess_min = e, s->ess_min_step = at, s->unique_last = uq;
+    }
     if (rc == BASEL_OK) { /* the design's rows: t of them, with the cache's y'y */
         s->D->n = s->cache.t;
         s->D->yy[0] = s->cache.yy;

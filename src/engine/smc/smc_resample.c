@@ -99,4 +99,11 @@ void bsl_smc_resample(bsl_smc *s)
     s->q = tmp;
     for (size_t i = 0; i < N; i++) s->W[i] = 1 / (double)N;
     s->n_resample++;
+    /* distinct ancestors (anc is not sorted throughout under residual
+     * resampling): mark them in u, free again after the indices are drawn */
+    for (size_t i = 0; i < N; i++) s->u[i] = 0;
+    size_t unique = 0;
+    for (size_t i = 0; i < N; i++)
+        if (s->u[s->anc[i]] == 0) s->u[s->anc[i]] = 1, unique++;
+    s->unique_last = unique;
 }

@@ -152,7 +152,8 @@ static int add_diagnostics(bsl_result *r, const bsl_vs_result *vr)
                                    .ess_pip = vr->ess_pip, .ess_tail_pip = vr->ess_tail_pip,
                                    .names = (const char *const *)r->atom_names,
                                    .size = {vr->rhat_size, vr->ess_size, vr->ess_tail_size},
-                                   .chains = vr->chains, .draws = vr->diag_draws};
+                                   .chains = vr->chains, .draws = vr->diag_draws,
+                                   .moves_proposed = vr->moves_proposed, .moves_accepted = vr->moves_accepted};
         const size_t nw = bsl_conv_warnings(&cc, "run longer (--iter) or with more chains (--chains)", w);
         for (size_t i = 0; i < nw; i++)
             if (bsl_result_warn(r, w[i])) return BASEL_ENOMEM;
@@ -552,6 +553,47 @@ static int ssvs_numbers(json_t *pr, const bsl_vs_problem *pb, const char *spec)
     return bad;
 }
 
+/* The warning when ssvs's spike hides effects the data support
+ * (bsl_ssvs_hidden, issue 30 item 2): it names them, each with its nearest
+ * copy, and the remedy. The sampler is right for the prior; the prior
+ * (the spike set by the full fit's standard errors, which near-copies
+ * inflate) is what hides them. 1 when out of memory. */
+static int ssvs_hidden(bsl_result *res, const bsl_vs_problem *pb, const char *spec)
+{
+    bsl_ssvs_prior sp;
+    basel_error ignored;
+    const size_t m = pb->D->m;
+    if (bsl_ssvs_parse(&sp, spec, &ignored)) return 0; /* the engine has refused it already */
+    double *v0 = bsl_malloc(2 * m + 1, sizeof *v0), *r = v0 ? v0 + m : NULL;
+    size_t *hidden = bsl_malloc(2 * m + 1, sizeof *hidden), *partner = hidden ? hidden + m : NULL;
+    int from_ols = 0, bad = !v0 || !hidden || bsl_ssvs_spike(&sp, pb->D, v0, &from_ols);
+    const size_t nh = bad ? 0 : bsl_ssvs_hidden(&sp, pb->D, v0, hidden, partner, r);
+    if (nh) {
+        char text[1024];
+        size_t len = (size_t)snprintf(text, sizeof text, "ssvs's spike hides ");
+        for (size_t i = 0; i < nh && i < 6 && len < sizeof text; i++) {
+            const char *sep = i == 0 ? "" : i + 1 == BSL_MIN(nh, 6) && nh <= 6 ? " and " : ", ";
+            if (partner[i] < m)
+                len += (size_t)snprintf(text + len, sizeof text - len, "%s'%s' (|r| = %.4f with '%s')", sep,
+                                        res->atom_names[hidden[i]], r[i], res->atom_names[partner[i]]);
+            else
+                len += (size_t)snprintf(text + len, sizeof text - len, "%s'%s'", sep, res->atom_names[hidden[i]]);
+        }
+        if (nh > 6 && len < sizeof text) len += (size_t)snprintf(text + len, sizeof text - len, " and %zu more", nh - 6);
+        if (len < sizeof text)
+            snprintf(text + len, sizeof text - len,
+                     ": the effect the data support (one-at-a-time least squares, |t| > 4) is smaller than the "
+                     "spike's sd (%s), so the spike explains the data as well as the slab and the PIP understates "
+                     "the effect; use --prior g, or a narrower spike (--prior ssvs:tau2=V)",
+                     sp.tau2 > 0 ? "tau2" : from_ols ? "tau x the full least-squares standard error, which near-copies "
+                                                       "inflate" : "tau x sqrt(y'Py / N / b'b)");
+        bad = bsl_result_warn(res, text) != BASEL_OK;
+    }
+    free(v0);
+    free(hidden);
+    return bad;
+}
+
 /* The priors that ran, with their numbers. */
 static json_t *prior_json(const bsl_vs_problem *pb, const char *coef_spec)
 {
@@ -845,7 +887,8 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     if (!res->prior || fill_summaries(res, dict, P, vr, run.top, &pb, with_ml) || add_diagnostics(res, vr) ||
         put_gram(res->diagnostics, D) ||
         (vr->iter_planned > 0 && bsl_result_interrupted(res, vr->iter_done, vr->iter_planned)) ||
-        (vr->iter_planned > 0 && vr->chains < run.chains && chains_dropped(res, vr->chains, run.chains))) {
+        (vr->iter_planned > 0 && vr->chains < run.chains && chains_dropped(res, vr->chains, run.chains)) ||
+        (own_prior && !glm && ssvs_hidden(res, &pg, coef_spec))) {
         rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
         goto out;
     }

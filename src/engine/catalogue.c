@@ -47,7 +47,7 @@ static const bsl_option_def catalogue[] = {
      "coefficient prior: g[:g=G] (g = n by default) | uip (unit information: g = n) | ridge[:lambda=L,sigma2=S] | hier[:delta2=D] | aic | bic | "
      "mdl | hyper-g[:a=A] | hyper-g/n[:a=A] (a = 3 by default) | jzs[:r=R] (Zellner-Siow, r = 1) | robust | eb-local (BAS's mixtures "
      "of g-priors and local empirical Bayes g; one target) | eb-global (one g for every model, its type-II maximum "
-     "likelihood over the model average, as BAS's EB-global; --method enumerate, one target) | ssvs[:tau=..,c=..,p=..]; with --family binomial, multinomial or poisson only normal[:sd=S,intercept-sd=S0], its default "
+     "likelihood over the model average, as BAS's EB-global; --method enumerate, one target) | ssvs[:tau=..,tau2=..,c=..,p=..]; with --family binomial, multinomial or poisson only normal[:sd=S,intercept-sd=S0], its default "
      "normal:sd=1,intercept-sd=10 (beta_j ~ N(0, S^2) on the standardised inputs, the intercept N(0, S0^2))"},
     {"family", BSL_OPT_CHOICE, 0, 0, "gaussian|binomial|multinomial|poisson",
      "the likelihood: gaussian (linear regression), binomial (logistic regression of a 0/1 or two-level "

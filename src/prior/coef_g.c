@@ -202,6 +202,13 @@ const bsl_coef_prior_type bsl_coef_g = {
     .from_json = g_read,
 };
 
+/* The parts of a g-prior whose g is fixed before the run (uip's g = n,
+ * eb-global's chosen g): the g entry's, without its nuisance draws. */
+#define FIXED_G_PARTS                                                                                        \
+    .model = BSL_COEF_MODEL_GAUSS, .tau_fixed = 1, .scale_free = 1, .tau = bsl_coef_tau_zero,               \
+    .log_ml = g_log_ml, .screen = g_screen, .shrink = g_shrink, .post_df = g_df, .post_scale2 = g_scale2,   \
+    .sigma2_mean = g_sigma2, .nuisance_ok = g_ok, .to_json = bsl_coef_numbers_json, .from_json = g_read
+
 /* ---- uip: the unit-information prior, the g-prior with g = n (BAS's
  * prior = "g-prior" at its default alpha = n; Kass and Wasserman 1995): a
  * prior whose information on beta is one observation's. It is the g entry
@@ -217,23 +224,11 @@ static const char *const uip_examples[] = {"uip", NULL};
 const bsl_coef_prior_type bsl_coef_uip = {
     .name = "uip",
     .id = 8,
-    .model = BSL_COEF_MODEL_GAUSS,
     .keys = "",
     .examples = uip_examples,
     .fixed_hint = "uip",
-    .tau_fixed = 1,
-    .scale_free = 1,
     .parse = uip_parse,
-    .tau = bsl_coef_tau_zero,
-    .log_ml = g_log_ml,
-    .screen = g_screen,
-    .shrink = g_shrink,
-    .post_df = g_df,
-    .post_scale2 = g_scale2,
-    .sigma2_mean = g_sigma2,
-    .nuisance_ok = g_ok,
-    .to_json = bsl_coef_numbers_json,
-    .from_json = g_read,
+    FIXED_G_PARTS,
 };
 
 /* ---- eb-global: BAS's "EB-global" (Liang et al. 2008, sec. 2.4): one g
@@ -316,22 +311,10 @@ static int ebg_choose(bsl_coef_prior *p, double N, size_t count, const double *k
 const bsl_coef_prior_type bsl_coef_eb_global = {
     .name = "eb-global",
     .id = 14,
-    .model = BSL_COEF_MODEL_GAUSS,
     .keys = "",
     .examples = NULL, /* enumerate only: test_engines_priors runs the samplers; compare_bas checks it */
     .fixed_hint = "eb-global",
-    .tau_fixed = 1,
-    .scale_free = 1,
     .parse = ebg_parse,
-    .tau = bsl_coef_tau_zero,
-    .log_ml = g_log_ml,
-    .screen = g_screen,
-    .shrink = g_shrink,
-    .post_df = g_df,
-    .post_scale2 = g_scale2,
-    .sigma2_mean = g_sigma2,
-    .nuisance_ok = g_ok,
+    FIXED_G_PARTS,
     .choose_g = ebg_choose,
-    .to_json = bsl_coef_numbers_json,
-    .from_json = g_read,
 };

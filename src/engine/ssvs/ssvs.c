@@ -631,7 +631,7 @@ static int ss_check(const bsl_vs_problem *pb, const bsl_run *run, basel_error *e
 {
     const bsl_design *D = pb->D;
     /* the logistic model (ss_prior) reads the raw columns, never the Gram matrix */
-    const int glm = pb->model && pb->prior.type->model == BSL_COEF_MODEL_GLM;
+    const int glm = pb->model && pb->prior.glm;
     if (!D->G && !glm)
         return bsl_fail(err, BASEL_EINVAL,
                         "--method ssvs needs the dense Gram matrix of all %zu atoms (the spike keeps "
@@ -654,7 +654,7 @@ static int ss_prior(const bsl_vs_problem *pb, bsl_coef_prior *cp, bsl_ssvs_prior
 {
     const char *spec = pb->prior_spec && *pb->prior_spec ? pb->prior_spec : "ssvs";
     int rc = BASEL_OK;
-    if (pb->model && pb->prior.type->model == BSL_COEF_MODEL_GLM) {
+    if (pb->model && pb->prior.glm) {
         /* --family binomial (subset_glm.c parsed the prior and chose the
          * Polya-Gamma table, model/glm.h): the collapsed sweep below flips
          * each gamma_j from p(gamma_j | gamma_-j, omega, y), beta

@@ -18,6 +18,7 @@
  */
 #include "glm.h"
 
+#include <float.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
@@ -48,6 +49,7 @@ typedef struct exact_state {
     size_t n, m, k, kmax, S;
     int family;
     const bsl_coef_prior *gtype; /* a g-type prior (bsl_glm_gtype): no sampling; else NULL */
+    char fault[256];             /* the first subset scored without an MLE (gtype), "" none */
     bsl_coef_prior prior;
     unsigned long seed;
     double lam0, lam;
@@ -223,10 +225,16 @@ int bsl_glm_gtype(const bsl_coef_prior *p, const double *Z, size_t n, size_t d, 
         psi[i] = v;
     }
     const double loglik = bsl_glm_loglik(family, y, psi, n);
-    /* I_i = var(y_i) at the MLE: BAS's logit_info / poisson_log_info */
+    /* I_i = var(y_i) at the MLE: BAS's logit_info / poisson_log_info. A
+     * fitted probability within 10 DBL_EPSILON of 0 or 1 (a rate of 0: R's
+     * glm.fit's test) means the MLE is at infinity (separation): Newton
+     * stopped where the gradient underflowed, and Li and Clyde's
+     * approximation, built at the MLE, has no value */
     double S = 0;
+    const double eps = 10 * DBL_EPSILON;
     for (size_t i = 0; i < n; i++) {
         const double mu = family == BSL_GLM_POISSON ? exp(psi[i]) : 1.0 / (1.0 + exp(-psi[i]));
+        if (mu < eps || (family != BSL_GLM_POISSON && mu > 1 - eps)) return BASEL_ENUMERIC;
         w[i] = family == BSL_GLM_POISSON ? mu : mu * (1 - mu);
         S += w[i];
     }
@@ -328,7 +336,22 @@ static int evaluate(exact_state *E, const size_t *atoms, size_t k, double *ml, d
     E->theta[0] = E->family == BSL_GLM_POISSON ? log(ybar) : log(ybar / (1 - ybar));
     if (E->gtype) { /* closed form (coef_prior.h glm_log_ml): no draws */
         const int rc = bsl_glm_gtype(E->gtype, E->Z, n, d, E->y, E->theta, E->L, ml, E->work);
-        if (rc) return rc;
+        if (rc && !E->fault[0]) { /* the first: exact_fault makes the engine fail with it */
+            int w = snprintf(E->fault, sizeof E->fault, "--prior %s: the model of the inputs numbered {",
+                             E->gtype->type->name);
+            for (size_t a = 0; a < k && w > 0 && (size_t)w < sizeof E->fault; a++)
+                w += snprintf(E->fault + w, sizeof E->fault - (size_t)w, "%s%zu", a ? ", " : "", sorted[a] + 1);
+            if (w > 0 && (size_t)w < sizeof E->fault)
+                snprintf(E->fault + w, sizeof E->fault - (size_t)w,
+                         "} (from 1, in the inputs' order) has no MLE (fitted %s: separation), which BAS's "
+                         "g-type approximation needs; use --prior normal",
+                         E->family == BSL_GLM_POISSON ? "rates 0" : "probabilities 0 or 1");
+        }
+        if (rc) { /* kept as log marginal -inf, so that a sampler's next visit costs a lookup */
+            memset(acc, 0, d * sizeof *acc);
+            keep(E, key, sorted, k, -INFINITY, 0, acc);
+            return rc;
+        }
         *se = 0;
         memcpy(acc, E->theta, d * sizeof *acc);
         unsort_mean(atoms, sorted, k, acc, mean);
@@ -629,6 +652,12 @@ static void exact_describe(const void *st, char *buf, size_t len)
              E->family == BSL_GLM_POISSON ? "Poisson" : "logistic", E->S, E->max_se);
 }
 
+static const char *exact_fault(const void *st)
+{
+    const exact_state *E = st;
+    return E->fault[0] ? E->fault : NULL;
+}
+
 const bsl_model_ops bsl_model_glm_exact = {
     .name = "logistic (importance sampling)",
     .create = exact_create,
@@ -649,4 +678,5 @@ const bsl_model_ops bsl_model_glm_exact = {
     .state_save = exact_state_save,
     .state_load = exact_state_load,
     .describe = exact_describe,
+    .fault = exact_fault,
 };

@@ -12,7 +12,8 @@
 #    seeds 1-5 the largest PIP difference of any was 0.0089 (bd), so 0.03;
 #  - the coefficient table says what its normals are, predict works;
 #  - refused, exit 2 and no output: a prior that does not score GLMs, g with
-#    a, b (sampled), multinomial with a g-type prior.
+#    a, b (sampled), multinomial with a g-type prior, and (every engine) a
+#    subset without an MLE (separated classes).
 source "$(dirname "$0")/lib.sh" "$1"
 expect 0 "pima g .*max[|]dPIP[|]" -- /usr/bin/python3 bench/glm/compare_bas_glm.py "$BASEL" --check 1e-6
 D=data/classification/pima_tr.csv
@@ -40,5 +41,17 @@ expect 2 "--prior g:a=2,b=3: for a GLM g is fixed" \
     -- "$BASEL" fit $D --target class --family binomial --method rj --prior g:a=2,b=3 -o "$T/f.json"
 expect 2 "--prior robust: --family multinomial takes --prior normal" \
     -- "$BASEL" fit data/classification/wine.csv --target class --family multinomial --method rj --prior robust -o "$T/f.json"
+# x1 separates the classes: the model {x1} has no MLE, which BAS's approximation needs
+/usr/bin/python3 -c "
+import random
+random.seed(1)
+print('x1,x2,y')
+for i in range(40):
+    x1, x2 = random.gauss(0, 1), random.gauss(0, 1)
+    print(f'{x1},{x2},{int(x1 > 0)}')" > "$T/sep.csv"
+for m in enumerate rj bd ssvs; do
+expect 2 "--prior g: the model of the inputs numbered \{1(, 2)?\} .* has no MLE \(fitted probabilities 0 or 1: separation\)" \
+    -- "$BASEL" fit "$T/sep.csv" --target y --family binomial --method $m --prior g --seed 1 -o "$T/f.json"
+done
 expect 1 "" -- test -e "$T/f.json"
 finish

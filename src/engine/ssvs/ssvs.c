@@ -746,6 +746,8 @@ int bsl_ssvs_run_ex(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result 
                      : rc == BASEL_EIO      ? "cannot write the draws to their temporary file"
                                             : "matrix not positive definite");
     }
+    for (size_t h = 0; h < chains && !rc; h++) /* a subset visited without a score (model.h fault) */
+        if (ch[h].M && bsl_cmodel_fault(ch[h].M)) rc = bsl_fail(err, BASEL_EINVAL, "%s", bsl_cmodel_fault(ch[h].M));
     if (!rc && (rc = ss_merge(&x, ch, &r1, &cs, res, freq)))
         bsl_fail(err, rc, rc == BASEL_INTERRUPTED ? "interrupted before any iteration was kept" : "out of memory");
     bsl_chains_free(&cs);

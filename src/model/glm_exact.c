@@ -336,22 +336,22 @@ static int evaluate(exact_state *E, const size_t *atoms, size_t k, double *ml, d
     E->theta[0] = E->family == BSL_GLM_POISSON ? log(ybar) : log(ybar / (1 - ybar));
     if (E->gtype) { /* closed form (coef_prior.h glm_log_ml): no draws */
         const int rc = bsl_glm_gtype(E->gtype, E->Z, n, d, E->y, E->theta, E->L, ml, E->work);
-        if (rc && !E->fault[0]) { /* the first: exact_fault makes the engine fail with it */
+        if (rc == BASEL_ENUMERIC && !E->fault[0]) { /* the first: exact_fault makes the engine fail with it */
             int w = snprintf(E->fault, sizeof E->fault, "--prior %s: the model of the inputs numbered {",
                              E->gtype->type->name);
             for (size_t a = 0; a < k && w > 0 && (size_t)w < sizeof E->fault; a++)
                 w += snprintf(E->fault + w, sizeof E->fault - (size_t)w, "%s%zu", a ? ", " : "", sorted[a] + 1);
             if (w > 0 && (size_t)w < sizeof E->fault)
                 snprintf(E->fault + w, sizeof E->fault - (size_t)w,
-                         "} (from 1, in the inputs' order) has no MLE (fitted %s: separation), which BAS's "
-                         "g-type approximation needs; use --prior normal",
+                         "} (from 1, in the inputs' order) has no MLE (fitted %s: separation; or collinear "
+                         "inputs), which BAS's g-type approximation needs; use --prior normal",
                          E->family == BSL_GLM_POISSON ? "rates 0" : "probabilities 0 or 1");
         }
-        if (rc) { /* kept as log marginal -inf, so that a sampler's next visit costs a lookup */
+        if (rc == BASEL_ENUMERIC) { /* kept as log marginal -inf: a sampler's next visit costs a lookup */
             memset(acc, 0, d * sizeof *acc);
             keep(E, key, sorted, k, -INFINITY, 0, acc);
-            return rc;
         }
+        if (rc) return rc;
         *se = 0;
         memcpy(acc, E->theta, d * sizeof *acc);
         unsort_mean(atoms, sorted, k, acc, mean);

@@ -33,6 +33,7 @@
 #include "coef_prior.h"
 
 #include <float.h>
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_integration.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
@@ -295,11 +296,15 @@ static int mix_read(bsl_coef_prior *p, const json_t *o)
  * each prior on g in closed form. */
 
 /* log P(a, x), the regularised lower incomplete gamma (R's pgamma(x, a,
- * log.p = TRUE)); its series' leading term where P underflows */
+ * log.p = TRUE)), a > 0; its series' leading term where P underflows. The
+ * _e form: its failures return a status instead of reaching GSL's error
+ * handler, which aborts by default (the library never aborts, basel.h). */
 static double log_gamma_p(double a, double x)
 {
-    const double P = gsl_sf_gamma_inc_P(a, x);
-    return P > 0 ? log(P) : a * log(x) - x - gsl_sf_lngamma(a + 1);
+    gsl_sf_result P;
+    if (!(x > 0)) return -INFINITY;
+    if (gsl_sf_gamma_inc_P_e(a, x, &P) == GSL_SUCCESS && P.val > 0) return log(P.val);
+    return a * log(x) - x - gsl_sf_lngamma(a + 1);
 }
 
 /* robust (Bayarri et al. 2012), BAS's robust_glm_logmarg: with rho = 1/(k+1),

@@ -50,7 +50,7 @@ for i in range(40):
     x1, x2 = random.gauss(0, 1), random.gauss(0, 1)
     print(f'{x1},{x2},{int(x1 > 0)}')" > "$T/sep.csv"
 for m in enumerate rj bd ssvs; do
-expect 2 "--prior g: the model of the inputs numbered \{1(, 2)?\} .* has no MLE \(fitted probabilities 0 or 1: separation\)" \
+expect 2 "--prior g: the model of the inputs numbered \{1(, 2)?\} .* has no MLE \(fitted probabilities 0 or 1: separation; or collinear inputs\)" \
     -- "$BASEL" fit "$T/sep.csv" --target y --family binomial --method $m --prior g --seed 1 -o "$T/f.json"
 done
 expect 1 "" -- test -e "$T/f.json"

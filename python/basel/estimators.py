@@ -459,7 +459,8 @@ class BayesianLogisticRegression(BayesianSelectionClassifier):
     sampler, exact; "bd" or "ssvs", the same model by birth and death or by
     Gibbs flips; or "enumerate", every subset's marginal likelihood by
     importance sampling, up to 24 inputs), prior ("normal:sd=S,intercept-sd=S0"
-    on the standardised inputs), model_prior, n_iter, burn, thin, chains,
+    on the standardised inputs; with two classes also BAS's g-type priors
+    "g:g=G", "uip", "hyper-g/n", "robust", "eb-local", docs/GLM.md), model_prior, n_iter, burn, thin, chains,
     kmax, top, model ("bma", "hpm", "median", "prevalence"), random_state,
     n_jobs, verbose, keep_draws, options, na (see BayesianSelectionRegressor).
 

@@ -6,6 +6,7 @@
  */
 #include "engine.h"
 #include "rj/rj_defaults.h"
+#include "../prior/coef_prior.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -47,12 +48,14 @@ static const bsl_option_def catalogue[] = {
      "coefficient prior: g[:g=G] (g = n by default) | uip (unit information: g = n) | ridge[:lambda=L,sigma2=S] | hier[:delta2=D] | aic | bic | "
      "mdl | hyper-g[:a=A] | hyper-g/n[:a=A] (a = 3 by default) | jzs[:r=R] (Zellner-Siow, r = 1) | robust | eb-local (BAS's mixtures "
      "of g-priors and local empirical Bayes g; one target) | eb-global (one g for every model, its type-II maximum "
-     "likelihood over the model average, as BAS's EB-global; --method enumerate, one target) | ssvs[:tau=..,tau2=..,c=..,p=..]; with --family binomial, multinomial or poisson only normal[:sd=S,intercept-sd=S0], its default "
-     "normal:sd=1,intercept-sd=10 (beta_j ~ N(0, S^2) on the standardised inputs, the intercept N(0, S0^2))"},
+     "likelihood over the model average, as BAS's EB-global; --method enumerate, one target) | ssvs[:tau=..,tau2=..,c=..,p=..]; with --family binomial or poisson: "
+     "normal[:sd=S,intercept-sd=S0], the default normal:sd=1,intercept-sd=10 (beta_j ~ N(0, S^2) on the standardised inputs, "
+     "the intercept N(0, S0^2)), or one of BAS's g-type priors @glm-priors@ (g fixed; each model's marginal by bas.glm's "
+     "integrated Laplace approximation, docs/GLM.md); with --family multinomial normal only"},
     {"family", BSL_OPT_CHOICE, 0, 0, "gaussian|binomial|multinomial|poisson",
      "the likelihood: gaussian (linear regression), binomial (logistic regression of a 0/1 or two-level "
-     "target: @binomial@; by Polya-Gamma augmentation in the samplers, exact by importance sampling when "
-     "enumerating), multinomial (multinomial logistic regression of a target of 3 or more levels, one subset of "
+     "target: @binomial@; under --prior normal by Polya-Gamma augmentation in the samplers, exact by importance "
+     "sampling when enumerating; under a g-type prior each subset's marginal in closed form, kept per subset), multinomial (multinomial logistic regression of a target of 3 or more levels, one subset of "
      "inputs per class: @multinomial@; enumerated by importance sampling up to 20 class-input pairs) or poisson "
      "(counts, log link: each subset's marginal likelihood by importance sampling, kept per subset; @poisson@); "
      "docs/GLM.md"},
@@ -189,6 +192,8 @@ const bsl_option_def *bsl_option_find(const char *name)
  * @what@ (a capability of bsl_engine_can), which is replaced by the engine
  * table's list (bsl_engine_list): no help text lists methods by hand, and
  * an engine added to the table is named in every text that concerns it.
+ * Likewise @glm-priors@ is the prior table's entries that score GLMs
+ * (coef_prior.h glm_log_ml).
  * The texts are expanded once (the table is constant, so are they) into
  * expanded[], then only read: call_once makes the first use thread-safe. */
 #define NOPTIONS (sizeof catalogue / sizeof *catalogue)
@@ -205,7 +210,14 @@ static void expand(const char *help, char *out, size_t len)
         char what[32], list[256] = "";
         if (end) {
             snprintf(what, sizeof what, "%.*s", (int)(end - p - 1), p + 1);
-            bsl_engine_list(list, sizeof list, what, NULL);
+            if (strcmp(what, "glm-priors") == 0) /* the prior table's entries that score GLMs */
+                for (size_t t = 0; bsl_coef_prior_types[t]; t++) {
+                    if (!bsl_coef_prior_types[t]->glm_log_ml) continue;
+                    if (*list) strncat(list, ", ", sizeof list - strlen(list) - 1);
+                    strncat(list, bsl_coef_prior_types[t]->name, sizeof list - strlen(list) - 1);
+                }
+            else
+                bsl_engine_list(list, sizeof list, what, NULL);
         }
         if (!*list) { /* text, or an unknown capability left as written (test_capabilities finds it) */
             out[k++] = *p++;

@@ -379,7 +379,8 @@ static void coefficients(strbuf *b, const json_t *doc)
     const char *within = json_string_value(json_object_get(co, "within_model"));
     const int laplace = within && strcmp(within, "laplace") == 0;
     const char *family = json_string_value(json_object_get(json_object_get(doc, "settings"), "family"));
-    const char *link = !laplace ? "" : family && strcmp(family, "poisson") == 0 ? ", log-rate" : ", log-odds";
+    const int glm = family && strcmp(family, "gaussian") != 0; /* binomial, multinomial, poisson */
+    const char *link = !glm ? "" : strcmp(family, "poisson") == 0 ? ", log-rate" : ", log-odds";
     char share[32];
     add(b, "\nCoefficients (original scale%s; model-averaged over %lld models holding %s of the posterior%s%s)\n",
         link, (long long)json_integer_value(json_object_get(co, "models")),

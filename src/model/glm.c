@@ -60,18 +60,36 @@ typedef struct glm_state {
 
 /* ------------------------------------------------------------ prior, y */
 
-int bsl_glm_prior_parse(bsl_coef_prior *p, const char *text, basel_error *err)
+int bsl_glm_prior_parse(bsl_coef_prior *p, const char *text, size_t n, basel_error *err)
 {
     memset(p, 0, sizeof *p);
     bsl_spec s;
-    int rc = bsl_spec_parse(&s, "prior", text && *text ? text : BSL_GLM_DEFAULT_PRIOR, err);
+    if (!text || !*text) text = BSL_GLM_DEFAULT_PRIOR;
+    int rc = bsl_spec_parse(&s, "prior", text, err);
     if (rc) return rc;
-    if (strcmp(s.name, "normal") != 0)
-        return bsl_fail(err, BASEL_EINVAL,
-                        "--prior %s: a GLM (--family binomial, multinomial or poisson) takes --prior normal[:%s] (independent normal "
-                        "coefficients on the standardised inputs)",
-                        s.name, BSL_GLM_PRIOR_KEYS);
+    if (strcmp(s.name, "normal") != 0) {
+        /* the prior table's entries that score GLMs (coef_prior.h glm_log_ml) */
+        const bsl_coef_prior_type *t = bsl_coef_prior_type_find(s.name);
+        char names[256] = "";
+        for (size_t i = 0; bsl_coef_prior_types[i]; i++)
+            if (bsl_coef_prior_types[i]->glm_log_ml) {
+                if (*names) strncat(names, ", ", sizeof names - strlen(names) - 1);
+                strncat(names, bsl_coef_prior_types[i]->name, sizeof names - strlen(names) - 1);
+            }
+        if (!t || !t->glm_log_ml)
+            return bsl_fail(err, BASEL_EINVAL,
+                            "--prior %s: a GLM (--family binomial or poisson) takes --prior normal[:%s] (independent "
+                            "normal coefficients on the standardised inputs) or one of BAS's g-type priors (%s); "
+                            "--family multinomial takes normal only",
+                            s.name, BSL_GLM_PRIOR_KEYS, names);
+        if ((rc = bsl_coef_prior_parse(p, text, n, 1, err))) return rc;
+        if (bsl_coef_sampled(p))
+            return bsl_fail(err, BASEL_EINVAL, "--prior %s: for a GLM g is fixed (give g only, not a, b)", text);
+        p->glm = 1;
+        return BASEL_OK;
+    }
     p->type = &bsl_coef_normal;
+    p->glm = 1;
     rc = bsl_spec_double(&s, "sd", 1.0, 1e-6, 1e6, &p->sd, err);
     if (!rc) rc = bsl_spec_double(&s, "intercept-sd", 10.0, 1e-6, 1e6, &p->intercept_sd, err);
     return rc ? rc : bsl_spec_finish(&s, BSL_GLM_PRIOR_KEYS, err);

@@ -53,8 +53,34 @@ enum { BSL_GLM_BINOMIAL = 0, BSL_GLM_POISSON = 1, BSL_GLM_MULTINOMIAL = 2 /* glm
 #define BSL_GLM_PRIOR_KEYS "sd, intercept-sd"
 #define BSL_GLM_DEFAULT_PRIOR "normal:sd=1,intercept-sd=10"
 
-/* Parse "normal[:sd=S,intercept-sd=S0]" into p (type bsl_coef_normal). */
-int bsl_glm_prior_parse(bsl_coef_prior *p, const char *spec, basel_error *err);
+/* Parse a GLM's --prior into p (p->glm = 1): "normal[:sd=S,intercept-sd=S0]"
+ * (type bsl_coef_normal), or an entry of the prior table that scores GLMs
+ * (coef_prior.h glm_log_ml: g with g fixed, uip, robust, eb-local), for n
+ * rows. Anything else is refused naming the priors a GLM takes. */
+int bsl_glm_prior_parse(bsl_coef_prior *p, const char *spec, size_t n, basel_error *err);
+
+/* Under a g-type prior (p->type->glm_log_ml, coef_prior.h): the model of
+ * the columns Z (n x d, column-major, Z[:,0] = 1) as BAS's bas.glm scores
+ * it. From theta (in: Newton's start) the MLE by Newton's method (flat
+ * prior); then *log_ml, Li and Clyde's integrated Laplace approximation
+ * (coef_prior.h); theta (out) the posterior mean, beta = s beta^ and
+ * alpha = alpha^ + (1 - s) xbar' beta^ (s = glm_shrink; xbar the
+ * I-weighted means of the atoms: BAS's gglm_lpy intercept); L (d x d,
+ * column-major) the lower Cholesky factor of the precision of its normal
+ * approximation, H = F + (1/s - 1) J (F = Z'IZ the Fisher information at
+ * the MLE, J its block of beta with the intercept profiled): the posterior
+ * N(s beta^, s J^-1) of Li and Clyde for beta, N(alpha_c^, 1 / sum I) for
+ * the centred intercept, in the (alpha, beta) of Z. work: BSL_GLM_WORK(n, d)
+ * doubles. BASEL_ENUMERIC when the MLE does not exist (separation, a
+ * singular Z'IZ). */
+/* What the coefficient table's and the predictions' normal of a model is
+ * under a g-type prior (FIT.json coefficients.within_model) */
+#define BSL_GLM_GTYPE_WITHIN                                                                                       \
+    "each model by Li and Clyde's normal approximation at its MLE, N(s beta^, s J^-1), s = E[g/(1+g) | y, model] "  \
+    "(BAS's bas.glm; an approximation, with s plugged in under a mixture over g)"
+#define BSL_GLM_WORK(n, d) ((n) * ((d) + 3) + (d) * ((d) + 4))
+int bsl_glm_gtype(const bsl_coef_prior *p, const double *Z, size_t n, size_t d, const double *y, double *theta,
+                  double *L, double *log_ml, double *work);
 
 /* The 0/1 (binomial) or count (Poisson) targets of a design (n), rounded
  * from its projection. */

@@ -18,6 +18,7 @@
  */
 #include "glm.h"
 
+#include <float.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
@@ -47,6 +48,9 @@ typedef struct exact_state {
     const bsl_design *D;
     size_t n, m, k, kmax, S;
     int family;
+    const bsl_coef_prior *gtype; /* a g-type prior (bsl_glm_gtype): no sampling; else NULL */
+    char fault[256];             /* the first subset scored without an MLE (gtype), "" none */
+    bsl_coef_prior prior;
     unsigned long seed;
     double lam0, lam;
     double *X;           /* n x m raw atom columns */
@@ -167,7 +171,8 @@ int bsl_glm_laplace(int family, const double *Z, size_t n, size_t d, const doubl
             for (size_t c = 0; c < d; c++)
                 for (size_t l = 0; l < d; l++) L[l + c * d] = l >= c ? ch.L[l + c * ch.cap] : 0.0;
             double lp = f;
-            for (size_t l = 0; l < d; l++) lp += 0.5 * log(lam[l] / (2 * M_PI));
+            for (size_t l = 0; l < d; l++) /* a flat coefficient (bsl_glm_gtype's MLE) adds nothing */
+                if (lam[l] > 0) lp += 0.5 * log(lam[l] / (2 * M_PI));
             *log_joint = lp;
             bsl_chol_free(&ch);
             return BASEL_OK;
@@ -204,6 +209,96 @@ double bsl_glm_is_estimate(const double *lw, size_t S, double lw_max, double *lo
     return sw;
 }
 
+int bsl_glm_gtype(const bsl_coef_prior *p, const double *Z, size_t n, size_t d, const double *y, double *theta,
+                  double *L, double *log_ml, double *work)
+{
+    const int family = p->glm_family;
+    const size_t k = d - 1;
+    double *flat = work + n * (d + 2) + d * (d + 2), *w = flat + d, *xbar = w + n, lj;
+    memset(flat, 0, d * sizeof *flat);
+    int rc = bsl_glm_laplace(family, Z, n, d, y, flat, theta, L, &lj, work); /* the MLE */
+    if (rc) return rc;
+    double *psi = work, *H = work + n;
+    for (size_t i = 0; i < n; i++) {
+        double v = 0;
+        for (size_t l = 0; l < d; l++) v += Z[i + l * n] * theta[l];
+        psi[i] = v;
+    }
+    const double loglik = bsl_glm_loglik(family, y, psi, n);
+    /* I_i = var(y_i) at the MLE: BAS's logit_info / poisson_log_info. A
+     * fitted probability within 10 DBL_EPSILON of 0 or 1 (a rate of 0: R's
+     * glm.fit's test) means the MLE is at infinity (separation): Newton
+     * stopped where the gradient underflowed, and Li and Clyde's
+     * approximation, built at the MLE, has no value */
+    double S = 0;
+    const double eps = 10 * DBL_EPSILON;
+    for (size_t i = 0; i < n; i++) {
+        const double mu = family == BSL_GLM_POISSON ? exp(psi[i]) : 1.0 / (1.0 + exp(-psi[i]));
+        if (mu < eps || (family != BSL_GLM_POISSON && mu > 1 - eps)) return BASEL_ENUMERIC;
+        w[i] = family == BSL_GLM_POISSON ? mu : mu * (1 - mu);
+        S += w[i];
+    }
+    for (size_t l = 1; l < d; l++) xbar[l] = bsl_dot(Z + l * n, w, n) / S;
+    /* Q = sum_i I_i ((x_i - xbar)' beta^)^2 (gglm_lpy) */
+    double Q = 0;
+    for (size_t i = 0; i < n; i++) {
+        double v = 0;
+        for (size_t l = 1; l < d; l++) v += (Z[i + l * n] - xbar[l]) * theta[l];
+        Q += w[i] * v * v;
+    }
+    /* gglm_lpy: loglik_mle + M_LN_SQRT_2PI - log(sum I) / 2 + the prior's part */
+    *log_ml = loglik + 0.5 * log(2 * M_PI) - 0.5 * log(S) + (k ? p->type->glm_log_ml(p, (double)n, k, Q) : 0.0);
+    /* s = 0 (eb-local at g^ = 0) is a point mass at beta = 0: kept a
+     * normal of sd 1e-6 of the MLE's */
+    const double s = k ? fmax(p->type->glm_shrink(p, (double)n, k, Q), 1e-12) : 1.0, c = 1 / s - 1;
+    /* H = F + c J, F_jl = sum I z_j z_l, J_jl = F_jl - S xbar_j xbar_l (j, l >= 1) */
+    for (size_t l = 0; l < d; l++)
+        for (size_t j = l; j < d; j++) {
+            double f = 0;
+            for (size_t i = 0; i < n; i++) f += Z[i + j * n] * w[i] * Z[i + l * n];
+            H[j + l * d] = H[l + j * d] = f + (l ? c * (f - S * xbar[j] * xbar[l]) : 0.0);
+        }
+    bsl_chol ch = {0};
+    if ((rc = bsl_chol_init(&ch, d))) return rc;
+    rc = bsl_chol_factor(&ch, H, d, d);
+    for (size_t l = 0; l < d && !rc; l++)
+        for (size_t j = 0; j < d; j++) L[j + l * d] = j >= l ? ch.L[j + l * ch.cap] : 0.0;
+    bsl_chol_free(&ch);
+    if (rc) return rc;
+    double shift = 0; /* alpha = alpha^ + (1 - s) xbar' beta^, beta = s beta^ */
+    for (size_t l = 1; l < d; l++) {
+        shift += (1 - s) * xbar[l] * theta[l];
+        theta[l] *= s;
+    }
+    theta[0] += shift;
+    return BASEL_OK;
+}
+
+/* A subset's numbers into the cache, unless memory or CACHE_MAX says no. */
+static void keep(exact_state *E, unsigned long key, const size_t *sorted, size_t k, double ml, double se,
+                 const double *mean)
+{
+    const size_t d = k + 1;
+    if (!cache_room(E)) return;
+    cache_entry *c = cache_find(E, key, sorted, k);
+    c->atoms = malloc((k ? k : 1) * sizeof *c->atoms);
+    c->mean = malloc(d * sizeof *c->mean);
+    if (c->atoms && c->mean) {
+        memcpy(c->atoms, sorted, k * sizeof *sorted);
+        memcpy(c->mean, mean, d * sizeof *mean);
+        c->h = key;
+        c->k = k;
+        c->ml = ml;
+        c->se = se;
+        E->used++;
+    } else {
+        free(c->atoms);
+        free(c->mean);
+        c->atoms = NULL;
+        c->mean = NULL;
+    }
+}
+
 /* The set atoms[0..k) scored: *ml, *se, mean (k + 1). */
 static int evaluate(exact_state *E, const size_t *atoms, size_t k, double *ml, double *se, double *mean)
 {
@@ -229,6 +324,7 @@ static int evaluate(exact_state *E, const size_t *atoms, size_t k, double *ml, d
     gsl_rng_set(E->r, h);
     for (size_t i = 0; i < n; i++) E->Z[i] = 1.0;
     for (size_t a = 0; a < k; a++) memcpy(E->Z + (a + 1) * n, E->X + sorted[a] * n, n * sizeof(double));
+    double *acc = E->work + BSL_MAX(E->S + d, BSL_GLM_WORK(n, d));
     E->lamv[0] = E->lam0;
     for (size_t a = 1; a < d; a++) E->lamv[a] = E->lam;
     for (size_t a = 0; a < d; a++) E->theta[a] = 0;
@@ -238,13 +334,37 @@ static int evaluate(exact_state *E, const size_t *atoms, size_t k, double *ml, d
     for (size_t i = 0; i < n; i++) ybar += E->y[i] / (double)n;
     ybar = fmin(fmax(ybar, 1e-3), E->family == BSL_GLM_POISSON ? 1e300 : 1 - 1e-3);
     E->theta[0] = E->family == BSL_GLM_POISSON ? log(ybar) : log(ybar / (1 - ybar));
+    if (E->gtype) { /* closed form (coef_prior.h glm_log_ml): no draws */
+        const int rc = bsl_glm_gtype(E->gtype, E->Z, n, d, E->y, E->theta, E->L, ml, E->work);
+        if (rc == BASEL_ENUMERIC && !E->fault[0]) { /* the first: exact_fault makes the engine fail with it */
+            int w = snprintf(E->fault, sizeof E->fault, "--prior %s: the model of the inputs numbered {",
+                             E->gtype->type->name);
+            for (size_t a = 0; a < k && w > 0 && (size_t)w < sizeof E->fault; a++)
+                w += snprintf(E->fault + w, sizeof E->fault - (size_t)w, "%s%zu", a ? ", " : "", sorted[a] + 1);
+            if (w > 0 && (size_t)w < sizeof E->fault)
+                snprintf(E->fault + w, sizeof E->fault - (size_t)w,
+                         "} (from 1, in the inputs' order) has no MLE (fitted %s: separation; or collinear "
+                         "inputs), which BAS's g-type approximation needs; use --prior normal",
+                         E->family == BSL_GLM_POISSON ? "rates 0" : "probabilities 0 or 1");
+        }
+        if (rc == BASEL_ENUMERIC) { /* kept as log marginal -inf: a sampler's next visit costs a lookup */
+            memset(acc, 0, d * sizeof *acc);
+            keep(E, key, sorted, k, -INFINITY, 0, acc);
+        }
+        if (rc) return rc;
+        *se = 0;
+        memcpy(acc, E->theta, d * sizeof *acc);
+        unsort_mean(atoms, sorted, k, acc, mean);
+        keep(E, key, sorted, k, *ml, *se, acc);
+        return BASEL_OK;
+    }
     int rc = bsl_glm_laplace(E->family, E->Z, n, d, E->y, E->lamv, E->theta, E->L, &log_joint_mode, E->work);
     if (rc) return rc;
     bsl_chol ch = {.k = d, .cap = d, .L = E->L};
     const double logdet_H = bsl_chol_logdet(&ch);
     const double log_c = gsl_sf_lngamma((IS_NU + (double)d) / 2) - gsl_sf_lngamma(IS_NU / 2) -
                          0.5 * (double)d * log(IS_NU * M_PI) + 0.5 * logdet_H;
-    double *lw = E->work, *th = E->work + S, *acc = th + d;
+    double *lw = E->work, *th = E->work + S;
     double lw_max = -INFINITY;
     memset(acc, 0, d * sizeof *acc);
     for (size_t s = 0; s < S; s++) {
@@ -280,25 +400,7 @@ static int evaluate(exact_state *E, const size_t *atoms, size_t k, double *ml, d
     for (size_t a = 0; a < d; a++) acc[a] /= sw; /* the mean, sorted order */
     unsort_mean(atoms, sorted, k, acc, mean);
     (void)log_joint_mode;
-    if (cache_room(E)) { /* kept, unless memory or CACHE_MAX says no */
-        cache_entry *c = cache_find(E, key, sorted, k);
-        c->atoms = malloc((k ? k : 1) * sizeof *c->atoms);
-        c->mean = malloc(d * sizeof *c->mean);
-        if (c->atoms && c->mean) {
-            memcpy(c->atoms, sorted, k * sizeof *sorted);
-            memcpy(c->mean, acc, d * sizeof *acc);
-            c->h = key;
-            c->k = k;
-            c->ml = *ml;
-            c->se = *se;
-            E->used++;
-        } else {
-            free(c->atoms);
-            free(c->mean);
-            c->atoms = NULL;
-            c->mean = NULL;
-        }
-    }
+    keep(E, key, sorted, k, *ml, *se, acc);
     return BASEL_OK;
 }
 
@@ -335,7 +437,8 @@ static int exact_create(void **st, const bsl_design *D, const bsl_coef_prior *pr
                         basel_error *err)
 {
     *st = NULL;
-    if (prior->type->model != BSL_COEF_MODEL_GLM) return bsl_fail(err, BASEL_EINVAL, "the logistic model needs --prior normal");
+    if (prior->type->model != BSL_COEF_MODEL_GLM && !prior->type->glm_log_ml)
+        return bsl_fail(err, BASEL_EINVAL, "the logistic model needs --prior normal or a g-type prior (glm.h)");
     if (D->q != 1 || !D->Y || D->c != 1)
         return bsl_fail(err, BASEL_EINVAL, "the logistic model takes one 0/1 target and the intercept only");
     if (kmax > 60) return bsl_fail(err, BASEL_ERANGE, "the exact logistic marginal is for at most 60 atoms per subset");
@@ -349,6 +452,8 @@ static int exact_create(void **st, const bsl_design *D, const bsl_coef_prior *pr
     E->S = prior->is_draws ? prior->is_draws : 4000;
     E->family = prior->glm_family;
     E->seed = prior->is_seed;
+    E->prior = *prior;
+    E->gtype = prior->type->glm_log_ml ? &E->prior : NULL;
     E->lam0 = 1.0 / (prior->intercept_sd * prior->intercept_sd);
     E->lam = 1.0 / (prior->sd * prior->sd);
     E->X = bsl_malloc(n * m + 1, sizeof(double));
@@ -361,8 +466,8 @@ static int exact_create(void **st, const bsl_design *D, const bsl_coef_prior *pr
     E->lamv = bsl_malloc(d, sizeof(double));
     E->theta = bsl_malloc(d, sizeof(double));
     E->L = bsl_malloc(d * d, sizeof(double));
-    /* Newton: n (d + 2) + d (d + 2); sampling: S + 2 d */
-    const size_t nw = BSL_MAX(n * (d + 2) + d * (d + 3), E->S + 2 * d);
+    /* Newton and bsl_glm_gtype: BSL_GLM_WORK; sampling: S + d; then the mean, d */
+    const size_t nw = BSL_MAX(E->S + d, BSL_GLM_WORK(n, d)) + d;
     E->work = bsl_malloc(nw, sizeof(double));
     E->eps = bsl_malloc(d, sizeof(double));
     E->psi = bsl_malloc(n, sizeof(double));
@@ -534,10 +639,23 @@ static int exact_state_load(void *st, const size_t *active, size_t k, const doub
 static void exact_describe(const void *st, char *buf, size_t len)
 {
     const exact_state *E = st;
+    if (E->gtype) {
+        snprintf(buf, len,
+                 "%s marginal likelihoods under --prior %s by Li and Clyde's (2018) integrated Laplace approximation "
+                 "at each model's MLE, as BAS's bas.glm (deterministic)",
+                 E->family == BSL_GLM_POISSON ? "Poisson" : "logistic", E->gtype->type->name);
+        return;
+    }
     snprintf(buf, len,
              "%s marginal likelihoods by importance sampling (%zu draws per subset from a t_4 at the Laplace "
              "approximation): largest standard error of a log marginal likelihood %.2g",
              E->family == BSL_GLM_POISSON ? "Poisson" : "logistic", E->S, E->max_se);
+}
+
+static const char *exact_fault(const void *st)
+{
+    const exact_state *E = st;
+    return E->fault[0] ? E->fault : NULL;
 }
 
 const bsl_model_ops bsl_model_glm_exact = {
@@ -560,4 +678,5 @@ const bsl_model_ops bsl_model_glm_exact = {
     .state_save = exact_state_save,
     .state_load = exact_state_load,
     .describe = exact_describe,
+    .fault = exact_fault,
 };

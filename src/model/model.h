@@ -427,6 +427,11 @@ typedef struct bsl_model_ops {
      * accurate they are (an estimated marginal likelihood: its Monte Carlo
      * error), for the engine's note; "" when there is nothing to say */
     void (*describe)(const void *st, char *buf, size_t len);
+    /* may be NULL: why a subset scored so far has no score at all, so that
+     * the engine fails with that message instead of giving the subset
+     * probability 0 (glm_exact.c under a g-type prior: a subset without an
+     * MLE); NULL while all is well */
+    const char *(*fault)(const void *st);
 } bsl_model_ops;
 
 /* The collapsed Gaussian models of this file: every bsl_coef_prior but ssvs. */
@@ -508,6 +513,8 @@ int bsl_cmodel_state_save(const bsl_cmodel *M, double *out);
 int bsl_cmodel_state_load(bsl_cmodel *M, const size_t *active, size_t k, const double *in, size_t n);
 /* the model's describe line into buf ("" when it has none) */
 void bsl_cmodel_describe(const bsl_cmodel *M, char *buf, size_t len);
+/* the model's fault (model.h bsl_model_ops fault), or NULL */
+const char *bsl_cmodel_fault(const bsl_cmodel *M);
 /* BASEL_EINVAL when the model does not stream */
 int bsl_cmodel_add_row(bsl_cmodel *M, const double *b, const double *y);
 

@@ -69,6 +69,8 @@ void bsl_cmodel_describe(const bsl_cmodel *M, char *buf, size_t len)
     if (M->ops->describe) M->ops->describe(M->st, buf, len);
 }
 
+const char *bsl_cmodel_fault(const bsl_cmodel *M) { return M->ops->fault ? M->ops->fault(M->st) : NULL; }
+
 void bsl_cmodel_clear(bsl_cmodel *M)
 {
     if (M->ops->clear) {

@@ -174,6 +174,17 @@ static int g_read(bsl_coef_prior *p, const json_t *o)
     return p->g > 0 && isfinite(p->g) && p->a0 >= 0 && p->b0 >= 0 ? 0 : -1;
 }
 
+/* GLMs (coef_prior.h glm_log_ml): BAS's g_prior_glm_logmarg,
+ *     -(k/2) log(1 + g) - Q / (2 (1 + g)),
+ * Li and Clyde (2018) eq. 9 at a fixed g; the shrinkage g/(1+g)
+ * (g_prior_shrinkage). g is fixed for a GLM (glm.c refuses a, b). */
+static double g_glm_log_ml(const bsl_coef_prior *p, double n, size_t k, double Q)
+{
+    return -0.5 * (double)k * log1p(p->g) - 0.5 * Q / (1 + p->g);
+}
+
+static double g_glm_shrink(const bsl_coef_prior *p, double n, size_t k, double Q) { return p->g / (1 + p->g); }
+
 static const char *const g_examples[] = {"g:g=60", "g:a=3,b=6", NULL};
 
 const bsl_coef_prior_type bsl_coef_g = {
@@ -198,6 +209,8 @@ const bsl_coef_prior_type bsl_coef_g = {
     .nuisance_draw = g_draw,
     .nuisance_fix = g_fix,
     .nuisance_ok = g_ok,
+    .glm_log_ml = g_glm_log_ml,
+    .glm_shrink = g_glm_shrink,
     .to_json = bsl_coef_numbers_json,
     .from_json = g_read,
 };
@@ -229,6 +242,8 @@ const bsl_coef_prior_type bsl_coef_uip = {
     .fixed_hint = "uip",
     .parse = uip_parse,
     FIXED_G_PARTS,
+    .glm_log_ml = g_glm_log_ml,
+    .glm_shrink = g_glm_shrink,
 };
 
 /* ---- eb-global: BAS's "EB-global" (Liang et al. 2008, sec. 2.4): one g

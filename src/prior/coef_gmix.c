@@ -33,7 +33,9 @@
 #include "coef_prior.h"
 
 #include <float.h>
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_integration.h>
+#include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 
 #define EPSREL 1e-10 /* the quadrature's relative tolerance: well below the 1e-6 PIPs need */
@@ -140,11 +142,10 @@ static double on_t(double t, void *arg)
  * gsl_integration_qag, whose failures go through GSL's error handler, which
  * aborts by default, and the library never aborts (basel.h); the intervals
  * live on the stack, no allocation per model scored. */
-static double gk_adapt(const half *h, double a, double b)
+static double gk_adapt_f(gsl_function f, double a, double b)
 {
     enum { LIMIT = 64 };
     double lo[LIMIT], hi[LIMIT], r[LIMIT], e[LIMIT], rabs, rasc;
-    gsl_function f = {on_t, (void *)h};
     gsl_integration_qk21(&f, a, b, &r[0], &e[0], &rabs, &rasc);
     lo[0] = a;
     hi[0] = b;
@@ -167,6 +168,8 @@ static double gk_adapt(const half *h, double a, double b)
         n++;
     }
 }
+
+static double gk_adapt(const half *h, double a, double b) { return gk_adapt_f((gsl_function){on_t, (void *)h}, a, b); }
 
 /* log int exp(l(u)) du (-inf only if no positive finite value came back) */
 static double log_integral(mix *x)
@@ -288,15 +291,99 @@ static int mix_read(bsl_coef_prior *p, const json_t *o)
     return a_ok && isfinite(p->a) && p->b >= 1 && isfinite(p->b) ? 0 : -1;
 }
 
+/* ---- the GLMs' marginals (coef_prior.h glm_log_ml), BAS's
+ * src/betapriorfamily.c, which integrates Li and Clyde's (2018) eq. 9 over
+ * each prior on g in closed form. */
+
+/* log P(a, x), the regularised lower incomplete gamma (R's pgamma(x, a,
+ * log.p = TRUE)), a > 0; its series' leading term where P underflows. The
+ * _e form: its failures return a status instead of reaching GSL's error
+ * handler, which aborts by default (the library never aborts, basel.h). */
+static double log_gamma_p(double a, double x)
+{
+    gsl_sf_result P;
+    if (!(x > 0)) return -INFINITY;
+    if (gsl_sf_gamma_inc_P_e(a, x, &P) == GSL_SUCCESS && P.val > 0) return log(P.val);
+    return a * log(x) - x - gsl_sf_lngamma(a + 1);
+}
+
+/* robust (Bayarri et al. 2012), BAS's robust_glm_logmarg: with rho = 1/(k+1),
+ * x = (k + 1) Q / (2 (n + 1)),
+ *     -log 2 + (1/2) log((n + 1)/(k + 1)) + lgamma((k+1)/2) - ((k+1)/2) log(Q/2) + log P((k+1)/2, x),
+ * and robust_glm_shrinkage, 1 - ((k+1)/2) / (Q/2) P((k+1)/2 + 1, x) / P((k+1)/2, x). */
+static double robust_glm_log_ml(const bsl_coef_prior *p, double n, size_t k, double Q)
+{
+    const double a = 0.5 * ((double)k + 1), x = a / (n + 1) * Q;
+    return -M_LN2 + 0.5 * (log(n + 1) - log((double)k + 1)) + gsl_sf_lngamma(a) - a * log(0.5 * Q) +
+           log_gamma_p(a, x);
+}
+
+static double robust_glm_shrink(const bsl_coef_prior *p, double n, size_t k, double Q)
+{
+    const double a = 0.5 * ((double)k + 1), x = a / (n + 1) * Q;
+    return 1 - exp(log(a) - log(0.5 * Q) + log_gamma_p(a + 1, x) - log_gamma_p(a, x));
+}
+
+/* hyper-g/n (Liang et al. 2008 sec. 3.2, pi(g) = (a - 2)/(2n) (1 + g/n)^(-a/2)),
+ * BAS's tCCH_glm_logmarg with hyper.g.n's hyper-parameters: in z = 1/(1+g),
+ *     int (1+g)^(-k/2) e^(-Q/(2(1+g))) pi(g) dg
+ *         = (a - 2)/(2n) int_0^1 z^(t-1) (theta + (1 - theta) z)^(-a/2) e^(-Q z/2) dz,
+ * t = (k + a - 2)/2, theta = 1/n (BAS's tcch_int(t, 1, a/2, Q/2, 1, theta),
+ * by QUADPACK at a relative 1.2e-4, over the same integral at k = 0, Q = 0,
+ * which is 2n/(a - 2) exactly, the constant used here); the integral by
+ * gk_adapt_f to EPSREL. Shrinkage 1 - E[z | y] (tCCH_glm_shrinkage). */
+typedef struct tcch {
+    double t, r, s, theta;
+} tcch;
+
+static double tcch_f(double z, void *arg)
+{
+    const tcch *c = arg;
+    return z > 0 ? exp((c->t - 1) * log(z) - c->r * log(c->theta + (1 - c->theta) * z) - c->s * z) : 0.0;
+}
+
+static double log_tcch(double t, double r, double s, double theta)
+{
+    tcch c = {t, r, s, theta};
+    return log(gk_adapt_f((gsl_function){tcch_f, &c}, 0, 1));
+}
+
+static double hyper_gn_glm_log_ml(const bsl_coef_prior *p, double n, size_t k, double Q)
+{
+    const double a = p->a;
+    return log(0.5 * (a - 2) / n) + log_tcch(0.5 * ((double)k + a - 2), 0.5 * a, 0.5 * Q, 1 / n);
+}
+
+static double hyper_gn_glm_shrink(const bsl_coef_prior *p, double n, size_t k, double Q)
+{
+    const double a = p->a, t = 0.5 * ((double)k + a - 2);
+    return 1 - exp(log_tcch(t + 1, 0.5 * a, 0.5 * Q, 1 / n) - log_tcch(t, 0.5 * a, 0.5 * Q, 1 / n));
+}
+
+/* eb-local, BAS's EB_local_glm_logmarg: the g-prior's at g^ = max(Q/k - 1, 0) */
+static double eb_glm_ghat(size_t k, double Q) { return k ? fmax(Q / (double)k - 1, 0.0) : 0.0; }
+
+static double eb_glm_log_ml(const bsl_coef_prior *p, double n, size_t k, double Q)
+{
+    const double g = eb_glm_ghat(k, Q);
+    return g > 0 ? -0.5 * (double)k * log1p(g) - 0.5 * Q / (1 + g) : 0.0;
+}
+
+static double eb_glm_shrink(const bsl_coef_prior *p, double n, size_t k, double Q)
+{
+    const double g = eb_glm_ghat(k, Q);
+    return g / (1 + g);
+}
+
 #define WITHIN_MIX "mixture over g: intervals are the Student-t at E[g/(1+g) | y, model], not the exact mixture"
 
-#define MIX_ENTRY(var, nm, num, ks, ex, parse_fn)                                                                            \
+#define MIX_ENTRY(var, nm, num, ks, ex, parse_fn, glm_ml, glm_sh)                                                                          \
     const bsl_coef_prior_type var = {                                                                              \
         .name = nm, .id = num, .model = BSL_COEF_MODEL_GAUSS, .keys = ks, .examples = ex, .fixed_hint = nm,       \
         .tau_fixed = 1, .scale_free = 1, .within_model = WITHIN_MIX, .parse = parse_fn,                             \
         .tau = bsl_coef_tau_zero, .log_ml = mix_log_ml, .shrink = mix_shrink, .post_df = mix_df,                    \
         .post_scale2 = mix_scale2, .sigma2_mean = mix_sigma2, .nuisance_ok = bsl_coef_nuisance_any,                 \
-        .to_json = bsl_coef_numbers_json, .from_json = mix_read,                                                   \
+        .glm_log_ml = glm_ml, .glm_shrink = glm_sh, .to_json = bsl_coef_numbers_json, .from_json = mix_read,       \
     }
 
 /* The engines x priors test (its 300 CPU-s) runs hyper-g, the mixtures'
@@ -305,16 +392,17 @@ static int mix_read(bsl_coef_prior *p, const json_t *o)
  * prior term, which test_coef_gmix.c checks against Simpson and the
  * enumeration against BAS (tests/cli/test_bas.sh). */
 static const char *const hyper_g_examples[] = {"hyper-g:a=3.5", NULL};
-MIX_ENTRY(bsl_coef_hyper_g, "hyper-g", 9, "a", hyper_g_examples, hyper_g_parse);
+MIX_ENTRY(bsl_coef_hyper_g, "hyper-g", 9, "a", hyper_g_examples, hyper_g_parse, NULL, NULL);
 
 static const char *const hyper_gn_examples[] = {NULL};
-MIX_ENTRY(bsl_coef_hyper_gn, "hyper-g/n", 10, "a", hyper_gn_examples, hyper_g_parse);
+MIX_ENTRY(bsl_coef_hyper_gn, "hyper-g/n", 10, "a", hyper_gn_examples, hyper_g_parse, hyper_gn_glm_log_ml,
+          hyper_gn_glm_shrink);
 
 static const char *const jzs_examples[] = {NULL};
-MIX_ENTRY(bsl_coef_jzs, "jzs", 11, "r", jzs_examples, jzs_parse);
+MIX_ENTRY(bsl_coef_jzs, "jzs", 11, "r", jzs_examples, jzs_parse, NULL, NULL);
 
 static const char *const robust_examples[] = {NULL};
-MIX_ENTRY(bsl_coef_robust, "robust", 12, "", robust_examples, robust_parse);
+MIX_ENTRY(bsl_coef_robust, "robust", 12, "", robust_examples, robust_parse, robust_glm_log_ml, robust_glm_shrink);
 
 /* ---- eb-local: the g-prior at g^ (file comment) */
 
@@ -371,6 +459,8 @@ const bsl_coef_prior_type bsl_coef_eb_local = {
     .post_scale2 = mix_scale2,
     .sigma2_mean = eb_sigma2,
     .nuisance_ok = bsl_coef_nuisance_any,
+    .glm_log_ml = eb_glm_log_ml,
+    .glm_shrink = eb_glm_shrink,
     .to_json = bsl_coef_numbers_json,
     .from_json = bsl_coef_flat_read,
 };

@@ -69,6 +69,7 @@ typedef struct bsl_coef_prior {
                              a bsl_model_glm scores (targets: class numbers 0 .. C - 1) */
     size_t is_draws;
     unsigned long is_seed;
+    int glm;              /* 1: a GLM's prior (glm.h bsl_glm_prior_parse), on glm.h's tables */
 } bsl_coef_prior;
 
 /* What a collapsed model knows of the active set, for the nuisance draws:
@@ -157,6 +158,22 @@ struct bsl_coef_prior_type {
      * sets p->g to the g that maximises sum_i exp(lp[i] + lm_g[i]). */
     int (*choose_g)(bsl_coef_prior *p, double N, size_t count, const double *k, const double *lm,
                     const double *lp, basel_error *err);
+
+    /* GLMs (--family binomial | poisson, glm.h), as BAS's bas.glm scores
+     * them: the integrated Laplace ("test-based") approximation of Li and
+     * Clyde (2018, JASA, "Mixtures of g-priors in generalized linear
+     * models", sec. 3), BAS src/glm_lpy.c gglm_lpy and the *_glm_logmarg
+     * functions of src/betapriorfamily.c. With the MLE (alpha^, beta^) of
+     * the model's k atoms, I_i = var(y_i) at it (mu (1 - mu), or mu),
+     * Q = beta^' Xc' I Xc beta^ (Xc: the atoms centred by their I-weighted
+     * means; the observed information of beta, the intercept profiled):
+     *     log p(y | M) = loglik(MLE) + log sqrt(2 pi) - (1/2) log sum_i I_i
+     *                    + glm_log_ml(p, n, k, Q)   (k >= 1; 0 for k = 0),
+     * the intercept flat. glm_shrink: E[g/(1+g) | y, M] there (BAS's
+     * shrinkage), the posterior mean of beta being shrink * beta^.
+     * NULL: the prior is not offered for GLMs (glm.c's parser says so). */
+    double (*glm_log_ml)(const bsl_coef_prior *p, double n, size_t k, double Q);
+    double (*glm_shrink)(const bsl_coef_prior *p, double n, size_t k, double Q);
 
     /* FIT.json's posterior.prior block, and back (0, or -1 if malformed) */
     json_t *(*to_json)(const bsl_coef_prior *p);

@@ -53,12 +53,12 @@ awk -F, 'BEGIN { OFS = "," } NR == 1 { $1 = "c" } NR > 1 { $1 = 3 } { print }' "
 expect 2 "input column 'c' is constant \(3 in every row\)" -- "$BASEL" fit "$T/const.csv" --family binomial --method rj -o "$T/f.json"
 expect 2 "--family binomial: --method smc has no binomial model \(it runs with --method enumerate, bd, rj, ssvs\)" \
     -- "$BASEL" fit "$T/small.csv" --family binomial --method smc -o "$T/f.json"
-expect 2 "--prior ssvs: a GLM \(--family binomial, multinomial or poisson\) takes --prior normal" \
+expect 2 "--prior ssvs: a GLM \(--family binomial or poisson\) takes --prior normal\[:sd, intercept-sd\] .* or one of BAS's g-type priors \(g, uip, hyper-g/n, robust, eb-local\)" \
     -- "$BASEL" fit "$T/small.csv" --family binomial --method ssvs --prior ssvs -o "$T/f.json"
 expect 2 "--relevance: not with --family binomial or poisson" \
     -- "$BASEL" fit "$T/small.csv" --family binomial --method bd --basis gauss --relevance select -o "$T/f.json"
-expect 2 "--prior g: a GLM \(--family binomial, multinomial or poisson\) takes --prior normal" \
-    -- "$BASEL" fit "$T/small.csv" --family binomial --method rj --prior g -o "$T/f.json"
+expect 2 "--prior ridge: a GLM \(--family binomial or poisson\) takes --prior normal" \
+    -- "$BASEL" fit "$T/small.csv" --family binomial --method rj --prior ridge -o "$T/f.json"
 expect 2 "--family .gamma.: expected one of gaussian,binomial,multinomial,poisson" \
     -- "$BASEL" fit "$T/small.csv" --family gamma --method rj -o "$T/f.json"
 expect 1 "" -- test -e "$T/f.json"

@@ -72,7 +72,7 @@ expect 2 "--family multinomial: --method bd has no multinomial model \(it runs w
     -- "$BASEL" fit "$T/small.csv" --family multinomial --method bd -o "$T/f.json"
 expect 2 "refuses \(C - 1\) m = 26 > 20; use --method rj" \
     -- "$BASEL" fit "$D" --family multinomial --method enumerate -o "$T/f.json"
-expect 2 "--prior g: a GLM \(--family binomial, multinomial or poisson\) takes --prior normal" \
+expect 2 "--prior g: --family multinomial takes --prior normal\[:sd, intercept-sd\] only" \
     -- "$BASEL" fit "$T/small.csv" --family multinomial --method rj --prior g -o "$T/f.json"
 expect 2 "--family multinomial: no --max-time" \
     -- "$BASEL" fit "$T/small.csv" --family multinomial --method rj --max-time 10 -o "$T/f.json"

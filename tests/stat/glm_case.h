@@ -61,7 +61,7 @@ static int glm_make(glm_setup *s, const char *mprior)
     memset(s, 0, sizeof *s);
     if (bsl_dict_create(&s->dict, "linear", glm_X, GLM_N, GLM_M, &err) ||
         bsl_design_create(&s->D, s->dict, glm_X, GLM_N, glm_Y, 1, (size_t)1 << 30, &err) ||
-        bsl_glm_prior_parse(&s->pb.prior, "normal:sd=1,intercept-sd=5", &err) ||
+        bsl_glm_prior_parse(&s->pb.prior, "normal:sd=1,intercept-sd=5", 0, &err) ||
         bsl_mprior_parse(&s->pb.mprior, mprior, GLM_M, &err)) {
         fprintf(stderr, "setup %s: %s\n", mprior, err.message);
         return -1;

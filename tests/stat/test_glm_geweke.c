@@ -113,7 +113,7 @@ int main(void)
     for (size_t i = 0; i < N; i++) y[i] = i % 2; /* the design needs targets; replaced below */
     int rc = bsl_dict_create(&dict, "linear", X, N, M, &err);
     if (!rc) rc = bsl_design_create(&D, dict, X, N, y, 1, (size_t)1 << 30, &err);
-    if (!rc) rc = bsl_glm_prior_parse(&prior, "normal:sd=1,intercept-sd=1", &err);
+    if (!rc) rc = bsl_glm_prior_parse(&prior, "normal:sd=1,intercept-sd=1", 0, &err);
     if (!rc) rc = bsl_cmodel_create(&Mo, &bsl_model_glm, D, &prior, M, &err);
     CHECK(rc == BASEL_OK, "setup: %s", err.message);
     if (rc) return check_report("test_glm_geweke");

@@ -72,7 +72,7 @@ static int make(setup *s, const char *mprior)
     memset(s, 0, sizeof *s);
     if (bsl_dict_create(&s->dict, "linear", X, N, M, &err) ||
         bsl_design_create(&s->D, s->dict, X, N, Y, 1, (size_t)1 << 30, &err) ||
-        bsl_glm_prior_parse(&s->pb.prior, "normal:sd=1,intercept-sd=5", &err) ||
+        bsl_glm_prior_parse(&s->pb.prior, "normal:sd=1,intercept-sd=5", 0, &err) ||
         bsl_mprior_parse(&s->pb.mprior, mprior, M, &err)) {
         fprintf(stderr, "setup %s: %s\n", mprior, err.message);
         return -1;

@@ -102,7 +102,7 @@ int main(void)
     bsl_vs_problem pb = {0};
     int rc = bsl_dict_create(&dict, "linear", X, N, M, &err);
     if (!rc) rc = bsl_design_create(&D, dict, X, N, Y, 1, (size_t)1 << 30, &err);
-    if (!rc) rc = bsl_glm_prior_parse(&pb.prior, "normal:sd=1,intercept-sd=5", &err);
+    if (!rc) rc = bsl_glm_prior_parse(&pb.prior, "normal:sd=1,intercept-sd=5", 0, &err);
     if (!rc) rc = bsl_mprior_parse(&pb.mprior, "beta-binomial:a=1,b=1", M, &err);
     CHECK(rc == BASEL_OK, "setup: %s", err.message);
     if (rc) return check_report("test_glm_poisson");

@@ -581,6 +581,8 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
         else if (rc == BASEL_EIO) bsl_fail(err, rc, "cannot write the draws to their temporary file");
         else if (rc) bsl_fail(err, rc, "out of memory");
     }
+    for (size_t h = 0; h < chains && !rc; h++) /* a subset visited without a score (model.h fault) */
+        if (chs[h].M && bsl_cmodel_fault(chs[h].M)) rc = bsl_fail(err, BASEL_EINVAL, "%s", bsl_cmodel_fault(chs[h].M));
     if (!rc && (rc = merge(res, chs, chains, run, &cs)))
         bsl_fail(err, rc, rc == BASEL_INTERRUPTED ? "interrupted before any iteration was kept" : "out of memory");
     if (!rc && rs.on) {

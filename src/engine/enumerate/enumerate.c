@@ -222,6 +222,7 @@ int bsl_enumerate(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *r
     else if (rc == BASEL_ENOMEM) bsl_fail(err, rc, "out of memory");
     char how[240]; /* how the model computed its scores (an estimate: its error) */
     bsl_cmodel_describe(M, how, sizeof how);
+    if (!rc && bsl_cmodel_fault(M)) rc = bsl_fail(err, BASEL_EINVAL, "%s", bsl_cmodel_fault(M));
     bsl_cmodel_free(M);
     free(beta);
     if (rc) return rc;

@@ -937,6 +937,8 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
                                             : "numerical failure in chain %zu",
                      cs.failed);
     }
+    for (size_t h = 0; h < chains && !rc; h++) /* a subset visited without a score (model.h fault) */
+        if (ch[h].M && bsl_cmodel_fault(ch[h].M)) rc = bsl_fail(err, BASEL_EINVAL, "%s", bsl_cmodel_fault(ch[h].M));
     if (!rc && (rc = merge(ch, pb, &r1, &st, &cs, res)))
         bsl_fail(err, rc, rc == BASEL_INTERRUPTED ? "interrupted before any iteration was kept" : "out of memory");
     bsl_chains_free(&cs);

@@ -631,7 +631,7 @@ static int ss_check(const bsl_vs_problem *pb, const bsl_run *run, basel_error *e
 {
     const bsl_design *D = pb->D;
     /* the logistic model (ss_prior) reads the raw columns, never the Gram matrix */
-    const int glm = pb->model && pb->prior.type->model == BSL_COEF_MODEL_GLM;
+    const int glm = pb->model && pb->prior.glm;
     if (!D->G && !glm)
         return bsl_fail(err, BASEL_EINVAL,
                         "--method ssvs needs the dense Gram matrix of all %zu atoms (the spike keeps "
@@ -654,7 +654,7 @@ static int ss_prior(const bsl_vs_problem *pb, bsl_coef_prior *cp, bsl_ssvs_prior
 {
     const char *spec = pb->prior_spec && *pb->prior_spec ? pb->prior_spec : "ssvs";
     int rc = BASEL_OK;
-    if (pb->model && pb->prior.type->model == BSL_COEF_MODEL_GLM) {
+    if (pb->model && pb->prior.glm) {
         /* --family binomial (subset_glm.c parsed the prior and chose the
          * Polya-Gamma table, model/glm.h): the collapsed sweep below flips
          * each gamma_j from p(gamma_j | gamma_-j, omega, y), beta
@@ -746,6 +746,8 @@ int bsl_ssvs_run_ex(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result 
                      : rc == BASEL_EIO      ? "cannot write the draws to their temporary file"
                                             : "matrix not positive definite");
     }
+    for (size_t h = 0; h < chains && !rc; h++) /* a subset visited without a score (model.h fault) */
+        if (ch[h].M && bsl_cmodel_fault(ch[h].M)) rc = bsl_fail(err, BASEL_EINVAL, "%s", bsl_cmodel_fault(ch[h].M));
     if (!rc && (rc = ss_merge(&x, ch, &r1, &cs, res, freq)))
         bsl_fail(err, rc, rc == BASEL_INTERRUPTED ? "interrupted before any iteration was kept" : "out of memory");
     bsl_chains_free(&cs);

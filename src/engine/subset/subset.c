@@ -19,6 +19,7 @@
 #include "../engine.h"
 #include "../../problem/problem.h"
 #include "../../core/jsonutil.h"
+#include "../../model/glm.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -908,7 +909,9 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
         /* the coefficient table from the model average's Laplace approximations (subset_glm_coef.c) */
         const json_t *bma = json_object_get(json_object_get(res->engine, "predictor"), "bma");
         after_sampling(ctx->phases, "coefficients", "atoms", 0, (double)vr->m, 0);
-        json_t *coef = bsl_subset_glm_coefficients(P, dict, vr, bma, (const char *const *)res->atom_names, 0.95, err);
+        const char *within = pb.prior.type->glm_log_ml ? BSL_GLM_GTYPE_WITHIN : "laplace"; /* glm.h */
+        json_t *coef =
+            bsl_subset_glm_coefficients(P, dict, vr, bma, (const char *const *)res->atom_names, 0.95, within, err);
         after_sampling(ctx->phases, "coefficients", "atoms", (double)vr->m, (double)vr->m, 0);
         if (coef && !res->extra) res->extra = json_object();
         if (coef) bsl_json_put(res->extra, "coefficients", coef, &bad); /* takes coef, also on failure */

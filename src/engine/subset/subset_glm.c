@@ -38,12 +38,16 @@ int bsl_subset_glm_setup(bsl_engine_ctx *ctx, bsl_vs_problem *pb, basel_error *e
         spec = BSL_GLM_DEFAULT_PRIOR;
         if (bsl_params_set(ctx->settings, "prior", spec)) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
-    int rc = bsl_glm_prior_parse(&pb->prior, spec, err);
+    int rc = bsl_glm_prior_parse(&pb->prior, spec, pb->D->n, err);
     if (rc) return rc;
     const char *family = bsl_params_get(ctx->settings, "family");
     pb->prior.glm_family = family && strcmp(family, "poisson") == 0       ? BSL_GLM_POISSON
                            : family && strcmp(family, "multinomial") == 0 ? BSL_GLM_MULTINOMIAL
                                                                           : BSL_GLM_BINOMIAL;
+    const int gtype = pb->prior.type->glm_log_ml != NULL; /* coef_prior.h: BAS's g-type priors */
+    if (gtype && pb->prior.glm_family == BSL_GLM_MULTINOMIAL)
+        return bsl_fail(err, BASEL_EINVAL, "--prior %s: --family multinomial takes --prior normal[:%s] only", spec,
+                        BSL_GLM_PRIOR_KEYS);
     pb->prior.is_draws = 4000;
     if (bsl_params_get(ctx->settings, "is-draws") &&
         (rc = bsl_params_size(ctx->settings, "is-draws", 4000, 100, (size_t)1 << 40, &pb->prior.is_draws, err)))
@@ -51,6 +55,10 @@ int bsl_subset_glm_setup(bsl_engine_ctx *ctx, bsl_vs_problem *pb, basel_error *e
     pb->prior.is_seed = ctx->seed;
     pb->model = bsl_engine_family_model(ctx->def, family);
     if (!pb->model) return bsl_fail(err, BASEL_EINVAL, "--family %s: --method %s has no such model", family, ctx->def->name);
+    /* a g-type prior's marginal is in closed form per subset (glm.h
+     * bsl_glm_gtype), which the per-subset table computes and caches; the
+     * Polya-Gamma table's score is the normal prior's */
+    if (gtype) pb->model = &bsl_model_glm_exact;
     return BASEL_OK;
 }
 
@@ -82,7 +90,7 @@ static json_t *laplace_json(const bsl_vs_problem *pb, const double *y, const siz
     const size_t n = D->n, d = k + 1;
     double *Z = bsl_malloc(n * d, sizeof *Z), *lam = bsl_malloc(d, sizeof *lam);
     double *theta = bsl_calloc(d, sizeof *theta), *L = bsl_malloc(d * d, sizeof *L);
-    double *work = bsl_malloc(n * (d + 2) + d * (d + 3), sizeof *work), lj;
+    double *work = bsl_malloc(BSL_GLM_WORK(n, d), sizeof *work), lj;
     json_t *o = NULL;
     if (Z && lam && theta && L && work) {
         for (size_t i = 0; i < n; i++) Z[i] = 1.0;
@@ -93,8 +101,12 @@ static json_t *laplace_json(const bsl_vs_problem *pb, const double *y, const siz
         for (size_t i = 0; i < n; i++) ybar += y[i] / (double)n;
         ybar = fmin(fmax(ybar, 1e-3), pb->prior.glm_family == BSL_GLM_POISSON ? 1e300 : 1 - 1e-3);
         theta[0] = pb->prior.glm_family == BSL_GLM_POISSON ? log(ybar) : log(ybar / (1 - ybar));
-        if (!bsl_glm_laplace(pb->prior.glm_family, Z, n, d, y, lam, theta, L, &lj, work))
-            o = bsl_glm_predictor_json(atoms, k, weight, theta, L, d);
+        /* a g-type prior: Li and Clyde's normal approximation at the MLE
+         * (glm.h bsl_glm_gtype); the normal prior: the Laplace approximation */
+        const int rc = pb->prior.type->glm_log_ml
+                           ? bsl_glm_gtype(&pb->prior, Z, n, d, y, theta, L, &lj, work)
+                           : bsl_glm_laplace(pb->prior.glm_family, Z, n, d, y, lam, theta, L, &lj, work);
+        if (!rc) o = bsl_glm_predictor_json(atoms, k, weight, theta, L, d);
     }
     free(Z);
     free(lam);

@@ -105,7 +105,8 @@ static int collect(bsl_coef_comps *cp, const json_t *models, size_t m, const bsl
 }
 
 json_t *bsl_subset_glm_coefficients(const bsl_problem *P, const bsl_dict *dict, const bsl_vs_result *vr,
-                                    const json_t *bma, const char *const *atom_names, double level, basel_error *err)
+                                    const json_t *bma, const char *const *atom_names, double level,
+                                    const char *within_model, basel_error *err)
 {
     const size_t m = vr->m, nterm = m + 1;
     const json_t *models = json_object_get(bma, "models");
@@ -124,7 +125,7 @@ json_t *bsl_subset_glm_coefficients(const bsl_problem *P, const bsl_dict *dict, 
     }
     if (!bad) {
         out = bsl_coef_table_json(level, json_array_size(models), json_number_value(json_object_get(bma, "covered")),
-                                  terms, "laplace");
+                                  terms, within_model);
         terms = NULL;
         bad = !out;
     }

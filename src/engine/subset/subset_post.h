@@ -50,11 +50,12 @@ json_t *bsl_subset_coefficients(const bsl_vs_problem *pb, const struct bsl_probl
 /* The GLM's coefficient table (FIT.json "coefficients"; subset_glm_coef.c):
  * per term the fit's PIP and the model-averaged mean, sd and level interval
  * from the per-model Laplace approximations of the model average's block
- * bma (engine.predictor.bma), on the inputs' original scale. NULL on
- * failure (err set). */
+ * bma (engine.predictor.bma), on the inputs' original scale; within_model:
+ * what each model's normal is (the table's key: "laplace", or glm.h's
+ * BSL_GLM_GTYPE_WITHIN). NULL on failure (err set). */
 json_t *bsl_subset_glm_coefficients(const struct bsl_problem *P, const bsl_dict *dict, const bsl_vs_result *vr,
                                     const json_t *bma, const char *const *atom_names, double level,
-                                    basel_error *err);
+                                    const char *within_model, basel_error *err);
 /* The multinomial fit's table (subset_multi_coef.c): per class besides the
  * reference its intercept and each input's coefficient (names "level:input",
  * key "class"), from the joint models' Laplace approximations in avg

@@ -45,7 +45,7 @@ static void walk(int family)
     bsl_coef_prior pr;
     const int rc = bsl_dict_create(&dict, "linear", X, N, M, &err) ||
                    bsl_design_create(&D, dict, X, N, Y[family == BSL_GLM_POISSON], 1, (size_t)1 << 30, &err) ||
-                   bsl_glm_prior_parse(&pr, "normal:sd=1,intercept-sd=5", &err);
+                   bsl_glm_prior_parse(&pr, "normal:sd=1,intercept-sd=5", 0, &err);
     CHECK(!rc, "setup: %s", err.message);
     if (rc) return;
     pr.glm_family = family;

@@ -64,7 +64,7 @@ int main(void)
     void *a = NULL, *b = NULL;
     if (bsl_dict_create(&dict, "linear", X, N, M, &err) ||
         bsl_design_create(&D, dict, X, N, Y, 1, (size_t)1 << 30, &err) ||
-        bsl_glm_prior_parse(&prior, "normal:sd=1,intercept-sd=5", &err) ||
+        bsl_glm_prior_parse(&prior, "normal:sd=1,intercept-sd=5", 0, &err) ||
         ops->create(&a, D, &prior, KMAX, &err) || ops->create(&b, D, &prior, KMAX, &err)) {
         CHECK(0, "setup: %s", err.message);
         return check_report("test_glm_state");

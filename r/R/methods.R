@@ -89,7 +89,14 @@ credible_sets.basel <- function(object, ...) {
     out[, c("set", "inputs", "atoms", "size", "coverage", "purity")]
 }
 
-coef.basel <- function(object, ...) {
+coef.basel <- function(object, estimator = "BMA", ...) {
+    ## BAS's coef(fit, estimator = "HPM" | "MPM") are one model's coefficients;
+    ## the library's table is the model average only: refused, never the
+    ## average returned under another name (it was, silently: issue 31)
+    if (!identical(estimator, "BMA"))
+        basel_stop("coef(estimator = \"", estimator, "\"): basel's coefficient table is the model average ",
+                   "(estimator = \"BMA\"); for one model's predictions use predict(fit, newdata, estimator = \"",
+                   estimator, "\")")
     tab <- coef_table(object)
     if (is.null(tab)) basel_stop("method ", object$doc$method, " has no coefficients")
     structure(tab, class = c("coef.basel", "data.frame"))

@@ -83,3 +83,14 @@ test_that("predict under hyper-g gives BAS's BMA means and refuses intervals", {
     expect_lt(max(abs(pr$fit - want)), 1e-6)
     expect_error(predict(f, u[1:5, ], interval = "predict"), "mixture over g")
 })
+
+## BAS's coef(fit, estimator = "HPM") is one model's table; basel's is the
+## model average only, so another estimator is refused with the reason (it
+## used to return the average, silently; issue 31).
+test_that("coef() refuses an estimator other than BMA instead of returning the average", {
+    f <- basel(y ~ ., uscrime(), method = "enumerate", prior = "g:g=47", modelprior = "uniform", progress = FALSE)
+    expect_s3_class(coef(f), "coef.basel")
+    expect_identical(coef(f, estimator = "BMA"), coef(f))
+    expect_error(coef(f, estimator = "HPM"), "model average")
+    expect_error(coef(f, estimator = "MPM"), "model average")
+})

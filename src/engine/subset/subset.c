@@ -515,18 +515,41 @@ static int run_settings(bsl_run *run, const bsl_engine_ctx *ctx, basel_error *er
  * and every atom's spike and slab sd (issue: a fit must say which prior
  * ran, not just its name). Its single-model predictors are refitted under
  * the g-prior with g = n, and that is said too. 1 when out of memory. */
+/* ssvs's prior as parsed from spec and its spike variances v0 (m, into a
+ * block of 2 m + 1 doubles the caller frees; from_ols: which rule set them):
+ * 1 when the engine has refused the spec already (nothing to say), -1 when
+ * out of memory, 0 done. ssvs_numbers and ssvs_hidden both read them. */
+static int ssvs_spike_of(const bsl_vs_problem *pb, const char *spec, bsl_ssvs_prior *sp, double **v0, int *from_ols)
+{
+    basel_error ignored;
+    *v0 = NULL;
+    *from_ols = 0;
+    if (bsl_ssvs_parse(sp, spec, &ignored)) return 1;
+    if (!(*v0 = bsl_malloc(2 * pb->D->m + 1, sizeof **v0)) || bsl_ssvs_spike(sp, pb->D, *v0, from_ols)) {
+        free(*v0);
+        *v0 = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* The rule that set the spike, in words (FIT.json spike_rule, the warning). */
+static const char *ssvs_spike_rule(const bsl_ssvs_prior *sp, int from_ols)
+{
+    return sp->tau2 > 0  ? "tau2: the same spike variance for every atom"
+           : from_ols ? "tau x the full least-squares standard error (George and McCulloch)"
+                      : "tau x sqrt(y'Py / N / b'b) (no full least-squares fit: m >= N - 1)";
+}
+
 static int ssvs_numbers(json_t *pr, const bsl_vs_problem *pb, const char *spec)
 {
     bsl_ssvs_prior sp;
-    basel_error ignored;
+    double *v0;
+    int from_ols, bad = 0;
     const size_t m = pb->D->m;
-    if (bsl_ssvs_parse(&sp, spec, &ignored)) return 0; /* the engine has refused it already */
-    double *v0 = bsl_malloc(2 * m + 1, sizeof *v0), *slab = v0 ? v0 + m : NULL;
-    int from_ols = 0, bad = !v0 || bsl_ssvs_spike(&sp, pb->D, v0, &from_ols);
-    if (bad) {
-        free(v0);
-        return 1;
-    }
+    const int got = ssvs_spike_of(pb, spec, &sp, &v0, &from_ols);
+    if (got) return got < 0;
+    double *slab = v0 + m;
     for (size_t j = 0; j < m; j++) {
         slab[j] = sqrt(sp.c * v0[j]);
         v0[j] = sqrt(v0[j]);
@@ -541,13 +564,9 @@ static int ssvs_numbers(json_t *pr, const bsl_vs_problem *pb, const char *spec)
     if (sp.p > 0) bsl_json_put(o, "p", bsl_json_real(sp.p), &bad);
     bsl_json_put(o, "scaled", json_boolean(sp.scaled), &bad);
     bsl_json_put(o, "collapsed", json_boolean(sp.collapsed), &bad);
-    bsl_json_put(o, "spike_rule",
-                 json_string(sp.tau2 > 0  ? "tau2: the same spike variance for every atom"
-                             : from_ols ? "tau x the full least-squares standard error (George and McCulloch)"
-                                        : "tau x sqrt(y'Py / N / b'b) (no full least-squares fit: m >= N - 1)"),
-                 &bad);
-    bsl_json_put(o, "spike_sd", v0 ? bsl_json_doubles(v0, m) : NULL, &bad); /* v0 NULL: out of memory */
-    bsl_json_put(o, "slab_sd", slab ? bsl_json_doubles(slab, m) : NULL, &bad);
+    bsl_json_put(o, "spike_rule", json_string(ssvs_spike_rule(&sp, from_ols)), &bad);
+    bsl_json_put(o, "spike_sd", bsl_json_doubles(v0, m), &bad);
+    bsl_json_put(o, "slab_sd", bsl_json_doubles(slab, m), &bad);
     bsl_json_put(o, "predictors", json_string("single models refitted under the g-prior with g = n"), &bad);
     bsl_json_put(pr, "spike_and_slab", o, &bad);
     free(v0);
@@ -562,12 +581,14 @@ static int ssvs_numbers(json_t *pr, const bsl_vs_problem *pb, const char *spec)
 static int ssvs_hidden(bsl_result *res, const bsl_vs_problem *pb, const char *spec)
 {
     bsl_ssvs_prior sp;
-    basel_error ignored;
+    double *v0;
+    int from_ols;
     const size_t m = pb->D->m;
-    if (bsl_ssvs_parse(&sp, spec, &ignored)) return 0; /* the engine has refused it already */
-    double *v0 = bsl_malloc(2 * m + 1, sizeof *v0), *r = v0 ? v0 + m : NULL;
+    const int got = ssvs_spike_of(pb, spec, &sp, &v0, &from_ols);
+    if (got) return got < 0;
+    double *r = v0 + m;
     size_t *hidden = bsl_malloc(2 * m + 1, sizeof *hidden), *partner = hidden ? hidden + m : NULL;
-    int from_ols = 0, bad = !v0 || !hidden || bsl_ssvs_spike(&sp, pb->D, v0, &from_ols);
+    int bad = !hidden;
     const size_t nh = bad ? 0 : bsl_ssvs_hidden(&sp, pb->D, v0, hidden, partner, r);
     if (nh) {
         char text[1024];

@@ -458,14 +458,56 @@ static int load_error(const json_error_t *je, int code, const char *name, basel_
                        "%s", je->text);
 }
 
+/* The whole of fp in one buffer (*len bytes, NUL-terminated), or NULL on
+ * a read error or out of memory (errno says which). jansson's own file
+ * reader takes one getc per byte: 5 % of a kernel fit's predict. */
+static char *slurp(FILE *fp, size_t *len)
+{
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n - 1, fp);
+        if (n < cap - 1) break;
+        char *b = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+        if (!b) {
+            free(buf);
+            errno = ENOMEM;
+            return NULL;
+        }
+        buf = b;
+        cap *= 2;
+    }
+    if (!buf) return NULL;
+    if (ferror(fp)) {
+        free(buf);
+        errno = EIO;
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
 int basel_fit_read_json(basel_fit **out, const char *path, basel_error *err)
 {
     *out = NULL;
     json_error_t je;
     const int from_stdin = strcmp(path, "-") == 0;
     const char *name = from_stdin ? "<stdin>" : path;
-    json_t *doc = from_stdin ? json_loadf(stdin, JSON_REJECT_DUPLICATES, &je)
-                             : json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    FILE *fp = from_stdin ? stdin : fopen(path, "rb");
+    size_t len = 0;
+    char *text = NULL;
+    if (fp) {
+        text = slurp(fp, &len);
+        const int oom = !text && errno == ENOMEM;
+        if (!from_stdin) fclose(fp);
+        if (oom) return bsl_fail(err, BASEL_ENOMEM, "%s: out of memory", name);
+    }
+    /* what cannot be opened or read: jansson's readers word it, as before */
+    json_t *doc = text         ? json_loadb(text, len, JSON_REJECT_DUPLICATES, &je)
+                  : from_stdin ? json_loadf(stdin, JSON_REJECT_DUPLICATES, &je)
+                               : json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    free(text);
     if (!doc) {
         const int io = je.line == -1 || strstr(je.text, "unable to open") != NULL;
         return load_error(&je, io ? BASEL_EIO : BASEL_EPARSE, name, err);

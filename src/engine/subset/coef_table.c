@@ -103,8 +103,11 @@ json_t *bsl_coef_term_json(const double *cw, const double *mu, const double *cs,
         bsl_json_put(o, "cond_sd", json_real(sqrt(fmax(m2 - m1 * m1, 0.0))), &bad);
         for (size_t i = 0; i < K; i++) w[i] *= pip;
         const bsl_tmix t = {w, mu, cs, df, K, 1 - pip};
-        bsl_json_put(o, "lower", json_real(bsl_tmix_quantile(&t, 0.5 - level / 2, ws)), &bad);
-        bsl_json_put(o, "upper", json_real(bsl_tmix_quantile(&t, 0.5 + level / 2, ws)), &bad);
+        const double pq[2] = {0.5 - level / 2, 0.5 + level / 2};
+        double q[2];
+        bsl_tmix_quantiles(&t, pq, 2, q, ws);
+        bsl_json_put(o, "lower", json_real(q[0]), &bad);
+        bsl_json_put(o, "upper", json_real(q[1]), &bad);
     } else { /* never in a visited model: a point mass at 0 */
         bsl_json_put(o, "lower", json_real(0.0), &bad);
         bsl_json_put(o, "upper", json_real(0.0), &bad);

@@ -519,8 +519,11 @@ static int vs_interval_posterior(vs_ctx *v, const json_t *post, int noise, doubl
             block_components(v, &s, Bt, i0, nb, o, noise, mu, sd, sf);
             for (size_t i = 0; i < nb; i++) {
                 const bsl_tmix t = {s.w, mu + i * s.K, sd + i * s.K, s.df, s.K, 0};
-                p->lower[o * n + i0 + i] = bsl_tmix_quantile(&t, 0.5 - level / 2, &ws);
-                p->upper[o * n + i0 + i] = bsl_tmix_quantile(&t, 0.5 + level / 2, &ws);
+                const double pq[2] = {0.5 - level / 2, 0.5 + level / 2};
+                double q[2];
+                bsl_tmix_quantiles(&t, pq, 2, q, &ws);
+                p->lower[o * n + i0 + i] = q[0];
+                p->upper[o * n + i0 + i] = q[1];
                 p->se[o * n + i0 + i] = mixture_se(s.w, mu + i * s.K, sf + i * s.K, s.K);
             }
         }

@@ -208,18 +208,18 @@ static double prune_below(const bsl_tmix *t, double W, bsl_tmix_ws *ws)
  * components' CDFs, so it holds the extreme component quantiles mu_i + s_i
  * q_nu(p) (point masses: mu_i; the mass w0: 0). wmin is the lightest
  * positive weight, W the total. -1 when ws cannot hold them. */
-static int prepare(prep *m, const bsl_tmix *t, double W, double wmin, double p, bsl_tmix_ws *ws, double *lo,
-                   double *hi)
+static int prepare(prep *m, const bsl_tmix *t, double W, double wmin, const double *p, size_t np, bsl_tmix_ws *ws,
+                   double *lo, double *hi)
 {
     memset(m, 0, sizeof *m);
     if (grow(ws, t->K + 1)) return -2; /* out of memory */
     /* nothing to prune when the lightest component outweighs the share */
     const double thr = t->K >= PRUNE_MIN && wmin <= BSL_TMIX_PRUNED * W ? prune_below(t, W, ws) : 0.0;
     size_t count[BSL_TMIX_TABLES + 2] = {0};
-    double q[BSL_TMIX_TABLES + 2];
+    double q[BSL_TMIX_TABLES + 2][BSL_TMIX_MAXQ];
     size_t *grp = ws->bins; /* reused: the group of each component */
     double kept = t->w0;
-    q[BSL_TMIX_TABLES + 1] = 0; /* a point mass is its own quantile */
+    for (size_t j = 0; j < np; j++) q[BSL_TMIX_TABLES + 1][j] = 0; /* a point mass is its own quantile */
     for (size_t i = 0, g = 0; i < t->K; i++) {
         const double w = t->w[i], nu = t->df[i];
         if (!(w > 0) || w < thr) {
@@ -234,7 +234,8 @@ static int prepare(prep *m, const bsl_tmix *t, double W, double wmin, double p, 
             if (g == m->ng && m->ng == BSL_TMIX_TABLES) return -1; /* too many df: GSL throughout */
             if (g == m->ng) {
                 m->nu[m->ng++] = nu;
-                q[g] = isinf(nu) ? gsl_cdf_ugaussian_Pinv(p) : gsl_cdf_tdist_Pinv(p, nu);
+                for (size_t j = 0; j < np; j++)
+                    q[g][j] = isinf(nu) ? gsl_cdf_ugaussian_Pinv(p[j]) : gsl_cdf_tdist_Pinv(p[j], nu);
             }
         }
         grp[i] = g;
@@ -251,25 +252,33 @@ static int prepare(prep *m, const bsl_tmix *t, double W, double wmin, double p, 
     }
     m->start[m->ng] = off[BSL_TMIX_TABLES + 1] = at;
     m->start[m->ng + 1] = at + count[BSL_TMIX_TABLES + 1];
-    double l = t->w0 > 0 ? 0.0 : INFINITY, h = t->w0 > 0 ? 0.0 : -INFINITY;
+    double l[BSL_TMIX_MAXQ], h[BSL_TMIX_MAXQ];
+    for (size_t k = 0; k < np; k++) {
+        l[k] = t->w0 > 0 ? 0.0 : INFINITY;
+        h[k] = t->w0 > 0 ? 0.0 : -INFINITY;
+    }
     for (size_t i = 0; i < t->K; i++) {
         if (grp[i] == SIZE_MAX) continue;
         const size_t j = off[grp[i]]++;
-        const double si = t->s[i] > 0 ? t->s[i] : 0.0, x = t->mu[i] + q[grp[i]] * si;
+        const double si = t->s[i] > 0 ? t->s[i] : 0.0;
         ws->w[j] = t->w[i] / kept;
         ws->mu[j] = t->mu[i];
         ws->is[j] = si > 0 ? 1 / si : 0;
-        if (x < l) l = x;
-        if (x > h) h = x;
+        for (size_t k = 0; k < np; k++) {
+            const double x = t->mu[i] + q[grp[i]][k] * si;
+            if (x < l[k]) l[k] = x;
+            if (x > h[k]) h[k] = x;
+        }
     }
     m->w = ws->w;
     m->mu = ws->mu;
     m->is = ws->is;
     m->w0 = t->w0 / kept;
-    if (l <= h) { /* else nothing kept (cannot happen with W > 0): search freely */
-        *lo = l;
-        *hi = h;
-    }
+    for (size_t k = 0; k < np; k++)
+        if (l[k] <= h[k]) { /* else nothing kept (cannot happen with W > 0): search freely */
+            lo[k] = l[k];
+            hi[k] = h[k];
+        }
     return 0;
 }
 
@@ -318,17 +327,79 @@ static void eval(const prep *m, double x, double *F, double *f)
     *f = pdf;
 }
 
-/* A first guess at the p-quantile from the mixture's first four moments
- * (Cornish-Fisher; the normal's when a df <= 4 leaves the kurtosis
- * infinite), about the shift c; with its weight W, mean, spread (the
- * tolerance's scale) and lightest positive weight. */
+/* F and f at two points in one pass over the components: the two quantiles
+ * of an interval share the loads of every component's weight, location
+ * and scale, and the table's polynomials run in the two lanes of one SSE2
+ * register (GCC's vector extension), x[0] in lane 0 and x[1] in lane 1.
+ * Each lane does eval's operations in eval's order, so the same bits as
+ * two calls of eval. A component with a point off the grid takes eval's
+ * path for both. */
+typedef double v2d __attribute__((vector_size(2 * sizeof(double))));
+
+static void eval2(const prep *m, const double *x, double *F, double *f)
+{
+    const v2d X = {x[0], x[1]};
+    v2d cdf = {x[0] >= 0 ? m->w0 : 0.0, x[1] >= 0 ? m->w0 : 0.0}, pdf = {0, 0};
+    for (size_t g = 0; g < m->ng; g++) {
+        const double *tab = m->tab[g], nu = m->nu[g], norm = m->norm[g];
+        for (size_t i = m->start[g]; i < m->start[g + 1]; i++) {
+            const double w = m->w[i], is = m->is[i];
+            const v2d z = (X - m->mu[i]) * is, r = (z + TZ) * TSTEPS + 0.5;
+            if (tab && r[0] >= 0 && r[0] < (double)TN && r[1] >= 0 && r[1] < (double)TN) {
+                const long j0 = (long)r[0], j1 = (long)r[1];
+                const double *c0 = tab + j0 * TC, *c1 = tab + j1 * TC;
+                const v2d jd = {(double)j0, (double)j1};
+                const v2d d = z - (-TZ + jd / TSTEPS), d2 = d * d, d4 = d2 * d2;
+                const v2d k0 = {c0[0], c1[0]}, k1 = {c0[1], c1[1]}, k2 = {c0[2], c1[2]}, k3 = {c0[3], c1[3]};
+                const v2d k4 = {c0[4], c1[4]}, k5 = {c0[5], c1[5]}, k6 = {c0[6], c1[6]}, k7 = {c0[7], c1[7]};
+                const v2d a01 = k0 + k1 * d, a23 = k2 + k3 * d, a45 = k4 + k5 * d, a67 = k6 + k7 * d;
+                const v2d b01 = k1 + 2 * k2 * d, b23 = 3 * k3 + 4 * k4 * d, b45 = 5 * k5 + 6 * k6 * d;
+                const v2d Fi = (a01 + a23 * d2) + (a45 + a67 * d2) * d4;
+                const v2d fi = (b01 + b23 * d2) + (b45 + 7 * k7 * d2) * d4;
+                cdf += w * Fi;
+                pdf += w * fi * is;
+                continue;
+            }
+            for (int l = 0; l < 2; l++) {
+                double Fi, fi;
+                if (!tab || !table_eval(tab, z[l], &Fi, &fi)) cdf_direct(z[l], nu, norm, &Fi, &fi);
+                cdf[l] += w * Fi;
+                pdf[l] += w * fi * is;
+            }
+        }
+    }
+    for (size_t i = m->start[m->ng]; i < m->start[m->ng + 1]; i++) {
+        cdf[0] += x[0] >= m->mu[i] ? m->w[i] : 0.0;
+        cdf[1] += x[1] >= m->mu[i] ? m->w[i] : 0.0;
+    }
+    F[0] = cdf[0];
+    f[0] = pdf[0];
+    F[1] = cdf[1];
+    f[1] = pdf[1];
+}
+
+/* F and f at the n points x */
+static void eval_at(const prep *m, const double *x, size_t n, double *F, double *f)
+{
+    size_t i = 0;
+    if (!m->raw)
+        for (; i + 2 <= n; i += 2) eval2(m, x + i, F + i, f + i);
+    for (; i < n; i++) eval(m, x[i], F + i, f + i);
+}
+
+/* The mixture's first four moments about the shift c, for a first guess at
+ * its quantiles (Cornish-Fisher; the normal's when a df <= 4 leaves the
+ * kurtosis infinite): its weight W, mean, sd, skewness g1 and excess
+ * kurtosis g2 (cf: both defined), spread (the tolerance's scale) and
+ * lightest positive weight. Computed once for all the quantiles asked. */
 typedef struct moments {
-    double W, mean, spread, wmin, guess;
+    double W, mean, spread, wmin, sg, g1, g2;
+    int cf;
 } moments;
 
-static moments guess(const bsl_tmix *t, double p)
+static moments moments_of(const bsl_tmix *t)
 {
-    moments r = {t->w0, 0, 0, INFINITY, NAN};
+    moments r = {t->w0, 0, 0, INFINITY, 0, 0, 0, 0};
     double c = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0, ey2 = 0, es = 0, last_nu = NAN, v2 = 1, k4 = 3;
     int finite = 1;
     for (size_t i = 0; i < t->K; i++)
@@ -360,71 +431,139 @@ static moments guess(const bsl_tmix *t, double p)
     /* the typical scale plus the spread of the locations: unlike the sd, a
      * light component of huge scale (a nearly collinear model) leaves it be */
     r.spread = es / r.W + sqrt(fmax(ey2 / r.W - m * m, 0.0));
-    const double z = gsl_cdf_ugaussian_Pinv(p), sg = sqrt(fmax(mu2, 0.0));
-    r.guess = r.mean + r.spread * z;
-    if (finite && sg > 0) {
+    r.sg = sqrt(fmax(mu2, 0.0));
+    if (finite && r.sg > 0) {
         const double mu3 = e3 / r.W - 3 * m * e2 / r.W + 2 * m * m * m;
         const double mu4 = e4 / r.W - 4 * m * e3 / r.W + 6 * m * m * e2 / r.W - 3 * m * m * m * m;
-        const double g1 = mu3 / (sg * sg * sg), g2 = mu4 / (mu2 * mu2) - 3;
-        const double cf = r.mean + sg * (z + (z * z - 1) * g1 / 6 + (z * z * z - 3 * z) * g2 / 24 -
-                                         (2 * z * z * z - 5 * z) * g1 * g1 / 36);
-        if (isfinite(cf) && fabs(g1) <= 3 && fabs(g2) <= 20) r.guess = cf; /* else the expansion runs wild */
+        r.g1 = mu3 / (r.sg * r.sg * r.sg);
+        r.g2 = mu4 / (mu2 * mu2) - 3;
+        r.cf = 1;
     }
     return r;
 }
 
-double bsl_tmix_quantile(const bsl_tmix *t, double p, bsl_tmix_ws *ws)
+/* The first guess at the p-quantile: Cornish-Fisher where the expansion
+ * is tame, else the mean plus spread times the normal quantile. */
+static double guess_at(const moments *r, double p)
 {
-    double F, f;
-    const moments mo = guess(t, p);
+    const double z = gsl_cdf_ugaussian_Pinv(p), g1 = r->g1, g2 = r->g2;
+    double x = r->mean + r->spread * z;
+    if (r->cf) {
+        const double cf = r->mean + r->sg * (z + (z * z - 1) * g1 / 6 + (z * z * z - 3 * z) * g2 / 24 -
+                                             (2 * z * z * z - 5 * z) * g1 * g1 / 36);
+        if (isfinite(cf) && fabs(g1) <= 3 && fabs(g2) <= 20) x = cf; /* else the expansion runs wild */
+    }
+    return x;
+}
+
+/* One quantile's safeguarded Newton search: every evaluation narrows the
+ * bracket [lo, hi] (F(lo) < p <= F(hi)); steps leaving it bisect it, or,
+ * while a side is still open, step out by a doubling width. The searches of
+ * one mixture's quantiles advance together, so that one pass over the
+ * components evaluates F at each of their points (eval_at). */
+typedef struct search {
+    double p, lo, hi, x, step, last, scale;
+    int it, done;
+} search;
+
+static void search_start(search *s, double p, double x0, double lo, double hi, double scale)
+{
+    *s = (search){p, lo, hi, x0, scale, NAN, scale, 0, 0};
+    if (!(s->x >= lo && s->x <= hi)) s->x = isinf(lo) ? hi - s->step : isinf(hi) ? lo + s->step : 0.5 * (lo + hi);
+}
+
+/* F and f at s->x: narrow, then the next point, or done (the answer in x) */
+static void search_step(search *s, double F, double f)
+{
+    const double x = s->x;
+    if (F < s->p) s->lo = x;
+    else s->hi = x;
+    const double tol = 1e-13 * (fabs(x) + s->scale);
+    if (s->hi - s->lo <= tol) {
+        s->done = 1;
+        return;
+    }
+    double xn = f > 0 ? x - (F - s->p) / f : NAN;
+    const double d = fabs(xn - x);
+    if (!(xn > s->lo && xn < s->hi)) {
+        if (isinf(s->lo)) xn = s->hi - s->step;
+        else if (isinf(s->hi)) xn = s->lo + s->step;
+        else xn = 0.5 * (s->lo + s->hi);
+        s->step *= 2;
+        s->last = NAN;
+    } else if (d <= tol || (d <= 0.25 * s->last && d * d * d <= tol * s->last * s->last)) {
+        s->x = xn; /* converged, or Newton's next error ~ d^3 / last^2 is below tol */
+        s->done = 1;
+        return;
+    } else {
+        s->last = d;
+    }
+    s->x = xn;
+    s->done = ++s->it >= 400;
+}
+
+void bsl_tmix_quantiles(const bsl_tmix *t, const double *p, size_t np, double *out, bsl_tmix_ws *ws)
+{
+    double F[BSL_TMIX_MAXQ], f[BSL_TMIX_MAXQ], lo[BSL_TMIX_MAXQ], hi[BSL_TMIX_MAXQ], xs[BSL_TMIX_MAXQ];
+    search s[BSL_TMIX_MAXQ];
+    size_t who[BSL_TMIX_MAXQ];
+    int jump[BSL_TMIX_MAXQ] = {0};
+    const moments mo = moments_of(t);
     const double W = mo.W;
-    if (!(W > 0)) return NAN;
+    for (size_t j = 0; j < np; j++) {
+        out[j] = NAN;
+        lo[j] = -INFINITY;
+        hi[j] = INFINITY;
+    }
+    if (!(W > 0) || np == 0 || np > BSL_TMIX_MAXQ) return;
     const double scale = fmax(mo.spread, 1e-300);
     prep m;
-    double lo = -INFINITY, hi = INFINITY, w0 = t->w0;
-    const int prepared = ws ? prepare(&m, t, W, mo.wmin, p, ws, &lo, &hi) : -1;
+    double w0 = t->w0;
+    const int prepared = ws ? prepare(&m, t, W, mo.wmin, p, np, ws, lo, hi) : -1;
     if (prepared == -2) {
         ws->oom = 1;
-        return NAN;
+        return;
     }
     if (!prepared) {
         w0 = m.w0;
     } else { /* no workspace, or more distinct df than table slots: GSL's CDFs */
         memset(&m, 0, sizeof m);
         m.raw = t;
+        for (size_t j = 0; j < np; j++) {
+            lo[j] = -INFINITY;
+            hi[j] = INFINITY;
+        }
     }
     if (w0 > 0) { /* p inside the jump at 0: the quantile is 0 */
-        eval(&m, 0.0, &F, &f);
-        if (F - w0 < p && p <= F) return 0.0;
-        if (F < p) lo = fmax(lo, 0.0);
-        else hi = fmin(hi, 0.0);
-    }
-    /* Newton from the normal approximation; every evaluation narrows the
-     * bracket [lo, hi] (F(lo) < p <= F(hi)); steps leaving it bisect it,
-     * or, while a side is still open, step out by a doubling width */
-    double x = mo.guess, step = scale, last = NAN;
-    if (!(x >= lo && x <= hi)) x = isinf(lo) ? hi - step : isinf(hi) ? lo + step : 0.5 * (lo + hi);
-    for (int it = 0; it < 400; it++) {
-        eval(&m, x, &F, &f);
-        if (F < p) lo = x;
-        else hi = x;
-        const double tol = 1e-13 * (fabs(x) + scale);
-        if (hi - lo <= tol) break;
-        double xn = f > 0 ? x - (F - p) / f : NAN;
-        const double d = fabs(xn - x);
-        if (!(xn > lo && xn < hi)) {
-            if (isinf(lo)) xn = hi - step;
-            else if (isinf(hi)) xn = lo + step;
-            else xn = 0.5 * (lo + hi);
-            step *= 2;
-            last = NAN;
-        } else if (d <= tol || (d <= 0.25 * last && d * d * d <= tol * last * last)) {
-            x = xn; /* converged, or Newton's next error ~ d^3 / last^2 is below tol */
-            break;
-        } else {
-            last = d;
+        eval(&m, 0.0, F, f);
+        for (size_t j = 0; j < np; j++) {
+            if (F[0] - w0 < p[j] && p[j] <= F[0]) jump[j] = 1;
+            else if (F[0] < p[j]) lo[j] = fmax(lo[j], 0.0);
+            else hi[j] = fmin(hi[j], 0.0);
         }
-        x = xn;
     }
+    for (size_t j = 0; j < np; j++) {
+        search_start(&s[j], p[j], guess_at(&mo, p[j]), lo[j], hi[j], scale);
+        s[j].done = jump[j];
+    }
+    for (;;) {
+        size_t na = 0;
+        for (size_t j = 0; j < np; j++)
+            if (!s[j].done) {
+                who[na] = j;
+                xs[na++] = s[j].x;
+            }
+        if (na == 0) break;
+        eval_at(&m, xs, na, F, f);
+        for (size_t a = 0; a < na; a++) search_step(&s[who[a]], F[a], f[a]);
+    }
+    for (size_t j = 0; j < np; j++)
+        out[j] = jump[j] ? 0.0 : s[j].x;
+}
+
+double bsl_tmix_quantile(const bsl_tmix *t, double p, bsl_tmix_ws *ws)
+{
+    double x;
+    bsl_tmix_quantiles(t, &p, 1, &x, ws);
     return x;
 }

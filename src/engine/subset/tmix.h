@@ -54,5 +54,10 @@ void bsl_tmix_ws_free(bsl_tmix_ws *ws);
  * when the weights are not positive, or when ws's memory could not be had
  * (ws->oom set). */
 double bsl_tmix_quantile(const bsl_tmix *t, double p, bsl_tmix_ws *ws);
+/* The np <= BSL_TMIX_MAXQ quantiles at p[0..np-1] into out, each the same
+ * bits as bsl_tmix_quantile's: an interval's two ends share the moments,
+ * the pruning, the grouping and every pass over the components. */
+#define BSL_TMIX_MAXQ 4
+void bsl_tmix_quantiles(const bsl_tmix *t, const double *p, size_t np, double *out, bsl_tmix_ws *ws);
 
 #endif

@@ -490,9 +490,10 @@ static void block_components(const vs_ctx *v, const post_set *s, const double *B
         }
         const double s2 = s->scale2[r * c + o];
         for (size_t i = 0; i < nb; i++) {
+            const double hi = h[i] > 0 ? h[i] : 0.0; /* fmax(h, 0), inline: a call per row and model */
             mu[i * K + r] = m0[i];
-            sd[i * K + r] = sqrt(s2 * ((noise ? 1 : 0) + fmax(h[i], 0) + v->zvar[i0 + i]));
-            sf[i * K + r] = sqrt(s2 * (fmax(h[i], 0) + v->zvar[i0 + i]));
+            sd[i * K + r] = sqrt(s2 * ((noise ? 1 : 0) + hi + v->zvar[i0 + i]));
+            sf[i * K + r] = sqrt(s2 * (hi + v->zvar[i0 + i]));
         }
     }
 }

@@ -156,3 +156,28 @@ void bsl_dots(const double *x, const double *cols, size_t ld, size_t k, size_t n
     }
     for (; i < k; i++) out[i] = bsl_dot(x, cols + i * ld, n);
 }
+
+void bsl_dots_of(const double *x, const double *const *cols, size_t k, size_t n, double *out)
+{
+    size_t i = 0;
+    for (; i + 4 <= k; i += 4) {
+        const double *c0 = cols[i], *c1 = cols[i + 1], *c2 = cols[i + 2], *c3 = cols[i + 3];
+        double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        for (size_t t = 0; t < n; t++) {
+            const double xt = x[t];
+            s0 += xt * c0[t];
+            s1 += xt * c1[t];
+            s2 += xt * c2[t];
+            s3 += xt * c3[t];
+        }
+        out[i] = s0;
+        out[i + 1] = s1;
+        out[i + 2] = s2;
+        out[i + 3] = s3;
+    }
+    for (; i < k; i++) {
+        double s = 0;
+        for (size_t t = 0; t < n; t++) s += x[t] * cols[i][t];
+        out[i] = s;
+    }
+}

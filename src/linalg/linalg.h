@@ -72,6 +72,9 @@ void bsl_inv_apply(const double *Ainv, size_t k, size_t ld, const double *x, dou
 int bsl_inv_from_chol(const bsl_chol *c, double *Ainv, size_t ld);
 
 /* Dot product of n doubles. */
+/* out[i] = x . cols[i] for i < k, each as one running sum over t (the
+ * arithmetic of bsl_dots's blocks of four, four columns per pass). */
+void bsl_dots_of(const double *x, const double *const *cols, size_t k, size_t n, double *out);
 double bsl_dot(const double *x, const double *y, size_t n);
 /* out[i] = x . cols[i*ld .. i*ld+n) for i < k: the cross products of a new
  * column with k stored ones, four columns per pass over x. */

@@ -62,6 +62,8 @@ void bsl_colstore_free(bsl_colstore *cs)
 {
     free(cs->slot_of);
     free(cs->cols);
+    free(cs->pair_key);
+    free(cs->pair_val);
     memset(cs, 0, sizeof *cs);
 }
 
@@ -75,4 +77,79 @@ const double *bsl_colstore_get(bsl_colstore *cs, size_t j)
     bsl_design_column(cs->D, j, col);
     cs->slot_of[j] = (long)cs->used++;
     return col;
+}
+
+/* ------------------------------------------------------ pair products */
+
+static uint64_t pair_hash(uint64_t key)
+{
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdULL;
+    key ^= key >> 33;
+    return key;
+}
+
+/* A free or matching slot for key in a table of cap (a power of 2) slots */
+static size_t pair_slot(const uint64_t *keys, size_t cap, uint64_t key)
+{
+    size_t at = (size_t)(pair_hash(key) & (cap - 1));
+    while (keys[at] && keys[at] != key) at = (at + 1) & (cap - 1);
+    return at;
+}
+
+/* Twice the slots (at least 4096), rehashed; -1 without the memory (then
+ * the products are computed, not remembered: the same bits) */
+static int pair_grow(bsl_colstore *cs)
+{
+    const size_t cap = cs->pair_cap ? 2 * cs->pair_cap : 4096;
+    uint64_t *keys = calloc(cap, sizeof *keys);
+    double *vals = malloc(cap * sizeof *vals);
+    if (!keys || !vals) {
+        free(keys);
+        free(vals);
+        return -1;
+    }
+    for (size_t i = 0; i < cs->pair_cap; i++)
+        if (cs->pair_key[i]) {
+            const size_t at = pair_slot(keys, cap, cs->pair_key[i]);
+            keys[at] = cs->pair_key[i];
+            vals[at] = cs->pair_val[i];
+        }
+    free(cs->pair_key);
+    free(cs->pair_val);
+    cs->pair_key = keys;
+    cs->pair_val = vals;
+    cs->pair_cap = cap;
+    return 0;
+}
+
+static uint64_t pair_key(size_t a, size_t b, int seq)
+{
+    const size_t lo = BSL_MIN(a, b), hi = BSL_MAX(a, b);
+    return ((uint64_t)lo << 32 | (uint64_t)hi << 1 | (seq != 0)) + 1; /* + 1: 0 marks an empty slot */
+}
+
+/* atoms past 2^31 are not remembered: their keys would collide */
+#define PAIR_ATOMS ((size_t)1 << 31)
+
+int bsl_colstore_pair_find(const bsl_colstore *cs, size_t a, size_t b, int seq, double *v)
+{
+    if (!cs || !cs->pair_cap || a >= PAIR_ATOMS || b >= PAIR_ATOMS) return 0;
+    const uint64_t key = pair_key(a, b, seq);
+    const size_t at = pair_slot(cs->pair_key, cs->pair_cap, key);
+    if (cs->pair_key[at] != key) return 0;
+    *v = cs->pair_val[at];
+    return 1;
+}
+
+void bsl_colstore_pair_put(bsl_colstore *cs, size_t a, size_t b, int seq, double v)
+{
+    if (!cs || !cs->slot_of || a >= PAIR_ATOMS || b >= PAIR_ATOMS) return;
+    if (2 * (cs->npair + 1) > cs->pair_cap && pair_grow(cs)) return; /* at most half full */
+    const uint64_t key = pair_key(a, b, seq);
+    const size_t at = pair_slot(cs->pair_key, cs->pair_cap, key);
+    if (cs->pair_key[at] == key) return;
+    cs->pair_key[at] = key;
+    cs->pair_val[at] = v;
+    cs->npair++;
 }

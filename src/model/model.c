@@ -270,10 +270,12 @@ static double atom_bty(const bsl_model *M, size_t j, size_t o)
 }
 
 /* Cross products of atom j with the active atoms into g; in streaming mode
- * also leaves j's projected column in trial_col. */
+ * also leaves j's projected column in trial_col, or points trial_src at
+ * the summaries' store that holds it. */
 static void cross(bsl_model *M, size_t j, double *g)
 {
     const bsl_design *D = M->D;
+    M->trial_src = NULL;
     if (M->src.column) {
         source_column(M, j);
         bsl_dots(M->trial_col, M->cols, D->n, M->k, D->n, g);
@@ -292,6 +294,7 @@ static void cross(bsl_model *M, size_t j, double *g)
         return;
     }
     const double *col = bsl_colstore_get(M->store, j);
+    M->trial_src = col;
     if (!col) {
         const size_t slot = j % M->ncache;
         double *own = M->cache + slot * D->n;
@@ -299,10 +302,40 @@ static void cross(bsl_model *M, size_t j, double *g)
             bsl_design_column(D, j, own);
             M->cache_atom[slot] = (long)j;
         }
+        memcpy(M->trial_col, own, D->n * sizeof(double));
         col = own;
     }
-    memcpy(M->trial_col, col, D->n * sizeof(double));
-    bsl_dots(col, M->cols, D->n, M->k, D->n, g);
+    if (!M->store) {
+        bsl_dots(col, M->cols, D->n, M->k, D->n, g);
+        return;
+    }
+    /* the summaries' refits: each pair's product once (colstore.c), summed
+     * as bsl_dots sums it at this position; the missing ones of the blocks
+     * four running sums at a time, as there */
+    const size_t blocked = M->k / 4 * 4;
+    const double *miss[4];
+    size_t at[4], nmiss = 0;
+    for (size_t i = 0; i < M->k; i++) {
+        const int seq = i < blocked;
+        if (!bsl_colstore_pair_find(M->store, M->active[i], j, seq, &g[i])) {
+            if (!seq) {
+                g[i] = bsl_dot(col, M->cols + i * D->n, D->n);
+                bsl_colstore_pair_put(M->store, M->active[i], j, 0, g[i]);
+            } else {
+                miss[nmiss] = M->cols + i * D->n;
+                at[nmiss++] = i;
+            }
+        }
+        if (nmiss == 4 || (nmiss && i + 1 == blocked)) {
+            double v[4];
+            bsl_dots_of(col, miss, nmiss, D->n, v);
+            for (size_t r = 0; r < nmiss; r++) {
+                g[at[r]] = v[r];
+                bsl_colstore_pair_put(M->store, M->active[at[r]], j, 1, v[r]);
+            }
+            nmiss = 0;
+        }
+    }
 }
 
 /* Ainv from the factor (O(k^3)); a failure leaves it stale (the readers
@@ -776,7 +809,7 @@ int bsl_model_add(bsl_model *M, size_t j)
     for (size_t i = 0; i < k; i++) M->GA[i + k * ld] = M->GA[k + i * ld] = M->trial_g[i];
     M->GA[k + k * ld] = atom_diag(M, j);
     bsl_chol_append_commit(&M->chol, M->trial_v, s);
-    if (M->cols) memcpy(M->cols + k * M->D->n, M->trial_col, M->D->n * sizeof(double));
+    if (M->cols) memcpy(M->cols + k * M->D->n, M->trial_src ? M->trial_src : M->trial_col, M->D->n * sizeof(double));
     M->active[k] = j;
     M->pos[j] = (long)k;
     M->k = k + 1;

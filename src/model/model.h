@@ -54,6 +54,7 @@
 #include "gram_rows.h"
 
 #include <gsl/gsl_rng.h>
+#include <stdint.h>
 
 #define BSL_REFACTOR_EVERY 256
 /* The explicit inverse drifts faster than the factor (a downdate
@@ -69,9 +70,6 @@
 #define BSL_INV_STALE ((size_t)1 << 48)
 /* bytes of the per-model column cache of a streaming design */
 #define BSL_COLUMN_CACHE_BYTES ((size_t)16 << 20)
-/* bytes of the summaries' shared columns of a streaming design (colstore.c):
- * 1000 columns at n = 8000 */
-#define BSL_SUMMARY_COLUMN_BYTES ((size_t)64 << 20)
 /* Relative Schur complement below which an atom is collinear with the
  * active set: s / d <= BSL_RANK_TOL, i.e. R^2 of the atom on the others
  * above 1 - BSL_RANK_TOL, a variance inflation factor (VIF) above
@@ -206,6 +204,11 @@ typedef struct bsl_model {
     long trial_j;
     double trial_s, trial_log_ml;
     double *trial_v, *trial_g, *trial_u, *trial_col, *trial_quad;
+    /* the trial atom's column when the summaries' shared store (colstore.c)
+     * holds it, for as long as the store lives: bsl_model_add copies it from
+     * there instead of cross() copying it into trial_col first; NULL: it is
+     * in trial_col */
+    const double *trial_src;
     double *work;        /* kmax * (c + 2) scratch */
     double *rb_work;     /* add_scores: 2 k x r blocks, grown on demand */
     size_t rb_cap;       /* doubles in rb_work */
@@ -237,10 +240,22 @@ typedef struct bsl_colstore {
     size_t slots, used;
     long *slot_of;  /* m: slot of atom j, -1 = none yet, -2 = not admitted */
     double *cols;   /* n x slots */
+    /* the cross products already computed, by atom pair and by how they
+     * were summed (bsl_colstore_dot): the stored models share most of their
+     * pairs, so a refit reads them instead of an n-long dot product each */
+    uint64_t *pair_key; /* open addressing, 0 = empty */
+    double *pair_val;
+    size_t npair, pair_cap;
 } bsl_colstore;
 int bsl_colstore_init(bsl_colstore *cs, const bsl_design *D, const size_t *uses, size_t budget);
 void bsl_colstore_free(bsl_colstore *cs);
 const double *bsl_colstore_get(bsl_colstore *cs, size_t j);
+/* The cross products remembered by atom pair {a, b} and by how they were
+ * summed (seq: bsl_dots's running sum of a block of four; else bsl_dot):
+ * find gives 1 and the value when it is there; put remembers one (silently
+ * not, without the memory: the caller computes it again, the same bits). */
+int bsl_colstore_pair_find(const bsl_colstore *cs, size_t a, size_t b, int seq, double *v);
+void bsl_colstore_pair_put(bsl_colstore *cs, size_t a, size_t b, int seq, double v);
 /* M (on cs's design) reads its streaming columns from cs first (NULL: its
  * own cache only). The same bits either way. */
 void bsl_model_use_columns(bsl_model *M, bsl_colstore *cs);

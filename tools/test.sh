@@ -4,7 +4,9 @@
 #                          ones at a size that takes a few CPU minutes;
 #   tools/test.sh --full   the same with the long statistical runs
 #                          (BASEL_TIER=full, tests/stat/mcse.h): smaller
-#                          Monte Carlo errors, so smaller biases are seen.
+#                          Monte Carlo errors, so smaller biases are seen;
+#                          and the negative controls (label negative:
+#                          tests/negative/README.md), which must fail.
 # First it installs every Debian package the tests use (tools/deps.sh, from
 # the one list tools/deps/packages.txt) and checks that the list covers what
 # the tests import and run (tools/deps_check.py). Then the stages:
@@ -31,8 +33,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 case "${1:-}" in
-    "") tier=fast cpu=900 ;;
-    --full) tier=full cpu=7200 ;;
+    "") tier=fast cpu=900 neg=OFF ;;
+    --full) tier=full cpu=7200 neg=ON ;;
     *) echo "usage: tools/test.sh [--full]" >&2; exit 2 ;;
 esac
 
@@ -60,7 +62,7 @@ stage() {
 stage "dependency list covers the tests" /usr/bin/python3 tools/deps_check.py
 
 build_and_ctest() {
-    EXTRA="${EXTRA:-} -DBASEL_STAT_CPU_LIMIT=$cpu" tools/build.sh &&
+    EXTRA="${EXTRA:-} -DBASEL_STAT_CPU_LIMIT=$cpu -DBASEL_NEGATIVE_CONTROLS=$neg" tools/build.sh &&
         BASEL_TIER=$tier ctest --test-dir build --output-on-failure -j2
 }
 stage "build + ctest (unit, stat, cli)" build_and_ctest

@@ -79,6 +79,17 @@
 
 #define RJ_TRACE_LEN 1000 /* snapshots per chain kept for R-hat / ESS */
 
+/* Negative controls (tests/negative/): a test build compiles this file with
+ * -DBSL_PLANT=N to plant a known bug, so that the statistical tests can show
+ * they catch it: 1 a 3 % bias in the add moves' acceptance ratio, 2 a wrong
+ * normaliser of the model prior (log C(m, k) with lgamma(k) for
+ * lgamma(k + 1): off by log k), 3 the dimension-matching proposal terms
+ * 1/(m - k) and 1/k dropped (the subset analogue of a dropped Jacobian).
+ * 0, and compiled out, in every real build. */
+#ifndef BSL_PLANT
+#define BSL_PLANT 0
+#endif
+
 enum { MOVE_ADD = 0, MOVE_DEL = 1, MOVE_SWAP = 2 };
 
 typedef struct rj_settings {
@@ -195,6 +206,11 @@ static int rj_tables(rj_settings *st, const bsl_vs_problem *pb)
         for (int mv = 0; mv < 3; mv++) st->p[3 * k + (size_t)mv] = move_prob(st, pb, k, mv);
         st->la[k] = k < m ? log(move_prob(st, pb, k, MOVE_ADD) / (double)(m - k)) : -INFINITY;
         st->ld[k] = k > 0 ? log(move_prob(st, pb, k, MOVE_DEL) / (double)k) : -INFINITY;
+        if (BSL_PLANT == 2 && k > 0) st->mp[k] -= log((double)k);
+        if (BSL_PLANT == 3) {
+            st->la[k] = k < m ? log(move_prob(st, pb, k, MOVE_ADD)) : -INFINITY;
+            st->ld[k] = k > 0 ? log(move_prob(st, pb, k, MOVE_DEL)) : -INFINITY;
+        }
     }
     return BASEL_OK;
 }
@@ -331,7 +347,7 @@ static void move_add(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *
     ch->evals++;
     if (s_new == -INFINITY) return;
     const double log_a = score_k(st, s_new, k + 1) - score_k(st, bsl_cmodel_log_ml(M), k) +
-                         st->ld[k + 1] - st->la[k];
+                         st->ld[k + 1] - st->la[k] + (BSL_PLANT == 1 ? log(1.03) : 0.0);
     if (!accept(ch->r, log_a)) return;
     flush_state(ch, st);
     if (chain_add(ch, j) == BASEL_OK) ch->acc[MOVE_ADD]++;

@@ -545,9 +545,11 @@ class Fit(_Handle):
         return [int(p[i]) for i in range(k.value)] if p else None
 
     def draws(self):
-        """The kept draws as a DataFrame: chain (1-based, as in the draws
-        CSV), size, then one 0/1 column per atom; None when the fit kept
-        none."""
+        """The kept draws as a DataFrame with the draws CSV's columns
+        (docs/FIT.md, "The draws CSV"): chain (1-based), iteration (the
+        draw's place in its chain, 1-based), draw (its place over all
+        chains, 1-based), size, then one 0/1 column per atom; None when the
+        fit kept none."""
         import numpy as np
         import pandas as pd
         lib = library()
@@ -565,6 +567,11 @@ class Fit(_Handle):
                 z[i, np.ctypeslib.as_array(a, (k.value,))] = 1
         df = pd.DataFrame(z, columns=atoms)
         df.insert(0, "size", z.sum(axis=1).astype(np.int64))
+        # the rows come in chain order: the iteration restarts with each chain
+        start = np.r_[True, chain[1:] != chain[:-1]]
+        first = np.maximum.accumulate(np.where(start, np.arange(nd), 0))
+        df.insert(0, "draw", np.arange(1, nd + 1, dtype=np.int64))
+        df.insert(0, "iteration", np.arange(nd, dtype=np.int64) - first + 1)
         df.insert(0, "chain", chain)
         return df
 

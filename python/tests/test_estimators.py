@@ -15,6 +15,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import check_estimator
 
 import basel
+import basel.plot
 from basel import BayesianSelectionClassifier, BayesianSelectionRegressor
 
 # check_estimator fits each estimator some 60 times: short runs (the
@@ -288,12 +289,27 @@ def test_draws_are_a_dataframe():
     X, y = linear_data()
     reg = BayesianSelectionRegressor(random_state=3, keep_draws=True, n_iter=300, chains=3).fit(X, y)
     d = reg.draws_
-    assert list(d.columns[:2]) == ["chain", "size"] and list(d.columns[2:]) == reg.atom_names_
+    assert list(d.columns[:4]) == ["chain", "iteration", "draw", "size"] and list(d.columns[4:]) == reg.atom_names_
     assert len(d) == 3 * 300 and sorted(d["chain"].unique()) == [1, 2, 3]
-    np.testing.assert_array_equal(d["size"], d.iloc[:, 2:].sum(axis=1))
-    assert set(np.unique(d.iloc[:, 2:])) <= {0, 1}
+    # posterior's numbering: the iteration within the chain, the draw over all chains
+    np.testing.assert_array_equal(d["chain"], np.repeat([1, 2, 3], 300))
+    np.testing.assert_array_equal(d["iteration"], np.tile(np.arange(1, 301), 3))
+    np.testing.assert_array_equal(d["draw"], np.arange(1, 901))
+    np.testing.assert_array_equal(d["size"], d.iloc[:, 4:].sum(axis=1))
+    assert set(np.unique(d.iloc[:, 4:])) <= {0, 1}
+    # the draws CSV of the same fit has the same columns and rows
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "basel-test-draws-%d.csv" % os.getpid())
+    try:
+        reg.basel_fit_.write_draws(path)
+        pd.testing.assert_frame_equal(basel.plot.read_draws(path), d, check_dtype=False)
+    finally:
+        if os.path.exists(path):
+            os.remove(path)
+    # ArviZ's (chain, draw) grid is the CSV's (chain, iteration)
+    grid = d.set_index(["chain", "iteration"])["size"].unstack()
+    assert grid.shape == (3, 300) and not grid.isna().any().any()
     clf = BayesianSelectionClassifier(random_state=3, keep_draws=True, **FAST_CLF).fit(*blobs())
-    assert list(clf.draws_.columns[2:]) == ["x1", "x2", "x3", "x4"]
+    assert list(clf.draws_.columns[4:]) == ["x1", "x2", "x3", "x4"]
 
 
 def test_classifier_probabilities_follow_classes():

@@ -375,13 +375,15 @@ int main(void)
         CHECK(basel_fit_draw_count(f) > 0 && m == 4, "ssvs keeps draws of the 4 atoms");
         FILE *fp = fopen(path, "r");
         static char line[1 << 16];
-        size_t i = 0;
+        size_t i = 0, iteration = 0;
+        unsigned last_chain = 0;
         int header = 0, ok = 1;
         while (fp && fgets(line, sizeof line, fp)) {
             if (line[0] == '#') continue;
-            if (!header++) { /* chain,size,atoms...,scalars... */
+            if (!header++) { /* chain,iteration,draw,size,atoms...,scalars... */
                 char *c = line;
-                for (size_t j = 0; j < 2 + m; j++) c = strchr(c, ',') + 1;
+                ok = ok && !strncmp(line, "chain,iteration,draw,size,", 26);
+                for (size_t j = 0; j < 4 + m; j++) c = strchr(c, ',') + 1;
                 for (size_t s = 0; s < ns; s++) {
                     const char *nm = basel_fit_draw_scalar_name(f, s);
                     ok = ok && nm && !strncmp(c, nm, strlen(nm));
@@ -397,6 +399,9 @@ int main(void)
                  basel_fit_draw_scalars(f, i, &x) == BASEL_OK;
             char *c = line;
             ok = ok && strtoul(c, &c, 10) == chain + 1;
+            iteration = i && chain == last_chain ? iteration + 1 : 1;
+            last_chain = chain;
+            ok = ok && strtoul(c + 1, &c, 10) == iteration && strtoul(c + 1, &c, 10) == i + 1; /* in the chain, overall */
             for (size_t j = 0; j < 2 + m; j++) c = strchr(c, ',') + 1; /* past size and the atoms */
             for (size_t s = 0; s < ns && ok; s++) {
                 ok = strtod(c, &c) == x[s];

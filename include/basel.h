@@ -626,9 +626,10 @@ BASEL_API int basel_pred_se(const basel_pred *p, size_t i, size_t j, double *se)
  * quantiles, is their cheap path; BASEL_INTERVAL_NONE has them for one
  * model, where they are free, not for the model average): in *sd_new that
  * of a new observation y, in *sd_mean that of the regression function
- * f(x) (either pointer may be NULL). For one model (hpm, median, prevalence, projection) they are its
- * Student-t's sd, its scale times sqrt(df / (df - 2)) (the scale for a
- * normal: a prior with sigma^2 given); for the model average ("bma") the
+ * f(x) (either pointer may be NULL). For one model (hpm, median,
+ * prevalence, projection) they are its Student-t's sd, its scale times
+ * sqrt(df / (df - 2)) (the scale for a normal: a prior with sigma^2
+ * given); for the model average ("bma") the
  * sd of the mixture of the models' t's (the models of its intervals),
  * sqrt(sum_r w_r (var_r + (mu_r - m)^2)), m = sum_r w_r mu_r, var_r =
  * s_r^2 df_r / (df_r - 2) each t's variance. INFINITY when a t the

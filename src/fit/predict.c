@@ -297,7 +297,8 @@ static int predict_rows(const basel_fit *f, const basel_data *data, const char *
         p->sd = bsl_calloc(n * p->c + 1, sizeof(double));
         p->sdf = bsl_calloc(n * p->c + 1, sizeof(double));
     }
-    if (!p || !p->names || !p->mean || !p->lower || !p->upper || !p->se || !p->sd || !p->sdf) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (!p || !p->names || !p->mean || !p->lower || !p->upper || !p->se || !p->sd || !p->sdf)
+        rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     for (size_t j = 0; j < (p ? p->c : 0) && !rc; j++) {
         const char *t = json_string_value(json_array_get(targets, j));
         if (!(p->names[j] = bsl_strdup(t ? t : "y"))) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");

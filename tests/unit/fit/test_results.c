@@ -260,14 +260,16 @@ static void check_sd_bma(const basel_fit *f, const basel_data *d, int normal, co
           "%s: kind none: no sds; kind sd: no interval", label);
     for (size_t i = 0; i < basel_pred_rows(p0); i++) {
         double sn[3], sm[3], se, se0;
-        int ok = basel_pred_sd(pn, i, 0, &sn[0], &sm[0]) == BASEL_OK && basel_pred_sd(pm, i, 0, &sn[1], &sm[1]) == BASEL_OK &&
+        int ok = basel_pred_sd(pn, i, 0, &sn[0], &sm[0]) == BASEL_OK &&
+                 basel_pred_sd(pm, i, 0, &sn[1], &sm[1]) == BASEL_OK &&
                  basel_pred_sd(p0, i, 0, &sn[2], &sm[2]) == BASEL_OK && basel_pred_se(pm, i, 0, &se) == BASEL_OK &&
                  basel_pred_se(p0, i, 0, &se0) == BASEL_OK;
         CHECK(ok && sn[0] == sn[1] && sn[0] == sn[2] && sm[0] == sm[1] && sm[0] == sm[2] && se0 == se,
               "%s: row %zu: sds and se whatever the interval's kind", label, i);
         if (normal) CHECK(sm[0] == se, "%s: row %zu: a normal mixture's sd is se (%.17g, %.17g)", label, i, sm[0], se);
         else CHECK(se < sm[0] && sm[0] <= 1.02 * se, "%s: row %zu: se %g < sd %g <= 1.02 se", label, i, se, sm[0]);
-        CHECK(sn[0] > sm[0] && isfinite(sn[0]), "%s: row %zu: a new y's sd %g exceeds f(x)'s %g", label, i, sn[0], sm[0]);
+        CHECK(sn[0] > sm[0] && isfinite(sn[0]), "%s: row %zu: a new y's sd %g exceeds f(x)'s %g", label, i, sn[0],
+              sm[0]);
     }
 done:
     basel_pred_free(pn);
@@ -401,7 +403,8 @@ int main(void)
             ok = ok && strtoul(c, &c, 10) == chain + 1;
             iteration = i && chain == last_chain ? iteration + 1 : 1;
             last_chain = chain;
-            ok = ok && strtoul(c + 1, &c, 10) == iteration && strtoul(c + 1, &c, 10) == i + 1; /* in the chain, overall */
+            /* the iteration in the chain, the draw overall */
+            ok = ok && strtoul(c + 1, &c, 10) == iteration && strtoul(c + 1, &c, 10) == i + 1;
             for (size_t j = 0; j < 2 + m; j++) c = strchr(c, ',') + 1; /* past size and the atoms */
             for (size_t s = 0; s < ns && ok; s++) {
                 ok = strtod(c, &c) == x[s];

@@ -173,6 +173,29 @@ def test_return_std_is_the_exact_sd_of_the_t_mixture():
         reg.predict(x, return_interval=True, kind="none")
 
 
+def test_return_std_on_lin_p15_is_the_listed_models_mixture():
+    # 2^15 subsets; the interval's (and sd's) mixture holds the 2452 most
+    # probable, all but 1e-6 of the posterior (bma.posterior): from them, by
+    # first principles, the same sd (the mean averages every model, so it
+    # differs from theirs by about that 1e-6 of weight)
+    root = os.path.join(os.path.dirname(__file__), "..", "..")
+    d = pd.read_csv(os.path.join(root, "data", "linear", "lin_p15_n200.csv"))
+    y = d.pop("y").to_numpy()
+    X = d.to_numpy()
+    reg = BayesianSelectionRegressor(method="enumerate", random_state=1).fit(d, y)
+    post = reg.document_["engine"]["predictor"]["bma"]["posterior"]
+    assert post["prior"]["g"] == len(y) and post["covered"] > 1 - 2e-6 and len(post["models"]) > 1000
+    x = X[:5] * 1.3
+    w = np.array(post["weights"]) / np.sum(post["weights"])
+    comps = [g_prior_t(X, y, m, len(y), x) for m in post["models"]]
+    loc = np.array([c[0] for c in comps])
+    m = w @ loc
+    var = np.array([c[1] * c[3] / (c[3] - 2) for c in comps])
+    mean, std = reg.predict(pd.DataFrame(x, columns=d.columns), return_std=True)
+    np.testing.assert_allclose(std, np.sqrt(w @ (var + (loc - m) ** 2)), rtol=1e-6)
+    np.testing.assert_allclose(mean, m, atol=1e-5 * np.std(y))
+
+
 def test_return_std_without_a_library_sd():
     # rbf has no predictive sd in the library: the 95% interval over 3.92
     X, y = linear_data(n=60, p=4)

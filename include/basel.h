@@ -552,7 +552,12 @@ BASEL_API int basel_fit_predict(const basel_fit *f, const basel_data *data, cons
 typedef enum basel_interval_kind {
     BASEL_INTERVAL_NEW = 0,
     BASEL_INTERVAL_MEAN = 1,
-    BASEL_INTERVAL_NONE = 2
+    BASEL_INTERVAL_NONE = 2,
+    /* no interval either (as NONE), but the predictive sds, basel_pred_sd
+     * and basel_pred_se: for the subset methods' bma the mixture's moments
+     * without its quantiles (about a third of an interval's cost, while
+     * NONE's means alone cost a tenth of that) */
+    BASEL_INTERVAL_SD = 3
 } basel_interval_kind;
 /* basel_fit_predict with the interval's kind. Intervals are equal-tailed:
  * for the subset methods (basel_method_can(method, "coefficients")) the
@@ -600,7 +605,8 @@ BASEL_API size_t basel_pred_rows(const basel_pred *p);
 BASEL_API size_t basel_pred_output_count(const basel_pred *p);
 BASEL_API const char *basel_pred_output_name(const basel_pred *p, size_t j);
 /* The sd of the regression function f(x) at row i for output j (BAS's
- * se.fit), whatever the interval's kind: for one model (hpm, median,
+ * se.fit), whatever the interval's kind (but see basel_pred_sd for
+ * BASEL_INTERVAL_NONE): for one model (hpm, median,
  * prevalence, projection) the scale of its Student-t (or normal) for f(x),
  * so that a BASEL_INTERVAL_MEAN interval is mean -+ q se with q the
  * t quantile at (1 + level) / 2 (the normal's for a prior with sigma^2
@@ -609,10 +615,32 @@ BASEL_API const char *basel_pred_output_name(const basel_pred *p, size_t j);
  * m = sum_r w_r mu_r and s_r each model's scale (as BAS's se.bma.fit).
  * NaN for a row without a prediction. basel_pred_has_se is 1 when the
  * predictions have it (Gaussian fits of the methods with
- * basel_method_mean_interval); basel_pred_se is BASEL_EINVAL when they
- * do not, and for indices out of range. */
+ * basel_method_mean_interval, except under a prior that mixes over g
+ * within each model: hyper-g, jzs, ..., whose intervals basel refuses);
+ * basel_pred_se is BASEL_EINVAL when they do not, and for indices out of
+ * range. */
 BASEL_API int basel_pred_has_se(const basel_pred *p);
 BASEL_API int basel_pred_se(const basel_pred *p, size_t i, size_t j, double *se);
+/* The predictive standard deviations at row i of output j, the same for
+ * every interval's kind that has them (BASEL_INTERVAL_SD, which needs no
+ * quantiles, is their cheap path; BASEL_INTERVAL_NONE has them for one
+ * model, where they are free, not for the model average): in *sd_new that
+ * of a new observation y, in *sd_mean that of the regression function
+ * f(x) (either pointer may be NULL). For one model (hpm, median,
+ * prevalence, projection) they are its Student-t's sd, its scale times
+ * sqrt(df / (df - 2)) (the scale for a normal: a prior with sigma^2
+ * given); for the model average ("bma") the
+ * sd of the mixture of the models' t's (the models of its intervals),
+ * sqrt(sum_r w_r (var_r + (mu_r - m)^2)), m = sum_r w_r mu_r, var_r =
+ * s_r^2 df_r / (df_r - 2) each t's variance. INFINITY when a t the
+ * prediction uses has df <= 2 (it has no finite variance); NaN for a row
+ * without a prediction. Unlike basel_pred_se (which mixes the t's scales,
+ * as BAS does), this is the sd of the very distribution the intervals are
+ * quantiles of, what scikit-learn's return_std means. basel_pred_has_sd is
+ * 1 exactly when basel_pred_has_se is; basel_pred_sd is BASEL_EINVAL when
+ * it is 0, and for indices out of range. */
+BASEL_API int basel_pred_has_sd(const basel_pred *p);
+BASEL_API int basel_pred_sd(const basel_pred *p, size_t i, size_t j, double *sd_new, double *sd_mean);
 /* Classification (the mixture method): the number of classes (0 for a
  * regression), class k's name (the fit's "classes", in order; NULL past the
  * end; lives as long as p), and row i's probability of class k in *prob and

@@ -105,6 +105,8 @@ _PROTOTYPES = {
     "basel_pred_output_count": (_Z, [_P]),
     "basel_pred_has_se": (ctypes.c_int, [_P]),
     "basel_pred_se": (ctypes.c_int, [_P, _Z, _Z, _c_double_p]),
+    "basel_pred_has_sd": (ctypes.c_int, [_P]),
+    "basel_pred_sd": (ctypes.c_int, [_P, _Z, _Z, _c_double_p, _c_double_p]),
     "basel_fit_coef_count": (_Z, [_P]),
     "basel_fit_coef_level": (ctypes.c_double, [_P]),
     "basel_fit_coef_term": (_S, [_P, _Z]),
@@ -543,9 +545,11 @@ class Fit(_Handle):
         return [int(p[i]) for i in range(k.value)] if p else None
 
     def draws(self):
-        """The kept draws as a DataFrame: chain (1-based, as in the draws
-        CSV), size, then one 0/1 column per atom; None when the fit kept
-        none."""
+        """The kept draws as a DataFrame with the draws CSV's columns
+        (docs/FIT.md, "The draws CSV"): chain (1-based), iteration (the
+        draw's place in its chain, 1-based), draw (its place over all
+        chains, 1-based), size, then one 0/1 column per atom; None when the
+        fit kept none."""
         import numpy as np
         import pandas as pd
         lib = library()
@@ -563,6 +567,11 @@ class Fit(_Handle):
                 z[i, np.ctypeslib.as_array(a, (k.value,))] = 1
         df = pd.DataFrame(z, columns=atoms)
         df.insert(0, "size", z.sum(axis=1).astype(np.int64))
+        # the rows come in chain order: the iteration restarts with each chain
+        start = np.r_[True, chain[1:] != chain[:-1]]
+        first = np.maximum.accumulate(np.where(start, np.arange(nd), 0))
+        df.insert(0, "draw", np.arange(1, nd + 1, dtype=np.int64))
+        df.insert(0, "iteration", np.arange(nd, dtype=np.int64) - first + 1)
         df.insert(0, "chain", chain)
         return df
 
@@ -621,11 +630,13 @@ class Fit(_Handle):
         covers: "new" (a new observation, the default) or "mean" (the
         regression function E[y | x], BAS's se.fit; subset methods only),
         as `basel predict --interval-kind`, or "none" (the means only, as
-        `--interval none`: lower and upper are NaN)."""
-        kinds = {"new": 0, "mean": 1, "none": 2}
+        `--interval none`: lower and upper are NaN), or "sd" (no interval
+        either, but the predictive sds, Pred.sd(), without the quantiles:
+        BASEL_INTERVAL_SD)."""
+        kinds = {"new": 0, "mean": 1, "none": 2, "sd": 3}
         if kind not in kinds:
-            raise ValueError("kind=%r: use \"new\" (a new observation), \"mean\" (the regression function) or "
-                             "\"none\" (no interval)" % (kind,))
+            raise ValueError("kind=%r: use \"new\" (a new observation), \"mean\" (the regression function), "
+                             "\"none\" (no interval) or \"sd\" (no interval, but the sds)" % (kind,))
         err, out = _Error(), ctypes.c_void_p()
         _check(library().basel_fit_predict_ex(self.ptr, data.ptr, _b(model), float(level), kinds[kind],
                                               ctypes.byref(out), ctypes.byref(err)), err)
@@ -673,6 +684,29 @@ class Pred(_Handle):
                 if lib.basel_pred_se(self.ptr, i, j, ctypes.byref(v)) != OK:
                     raise BaselError("basel_pred_se(%d, %d) failed" % (i, j))
                 out[i, j] = v.value
+        return out
+
+    def sd(self, of="new"):
+        """n x outputs: the predictive sd (basel_pred_sd) of a new observation
+        (of="new") or of the regression function f(x) (of="mean"): a
+        model's Student-t sd, or the exact sd of the model average's
+        mixture of t's; None when the predictions have none (methods other
+        than enumerate, bd, rj, ssvs; priors mixing over g; kind "none" for
+        a model average)."""
+        import numpy as np
+        if of not in ("new", "mean"):
+            raise ValueError("of=%r: use \"new\" (a new observation) or \"mean\" (the regression function)" % (of,))
+        lib = library()
+        if not lib.basel_pred_has_sd(self.ptr):
+            return None
+        n, c = self.rows(), lib.basel_pred_output_count(self.ptr)
+        out = np.empty((n, c))
+        y, f = ctypes.c_double(), ctypes.c_double()
+        for j in range(c):
+            for i in range(n):
+                if lib.basel_pred_sd(self.ptr, i, j, ctypes.byref(y), ctypes.byref(f)) != OK:
+                    raise BaselError("basel_pred_sd(%d, %d) failed" % (i, j))
+                out[i, j] = y.value if of == "new" else f.value
         return out
 
     def probabilities(self):

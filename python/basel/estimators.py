@@ -21,6 +21,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _lib
 
+# for the methods without a predictive sd in the library (anneal, rbf, smc),
 # the level whose central interval gives return_std: std = (upper - lower) /
 # (2 z), z = Phi^-1(0.975), so that mean +- 1.96 std is the 95% interval
 _STD_LEVEL = 0.95
@@ -331,34 +332,72 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
     def _shape(self, a):
         return a[0] if len(self.target_names_) == 1 else a
 
+    def _predict(self, X, level, kind, model=None):
+        """The library's predictions (a _lib.Pred) of the rows of X."""
+        check_is_fitted(self, "basel_fit_")
+        # a row with a NaN (a missing input) gets NaN: the library leaves it
+        # without a prediction and predicts the other rows as alone
+        X = self._validate_data(X, dtype=np.float64, reset=False, force_all_finite="allow-nan")
+        return self.basel_fit_.predict(self._data(X), model if model is not None else self.model, level, kind)
+
     def predict_interval(self, X, level=0.95, model=None, kind="new"):
         """(mean, lower, upper): the predictive mean and the central interval
         of probability level at each row of X, for a new observation
         (kind="new", the default) or for the regression function E[y | x]
         (kind="mean": BAS's se.fit; the subset methods only), as
         `basel predict --interval-kind`."""
-        check_is_fitted(self, "basel_fit_")
-        # a row with a NaN (a missing input) gets NaN: the library leaves it
-        # without a prediction and predicts the other rows as alone
-        X = self._validate_data(X, dtype=np.float64, reset=False, force_all_finite="allow-nan")
-        pred = self.basel_fit_.predict(self._data(X), model if model is not None else self.model, level, kind)
-        mean, lo, hi = pred.intervals(len(self.target_names_))
-        if len(self.target_names_) == 1:
-            return mean[:, 0], lo[:, 0], hi[:, 0]
-        return mean, lo, hi
+        mean, lo, hi = self._predict(X, level, kind, model).intervals(len(self.target_names_))
+        return self._shape_cols(mean), self._shape_cols(lo), self._shape_cols(hi)
 
-    def predict(self, X, return_std=False):
-        """The predictive mean at each row of X; with return_std=True also a
-        standard deviation, (upper - lower) / (2 x 1.959964) of the central 95%
-        predictive interval for a new observation, so that mean +- 1.96 std
-        is that interval (exactly the sd for a normal predictive; the
-        mixtures' intervals need not be symmetric). Without return_std no
-        interval is computed (a mixture of g-priors, prior="hyper-g", ...,
-        has exact means but no intervals)."""
-        if not return_std:
-            return self.predict_interval(X, _STD_LEVEL, kind="none")[0]
-        mean, lo, hi = self.predict_interval(X, _STD_LEVEL)
-        return mean, (hi - lo) / (2 * _Z975)
+    def _shape_cols(self, a):
+        return a[:, 0] if len(self.target_names_) == 1 else a
+
+    def predict(self, X, return_std=False, return_interval=False, level=0.95, kind="new"):
+        """The predictive mean at each row of X, and on request:
+
+        return_std=True: the predictive standard deviation of a new
+          observation y at x, as BayesianRidge and GaussianProcessRegressor
+          return it. For the subset methods (enumerate, bd, rj, ssvs) it is
+          exactly the sd of the distribution whose quantiles the intervals
+          are (basel_pred_sd): a single model's Student-t, or the model
+          average's mixture of every kept model's t, sqrt(sum_r w_r (var_r +
+          (mu_r - mean)^2)); computed without the interval's quantiles. Under
+          a prior that mixes over g within each model (hyper-g, jzs, ...)
+          there is none (ValueError), as there are no intervals. anneal, rbf
+          and smc have no sd in the library: for them std is (upper - lower)
+          / (2 x 1.959964) of the central 95% interval for a new
+          observation, the sd when that predictive is normal.
+        return_interval=True: lower and upper, the central interval of
+          probability level for a new observation (kind="new") or for the
+          regression function E[y | x] (kind="mean"), as predict_interval.
+
+        Returns mean, (mean, std), (mean, lower, upper) or (mean, std,
+        lower, upper). Without either nothing but the means is computed (a
+        prior that mixes over g has exact means but no sd or interval)."""
+        if kind not in ("new", "mean"):
+            raise ValueError("kind=%r: use \"new\" (a new observation) or \"mean\" (the regression function)" % (kind,))
+        if not return_std and not return_interval:
+            return self.predict_interval(X, level, kind="none")[0]
+        c = len(self.target_names_)
+        pred = self._predict(X, level, kind if return_interval else "sd")
+        mean, lo, hi = pred.intervals(c)
+        out = [mean]
+        if return_std:
+            std = pred.sd("new")
+            if std is None and _lib.library().basel_method_mean_interval(self.method_.encode()):
+                raise ValueError("return_std: this fit has no predictive sd (prior=%r mixes over g within each "
+                                 "model, and basel computes neither its sd nor its intervals); predict the means "
+                                 "alone" % (self.prior,))
+            if std is None:  # anneal, rbf, smc: the 95% interval's half-width over 1.96
+                if return_interval and kind == "new" and level == _STD_LEVEL:
+                    l95, h95 = lo, hi
+                else:
+                    _, l95, h95 = self._predict(X, _STD_LEVEL, "new").intervals(c)
+                std = (h95 - l95) / (2 * _Z975)
+            out.append(std)
+        if return_interval:
+            out += [lo, hi]
+        return tuple(self._shape_cols(a) for a in out)
 
 
 class BayesianSelectionClassifier(ClassifierMixin, _BaselEstimator):

@@ -37,6 +37,9 @@ print(bd.draws_.head(3))
 # 3. in a pipeline, cross-validated
 pipe = make_pipeline(StandardScaler(), basel.BayesianSelectionRegressor(method="enumerate", random_state=1))
 print("5-fold R^2: %.3f" % cross_val_score(pipe, X, y, cv=5).mean())
+# the scaler hands on a DataFrame, so the inputs keep their names
+pipe.set_output(transform="pandas").fit(X, y)
+print("median model in the pipeline:", pipe[-1].selected_names("median"))
 
 # 4. the figures
 if len(sys.argv) > 1:

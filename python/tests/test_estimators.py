@@ -15,6 +15,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import check_estimator
 
 import basel
+import basel.plot
 from basel import BayesianSelectionClassifier, BayesianSelectionRegressor
 
 # check_estimator fits each estimator some 60 times: short runs (the
@@ -58,6 +59,21 @@ def test_pipeline_and_grid_search():
     assert clf.fit(Xc, yc).best_score_ > 0.8
 
 
+def test_pipeline_keeps_names_with_pandas_output():
+    # a StandardScaler gives a bare array unless set_output asks for pandas
+    X, y = linear_data()
+    X = pd.DataFrame(X, columns=["in%d" % j for j in range(X.shape[1])])
+    bare = make_pipeline(StandardScaler(), BayesianSelectionRegressor(method="enumerate", random_state=1)).fit(X, y)
+    assert bare[-1].atom_names_[0] == "x1"
+    pipe = make_pipeline(StandardScaler(), BayesianSelectionRegressor(method="enumerate", random_state=1))
+    pipe.set_output(transform="pandas").fit(X, y)
+    assert list(pipe[-1].feature_names_in_) == list(X.columns) and pipe[-1].atom_names_ == list(X.columns)
+    assert pipe[-1].selected_names("median") == ["in0", "in3"]
+    mean, std = pipe.predict(X[:4], return_std=True)  # predict's keywords reach the regressor
+    np.testing.assert_array_equal(mean, bare.predict(X[:4]))
+    assert np.all(std > 0.4) and np.all(std < 0.8)  # noise sd 0.5
+
+
 def test_dataframe_names_are_kept_and_atoms_are_named():
     X, y = linear_data()
     df = pd.DataFrame(X, columns=["age", "sex", "bmi", "bp", "s1", "s2", "s3", "y"])  # an input called y
@@ -86,16 +102,113 @@ def test_coefficients_are_the_model_average_on_the_inputs_scale():
         assert abs(reg.coef_[0] - 2) < 0.2 and abs(reg.coef_[3] * 5 + 1) < 0.2
 
 
-def test_return_std_is_the_95_interval_over_3_92():
-    X, y = linear_data()
-    reg = BayesianSelectionRegressor(random_state=5, **FAST_REG).fit(X, y)
+def g_prior_t(X, y, atoms, g, x):
+    """Model atoms' Student-t predictive at the rows x under Zellner's
+    g-prior with a flat intercept and p(sigma^2) ~ 1/sigma^2, from first
+    principles: beta | sigma^2 ~ N(s bhat, s sigma^2 (Xc'Xc)^-1), s = g/(1+g),
+    sigma^2 ~ IG((n-1)/2, Q/2), Q = yc'yc - s yc'Xc bhat; so y at x is t with
+    n - 1 df, location ybar + s xc'bhat and scale^2 Q/(n-1) (1 + 1/n + s
+    xc'(Xc'Xc)^-1 xc), and f(x) the same without the 1. Returns (location,
+    scale^2 of a new y, scale^2 of f(x), df)."""
+    n = len(y)
+    shrink = g / (1 + g)
+    yc = y - y.mean()
+    loc, h, Q = np.full(len(x), y.mean()), np.zeros(len(x)), yc @ yc
+    if atoms:
+        Xc = X[:, atoms] - X[:, atoms].mean(axis=0)
+        xc = x[:, atoms] - X[:, atoms].mean(axis=0)
+        A = np.linalg.inv(Xc.T @ Xc)
+        bhat = A @ Xc.T @ yc
+        loc += shrink * xc @ bhat
+        h = shrink * np.einsum("ij,jk,ik->i", xc, A, xc)
+        Q -= shrink * yc @ Xc @ bhat
+    s2 = Q / (n - 1)
+    return loc, s2 * (1 + 1 / n + h), s2 * (1 / n + h), n - 1
+
+
+def test_return_std_is_the_exact_sd_of_the_t_mixture():
+    # weak effects, so that every one of the 16 models holds real weight
+    rng = np.random.default_rng(1)
+    n = 40
+    X = rng.normal(size=(n, 4))
+    y = 0.3 * X[:, 0] - 0.2 * X[:, 2] + 1.0 + rng.normal(size=n)
+    x = rng.normal(size=(7, 4)) * 1.5
+    reg = BayesianSelectionRegressor(method="enumerate", random_state=1).fit(X, y)
+    assert reg.document_["engine"]["predictor"]["bma"]["posterior"]["prior"]["g"] == n  # g = n
+    models = reg.basel_fit_.models()
+    assert len(models) == 2 ** 4  # all of them, weights summing to 1
+    w = np.array([m[1] for m in models])
+    np.testing.assert_allclose(w.sum(), 1, rtol=1e-12)
+    comps = [g_prior_t(X, y, m[0], n, x) for m in models]
+    loc = np.array([c[0] for c in comps])
+    tvar = lambda s2, df: s2 * df / (df - 2)  # a t's variance
+    m = w @ loc
+    sd_new = np.sqrt(w @ (np.array([tvar(c[1], c[3]) for c in comps]) + (loc - m) ** 2))
+    sd_f = np.sqrt(w @ (np.array([tvar(c[2], c[3]) for c in comps]) + (loc - m) ** 2))
+    mean, std = reg.predict(x, return_std=True)
+    np.testing.assert_allclose(mean, m, rtol=1e-10)
+    np.testing.assert_allclose(std, sd_new, rtol=1e-6)
+    pred = reg.basel_fit_.predict(reg._data(x), None, 0.95, "sd")
+    np.testing.assert_allclose(pred.sd("mean")[:, 0], sd_f, rtol=1e-6)
+    # one model: its own t's sd, whatever the interval's kind
+    hpm = reg.selected_["hpm"]
+    loc1, v1, f1, df = g_prior_t(X, y, hpm, n, x)
+    reg.set_params(model="hpm")
+    mean1, std1 = reg.predict(x, return_std=True)
+    np.testing.assert_allclose(mean1, loc1, rtol=1e-10)
+    np.testing.assert_allclose(std1, np.sqrt(tvar(v1, df)), rtol=1e-6)
+    np.testing.assert_allclose(reg.predict(x, return_std=True, return_interval=True, kind="mean")[1], std1,
+                               rtol=1e-15)
+    # return_interval: predict_interval's interval, of a new y or of f(x)
+    reg.set_params(model=None)
+    for kind in ("new", "mean"):
+        m2, s2, lo, hi = reg.predict(x, return_std=True, return_interval=True, level=0.8, kind=kind)
+        m3, lo3, hi3 = reg.predict_interval(x, level=0.8, kind=kind)
+        np.testing.assert_array_equal(np.c_[m2, lo, hi], np.c_[m3, lo3, hi3])
+        np.testing.assert_array_equal(s2, std)
+    m4, lo4, hi4 = reg.predict(x, return_interval=True)
+    np.testing.assert_array_equal(np.c_[m4, lo4, hi4], np.c_[reg.predict_interval(x)])
+    assert np.all(lo4 < mean - std) and np.all(mean + std < hi4)
+    with pytest.raises(ValueError, match="kind="):
+        reg.predict(x, return_interval=True, kind="none")
+
+
+def test_return_std_on_lin_p15_is_the_listed_models_mixture():
+    # 2^15 subsets; the interval's (and sd's) mixture holds the 2452 most
+    # probable, all but 1e-6 of the posterior (bma.posterior): from them, by
+    # first principles, the same sd (the mean averages every model, so it
+    # differs from theirs by about that 1e-6 of weight)
+    root = os.path.join(os.path.dirname(__file__), "..", "..")
+    d = pd.read_csv(os.path.join(root, "data", "linear", "lin_p15_n200.csv"))
+    y = d.pop("y").to_numpy()
+    X = d.to_numpy()
+    reg = BayesianSelectionRegressor(method="enumerate", random_state=1).fit(d, y)
+    post = reg.document_["engine"]["predictor"]["bma"]["posterior"]
+    assert post["prior"]["g"] == len(y) and post["covered"] > 1 - 2e-6 and len(post["models"]) > 1000
+    x = X[:5] * 1.3
+    w = np.array(post["weights"]) / np.sum(post["weights"])
+    comps = [g_prior_t(X, y, m, len(y), x) for m in post["models"]]
+    loc = np.array([c[0] for c in comps])
+    m = w @ loc
+    var = np.array([c[1] * c[3] / (c[3] - 2) for c in comps])
+    mean, std = reg.predict(pd.DataFrame(x, columns=d.columns), return_std=True)
+    np.testing.assert_allclose(std, np.sqrt(w @ (var + (loc - m) ** 2)), rtol=1e-6)
+    np.testing.assert_allclose(mean, m, atol=1e-5 * np.std(y))
+
+
+def test_return_std_without_a_library_sd():
+    # rbf has no predictive sd in the library: the 95% interval over 3.92
+    X, y = linear_data(n=60, p=4)
+    reg = BayesianSelectionRegressor(method="rbf", n_iter=300, burn=100, chains=1, random_state=2).fit(X, y)
     mean, std = reg.predict(X[:5], return_std=True)
     m, lo, hi = reg.predict_interval(X[:5], level=0.95)
-    np.testing.assert_allclose(mean, m)
+    np.testing.assert_array_equal(mean, m)
     np.testing.assert_allclose(std, (hi - lo) / (2 * 1.959963984540054))
-    assert np.all(std > 0.4) and np.all(std < 0.8)  # noise sd 0.5
-    m2, lo2, hi2 = reg.predict_interval(X[:5], level=0.5)
-    assert np.all(hi2 - lo2 < hi - lo)
+    # a prior that mixes over g: no sd, said so
+    reg = BayesianSelectionRegressor(method="enumerate", prior="hyper-g", random_state=2).fit(X, y)
+    with pytest.raises(ValueError, match="no predictive sd"):
+        reg.predict(X[:5], return_std=True)
+    assert np.isfinite(reg.predict(X[:5])).all()
 
 
 def test_interval_kinds_are_the_command_lines(tmp_path):
@@ -125,7 +238,7 @@ def test_interval_kinds_are_the_command_lines(tmp_path):
     np.testing.assert_allclose(m_mean, m_new)
     assert np.all(lo_new < lo_mean) and np.all(hi_mean < hi_new)
     with pytest.raises(ValueError, match="kind"):
-        reg.predict_interval(X[:2], kind="sd")
+        reg.predict_interval(X[:2], kind="band")
 
 
 def test_na_drop_fits_the_complete_rows():
@@ -199,12 +312,27 @@ def test_draws_are_a_dataframe():
     X, y = linear_data()
     reg = BayesianSelectionRegressor(random_state=3, keep_draws=True, n_iter=300, chains=3).fit(X, y)
     d = reg.draws_
-    assert list(d.columns[:2]) == ["chain", "size"] and list(d.columns[2:]) == reg.atom_names_
+    assert list(d.columns[:4]) == ["chain", "iteration", "draw", "size"] and list(d.columns[4:]) == reg.atom_names_
     assert len(d) == 3 * 300 and sorted(d["chain"].unique()) == [1, 2, 3]
-    np.testing.assert_array_equal(d["size"], d.iloc[:, 2:].sum(axis=1))
-    assert set(np.unique(d.iloc[:, 2:])) <= {0, 1}
+    # posterior's numbering: the iteration within the chain, the draw over all chains
+    np.testing.assert_array_equal(d["chain"], np.repeat([1, 2, 3], 300))
+    np.testing.assert_array_equal(d["iteration"], np.tile(np.arange(1, 301), 3))
+    np.testing.assert_array_equal(d["draw"], np.arange(1, 901))
+    np.testing.assert_array_equal(d["size"], d.iloc[:, 4:].sum(axis=1))
+    assert set(np.unique(d.iloc[:, 4:])) <= {0, 1}
+    # the draws CSV of the same fit has the same columns and rows
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "basel-test-draws-%d.csv" % os.getpid())
+    try:
+        reg.basel_fit_.write_draws(path)
+        pd.testing.assert_frame_equal(basel.plot.read_draws(path), d, check_dtype=False)
+    finally:
+        if os.path.exists(path):
+            os.remove(path)
+    # ArviZ's (chain, draw) grid is the CSV's (chain, iteration)
+    grid = d.set_index(["chain", "iteration"])["size"].unstack()
+    assert grid.shape == (3, 300) and not grid.isna().any().any()
     clf = BayesianSelectionClassifier(random_state=3, keep_draws=True, **FAST_CLF).fit(*blobs())
-    assert list(clf.draws_.columns[2:]) == ["x1", "x2", "x3", "x4"]
+    assert list(clf.draws_.columns[4:]) == ["x1", "x2", "x3", "x4"]
 
 
 def test_classifier_probabilities_follow_classes():

@@ -1,6 +1,7 @@
-## Draws: the library's kept draws, in memory (the columns of its draws
-## CSV: chain, size, one 0/1 column per atom, sampled hyperparameters) as a
-## data frame with posterior's reserved columns .chain, .iteration and .draw.
+## Draws: the library's kept draws, in memory, as a data frame with the
+## columns of its draws CSV (docs/FIT.md, "The draws CSV": chain, iteration,
+## draw, size, one 0/1 column per atom, sampled hyperparameters), the first
+## three under posterior's reserved names .chain, .iteration and .draw.
 read_draws <- function(ptr) {
     v <- checked(.Call(r_basel_draws, ptr))
     chain <- v$chain

@@ -102,7 +102,8 @@ void cli_fit_help(FILE *fp, const char *method)
     fprintf(fp,
             "\nOutputs:\n"
             "  -o, --output     FIT.json to write (atomically: a temporary file, then rename)\n"
-            "  --draws          DRAWS.csv: every retained draw, one 0/1 column per atom (%s)\n"
+            "  --draws          DRAWS.csv: every retained draw: chain, iteration, draw, size, one 0/1\n"
+            "                   column per atom (%s; docs/FIT.md)\n"
             "  --quiet          no seed note, no warnings and no progress on stderr\n"
             "Progress (stderr, for work past 2 s): on a terminal a bar with the phase (standardising,\n"
             "columns, gram, sampling, then diagnostics, posterior, projection, coefficients, credible\n"

@@ -1,8 +1,11 @@
 /*
- * draws.c: the draws CSV (DESIGN.md): '#' comment lines with the settings,
- * then one row per retained draw: chain, size, one 0/1 inclusion column per
+ * draws.c: the draws CSV (docs/FIT.md, "The draws CSV"): '#' comment lines
+ * with the settings, then one row per retained draw: chain, iteration (in
+ * the chain), draw (over all chains), size, one 0/1 inclusion column per
  * atom (named after the atom), then sampled hyperparameters. The layout
- * follows CmdStan's output so that ArviZ and R's posterior read it alike.
+ * follows CmdStan's output (comments, then a header) and posterior's
+ * reserved columns (.chain, .iteration, .draw), so that R's posterior,
+ * pandas and ArviZ read it alike.
  */
 #include "fit.h"
 
@@ -30,7 +33,7 @@ int basel_fit_write_draws(const basel_fit *f, const char *path, basel_error *err
     json_t *val;
     json_object_foreach(json_object_get(f->doc, "settings"), key, val)
         if (*json_string_value(val)) fprintf(fp, "# %s = %s\n", key, json_string_value(val));
-    fprintf(fp, "chain,size");
+    fprintf(fp, "chain,iteration,draw,size");
     const json_t *atoms = json_object_get(f->doc, "atoms");
     for (size_t j = 0; j < r->m; j++)
         fprintf(fp, ",%s", json_string_value(json_object_get(json_array_get(atoms, j), "name")));
@@ -44,11 +47,13 @@ int basel_fit_write_draws(const basel_fit *f, const char *path, basel_error *err
         return bsl_fail_at(err, BASEL_EIO, path, 0, 0, "cannot copy the draws from their temporary files: %s",
                            strerror(e));
     }
+    bsl_draw_number num = {0, 0, 0};
     for (size_t i = 0; i < r->ndraws && !r->nspill; i++) {
         const size_t a0 = r->draw_start[i], a1 = r->draw_start[i + 1];
         memset(row, 0, r->m);
         for (size_t a = a0; a < a1; a++) row[r->draw_atoms[a]] = 1;
-        fprintf(fp, "%u,%zu", r->draw_chain[i] + 1, a1 - a0);
+        bsl_vs_draw_number(&num, r->draw_chain[i]);
+        fprintf(fp, "%u,%zu,%zu,%zu", r->draw_chain[i] + 1, num.iteration, num.draw, a1 - a0);
         for (size_t j = 0; j < r->m; j++) {
             fputc(',', fp);
             fputc('0' + row[j], fp);

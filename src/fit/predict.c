@@ -22,6 +22,8 @@ void basel_pred_free(basel_pred *p)
     free(p->lower);
     free(p->upper);
     free(p->se);
+    free(p->sd);
+    free(p->sdf);
     free(p->prob);
     free(p->cls);
     free(p->missing);
@@ -71,6 +73,16 @@ int basel_pred_se(const basel_pred *p, size_t i, size_t j, double *se)
 }
 
 int basel_pred_has_se(const basel_pred *p) { return p->has_se && !p->nclass; }
+
+int basel_pred_sd(const basel_pred *p, size_t i, size_t j, double *sd_new, double *sd_mean)
+{
+    if (i >= p->n || j >= p->c || !p->has_sd || p->nclass) return BASEL_EINVAL;
+    if (sd_new) *sd_new = p->sd[j * p->n + i];
+    if (sd_mean) *sd_mean = p->sdf[j * p->n + i];
+    return BASEL_OK;
+}
+
+int basel_pred_has_sd(const basel_pred *p) { return p->has_sd && !p->nclass; }
 
 /* The factor (FIT.json "factors") that has the indicator column name, and
  * the level it indicates; NULL when name is not an indicator. */
@@ -186,6 +198,8 @@ static int finish_predictions(const json_t *doc, const basel_data *data, basel_p
             p->lower[j * p->n + i] = p->no_interval ? NAN : p->lower[j * p->n + i] * s;
             p->upper[j * p->n + i] = p->no_interval ? NAN : p->upper[j * p->n + i] * s;
             p->se[j * p->n + i] *= s;
+            p->sd[j * p->n + i] *= s;
+            p->sdf[j * p->n + i] *= s;
         }
     }
     size_t i, col;
@@ -247,9 +261,11 @@ static int predict_rows(const basel_fit *f, const basel_data *data, const char *
                         list);
     }
     if (!model) model = e->models ? e->models[0] : "bma";
-    if (kind != BASEL_INTERVAL_NEW && kind != BASEL_INTERVAL_MEAN && kind != BASEL_INTERVAL_NONE)
+    if (kind != BASEL_INTERVAL_NEW && kind != BASEL_INTERVAL_MEAN && kind != BASEL_INTERVAL_NONE &&
+        kind != BASEL_INTERVAL_SD)
         return bsl_fail(err, BASEL_EINVAL, "unknown interval kind %d", (int)kind);
-    if (kind == BASEL_INTERVAL_NONE) level = 0.95; /* unused: the engines still get a valid one */
+    const int no_interval = kind == BASEL_INTERVAL_NONE || kind == BASEL_INTERVAL_SD;
+    if (no_interval) level = 0.95; /* unused: the engines still get a valid one */
     if (kind == BASEL_INTERVAL_MEAN && !e->mean_interval)
         return bsl_fail(err, BASEL_EINVAL,
                         "--interval-kind mean: a fit of --method %s gives intervals for new observations only", e->name);
@@ -269,7 +285,8 @@ static int predict_rows(const basel_fit *f, const basel_data *data, const char *
     const json_t *targets = json_object_get(f->doc, "targets");
     if (p) {
         p->interval_mean = kind == BASEL_INTERVAL_MEAN;
-        p->no_interval = kind == BASEL_INTERVAL_NONE;
+        p->no_interval = no_interval;
+        p->want_sd = kind != BASEL_INTERVAL_NONE;
         p->n = n;
         p->c = json_array_size(targets);
         p->names = bsl_calloc(p->c + 1, sizeof *p->names);
@@ -277,8 +294,11 @@ static int predict_rows(const basel_fit *f, const basel_data *data, const char *
         p->lower = bsl_calloc(n * p->c + 1, sizeof(double));
         p->upper = bsl_calloc(n * p->c + 1, sizeof(double));
         p->se = bsl_calloc(n * p->c + 1, sizeof(double));
+        p->sd = bsl_calloc(n * p->c + 1, sizeof(double));
+        p->sdf = bsl_calloc(n * p->c + 1, sizeof(double));
     }
-    if (!p || !p->names || !p->mean || !p->lower || !p->upper || !p->se) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (!p || !p->names || !p->mean || !p->lower || !p->upper || !p->se || !p->sd || !p->sdf)
+        rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     for (size_t j = 0; j < (p ? p->c : 0) && !rc; j++) {
         const char *t = json_string_value(json_array_get(targets, j));
         if (!(p->names[j] = bsl_strdup(t ? t : "y"))) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
@@ -349,22 +369,22 @@ static int spread_rows(basel_pred *q, unsigned char *miss, size_t n, const missi
                        basel_error *err)
 {
     const size_t nk = q->n, w = q->nclass ? q->nclass : q->c;
-    double *a[4] = {q->nclass ? q->prob : q->mean, q->nclass ? NULL : q->lower, q->nclass ? NULL : q->upper,
-                    q->nclass ? NULL : q->se};
-    double *b[4] = {NULL, NULL, NULL, NULL};
+    double *a[6] = {q->nclass ? q->prob : q->mean, q->nclass ? NULL : q->lower, q->nclass ? NULL : q->upper,
+                    q->nclass ? NULL : q->se, q->nclass ? NULL : q->sd, q->nclass ? NULL : q->sdf};
+    double *b[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
     size_t *cls = q->cls ? bsl_malloc(n, sizeof *cls) : NULL;
     int bad = (q->cls && !cls) || !(q->first_missing_column = bsl_strdup(first->column));
-    for (int t = 0; t < 4 && !bad; t++)
+    for (int t = 0; t < 6 && !bad; t++)
         if (a[t] && !(b[t] = bsl_malloc(n * w + 1, sizeof(double)))) bad = 1;
     if (bad) {
         free(cls);
-        for (int t = 0; t < 4; t++) free(b[t]);
+        for (int t = 0; t < 6; t++) free(b[t]);
         free(miss);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
     for (size_t i = 0, k = 0; i < n; i++) {
         const int gone = miss[i];
-        for (int t = 0; t < 4; t++)
+        for (int t = 0; t < 6; t++)
             for (size_t j = 0; a[t] && j < w; j++) {
                 /* regression arrays are n x c column-major, probabilities row-major */
                 const size_t to = q->nclass ? i * w + j : j * n + i, from = q->nclass ? k * w + j : j * nk + k;
@@ -373,7 +393,7 @@ static int spread_rows(basel_pred *q, unsigned char *miss, size_t n, const missi
         if (cls) cls[i] = gone ? SIZE_MAX : q->cls[k];
         k += !gone;
     }
-    for (int t = 0; t < 4; t++) free(a[t]);
+    for (int t = 0; t < 6; t++) free(a[t]);
     free(q->cls);
     if (q->nclass) q->prob = b[0];
     else {
@@ -381,6 +401,8 @@ static int spread_rows(basel_pred *q, unsigned char *miss, size_t n, const missi
         q->lower = b[1];
         q->upper = b[2];
         q->se = b[3];
+        q->sd = b[4];
+        q->sdf = b[5];
     }
     q->cls = cls;
     q->n = n;

@@ -74,11 +74,15 @@ struct basel_pred {
     double *mean, *lower, *upper; /* n x c column-major (regression) */
     double *se;        /* n x c: the sd of f(x) (basel_pred_se), when has_se */
     int has_se;        /* set by an engine that fills se (the Gaussian subset fits) */
+    double *sd, *sdf;  /* n x c: the predictive sd of a new y and of f(x) (basel_pred_sd), when has_sd */
+    int has_sd;        /* set by an engine that fills sd and sdf (the subset fits whose models are t's) */
     double *prob;      /* n x nclass row-major (classification) */
     size_t *cls;       /* n predicted classes */
     int interval_mean; /* intervals of the regression function f(x), not of a new y */
     int no_interval;   /* means only (BASEL_INTERVAL_NONE): lower and upper are NaN,
                           and an engine may skip computing them */
+    int want_sd;       /* every kind but BASEL_INTERVAL_NONE: fill sd, sdf and se even
+                          where they cost more than the means (a model average) */
     /* rows with a missing input (predict.c, missing_rows): NaN predictions,
      * class SIZE_MAX, empty fields in the CSV */
     unsigned char *missing;   /* n flags, or NULL when no row has one */

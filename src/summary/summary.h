@@ -153,7 +153,21 @@ int bsl_vs_spill_begin(bsl_vs_result *r, basel_error *err);
 /* Move src's draws, streamed or not, to the end of dst's streamed ones
  * (dst takes src's files). BASEL_EIO, BASEL_ENOMEM. */
 int bsl_vs_spill_take(bsl_vs_result *dst, bsl_vs_result *src);
-/* The rows of streamed draws, in order, to fp. BASEL_EIO. */
+/* The draws CSV's numbering of its rows (docs/FIT.md, "The draws CSV"):
+ * a row's iteration within its chain and its draw over all chains, both
+ * 1-based, as posterior's .iteration and .draw. The rows come in chain
+ * order (the chains' draws are merged one chain after another), so the
+ * iteration restarts whenever the chain changes. Start from {0, 0, 0}. */
+typedef struct bsl_draw_number {
+    unsigned chain;   /* the last row's, 0-based */
+    size_t iteration; /* the last row's */
+    size_t draw;      /* rows numbered so far */
+} bsl_draw_number;
+void bsl_vs_draw_number(bsl_draw_number *d, unsigned chain);
+/* The rows of streamed draws, in order, to fp as the draws CSV's rows:
+ * the chain, then its iteration and draw (bsl_vs_draw_number), then the
+ * rest of the row as streamed. BASEL_EIO, also for a file that is not such
+ * rows. */
 int bsl_vs_spill_copy(const bsl_vs_result *r, FILE *fp);
 /* Read streamed draws back into r's arrays and close their temporary files,
  * for callers that index draws (basel_fit_draw): memory then holds them as

@@ -2,6 +2,7 @@
 #include "summary.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,16 +111,53 @@ int bsl_vs_spill_take(bsl_vs_result *dst, bsl_vs_result *src)
     return BASEL_OK;
 }
 
+void bsl_vs_draw_number(bsl_draw_number *d, unsigned chain)
+{
+    d->iteration = d->draw && chain == d->chain ? d->iteration + 1 : 1;
+    d->chain = chain;
+    d->draw++;
+}
+
+/* The rows of one temporary file to fp, each row's chain (its first field,
+ * chain + 1 as bsl_vs_print_draw wrote it) followed by the row's iteration
+ * and draw (bsl_vs_draw_number): a block at a time, the rest of each row
+ * copied as it is. */
+static int copy_numbered(FILE *f, FILE *fp, bsl_draw_number *num, char *buf, size_t len)
+{
+    unsigned chain1 = 0; /* the chain field so far: 1-based */
+    int in_chain = 1;    /* at the start of a row, reading its chain */
+    size_t got;
+    while ((got = fread(buf, 1, len, f)) > 0)
+        for (size_t i = 0; i < got;) {
+            if (in_chain) {
+                const char c = buf[i++];
+                if (c >= '0' && c <= '9' && chain1 <= (UINT_MAX - 9) / 10) chain1 = 10 * chain1 + (unsigned)(c - '0');
+                else if (c != ',' || chain1 == 0) return BASEL_EIO;
+                else {
+                    bsl_vs_draw_number(num, chain1 - 1);
+                    if (fprintf(fp, "%u,%zu,%zu,", chain1, num->iteration, num->draw) < 0) return BASEL_EIO;
+                    in_chain = 0;
+                    chain1 = 0;
+                }
+                continue;
+            }
+            const char *nl = memchr(buf + i, '\n', got - i);
+            const size_t n = nl ? (size_t)(nl - (buf + i)) + 1 : got - i;
+            if (fwrite(buf + i, 1, n, fp) != n) return BASEL_EIO;
+            i += n;
+            in_chain = nl != NULL;
+        }
+    return ferror(f) || !in_chain || chain1 ? BASEL_EIO : BASEL_OK; /* a file ends with a whole row */
+}
+
 int bsl_vs_spill_copy(const bsl_vs_result *r, FILE *fp)
 {
     char buf[1 << 16];
+    bsl_draw_number num = {0, 0, 0};
     for (size_t i = 0; i < r->nspill; i++) {
         FILE *f = r->spill[i];
         if (fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0) return BASEL_EIO;
-        size_t got;
-        while ((got = fread(buf, 1, sizeof buf, f)) > 0)
-            if (fwrite(buf, 1, got, fp) != got) return BASEL_EIO;
-        if (ferror(f) || fseek(f, 0, SEEK_END) != 0) return BASEL_EIO;
+        if (copy_numbered(f, fp, &num, buf, sizeof buf) || fseek(f, 0, SEEK_END) != 0) return BASEL_EIO;
     }
     return BASEL_OK;
 }

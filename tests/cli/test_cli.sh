@@ -44,9 +44,11 @@ if cmp -s "$T/t1.json" "$T/t2.json"; then ok; else bad "FIT.json differs between
 expect 0 "" -- bash -c "'$BASEL' fit - --method bd --iter 2000 --seed 7 --quiet -o '$T/t3.json' < '$D'"
 if cmp -s "$T/t1.json" "$T/t3.json"; then ok; else bad "reading stdin changes the fit"; fi
 
-# 4. the draws CSV: comment header, chain column, one 0/1 column per atom
+# 4. the draws CSV: comment header, chain, iteration and draw columns, one 0/1 column per atom
 expect 0 "" -- "$BASEL" fit "$D" --method bd --iter 300 --burn 100 --seed 5 --chains 2 --draws "$T/draws.csv" -o "$T/d.json"
-expect 0 "^chain,size,x1,x2,x3" -- grep -v '^#' "$T/draws.csv"
+expect 0 "^chain,iteration,draw,size,x1,x2,x3" -- grep -v '^#' "$T/draws.csv"
+# iteration counts within the chain, draw over both (posterior's .iteration and .draw)
+expect 0 "^1,1,1,[0-9]+,.*2,1,301,[0-9]+,.*2,300,600,[0-9]+," -- bash -c "grep -v '^#' '$T/draws.csv' | sed -n '2p;302p;601p' | tr '\n' ' '"
 expect 0 "^# seed = 5$" -- cat "$T/draws.csv"
 for key in method seed; do # each setting once (the header once held method and seed twice)
     n=$(grep -c "^# $key = " "$T/draws.csv")
@@ -62,7 +64,8 @@ expect 0 "^p_No,p_Yes,class$" -- "$BASEL" predict "$T/mix.json" $C/pima_te.csv
 expect 0 "mixture fit of class" -- "$BASEL" summary "$T/mix.json"
 # draws of the input subsets: 2 chains x 200 sweeps / thin 10
 expect 0 "" -- "$BASEL" fit $C/pima_tr.csv --method mixture --iter 200 --burn 50 --chains 2 --seed 2 --quiet -o "$T/mixd.json" --draws "$T/mixd.csv"
-expect 0 "^chain,size,npreg,glu,bp,skin,bmi,ped,age$" -- grep -v "^#" "$T/mixd.csv"
+expect 0 "^chain,iteration,draw,size,npreg,glu,bp,skin,bmi,ped,age$" -- grep -v "^#" "$T/mixd.csv"
+expect 0 "^2,20,40," -- bash -c "grep -v '^#' '$T/mixd.csv' | tail -1"
 rows=$(grep -vc "^#" "$T/mixd.csv")
 if [ "$rows" -eq 41 ]; then ok; else bad "mixture draws: $rows lines, expected 1 header + 2 chains x 20"; fi
 # replica exchange: the summary reports the ladder and the swap rate

@@ -92,11 +92,13 @@ r = json.load(open('$T/r.json'))
 rows = list(csv.reader(l for l in open('$T/draws.csv') if not l.startswith('#')))
 head, rows = rows[0], rows[1:]
 names = [a['name'] for a in r['atoms']]
-ok = head == ['chain', 'size'] + names and len(rows) == 4 * 6000
+ok = head == ['chain', 'iteration', 'draw', 'size'] + names and len(rows) == 4 * 6000
+ok = ok and [int(x[2]) for x in rows] == list(range(1, len(rows) + 1))
+ok = ok and all(int(x[1]) == 1 + i % 6000 and int(x[0]) == 1 + i // 6000 for i, x in enumerate(rows))
 gap = float(re.search(r'max \|rb - frequency\| ([0-9.]+)', r['diagnostics']['note']).group(1))
-freq = [sum(int(x[2 + a]) for x in rows) / len(rows) for a in range(len(names))]
+freq = [sum(int(x[4 + a]) for x in rows) / len(rows) for a in range(len(names))]
 ok = ok and all(abs(f - p) <= gap + 1e-9 for f, p in zip(freq, r['pip']))
-ok = ok and all(int(x[1]) == sum(int(v) for v in x[2:]) for x in rows)
+ok = ok and all(int(x[3]) == sum(int(v) for v in x[4:]) for x in rows)
 print('draws are the chain (%d rows, largest |frequency - pip| %.4f, gap %.4f)' % (len(rows), max(abs(f - p) for f, p in zip(freq, r['pip'])), gap)
       if ok else 'bad draws: %s %d' % (head[:4], len(rows))); sys.exit(0 if ok else 1)"
 # the same seed gives the same file whatever the threads

@@ -203,10 +203,9 @@ static int model_columns(vs_ctx *v, const size_t *atoms, size_t k, double *Bt)
 /* Mean (n x c) and scale^2 (n x c) of one single-model predictor block:
  * Student-t with *df degrees of freedom (INFINITY: Gaussian) when the block
  * has "scale2" (and "df"), else the Gaussian with E[sigma^2] of older fits.
- * noise adds the new observation's own variance. fvar (n x c, or NULL)
- * gets the scale^2 of f(x) without it, the square of basel_pred_se. */
-static int model_predict(vs_ctx *v, const json_t *blk, int noise, double *mean, double *var, double *fvar,
-                         double *df)
+ * yvar gets the scale^2 of a new y (with the observation's own variance),
+ * fvar that of f(x) without it, the square of basel_pred_se. */
+static int model_predict(vs_ctx *v, const json_t *blk, double *mean, double *yvar, double *fvar, double *df)
 {
     const json_t *at = json_object_get(blk, "atoms");
     const size_t k = json_array_size(at), n = v->n, c = v->c, q = v->q;
@@ -248,8 +247,8 @@ static int model_predict(vs_ctx *v, const json_t *blk, int noise, double *mean, 
             for (size_t a = 0; a < k; a++)
                 for (size_t l = 0; l < q; l++) mu += beta[a * c + o] * v->gB[atoms[a] * q + l] * v->Z[l * n + i];
             mean[o * n + i] = mu;
-            var[o * n + i] = s2[o] * ((noise ? 1 : 0) + fmax(h, 0) + v->zvar[i]);
-            if (fvar) fvar[o * n + i] = s2[o] * (fmax(h, 0) + v->zvar[i]);
+            yvar[o * n + i] = s2[o] * (1 + fmax(h, 0) + v->zvar[i]);
+            fvar[o * n + i] = s2[o] * (fmax(h, 0) + v->zvar[i]);
         }
     }
     free(atoms);
@@ -281,12 +280,23 @@ static double mixture_quantile(const double *w, const double *mu, const double *
     return 0.5 * (lo + hi);
 }
 
-/* The sd of f(x) under a mixture of K models with weights w (any positive
- * total), means mu and scales s: sqrt(sum_r w_r (s_r^2 + (mu_r - m)^2)),
- * m = sum_r w_r mu_r, all over sum_r w_r; the law of total variance with
- * each model's Student-t scale in place of its variance: BAS's se.bma.fit
- * (predict.bas with se.fit = TRUE), basel_pred_se of the model average. */
-static double mixture_se(const double *w, const double *mu, const double *s, size_t K)
+/* The variance of a Student-t with scale s and df degrees of freedom:
+ * s^2 df / (df - 2); s^2 for a normal (df = INFINITY); infinite for
+ * df <= 2, where the t has no finite variance. */
+static double t_variance(double s, double df)
+{
+    return isinf(df) ? s * s : df > 2 ? s * s * (df / (df - 2)) : INFINITY;
+}
+
+/* The sd of a mixture of K models with weights w (any positive total),
+ * means mu and scales s, by the law of total variance:
+ * sqrt(sum_r w_r (var_r + (mu_r - m)^2)), m = sum_r w_r mu_r, all over
+ * sum_r w_r. With df NULL, var_r = s_r^2 (each Student-t's scale in place
+ * of its variance): BAS's se.bma.fit (predict.bas with se.fit = TRUE),
+ * basel_pred_se of the model average. With df (K, INFINITY for a normal),
+ * var_r is each t's own variance (t_variance): the exact sd of the mixture,
+ * basel_pred_sd of the model average. */
+static double mixture_sd(const double *w, const double *mu, const double *s, const double *df, size_t K)
 {
     double W = 0, m = 0, v = 0;
     for (size_t r = 0; r < K; r++) {
@@ -294,8 +304,32 @@ static double mixture_se(const double *w, const double *mu, const double *s, siz
         m += w[r] * mu[r];
     }
     m /= W;
-    for (size_t r = 0; r < K; r++) v += w[r] * (s[r] * s[r] + (mu[r] - m) * (mu[r] - m));
+    for (size_t r = 0; r < K; r++)
+        v += w[r] * ((df ? t_variance(s[r], df[r]) : s[r] * s[r]) + (mu[r] - m) * (mu[r] - m));
     return sqrt(v / W);
+}
+
+/* mixture_sd's three sds of a row in one pass over its models, each sum in
+ * mixture_sd's order (the same bits): se of f(x) (scales sx, BAS's
+ * se.bma.fit), and the exact sds of a new y (scales sy) and of f(x). */
+static void mixture_sds(const double *w, const double *mu, const double *sy, const double *sx, const double *df,
+                        size_t K, double *se, double *sd, double *sdf)
+{
+    double W = 0, m = 0, ve = 0, vy = 0, vf = 0;
+    for (size_t r = 0; r < K; r++) {
+        W += w[r];
+        m += w[r] * mu[r];
+    }
+    m /= W;
+    for (size_t r = 0; r < K; r++) {
+        const double dm2 = (mu[r] - m) * (mu[r] - m);
+        ve += w[r] * (sx[r] * sx[r] + dm2);
+        vy += w[r] * (t_variance(sy[r], df[r]) + dm2);
+        vf += w[r] * (t_variance(sx[r], df[r]) + dm2);
+    }
+    *se = sqrt(ve / W);
+    *sd = sqrt(vy / W);
+    *sdf = sqrt(vf / W);
 }
 
 /* The prior of a posterior block, as it ran. */
@@ -459,12 +493,12 @@ static int post_set_read(post_set *s, vs_ctx *v, const json_t *post)
  * stay in cache while its quantiles read them */
 #define ROWS 16
 
-/* Location and scale of every kept model's Student-t at rows i0..i0+nb of
- * output o: row i's in mu[i * K ..] and sd[i * K ..], and in sf[i * K ..]
- * the scale of f(x) alone (no noise: what se.fit mixes). x~'V x~ by the
- * symmetric V's lower triangle, k(k+1)/2 products per row. */
+/* Location and scales of every kept model's Student-t at rows i0..i0+nb of
+ * output o: row i's in mu[i * K ..], the scale of a new y in sy[i * K ..]
+ * and that of f(x) alone (no noise: what se.fit mixes) in sf[i * K ..].
+ * x~'V x~ by the symmetric V's lower triangle, k(k+1)/2 products per row. */
 static void block_components(const vs_ctx *v, const post_set *s, const double *Bt, size_t i0, size_t nb, size_t o,
-                             int noise, double *mu, double *sd, double *sf)
+                             double *mu, double *sy, double *sf)
 {
     const size_t n = v->n, c = v->c, q = v->q, K = s->K;
     double base[ROWS], m0[ROWS], h[ROWS];
@@ -492,14 +526,16 @@ static void block_components(const vs_ctx *v, const post_set *s, const double *B
         for (size_t i = 0; i < nb; i++) {
             const double hi = h[i] > 0 ? h[i] : 0.0; /* fmax(h, 0), inline: a call per row and model */
             mu[i * K + r] = m0[i];
-            sd[i * K + r] = sqrt(s2 * ((noise ? 1 : 0) + hi + v->zvar[i0 + i]));
+            sy[i * K + r] = sqrt(s2 * (1 + hi + v->zvar[i0 + i]));
             sf[i * K + r] = sqrt(s2 * (hi + v->zvar[i0 + i]));
         }
     }
 }
 
 /* Intervals of the model average: quantiles of the mixture over the kept
- * models of each one's Student-t (of f(x), or of a new y when noise). */
+ * models of each one's Student-t (of f(x), or of a new y when noise), none
+ * with p->no_interval; and the mixture's sds (basel_pred_se, basel_pred_sd),
+ * which need no quantiles. */
 static int vs_interval_posterior(vs_ctx *v, const json_t *post, int noise, double level, basel_pred *p)
 {
     const size_t n = v->n, c = v->c;
@@ -517,15 +553,18 @@ static int vs_interval_posterior(vs_ctx *v, const json_t *post, int noise, doubl
     for (size_t i0 = 0; i0 < n && !rc; i0 += ROWS)
         for (size_t o = 0; o < c; o++) {
             const size_t nb = BSL_MIN(ROWS, n - i0);
-            block_components(v, &s, Bt, i0, nb, o, noise, mu, sd, sf);
+            block_components(v, &s, Bt, i0, nb, o, mu, sd, sf);
             for (size_t i = 0; i < nb; i++) {
-                const bsl_tmix t = {s.w, mu + i * s.K, sd + i * s.K, s.df, s.K, 0};
+                const size_t at = o * n + i0 + i;
+                const double *m = mu + i * s.K, *sy = sd + i * s.K, *sx = sf + i * s.K;
+                mixture_sds(s.w, m, sy, sx, s.df, s.K, &p->se[at], &p->sd[at], &p->sdf[at]);
+                if (p->no_interval) continue;
+                const bsl_tmix t = {s.w, m, noise ? sy : sx, s.df, s.K, 0};
                 const double pq[2] = {0.5 - level / 2, 0.5 + level / 2};
                 double q[2];
                 bsl_tmix_quantiles(&t, pq, 2, q, &ws);
-                p->lower[o * n + i0 + i] = q[0];
-                p->upper[o * n + i0 + i] = q[1];
-                p->se[o * n + i0 + i] = mixture_se(s.w, mu + i * s.K, sf + i * s.K, s.K);
+                p->lower[at] = q[0];
+                p->upper[at] = q[1];
             }
         }
     if (!rc && ws.oom) rc = -2; /* a quantile found no memory */
@@ -539,9 +578,11 @@ static int vs_interval_posterior(vs_ctx *v, const json_t *post, int noise, doubl
 }
 
 /* The model average: its mean from the Rao-Blackwellised coefficients of
- * all visited models ("atoms", "coef"); its interval from "posterior" (or,
- * in fits written before it, the normal mixture over the top models). */
-static int vs_predict_bma(vs_ctx *v, const json_t *bma, int noise, double level, basel_pred *p)
+ * all visited models ("atoms", "coef"); its interval and sds from
+ * "posterior" (or, in fits written before it, the normal mixture over the
+ * top models); with p->no_interval the sds only when moments (they cost
+ * a refit of every kept model), else neither. */
+static int vs_predict_bma(vs_ctx *v, const json_t *bma, int noise, double level, int moments, basel_pred *p)
 {
     const size_t n = v->n, c = v->c, q = v->q;
     const json_t *at = json_object_get(bma, "atoms"), *mix = json_object_get(bma, "mixture");
@@ -553,7 +594,8 @@ static int vs_predict_bma(vs_ctx *v, const json_t *bma, int noise, double level,
     double *mm = bsl_malloc(K * n * c + 1, sizeof *mm), *mv = bsl_malloc(K * n * c + 1, sizeof *mv),
            *mf = bsl_malloc(K * n * c + 1, sizeof *mf), *sf = bsl_malloc(K + 1, sizeof *sf);
     double *w = bsl_malloc(K + 1, sizeof *w), *mu = bsl_malloc(K + 1, sizeof *mu), *sd = bsl_malloc(K + 1, sizeof *sd);
-    const int oom = !atoms || !beta || !Bt || !mm || !mv || !mf || !sf || !w || !mu || !sd;
+    double *dfs = bsl_malloc(K + 1, sizeof *dfs);
+    const int oom = !atoms || !beta || !Bt || !mm || !mv || !mf || !sf || !w || !mu || !sd || !dfs;
     int rc = oom;
     for (size_t a = 0; a < k && !rc; a++) {
         const json_t *x = json_array_get(at, a);
@@ -564,10 +606,9 @@ static int vs_predict_bma(vs_ctx *v, const json_t *bma, int noise, double level,
     double wsum = 0;
     for (size_t i = 0; i < K && !rc; i++) {
         const json_t *blk = json_array_get(mix, i);
-        double df;
         w[i] = json_number_value(json_object_get(blk, "weight"));
         wsum += w[i];
-        rc = model_predict(v, blk, noise, mm + i * n * c, mv + i * n * c, mf + i * n * c, &df);
+        rc = model_predict(v, blk, mm + i * n * c, mv + i * n * c, mf + i * n * c, &dfs[i]);
     }
     for (size_t i = 0; i < n && !rc; i++)
         for (size_t o = 0; o < c; o++) {
@@ -575,9 +616,10 @@ static int vs_predict_bma(vs_ctx *v, const json_t *bma, int noise, double level,
             for (size_t l = 0; l < q; l++) m0 += v->Z[l * n + i] * v->gy[l * c + o];
             for (size_t a = 0; a < k; a++) m0 += Bt[a * n + i] * beta[a * c + o];
             p->mean[o * n + i] = m0;
-            if (post || p->no_interval) continue;
+            if (post || (p->no_interval && !moments)) continue;
             if (K == 0 || !(wsum > 0)) {
                 p->lower[o * n + i] = p->upper[o * n + i] = p->se[o * n + i] = NAN;
+                p->sd[o * n + i] = p->sdf[o * n + i] = NAN;
                 continue;
             }
             for (size_t r = 0; r < K; r++) {
@@ -586,11 +628,14 @@ static int vs_predict_bma(vs_ctx *v, const json_t *bma, int noise, double level,
                 sf[r] = sqrt(mf[r * n * c + o * n + i]);
                 w[r] = json_number_value(json_object_get(json_array_get(mix, r), "weight")) / wsum;
             }
-            p->lower[o * n + i] = mixture_quantile(w, mu, sd, K, 0.5 - level / 2);
-            p->upper[o * n + i] = mixture_quantile(w, mu, sd, K, 0.5 + level / 2);
-            p->se[o * n + i] = mixture_se(w, mu, sf, K);
+            p->se[o * n + i] = mixture_sd(w, mu, sf, NULL, K);
+            p->sd[o * n + i] = mixture_sd(w, mu, sd, dfs, K);
+            p->sdf[o * n + i] = mixture_sd(w, mu, sf, dfs, K);
+            if (p->no_interval) continue;
+            p->lower[o * n + i] = mixture_quantile(w, mu, noise ? sd : sf, K, 0.5 - level / 2);
+            p->upper[o * n + i] = mixture_quantile(w, mu, noise ? sd : sf, K, 0.5 + level / 2);
         }
-    if (!rc && post && !p->no_interval) rc = vs_interval_posterior(v, post, noise, level, p);
+    if (!rc && post && (!p->no_interval || moments)) rc = vs_interval_posterior(v, post, noise, level, p);
     free(atoms);
     free(beta);
     free(Bt);
@@ -601,6 +646,7 @@ static int vs_predict_bma(vs_ctx *v, const json_t *bma, int noise, double level,
     free(w);
     free(mu);
     free(sd);
+    free(dfs);
     return oom || rc == -2 ? -2 : rc ? -1 : 0;
 }
 
@@ -874,18 +920,24 @@ static int no_predictor(const json_t *doc, const char *model, basel_error *err)
     return bsl_fail(err, BASEL_EPARSE, "the fit has no '%s' predictor", model);
 }
 
-/* Under a prior whose models' posteriors are mixtures over g (coef_prior.h
- * within_model: hyper-g, jzs, ...), a prediction's exact interval is a
- * mixture of Student-t's over g in every model, which this file does not
- * compute: refused rather than approximated (the means are exact). */
-static int interval_refused(const json_t *doc, const basel_pred *p, basel_error *err)
+/* 1 when the fit's prior makes each model's posterior a mixture over g
+ * (coef_prior.h within_model: hyper-g, jzs, ...), with the prior's name. */
+static int g_mixture_prior(const json_t *doc, char *name, size_t len)
 {
     const char *spec = json_string_value(json_object_get(json_object_get(doc, "prior"), "coefficients"));
-    char name[64] = "";
-    if (p->no_interval || !spec) return BASEL_OK;
-    snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, ":"), spec);
+    if (!spec) return 0;
+    snprintf(name, len, "%.*s", (int)strcspn(spec, ":"), spec);
     const bsl_coef_prior_type *t = bsl_coef_prior_type_find(name);
-    if (!t || !t->within_model) return BASEL_OK;
+    return t && t->within_model;
+}
+
+/* Under such a prior a prediction's exact interval is a mixture of
+ * Student-t's over g in every model, which this file does not compute:
+ * refused rather than approximated (the means are exact). */
+static int interval_refused(const json_t *doc, const basel_pred *p, basel_error *err)
+{
+    char name[64] = "";
+    if (p->no_interval || !g_mixture_prior(doc, name, sizeof name)) return BASEL_OK;
     return bsl_fail(err, BASEL_EINVAL,
                     "--prior %s: a model's predictive is a mixture over g of Student-t's, whose interval basel does "
                     "not compute; predict the means with --interval none",
@@ -922,24 +974,32 @@ int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, c
     if (!rc) {
         int bad;
         const int noise = !p->interval_mean;
+        /* the sds are those of each model's Student-t, which a prior mixing
+         * over g does not have (as its intervals, interval_refused) */
+        char name[64];
+        int moments = !g_mixture_prior(doc, name, sizeof name);
         if (strcmp(model, "bma") == 0) {
-            bad = vs_predict_bma(&v, pred, noise, level, p);
+            moments = moments && p->want_sd; /* a refit of every kept model: not for the means alone */
+            bad = vs_predict_bma(&v, pred, noise, level, moments, p);
         } else {
             double df = INFINITY;
-            bad = model_predict(&v, pred, noise, p->mean, p->lower, p->se, &df);
+            bad = model_predict(&v, pred, p->mean, p->sd, p->sdf, &df);
             const double z = isinf(df) ? gsl_cdf_ugaussian_Pinv(0.5 + level / 2) : gsl_cdf_tdist_Pinv(0.5 + level / 2, df);
+            /* a t's sd is its scale times sqrt(df / (df - 2)) (t_variance) */
+            const double tsd = sqrt(t_variance(1.0, df));
             for (size_t i = 0; i < n * p->c && !bad; i++) {
-                const double s = sqrt(p->lower[i]);
+                const double sy = sqrt(p->sd[i]), sf = sqrt(p->sdf[i]), s = noise ? sy : sf;
                 p->lower[i] = p->mean[i] - z * s;
                 p->upper[i] = p->mean[i] + z * s;
-                p->se[i] = sqrt(p->se[i]); /* with interval_mean, s itself: upper - mean = z se */
+                p->se[i] = sf; /* with interval_mean, s itself: upper - mean = z se */
+                p->sd[i] = sy * tsd;
+                p->sdf[i] = sf * tsd;
             }
         }
-        p->has_se = !bad;
+        p->has_se = p->has_sd = !bad && moments;
         if (bad == -2) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
         else if (bad) rc = bsl_fail(err, BASEL_EPARSE, "the fit's '%s' predictor is malformed", model);
     }
     vs_ctx_free(&v);
     return rc;
 }
-

@@ -118,19 +118,21 @@ static void check_streamed_draws(const basel_data *d)
     CHECK(fb >= 0 && fa >= 0, "temporary files");
     CHECK(basel_fit_write_draws(f, before, &err) == BASEL_OK, "draws CSV (streamed): %s", err.message);
     const size_t nd = basel_fit_draw_count(f);
-    char *csv = slurp(before), *line = csv ? strstr(csv, "\nchain,size") : NULL;
+    char *csv = slurp(before), *line = csv ? strstr(csv, "\nchain,iteration,draw,size") : NULL;
     size_t rows = 0;
     for (const char *c = line ? line + 1 : ""; (c = strchr(c, '\n')) != NULL; c++) rows++;
     CHECK(nd > 100 && rows == nd + 1, "the CSV holds the header and the %zu draws: %zu lines", nd, rows);
     if (line) line = strchr(line + 1, '\n');
-    size_t agree = 0;
+    size_t agree = 0, iteration = 0;
     for (size_t i = 0; i < nd && line; i++) {
-        unsigned chain;
+        unsigned chain, last = 0;
         const size_t *atoms;
         size_t k;
+        if (i) basel_fit_draw(f, i - 1, &last, &atoms, &k);
         if (basel_fit_draw(f, i, &chain, &atoms, &k) != BASEL_OK) break;
+        iteration = i && chain == last ? iteration + 1 : 1; /* in the chain; the draw is i + 1 */
         char want[256];
-        int len = snprintf(want, sizeof want, "\n%u,%zu", chain + 1, k);
+        int len = snprintf(want, sizeof want, "\n%u,%zu,%zu,%zu", chain + 1, iteration, i + 1, k);
         for (size_t a = 0, j = 0; a < P - 1; a++) {
             const int in = j < k && atoms[j] == a;
             j += (size_t)in;

@@ -198,6 +198,86 @@ static void check_se_bma(const basel_fit *f, const basel_data *d, const char *la
     basel_pred_free(p);
 }
 
+/* The predictive sds (basel_pred_sd) are the same whatever the interval's
+ * kind (none included: free for one model); for one model they are
+ * its Student-t's sd, the scale behind its intervals times
+ * sqrt(df / (df - 2)) (the scale for a normal). */
+static void check_sd_single(const basel_fit *f, const basel_data *d, const json_t *doc, const char *model,
+                            const char *label)
+{
+    const json_t *blk = json_object_get(json_object_get(json_object_get(doc, "engine"), "predictor"), model);
+    const json_t *jdf = json_object_get(blk, "df");
+    const double level = 0.9, df = jdf ? json_number_value(jdf) : INFINITY;
+    const double q = jdf ? gsl_cdf_tdist_Pinv(0.5 + level / 2, df) : gsl_cdf_ugaussian_Pinv(0.5 + level / 2);
+    const double tsd = jdf ? sqrt(df / (df - 2)) : 1.0;
+    const basel_interval_kind kinds[4] = {BASEL_INTERVAL_NEW, BASEL_INTERVAL_MEAN, BASEL_INTERVAL_NONE,
+                                          BASEL_INTERVAL_SD};
+    basel_pred *p[4] = {NULL, NULL, NULL, NULL};
+    basel_error err;
+    for (int k = 0; k < 4; k++)
+        CHECK(basel_fit_predict_ex(f, d, model, level, kinds[k], &p[k], &err) == BASEL_OK && basel_pred_has_sd(p[k]),
+              "%s: predict kind %d with sd: %s", label, k, p[k] ? "" : err.message);
+    for (size_t i = 0; i < 10 && p[0] && p[1] && p[2] && p[3]; i++) {
+        double mn, ln, hn, mm, lm, hm, sn[4], sm[4];
+        int ok = basel_pred_get(p[0], i, 0, &mn, &ln, &hn) == BASEL_OK &&
+                 basel_pred_get(p[1], i, 0, &mm, &lm, &hm) == BASEL_OK;
+        for (int k = 0; k < 4; k++) ok = ok && basel_pred_sd(p[k], i, 0, &sn[k], &sm[k]) == BASEL_OK;
+        CHECK(ok, "%s: row %zu", label, i);
+        CHECK(sn[0] == sn[1] && sn[0] == sn[2] && sn[0] == sn[3] && sm[0] == sm[1] && sm[0] == sm[2] && sm[0] == sm[3],
+              "%s: row %zu: the sds whatever the interval's kind", label, i);
+        CHECK_CLOSE(sn[0], (hn - mn) / q * tsd, 1e-12, label);
+        CHECK_CLOSE(sm[0], (hm - mm) / q * tsd, 1e-12, label);
+    }
+    double x;
+    CHECK(p[0] && basel_pred_sd(p[0], basel_pred_rows(p[0]), 0, &x, NULL) == BASEL_EINVAL &&
+              basel_pred_sd(p[0], 0, 1, NULL, &x) == BASEL_EINVAL,
+          "%s: sd out of range", label);
+    for (int k = 0; k < 4; k++) basel_pred_free(p[k]);
+}
+
+/* The model average's sds: the same whatever the interval's kind (sd: no
+ * interval; none: no sds either, the means alone stay cheap); that of
+ * f(x) is the mixture's with each t's variance where se has its scale^2,
+ * so se <= sd <= sqrt(df / (df - 2)) se <= 1.02 se here (df >= N - P - 1,
+ * check_se_bma), equal to se for normals (sigma^2 given: normal); a new
+ * y's is wider. (Exact against a first-principles computation of every
+ * model's t in python/tests/test_estimators.py.) */
+static void check_sd_bma(const basel_fit *f, const basel_data *d, int normal, const char *label)
+{
+    basel_pred *pn = NULL, *pm = NULL, *p0 = NULL, *none = NULL;
+    basel_error err;
+    CHECK(basel_fit_predict_ex(f, d, "bma", 0.9, BASEL_INTERVAL_NEW, &pn, &err) == BASEL_OK &&
+              basel_fit_predict_ex(f, d, "bma", 0.9, BASEL_INTERVAL_MEAN, &pm, &err) == BASEL_OK &&
+              basel_fit_predict_ex(f, d, "bma", 0.9, BASEL_INTERVAL_SD, &p0, &err) == BASEL_OK &&
+              basel_fit_predict_ex(f, d, "bma", 0.9, BASEL_INTERVAL_NONE, &none, &err) == BASEL_OK,
+          "%s: %s", label, err.message);
+    if (!pn || !pm || !p0 || !none) goto done;
+    CHECK(basel_pred_has_sd(pn) && basel_pred_has_sd(pm) && basel_pred_has_sd(p0) && basel_pred_has_se(p0),
+          "%s: has sd (and se with kind sd)", label);
+    double x, lo, hi;
+    CHECK(!basel_pred_has_sd(none) && !basel_pred_has_se(none) && basel_pred_sd(none, 0, 0, &x, NULL) == BASEL_EINVAL &&
+              basel_pred_get(p0, 0, 0, &x, &lo, &hi) == BASEL_OK && isnan(lo) && isnan(hi),
+          "%s: kind none: no sds; kind sd: no interval", label);
+    for (size_t i = 0; i < basel_pred_rows(p0); i++) {
+        double sn[3], sm[3], se, se0;
+        int ok = basel_pred_sd(pn, i, 0, &sn[0], &sm[0]) == BASEL_OK &&
+                 basel_pred_sd(pm, i, 0, &sn[1], &sm[1]) == BASEL_OK &&
+                 basel_pred_sd(p0, i, 0, &sn[2], &sm[2]) == BASEL_OK && basel_pred_se(pm, i, 0, &se) == BASEL_OK &&
+                 basel_pred_se(p0, i, 0, &se0) == BASEL_OK;
+        CHECK(ok && sn[0] == sn[1] && sn[0] == sn[2] && sm[0] == sm[1] && sm[0] == sm[2] && se0 == se,
+              "%s: row %zu: sds and se whatever the interval's kind", label, i);
+        if (normal) CHECK(sm[0] == se, "%s: row %zu: a normal mixture's sd is se (%.17g, %.17g)", label, i, sm[0], se);
+        else CHECK(se < sm[0] && sm[0] <= 1.02 * se, "%s: row %zu: se %g < sd %g <= 1.02 se", label, i, se, sm[0]);
+        CHECK(sn[0] > sm[0] && isfinite(sn[0]), "%s: row %zu: a new y's sd %g exceeds f(x)'s %g", label, i, sn[0],
+              sm[0]);
+    }
+done:
+    basel_pred_free(pn);
+    basel_pred_free(pm);
+    basel_pred_free(p0);
+    basel_pred_free(none);
+}
+
 int main(void)
 {
     double cm[N * P];
@@ -215,6 +295,8 @@ int main(void)
         check_models(f, doc, 1, "enumerate g");
         check_se_single(f, d, doc, "hpm", "enumerate g hpm");
         check_se_bma(f, d, "enumerate g bma");
+        check_sd_single(f, d, doc, "hpm", "enumerate g hpm");
+        check_sd_bma(f, d, 0, "enumerate g bma");
         /* credible sets against the document */
         const json_t *sets = json_object_get(json_object_get(doc, "credible_sets"), "sets");
         CHECK(json_array_size(sets) > 0 && basel_fit_credible_set_count(f) == json_array_size(sets), "%zu sets",
@@ -245,8 +327,26 @@ int main(void)
         check_se_single(f, d, doc, "hpm", "enumerate ridge hpm");
         check_se_single(f, d, doc, "median", "enumerate ridge median");
         check_se_bma(f, d, "enumerate ridge bma");
+        check_sd_single(f, d, doc, "median", "enumerate ridge median");
+        check_sd_bma(f, d, 1, "enumerate ridge bma");
     }
     json_decref(doc);
+    basel_fit_free(f);
+
+    /* hyper-g mixes over g within each model: no t's, so no sds (as no
+     * intervals), only the means with --interval none */
+    f = fit(d, "enumerate", "hyper-g", NULL, 0);
+    if (f) {
+        for (int single = 0; single < 2; single++) {
+            basel_pred *p = NULL;
+            double x;
+            CHECK(basel_fit_predict_ex(f, d, single ? "hpm" : "bma", 0.9, BASEL_INTERVAL_SD, &p, &err) == BASEL_OK,
+                  "hyper-g: %s", err.message);
+            CHECK(p && !basel_pred_has_sd(p) && !basel_pred_has_se(p) && basel_pred_sd(p, 0, 0, &x, &x) == BASEL_EINVAL,
+                  "hyper-g %s: no sd, no se", single ? "hpm" : "bma");
+            basel_pred_free(p);
+        }
+    }
     basel_fit_free(f);
 
     /* ssvs (its own prior: no marginal likelihoods): Bayes factors from the
@@ -277,13 +377,15 @@ int main(void)
         CHECK(basel_fit_draw_count(f) > 0 && m == 4, "ssvs keeps draws of the 4 atoms");
         FILE *fp = fopen(path, "r");
         static char line[1 << 16];
-        size_t i = 0;
+        size_t i = 0, iteration = 0;
+        unsigned last_chain = 0;
         int header = 0, ok = 1;
         while (fp && fgets(line, sizeof line, fp)) {
             if (line[0] == '#') continue;
-            if (!header++) { /* chain,size,atoms...,scalars... */
+            if (!header++) { /* chain,iteration,draw,size,atoms...,scalars... */
                 char *c = line;
-                for (size_t j = 0; j < 2 + m; j++) c = strchr(c, ',') + 1;
+                ok = ok && !strncmp(line, "chain,iteration,draw,size,", 26);
+                for (size_t j = 0; j < 4 + m; j++) c = strchr(c, ',') + 1;
                 for (size_t s = 0; s < ns; s++) {
                     const char *nm = basel_fit_draw_scalar_name(f, s);
                     ok = ok && nm && !strncmp(c, nm, strlen(nm));
@@ -299,6 +401,10 @@ int main(void)
                  basel_fit_draw_scalars(f, i, &x) == BASEL_OK;
             char *c = line;
             ok = ok && strtoul(c, &c, 10) == chain + 1;
+            iteration = i && chain == last_chain ? iteration + 1 : 1;
+            last_chain = chain;
+            /* the iteration in the chain, the draw overall */
+            ok = ok && strtoul(c + 1, &c, 10) == iteration && strtoul(c + 1, &c, 10) == i + 1;
             for (size_t j = 0; j < 2 + m; j++) c = strchr(c, ',') + 1; /* past size and the atoms */
             for (size_t s = 0; s < ns && ok; s++) {
                 ok = strtod(c, &c) == x[s];

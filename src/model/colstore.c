@@ -40,6 +40,10 @@ int bsl_colstore_init(bsl_colstore *cs, const bsl_design *D, const size_t *uses,
 {
     memset(cs, 0, sizeof *cs);
     if (D->G || D->base || !D->n) return BASEL_OK; /* dense, or no columns of its own: nothing to share */
+    if (D->B) { /* the design keeps every column: only the pairs are the store's */
+        cs->D = D;
+        return BASEL_OK;
+    }
     cs->D = D;
     cs->slots = BSL_MIN(D->m, budget / (D->n * sizeof(double)));
     cs->slot_of = bsl_malloc(D->m + 1, sizeof *cs->slot_of);
@@ -69,6 +73,7 @@ void bsl_colstore_free(bsl_colstore *cs)
 
 const double *bsl_colstore_get(bsl_colstore *cs, size_t j)
 {
+    if (cs && cs->D && cs->D->B && j < cs->D->m) return cs->D->B + j * cs->D->n;
     if (!cs || !cs->slot_of || j >= cs->D->m) return NULL;
     const long s = cs->slot_of[j];
     if (s >= 0) return cs->cols + (size_t)s * cs->D->n;
@@ -144,7 +149,7 @@ int bsl_colstore_pair_find(const bsl_colstore *cs, size_t a, size_t b, int seq, 
 
 void bsl_colstore_pair_put(bsl_colstore *cs, size_t a, size_t b, int seq, double v)
 {
-    if (!cs || !cs->slot_of || a >= PAIR_ATOMS || b >= PAIR_ATOMS) return;
+    if (!cs || !cs->D || a >= PAIR_ATOMS || b >= PAIR_ATOMS) return;
     if (2 * (cs->npair + 1) > cs->pair_cap && pair_grow(cs)) return; /* at most half full */
     const uint64_t key = pair_key(a, b, seq);
     const size_t at = pair_slot(cs->pair_key, cs->pair_cap, key);

@@ -204,8 +204,14 @@ static int atoms(bsl_design *D, size_t gram_budget, double evaluations, const bs
     D->usable = bsl_malloc(m, 1);
     double *col = bsl_malloc(n, sizeof(double));
     const int cached = gram_dense(n, m, evaluations, gram_budget);
-    if (cached) D->B = bsl_malloc(n * m, sizeof(double));
-    if (!D->Bty || !D->diag || !D->gB || !D->usable || !col || (cached && !D->B)) {
+    /* a streamed design keeps its projected columns when they fit the
+     * budget: a chain's evaluation then copies a column instead of
+     * evaluating the dictionary again (n exp() for a kernel: at sinc
+     * n = 4000, a quarter of the fit), the same bits; above it, columns
+     * are recomputed (the models' caches, colstore.c) */
+    const int keep = cached || 8.0 * (double)n * (double)m <= (double)gram_budget;
+    if (keep) D->B = bsl_malloc(n * m, sizeof(double));
+    if (!D->Bty || !D->diag || !D->gB || !D->usable || !col || (keep && !D->B)) {
         free(col);
         return BASEL_ENOMEM;
     }
@@ -228,7 +234,7 @@ static int atoms(bsl_design *D, size_t gram_budget, double evaluations, const bs
     }
     free(col);
     if (m && bsl_progress_report(pr, "columns", "columns", (double)m, (double)m)) return BASEL_ECANCELLED;
-    if (D->B) {
+    if (cached) {
         D->G = bsl_malloc(m * m, sizeof(double));
         if (!D->G) return BASEL_ENOMEM;
         if (gram(D, pr)) return BASEL_ECANCELLED;

@@ -34,7 +34,8 @@ typedef struct bsl_design {
     double *diag;          /* m */
     double *gB;            /* m x q, row-major */
     double *G;             /* m x m column-major, or NULL (streaming) */
-    double *B;             /* only while G is built: n x m projected columns */
+    double *B;             /* n x m projected columns: while G is built, or kept
+                              by a streamed design within its budget (design.c) */
     unsigned char *usable; /* m: 0 if the atom is (numerically) in the span of Z */
     /* streaming only: the rows of the Gram matrix the models have asked
      * for, shared by them all (gram_rows.h); NULL on a dense design */

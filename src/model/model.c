@@ -293,7 +293,9 @@ static void cross(bsl_model *M, size_t j, double *g)
         for (size_t i = 0; i < M->k; i++) g[i] = Gj[M->active[i]];
         return;
     }
-    const double *col = bsl_colstore_get(M->store, j);
+    /* a design that keeps its columns, or the summaries' store, holds j's
+     * for as long as the model lives: read in place */
+    const double *col = D->B ? D->B + j * D->n : bsl_colstore_get(M->store, j);
     M->trial_src = col;
     if (!col) {
         const size_t slot = j % M->ncache;

@@ -194,6 +194,11 @@ typedef struct bsl_engine_def {
     /* Further checks of a loaded document's engine block (shapes, signs,
      * ranges), or NULL. */
     int (*check)(const json_t *doc, const char *source, basel_error *err);
+    /* The coefficient table of one of its single models (basel.h's
+     * basel_fit_model_coef: rows of BASEL_COEF_NVALUES numbers, in the
+     * order of the document's table), or NULL when it has none. */
+    int (*model_coef)(const json_t *doc, const char *model, double level, double *out, size_t rows,
+                      basel_error *err);
     /* predict honours basel_pred's interval_mean (the interval of the
      * regression function, not of a new observation) */
     int mean_interval;

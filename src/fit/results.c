@@ -52,6 +52,28 @@ int basel_fit_coef(const basel_fit *f, size_t i, double v[BASEL_COEF_NVALUES])
     return BASEL_OK;
 }
 
+int basel_fit_model_coef(const basel_fit *f, const char *model, double level, double *v, basel_error *err)
+{
+    bsl_error_clear(err);
+    const char *method = json_string_value(json_object_get(f->doc, "method"));
+    const bsl_engine_def *e = bsl_engine_find(method);
+    if (!e) return bsl_fail(err, BASEL_EPARSE, "the fit names no known method");
+    if (!model || strcmp(model, "bma") == 0)
+        return bsl_fail(err, BASEL_EINVAL,
+                        "model 'bma': the model-averaged coefficients are the fit's table (basel_fit_coef); "
+                        "one model's are for hpm, median, ...");
+    if (!bsl_engine_has_model(e, model))
+        return bsl_fail(err, BASEL_EINVAL, "model '%s': a fit of --method %s has no such model", model, e->name);
+    if (!e->model_coef || !coef_terms(f)) {
+        char have[256];
+        return bsl_fail(err, BASEL_EINVAL, "a fit of --method %s has no single model's coefficients (%s fits have them)",
+                        e->name, bsl_engine_list(have, sizeof have, "coefficients", "and"));
+    }
+    if (!(level > 0 && level < 1))
+        return bsl_fail(err, BASEL_EINVAL, "level %g: expected a probability in (0, 1)", level);
+    return e->model_coef(f->doc, model, level, v, basel_fit_coef_count(f), err);
+}
+
 /* ------------------------------------------------- models and sets */
 
 /* The atoms of every element of list (each an object with "atoms"),

@@ -33,6 +33,7 @@ const bsl_engine_def bsl_engine_enumerate = {
     .groups_factors = 1,
     .fit = fit,
     .predict = bsl_subset_predict,
+    .model_coef = bsl_subset_model_coef,
     .check = bsl_subset_check,
     .mean_interval = 1,
     .binomial = &bsl_model_glm_exact, /* each subset's marginal by importance sampling (glm.h) */

@@ -100,6 +100,7 @@ const bsl_engine_def bsl_engine_rj = {
     .run_length = run_length,
     .evaluations = evaluations,
     .predict = bsl_subset_predict,
+    .model_coef = bsl_subset_model_coef,
     .check = bsl_subset_check,
     .mean_interval = 1,
     .binomial = &bsl_model_glm, /* given the Polya-Gamma latent variables, drawn once per sweep (glm.h) */

@@ -42,6 +42,7 @@ const bsl_engine_def bsl_engine_ssvs = {
     .fit = fit,
     .evaluations = evaluations,
     .predict = bsl_subset_predict,
+    .model_coef = bsl_subset_model_coef,
     .check = bsl_subset_check,
     .mean_interval = 1,
     .binomial = &bsl_model_glm, /* collapsed Gibbs over indicators given the Polya-Gamma latent variables,

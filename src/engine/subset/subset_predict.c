@@ -17,6 +17,7 @@
  */
 #include "subset.h"
 #include "subset_post.h"
+#include "coef_table.h"
 #include "../../core/jsonutil.h"
 #include "../../problem/problem.h"
 #include "../../basis/basis.h"
@@ -200,6 +201,64 @@ static int model_columns(vs_ctx *v, const size_t *atoms, size_t k, double *Bt)
     return 0;
 }
 
+/* One single-model predictor block (subset.c's model_predictor), read and
+ * checked: its atoms, coefficients beta (k x c) and always-in gamma
+ * (q x c), the scale^2 of its Student-t ("scale2", with "df") or, in older
+ * fits, E[sigma^2] ("sigma2", df INFINITY: Gaussian), and V (k x k).
+ * What predict and the model's coefficient table (bsl_subset_model_coef)
+ * both read. */
+typedef struct model_blk {
+    size_t k;
+    size_t *atoms;
+    double *beta, *gam, *s2, *V;
+    double df;
+} model_blk;
+
+static void model_blk_free(model_blk *b)
+{
+    free(b->atoms);
+    free(b->beta);
+    free(b->gam);
+    free(b->s2);
+    free(b->V);
+}
+
+/* 0, -1 (malformed), -2 (out of memory); b is to be freed either way. */
+static int model_blk_read(const vs_ctx *v, const json_t *blk, model_blk *b)
+{
+    memset(b, 0, sizeof *b);
+    const json_t *at = json_object_get(blk, "atoms");
+    const size_t k = json_array_size(at), c = v->c, q = v->q;
+    b->k = k;
+    b->df = INFINITY;
+    if (!has_len(json_object_get(blk, "coef"), k, c) || !has_len(json_object_get(blk, "V"), k, k))
+        return -1; /* before allocating k x k */
+    const json_t *sc = json_object_get(blk, "scale2"), *jdf = json_object_get(blk, "df");
+    if (sc && jdf) {
+        b->df = json_number_value(jdf);
+        if (!(b->df >= 1 && isfinite(b->df))) return -1;
+    }
+    b->atoms = bsl_malloc(k + 1, sizeof *b->atoms);
+    b->beta = bsl_malloc(k * c + 1, sizeof *b->beta);
+    b->gam = bsl_malloc(q * c, sizeof *b->gam);
+    b->s2 = bsl_malloc(c, sizeof *b->s2);
+    b->V = bsl_malloc(k * k + 1, sizeof *b->V);
+    if (!b->atoms || !b->beta || !b->gam || !b->s2 || !b->V) return -2;
+    int rc = 0;
+    for (size_t a = 0; a < k && !rc; a++) {
+        const json_t *x = json_array_get(at, a);
+        rc = !json_is_integer(x) || json_integer_value(x) < 0;
+        if (!rc) b->atoms[a] = (size_t)json_integer_value(x);
+    }
+    if (!rc)
+        rc = bsl_json_read_doubles(json_object_get(blk, "coef"), b->beta, k * c) ||
+             bsl_json_read_doubles(json_object_get(blk, "always_in"), b->gam, q * c) ||
+             bsl_json_read_doubles(sc ? sc : json_object_get(blk, "sigma2"), b->s2, c) ||
+             bsl_json_read_doubles(json_object_get(blk, "V"), b->V, k * k);
+    for (size_t o = 0; o < c && !rc; o++) rc = !(b->s2[o] >= 0);
+    return rc ? -1 : 0;
+}
+
 /* Mean (n x c) and scale^2 (n x c) of one single-model predictor block:
  * Student-t with *df degrees of freedom (INFINITY: Gaussian) when the block
  * has "scale2" (and "df"), else the Gaussian with E[sigma^2] of older fits.
@@ -208,37 +267,18 @@ static int model_columns(vs_ctx *v, const size_t *atoms, size_t k, double *Bt)
 static int model_predict(vs_ctx *v, const json_t *blk, int noise, double *mean, double *var, double *fvar,
                          double *df)
 {
-    const json_t *at = json_object_get(blk, "atoms");
-    const size_t k = json_array_size(at), n = v->n, c = v->c, q = v->q;
-    if (!has_len(json_object_get(blk, "coef"), k, c) || !has_len(json_object_get(blk, "V"), k, k))
-        return -1; /* before allocating k x k */
-    const json_t *sc = json_object_get(blk, "scale2"), *jdf = json_object_get(blk, "df");
-    *df = INFINITY;
-    if (sc && jdf) {
-        *df = json_number_value(jdf);
-        if (!(*df >= 1 && isfinite(*df))) return -1;
-    }
-    size_t *atoms = bsl_malloc(k + 1, sizeof *atoms);
-    double *beta = bsl_malloc(k * c + 1, sizeof *beta), *gam = bsl_malloc(q * c, sizeof *gam),
-           *s2 = bsl_malloc(c, sizeof *s2), *V = bsl_malloc(k * k + 1, sizeof *V),
-           *Bt = bsl_malloc(n * k + 1, sizeof *Bt);
-    const int oom = !atoms || !beta || !gam || !s2 || !V || !Bt;
-    int rc = oom;
-    for (size_t a = 0; a < k && !rc; a++) {
-        const json_t *x = json_array_get(at, a);
-        rc = !json_is_integer(x) || json_integer_value(x) < 0;
-        if (!rc) atoms[a] = (size_t)json_integer_value(x);
-    }
-    if (!rc)
-        rc = bsl_json_read_doubles(json_object_get(blk, "coef"), beta, k * c) ||
-             bsl_json_read_doubles(json_object_get(blk, "always_in"), gam, q * c) ||
-             bsl_json_read_doubles(sc ? sc : json_object_get(blk, "sigma2"), s2, c) ||
-             bsl_json_read_doubles(json_object_get(blk, "V"), V, k * k) || model_columns(v, atoms, k, Bt);
-    for (size_t o = 0; o < c && !rc; o++) rc = !(s2[o] >= 0);
+    const size_t n = v->n, c = v->c, q = v->q;
+    model_blk b;
+    int rc = model_blk_read(v, blk, &b);
+    const size_t k = b.k;
+    *df = b.df;
+    double *Bt = rc ? NULL : bsl_malloc(n * k + 1, sizeof *Bt);
+    if (!rc) rc = !Bt ? -2 : model_columns(v, b.atoms, k, Bt);
+    const double *beta = b.beta, *gam = b.gam, *s2 = b.s2, *V = b.V;
     for (size_t i = 0; i < n && !rc; i++) {
         double h = 0;
         for (size_t a = 0; a < k; a++)
-            for (size_t b = 0; b < k; b++) h += Bt[a * n + i] * V[a + b * k] * Bt[b * n + i];
+            for (size_t bb = 0; bb < k; bb++) h += Bt[a * n + i] * V[a + bb * k] * Bt[bb * n + i];
         for (size_t o = 0; o < c; o++) {
             double mu = 0;
             for (size_t l = 0; l < q; l++) mu += v->Z[l * n + i] * gam[l * c + o];
@@ -246,19 +286,15 @@ static int model_predict(vs_ctx *v, const json_t *blk, int noise, double *mean, 
             /* gamma = gy - sum_a beta_a gB_a goes with the raw columns
              * b_a = x~_a + gB_a' z; add the gB_a' z part back */
             for (size_t a = 0; a < k; a++)
-                for (size_t l = 0; l < q; l++) mu += beta[a * c + o] * v->gB[atoms[a] * q + l] * v->Z[l * n + i];
+                for (size_t l = 0; l < q; l++) mu += beta[a * c + o] * v->gB[b.atoms[a] * q + l] * v->Z[l * n + i];
             mean[o * n + i] = mu;
             var[o * n + i] = s2[o] * ((noise ? 1 : 0) + fmax(h, 0) + v->zvar[i]);
             if (fvar) fvar[o * n + i] = s2[o] * (fmax(h, 0) + v->zvar[i]);
         }
     }
-    free(atoms);
-    free(beta);
-    free(gam);
-    free(s2);
-    free(V);
+    model_blk_free(&b);
     free(Bt);
-    return oom ? -2 : rc ? -1 : 0; /* -2: out of memory, -1: malformed */
+    return rc; /* -2: out of memory, -1: malformed */
 }
 
 /* Quantile of a normal mixture by bisection on its CDF (fits written
@@ -874,14 +910,21 @@ static int no_predictor(const json_t *doc, const char *model, basel_error *err)
  * within_model: hyper-g, jzs, ...), a prediction's exact interval is a
  * mixture of Student-t's over g in every model, which this file does not
  * compute: refused rather than approximated (the means are exact). */
-static int interval_refused(const json_t *doc, const basel_pred *p, basel_error *err)
+/* The name of the document's coefficient prior when it is one of those
+ * (within_model), into name (len bytes); NULL otherwise. */
+static const char *mixture_over_g(const json_t *doc, char *name, size_t len)
 {
     const char *spec = json_string_value(json_object_get(json_object_get(doc, "prior"), "coefficients"));
-    char name[64] = "";
-    if (p->no_interval || !spec) return BASEL_OK;
-    snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, ":"), spec);
+    if (!spec) return NULL;
+    snprintf(name, len, "%.*s", (int)strcspn(spec, ":"), spec);
     const bsl_coef_prior_type *t = bsl_coef_prior_type_find(name);
-    if (!t || !t->within_model) return BASEL_OK;
+    return t && t->within_model ? name : NULL;
+}
+
+static int interval_refused(const json_t *doc, const basel_pred *p, basel_error *err)
+{
+    char name[64] = "";
+    if (p->no_interval || !mixture_over_g(doc, name, sizeof name)) return BASEL_OK;
     return bsl_fail(err, BASEL_EINVAL,
                     "--prior %s: a model's predictive is a mixture over g of Student-t's, whose interval basel does "
                     "not compute; predict the means with --interval none",
@@ -939,3 +982,101 @@ int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, c
     return rc;
 }
 
+
+/* ------------------------------------------ one model's coefficient table */
+
+/* A table's row of values (basel.h's BASEL_COEF_*) from a term's JSON row
+ * (coef_table.c), times the target's scale (standardize.target_scale: the
+ * engine block is in the rescaled units, FIT.md "Extreme values"); NaN for
+ * a number the row does not have. */
+static void row_values(const json_t *row, double scale, double *v)
+{
+    static const char *const keys[BASEL_COEF_NVALUES] = {"pip", "mean", "sd", "cond_mean", "cond_sd", "lower",
+                                                         "upper"};
+    for (size_t i = 0; i < BASEL_COEF_NVALUES; i++) {
+        const json_t *x = json_object_get(row, keys[i]);
+        v[i] = json_is_number(x) ? json_number_value(x) * (i == BASEL_COEF_PIP ? 1.0 : scale) : NAN;
+    }
+}
+
+/* The model's terms into cp and the table's rows into v: the same
+ * per-model algebra (bsl_post_terms) and the same row (bsl_coef_term_json)
+ * as the model-averaged table, over one model of weight 1, so its PIP is 1
+ * for the model's terms and 0 (a point mass at 0) for the others. */
+static int model_rows(const vs_ctx *v, const json_t *doc, const model_blk *b, double level, double *out)
+{
+    const size_t q = v->q, c = v->c, m = v->m, nterm = q + m, k = b->k, d = json_array_size(json_object_get(doc, "inputs"));
+    const json_t *st = json_object_get(doc, "standardize"), *ts = json_object_get(st, "target_scale");
+    const char *kind = json_string_value(json_object_get(json_object_get(json_object_get(doc, "engine"), "basis"), "kind"));
+    const int linear = kind && bsl_basis_kind_from_name(kind) == BSL_BASIS_LINEAR;
+    /* under a mixture of g-priors a model's coefficients are a mixture over g
+     * of Student-t's: their means are exact, their spread is not computed
+     * (as predict refuses their intervals: interval_refused) */
+    char name[64];
+    const int spread = !mixture_over_g(doc, name, sizeof name);
+    bsl_coef_comps cp;
+    double *mu = bsl_malloc(d + 1, sizeof *mu), *sc = bsl_malloc(d + 1, sizeof *sc);
+    double *u = bsl_malloc(q + 1, sizeof *u), *t = bsl_malloc(q + 1, sizeof *t), *x = bsl_malloc(k + 1, sizeof *x);
+    int rc = bsl_coef_comps_init(&cp, c * nterm) || !mu || !sc || !u || !t || !x ? -2 : 0;
+    if (!rc && (bsl_json_read_doubles(json_object_get(st, "mean"), mu, d) ||
+                bsl_json_read_doubles(json_object_get(st, "scale"), sc, d)))
+        rc = -1;
+    for (size_t a = 0; a < k && !rc; a++) rc = b->atoms[a] >= m || (linear && b->atoms[a] >= d) ? -1 : 0;
+    for (size_t o = 0; o < c && !rc; o++) {
+        for (size_t l = 0; l < q; l++) cp.off[o * nterm + l] = 1;
+        for (size_t a = 0; a < k; a++) cp.off[o * nterm + q + b->atoms[a]] = 1;
+    }
+    if (!rc && bsl_coef_comps_alloc(&cp)) rc = -2;
+    const bsl_design D = {.q = q, .c = c, .gy = v->gy, .gB = v->gB, .R = v->R};
+    const bsl_post p = {.k = k, .c = c, .beta = b->beta, .V = b->V, .scale2 = b->s2, .df = b->df};
+    for (size_t o = 0; o < c && !rc; o++) bsl_post_terms(&cp, o, nterm, &D, &p, b->atoms, 1.0, mu, sc, linear, u, x, t);
+    for (size_t o = 0; o < c && !rc; o++) {
+        const double scale = ts ? json_number_value(json_array_get(ts, o)) : 1.0;
+        for (size_t j = 0; j < nterm && !rc; j++) {
+            const size_t r = o * nterm + j, off = cp.off[r];
+            const double pip = cp.fill[r] ? 1.0 : 0.0;
+            json_t *row = bsl_coef_term_json(cp.w + off, cp.mu + off, cp.s + off, cp.df + off, cp.fill[r], pip, level,
+                                             0, &cp.ws);
+            if (!row) rc = -2;
+            else row_values(row, scale, out + r * BASEL_COEF_NVALUES);
+            for (size_t i = BASEL_COEF_SD; row && !spread && cp.fill[r] && i < BASEL_COEF_NVALUES; i++)
+                if (i != BASEL_COEF_COND_MEAN) out[r * BASEL_COEF_NVALUES + i] = NAN;
+            json_decref(row);
+        }
+    }
+    if (!rc && cp.ws.oom) rc = -2;
+    bsl_coef_comps_free(&cp);
+    free(mu);
+    free(sc);
+    free(u);
+    free(t);
+    free(x);
+    return rc;
+}
+
+int bsl_subset_model_coef(const json_t *doc, const char *model, double level, double *out, size_t rows,
+                          basel_error *err)
+{
+    const char *family = json_string_value(json_object_get(json_object_get(doc, "engine"), "family"));
+    if (family && strcmp(family, "gaussian") != 0)
+        return bsl_fail(err, BASEL_EINVAL,
+                        "one model's coefficients are computed for Gaussian fits, not --family %s; its predictions "
+                        "with that model are (predict --model %s)",
+                        family, model);
+    const json_t *blk = json_object_get(json_object_get(json_object_get(doc, "engine"), "predictor"), model);
+    if (!blk) return no_predictor(doc, model, err);
+    vs_ctx v;
+    int rc = vs_ctx_init(&v, doc, NULL, 0, json_array_size(json_object_get(doc, "inputs")), err);
+    if (!rc && v.q > 64) rc = bsl_fail(err, BASEL_ERANGE, "too many always-in columns for the coefficient table");
+    if (!rc && rows != v.c * (v.q + v.m))
+        rc = bsl_fail(err, BASEL_EPARSE, "the fit's coefficient table has %zu rows, its engine block %zu terms", rows,
+                      v.c * (v.q + v.m));
+    model_blk b = {0};
+    int bad = rc ? 0 : model_blk_read(&v, blk, &b);
+    if (!rc && !bad) bad = model_rows(&v, doc, &b, level, out);
+    if (bad == -2) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    else if (bad) rc = bsl_fail(err, BASEL_EPARSE, "the fit's '%s' predictor is malformed", model);
+    model_blk_free(&b);
+    vs_ctx_free(&v);
+    return rc;
+}

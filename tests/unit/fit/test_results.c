@@ -198,6 +198,91 @@ static void check_se_bma(const basel_fit *f, const basel_data *d, const char *la
     basel_pred_free(p);
 }
 
+/* One model's table (basel_fit_model_coef) against what predict gives for
+ * the same model: its means are the coefficients of predict's mean at
+ * every training row (y = intercept + sum_j b_j x_j: the linear basis), a
+ * term outside the model is 0 with PIP 0, and the intercept is f(0), whose
+ * equal-tailed interval is predict's interval of the mean at x = 0 and
+ * whose sd is that prediction's se (the Student-t scale) times
+ * sqrt(df / (df - 2)). */
+static void check_model_coef(const basel_fit *f, const basel_data *d, const json_t *doc, const char *model,
+                             const char *label)
+{
+    const size_t rows = basel_fit_coef_count(f), m = basel_fit_atom_count(f);
+    double *v = malloc(rows * BASEL_COEF_NVALUES * sizeof *v);
+    basel_error err;
+    CHECK(rows == m + 1 && v, "%s: intercept and %zu atoms", label, m);
+    if (rows != m + 1 || !v) {
+        free(v);
+        return;
+    }
+    const double level = 0.9;
+    int rc = basel_fit_model_coef(f, model, level, v, &err);
+    CHECK(rc == BASEL_OK, "%s: %s", label, err.message);
+    size_t k;
+    const size_t *sel = basel_fit_selected(f, model, &k);
+    int in_ok = 1, out_ok = 1;
+    for (size_t j = 0; j < m; j++) {
+        const double *r = v + (j + 1) * BASEL_COEF_NVALUES;
+        int in = 0;
+        for (size_t a = 0; a < k; a++) in |= sel[a] == j;
+        if (in)
+            in_ok = in_ok && r[BASEL_COEF_PIP] == 1 && r[BASEL_COEF_MEAN] == r[BASEL_COEF_COND_MEAN] &&
+                    r[BASEL_COEF_SD] > 0 && r[BASEL_COEF_LOWER] < r[BASEL_COEF_MEAN] &&
+                    r[BASEL_COEF_MEAN] < r[BASEL_COEF_UPPER];
+        else
+            out_ok = out_ok && r[BASEL_COEF_PIP] == 0 && r[BASEL_COEF_MEAN] == 0 && r[BASEL_COEF_SD] == 0 &&
+                     isnan(r[BASEL_COEF_COND_MEAN]) && r[BASEL_COEF_LOWER] == 0 && r[BASEL_COEF_UPPER] == 0;
+    }
+    CHECK(k > 0 && in_ok && out_ok, "%s: the model's %zu terms in, the others 0", label, k);
+    basel_pred *p = NULL;
+    rc = basel_fit_predict_ex(f, d, model, level, BASEL_INTERVAL_MEAN, &p, &err);
+    CHECK(rc == BASEL_OK, "%s: predict: %s", label, err.message);
+    double worst = 0;
+    for (size_t i = 0; p && i < basel_pred_rows(p); i++) {
+        double mean, lo, hi, lin = v[BASEL_COEF_MEAN];
+        basel_pred_get(p, i, 0, &mean, &lo, &hi);
+        for (size_t j = 0; j < m; j++) lin += v[(j + 1) * BASEL_COEF_NVALUES + BASEL_COEF_MEAN] * basel_data_value(d, i, j);
+        worst = fmax(worst, fabs(lin - mean) / fmax(1, fabs(mean)));
+    }
+    CHECK(worst < 1e-12, "%s: predict's means are the coefficients' (worst %g)", label, worst);
+    basel_pred_free(p);
+    /* f(0): one row of zeros */
+    const char *names[P] = {"a", "b", "c", "e", "y"};
+    const double zero[P] = {0};
+    basel_data *z = NULL;
+    rc = basel_data_from_matrix(&z, "zero", zero, 1, P, 1, 1, names, &err);
+    if (!rc) rc = basel_fit_predict_ex(f, z, model, level, BASEL_INTERVAL_MEAN, &p, &err);
+    CHECK(rc == BASEL_OK, "%s: predict at 0: %s", label, err.message);
+    if (!rc) {
+        double mean, lo, hi, se;
+        basel_pred_get(p, 0, 0, &mean, &lo, &hi);
+        basel_pred_se(p, 0, 0, &se);
+        const json_t *jdf = json_object_get(json_object_get(json_object_get(json_object_get(doc, "engine"), "predictor"),
+                                                            model),
+                                            "df");
+        const double df = jdf ? json_number_value(jdf) : INFINITY;
+        const double var_factor = isinf(df) ? 1 : df / (df - 2);
+        const int failed = check_failed;
+        CHECK_CLOSE(v[BASEL_COEF_MEAN], mean, 1e-12, "the intercept is f(0)");
+        CHECK_CLOSE(v[BASEL_COEF_LOWER], lo, 1e-9, "the intercept's lower end is f(0)'s");
+        CHECK_CLOSE(v[BASEL_COEF_UPPER], hi, 1e-9, "the intercept's upper end is f(0)'s");
+        CHECK_CLOSE(v[BASEL_COEF_SD], se * sqrt(var_factor), 1e-12, "the intercept's sd from f(0)'s se");
+        if (check_failed > failed) fprintf(stderr, "(those in %s)\n", label);
+    }
+    basel_pred_free(p);
+    basel_data_free(z);
+    /* refusals */
+    CHECK(basel_fit_model_coef(f, "bma", level, v, &err) == BASEL_EINVAL && strstr(err.message, "basel_fit_coef"),
+          "%s: bma is the table's: %s", label, err.message);
+    CHECK(basel_fit_model_coef(f, NULL, level, v, &err) == BASEL_EINVAL, "%s: no model", label);
+    CHECK(basel_fit_model_coef(f, "nosuch", level, v, &err) == BASEL_EINVAL && strstr(err.message, "nosuch"),
+          "%s: an unknown model: %s", label, err.message);
+    CHECK(basel_fit_model_coef(f, model, 1.0, v, &err) == BASEL_EINVAL && strstr(err.message, "level 1"),
+          "%s: level 1: %s", label, err.message);
+    free(v);
+}
+
 int main(void)
 {
     double cm[N * P];
@@ -215,6 +300,8 @@ int main(void)
         check_models(f, doc, 1, "enumerate g");
         check_se_single(f, d, doc, "hpm", "enumerate g hpm");
         check_se_bma(f, d, "enumerate g bma");
+        check_model_coef(f, d, doc, "hpm", "enumerate g hpm coefficients");
+        check_model_coef(f, d, doc, "median", "enumerate g median coefficients");
         /* credible sets against the document */
         const json_t *sets = json_object_get(json_object_get(doc, "credible_sets"), "sets");
         CHECK(json_array_size(sets) > 0 && basel_fit_credible_set_count(f) == json_array_size(sets), "%zu sets",
@@ -244,6 +331,7 @@ int main(void)
         check_coef(f, "enumerate ridge");
         check_se_single(f, d, doc, "hpm", "enumerate ridge hpm");
         check_se_single(f, d, doc, "median", "enumerate ridge median");
+        check_model_coef(f, d, doc, "hpm", "enumerate ridge hpm coefficients");
         check_se_bma(f, d, "enumerate ridge bma");
     }
     json_decref(doc);
@@ -257,6 +345,7 @@ int main(void)
     if (f && doc) {
         check_coef(f, "ssvs");
         check_models(f, doc, 0, "ssvs");
+        check_model_coef(f, d, doc, "median", "ssvs median coefficients");
         const size_t m = basel_fit_atom_count(f);
         double p0 = 0;
         size_t k0 = 0;

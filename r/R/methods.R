@@ -61,9 +61,12 @@ top_models <- function(object) {
 }
 
 ## Coefficients: the library's table (basel_fit_coef: FIT.json
-## "coefficients"), NULL when the fit has none.
-coef_table <- function(object) {
-    co <- .Call(r_basel_coef, fit_ptr(object))
+## "coefficients"), or for estimator "HPM" / "MPM" that model's
+## (basel_fit_model_coef, computed by the library from the fit at level);
+## NULL when the fit has none.
+coef_table <- function(object, estimator = "BMA", level = 0.95) {
+    model <- if (estimator == "BMA") NULL else c(HPM = "hpm", MPM = "median")[[estimator]]
+    co <- .Call(r_basel_coef, fit_ptr(object), model, as.double(level))
     if (is.null(co)) return(NULL)
     co <- checked(co)
     v <- co$values
@@ -89,41 +92,64 @@ credible_sets.basel <- function(object, ...) {
     out[, c("set", "inputs", "atoms", "size", "coverage", "purity")]
 }
 
-coef.basel <- function(object, estimator = "BMA", ...) {
-    ## BAS's coef(fit, estimator = "HPM" | "MPM") are one model's coefficients;
-    ## the library's table is the model average only: refused, never the
-    ## average returned under another name (it was, silently: issue 31)
-    if (!identical(estimator, "BMA"))
-        basel_stop("coef(estimator = \"", estimator, "\"): basel's coefficient table is the model average ",
-                   "(estimator = \"BMA\"); for one model's predictions use predict(fit, newdata, estimator = \"",
-                   estimator, "\")")
-    tab <- coef_table(object)
+## BAS's coef(fit, estimator =): the model average (BMA), or the
+## coefficients given the highest-probability (HPM) or median probability
+## model (MPM), each computed by the library (basel_fit_model_coef).
+coef.basel <- function(object, estimator = c("BMA", "HPM", "MPM"), ...) {
+    estimator <- match.arg(estimator)
+    tab <- coef_table(object, estimator)
     if (is.null(tab)) basel_stop("method ", object$doc$method, " has no coefficients")
-    structure(tab, class = c("coef.basel", "data.frame"))
+    structure(tab, class = c("coef.basel", "data.frame"), estimator = estimator, fit = object)
 }
+
+coef_titles <- c(BMA = "Model-averaged coefficients (posterior mean, sd, and given inclusion)",
+                 HPM = "Coefficients of the highest-probability model (posterior mean and sd given that model)",
+                 MPM = "Coefficients of the median probability model (posterior mean and sd given that model)")
 
 print.coef.basel <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
     y <- x
     class(y) <- "data.frame"
+    attr(y, "fit") <- NULL
     if (length(unique(y$target)) == 1) y$target <- NULL
     rownames(y) <- make.unique(y$term)
     y$term <- NULL
-    cat("\nModel-averaged coefficients (posterior mean, sd, and given inclusion):\n")
+    est <- attr(x, "estimator")
+    cat("\n", coef_titles[[if (is.null(est)) "BMA" else est]], ":\n", sep = "")
     print(y[, colSums(!is.na(y)) > 0, drop = FALSE], digits = digits, ...)
     invisible(x)
 }
 
-confint.basel <- function(object, parm, level = 0.95, ...) {
-    tab <- coef_table(object)
-    if (is.null(tab) || all(is.na(tab$lower)))
-        basel_stop("this fit's document has no coefficient intervals (FIT.json \"coefficients\")")
-    if (!isTRUE(all.equal(level, attr(tab, "level"))))
-        basel_stop("the document holds ", attr(tab, "level"), " intervals, not ", level)
+## The interval matrix of a coefficient table (BAS's confint.bas layout:
+## lower, upper, beta).
+interval_matrix <- function(tab, parm, level) {
     ci <- cbind(tab$lower, tab$upper, tab$mean)
     a <- (1 - level) / 2
     dimnames(ci) <- list(make.unique(tab$term), c(sprintf("%.3g%%", 100 * a), sprintf("%.3g%%", 100 * (1 - a)), "beta"))
     if (!missing(parm)) ci <- ci[parm, , drop = FALSE]
+    attr(ci, "Probability") <- level
     ci
+}
+
+## confint(coef(fit, estimator), level =): the library's equal-tailed
+## intervals. One model's (HPM, MPM) are computed at any level (the
+## Student-t of that model); the model average's are the document's, at
+## the level they were computed with (0.95).
+confint.coef.basel <- function(object, parm, level = 0.95, ...) {
+    est <- attr(object, "estimator")
+    if (is.null(est)) est <- "BMA"
+    tab <- object
+    if (!isTRUE(all.equal(level, attr(object, "level")))) {
+        if (est == "BMA")
+            basel_stop("the model average's intervals are the document's, at level ", attr(object, "level"),
+                       ", not ", level, " (one model's, estimator = \"HPM\" or \"MPM\", are at any level)")
+        tab <- coef_table(attr(object, "fit"), est, level)
+    }
+    if (all(is.na(tab$lower))) basel_stop("this fit's coefficient table has no intervals")
+    interval_matrix(tab, parm, level)
+}
+
+confint.basel <- function(object, parm, level = 0.95, estimator = c("BMA", "HPM", "MPM"), ...) {
+    confint(coef(object, estimator = match.arg(estimator)), parm, level = level, ...)
 }
 
 summary.basel <- function(object, n.models = 5, ...) {
@@ -267,7 +293,27 @@ predict.basel <- function(object, newdata, estimator = c("BMA", "HPM", "MPM", "p
     }
     if (!is.null(type)) res$fit <- typed_prediction(object, res$table, res$fit, type)
     res$type <- type
+    res$object <- object     # for confint(): the library computes the intervals
+    res$newdata <- newdata
     structure(res, class = "predict.basel")
+}
+
+## BAS's confint(predict(...)): the interval for a new observation ("pred",
+## BAS's default) or for the regression function ("mean"), the library's
+## equal-tailed interval at level (for one model, BAS's t interval; for the
+## model average, the exact quantiles of the mixture where BAS draws an HPD
+## interval by Monte Carlo), computed by predict again.
+confint.predict.basel <- function(object, parm = c("pred", "mean"), level = 0.95, ...) {
+    parm <- match.arg(parm)
+    if (is.null(object$object)) basel_stop("this prediction does not hold its fit and newdata: predict again")
+    p <- predict(object$object, object$newdata, estimator = object$estimator,
+                 interval = if (parm == "pred") "predict" else "confidence", level = level)
+    if (!is.matrix(p$interval)) basel_stop("confint() of predictions is for one numeric target")
+    a <- (1 - level) / 2
+    ci <- cbind(p$interval[, "lwr"], p$interval[, "upr"], p$interval[, "fit"])
+    dimnames(ci) <- list(rownames(object$newdata), c(sprintf("%.3g%%", 100 * a), sprintf("%.3g%%", 100 * (1 - a)), parm))
+    attr(ci, "Probability") <- level
+    ci
 }
 
 ## predict's type: "prob" the model-averaged class probabilities (the

@@ -266,7 +266,13 @@ predict.basel <- function(object, newdata, estimator = c("BMA", "HPM", "MPM", "p
         model <- method_caps(object$doc$method)$models[1]
         estimator <- names(models)[match(model, models)]
     }
-    x <- new_inputs(object, newdata)
+    ## without newdata, the training rows (as predict.lm): fitted values
+    if (missing(newdata) || is.null(newdata)) {
+        x <- training_inputs(object)
+        newdata <- NULL
+    } else {
+        x <- new_inputs(object, newdata)
+    }
     ## the library's basel_interval_kind: no interval asked for and no se.fit
     ## skips the mixture quantiles (most of the cost), and works under the
     ## priors whose intervals basel does not compute (hyper-g, jzs, ...)
@@ -345,10 +351,18 @@ print.predict.basel <- function(x, ...) {
     invisible(x)
 }
 
+## The training rows' inputs as predict takes them (basel() keeps them:
+## fit$x; the rows na.action kept), or the reason a fit has none.
+training_inputs <- function(object) {
+    if (is.null(object$x))
+        basel_stop("this fit does not hold its training inputs (read_fit() gives the document only): ",
+                   "predict(fit, newdata) with the training data")
+    object$x
+}
+
 ## New rows in the model matrix's columns (the fit's inputs), in the
 ## document's input order.
 new_inputs <- function(object, newdata) {
-    if (missing(newdata) || is.null(newdata)) basel_stop("predict needs newdata")
     inputs <- unlist(object$doc$inputs)
     if (is.null(object$terms)) {          # read_fit(): the document's input columns by name
         newdata <- factor_indicators(object, as.data.frame(newdata))
@@ -359,7 +373,13 @@ new_inputs <- function(object, newdata) {
         return(x)
     }
     tt <- stats::delete.response(object$terms)
-    mf <- stats::model.frame(tt, newdata, na.action = stats::na.pass, xlev = object$xlevels)
+    frame_inputs(object, stats::model.frame(tt, newdata, na.action = stats::na.pass, xlev = object$xlevels))
+}
+
+## A model frame's rows in the fit's input columns (R's dummies, and the
+## grouped factors' indicators coded as the library coded them).
+frame_inputs <- function(object, mf) {
+    tt <- stats::delete.response(object$terms)
     x <- stats::model.matrix(tt, mf, contrasts.arg = object$contrasts)
     grouped <- object$grouped
     x <- x[, colnames(x) != "(Intercept)" & !(attr(x, "assign") %in% grouped$term), drop = FALSE]
@@ -370,7 +390,7 @@ new_inputs <- function(object, newdata) {
                              object$x_names[ncol(x) + seq_along(grouped$var)])
         ind <- factor_indicators(object, as.data.frame(g, check.names = FALSE, stringsAsFactors = FALSE))
         x <- cbind(x, as.matrix(ind[setdiff(names(ind), names(g))]))
-        x <- x[, inputs, drop = FALSE]
+        x <- x[, unlist(object$doc$inputs), drop = FALSE]
     }
     storage.mode(x) <- "double"
     x
@@ -391,4 +411,46 @@ factor_indicators <- function(object, newdata) {
         for (l in seq_along(cols)) newdata[[cols[l]]] <- as.double(v == unlist(f$levels)[l + 1L])
     }
     newdata
+}
+
+## BAS's fitted(fit, estimator =): the predictions of the training rows
+## (the rows na.action kept), the library's mean under the estimator.
+fitted.basel <- function(object, estimator = c("BMA", "HPM", "MPM", "prevalence", "projection", "MAP"), ...) {
+    estimator <- match.arg(estimator)
+    f <- predict(object, estimator = estimator)$fit
+    if (is.data.frame(f)) return(f)    # a classifier: its p_<class> columns and class
+    if (is.matrix(f)) rownames(f) <- rownames(object$x) else names(f) <- rownames(object$x)
+    f
+}
+
+## Response minus fitted(fit, estimator) on the training rows: a numeric
+## response (gaussian or poisson family).
+residuals.basel <- function(object, estimator = c("BMA", "HPM", "MPM", "prevalence", "projection", "MAP"), ...) {
+    estimator <- match.arg(estimator)
+    fam <- object$doc$settings$family
+    if (is.null(object$y) || !is.numeric(object$y) || isTRUE(fam %in% c("binomial", "multinomial")))
+        basel_stop("residuals() are for a numeric response (family gaussian or poisson); this fit's is ",
+                   if (is.null(object$y)) "not held (read_fit() gives the document only)" else "class labels")
+    f <- fitted(object, estimator = estimator)
+    y <- object$y
+    if (is.matrix(y) && ncol(y) == 1) y <- y[, 1]
+    r <- y - f
+    if (is.matrix(r)) rownames(r) <- rownames(object$x) else names(r) <- rownames(object$x)
+    r
+}
+
+## The rows the library fitted (FIT.json n).
+nobs.basel <- function(object, ...) as.integer(object$doc$n)
+
+## The terms of the model an estimator uses, with "(Intercept)" (BAS's
+## variable.names(predict(fit, estimator = ))$best.vars): for "BMA" every
+## candidate, for the others the selected model's (FIT.json "selected").
+variable.names.basel <- function(object, estimator = c("BMA", "HPM", "MPM", "prevalence", "projection"), ...) {
+    estimator <- match.arg(estimator)
+    an <- atom_names(object)
+    if (estimator == "BMA") return(c("(Intercept)", an))
+    key <- c(HPM = "hpm", MPM = "median", prevalence = "prevalence", projection = "projection")[[estimator]]
+    sel <- object$doc$selected[[key]]
+    if (is.null(sel)) basel_stop("this fit has no ", estimator, " model (FIT.json selected.", key, ")")
+    c("(Intercept)", an[as.integer(unlist(sel)) + 1L])
 }

@@ -175,3 +175,30 @@ test_that("confint(predict(estimator = 'HPM' | 'MPM')) and se.fit equal BAS's on
         }
     }
 })
+
+## fitted(fit, estimator =) is BAS's fitted.bas (the training rows'
+## predictions under BMA, HPM or MPM), residuals the response minus the
+## BMA's, variable.names(fit, estimator =) the model's terms as BAS's
+## variable.names(predict(fit, estimator =)), nobs the rows fitted.
+test_that("fitted, residuals, variable.names and nobs equal BAS's on UScrime", {
+    u <- uscrime()
+    b <- bas_uscrime(u)
+    f <- basel_uscrime(u)
+    for (est in c("BMA", "HPM", "MPM")) {
+        fb <- fitted(b, estimator = est)
+        ff <- fitted(f, estimator = est)
+        expect_length(ff, nrow(u))
+        expect_equal(names(ff), rownames(u))
+        expect_lt(max(abs(ff - as.vector(fb))), 1e-8)
+        expect_identical(unname(ff), as.vector(predict(f, u, estimator = est)$fit))
+    }
+    expect_lt(max(abs(residuals(f) - (u$y - as.vector(fitted(b))))), 1e-8)
+    expect_equal(residuals(f, estimator = "HPM"), u$y - fitted(f, estimator = "HPM"), ignore_attr = TRUE)
+    for (est in c("HPM", "MPM")) {
+        vb <- variable.names(predict(b, u[1:2, ], estimator = est))
+        expect_equal(variable.names(f, estimator = est)[-1], setdiff(vb, "Intercept"))
+        expect_identical(variable.names(f, estimator = est)[1], "(Intercept)")
+    }
+    expect_identical(variable.names(f), c("(Intercept)", setdiff(names(u), "y")))
+    expect_identical(nobs(f), nrow(u))
+})

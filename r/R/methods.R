@@ -61,11 +61,12 @@ top_models <- function(object) {
 }
 
 ## Coefficients: the library's table (basel_fit_coef: FIT.json
-## "coefficients"), or for estimator "HPM" / "MPM" that model's
-## (basel_fit_model_coef, computed by the library from the fit at level);
-## NULL when the fit has none.
-coef_table <- function(object, estimator = "BMA", level = 0.95) {
-    model <- if (estimator == "BMA") NULL else c(HPM = "hpm", MPM = "median")[[estimator]]
+## "coefficients"), or on demand (basel_fit_model_coef) with its intervals
+## at level: the model average's ("BMA" with a level), or the "HPM" or
+## "MPM" model's; NULL when the fit has none.
+coef_table <- function(object, estimator = "BMA", level = NULL) {
+    model <- if (estimator == "BMA" && is.null(level)) NULL else c(BMA = "bma", HPM = "hpm", MPM = "median")[[estimator]]
+    if (is.null(level)) level <- 0.95
     co <- .Call(r_basel_coef, fit_ptr(object), model, as.double(level))
     if (is.null(co)) return(NULL)
     co <- checked(co)
@@ -131,17 +132,16 @@ interval_matrix <- function(tab, parm, level) {
 }
 
 ## confint(coef(fit, estimator), level =): the library's equal-tailed
-## intervals. One model's (HPM, MPM) are computed at any level (the
-## Student-t of that model); the model average's are the document's, at
-## the level they were computed with (0.95).
+## intervals: at the table's level its own, at another computed by the
+## library (basel_fit_model_coef): one model's (HPM, MPM) from its
+## Student-t, the model average's from the mixture over the models of its
+## predictive block (as predict's intervals).
 confint.coef.basel <- function(object, parm, level = 0.95, ...) {
     est <- attr(object, "estimator")
     if (is.null(est)) est <- "BMA"
     tab <- object
     if (!isTRUE(all.equal(level, attr(object, "level")))) {
-        if (est == "BMA")
-            basel_stop("the model average's intervals are the document's, at level ", attr(object, "level"),
-                       ", not ", level, " (one model's, estimator = \"HPM\" or \"MPM\", are at any level)")
+        if (is.null(attr(object, "fit"))) basel_stop("this table does not hold its fit: confint(coef(fit), level =)")
         tab <- coef_table(attr(object, "fit"), est, level)
     }
     if (all(is.na(tab$lower))) basel_stop("this fit's coefficient table has no intervals")

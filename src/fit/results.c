@@ -58,10 +58,7 @@ int basel_fit_model_coef(const basel_fit *f, const char *model, double level, do
     const char *method = json_string_value(json_object_get(f->doc, "method"));
     const bsl_engine_def *e = bsl_engine_find(method);
     if (!e) return bsl_fail(err, BASEL_EPARSE, "the fit names no known method");
-    if (!model || strcmp(model, "bma") == 0)
-        return bsl_fail(err, BASEL_EINVAL,
-                        "model 'bma': the model-averaged coefficients are the fit's table (basel_fit_coef); "
-                        "one model's are for hpm, median, ...");
+    if (!model) return bsl_fail(err, BASEL_EINVAL, "no model: bma, hpm, median, ...");
     if (!bsl_engine_has_model(e, model))
         return bsl_fail(err, BASEL_EINVAL, "model '%s': a fit of --method %s has no such model", model, e->name);
     if (!e->model_coef || !coef_terms(f)) {
@@ -71,7 +68,16 @@ int basel_fit_model_coef(const basel_fit *f, const char *model, double level, do
     }
     if (!(level > 0 && level < 1))
         return bsl_fail(err, BASEL_EINVAL, "level %g: expected a probability in (0, 1)", level);
-    return e->model_coef(f->doc, model, level, v, basel_fit_coef_count(f), err);
+    const size_t n = basel_fit_coef_count(f);
+    int rc = e->model_coef(f->doc, model, level, v, n, err);
+    /* the model average: the document's numbers, the intervals at level
+     * (one place for each: the engine computed the table once) */
+    for (size_t i = 0; !rc && strcmp(model, "bma") == 0 && i < n; i++) {
+        double row[BASEL_COEF_NVALUES];
+        basel_fit_coef(f, i, row);
+        memcpy(v + i * BASEL_COEF_NVALUES, row, BASEL_COEF_LOWER * sizeof *row);
+    }
+    return rc;
 }
 
 /* ------------------------------------------------- models and sets */

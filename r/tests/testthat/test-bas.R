@@ -151,9 +151,48 @@ test_that("coef(estimator = 'HPM' | 'MPM') and their confint() equal BAS's on US
         ## confint(fit, estimator =) is confint(coef(fit, estimator))
         expect_identical(confint(f, level = 0.9, estimator = est), confint(cf, level = 0.9))
     }
-    ## the model average's intervals are the document's (0.95), and say so otherwise
     expect_identical(coef(f, estimator = "BMA"), coef(f))
-    expect_error(confint(coef(f), level = 0.9), "at level 0.95")
+})
+
+## The model average's intervals at any level: the equal-tailed quantiles of
+## the mixture over all 2^15 models of each model's Student-t posterior and
+## the point mass at 0, rebuilt here from BAS's per-model means and sds
+## (BAS's sd times the ratio of definitions above, then the t scale: sd
+## sqrt((N - 2)/N), N = n - 1 degrees of freedom), by uniroot on the
+## mixture's CDF; and at 0.95 the document's table.
+test_that("confint(fit, level =) of the model average is the exact mixture quantile at any level", {
+    u <- uscrime()
+    b <- bas_uscrime(u)
+    f <- basel_uscrime(u)
+    preds <- setdiff(names(u), "y")
+    N <- nrow(u) - 1
+    s <- 47 / 48
+    yy <- sum((u$y - mean(u$y))^2)
+    cb <- coef(b)  # all models, by decreasing probability: per-model conditional means and sds
+    o <- order(-b$postprobs)  # (b$which and b$R2 are in BAS's own order)
+    k <- (lengths(b$which) - 1)[o]
+    r2 <- b$R2[o]
+    ratio <- sqrt(((yy - s * yy * r2) / (N - 2)) / (yy * (1 - r2) / pmax(N - k, 1)))
+    w <- cb$postprobs
+    expect_equal(confint(f, level = 0.95), confint(f))
+    for (level in c(0.9, 0.5)) {
+        ci <- confint(f, level = level)
+        expect_equal(ci[, 3], coef(f)$mean, ignore_attr = TRUE)
+        for (v in c("M", "Po1", "NW", "Time")) {
+            j <- match(v, cb$namesx)
+            inm <- cb$conditionalmeans[, j] != 0
+            m <- cb$conditionalmeans[inm, j]
+            sc <- cb$conditionalsd[inm, j] * ratio[inm] * sqrt((N - 2) / N)
+            cdf <- function(x) sum(w[inm] * stats::pt((x - m) / sc, N)) + (x >= 0) * sum(w[!inm])
+            q <- function(p) {
+                ## an end at exactly 0 where the point mass straddles p
+                if (cdf(-1e-12) < p && cdf(0) >= p) return(0)
+                stats::uniroot(function(x) cdf(x) - p, c(-50, 50), tol = 1e-12)$root
+            }
+            want <- c(q((1 - level) / 2), q((1 + level) / 2))
+            expect_lt(max(abs(ci[v, 1:2] - want)), 1e-6)
+        }
+    }
 })
 
 ## confint(predict(...)) for one model: BAS's t intervals of a new

@@ -999,13 +999,23 @@ static void row_values(const json_t *row, double scale, double *v)
     }
 }
 
-/* The model's terms into cp and the table's rows into v: the same
- * per-model algebra (bsl_post_terms) and the same row (bsl_coef_term_json)
- * as the model-averaged table, over one model of weight 1, so its PIP is 1
- * for the model's terms and 0 (a point mass at 0) for the others. */
-static int model_rows(const vs_ctx *v, const json_t *doc, const model_blk *b, double level, double *out)
+/* The models a table is made of: K models, model r with atoms (global
+ * indices) atoms[off[r] .. off[r + 1]), posterior post[r] and weight w[r];
+ * pip[j] atom j's PIP, or NULL for one model (1 in it, 0 outside). */
+typedef struct table_models {
+    size_t K;
+    const size_t *off, *atoms;
+    const bsl_post *post;
+    const double *w, *pip;
+} table_models;
+
+/* The table's rows into out (BASEL_COEF_NVALUES each, in the document's
+ * table's order): the same per-model algebra (bsl_post_terms) and the same
+ * row (bsl_coef_term_json) as the table the fit wrote, over the models of
+ * tm. 0, -1 (malformed), -2 (out of memory). */
+static int table_rows(const vs_ctx *v, const json_t *doc, const table_models *tm, double level, double *out)
 {
-    const size_t q = v->q, c = v->c, m = v->m, nterm = q + m, k = b->k, d = json_array_size(json_object_get(doc, "inputs"));
+    const size_t q = v->q, c = v->c, m = v->m, nterm = q + m, d = json_array_size(json_object_get(doc, "inputs"));
     const json_t *st = json_object_get(doc, "standardize"), *ts = json_object_get(st, "target_scale");
     const char *kind = json_string_value(json_object_get(json_object_get(json_object_get(doc, "engine"), "basis"), "kind"));
     const int linear = kind && bsl_basis_kind_from_name(kind) == BSL_BASIS_LINEAR;
@@ -1014,27 +1024,31 @@ static int model_rows(const vs_ctx *v, const json_t *doc, const model_blk *b, do
      * (as predict refuses their intervals: interval_refused) */
     char name[64];
     const int spread = !mixture_over_g(doc, name, sizeof name);
+    size_t kmax = 0;
+    for (size_t r = 0; r < tm->K; r++) kmax = BSL_MAX(kmax, tm->off[r + 1] - tm->off[r]);
     bsl_coef_comps cp;
     double *mu = bsl_malloc(d + 1, sizeof *mu), *sc = bsl_malloc(d + 1, sizeof *sc);
-    double *u = bsl_malloc(q + 1, sizeof *u), *t = bsl_malloc(q + 1, sizeof *t), *x = bsl_malloc(k + 1, sizeof *x);
+    double *u = bsl_malloc(q + 1, sizeof *u), *t = bsl_malloc(q + 1, sizeof *t), *x = bsl_malloc(kmax + 1, sizeof *x);
     int rc = bsl_coef_comps_init(&cp, c * nterm) || !mu || !sc || !u || !t || !x ? -2 : 0;
     if (!rc && (bsl_json_read_doubles(json_object_get(st, "mean"), mu, d) ||
                 bsl_json_read_doubles(json_object_get(st, "scale"), sc, d)))
         rc = -1;
-    for (size_t a = 0; a < k && !rc; a++) rc = b->atoms[a] >= m || (linear && b->atoms[a] >= d) ? -1 : 0;
+    for (size_t a = 0; a < tm->off[tm->K] && !rc; a++)
+        rc = tm->atoms[a] >= m || (linear && tm->atoms[a] >= d) ? -1 : 0;
     for (size_t o = 0; o < c && !rc; o++) {
-        for (size_t l = 0; l < q; l++) cp.off[o * nterm + l] = 1;
-        for (size_t a = 0; a < k; a++) cp.off[o * nterm + q + b->atoms[a]] = 1;
+        for (size_t l = 0; l < q; l++) cp.off[o * nterm + l] = tm->K;
+        for (size_t a = 0; a < tm->off[tm->K]; a++) cp.off[o * nterm + q + tm->atoms[a]]++;
     }
     if (!rc && bsl_coef_comps_alloc(&cp)) rc = -2;
     const bsl_design D = {.q = q, .c = c, .gy = v->gy, .gB = v->gB, .R = v->R};
-    const bsl_post p = {.k = k, .c = c, .beta = b->beta, .V = b->V, .scale2 = b->s2, .df = b->df};
-    for (size_t o = 0; o < c && !rc; o++) bsl_post_terms(&cp, o, nterm, &D, &p, b->atoms, 1.0, mu, sc, linear, u, x, t);
+    for (size_t r = 0; r < tm->K && !rc; r++)
+        for (size_t o = 0; o < c; o++)
+            bsl_post_terms(&cp, o, nterm, &D, &tm->post[r], tm->atoms + tm->off[r], tm->w[r], mu, sc, linear, u, x, t);
     for (size_t o = 0; o < c && !rc; o++) {
         const double scale = ts ? json_number_value(json_array_get(ts, o)) : 1.0;
         for (size_t j = 0; j < nterm && !rc; j++) {
             const size_t r = o * nterm + j, off = cp.off[r];
-            const double pip = cp.fill[r] ? 1.0 : 0.0;
+            const double pip = j < q ? 1.0 : tm->pip ? fmin(fmax(tm->pip[j - q], 0.0), 1.0) : cp.fill[r] ? 1.0 : 0.0;
             json_t *row = bsl_coef_term_json(cp.w + off, cp.mu + off, cp.s + off, cp.df + off, cp.fill[r], pip, level,
                                              0, &cp.ws);
             if (!row) rc = -2;
@@ -1054,15 +1068,70 @@ static int model_rows(const vs_ctx *v, const json_t *doc, const model_blk *b, do
     return rc;
 }
 
+/* One model's table: its predictor block, one model of weight 1. */
+static int single_rows(vs_ctx *v, const json_t *doc, const json_t *blk, double level, double *out)
+{
+    model_blk b;
+    int rc = model_blk_read(v, blk, &b);
+    if (!rc) {
+        const size_t off[2] = {0, b.k};
+        const double w = 1.0;
+        const bsl_post p = {.k = b.k, .c = v->c, .beta = b.beta, .V = b.V, .scale2 = b.s2, .df = b.df};
+        const table_models tm = {1, off, b.atoms, &p, &w, NULL};
+        rc = table_rows(v, doc, &tm, level, out);
+    }
+    model_blk_free(&b);
+    return rc;
+}
+
+/* The model average's table: the models of its predictive block
+ * (bma.posterior: all but 1e-6 of the posterior weight), each refitted
+ * exactly as predict refits them (post_set_read), weighted as there; the
+ * atoms' PIPs the document's. */
+static int average_rows(vs_ctx *v, const json_t *doc, const json_t *bma, double level, double *out)
+{
+    const json_t *post = json_object_get(bma, "posterior");
+    const json_t *pj = json_object_get(doc, "pip");
+    if (!post || !pj) return -3; /* a fit written before the block */
+    post_set s;
+    int rc = post_set_read(&s, v, post);
+    const size_t total = rc ? 0 : s.off[s.K];
+    size_t *atoms = rc ? NULL : bsl_malloc(total + 1, sizeof *atoms);
+    bsl_post *pp = rc ? NULL : bsl_calloc(s.K + 1, sizeof *pp);
+    double *pip = rc ? NULL : bsl_malloc(v->m + 1, sizeof *pip);
+    if (!rc && (!atoms || !pp || !pip)) rc = -2;
+    if (!rc && (json_array_size(pj) != v->m || bsl_json_read_doubles(pj, pip, v->m))) rc = -1;
+    for (size_t a = 0; a < total && !rc; a++) atoms[a] = s.uni[s.atoms[a]]; /* local to global */
+    for (size_t r = 0; r < s.K && !rc; r++)
+        pp[r] = (bsl_post){.k = s.off[r + 1] - s.off[r], .c = v->c, .beta = s.beta + s.off[r] * v->c,
+                           .V = s.V + s.voff[r], .scale2 = s.scale2 + r * v->c, .df = s.df[r]};
+    if (!rc) {
+        const table_models tm = {s.K, s.off, atoms, pp, s.w, pip};
+        rc = table_rows(v, doc, &tm, level, out);
+    }
+    post_set_free(&s);
+    free(atoms);
+    free(pp);
+    free(pip);
+    return rc;
+}
+
 int bsl_subset_model_coef(const json_t *doc, const char *model, double level, double *out, size_t rows,
                           basel_error *err)
 {
     const char *family = json_string_value(json_object_get(json_object_get(doc, "engine"), "family"));
     if (family && strcmp(family, "gaussian") != 0)
         return bsl_fail(err, BASEL_EINVAL,
-                        "one model's coefficients are computed for Gaussian fits, not --family %s; its predictions "
-                        "with that model are (predict --model %s)",
-                        family, model);
+                        "a coefficient table on demand is computed for Gaussian fits, not --family %s (its table "
+                        "at the fit's level is basel_fit_coef)",
+                        family);
+    char name[64];
+    const int bma = strcmp(model, "bma") == 0;
+    if (bma && mixture_over_g(doc, name, sizeof name))
+        return bsl_fail(err, BASEL_EINVAL,
+                        "--prior %s: the model average's coefficients are mixtures over g of Student-t's, whose "
+                        "intervals basel computes only at the fit's level (basel_fit_coef)",
+                        name);
     const json_t *blk = json_object_get(json_object_get(json_object_get(doc, "engine"), "predictor"), model);
     if (!blk) return no_predictor(doc, model, err);
     vs_ctx v;
@@ -1071,12 +1140,13 @@ int bsl_subset_model_coef(const json_t *doc, const char *model, double level, do
     if (!rc && rows != v.c * (v.q + v.m))
         rc = bsl_fail(err, BASEL_EPARSE, "the fit's coefficient table has %zu rows, its engine block %zu terms", rows,
                       v.c * (v.q + v.m));
-    model_blk b = {0};
-    int bad = rc ? 0 : model_blk_read(&v, blk, &b);
-    if (!rc && !bad) bad = model_rows(&v, doc, &b, level, out);
+    const int bad = rc ? 0 : bma ? average_rows(&v, doc, blk, level, out) : single_rows(&v, doc, blk, level, out);
     if (bad == -2) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    else if (bad == -3)
+        rc = bsl_fail(err, BASEL_EINVAL,
+                      "this fit was written before basel kept the model average's predictive block: its "
+                      "coefficient intervals are at the fit's level only (fit again)");
     else if (bad) rc = bsl_fail(err, BASEL_EPARSE, "the fit's '%s' predictor is malformed", model);
-    model_blk_free(&b);
     vs_ctx_free(&v);
     return rc;
 }

@@ -198,6 +198,38 @@ static void check_se_bma(const basel_fit *f, const basel_data *d, const char *la
     basel_pred_free(p);
 }
 
+/* The model average's table on demand (basel_fit_model_coef "bma"): the
+ * document's numbers, and its intervals at the table's own level those of
+ * the table (which mixes every visited model; the predictive block all but
+ * 1e-6 of them: the tolerance), at a lower level nested inside them. */
+static void check_bma_coef(const basel_fit *f, const char *label)
+{
+    const size_t rows = basel_fit_coef_count(f);
+    double *v = malloc(rows * BASEL_COEF_NVALUES * sizeof *v), *w = malloc(rows * BASEL_COEF_NVALUES * sizeof *w);
+    basel_error err;
+    int rc = v && w ? basel_fit_model_coef(f, "bma", basel_fit_coef_level(f), v, &err) : BASEL_ENOMEM;
+    CHECK(rc == BASEL_OK, "%s: %s", label, err.message);
+    if (!rc) rc = basel_fit_model_coef(f, "bma", 0.5, w, &err);
+    CHECK(rc == BASEL_OK, "%s at 0.5: %s", label, err.message);
+    int same_numbers = 1, nested = 1;
+    double worst = 0;
+    for (size_t i = 0; !rc && i < rows; i++) {
+        double row[BASEL_COEF_NVALUES];
+        basel_fit_coef(f, i, row);
+        const double *a = v + i * BASEL_COEF_NVALUES, *b = w + i * BASEL_COEF_NVALUES;
+        for (size_t k = 0; k < BASEL_COEF_LOWER; k++) same_numbers = same_numbers && same(a[k], row[k]) && same(b[k], row[k]);
+        for (size_t k = BASEL_COEF_LOWER; k <= BASEL_COEF_UPPER; k++)
+            worst = fmax(worst, fabs(a[k] - row[k]) / fmax(row[BASEL_COEF_SD], 1e-300));
+        nested = nested && a[BASEL_COEF_LOWER] <= b[BASEL_COEF_LOWER] && b[BASEL_COEF_LOWER] <= b[BASEL_COEF_UPPER] &&
+                 b[BASEL_COEF_UPPER] <= a[BASEL_COEF_UPPER];
+    }
+    CHECK(!rc && same_numbers, "%s: the document's PIPs, means and sds", label);
+    CHECK(!rc && worst < 1e-6, "%s: at the table's level its intervals (worst %g sd)", label, worst);
+    CHECK(!rc && nested, "%s: the 50%% intervals inside the 95%%", label);
+    free(v);
+    free(w);
+}
+
 /* One model's table (basel_fit_model_coef) against what predict gives for
  * the same model: its means are the coefficients of predict's mean at
  * every training row (y = intercept + sum_j b_j x_j: the linear basis), a
@@ -273,8 +305,6 @@ static void check_model_coef(const basel_fit *f, const basel_data *d, const json
     basel_pred_free(p);
     basel_data_free(z);
     /* refusals */
-    CHECK(basel_fit_model_coef(f, "bma", level, v, &err) == BASEL_EINVAL && strstr(err.message, "basel_fit_coef"),
-          "%s: bma is the table's: %s", label, err.message);
     CHECK(basel_fit_model_coef(f, NULL, level, v, &err) == BASEL_EINVAL, "%s: no model", label);
     CHECK(basel_fit_model_coef(f, "nosuch", level, v, &err) == BASEL_EINVAL && strstr(err.message, "nosuch"),
           "%s: an unknown model: %s", label, err.message);
@@ -302,6 +332,7 @@ int main(void)
         check_se_bma(f, d, "enumerate g bma");
         check_model_coef(f, d, doc, "hpm", "enumerate g hpm coefficients");
         check_model_coef(f, d, doc, "median", "enumerate g median coefficients");
+        check_bma_coef(f, "enumerate g bma coefficients");
         /* credible sets against the document */
         const json_t *sets = json_object_get(json_object_get(doc, "credible_sets"), "sets");
         CHECK(json_array_size(sets) > 0 && basel_fit_credible_set_count(f) == json_array_size(sets), "%zu sets",
@@ -324,6 +355,29 @@ int main(void)
     json_decref(doc);
     basel_fit_free(f);
 
+    /* hyper-g: a model's coefficients are mixtures over g: exact means, no
+     * sds or intervals (NaN), and the model average's intervals only at the
+     * fit's level */
+    f = fit(d, "enumerate", "hyper-g", NULL, 0);
+    if (f) {
+        const size_t rows = basel_fit_coef_count(f);
+        double *v = malloc(rows * BASEL_COEF_NVALUES * sizeof *v);
+        int rc = basel_fit_model_coef(f, "hpm", 0.9, v, &err);
+        CHECK(rc == BASEL_OK, "hyper-g hpm: %s", err.message);
+        int ok = !rc;
+        for (size_t i = 0; ok && i < rows; i++) {
+            const double *r = v + i * BASEL_COEF_NVALUES;
+            ok = isfinite(r[BASEL_COEF_MEAN]) && (r[BASEL_COEF_PIP] == 0 ? r[BASEL_COEF_SD] == 0
+                                                                        : isnan(r[BASEL_COEF_SD]) &&
+                                                                              isnan(r[BASEL_COEF_LOWER]));
+        }
+        CHECK(ok, "hyper-g hpm: means, and NaN sds and intervals for the model's terms");
+        CHECK(basel_fit_model_coef(f, "bma", 0.9, v, &err) == BASEL_EINVAL && strstr(err.message, "hyper-g"),
+              "hyper-g bma at 0.9 refused: %s", err.message);
+        free(v);
+    }
+    basel_fit_free(f);
+
     /* ridge with sigma^2 given: normal intervals, se their scale */
     f = fit(d, "enumerate", "ridge:lambda=2,sigma2=0.3", NULL, 0);
     doc = f ? document(f) : NULL;
@@ -332,6 +386,7 @@ int main(void)
         check_se_single(f, d, doc, "hpm", "enumerate ridge hpm");
         check_se_single(f, d, doc, "median", "enumerate ridge median");
         check_model_coef(f, d, doc, "hpm", "enumerate ridge hpm coefficients");
+        check_bma_coef(f, "enumerate ridge bma coefficients");
         check_se_bma(f, d, "enumerate ridge bma");
     }
     json_decref(doc);
@@ -346,6 +401,7 @@ int main(void)
         check_coef(f, "ssvs");
         check_models(f, doc, 0, "ssvs");
         check_model_coef(f, d, doc, "median", "ssvs median coefficients");
+        check_bma_coef(f, "ssvs bma coefficients");
         const size_t m = basel_fit_atom_count(f);
         double p0 = 0;
         size_t k0 = 0;

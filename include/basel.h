@@ -537,6 +537,17 @@ BASEL_API int basel_fit_coef(const basel_fit *f, size_t i, double v[BASEL_COEF_N
  * BASEL_ENOMEM. Thread-safe on a const f. */
 BASEL_API int basel_fit_model_coef(const basel_fit *f, const char *model, double level, double *v,
                                    basel_error *err);
+/* The posterior of every term of that table (model as there) as a
+ * density: n points per term, row i's at x[i * n .. i * n + n) (the
+ * caller's; basel_fit_coef_count rows), its density at them into
+ * dens[i * n ..]. The density is the term's continuous part (the mixture
+ * of the models' Student-t's for the model average, one model's
+ * Student-t), which integrates to its PIP; the rest, 1 - PIP, is the point
+ * mass at 0 (BAS's plot(coef(fit)): the spike and the slab). A term not in
+ * the model has density 0. The errors of basel_fit_model_coef; also refused
+ * under a mixture of g-priors. Thread-safe on a const f. */
+BASEL_API int basel_fit_coef_density(const basel_fit *f, const char *model, const double *x, size_t n,
+                                     double *dens, basel_error *err);
 /* The listed models (FIT.json "models", most probable first): their number
  * (0: the fit lists none), and model i's atoms (0-based indices, living as
  * long as f) and size, posterior probability, log marginal likelihood (NaN

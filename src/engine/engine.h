@@ -199,6 +199,10 @@ typedef struct bsl_engine_def {
      * order of the document's table), or NULL when it has none. */
     int (*model_coef)(const json_t *doc, const char *model, double level, double *out, size_t rows,
                       basel_error *err);
+    /* The density of every term of that table at nx points each
+     * (basel.h's basel_fit_coef_density), or NULL. */
+    int (*coef_density)(const json_t *doc, const char *model, const double *x, size_t nx, double *out, size_t rows,
+                        basel_error *err);
     /* predict honours basel_pred's interval_mean (the interval of the
      * regression function, not of a new observation) */
     int mean_interval;

@@ -63,6 +63,7 @@ const bsl_engine_def bsl_engine_bd = {
     .evaluations = evaluations,
     .predict = bsl_subset_predict,
     .model_coef = bsl_subset_model_coef,
+    .coef_density = bsl_subset_coef_density,
     .check = bsl_subset_check,
     .mean_interval = 1,
     .binomial = &bsl_model_glm, /* given the Polya-Gamma latent variables, drawn at every block's end (bd.c) */

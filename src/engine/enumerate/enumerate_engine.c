@@ -34,6 +34,7 @@ const bsl_engine_def bsl_engine_enumerate = {
     .fit = fit,
     .predict = bsl_subset_predict,
     .model_coef = bsl_subset_model_coef,
+    .coef_density = bsl_subset_coef_density,
     .check = bsl_subset_check,
     .mean_interval = 1,
     .binomial = &bsl_model_glm_exact, /* each subset's marginal by importance sampling (glm.h) */

@@ -105,6 +105,10 @@ json_t *bsl_subset_credible_json(const bsl_vs_problem *pb, const bsl_vs_result *
  * table (rows of them, BASEL_COEF_NVALUES numbers each). */
 int bsl_subset_model_coef(const json_t *doc, const char *model, double level, double *out, size_t rows,
                           basel_error *err);
+/* The density of every term's posterior at nx points each (engine.h's
+ * coef_density, basel.h's basel_fit_coef_density). */
+int bsl_subset_coef_density(const json_t *doc, const char *model, const double *x, size_t nx, double *out,
+                            size_t rows, basel_error *err);
 /* Predict with the engine block subset.c wrote (engine.h's predict). */
 int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, const char *model,
                        double level, struct basel_pred *p, basel_error *err);

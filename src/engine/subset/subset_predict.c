@@ -1009,57 +1009,44 @@ typedef struct table_models {
     const double *w, *pip;
 } table_models;
 
-/* The table's rows into out (BASEL_COEF_NVALUES each, in the document's
- * table's order): the same per-model algebra (bsl_post_terms) and the same
- * row (bsl_coef_term_json) as the table the fit wrote, over the models of
- * tm. 0, -1 (malformed), -2 (out of memory). */
-static int table_rows(const vs_ctx *v, const json_t *doc, const table_models *tm, double level, double *out)
+/* What is asked of a table's terms: their rows at level (x NULL), or the
+ * density of each term's posterior at nx points (row r's at x[r * nx ..]),
+ * into out. */
+typedef struct table_job {
+    double level;
+    const double *x;
+    size_t nx;
+    double *out;
+} table_job;
+
+/* The components of every term of tm's models into cp (coef_table.h): the
+ * same per-model algebra (bsl_post_terms) as the table the fit wrote.
+ * 0, -1 (malformed), -2 (out of memory); cp is to be freed either way. */
+static int table_comps(const vs_ctx *v, const json_t *doc, const table_models *tm, bsl_coef_comps *cp)
 {
     const size_t q = v->q, c = v->c, m = v->m, nterm = q + m, d = json_array_size(json_object_get(doc, "inputs"));
-    const json_t *st = json_object_get(doc, "standardize"), *ts = json_object_get(st, "target_scale");
+    const json_t *st = json_object_get(doc, "standardize");
     const char *kind = json_string_value(json_object_get(json_object_get(json_object_get(doc, "engine"), "basis"), "kind"));
     const int linear = kind && bsl_basis_kind_from_name(kind) == BSL_BASIS_LINEAR;
-    /* under a mixture of g-priors a model's coefficients are a mixture over g
-     * of Student-t's: their means are exact, their spread is not computed
-     * (as predict refuses their intervals: interval_refused) */
-    char name[64];
-    const int spread = !mixture_over_g(doc, name, sizeof name);
     size_t kmax = 0;
     for (size_t r = 0; r < tm->K; r++) kmax = BSL_MAX(kmax, tm->off[r + 1] - tm->off[r]);
-    bsl_coef_comps cp;
     double *mu = bsl_malloc(d + 1, sizeof *mu), *sc = bsl_malloc(d + 1, sizeof *sc);
     double *u = bsl_malloc(q + 1, sizeof *u), *t = bsl_malloc(q + 1, sizeof *t), *x = bsl_malloc(kmax + 1, sizeof *x);
-    int rc = bsl_coef_comps_init(&cp, c * nterm) || !mu || !sc || !u || !t || !x ? -2 : 0;
+    int rc = bsl_coef_comps_init(cp, c * nterm) || !mu || !sc || !u || !t || !x ? -2 : 0;
     if (!rc && (bsl_json_read_doubles(json_object_get(st, "mean"), mu, d) ||
                 bsl_json_read_doubles(json_object_get(st, "scale"), sc, d)))
         rc = -1;
     for (size_t a = 0; a < tm->off[tm->K] && !rc; a++)
         rc = tm->atoms[a] >= m || (linear && tm->atoms[a] >= d) ? -1 : 0;
     for (size_t o = 0; o < c && !rc; o++) {
-        for (size_t l = 0; l < q; l++) cp.off[o * nterm + l] = tm->K;
-        for (size_t a = 0; a < tm->off[tm->K]; a++) cp.off[o * nterm + q + tm->atoms[a]]++;
+        for (size_t l = 0; l < q; l++) cp->off[o * nterm + l] = tm->K;
+        for (size_t a = 0; a < tm->off[tm->K]; a++) cp->off[o * nterm + q + tm->atoms[a]]++;
     }
-    if (!rc && bsl_coef_comps_alloc(&cp)) rc = -2;
+    if (!rc && bsl_coef_comps_alloc(cp)) rc = -2;
     const bsl_design D = {.q = q, .c = c, .gy = v->gy, .gB = v->gB, .R = v->R};
     for (size_t r = 0; r < tm->K && !rc; r++)
         for (size_t o = 0; o < c; o++)
-            bsl_post_terms(&cp, o, nterm, &D, &tm->post[r], tm->atoms + tm->off[r], tm->w[r], mu, sc, linear, u, x, t);
-    for (size_t o = 0; o < c && !rc; o++) {
-        const double scale = ts ? json_number_value(json_array_get(ts, o)) : 1.0;
-        for (size_t j = 0; j < nterm && !rc; j++) {
-            const size_t r = o * nterm + j, off = cp.off[r];
-            const double pip = j < q ? 1.0 : tm->pip ? fmin(fmax(tm->pip[j - q], 0.0), 1.0) : cp.fill[r] ? 1.0 : 0.0;
-            json_t *row = bsl_coef_term_json(cp.w + off, cp.mu + off, cp.s + off, cp.df + off, cp.fill[r], pip, level,
-                                             0, &cp.ws);
-            if (!row) rc = -2;
-            else row_values(row, scale, out + r * BASEL_COEF_NVALUES);
-            for (size_t i = BASEL_COEF_SD; row && !spread && cp.fill[r] && i < BASEL_COEF_NVALUES; i++)
-                if (i != BASEL_COEF_COND_MEAN) out[r * BASEL_COEF_NVALUES + i] = NAN;
-            json_decref(row);
-        }
-    }
-    if (!rc && cp.ws.oom) rc = -2;
-    bsl_coef_comps_free(&cp);
+            bsl_post_terms(cp, o, nterm, &D, &tm->post[r], tm->atoms + tm->off[r], tm->w[r], mu, sc, linear, u, x, t);
     free(mu);
     free(sc);
     free(u);
@@ -1068,8 +1055,53 @@ static int table_rows(const vs_ctx *v, const json_t *doc, const table_models *tm
     return rc;
 }
 
+/* The rows (job->x NULL) or densities of the table of tm's models into
+ * job->out, in the document's table's order: a row as the fit's table
+ * makes it (bsl_coef_term_json); a density that of the term's mixture with
+ * its weights renormalised to the PIP (bsl_tmix_density: the continuous
+ * part; 1 - PIP is the mass at 0). 0, -1 (malformed), -2 (out of memory). */
+static int table_rows(const vs_ctx *v, const json_t *doc, const table_models *tm, const table_job *job)
+{
+    const size_t q = v->q, c = v->c, nterm = q + v->m;
+    const json_t *ts = json_object_get(json_object_get(doc, "standardize"), "target_scale");
+    /* under a mixture of g-priors a model's coefficients are a mixture over g
+     * of Student-t's: their means are exact, their spread is not computed
+     * (as predict refuses their intervals: interval_refused) */
+    char name[64];
+    const int spread = !mixture_over_g(doc, name, sizeof name);
+    bsl_coef_comps cp;
+    int rc = table_comps(v, doc, tm, &cp);
+    for (size_t o = 0; o < c && !rc; o++) {
+        const double scale = ts ? json_number_value(json_array_get(ts, o)) : 1.0;
+        for (size_t j = 0; j < nterm && !rc; j++) {
+            const size_t r = o * nterm + j, off = cp.off[r], K = cp.fill[r];
+            const double pip = j < q ? 1.0 : tm->pip ? fmin(fmax(tm->pip[j - q], 0.0), 1.0) : K ? 1.0 : 0.0;
+            if (job->x) { /* the density, in the target's units: f(x / scale) / scale */
+                double W = 0;
+                for (size_t i = 0; i < K; i++) W += cp.w[off + i];
+                for (size_t i = 0; i < K; i++) cp.w[off + i] *= W > 0 ? pip / W : 0.0;
+                const bsl_tmix t = {cp.w + off, cp.mu + off, cp.s + off, cp.df + off, K, 1 - pip};
+                for (size_t i = 0; i < job->nx; i++)
+                    job->out[r * job->nx + i] = bsl_tmix_density(&t, job->x[r * job->nx + i] / scale) / scale;
+                continue;
+            }
+            json_t *row = bsl_coef_term_json(cp.w + off, cp.mu + off, cp.s + off, cp.df + off, K, pip, job->level, 0,
+                                             &cp.ws);
+            double *out = job->out + r * BASEL_COEF_NVALUES;
+            if (!row) rc = -2;
+            else row_values(row, scale, out);
+            for (size_t i = BASEL_COEF_SD; row && !spread && K && i < BASEL_COEF_NVALUES; i++)
+                if (i != BASEL_COEF_COND_MEAN) out[i] = NAN;
+            json_decref(row);
+        }
+    }
+    if (!rc && cp.ws.oom) rc = -2;
+    bsl_coef_comps_free(&cp);
+    return rc;
+}
+
 /* One model's table: its predictor block, one model of weight 1. */
-static int single_rows(vs_ctx *v, const json_t *doc, const json_t *blk, double level, double *out)
+static int single_rows(vs_ctx *v, const json_t *doc, const json_t *blk, const table_job *job)
 {
     model_blk b;
     int rc = model_blk_read(v, blk, &b);
@@ -1078,7 +1110,7 @@ static int single_rows(vs_ctx *v, const json_t *doc, const json_t *blk, double l
         const double w = 1.0;
         const bsl_post p = {.k = b.k, .c = v->c, .beta = b.beta, .V = b.V, .scale2 = b.s2, .df = b.df};
         const table_models tm = {1, off, b.atoms, &p, &w, NULL};
-        rc = table_rows(v, doc, &tm, level, out);
+        rc = table_rows(v, doc, &tm, job);
     }
     model_blk_free(&b);
     return rc;
@@ -1088,7 +1120,7 @@ static int single_rows(vs_ctx *v, const json_t *doc, const json_t *blk, double l
  * (bma.posterior: all but 1e-6 of the posterior weight), each refitted
  * exactly as predict refits them (post_set_read), weighted as there; the
  * atoms' PIPs the document's. */
-static int average_rows(vs_ctx *v, const json_t *doc, const json_t *bma, double level, double *out)
+static int average_rows(vs_ctx *v, const json_t *doc, const json_t *bma, const table_job *job)
 {
     const json_t *post = json_object_get(bma, "posterior");
     const json_t *pj = json_object_get(doc, "pip");
@@ -1107,7 +1139,7 @@ static int average_rows(vs_ctx *v, const json_t *doc, const json_t *bma, double 
                            .V = s.V + s.voff[r], .scale2 = s.scale2 + r * v->c, .df = s.df[r]};
     if (!rc) {
         const table_models tm = {s.K, s.off, atoms, pp, s.w, pip};
-        rc = table_rows(v, doc, &tm, level, out);
+        rc = table_rows(v, doc, &tm, job);
     }
     post_set_free(&s);
     free(atoms);
@@ -1116,8 +1148,8 @@ static int average_rows(vs_ctx *v, const json_t *doc, const json_t *bma, double 
     return rc;
 }
 
-int bsl_subset_model_coef(const json_t *doc, const char *model, double level, double *out, size_t rows,
-                          basel_error *err)
+/* A table on demand (bsl_subset_model_coef, bsl_subset_coef_density). */
+static int on_demand(const json_t *doc, const char *model, const table_job *job, size_t rows, basel_error *err)
 {
     const char *family = json_string_value(json_object_get(json_object_get(doc, "engine"), "family"));
     if (family && strcmp(family, "gaussian") != 0)
@@ -1127,11 +1159,12 @@ int bsl_subset_model_coef(const json_t *doc, const char *model, double level, do
                         family);
     char name[64];
     const int bma = strcmp(model, "bma") == 0;
-    if (bma && mixture_over_g(doc, name, sizeof name))
+    if ((bma || job->x) && mixture_over_g(doc, name, sizeof name))
         return bsl_fail(err, BASEL_EINVAL,
-                        "--prior %s: the model average's coefficients are mixtures over g of Student-t's, whose "
-                        "intervals basel computes only at the fit's level (basel_fit_coef)",
-                        name);
+                        "--prior %s: %s coefficients are mixtures over g of Student-t's, whose %s basel does not "
+                        "compute",
+                        name, bma ? "the model average's" : "a model's",
+                        job->x ? "densities" : "intervals at another level than the fit's (basel_fit_coef)");
     const json_t *blk = json_object_get(json_object_get(json_object_get(doc, "engine"), "predictor"), model);
     if (!blk) return no_predictor(doc, model, err);
     vs_ctx v;
@@ -1140,13 +1173,27 @@ int bsl_subset_model_coef(const json_t *doc, const char *model, double level, do
     if (!rc && rows != v.c * (v.q + v.m))
         rc = bsl_fail(err, BASEL_EPARSE, "the fit's coefficient table has %zu rows, its engine block %zu terms", rows,
                       v.c * (v.q + v.m));
-    const int bad = rc ? 0 : bma ? average_rows(&v, doc, blk, level, out) : single_rows(&v, doc, blk, level, out);
+    const int bad = rc ? 0 : bma ? average_rows(&v, doc, blk, job) : single_rows(&v, doc, blk, job);
     if (bad == -2) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     else if (bad == -3)
         rc = bsl_fail(err, BASEL_EINVAL,
                       "this fit was written before basel kept the model average's predictive block: its "
-                      "coefficient intervals are at the fit's level only (fit again)");
+                      "coefficients are the table at the fit's level only (fit again)");
     else if (bad) rc = bsl_fail(err, BASEL_EPARSE, "the fit's '%s' predictor is malformed", model);
     vs_ctx_free(&v);
     return rc;
+}
+
+int bsl_subset_model_coef(const json_t *doc, const char *model, double level, double *out, size_t rows,
+                          basel_error *err)
+{
+    const table_job job = {level, NULL, 0, out};
+    return on_demand(doc, model, &job, rows, err);
+}
+
+int bsl_subset_coef_density(const json_t *doc, const char *model, const double *x, size_t nx, double *out,
+                            size_t rows, basel_error *err)
+{
+    const table_job job = {0.95, x, nx, out};
+    return on_demand(doc, model, &job, rows, err);
 }

@@ -44,6 +44,7 @@
 #include "../../core/core.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -427,4 +428,15 @@ double bsl_tmix_quantile(const bsl_tmix *t, double p, bsl_tmix_ws *ws)
         x = xn;
     }
     return x;
+}
+
+double bsl_tmix_density(const bsl_tmix *t, double x)
+{
+    double dens = 0;
+    for (size_t i = 0; i < t->K; i++) {
+        if (!(t->s[i] > 0)) continue;
+        const double z = (x - t->mu[i]) / t->s[i];
+        dens += t->w[i] * (isinf(t->df[i]) ? gsl_ran_ugaussian_pdf(z) : gsl_ran_tdist_pdf(z, t->df[i])) / t->s[i];
+    }
+    return dens;
 }

@@ -230,6 +230,60 @@ static void check_bma_coef(const basel_fit *f, const char *label)
     free(w);
 }
 
+/* The terms' densities (basel_fit_coef_density) against the table's
+ * quantiles: on a fine grid over cond_mean -+ 12 cond_sd, the trapezoid
+ * integral of a term's density is its PIP, and with the mass 1 - PIP at 0
+ * the CDF at the table's interval ends is (1 -+ level) / 2; a term never
+ * in a model has density 0. */
+static void check_density(const basel_fit *f, const char *model, const char *label)
+{
+    enum { NX = 20001 };
+    const size_t rows = basel_fit_coef_count(f);
+    double *v = malloc(rows * BASEL_COEF_NVALUES * sizeof *v), *x = malloc(rows * NX * sizeof *x),
+           *dens = malloc(rows * NX * sizeof *dens);
+    basel_error err;
+    const double level = 0.9;
+    int rc = basel_fit_model_coef(f, model, level, v, &err);
+    for (size_t i = 0; !rc && i < rows; i++) {
+        const double *r = v + i * BASEL_COEF_NVALUES;
+        const double c = isnan(r[BASEL_COEF_COND_MEAN]) ? 0 : r[BASEL_COEF_COND_MEAN];
+        const double h = isnan(r[BASEL_COEF_COND_SD]) ? 1 : r[BASEL_COEF_COND_SD];
+        for (size_t k = 0; k < NX; k++) x[i * NX + k] = c + h * (-12 + 24 * (double)k / (NX - 1));
+    }
+    if (!rc) rc = basel_fit_coef_density(f, model, x, NX, dens, &err);
+    CHECK(rc == BASEL_OK, "%s: %s", label, err.message);
+    double worst_mass = 0, worst_cdf = 0;
+    int zero = 1;
+    for (size_t i = 0; !rc && i < rows; i++) {
+        const double *r = v + i * BASEL_COEF_NVALUES, *xi = x + i * NX, *di = dens + i * NX;
+        if (isnan(r[BASEL_COEF_COND_MEAN])) {
+            for (size_t k = 0; k < NX; k++) zero = zero && di[k] == 0;
+            continue;
+        }
+        double F = 0, lo = NAN, hi = NAN;
+        const double w0 = 1 - r[BASEL_COEF_PIP];
+        for (size_t k = 1; k < NX; k++) {
+            const double before = F + (xi[k - 1] >= 0 ? w0 : 0);
+            F += 0.5 * (di[k] + di[k - 1]) * (xi[k] - xi[k - 1]);
+            const double after = F + (xi[k] >= 0 ? w0 : 0);
+            /* the CDF at an interval end, interpolated within its cell */
+            if (r[BASEL_COEF_LOWER] != 0 && xi[k - 1] <= r[BASEL_COEF_LOWER] && r[BASEL_COEF_LOWER] < xi[k])
+                lo = before + (after - before) * (r[BASEL_COEF_LOWER] - xi[k - 1]) / (xi[k] - xi[k - 1]);
+            if (r[BASEL_COEF_UPPER] != 0 && xi[k - 1] <= r[BASEL_COEF_UPPER] && r[BASEL_COEF_UPPER] < xi[k])
+                hi = before + (after - before) * (r[BASEL_COEF_UPPER] - xi[k - 1]) / (xi[k] - xi[k - 1]);
+        }
+        worst_mass = fmax(worst_mass, fabs(F - r[BASEL_COEF_PIP]));
+        if (!isnan(lo)) worst_cdf = fmax(worst_cdf, fabs(lo - (1 - level) / 2));
+        if (!isnan(hi)) worst_cdf = fmax(worst_cdf, fabs(hi - (1 + level) / 2));
+    }
+    CHECK(!rc && worst_mass < 1e-6, "%s: each density integrates to the PIP (worst %g)", label, worst_mass);
+    CHECK(!rc && worst_cdf < 1e-6, "%s: the CDF at the interval ends (worst %g)", label, worst_cdf);
+    CHECK(!rc && zero, "%s: a term outside every model has density 0", label);
+    free(v);
+    free(x);
+    free(dens);
+}
+
 /* One model's table (basel_fit_model_coef) against what predict gives for
  * the same model: its means are the coefficients of predict's mean at
  * every training row (y = intercept + sum_j b_j x_j: the linear basis), a
@@ -333,6 +387,8 @@ int main(void)
         check_model_coef(f, d, doc, "hpm", "enumerate g hpm coefficients");
         check_model_coef(f, d, doc, "median", "enumerate g median coefficients");
         check_bma_coef(f, "enumerate g bma coefficients");
+        check_density(f, "bma", "enumerate g bma density");
+        check_density(f, "hpm", "enumerate g hpm density");
         /* credible sets against the document */
         const json_t *sets = json_object_get(json_object_get(doc, "credible_sets"), "sets");
         CHECK(json_array_size(sets) > 0 && basel_fit_credible_set_count(f) == json_array_size(sets), "%zu sets",
@@ -387,6 +443,7 @@ int main(void)
         check_se_single(f, d, doc, "median", "enumerate ridge median");
         check_model_coef(f, d, doc, "hpm", "enumerate ridge hpm coefficients");
         check_bma_coef(f, "enumerate ridge bma coefficients");
+        check_density(f, "median", "enumerate ridge median density");
         check_se_bma(f, d, "enumerate ridge bma");
     }
     json_decref(doc);

@@ -386,6 +386,23 @@ SEXP r_basel_coef(SEXP ptr, SEXP model, SEXP level)
     return v;
 }
 
+/* The terms' posterior densities (basel_fit_coef_density): x an n x rows
+ * matrix, column i the points of table row i; the densities in the same
+ * shape. */
+SEXP r_basel_coef_density(SEXP ptr, SEXP model, SEXP x)
+{
+    const basel_fit *f = fit_of(ptr);
+    if (!f) return simple_error(BASEL_EINVAL, "the fit's handle is gone");
+    const size_t rows = basel_fit_coef_count(f), n = (size_t)Rf_nrows(x);
+    if ((size_t)Rf_ncols(x) != rows) return simple_error(BASEL_EINVAL, "one column of points per coefficient");
+    SEXP d = PROTECT(Rf_allocMatrix(REALSXP, (int)n, (int)rows));
+    basel_error err;
+    memset(&err, 0, sizeof err);
+    const int rc = basel_fit_coef_density(f, CHAR(STRING_ELT(model, 0)), REAL(x), n, REAL(d), &err);
+    UNPROTECT(1);
+    return rc ? error_value(&err, 0) : d;
+}
+
 /* 0-based atom indices as an integer vector. */
 static SEXP atom_vector(const size_t *atoms, size_t k)
 {
@@ -568,6 +585,7 @@ static const R_CallMethodDef calls[] = {
     {"r_basel_fit_write_json", (DL_FUNC)&r_basel_fit_write_json, 2},
     {"r_basel_predict", (DL_FUNC)&r_basel_predict, 6},
     {"r_basel_coef", (DL_FUNC)&r_basel_coef, 3},
+    {"r_basel_coef_density", (DL_FUNC)&r_basel_coef_density, 3},
     {"r_basel_models", (DL_FUNC)&r_basel_models, 1},
     {"r_basel_credible_sets", (DL_FUNC)&r_basel_credible_sets, 1},
     {"r_basel_draws", (DL_FUNC)&r_basel_draws, 1},

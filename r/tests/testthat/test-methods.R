@@ -217,3 +217,24 @@ test_that("broom's tidy() and glance() read the library's tables", {
     expect_equal(gl$prob.hpm, summary(f)$models$prob[1])
     expect_identical(gl$size.mpm, length(variable.names(f, estimator = "MPM")) - 1L)
 })
+
+## plot(coef(fit)): each coefficient's spike at 0 and slab, the slab the
+## library's density (basel_fit_coef_density), drawn to a png.
+test_that("plot(coef(fit)) draws each coefficient's posterior to a png", {
+    u <- uscrime()
+    f <- basel(y ~ ., u, method = "enumerate", prior = "g:g=47", modelprior = "uniform", progress = FALSE)
+    for (est in c("BMA", "HPM")) {
+        path <- tempfile(fileext = ".png")
+        grDevices::png(path, width = 900, height = 900)
+        graphics::par(mfrow = c(4, 4))
+        res <- plot(coef(f, estimator = est))
+        grDevices::dev.off()
+        expect_gt(file.size(path), 10000)
+        unlink(path)
+        expect_identical(dim(res$density), c(500L, 16L))
+        ## a slab where the term is in some model, none where it never is
+        cf <- coef(f, estimator = est)
+        expect_identical(colSums(res$density) > 0, cf$pip > 0)
+    }
+    expect_error(plot(coef(f), subset = 2, e = 2), "level", class = "basel_error")
+})

@@ -115,7 +115,9 @@ print.coef.basel <- function(x, digits = max(3L, getOption("digits") - 3L), ...)
     rownames(y) <- make.unique(y$term)
     y$term <- NULL
     est <- attr(x, "estimator")
-    cat("\n", coef_titles[[if (is.null(est)) "BMA" else est]], ":\n", sep = "")
+    if (is.null(est)) est <- "BMA"
+    if (est != "BMA") y$cond_mean <- y$cond_sd <- NULL  # one model: its mean and sd again
+    cat("\n", coef_titles[[est]], ":\n", sep = "")
     print(y[, colSums(!is.na(y)) > 0, drop = FALSE], digits = digits, ...)
     invisible(x)
 }

@@ -1119,12 +1119,13 @@ static int single_rows(vs_ctx *v, const json_t *doc, const json_t *blk, const ta
 /* The model average's table: the models of its predictive block
  * (bma.posterior: all but 1e-6 of the posterior weight), each refitted
  * exactly as predict refits them (post_set_read), weighted as there; the
- * atoms' PIPs the document's. */
+ * atoms' PIPs the document's table's (a column of a grouped factor has its
+ * group's, where the document's "pip" is per group). */
 static int average_rows(vs_ctx *v, const json_t *doc, const json_t *bma, const table_job *job)
 {
     const json_t *post = json_object_get(bma, "posterior");
-    const json_t *pj = json_object_get(doc, "pip");
-    if (!post || !pj) return -3; /* a fit written before the block */
+    const json_t *terms = json_object_get(json_object_get(doc, "coefficients"), "terms");
+    if (!post) return -3; /* a fit written before the block */
     post_set s;
     int rc = post_set_read(&s, v, post);
     const size_t total = rc ? 0 : s.off[s.K];
@@ -1132,7 +1133,11 @@ static int average_rows(vs_ctx *v, const json_t *doc, const json_t *bma, const t
     bsl_post *pp = rc ? NULL : bsl_calloc(s.K + 1, sizeof *pp);
     double *pip = rc ? NULL : bsl_malloc(v->m + 1, sizeof *pip);
     if (!rc && (!atoms || !pp || !pip)) rc = -2;
-    if (!rc && (json_array_size(pj) != v->m || bsl_json_read_doubles(pj, pip, v->m))) rc = -1;
+    for (size_t j = 0; j < v->m && !rc; j++) {
+        const json_t *x = json_object_get(json_array_get(terms, v->q + j), "pip");
+        if (json_is_number(x)) pip[j] = json_number_value(x);
+        else rc = -1;
+    }
     for (size_t a = 0; a < total && !rc; a++) atoms[a] = s.uni[s.atoms[a]]; /* local to global */
     for (size_t r = 0; r < s.K && !rc; r++)
         pp[r] = (bsl_post){.k = s.off[r + 1] - s.off[r], .c = v->c, .beta = s.beta + s.off[r] * v->c,

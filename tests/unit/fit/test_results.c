@@ -411,6 +411,28 @@ int main(void)
     json_decref(doc);
     basel_fit_free(f);
 
+    /* a categorical input, selected as one group: its columns' PIPs are the
+     * group's (the document's "pip" is per group), its tables on demand
+     * the same as for any input */
+    {
+        static char csv[4096];
+        size_t len = (size_t)snprintf(csv, sizeof csv, "a,b,g,y\n");
+        for (size_t i = 0; i < N; i++)
+            len += (size_t)snprintf(csv + len, sizeof csv - len, "%.6f,%.6f,%s,%.6f\n", cm[i], cm[N + i],
+                                    i % 3 == 0 ? "lo" : i % 3 == 1 ? "mid" : "hi",
+                                    cm[(P - 1) * N + i] + 0.8 * (i % 3 == 1));
+        basel_data *dg = NULL;
+        CHECK(basel_data_read_buffer(&dg, "g.csv", csv, len, NULL, &err) == BASEL_OK, "factor data: %s", err.message);
+        basel_fit *fg = dg ? fit(dg, "enumerate", NULL, NULL, 0) : NULL;
+        if (fg) {
+            check_bma_coef(fg, "factor bma coefficients");
+            check_density(fg, "bma", "factor bma density");
+            check_density(fg, "hpm", "factor hpm density");
+        }
+        basel_fit_free(fg);
+        basel_data_free(dg);
+    }
+
     /* hyper-g: a model's coefficients are mixtures over g: exact means, no
      * sds or intervals (NaN), and the model average's intervals only at the
      * fit's level */

@@ -76,6 +76,11 @@ const bsl_option_def *bsl_option_at(size_t i);
  * NULL when i is out of range. */
 const char *bsl_option_help(size_t i);
 
+/* The keys of a coefficient table's row (FIT.json "coefficients", docs/FIT.md)
+ * in the order of basel.h's BASEL_COEF_* values, which is also the order of
+ * basel_fit_write_coef_csv's columns (result.c). */
+extern const char *const bsl_coef_value_keys[BASEL_COEF_NVALUES];
+
 /* ------------------------------------------------------------ results */
 
 /* One listed model: its atoms (sorted), posterior probability (estimated or

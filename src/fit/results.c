@@ -41,12 +41,10 @@ const char *basel_fit_coef_class(const basel_fit *f, size_t i) { return coef_str
 
 int basel_fit_coef(const basel_fit *f, size_t i, double v[BASEL_COEF_NVALUES])
 {
-    /* in the order of the enum, the keys of basel_fit_write_coef_csv's columns */
-    static const char *const keys[BASEL_COEF_NVALUES] = {"pip", "mean", "sd", "cond_mean", "cond_sd", "lower", "upper"};
     const json_t *row = json_array_get(coef_terms(f), i);
     if (!row) return BASEL_EINVAL;
     for (size_t k = 0; k < BASEL_COEF_NVALUES; k++) {
-        const json_t *x = json_object_get(row, keys[k]);
+        const json_t *x = json_object_get(row, bsl_coef_value_keys[k]);
         v[k] = json_is_number(x) ? json_number_value(x) : NAN;
     }
     return BASEL_OK;

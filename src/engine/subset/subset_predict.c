@@ -18,6 +18,7 @@
 #include "subset.h"
 #include "subset_post.h"
 #include "coef_table.h"
+#include "../engine.h"
 #include "../../core/jsonutil.h"
 #include "../../problem/problem.h"
 #include "../../basis/basis.h"
@@ -991,10 +992,8 @@ int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, c
  * a number the row does not have. */
 static void row_values(const json_t *row, double scale, double *v)
 {
-    static const char *const keys[BASEL_COEF_NVALUES] = {"pip", "mean", "sd", "cond_mean", "cond_sd", "lower",
-                                                         "upper"};
     for (size_t i = 0; i < BASEL_COEF_NVALUES; i++) {
-        const json_t *x = json_object_get(row, keys[i]);
+        const json_t *x = json_object_get(row, bsl_coef_value_keys[i]);
         v[i] = json_is_number(x) ? json_number_value(x) * (i == BASEL_COEF_PIP ? 1.0 : scale) : NAN;
     }
 }

@@ -505,6 +505,49 @@ BASEL_API const char *basel_fit_coef_term(const basel_fit *f, size_t i);
 BASEL_API const char *basel_fit_coef_target(const basel_fit *f, size_t i);
 BASEL_API const char *basel_fit_coef_class(const basel_fit *f, size_t i);
 BASEL_API int basel_fit_coef(const basel_fit *f, size_t i, double v[BASEL_COEF_NVALUES]);
+/* A coefficient table on demand. For model "hpm" (the highest-probability
+ * model) or "median" (the median probability model; also "prevalence" and,
+ * where the fit has it, "projection": the models basel_fit_predict
+ * predicts with) the coefficients given that model, on the inputs'
+ * original scale: BAS's coef(fit, estimator = "HPM" | "MPM"). For "bma"
+ * the model-averaged table (basel_fit_coef's numbers) with its intervals
+ * at level. The same rows as basel_fit_coef's table (basel_fit_coef_count
+ * of them, in its order), each BASEL_COEF_NVALUES numbers at
+ * v[i * BASEL_COEF_NVALUES] (the caller's array). One model's: PIP 1 for
+ * the model's terms and the always-in ones, 0 for the others; mean and sd
+ * the posterior mean and sd given the model (0 for a term not in it);
+ * cond_mean and cond_sd the same for the model's terms (NaN for the
+ * others); lower and upper the equal-tailed interval at level of the
+ * model's Student-t posterior (0 and 0 for a term not in it), computed from
+ * the fit's predictor of that model (the model refitted exactly). "bma":
+ * lower and upper are the equal-tailed quantiles at level of the mixture,
+ * over the models of the model average's predictive block (the visited
+ * models holding all but 1e-6 of the posterior weight, each refitted
+ * exactly, as basel_fit_predict's intervals), of each model's Student-t,
+ * with the point mass 1 - PIP at 0; at the fit's own level they are the
+ * table's to about 1e-6 (the table mixes every visited model). Nothing is
+ * added to the fit (FIT.json unchanged). Under a mixture of g-priors
+ * (hyper-g, jzs, ...) one model's means are exact and its terms' sds and
+ * intervals NaN, and "bma" is refused (mixtures over g, which basel does
+ * not compute; as predict refuses their intervals). BASEL_EINVAL for a
+ * model the fit does not predict with, a fit without a coefficient table
+ * or whose method computes none on demand (the subset methods do;
+ * Gaussian fits only), a fit written before the predictive block ("bma"),
+ * or level outside (0, 1); BASEL_EPARSE for a malformed document,
+ * BASEL_ENOMEM. Thread-safe on a const f. */
+BASEL_API int basel_fit_model_coef(const basel_fit *f, const char *model, double level, double *v,
+                                   basel_error *err);
+/* The posterior of every term of that table (model as there) as a
+ * density: n points per term, row i's at x[i * n .. i * n + n) (the
+ * caller's; basel_fit_coef_count rows), its density at them into
+ * dens[i * n ..]. The density is the term's continuous part (the mixture
+ * of the models' Student-t's for the model average, one model's
+ * Student-t), which integrates to its PIP; the rest, 1 - PIP, is the point
+ * mass at 0 (BAS's plot(coef(fit)): the spike and the slab). A term not in
+ * the model has density 0. The errors of basel_fit_model_coef; also refused
+ * under a mixture of g-priors. Thread-safe on a const f. */
+BASEL_API int basel_fit_coef_density(const basel_fit *f, const char *model, const double *x, size_t n,
+                                     double *dens, basel_error *err);
 /* The listed models (FIT.json "models", most probable first): their number
  * (0: the fit lists none), and model i's atoms (0-based indices, living as
  * long as f) and size, posterior probability, log marginal likelihood (NaN

@@ -151,6 +151,10 @@ basel <- function(formula, data, method = NULL, family = "gaussian", ..., na.act
     fit$x_names <- inputs
     fit$grouped <- grouped
     fit$options <- setNames(ovalues, onames)
+    ## the training rows as predict() takes them, and the response: what
+    ## fitted() and residuals() predict and subtract from
+    fit$x <- frame_inputs(fit, mf)
+    fit$y <- if (is.null(labels)) y else labels
     if (isTRUE(draws)) fit$draws <- read_draws(ptr)
     signal_fit_warnings(fit)
     fit

@@ -61,9 +61,13 @@ top_models <- function(object) {
 }
 
 ## Coefficients: the library's table (basel_fit_coef: FIT.json
-## "coefficients"), NULL when the fit has none.
-coef_table <- function(object) {
-    co <- .Call(r_basel_coef, fit_ptr(object))
+## "coefficients"), or on demand (basel_fit_model_coef) with its intervals
+## at level: the model average's ("BMA" with a level), or the "HPM" or
+## "MPM" model's; NULL when the fit has none.
+coef_table <- function(object, estimator = "BMA", level = NULL) {
+    model <- if (estimator == "BMA" && is.null(level)) NULL else c(BMA = "bma", HPM = "hpm", MPM = "median")[[estimator]]
+    if (is.null(level)) level <- 0.95
+    co <- .Call(r_basel_coef, fit_ptr(object), model, as.double(level))
     if (is.null(co)) return(NULL)
     co <- checked(co)
     v <- co$values
@@ -89,41 +93,65 @@ credible_sets.basel <- function(object, ...) {
     out[, c("set", "inputs", "atoms", "size", "coverage", "purity")]
 }
 
-coef.basel <- function(object, estimator = "BMA", ...) {
-    ## BAS's coef(fit, estimator = "HPM" | "MPM") are one model's coefficients;
-    ## the library's table is the model average only: refused, never the
-    ## average returned under another name (it was, silently: issue 31)
-    if (!identical(estimator, "BMA"))
-        basel_stop("coef(estimator = \"", estimator, "\"): basel's coefficient table is the model average ",
-                   "(estimator = \"BMA\"); for one model's predictions use predict(fit, newdata, estimator = \"",
-                   estimator, "\")")
-    tab <- coef_table(object)
+## BAS's coef(fit, estimator =): the model average (BMA), or the
+## coefficients given the highest-probability (HPM) or median probability
+## model (MPM), each computed by the library (basel_fit_model_coef).
+coef.basel <- function(object, estimator = c("BMA", "HPM", "MPM"), ...) {
+    estimator <- match.arg(estimator)
+    tab <- coef_table(object, estimator)
     if (is.null(tab)) basel_stop("method ", object$doc$method, " has no coefficients")
-    structure(tab, class = c("coef.basel", "data.frame"))
+    structure(tab, class = c("coef.basel", "data.frame"), estimator = estimator, fit = object)
 }
+
+coef_titles <- c(BMA = "Model-averaged coefficients (posterior mean, sd, and given inclusion)",
+                 HPM = "Coefficients of the highest-probability model (posterior mean and sd given that model)",
+                 MPM = "Coefficients of the median probability model (posterior mean and sd given that model)")
 
 print.coef.basel <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
     y <- x
     class(y) <- "data.frame"
+    attr(y, "fit") <- NULL
     if (length(unique(y$target)) == 1) y$target <- NULL
     rownames(y) <- make.unique(y$term)
     y$term <- NULL
-    cat("\nModel-averaged coefficients (posterior mean, sd, and given inclusion):\n")
+    est <- attr(x, "estimator")
+    if (is.null(est)) est <- "BMA"
+    if (est != "BMA") y$cond_mean <- y$cond_sd <- NULL  # one model: its mean and sd again
+    cat("\n", coef_titles[[est]], ":\n", sep = "")
     print(y[, colSums(!is.na(y)) > 0, drop = FALSE], digits = digits, ...)
     invisible(x)
 }
 
-confint.basel <- function(object, parm, level = 0.95, ...) {
-    tab <- coef_table(object)
-    if (is.null(tab) || all(is.na(tab$lower)))
-        basel_stop("this fit's document has no coefficient intervals (FIT.json \"coefficients\")")
-    if (!isTRUE(all.equal(level, attr(tab, "level"))))
-        basel_stop("the document holds ", attr(tab, "level"), " intervals, not ", level)
+## The interval matrix of a coefficient table (BAS's confint.bas layout:
+## lower, upper, beta).
+interval_matrix <- function(tab, parm, level) {
     ci <- cbind(tab$lower, tab$upper, tab$mean)
     a <- (1 - level) / 2
     dimnames(ci) <- list(make.unique(tab$term), c(sprintf("%.3g%%", 100 * a), sprintf("%.3g%%", 100 * (1 - a)), "beta"))
     if (!missing(parm)) ci <- ci[parm, , drop = FALSE]
+    attr(ci, "Probability") <- level
     ci
+}
+
+## confint(coef(fit, estimator), level =): the library's equal-tailed
+## intervals: at the table's level its own, at another computed by the
+## library (basel_fit_model_coef): one model's (HPM, MPM) from its
+## Student-t, the model average's from the mixture over the models of its
+## predictive block (as predict's intervals).
+confint.coef.basel <- function(object, parm, level = 0.95, ...) {
+    est <- attr(object, "estimator")
+    if (is.null(est)) est <- "BMA"
+    tab <- object
+    if (!isTRUE(all.equal(level, attr(object, "level")))) {
+        if (is.null(attr(object, "fit"))) basel_stop("this table does not hold its fit: confint(coef(fit), level =)")
+        tab <- coef_table(attr(object, "fit"), est, level)
+    }
+    if (all(is.na(tab$lower))) basel_stop("this fit's coefficient table has no intervals")
+    interval_matrix(tab, parm, level)
+}
+
+confint.basel <- function(object, parm, level = 0.95, estimator = c("BMA", "HPM", "MPM"), ...) {
+    confint(coef(object, estimator = match.arg(estimator)), parm, level = level, ...)
 }
 
 summary.basel <- function(object, n.models = 5, ...) {
@@ -240,7 +268,13 @@ predict.basel <- function(object, newdata, estimator = c("BMA", "HPM", "MPM", "p
         model <- method_caps(object$doc$method)$models[1]
         estimator <- names(models)[match(model, models)]
     }
-    x <- new_inputs(object, newdata)
+    ## without newdata, the training rows (as predict.lm): fitted values
+    if (missing(newdata) || is.null(newdata)) {
+        x <- training_inputs(object)
+        newdata <- NULL
+    } else {
+        x <- new_inputs(object, newdata)
+    }
     ## the library's basel_interval_kind: no interval asked for and no se.fit
     ## skips the mixture quantiles (most of the cost), and works under the
     ## priors whose intervals basel does not compute (hyper-g, jzs, ...)
@@ -267,7 +301,27 @@ predict.basel <- function(object, newdata, estimator = c("BMA", "HPM", "MPM", "p
     }
     if (!is.null(type)) res$fit <- typed_prediction(object, res$table, res$fit, type)
     res$type <- type
+    res$object <- object     # for confint(): the library computes the intervals
+    res$newdata <- newdata
     structure(res, class = "predict.basel")
+}
+
+## BAS's confint(predict(...)): the interval for a new observation ("pred",
+## BAS's default) or for the regression function ("mean"), the library's
+## equal-tailed interval at level (for one model, BAS's t interval; for the
+## model average, the exact quantiles of the mixture where BAS draws an HPD
+## interval by Monte Carlo), computed by predict again.
+confint.predict.basel <- function(object, parm = c("pred", "mean"), level = 0.95, ...) {
+    parm <- match.arg(parm)
+    if (is.null(object$object)) basel_stop("this prediction does not hold its fit and newdata: predict again")
+    p <- predict(object$object, object$newdata, estimator = object$estimator,
+                 interval = if (parm == "pred") "predict" else "confidence", level = level)
+    if (!is.matrix(p$interval)) basel_stop("confint() of predictions is for one numeric target")
+    a <- (1 - level) / 2
+    ci <- cbind(p$interval[, "lwr"], p$interval[, "upr"], p$interval[, "fit"])
+    dimnames(ci) <- list(rownames(object$newdata), c(sprintf("%.3g%%", 100 * a), sprintf("%.3g%%", 100 * (1 - a)), parm))
+    attr(ci, "Probability") <- level
+    ci
 }
 
 ## predict's type: "prob" the model-averaged class probabilities (the
@@ -299,10 +353,18 @@ print.predict.basel <- function(x, ...) {
     invisible(x)
 }
 
+## The training rows' inputs as predict takes them (basel() keeps them:
+## fit$x; the rows na.action kept), or the reason a fit has none.
+training_inputs <- function(object) {
+    if (is.null(object$x))
+        basel_stop("this fit does not hold its training inputs (read_fit() gives the document only): ",
+                   "predict(fit, newdata) with the training data")
+    object$x
+}
+
 ## New rows in the model matrix's columns (the fit's inputs), in the
 ## document's input order.
 new_inputs <- function(object, newdata) {
-    if (missing(newdata) || is.null(newdata)) basel_stop("predict needs newdata")
     inputs <- unlist(object$doc$inputs)
     if (is.null(object$terms)) {          # read_fit(): the document's input columns by name
         newdata <- factor_indicators(object, as.data.frame(newdata))
@@ -313,7 +375,13 @@ new_inputs <- function(object, newdata) {
         return(x)
     }
     tt <- stats::delete.response(object$terms)
-    mf <- stats::model.frame(tt, newdata, na.action = stats::na.pass, xlev = object$xlevels)
+    frame_inputs(object, stats::model.frame(tt, newdata, na.action = stats::na.pass, xlev = object$xlevels))
+}
+
+## A model frame's rows in the fit's input columns (R's dummies, and the
+## grouped factors' indicators coded as the library coded them).
+frame_inputs <- function(object, mf) {
+    tt <- stats::delete.response(object$terms)
     x <- stats::model.matrix(tt, mf, contrasts.arg = object$contrasts)
     grouped <- object$grouped
     x <- x[, colnames(x) != "(Intercept)" & !(attr(x, "assign") %in% grouped$term), drop = FALSE]
@@ -324,7 +392,7 @@ new_inputs <- function(object, newdata) {
                              object$x_names[ncol(x) + seq_along(grouped$var)])
         ind <- factor_indicators(object, as.data.frame(g, check.names = FALSE, stringsAsFactors = FALSE))
         x <- cbind(x, as.matrix(ind[setdiff(names(ind), names(g))]))
-        x <- x[, inputs, drop = FALSE]
+        x <- x[, unlist(object$doc$inputs), drop = FALSE]
     }
     storage.mode(x) <- "double"
     x
@@ -345,4 +413,46 @@ factor_indicators <- function(object, newdata) {
         for (l in seq_along(cols)) newdata[[cols[l]]] <- as.double(v == unlist(f$levels)[l + 1L])
     }
     newdata
+}
+
+## BAS's fitted(fit, estimator =): the predictions of the training rows
+## (the rows na.action kept), the library's mean under the estimator.
+fitted.basel <- function(object, estimator = c("BMA", "HPM", "MPM", "prevalence", "projection", "MAP"), ...) {
+    estimator <- match.arg(estimator)
+    f <- predict(object, estimator = estimator)$fit
+    if (is.data.frame(f)) return(f)    # a classifier: its p_<class> columns and class
+    if (is.matrix(f)) rownames(f) <- rownames(object$x) else names(f) <- rownames(object$x)
+    f
+}
+
+## Response minus fitted(fit, estimator) on the training rows: a numeric
+## response (gaussian or poisson family).
+residuals.basel <- function(object, estimator = c("BMA", "HPM", "MPM", "prevalence", "projection", "MAP"), ...) {
+    estimator <- match.arg(estimator)
+    fam <- object$doc$settings$family
+    if (is.null(object$y) || !is.numeric(object$y) || isTRUE(fam %in% c("binomial", "multinomial")))
+        basel_stop("residuals() are for a numeric response (family gaussian or poisson); this fit's is ",
+                   if (is.null(object$y)) "not held (read_fit() gives the document only)" else "class labels")
+    f <- fitted(object, estimator = estimator)
+    y <- object$y
+    if (is.matrix(y) && ncol(y) == 1) y <- y[, 1]
+    r <- y - f
+    if (is.matrix(r)) rownames(r) <- rownames(object$x) else names(r) <- rownames(object$x)
+    r
+}
+
+## The rows the library fitted (FIT.json n).
+nobs.basel <- function(object, ...) as.integer(object$doc$n)
+
+## The terms of the model an estimator uses, with "(Intercept)" (BAS's
+## variable.names(predict(fit, estimator = ))$best.vars): for "BMA" every
+## candidate, for the others the selected model's (FIT.json "selected").
+variable.names.basel <- function(object, estimator = c("BMA", "HPM", "MPM", "prevalence", "projection"), ...) {
+    estimator <- match.arg(estimator)
+    an <- atom_names(object)
+    if (estimator == "BMA") return(c("(Intercept)", an))
+    key <- c(HPM = "hpm", MPM = "median", prevalence = "prevalence", projection = "projection")[[estimator]]
+    sel <- object$doc$selected[[key]]
+    if (is.null(sel)) basel_stop("this fit has no ", estimator, " model (FIT.json selected.", key, ")")
+    c("(Intercept)", an[as.integer(unlist(sel)) + 1L])
 }

@@ -75,3 +75,37 @@ image.basel <- function(x, top.models = 20, rotate = TRUE, ...) {
     }
     invisible(inc)
 }
+
+## BAS's plot(coef(fit)): each coefficient's posterior, the spike at 0 of
+## height 1 - PIP and the slab, the density of its continuous part (the
+## library's, basel_fit_coef_density: the mixture over the models of their
+## Student-t's, or one model's), drawn as BAS draws it, scaled to the height
+## PIP. Its range is the library's interval at level 1 - e, and 0.
+plot.coef.basel <- function(x, e = 1e-04, subset = seq_len(nrow(x)), ask = FALSE, nsteps = 500, ...) {
+    fit <- attr(x, "fit")
+    if (is.null(fit)) basel_stop("this table does not hold its fit: plot(coef(fit))")
+    est <- attr(x, "estimator")
+    model <- c(BMA = "bma", HPM = "hpm", MPM = "median")[[if (is.null(est)) "BMA" else est]]
+    wide <- coef_table(fit, if (is.null(est)) "BMA" else est, level = 1 - e)
+    lo <- pmin(wide$lower, 0)
+    hi <- pmax(wide$upper, 0)
+    none <- lo == hi
+    lo[none] <- -1
+    hi[none] <- 1
+    grid <- vapply(seq_len(nrow(x)), function(i) seq(lo[i], hi[i], length.out = nsteps), numeric(nsteps))
+    dens <- checked(.Call(r_basel_coef_density, fit_ptr(fit), model, grid))
+    if (ask) {
+        op <- graphics::par(ask = TRUE)
+        on.exit(graphics::par(op))
+    }
+    for (i in subset) {
+        prob0 <- 1 - x$pip[i]
+        yy <- dens[, i]
+        top <- max(yy)
+        graphics::plot(c(lo[i], hi[i]), c(0, max(prob0, 1 - prob0)), type = "n", xlab = "", ylab = "",
+                       main = x$term[i], ...)
+        graphics::lines(c(0, 0), c(0, prob0), lty = 1, lwd = 3)
+        if (top > 0) graphics::lines(grid[, i], (1 - prob0) * yy / top, lty = 1, lwd = 1)
+    }
+    invisible(list(x = grid, density = dens))
+}

@@ -40,3 +40,17 @@ basel_version <- function() {
     cat <- catalogue()
     list(library = cat$version, format_version = cat$format_version, blas = cat$blas)
 }
+
+## broom's generics (broom.R), registered for whenever 'generics' is
+## loaded: now if it is, else by a hook on its loading (the pattern of
+## vctrs::s3_register), so that broom is not a dependency.
+.onLoad <- function(libname, pkgname) {
+    register_s3("generics", "tidy", "basel", tidy.basel)
+    register_s3("generics", "glance", "basel", glance.basel)
+}
+
+register_s3 <- function(pkg, generic, class, fun) {
+    reg <- function(...) registerS3method(generic, class, fun, envir = asNamespace(pkg))
+    if (isNamespaceLoaded(pkg)) reg()
+    setHook(packageEvent(pkg, "onLoad"), reg)
+}

@@ -351,12 +351,23 @@ static SEXP strings(const basel_fit *f, size_t n, const char *(*str)(const basel
 /* The coefficient table: term, target, class (NULL unless multinomial),
  * the rows x 7 values (basel.h BASEL_COEF_*) and the intervals' level;
  * NULL when the fit has no table. */
-SEXP r_basel_coef(SEXP ptr)
+/* The coefficient table: the model average's (model NULL: basel_fit_coef)
+ * or one model's at level (basel_fit_model_coef); NULL when the fit has
+ * none. */
+SEXP r_basel_coef(SEXP ptr, SEXP model, SEXP level)
 {
     const basel_fit *f = fit_of(ptr);
     if (!f) return simple_error(BASEL_EINVAL, "the fit's handle is gone");
     const size_t n = basel_fit_coef_count(f);
     if (!n) return R_NilValue;
+    double *one = NULL;
+    if (!Rf_isNull(model)) {
+        basel_error err;
+        memset(&err, 0, sizeof err);
+        one = (double *)R_alloc(n * BASEL_COEF_NVALUES, sizeof *one);
+        if (basel_fit_model_coef(f, CHAR(STRING_ELT(model, 0)), Rf_asReal(level), one, &err))
+            return error_value(&err, 0);
+    }
     const char *lnames[] = {"term", "target", "class", "values", "level", ""};
     SEXP v = PROTECT(Rf_mkNamed(VECSXP, lnames));
     SET_VECTOR_ELT(v, 0, strings(f, n, basel_fit_coef_term));
@@ -365,13 +376,31 @@ SEXP r_basel_coef(SEXP ptr)
     SEXP val = PROTECT(Rf_allocMatrix(REALSXP, (int)n, BASEL_COEF_NVALUES));
     for (size_t i = 0; i < n; i++) {
         double row[BASEL_COEF_NVALUES];
-        basel_fit_coef(f, i, row);
+        if (one) memcpy(row, one + i * BASEL_COEF_NVALUES, sizeof row);
+        else basel_fit_coef(f, i, row);
         for (size_t k = 0; k < BASEL_COEF_NVALUES; k++) REAL(val)[i + k * n] = na_of(row[k]);
     }
     SET_VECTOR_ELT(v, 3, val);
-    SET_VECTOR_ELT(v, 4, Rf_ScalarReal(basel_fit_coef_level(f)));
+    SET_VECTOR_ELT(v, 4, Rf_ScalarReal(one ? Rf_asReal(level) : basel_fit_coef_level(f)));
     UNPROTECT(2);
     return v;
+}
+
+/* The terms' posterior densities (basel_fit_coef_density): x an n x rows
+ * matrix, column i the points of table row i; the densities in the same
+ * shape. */
+SEXP r_basel_coef_density(SEXP ptr, SEXP model, SEXP x)
+{
+    const basel_fit *f = fit_of(ptr);
+    if (!f) return simple_error(BASEL_EINVAL, "the fit's handle is gone");
+    const size_t rows = basel_fit_coef_count(f), n = (size_t)Rf_nrows(x);
+    if ((size_t)Rf_ncols(x) != rows) return simple_error(BASEL_EINVAL, "one column of points per coefficient");
+    SEXP d = PROTECT(Rf_allocMatrix(REALSXP, (int)n, (int)rows));
+    basel_error err;
+    memset(&err, 0, sizeof err);
+    const int rc = basel_fit_coef_density(f, CHAR(STRING_ELT(model, 0)), REAL(x), n, REAL(d), &err);
+    UNPROTECT(1);
+    return rc ? error_value(&err, 0) : d;
 }
 
 /* 0-based atom indices as an integer vector. */
@@ -555,7 +584,8 @@ static const R_CallMethodDef calls[] = {
     {"r_basel_fit_pip", (DL_FUNC)&r_basel_fit_pip, 1},
     {"r_basel_fit_write_json", (DL_FUNC)&r_basel_fit_write_json, 2},
     {"r_basel_predict", (DL_FUNC)&r_basel_predict, 6},
-    {"r_basel_coef", (DL_FUNC)&r_basel_coef, 1},
+    {"r_basel_coef", (DL_FUNC)&r_basel_coef, 3},
+    {"r_basel_coef_density", (DL_FUNC)&r_basel_coef_density, 3},
     {"r_basel_models", (DL_FUNC)&r_basel_models, 1},
     {"r_basel_credible_sets", (DL_FUNC)&r_basel_credible_sets, 1},
     {"r_basel_draws", (DL_FUNC)&r_basel_draws, 1},

@@ -76,6 +76,11 @@ const bsl_option_def *bsl_option_at(size_t i);
  * NULL when i is out of range. */
 const char *bsl_option_help(size_t i);
 
+/* The keys of a coefficient table's row (FIT.json "coefficients", docs/FIT.md)
+ * in the order of basel.h's BASEL_COEF_* values, which is also the order of
+ * basel_fit_write_coef_csv's columns (result.c). */
+extern const char *const bsl_coef_value_keys[BASEL_COEF_NVALUES];
+
 /* ------------------------------------------------------------ results */
 
 /* One listed model: its atoms (sorted), posterior probability (estimated or
@@ -194,6 +199,15 @@ typedef struct bsl_engine_def {
     /* Further checks of a loaded document's engine block (shapes, signs,
      * ranges), or NULL. */
     int (*check)(const json_t *doc, const char *source, basel_error *err);
+    /* The coefficient table of one of its single models (basel.h's
+     * basel_fit_model_coef: rows of BASEL_COEF_NVALUES numbers, in the
+     * order of the document's table), or NULL when it has none. */
+    int (*model_coef)(const json_t *doc, const char *model, double level, double *out, size_t rows,
+                      basel_error *err);
+    /* The density of every term of that table at nx points each
+     * (basel.h's basel_fit_coef_density), or NULL. */
+    int (*coef_density)(const json_t *doc, const char *model, const double *x, size_t nx, double *out, size_t rows,
+                        basel_error *err);
     /* predict honours basel_pred's interval_mean (the interval of the
      * regression function, not of a new observation) */
     int mean_interval;

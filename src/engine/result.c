@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const bsl_coef_value_keys[BASEL_COEF_NVALUES] = {"pip", "mean", "sd", "cond_mean", "cond_sd", "lower",
+                                                             "upper"};
+
 int bsl_result_init(bsl_result *r, size_t m, int with_pip)
 {
     r->m = m;

@@ -3,6 +3,7 @@
  * ("coefficients", docs/FIT.md) as CSV, one row per term and target.
  */
 #include "fit.h"
+#include "../engine/engine.h"
 
 #include <math.h>
 #include <string.h>
@@ -60,7 +61,6 @@ int basel_fit_write_coef_csv_ex(const basel_fit *f, const char *path, int digits
     if (rc) return rc;
     FILE *fp = out.fp;
     fputs("term,target,pip,mean,sd,cond_mean,cond_sd,lower,upper\n", fp);
-    const char *keys[] = {"pip", "mean", "sd", "cond_mean", "cond_sd", "lower", "upper"};
     for (size_t i = 0; i < json_array_size(terms); i++) {
         const json_t *row = json_array_get(terms, i);
         const char *name = json_string_value(json_object_get(row, "name"));
@@ -68,7 +68,7 @@ int basel_fit_write_coef_csv_ex(const basel_fit *f, const char *path, int digits
         cell(fp, name ? name : "?");
         fputc(',', fp);
         cell(fp, target ? target : "?");
-        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) number(fp, row, keys[k], digits);
+        for (size_t k = 0; k < BASEL_COEF_NVALUES; k++) number(fp, row, bsl_coef_value_keys[k], digits);
         fputc('\n', fp);
     }
     return bsl_out_commit(&out, err);

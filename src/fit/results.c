@@ -41,15 +41,58 @@ const char *basel_fit_coef_class(const basel_fit *f, size_t i) { return coef_str
 
 int basel_fit_coef(const basel_fit *f, size_t i, double v[BASEL_COEF_NVALUES])
 {
-    /* in the order of the enum, the keys of basel_fit_write_coef_csv's columns */
-    static const char *const keys[BASEL_COEF_NVALUES] = {"pip", "mean", "sd", "cond_mean", "cond_sd", "lower", "upper"};
     const json_t *row = json_array_get(coef_terms(f), i);
     if (!row) return BASEL_EINVAL;
     for (size_t k = 0; k < BASEL_COEF_NVALUES; k++) {
-        const json_t *x = json_object_get(row, keys[k]);
+        const json_t *x = json_object_get(row, bsl_coef_value_keys[k]);
         v[k] = json_is_number(x) ? json_number_value(x) : NAN;
     }
     return BASEL_OK;
+}
+
+/* The engine of a fit that computes coefficient tables on demand, into
+ * *e, when model is one of its models; else the error. */
+static int on_demand_engine(const basel_fit *f, const char *model, const bsl_engine_def **e, basel_error *err)
+{
+    bsl_error_clear(err);
+    *e = bsl_engine_find(json_string_value(json_object_get(f->doc, "method")));
+    if (!*e) return bsl_fail(err, BASEL_EPARSE, "the fit names no known method");
+    if (!model) return bsl_fail(err, BASEL_EINVAL, "no model: bma, hpm, median, ...");
+    if (!bsl_engine_has_model(*e, model))
+        return bsl_fail(err, BASEL_EINVAL, "model '%s': a fit of --method %s has no such model", model, (*e)->name);
+    if (!(*e)->model_coef || !(*e)->coef_density || !coef_terms(f)) {
+        char have[256];
+        return bsl_fail(err, BASEL_EINVAL, "a fit of --method %s has no coefficient table on demand (%s fits have one)",
+                        (*e)->name, bsl_engine_list(have, sizeof have, "coefficients", "and"));
+    }
+    return BASEL_OK;
+}
+
+int basel_fit_coef_density(const basel_fit *f, const char *model, const double *x, size_t n, double *dens,
+                           basel_error *err)
+{
+    const bsl_engine_def *e;
+    const int rc = on_demand_engine(f, model, &e, err);
+    return rc ? rc : e->coef_density(f->doc, model, x, n, dens, basel_fit_coef_count(f), err);
+}
+
+int basel_fit_model_coef(const basel_fit *f, const char *model, double level, double *v, basel_error *err)
+{
+    const bsl_engine_def *e;
+    int rc = on_demand_engine(f, model, &e, err);
+    if (rc) return rc;
+    if (!(level > 0 && level < 1))
+        return bsl_fail(err, BASEL_EINVAL, "level %g: expected a probability in (0, 1)", level);
+    const size_t n = basel_fit_coef_count(f);
+    rc = e->model_coef(f->doc, model, level, v, n, err);
+    /* the model average: the document's numbers, the intervals at level
+     * (one place for each: the engine computed the table once) */
+    for (size_t i = 0; !rc && strcmp(model, "bma") == 0 && i < n; i++) {
+        double row[BASEL_COEF_NVALUES];
+        basel_fit_coef(f, i, row);
+        memcpy(v + i * BASEL_COEF_NVALUES, row, BASEL_COEF_LOWER * sizeof *row);
+    }
+    return rc;
 }
 
 /* ------------------------------------------------- models and sets */

@@ -157,3 +157,84 @@ test_that("a fit's warnings are R warnings, and a clean fit has none", {
     expect_silent(e <- basel(y ~ V1 + V2 + V3 + V4, d, method = "enumerate", progress = FALSE))
     expect_length(unlist(e$doc$diagnostics$warnings), 0)
 })
+
+## update() refits with the changed arguments (R's update.default on the
+## fit's call), as fitting them afresh does.
+test_that("update() refits with changed arguments and formula", {
+    u <- uscrime()
+    f <- basel(y ~ ., u, method = "enumerate", prior = "g:g=47", modelprior = "uniform", progress = FALSE)
+    g <- update(f, prior = "bic")
+    direct <- basel(y ~ ., u, method = "enumerate", prior = "bic", modelprior = "uniform", progress = FALSE)
+    expect_identical(g$doc$prior, direct$doc$prior)
+    expect_identical(pip(g), pip(direct))
+    expect_false(identical(pip(g), pip(f)))
+    h <- update(f, . ~ . - Time - So)
+    expect_identical(names(pip(h)), setdiff(names(u), c("y", "Time", "So")))
+    expect_identical(nobs(h), nrow(u))
+})
+
+## Training rows: fitted() drops the rows na.action dropped (as lm with
+## na.omit); a fit read from FIT.json does not hold them and says so; a
+## classifier's residuals are refused.
+test_that("fitted and residuals on the rows fitted, or a clear error", {
+    u <- uscrime()
+    u$Time[3] <- NA
+    f <- basel(y ~ ., u, method = "enumerate", prior = "g:g=46", modelprior = "uniform", progress = FALSE)
+    expect_identical(nobs(f), nrow(u) - 1L)
+    expect_identical(names(fitted(f)), rownames(u)[-3])
+    expect_equal(unname(fitted(f)), as.vector(predict(f, u[-3, ])$fit))
+    expect_equal(unname(residuals(f)), u$y[-3] - as.vector(predict(f, u[-3, ])$fit))
+    path <- tempfile(fileext = ".json")
+    write_fit(f, path)
+    r <- read_fit(path)
+    expect_error(fitted(r), "training inputs", class = "basel_error")
+    expect_error(residuals(r), "not held", class = "basel_error")
+    unlink(path)
+})
+
+## broom's tidy() and glance(), registered when broom is loaded.
+test_that("broom's tidy() and glance() read the library's tables", {
+    skip_if_not_installed("broom")
+    library(broom)
+    u <- uscrime()
+    f <- basel(y ~ ., u, method = "enumerate", prior = "g:g=47", modelprior = "uniform", progress = FALSE)
+    td <- tidy(f)
+    cf <- coef(f)
+    expect_identical(names(td), c("term", "estimate", "std.error", "p.inclusion"))
+    expect_identical(td$term, cf$term)
+    expect_identical(td$estimate, cf$mean)
+    expect_identical(td$std.error, cf$sd)
+    th <- tidy(f, estimator = "HPM", conf.int = TRUE, conf.level = 0.9)
+    ci <- confint(coef(f, estimator = "HPM"), level = 0.9)
+    expect_identical(th$conf.low, unname(ci[, 1]))
+    expect_identical(th$conf.high, unname(ci[, 2]))
+    expect_identical(th$estimate, coef(f, estimator = "HPM")$mean)
+    gl <- glance(f)
+    expect_identical(nrow(gl), 1L)
+    expect_identical(gl$nobs, nrow(u))
+    expect_identical(gl$n.candidates, 15L)
+    expect_identical(gl$method, "enumerate")
+    expect_equal(gl$prob.hpm, summary(f)$models$prob[1])
+    expect_identical(gl$size.mpm, length(variable.names(f, estimator = "MPM")) - 1L)
+})
+
+## plot(coef(fit)): each coefficient's spike at 0 and slab, the slab the
+## library's density (basel_fit_coef_density), drawn to a png.
+test_that("plot(coef(fit)) draws each coefficient's posterior to a png", {
+    u <- uscrime()
+    f <- basel(y ~ ., u, method = "enumerate", prior = "g:g=47", modelprior = "uniform", progress = FALSE)
+    for (est in c("BMA", "HPM")) {
+        path <- tempfile(fileext = ".png")
+        grDevices::png(path, width = 900, height = 900)
+        graphics::par(mfrow = c(4, 4))
+        res <- plot(coef(f, estimator = est))
+        grDevices::dev.off()
+        expect_gt(file.size(path), 10000)
+        unlink(path)
+        expect_identical(dim(res$density), c(500L, 16L))
+        ## a slab where the term is in some model, none where it never is
+        cf <- coef(f, estimator = est)
+        expect_identical(colSums(res$density) > 0, cf$pip > 0)
+    }
+    expect_error(plot(coef(f), subset = 2, e = 2), "level", class = "basel_error")
+})

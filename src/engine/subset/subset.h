@@ -99,6 +99,16 @@ int bsl_subset_fit(struct bsl_engine_ctx *ctx, struct bsl_result *res, bsl_subse
 /* FIT.json's "credible_sets" of a subset fit (subset_credible.c); NULL
  * when out of memory. */
 json_t *bsl_subset_credible_json(const bsl_vs_problem *pb, const bsl_vs_result *vr);
+/* One model's coefficient table (engine.h's model_coef, basel.h's
+ * basel_fit_model_coef): model "hpm", "median", "prevalence" or
+ * "projection", its predictor block refitted into the rows of the fit's
+ * table (rows of them, BASEL_COEF_NVALUES numbers each). */
+int bsl_subset_model_coef(const json_t *doc, const char *model, double level, double *out, size_t rows,
+                          basel_error *err);
+/* The density of every term's posterior at nx points each (engine.h's
+ * coef_density, basel.h's basel_fit_coef_density). */
+int bsl_subset_coef_density(const json_t *doc, const char *model, const double *x, size_t nx, double *out,
+                            size_t rows, basel_error *err);
 /* Predict with the engine block subset.c wrote (engine.h's predict). */
 int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, const char *model,
                        double level, struct basel_pred *p, basel_error *err);

@@ -133,12 +133,9 @@ static double v_quad(const double *V, size_t k, const double *x)
     return h;
 }
 
-/* The components of every term of output o of one model (post p, atoms A):
- * terms 0..q-1 the always-in columns on the original scale (0 the intercept,
- * l >= 1 input l - 1), q + j atom j. */
-static void model_terms(bsl_coef_comps *cp, size_t o, size_t nterm, const bsl_design *D, const bsl_post *p,
-                        const size_t *A, double w, const double *mu, const double *sc, int linear,
-                        double *u, double *x, double *t)
+void bsl_post_terms(bsl_coef_comps *cp, size_t o, size_t nterm, const bsl_design *D, const bsl_post *p,
+                    const size_t *A, double w, const double *mu, const double *sc, int linear,
+                    double *u, double *x, double *t)
 {
     const size_t q = D->q, c = D->c, k = p->k, base = o * nterm;
     const double s2 = p->scale2[o];
@@ -200,7 +197,8 @@ static int collect(bsl_coef_comps *cp, const bsl_vs_problem *pb, const bsl_probl
         const size_t *A = bsl_modelset_atoms(&vr->models, i);
         if (bsl_post_of(&p, M, A, vr->models.items[i].k, bas_sd)) continue; /* never visited */
         for (size_t o = 0; o < c; o++)
-            model_terms(cp, o, nterm, D, &p, A, vr->models.items[i].weight, P->x_mean, P->x_scale, linear, u, x, t);
+            bsl_post_terms(cp, o, nterm, D, &p, A, vr->models.items[i].weight, P->x_mean, P->x_scale, linear, u, x,
+                           t);
     }
     bsl_model_free(M);
     bsl_post_free(&p);

@@ -36,6 +36,18 @@ void bsl_post_free(bsl_post *p);
  * BASEL_ENUMERIC when the set is collinear. */
 int bsl_post_of(bsl_post *p, bsl_model *M, const size_t *atoms, size_t k, int bas_sd);
 
+/* The components of every term of output o of one model (posterior p,
+ * atoms A, weight w) into cp (coef_table.h): terms 0..q-1 the always-in
+ * columns on the original scale (0 the intercept, l >= 1 input l - 1),
+ * q + j atom j, at o * nterm + term. D needs only q, c, gy, gB and R (the
+ * engine block's basis: what a model's coefficients need after the fit);
+ * mu and sc are the inputs' standardisation (a linear atom j is input j);
+ * u, t (q) and x (k) are scratch. q is at most 64 (the callers check). */
+struct bsl_coef_comps;
+void bsl_post_terms(struct bsl_coef_comps *cp, size_t o, size_t nterm, const bsl_design *D, const bsl_post *p,
+                    const size_t *A, double w, const double *mu, const double *sc, int linear, double *u,
+                    double *x, double *t);
+
 /* The coefficient table (FIT.json "coefficients") on the inputs' original
  * scale: for every target, the intercept, the always-in inputs and every
  * atom, each with its PIP, its model-averaged mean and sd, its mean and sd

@@ -17,6 +17,8 @@
  */
 #include "subset.h"
 #include "subset_post.h"
+#include "coef_table.h"
+#include "../engine.h"
 #include "../../core/jsonutil.h"
 #include "../../problem/problem.h"
 #include "../../basis/basis.h"
@@ -200,6 +202,64 @@ static int model_columns(vs_ctx *v, const size_t *atoms, size_t k, double *Bt)
     return 0;
 }
 
+/* One single-model predictor block (subset.c's model_predictor), read and
+ * checked: its atoms, coefficients beta (k x c) and always-in gamma
+ * (q x c), the scale^2 of its Student-t ("scale2", with "df") or, in older
+ * fits, E[sigma^2] ("sigma2", df INFINITY: Gaussian), and V (k x k).
+ * What predict and the model's coefficient table (bsl_subset_model_coef)
+ * both read. */
+typedef struct model_blk {
+    size_t k;
+    size_t *atoms;
+    double *beta, *gam, *s2, *V;
+    double df;
+} model_blk;
+
+static void model_blk_free(model_blk *b)
+{
+    free(b->atoms);
+    free(b->beta);
+    free(b->gam);
+    free(b->s2);
+    free(b->V);
+}
+
+/* 0, -1 (malformed), -2 (out of memory); b is to be freed either way. */
+static int model_blk_read(const vs_ctx *v, const json_t *blk, model_blk *b)
+{
+    memset(b, 0, sizeof *b);
+    const json_t *at = json_object_get(blk, "atoms");
+    const size_t k = json_array_size(at), c = v->c, q = v->q;
+    b->k = k;
+    b->df = INFINITY;
+    if (!has_len(json_object_get(blk, "coef"), k, c) || !has_len(json_object_get(blk, "V"), k, k))
+        return -1; /* before allocating k x k */
+    const json_t *sc = json_object_get(blk, "scale2"), *jdf = json_object_get(blk, "df");
+    if (sc && jdf) {
+        b->df = json_number_value(jdf);
+        if (!(b->df >= 1 && isfinite(b->df))) return -1;
+    }
+    b->atoms = bsl_malloc(k + 1, sizeof *b->atoms);
+    b->beta = bsl_malloc(k * c + 1, sizeof *b->beta);
+    b->gam = bsl_malloc(q * c, sizeof *b->gam);
+    b->s2 = bsl_malloc(c, sizeof *b->s2);
+    b->V = bsl_malloc(k * k + 1, sizeof *b->V);
+    if (!b->atoms || !b->beta || !b->gam || !b->s2 || !b->V) return -2;
+    int rc = 0;
+    for (size_t a = 0; a < k && !rc; a++) {
+        const json_t *x = json_array_get(at, a);
+        rc = !json_is_integer(x) || json_integer_value(x) < 0;
+        if (!rc) b->atoms[a] = (size_t)json_integer_value(x);
+    }
+    if (!rc)
+        rc = bsl_json_read_doubles(json_object_get(blk, "coef"), b->beta, k * c) ||
+             bsl_json_read_doubles(json_object_get(blk, "always_in"), b->gam, q * c) ||
+             bsl_json_read_doubles(sc ? sc : json_object_get(blk, "sigma2"), b->s2, c) ||
+             bsl_json_read_doubles(json_object_get(blk, "V"), b->V, k * k);
+    for (size_t o = 0; o < c && !rc; o++) rc = !(b->s2[o] >= 0);
+    return rc ? -1 : 0;
+}
+
 /* Mean (n x c) and scale^2 (n x c) of one single-model predictor block:
  * Student-t with *df degrees of freedom (INFINITY: Gaussian) when the block
  * has "scale2" (and "df"), else the Gaussian with E[sigma^2] of older fits.
@@ -207,37 +267,18 @@ static int model_columns(vs_ctx *v, const size_t *atoms, size_t k, double *Bt)
  * fvar that of f(x) without it, the square of basel_pred_se. */
 static int model_predict(vs_ctx *v, const json_t *blk, double *mean, double *yvar, double *fvar, double *df)
 {
-    const json_t *at = json_object_get(blk, "atoms");
-    const size_t k = json_array_size(at), n = v->n, c = v->c, q = v->q;
-    if (!has_len(json_object_get(blk, "coef"), k, c) || !has_len(json_object_get(blk, "V"), k, k))
-        return -1; /* before allocating k x k */
-    const json_t *sc = json_object_get(blk, "scale2"), *jdf = json_object_get(blk, "df");
-    *df = INFINITY;
-    if (sc && jdf) {
-        *df = json_number_value(jdf);
-        if (!(*df >= 1 && isfinite(*df))) return -1;
-    }
-    size_t *atoms = bsl_malloc(k + 1, sizeof *atoms);
-    double *beta = bsl_malloc(k * c + 1, sizeof *beta), *gam = bsl_malloc(q * c, sizeof *gam),
-           *s2 = bsl_malloc(c, sizeof *s2), *V = bsl_malloc(k * k + 1, sizeof *V),
-           *Bt = bsl_malloc(n * k + 1, sizeof *Bt);
-    const int oom = !atoms || !beta || !gam || !s2 || !V || !Bt;
-    int rc = oom;
-    for (size_t a = 0; a < k && !rc; a++) {
-        const json_t *x = json_array_get(at, a);
-        rc = !json_is_integer(x) || json_integer_value(x) < 0;
-        if (!rc) atoms[a] = (size_t)json_integer_value(x);
-    }
-    if (!rc)
-        rc = bsl_json_read_doubles(json_object_get(blk, "coef"), beta, k * c) ||
-             bsl_json_read_doubles(json_object_get(blk, "always_in"), gam, q * c) ||
-             bsl_json_read_doubles(sc ? sc : json_object_get(blk, "sigma2"), s2, c) ||
-             bsl_json_read_doubles(json_object_get(blk, "V"), V, k * k) || model_columns(v, atoms, k, Bt);
-    for (size_t o = 0; o < c && !rc; o++) rc = !(s2[o] >= 0);
+    const size_t n = v->n, c = v->c, q = v->q;
+    model_blk b;
+    int rc = model_blk_read(v, blk, &b);
+    const size_t k = b.k;
+    *df = b.df;
+    double *Bt = rc ? NULL : bsl_malloc(n * k + 1, sizeof *Bt);
+    if (!rc) rc = !Bt ? -2 : model_columns(v, b.atoms, k, Bt);
+    const double *beta = b.beta, *gam = b.gam, *s2 = b.s2, *V = b.V;
     for (size_t i = 0; i < n && !rc; i++) {
         double h = 0;
         for (size_t a = 0; a < k; a++)
-            for (size_t b = 0; b < k; b++) h += Bt[a * n + i] * V[a + b * k] * Bt[b * n + i];
+            for (size_t bb = 0; bb < k; bb++) h += Bt[a * n + i] * V[a + bb * k] * Bt[bb * n + i];
         for (size_t o = 0; o < c; o++) {
             double mu = 0;
             for (size_t l = 0; l < q; l++) mu += v->Z[l * n + i] * gam[l * c + o];
@@ -245,19 +286,15 @@ static int model_predict(vs_ctx *v, const json_t *blk, double *mean, double *yva
             /* gamma = gy - sum_a beta_a gB_a goes with the raw columns
              * b_a = x~_a + gB_a' z; add the gB_a' z part back */
             for (size_t a = 0; a < k; a++)
-                for (size_t l = 0; l < q; l++) mu += beta[a * c + o] * v->gB[atoms[a] * q + l] * v->Z[l * n + i];
+                for (size_t l = 0; l < q; l++) mu += beta[a * c + o] * v->gB[b.atoms[a] * q + l] * v->Z[l * n + i];
             mean[o * n + i] = mu;
             yvar[o * n + i] = s2[o] * (1 + fmax(h, 0) + v->zvar[i]);
             fvar[o * n + i] = s2[o] * (fmax(h, 0) + v->zvar[i]);
         }
     }
-    free(atoms);
-    free(beta);
-    free(gam);
-    free(s2);
-    free(V);
+    model_blk_free(&b);
     free(Bt);
-    return oom ? -2 : rc ? -1 : 0; /* -2: out of memory, -1: malformed */
+    return rc; /* -2: out of memory, -1: malformed */
 }
 
 /* Quantile of a normal mixture by bisection on its CDF (fits written
@@ -920,24 +957,25 @@ static int no_predictor(const json_t *doc, const char *model, basel_error *err)
     return bsl_fail(err, BASEL_EPARSE, "the fit has no '%s' predictor", model);
 }
 
-/* 1 when the fit's prior makes each model's posterior a mixture over g
- * (coef_prior.h within_model: hyper-g, jzs, ...), with the prior's name. */
-static int g_mixture_prior(const json_t *doc, char *name, size_t len)
+/* Under a prior whose models' posteriors are mixtures over g (coef_prior.h
+ * within_model: hyper-g, jzs, ...), a prediction's exact interval is a
+ * mixture of Student-t's over g in every model, which this file does not
+ * compute: refused rather than approximated (the means are exact). */
+/* The name of the document's coefficient prior when it is one of those
+ * (within_model), into name (len bytes); NULL otherwise. */
+static const char *mixture_over_g(const json_t *doc, char *name, size_t len)
 {
     const char *spec = json_string_value(json_object_get(json_object_get(doc, "prior"), "coefficients"));
-    if (!spec) return 0;
+    if (!spec) return NULL;
     snprintf(name, len, "%.*s", (int)strcspn(spec, ":"), spec);
     const bsl_coef_prior_type *t = bsl_coef_prior_type_find(name);
-    return t && t->within_model;
+    return t && t->within_model ? name : NULL;
 }
 
-/* Under such a prior a prediction's exact interval is a mixture of
- * Student-t's over g in every model, which this file does not compute:
- * refused rather than approximated (the means are exact). */
 static int interval_refused(const json_t *doc, const basel_pred *p, basel_error *err)
 {
     char name[64] = "";
-    if (p->no_interval || !g_mixture_prior(doc, name, sizeof name)) return BASEL_OK;
+    if (p->no_interval || !mixture_over_g(doc, name, sizeof name)) return BASEL_OK;
     return bsl_fail(err, BASEL_EINVAL,
                     "--prior %s: a model's predictive is a mixture over g of Student-t's, whose interval basel does "
                     "not compute; predict the means with --interval none",
@@ -977,7 +1015,7 @@ int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, c
         /* the sds are those of each model's Student-t, which a prior mixing
          * over g does not have (as its intervals, interval_refused) */
         char name[64];
-        int moments = !g_mixture_prior(doc, name, sizeof name);
+        int moments = !mixture_over_g(doc, name, sizeof name);
         if (strcmp(model, "bma") == 0) {
             moments = moments && p->want_sd; /* a refit of every kept model: not for the means alone */
             bad = vs_predict_bma(&v, pred, noise, level, moments, p);
@@ -1002,4 +1040,223 @@ int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, c
     }
     vs_ctx_free(&v);
     return rc;
+}
+
+
+/* ------------------------------------------ one model's coefficient table */
+
+/* A table's row of values (basel.h's BASEL_COEF_*) from a term's JSON row
+ * (coef_table.c), times the target's scale (standardize.target_scale: the
+ * engine block is in the rescaled units, FIT.md "Extreme values"); NaN for
+ * a number the row does not have. */
+static void row_values(const json_t *row, double scale, double *v)
+{
+    for (size_t i = 0; i < BASEL_COEF_NVALUES; i++) {
+        const json_t *x = json_object_get(row, bsl_coef_value_keys[i]);
+        v[i] = json_is_number(x) ? json_number_value(x) * (i == BASEL_COEF_PIP ? 1.0 : scale) : NAN;
+    }
+}
+
+/* The models a table is made of: K models, model r with atoms (global
+ * indices) atoms[off[r] .. off[r + 1]), posterior post[r] and weight w[r];
+ * pip[j] atom j's PIP, or NULL for one model (1 in it, 0 outside). */
+typedef struct table_models {
+    size_t K;
+    const size_t *off, *atoms;
+    const bsl_post *post;
+    const double *w, *pip;
+} table_models;
+
+/* What is asked of a table's terms: their rows at level (x NULL), or the
+ * density of each term's posterior at nx points (row r's at x[r * nx ..]),
+ * into out. */
+typedef struct table_job {
+    double level;
+    const double *x;
+    size_t nx;
+    double *out;
+} table_job;
+
+/* The components of every term of tm's models into cp (coef_table.h): the
+ * same per-model algebra (bsl_post_terms) as the table the fit wrote.
+ * 0, -1 (malformed), -2 (out of memory); cp is to be freed either way. */
+static int table_comps(const vs_ctx *v, const json_t *doc, const table_models *tm, bsl_coef_comps *cp)
+{
+    const size_t q = v->q, c = v->c, m = v->m, nterm = q + m, d = json_array_size(json_object_get(doc, "inputs"));
+    const json_t *st = json_object_get(doc, "standardize");
+    const char *kind = json_string_value(json_object_get(json_object_get(json_object_get(doc, "engine"), "basis"), "kind"));
+    const int linear = kind && bsl_basis_kind_from_name(kind) == BSL_BASIS_LINEAR;
+    size_t kmax = 0;
+    for (size_t r = 0; r < tm->K; r++) kmax = BSL_MAX(kmax, tm->off[r + 1] - tm->off[r]);
+    double *mu = bsl_malloc(d + 1, sizeof *mu), *sc = bsl_malloc(d + 1, sizeof *sc);
+    double *u = bsl_malloc(q + 1, sizeof *u), *t = bsl_malloc(q + 1, sizeof *t), *x = bsl_malloc(kmax + 1, sizeof *x);
+    int rc = bsl_coef_comps_init(cp, c * nterm) || !mu || !sc || !u || !t || !x ? -2 : 0;
+    if (!rc && (bsl_json_read_doubles(json_object_get(st, "mean"), mu, d) ||
+                bsl_json_read_doubles(json_object_get(st, "scale"), sc, d)))
+        rc = -1;
+    for (size_t a = 0; a < tm->off[tm->K] && !rc; a++)
+        rc = tm->atoms[a] >= m || (linear && tm->atoms[a] >= d) ? -1 : 0;
+    for (size_t o = 0; o < c && !rc; o++) {
+        for (size_t l = 0; l < q; l++) cp->off[o * nterm + l] = tm->K;
+        for (size_t a = 0; a < tm->off[tm->K]; a++) cp->off[o * nterm + q + tm->atoms[a]]++;
+    }
+    if (!rc && bsl_coef_comps_alloc(cp)) rc = -2;
+    const bsl_design D = {.q = q, .c = c, .gy = v->gy, .gB = v->gB, .R = v->R};
+    for (size_t r = 0; r < tm->K && !rc; r++)
+        for (size_t o = 0; o < c; o++)
+            bsl_post_terms(cp, o, nterm, &D, &tm->post[r], tm->atoms + tm->off[r], tm->w[r], mu, sc, linear, u, x, t);
+    free(mu);
+    free(sc);
+    free(u);
+    free(t);
+    free(x);
+    return rc;
+}
+
+/* The rows (job->x NULL) or densities of the table of tm's models into
+ * job->out, in the document's table's order: a row as the fit's table
+ * makes it (bsl_coef_term_json); a density that of the term's mixture with
+ * its weights renormalised to the PIP (bsl_tmix_density: the continuous
+ * part; 1 - PIP is the mass at 0). 0, -1 (malformed), -2 (out of memory). */
+static int table_rows(const vs_ctx *v, const json_t *doc, const table_models *tm, const table_job *job)
+{
+    const size_t q = v->q, c = v->c, nterm = q + v->m;
+    const json_t *ts = json_object_get(json_object_get(doc, "standardize"), "target_scale");
+    /* under a mixture of g-priors a model's coefficients are a mixture over g
+     * of Student-t's: their means are exact, their spread is not computed
+     * (as predict refuses their intervals: interval_refused) */
+    char name[64];
+    const int spread = !mixture_over_g(doc, name, sizeof name);
+    bsl_coef_comps cp;
+    int rc = table_comps(v, doc, tm, &cp);
+    for (size_t o = 0; o < c && !rc; o++) {
+        const double scale = ts ? json_number_value(json_array_get(ts, o)) : 1.0;
+        for (size_t j = 0; j < nterm && !rc; j++) {
+            const size_t r = o * nterm + j, off = cp.off[r], K = cp.fill[r];
+            const double pip = j < q ? 1.0 : tm->pip ? fmin(fmax(tm->pip[j - q], 0.0), 1.0) : K ? 1.0 : 0.0;
+            if (job->x) { /* the density, in the target's units: f(x / scale) / scale */
+                double W = 0;
+                for (size_t i = 0; i < K; i++) W += cp.w[off + i];
+                for (size_t i = 0; i < K; i++) cp.w[off + i] *= W > 0 ? pip / W : 0.0;
+                const bsl_tmix t = {cp.w + off, cp.mu + off, cp.s + off, cp.df + off, K, 1 - pip};
+                for (size_t i = 0; i < job->nx; i++)
+                    job->out[r * job->nx + i] = bsl_tmix_density(&t, job->x[r * job->nx + i] / scale) / scale;
+                continue;
+            }
+            json_t *row = bsl_coef_term_json(cp.w + off, cp.mu + off, cp.s + off, cp.df + off, K, pip, job->level, 0,
+                                             &cp.ws);
+            double *out = job->out + r * BASEL_COEF_NVALUES;
+            if (!row) rc = -2;
+            else row_values(row, scale, out);
+            for (size_t i = BASEL_COEF_SD; row && !spread && K && i < BASEL_COEF_NVALUES; i++)
+                if (i != BASEL_COEF_COND_MEAN) out[i] = NAN;
+            json_decref(row);
+        }
+    }
+    if (!rc && cp.ws.oom) rc = -2;
+    bsl_coef_comps_free(&cp);
+    return rc;
+}
+
+/* One model's table: its predictor block, one model of weight 1. */
+static int single_rows(vs_ctx *v, const json_t *doc, const json_t *blk, const table_job *job)
+{
+    model_blk b;
+    int rc = model_blk_read(v, blk, &b);
+    if (!rc) {
+        const size_t off[2] = {0, b.k};
+        const double w = 1.0;
+        const bsl_post p = {.k = b.k, .c = v->c, .beta = b.beta, .V = b.V, .scale2 = b.s2, .df = b.df};
+        const table_models tm = {1, off, b.atoms, &p, &w, NULL};
+        rc = table_rows(v, doc, &tm, job);
+    }
+    model_blk_free(&b);
+    return rc;
+}
+
+/* The model average's table: the models of its predictive block
+ * (bma.posterior: all but 1e-6 of the posterior weight), each refitted
+ * exactly as predict refits them (post_set_read), weighted as there; the
+ * atoms' PIPs the document's table's (a column of a grouped factor has its
+ * group's, where the document's "pip" is per group). */
+static int average_rows(vs_ctx *v, const json_t *doc, const json_t *bma, const table_job *job)
+{
+    const json_t *post = json_object_get(bma, "posterior");
+    const json_t *terms = json_object_get(json_object_get(doc, "coefficients"), "terms");
+    if (!post) return -3; /* a fit written before the block */
+    post_set s;
+    int rc = post_set_read(&s, v, post);
+    const size_t total = rc ? 0 : s.off[s.K];
+    size_t *atoms = rc ? NULL : bsl_malloc(total + 1, sizeof *atoms);
+    bsl_post *pp = rc ? NULL : bsl_calloc(s.K + 1, sizeof *pp);
+    double *pip = rc ? NULL : bsl_malloc(v->m + 1, sizeof *pip);
+    if (!rc && (!atoms || !pp || !pip)) rc = -2;
+    for (size_t j = 0; j < v->m && !rc; j++) {
+        const json_t *x = json_object_get(json_array_get(terms, v->q + j), "pip");
+        if (json_is_number(x)) pip[j] = json_number_value(x);
+        else rc = -1;
+    }
+    for (size_t a = 0; a < total && !rc; a++) atoms[a] = s.uni[s.atoms[a]]; /* local to global */
+    for (size_t r = 0; r < s.K && !rc; r++)
+        pp[r] = (bsl_post){.k = s.off[r + 1] - s.off[r], .c = v->c, .beta = s.beta + s.off[r] * v->c,
+                           .V = s.V + s.voff[r], .scale2 = s.scale2 + r * v->c, .df = s.df[r]};
+    if (!rc) {
+        const table_models tm = {s.K, s.off, atoms, pp, s.w, pip};
+        rc = table_rows(v, doc, &tm, job);
+    }
+    post_set_free(&s);
+    free(atoms);
+    free(pp);
+    free(pip);
+    return rc;
+}
+
+/* A table on demand (bsl_subset_model_coef, bsl_subset_coef_density). */
+static int on_demand(const json_t *doc, const char *model, const table_job *job, size_t rows, basel_error *err)
+{
+    const char *family = json_string_value(json_object_get(json_object_get(doc, "engine"), "family"));
+    if (family && strcmp(family, "gaussian") != 0)
+        return bsl_fail(err, BASEL_EINVAL,
+                        "a coefficient table on demand is computed for Gaussian fits, not --family %s (its table "
+                        "at the fit's level is basel_fit_coef)",
+                        family);
+    char name[64];
+    const int bma = strcmp(model, "bma") == 0;
+    if ((bma || job->x) && mixture_over_g(doc, name, sizeof name))
+        return bsl_fail(err, BASEL_EINVAL,
+                        "--prior %s: %s coefficients are mixtures over g of Student-t's, whose %s basel does not "
+                        "compute",
+                        name, bma ? "the model average's" : "a model's",
+                        job->x ? "densities" : "intervals at another level than the fit's (basel_fit_coef)");
+    const json_t *blk = json_object_get(json_object_get(json_object_get(doc, "engine"), "predictor"), model);
+    if (!blk) return no_predictor(doc, model, err);
+    vs_ctx v;
+    int rc = vs_ctx_init(&v, doc, NULL, 0, json_array_size(json_object_get(doc, "inputs")), err);
+    if (!rc && v.q > 64) rc = bsl_fail(err, BASEL_ERANGE, "too many always-in columns for the coefficient table");
+    if (!rc && rows != v.c * (v.q + v.m))
+        rc = bsl_fail(err, BASEL_EPARSE, "the fit's coefficient table has %zu rows, its engine block %zu terms", rows,
+                      v.c * (v.q + v.m));
+    const int bad = rc ? 0 : bma ? average_rows(&v, doc, blk, job) : single_rows(&v, doc, blk, job);
+    if (bad == -2) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    else if (bad == -3)
+        rc = bsl_fail(err, BASEL_EINVAL,
+                      "this fit was written before basel kept the model average's predictive block: its "
+                      "coefficients are the table at the fit's level only (fit again)");
+    else if (bad) rc = bsl_fail(err, BASEL_EPARSE, "the fit's '%s' predictor is malformed", model);
+    vs_ctx_free(&v);
+    return rc;
+}
+
+int bsl_subset_model_coef(const json_t *doc, const char *model, double level, double *out, size_t rows,
+                          basel_error *err)
+{
+    const table_job job = {level, NULL, 0, out};
+    return on_demand(doc, model, &job, rows, err);
+}
+
+int bsl_subset_coef_density(const json_t *doc, const char *model, const double *x, size_t nx, double *out,
+                            size_t rows, basel_error *err)
+{
+    const table_job job = {0.95, x, nx, out};
+    return on_demand(doc, model, &job, rows, err);
 }

@@ -674,3 +674,27 @@ double bsl_tmix_quantile(const bsl_tmix *t, double p, bsl_tmix_ws *ws)
     bsl_tmix_quantiles(t, &p, 1, &x, ws);
     return x;
 }
+
+double bsl_tmix_density(const bsl_tmix *t, double x)
+{
+    /* t_nu(z) = exp(log_c - (nu + 1)/2 log1p(z^2/nu)), log_c = lgamma((nu +
+     * 1)/2) - lgamma(nu/2) - log(nu pi)/2, its constant computed once per
+     * run of components with the same df (the subset models' df is n - q
+     * or n - q - k: a few values), not per component as gsl_ran_tdist_pdf
+     * would: a density over a mixture of 10^4 models at 500 points */
+    double dens = 0, nu = NAN, log_c = 0;
+    for (size_t i = 0; i < t->K; i++) {
+        if (!(t->s[i] > 0)) continue;
+        const double z = (x - t->mu[i]) / t->s[i];
+        if (isinf(t->df[i])) {
+            dens += t->w[i] * exp(-0.5 * z * z) / (sqrt(2 * M_PI) * t->s[i]);
+            continue;
+        }
+        if (t->df[i] != nu) {
+            nu = t->df[i];
+            log_c = lgamma((nu + 1) / 2) - lgamma(nu / 2) - 0.5 * log(nu * M_PI);
+        }
+        dens += t->w[i] * exp(log_c - (nu + 1) / 2 * log1p(z * z / nu)) / t->s[i];
+    }
+    return dens;
+}

@@ -60,4 +60,9 @@ double bsl_tmix_quantile(const bsl_tmix *t, double p, bsl_tmix_ws *ws);
 #define BSL_TMIX_MAXQ 4
 void bsl_tmix_quantiles(const bsl_tmix *t, const double *p, size_t np, double *out, bsl_tmix_ws *ws);
 
+/* The density at x of the mixture's continuous part, sum_i w_i t_nu_i((x -
+ * mu_i)/s_i)/s_i (it integrates to the weights' total, not to 1; the mass
+ * w0 at 0 and components with s_i = 0 are point masses, not densities). */
+double bsl_tmix_density(const bsl_tmix *t, double x);
+
 #endif

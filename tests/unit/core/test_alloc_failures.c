@@ -1,8 +1,8 @@
 /*
  * test_alloc_failures.c: fail-the-Nth-allocation sweep (as SQLite's
  * test_malloc.c and Lua's ltests.c do), over every engine of the engine
- * table: read a tiny table, fit, write FIT.json, read it back, predict, and
- * write the predictions CSV. A reference run counts the allocations A; then
+ * table: read a tiny table, fit, write FIT.json, read it back, compute the
+ * coefficient tables on demand, predict, and write the predictions CSV. A reference run counts the allocations A; then
  * for N = 1, 2, ... the Nth allocation (only that one) fails, and:
  *   - the run ends with a negative status and a message (BASEL_ENOMEM, or a
  *     clean error where a library underneath reports the failure its own
@@ -164,8 +164,28 @@ static void set_small(basel_options *o, const bsl_engine_def *e)
     }
 }
 
+/* The coefficient tables an engine computes on demand (engine.h's
+ * model_coef, coef_density: basel_fit_model_coef and
+ * basel_fit_coef_density): one model's, the model average's at another
+ * level than the fit's, and the densities; part of step 6 (computing
+ * from the loaded fit). The caller's arrays are not counted. */
+static int on_demand(const bsl_engine_def *e, const basel_fit *g, basel_error *err)
+{
+    const size_t rows = basel_fit_coef_count(g);
+    if (!e->model_coef || !rows) return BASEL_OK;
+    double *v = __real_calloc(rows * (BASEL_COEF_NVALUES + 2), sizeof *v), *x = v + rows * BASEL_COEF_NVALUES;
+    CHECK(v != NULL, "%s: the test's own arrays", e->name);
+    if (!v) return BASEL_OK;
+    int rc = basel_fit_model_coef(g, "hpm", 0.9, v, err);
+    if (!rc) rc = basel_fit_model_coef(g, "bma", 0.9, v, err);
+    if (!rc) rc = basel_fit_coef_density(g, "bma", x, 1, x + rows, err);
+    free(v);
+    return rc;
+}
+
 /* The step that failed (1 read, 2 options, 3 fit, 4 write, 5 load,
- * 6 predict, 7 write predictions), 0 when none did. */
+ * 6 coefficient tables on demand and predict, 7 write predictions), 0 when
+ * none did. */
 static int run(const bsl_engine_def *e, const char *csv, const paths *ps, basel_error *err, int *rc_out)
 {
     const int labels = e->target == BSL_TARGET_LABELS;
@@ -182,6 +202,7 @@ static int run(const bsl_engine_def *e, const char *csv, const paths *ps, basel_
     if (!rc) step = 3, rc = basel_fit_run(&f, data, o, err);
     if (!rc) step = 4, rc = basel_fit_write_json(f, ps->fit, err);
     if (!rc) step = 5, rc = basel_fit_read_json(&g, ps->fit, err);
+    if (!rc) step = 6, rc = on_demand(e, g, err);
     if (!rc) step = 6, rc = basel_fit_predict(g, data, NULL, 0.9, &p, err);
     if (!rc) step = 7, rc = basel_pred_write_csv(p, ps->pred, err);
     basel_pred_free(p);
@@ -266,7 +287,8 @@ static void sweep(const bsl_engine_def *e, const paths *ps, int leak_each, size_
             if (rc != BASEL_ENOMEM) other++;
             /* the document the predict step reads is the reference's own: an
              * allocation failure there must not be blamed on the file */
-            CHECK(step != 6 || rc == BASEL_ENOMEM, "%s: N = %ld: predict failed with %s (%s), not out of memory",
+            CHECK(step != 6 || rc == BASEL_ENOMEM,
+                  "%s: N = %ld: a table on demand or predict failed with %s (%s), not out of memory",
                   e->name, N, basel_status_str(rc), err.message);
             if (rc != BASEL_ENOMEM && getenv("BASEL_FAULT_VERBOSE"))
                 fprintf(stderr, "%s: N = %ld: step %d: %s: %s\n", e->name, N, step, basel_status_str(rc), err.message);

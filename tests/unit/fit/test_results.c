@@ -198,6 +198,175 @@ static void check_se_bma(const basel_fit *f, const basel_data *d, const char *la
     basel_pred_free(p);
 }
 
+/* The model average's table on demand (basel_fit_model_coef "bma"): the
+ * document's numbers, and its intervals at the table's own level those of
+ * the table (which mixes every visited model; the predictive block all but
+ * 1e-6 of them: the tolerance), at a lower level nested inside them. */
+static void check_bma_coef(const basel_fit *f, const char *label)
+{
+    const size_t rows = basel_fit_coef_count(f);
+    double *v = malloc(rows * BASEL_COEF_NVALUES * sizeof *v), *w = malloc(rows * BASEL_COEF_NVALUES * sizeof *w);
+    basel_error err;
+    int rc = v && w ? basel_fit_model_coef(f, "bma", basel_fit_coef_level(f), v, &err) : BASEL_ENOMEM;
+    CHECK(rc == BASEL_OK, "%s: %s", label, err.message);
+    if (!rc) rc = basel_fit_model_coef(f, "bma", 0.5, w, &err);
+    CHECK(rc == BASEL_OK, "%s at 0.5: %s", label, err.message);
+    int same_numbers = 1, nested = 1;
+    double worst = 0;
+    for (size_t i = 0; !rc && i < rows; i++) {
+        double row[BASEL_COEF_NVALUES];
+        basel_fit_coef(f, i, row);
+        const double *a = v + i * BASEL_COEF_NVALUES, *b = w + i * BASEL_COEF_NVALUES;
+        for (size_t k = 0; k < BASEL_COEF_LOWER; k++) same_numbers = same_numbers && same(a[k], row[k]) && same(b[k], row[k]);
+        for (size_t k = BASEL_COEF_LOWER; k <= BASEL_COEF_UPPER; k++)
+            worst = fmax(worst, fabs(a[k] - row[k]) / fmax(row[BASEL_COEF_SD], 1e-300));
+        nested = nested && a[BASEL_COEF_LOWER] <= b[BASEL_COEF_LOWER] && b[BASEL_COEF_LOWER] <= b[BASEL_COEF_UPPER] &&
+                 b[BASEL_COEF_UPPER] <= a[BASEL_COEF_UPPER];
+    }
+    CHECK(!rc && same_numbers, "%s: the document's PIPs, means and sds", label);
+    CHECK(!rc && worst < 1e-6, "%s: at the table's level its intervals (worst %g sd)", label, worst);
+    CHECK(!rc && nested, "%s: the 50%% intervals inside the 95%%", label);
+    free(v);
+    free(w);
+}
+
+/* The terms' densities (basel_fit_coef_density) against the table's
+ * quantiles: on a fine grid over cond_mean -+ 12 cond_sd, the trapezoid
+ * integral of a term's density is its PIP, and with the mass 1 - PIP at 0
+ * the CDF at the table's interval ends is (1 -+ level) / 2; a term never
+ * in a model has density 0. */
+static void check_density(const basel_fit *f, const char *model, const char *label)
+{
+    enum { NX = 20001 };
+    const size_t rows = basel_fit_coef_count(f);
+    double *v = malloc(rows * BASEL_COEF_NVALUES * sizeof *v), *x = malloc(rows * NX * sizeof *x),
+           *dens = malloc(rows * NX * sizeof *dens);
+    basel_error err;
+    const double level = 0.9;
+    int rc = basel_fit_model_coef(f, model, level, v, &err);
+    for (size_t i = 0; !rc && i < rows; i++) {
+        const double *r = v + i * BASEL_COEF_NVALUES;
+        const double c = isnan(r[BASEL_COEF_COND_MEAN]) ? 0 : r[BASEL_COEF_COND_MEAN];
+        const double h = isnan(r[BASEL_COEF_COND_SD]) ? 1 : r[BASEL_COEF_COND_SD];
+        for (size_t k = 0; k < NX; k++) x[i * NX + k] = c + h * (-12 + 24 * (double)k / (NX - 1));
+    }
+    if (!rc) rc = basel_fit_coef_density(f, model, x, NX, dens, &err);
+    CHECK(rc == BASEL_OK, "%s: %s", label, err.message);
+    double worst_mass = 0, worst_cdf = 0;
+    int zero = 1;
+    for (size_t i = 0; !rc && i < rows; i++) {
+        const double *r = v + i * BASEL_COEF_NVALUES, *xi = x + i * NX, *di = dens + i * NX;
+        if (isnan(r[BASEL_COEF_COND_MEAN])) {
+            for (size_t k = 0; k < NX; k++) zero = zero && di[k] == 0;
+            continue;
+        }
+        double F = 0, lo = NAN, hi = NAN;
+        const double w0 = 1 - r[BASEL_COEF_PIP];
+        for (size_t k = 1; k < NX; k++) {
+            const double before = F + (xi[k - 1] >= 0 ? w0 : 0);
+            F += 0.5 * (di[k] + di[k - 1]) * (xi[k] - xi[k - 1]);
+            const double after = F + (xi[k] >= 0 ? w0 : 0);
+            /* the CDF at an interval end, interpolated within its cell */
+            if (r[BASEL_COEF_LOWER] != 0 && xi[k - 1] <= r[BASEL_COEF_LOWER] && r[BASEL_COEF_LOWER] < xi[k])
+                lo = before + (after - before) * (r[BASEL_COEF_LOWER] - xi[k - 1]) / (xi[k] - xi[k - 1]);
+            if (r[BASEL_COEF_UPPER] != 0 && xi[k - 1] <= r[BASEL_COEF_UPPER] && r[BASEL_COEF_UPPER] < xi[k])
+                hi = before + (after - before) * (r[BASEL_COEF_UPPER] - xi[k - 1]) / (xi[k] - xi[k - 1]);
+        }
+        worst_mass = fmax(worst_mass, fabs(F - r[BASEL_COEF_PIP]));
+        if (!isnan(lo)) worst_cdf = fmax(worst_cdf, fabs(lo - (1 - level) / 2));
+        if (!isnan(hi)) worst_cdf = fmax(worst_cdf, fabs(hi - (1 + level) / 2));
+    }
+    CHECK(!rc && worst_mass < 1e-6, "%s: each density integrates to the PIP (worst %g)", label, worst_mass);
+    CHECK(!rc && worst_cdf < 1e-6, "%s: the CDF at the interval ends (worst %g)", label, worst_cdf);
+    CHECK(!rc && zero, "%s: a term outside every model has density 0", label);
+    free(v);
+    free(x);
+    free(dens);
+}
+
+/* One model's table (basel_fit_model_coef) against what predict gives for
+ * the same model: its means are the coefficients of predict's mean at
+ * every training row (y = intercept + sum_j b_j x_j: the linear basis), a
+ * term outside the model is 0 with PIP 0, and the intercept is f(0), whose
+ * equal-tailed interval is predict's interval of the mean at x = 0 and
+ * whose sd is that prediction's se (the Student-t scale) times
+ * sqrt(df / (df - 2)). */
+static void check_model_coef(const basel_fit *f, const basel_data *d, const json_t *doc, const char *model,
+                             const char *label)
+{
+    const size_t rows = basel_fit_coef_count(f), m = basel_fit_atom_count(f);
+    double *v = malloc(rows * BASEL_COEF_NVALUES * sizeof *v);
+    basel_error err;
+    CHECK(rows == m + 1 && v, "%s: intercept and %zu atoms", label, m);
+    if (rows != m + 1 || !v) {
+        free(v);
+        return;
+    }
+    const double level = 0.9;
+    int rc = basel_fit_model_coef(f, model, level, v, &err);
+    CHECK(rc == BASEL_OK, "%s: %s", label, err.message);
+    size_t k;
+    const size_t *sel = basel_fit_selected(f, model, &k);
+    int in_ok = 1, out_ok = 1;
+    for (size_t j = 0; j < m; j++) {
+        const double *r = v + (j + 1) * BASEL_COEF_NVALUES;
+        int in = 0;
+        for (size_t a = 0; a < k; a++) in |= sel[a] == j;
+        if (in)
+            in_ok = in_ok && r[BASEL_COEF_PIP] == 1 && r[BASEL_COEF_MEAN] == r[BASEL_COEF_COND_MEAN] &&
+                    r[BASEL_COEF_SD] > 0 && r[BASEL_COEF_LOWER] < r[BASEL_COEF_MEAN] &&
+                    r[BASEL_COEF_MEAN] < r[BASEL_COEF_UPPER];
+        else
+            out_ok = out_ok && r[BASEL_COEF_PIP] == 0 && r[BASEL_COEF_MEAN] == 0 && r[BASEL_COEF_SD] == 0 &&
+                     isnan(r[BASEL_COEF_COND_MEAN]) && r[BASEL_COEF_LOWER] == 0 && r[BASEL_COEF_UPPER] == 0;
+    }
+    CHECK(k > 0 && in_ok && out_ok, "%s: the model's %zu terms in, the others 0", label, k);
+    basel_pred *p = NULL;
+    rc = basel_fit_predict_ex(f, d, model, level, BASEL_INTERVAL_MEAN, &p, &err);
+    CHECK(rc == BASEL_OK, "%s: predict: %s", label, err.message);
+    double worst = 0;
+    for (size_t i = 0; p && i < basel_pred_rows(p); i++) {
+        double mean, lo, hi, lin = v[BASEL_COEF_MEAN];
+        basel_pred_get(p, i, 0, &mean, &lo, &hi);
+        for (size_t j = 0; j < m; j++) lin += v[(j + 1) * BASEL_COEF_NVALUES + BASEL_COEF_MEAN] * basel_data_value(d, i, j);
+        worst = fmax(worst, fabs(lin - mean) / fmax(1, fabs(mean)));
+    }
+    CHECK(worst < 1e-12, "%s: predict's means are the coefficients' (worst %g)", label, worst);
+    basel_pred_free(p);
+    /* f(0): one row of zeros */
+    const char *names[P] = {"a", "b", "c", "e", "y"};
+    const double zero[P] = {0};
+    basel_data *z = NULL;
+    rc = basel_data_from_matrix(&z, "zero", zero, 1, P, 1, 1, names, &err);
+    if (!rc) rc = basel_fit_predict_ex(f, z, model, level, BASEL_INTERVAL_MEAN, &p, &err);
+    CHECK(rc == BASEL_OK, "%s: predict at 0: %s", label, err.message);
+    if (!rc) {
+        double mean, lo, hi, se;
+        basel_pred_get(p, 0, 0, &mean, &lo, &hi);
+        basel_pred_se(p, 0, 0, &se);
+        const json_t *jdf = json_object_get(json_object_get(json_object_get(json_object_get(doc, "engine"), "predictor"),
+                                                            model),
+                                            "df");
+        const double df = jdf ? json_number_value(jdf) : INFINITY;
+        const double var_factor = isinf(df) ? 1 : df / (df - 2);
+        const int failed = check_failed;
+        CHECK_CLOSE(v[BASEL_COEF_MEAN], mean, 1e-12, "the intercept is f(0)");
+        CHECK_CLOSE(v[BASEL_COEF_LOWER], lo, 1e-9, "the intercept's lower end is f(0)'s");
+        CHECK_CLOSE(v[BASEL_COEF_UPPER], hi, 1e-9, "the intercept's upper end is f(0)'s");
+        CHECK_CLOSE(v[BASEL_COEF_SD], se * sqrt(var_factor), 1e-12, "the intercept's sd from f(0)'s se");
+        if (check_failed > failed) fprintf(stderr, "(those in %s)\n", label);
+    }
+    basel_pred_free(p);
+    basel_data_free(z);
+    /* refusals */
+    CHECK(basel_fit_model_coef(f, NULL, level, v, &err) == BASEL_EINVAL, "%s: no model", label);
+    CHECK(basel_fit_model_coef(f, "nosuch", level, v, &err) == BASEL_EINVAL && strstr(err.message, "nosuch"),
+          "%s: an unknown model: %s", label, err.message);
+    CHECK(basel_fit_model_coef(f, model, 1.0, v, &err) == BASEL_EINVAL && strstr(err.message, "level 1"),
+          "%s: level 1: %s", label, err.message);
+    free(v);
+}
+
 /* The predictive sds (basel_pred_sd) are the same whatever the interval's
  * kind (none included: free for one model); for one model they are
  * its Student-t's sd, the scale behind its intervals times
@@ -297,6 +466,11 @@ int main(void)
         check_se_bma(f, d, "enumerate g bma");
         check_sd_single(f, d, doc, "hpm", "enumerate g hpm");
         check_sd_bma(f, d, 0, "enumerate g bma");
+        check_model_coef(f, d, doc, "hpm", "enumerate g hpm coefficients");
+        check_model_coef(f, d, doc, "median", "enumerate g median coefficients");
+        check_bma_coef(f, "enumerate g bma coefficients");
+        check_density(f, "bma", "enumerate g bma density");
+        check_density(f, "hpm", "enumerate g hpm density");
         /* credible sets against the document */
         const json_t *sets = json_object_get(json_object_get(doc, "credible_sets"), "sets");
         CHECK(json_array_size(sets) > 0 && basel_fit_credible_set_count(f) == json_array_size(sets), "%zu sets",
@@ -319,6 +493,51 @@ int main(void)
     json_decref(doc);
     basel_fit_free(f);
 
+    /* a categorical input, selected as one group: its columns' PIPs are the
+     * group's (the document's "pip" is per group), its tables on demand
+     * the same as for any input */
+    {
+        static char csv[4096];
+        size_t len = (size_t)snprintf(csv, sizeof csv, "a,b,g,y\n");
+        for (size_t i = 0; i < N; i++)
+            len += (size_t)snprintf(csv + len, sizeof csv - len, "%.6f,%.6f,%s,%.6f\n", cm[i], cm[N + i],
+                                    i % 3 == 0 ? "lo" : i % 3 == 1 ? "mid" : "hi",
+                                    cm[(P - 1) * N + i] + 0.8 * (i % 3 == 1));
+        basel_data *dg = NULL;
+        CHECK(basel_data_read_buffer(&dg, "g.csv", csv, len, NULL, &err) == BASEL_OK, "factor data: %s", err.message);
+        basel_fit *fg = dg ? fit(dg, "enumerate", NULL, NULL, 0) : NULL;
+        if (fg) {
+            check_bma_coef(fg, "factor bma coefficients");
+            check_density(fg, "bma", "factor bma density");
+            check_density(fg, "hpm", "factor hpm density");
+        }
+        basel_fit_free(fg);
+        basel_data_free(dg);
+    }
+
+    /* hyper-g: a model's coefficients are mixtures over g: exact means, no
+     * sds or intervals (NaN), and the model average's intervals only at the
+     * fit's level */
+    f = fit(d, "enumerate", "hyper-g", NULL, 0);
+    if (f) {
+        const size_t rows = basel_fit_coef_count(f);
+        double *v = malloc(rows * BASEL_COEF_NVALUES * sizeof *v);
+        int rc = basel_fit_model_coef(f, "hpm", 0.9, v, &err);
+        CHECK(rc == BASEL_OK, "hyper-g hpm: %s", err.message);
+        int ok = !rc;
+        for (size_t i = 0; ok && i < rows; i++) {
+            const double *r = v + i * BASEL_COEF_NVALUES;
+            ok = isfinite(r[BASEL_COEF_MEAN]) && (r[BASEL_COEF_PIP] == 0 ? r[BASEL_COEF_SD] == 0
+                                                                        : isnan(r[BASEL_COEF_SD]) &&
+                                                                              isnan(r[BASEL_COEF_LOWER]));
+        }
+        CHECK(ok, "hyper-g hpm: means, and NaN sds and intervals for the model's terms");
+        CHECK(basel_fit_model_coef(f, "bma", 0.9, v, &err) == BASEL_EINVAL && strstr(err.message, "hyper-g"),
+              "hyper-g bma at 0.9 refused: %s", err.message);
+        free(v);
+    }
+    basel_fit_free(f);
+
     /* ridge with sigma^2 given: normal intervals, se their scale */
     f = fit(d, "enumerate", "ridge:lambda=2,sigma2=0.3", NULL, 0);
     doc = f ? document(f) : NULL;
@@ -326,6 +545,9 @@ int main(void)
         check_coef(f, "enumerate ridge");
         check_se_single(f, d, doc, "hpm", "enumerate ridge hpm");
         check_se_single(f, d, doc, "median", "enumerate ridge median");
+        check_model_coef(f, d, doc, "hpm", "enumerate ridge hpm coefficients");
+        check_bma_coef(f, "enumerate ridge bma coefficients");
+        check_density(f, "median", "enumerate ridge median density");
         check_se_bma(f, d, "enumerate ridge bma");
         check_sd_single(f, d, doc, "median", "enumerate ridge median");
         check_sd_bma(f, d, 1, "enumerate ridge bma");
@@ -357,6 +579,8 @@ int main(void)
     if (f && doc) {
         check_coef(f, "ssvs");
         check_models(f, doc, 0, "ssvs");
+        check_model_coef(f, d, doc, "median", "ssvs median coefficients");
+        check_bma_coef(f, "ssvs bma coefficients");
         const size_t m = basel_fit_atom_count(f);
         double p0 = 0;
         size_t k0 = 0;

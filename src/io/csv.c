@@ -644,15 +644,20 @@ static int grow_rows(builder *b, size_t need)
 /* n x sz bytes, backed by large pages where the system can (Linux's
  * transparent huge pages in "madvise" mode): one fault and one clearing
  * per 2 MB instead of per 4 kB, which was the larger part of the reading's
- * system time on a virtual machine. The advice is only a hint. */
+ * system time on a virtual machine. A block of 4 MB or more is aligned to
+ * 2 MB and rounded up to a multiple of it, so that large pages can back all
+ * of it; the advice is only a hint. */
+#define LARGE_PAGE ((size_t)2 << 20)
+#define COLUMN_LARGE (8 * LARGE_PAGE)
 static double *large_alloc(size_t n, size_t sz)
 {
-    double *p = bsl_malloc(n, sz);
+    if (sz && n > SIZE_MAX / sz) return NULL;
+    const size_t bytes = n * sz;
+    if (bytes < 2 * LARGE_PAGE || bytes > SIZE_MAX - LARGE_PAGE) return bsl_malloc(n, sz);
+    const size_t whole = (bytes + LARGE_PAGE - 1) / LARGE_PAGE * LARGE_PAGE;
+    double *p = aligned_alloc(LARGE_PAGE, whole);
 #ifdef MADV_HUGEPAGE
-    const size_t bytes = n * sz; /* bsl_malloc checked the product */
-    const uintptr_t page = 4096, from = ((uintptr_t)p + page - 1) & ~(page - 1),
-                    to = ((uintptr_t)p + bytes) & ~(page - 1);
-    if (p && bytes >= ((size_t)4 << 20) && to > from) (void)madvise((void *)from, to - from, MADV_HUGEPAGE);
+    if (p) (void)madvise(p, whole, MADV_HUGEPAGE);
 #endif
     return p;
 }
@@ -759,7 +764,16 @@ static int builder_finish(builder *b)
         segment_into_table(b);
         return BASEL_OK;
     }
-    if (!(d->values = large_alloc(d->n, d->p * sizeof *d->values))) return BASEL_ENOMEM;
+    /* Each segment's copy fills a piece of every column, and a large page
+     * of the table is resident from the first byte written to it: with
+     * large pages the table is resident up to p large pages ahead of the
+     * segments freed, with small pages up to p small ones. So the table
+     * takes large pages only when its columns are long (COLUMN_LARGE), and
+     * memory stays the table plus at most an eighth of it, a segment and
+     * the stage. */
+    const int large = d->n * sizeof *d->values >= COLUMN_LARGE;
+    if (!(d->values = large ? large_alloc(d->n, d->p * sizeof *d->values) : bsl_malloc(d->n, d->p * sizeof *d->values)))
+        return BASEL_ENOMEM;
     size_t i0 = 0;
     for (size_t k = 0; k < b->nseg; k++) {
         segment *g = &b->seg[k];
@@ -1076,7 +1090,7 @@ static int body_run(guard *g, const char *text, size_t len)
             if (!swar_special(w) && fb + k <= BSL_CSV_MAX_FIELD) {
                 if (commas) {
                     const size_t last = (size_t)(63 - __builtin_clzll(commas)) >> 3;
-                    g->fields += (size_t)__builtin_popcountll(commas);
+                    g->fields += (size_t)(((commas >> 7) * LANES(1)) >> 56); /* one per lane's high bit */
                     fb = 7 - last;
                     state = last == 7 ? G_START : G_UNQUOTED;
                     last_comma = i + last;

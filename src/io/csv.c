@@ -25,7 +25,8 @@
  * by the tokenizer (next_field), which tracks lines and columns for the
  * messages. Rows go through a small stage into the column-major table
  * (builder), so memory is the table plus a constant (a piece, a line, the
- * stage, the table's margin); there is no allocation per cell.
+ * stage, and the table's margin for a file, a segment and at most an eighth
+ * of the table for a pipe); there is no allocation per cell.
  *
  * Invariant of every basel_data made here: n >= 1, p >= 1, names non-empty
  * and distinct; a value is finite, or NaN. In a non-label column a NaN always
@@ -46,7 +47,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 /* ---------------------------------------------------------- bad cells */
 
@@ -146,18 +146,29 @@ static int scan_digits(const char **pp, const char *end, uint64_t *m, int *ndigi
 {
     const char *p = *pp;
 #ifdef SWAR
-    /* the common case, at most 7 digits before the point and 7 after, read
-     * eight bytes at a time */
-    uint64_t whole, frac = 0;
-    const int k = end - p >= 8 ? swar_digits(p, &whole) : 8;
-    const int f = k == 8 || p[k] != '.' ? 0 : end - (p + k + 1) >= 8 ? swar_digits(p + k + 1, &frac) : 8;
-    if (k < 8 && f < 8) {
-        static const uint64_t pow10_int[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
-        *m = whole * pow10_int[f] + frac;
-        *ndigits = k + f;
-        *scale = -f;
-        *pp = p + k + (p[k] == '.') + f;
-        return 1;
+    {
+        /* eight bytes at a time while the digits (leading zeros counted) stay
+         * within 19, so that the value fits; else byte by byte below */
+        static const uint64_t pow10_int[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+        uint64_t whole = 0, v;
+        int n = 0, f = 0, k = 8;
+        const char *q = p;
+        for (; k == 8 && n <= 11 && end - q >= 8; q += k, n += k) {
+            k = swar_digits(q, &v);
+            whole = whole * pow10_int[k] + v;
+        }
+        if (k < 8 && *q == '.') /* q < end: fewer than 8 digits of 8 readable bytes */
+            for (q++, k = 8; k == 8 && n <= 11 && end - q >= 8; q += k, n += k, f += k) {
+                k = swar_digits(q, &v);
+                whole = whole * pow10_int[k] + v;
+            }
+        if (k < 8) {
+            *m = whole;
+            *ndigits = n;
+            *scale = -f;
+            *pp = q;
+            return 1;
+        }
     }
 #endif
     uint64_t v = 0;
@@ -562,22 +573,21 @@ static void record_bad(basel_data *d, size_t i, size_t j, const field *f, size_t
 
 /* The table as it streams in. It is column-major and the rows arrive one
  * at a time, so each row is parsed into a small row-major stage (STAGE
- * bytes, at least STAGE_ROWS rows), reused, and the stage is moved into column-major
- * segments, in square tiles of TILE rows and columns (a tile's reads and
- * writes stay within the cache and the TLB), when it is full. A segment has
- * room for a number of rows fixed when it is made. For a file, the first
- * segment is made for the rows its size implies at the mean length of the
- * rows staged so far, plus a margin (ROOM_MARGIN), so it is nearly always
- * the only one: at the end its columns move together to n rows each and it
- * shrinks into the n x p table. So the table is written once, into memory
- * that is first touched there: on a virtual machine, taking a fresh page
- * costs more than parsing what goes into it, and building the table in
- * row-major blocks and then copying it touched twice the memory. For a pipe
- * (no size) the segments double, up to SEGMENT_MAX bytes each, and at the
- * end each is copied into its place in the table and freed at once, so the
- * segments and the table together never hold much more than one table.
- * The per-row arrays (line_of_row, the labels, the text columns) grow by
- * doubling; there are `cap` of each. */
+ * bytes, at least STAGE_ROWS rows), reused, and when the stage is full its
+ * rows move into column-major segments in square tiles of TILE rows and
+ * columns (a tile's reads and writes stay within the cache and the TLB).
+ * A segment has room for a number of rows fixed when it is made. For a
+ * file, the first segment is made for the rows its size implies at the
+ * mean length of the rows staged so far, plus a margin (ROOM_MARGIN), so it
+ * is nearly always the only one: at the end its columns move together to n
+ * rows each and it shrinks into the n x p table. So the table is written
+ * once, into memory first touched there: on a virtual machine, taking a
+ * fresh page costs more than parsing what goes into it, and building the
+ * table in row-major blocks and then copying it touched twice the memory.
+ * For a pipe (no size) the segments double, up to SEGMENT_MAX bytes each,
+ * and at the end each is copied into its place in the table and freed at
+ * once (builder_finish). The per-row arrays (line_of_row, the labels, the
+ * text columns) grow by doubling; there are `cap` of each. */
 #define STAGE ((size_t)1 << 20)
 /* at least this many rows, so that a wide table's stage still moves into
  * each column a cache line (8 doubles) or more at a time */
@@ -1216,6 +1226,7 @@ typedef struct reader {
     builder b;
     int have_header;
     const char *label_column;
+    size_t fast_hits, fast_misses; /* records fast_record took and left */
 } reader;
 
 static int is_space(char c) { return is_blank(c) || c == '\n' || c == '\r'; }
@@ -1261,7 +1272,15 @@ static int parse_span(reader *r, size_t end, int final)
         r->b.header_bytes = r->b.before + (size_t)(s->pos - r->buf);
     }
     while (s->pos < s->end) {
-        if (fast_record(s, &r->b)) continue;
+        /* the fast path while it takes most records: a table with text in
+         * every row would otherwise read each row up to its text twice */
+        if (r->fast_misses < 64 || r->fast_misses <= r->fast_hits) {
+            if (fast_record(s, &r->b)) {
+                r->fast_hits++;
+                continue;
+            }
+            r->fast_misses++;
+        }
         int rc = parse_record(s, &r->b);
         if (rc != BASEL_OK) return rc;
     }

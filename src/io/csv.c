@@ -770,8 +770,43 @@ static void segment_into_table(builder *b)
     g->cols = NULL;
 }
 
+
+/* A new n x p table for the segments to be copied into. Each segment's
+ * copy fills a piece of every column, and a large page of the table is
+ * resident from the first byte written to it: with large pages the table
+ * is resident up to p large pages ahead of the segments freed, with small
+ * pages up to p small ones. So the table takes large pages only when its
+ * columns are long (COLUMN_LARGE), and memory stays the table plus at most
+ * an eighth of it, a segment and the stage. */
+static int new_table(builder *b)
+{
+    basel_data *d = b->d;
+    const int large = d->n * sizeof *d->values >= COLUMN_LARGE;
+    d->values = large ? large_alloc(d->n, d->p * sizeof *d->values) : bsl_malloc(d->n, d->p * sizeof *d->values);
+    return d->values ? BASEL_OK : BASEL_ENOMEM;
+}
+
+/* Give back to the system the whole pages in bytes from p, copied and no
+ * longer needed (MADV_DONTNEED: the block stays valid, and is freed as a
+ * whole later). Only where the system has it; elsewhere the memory goes
+ * back when the block is freed. */
+static void release_pages(void *p, size_t bytes)
+{
+#ifdef MADV_DONTNEED
+    const uintptr_t page = 4096, from = ((uintptr_t)p + page - 1) & ~(page - 1),
+                    to = ((uintptr_t)p + bytes) & ~(page - 1);
+    if (to > from) (void)madvise((void *)from, to - from, MADV_DONTNEED);
+#else
+    (void)p, (void)bytes;
+#endif
+}
+
 /* The last rows into the segments, which become the table, n x p: the one
- * segment in place, or each copied into its place and freed at once. */
+ * segment in place, or each copied into its place in a new table, a column
+ * at a time, each column's pages given back once copied and the segment
+ * freed at the end. So memory stays the table plus the segments not copied
+ * yet, even when the first segment holds most of the table (a file whose
+ * rows were shorter than their guess). */
 static int builder_finish(builder *b)
 {
     basel_data *d = b->d;
@@ -780,21 +815,19 @@ static int builder_finish(builder *b)
         segment_into_table(b);
         return BASEL_OK;
     }
-    /* Each segment's copy fills a piece of every column, and a large page
-     * of the table is resident from the first byte written to it: with
-     * large pages the table is resident up to p large pages ahead of the
-     * segments freed, with small pages up to p small ones. So the table
-     * takes large pages only when its columns are long (COLUMN_LARGE), and
-     * memory stays the table plus at most an eighth of it, a segment and
-     * the stage. */
-    const int large = d->n * sizeof *d->values >= COLUMN_LARGE;
-    if (!(d->values = large ? large_alloc(d->n, d->p * sizeof *d->values) : bsl_malloc(d->n, d->p * sizeof *d->values)))
-        return BASEL_ENOMEM;
+    if (new_table(b) != BASEL_OK) return BASEL_ENOMEM;
     size_t i0 = 0;
     for (size_t k = 0; k < b->nseg; k++) {
         segment *g = &b->seg[k];
-        for (size_t j = 0; j < d->p; j++)
+        const double *copied = g->cols; /* columns before it copied, not given back yet */
+        for (size_t j = 0; j < d->p; j++) {
             memcpy(d->values + j * d->n + i0, g->cols + j * g->room, g->done * sizeof(double));
+            const double *next = g->cols + (j + 1) * g->room;
+            if ((size_t)(next - copied) * sizeof(double) >= LARGE_PAGE) { /* in 2 MB steps at least */
+                release_pages((void *)copied, (size_t)(next - copied) * sizeof(double));
+                copied = next;
+            }
+        }
         i0 += g->done;
         free(g->cols);
         g->cols = NULL;

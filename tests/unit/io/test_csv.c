@@ -508,6 +508,53 @@ static void test_fast_and_slow_rows(void)
     free(column);
 }
 
+/* The table is built in segments (csv.c's builder): a file's first one is
+ * sized from the length of its first rows, a pipe's double. Rows whose
+ * length changes half-way make the guess wrong both ways: short rows after
+ * long ones (more rows than guessed: a second segment, the first grown
+ * into the table), long rows after short ones (fewer: the one segment
+ * shrinks); a stream of unknown size takes several segments, copied into
+ * the table. Every value must land in its place in each case. */
+static void expect_table(const char *what, basel_data *d, int rc, const basel_error *err, size_t rows,
+                         char (*cell)[24])
+{
+    CHECK(rc == BASEL_OK && basel_data_rows(d) == rows, "%s: parse (%s)", what, err->message);
+    size_t wrong = 0;
+    for (size_t k = 0; rc == BASEL_OK && k < rows * 4; k++)
+        wrong += !same_double(basel_data_value(d, k / 4, k % 4), strtod(cell[k], NULL));
+    CHECK(wrong == 0, "%s: %zu values out of place", what, wrong);
+    basel_data_free(d);
+}
+
+static void test_segments(void)
+{
+    enum { ROWS = 120000 }; /* several stages of 4 columns (1 MB: 32768 rows) */
+    char(*cell)[24] = malloc(sizeof *cell * ROWS * 4), *text = malloc((size_t)ROWS * 4 * 24 + 64);
+    for (int order = 0; order < 2; order++) {
+        size_t len = (size_t)sprintf(text, "a,b,c,d\n");
+        for (size_t k = 0; k < (size_t)ROWS * 4; k++) {
+            const int long_row = (k / 4 < ROWS / 2) == (order == 0);
+            snprintf(cell[k], 24, long_row ? "%.15g" : "%.1g", 1.2345678901234567 * (double)(k % 977 + 1));
+            len += (size_t)sprintf(text + len, "%s%c", cell[k], k % 4 == 3 ? '\n' : ',');
+        }
+        basel_data *d = NULL;
+        basel_error err;
+        int rc = parse_n(&d, text, len, NULL, &err);
+        expect_table(order == 0 ? "segments: long rows, then short" : "segments: short rows, then long", d, rc,
+                     &err, ROWS, cell);
+        if (order == 1) { /* the same text as a stream of unknown size */
+            FILE *fp = tmpfile();
+            CHECK(fp && fwrite(text, 1, len, fp) == len && fseek(fp, 0, SEEK_SET) == 0, "segments: temporary file");
+            d = NULL;
+            rc = fp ? bsl_csv_read_fp(&d, fp, "t.csv", 0, NULL, NULL, &err) : BASEL_EIO;
+            expect_table("segments: a stream", d, rc, &err, ROWS, cell);
+            if (fp) fclose(fp);
+        }
+    }
+    free(cell);
+    free(text);
+}
+
 /* --------------------------------------------------------------- subset */
 
 static void test_subset(void)
@@ -795,6 +842,7 @@ int main(void)
     test_bad_cells();
     test_numbers();
     test_fast_and_slow_rows();
+    test_segments();
     test_subset();
     test_find_and_null();
     test_files();

@@ -25,8 +25,8 @@
  * by the tokenizer (next_field), which tracks lines and columns for the
  * messages. Rows go through a small stage into the column-major table
  * (builder), so memory is the table plus a constant (a piece, a line, the
- * stage, and the table's margin for a file, a segment and at most an eighth
- * of the table for a pipe); there is no allocation per cell.
+ * stage, and the table's margin for a file, a large page a segment for a
+ * pipe); there is no allocation per cell.
  *
  * Invariant of every basel_data made here: n >= 1, p >= 1, names non-empty
  * and distinct; a value is finite, or NaN. In a non-label column a NaN always
@@ -588,8 +588,8 @@ static void record_bad(basel_data *d, size_t i, size_t j, const field *f, size_t
  * than the rest, say zeros before decimals, is given room for more rows
  * than it has, and a wide table, whose short columns share pages, holds
  * that room until the end: 2000 columns of 100 rows of 0 and then 900 of
- * 6-digit decimals peak at 5 times the table. Rows longer than the guess
- * only cost a second segment, read as from a pipe.)
+ * 6-digit decimals peak at 5 times the table. Later rows shorter than the
+ * first only cost more segments, copied as from a pipe.)
  * For a pipe (no size) the segments double, up to SEGMENT_MAX bytes each,
  * and at the end each is copied into its place in the table and freed at
  * once (builder_finish). The per-row arrays (line_of_row, the labels, the
@@ -664,7 +664,6 @@ static int grow_rows(builder *b, size_t need)
  * 2 MB and rounded up to a multiple of it, so that large pages can back all
  * of it; the advice is only a hint. */
 #define LARGE_PAGE ((size_t)2 << 20)
-#define COLUMN_LARGE (8 * LARGE_PAGE)
 static double *large_alloc(size_t n, size_t sz)
 {
     if (sz && n > SIZE_MAX / sz) return NULL;
@@ -771,26 +770,11 @@ static void segment_into_table(builder *b)
 }
 
 
-/* A new n x p table for the segments to be copied into. Each segment's
- * copy fills a piece of every column, and a large page of the table is
- * resident from the first byte written to it: with large pages the table
- * is resident up to p large pages ahead of the segments freed, with small
- * pages up to p small ones. So the table takes large pages only when its
- * columns are long (COLUMN_LARGE), and memory stays the table plus at most
- * an eighth of it, a segment and the stage. */
-static int new_table(builder *b)
-{
-    basel_data *d = b->d;
-    const int large = d->n * sizeof *d->values >= COLUMN_LARGE;
-    d->values = large ? large_alloc(d->n, d->p * sizeof *d->values) : bsl_malloc(d->n, d->p * sizeof *d->values);
-    return d->values ? BASEL_OK : BASEL_ENOMEM;
-}
-
 /* Give back to the system the whole pages in bytes from p, copied and no
  * longer needed (MADV_DONTNEED: the block stays valid, and is freed as a
  * whole later). Only where the system has it; elsewhere the memory goes
  * back when the block is freed. */
-static void release_pages(void *p, size_t bytes)
+static void release_pages(const void *p, size_t bytes)
 {
 #ifdef MADV_DONTNEED
     const uintptr_t page = 4096, from = ((uintptr_t)p + page - 1) & ~(page - 1),
@@ -801,12 +785,32 @@ static void release_pages(void *p, size_t bytes)
 #endif
 }
 
+/* Column j of every segment into its place in the table; each segment's
+ * columns given back to the system once copied, LARGE_PAGE bytes or more
+ * at a time (kept[k]: the first byte of segment k not given back). */
+static void copy_column(builder *b, size_t j, const double **kept)
+{
+    basel_data *d = b->d;
+    double *to = d->values + j * d->n;
+    for (size_t k = 0; k < b->nseg; k++) {
+        const segment *g = &b->seg[k];
+        memcpy(to, g->cols + j * g->room, g->done * sizeof(double));
+        to += g->done;
+        const double *next = g->cols + (j + 1) * g->room;
+        if ((size_t)(next - kept[k]) * sizeof(double) >= LARGE_PAGE || j + 1 == d->p) {
+            release_pages(kept[k], (size_t)(next - kept[k]) * sizeof(double));
+            kept[k] = next;
+        }
+    }
+}
+
 /* The last rows into the segments, which become the table, n x p: the one
- * segment in place, or each copied into its place in a new table, a column
- * at a time, each column's pages given back once copied and the segment
- * freed at the end. So memory stays the table plus the segments not copied
- * yet, even when the first segment holds most of the table (a file whose
- * rows were shorter than their guess). */
+ * segment in place, or else all copied into a new table a column at a
+ * time, so that the table fills from its start while the segments are
+ * given back as they are copied: memory stays the table plus a large page
+ * a segment, whether the first segment holds most of the table (a file
+ * whose later rows were shorter than the first) or they are many (a
+ * pipe). */
 static int builder_finish(builder *b)
 {
     basel_data *d = b->d;
@@ -815,22 +819,17 @@ static int builder_finish(builder *b)
         segment_into_table(b);
         return BASEL_OK;
     }
-    if (new_table(b) != BASEL_OK) return BASEL_ENOMEM;
-    size_t i0 = 0;
+    const double **kept = malloc(b->nseg * sizeof *kept);
+    if (!kept || !(d->values = large_alloc(d->n, d->p * sizeof *d->values))) {
+        free(kept);
+        return BASEL_ENOMEM;
+    }
+    for (size_t k = 0; k < b->nseg; k++) kept[k] = b->seg[k].cols;
+    for (size_t j = 0; j < d->p; j++) copy_column(b, j, kept);
+    free(kept);
     for (size_t k = 0; k < b->nseg; k++) {
-        segment *g = &b->seg[k];
-        const double *copied = g->cols; /* columns before it copied, not given back yet */
-        for (size_t j = 0; j < d->p; j++) {
-            memcpy(d->values + j * d->n + i0, g->cols + j * g->room, g->done * sizeof(double));
-            const double *next = g->cols + (j + 1) * g->room;
-            if ((size_t)(next - copied) * sizeof(double) >= LARGE_PAGE) { /* in 2 MB steps at least */
-                release_pages((void *)copied, (size_t)(next - copied) * sizeof(double));
-                copied = next;
-            }
-        }
-        i0 += g->done;
-        free(g->cols);
-        g->cols = NULL;
+        free(b->seg[k].cols);
+        b->seg[k].cols = NULL;
     }
     return BASEL_OK;
 }

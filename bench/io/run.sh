@@ -7,13 +7,14 @@
 # the kernel clearing the table's fresh pages (csv.c's builder writes the
 # table once and asks for large pages), and on a pipe the reads' waits
 # and wake-ups, which vary with the writer and the load.
-# At 1000 x 20000 (183 MB, a table of 160 MB; 2 cores at load 4-8) the
+# At 1000 x 20000 (183 MB, a table of 160 MB; 2 cores at load 4-12) the
 # reader of issue 34 item 4 gave 240-340 MB per CPU-s from the file, peak
-# 167-174 MB, and 90-290 from a pipe, peak 291 MB, against 84-97 and
-# 63-91 (peaks 322 and 277 MB) before it. What is left, from the file
+# 174 MB, and 100-220 from a pipe, peak 193 MB, against 64-97 and 61-91
+# (peaks 322 and 277 MB) before it; the fit's read and set-up went from
+# 4.1-4.7 to 2.0 CPU-s, peak 278 to 206 MB. What is left, from the file
 # (perf): a third the kernel clearing the table's pages, a third the
-# numbers (scan_simple), a tenth the guard; from a pipe, the copy of the
-# segments into the table (its pages are small: see csv.c) and the reads.
+# numbers (scan_simple), a tenth the guard; from a pipe, also the copy of
+# the segments into the table and the reads' waits.
 #   bench/io/run.sh [BUILD_DIR] [N] [P]     (defaults: build 1000 20000)
 # Needs /usr/bin/python3 with numpy; writes its files in a temporary folder
 # and removes them (about 350 MB at 1000 x 20000).

@@ -591,14 +591,16 @@ static void record_bad(basel_data *d, size_t i, size_t j, const field *f, size_t
  * 6-digit decimals peak at 5 times the table. Later rows shorter than the
  * first only cost more segments, copied as from a pipe.)
  * For a pipe (no size) the segments double, up to SEGMENT_MAX bytes each,
- * and at the end each is copied into its place in the table and freed at
- * once (builder_finish). The per-row arrays (line_of_row, the labels, the
+ * and at the end they are copied into the table a column at a time and
+ * given back as they go (builder_finish). The per-row arrays (line_of_row, the labels, the
  * text columns) grow by doubling; there are `cap` of each. */
 #define STAGE ((size_t)1 << 20)
 /* at least this many rows, so that a wide table's stage still moves into
  * each column a cache line (8 doubles) or more at a time */
 #define STAGE_ROWS ((size_t)16)
 #define TILE 32
+/* a guess a little short costs a second segment and a copy, a little long
+ * only a margin of every column: 1 % over the mean of the first MB */
 #define ROOM_MARGIN 0.01
 /* glibc serves requests this large (its largest dynamic mmap threshold)
  * with mmap, so a freed segment goes back to the system at once */

@@ -1,7 +1,20 @@
 #!/bin/bash
 # run.sh: the reader's speed (MB of file per CPU-second, the least of 3
-# reads) and peak memory, on generated designs (issue 34 item 4). Not a
-# test: the numbers go in the report of the change that moves them.
+# reads; then one read of the CSV from a pipe) and peak memory, on
+# generated designs (issue 34 item 4). Not a test: the numbers go in the
+# report of the change that moves them. The CPU counted is the process's,
+# system time included: most of what a read costs beyond the parsing is
+# the kernel clearing the table's fresh pages (csv.c's builder writes the
+# table once and asks for large pages), and on a pipe the reads' waits
+# and wake-ups, which vary with the writer and the load.
+# At 1000 x 20000 (183 MB, a table of 160 MB; 2 cores at load 4-12) the
+# reader of issue 34 item 4 gave 240-340 MB per CPU-s from the file, peak
+# 174 MB, and 100-220 from a pipe, peak 193 MB, against 64-97 and 61-91
+# (peaks 322 and 277 MB) before it; the fit's read and set-up went from
+# 4.1-4.7 to 2.0 CPU-s, peak 278 to 206 MB. What is left, from the file
+# (perf): a third the kernel clearing the table's pages, a third the
+# numbers (scan_simple), a tenth the guard; from a pipe, also the copy of
+# the segments into the table and the reads' waits.
 #   bench/io/run.sh [BUILD_DIR] [N] [P]     (defaults: build 1000 20000)
 # Needs /usr/bin/python3 with numpy; writes its files in a temporary folder
 # and removes them (about 350 MB at 1000 x 20000).
@@ -28,6 +41,10 @@ PYEOF
 for f in w.csv X.npy G.npy; do
     /usr/bin/time -f "  peak %M KB" "$BUILD/bench_read" "$D/$f" 3
 done
+MB=$(stat -c %s "$D/w.csv" | awk '{printf "%.1f", $1 / 1e6}')
+cat "$D/w.csv" | /usr/bin/time -f "  peak %M KB" "$BUILD/bench_read" - 1 |
+    awk -v mb="$MB" '{for (i = 1; i < NF; i++) if ($(i + 1) == "CPU-s,") s = $i}
+        END {printf "w.csv from a pipe: %s CPU-s, %.0f MB per CPU-s\n", s, mb / s}'
 echo "read + set-up of a fit (--method bd --iter 1 --burn 0 --chains 1 --threads 1), CPU-s and peak:"
 /usr/bin/time -f "  CSV: %U user %S sys, peak %M KB" "$BUILD/basel" fit "$D/w.csv" --method bd --iter 1 --burn 0 \
     --chains 1 --threads 1 --quiet -o "$D/a.json"

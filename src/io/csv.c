@@ -19,11 +19,14 @@
  * reading at the first sign that the input is not a table: a NUL byte
  * (binary data), a line or field past its limit, a quote never closed.
  * Such input is refused after at most a line's worth of memory; a
- * well-formed table is still read whole. Parsing then makes two passes over
- * the text with one tokenizer: the first checks the shape (quotes, NUL
- * bytes, field counts) and counts the rows, so the second can write numbers
- * straight into an n x p column-major array. Memory is therefore the text
- * plus the numbers; there is no allocation per cell.
+ * well-formed table is still read whole. Behind the guard, each piece's
+ * complete records are parsed in one pass and the piece is dropped: a
+ * record of plain numbers by fast_record, straight from the text, any other
+ * by the tokenizer (next_field), which tracks lines and columns for the
+ * messages. Rows go through a small stage into the column-major table
+ * (builder), so memory is the table plus a constant (a piece, a line, the
+ * stage, and the table's margin for a file, a large page a segment for a
+ * pipe); there is no allocation per cell.
  *
  * Invariant of every basel_data made here: n >= 1, p >= 1, names non-empty
  * and distinct; a value is finite, or NaN. In a non-label column a NaN always
@@ -33,6 +36,7 @@
  * exactly when column j holds no NaN. The label column is all plain NaN and
  * never bad.
  */
+#define _DEFAULT_SOURCE /* madvise */
 #include "io.h"
 
 #include <errno.h>
@@ -41,6 +45,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 /* ---------------------------------------------------------- bad cells */
@@ -81,60 +86,166 @@ static int cell_nan_kind(double v, size_t *column)
 
 static int is_blank(char c) { return c == ' ' || c == '\t'; }
 
+/* Eight bytes at a time (SWAR: a word as eight lanes), for the guard's
+ * bulk and for the fast path's digits: where GCC's bit builtins exist and
+ * the first byte in memory is the word's lowest. The masks below are
+ * exact in every lane: no lane carries or borrows into the next. */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SWAR 1
+#define LANES(b) (0x0101010101010101ULL * (uint64_t)(b))
+
+/* The high bit of each lane of w that is not zero. */
+static inline uint64_t swar_nonzero(uint64_t w)
+{
+    return (((w & LANES(0x7f)) + LANES(0x7f)) | w) & LANES(0x80);
+}
+
+/* The high bit of each lane of w equal to c. */
+static inline uint64_t swar_eq(uint64_t w, unsigned char c)
+{
+    return ~swar_nonzero(w ^ LANES(c)) & LANES(0x80);
+}
+
+/* Whether a lane of w is not plain text for body_run: a control byte or a
+ * blank (<= ' '), DEL or non-ASCII (>= 0x7f), or a quote. */
+static inline int swar_special(uint64_t w)
+{
+    const uint64_t low = w & LANES(0x7f);
+    const uint64_t bad = (w | (low + LANES(0x01)) | ~(low + LANES(0x80 - 0x21))) & LANES(0x80);
+    return (bad | swar_eq(w, '"')) != 0;
+}
+
+/* The run of up to eight decimal digits at p (eight bytes readable), as
+ * their count and *v their value: a lane is a digit when its high nibble
+ * is 3 and adding 6 keeps it so. A carry out of a lane comes only from a
+ * byte >= 0xfa, not a digit, and goes only into the lanes after it, which
+ * the count leaves out. The value is fast_float's eight-digit reduction
+ * (Lemire, "Number parsing at a gigabyte per second", 2021, sec. 6) of the
+ * digits moved to the word's end, zeros before them. */
+static inline int swar_digits(const char *p, uint64_t *v)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    const uint64_t other = swar_nonzero(((w & LANES(0xf0)) ^ LANES(0x30)) |
+                                        (((w + LANES(0x06)) & LANES(0xf0)) ^ LANES(0x30)));
+    const int k = other ? __builtin_ctzll(other) >> 3 : 8;
+    uint64_t x = k ? w << (8 * (8 - k)) : 0;
+    x = (x & LANES(0x0f)) * 2561 >> 8;
+    x = (x & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+    *v = (x & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+    return k;
+}
+#endif
+
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+/* The digits from *pp on, with at most one point among them, up to the
+ * first byte that is neither (never at or past end): *m their value as an
+ * integer, *ndigits their count, *scale the power of ten the point gives,
+ * *pp the byte after them. Returns 0 past 19 significant digits. */
+static int scan_digits(const char **pp, const char *end, uint64_t *m, int *ndigits, long *scale)
+{
+    const char *p = *pp;
+#ifdef SWAR
+    {
+        /* eight bytes at a time while the digits (leading zeros counted) stay
+         * within 19, so that the value fits; else byte by byte below */
+        static const uint64_t pow10_int[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+        uint64_t whole = 0, v;
+        int n = 0, f = 0, k = 8;
+        const char *q = p;
+        for (; k == 8 && n <= 11 && end - q >= 8; q += k, n += k) {
+            k = swar_digits(q, &v);
+            whole = whole * pow10_int[k] + v;
+        }
+        if (k < 8 && *q == '.') /* q < end: fewer than 8 digits of 8 readable bytes */
+            for (q++, k = 8; k == 8 && n <= 11 && end - q >= 8; q += k, n += k, f += k) {
+                k = swar_digits(q, &v);
+                whole = whole * pow10_int[k] + v;
+            }
+        if (k < 8) {
+            *m = whole;
+            *ndigits = n;
+            *scale = -f;
+            *pp = q;
+            return 1;
+        }
+    }
+#endif
+    uint64_t v = 0;
+    int n = 0, sig = 0;
+    long sc = 0;
+    for (int in_frac = 0; p < end; p++) {
+        if (*p == '.' && !in_frac) {
+            in_frac = 1;
+            continue;
+        }
+        if (*p < '0' || *p > '9') break;
+        n++;
+        sc -= in_frac;
+        if (v == 0 && *p == '0') continue; /* a leading zero is not significant */
+        if (++sig > 19) return 0;
+        v = v * 10 + (uint64_t)(*p - '0');
+    }
+    *m = v;
+    *ndigits = n;
+    *scale = sc;
+    *pp = p;
+    return 1;
+}
+#endif
+
 /* Clinger's fast path: a decimal with at most 19 significant digits whose
  * mantissa fits in 53 bits and whose power of ten is at most 22 is exactly
  * m * 10^e or m / 10^e, one correctly rounded operation, hence the same
  * double as strtod. It takes nearly every cell of a numeric CSV and makes
  * reading one about three times faster than glibc's strtod alone (1.1 s
- * instead of 3.4 s for 20000 x 1000); anything else returns 0 for strtod.
- * Needs double arithmetic without excess precision (FLT_EVAL_METHOD 0). */
-static int parse_simple(const char *s, size_t len, double *out)
+ * instead of 3.4 s for 20000 x 1000). scan_simple reads such a number from
+ * s (an optional sign, digits with at most one '.', an optional exponent
+ * with at least one digit) up to the first byte that cannot continue it,
+ * never at or past end, and returns that byte's address with *out set; it
+ * returns NULL, *out untouched, for no number or one outside the fast path
+ * (then strtod decides). Needs double arithmetic without excess precision
+ * (FLT_EVAL_METHOD 0). */
+static const char *scan_simple(const char *s, const char *end, double *out)
 {
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
     static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                    1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    const char *p = s, *end = s + len;
-    int neg = p < end && *p == '-';
+    const char *p = s;
+    const int neg = p < end && *p == '-';
     if (p < end && (*p == '-' || *p == '+')) p++;
-    uint64_t m = 0;
-    int sig = 0, ndigits = 0;
-    long scale = 0;
-    for (int frac = 0; p < end; p++) {
-        if (*p == '.' && !frac) {
-            frac = 1;
-            continue;
-        }
-        if (*p < '0' || *p > '9') break;
-        ndigits++;
-        if (m == 0 && *p == '0') {
-            scale -= frac;
-            continue;
-        }
-        if (++sig > 19) return 0;
-        m = m * 10 + (uint64_t)(*p - '0');
-        scale -= frac;
-    }
-    if (ndigits == 0) return 0;
+    uint64_t m;
+    int ndigits;
+    long scale;
+    if (!scan_digits(&p, end, &m, &ndigits, &scale) || ndigits == 0) return NULL;
     if (p < end && (*p == 'e' || *p == 'E')) {
         p++;
-        int eneg = p < end && *p == '-';
+        const int eneg = p < end && *p == '-';
         if (p < end && (*p == '-' || *p == '+')) p++;
-        if (p == end) return 0;
+        if (p == end || *p < '0' || *p > '9') return NULL; /* "1e", "1e+": text to strtod */
         long ex = 0;
         for (; p < end && *p >= '0' && *p <= '9'; p++)
-            if ((ex = ex * 10 + (*p - '0')) > 10000) return 0;
+            if ((ex = ex * 10 + (*p - '0')) > 10000) return NULL;
         scale += eneg ? -ex : ex;
     }
-    if (p != end || m > (1ULL << 53) || scale < -22 || scale > 22) return 0;
-    double v = (double)m;
-    v = scale < 0 ? v / pow10[-scale] : v * pow10[scale];
+    if (m > (1ULL << 53) || scale < -22 || scale > 22) return NULL;
+    const double v = scale < 0 ? (double)m / pow10[-scale] : (double)m * pow10[scale];
     *out = neg ? -v : v;
-    return 1;
+    return p;
 #else
-    (void)s, (void)len, (void)out;
-    return 0;
+    (void)s, (void)end, (void)out;
+    return NULL;
 #endif
+}
+
+/* s[0..len) as a whole is a number of the fast path (scan_simple). */
+static int parse_simple(const char *s, size_t len, double *out)
+{
+    double v;
+    if (scan_simple(s, s + len, &v) != s + len) return 0;
+    *out = v;
+    return 1;
 }
 
 /* Scratch space for strtod, which needs a NUL-terminated copy. */
@@ -460,34 +571,65 @@ static void record_bad(basel_data *d, size_t i, size_t j, const field *f, size_t
     b->column = column;
 }
 
-/* The table as it streams in. The number of rows is not known until the
- * end (a pipe has no size), and the table is column-major, so the rows go
- * first into blocks, row-major, each block twice the size of the one before
- * up to BLOCK_MAX bytes; at the end each block is copied into its place in
- * the n x p array and freed at once, so the blocks and the array together
- * never hold much more than one table (the fill of the array and the
- * release of the blocks keep pace). The per-row arrays (line_of_row, the
- * labels, the text columns) grow by doubling; there are `cap` of each. */
-#define BLOCK_MIN ((size_t)64 << 10)
+/* The table as it streams in. It is column-major and the rows arrive one
+ * at a time, so each row is parsed into a small row-major stage (STAGE
+ * bytes, at least STAGE_ROWS rows), reused, and when the stage is full its
+ * rows move into column-major segments in square tiles of TILE rows and
+ * columns (a tile's reads and writes stay within the cache and the TLB).
+ * A segment has room for a number of rows fixed when it is made. For a
+ * file, the first segment is made for the rows its size implies at the
+ * mean length of the rows staged so far, plus a margin (ROOM_MARGIN), so it
+ * is nearly always the only one: at the end its columns move together to n
+ * rows each and it shrinks into the n x p table. So the table is written
+ * once, into memory first touched there: on a virtual machine, taking a
+ * fresh page costs more than parsing what goes into it, and building the
+ * table in row-major blocks and then copying it touched twice the memory.
+ * (The guess is the one weak point: a file whose first rows are shorter
+ * than the rest, say zeros before decimals, is given room for more rows
+ * than it has, and a wide table, whose short columns share pages, holds
+ * that room until the end: 2000 columns of 100 rows of 0 and then 900 of
+ * 6-digit decimals peak at 5 times the table. Later rows shorter than the
+ * first only cost more segments, copied as from a pipe.)
+ * For a pipe (no size) the segments double, up to SEGMENT_MAX bytes each,
+ * and at the end they are copied into the table a column at a time and
+ * given back as they go (builder_finish). The per-row arrays (line_of_row, the labels, the
+ * text columns) grow by doubling; there are `cap` of each. */
+#define STAGE ((size_t)1 << 20)
+/* at least this many rows, so that a wide table's stage still moves into
+ * each column a cache line (8 doubles) or more at a time */
+#define STAGE_ROWS ((size_t)16)
+#define TILE 32
+/* a guess a little short costs a second segment and a copy, a little long
+ * only a margin of every column: 1 % over the mean of the first MB */
+#define ROOM_MARGIN 0.01
 /* glibc serves requests this large (its largest dynamic mmap threshold)
- * with mmap, so a freed block goes back to the system at once */
-#define BLOCK_MAX ((size_t)32 << 20)
+ * with mmap, so a freed segment goes back to the system at once */
+#define SEGMENT_MAX ((size_t)32 << 20)
+
+typedef struct segment {
+    double *cols; /* room rows a column, the first done filled */
+    size_t room, done;
+} segment;
 
 typedef struct builder {
     basel_data *d;
-    size_t cap;                      /* entries of the per-row arrays */
-    double **block;                  /* the blocks; block k holds rows_of[k] rows */
-    size_t *rows_of, nblock, block_cap;
-    size_t used;                     /* rows filled in the newest block */
+    size_t cap;          /* entries of the per-row arrays */
+    double *stage;       /* stage_rows rows of p, row-major; staged in use */
+    size_t stage_rows, staged;
+    segment *seg;        /* nseg segments, rows in order */
+    size_t nseg, seg_cap;
+    double size;         /* the text's bytes (0: unknown, a pipe) */
+    size_t header_bytes; /* bytes of the header line(s) */
+    size_t before;       /* bytes of text before span */
+    const char *span;    /* the text being parsed */
     scratch w;
-    int label_missing;               /* label_column is not in the header */
 } builder;
 
 static void builder_free(builder *b)
 {
-    for (size_t k = 0; k < b->nblock; k++) free(b->block[k]);
-    free(b->block);
-    free(b->rows_of);
+    for (size_t k = 0; k < b->nseg; k++) free(b->seg[k].cols);
+    free(b->seg);
+    free(b->stage);
     free(b->w.buf);
     memset(b, 0, sizeof *b);
 }
@@ -517,58 +659,179 @@ static int grow_rows(builder *b, size_t need)
     return BASEL_OK;
 }
 
-/* A new row: its place in the newest block (a new block when that one is
- * full) and in the per-row arrays; d->n counts it from here on, so that
- * basel_data_free finds its labels and text if the reading fails. */
-static double *new_row(builder *b, size_t line)
+/* n x sz bytes, backed by large pages where the system can (Linux's
+ * transparent huge pages in "madvise" mode): one fault and one clearing
+ * per 2 MB instead of per 4 kB, which was the larger part of the reading's
+ * system time on a virtual machine. A block of 4 MB or more is aligned to
+ * 2 MB and rounded up to a multiple of it, so that large pages can back all
+ * of it; the advice is only a hint. */
+#define LARGE_PAGE ((size_t)2 << 20)
+static double *large_alloc(size_t n, size_t sz)
 {
-    basel_data *d = b->d;
-    if (grow_rows(b, d->n + 1)) return NULL;
-    if (b->nblock == 0 || b->used == b->rows_of[b->nblock - 1]) {
-        const size_t row_bytes = d->p * sizeof(double);
-        size_t bytes = b->nblock ? 2 * b->rows_of[b->nblock - 1] * row_bytes : BLOCK_MIN;
-        if (bytes > BLOCK_MAX) bytes = BLOCK_MAX;
-        const size_t rows = bytes / row_bytes ? bytes / row_bytes : 1;
-        void *blk = b->block, *rw = b->rows_of;
-        size_t cap = b->block_cap;
-        if (bsl_grow(&blk, &cap, b->nblock + 1, sizeof *b->block)) return NULL;
-        b->block = blk;
-        if (bsl_grow(&rw, &b->block_cap, b->nblock + 1, sizeof *b->rows_of)) return NULL;
-        b->rows_of = rw;
-        if (!(b->block[b->nblock] = bsl_malloc(rows, row_bytes))) return NULL;
-        b->rows_of[b->nblock++] = rows;
-        b->used = 0;
-    }
-    d->line_of_row[d->n++] = line;
-    return b->block[b->nblock - 1] + b->used++ * d->p;
+    if (sz && n > SIZE_MAX / sz) return NULL;
+    const size_t bytes = n * sz;
+    if (bytes < 2 * LARGE_PAGE || bytes > SIZE_MAX - LARGE_PAGE) return bsl_malloc(n, sz);
+    const size_t whole = (bytes + LARGE_PAGE - 1) / LARGE_PAGE * LARGE_PAGE;
+    double *p = aligned_alloc(LARGE_PAGE, whole);
+#ifdef MADV_HUGEPAGE
+    if (p) (void)madvise(p, whole, MADV_HUGEPAGE);
+#endif
+    return p;
 }
 
-/* The blocks into the column-major array, each freed once copied, in
- * square tiles of TILE rows and columns: a tile's reads (TILE rows) and
- * writes (TILE columns) stay within the cache and the TLB. */
-#define TILE 32
-static int builder_finish(builder *b)
+/* The rows of a new segment for the left staged rows that are not in one
+ * yet and the rows to come; at is where the text after the staged rows
+ * starts, NULL at the end of the text (then the segment is for the rows
+ * left alone). */
+static size_t segment_rows(const builder *b, size_t left, const char *at)
 {
-    basel_data *d = b->d;
-    const size_t n = d->n, p = d->p;
-    if (!(d->values = bsl_malloc(n, p * sizeof *d->values))) return BASEL_ENOMEM;
-    size_t i0 = 0;
-    for (size_t k = 0; k < b->nblock; k++) {
-        const size_t rows = k + 1 < b->nblock ? b->rows_of[k] : b->used;
-        const double *blk = b->block[k];
-        for (size_t t0 = 0; t0 < rows; t0 += TILE) {
-            const size_t t1 = t0 + TILE < rows ? t0 + TILE : rows;
+    if (!at) return left;
+    const size_t row_bytes = b->d->p * sizeof(double), n = b->d->n;
+    const double read = (double)(b->before + (size_t)(at - b->span)), body = read - (double)b->header_bytes;
+    if (b->size > read && body > 0) { /* a file: the rows its size implies, at the rows' mean length so far */
+        const double rows = (b->size - read) / (body / (double)n) * (1 + ROOM_MARGIN) + (double)b->stage_rows;
+        if (rows < (double)(SIZE_MAX / row_bytes - left)) return left + (size_t)rows;
+    }
+    const size_t rows = n > b->stage_rows ? n : b->stage_rows, most = SEGMENT_MAX / row_bytes;
+    return rows < most ? rows : most > b->stage_rows ? most : b->stage_rows;
+}
+
+/* The staged rows into the segments (see the builder); at is where the
+ * text after them starts, NULL at its end. */
+static int flush_stage(builder *b, const char *at)
+{
+    const size_t p = b->d->p;
+    for (size_t t0 = 0; t0 < b->staged;) {
+        segment *g = b->nseg ? &b->seg[b->nseg - 1] : NULL;
+        if (!g || g->done == g->room) {
+            void *more = b->seg;
+            if (bsl_grow(&more, &b->seg_cap, b->nseg + 1, sizeof *b->seg)) return BASEL_ENOMEM;
+            b->seg = more;
+            g = &b->seg[b->nseg];
+            g->room = segment_rows(b, b->staged - t0, at);
+            g->done = 0;
+            if (!(g->cols = large_alloc(g->room, p * sizeof(double)))) return BASEL_ENOMEM;
+            b->nseg++;
+        }
+        const size_t rows = BSL_MIN(b->staged - t0, g->room - g->done);
+        for (size_t r0 = 0; r0 < rows; r0 += TILE) {
+            const size_t r1 = BSL_MIN(r0 + TILE, rows);
+            const double *from = b->stage + (t0 + r0) * p;
             for (size_t j0 = 0; j0 < p; j0 += TILE) {
-                const size_t j1 = j0 + TILE < p ? j0 + TILE : p;
+                const size_t j1 = BSL_MIN(j0 + TILE, p);
                 for (size_t j = j0; j < j1; j++) {
-                    double *col = d->values + j * n + i0;
-                    for (size_t t = t0; t < t1; t++) col[t] = blk[t * p + j];
+                    double *col = g->cols + j * g->room + g->done + r0;
+                    for (size_t r = 0; r < r1 - r0; r++) col[r] = from[r * p + j];
                 }
             }
         }
-        i0 += rows;
-        free(b->block[k]);
-        b->block[k] = NULL;
+        g->done += rows;
+        t0 += rows;
+    }
+    b->staged = 0;
+    return BASEL_OK;
+}
+
+/* A new row, whose text starts at at: its place in the stage (moved into
+ * the segments first when full) and in the per-row arrays; d->n counts it
+ * from here on, so that basel_data_free finds its labels and text if the
+ * reading fails. */
+static double *new_row(builder *b, size_t line, const char *at)
+{
+    basel_data *d = b->d;
+    if (grow_rows(b, d->n + 1)) return NULL;
+    if (!b->stage) {
+        const size_t row_bytes = d->p * sizeof(double);
+        b->stage_rows = BSL_MAX(STAGE / row_bytes, STAGE_ROWS);
+        if (!(b->stage = bsl_malloc(b->stage_rows, row_bytes))) return NULL;
+    }
+    if (b->staged == b->stage_rows && flush_stage(b, at) != BASEL_OK) return NULL;
+    d->line_of_row[d->n++] = line;
+    return b->stage + b->staged++ * d->p;
+}
+
+/* Give back the row new_row gave last, nothing stored in it. */
+static void drop_row(builder *b)
+{
+    b->d->n--;
+    b->staged--;
+}
+
+/* One segment as the table: its columns move together to n rows each
+ * (column j from j room to j n, in order, so no column is overwritten
+ * before it moves) and the block shrinks to n x p. */
+static void segment_into_table(builder *b)
+{
+    basel_data *d = b->d;
+    segment *g = &b->seg[0];
+    for (size_t j = 1; g->room > d->n && j < d->p; j++)
+        memmove(g->cols + j * d->n, g->cols + j * g->room, d->n * sizeof(double));
+    double *v = realloc(g->cols, d->n * d->p * sizeof(double));
+    d->values = v ? v : g->cols; /* a failed shrink keeps the larger block */
+    g->cols = NULL;
+}
+
+
+/* Give back to the system the whole pages in bytes from p, copied and no
+ * longer needed (MADV_DONTNEED: the block stays valid, and is freed as a
+ * whole later). Only where the system has it; elsewhere the memory goes
+ * back when the block is freed. */
+static void release_pages(const void *p, size_t bytes)
+{
+#ifdef MADV_DONTNEED
+    const uintptr_t page = 4096, from = ((uintptr_t)p + page - 1) & ~(page - 1),
+                    to = ((uintptr_t)p + bytes) & ~(page - 1);
+    if (to > from) (void)madvise((void *)from, to - from, MADV_DONTNEED);
+#else
+    (void)p, (void)bytes;
+#endif
+}
+
+/* Column j of every segment into its place in the table; each segment's
+ * columns given back to the system once copied, LARGE_PAGE bytes or more
+ * at a time (kept[k]: the first byte of segment k not given back). */
+static void copy_column(builder *b, size_t j, const double **kept)
+{
+    basel_data *d = b->d;
+    double *to = d->values + j * d->n;
+    for (size_t k = 0; k < b->nseg; k++) {
+        const segment *g = &b->seg[k];
+        memcpy(to, g->cols + j * g->room, g->done * sizeof(double));
+        to += g->done;
+        const double *next = g->cols + (j + 1) * g->room;
+        if ((size_t)(next - kept[k]) * sizeof(double) >= LARGE_PAGE || j + 1 == d->p) {
+            release_pages(kept[k], (size_t)(next - kept[k]) * sizeof(double));
+            kept[k] = next;
+        }
+    }
+}
+
+/* The last rows into the segments, which become the table, n x p: the one
+ * segment in place, or else all copied into a new table a column at a
+ * time, so that the table fills from its start while the segments are
+ * given back as they are copied: memory stays the table plus a large page
+ * a segment, whether the first segment holds most of the table (a file
+ * whose later rows were shorter than the first) or they are many (a
+ * pipe). */
+static int builder_finish(builder *b)
+{
+    basel_data *d = b->d;
+    if (flush_stage(b, NULL) != BASEL_OK) return BASEL_ENOMEM;
+    if (b->nseg == 1) {
+        segment_into_table(b);
+        return BASEL_OK;
+    }
+    const double **kept = malloc(b->nseg * sizeof *kept);
+    if (!kept || !(d->values = large_alloc(d->n, d->p * sizeof *d->values))) {
+        free(kept);
+        return BASEL_ENOMEM;
+    }
+    for (size_t k = 0; k < b->nseg; k++) kept[k] = b->seg[k].cols;
+    for (size_t j = 0; j < d->p; j++) copy_column(b, j, kept);
+    free(kept);
+    for (size_t k = 0; k < b->nseg; k++) {
+        free(b->seg[k].cols);
+        b->seg[k].cols = NULL;
     }
     return BASEL_OK;
 }
@@ -625,7 +888,7 @@ static int parse_record(scanner *s, builder *b)
 {
     basel_data *d = b->d;
     const size_t p = d->p, line = s->line;
-    double *row = new_row(b, line);
+    double *row = new_row(b, line, s->pos);
     if (!row) return bsl_fail(s->err, BASEL_ENOMEM, "out of memory reading %s (%zu rows, %zu columns)", s->source,
                               d->n, p);
     size_t k = 0, extra_line = 0, extra_col = 0;
@@ -645,6 +908,36 @@ static int parse_record(scanner *s, builder *b)
     if (k < p) return ragged(s, line, 1, k, p);
     if (k > p) return ragged(s, extra_line, extra_col, k, p);
     return BASEL_OK;
+}
+
+/* The common record, read without the tokenizer: p unquoted numbers of
+ * the fast path (scan_simple), one comma between each two, the last ended
+ * by LF or CR LF, parsed in place into a new row. Anything else (a blank,
+ * a quote, an empty cell, NA, text, a number for strtod, a label column, a
+ * record without its LF) returns 0 with the row given back and nothing
+ * stored, and parse_record reads the record from its start: every value,
+ * bad cell and message is the tokenizer's, this only skips its work where
+ * it has nothing to say. The guard has seen every byte up to the LF. */
+static int fast_record(scanner *s, builder *b)
+{
+    basel_data *d = b->d;
+    if (d->label_col >= 0) return 0;
+    const char *eol = memchr(s->pos, '\n', (size_t)(s->end - s->pos));
+    double *row = eol ? new_row(b, s->line, s->pos) : NULL;
+    if (!row) return 0; /* out of memory: parse_record says so */
+    const char *q = s->pos;
+    for (size_t j = 0, p = d->p; j < p; j++) {
+        const char *e = scan_simple(q, eol, &row[j]);
+        const int more = j + 1 < p;
+        if (!e || (more ? *e != ',' : e != eol && !(e + 1 == eol && *e == '\r'))) {
+            drop_row(b);
+            return 0;
+        }
+        q = e + 1;
+    }
+    s->pos = s->line_start = eol + 1;
+    s->line++;
+    return 1;
 }
 
 static int alloc_table(basel_data *d)
@@ -827,8 +1120,6 @@ static int guard_byte(guard *g, const char *text, size_t i, size_t len, int at_e
     return 1;
 }
 
-/* Check text[g->pos, len), the bytes read so far (at_eof: no more will
- * come), until it ends or the guard stops. */
 /* The bulk of a table's body past the header: printable ASCII other than
  * blanks and quotes, and the commas between such fields, with the effect
  * of guard_byte on each but without its state machine. Stops before any
@@ -841,6 +1132,27 @@ static int body_run(guard *g, const char *text, size_t len)
     size_t i = start, fb = g->field_bytes, last_comma = SIZE_MAX;
     int state = g->state;
     while (i < len) {
+#ifdef SWAR
+        if (i + 8 <= len) { /* eight bytes at once, when none is special and a comma ends no long field */
+            uint64_t w;
+            memcpy(&w, text + i, 8);
+            const uint64_t commas = swar_eq(w, ','), k = commas ? (uint64_t)__builtin_ctzll(commas) >> 3 : 8;
+            if (!swar_special(w) && fb + k <= BSL_CSV_MAX_FIELD) {
+                if (commas) {
+                    const size_t last = (size_t)(63 - __builtin_clzll(commas)) >> 3;
+                    g->fields += (size_t)(((commas >> 7) * LANES(1)) >> 56); /* one per lane's high bit */
+                    fb = 7 - last;
+                    state = last == 7 ? G_START : G_UNQUOTED;
+                    last_comma = i + last;
+                } else {
+                    fb += 8;
+                    state = G_UNQUOTED;
+                }
+                i += 8;
+                continue;
+            }
+        }
+#endif
         const unsigned char c = (unsigned char)text[i];
         if (c > ' ' && c < 0x7f && c != '"' && c != ',') {
             state = G_UNQUOTED;
@@ -870,6 +1182,8 @@ static int body_run(guard *g, const char *text, size_t len)
     return 1;
 }
 
+/* Check text[g->pos, len), the bytes read so far (at_eof: no more will
+ * come), until it ends or the guard stops. */
 static void guard_feed(guard *g, const char *text, size_t len, int at_eof)
 {
     while (g->pos < len && !g->stopped) {
@@ -952,6 +1266,7 @@ typedef struct reader {
     builder b;
     int have_header;
     const char *label_column;
+    size_t fast_hits, fast_misses; /* records fast_record took and left */
 } reader;
 
 static int is_space(char c) { return is_blank(c) || c == '\n' || c == '\r'; }
@@ -982,6 +1297,8 @@ static int parse_span(reader *r, size_t end, int final)
     s->pos = s->line_start = r->buf;
     s->end = r->buf + end;
     s->memo_at = NULL;
+    r->b.before = r->nread - r->len; /* for the builder's guess of the rows to come */
+    r->b.span = r->buf;
     basel_data *d = r->b.d;
     if (!r->have_header) {
         if (s->pos == s->end)
@@ -992,8 +1309,18 @@ static int parse_span(reader *r, size_t end, int final)
         if (!(d->bad = bsl_calloc(d->p, sizeof *d->bad)))
             return bsl_fail(s->err, BASEL_ENOMEM, "out of memory reading %s", s->source);
         r->have_header = 1;
+        r->b.header_bytes = r->b.before + (size_t)(s->pos - r->buf);
     }
     while (s->pos < s->end) {
+        /* the fast path while it takes most records: a table with text in
+         * every row would otherwise read each row up to its text twice */
+        if (r->fast_misses < 64 || r->fast_misses <= r->fast_hits) {
+            if (fast_record(s, &r->b)) {
+                r->fast_hits++;
+                continue;
+            }
+            r->fast_misses++;
+        }
         int rc = parse_record(s, &r->b);
         if (rc != BASEL_OK) return rc;
     }
@@ -1072,6 +1399,7 @@ static int read_input(basel_data **out, const char *source, input *in, double si
     d->label_col = -1;
     reader r = {.source = d->source, .err = err, .pr = pr, .size = size, .label_column = label_column};
     r.b.d = d;
+    r.b.size = size;
     guard_init(&r.g);
     r.s.line = 1;
     r.s.source = d->source;

@@ -45,7 +45,7 @@ if [ "$(ls -A "$T/term")" = "in" ]; then ok; else bad "SIGTERM left files: $(ls 
 # its 128 KB limit). bd for one iteration reads them, sets up the problem
 # and the design, and fits. The peak RSS of the whole run stays under twice
 # the table plus 64 MB (the program, the read buffer and the reader's last
-# block of rows, the targets' copies), and under 1.5 times the table plus
+# segment of rows, the targets' copies), and under 1.5 times the table plus
 # 64 MB: the fit takes the table's numbers as its inputs
 # (basel_fit_run_take) instead of copying them beside it (251 MB here). A
 # fit that copies them (basel fit before it: 407 MB) fails both, as does a

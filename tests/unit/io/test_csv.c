@@ -374,54 +374,185 @@ static void test_bad_cells(void)
     basel_data_free(d);
 }
 
-/* Cells that are numbers to strtod are numbers here, to the last bit. */
+/* Cells that are numbers to strtod are numbers here, to the last bit: the
+ * cells below, then 2^20 random decimals (1-20 digits, a point anywhere, an
+ * exponent in [-40, 40] or none), NCOL to a row, so that most rows are read
+ * by the fast path (Clinger's, csv.c's scan_simple) and the rows holding a
+ * number outside it (over 19 significant digits, a power of ten past 22)
+ * by strtod. */
 static void test_numbers(void)
 {
     const char *cells[] = {"0",       "-0",      "+1",         ".5",          "5.",
                            "1e5",     "1E-5",    "-1.25e+02",  "0x1p-3",      "1e-400",
                            "4.9e-324", "1.7976931348623157e308", "9007199254740993",
                            "0.1",     "123456789012345678901234567890", "000000000000000000000001.5",
-                           "2.2250738585072011e-308", "1e22", "1e23", "12345678901234567e-20"};
-    size_t ncell = sizeof cells / sizeof *cells;
+                           "2.2250738585072011e-308", "1e22", "1e23", "12345678901234567e-20",
+                           "9007199254740992", "9007199254740994", "1e-22", "1e-23",
+                           "9999999999999999999", "10000000000000000000", "0.000000000000000000000001"};
+    enum { NCOL = 8, NRAND = 1 << 20 };
+    const size_t ncell = sizeof cells / sizeof *cells;
+    const size_t count = (ncell + NRAND + NCOL - 1) / NCOL * NCOL;
     uint64_t state = 0x2545F4914F6CDD1DULL; /* xorshift, fixed seed */
-    enum { NRAND = 20000 };
-    char *text = malloc(NRAND * 40 + 4096);
-    char(*made)[40] = malloc(sizeof *made * (NRAND + ncell));
-    size_t len = (size_t)sprintf(text, "v\n"), count = 0;
-    for (size_t k = 0; k < ncell; k++) {
-        snprintf(made[count++], 40, "%s", cells[k]);
-        len += (size_t)sprintf(text + len, "%s\n", cells[k]);
-    }
-    for (int k = 0; k < NRAND; k++) {
-        state ^= state << 13, state ^= state >> 7, state ^= state << 17;
-        int ndig = 1 + (int)(state % 20), point = (int)((state >> 8) % (unsigned)(ndig + 1));
-        int ex = (int)((state >> 16) % 81) - 40;
-        char *m = made[count++];
-        int w = 0;
-        if (state >> 63) m[w++] = '-';
-        for (int i = 0; i < ndig; i++) {
-            if (i == point) m[w++] = '.';
-            m[w++] = (char)('0' + (state >> (20 + 2 * i % 40)) % 10);
+    char *text = malloc(count * 28 + 4096);
+    char(*made)[40] = malloc(sizeof *made * count);
+    size_t len = (size_t)sprintf(text, "v1,v2,v3,v4,v5,v6,v7,v8\n");
+    for (size_t k = 0; k < count; k++) {
+        char *m = made[k];
+        if (k < ncell) {
+            snprintf(m, 40, "%s", cells[k]);
+        } else if (k >= ncell + NRAND) {
+            snprintf(m, 40, "7"); /* fills the last row */
+        } else {
+            state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+            int ndig = 1 + (int)(state % 20), point = (int)((state >> 8) % (unsigned)(ndig + 1));
+            int ex = (int)((state >> 16) % 81) - 40;
+            int w = 0;
+            if (state >> 63) m[w++] = '-';
+            for (int i = 0; i < ndig; i++) {
+                if (i == point) m[w++] = '.';
+                m[w++] = (char)('0' + (state >> (20 + 2 * i % 40)) % 10);
+            }
+            if ((state >> 5) & 1) w += sprintf(m + w, "e%d", ex);
+            m[w] = '\0';
         }
-        if ((state >> 5) & 1) w += sprintf(m + w, "e%d", ex);
-        m[w] = '\0';
-        len += (size_t)sprintf(text + len, "%s\n", m);
+        len += (size_t)sprintf(text + len, "%s%c", m, k % NCOL == NCOL - 1 ? '\n' : ',');
     }
     basel_data *d = NULL;
     basel_error err;
     int rc = parse_n(&d, text, len, NULL, &err);
-    CHECK(rc == BASEL_OK && basel_data_rows(d) == count, "numbers: parse (%s)", err.message);
+    CHECK(rc == BASEL_OK && basel_data_rows(d) == count / NCOL, "numbers: parse (%s)", err.message);
     size_t wrong = 0;
-    for (size_t i = 0; rc == BASEL_OK && i < count; i++) {
-        double want = strtod(made[i], NULL), got = basel_data_value(d, i, 0);
+    for (size_t k = 0; rc == BASEL_OK && k < count; k++) {
+        double want = strtod(made[k], NULL), got = basel_data_value(d, k / NCOL, k % NCOL);
         if (!same_double(got, want) && wrong++ < 5)
-            fprintf(stderr, "numbers: '%s' read as %.17g, strtod says %.17g\n", made[i], got, want);
+            fprintf(stderr, "numbers: '%s' read as %.17g, strtod says %.17g\n", made[k], got, want);
     }
     CHECK(wrong == 0, "numbers: %zu of %zu differ from strtod", wrong, count);
-    CHECK(rc == BASEL_OK && d->bad[0].line == 0, "numbers: all finite");
+    for (size_t j = 0; rc == BASEL_OK && j < NCOL; j++) CHECK(d->bad[j].line == 0, "numbers: all finite");
     basel_data_free(d);
     free(text);
     free(made);
+}
+
+/* What the reader must make of one cell: a number, a missing value, or a
+ * bad cell (text, or a number that is not finite), by the format's rules
+ * (blanks around a field dropped, quotes around it removed, "" and NA
+ * missing) and strtod, independently of csv.c. */
+enum { WANT_NUMBER, WANT_MISSING, WANT_BAD };
+static int cell_want(const char *cell, double *value)
+{
+    char t[64];
+    size_t a = 0, b = strlen(cell);
+    while (a < b && (cell[a] == ' ' || cell[a] == '\t')) a++;
+    while (b > a && (cell[b - 1] == ' ' || cell[b - 1] == '\t')) b--;
+    if (b - a >= 2 && cell[a] == '"') a++, b--; /* and a number may have blanks inside the quotes */
+    while (a < b && (cell[a] == ' ' || cell[a] == '\t')) a++;
+    while (b > a && (cell[b - 1] == ' ' || cell[b - 1] == '\t')) b--;
+    snprintf(t, sizeof t, "%.*s", (int)(b - a), cell + a);
+    if (!t[0] || strcmp(t, "NA") == 0) return WANT_MISSING;
+    char *stop;
+    *value = strtod(t, &stop);
+    return *stop == '\0' && isfinite(*value) ? WANT_NUMBER : WANT_BAD;
+}
+
+/* Rows of plain numbers mixed with every kind of cell that the fast path
+ * leaves to the tokenizer, anywhere in the row, LF and CR LF line ends: each
+ * cell's value, and each bad cell's line and character column, are what
+ * the format says (cell_want), whichever path read the row. */
+static void test_fast_and_slow_rows(void)
+{
+    static const char *odd[] = {"",     "NA",   " 1.5", "2.5 ",  "\"3.25\"", "\" 4 \"", "1e",   "1e+",
+                                "abc",  "-",    ".",    "1.5.2", "inf",      "1e400",  "0x10", "1,5x",
+                                "12345678901234567890123", "1e-30", "+.5e1", "\t6\t", "7e", "-0.0"};
+    enum { ROWS = 4000, NCOL = 12 };
+    const size_t nodd = sizeof odd / sizeof *odd;
+    uint64_t state = 0x9E3779B97F4A7C15ULL; /* xorshift, fixed seed */
+    char *text = malloc((size_t)ROWS * NCOL * 32 + 256), (*cell)[32] = malloc(sizeof *cell * ROWS * NCOL);
+    size_t *column = malloc(sizeof *column * ROWS * NCOL);
+    size_t len = 0;
+    for (int j = 0; j < NCOL; j++) len += (size_t)sprintf(text + len, "c%d%s", j, j + 1 < NCOL ? "," : "\n");
+    for (size_t i = 0; i < ROWS; i++) {
+        size_t at = 1;
+        for (size_t j = 0; j < NCOL; j++) {
+            state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+            char *c = cell[i * NCOL + j];
+            if (state % 40 == 0 && !strchr(odd[(state >> 8) % nodd], ',')) snprintf(c, 32, "%s", odd[(state >> 8) % nodd]);
+            else snprintf(c, 32, "%.*g", 1 + (int)((state >> 8) % 9), (double)(int64_t)(state >> 20) * 1e-9);
+            column[i * NCOL + j] = at;
+            at += strlen(c) + 1;
+            len += (size_t)sprintf(text + len, "%s%s", c, j + 1 < NCOL ? "," : (state >> 60) & 1 ? "\r\n" : "\n");
+        }
+    }
+    basel_data *d = NULL;
+    basel_error err;
+    int rc = parse_n(&d, text, len, NULL, &err);
+    CHECK(rc == BASEL_OK && basel_data_rows(d) == ROWS, "fast and slow rows: parse (%s)", err.message);
+    size_t wrong = 0;
+    for (size_t k = 0; rc == BASEL_OK && k < (size_t)ROWS * NCOL; k++) {
+        const size_t i = k / NCOL, j = k % NCOL;
+        double want = 0;
+        const int kind = cell_want(cell[k], &want);
+        const double got = basel_data_value(d, i, j);
+        int ok = d->line_of_row[i] == i + 2;
+        if (kind == WANT_NUMBER) ok = ok && same_double(got, want);
+        else ok = ok && isnan(got) && bsl_data_is_missing(d, i, j) == (kind == WANT_MISSING) &&
+                  bsl_data_cell_column(d, i, j) == column[k];
+        if (!ok && wrong++ < 5)
+            fprintf(stderr, "fast and slow rows: row %zu column %zu '%s' read as %.17g (column %zu, line %zu)\n", i, j,
+                    cell[k], got, bsl_data_cell_column(d, i, j), d->line_of_row[i]);
+    }
+    CHECK(wrong == 0, "fast and slow rows: %zu cells read wrong", wrong);
+    basel_data_free(d);
+    free(text);
+    free(cell);
+    free(column);
+}
+
+/* The table is built in segments (csv.c's builder): a file's first one is
+ * sized from the length of its first rows, a pipe's double. Rows whose
+ * length changes half-way make the guess wrong both ways: short rows after
+ * long ones (more rows than guessed: a second segment, the first grown
+ * into the table), long rows after short ones (fewer: the one segment
+ * shrinks); a stream of unknown size takes several segments, copied into
+ * the table. Every value must land in its place in each case. */
+static void expect_table(const char *what, basel_data *d, int rc, const basel_error *err, size_t rows,
+                         char (*cell)[24])
+{
+    CHECK(rc == BASEL_OK && basel_data_rows(d) == rows, "%s: parse (%s)", what, err->message);
+    size_t wrong = 0;
+    for (size_t k = 0; rc == BASEL_OK && k < rows * 4; k++)
+        wrong += !same_double(basel_data_value(d, k / 4, k % 4), strtod(cell[k], NULL));
+    CHECK(wrong == 0, "%s: %zu values out of place", what, wrong);
+    basel_data_free(d);
+}
+
+static void test_segments(void)
+{
+    enum { ROWS = 120000 }; /* several stages of 4 columns (1 MB: 32768 rows) */
+    char(*cell)[24] = malloc(sizeof *cell * ROWS * 4), *text = malloc((size_t)ROWS * 4 * 24 + 64);
+    for (int order = 0; order < 2; order++) {
+        size_t len = (size_t)sprintf(text, "a,b,c,d\n");
+        for (size_t k = 0; k < (size_t)ROWS * 4; k++) {
+            const int long_row = (k / 4 < ROWS / 2) == (order == 0);
+            snprintf(cell[k], 24, long_row ? "%.15g" : "%.1g", 1.2345678901234567 * (double)(k % 977 + 1));
+            len += (size_t)sprintf(text + len, "%s%c", cell[k], k % 4 == 3 ? '\n' : ',');
+        }
+        basel_data *d = NULL;
+        basel_error err;
+        int rc = parse_n(&d, text, len, NULL, &err);
+        expect_table(order == 0 ? "segments: long rows, then short" : "segments: short rows, then long", d, rc,
+                     &err, ROWS, cell);
+        if (order == 1) { /* the same text as a stream of unknown size */
+            FILE *fp = tmpfile();
+            CHECK(fp && fwrite(text, 1, len, fp) == len && fseek(fp, 0, SEEK_SET) == 0, "segments: temporary file");
+            d = NULL;
+            rc = fp ? bsl_csv_read_fp(&d, fp, "t.csv", 0, NULL, NULL, &err) : BASEL_EIO;
+            expect_table("segments: a stream", d, rc, &err, ROWS, cell);
+            if (fp) fclose(fp);
+        }
+    }
+    free(cell);
+    free(text);
 }
 
 /* --------------------------------------------------------------- subset */
@@ -710,6 +841,8 @@ int main(void)
     test_wide_header();
     test_bad_cells();
     test_numbers();
+    test_fast_and_slow_rows();
+    test_segments();
     test_subset();
     test_find_and_null();
     test_files();

@@ -204,12 +204,15 @@ static int atoms(bsl_design *D, size_t gram_budget, double evaluations, const bs
     D->usable = bsl_malloc(m, 1);
     double *col = bsl_malloc(n, sizeof(double));
     const int cached = gram_dense(n, m, evaluations, gram_budget);
-    /* a streamed design keeps its projected columns when they fit the
-     * budget: a chain's evaluation then copies a column instead of
+    /* a streamed kernel design keeps its projected columns when they fit
+     * the budget: a chain's evaluation then copies a column instead of
      * evaluating the dictionary again (n exp() for a kernel: at sinc
      * n = 4000, a quarter of the fit), the same bits; above it, columns
-     * are recomputed (the models' caches, colstore.c) */
-    const int keep = cached || 8.0 * (double)n * (double)m <= (double)gram_budget;
+     * are recomputed (the models' caches, colstore.c). Not a linear one:
+     * its column is a copy of X's already, and keeping them would double
+     * the memory of a table read from a pipe (test_read.sh) */
+    const int keep = cached || (D->dict->kind != BSL_BASIS_LINEAR &&
+                                8.0 * (double)n * (double)m <= (double)gram_budget);
     if (keep) D->B = bsl_malloc(n * m, sizeof(double));
     if (!D->Bty || !D->diag || !D->gB || !D->usable || !col || (keep && !D->B)) {
         free(col);

@@ -140,19 +140,8 @@ void bsl_dots(const double *x, const double *cols, size_t ld, size_t k, size_t n
 {
     size_t i = 0;
     for (; i + 4 <= k; i += 4) {
-        const double *c0 = cols + i * ld, *c1 = c0 + ld, *c2 = c1 + ld, *c3 = c2 + ld;
-        double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-        for (size_t t = 0; t < n; t++) {
-            const double xt = x[t];
-            s0 += xt * c0[t];
-            s1 += xt * c1[t];
-            s2 += xt * c2[t];
-            s3 += xt * c3[t];
-        }
-        out[i] = s0;
-        out[i + 1] = s1;
-        out[i + 2] = s2;
-        out[i + 3] = s3;
+        const double *c[4] = {cols + i * ld, cols + (i + 1) * ld, cols + (i + 2) * ld, cols + (i + 3) * ld};
+        bsl_dots_of(x, c, 4, n, out + i);
     }
     for (; i < k; i++) out[i] = bsl_dot(x, cols + i * ld, n);
 }

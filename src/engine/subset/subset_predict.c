@@ -346,10 +346,15 @@ static double mixture_sd(const double *w, const double *mu, const double *s, con
     return sqrt(v / W);
 }
 
+/* A t's variance over its scale^2 (t_variance(1, df), the same bits when
+ * multiplied by s^2): once per model, not per row and model. */
+static double t_factor(double df) { return isinf(df) ? 1.0 : df > 2 ? df / (df - 2) : INFINITY; }
+
 /* mixture_sd's three sds of a row in one pass over its models, each sum in
  * mixture_sd's order (the same bits): se of f(x) (scales sx, BAS's
- * se.bma.fit), and the exact sds of a new y (scales sy) and of f(x). */
-static void mixture_sds(const double *w, const double *mu, const double *sy, const double *sx, const double *df,
+ * se.bma.fit), and the exact sds of a new y (scales sy) and of f(x); tf
+ * is each model's t_factor. */
+static void mixture_sds(const double *w, const double *mu, const double *sy, const double *sx, const double *tf,
                         size_t K, double *se, double *sd, double *sdf)
 {
     double W = 0, m = 0, ve = 0, vy = 0, vf = 0;
@@ -359,10 +364,10 @@ static void mixture_sds(const double *w, const double *mu, const double *sy, con
     }
     m /= W;
     for (size_t r = 0; r < K; r++) {
-        const double dm2 = (mu[r] - m) * (mu[r] - m);
+        const double dm2 = (mu[r] - m) * (mu[r] - m), inf = isinf(tf[r]);
         ve += w[r] * (sx[r] * sx[r] + dm2);
-        vy += w[r] * (t_variance(sy[r], df[r]) + dm2);
-        vf += w[r] * (t_variance(sx[r], df[r]) + dm2);
+        vy += w[r] * ((inf ? INFINITY : sy[r] * sy[r] * tf[r]) + dm2);
+        vf += w[r] * ((inf ? INFINITY : sx[r] * sx[r] * tf[r]) + dm2);
     }
     *se = sqrt(ve / W);
     *sd = sqrt(vy / W);
@@ -579,14 +584,16 @@ static int vs_interval_posterior(vs_ctx *v, const json_t *post, int noise, doubl
     post_set s;
     bsl_tmix_ws ws = {0}; /* every row's quantiles share its CDF tables */
     int rc = post_set_read(&s, v, post);
-    double *Bt = NULL, *mu = NULL, *sd = NULL, *sf = NULL;
+    double *Bt = NULL, *mu = NULL, *sd = NULL, *sf = NULL, *tf = NULL;
     if (!rc) {
         Bt = bsl_malloc(n * s.u + 1, sizeof *Bt);
         mu = bsl_malloc(ROWS * s.K, sizeof *mu);
         sd = bsl_malloc(ROWS * s.K, sizeof *sd);
         sf = bsl_malloc(ROWS * s.K, sizeof *sf);
-        rc = !Bt || !mu || !sd || !sf ? -2 /* out of memory */ : model_columns(v, s.uni, s.u, Bt);
+        tf = bsl_malloc(s.K, sizeof *tf);
+        rc = !Bt || !mu || !sd || !sf || !tf ? -2 /* out of memory */ : model_columns(v, s.uni, s.u, Bt);
     }
+    for (size_t r = 0; r < s.K && !rc; r++) tf[r] = t_factor(s.df[r]);
     for (size_t i0 = 0; i0 < n && !rc; i0 += ROWS)
         for (size_t o = 0; o < c; o++) {
             const size_t nb = BSL_MIN(ROWS, n - i0);
@@ -594,7 +601,7 @@ static int vs_interval_posterior(vs_ctx *v, const json_t *post, int noise, doubl
             for (size_t i = 0; i < nb; i++) {
                 const size_t at = o * n + i0 + i;
                 const double *m = mu + i * s.K, *sy = sd + i * s.K, *sx = sf + i * s.K;
-                mixture_sds(s.w, m, sy, sx, s.df, s.K, &p->se[at], &p->sd[at], &p->sdf[at]);
+                mixture_sds(s.w, m, sy, sx, tf, s.K, &p->se[at], &p->sd[at], &p->sdf[at]);
                 if (p->no_interval) continue;
                 const bsl_tmix t = {s.w, m, noise ? sy : sx, s.df, s.K, 0};
                 const double pq[2] = {0.5 - level / 2, 0.5 + level / 2};
@@ -611,6 +618,7 @@ static int vs_interval_posterior(vs_ctx *v, const json_t *post, int noise, doubl
     free(mu);
     free(sd);
     free(sf);
+    free(tf);
     return rc == -2 ? -2 : rc ? -1 : 0;
 }
 

@@ -356,53 +356,10 @@ static void eval(const prep *m, double x, double *F, double *f)
  * path for both. */
 typedef double v2d __attribute__((vector_size(2 * sizeof(double))));
 
-static void eval2(const prep *m, const double *x, double *F, double *f)
-{
-    const v2d X = {x[0], x[1]};
-    v2d cdf = {x[0] >= 0 ? m->w0 : 0.0, x[1] >= 0 ? m->w0 : 0.0}, pdf = {0, 0};
-    for (size_t g = 0; g < m->ng; g++) {
-        const double *tab = m->tab[g], nu = m->nu[g], norm = m->norm[g];
-        for (size_t i = m->start[g]; i < m->start[g + 1]; i++) {
-            const double w = m->w[i], is = m->is[i];
-            const v2d z = (X - m->mu[i]) * is, r = (z + TZ) * TSTEPS + 0.5;
-            if (tab && r[0] >= 0 && r[0] < (double)TN && r[1] >= 0 && r[1] < (double)TN) {
-                const long j0 = (long)r[0], j1 = (long)r[1];
-                const double *c0 = tab + j0 * TC, *c1 = tab + j1 * TC;
-                const v2d jd = {(double)j0, (double)j1};
-                const v2d d = z - (-TZ + jd / TSTEPS), d2 = d * d, d4 = d2 * d2;
-                const v2d k0 = {c0[0], c1[0]}, k1 = {c0[1], c1[1]}, k2 = {c0[2], c1[2]}, k3 = {c0[3], c1[3]};
-                const v2d k4 = {c0[4], c1[4]}, k5 = {c0[5], c1[5]}, k6 = {c0[6], c1[6]}, k7 = {c0[7], c1[7]};
-                const v2d a01 = k0 + k1 * d, a23 = k2 + k3 * d, a45 = k4 + k5 * d, a67 = k6 + k7 * d;
-                const v2d b01 = k1 + 2 * k2 * d, b23 = 3 * k3 + 4 * k4 * d, b45 = 5 * k5 + 6 * k6 * d;
-                const v2d Fi = (a01 + a23 * d2) + (a45 + a67 * d2) * d4;
-                const v2d fi = (b01 + b23 * d2) + (b45 + 7 * k7 * d2) * d4;
-                cdf += w * Fi;
-                pdf += w * fi * is;
-                continue;
-            }
-            for (int l = 0; l < 2; l++) {
-                double Fi, fi;
-                if (!tab || !table_eval(tab, z[l], &Fi, &fi)) cdf_direct(z[l], nu, norm, &Fi, &fi);
-                cdf[l] += w * Fi;
-                pdf[l] += w * fi * is;
-            }
-        }
-    }
-    for (size_t i = m->start[m->ng]; i < m->start[m->ng + 1]; i++) {
-        cdf[0] += x[0] >= m->mu[i] ? m->w[i] : 0.0;
-        cdf[1] += x[1] >= m->mu[i] ? m->w[i] : 0.0;
-    }
-    F[0] = cdf[0];
-    f[0] = pdf[0];
-    F[1] = cdf[1];
-    f[1] = pdf[1];
-}
-
-/* F, f and f's first two derivatives f1, f2 at two points in one pass (the
- * first pass of an interval's search: Halley's step needs f1, and f2 its
- * error estimate; search_first). F and f are eval's, to the bit; f1 and f2
- * come from the same Taylor polynomials (or dens_ratios off the grid). */
-static void eval2_rich(const prep *m, const double *x, double *F, double *f, double *f1, double *f2)
+/* eval2 and eval2_rich's one loop; rich (a constant at each call, so the
+ * compiler drops what a plain pass does not need) adds the derivatives. */
+static inline __attribute__((always_inline)) void eval2_core(const prep *m, const double *x, double *F, double *f,
+                                                             double *f1, double *f2, const int rich)
 {
     const v2d X = {x[0], x[1]};
     v2d cdf = {x[0] >= 0 ? m->w0 : 0.0, x[1] >= 0 ? m->w0 : 0.0}, pdf = {0, 0}, d1 = {0, 0}, d2 = {0, 0};
@@ -422,22 +379,27 @@ static void eval2_rich(const prep *m, const double *x, double *F, double *f, dou
                 const v2d b01 = k1 + 2 * k2 * d, b23 = 3 * k3 + 4 * k4 * d, b45 = 5 * k5 + 6 * k6 * d;
                 const v2d Fi = (a01 + a23 * d2s) + (a45 + a67 * d2s) * d4;
                 const v2d fi = (b01 + b23 * d2s) + (b45 + 7 * k7 * d2s) * d4;
-                const v2d e01 = 2 * k2 + 6 * k3 * d, e23 = 12 * k4 + 20 * k5 * d, e45 = 30 * k6 + 42 * k7 * d;
-                const v2d g01 = 6 * k3 + 24 * k4 * d, g23 = 60 * k5 + 120 * k6 * d;
                 cdf += w * Fi;
                 pdf += w * fi * is;
-                d1 += wis2 * ((e01 + e23 * d2s) + e45 * d4);
-                d2 += wis3 * ((g01 + g23 * d2s) + 210 * k7 * d4);
+                if (rich) { /* the second and third derivatives of the same polynomial */
+                    const v2d e01 = 2 * k2 + 6 * k3 * d, e23 = 12 * k4 + 20 * k5 * d, e45 = 30 * k6 + 42 * k7 * d;
+                    const v2d g01 = 6 * k3 + 24 * k4 * d, g23 = 60 * k5 + 120 * k6 * d;
+                    d1 += wis2 * ((e01 + e23 * d2s) + e45 * d4);
+                    d2 += wis3 * ((g01 + g23 * d2s) + 210 * k7 * d4);
+                }
                 continue;
             }
             for (int l = 0; l < 2; l++) {
-                double Fi, fi, q1, q2;
+                double Fi, fi;
                 if (!tab || !table_eval(tab, z[l], &Fi, &fi)) cdf_direct(z[l], nu, norm, &Fi, &fi);
-                dens_ratios(z[l], nu, &q1, &q2);
                 cdf[l] += w * Fi;
                 pdf[l] += w * fi * is;
-                d1[l] += wis2 * fi * q1;
-                d2[l] += wis3 * fi * q2;
+                if (rich) {
+                    double q1, q2;
+                    dens_ratios(z[l], nu, &q1, &q2);
+                    d1[l] += wis2 * fi * q1;
+                    d2[l] += wis3 * fi * q2;
+                }
             }
         }
     }
@@ -448,9 +410,22 @@ static void eval2_rich(const prep *m, const double *x, double *F, double *f, dou
     for (int l = 0; l < 2; l++) {
         F[l] = cdf[l];
         f[l] = pdf[l];
-        f1[l] = d1[l];
-        f2[l] = d2[l];
+        if (rich) {
+            f1[l] = d1[l];
+            f2[l] = d2[l];
+        }
     }
+}
+
+static void eval2(const prep *m, const double *x, double *F, double *f) { eval2_core(m, x, F, f, NULL, NULL, 0); }
+
+/* F, f and f's first two derivatives f1, f2 at two points in one pass (the
+ * first pass of an interval's search: Halley's step needs f1, and f2 its
+ * error estimate; search_first). F and f are eval's, to the bit; f1 and f2
+ * come from the same Taylor polynomials (or dens_ratios off the grid). */
+static void eval2_rich(const prep *m, const double *x, double *F, double *f, double *f1, double *f2)
+{
+    eval2_core(m, x, F, f, f1, f2, 1);
 }
 
 /* F and f at the n points x */

@@ -121,6 +121,10 @@ static int create(bsl_model **out, const bsl_design *D, const bsl_atom_source *s
         M->cols = bsl_malloc(D->n * kc, sizeof(double));
         M->trial_col = bsl_malloc(D->n, sizeof(double));
         bad = !M->cols || !M->trial_col;
+    } else if (!bad && !D->G && D->B) { /* the design keeps every column (design.c): read in place, no cache */
+        M->cols = bsl_malloc(D->n * kc, sizeof(double));
+        M->trial_col = bsl_malloc(D->n, sizeof(double));
+        bad = !M->cols || !M->trial_col;
     } else if (!bad && !D->G) {
         M->cols = bsl_malloc(D->n * kc, sizeof(double));
         M->trial_col = bsl_malloc(D->n, sizeof(double));

@@ -204,10 +204,10 @@ typedef struct bsl_model {
     long trial_j;
     double trial_s, trial_log_ml;
     double *trial_v, *trial_g, *trial_u, *trial_col, *trial_quad;
-    /* the trial atom's column when the summaries' shared store (colstore.c)
-     * holds it, for as long as the store lives: bsl_model_add copies it from
-     * there instead of cross() copying it into trial_col first; NULL: it is
-     * in trial_col */
+    /* the trial atom's column where it lives as long as the model: in a
+     * design that keeps its columns (design.c) or the summaries' shared
+     * store (colstore.c); bsl_model_add copies it from there instead of
+     * cross() copying it into trial_col first; NULL: it is in trial_col */
     const double *trial_src;
     double *work;        /* kmax * (c + 2) scratch */
     double *rb_work;     /* add_scores: 2 k x r blocks, grown on demand */

@@ -141,9 +141,45 @@ static inline int table_eval(const double *c, double z, double *F, double *f)
     return 1;
 }
 
+/* The kept components, grouped: group g < ng has df nu[g] and the table
+ * tab[g] (NULL: GSL), components [start[g], start[g + 1]); then the point
+ * masses [start[ng], start[ng + 1]). Weights are divided by the kept total,
+ * w0 included. */
+typedef struct prep {
+    size_t ng;
+    double nu[BSL_TMIX_TABLES], norm[BSL_TMIX_TABLES];
+    const double *tab[BSL_TMIX_TABLES];
+    size_t start[BSL_TMIX_TABLES + 2];
+    const double *w, *mu, *is;
+    double w0;
+    const bsl_tmix *raw; /* non-NULL: no workspace, evaluate t directly */
+} prep;
+
+/* What prepare found for fixed weights (bsl_tmix_ws_fixed): its groups
+ * (m, without locations and scales), the quantiles of the standard t of
+ * each group at p, and the component in each kept slot. Made only when
+ * every kept component had a positive scale (no point masses). */
+typedef struct tmix_plan {
+    prep m;
+    size_t K, np;
+    double p[BSL_TMIX_MAXQ];
+    double q[BSL_TMIX_TABLES][BSL_TMIX_MAXQ];
+    size_t *comp;
+} tmix_plan;
+
+void bsl_tmix_ws_fixed(bsl_tmix_ws *ws) { ws->fixed = 1; }
+
+static void plan_drop(bsl_tmix_ws *ws)
+{
+    if (ws->plan) free(ws->plan->comp);
+    free(ws->plan);
+    ws->plan = NULL;
+}
+
 void bsl_tmix_ws_free(bsl_tmix_ws *ws)
 {
     if (!ws) return;
+    plan_drop(ws);
     for (size_t i = 0; i < ws->ntable; i++) free(ws->table[i]);
     free(ws->w);
     free(ws->mu);
@@ -166,19 +202,6 @@ static const double *table_of(bsl_tmix_ws *ws, double nu)
     return c;
 }
 
-/* The kept components, grouped: group g < ng has df nu[g] and the table
- * tab[g] (NULL: GSL), components [start[g], start[g + 1]); then the point
- * masses [start[ng], start[ng + 1]). Weights are divided by the kept total,
- * w0 included. */
-typedef struct prep {
-    size_t ng;
-    double nu[BSL_TMIX_TABLES], norm[BSL_TMIX_TABLES];
-    const double *tab[BSL_TMIX_TABLES];
-    size_t start[BSL_TMIX_TABLES + 2];
-    const double *w, *mu, *is;
-    double w0;
-    const bsl_tmix *raw; /* non-NULL: no workspace, evaluate t directly */
-} prep;
 
 static int grow(bsl_tmix_ws *ws, size_t K)
 {
@@ -228,9 +251,59 @@ static double prune_below(const bsl_tmix *t, double W, bsl_tmix_ws *ws)
  * components' CDFs, so it holds the extreme component quantiles mu_i + s_i
  * q_nu(p) (point masses: mu_i; the mass w0: 0). wmin is the lightest
  * positive weight, W the total. -1 when ws cannot hold them. */
+/* prepare with ws's plan: only the locations and scales of the kept
+ * slots are gathered, and the bracket found as prepare finds it (the same
+ * bits). 1 when a kept component has no positive scale (a point mass the
+ * plan did not group): the caller prepares afresh. (Doing this inside
+ * moments_of's pass, in component order, cost more than it saved: the
+ * scattered stores.) */
+static int prepare_planned(prep *m, const bsl_tmix *t, const tmix_plan *pl, const bsl_tmix_ws *ws, double *lo,
+                           double *hi)
+{
+    double l[BSL_TMIX_MAXQ], h[BSL_TMIX_MAXQ];
+    for (size_t k = 0; k < pl->np; k++) {
+        l[k] = t->w0 > 0 ? 0.0 : INFINITY;
+        h[k] = t->w0 > 0 ? 0.0 : -INFINITY;
+    }
+    for (size_t g = 0; g < pl->m.ng; g++)
+        for (size_t j = pl->m.start[g]; j < pl->m.start[g + 1]; j++) {
+            const size_t i = pl->comp[j];
+            const double si = t->s[i];
+            if (!(si > 0)) return 1;
+            ws->mu[j] = t->mu[i];
+            ws->is[j] = 1 / si;
+            for (size_t k = 0; k < pl->np; k++) {
+                const double x = t->mu[i] + pl->q[g][k] * si;
+                if (x < l[k]) l[k] = x;
+                if (x > h[k]) h[k] = x;
+            }
+        }
+    *m = pl->m;
+    m->mu = ws->mu;
+    m->is = ws->is;
+    for (size_t k = 0; k < pl->np; k++)
+        if (l[k] <= h[k]) {
+            lo[k] = l[k];
+            hi[k] = h[k];
+        }
+    return 0;
+}
+
+static int plan_fits(const tmix_plan *pl, const bsl_tmix *t, const double *p, size_t np)
+{
+    if (!pl || pl->K != t->K || pl->np != np) return 0;
+    for (size_t k = 0; k < np; k++)
+        if (pl->p[k] != p[k]) return 0;
+    return 1;
+}
+
 static int prepare(prep *m, const bsl_tmix *t, double W, double wmin, const double *p, size_t np, bsl_tmix_ws *ws,
                    double *lo, double *hi)
 {
+    if (ws->fixed && plan_fits(ws->plan, t, p, np)) {
+        if (!prepare_planned(m, t, ws->plan, ws, lo, hi)) return 0;
+        plan_drop(ws); /* this mixture has a point mass: group afresh (and plan again) */
+    }
     memset(m, 0, sizeof *m);
     if (grow(ws, t->K + 1)) return -2; /* out of memory */
     /* nothing to prune when the lightest component outweighs the share */
@@ -277,9 +350,18 @@ static int prepare(prep *m, const bsl_tmix *t, double W, double wmin, const doub
         l[k] = t->w0 > 0 ? 0.0 : INFINITY;
         h[k] = t->w0 > 0 ? 0.0 : -INFINITY;
     }
+    /* fixed weights without point masses: remember the grouping (the
+     * plan's comp; no memory for it only costs the next call a prepare) */
+    tmix_plan *pl = NULL;
+    if (ws->fixed && !ws->plan && count[BSL_TMIX_TABLES + 1] == 0 && (pl = calloc(1, sizeof *pl)) &&
+        !(pl->comp = malloc((t->K + 1) * sizeof *pl->comp))) {
+        free(pl);
+        pl = NULL;
+    }
     for (size_t i = 0; i < t->K; i++) {
         if (grp[i] == SIZE_MAX) continue;
         const size_t j = off[grp[i]]++;
+        if (pl) pl->comp[j] = i;
         const double si = t->s[i] > 0 ? t->s[i] : 0.0;
         ws->w[j] = t->w[i] / kept;
         ws->mu[j] = t->mu[i];
@@ -294,6 +376,14 @@ static int prepare(prep *m, const bsl_tmix *t, double W, double wmin, const doub
     m->mu = ws->mu;
     m->is = ws->is;
     m->w0 = t->w0 / kept;
+    if (pl) {
+        pl->m = *m;
+        pl->K = t->K;
+        pl->np = np;
+        memcpy(pl->p, p, np * sizeof *p);
+        for (size_t g = 0; g < m->ng; g++) memcpy(pl->q[g], q[g], np * sizeof *q[g]);
+        ws->plan = pl;
+    }
     for (size_t k = 0; k < np; k++)
         if (l[k] <= h[k]) { /* else nothing kept (cannot happen with W > 0): search freely */
             lo[k] = l[k];

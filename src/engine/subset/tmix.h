@@ -45,8 +45,18 @@ typedef struct bsl_tmix_ws {
     size_t *bins;        /* scratch of the pruning pass */
     double *bin_w;
     int oom; /* a quantile could not have its memory: it is NaN */
+    int fixed;                /* bsl_tmix_ws_fixed was called */
+    struct tmix_plan *plan;   /* the pruning and grouping of fixed weights */
 } bsl_tmix_ws;
 void bsl_tmix_ws_free(bsl_tmix_ws *ws);
+/* Promise that every mixture given with ws from now until
+ * bsl_tmix_ws_free has the same w, df, K and w0, only its locations and
+ * scales changing (a prediction's rows: the models' weights and df are
+ * the rows' common ones). The pruning and the grouping by df, which
+ * depend on nothing else, are then done at the first call and reused:
+ * the same bits, and each later call's preparation only gathers the kept
+ * components' locations and scales. */
+void bsl_tmix_ws_fixed(bsl_tmix_ws *ws);
 
 /* inf { x : F(x) >= p } for 0 < p < 1, F the mixture's CDF after pruning
  * (BSL_TMIX_PRUNED), to 1e-13 of max(|x|, the mixture's spread) beyond the

@@ -22,6 +22,7 @@
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_randist.h>
 #include <math.h>
+#include <string.h>
 #include <stdlib.h>
 
 static double cdf_exact(const bsl_tmix *t, double x)
@@ -164,8 +165,55 @@ static void closed_form(void)
     bsl_tmix_ws_free(&ws); /* twice is harmless */
 }
 
+/* bsl_tmix_ws_fixed (a prediction's rows: the same weights and df, new
+ * locations and scales) gives the bits of a workspace without the promise,
+ * over rows where some kept component becomes a point mass (scale 0: the
+ * plan cannot group it and is remade) and back, and when the quantiles
+ * asked change. */
+static void fixed_weights(void)
+{
+    static const double dfs[] = {3, 7, 29, INFINITY};
+    const size_t K = 3000;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 77);
+    double *w = malloc(K * sizeof *w), *mu = malloc(K * sizeof *mu), *s = malloc(K * sizeof *s),
+           *df = malloc(K * sizeof *df);
+    for (size_t i = 0; i < K; i++) {
+        w[i] = pow(10, -16 * gsl_rng_uniform(r)); /* light ones: some are pruned */
+        df[i] = dfs[gsl_rng_uniform_int(r, 4)];
+    }
+    bsl_tmix_ws fixed = {0};
+    bsl_tmix_ws_fixed(&fixed);
+    int differ = 0, rows = 0;
+    for (int row = 0; row < 40; row++, rows++) {
+        for (size_t i = 0; i < K; i++) {
+            mu[i] = gsl_ran_ugaussian(r) * (1 + row % 3);
+            s[i] = exp(gsl_ran_flat(r, log(0.05), log(2.0)));
+        }
+        if (row % 7 == 3) s[gsl_rng_uniform_int(r, K)] = 0; /* a point mass in this row */
+        const bsl_tmix t = {w, mu, s, df, K, 0};
+        const double level = row < 30 ? 0.95 : 0.5; /* then other quantiles: the plan is remade */
+        const double p[2] = {0.5 - level / 2, 0.5 + level / 2};
+        double a[2], b[2];
+        bsl_tmix_ws fresh = {0};
+        bsl_tmix_quantiles(&t, p, 2, a, &fixed);
+        bsl_tmix_quantiles(&t, p, 2, b, &fresh);
+        bsl_tmix_ws_free(&fresh);
+        differ += memcmp(a, b, sizeof a) != 0;
+    }
+    CHECK(differ == 0, "fixed weights: %d of %d rows' quantiles differ from a fresh workspace's", differ, rows);
+    CHECK(fixed.oom == 0, "fixed weights: no memory failure");
+    bsl_tmix_ws_free(&fixed);
+    free(w);
+    free(mu);
+    free(s);
+    free(df);
+    gsl_rng_free(r);
+}
+
 int main(void)
 {
+    fixed_weights();
     closed_form();
     many_df();
     random_mixtures();

@@ -445,6 +445,14 @@ BASEL_API size_t basel_fit_input_count(const basel_fit *f);
 BASEL_API const char *basel_fit_input_name(const basel_fit *f, size_t j);
 BASEL_API const double *basel_fit_size_posterior(const basel_fit *f, size_t *len);
 BASEL_API const size_t *basel_fit_selected(const basel_fit *f, const char *which, size_t *k);
+/* Where the fit's kernels sit, in the inputs' own units: *count centres of
+ * basel_fit_input_count numbers each (row by row), living as long as f;
+ * NULL and 0 when the fit has no kernels (a linear basis, the mixture).
+ * bd, rj, ssvs, enumerate and smc: one per atom, aligned with
+ * basel_fit_pip (smc's atoms are the points it has seen); rbf and anneal:
+ * the kernels of every kept network, network after network (anneal keeps
+ * one). For plots that mark the centres the data support. */
+BASEL_API const double *basel_fit_centres(const basel_fit *f, size_t *count);
 /* The kept draws (option keep-draws=1 at fit time; 0 for a fit read from
  * FIT.json): their number, and draw i's chain (0-based) and active atoms.
  * BASEL_EINVAL when i is out of range. Draws are streamed to temporary

@@ -88,6 +88,7 @@ _PROTOTYPES = {
     "basel_fit_input_count": (_Z, [_P]),
     "basel_fit_input_name": (_S, [_P, _Z]),
     "basel_fit_size_posterior": (_c_double_p, [_P, _c_size_p]),
+    "basel_fit_centres": (_c_double_p, [_P, _c_size_p]),
     "basel_fit_selected": (_c_size_p, [_P, _S, _c_size_p]),
     "basel_fit_draw_count": (_Z, [_P]),
     "basel_fit_draw": (ctypes.c_int, [_P, _Z, ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(_c_size_p), _c_size_p]),
@@ -374,6 +375,17 @@ def option_catalogue():
     return out
 
 
+def method_models(method):
+    """The --model values method predicts with, its default first (the
+    engine table's): ["bma"] when it has only the model average."""
+    lib, out = library(), []
+    while True:
+        v = lib.basel_method_model(_b(method), len(out))
+        if v is None:
+            return out or ["bma"]
+        out.append(v.decode())
+
+
 def method_default(method, option):
     """The default of option for method ("" when derived from the data), or
     None when the method does not read the option."""
@@ -536,6 +548,17 @@ class Fit(_Handle):
         m = ctypes.c_size_t()
         p = library().basel_fit_size_posterior(self.ptr, ctypes.byref(m))
         return np.ctypeslib.as_array(p, (m.value,)).copy() if p and m.value else None
+
+    def centres(self):
+        """Where the fit's kernels sit, in the inputs' units: an array of
+        (count, inputs), or None when it has no kernels (basel_fit_centres:
+        one per atom, aligned with pip(), for the atom methods; every kept
+        network's kernels for rbf and anneal)."""
+        import numpy as np
+        m = ctypes.c_size_t()
+        p = library().basel_fit_centres(self.ptr, ctypes.byref(m))
+        d = library().basel_fit_input_count(self.ptr)
+        return np.ctypeslib.as_array(p, (m.value * d,)).reshape(m.value, d).copy() if p and m.value else None
 
     def selected(self, which):
         """Atom indices of the "hpm", "median", "prevalence" or "projection"

@@ -212,32 +212,16 @@ def trace(draws, ax=None):
     return ax
 
 
-def _centres(doc):
-    """The 1-D centres of the atoms (subset engines' kernels, smc's points),
-    on the inputs' original scale; None when the fit has none."""
-    st = doc["standardize"]
-    mean, scale = st["mean"][0], st["scale"][0]
-    eng = doc.get("engine", {})
-    if "basis" in eng and eng["basis"].get("centres") is not None:
-        c = np.asarray(eng["basis"]["centres"], dtype=float)
-    elif isinstance(eng.get("cache"), dict) and "x" in eng["cache"]:
-        c = np.asarray(eng["cache"]["x"], dtype=float)[:len(doc.get("atoms", []))]
-    else:
-        return None
-    return c * scale + mean if st["applied"] else c
-
-
-def _network_centres(doc):
-    """anneal's centres, or every kept network's (rbf), original scale."""
-    st = doc["standardize"]
-    eng = doc.get("engine", {})
-    if doc["method"] == "anneal" and "centres" in doc:
-        c = np.asarray(doc["centres"], dtype=float)
-    elif "networks" in eng:
-        c = np.concatenate([np.asarray(n["centres"], dtype=float) for n in eng["networks"]] or [np.zeros(0)])
-    else:
-        return None
-    return c * st["scale"][0] + st["mean"][0] if st["applied"] else c
+def _centres(fit, doc):
+    """(atom centres, network centres) of a fit of one input, in the input's
+    units, from the library (basel_fit_centres): the first when the centres
+    are the atoms' (aligned with the PIPs), the second when they are the
+    kernels of kept networks (rbf, anneal); None for what the fit has not."""
+    c = _fit_handle(fit).centres()
+    if c is None or c.shape[1] != 1:
+        return None, None
+    c = c[:, 0]
+    return (c, None) if "pip" in doc and len(doc["pip"]) == len(c) else (None, c)
 
 
 def fit1d(fit, X=None, y=None, ax=None, model=None, grid=400, which="prevalence"):
@@ -247,19 +231,18 @@ def fit1d(fit, X=None, y=None, ax=None, model=None, grid=400, which="prevalence"
     "median", "prevalence"; anneal's network; rbf's centres as a rug), and
     below, where the fit has PIPs, each centre's PIP."""
     import matplotlib.pyplot as plt
-    from ._lib import Data
+    from ._lib import Data, method_models
     doc = _document(fit)
     if len(doc["inputs"]) != 1:
         raise ValueError("fit1d draws fits of one input; this one has %d" % len(doc["inputs"]))
     handle = _fit_handle(fit)
-    centres = _centres(doc)
+    centres, nc = _centres(fit, doc)
     if X is not None:
         x = np.asarray(X, dtype=float).reshape(-1)
         lo, hi = x.min(), x.max()
     elif centres is not None:
         lo, hi = centres.min(), centres.max()
     else:
-        nc = _network_centres(doc)
         if nc is None or len(nc) == 0:
             raise ValueError("give X: the fit does not say where its input lies")
         lo, hi = np.percentile(nc, [1, 99])
@@ -280,7 +263,7 @@ def fit1d(fit, X=None, y=None, ax=None, model=None, grid=400, which="prevalence"
         ax.plot(x, np.asarray(y, dtype=float).reshape(len(x), -1)[:, 0], ".", ms=2, color="0.6", alpha=0.5,
                 label="data", zorder=1)
     ax.fill_between(g, lower[:, 0], upper[:, 0], color="#4477aa", alpha=0.25, lw=0, label="95% predictive band")
-    name = model or ("map" if doc["method"] == "anneal" else "bma")
+    name = model or method_models(doc["method"])[0]
     ax.plot(g, mean[:, 0], color="#4477aa", lw=1.6,
             label="model-averaged mean" if name == "bma" else "mean (%s model)" % name)
     sel = doc.get("selected", {}).get(which)
@@ -293,16 +276,14 @@ def fit1d(fit, X=None, y=None, ax=None, model=None, grid=400, which="prevalence"
             if t > 1:
                 ax.annotate("x%d" % t, (xx, yy), textcoords="offset points", xytext=(5, 4), fontsize=7,
                             color="#cc3311")
-    else:
-        nc = _network_centres(doc)
-        if nc is not None and len(nc):
-            if doc["method"] == "anneal":
-                ax.plot(nc, np.interp(nc, g, mean[:, 0]), "v", color="#cc3311", ms=6,
-                        label="centres (%d)" % len(nc), zorder=4)
-            else:
-                ymin = ax.get_ylim()[0]
-                ax.plot(nc, np.full(len(nc), ymin), "|", color="#cc3311", ms=10, alpha=0.05,
-                        label="centres of the kept networks")
+    elif nc is not None and len(nc):
+        if name == "map":  # one network (anneal's optimum): its centres on the curve
+            ax.plot(nc, np.interp(nc, g, mean[:, 0]), "v", color="#cc3311", ms=6,
+                    label="centres (%d)" % len(nc), zorder=4)
+        else:
+            ymin = ax.get_ylim()[0]
+            ax.plot(nc, np.full(len(nc), ymin), "|", color="#cc3311", ms=10, alpha=0.05,
+                    label="centres of the kept networks")
     ax.set_ylabel(doc["targets"][0])
     ax.legend(fontsize=7, loc="best")
     ax.set_title(_title(doc, "fit of %s" % doc["targets"][0]), fontsize=10)
@@ -322,10 +303,9 @@ def fit1d(fit, X=None, y=None, ax=None, model=None, grid=400, which="prevalence"
     return ax
 
 
-def _is_1d_kernel(doc):
-    eng = doc.get("engine", {})
-    kind = eng.get("basis", {}).get("kind") if isinstance(eng.get("basis"), dict) else None
-    return len(doc["inputs"]) == 1 and (kind not in (None, "linear") or doc["method"] in ("smc", "anneal", "rbf"))
+def _is_1d_kernel(fit, doc):
+    """A fit of one input with kernels (the library knows their centres)."""
+    return len(doc["inputs"]) == 1 and _fit_handle(fit).centres() is not None
 
 
 def overview(fit, draws=None, X=None, y=None, top=20):
@@ -343,7 +323,7 @@ def overview(fit, draws=None, X=None, y=None, top=20):
         panels.append(lambda a: model_space(doc, a, top=top))
     if draws is not None and len(draws):
         panels.append(lambda a: trace(draws, a))
-    if _is_1d_kernel(doc):
+    if _is_1d_kernel(fit, doc):
         panels.append(lambda a: fit1d(fit, X, y, ax=a))
     if not panels:
         raise ValueError("nothing to plot for a fit of method %s" % doc["method"])

@@ -83,3 +83,24 @@ def test_basel_plot_without_the_package_says_how_to_install(tmp_path):
                        env=dict(os.environ, BASEL_PYTHON=sys.executable, PYTHONPATH="", PYTHONNOUSERSITE="1"),
                        cwd=tmp_path)
     assert r.returncode == 1 and "tools/python.sh" in r.stderr, r.stderr
+
+
+def test_centres_come_from_the_library(linear, kernel):
+    """basel_fit_centres: a kernel fit's atoms sit at its training inputs
+    (in the inputs' units, not the standardised ones the engine keeps), a
+    linear fit has none, and anneal's are its one network's k kernels."""
+    reg, x, y = kernel
+    c = reg.basel_fit_.centres()
+    assert c.shape == (len(reg.basel_fit_.pip()), 1)
+    np.testing.assert_allclose(np.sort(c[:, 0]), np.sort(x), rtol=0, atol=1e-12 * np.abs(x).max())
+    assert linear.basel_fit_.centres() is None
+    rng = np.random.default_rng(1)
+    xa = rng.uniform(-5, 5, 60)
+    ann = basel.BayesianSelectionRegressor(method="anneal", n_iter=300, burn=50, chains=1, random_state=1)
+    ann.fit(xa[:, None], np.sin(xa))
+    ca = ann.basel_fit_.centres()
+    assert ca.shape == (ann.basel_fit_.document["k"], 1)
+    np.testing.assert_allclose(ca[:, 0], ann.basel_fit_.document["centres"], rtol=0, atol=1e-9 * np.abs(xa).max())
+    smc = basel.BayesianSelectionRegressor(method="smc", basis="gauss:r=1.6", random_state=3).fit(x[:, None], y)
+    cs = smc.basel_fit_.centres()  # smc's atoms are the points it has seen
+    np.testing.assert_allclose(np.sort(cs[:, 0]), np.sort(x), rtol=0, atol=1e-12 * np.abs(x).max())

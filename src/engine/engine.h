@@ -199,6 +199,13 @@ typedef struct bsl_engine_def {
     /* Further checks of a loaded document's engine block (shapes, signs,
      * ranges), or NULL. */
     int (*check)(const json_t *doc, const char *source, basel_error *err);
+    /* The kernel centres of a checked document, in standardised input
+     * units, d numbers each (d its inputs), into *out (malloc'd; the
+     * caller frees): one per atom for the atom engines (basel.h's
+     * basel_fit_centres), every kept network's kernels for rbf and anneal.
+     * *count 0 and *out NULL when it has none (a linear basis); NULL hook:
+     * the engine has no kernels. BASEL_ENOMEM. */
+    int (*centres)(const json_t *doc, double **out, size_t *count);
     /* The coefficient table of one of its single models (basel.h's
      * basel_fit_model_coef: rows of BASEL_COEF_NVALUES numbers, in the
      * order of the document's table), or NULL when it has none. */

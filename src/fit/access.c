@@ -84,8 +84,36 @@ int basel_fit_draw_scalars(const basel_fit *f, size_t i, const double **values)
 }
 
 /* Fill the cached arrays from the document (fit.c's wrap). */
+/* The engine's kernel centres (engine.h's centres hook), taken from the
+ * standardised units the engines work in back to the inputs' own. */
+static int cache_centres(basel_fit *f)
+{
+    const bsl_engine_def *e = bsl_engine_find(json_string_value(json_object_get(f->doc, "method")));
+    if (!e || !e->centres) return BASEL_OK;
+    const int rc = e->centres(f->doc, &f->centres, &f->ncentres);
+    if (rc || !f->centres) return rc;
+    const json_t *st = json_object_get(f->doc, "standardize");
+    const json_t *mean = json_object_get(st, "mean"), *scale = json_object_get(st, "scale");
+    const size_t d = basel_fit_input_count(f);
+    if (!json_is_true(json_object_get(st, "applied")) || json_array_size(mean) != d || json_array_size(scale) != d)
+        return BASEL_OK;
+    for (size_t j = 0; j < f->ncentres; j++)
+        for (size_t a = 0; a < d; a++)
+            f->centres[j * d + a] = json_number_value(json_array_get(mean, a)) +
+                                    json_number_value(json_array_get(scale, a)) * f->centres[j * d + a];
+    return BASEL_OK;
+}
+
+const double *basel_fit_centres(const basel_fit *f, size_t *count)
+{
+    if (count) *count = f->ncentres;
+    return f->centres;
+}
+
 int bsl_fit_cache(basel_fit *f)
 {
+    const int rc = cache_centres(f);
+    if (rc) return rc;
     const json_t *prob = json_object_get(json_object_get(f->doc, "model_size"), "prob");
     f->nsize = json_array_size(prob);
     if (!(f->size = bsl_calloc(f->nsize + 1, sizeof *f->size))) return BASEL_ENOMEM;

@@ -372,6 +372,7 @@ void basel_fit_free(basel_fit *f)
     json_decref(f->doc);
     free(f->pip);
     free(f->size);
+    free(f->centres);
     for (size_t i = 0; i < BSL_NSELECTIONS; i++) free(f->selected[i]);
     bsl_fit_free_results(f);
     if (f->draws) {

@@ -42,6 +42,8 @@ struct basel_fit {
     size_t nmodels, *model_atoms, *model_start;
     double *model_log_bf;
     size_t nsets, *set_atoms, *set_start;
+    double *centres; /* basel_fit_centres: ncentres x d, the inputs' units */
+    size_t ncentres;
 };
 /* Fill the arrays the accessors hand out (access.c, and results.c's part).
  * BASEL_ENOMEM. */

@@ -65,6 +65,7 @@ const bsl_engine_def bsl_engine_bd = {
     .model_coef = bsl_subset_model_coef,
     .coef_density = bsl_subset_coef_density,
     .check = bsl_subset_check,
+    .centres = bsl_subset_centres,
     .mean_interval = 1,
     .binomial = &bsl_model_glm, /* given the Polya-Gamma latent variables, drawn at every block's end (bd.c) */
     .poisson = &bsl_model_glm_exact, /* each subset's marginal by importance sampling, kept per subset (glm_exact.c) */

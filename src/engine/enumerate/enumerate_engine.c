@@ -36,6 +36,7 @@ const bsl_engine_def bsl_engine_enumerate = {
     .model_coef = bsl_subset_model_coef,
     .coef_density = bsl_subset_coef_density,
     .check = bsl_subset_check,
+    .centres = bsl_subset_centres,
     .mean_interval = 1,
     .binomial = &bsl_model_glm_exact, /* each subset's marginal by importance sampling (glm.h) */
     .poisson = &bsl_model_glm_exact,

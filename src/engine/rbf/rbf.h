@@ -148,6 +148,9 @@ void bsl_rbf_acceptance(const bsl_rbf_result *r, int move, double *proposed, dou
 
 json_t *bsl_rbf_to_json(const bsl_rbf_result *r);
 int bsl_rbf_from_json(bsl_rbf_result **out, const json_t *j, basel_error *err);
+/* engine.h's centres for a checked document: every kept network's kernel
+ * centres (engine.networks[].centres, k x d each), network by network. */
+int bsl_rbf_json_centres(const json_t *doc, double **out, size_t *count);
 void bsl_rbf_free(bsl_rbf_result *r);
 
 /* ---- one chain: the moves, exposed for the statistical tests ---- */

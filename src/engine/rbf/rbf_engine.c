@@ -243,6 +243,7 @@ const bsl_engine_def bsl_engine_anneal = {
     .fit = fit_anneal,
     .predict = predict_rbf,
     .check = check_rbf,
+    .centres = bsl_rbf_json_centres,
 };
 
 const bsl_engine_def bsl_engine_rbf = {
@@ -256,4 +257,5 @@ const bsl_engine_def bsl_engine_rbf = {
     .fit = fit_full,
     .predict = predict_rbf,
     .check = check_rbf,
+    .centres = bsl_rbf_json_centres,
 };

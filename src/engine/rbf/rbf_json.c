@@ -14,6 +14,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+int bsl_rbf_json_centres(const json_t *doc, double **out, size_t *count)
+{
+    *out = NULL;
+    *count = 0;
+    const json_t *e = json_object_get(doc, "engine"), *nets = json_object_get(e, "networks");
+    const size_t d = (size_t)json_integer_value(json_object_get(e, "d"));
+    size_t total = 0;
+    for (size_t i = 0; i < json_array_size(nets); i++)
+        total += json_array_size(json_object_get(json_array_get(nets, i), "centres"));
+    if (d == 0 || total == 0 || total % d) return BASEL_OK;
+    double *c = bsl_malloc(total, sizeof *c);
+    if (!c) return BASEL_ENOMEM;
+    for (size_t i = 0, at = 0; i < json_array_size(nets); i++) {
+        const json_t *ci = json_object_get(json_array_get(nets, i), "centres");
+        if (bsl_json_read_doubles(ci, c + at, json_array_size(ci))) {
+            free(c);
+            return BASEL_OK;
+        }
+        at += json_array_size(ci);
+    }
+    *out = c;
+    *count = total / d;
+    return BASEL_OK;
+}
+
 static json_t *draw_to_json(const bsl_rbf_result *r, const rbf_draw *dr)
 {
     const size_t m = r->q + dr->k;

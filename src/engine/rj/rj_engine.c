@@ -103,6 +103,7 @@ const bsl_engine_def bsl_engine_rj = {
     .model_coef = bsl_subset_model_coef,
     .coef_density = bsl_subset_coef_density,
     .check = bsl_subset_check,
+    .centres = bsl_subset_centres,
     .mean_interval = 1,
     .binomial = &bsl_model_glm, /* given the Polya-Gamma latent variables, drawn once per sweep (glm.h) */
     /* each subset's marginal likelihood by importance sampling, as

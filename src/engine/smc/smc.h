@@ -176,6 +176,9 @@ json_t *bsl_smc_to_json(const bsl_smc *s);
  * field, never a crash. threads may differ from the saved value (set it
  * afterwards with bsl_smc_set_threads). */
 int bsl_smc_from_json(bsl_smc **out, const json_t *j, basel_error *err);
+/* engine.h's centres for a checked document: the atoms are the points seen
+ * (engine.cache.x, m x d, row by row), each a candidate kernel centre. */
+int bsl_smc_centres(const json_t *doc, double **out, size_t *count);
 void bsl_smc_set_threads(bsl_smc *s, int threads);
 
 #endif

@@ -315,4 +315,5 @@ const bsl_engine_def bsl_engine_smc = {
     .fit = fit_smc,
     .predict = predict_smc,
     .check = check_smc,
+    .centres = bsl_smc_centres,
 };

@@ -261,6 +261,27 @@ static int read_particle(const json_t *j, smc_particle *P, const smc_cache *C, s
     return BASEL_OK;
 }
 
+int bsl_smc_centres(const json_t *doc, double **out, size_t *count)
+{
+    *out = NULL;
+    *count = 0;
+    const json_t *e = json_object_get(doc, "engine"), *cache = json_object_get(e, "cache");
+    const json_t *x = json_object_get(cache, "x");
+    const size_t m = (size_t)json_integer_value(json_object_get(cache, "m")),
+                 d = (size_t)json_integer_value(json_object_get(e, "d"));
+    if (m == 0 || d == 0 || json_array_size(json_object_get(doc, "atoms")) != m || json_array_size(x) != m * d)
+        return BASEL_OK;
+    double *c = bsl_malloc(m * d, sizeof *c);
+    if (!c) return BASEL_ENOMEM;
+    if (bsl_json_read_doubles(x, c, m * d)) {
+        free(c);
+        return BASEL_OK;
+    }
+    *out = c;
+    *count = m;
+    return BASEL_OK;
+}
+
 int bsl_smc_from_json(bsl_smc **out, const json_t *j, basel_error *err)
 {
     *out = NULL;

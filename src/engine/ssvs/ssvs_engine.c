@@ -45,6 +45,7 @@ const bsl_engine_def bsl_engine_ssvs = {
     .model_coef = bsl_subset_model_coef,
     .coef_density = bsl_subset_coef_density,
     .check = bsl_subset_check,
+    .centres = bsl_subset_centres,
     .mean_interval = 1,
     .binomial = &bsl_model_glm, /* collapsed Gibbs over indicators given the Polya-Gamma latent variables,
                                    drawn once per sweep (ssvs.c ss_prior) */

@@ -83,6 +83,28 @@ out:
     return bad ? NULL : o; /* NULL when out of memory, as every builder here */
 }
 
+int bsl_subset_centres(const json_t *doc, double **out, size_t *count)
+{
+    *out = NULL;
+    *count = 0;
+    const json_t *b = json_object_get(json_object_get(doc, "engine"), "basis"), *c = json_object_get(b, "centres");
+    const char *kind = json_string_value(json_object_get(b, "kind"));
+    const int k = kind ? bsl_basis_kind_from_name(kind) : -1;
+    const size_t d = json_array_size(json_object_get(doc, "inputs")), m = json_array_size(json_object_get(doc, "atoms"));
+    /* the atoms are the kernels (with --basis ...:linear the linear terms
+     * are always in, not atoms); subset_check.c holds the shapes */
+    if (k < 0 || !bsl_basis_is_radial((bsl_basis_kind)k) || m == 0 || json_array_size(c) != m * d) return BASEL_OK;
+    double *x = bsl_malloc(m * d, sizeof *x);
+    if (!x) return BASEL_ENOMEM;
+    if (bsl_json_read_doubles(c, x, m * d)) {
+        free(x);
+        return BASEL_OK;
+    }
+    *out = x;
+    *count = m;
+    return BASEL_OK;
+}
+
 static json_t *basis_json(const bsl_dict *dict, const bsl_design *D)
 {
     json_t *b = json_object();

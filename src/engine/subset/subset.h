@@ -160,6 +160,9 @@ int bsl_subset_diagnostics(struct bsl_result *r, const bsl_vs_result *vr);
 /* Check the engine block subset.c wrote, values as well as shapes, naming
  * a bad key by its JSON path (engine.h's check; subset_check.c). */
 int bsl_subset_check(const json_t *doc, const char *source, basel_error *err);
+/* engine.h's centres: engine.basis's kernel centres (basis_json in
+ * subset.c writes them), one per atom; none for a linear basis. */
+int bsl_subset_centres(const json_t *doc, double **out, size_t *count);
 /* The models the subset engines predict with: bma and summary.h's
  * bsl_selections (projection: Gaussian fits only; subset_check.c). */
 extern const char *const bsl_subset_models[];

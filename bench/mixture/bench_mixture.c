@@ -17,7 +17,7 @@
  *
  * usage: bench_mixture [-d DATA_DIR] [-s SPLITS] [-i ITER] [-b BURN] [-c CHAINS] [-x] [-l LAMBDA]
  *                      [-e regression|gaussian] [-o DATASET] [-m MOVES] [-t REPLICAS] [-T TMAX]
- *                      [-p 0|1|2|3] [-I 0|1] [-X 0|1] [-P PAIR] [-B BETA_MIN] [-n]
+ *                      [-p 0|1|2|3] [-I 0|1] [-X 0|1] [-P PAIR] [-B BETA_MIN] [-k KERNELS] [-H H] [-S SCALE] [-n]
  *   -s 0 runs split 0 only; -x skips the semi-supervised part; -l sets the Poisson mean; -e the
  *   excluded inputs' model (default regression); -o runs one data set; -m
  *   the exchange and add/remove proposals per sweep (default 1 each); -t
@@ -27,9 +27,17 @@
  *   informed choice of the input to add or remove (mixture_rj.c), -X 1 (default) of the
  *   pair to exchange, 0 uniform (-p 2 and 3 only); -P the
  *   probability of a pair move (-p 2 only); -B the lower end of beta_i's prior as a
- *   fraction of range^2 (default 0.03; 0: the paper's prior, mixture_model.c); -n skips the peers.
+ *   fraction of range^2 (default 0.03; 0: the paper's prior, mixture_model.c); -k the kernels and
+ *   -H the rate h for every data set (default the paper's per data set; -H 0: the CLI's 10 / R_i^2);
+ *   -S multiplies the standardised inputs by SCALE (default 1); -e unit gives the excluded inputs
+ *   density 1 (paper 000's likelihood, eq. 2, covers the active inputs only), which depends on
+ *   that scale and needs the engine patched with bench/mixture/unit_density.patch (the engine
+ *   without it rejects the option); -n skips the peers.
  * Prints for split 0 accuracy, log-loss, each input's PIP and split R-hat,
- * each move's acceptance and the seconds of the fit; then runs
+ * each move's acceptance and the seconds of the fit, and paper 000's Table 1
+ * columns beside basel's (average and largest number of inputs over the
+ * post-burn-in sweeps, accuracy, distinct subsets: over all post-burn-in
+ * sweeps of all chains, and per chain among its kept draws); then runs
  * bench/mixture/peers.py (EM of the same model, D = 3 and 6; L1 logistic;
  * SVC) on the same splits.
  */
@@ -37,11 +45,14 @@
 
 #include <gsl/gsl_randist.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+static double input_scale = 1; /* -S */
 
 typedef struct table {
     size_t n, p;      /* rows, input columns (class excluded) */
@@ -133,6 +144,7 @@ typedef struct dataset {
     size_t kernels;
     double h;
     double paper_acc, paper_avg, paper_max; /* Table 1 */
+    double paper_visited; /* §3: distinct subsets in 10000 samples ("about") */
 } dataset;
 
 typedef struct outcome {
@@ -141,6 +153,8 @@ typedef struct outcome {
     double pip[64], rhat[64];
     size_t d;
     size_t errors, ntest, max_inputs, visited;
+    double kept_distinct; /* distinct subsets among a chain's kept draws, mean over chains */
+    size_t kept_per_chain;
     int ok;
 } outcome;
 
@@ -182,6 +196,7 @@ static outcome run_one(const table *t, const dataset *ds, const int *role_in, co
         for (size_t i = 0; i < t->n; i++)
             if (role[i] == 1) sd[j] += pow(t->x[i * t->p + cols[j]] - mean[j], 2) / (double)(ntr - 1);
         sd[j] = sqrt(sd[j]) > 0 ? sqrt(sd[j]) : 1;
+        sd[j] /= input_scale; /* -S: standardised inputs times S (the unit density depends on it) */
     }
     size_t n, nte;
     int *cls = malloc(t->n * sizeof *cls), *cte = malloc(t->n * sizeof *cte);
@@ -241,6 +256,27 @@ static outcome run_one(const table *t, const dataset *ds, const int *role_in, co
         out.mean_inputs = bsl_mix_mean_inputs(res);
         out.max_inputs = bsl_mix_max_inputs(res);
         out.visited = bsl_mix_subsets_visited(res);
+        { /* distinct subsets among each chain's kept draws (draws are chain by chain, the same number each) */
+            const size_t nd = bsl_mix_draw_count(res), per = o.chains ? nd / o.chains : 0;
+            uint64_t *key = malloc((per ? per : 1) * sizeof *key);
+            double tot = 0;
+            for (size_t c = 0; c < o.chains && per && d <= 64; c++) {
+                size_t nk = 0;
+                for (size_t t = c * per; t < (c + 1) * per; t++) {
+                    size_t len;
+                    const size_t *in = bsl_mix_draw_inputs(res, t, &len);
+                    uint64_t k = 0;
+                    for (size_t u = 0; u < len; u++) k |= (uint64_t)1 << in[u];
+                    size_t q = 0;
+                    while (q < nk && key[q] != k) q++;
+                    if (q == nk) key[nk++] = k;
+                }
+                tot += (double)nk;
+            }
+            free(key);
+            out.kept_distinct = o.chains ? tot / (double)o.chains : 0;
+            out.kept_per_chain = per;
+        }
         out.sps = dg.sweeps_per_second;
         out.acc_add = dg.accept_add, out.acc_rem = dg.accept_remove, out.acc_ex = dg.accept_exchange;
         out.acc_swap = dg.accept_swap;
@@ -297,6 +333,11 @@ static void run_dataset(const char *dir, const dataset *ds, const bsl_mix_option
         free(role);
     }
     const outcome *r0 = &res[0];
+    if (!r0->ok) { /* the fit's error is on stderr */
+        free(res);
+        free_table(t);
+        return;
+    }
     printf("%-10s split 0: acc %5.1f%% (%zu/%zu errors)  inputs avg %.2f max %zu  subsets %zu  "
            "accept add %.4f rem %.4f exch %.4f swap %.2f  %.0f sweeps/s\n", ds->name, r0->acc, r0->errors,
            r0->ntest, r0->mean_inputs, r0->max_inputs, r0->visited, r0->acc_add, r0->acc_rem, r0->acc_ex,
@@ -310,8 +351,10 @@ static void run_dataset(const char *dir, const dataset *ds, const bsl_mix_option
     for (size_t j = 0, u = 0; j < t->p && u < r0->d; j++)
         if (!ds->drop || strcmp(t->names[j], ds->drop)) printf(" %s %.2f (%.2f)", t->names[j], r0->pip[u], r0->rhat[u]), u++;
     printf("\n");
-    printf("%-10s paper Table 1: acc %.1f%%, inputs avg %.1f max %.0f\n", ds->name, ds->paper_acc,
-           ds->paper_avg, ds->paper_max);
+    printf("%-10s Table 1, paper / basel split 0: inputs avg %.1f / %.2f  max %.0f / %zu  accuracy %.1f / %.1f%%  "
+           "distinct subsets ~%.0f in 10000 samples / %zu in %zu x %zu sweeps (%.0f per chain among its %zu kept draws)\n",
+           ds->name, ds->paper_avg, r0->mean_inputs, ds->paper_max, r0->max_inputs, ds->paper_acc, r0->acc,
+           ds->paper_visited, r0->visited, o->chains, o->iter - o->burn, r0->kept_distinct, r0->kept_per_chain);
     if (nsplit > 0) {
         double *a = calloc((size_t)nsplit, sizeof *a), *m = calloc((size_t)nsplit, sizeof *m),
                *mx = calloc((size_t)nsplit, sizeof *mx), *sp = calloc((size_t)nsplit, sizeof *sp);
@@ -387,7 +430,9 @@ int main(int argc, char **argv)
     o.iter = 15000, o.burn = 5000, o.thin = 10, o.chains = 4, o.seed = 2024;
     o.a = 2, o.g = 0.2; /* §3 */
     const char *only = NULL;
-    while ((opt = getopt(argc, argv, "d:s:i:b:c:xp:l:e:o:m:t:T:P:nI:B:X:")) != -1) {
+    size_t kernels = 0; /* 0: the paper's D per data set (§3) */
+    double h = -1;      /* < 0: the paper's h per data set; 0: the CLI's 10 / R_i^2 */
+    while ((opt = getopt(argc, argv, "d:s:i:b:c:xp:l:e:o:m:t:T:P:nI:B:X:k:H:S:")) != -1) {
         if (opt == 'd') dir = optarg;
         else if (opt == 's') nsplit = atoi(optarg);
         else if (opt == 'i') o.iter = strtoul(optarg, NULL, 10);
@@ -396,7 +441,13 @@ int main(int argc, char **argv)
         else if (opt == 'x') semi = 0;
         else if (opt == 'p') o.add_proposal = atoi(optarg);
         else if (opt == 'l') o.poisson_mean = strtod(optarg, NULL);
-        else if (opt == 'e') o.excluded = strcmp(optarg, "gaussian") ? BSL_MIX_EXCLUDED_REGRESSION : BSL_MIX_EXCLUDED_GAUSSIAN;
+        else if (opt == 'e')
+            o.excluded = !strcmp(optarg, "gaussian") ? BSL_MIX_EXCLUDED_GAUSSIAN
+                         : !strcmp(optarg, "unit")   ? 2 /* paper 000's: needs bench/mixture/unit_density.patch */
+                                                     : BSL_MIX_EXCLUDED_REGRESSION;
+        else if (opt == 'S') input_scale = strtod(optarg, NULL);
+        else if (opt == 'k') kernels = strtoul(optarg, NULL, 10);
+        else if (opt == 'H') h = strtod(optarg, NULL);
         else if (opt == 'o') only = optarg;
         else if (opt == 't') o.temperatures = strtoul(optarg, NULL, 10);
         else if (opt == 'T') o.temp_max = strtod(optarg, NULL);
@@ -408,20 +459,27 @@ int main(int argc, char **argv)
         else if (opt == 'm') o.exchange_moves = o.birth_death_moves = strtoul(optarg, NULL, 10);
         else return 2;
     }
-    static const dataset sets[3] = {
-        {"ionosphere", "ionosphere.csv", "ionosphere_splits_175_176.csv", "V2", 6, 0.5, 91.5, 4.3, 9},
-        {"wine", "wine.csv", "wine_splits_62_63.csv", NULL, 3, 0.28, 100.0, 4.4, 8},
-        {"pima", "pima.csv", "pima_splits_200_332.csv", NULL, 3, 0.16, 78.9, 4.0, 7},
+    dataset sets[3] = {
+        {"ionosphere", "ionosphere.csv", "ionosphere_splits_175_176.csv", "V2", 6, 0.5, 91.5, 4.3, 9, 500},
+        {"wine", "wine.csv", "wine_splits_62_63.csv", NULL, 3, 0.28, 100.0, 4.4, 8, 500},
+        {"pima", "pima.csv", "pima_splits_200_332.csv", NULL, 3, 0.16, 78.9, 4.0, 7, 60},
     };
+    for (int k = 0; k < 3; k++) {
+        if (kernels) sets[k].kernels = kernels;
+        if (h >= 0) sets[k].h = h;
+    }
     printf("mixture engine, paper 000 settings: %zu sweeps, %zu burn-in, %zu chain(s), lambda %.1f, "
-           "subset moves %s%s, pair moves %.2f, %zu temperature(s), excluded inputs %s, beta_min %g\n\n", o.iter, o.burn,
+           "subset moves %s%s, pair moves %.2f, %zu temperature(s), excluded inputs %s, beta_min %g, "
+           "kernels %s, h %s, inputs standardised times %g\n\n", o.iter, o.burn,
            o.chains, o.poisson_mean,
            o.add_proposal == BSL_MIX_PROPOSE_SUMMED ? "coordinates given the allocations, allocations summed out"
            : o.add_proposal == BSL_MIX_PROPOSE_ALLOC ? "given the allocations"
            : o.add_proposal == BSL_MIX_PROPOSE_DATA ? "data-driven (allocations summed out)" : "prior (allocations summed out)",
            o.informed ? (o.informed_exchange ? ", informed choice of the input and of the exchange" : ", informed choice of the input")
                       : o.informed_exchange ? ", informed exchange" : "", o.pair_prob, o.temperatures,
-           o.excluded == BSL_MIX_EXCLUDED_GAUSSIAN ? "gaussian" : "regression on the active ones", o.beta_min);
+           o.excluded == BSL_MIX_EXCLUDED_GAUSSIAN ? "gaussian"
+           : o.excluded == BSL_MIX_EXCLUDED_REGRESSION ? "regression on the active ones" : "unit density (the paper's)",
+           o.beta_min, kernels ? "as -k" : "the paper's", h < 0 ? "the paper's" : h == 0 ? "10 / R_i^2 (the CLI's)" : "as -H", input_scale);
     for (int k = 0; k < 3; k++)
         if (!only || !strcmp(only, sets[k].name)) run_dataset(dir, &sets[k], &o, nsplit);
     if (semi && (!only || !strcmp(only, "pima"))) run_semi(dir, &sets[2], &o, nsplit);

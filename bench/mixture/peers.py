@@ -6,10 +6,17 @@ P_k), fitted by EM on all inputs (D = 3 and 6; best log-likelihood of 5
 starts from random rows, a variance floor of 1e-3 so no kernel collapses);
 L1 logistic regression (C by 5-fold CV on the training rows, saga) and an
 RBF SVC (C and gamma by 5-fold CV; probabilities by Platt scaling) from
-Debian's python3-sklearn. Prints accuracy, log-loss, inputs kept (L1) and
-seconds for split 0, and the mean +- sd of the accuracy over splits 1..S.
+Debian's python3-sklearn; and a per-class Gaussian mixture ("GMM/class BIC":
+sklearn's GaussianMixture with diagonal covariances fitted to each class's
+rows, its number of components, 1..6 and fewer than the class's rows / 4,
+chosen by BIC; the class priors from the class counts; reg_covar 1e-3 on
+the standardised inputs, the variance floor of EM above). Prints accuracy,
+log-loss, inputs kept (L1) and seconds for split 0, and the mean +- sd of
+the accuracy over splits 1..S.
 
-usage: /usr/bin/python3 bench/mixture/peers.py [DATA_DIR] [S] [dataset]
+usage: /usr/bin/python3 bench/mixture/peers.py [DATA_DIR] [S] [dataset] [methods]
+  methods: comma-separated among "EM D=3", "EM D=6", "L1 logistic", "SVC RBF",
+  "GMM/class BIC" (default: all)
 """
 import csv
 import os
@@ -18,6 +25,7 @@ import time
 
 import numpy as np
 from sklearn.linear_model import LogisticRegressionCV
+from sklearn.mixture import GaussianMixture
 from sklearn.model_selection import GridSearchCV
 from sklearn.svm import SVC
 
@@ -90,6 +98,29 @@ def em_shared(X, y, K, D, seed, starts=5, iters=300):
     return predict
 
 
+def gmm_per_class(X, y, K, seed, max_components=6):
+    """Class-conditional diagonal Gaussian mixtures, components by BIC; returns a predictor."""
+    fits, logP = [], np.log(np.bincount(y, minlength=K) / len(y))
+    for k in range(K):
+        Xk = X[y == k]
+        best = None
+        for c in range(1, max(1, min(max_components, len(Xk) // 4)) + 1):
+            g = GaussianMixture(c, covariance_type="diag", reg_covar=1e-3, n_init=3,
+                                random_state=seed).fit(Xk)
+            b = g.bic(Xk)
+            if best is None or b < best[0]:
+                best = (b, g)
+        fits.append(best[1])
+
+    def predict(Xt):
+        lp = np.column_stack([f.score_samples(Xt) for f in fits]) + logP
+        lp -= lp.max(1, keepdims=True)
+        e = np.exp(lp)
+        return e / e.sum(1, keepdims=True)
+    predict.components = [f.n_components for f in fits]
+    return predict
+
+
 def scores(p, y):
     acc = 100.0 * float((p.argmax(1) == y).mean())
     ll = float(-np.log(np.clip(p[np.arange(len(y)), y], 1e-15, 1)).mean())
@@ -106,6 +137,8 @@ def run(X, y, tr, te, method, seed):
     kept = None
     if method.startswith("EM"):
         p = em_shared(Xtr, y[tr], K, int(method[-1]), seed)(Xte)
+    elif method == "GMM/class BIC":
+        p = gmm_per_class(Xtr, y[tr], K, seed)(Xte)
     elif method == "L1 logistic":
         f = LogisticRegressionCV(Cs=10, cv=5, penalty="l1", solver="saga", max_iter=5000,
                                  random_state=seed).fit(Xtr, y[tr])
@@ -123,7 +156,9 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     data = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "..", "data", "classification")
     S = int(sys.argv[2]) if len(sys.argv) > 2 else 10
-    only = sys.argv[3] if len(sys.argv) > 3 else None
+    only = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else None
+    methods = sys.argv[4].split(",") if len(sys.argv) > 4 else ["EM D=3", "EM D=6", "L1 logistic", "SVC RBF",
+                                                               "GMM/class BIC"]
     import warnings
     warnings.filterwarnings("ignore")
     for name, f, sf, drop in SETS:
@@ -131,11 +166,12 @@ def main():
             continue
         X, y = read(os.path.join(data, f), drop)
         sp = splits(os.path.join(data, sf))
-        for method in ["EM D=3", "EM D=6", "L1 logistic", "SVC RBF"]:
+        for method in methods:
             res = [run(X, y, sp[s]["train"], sp[s]["test"], method, 17 + s) for s in range(0, S + 1) if s in sp]
             a0, l0, k0, t0 = res[0]
             rest = np.array([r[0] for r in res[1:]])
-            tail = f"  splits 1-{S}: acc {rest.mean():.1f} +- {rest.std(ddof=1):.1f} (sd)" if len(rest) > 1 else ""
+            tail = (f"  splits 1-{S}: acc {rest.mean():.1f} +- {rest.std(ddof=1):.1f} (sd), "
+                    f"{rest.std(ddof=1) / np.sqrt(len(rest)):.1f} (se)") if len(rest) > 1 else ""
             kept = f"  inputs {k0}" if k0 is not None else ""
             print(f"  {name:<10} {method:<12} split 0: acc {a0:5.1f}%  log-loss {l0:.3f}{kept}  {t0:.1f} s{tail}",
                   flush=True)

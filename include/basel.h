@@ -226,6 +226,10 @@ BASEL_API int basel_method_groups_factors(const char *method, const char *basis)
 BASEL_API int basel_method_keeps_draws(const char *method);
 BASEL_API int basel_method_mean_interval(const char *method);
 BASEL_API int basel_method_has_family(const char *method, const char *family);
+/* When to choose method over the others, with the numbers behind the
+ * advice (plain text, lines of at most 80 characters), or NULL when the
+ * engine table gives none or the method is unknown. */
+BASEL_API const char *basel_method_advice(const char *method);
 /* Every capability of the engine table by name, for help texts and front
  * ends: 1 when method can, 0 when it cannot, or for an unknown method or
  * capability. The names: "checkpoint" (the checkpoint and restart

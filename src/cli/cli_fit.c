@@ -64,6 +64,7 @@ void cli_fit_help(FILE *fp, const char *method)
         const char *mname, *summary;
         basel_method_describe(e, &mname, &summary);
         if (method && strcmp(method, mname)) continue;
+        if (method && basel_method_advice(mname)) fprintf(fp, "\nWhen to choose --method %s:\n%s", mname, basel_method_advice(mname));
         fprintf(fp, method ? "\n--method %s reads:\n" : "\n--method %s reads (with its defaults):\n ", mname);
         size_t col = 1;
         for (size_t i = 0; i < n; i++) {

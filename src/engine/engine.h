@@ -166,6 +166,10 @@ typedef struct bsl_engine_def {
     const char *name;         /* --method NAME */
     const char *summary;      /* one line for help texts */
     const char *unit;         /* what its sampling's progress counts (basel.h basel_progress) */
+    /* when to choose it over the other methods, with the measurements
+     * behind the advice (basel_method_advice; 'basel help fit --method'),
+     * or NULL */
+    const char *advice;
     bsl_target_kind target;
     const bsl_engine_option *options; /* the options it reads, {NULL} ended */
     /* --model values it predicts with, NULL ended, the first the default

@@ -165,6 +165,12 @@ int basel_method_mean_interval(const char *method)
     return e && e->mean_interval;
 }
 
+const char *basel_method_advice(const char *method)
+{
+    const bsl_engine_def *e = bsl_engine_find(method);
+    return e ? e->advice : NULL;
+}
+
 int basel_method_has_family(const char *method, const char *family)
 {
     const bsl_engine_def *e = bsl_engine_find(method);

@@ -160,6 +160,11 @@ typedef struct bsl_engine_ctx {
      * sampling, shown with the sampling's progress (basel.h basel_progress
      * later); NAN until the engine sets it */
     double later;
+    /* the engine's side output (def->side_output), opened by the run
+     * layer (fit.c) and committed there when the fit succeeds: the engine
+     * writes rows to it and never opens, renames or removes a file. NULL
+     * when not asked for. */
+    FILE *side;
 } bsl_engine_ctx;
 
 typedef struct bsl_engine_def {
@@ -170,6 +175,10 @@ typedef struct bsl_engine_def {
      * behind the advice (basel_method_advice; 'basel help fit --method'),
      * or NULL */
     const char *advice;
+    /* the option naming a file of rows the engine writes as it runs (smc:
+     * "running", its one-step-ahead predictions), or NULL: the run layer
+     * opens it as ctx->side */
+    const char *side_output;
     bsl_target_kind target;
     const bsl_engine_option *options; /* the options it reads, {NULL} ended */
     /* --model values it predicts with, NULL ended, the first the default

@@ -282,14 +282,23 @@ int bsl_fit_problem(basel_fit **out, const basel_options *o, bsl_params *setting
     const bsl_progress *pr = o->progress.fraction || o->progress.report ? &o->progress : NULL;
     sampling_progress sp = {pr, e->unit ? e->unit : "steps", NULL};
     bsl_engine_ctx ctx = {e, P, settings, &o->p, seed, (int)threads, keep_draws, pr ? sampling : NULL, &sp,
-                          pr, NULL, NULL, 60, 0, 0, NULL, NAN};
+                          pr, NULL, NULL, 60, 0, 0, NULL, NAN, NULL};
     sp.later = &ctx.later;
     if (!rc) rc = checkpoint_options(&ctx, &o->p, err);
     if (!rc) rc = max_time_option(&ctx, &o->p, err);
     if (!rc) rc = ranks_option(&ctx, o, err);
     if (!rc) ctx.run_id = run_identity(e, settings, seed, keep_draws, P);
+    /* the engine's side output: opened here, written by the engine,
+     * committed (renamed into place) only when its fit succeeds */
+    bsl_outfile side = {0};
+    const char *side_path = e->side_output ? bsl_params_get(settings, e->side_output) : NULL;
+    if (!rc && side_path && *side_path && !(rc = bsl_out_open(&side, side_path, err))) ctx.side = side.fp;
     bsl_result res = {0};
     if (!rc) rc = e->fit(&ctx, &res, err);
+    if (side.fp) {
+        if (rc) bsl_out_abort(&side);
+        else rc = bsl_out_commit(&side, err);
+    }
     json_t *doc = NULL;
     /* the last phase of the library's work: the fit's document assembled and checked */
     if (!rc) (void)bsl_progress_report_later(pr, "document", "fits", 0, 1, 0);

@@ -230,21 +230,20 @@ static int fit_smc(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
     size_t *ord = arrival_order(P, ctx->seed, ctx->settings);
     double *x = bsl_malloc(P->d + 1, sizeof *x);
     if (!ord || !x) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    /* --running: the one-step-ahead prediction of each row before it is fed */
-    const char *running = bsl_params_get(ctx->settings, "running");
-    bsl_outfile run_out = {0};
-    if (!rc && *running && !(rc = bsl_out_open(&run_out, running, err)))
-        fprintf(run_out.fp, "t,row,y,y_mean,y_lower,y_upper\n");
+    /* --running (ctx->side, opened by the run layer): the one-step-ahead
+     * prediction of each row before it is fed */
+    FILE *run_out = ctx->side;
+    if (!rc && run_out) fprintf(run_out, "t,row,y,y_mean,y_lower,y_upper\n");
     for (size_t t = 0; t < P->n && !rc; t++) {
         const size_t i = ord[t];
         for (size_t a = 0; a < P->d; a++) x[a] = P->X[a * P->n + i];
         double mu, lo, hi;
-        if (run_out.fp && bsl_smc_points(s) > 0) { /* a row is never silently skipped */
+        if (run_out && bsl_smc_points(s) > 0) { /* a row is never silently skipped */
             if ((rc = bsl_smc_predict(s, x, 1, 0.95, &mu, &lo, &hi))) {
                 rc = bsl_fail(err, rc, "--running: out of memory");
                 break;
             }
-            fprintf(run_out.fp, "%zu,%zu,%.17g,%.17g,%.17g,%.17g\n", bsl_smc_points(s) + 1, i + 1, P->Y[i], mu, lo, hi);
+            fprintf(run_out, "%zu,%zu,%.17g,%.17g,%.17g,%.17g\n", bsl_smc_points(s) + 1, i + 1, P->Y[i], mu, lo, hi);
         }
         rc = bsl_smc_feed(s, x, P->Y[i], err);
         /* every 64 points fed, and the last: the points done (a fit of fewer
@@ -255,10 +254,6 @@ static int fit_smc(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
     }
     free(ord);
     free(x);
-    if (run_out.fp) {
-        if (rc) bsl_out_abort(&run_out);
-        else rc = bsl_out_commit(&run_out, err);
-    }
     if (!rc && smc_summaries(res, s)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (!rc) {
         char mp[64];
@@ -308,6 +303,7 @@ const bsl_engine_def bsl_engine_smc = {
     .name = "smc",
     .summary = "sequential kernel regression, one pass over the data; --resume continues with later rows (paper 003)",
     .unit = "points",
+    .side_output = "running",
     .target = BSL_TARGET_NUMERIC,
     .options = options,
     .models = NULL,

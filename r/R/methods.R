@@ -261,13 +261,8 @@ predict.basel <- function(object, newdata, estimator = c("BMA", "HPM", "MPM", "p
     estimator <- match.arg(estimator)
     interval <- match.arg(interval)
     if (!is.null(type)) type <- match.arg(type, c("response", "prob", "class"))
-    models <- c(BMA = "bma", HPM = "hpm", MPM = "median", prevalence = "prevalence", projection = "projection", MAP = "map")
-    model <- models[[estimator]]
-    ## a method without a model average (anneal: its one network) predicts with its default
-    if (model == "bma") {
-        model <- method_caps(object$doc$method)$models[1]
-        estimator <- names(models)[match(model, models)]
-    }
+    model <- estimator_model(object, estimator)
+    estimator <- names(estimator_models)[match(model, estimator_models)]
     ## without newdata, the training rows (as predict.lm): fitted values
     if (missing(newdata) || is.null(newdata)) {
         x <- training_inputs(object)
@@ -316,9 +311,10 @@ predict_inputs <- function(object, x, model, level = 0.95, kind = 0L)
 
 ## The library's model name of an estimator; "BMA" is the method's default
 ## predictor where it has no model average (anneal: its one network).
+estimator_models <- c(BMA = "bma", HPM = "hpm", MPM = "median", prevalence = "prevalence", projection = "projection",
+                      MAP = "map")
 estimator_model <- function(object, estimator) {
-    models <- c(BMA = "bma", HPM = "hpm", MPM = "median", prevalence = "prevalence", projection = "projection", MAP = "map")
-    model <- models[[estimator]]
+    model <- estimator_models[[estimator]]
     if (model == "bma") model <- method_caps(object$doc$method)$models[1]
     model
 }

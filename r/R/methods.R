@@ -261,13 +261,8 @@ predict.basel <- function(object, newdata, estimator = c("BMA", "HPM", "MPM", "p
     estimator <- match.arg(estimator)
     interval <- match.arg(interval)
     if (!is.null(type)) type <- match.arg(type, c("response", "prob", "class"))
-    models <- c(BMA = "bma", HPM = "hpm", MPM = "median", prevalence = "prevalence", projection = "projection", MAP = "map")
-    model <- models[[estimator]]
-    ## a method without a model average (anneal: its one network) predicts with its default
-    if (model == "bma") {
-        model <- method_caps(object$doc$method)$models[1]
-        estimator <- names(models)[match(model, models)]
-    }
+    model <- estimator_model(object, estimator)
+    estimator <- names(estimator_models)[match(model, estimator_models)]
     ## without newdata, the training rows (as predict.lm): fitted values
     if (missing(newdata) || is.null(newdata)) {
         x <- training_inputs(object)
@@ -279,7 +274,7 @@ predict.basel <- function(object, newdata, estimator = c("BMA", "HPM", "MPM", "p
     ## skips the mixture quantiles (most of the cost), and works under the
     ## priors whose intervals basel does not compute (hyper-g, jzs, ...)
     kind <- if (interval == "confidence") 1L else if (interval == "none" && !se.fit) 2L else 0L
-    v <- checked(.Call(r_basel_predict, fit_ptr(object), x, colnames(x), model, as.double(level), kind))
+    v <- predict_inputs(object, x, model, level, kind)
     res <- list(fit = NULL, estimator = estimator, level = level)
     if (is.null(v$classes)) {
         targets <- v$targets
@@ -304,6 +299,24 @@ predict.basel <- function(object, newdata, estimator = c("BMA", "HPM", "MPM", "p
     res$object <- object     # for confint(): the library computes the intervals
     res$newdata <- newdata
     structure(res, class = "predict.basel")
+}
+
+## The library's predictions (basel_predict) of rows x in the fit's input
+## columns under model ("bma", "hpm", ...), with kind its
+## basel_interval_kind (0 predictive, 1 the mean's, 2 none): mean, lower,
+## upper (rows x targets) and se or the class probabilities.
+predict_inputs <- function(object, x, model, level = 0.95, kind = 0L)
+    checked(.Call(r_basel_predict, fit_ptr(object), x, colnames(x), model, as.double(level), as.integer(kind)),
+            call = sys.call(-1))
+
+## The library's model name of an estimator; "BMA" is the method's default
+## predictor where it has no model average (anneal: its one network).
+estimator_models <- c(BMA = "bma", HPM = "hpm", MPM = "median", prevalence = "prevalence", projection = "projection",
+                      MAP = "map")
+estimator_model <- function(object, estimator) {
+    model <- estimator_models[[estimator]]
+    if (model == "bma") model <- method_caps(object$doc$method)$models[1]
+    model
 }
 
 ## BAS's confint(predict(...)): the interval for a new observation ("pred",

@@ -20,7 +20,7 @@ test_that("print, summary, coef, predict, plot, image and diagnostics run", {
     grDevices::pdf(NULL)
     on.exit(grDevices::dev.off())
     expect_silent(plot(f))
-    expect_equal(dim(image(f)), c(length(f$doc$models), 15))
+    expect_equal(dim(image(f)$which), c(length(f$doc$models), 15))
     dg <- diagnostics(f, plot = TRUE)
     expect_true(all(c("pip", "chain1", "chain2") %in% names(dg$table)))
 })

@@ -155,32 +155,23 @@ default_inputs <- function(fit, varying) {
     if (length(v)) v else varying
 }
 
-## The centres of the atoms, on the inputs' original scale, as a matrix
-## (atoms x inputs): the basis's (engine.basis.centres, row-major, in
-## standardised units when standardize.applied) for all atoms ($all) and for
-## the selected model's ($sel); anneal's network (its "centres"); NULL where
-## the fit has none (a linear basis).
+## The centres of the kernels, on the inputs' original scale, as a matrix
+## (centres x inputs), from the library (basel_fit_centres, which reads the
+## engine's own block): for the atom methods every atom's ($all, aligned
+## with the PIPs) and the selected model's ($sel); for a method that keeps
+## one network (its one --model is "map": anneal) that network's ($sel);
+## nothing for a linear basis or rbf's many kept networks.
 fit_centres <- function(fit, which) {
-    d <- fit$doc
-    p <- length(d$inputs)
-    st <- d$standardize
-    unscale <- function(m) {
-        if (isTRUE(st$applied)) m <- sweep(sweep(m, 2, as.numeric(st$scale), "*"), 2, as.numeric(st$mean), "+")
-        m
-    }
-    as_rows <- function(v) if (is.matrix(v)) v else matrix(as.numeric(v), ncol = p, byrow = TRUE)
     if (which == "none") return(list())
-    b <- d$engine$basis
-    if (is.list(b) && !is.null(b$centres)) {
-        all <- unscale(as_rows(b$centres))
+    all <- .Call(r_basel_fit_centres, fit$ptr)
+    if (is.null(all)) return(list())
+    d <- fit$doc
+    if (!is.null(d$pip) && nrow(all) == length(d$pip)) {
         sel <- d$selected[[which]]
         if (is.null(sel)) return(list(all = all))
         return(list(all = all, sel = all[as.integer(unlist(sel)) + 1L, , drop = FALSE],
                     label = paste0(which, " model's centres")))
     }
-    if (identical(d$method, "anneal") && !is.null(d$centres)) {
-        sel <- unscale(as_rows(d$centres))
-        return(list(sel = sel, label = "the network's centres"))
-    }
+    if (identical(method_caps(d$method)$models, "map")) return(list(sel = all, label = "the network's centres"))
     list()
 }

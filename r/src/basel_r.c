@@ -255,6 +255,23 @@ SEXP r_basel_fit_pip(SEXP ptr)
     return v;
 }
 
+/* basel_fit_centres: a centres x inputs matrix in the inputs' units, or
+ * NULL when the fit has no kernels */
+SEXP r_basel_fit_centres(SEXP ptr)
+{
+    const basel_fit *f = fit_of(ptr);
+    if (!f) return simple_error(BASEL_EINVAL, "the fit's handle is gone");
+    size_t m = 0;
+    const size_t d = basel_fit_input_count(f);
+    const double *c = basel_fit_centres(f, &m);
+    if (!c || !m || !d) return R_NilValue;
+    SEXP v = PROTECT(Rf_allocMatrix(REALSXP, (int)m, (int)d));
+    for (size_t j = 0; j < m; j++) /* row by row in C, column-major in R */
+        for (size_t a = 0; a < d; a++) REAL(v)[j + a * m] = c[j * d + a];
+    UNPROTECT(1);
+    return v;
+}
+
 SEXP r_basel_fit_write_json(SEXP ptr, SEXP path)
 {
     basel_error err;
@@ -582,6 +599,7 @@ static const R_CallMethodDef calls[] = {
     {"r_basel_fit_json", (DL_FUNC)&r_basel_fit_json, 1},
     {"r_basel_fit_summary", (DL_FUNC)&r_basel_fit_summary, 1},
     {"r_basel_fit_pip", (DL_FUNC)&r_basel_fit_pip, 1},
+    {"r_basel_fit_centres", (DL_FUNC)&r_basel_fit_centres, 1},
     {"r_basel_fit_write_json", (DL_FUNC)&r_basel_fit_write_json, 2},
     {"r_basel_predict", (DL_FUNC)&r_basel_predict, 6},
     {"r_basel_coef", (DL_FUNC)&r_basel_coef, 3},

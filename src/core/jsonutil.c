@@ -73,6 +73,20 @@ int bsl_json_read_doubles(const json_t *a, double *x, size_t n)
     return 0;
 }
 
+int bsl_json_doubles_new(const json_t *a, size_t n, double **out)
+{
+    *out = NULL;
+    if (!json_is_array(a) || json_array_size(a) != n) return -1;
+    double *x = malloc((n ? n : 1) * sizeof *x);
+    if (!x) return BASEL_ENOMEM;
+    if (bsl_json_read_doubles(a, x, n)) {
+        free(x);
+        return -1;
+    }
+    *out = x;
+    return BASEL_OK;
+}
+
 int bsl_json_read_size(const json_t *o, const char *key, size_t lo, size_t hi, size_t *out)
 {
     const json_t *v = json_object_get(o, key);

@@ -56,6 +56,9 @@ json_t *bsl_json_sizes(const size_t *x, size_t n);
 json_t *bsl_json_sizes_shared(const size_t *x, size_t n, json_t **cache);
 /* Read exactly n finite numbers from array a into x; -1 otherwise. */
 int bsl_json_read_doubles(const json_t *a, double *x, size_t n);
+/* The same into a new array (the caller frees it) in *out: BASEL_OK, -1
+ * when a is not n finite numbers (*out NULL), BASEL_ENOMEM. */
+int bsl_json_doubles_new(const json_t *a, size_t n, double **out);
 /* Read the integer o[key] into *out if lo <= value <= hi; -1 otherwise. */
 int bsl_json_read_size(const json_t *o, const char *key, size_t lo, size_t hi, size_t *out);
 

@@ -269,16 +269,10 @@ int bsl_smc_centres(const json_t *doc, double **out, size_t *count)
     const json_t *x = json_object_get(cache, "x");
     const size_t m = (size_t)json_integer_value(json_object_get(cache, "m")),
                  d = (size_t)json_integer_value(json_object_get(e, "d"));
-    if (m == 0 || d == 0 || json_array_size(json_object_get(doc, "atoms")) != m || json_array_size(x) != m * d)
-        return BASEL_OK;
-    double *c = bsl_malloc(m * d, sizeof *c);
-    if (!c) return BASEL_ENOMEM;
-    if (bsl_json_read_doubles(x, c, m * d)) {
-        free(c);
-        return BASEL_OK;
-    }
-    *out = c;
-    *count = m;
+    if (m == 0 || d == 0 || json_array_size(json_object_get(doc, "atoms")) != m) return BASEL_OK;
+    const int rc = bsl_json_doubles_new(x, m * d, out);
+    if (rc == BASEL_ENOMEM) return rc;
+    *count = *out ? m : 0;
     return BASEL_OK;
 }
 

@@ -93,15 +93,10 @@ int bsl_subset_centres(const json_t *doc, double **out, size_t *count)
     const size_t d = json_array_size(json_object_get(doc, "inputs")), m = json_array_size(json_object_get(doc, "atoms"));
     /* the atoms are the kernels (with --basis ...:linear the linear terms
      * are always in, not atoms); subset_check.c holds the shapes */
-    if (k < 0 || !bsl_basis_is_radial((bsl_basis_kind)k) || m == 0 || json_array_size(c) != m * d) return BASEL_OK;
-    double *x = bsl_malloc(m * d, sizeof *x);
-    if (!x) return BASEL_ENOMEM;
-    if (bsl_json_read_doubles(c, x, m * d)) {
-        free(x);
-        return BASEL_OK;
-    }
-    *out = x;
-    *count = m;
+    if (k < 0 || !bsl_basis_is_radial((bsl_basis_kind)k) || m == 0) return BASEL_OK;
+    const int rc = bsl_json_doubles_new(c, m * d, out);
+    if (rc == BASEL_ENOMEM) return rc;
+    *count = *out ? m : 0;
     return BASEL_OK;
 }
 
@@ -771,260 +766,304 @@ static int relevance_json(bsl_result *res, const bsl_vs_result *vrel, const bsl_
     return bad;
 }
 
-int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runner, basel_error *err)
-{
-    const bsl_problem *P = ctx->P;
-    bsl_params *st = ctx->settings;
-    const char *coef_spec = bsl_params_get(st, "prior");
-    const int binomial = bsl_family_binomial(st);
-    const int multinomial = bsl_family_multinomial(st); /* one subset per class: subset_multi.c */
-    const int glm = binomial || multinomial || bsl_family_poisson(st); /* a GLM: subset_glm.c */
-    /* ssvs's spike-and-slab prior is parsed by the engine; its single-model
-     * predictors are refitted under the g-prior with g = n */
-    const int own_prior = coef_spec && strncmp(coef_spec, "ssvs", 4) == 0;
-    bsl_dict *dict = NULL;
-    bsl_design *D = NULL, *V = NULL;
-    bsl_vs_problem pb = {0}, pg;
-    bsl_colstore cols = {0};
-    bsl_vs_result *vr = calloc(1, sizeof *vr), *vc = NULL, *vrel = NULL;
-    const int relevance = relevance_on(st), rel_ml = relevance_ml(st);
+/* ------------------------------------------------- the fit, in stages
+ *
+ * bsl_subset_fit runs four stages over one subset_fit: the problem (the
+ * dictionary, design, priors and run settings), the run (with
+ * --relevance, two: the scales, then the atoms under them), and one
+ * result builder per family (multinomial: subset_multi.c; binomial and
+ * Poisson: subset_glm.c's block and table; Gaussian: the closed forms).
+ * Each stage reads what the earlier ones left in F and fails with err set. */
+typedef struct subset_fit {
+    bsl_engine_ctx *ctx;
+    bsl_subset_runner runner;
+    const bsl_problem *P;
+    bsl_params *st;
+    const char *coef_spec;
+    int binomial, multinomial, glm;
+    int own_prior; /* ssvs's spike-and-slab: its single-model predictors are refitted under g = n */
+    int relevance, rel_ml;
+    const size_t *gstart; /* categorical inputs: atoms are groups of columns */
+    size_t gram_mb;
+    bsl_dict *dict;
+    bsl_design *D, *V;          /* the columns' design; V: the groups' view of it */
+    bsl_vs_problem pb, pg;      /* the columns' problem (summaries); the one the engine runs (groups) */
+    bsl_colstore cols;
+    bsl_vs_result *vr, *vc, *vrel; /* the run; its models in columns (groups); the relevance stage */
     double ml_scale[BSL_ARD_MAX_INPUTS];
-    bsl_ard_info ml_info = {0};
+    bsl_ard_info ml_info;
     bsl_params st_refit;
-    const size_t *gstart = P->group_start; /* categorical inputs: atoms are groups of columns */
     bsl_run run;
-    size_t gram_mb = 256;
-    int rc = vr ? BASEL_OK : bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    if (!rc) rc = bsl_params_size(st, "gram-memory", 256, 1, 1 << 20, &gram_mb, err);
-    if (!rc) rc = bsl_dict_create(&dict, bsl_params_get(st, "basis"), P->X, P->n, P->d, err);
-    if (!rc && rel_ml) rc = ml_dictionary(&dict, bsl_params_get(st, "basis"), P, ml_scale, &ml_info, err);
+} subset_fit;
+
+static int oom(basel_error *err) { return bsl_fail(err, BASEL_ENOMEM, "out of memory"); }
+
+/* Stage 1: the dictionary and design, the coefficient and model priors,
+ * kmax and the run settings, with every refusal that needs them. */
+static int fit_problem(subset_fit *F, basel_error *err)
+{
+    bsl_engine_ctx *ctx = F->ctx;
+    const bsl_problem *P = F->P;
+    bsl_params *st = F->st;
+    int rc = bsl_params_size(st, "gram-memory", 256, 1, 1 << 20, &F->gram_mb, err);
+    if (!rc) rc = bsl_dict_create(&F->dict, bsl_params_get(st, "basis"), P->X, P->n, P->d, err);
+    if (!rc && F->rel_ml)
+        rc = ml_dictionary(&F->dict, bsl_params_get(st, "basis"), P, F->ml_scale, &F->ml_info, err);
     if (!rc && ctx->def->run_length) rc = ctx->def->run_length(ctx->settings, ctx->user, P->d, err);
-    if (!rc && P->stats) rc = bsl_design_create_stats(&D, dict, P->stats, err); /* no rows: fit/stats.c */
+    if (!rc && P->stats) rc = bsl_design_create_stats(&F->D, F->dict, P->stats, err); /* no rows: fit/stats.c */
     else if (!rc) /* with --relevance the chains compute their own columns: a streamed design (1 evaluation) */
-        rc = bsl_design_create_for(&D, dict, P->X, P->n, P->Y, P->c, gram_mb << 20,
-                                   relevance ? 1.0 : expected_evaluations(ctx, dict->m), ctx->phases, err);
-    if (rc) goto out;
-    pb.D = D;
-    pb.prior_spec = coef_spec;
-    if (glm) {
-        if (gstart) {
-            rc = bsl_fail(err, BASEL_EINVAL, "--family %s: no categorical inputs yet (a text input column)",
-                          bsl_params_get(st, "family"));
-            goto out;
-        }
-        if ((rc = bsl_subset_glm_setup(ctx, &pb, err))) goto out;
-        pb.nclass = multinomial ? P->nclass : 0;
-        coef_spec = bsl_params_get(st, "prior");
-        pb.prior_spec = coef_spec;
-    } else if ((rc = bsl_coef_prior_parse(&pb.prior, own_prior ? "g" : coef_spec, P->n, P->c, err))) goto out;
-    if (pb.prior.type && pb.prior.type->choose_g && runner != bsl_enumerate) { /* coef_prior.h choose_g */
-        rc = bsl_fail(err, BASEL_EINVAL,
-                      "--prior %s chooses one g from every subset's R^2, which only --method enumerate visits "
-                      "(up to 24 inputs); with --method %s, give the g it chose: --prior g:g=G (FIT.json "
-                      "posterior.prior.g of an enumerate fit), or a prior of each model's own: eb-local, hyper-g, jzs",
-                      pb.prior.type->name, ctx->def->name);
-        goto out;
+        rc = bsl_design_create_for(&F->D, F->dict, P->X, P->n, P->Y, P->c, F->gram_mb << 20,
+                                   F->relevance ? 1.0 : expected_evaluations(ctx, F->dict->m), ctx->phases, err);
+    if (rc) return rc;
+    bsl_vs_problem *pb = &F->pb, *pg = &F->pg;
+    pb->D = F->D;
+    pb->prior_spec = F->coef_spec;
+    if (F->glm) {
+        if (F->gstart)
+            return bsl_fail(err, BASEL_EINVAL, "--family %s: no categorical inputs yet (a text input column)",
+                            bsl_params_get(st, "family"));
+        if ((rc = bsl_subset_glm_setup(ctx, pb, err))) return rc;
+        pb->nclass = F->multinomial ? P->nclass : 0;
+        F->coef_spec = bsl_params_get(st, "prior");
+        pb->prior_spec = F->coef_spec;
+    } else if ((rc = bsl_coef_prior_parse(&pb->prior, F->own_prior ? "g" : F->coef_spec, P->n, P->c, err))) {
+        return rc;
     }
-    if (bsl_coef_sampled(&pb.prior) && pb.prior.type->nuisance_start) /* start: output 0's (ridge: a quarter of var(y)) */
-        pb.prior.type->nuisance_start(&pb.prior, D->yy, 1, (double)(D->n - D->q));
-    if (gstart && (rc = bsl_design_group_view(&V, D, gstart, P->ngroups, err))) goto out;
+    if (pb->prior.type && pb->prior.type->choose_g && F->runner != bsl_enumerate) /* coef_prior.h choose_g */
+        return bsl_fail(err, BASEL_EINVAL,
+                        "--prior %s chooses one g from every subset's R^2, which only --method enumerate visits "
+                        "(up to 24 inputs); with --method %s, give the g it chose: --prior g:g=G (FIT.json "
+                        "posterior.prior.g of an enumerate fit), or a prior of each model's own: eb-local, hyper-g, jzs",
+                        pb->prior.type->name, ctx->def->name);
+    if (bsl_coef_sampled(&pb->prior) && pb->prior.type->nuisance_start) /* start: output 0's (ridge: a quarter of var(y)) */
+        pb->prior.type->nuisance_start(&pb->prior, F->D->yy, 1, (double)(F->D->n - F->D->q));
+    if (F->gstart && (rc = bsl_design_group_view(&F->V, F->D, F->gstart, P->ngroups, err))) return rc;
     /* the engine runs on pg: the groups as atoms, the model prior and kmax
      * over groups; pb is the columns' problem the summaries refit with */
-    pg = pb;
-    if (V) {
-        pg.D = V;
-        pg.model = &bsl_model_grouped;
+    *pg = *pb;
+    if (F->V) {
+        pg->D = F->V;
+        pg->model = &bsl_model_grouped;
     }
-    if ((rc = bsl_mprior_parse(&pg.mprior, bsl_params_get(st, "model-prior"), pg.D->m, err))) goto out;
-    if ((rc = resolve_kmax(st, &pg, &pg.kmax, err))) goto out;
-    pg.mprior.kmax = pg.kmax;
-    pb.mprior = pg.mprior;
-    pb.kmax = V ? BSL_MIN(D->m, D->n - D->q - 1) : pg.kmax;
-    if ((rc = run_settings(&run, ctx, err))) goto out;
-    if (V && (run.checkpoint || run.restart)) { /* the grouped model saves no state (group.c) */
-        rc = bsl_fail(err, BASEL_EINVAL, "--checkpoint and --restart: not for a fit with a categorical input ('%s')",
-                      P->factors[0].input);
-        goto out;
-    }
+    if ((rc = bsl_mprior_parse(&pg->mprior, bsl_params_get(st, "model-prior"), pg->D->m, err))) return rc;
+    if ((rc = resolve_kmax(st, pg, &pg->kmax, err))) return rc;
+    pg->mprior.kmax = pg->kmax;
+    pb->mprior = pg->mprior;
+    pb->kmax = F->V ? BSL_MIN(F->D->m, F->D->n - F->D->q - 1) : pg->kmax;
+    if ((rc = run_settings(&F->run, ctx, err))) return rc;
+    const bsl_run *run = &F->run;
+    if (F->V && (run->checkpoint || run->restart)) /* the grouped model saves no state (group.c) */
+        return bsl_fail(err, BASEL_EINVAL, "--checkpoint and --restart: not for a fit with a categorical input ('%s')",
+                        P->factors[0].input);
     /* a model table that cannot save its state (model.h state_save NULL)
      * is refused before the run, not at its first checkpoint */
-    if ((run.checkpoint || run.restart) && !(pg.model ? pg.model : bsl_model_ops_for(&pg.prior))->state_save) {
-        rc = bsl_fail(err, BASEL_EINVAL, "--checkpoint and --restart: --method %s%s%s cannot save its state", ctx->def->name,
-                      glm ? " --family " : "", glm ? bsl_params_get(st, "family") : "");
-        goto out;
+    if ((run->checkpoint || run->restart) && !(pg->model ? pg->model : bsl_model_ops_for(&pg->prior))->state_save)
+        return bsl_fail(err, BASEL_EINVAL, "--checkpoint and --restart: --method %s%s%s cannot save its state",
+                        ctx->def->name, F->glm ? " --family " : "", F->glm ? bsl_params_get(st, "family") : "");
+    if (F->relevance && (F->V || F->glm || run->checkpoint || run->restart))
+        return bsl_fail(err, BASEL_EINVAL, "--relevance: not with %s",
+                        F->V    ? "a categorical input"
+                        : F->glm ? "--family binomial or poisson"
+                                 : "--checkpoint or --restart");
+    if (F->rel_ml) { /* the scales are fixed: a plain run on the scaled dictionary */
+        F->st_refit = *st;
+        bsl_params_set(&F->st_refit, "relevance", "none");
+        F->run.params = &F->st_refit;
     }
-    if (rel_ml) { /* the scales are fixed: a plain run on the scaled dictionary */
-        st_refit = *st;
-        bsl_params_set(&st_refit, "relevance", "none");
-        run.params = &st_refit;
-    }
-    if (relevance) {
-        /* two stages (bd_relevance.h): the chains sample (atoms, eta); then
-         * the atoms are fitted again under the selected scales, so that
-         * every predictor, the model average included, is one dictionary's */
-        if (V || glm || run.checkpoint || run.restart) {
-            rc = bsl_fail(err, BASEL_EINVAL, "--relevance: not with %s",
-                          V ? "a categorical input" : glm ? "--family binomial or poisson" : "--checkpoint or --restart");
-            goto out;
-        }
-        if (!(vrel = calloc(1, sizeof *vrel))) {
-            rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
-            goto out;
-        }
-        if ((rc = runner(&pg, &run, vrel, err))) goto out;
+    return BASEL_OK;
+}
+
+/* Stage 2: the chains. With --relevance two runs (bd_relevance.h): the
+ * chains sample (atoms, eta); then the atoms are fitted again under the
+ * selected scales, so that every predictor, the model average included,
+ * is one dictionary's. */
+static int fit_run(subset_fit *F, basel_error *err)
+{
+    const bsl_subset_runner runner = F->runner;
+    const bsl_problem *P = F->P;
+    int rc;
+    if (F->relevance) {
+        if (!(F->vrel = calloc(1, sizeof *F->vrel))) return oom(err);
+        if ((rc = runner(&F->pg, &F->run, F->vrel, err))) return rc;
         double chosen[64]; /* bd_relevance.h BSL_REL_MAX_INPUTS */
-        selected_scales(vrel, chosen);
-        bsl_design_free(D);
-        D = NULL;
-        if ((rc = bsl_dict_set_input_scale(dict, chosen)) ||
-            (rc = bsl_design_create_for(&D, dict, P->X, P->n, P->Y, P->c, gram_mb << 20,
-                                        expected_evaluations(ctx, dict->m), ctx->phases, err))) {
+        selected_scales(F->vrel, chosen);
+        bsl_design_free(F->D);
+        F->D = NULL;
+        if ((rc = bsl_dict_set_input_scale(F->dict, chosen)) ||
+            (rc = bsl_design_create_for(&F->D, F->dict, P->X, P->n, P->Y, P->c, F->gram_mb << 20,
+                                        expected_evaluations(F->ctx, F->dict->m), F->ctx->phases, err))) {
             if (rc == BASEL_ENOMEM) bsl_fail(err, rc, "out of memory");
-            goto out;
+            return rc;
         }
-        pb.D = pg.D = D;
-        st_refit = *st;
-        bsl_params_set(&st_refit, "relevance", "none");
-        run.params = &st_refit;
+        F->pb.D = F->pg.D = F->D;
+        F->st_refit = *F->st;
+        bsl_params_set(&F->st_refit, "relevance", "none");
+        F->run.params = &F->st_refit;
     }
-    ctx->later = sampling_later(st, &run, pg.kmax, D->m, P->n);
-    if ((rc = runner(&pg, &run, vr, err))) goto out;
-    if (vr->prior_g > 0) pb.prior.g = pg.prior.g = vr->prior_g; /* eb-global's g, for every summary */
-    if (multinomial) { /* joint atoms of classes and inputs: its own summaries */
-        rc = bsl_subset_multi_result(&pg, P, dict, D, vr, run.top, coef_spec, res, err);
-        if (!rc && ctx->keep_draws && vr->ndraws) { /* the joint models' draws (rj_multinomial.c) */
-            res->draws = vr;
-            vr = NULL;
-        }
-        goto out;
+    F->ctx->later = sampling_later(F->st, &F->run, F->pg.kmax, F->D->m, P->n);
+    if ((rc = runner(&F->pg, &F->run, F->vr, err))) return rc;
+    if (F->vr->prior_g > 0) F->pb.prior.g = F->pg.prior.g = F->vr->prior_g; /* eb-global's g, for every summary */
+    return BASEL_OK;
+}
+
+/* The run's draws become the fit's when they were asked for. */
+static void hand_draws(subset_fit *F, bsl_result *res)
+{
+    if (F->ctx->keep_draws && F->vr->ndraws) {
+        res->draws = F->vr;
+        F->vr = NULL;
     }
-    if (glm && pb.model->draw_nuisance) /* scores given the latent variables: no model's log posterior */
+}
+
+/* Stage 3, --family binomial or poisson: the summaries, then subset_glm.c's
+ * engine block and coefficient table (the Gaussian closed forms do not
+ * apply). */
+static int result_glm(subset_fit *F, bsl_result *res, basel_error *err)
+{
+    const bsl_problem *P = F->P;
+    bsl_vs_result *vr = F->vr;
+    int bad = 0;
+    if (F->binomial) {
+        json_t *cl = json_array();
+        for (size_t k = 0; k < P->nclass; k++) bsl_json_push(cl, json_string(P->class_names[k]), &bad);
+        if (!res->extra) res->extra = json_object();
+        bsl_json_put(res->extra, "classes", cl, &bad);
+    }
+    if (bad || !(res->engine = bsl_subset_glm_block(&F->pb, basis_json(F->dict, F->D), vr, res)))
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory, or a model's Laplace approximation failed");
+    /* the coefficient table from the model average's Laplace approximations (subset_glm_coef.c) */
+    const json_t *bma = json_object_get(json_object_get(res->engine, "predictor"), "bma");
+    after_sampling(F->ctx->phases, "coefficients", "atoms", 0, (double)vr->m, 0);
+    const char *within = F->pb.prior.type->glm_log_ml ? BSL_GLM_GTYPE_WITHIN : "laplace"; /* glm.h */
+    json_t *coef =
+        bsl_subset_glm_coefficients(P, F->dict, vr, bma, (const char *const *)res->atom_names, 0.95, within, err);
+    after_sampling(F->ctx->phases, "coefficients", "atoms", (double)vr->m, (double)vr->m, 0);
+    if (coef && !res->extra) res->extra = json_object();
+    if (coef) bsl_json_put(res->extra, "coefficients", coef, &bad); /* takes coef, also on failure */
+    if (!coef || bad) return err && err->code ? err->code : oom(err);
+    hand_draws(F, res);
+    return BASEL_OK;
+}
+
+/* Stage 3, Gaussian: the engine block (every predictor, the projection),
+ * the coefficient table, the credible sets (linear inputs), and the
+ * relevance scales chosen. */
+static int result_gaussian(subset_fit *F, const bsl_vs_result *vcol, const post_cost *cost, bsl_result *res,
+                           basel_error *err)
+{
+    const bsl_problem *P = F->P;
+    bsl_vs_result *vr = F->vr;
+    double proj_tol = 0;
+    int rc = bsl_params_double(F->st, "projection-tol", strtod(BSL_PROJ_TOL_DEFAULT, NULL), 0, 1e6, &proj_tol, err);
+    if (rc) return rc;
+    /* the spread the tolerance is measured in (subset_project.c): within a model, or the total */
+    const char *spread = bsl_params_get(F->st, "projection-spread");
+    const int proj_total = spread && !strcmp(spread, "total");
+    if (!(res->engine = engine_block(&F->pb, F->dict, vcol, vr, F->gstart, res, F->run.top, proj_tol, proj_total,
+                                     F->gram_mb << 20, F->ctx->phases, cost, err)))
+        return oom(err);
+    after_sampling(F->ctx->phases, "coefficients", "atoms", 0, (double)vcol->m, 0);
+    json_t *coef = bsl_subset_coefficients(
+        &F->pb, P, F->dict, vcol, F->V ? (const char *const *)P->input_names : (const char *const *)res->atom_names,
+        0.95, 0, err);
+    after_sampling(F->ctx->phases, "coefficients", "atoms", (double)vcol->m, (double)vcol->m, 0);
+    int bad = 0;
+    if (coef && !res->extra) res->extra = json_object();
+    if (coef) bsl_json_put(res->extra, "coefficients", coef, &bad); /* takes coef, also on failure */
+    if (coef && !bad && F->dict->kind == BSL_BASIS_LINEAR && F->D->q == 1) { /* inputs, not basis functions */
+        after_sampling(F->ctx->phases, "credible sets", "atoms", 0, (double)vr->m, 0);
+        bsl_json_put(res->extra, "credible_sets", bsl_subset_credible_json(&F->pb, vr), &bad);
+        after_sampling(F->ctx->phases, "credible sets", "atoms", (double)vr->m, (double)vr->m, 0);
+    }
+    if (!coef || bad) return err && err->code ? err->code : oom(err);
+    if (F->vrel) {
+        double chosen[64]; /* bd_relevance.h BSL_REL_MAX_INPUTS */
+        selected_scales(F->vrel, chosen);
+        if (relevance_json(res, F->vrel, P, F->st, chosen)) return oom(err);
+    }
+    if (F->rel_ml && ml_json(res, P, F->ml_scale, &F->ml_info)) return oom(err);
+    hand_draws(F, res);
+    return BASEL_OK;
+}
+
+/* Stage 3: the result. Multinomial fits have their own summaries
+ * (subset_multi.c); the others share the summaries and diagnostics, then
+ * part by family. */
+static int fit_result(subset_fit *F, bsl_result *res, basel_error *err)
+{
+    const bsl_problem *P = F->P;
+    bsl_vs_result *vr = F->vr;
+    bsl_vs_problem *pb = &F->pb;
+    if (F->multinomial) { /* joint atoms of classes and inputs */
+        const int rc = bsl_subset_multi_result(&F->pg, P, F->dict, F->D, vr, F->run.top, F->coef_spec, res, err);
+        if (!rc) hand_draws(F, res); /* the joint models' draws (rj_multinomial.c) */
+        return rc;
+    }
+    if (F->glm && pb->model->draw_nuisance) /* scores given the latent variables: no model's log posterior */
         for (size_t i = 0; i < vr->models.n; i++) vr->models.items[i].log_post = NAN;
-    if (bsl_coef_sampled(&pb.prior)) /* predict with the posterior means */
-        pb.prior.type->nuisance_fix(&pb.prior, vr->nu_mean);
-    res->prior = prior_json(&pg, coef_spec);
-    if (V && !(vc = calloc(1, sizeof *vc))) {
-        rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
-        goto out;
-    }
-    if (V && expand_result(vc, vr, &pb, gstart)) {
-        rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
-        goto out;
-    }
-    const bsl_vs_result *vcol = V ? vc : vr;
+    if (bsl_coef_sampled(&pb->prior)) /* predict with the posterior means */
+        pb->prior.type->nuisance_fix(&pb->prior, vr->nu_mean);
+    res->prior = prior_json(&F->pg, F->coef_spec);
+    if (F->V && (!(F->vc = calloc(1, sizeof *F->vc)) || expand_result(F->vc, vr, pb, F->gstart))) return oom(err);
+    const bsl_vs_result *vcol = F->V ? F->vc : vr;
     /* the summaries below refit every stored model from its atoms' columns:
      * each column once (colstore.c), within the memory --gram-memory allows
      * a dense Gram (at sinc n = 8000, 256 MB: 18.0 -> 13.4 CPU-s against
      * 17.6 at 64 MB, peak 346 MB); without the memory, as before */
-    size_t *uses = glm ? NULL : bsl_calloc(pb.D->m + 1, sizeof *uses);
+    size_t *uses = F->glm ? NULL : bsl_calloc(pb->D->m + 1, sizeof *uses);
     for (size_t i = 0; uses && i < vcol->models.n; i++) {
         const size_t *A = bsl_modelset_atoms(&vcol->models, i);
         for (size_t a = 0; a < vcol->models.items[i].k; a++) uses[A[a]]++;
     }
-    if (uses && !bsl_colstore_init(&cols, pb.D, uses, gram_mb << 20)) pb.cols = &cols;
+    if (uses && !bsl_colstore_init(&F->cols, pb->D, uses, F->gram_mb << 20)) pb->cols = &F->cols;
     free(uses);
     /* marginal likelihoods under the prior the engine ran: not for ssvs's
      * own prior, nor for a ridge prior whose sigma^2 and lambda were sampled */
-    const int with_ml = !own_prior && !pb.prior.sample_nuisance && !glm;
+    const int with_ml = !F->own_prior && !pb->prior.sample_nuisance && !F->glm;
     const double nmod = (double)BSL_MAX(vr->models.n, 1);
     const post_cost cost = estimate_cost(model_terms(vcol), vcol->m, P->n);
     const double after_diag = cost.posterior + cost.projection + cost.coefficients;
-    after_sampling(ctx->phases, "diagnostics", "models", 0, nmod, after_diag);
-    if (!res->prior || fill_summaries(res, dict, P, vr, run.top, &pb, with_ml) || add_diagnostics(res, vr) ||
-        put_gram(res->diagnostics, D) ||
+    after_sampling(F->ctx->phases, "diagnostics", "models", 0, nmod, after_diag);
+    if (!res->prior || fill_summaries(res, F->dict, P, vr, F->run.top, pb, with_ml) || add_diagnostics(res, vr) ||
+        put_gram(res->diagnostics, F->D) ||
         (vr->iter_planned > 0 && bsl_result_interrupted(res, vr->iter_done, vr->iter_planned)) ||
-        (vr->iter_planned > 0 && vr->chains < run.chains && chains_dropped(res, vr->chains, run.chains)) ||
-        (own_prior && !glm && ssvs_hidden(res, &pg, coef_spec))) {
-        rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
-        goto out;
-    }
-    after_sampling(ctx->phases, "diagnostics", "models", nmod, nmod, after_diag);
-    if (glm) { /* the Gaussian closed forms below do not apply */
-        int bad = 0;
-        if (binomial) {
-            json_t *cl = json_array();
-            for (size_t k = 0; k < P->nclass; k++) bsl_json_push(cl, json_string(P->class_names[k]), &bad);
-            if (!res->extra) res->extra = json_object();
-            bsl_json_put(res->extra, "classes", cl, &bad);
-        }
-        if (bad || !(res->engine = bsl_subset_glm_block(&pb, basis_json(dict, D), vr, res))) {
-            rc = bsl_fail(err, BASEL_ENOMEM, "out of memory, or a model's Laplace approximation failed");
-            goto out;
-        }
-        /* the coefficient table from the model average's Laplace approximations (subset_glm_coef.c) */
-        const json_t *bma = json_object_get(json_object_get(res->engine, "predictor"), "bma");
-        after_sampling(ctx->phases, "coefficients", "atoms", 0, (double)vr->m, 0);
-        const char *within = pb.prior.type->glm_log_ml ? BSL_GLM_GTYPE_WITHIN : "laplace"; /* glm.h */
-        json_t *coef =
-            bsl_subset_glm_coefficients(P, dict, vr, bma, (const char *const *)res->atom_names, 0.95, within, err);
-        after_sampling(ctx->phases, "coefficients", "atoms", (double)vr->m, (double)vr->m, 0);
-        if (coef && !res->extra) res->extra = json_object();
-        if (coef) bsl_json_put(res->extra, "coefficients", coef, &bad); /* takes coef, also on failure */
-        if (!coef || bad) {
-            rc = err && err->code ? err->code : bsl_fail(err, BASEL_ENOMEM, "out of memory");
-            goto out;
-        }
-        if (ctx->keep_draws && vr->ndraws) {
-            res->draws = vr;
-            vr = NULL;
-        }
-        goto out;
-    }
-    double proj_tol = 0;
-    if ((rc = bsl_params_double(st, "projection-tol", strtod(BSL_PROJ_TOL_DEFAULT, NULL), 0, 1e6, &proj_tol, err)))
-        goto out;
-    /* the spread the tolerance is measured in (subset_project.c): within a model, or the total */
-    const char *spread = bsl_params_get(st, "projection-spread");
-    const int proj_total = spread && !strcmp(spread, "total");
-    if (!(res->engine = engine_block(&pb, dict, vcol, vr, gstart, res, run.top, proj_tol, proj_total, gram_mb << 20,
-                                     ctx->phases, &cost, err))) {
-        rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
-        goto out;
-    }
-    after_sampling(ctx->phases, "coefficients", "atoms", 0, (double)vcol->m, 0);
-    json_t *coef = bsl_subset_coefficients(&pb, P, dict, vcol,
-                                           V ? (const char *const *)P->input_names : (const char *const *)res->atom_names,
-                                           0.95, 0, err);
-    after_sampling(ctx->phases, "coefficients", "atoms", (double)vcol->m, (double)vcol->m, 0);
-    int bad = 0;
-    if (coef && !res->extra) res->extra = json_object();
-    if (coef) bsl_json_put(res->extra, "coefficients", coef, &bad); /* takes coef, also on failure */
-    if (coef && !bad && dict->kind == BSL_BASIS_LINEAR && D->q == 1) { /* inputs, not basis functions */
-        after_sampling(ctx->phases, "credible sets", "atoms", 0, (double)vr->m, 0);
-        bsl_json_put(res->extra, "credible_sets", bsl_subset_credible_json(&pb, vr), &bad);
-        after_sampling(ctx->phases, "credible sets", "atoms", (double)vr->m, (double)vr->m, 0);
-    }
-    if (!coef || bad) {
-        rc = err && err->code ? err->code : bsl_fail(err, BASEL_ENOMEM, "out of memory");
-        goto out;
-    }
-    if (vrel) {
-        double chosen[64]; /* bd_relevance.h BSL_REL_MAX_INPUTS */
-        selected_scales(vrel, chosen);
-        if (relevance_json(res, vrel, P, st, chosen)) {
-            rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
-            goto out;
-        }
-    }
-    if (rel_ml && ml_json(res, P, ml_scale, &ml_info)) {
-        rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
-        goto out;
-    }
-    if (ctx->keep_draws && vr->ndraws) {
-        res->draws = vr;
-        vr = NULL;
-    }
-out:
-    bsl_colstore_free(&cols);
-    bsl_vs_result_free(vr);
-    free(vr);
-    bsl_vs_result_free(vc);
-    free(vc);
-    bsl_vs_result_free(vrel);
-    free(vrel);
-    bsl_design_free(V);
-    bsl_design_free(D);
-    bsl_dict_free(dict);
+        (vr->iter_planned > 0 && vr->chains < F->run.chains && chains_dropped(res, vr->chains, F->run.chains)) ||
+        (F->own_prior && !F->glm && ssvs_hidden(res, &F->pg, F->coef_spec)))
+        return oom(err);
+    after_sampling(F->ctx->phases, "diagnostics", "models", nmod, nmod, after_diag);
+    return F->glm ? result_glm(F, res, err) : result_gaussian(F, vcol, &cost, res, err);
+}
+
+static void subset_fit_free(subset_fit *F)
+{
+    bsl_colstore_free(&F->cols);
+    bsl_vs_result_free(F->vr);
+    free(F->vr);
+    bsl_vs_result_free(F->vc);
+    free(F->vc);
+    bsl_vs_result_free(F->vrel);
+    free(F->vrel);
+    bsl_design_free(F->V);
+    bsl_design_free(F->D);
+    bsl_dict_free(F->dict);
+}
+
+int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runner, basel_error *err)
+{
+    subset_fit F = {.ctx = ctx, .runner = runner, .P = ctx->P, .st = ctx->settings, .gram_mb = 256};
+    F.coef_spec = bsl_params_get(F.st, "prior");
+    F.binomial = bsl_family_binomial(F.st);
+    F.multinomial = bsl_family_multinomial(F.st); /* one subset per class: subset_multi.c */
+    F.glm = F.binomial || F.multinomial || bsl_family_poisson(F.st); /* a GLM: subset_glm.c */
+    F.own_prior = F.coef_spec && strncmp(F.coef_spec, "ssvs", 4) == 0;
+    F.relevance = relevance_on(F.st);
+    F.rel_ml = relevance_ml(F.st);
+    F.gstart = F.P->group_start;
+    int rc = (F.vr = calloc(1, sizeof *F.vr)) ? BASEL_OK : oom(err);
+    if (!rc) rc = fit_problem(&F, err);
+    if (!rc) rc = fit_run(&F, err);
+    if (!rc) rc = fit_result(&F, res, err);
+    subset_fit_free(&F);
     return rc;
 }
 

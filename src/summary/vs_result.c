@@ -41,6 +41,11 @@ void bsl_vs_result_free(bsl_vs_result *r)
     free(r->coef_draw_start);
     free(r->coef_draw_atoms);
     free(r->coef_draw_theta);
+    for (size_t v = 0; r->draw_value_names && v < r->ndraw_q + r->m + 2; v++) free(r->draw_value_names[v]);
+    free(r->draw_value_names);
+    free(r->draw_fixed);
+    free(r->draw_coef);
+    free(r->draw_loglik);
     bsl_modelset_free(&r->models);
     free(r->draw_chain);
     free(r->draw_start);
@@ -256,4 +261,14 @@ int bsl_vs_add_draw(bsl_vs_result *r, unsigned chain, const size_t *atoms, size_
     r->ndraws++;
     r->draw_start[r->ndraws] = r->draw_atoms_len;
     return BASEL_OK;
+}
+
+void bsl_draw_values(const bsl_vs_result *r, size_t i, double *out)
+{
+    const size_t q = r->ndraw_q, m = r->m;
+    const double *fx = r->draw_fixed + i * (q + 2);
+    memset(out, 0, (m + q + 2) * sizeof *out);
+    for (size_t l = 0; l <= q; l++) out[l] = fx[l]; /* sigma2, the always-in coefficients */
+    for (size_t a = r->draw_start[i]; a < r->draw_start[i + 1]; a++) out[1 + q + r->draw_atoms[a]] = r->draw_coef[a];
+    out[m + q + 1] = fx[q + 1];
 }

@@ -989,6 +989,13 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
         goto out;
     }
     if (ctx->keep_draws && vr->ndraws) {
+        /* the draws' sigma2, b_ and log_lik (subset_draws.c): not for a
+         * categorical input's groups, ssvs's own prior, nor a fit from
+         * summary statistics (no rows) */
+        if (!V && !own_prior && !P->stats &&
+            (rc = bsl_subset_draw_values(&pb, P, dict, (const char *const *)res->atom_names, vr, ctx->seed,
+                                         ctx->keep_draws == 2, err)))
+            goto out;
         res->draws = vr;
         vr = NULL;
     }

@@ -95,8 +95,10 @@ const char *basel_fit_draw_value_name(const basel_fit *f, size_t s)
 
 int basel_fit_draw_values(const basel_fit *f, size_t i, double *out)
 {
-    const bsl_vs_result *r = f->draws;
+    bsl_vs_result *r = f->draws;
     if (!r || i >= r->ndraws || !r->ndraw_q) return BASEL_EINVAL;
+    int rc = bsl_vs_spill_load(r); /* as basel_fit_draw */
+    if (rc) return rc;
     bsl_draw_values(r, i, out);
     return BASEL_OK;
 }
@@ -105,8 +107,10 @@ size_t basel_fit_draw_loglik_count(const basel_fit *f) { return f->draws ? f->dr
 
 int basel_fit_draw_loglik(const basel_fit *f, size_t i, const double **values)
 {
-    const bsl_vs_result *r = f->draws;
+    bsl_vs_result *r = f->draws;
     if (!r || i >= r->ndraws || !r->nloglik) return BASEL_EINVAL;
+    int rc = bsl_vs_spill_load(r); /* as basel_fit_draw */
+    if (rc) return rc;
     *values = r->draw_loglik + i * r->nloglik;
     return BASEL_OK;
 }

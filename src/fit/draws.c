@@ -93,12 +93,29 @@ int basel_fit_write_draws_loglik(const basel_fit *f, const char *path, basel_err
     fprintf(fp, "chain,iteration,draw");
     for (size_t t = 0; t < r->nloglik; t++) fprintf(fp, ",log_lik[%zu]", t + 1);
     fputc('\n', fp);
+    /* in memory, or streamed: per draw its chain and the rows' values
+     * (summary.h loglik_spill) */
+    FILE *in = r->draw_loglik ? NULL : r->loglik_spill;
+    double *row = bsl_malloc(r->nloglik + 1, sizeof *row);
+    int bad = !row || (in && (fflush(in) != 0 || fseek(in, 0, SEEK_SET) != 0));
     bsl_draw_number num = {0, 0, 0};
-    for (size_t i = 0; i < r->ndraws; i++) {
-        bsl_vs_draw_number(&num, r->draw_chain[i]);
-        fprintf(fp, "%u,%zu,%zu", r->draw_chain[i] + 1, num.iteration, num.draw);
-        for (size_t t = 0; t < r->nloglik; t++) fprintf(fp, ",%.17g", r->draw_loglik[i * r->nloglik + t]);
+    for (size_t i = 0; i < r->ndraws && !bad; i++) {
+        double c = r->draw_loglik ? (double)r->draw_chain[i] : 0;
+        const double *x = r->draw_loglik ? r->draw_loglik + i * r->nloglik : row;
+        if (in && (fread(&c, sizeof c, 1, in) != 1 || fread(row, sizeof *row, r->nloglik, in) != r->nloglik)) {
+            bad = 1;
+            break;
+        }
+        bsl_vs_draw_number(&num, (unsigned)c);
+        fprintf(fp, "%u,%zu,%zu", (unsigned)c + 1, num.iteration, num.draw);
+        for (size_t t = 0; t < r->nloglik; t++) fprintf(fp, ",%.17g", x[t]);
         fputc('\n', fp);
+    }
+    if (in && fseek(in, 0, SEEK_END) != 0) bad = 1;
+    free(row);
+    if (bad) {
+        bsl_out_abort(&out);
+        return bsl_fail_at(err, BASEL_EIO, path, 0, 0, "cannot read the log-likelihoods from their temporary file");
     }
     return bsl_out_commit(&out, err);
 }

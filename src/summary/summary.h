@@ -145,10 +145,15 @@ typedef struct bsl_vs_result {
      * the always-in coefficients, log_lik; its atoms' coefficients parallel
      * to its atoms, draw_coef[draw_start[i] ..] (the others 0); with
      * nloglik (the training rows) its pointwise log-likelihoods
-     * draw_loglik[i * nloglik ..], else 0 and NULL */
-    size_t ndraw_q, nloglik;
+     * draw_loglik[i * nloglik ..], else 0 and NULL. Streamed draws carry
+     * their values at the end of their rows instead (nvalues of them, the
+     * order of draw_value_names; 0: rows without values), and the
+     * pointwise log-likelihoods are in loglik_spill, per draw its chain
+     * then nloglik doubles (binary); bsl_vs_spill_load reads both back */
+    size_t ndraw_q, nloglik, nvalues, coef_cap;
     char **draw_value_names;
     double *draw_fixed, *draw_coef, *draw_loglik;
+    FILE *loglik_spill;
 } bsl_vs_result;
 
 int bsl_vs_result_init(bsl_vs_result *r, size_t m, size_t c, size_t kmax, size_t chains);
@@ -192,6 +197,15 @@ int bsl_vs_spill_load(bsl_vs_result *r);
  * draw_value_names: m + ndraw_q + 2 doubles into out, an atom outside the
  * draw's model 0. */
 void bsl_draw_values(const bsl_vs_result *r, size_t i, double *out);
+/* bsl_vs_print_draw with nv values after the scalars (streamed rows with
+ * values, nvalues). */
+int bsl_vs_print_draw_values(FILE *fp, size_t m, unsigned chain, const size_t *atoms, size_t k,
+                             const double *scalars, size_t nscalars, const double *values, size_t nv,
+                             unsigned char *row);
+/* One row of bsl_vs_print_draw(_values) back from f: chain, the k atoms,
+ * the scalars and nv values. BASEL_EIO when it is not such a row. */
+int bsl_vs_parse_draw(FILE *f, size_t m, size_t nscalars, size_t nv, unsigned *chain, size_t *atoms, size_t *k,
+                      double *scalars, double *values);
 /* One draw as a row of the draws CSV (chain + 1, size, m 0/1 columns, the
  * scalars with 17 digits); row: m bytes of scratch. */
 int bsl_vs_print_draw(FILE *fp, size_t m, unsigned chain, const size_t *atoms, size_t k,

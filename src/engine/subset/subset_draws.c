@@ -39,6 +39,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 /* the projected columns kept for the residuals: above, each draw computes
@@ -73,142 +74,241 @@ static int value_names(bsl_vs_result *vr, const bsl_problem *P, const char *cons
     return BASEL_OK;
 }
 
+/* What every draw reads and the scratch it writes. */
+typedef struct draw_ws {
+    const bsl_vs_problem *pb;
+    const bsl_problem *P;
+    int linear;
+    double ys;
+    bsl_model *M;
+    bsl_post p;
+    bsl_chol L;
+    gsl_rng *r;
+    double *xi, *gam, *beta, *e, *col, *cols;
+    unsigned char *have;
+    size_t *prev, kprev; /* the last draw's model: its posterior is still in p and L */
+    int any;
+} draw_ws;
+
+static void ws_free(draw_ws *w)
+{
+    bsl_model_free(w->M);
+    bsl_post_free(&w->p);
+    bsl_chol_free(&w->L);
+    if (w->r) gsl_rng_free(w->r);
+    free(w->xi);
+    free(w->gam);
+    free(w->beta);
+    free(w->e);
+    free(w->col);
+    free(w->cols);
+    free(w->have);
+    free(w->prev);
+}
+
+static int ws_init(draw_ws *w, const bsl_vs_problem *pb, const bsl_problem *P, const bsl_dict *dict,
+                   unsigned long seed, basel_error *err)
+{
+    const bsl_design *D = pb->D;
+    const size_t q = D->q, n = D->n, kmax = pb->kmax, m = D->m;
+    memset(w, 0, sizeof *w);
+    w->pb = pb;
+    w->P = P;
+    w->linear = dict->kind == BSL_BASIS_LINEAR;
+    w->ys = P->y_scale ? P->y_scale[0] : 1.0; /* FIT.md "Extreme values": back to the target's units */
+    w->r = gsl_rng_alloc(gsl_rng_mt19937);
+    w->xi = bsl_malloc(kmax + q + 1, sizeof *w->xi);
+    w->gam = bsl_malloc(q + 1, sizeof *w->gam);
+    w->beta = bsl_malloc(kmax + 1, sizeof *w->beta);
+    w->e = bsl_malloc(n, sizeof *w->e);
+    w->col = bsl_malloc(n, sizeof *w->col);
+    w->prev = bsl_malloc(kmax + 1, sizeof *w->prev);
+    /* the atoms' projected columns, each computed once, within DRAW_COLS_BYTES */
+    const int keep_cols = (double)n * (double)m * sizeof(double) <= DRAW_COLS_BYTES;
+    w->cols = keep_cols ? bsl_malloc(n * m + 1, sizeof *w->cols) : NULL;
+    w->have = keep_cols ? bsl_calloc(m + 1, 1) : NULL;
+    if (!w->r || !w->xi || !w->gam || !w->beta || !w->e || !w->col || !w->prev || (keep_cols && (!w->cols || !w->have)))
+        return BASEL_ENOMEM;
+    int rc = bsl_post_init(&w->p, kmax, 1);
+    if (!rc) rc = bsl_chol_init(&w->L, kmax + 1);
+    if (!rc) rc = bsl_model_create(&w->M, D, &pb->prior, kmax, err);
+    if (rc) return rc;
+    bsl_model_use_columns(w->M, pb->cols);
+    /* a stream of its own: the chains' generators (bsl_chain_seed(seed, c))
+     * are untouched, so every other output is the same with or without it */
+    gsl_rng_set(w->r, (seed ^ 0x6472617773UL) * 2654435761UL + 1); /* "draws" */
+    return BASEL_OK;
+}
+
+/* One draw of model A (k atoms): fx (q + 2) = sigma2, the always-in
+ * coefficients, log_lik; coef (k) its atoms'; ll (n, or NULL) the rows'
+ * log-likelihoods. BASEL_ENUMERIC for a collinear model. */
+static int one_draw(draw_ws *w, const size_t *A, size_t k, double *fx, double *coef, double *ll)
+{
+    const bsl_vs_problem *pb = w->pb;
+    const bsl_problem *P = w->P;
+    const bsl_design *D = pb->D;
+    const size_t q = D->q, n = D->n;
+    const double ys = w->ys;
+    /* consecutive draws often share their model: its posterior once */
+    const int same = w->any && k == w->kprev && !memcmp(A, w->prev, k * sizeof *A);
+    if (!same) {
+        w->any = 0;
+        if (bsl_post_of(&w->p, w->M, A, k, 0)) return BASEL_ENUMERIC; /* a chain never keeps a collinear set */
+        /* L_V L_V' = V */
+        if (k && bsl_chol_factor(&w->L, w->p.V, k, k)) return BASEL_ENUMERIC;
+        memcpy(w->prev, A, k * sizeof *A);
+        w->kprev = k;
+        w->any = 1;
+    }
+    const bsl_post *p = &w->p;
+    const double s2 = isfinite(p->df) ? p->df * p->scale2[0] / gsl_ran_chisq(w->r, p->df) : p->scale2[0];
+    const double sd = sqrt(s2);
+    double *xi = w->xi, *gam = w->gam, *beta = w->beta, *e = w->e;
+    for (size_t a = 0; a < k + q; a++) xi[a] = gsl_ran_gaussian_ziggurat(w->r, 1.0);
+    /* beta = location + sigma L_V xi */
+    for (size_t a = 0; a < k; a++) {
+        double t = 0;
+        for (size_t b = 0; b <= a; b++) t += w->L.L[a + b * w->L.cap] * xi[b];
+        beta[a] = p->beta[a] + sd * t;
+    }
+    /* gamma = gy - gB_A' beta + sigma R^{-1} xi_q (back substitution) */
+    const double *xq = xi + k;
+    for (size_t l = q; l-- > 0;) {
+        double t = xq[l];
+        for (size_t j = l + 1; j < q; j++) t -= D->R[l + j * q] * gam[j];
+        gam[l] = t / D->R[l + l * q];
+    }
+    for (size_t l = 0; l < q; l++) {
+        double g = D->gy[l] + sd * gam[l];
+        for (size_t a = 0; a < k; a++) g -= beta[a] * D->gB[A[a] * q + l];
+        gam[l] = g;
+    }
+    /* the original scale, as bsl_post_terms: the intercept of the original
+     * inputs, an always-in input gamma_l / sc, an atom beta (/ sc for a
+     * linear atom, an input) */
+    double b0 = gam[0];
+    for (size_t l = 1; l < q; l++) b0 -= gam[l] * P->x_mean[l - 1] / P->x_scale[l - 1];
+    for (size_t a = 0; a < k; a++) {
+        const double f = w->linear ? 1 / P->x_scale[A[a]] : 1.0;
+        if (w->linear) b0 -= beta[a] * P->x_mean[A[a]] * f;
+        coef[a] = beta[a] * f * ys;
+    }
+    fx[0] = s2 * ys * ys;
+    fx[1] = b0 * ys;
+    for (size_t l = 1; l < q; l++) fx[1 + l] = gam[l] / P->x_scale[l - 1] * ys;
+    /* the residuals P y - P B_A beta - sigma Q xi_q, in the rescaled units
+     * (the log-likelihood of the target's: - log ys per row) */
+    for (size_t t = 0; t < n; t++) {
+        double v = D->Y[t];
+        for (size_t l = 0; l < q; l++) v -= sd * D->Q[t + l * n] * xq[l];
+        e[t] = v;
+    }
+    for (size_t a = 0; a < k; a++) {
+        const double *c = w->cols ? w->cols + A[a] * n : pb->cols ? bsl_colstore_get(pb->cols, A[a]) : NULL;
+        if (w->cols && !w->have[A[a]]) {
+            bsl_design_column(D, A[a], w->cols + A[a] * n);
+            w->have[A[a]] = 1;
+        } else if (!c) {
+            bsl_design_column(D, A[a], w->col);
+            c = w->col;
+        }
+        for (size_t t = 0; t < n; t++) e[t] -= c[t] * beta[a];
+    }
+    const double c0 = -0.5 * (log(2 * M_PI) + log(s2)) - log(ys);
+    double sum = 0;
+    for (size_t t = 0; t < n; t++) {
+        const double lt = c0 - 0.5 * e[t] * e[t] / s2;
+        if (ll) ll[t] = lt;
+        sum += lt;
+    }
+    fx[q + 1] = sum;
+    return BASEL_OK;
+}
+
+/* The draws in memory: their values into the arrays. */
+static int in_memory(draw_ws *w, bsl_vs_result *vr, int pointwise)
+{
+    const size_t nd = vr->ndraws, q = w->pb->D->q, n = w->pb->D->n;
+    if (!(vr->draw_fixed = bsl_malloc(nd * (q + 2), sizeof *vr->draw_fixed)) ||
+        !(vr->draw_coef = bsl_malloc(vr->draw_atoms_len + 1, sizeof *vr->draw_coef)) ||
+        (pointwise && !(vr->draw_loglik = bsl_malloc(nd * n, sizeof *vr->draw_loglik))))
+        return BASEL_ENOMEM;
+    for (size_t i = 0; i < nd; i++) {
+        const size_t a0 = vr->draw_start[i];
+        const int rc = one_draw(w, vr->draw_atoms + a0, vr->draw_start[i + 1] - a0, vr->draw_fixed + i * (q + 2),
+                                vr->draw_coef + a0, vr->draw_loglik ? vr->draw_loglik + i * n : NULL);
+        if (rc) return rc;
+    }
+    return BASEL_OK;
+}
+
+/* Streamed draws: each temporary file's rows are written again, with
+ * their values at the end, to a new one (memory stays flat in the run's
+ * length, as the draws' own: README "Memory"); the pointwise
+ * log-likelihoods go to loglik_spill. */
+static int streamed(draw_ws *w, bsl_vs_result *vr, int pointwise)
+{
+    const size_t q = w->pb->D->q, n = w->pb->D->n, m = vr->m, nv = m + q + 2, ns = vr->nscalars;
+    size_t *atoms = bsl_malloc(m + 1, sizeof *atoms);
+    double *sc = bsl_malloc(ns + 1, sizeof *sc), *vals = bsl_malloc(nv, sizeof *vals);
+    double *fx = bsl_malloc(q + 2, sizeof *fx), *coef = bsl_malloc(m + 1, sizeof *coef);
+    double *ll = pointwise ? bsl_malloc(n + 1, sizeof *ll) : NULL;
+    unsigned char *text = bsl_malloc(m + 1, 1); /* bsl_vs_print_draw's scratch */
+    int rc = atoms && sc && vals && fx && coef && text && (ll || !pointwise) ? BASEL_OK : BASEL_ENOMEM;
+    if (!rc && pointwise && !(vr->loglik_spill = bsl_tmpfile())) rc = BASEL_EIO;
+    for (size_t f = 0; f < vr->nspill && !rc; f++) {
+        FILE *in = vr->spill[f], *out = bsl_tmpfile();
+        if (!out || fflush(in) != 0 || fseek(in, 0, SEEK_SET) != 0) rc = BASEL_EIO;
+        for (int ch; !rc && (ch = getc(in)) != EOF;) {
+            ungetc(ch, in);
+            unsigned chain;
+            size_t k;
+            rc = bsl_vs_parse_draw(in, m, ns, 0, &chain, atoms, &k, sc, NULL);
+            if (!rc) rc = one_draw(w, atoms, k, fx, coef, ll);
+            if (rc) break;
+            memset(vals, 0, nv * sizeof *vals);
+            memcpy(vals, fx, (q + 1) * sizeof *vals);
+            for (size_t a = 0; a < k; a++) vals[1 + q + atoms[a]] = coef[a];
+            vals[nv - 1] = fx[q + 1];
+            rc = bsl_vs_print_draw_values(out, m, chain, atoms, k, sc, ns, vals, nv, text);
+            const double c = (double)chain;
+            if (!rc && ll &&
+                (fwrite(&c, sizeof c, 1, vr->loglik_spill) != 1 || fwrite(ll, sizeof *ll, n, vr->loglik_spill) != n))
+                rc = BASEL_EIO;
+        }
+        if (!rc && (ferror(in) || fflush(out) != 0)) rc = BASEL_EIO;
+        if (rc) {
+            if (out) fclose(out);
+            break;
+        }
+        fclose(in);
+        vr->spill[f] = out;
+    }
+    if (!rc) vr->nvalues = nv;
+    free(atoms);
+    free(sc);
+    free(vals);
+    free(fx);
+    free(coef);
+    free(ll);
+    free(text);
+    return rc;
+}
+
 int bsl_subset_draw_values(const bsl_vs_problem *pb, const bsl_problem *P, const bsl_dict *dict,
                            const char *const *atom_names, bsl_vs_result *vr, unsigned long seed, int pointwise,
                            basel_error *err)
 {
-    const bsl_design *D = pb->D;
-    const size_t q = D->q, n = D->n, kmax = pb->kmax;
-    const int linear = dict->kind == BSL_BASIS_LINEAR;
-    const double ys = P->y_scale ? P->y_scale[0] : 1.0; /* FIT.md "Extreme values": back to the target's units */
     if (!bsl_subset_draws_possible(pb) || !vr->ndraws) return BASEL_OK;
-    int rc = bsl_vs_spill_load(vr); /* the draws' atoms, in memory */
-    if (rc) return bsl_fail(err, rc, rc == BASEL_ENOMEM ? "out of memory" : "cannot read the draws back from their "
-                                                                             "temporary files");
-    const size_t nd = vr->ndraws, nf = q + 2;
-    bsl_model *M = NULL;
-    bsl_post p = {0};
-    bsl_chol L = {0};
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    double *xi = bsl_malloc(kmax + q + 1, sizeof *xi), *gam = bsl_malloc(q + 1, sizeof *gam);
-    double *beta = bsl_malloc(kmax + 1, sizeof *beta), *e = bsl_malloc(n, sizeof *e);
-    double *col = bsl_malloc(n, sizeof *col);
-    /* the atoms' projected columns, each computed once, within DRAW_COLS_BYTES */
-    const int keep_cols = (double)n * (double)vr->m * sizeof(double) <= DRAW_COLS_BYTES;
-    double *cols = keep_cols ? bsl_malloc(n * vr->m + 1, sizeof *cols) : NULL;
-    unsigned char *have = keep_cols ? bsl_calloc(vr->m + 1, 1) : NULL;
-    if (keep_cols && (!cols || !have)) rc = BASEL_ENOMEM;
-    if (!rc && (!r || !xi || !gam || !beta || !e || !col || value_names(vr, P, atom_names, q))) rc = BASEL_ENOMEM;
-    if (!rc && (!(vr->draw_fixed = bsl_malloc(nd * nf, sizeof *vr->draw_fixed)) ||
-                !(vr->draw_coef = bsl_malloc(vr->draw_atoms_len + 1, sizeof *vr->draw_coef)) ||
-                (pointwise && !(vr->draw_loglik = bsl_malloc(nd * n, sizeof *vr->draw_loglik)))))
-        rc = BASEL_ENOMEM;
-    if (!rc) rc = bsl_post_init(&p, kmax, 1);
-    if (!rc) rc = bsl_chol_init(&L, kmax + 1);
-    if (!rc) rc = bsl_model_create(&M, D, &pb->prior, kmax, err);
-    if (!rc) bsl_model_use_columns(M, pb->cols);
-    /* a stream of its own: the chains' generators (bsl_chain_seed(seed, c))
-     * are untouched, so every other output is the same with or without it */
-    if (!rc) gsl_rng_set(r, (seed ^ 0x6472617773UL) * 2654435761UL + 1); /* "draws" */
-    const double log2pi = log(2 * M_PI);
-    for (size_t i = 0; i < nd && !rc; i++) {
-        const size_t a0 = vr->draw_start[i], k = vr->draw_start[i + 1] - a0;
-        const size_t *A = vr->draw_atoms + a0;
-        double *fx = vr->draw_fixed + i * nf;
-        /* consecutive draws often share their model: its posterior once */
-        const int same = i > 0 && k == vr->draw_start[i] - vr->draw_start[i - 1] &&
-                         !memcmp(A, vr->draw_atoms + vr->draw_start[i - 1], k * sizeof *A);
-        if (!same && bsl_post_of(&p, M, A, k, 0)) { /* a collinear set: a chain never keeps one */
-            rc = bsl_fail(err, BASEL_ENUMERIC, "draw %zu: its model's atoms are collinear", i + 1);
-            break;
-        }
-        const double s2 = isfinite(p.df) ? p.df * p.scale2[0] / gsl_ran_chisq(r, p.df) : p.scale2[0];
-        const double sd = sqrt(s2);
-        /* beta = location + sigma L_V xi, L_V L_V' = V */
-        if (!same && k && bsl_chol_factor(&L, p.V, k, k)) {
-            rc = bsl_fail(err, BASEL_ENUMERIC, "draw %zu: its model's posterior covariance is not positive", i + 1);
-            break;
-        }
-        for (size_t a = 0; a < k + q; a++) xi[a] = gsl_ran_gaussian_ziggurat(r, 1.0);
-        for (size_t a = 0; a < k; a++) {
-            double t = 0;
-            for (size_t b = 0; b <= a; b++) t += L.L[a + b * L.cap] * xi[b];
-            beta[a] = p.beta[a] + sd * t;
-        }
-        /* gamma = gy - gB_A' beta + sigma R^{-1} xi_q (back substitution) */
-        const double *xq = xi + k;
-        for (size_t l = q; l-- > 0;) {
-            double t = xq[l];
-            for (size_t j = l + 1; j < q; j++) t -= D->R[l + j * q] * gam[j];
-            gam[l] = t / D->R[l + l * q];
-        }
-        for (size_t l = 0; l < q; l++) {
-            double g = D->gy[l] + sd * gam[l];
-            for (size_t a = 0; a < k; a++) g -= beta[a] * D->gB[A[a] * q + l];
-            gam[l] = g;
-        }
-        /* the original scale, as bsl_post_terms: the intercept of the
-         * original inputs, an always-in input gamma_l / sc, an atom beta
-         * (/ sc for a linear atom, an input) */
-        double b0 = gam[0];
-        for (size_t l = 1; l < q; l++) b0 -= gam[l] * P->x_mean[l - 1] / P->x_scale[l - 1];
-        for (size_t a = 0; a < k; a++) {
-            const double f = linear ? 1 / P->x_scale[A[a]] : 1.0;
-            if (linear) b0 -= beta[a] * P->x_mean[A[a]] * f;
-            vr->draw_coef[a0 + a] = beta[a] * f * ys;
-        }
-        fx[0] = s2 * ys * ys;
-        fx[1] = b0 * ys;
-        for (size_t l = 1; l < q; l++) fx[1 + l] = gam[l] / P->x_scale[l - 1] * ys;
-        /* the residuals P y - P B_A beta - sigma Q xi_q, in the rescaled
-         * units (the log-likelihood of the target's: - log ys per row) */
-        for (size_t t = 0; t < n; t++) {
-            double v = D->Y[t];
-            for (size_t l = 0; l < q; l++) v -= sd * D->Q[t + l * n] * xq[l];
-            e[t] = v;
-        }
-        for (size_t a = 0; a < k; a++) {
-            const double *c = cols ? cols + A[a] * n : pb->cols ? bsl_colstore_get(pb->cols, A[a]) : NULL;
-            if (cols && !have[A[a]]) {
-                bsl_design_column(D, A[a], cols + A[a] * n);
-                have[A[a]] = 1;
-            } else if (!c) {
-                bsl_design_column(D, A[a], col);
-                c = col;
-            }
-            for (size_t t = 0; t < n; t++) e[t] -= c[t] * beta[a];
-        }
-        const double c0 = -0.5 * (log2pi + log(s2)) - log(ys);
-        double ll = 0;
-        for (size_t t = 0; t < n; t++) {
-            const double lt = c0 - 0.5 * e[t] * e[t] / s2;
-            if (vr->draw_loglik) vr->draw_loglik[i * n + t] = lt;
-            ll += lt;
-        }
-        fx[q + 1] = ll;
-    }
-    if (!rc && pointwise) vr->nloglik = n;
-    if (rc == BASEL_ENOMEM) bsl_fail(err, rc, "out of memory");
-    if (rc) { /* no columns rather than some */
-        for (size_t v = 0; vr->draw_value_names && v < vr->ndraw_q + vr->m + 2; v++) free(vr->draw_value_names[v]);
-        free(vr->draw_value_names);
-        free(vr->draw_fixed);
-        free(vr->draw_coef);
-        free(vr->draw_loglik);
-        vr->draw_value_names = NULL;
-        vr->draw_fixed = vr->draw_coef = vr->draw_loglik = NULL;
-        vr->ndraw_q = vr->nloglik = 0;
-    }
-    bsl_model_free(M);
-    bsl_post_free(&p);
-    bsl_chol_free(&L);
-    gsl_rng_free(r);
-    free(xi);
-    free(gam);
-    free(beta);
-    free(e);
-    free(col);
-    free(cols);
-    free(have);
-    return rc;
+    draw_ws w;
+    int rc = ws_init(&w, pb, P, dict, seed, err);
+    if (!rc) rc = value_names(vr, P, atom_names, pb->D->q);
+    if (!rc) rc = vr->nspill ? streamed(&w, vr, pointwise) : in_memory(&w, vr, pointwise);
+    if (!rc && pointwise) vr->nloglik = pb->D->n;
+    ws_free(&w);
+    if (rc == BASEL_ENUMERIC) return bsl_fail(err, rc, "a kept draw's model is collinear: no draws of its coefficients");
+    if (rc == BASEL_EIO) return bsl_fail(err, rc, "cannot write the draws' values to temporary files: %s", strerror(errno));
+    if (rc == BASEL_ENOMEM) return bsl_fail(err, rc, "out of memory");
+    return rc; /* a failed fit: vr is freed with the run */
 }

@@ -83,9 +83,12 @@ int bsl_subset_draws_possible(const bsl_vs_problem *pb);
  * log-likelihood, and with pointwise each training row's log-likelihood,
  * drawn from their conditional posterior given the draw's model with a
  * generator of their own seeded from seed (summary.h's draw_value_names, draw_fixed,
- * draw_coef, draw_loglik; subset_draws.c). Streamed draws are read back
- * into memory. Nothing when not bsl_subset_draws_possible. BASEL_ENOMEM,
- * BASEL_EIO, BASEL_ENUMERIC (err set; vr then has no values). */
+ * draw_coef, draw_loglik; subset_draws.c). Streamed draws get theirs at
+ * the ends of their rows, written again to new temporary files, and the
+ * pointwise values go to a temporary file (summary.h nvalues,
+ * loglik_spill): memory stays flat. Nothing when not
+ * bsl_subset_draws_possible. BASEL_ENOMEM, BASEL_EIO, BASEL_ENUMERIC (err
+ * set; the fit fails). */
 int bsl_subset_draw_values(const bsl_vs_problem *pb, const struct bsl_problem *P, const bsl_dict *dict,
                            const char *const *atom_names, bsl_vs_result *vr, unsigned long seed, int pointwise,
                            basel_error *err);

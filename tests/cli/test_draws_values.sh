@@ -102,7 +102,7 @@ PYEOF
 # columns, and --draws-loglik says so (exit 2) and leaves no file behind
 expect 0 "" -- "$BASEL" fit "$D" --method bd --iter 300 --seed 2 --prior hyper-g --quiet -o "$T/h.json" --draws "$T/h.csv"
 if grep -v '^#' "$T/h.csv" | head -1 | grep -q 'sigma2\|b_\|log_lik'; then bad "hyper-g draws have value columns"; else ok; fi
-expect 2 "no pointwise log-likelihoods" -- "$BASEL" fit "$D" --method bd --iter 300 --seed 2 --prior hyper-g --quiet \
+expect 2 "no pointwise log-likelihoods: its draws have no log_lik" -- "$BASEL" fit "$D" --method bd --iter 300 --seed 2 --prior hyper-g --quiet \
     -o "$T/h2.json" --draws "$T/h2.csv" --draws-loglik "$T/h2_ll.csv"
 if [ ! -e "$T/h2.json" ] && [ ! -e "$T/h2.csv" ] && [ ! -e "$T/h2_ll.csv" ]; then ok; else bad "a refused --draws-loglik left files"; fi
 

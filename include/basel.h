@@ -411,7 +411,8 @@ BASEL_API int basel_fit_write_json(const basel_fit *f, const char *path, basel_e
  * to refit (docs/FIT.md). */
 BASEL_API int basel_fit_read_json(basel_fit **out, const char *path, basel_error *err);
 /* Write the draws CSV (one row per retained draw: chain, size, one 0/1
- * column per atom, then any sampled hyperparameters; '#' comment lines carry
+ * column per atom, then any sampled hyperparameters and the draw's values,
+ * basel_fit_draw_values; '#' comment lines carry
  * the settings), atomically. Needs the option keep-draws=1 at fit time;
  * BASEL_EINVAL otherwise (and for fits read back from FIT.json). The draws
  * of the subset samplers (basel_method_can(method, "coefficients") and
@@ -472,6 +473,27 @@ BASEL_API int basel_fit_draw(const basel_fit *f, size_t i, unsigned *chain, cons
 BASEL_API size_t basel_fit_draw_scalar_count(const basel_fit *f);
 BASEL_API const char *basel_fit_draw_scalar_name(const basel_fit *f, size_t s);
 BASEL_API int basel_fit_draw_scalars(const basel_fit *f, size_t i, const double **values);
+/* The kept draws' values (the draws CSV's columns after the sampled
+ * hyperparameters; docs/FIT.md "The draws CSV"): sigma2, b_Intercept, b_
+ * and each always-in input's name, b_ and each atom's name (0 when the
+ * draw's model excludes it), log_lik, drawn after the run from their
+ * posterior given the draw's model. 0 values (and NULL names) when the fit
+ * has none (not a Gaussian subset fit, or a prior without them). Draw i's
+ * values into out (that many doubles). The errors of basel_fit_draw. */
+BASEL_API size_t basel_fit_draw_value_count(const basel_fit *f);
+BASEL_API const char *basel_fit_draw_value_name(const basel_fit *f, size_t s);
+BASEL_API int basel_fit_draw_values(const basel_fit *f, size_t i, double *out);
+/* Each kept draw's pointwise log-likelihood of the training rows (option
+ * keep-draws=2 at fit time, and a fit with the values above): the number
+ * of rows (0: none kept), and draw i's (that many; living as long as f),
+ * whose sum is its log_lik. The errors of basel_fit_draw. */
+BASEL_API size_t basel_fit_draw_loglik_count(const basel_fit *f);
+BASEL_API int basel_fit_draw_loglik(const basel_fit *f, size_t i, const double **values);
+/* Write the pointwise log-likelihoods as CSV, atomically (as
+ * basel_fit_write_draws): a header chain,iteration,draw,log_lik[1],...,
+ * log_lik[n], then one row per kept draw. BASEL_EINVAL when the fit has
+ * none (keep-draws=2 not set, or a fit without draw values). */
+BASEL_API int basel_fit_write_draws_loglik(const basel_fit *f, const char *path, basel_error *err);
 /* The fit's document, FIT.json's text; the caller frees it with basel_free.
  * NULL on ENOMEM. */
 BASEL_API char *basel_fit_to_json(const basel_fit *f);

@@ -92,6 +92,15 @@ _PROTOTYPES = {
     "basel_fit_selected": (_c_size_p, [_P, _S, _c_size_p]),
     "basel_fit_draw_count": (_Z, [_P]),
     "basel_fit_draw": (ctypes.c_int, [_P, _Z, ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(_c_size_p), _c_size_p]),
+    "basel_fit_draw_scalar_count": (_Z, [_P]),
+    "basel_fit_draw_scalar_name": (_S, [_P, _Z]),
+    "basel_fit_draw_scalars": (ctypes.c_int, [_P, _Z, ctypes.POINTER(_c_double_p)]),
+    "basel_fit_draw_value_count": (_Z, [_P]),
+    "basel_fit_draw_value_name": (_S, [_P, _Z]),
+    "basel_fit_draw_values": (ctypes.c_int, [_P, _Z, _c_double_p]),
+    "basel_fit_draw_loglik_count": (_Z, [_P]),
+    "basel_fit_draw_loglik": (ctypes.c_int, [_P, _Z, ctypes.POINTER(_c_double_p)]),
+    "basel_fit_write_draws_loglik": (ctypes.c_int, [_P, _S, _E]),
     "basel_fit_to_json": (ctypes.c_void_p, [_P]),
     "basel_fit_from_json": (ctypes.c_int, [_PP, _S, ctypes.c_char_p, _Z, _E]),
     "basel_fit_free": (None, [_P]),
@@ -571,8 +580,11 @@ class Fit(_Handle):
         """The kept draws as a DataFrame with the draws CSV's columns
         (docs/FIT.md, "The draws CSV"): chain (1-based), iteration (the
         draw's place in its chain, 1-based), draw (its place over all
-        chains, 1-based), size, then one 0/1 column per atom; None when the
-        fit kept none."""
+        chains, 1-based), size, one 0/1 column per atom, the sampled
+        hyperparameters, then (Gaussian fits of the subset methods under a
+        prior that has them) sigma2, b_Intercept, b_<term> (0 when the
+        draw's model excludes it) and log_lik; None when the fit kept
+        none."""
         import numpy as np
         import pandas as pd
         lib = library()
@@ -589,6 +601,21 @@ class Fit(_Handle):
             if k.value:
                 z[i, np.ctypeslib.as_array(a, (k.value,))] = 1
         df = pd.DataFrame(z, columns=atoms)
+        ns, nv = lib.basel_fit_draw_scalar_count(self.ptr), lib.basel_fit_draw_value_count(self.ptr)
+        if ns:
+            sc = np.empty((nd, ns))
+            x = _c_double_p()
+            for i in range(nd):
+                _check(lib.basel_fit_draw_scalars(self.ptr, i, ctypes.byref(x)), _Error())
+                sc[i] = x[:ns]
+            for s in range(ns):
+                df[lib.basel_fit_draw_scalar_name(self.ptr, s).decode()] = sc[:, s]
+        if nv:
+            vals = np.empty((nd, nv))
+            for i in range(nd):
+                _check(lib.basel_fit_draw_values(self.ptr, i, vals[i].ctypes.data_as(_c_double_p)), _Error())
+            names = [lib.basel_fit_draw_value_name(self.ptr, v).decode() for v in range(nv)]
+            df = pd.concat([df, pd.DataFrame(vals, columns=names)], axis=1)
         df.insert(0, "size", z.sum(axis=1).astype(np.int64))
         # the rows come in chain order: the iteration restarts with each chain
         start = np.r_[True, chain[1:] != chain[:-1]]
@@ -597,6 +624,28 @@ class Fit(_Handle):
         df.insert(0, "iteration", np.arange(nd, dtype=np.int64) - first + 1)
         df.insert(0, "chain", chain)
         return df
+
+    def draws_loglik(self):
+        """The kept draws' pointwise log-likelihoods (keep-draws=2) as a
+        draws x training rows array, whose row sums are draws()'s log_lik
+        (for arviz.from_dict(log_likelihood=...) or loo); None when the
+        fit kept none."""
+        import numpy as np
+        lib = library()
+        nd, n = lib.basel_fit_draw_count(self.ptr), lib.basel_fit_draw_loglik_count(self.ptr)
+        if nd == 0 or n == 0:
+            return None
+        out = np.empty((nd, n))
+        x = _c_double_p()
+        for i in range(nd):
+            _check(lib.basel_fit_draw_loglik(self.ptr, i, ctypes.byref(x)), _Error())
+            out[i] = np.ctypeslib.as_array(x, (n,))
+        return out
+
+    def write_draws_loglik(self, path):
+        """The pointwise log-likelihoods as CSV (basel fit --draws-loglik)."""
+        err = _Error()
+        _check(library().basel_fit_write_draws_loglik(self.ptr, _b(os.fspath(path)), ctypes.byref(err)), err)
 
     def coefficients(self):
         """The coefficient table (basel_fit_coef): (terms, targets, classes,

@@ -122,7 +122,7 @@ class _BaselEstimator(BaseEstimator):
         settings["seed"] = _seed(self.random_state)
         settings["threads"] = _threads(self.n_jobs)
         if self.keep_draws:
-            settings["keep-draws"] = 1
+            settings["keep-draws"] = 2 if self.keep_draws == "loglik" else 1
         return settings
 
     def _input_names(self, p):
@@ -172,6 +172,8 @@ class _BaselEstimator(BaseEstimator):
                                    for s, (a, c, p) in zip(cs["sets"], fit.credible_sets())]
         if self.keep_draws:
             self.draws_ = fit.draws()
+            if self.keep_draws == "loglik":
+                self.log_lik_ = fit.draws_loglik()
 
     def _finite(self):
         """scikit-learn's force_all_finite for fit's X: na="drop" lets NaN
@@ -234,7 +236,8 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
                   RandomState: a seed drawn from it (seed_ holds the one used)
       n_jobs      threads: None 1, -1 every core; results never depend on it
       verbose     a progress bar on stderr
-      keep_draws  keep the draws (draws_)
+      keep_draws  keep the draws (draws_); "loglik": also each draw's pointwise
+                  log-likelihood of the training rows (log_lik_, draws x rows)
       options     dict of any other option by its command-line name
       na          "error" (default: NaN in X is refused) or "drop" (rows of
                   X with a NaN are left out of the fit, --na drop)
@@ -245,7 +248,9 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
     selected_ ({"hpm", "median", "prevalence"[, "projection"]}: atom indices), coef_,
     intercept_ and coef_sd_ (model-averaged, coef_ per atom, from the fit's
     coefficient table: enumerate, bd, rj, ssvs), coef_source_, credible_sets_ (enumerate, bd, rj, ssvs with
-    the linear basis: one dict per set, docs/FIT.md), draws_ (keep_draws), n_features_in_,
+    the linear basis: one dict per set, docs/FIT.md), draws_ (keep_draws: with sigma2, b_Intercept,
+    b_<atom> and log_lik columns for the priors that have them, docs/FIT.md "The draws CSV"), log_lik_
+    (keep_draws="loglik"), n_features_in_,
     feature_names_in_ (DataFrames with string column names).
     """
 

@@ -312,14 +312,19 @@ def test_draws_are_a_dataframe():
     X, y = linear_data()
     reg = BayesianSelectionRegressor(random_state=3, keep_draws=True, n_iter=300, chains=3).fit(X, y)
     d = reg.draws_
-    assert list(d.columns[:4]) == ["chain", "iteration", "draw", "size"] and list(d.columns[4:]) == reg.atom_names_
+    m = len(reg.atom_names_)
+    assert list(d.columns[:4]) == ["chain", "iteration", "draw", "size"] and list(d.columns[4:4 + m]) == reg.atom_names_
+    # the values (docs/FIT.md "The draws CSV"): sigma2, the coefficients (0 when excluded), log_lik
+    assert list(d.columns[4 + m:]) == ["sigma2", "b_Intercept"] + ["b_" + a for a in reg.atom_names_] + ["log_lik"]
+    z, b = d[reg.atom_names_].to_numpy(), d[["b_" + a for a in reg.atom_names_]].to_numpy()
+    assert np.all(b[z == 0] == 0) and np.all(b[z == 1] != 0) and np.all(d["sigma2"] > 0)
     assert len(d) == 3 * 300 and sorted(d["chain"].unique()) == [1, 2, 3]
     # posterior's numbering: the iteration within the chain, the draw over all chains
     np.testing.assert_array_equal(d["chain"], np.repeat([1, 2, 3], 300))
     np.testing.assert_array_equal(d["iteration"], np.tile(np.arange(1, 301), 3))
     np.testing.assert_array_equal(d["draw"], np.arange(1, 901))
-    np.testing.assert_array_equal(d["size"], d.iloc[:, 4:].sum(axis=1))
-    assert set(np.unique(d.iloc[:, 4:])) <= {0, 1}
+    np.testing.assert_array_equal(d["size"], d.iloc[:, 4:4 + m].sum(axis=1))
+    assert set(np.unique(d.iloc[:, 4:4 + m])) <= {0, 1}
     # the draws CSV of the same fit has the same columns and rows
     path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "basel-test-draws-%d.csv" % os.getpid())
     try:
@@ -333,6 +338,31 @@ def test_draws_are_a_dataframe():
     assert grid.shape == (3, 300) and not grid.isna().any().any()
     clf = BayesianSelectionClassifier(random_state=3, keep_draws=True, **FAST_CLF).fit(*blobs())
     assert list(clf.draws_.columns[4:]) == ["x1", "x2", "x3", "x4"]
+
+
+def test_draws_coefficients_average_to_the_table_and_log_lik_sums():
+    """The b_ draws' means are coef_ and intercept_ (the table's model
+    average): |mean - table| <= 4 se, se the batch-means standard error over
+    40 batches; the pointwise log-likelihoods (keep_draws="loglik") sum to
+    log_lik to 1e-9."""
+    X, y = linear_data()
+    reg = BayesianSelectionRegressor(method="rj", random_state=5, keep_draws="loglik", n_iter=20000,
+                                     chains=2).fit(X, y)
+    d, ll = reg.draws_, reg.log_lik_
+    want = dict(zip(["b_" + a for a in reg.atom_names_], reg.coef_), b_Intercept=reg.intercept_)
+    for col, mean in want.items():
+        x = d[col].to_numpy()
+        L = len(x) // 40
+        se = x[:40 * L].reshape(40, L).mean(axis=1).std(ddof=1) / np.sqrt(40)
+        tol = 4 * se if se > 0 else 1e-12
+        assert abs(x.mean() - mean) <= tol, (col, x.mean(), mean, se)
+    assert ll.shape == (len(d), len(y))
+    np.testing.assert_allclose(ll.sum(axis=1), d["log_lik"], rtol=1e-9, atol=0)
+    # each is log N(y_i | b_Intercept + x_i' b, sigma2) from the draw's own columns
+    b = d[["b_" + a for a in reg.atom_names_]].to_numpy()
+    mu = d["b_Intercept"].to_numpy()[:, None] + b @ X.T
+    s2 = d["sigma2"].to_numpy()[:, None]
+    np.testing.assert_allclose(-0.5 * np.log(2 * np.pi * s2) - 0.5 * (y - mu) ** 2 / s2, ll, rtol=0, atol=1e-9)
 
 
 def test_classifier_probabilities_follow_classes():

@@ -49,7 +49,8 @@ option_value <- function(name, value) {
 #'   missing value are dropped before the library sees them; with na.pass
 #'   they are passed on as missing and the library's option \code{na}
 #'   ("error", its default, or "drop") decides.
-#' @param draws keep the draws (methods bd, rj, ssvs, mixture).
+#' @param draws keep the draws (methods bd, rj, ssvs, mixture); "loglik"
+#'   also each draw's pointwise log-likelihood (log_lik()).
 #' @param progress TRUE for a text progress bar (default: when interactive),
 #'   FALSE for none, or a function(fraction) called as the fit proceeds;
 #'   returning TRUE cancels the fit.
@@ -115,7 +116,10 @@ basel <- function(formula, data, method = NULL, family = "gaussian", ..., na.act
     storage.mode(x) <- "double"
     if (is.null(opts$target)) opts$target <- paste(ynames, collapse = ",")
     if (is.null(draws)) draws <- method_caps(method)$keeps_draws
-    if (isTRUE(draws)) opts[["keep-draws"]] <- TRUE
+    pointwise <- identical(draws, "loglik")
+    if (!is.null(draws) && !isTRUE(draws) && !isFALSE(draws) && !pointwise)
+        basel_stop("draws = TRUE, FALSE or \"loglik\" (the draws and their pointwise log-likelihoods)")
+    if (isTRUE(draws) || pointwise) opts[["keep-draws"]] <- if (pointwise) 2 else TRUE
 
     onames <- vapply(names(opts), option_name, "")
     bad <- names(opts)[is.na(onames)]
@@ -155,7 +159,8 @@ basel <- function(formula, data, method = NULL, family = "gaussian", ..., na.act
     ## fitted() and residuals() predict and subtract from
     fit$x <- frame_inputs(fit, mf)
     fit$y <- if (is.null(labels)) y else labels
-    if (isTRUE(draws)) fit$draws <- read_draws(ptr)
+    if (isTRUE(draws) || pointwise) fit$draws <- read_draws(ptr)
+    if (pointwise) fit$log_lik <- read_log_lik(ptr)
     signal_fit_warnings(fit)
     fit
 }

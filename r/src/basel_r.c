@@ -482,17 +482,22 @@ SEXP r_basel_credible_sets(SEXP ptr)
 }
 
 /* The kept draws in memory: chain (1-based), size, the draws x atoms 0/1
- * matrix and the draws x hyperparameters matrix with its column names. */
+ * matrix, the draws x hyperparameters matrix and the draws x values matrix
+ * (basel_fit_draw_values: sigma2, b_..., log_lik; no columns when the fit
+ * has none), each with its column names. */
 SEXP r_basel_draws(SEXP ptr)
 {
     const basel_fit *f = fit_of(ptr);
     if (!f) return simple_error(BASEL_EINVAL, "the fit's handle is gone");
     const size_t n = basel_fit_draw_count(f), m = basel_fit_atom_count(f), s = basel_fit_draw_scalar_count(f);
     if (!n) return simple_error(BASEL_EINVAL, "this fit kept no draws (set keep-draws=1 before fitting)");
-    const char *lnames[] = {"chain", "size", "atoms", "scalars", ""};
+    const size_t nv = basel_fit_draw_value_count(f);
+    const char *lnames[] = {"chain", "size", "atoms", "scalars", "values", ""};
     SEXP v = PROTECT(Rf_mkNamed(VECSXP, lnames));
     SEXP ch = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t)n)), sz = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t)n));
     SEXP in = PROTECT(Rf_allocMatrix(INTSXP, (int)n, (int)m)), sc = PROTECT(Rf_allocMatrix(REALSXP, (int)n, (int)s));
+    SEXP va = PROTECT(Rf_allocMatrix(REALSXP, (int)n, (int)nv));
+    double *row = (double *)R_alloc(nv + 1, sizeof(double));
     memset(INTEGER(in), 0, n * m * sizeof(int));
     for (size_t i = 0; i < n; i++) {
         unsigned chain = 0;
@@ -501,15 +506,21 @@ SEXP r_basel_draws(SEXP ptr)
         size_t k = 0;
         const int rc = basel_fit_draw(f, i, &chain, &atoms, &k);
         if (!rc && s) basel_fit_draw_scalars(f, i, &x);
+        if (!rc && nv) basel_fit_draw_values(f, i, row);
         if (rc) {
-            UNPROTECT(5);
+            UNPROTECT(6);
             return simple_error(rc, "the draws could not be read back from their temporary files");
         }
         INTEGER(ch)[i] = (int)chain + 1;
         INTEGER(sz)[i] = (int)k;
         for (size_t a = 0; a < k; a++) INTEGER(in)[i + atoms[a] * n] = 1;
         for (size_t j = 0; j < s && x; j++) REAL(sc)[i + j * n] = x[j];
+        for (size_t j = 0; j < nv; j++) REAL(va)[i + j * n] = row[j];
     }
+    SEXP vn = PROTECT(strings(f, nv, basel_fit_draw_value_name));
+    SEXP dnv = PROTECT(Rf_allocVector(VECSXP, 2));
+    SET_VECTOR_ELT(dnv, 1, vn);
+    Rf_setAttrib(va, R_DimNamesSymbol, dnv);
     SEXP sn = PROTECT(strings(f, s, basel_fit_draw_scalar_name));
     SEXP dn = PROTECT(Rf_allocVector(VECSXP, 2));
     SET_VECTOR_ELT(dn, 1, sn);
@@ -522,8 +533,31 @@ SEXP r_basel_draws(SEXP ptr)
     SET_VECTOR_ELT(v, 1, sz);
     SET_VECTOR_ELT(v, 2, in);
     SET_VECTOR_ELT(v, 3, sc);
-    UNPROTECT(9);
+    SET_VECTOR_ELT(v, 4, va);
+    UNPROTECT(12);
     return v;
+}
+
+/* The kept draws' pointwise log-likelihoods (keep-draws=2): draws x rows,
+ * or NULL when the fit kept none. */
+SEXP r_basel_draws_loglik(SEXP ptr)
+{
+    const basel_fit *f = fit_of(ptr);
+    if (!f) return simple_error(BASEL_EINVAL, "the fit's handle is gone");
+    const size_t n = basel_fit_draw_count(f), rows = basel_fit_draw_loglik_count(f);
+    if (!n || !rows) return R_NilValue;
+    SEXP ll = PROTECT(Rf_allocMatrix(REALSXP, (int)n, (int)rows));
+    for (size_t i = 0; i < n; i++) {
+        const double *x = NULL;
+        const int rc = basel_fit_draw_loglik(f, i, &x);
+        if (rc) {
+            UNPROTECT(1);
+            return simple_error(rc, "the draws' log-likelihoods could not be read");
+        }
+        for (size_t t = 0; t < rows; t++) REAL(ll)[i + t * n] = x[t];
+    }
+    UNPROTECT(1);
+    return ll;
 }
 
 /* ----------------------------------------------------------- catalogue */
@@ -607,6 +641,7 @@ static const R_CallMethodDef calls[] = {
     {"r_basel_models", (DL_FUNC)&r_basel_models, 1},
     {"r_basel_credible_sets", (DL_FUNC)&r_basel_credible_sets, 1},
     {"r_basel_draws", (DL_FUNC)&r_basel_draws, 1},
+    {"r_basel_draws_loglik", (DL_FUNC)&r_basel_draws_loglik, 1},
     {"r_basel_method_caps", (DL_FUNC)&r_basel_method_caps, 1},
     {"r_basel_catalogue", (DL_FUNC)&r_basel_catalogue, 0},
     {"r_basel_method_default", (DL_FUNC)&r_basel_method_default, 2},

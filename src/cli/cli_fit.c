@@ -104,7 +104,13 @@ void cli_fit_help(FILE *fp, const char *method)
             "\nOutputs:\n"
             "  -o, --output     FIT.json to write (atomically: a temporary file, then rename)\n"
             "  --draws          DRAWS.csv: every retained draw: chain, iteration, draw, size, one 0/1\n"
-            "                   column per atom (%s; docs/FIT.md)\n"
+            "                   column per atom (%s; docs/FIT.md), sampled\n"
+            "                   hyperparameters, and for Gaussian fits of the subset methods sigma2,\n"
+            "                   b_Intercept and b_ per atom (0 when excluded; the inputs' units) and\n"
+            "                   log_lik, drawn from their posterior given the draw's model\n"
+            "  --draws-loglik   LOGLIK.csv: each draw's log-likelihood of every training row\n"
+            "                   (chain, iteration, draw, log_lik[1..n]: for loo), for the fits whose\n"
+            "                   draws have log_lik (others: exit 2); draws x rows numbers\n"
             "  --quiet          no seed note, no warnings and no progress on stderr\n"
             "Progress (stderr, for work past 2 s): on a terminal a bar with the phase (standardising,\n"
             "columns, gram, sampling, then diagnostics, posterior, projection, coefficients, credible\n"
@@ -223,19 +229,19 @@ static void catch_signals(int on)
 }
 
 typedef struct fit_args {
-    const char *train, *output, *draws, *stats, *target_file;
+    const char *train, *output, *draws, *draws_loglik, *stats, *target_file;
     int quiet;
     int row_blocks; /* --row-blocks: statistics summed over blocks of rows (cli_rows.c) */
 } fit_args;
 
 /* fit's own options that name a file; every other --name is the library's. */
-static const char *const FILE_OPTIONS[] = {"draws", "output", "stats", "target-file"};
+static const char *const FILE_OPTIONS[] = {"draws", "draws-loglik", "output", "stats", "target-file"};
 enum { NFILE_OPTIONS = sizeof FILE_OPTIONS / sizeof *FILE_OPTIONS };
 
 /* Where the file option name goes in a, or NULL when name is not one. */
 static const char **file_slot(fit_args *a, const char *name)
 {
-    const char **slots[NFILE_OPTIONS] = {&a->draws, &a->output, &a->stats, &a->target_file};
+    const char **slots[NFILE_OPTIONS] = {&a->draws, &a->draws_loglik, &a->output, &a->stats, &a->target_file};
     for (size_t k = 0; k < NFILE_OPTIONS; k++)
         if (!strcmp(name, FILE_OPTIONS[k])) return slots[k];
     return NULL;
@@ -243,6 +249,17 @@ static const char **file_slot(fit_args *a, const char *name)
 
 /* An unknown option of fit: a suggestion from the library's options and
  * the command's own. */
+/* Take back the files fit wrote (either may be NULL) when a later output
+ * failed: only a plain file, never a device, a pipe or a link's target. */
+static void remove_written(const char *draws, const char *loglik)
+{
+    const char *paths[2] = {draws, loglik};
+    for (size_t i = 0; i < 2; i++) {
+        struct stat st;
+        if (paths[i] && strcmp(paths[i], "-") && lstat(paths[i], &st) == 0 && S_ISREG(st.st_mode)) remove(paths[i]);
+    }
+}
+
 static int unknown_option(const char *arg)
 {
     const char *names[160] = {"quiet", "row-blocks", "help"};
@@ -336,6 +353,7 @@ static int check_files(const fit_args *a, const basel_options *o)
         {"--resume", resume && *resume ? resume : NULL, 0},
         {"-o", a->output, 1},
         {"--draws", a->draws, 1},
+        {"--draws-loglik", a->draws_loglik, 1},
         {"--running", running && *running ? running : NULL, 1},
         {"--restart", restart && *restart ? restart : NULL, 0},
     };
@@ -378,7 +396,7 @@ int cli_fit(int argc, char **argv)
     basel_error err;
     const double t0 = now();
     if (status || (status = check_files(&a, o))) goto done;
-    if (a.draws) basel_options_set(o, "keep-draws", "1", &err);
+    if (a.draws || a.draws_loglik) basel_options_set(o, "keep-draws", a.draws_loglik ? "2" : "1", &err);
     /* under mpirun: chains across the processes, rank 0 alone reports and writes */
     basel_options_set_ranks(o, cli_par_ranks());
     if (cli_par_rank() > 0) a.quiet = 1;
@@ -429,22 +447,20 @@ int cli_fit(int argc, char **argv)
         fprintf(stderr, "basel: seed %lu (pass --seed %lu to repeat this fit)\n", basel_fit_seed(fit),
                 basel_fit_seed(fit));
     /* the run's last phase on the bar: the files (or the summary) written */
-    const double files = (a.draws ? 1 : 0) + 1;
+    const double files = (a.draws ? 1 : 0) + (a.draws_loglik ? 1 : 0) + 1;
     if (!a.quiet) cli_progress(&(basel_progress){"writing", "files", 0, files, 0}, &prog.bar);
     /* the draws first: if either output fails, FIT.json is not left behind
      * claiming a run whose draws are missing */
-    if (a.draws && basel_fit_write_draws(fit, a.draws, &err)) {
+    const int draws_failed = a.draws && basel_fit_write_draws(fit, a.draws, &err);
+    if (draws_failed || (a.draws_loglik && basel_fit_write_draws_loglik(fit, a.draws_loglik, &err))) {
         if (!a.quiet) cli_progress_end(&prog.bar);
+        if (!draws_failed) remove_written(a.draws, NULL); /* the draws without their log-likelihoods */
         status = cli_report(&err);
         goto done;
     }
     if (a.output) {
         if (basel_fit_write_json(fit, a.output, &err)) {
-            /* only a plain file we wrote is taken back: never a device,
-             * a pipe or the file behind a link */
-            struct stat st;
-            if (a.draws && strcmp(a.draws, "-") && lstat(a.draws, &st) == 0 && S_ISREG(st.st_mode))
-                remove(a.draws);
+            remove_written(a.draws, a.draws_loglik);
             status = cli_report(&err);
         }
     } else {

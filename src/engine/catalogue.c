@@ -24,7 +24,9 @@ static const bsl_option_def catalogue[] = {
      "--basis linear)"},
     {"seed", BSL_OPT_COUNT, 0, 4294967295.0, NULL, "random seed (0: pick one and report it)"},
     {"threads", BSL_OPT_COUNT, 0, 1024, NULL, "OpenMP threads (0: all cores); results do not depend on it"},
-    {"keep-draws", BSL_OPT_CHOICE, 0, 0, "0|1", "keep every draw for basel_fit_write_draws (the CLI's --draws sets it)"},
+    {"keep-draws", BSL_OPT_CHOICE, 0, 0, "0|1|2",
+     "keep every draw for basel_fit_write_draws (the CLI's --draws sets it); 2: also each draw's pointwise "
+     "log-likelihood (basel_fit_draw_loglik; --draws-loglik)"},
     {"na", BSL_OPT_CHOICE, 0, 0, "error|drop",
      "missing values (an empty cell or NA) in the columns used: error (names the first and counts the rows) or "
      "drop (leave those rows out)"},

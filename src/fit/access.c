@@ -83,6 +83,38 @@ int basel_fit_draw_scalars(const basel_fit *f, size_t i, const double **values)
     return BASEL_OK;
 }
 
+size_t basel_fit_draw_value_count(const basel_fit *f)
+{
+    return f->draws && f->draws->ndraw_q ? f->draws->m + f->draws->ndraw_q + 2 : 0;
+}
+
+const char *basel_fit_draw_value_name(const basel_fit *f, size_t s)
+{
+    return s < basel_fit_draw_value_count(f) ? f->draws->draw_value_names[s] : NULL;
+}
+
+int basel_fit_draw_values(const basel_fit *f, size_t i, double *out)
+{
+    bsl_vs_result *r = f->draws;
+    if (!r || i >= r->ndraws || !r->ndraw_q) return BASEL_EINVAL;
+    int rc = bsl_vs_spill_load(r); /* as basel_fit_draw */
+    if (rc) return rc;
+    bsl_draw_values(r, i, out);
+    return BASEL_OK;
+}
+
+size_t basel_fit_draw_loglik_count(const basel_fit *f) { return f->draws ? f->draws->nloglik : 0; }
+
+int basel_fit_draw_loglik(const basel_fit *f, size_t i, const double **values)
+{
+    bsl_vs_result *r = f->draws;
+    if (!r || i >= r->ndraws || !r->nloglik) return BASEL_EINVAL;
+    int rc = bsl_vs_spill_load(r); /* as basel_fit_draw */
+    if (rc) return rc;
+    *values = r->draw_loglik + i * r->nloglik;
+    return BASEL_OK;
+}
+
 /* Fill the cached arrays from the document (fit.c's wrap). */
 /* The engine's kernel centres (engine.h's centres hook), taken from the
  * standardised units the engines work in back to the inputs' own. */

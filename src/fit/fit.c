@@ -257,7 +257,7 @@ int bsl_fit_prepare(const basel_options *o, const bsl_engine_def **e, bsl_params
     if (!rc) rc = bsl_engine_resolve(*e, &o->p, settings, err);
     if (rc) return rc;
     const char *kd = bsl_params_get(&o->p, "keep-draws");
-    *keep_draws = kd && strcmp(kd, "1") == 0;
+    *keep_draws = kd && strcmp(kd, "1") == 0 ? 1 : kd && strcmp(kd, "2") == 0 ? 2 : 0;
     if (*keep_draws && !(*e)->keeps_draws) /* refused before the run, not after it */
         return bsl_fail(err, BASEL_EINVAL, "--draws: --method %s keeps no draws", (*e)->name);
     *threads = 0;
@@ -287,7 +287,9 @@ int bsl_fit_problem(basel_fit **out, const basel_options *o, bsl_params *setting
     if (!rc) rc = checkpoint_options(&ctx, &o->p, err);
     if (!rc) rc = max_time_option(&ctx, &o->p, err);
     if (!rc) rc = ranks_option(&ctx, o, err);
-    if (!rc) ctx.run_id = run_identity(e, settings, seed, keep_draws, P);
+    /* the pointwise log-likelihoods (keep_draws 2) are drawn after the run:
+     * a checkpoint made without them restarts with them */
+    if (!rc) ctx.run_id = run_identity(e, settings, seed, keep_draws != 0, P);
     /* the engine's side output: opened here, written by the engine,
      * committed (renamed into place) only when its fit succeeds */
     bsl_outfile side = {0};

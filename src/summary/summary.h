@@ -136,6 +136,24 @@ typedef struct bsl_vs_result {
     size_t ncoef_draws, coef_draw_extra;
     size_t *coef_draw_start, *coef_draw_atoms;
     double *coef_draw_theta;
+    /* the draws' values (the draws CSV's sigma2, b_ and log_lik columns;
+     * subset_draws.c), drawn after the run when the draws are kept; ndraw_q
+     * 0 when the fit has none, else the always-in coefficients (the
+     * intercept first). The m + ndraw_q + 2 values' names in
+     * draw_value_names: sigma2, b_Intercept, the always-in inputs', the
+     * atoms', log_lik. Draw i's: draw_fixed[i * (ndraw_q + 2) ..] = sigma2,
+     * the always-in coefficients, log_lik; its atoms' coefficients parallel
+     * to its atoms, draw_coef[draw_start[i] ..] (the others 0); with
+     * nloglik (the training rows) its pointwise log-likelihoods
+     * draw_loglik[i * nloglik ..], else 0 and NULL. Streamed draws carry
+     * their values at the end of their rows instead (nvalues of them, the
+     * order of draw_value_names; 0: rows without values), and the
+     * pointwise log-likelihoods are in loglik_spill, per draw its chain
+     * then nloglik doubles (binary); bsl_vs_spill_load reads both back */
+    size_t ndraw_q, nloglik, nvalues, coef_cap;
+    char **draw_value_names;
+    double *draw_fixed, *draw_coef, *draw_loglik;
+    FILE *loglik_spill;
 } bsl_vs_result;
 
 int bsl_vs_result_init(bsl_vs_result *r, size_t m, size_t c, size_t kmax, size_t chains);
@@ -175,6 +193,19 @@ int bsl_vs_spill_copy(const bsl_vs_result *r, FILE *fp);
  * BASEL_ENOMEM, BASEL_EIO (a file that cannot be read back); on failure r
  * is as before. */
 int bsl_vs_spill_load(bsl_vs_result *r);
+/* Draw i's values (r->ndraw_q > 0; the draws in memory) in the order of
+ * draw_value_names: m + ndraw_q + 2 doubles into out, an atom outside the
+ * draw's model 0. */
+void bsl_draw_values(const bsl_vs_result *r, size_t i, double *out);
+/* bsl_vs_print_draw with nv values after the scalars (streamed rows with
+ * values, nvalues). */
+int bsl_vs_print_draw_values(FILE *fp, size_t m, unsigned chain, const size_t *atoms, size_t k,
+                             const double *scalars, size_t nscalars, const double *values, size_t nv,
+                             unsigned char *row);
+/* One row of bsl_vs_print_draw(_values) back from f: chain, the k atoms,
+ * the scalars and nv values. BASEL_EIO when it is not such a row. */
+int bsl_vs_parse_draw(FILE *f, size_t m, size_t nscalars, size_t nv, unsigned *chain, size_t *atoms, size_t *k,
+                      double *scalars, double *values);
 /* One draw as a row of the draws CSV (chain + 1, size, m 0/1 columns, the
  * scalars with 17 digits); row: m bytes of scratch. */
 int bsl_vs_print_draw(FILE *fp, size_t m, unsigned chain, const size_t *atoms, size_t k,

@@ -41,6 +41,12 @@ void bsl_vs_result_free(bsl_vs_result *r)
     free(r->coef_draw_start);
     free(r->coef_draw_atoms);
     free(r->coef_draw_theta);
+    for (size_t v = 0; r->draw_value_names && v < r->ndraw_q + r->m + 2; v++) free(r->draw_value_names[v]);
+    free(r->draw_value_names);
+    free(r->draw_fixed);
+    free(r->draw_coef);
+    free(r->draw_loglik);
+    if (r->loglik_spill) fclose(r->loglik_spill);
     bsl_modelset_free(&r->models);
     free(r->draw_chain);
     free(r->draw_start);
@@ -56,11 +62,19 @@ void bsl_vs_result_free(bsl_vs_result *r)
 int bsl_vs_print_draw(FILE *fp, size_t m, unsigned chain, const size_t *atoms, size_t k,
                       const double *scalars, size_t nscalars, unsigned char *row)
 {
+    return bsl_vs_print_draw_values(fp, m, chain, atoms, k, scalars, nscalars, NULL, 0, row);
+}
+
+int bsl_vs_print_draw_values(FILE *fp, size_t m, unsigned chain, const size_t *atoms, size_t k,
+                             const double *scalars, size_t nscalars, const double *values, size_t nv,
+                             unsigned char *row)
+{
     memset(row, '0', m);
     for (size_t a = 0; a < k; a++) row[atoms[a]] = '1';
     int bad = fprintf(fp, "%u,%zu", chain + 1, k) < 0;
     for (size_t j = 0; j < m && !bad; j++) bad = putc(',', fp) == EOF || putc(row[j], fp) == EOF;
     for (size_t s = 0; s < nscalars && !bad; s++) bad = fprintf(fp, ",%.17g", scalars[s]) < 0;
+    for (size_t v = 0; v < nv && !bad; v++) bad = fprintf(fp, ",%.17g", values[v]) < 0;
     return bad || putc('\n', fp) == EOF ? BASEL_EIO : BASEL_OK;
 }
 
@@ -162,9 +176,8 @@ int bsl_vs_spill_copy(const bsl_vs_result *r, FILE *fp)
     return BASEL_OK;
 }
 
-/* One row of bsl_vs_print_draw back: chain + 1, k, m 0/1 flags, scalars. */
-static int parse_draw(FILE *f, size_t m, size_t nscalars, unsigned *chain, size_t *atoms, size_t *k,
-                      double *scalars)
+int bsl_vs_parse_draw(FILE *f, size_t m, size_t nscalars, size_t nv, unsigned *chain, size_t *atoms, size_t *k,
+                      double *scalars, double *values)
 {
     unsigned c1;
     size_t kk;
@@ -181,6 +194,8 @@ static int parse_draw(FILE *f, size_t m, size_t nscalars, unsigned *chain, size_
     }
     for (size_t s = 0; s < nscalars; s++)
         if (fscanf(f, ",%lg", &scalars[s]) != 1) return BASEL_EIO;
+    for (size_t v = 0; v < nv; v++)
+        if (fscanf(f, ",%lg", &values[v]) != 1) return BASEL_EIO;
     return *k == kk && getc(f) == '\n' ? BASEL_OK : BASEL_EIO;
 }
 
@@ -191,7 +206,21 @@ int bsl_vs_spill_load(bsl_vs_result *r)
     const size_t nspill = r->nspill, ndraws = r->ndraws;
     size_t *atoms = malloc((r->m + 1) * sizeof *atoms);
     double *scalars = malloc((r->nscalars + 1) * sizeof *scalars);
-    int rc = atoms && scalars ? BASEL_OK : BASEL_ENOMEM;
+    const size_t nv = r->nvalues, q = r->ndraw_q, nl = r->nloglik;
+    double *values = malloc((nv + 1) * sizeof *values);
+    int rc = atoms && scalars && values ? BASEL_OK : BASEL_ENOMEM;
+    /* the values (rows' ends) into draw_fixed and draw_coef, the pointwise
+     * log-likelihoods into draw_loglik */
+    if (!rc && nv && !(r->draw_fixed = bsl_malloc(ndraws * (q + 2) + 1, sizeof *r->draw_fixed))) rc = BASEL_ENOMEM;
+    if (!rc && nl && !(r->draw_loglik = bsl_malloc(ndraws * nl + 1, sizeof *r->draw_loglik))) rc = BASEL_ENOMEM;
+    if (!rc && nl) {
+        double chain;
+        if (fflush(r->loglik_spill) != 0 || fseek(r->loglik_spill, 0, SEEK_SET) != 0) rc = BASEL_EIO;
+        for (size_t i = 0; i < ndraws && !rc; i++)
+            if (fread(&chain, sizeof chain, 1, r->loglik_spill) != 1 ||
+                fread(r->draw_loglik + i * nl, sizeof(double), nl, r->loglik_spill) != nl)
+                rc = BASEL_EIO;
+    }
     r->nspill = 0; /* bsl_vs_add_draw now appends to the arrays */
     r->ndraws = 0;
     r->draw_atoms_len = 0;
@@ -201,21 +230,42 @@ int bsl_vs_spill_load(bsl_vs_result *r)
             ungetc(ch, spill[i]);
             unsigned chain;
             size_t k;
-            rc = parse_draw(spill[i], r->m, r->nscalars, &chain, atoms, &k, scalars);
+            rc = bsl_vs_parse_draw(spill[i], r->m, r->nscalars, nv, &chain, atoms, &k, scalars, values);
+            if (!rc && r->ndraws >= ndraws) rc = BASEL_EIO;
+            const size_t a0 = r->draw_atoms_len;
             if (!rc) rc = bsl_vs_add_draw(r, chain, atoms, k, scalars);
+            if (!rc && nv) {
+                if (bsl_grow((void **)&r->draw_coef, &r->coef_cap, a0 + k + 1, sizeof(double))) {
+                    rc = BASEL_ENOMEM;
+                    break;
+                }
+                double *fx = r->draw_fixed + (r->ndraws - 1) * (q + 2);
+                memcpy(fx, values, (q + 1) * sizeof *fx); /* sigma2, the always-in coefficients */
+                fx[q + 1] = values[nv - 1];               /* log_lik */
+                for (size_t a = 0; a < k; a++) r->draw_coef[a0 + a] = values[1 + q + atoms[a]];
+            }
         }
         if (!rc && ferror(spill[i])) rc = BASEL_EIO;
         if (fseek(spill[i], 0, SEEK_END) != 0 && !rc) rc = BASEL_EIO;
     }
     free(atoms);
     free(scalars);
+    free(values);
     if (!rc && r->ndraws != ndraws) rc = BASEL_EIO;
     if (rc) { /* as before: streamed, the arrays empty */
         r->nspill = nspill;
         r->ndraws = ndraws;
         r->draw_atoms_len = 0;
+        free(r->draw_fixed);
+        free(r->draw_coef);
+        free(r->draw_loglik);
+        r->draw_fixed = r->draw_coef = r->draw_loglik = NULL;
+        r->coef_cap = 0;
         return rc;
     }
+    r->nvalues = 0; /* the values are in the arrays now */
+    if (r->loglik_spill) fclose(r->loglik_spill);
+    r->loglik_spill = NULL;
     for (size_t i = 0; i < nspill; i++) fclose(spill[i]);
     free(spill);
     r->spill = NULL;
@@ -256,4 +306,14 @@ int bsl_vs_add_draw(bsl_vs_result *r, unsigned chain, const size_t *atoms, size_
     r->ndraws++;
     r->draw_start[r->ndraws] = r->draw_atoms_len;
     return BASEL_OK;
+}
+
+void bsl_draw_values(const bsl_vs_result *r, size_t i, double *out)
+{
+    const size_t q = r->ndraw_q, m = r->m;
+    const double *fx = r->draw_fixed + i * (q + 2);
+    memset(out, 0, (m + q + 2) * sizeof *out);
+    for (size_t l = 0; l <= q; l++) out[l] = fx[l]; /* sigma2, the always-in coefficients */
+    for (size_t a = r->draw_start[i]; a < r->draw_start[i + 1]; a++) out[1 + q + r->draw_atoms[a]] = r->draw_coef[a];
+    out[m + q + 1] = fx[q + 1];
 }

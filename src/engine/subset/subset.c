@@ -982,6 +982,13 @@ static int result_gaussian(subset_fit *F, const bsl_vs_result *vcol, const post_
         if (relevance_json(res, F->vrel, P, F->st, chosen)) return oom(err);
     }
     if (F->rel_ml && ml_json(res, P, F->ml_scale, &F->ml_info)) return oom(err);
+    /* the draws' sigma2, b_ and log_lik (subset_draws.c): not for a
+     * categorical input's groups, ssvs's own prior, nor a fit from
+     * summary statistics (no rows) */
+    if (F->ctx->keep_draws && vr->ndraws && !F->V && !F->own_prior && !P->stats &&
+        (rc = bsl_subset_draw_values(&F->pb, P, F->dict, (const char *const *)res->atom_names, vr, F->ctx->seed,
+                                     F->ctx->keep_draws == 2, err)))
+        return rc;
     hand_draws(F, res);
     return BASEL_OK;
 }

@@ -74,6 +74,25 @@ json_t *bsl_subset_glm_coefficients(const struct bsl_problem *P, const bsl_dict 
  * ({covered, models: [{atoms, weight, mode, factor}]}, subset_multi.c). */
 json_t *bsl_subset_multi_coefficients(const struct bsl_problem *P, const bsl_vs_result *vr, const json_t *avg,
                                       const char *const *atom_names, double level, basel_error *err);
+/* Whether a Gaussian fit's kept draws get their values (subset_draws.c):
+ * one target, a prior whose within-model posterior is the Student-t of
+ * post_df and post_scale2 exactly (within_model NULL), no sampled nuisance,
+ * and the rows in the design. */
+int bsl_subset_draws_possible(const bsl_vs_problem *pb);
+/* Each of vr's kept draws' sigma^2, coefficients on the original scale and
+ * log-likelihood, and with pointwise each training row's log-likelihood,
+ * drawn from their conditional posterior given the draw's model with a
+ * generator of their own seeded from seed (summary.h's draw_value_names, draw_fixed,
+ * draw_coef, draw_loglik; subset_draws.c). Streamed draws get theirs at
+ * the ends of their rows, written again to new temporary files, and the
+ * pointwise values go to a temporary file (summary.h nvalues,
+ * loglik_spill): memory stays flat. Nothing when not
+ * bsl_subset_draws_possible. BASEL_ENOMEM, BASEL_EIO, BASEL_ENUMERIC (err
+ * set; the fit fails). */
+int bsl_subset_draw_values(const bsl_vs_problem *pb, const struct bsl_problem *P, const bsl_dict *dict,
+                           const char *const *atom_names, bsl_vs_result *vr, unsigned long seed, int pointwise,
+                           basel_error *err);
+
 /* log p(y | M) for the atoms[0..k) under pb's prior (the score the engines
  * use; BAS's logmarg for the g-prior), -INFINITY when collinear. */
 double bsl_subset_log_ml(bsl_model *M, const size_t *atoms, size_t k);

@@ -52,6 +52,17 @@ test_that("draws hold sigma2 and the coefficients, and log_lik feeds loo", {
         mu <- d$b_Intercept[i] + drop(X %*% unlist(d[i, paste0("b_", x)]))
         expect_lt(max(abs(dnorm(u$y, mu, sqrt(d$sigma2[i]), log = TRUE) - ll[i, ])), 1e-9)
     }
+    ## bayesplot reads the same frame: its intervals of b_ are the draws' own quantiles
+    if (requireNamespace("bayesplot", quietly = TRUE)) {
+        dd <- posterior::as_draws_df(as.data.frame(d))
+        g <- bayesplot::mcmc_intervals_data(dd, regex_pars = "^b_", prob = 0.5, prob_outer = 0.9)
+        expect_setequal(as.character(g$parameter), c("b_Intercept", paste0("b_", x)))
+        for (v in c("b_Intercept", "b_Ineq")) {
+            r <- g[as.character(g$parameter) == v, ]
+            expect_equal(unname(c(r$ll, r$m, r$hh)), unname(quantile(d[[v]], c(0.05, 0.5, 0.95))), label = v)
+        }
+        expect_s3_class(bayesplot::mcmc_intervals(dd, regex_pars = "^b_"), "ggplot")
+    }
     r_eff <- loo::relative_eff(exp(ll), chain_id = d$.chain)
     l <- suppressWarnings(loo::loo(ll, r_eff = r_eff))
     expect_true(is.finite(l$estimates["elpd_loo", "Estimate"]))

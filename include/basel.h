@@ -713,9 +713,13 @@ BASEL_API int basel_pred_se(const basel_pred *p, size_t i, size_t j, double *se)
  * prediction uses has df <= 2 (it has no finite variance); NaN for a row
  * without a prediction. Unlike basel_pred_se (which mixes the t's scales,
  * as BAS does), this is the sd of the very distribution the intervals are
- * quantiles of, what scikit-learn's return_std means. basel_pred_has_sd is
- * 1 exactly when basel_pred_has_se is; basel_pred_sd is BASEL_EINVAL when
- * it is 0, and for indices out of range. */
+ * quantiles of, what scikit-learn's return_std means. anneal, rbf and smc
+ * give it too: the sd of the network's Student-t (anneal), of the equally
+ * weighted mixture of the kept networks' t's (rbf), of the particles'
+ * weighted mixture of normals (smc), by the same law of total variance.
+ * basel_pred_has_sd is 1 for the subset methods exactly when
+ * basel_pred_has_se is, and for anneal, rbf and smc; basel_pred_sd is
+ * BASEL_EINVAL when it is 0, and for indices out of range. */
 BASEL_API int basel_pred_has_sd(const basel_pred *p);
 BASEL_API int basel_pred_sd(const basel_pred *p, size_t i, size_t j, double *sd_new, double *sd_mean);
 /* Classification (the mixture method): the number of classes (0 for a

@@ -60,7 +60,7 @@ static double test_mse(const bsl_rbf_result *r, const double *Xt, const double *
 {
     double *mean = malloc(2 * nt * sizeof(double)), *lo = malloc(2 * nt * sizeof(double)),
            *hi = malloc(2 * nt * sizeof(double));
-    bsl_rbf_predict(r, Xt, nt, 0.95, mean, lo, hi);
+    bsl_rbf_predict(r, Xt, nt, 0.95, mean, lo, hi, NULL, NULL);
     double mse = 0, in = 0;
     for (size_t o = 0; o < 2; o++)
         for (size_t i = 0; i < nt; i++) {

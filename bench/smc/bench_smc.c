@@ -112,7 +112,7 @@ static int bench_sinc(const char *dir, int kernel)
         for (size_t i = 0; i < n; i++)
             if (bsl_smc_feed(s, &x[idx[i]], y[idx[i]], &err)) return fprintf(stderr, "%s\n", err.message), 1;
         const double secs = now() - t0;
-        bsl_smc_predict(s, xt, te.rows, 0.95, mean, NULL, NULL);
+        bsl_smc_predict(s, xt, te.rows, 0.95, mean, NULL, NULL, NULL, NULL);
         bsl_smc_mmse(s, xt, te.rows, mm);
         double e1 = 0, e2 = 0;
         for (size_t i = 0; i < te.rows; i++) {
@@ -203,7 +203,7 @@ static int bench_boston(const char *dir, int kernel, double lambda)
             if (bsl_smc_feed(s, x, b.v[r * 14 + 13] - ym, &err)) return fprintf(stderr, "%s\n", err.message), 1;
         }
         const double secs = now() - t0;
-        bsl_smc_predict(s, Xte, nte, 0.95, pred, NULL, NULL);
+        bsl_smc_predict(s, Xte, nte, 0.95, pred, NULL, NULL, NULL, NULL);
         double mse = 0;
         for (size_t i = 0; i < nte; i++) mse += pow(pred[i] + ym - b.v[te_rows[i] * 14 + 13], 2) / (double)nte;
         printf("%5d  %8.3f  %5.2f  %8.3f  %7.3f\n", sp_i, mse, bsl_smc_mean_k(s), bsl_smc_sigma_mean(s), secs);
@@ -245,7 +245,7 @@ static int bench_scale(size_t n, size_t N, size_t M)
     const double secs = now() - t0;
     double xt[200], mean[200], e = 0;
     for (int i = 0; i < 200; i++) xt[i] = -10 + 20 * (i + 0.5) / 200;
-    bsl_smc_predict(s, xt, 200, 0.95, mean, NULL, NULL);
+    bsl_smc_predict(s, xt, 200, 0.95, mean, NULL, NULL, NULL, NULL);
     for (int i = 0; i < 200; i++) e += pow(mean[i] - sin(xt[i]) / xt[i], 2) / 200;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);

@@ -762,9 +762,10 @@ class Pred(_Handle):
         """n x outputs: the predictive sd (basel_pred_sd) of a new observation
         (of="new") or of the regression function f(x) (of="mean"): a
         model's Student-t sd, or the exact sd of the model average's
-        mixture of t's; None when the predictions have none (methods other
-        than enumerate, bd, rj, ssvs; priors mixing over g; kind "none" for
-        a model average)."""
+        mixture of t's (anneal, rbf: the networks'; smc: the particles'
+        normal mixture); None when the predictions have none (the mixture
+        classifier; priors mixing over g; kind "none" for a model
+        average)."""
         import numpy as np
         if of not in ("new", "mean"):
             raise ValueError("of=%r: use \"new\" (a new observation) or \"mean\" (the regression function)" % (of,))

@@ -21,12 +21,6 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _lib
 
-# for the methods without a predictive sd in the library (anneal, rbf, smc),
-# the level whose central interval gives return_std: std = (upper - lower) /
-# (2 z), z = Phi^-1(0.975), so that mean +- 1.96 std is the 95% interval
-_STD_LEVEL = 0.95
-_Z975 = 1.959963984540054
-
 # estimator parameter -> option name (the rest: "_" -> "-")
 _RENAMED = {"n_iter": "iter"}
 # parameters that are not options of the fit
@@ -368,10 +362,10 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
           average's mixture of every kept model's t, sqrt(sum_r w_r (var_r +
           (mu_r - mean)^2)); computed without the interval's quantiles. Under
           a prior that mixes over g within each model (hyper-g, jzs, ...)
-          there is none (ValueError), as there are no intervals. anneal, rbf
-          and smc have no sd in the library: for them std is (upper - lower)
-          / (2 x 1.959964) of the central 95% interval for a new
-          observation, the sd when that predictive is normal.
+          there is none (ValueError), as there are no intervals. For anneal
+          and rbf it is the sd of the network's Student-t or of the kept
+          networks' mixture of them, for smc that of the particles' normal
+          mixture.
         return_interval=True: lower and upper, the central interval of
           probability level for a new observation (kind="new") or for the
           regression function E[y | x] (kind="mean"), as predict_interval.
@@ -389,16 +383,10 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
         out = [mean]
         if return_std:
             std = pred.sd("new")
-            if std is None and _lib.library().basel_method_mean_interval(self.method_.encode()):
+            if std is None:
                 raise ValueError("return_std: this fit has no predictive sd (prior=%r mixes over g within each "
                                  "model, and basel computes neither its sd nor its intervals); predict the means "
                                  "alone" % (self.prior,))
-            if std is None:  # anneal, rbf, smc: the 95% interval's half-width over 1.96
-                if return_interval and kind == "new" and level == _STD_LEVEL:
-                    l95, h95 = lo, hi
-                else:
-                    _, l95, h95 = self._predict(X, _STD_LEVEL, "new").intervals(c)
-                std = (h95 - l95) / (2 * _Z975)
             out.append(std)
         if return_interval:
             out += [lo, hi]

@@ -196,19 +196,50 @@ def test_return_std_on_lin_p15_is_the_listed_models_mixture():
     np.testing.assert_allclose(mean, m, atol=1e-5 * np.std(y))
 
 
-def test_return_std_without_a_library_sd():
-    # rbf has no predictive sd in the library: the 95% interval over 3.92
+def test_return_std_of_the_network_and_particle_methods():
+    """The library's predictive sd for anneal, rbf and smc (basel_pred_sd):
+    anneal's is its one network's Student-t sd, the 95% interval's
+    half-width / t_0.975(dof) x sqrt(dof / (dof - 2)); for rbf's mixture of
+    the kept networks' t's and smc's mixture of the particles' normals,
+    var(new y) - var(f(x)) is the mixture's noise variance: the mean of
+    scale2 dof / (dof - 2) over the networks, sum_i W_i sigma2_i over the
+    particles (the spread of the means cancels)."""
+    from scipy import stats
     X, y = linear_data(n=60, p=4)
-    reg = BayesianSelectionRegressor(method="rbf", n_iter=300, burn=100, chains=1, random_state=2).fit(X, y)
-    mean, std = reg.predict(X[:5], return_std=True)
-    m, lo, hi = reg.predict_interval(X[:5], level=0.95)
+    X = X[:, :1]  # smc takes one input
+    ann = BayesianSelectionRegressor(method="anneal", n_iter=300, burn=100, chains=1, random_state=2).fit(X, y)
+    mean, std = ann.predict(X[:5], return_std=True)
+    m, lo, hi = ann.predict_interval(X[:5], level=0.95)
     np.testing.assert_array_equal(mean, m)
-    np.testing.assert_allclose(std, (hi - lo) / (2 * 1.959963984540054))
+    dof = ann.basel_fit_.document["engine"]["networks"][0]["dof"]
+    np.testing.assert_allclose(std, (hi - lo) / 2 / stats.t.ppf(0.975, dof) * np.sqrt(dof / (dof - 2)), rtol=1e-9)
+
+    def noise_var(reg):
+        pred = reg._predict(X[:5], 0.95, "sd")
+        return pred.sd("new")[:, 0] ** 2 - pred.sd("mean")[:, 0] ** 2
+
+    def scale2(doc):
+        return doc["standardize"].get("target_scale", [1.0])[0] ** 2
+
+    rbf = BayesianSelectionRegressor(method="rbf", n_iter=300, burn=100, chains=1, random_state=2).fit(X, y)
+    doc = rbf.basel_fit_.document
+    nets = doc["engine"]["networks"]
+    want = np.mean([n["scale2"][0] * n["dof"] / (n["dof"] - 2) for n in nets]) * scale2(doc)
+    np.testing.assert_allclose(noise_var(rbf), want, rtol=1e-9)
+    smc = BayesianSelectionRegressor(method="smc", basis="gauss:r=1", random_state=2).fit(X, y)
+    doc = smc.basel_fit_.document
+    parts = doc["engine"]["particles"]
+    lw = np.array([-np.inf if p["log_w"] == "-inf" else p["log_w"] for p in parts])
+    W = np.exp(lw - lw.max())
+    W /= W.sum()
+    want = W @ np.array([p["sigma2"] for p in parts]) * scale2(doc)
+    np.testing.assert_allclose(noise_var(smc), want, rtol=1e-9)
     # a prior that mixes over g: no sd, said so
-    reg = BayesianSelectionRegressor(method="enumerate", prior="hyper-g", random_state=2).fit(X, y)
+    Xp, yp = linear_data(n=60, p=4)
+    reg = BayesianSelectionRegressor(method="enumerate", prior="hyper-g", random_state=2).fit(Xp, yp)
     with pytest.raises(ValueError, match="no predictive sd"):
-        reg.predict(X[:5], return_std=True)
-    assert np.isfinite(reg.predict(X[:5])).all()
+        reg.predict(Xp[:5], return_std=True)
+    assert np.isfinite(reg.predict(Xp[:5])).all()
 
 
 def test_interval_kinds_are_the_command_lines(tmp_path):

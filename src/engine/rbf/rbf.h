@@ -117,9 +117,13 @@ int bsl_rbf_fit(const double *X, size_t n, size_t d, const double *Y, size_t c,
  * n x c column-major (lower/upper may be NULL). anneal: the MAP network
  * with the plug-in Student-t interval; rj: the model average over the kept
  * draws, the interval from the quantiles of the Student-t mixture.
+ * sd and sdf (n x c, or NULL): the exact sd of that predictive for a new
+ * y and for the regression function alone (each network's Student-t
+ * variance, scale^2 dof / (dof - 2), plus the spread of the networks'
+ * means: the law of total variance; basel_pred_sd).
  * BASEL_EINVAL for level outside (0, 1), BASEL_ENOMEM. */
 int bsl_rbf_predict(const bsl_rbf_result *r, const double *X, size_t n, double level,
-                    double *mean, double *lower, double *upper);
+                    double *mean, double *lower, double *upper, double *sd, double *sdf);
 
 /* accessors (pointers live as long as r) */
 int bsl_rbf_mode_of(const bsl_rbf_result *r);

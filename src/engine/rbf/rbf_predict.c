@@ -64,17 +64,17 @@ static double mixture_quantile(const double *mu, const double *sc, const double 
 }
 
 int bsl_rbf_predict(const bsl_rbf_result *r, const double *X, size_t n, double level,
-                    double *mean, double *lower, double *upper)
+                    double *mean, double *lower, double *upper, double *sd, double *sdf)
 {
     if ((lower || upper) && !(level > 0 && level < 1)) return BASEL_EINVAL;
     if (!r || r->ndraws == 0) return BASEL_EINVAL;
     const size_t ns = r->ndraws, c = r->c, cap = r->q + r->kmax;
     double *row = bsl_malloc(2 * cap, sizeof(double));
     double *mu = bsl_malloc(ns * c, sizeof(double)), *sc = bsl_malloc(ns * c, sizeof(double));
-    double *dof = bsl_malloc(ns, sizeof(double));
+    double *dof = bsl_malloc(ns, sizeof(double)), *scf = bsl_malloc(ns * c, sizeof(double));
     bsl_dict *dict = NULL;
     int rc = BASEL_ENOMEM;
-    if (!row || !mu || !sc || !dof ||
+    if (!row || !mu || !sc || !dof || !scf ||
         bsl_dict_make(&dict, (bsl_basis_kind)r->radial, r->d, 1, r->width, r->lo, 0, 0, 0))
         goto done;
     for (size_t i = 0; i < n; i++) {
@@ -89,8 +89,10 @@ int bsl_rbf_predict(const bsl_rbf_result *r, const double *X, size_t n, double l
                 mu[o * ns + s] = v;
             }
             const double h = leverage(dr->lpk, m, row);
-            for (size_t o = 0; o < c; o++)
+            for (size_t o = 0; o < c; o++) {
                 sc[o * ns + s] = sqrt(dr->scale2[o] * (1 + dr->shrink[o] * h));
+                scf[o * ns + s] = sqrt(dr->scale2[o] * dr->shrink[o] * h); /* f(x) alone: no noise */
+            }
             dof[s] = dr->dof;
         }
         for (size_t o = 0; o < c; o++) {
@@ -101,6 +103,17 @@ int bsl_rbf_predict(const bsl_rbf_result *r, const double *X, size_t n, double l
                 lower[o * n + i] = mixture_quantile(mu + o * ns, sc + o * ns, dof, ns, 0.5 - 0.5 * level);
             if (upper)
                 upper[o * n + i] = mixture_quantile(mu + o * ns, sc + o * ns, dof, ns, 0.5 + 0.5 * level);
+            if (sd && sdf) { /* the networks weigh alike */
+                double v = 0, vf = 0;
+                for (size_t s = 0; s < ns; s++) {
+                    const double tf = isinf(dof[s]) ? 1 : dof[s] > 2 ? dof[s] / (dof[s] - 2) : INFINITY;
+                    const double dm = mu[o * ns + s] - avg, a = sc[o * ns + s], b = scf[o * ns + s];
+                    v += (a * a * tf + dm * dm) / (double)ns;
+                    vf += (b * b * tf + dm * dm) / (double)ns;
+                }
+                sd[o * n + i] = sqrt(v);
+                sdf[o * n + i] = sqrt(vf);
+            }
         }
     }
     rc = BASEL_OK;
@@ -110,5 +123,6 @@ done:
     free(mu);
     free(sc);
     free(dof);
+    free(scf);
     return rc;
 }

@@ -131,9 +131,12 @@ int bsl_smc_feed_batch(bsl_smc *s, const double *X, size_t n, size_t ldx, const 
  * column-major): each particle gives N(k(x)'E[beta], sigma2 (1 + k(x)'
  * M_S^{-1} k(x))) given its centres and variances; mean is the weighted
  * mixture mean, lower/upper the (1 -+ level)/2 mixture quantiles (either may
- * be NULL). Errors: BASEL_EINVAL (level not in (0,1)), BASEL_ENOMEM. */
+ * be NULL); sd and sdf (or NULL) the mixture's exact sd for a new y and
+ * for the regression function alone (law of total variance over the
+ * particles; basel_pred_sd). Errors: BASEL_EINVAL (level not in (0,1)),
+ * BASEL_ENOMEM. */
 int bsl_smc_predict(const bsl_smc *s, const double *X, size_t n, double level, double *mean,
-                    double *lower, double *upper);
+                    double *lower, double *upper, double *sd_new, double *sd_f);
 /* The paper's MMSE estimate sum_i W_i K_i(x) beta_i with the drawn beta of
  * eq. (4) (noisier than the Rao-Blackwellised mean of bsl_smc_predict). */
 int bsl_smc_mmse(const bsl_smc *s, const double *X, size_t n, double *out);

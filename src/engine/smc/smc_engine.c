@@ -239,7 +239,7 @@ static int fit_smc(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
         for (size_t a = 0; a < P->d; a++) x[a] = P->X[a * P->n + i];
         double mu, lo, hi;
         if (run_out && bsl_smc_points(s) > 0) { /* a row is never silently skipped */
-            if ((rc = bsl_smc_predict(s, x, 1, 0.95, &mu, &lo, &hi))) {
+            if ((rc = bsl_smc_predict(s, x, 1, 0.95, &mu, &lo, &hi, NULL, NULL))) {
                 rc = bsl_fail(err, rc, "--running: out of memory");
                 break;
             }
@@ -277,9 +277,11 @@ static int predict_smc(const json_t *doc, const double *X, size_t n, size_t d, c
     if (bsl_smc_dim(s) != d || p->c != 1)
         rc = bsl_fail(err, BASEL_EPARSE, "the fit's smc engine has %zu inputs and 1 target, its \"inputs\" and \"targets\" list %zu and %zu",
                       bsl_smc_dim(s), d, p->c);
-    else if ((rc = bsl_smc_predict(s, X, n, level, p->mean, p->lower, p->upper)))
+    else if ((rc = bsl_smc_predict(s, X, n, level, p->mean, p->lower, p->upper, p->sd, p->sdf)))
         rc = rc == BASEL_ENOMEM ? bsl_fail(err, rc, "out of memory")
                                 : bsl_fail(err, BASEL_EPARSE, "the fit's smc engine could not predict");
+    else
+        p->has_sd = 1;
     bsl_smc_free(s);
     return rc;
 }

@@ -52,7 +52,7 @@ static void solve_packed(const double *Lp, size_t k, double *x)
 }
 
 int bsl_smc_predict(const bsl_smc *s, const double *X, size_t n, double level, double *mean,
-                    double *lower, double *upper)
+                    double *lower, double *upper, double *sd_new, double *sd_f)
 {
     if ((lower || upper) && !(level > 0 && level < 1)) return BASEL_EINVAL;
     const size_t N = s->o.particles, d = s->cache.d, cap = s->o.kmax + 1, tri = cap * (cap + 1) / 2;
@@ -83,6 +83,17 @@ int bsl_smc_predict(const bsl_smc *s, const double *X, size_t n, double level, d
         if (mean) mean[t] = m;
         if (lower) lower[t] = mixture_quantile(s->W, mu, sd, N, (1 - level) / 2);
         if (upper) upper[t] = mixture_quantile(s->W, mu, sd, N, (1 + level) / 2);
+        if (sd_new && sd_f) { /* each particle's normal: variance sd^2, of f alone sd^2 - sigma2 */
+            double W = 0, vn = 0, vf = 0;
+            for (size_t i = 0; i < N; i++) {
+                const double dm2 = (mu[i] - m) * (mu[i] - m);
+                W += s->W[i];
+                vn += s->W[i] * (sd[i] * sd[i] + dm2);
+                vf += s->W[i] * (fmax(sd[i] * sd[i] - s->p[i].sigma2, 0.0) + dm2);
+            }
+            sd_new[t] = sqrt(vn / W);
+            sd_f[t] = sqrt(vf / W);
+        }
     }
     free(mu);
     free(sd);

@@ -48,7 +48,7 @@ if [ "${1:-}" = "--quick" ]; then
         { cat "$tmp/install.log"; exit 1; }
     tar -xzf "$tarball" -C "$tmp/check"
     cd "$tmp/check/basel/tests"
-    R_LIBS="$tmp/lib" Rscript -e 'library(testthat); library(basel); test_dir("testthat", reporter = "summary", stop_on_failure = TRUE)'
+    R_LIBS="$tmp/lib${BASEL_PEER_RLIB:+:$BASEL_PEER_RLIB}" Rscript -e 'library(testthat); library(basel); test_dir("testthat", reporter = "summary", stop_on_failure = TRUE)'
     exit $?
 fi
 

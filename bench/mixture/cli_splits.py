@@ -11,26 +11,30 @@ V2, as bench_mixture.c and peers.py do), then
     build/basel predict fit.json test.csv          (model-averaged p_<class>)
 
 with every other setting at its default (4 chains, 10000 sweeps after 5000
-burn-in, 3 kernels). Recorded: test accuracy and log-loss (probabilities
-clipped at 1e-15, as peers.py), the mean number of inputs, each input's PIP,
-the largest split R-hat of an input's indicator (FIT.json
+burn-in, 3 kernels), unless --fit-args adds `basel fit` arguments (e.g.
+--fit-args "--kernels 6"; split as a shell would, appended to every fit and
+recorded in the JSON as fit_args). Recorded: test accuracy and log-loss
+(probabilities clipped at 1e-15, as peers.py), the mean number of inputs,
+each input's PIP, the largest split R-hat of an input's indicator (FIT.json
 diagnostics.rhat_pip; "inf" when chains hold different values, null when
 every chain keeps one value throughout, which counts as 1 here), the
 acceptance of add / remove / exchange (the engine block's accepted /
 proposed), and the fit's CPU seconds (user + sys of the child). In the same
 run, peers.py's own functions on the same rows and the same seeds as its
 main (17 + split): EM of the shared-kernel model (paper 000 eq. 1) with
-D = 3 and D = 6, and L1 logistic regression.
+D = 3 and D = 6, and L1 logistic regression; --peers picks others among
+peers.py's methods (e.g. "L1 logistic,GMM/class BIC", issue 33 item 2's bar)
+or none.
 
 Prints one line per split and method, then mean +- standard error over the
 splits (split 0, when asked for, is printed but left out of the means when
 other splits are present, as in PEERS.md), and the paired difference of
 basel's accuracy and log-loss minus those of the better EM (the D whose mean
-accuracy over the splits is higher).
+accuracy over the splits is higher), and minus those of each other peer.
 
 usage: /usr/bin/python3 bench/mixture/cli_splits.py [--data pima,wine,ionosphere]
            [--splits 1-10] [--basel build/basel] [--dir data/classification]
-           [--json OUT] [--keep DIR]
+           [--json OUT] [--keep DIR] [--fit-args "ARGS"] [--peers M1,M2|none]
 Run from the source root; nice it on a shared machine (nice -n 10 ...).
 """
 import argparse
@@ -39,6 +43,7 @@ import json
 import math
 import os
 import resource
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -52,7 +57,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import peers  # noqa: E402  (its read, splits and run: the peers are not rewritten here)
 
 SETS = {name: (f, sf, drop) for name, f, sf, drop in peers.SETS}
-PEER_METHODS = ["EM D=3", "EM D=6", "L1 logistic"]
+PEER_DEFAULT = ["EM D=3", "EM D=6", "L1 logistic"]
+PEER_ALL = PEER_DEFAULT + ["SVC RBF", "GMM/class BIC"]  # peers.run's methods
 
 
 def parse_splits(text):
@@ -104,13 +110,13 @@ def find_counts(doc):
     return None, None
 
 
-def run_basel(basel, work, head, rows, tr, te, seed):
+def run_basel(basel, work, head, rows, tr, te, seed, extra):
     train, test, fit = (os.path.join(work, n) for n in ("train.csv", "test.csv", "fit.json"))
     write_csv(train, head, rows, tr)
     write_csv(test, head, rows, te)
     c0, t0 = child_cpu(), time.time()
     subprocess.run([basel, "fit", train, "--method", "mixture", "--target", "class", "--seed", str(seed),
-                    "--quiet", "-o", fit], check=True)
+                    "--quiet", "-o", fit] + extra, check=True)
     cpu, wall = child_cpu() - c0, time.time() - t0
     pred = subprocess.run([basel, "predict", fit, test], check=True, capture_output=True, text=True).stdout
     with open(fit) as fh:
@@ -147,7 +153,7 @@ def fmt(v, nd=1):
     return f"{m:.{nd}f} +- {s:.{nd}f}" if not math.isnan(s) else f"{m:.{nd}f}"
 
 
-def summarise(name, res, splits):
+def summarise(name, res, splits, methods):
     used = [s for s in splits if s != 0] if any(s != 0 for s in splits) else splits
     label = f"splits {used[0]}-{used[-1]}" if len(used) > 1 else f"split {used[0]}"
     b = [res[s]["basel"] for s in used]
@@ -158,24 +164,35 @@ def summarise(name, res, splits):
           f"{np.mean([r['accept_add'] for r in b]):.1f} / {np.mean([r['accept_remove'] for r in b]):.1f} / "
           f"{np.mean([r['accept_exchange'] for r in b]):.2f} %  CPU s {fmt([r['cpu_s'] for r in b])}")
     out = {"splits": used}
-    for m in PEER_METHODS:
+    for m in methods:
         p = [res[s][m] for s in used]
         kept = [r["kept"] for r in p if r["kept"] is not None]
         tail = f"  inputs {fmt(kept, 2)}" if kept else ""
         print(f"  {m:<13}  acc {fmt([r['acc'] for r in p])} %  log-loss {fmt([r['logloss'] for r in p], 3)}{tail}")
-    em = max(["EM D=3", "EM D=6"], key=lambda m: np.mean([res[s][m]["acc"] for s in used]))
-    da = [res[s]["basel"]["acc"] - res[s][em]["acc"] for s in used]
-    dl = [res[s]["basel"]["logloss"] - res[s][em]["logloss"] for s in used]
-    print(f"  basel - {em} (the better EM), paired: acc {fmt(da)} points, log-loss {fmt(dl, 3)}")
+    def paired(m):
+        return ([res[s]["basel"]["acc"] - res[s][m]["acc"] for s in used],
+                [res[s]["basel"]["logloss"] - res[s][m]["logloss"] for s in used])
+    ems = [m for m in methods if m.startswith("EM")]
+    if ems:
+        em = max(ems, key=lambda m: np.mean([res[s][m]["acc"] for s in used]))
+        da, dl = paired(em)
+        print(f"  basel - {em} (the better EM), paired: acc {fmt(da)} points, log-loss {fmt(dl, 3)}")
+        out.update({"better_em": em, "diff_acc": mean_se(da), "diff_logloss": mean_se(dl)})
+    out["paired"] = {}
+    for m in methods:
+        da, dl = paired(m)
+        out["paired"][m] = {"acc": mean_se(da), "logloss": mean_se(dl)}
+        if not m.startswith("EM"):
+            print(f"  basel - {m}, paired: acc {fmt(da)} points, log-loss {fmt(dl, 3)}")
     pips = {k: float(np.mean([r["pip"][k] for r in b])) for k in b[0]["pip"]}
     order = sorted(pips, key=lambda k: -pips[k])
     kept = {k: sum(r["pip"][k] >= 0.5 for r in b) for k in order}
     print("  mean PIP over the splits (splits with PIP >= 0.5): "
           + ", ".join(f"{k} {pips[k]:.2f} ({kept[k]})" for k in order))
-    out.update({"better_em": em, "diff_acc": mean_se(da), "diff_logloss": mean_se(dl), "mean_pip": pips,
-                "splits_kept": kept,
-                "basel_acc": mean_se([r["acc"] for r in b]), "basel_logloss": mean_se([r["logloss"] for r in b])})
-    for m in PEER_METHODS:
+    out.update({"mean_pip": pips, "splits_kept": kept,
+                "basel_acc": mean_se([r["acc"] for r in b]), "basel_logloss": mean_se([r["logloss"] for r in b]),
+                "basel_inputs": mean_se([r["inputs"] for r in b]), "basel_cpu_s": mean_se([r["cpu_s"] for r in b])})
+    for m in methods:
         out[m] = {"acc": mean_se([res[s][m]["acc"] for s in used]),
                   "logloss": mean_se([res[s][m]["logloss"] for s in used])}
     return out
@@ -190,13 +207,26 @@ def main():
     ap.add_argument("--dir", default=os.path.join(here, "..", "..", "data", "classification"))
     ap.add_argument("--json", help="write every split's numbers and the summaries here")
     ap.add_argument("--keep", help="keep each split's CSVs and FIT.json under this folder")
+    ap.add_argument("--fit-args", default="", help='more `basel fit` arguments for every fit, e.g. "--kernels 6"')
+    ap.add_argument("--peers", default=",".join(PEER_DEFAULT),
+                    help=f"peers.py methods to run beside basel, comma-separated among {', '.join(PEER_ALL)}; "
+                         "or none")
     a = ap.parse_args()
     warnings.filterwarnings("ignore")
     try:
         splits = parse_splits(a.splits)
     except ValueError:
         ap.error(f"--splits '{a.splits}': give splits as 1-10 or 0,3,5-7")
-    report = {"command": sys.argv, "basel": os.path.abspath(a.basel), "sets": {}}
+    try:
+        extra = shlex.split(a.fit_args)
+    except ValueError as e:
+        ap.error(f"--fit-args '{a.fit_args}': {e}")
+    methods = [] if a.peers == "none" else a.peers.split(",")
+    for m in methods:
+        if m not in PEER_ALL:
+            ap.error(f"--peers: unknown method '{m}' ({', '.join(PEER_ALL)}, or none)")
+    report = {"command": sys.argv, "basel": os.path.abspath(a.basel), "fit_args": extra, "peers": methods,
+              "sets": {}}
     for name in a.data.split(","):  # every argument checked before the first fit
         if name not in SETS:
             ap.error(f"unknown data set '{name}' (pima, wine, ionosphere)")
@@ -213,14 +243,14 @@ def main():
             tr, te = sp[s]["train"], sp[s]["test"]
             work = os.path.join(a.keep, f"{name}_{s}") if a.keep else tempfile.mkdtemp(prefix="basel_mix_")
             os.makedirs(work, exist_ok=True)
-            r = {"basel": run_basel(a.basel, work, head, rows, tr, te, 1 + s)}
+            r = {"basel": run_basel(a.basel, work, head, rows, tr, te, 1 + s, extra)}
             b = r["basel"]
             top = ", ".join(f"{k} {v:.2f}" for k, v in sorted(b["pip"].items(), key=lambda kv: -kv[1]) if v >= 0.5)
             print(f"{name:<10} split {s:2d} basel: acc {b['acc']:5.1f}%  log-loss {b['logloss']:.3f}  inputs "
                   f"{b['inputs']:.2f}  R-hat max {b['rhat_max']:.3f} ({b['rhat_worst']})  add/rem/exch "
                   f"{b['accept_add']:.1f}/{b['accept_remove']:.1f}/{b['accept_exchange']:.2f}%  "
                   f"CPU {b['cpu_s']:.1f} s  wall {b['wall_s']:.1f} s  PIP >= 0.5: {top}", flush=True)
-            for m in PEER_METHODS:
+            for m in methods:
                 acc, ll, kept, secs = peers.run(X, y, tr, te, m, 17 + s)
                 r[m] = {"acc": acc, "logloss": ll, "kept": kept, "secs": secs}
                 print(f"{name:<10} split {s:2d} {m:<13} acc {acc:5.1f}%  log-loss {ll:.3f}"
@@ -230,7 +260,7 @@ def main():
                 for n in ("train.csv", "test.csv", "fit.json"):
                     os.remove(os.path.join(work, n))
                 os.rmdir(work)
-        summary = summarise(name, res, splits)
+        summary = summarise(name, res, splits, methods)
         report["sets"][name] = {"splits": {str(s): v for s, v in res.items()}, "summary": summary}
         if a.json:  # after each data set, so a long run keeps what it has done
             with open(a.json, "w") as fh:

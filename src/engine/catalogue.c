@@ -47,10 +47,7 @@ static const bsl_option_def catalogue[] = {
      "widths puts a kernel at every training point at each width; r=auto (the default) is the grid {1/4, 1/2, 1, 2} "
      "x the median pairwise distance of the inputs"},
     {"prior", BSL_OPT_TEXT, 0, 0, NULL,
-     "coefficient prior: g[:g=G] (g = n by default) | uip (unit information: g = n) | ridge[:lambda=L,sigma2=S] | hier[:delta2=D] | aic | bic | "
-     "mdl | hyper-g[:a=A] | hyper-g/n[:a=A] (a = 3 by default) | jzs[:r=R] (Zellner-Siow, r = 1) | robust | eb-local (BAS's mixtures "
-     "of g-priors and local empirical Bayes g; one target) | eb-global (one g for every model, its type-II maximum "
-     "likelihood over the model average, as BAS's EB-global; --method enumerate, one target) | ssvs[:tau=..,tau2=..,c=..,p=..]; with --family binomial or poisson: "
+     "coefficient prior: @priors@ | ssvs[:tau=..,tau2=..,c=..,p=..]; with --family binomial or poisson: "
      "normal[:sd=S,intercept-sd=S0], the default normal:sd=1,intercept-sd=10 (beta_j ~ N(0, S^2) on the standardised inputs, "
      "the intercept N(0, S0^2)), or one of BAS's g-type priors @glm-priors@ (g fixed; each model's marginal by bas.glm's "
      "integrated Laplace approximation, docs/GLM.md); with --family multinomial normal only"},
@@ -195,11 +192,12 @@ const bsl_option_def *bsl_option_find(const char *name)
  * table's list (bsl_engine_list): no help text lists methods by hand, and
  * an engine added to the table is named in every text that concerns it.
  * Likewise @glm-priors@ is the prior table's entries that score GLMs
- * (coef_prior.h glm_log_ml).
+ * (coef_prior.h glm_log_ml), and @priors@ every entry's usage, " | "
+ * between them: a prior added to the table is in --prior's help.
  * The texts are expanded once (the table is constant, so are they) into
  * expanded[], then only read: call_once makes the first use thread-safe. */
 #define NOPTIONS (sizeof catalogue / sizeof *catalogue)
-#define HELP_MAX 1024
+#define HELP_MAX 2048
 static char expanded[NOPTIONS][HELP_MAX];
 static once_flag expand_once = ONCE_FLAG_INIT;
 
@@ -209,10 +207,15 @@ static void expand(const char *help, char *out, size_t len)
     out[0] = 0;
     for (const char *p = help; *p && k + 1 < len;) {
         const char *end = *p == '@' ? strchr(p + 1, '@') : NULL;
-        char what[32], list[256] = "";
+        char what[32], list[1024] = "";
         if (end) {
             snprintf(what, sizeof what, "%.*s", (int)(end - p - 1), p + 1);
-            if (strcmp(what, "glm-priors") == 0) /* the prior table's entries that score GLMs */
+            if (strcmp(what, "priors") == 0) /* every entry of the prior table, with its keys */
+                for (size_t t = 0; bsl_coef_prior_types[t]; t++) {
+                    if (*list) strncat(list, " | ", sizeof list - strlen(list) - 1);
+                    strncat(list, bsl_coef_prior_types[t]->usage, sizeof list - strlen(list) - 1);
+                }
+            else if (strcmp(what, "glm-priors") == 0) /* the prior table's entries that score GLMs */
                 for (size_t t = 0; bsl_coef_prior_types[t]; t++) {
                     if (!bsl_coef_prior_types[t]->glm_log_ml) continue;
                     if (*list) strncat(list, ", ", sizeof list - strlen(list) - 1);

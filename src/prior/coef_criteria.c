@@ -24,7 +24,7 @@ static int bic_parse(bsl_coef_prior *p, bsl_spec *s, size_t n, size_t c, basel_e
 #define CRITERION(var, nm, num, parser, ex)                                                                        \
     static const char *const var##_examples[] = {ex, NULL};                                                        \
     const bsl_coef_prior_type var = {                                                                              \
-        .name = nm, .id = num, .model = BSL_COEF_MODEL_GAUSS, .keys = "", .examples = var##_examples,              \
+        .name = nm, .usage = nm, .id = num, .model = BSL_COEF_MODEL_GAUSS, .keys = "", .examples = var##_examples, \
         .criterion = 1, .scale_free = 1 /* log RSS: a constant shift */, .parse = parser, .tau = bsl_coef_tau_zero, .log_ml = bsl_coef_flat_log_ml,                 \
         .shrink = bsl_coef_shrink_none, .post_df = bsl_coef_flat_df, .post_scale2 = bsl_coef_flat_scale2,           \
         .sigma2_mean = bsl_coef_flat_sigma2, .nuisance_ok = bsl_coef_nuisance_any,                                  \

@@ -189,6 +189,7 @@ static const char *const g_examples[] = {"g:g=60", "g:a=3,b=6", NULL};
 
 const bsl_coef_prior_type bsl_coef_g = {
     .name = "g",
+    .usage = "g[:g=G] (g = n by default; a=A,b=B: an inverse-gamma prior on sigma^2)",
     .id = 0,
     .model = BSL_COEF_MODEL_GAUSS,
     .keys = "g, a, b",
@@ -236,6 +237,7 @@ static const char *const uip_examples[] = {"uip", NULL};
 
 const bsl_coef_prior_type bsl_coef_uip = {
     .name = "uip",
+    .usage = "uip (unit information: g = n)",
     .id = 8,
     .keys = "",
     .examples = uip_examples,
@@ -325,6 +327,8 @@ static int ebg_choose(bsl_coef_prior *p, double N, size_t count, const double *k
 
 const bsl_coef_prior_type bsl_coef_eb_global = {
     .name = "eb-global",
+    .usage = "eb-global (one g for every model, its type-II maximum likelihood over the model average, as BAS's "
+             "EB-global; --method enumerate, one target)",
     .id = 14,
     .keys = "",
     .examples = NULL, /* enumerate only: test_engines_priors runs the samplers; compare_bas checks it */

@@ -377,9 +377,10 @@ static double eb_glm_shrink(const bsl_coef_prior *p, double n, size_t k, double 
 
 #define WITHIN_MIX "mixture over g: intervals are the Student-t at E[g/(1+g) | y, model], not the exact mixture"
 
-#define MIX_ENTRY(var, nm, num, ks, ex, parse_fn, glm_ml, glm_sh)                                                                          \
+#define MIX_ENTRY(var, nm, use, num, ks, ex, parse_fn, glm_ml, glm_sh)                                                                          \
     const bsl_coef_prior_type var = {                                                                              \
-        .name = nm, .id = num, .model = BSL_COEF_MODEL_GAUSS, .keys = ks, .examples = ex, .fixed_hint = nm,       \
+        .name = nm, .usage = use, .id = num, .model = BSL_COEF_MODEL_GAUSS, .keys = ks, .examples = ex,              \
+        .fixed_hint = nm,                                                                                          \
         .tau_fixed = 1, .scale_free = 1, .within_model = WITHIN_MIX, .parse = parse_fn,                             \
         .tau = bsl_coef_tau_zero, .log_ml = mix_log_ml, .shrink = mix_shrink, .post_df = mix_df,                    \
         .post_scale2 = mix_scale2, .sigma2_mean = mix_sigma2, .nuisance_ok = bsl_coef_nuisance_any,                 \
@@ -392,17 +393,17 @@ static double eb_glm_shrink(const bsl_coef_prior *p, double n, size_t k, double 
  * prior term, which test_coef_gmix.c checks against Simpson and the
  * enumeration against BAS (tests/cli/test_bas.sh). */
 static const char *const hyper_g_examples[] = {"hyper-g:a=3.5", NULL};
-MIX_ENTRY(bsl_coef_hyper_g, "hyper-g", 9, "a", hyper_g_examples, hyper_g_parse, NULL, NULL);
+MIX_ENTRY(bsl_coef_hyper_g, "hyper-g", "hyper-g[:a=A] (BAS's mixtures of g-priors: a = 3 by default)", 9, "a", hyper_g_examples, hyper_g_parse, NULL, NULL);
 
 static const char *const hyper_gn_examples[] = {NULL};
-MIX_ENTRY(bsl_coef_hyper_gn, "hyper-g/n", 10, "a", hyper_gn_examples, hyper_g_parse, hyper_gn_glm_log_ml,
+MIX_ENTRY(bsl_coef_hyper_gn, "hyper-g/n", "hyper-g/n[:a=A] (a = 3 by default)", 10, "a", hyper_gn_examples, hyper_g_parse, hyper_gn_glm_log_ml,
           hyper_gn_glm_shrink);
 
 static const char *const jzs_examples[] = {NULL};
-MIX_ENTRY(bsl_coef_jzs, "jzs", 11, "r", jzs_examples, jzs_parse, NULL, NULL);
+MIX_ENTRY(bsl_coef_jzs, "jzs", "jzs[:r=R] (Zellner-Siow, r = 1)", 11, "r", jzs_examples, jzs_parse, NULL, NULL);
 
 static const char *const robust_examples[] = {NULL};
-MIX_ENTRY(bsl_coef_robust, "robust", 12, "", robust_examples, robust_parse, robust_glm_log_ml, robust_glm_shrink);
+MIX_ENTRY(bsl_coef_robust, "robust", "robust", 12, "", robust_examples, robust_parse, robust_glm_log_ml, robust_glm_shrink);
 
 /* ---- eb-local: the g-prior at g^ (file comment) */
 
@@ -444,6 +445,7 @@ static const char *const eb_examples[] = {"eb-local", NULL};
 
 const bsl_coef_prior_type bsl_coef_eb_local = {
     .name = "eb-local",
+    .usage = "eb-local (BAS's local empirical Bayes g, each model's own; one target)",
     .id = 13,
     .model = BSL_COEF_MODEL_GAUSS,
     .keys = "",

@@ -54,6 +54,7 @@ static const char *const hier_examples[] = {"hier:delta2=4,a=1,b=1", "hier", NUL
 
 const bsl_coef_prior_type bsl_coef_hier = {
     .name = "hier",
+    .usage = "hier[:delta2=D]",
     .id = 2,
     .model = BSL_COEF_MODEL_GAUSS,
     .keys = "delta2, a, b",

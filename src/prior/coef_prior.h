@@ -91,6 +91,10 @@ struct bsl_coef_prior_type {
                               11 jzs, 12 robust, 13 eb-local, 14 eb-global) */
     bsl_coef_model model;
     const char *keys;      /* the keys parse accepts ("" none), for messages */
+    /* --prior's help for it, the spec with its keys and defaults: the
+     * option's help lists the table's entries from these (catalogue.c's
+     * @priors@), so a new entry is in it without an edit there */
+    const char *usage;
     /* specs the engines x priors test runs (tests/unit/model/
      * test_engines_priors.c), NULL-terminated: every key, fixed and
      * sampled nuisance, on its n = 60, m = 6 problem */

@@ -142,6 +142,7 @@ static const char *const ridge_examples[] = {"ridge:lambda=0.5,sigma2=1.3", "rid
 
 const bsl_coef_prior_type bsl_coef_ridge = {
     .name = "ridge",
+    .usage = "ridge[:lambda=L,sigma2=S]",
     .id = 1,
     .model = BSL_COEF_MODEL_GAUSS,
     .keys = "lambda, sigma2, a, b, c, d",

@@ -9,6 +9,7 @@
 #include "engine/engine.h"
 
 #include <basel.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *const caps[] = {"checkpoint", "max-time", "draws", "factors", "stats", "coefficients",
@@ -76,6 +77,18 @@ int main(void)
         const char *name, *help;
         CHECK(basel_options_describe(i, &name, &help) == BASEL_OK && help && !strchr(help, '@'),
               "option %zu's help has no placeholder left: %s", i, help ? help : "(null)");
+    }
+    /* --prior's help lists every entry of the prior table (@priors@): a
+     * prior added to the table needs no edit of the catalogue */
+    for (size_t i = 0; i < basel_options_count(); i++) {
+        const char *name, *help;
+        basel_options_describe(i, &name, &help);
+        if (strcmp(name, "prior")) continue;
+        for (size_t t = 0; t < basel_prior_count(); t++) {
+            char spaced[64];
+            snprintf(spaced, sizeof spaced, " %s", basel_prior_name(t));
+            CHECK(strstr(help, spaced) != NULL, "--prior's help names the prior '%s'", basel_prior_name(t));
+        }
     }
     struct {
         const char *option, *capability;

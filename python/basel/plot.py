@@ -212,12 +212,13 @@ def trace(draws, ax=None):
     return ax
 
 
-def _centres(fit, doc):
-    """(atom centres, network centres) of a fit of one input, in the input's
-    units, from the library (basel_fit_centres): the first when the centres
-    are the atoms' (aligned with the PIPs), the second when they are the
-    kernels of kept networks (rbf, anneal); None for what the fit has not."""
-    c = _fit_handle(fit).centres()
+def _centres(handle, doc):
+    """(atom centres, network centres) of a fit of one input (handle: its
+    basel.Fit), in the input's units, from the library (basel_fit_centres):
+    the first when the centres are the atoms' (aligned with the PIPs), the
+    second when they are the kernels of kept networks (rbf, anneal); None
+    for what the fit has not."""
+    c = handle.centres()
     if c is None or c.shape[1] != 1:
         return None, None
     c = c[:, 0]
@@ -236,7 +237,7 @@ def fit1d(fit, X=None, y=None, ax=None, model=None, grid=400, which="prevalence"
     if len(doc["inputs"]) != 1:
         raise ValueError("fit1d draws fits of one input; this one has %d" % len(doc["inputs"]))
     handle = _fit_handle(fit)
-    centres, nc = _centres(fit, doc)
+    centres, nc = _centres(handle, doc)
     if X is not None:
         x = np.asarray(X, dtype=float).reshape(-1)
         lo, hi = x.min(), x.max()
@@ -303,9 +304,9 @@ def fit1d(fit, X=None, y=None, ax=None, model=None, grid=400, which="prevalence"
     return ax
 
 
-def _is_1d_kernel(fit, doc):
+def _is_1d_kernel(handle, doc):
     """A fit of one input with kernels (the library knows their centres)."""
-    return len(doc["inputs"]) == 1 and _fit_handle(fit).centres() is not None
+    return len(doc["inputs"]) == 1 and handle.centres() is not None
 
 
 def overview(fit, draws=None, X=None, y=None, top=20):
@@ -323,8 +324,10 @@ def overview(fit, draws=None, X=None, y=None, top=20):
         panels.append(lambda a: model_space(doc, a, top=top))
     if draws is not None and len(draws):
         panels.append(lambda a: trace(draws, a))
-    if _is_1d_kernel(fit, doc):
-        panels.append(lambda a: fit1d(fit, X, y, ax=a))
+    if len(doc["inputs"]) == 1:  # the library loads the fit once, for the test and the panel
+        handle = _fit_handle(fit)
+        if _is_1d_kernel(handle, doc):
+            panels.append(lambda a: fit1d(handle, X, y, ax=a))
     if not panels:
         raise ValueError("nothing to plot for a fit of method %s" % doc["method"])
     cols = 1 if len(panels) == 1 else 2

@@ -633,6 +633,10 @@ static int ssvs_hidden(bsl_result *res, const bsl_vs_problem *pb, const char *sp
     return bad;
 }
 
+/* Whether --prior names ssvs's own spike-and-slab prior, which the engine
+ * parses itself (its single-model predictors are refitted under g = n). */
+static int ssvs_own_prior(const char *coef_spec) { return coef_spec && strncmp(coef_spec, "ssvs", 4) == 0; }
+
 /* The priors that ran, with their numbers. */
 static json_t *prior_json(const bsl_vs_problem *pb, const char *coef_spec)
 {
@@ -643,7 +647,7 @@ static json_t *prior_json(const bsl_vs_problem *pb, const char *coef_spec)
     bsl_mprior_describe(&pb->mprior, mp, sizeof mp);
     bsl_json_put(pr, "model", json_string(mp), &bad);
     bsl_json_put(pr, "kmax", json_integer((json_int_t)pb->kmax), &bad);
-    if (!bad && coef_spec && strncmp(coef_spec, "ssvs", 4) == 0) bad = ssvs_numbers(pr, pb, coef_spec);
+    if (!bad && ssvs_own_prior(coef_spec)) bad = ssvs_numbers(pr, pb, coef_spec);
     if (bad) json_decref(pr);
     return bad ? NULL : pr;
 }
@@ -1062,7 +1066,7 @@ int bsl_subset_fit(bsl_engine_ctx *ctx, bsl_result *res, bsl_subset_runner runne
     F.binomial = bsl_family_binomial(F.st);
     F.multinomial = bsl_family_multinomial(F.st); /* one subset per class: subset_multi.c */
     F.glm = F.binomial || F.multinomial || bsl_family_poisson(F.st); /* a GLM: subset_glm.c */
-    F.own_prior = F.coef_spec && strncmp(F.coef_spec, "ssvs", 4) == 0;
+    F.own_prior = ssvs_own_prior(F.coef_spec);
     F.relevance = relevance_on(F.st);
     F.rel_ml = relevance_ml(F.st);
     F.gstart = F.P->group_start;

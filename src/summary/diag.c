@@ -58,10 +58,45 @@ typedef struct dwork {
     size_t nfft;
 } dwork;
 
-static int by_value(const void *x, const void *y)
+/* An order-preserving 64-bit key of a finite double: IEEE 754's bits with
+ * the sign bit flipped for positives and every bit for negatives, -0 as +0
+ * (equal in the draws' order). */
+static uint64_t order_key(double v)
 {
-    const ranked *a = x, *b = y;
-    return a->v < b->v ? -1 : a->v > b->v ? 1 : (a->i > b->i) - (a->i < b->i);
+    uint64_t u;
+    v = v == 0 ? 0.0 : v;
+    memcpy(&u, &v, sizeof u);
+    return u >> 63 ? ~u : u | (UINT64_C(1) << 63);
+}
+
+/* p[0..S) sorted by value, ties by index (the draws' order), by a
+ * least-significant-digit radix sort on order_key, one byte a pass (tmp: S
+ * more): it is stable and p arrives in index order. Why not qsort: the
+ * traces sorted here are chains x len draws (300000 for rj's 4 x 75000),
+ * mostly of few distinct values (model sizes, indicators), where qsort's
+ * comparisons cost a twentieth of a whole rj fit; passes over a byte that
+ * every key shares (most of them, for integer values) are skipped. */
+static void sort_by_value(ranked *p, ranked *tmp, size_t S)
+{
+    size_t count[8][256] = {{0}};
+    for (size_t i = 0; i < S; i++) {
+        const uint64_t k = order_key(p[i].v);
+        for (int d = 0; d < 8; d++) count[d][(k >> (8 * d)) & 255]++;
+    }
+    ranked *from = p, *to = tmp;
+    for (int d = 0; d < 8; d++) {
+        if (S == 0 || count[d][(order_key(p[0].v) >> (8 * d)) & 255] == S) continue; /* one byte for all */
+        size_t at[256], sum = 0;
+        for (int b = 0; b < 256; b++) {
+            at[b] = sum;
+            sum += count[d][b];
+        }
+        for (size_t i = 0; i < S; i++) to[at[(order_key(from[i].v) >> (8 * d)) & 255]++] = from[i];
+        ranked *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != p) memcpy(p, from, S * sizeof *p);
 }
 
 /* posterior's should_return_NA: a non-finite value, or max - min below
@@ -313,7 +348,7 @@ static void conv(const double *x, size_t chains, size_t len, bsl_conv *out, dwor
     /* one sort: the ranks of the split draws, the median, the quantiles,
      * and (merged outwards from the median) the order of |x - median| */
     for (size_t i = 0; i < S; i++) w->p[i] = (ranked){x[i], i};
-    qsort(w->p, S, sizeof *w->p, by_value);
+    sort_by_value(w->p, w->f, S); /* w->f: scratch until fold_sorted fills it */
     const long double mid = S % 2 ? (long double)w->p[S / 2].v
                                   : ((long double)w->p[S / 2 - 1].v + w->p[S / 2].v) / 2;
     const double med = (double)mid, q05 = quantile7(w->p, S, 0.05), q95 = quantile7(w->p, S, 0.95);

@@ -140,9 +140,36 @@ static void rule(void)
           "the size of an rbf fit: %s", w[0]);
 }
 
+/* The draws are ranked by a radix sort on their bits (diag.c
+ * sort_by_value): -0 and +0 must tie, as they compare equal, and negatives
+ * sort below positives. A trace with both zeros gives the numbers of the
+ * same trace with +0 only; a trace and its mirror image -x have the same
+ * R-hat and ESS (ranks reverse; the folded draws are the same). */
+static void signed_zeros_and_negatives(void)
+{
+    double x[4 * 50], y[4 * 50], z[4 * 50];
+    for (size_t i = 0; i < 4 * 50; i++) {
+        const double v = (double)((i * 7919) % 41) - 20; /* ties, negatives, zeros */
+        x[i] = v == 0 && i % 2 ? -0.0 : v;
+        y[i] = v == 0 ? 0.0 : v;
+        z[i] = -y[i];
+    }
+    bsl_conv a, b, c;
+    CHECK(bsl_conv_of(x, 4, 50, &a) == BASEL_OK && bsl_conv_of(y, 4, 50, &b) == BASEL_OK &&
+              bsl_conv_of(z, 4, 50, &c) == BASEL_OK,
+          "computed");
+    CHECK(a.rhat == b.rhat && a.ess_bulk == b.ess_bulk && a.ess_tail == b.ess_tail,
+          "-0 ties with +0: R-hat %.17g %.17g, bulk ESS %.17g %.17g", a.rhat, b.rhat, a.ess_bulk, b.ess_bulk);
+    CHECK(fabs(b.rhat - c.rhat) <= 1e-12 * b.rhat && fabs(b.ess_bulk - c.ess_bulk) <= 1e-9 * b.ess_bulk &&
+              fabs(b.ess_tail - c.ess_tail) <= 1e-9 * b.ess_tail,
+          "mirror image: R-hat %.17g %.17g, bulk ESS %.17g %.17g, tail ESS %.17g %.17g", b.rhat, c.rhat, b.ess_bulk,
+          c.ess_bulk, b.ess_tail, c.ess_tail);
+}
+
 int main(void)
 {
     against_posterior();
+    signed_zeros_and_negatives();
     weighted_trace();
     rule();
     return check_report("test_diag");

@@ -23,7 +23,7 @@
  * glibc.malloc.hugetlb=1 does the same, but is read from the environment
  * at start). Advice only: where it fails or THP is off, nothing changes. */
 #define HUGE ((uintptr_t)2 << 20)
-#define HUGE_MIN ((size_t)2 << 20)
+#define HUGE_MIN ((size_t)2 << 20) /* the least block that can hold a huge page */
 static void *advise_huge(void *p, size_t bytes)
 {
 #ifdef MADV_HUGEPAGE
@@ -38,7 +38,16 @@ static void *advise_huge(void *p, size_t bytes)
 void *bsl_malloc(size_t n, size_t sz)
 {
     if (sz && n > SIZE_MAX / sz) return NULL;
-    return advise_huge(malloc(n * sz > 0 ? n * sz : 1), n * sz);
+    const size_t bytes = n * sz;
+    /* a block of 1 MB or more starts on a 2 MB boundary and is rounded up
+     * to whole huge pages, so that all of it can have them (unaligned,
+     * a 2-4 MB block held one at most); free() takes it as any other */
+    if (bytes >= (HUGE_MIN >> 1) && bytes <= SIZE_MAX - HUGE) {
+        void *p = NULL;
+        const size_t whole = (bytes + HUGE - 1) & ~(HUGE - 1);
+        if (posix_memalign(&p, HUGE, whole) == 0) return advise_huge(p, whole);
+    }
+    return advise_huge(malloc(bytes > 0 ? bytes : 1), bytes);
 }
 
 void *bsl_calloc(size_t n, size_t sz) { return calloc(n ? n : 1, sz ? sz : 1); }

@@ -102,8 +102,13 @@ PYEOF
 # columns, and --draws-loglik says so (exit 2) and leaves no file behind
 expect 0 "" -- "$BASEL" fit "$D" --method bd --iter 300 --seed 2 --prior hyper-g --quiet -o "$T/h.json" --draws "$T/h.csv"
 if grep -v '^#' "$T/h.csv" | head -1 | grep -q 'sigma2\|b_\|log_lik'; then bad "hyper-g draws have value columns"; else ok; fi
-expect 2 "no pointwise log-likelihoods: its draws have no log_lik" -- "$BASEL" fit "$D" --method bd --iter 300 --seed 2 --prior hyper-g --quiet \
-    -o "$T/h2.json" --draws "$T/h2.csv" --draws-loglik "$T/h2_ll.csv"
+# before the run, not after it: 10^9 iterations would take hours, the refusal comes at once
+expect 2 "draws-loglik: this fit's draws have no log_lik" -- timeout 60 "$BASEL" fit "$D" --method bd --iter 1000000000 --seed 2 \
+    --prior hyper-g --quiet -o "$T/h2.json" --draws "$T/h2.csv" --draws-loglik "$T/h2_ll.csv"
 if [ ! -e "$T/h2.json" ] && [ ! -e "$T/h2.csv" ] && [ ! -e "$T/h2_ll.csv" ]; then ok; else bad "a refused --draws-loglik left files"; fi
+# the mixture's draws are subsets: refused before its run too
+expect 2 "draws-loglik: the mixture's draws have no log_lik" -- timeout 60 "$BASEL" fit data/classification/pima_tr.csv \
+    --method mixture --target class --iter 1000000000 --quiet -o "$T/m.json" --draws-loglik "$T/m_ll.csv"
+if [ ! -e "$T/m.json" ] && [ ! -e "$T/m_ll.csv" ]; then ok; else bad "a refused mixture --draws-loglik left files"; fi
 
 finish

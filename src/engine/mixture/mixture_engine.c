@@ -182,6 +182,9 @@ static int fit_mixture(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err)
     int rc = mixture_options(&mo, ctx, &pr, err);
     if (rc) return rc;
     if (P->cls == NULL) return bsl_fail(err, BASEL_EINVAL, "--method mixture needs a class column");
+    if (ctx->keep_draws == 2) /* refused before the run, not after it */
+        return bsl_fail(err, BASEL_EINVAL, "--draws-loglik: the mixture's draws have no log_lik (its draws are the "
+                        "subsets; use --draws)");
     mo.threads = ctx->threads;
     mo.progress = ctx->progress;
     mo.progress_user = ctx->progress_user;

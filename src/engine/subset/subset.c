@@ -804,6 +804,15 @@ static int oom(basel_error *err) { return bsl_fail(err, BASEL_ENOMEM, "out of me
 
 /* Stage 1: the dictionary and design, the coefficient and model priors,
  * kmax and the run settings, with every refusal that needs them. */
+/* Whether the draws get sigma2, b_ and log_lik (subset_draws.c): not for
+ * a categorical input's groups, ssvs's own prior, nor a fit from summary
+ * statistics (no rows). One rule for the run's refusal of
+ * --draws-loglik and for the result stage. */
+static int draw_values_possible(const subset_fit *F)
+{
+    return bsl_subset_draws_possible(&F->pb) && !F->V && !F->own_prior && !F->P->stats;
+}
+
 static int fit_problem(subset_fit *F, basel_error *err)
 {
     bsl_engine_ctx *ctx = F->ctx;
@@ -869,6 +878,10 @@ static int fit_problem(subset_fit *F, basel_error *err)
                         F->V    ? "a categorical input"
                         : F->glm ? "--family binomial or poisson"
                                  : "--checkpoint or --restart");
+    if (ctx->keep_draws == 2 && !draw_values_possible(F)) /* refused before the run, not after it */
+        return bsl_fail(err, BASEL_EINVAL, "--draws-loglik: this fit's draws have no log_lik (Gaussian fits of bd, rj "
+                        "and ssvs with one target, under a prior whose posterior within a model is a Student-t, have "
+                        "it; not with a categorical input, --prior ssvs or --stats: docs/FIT.md \"The draws CSV\")");
     if (F->rel_ml) { /* the scales are fixed: a plain run on the scaled dictionary */
         F->st_refit = *st;
         bsl_params_set(&F->st_refit, "relevance", "none");
@@ -986,10 +999,8 @@ static int result_gaussian(subset_fit *F, const bsl_vs_result *vcol, const post_
         if (relevance_json(res, F->vrel, P, F->st, chosen)) return oom(err);
     }
     if (F->rel_ml && ml_json(res, P, F->ml_scale, &F->ml_info)) return oom(err);
-    /* the draws' sigma2, b_ and log_lik (subset_draws.c): not for a
-     * categorical input's groups, ssvs's own prior, nor a fit from
-     * summary statistics (no rows) */
-    if (F->ctx->keep_draws && vr->ndraws && !F->V && !F->own_prior && !P->stats &&
+    /* the draws' sigma2, b_ and log_lik (subset_draws.c) */
+    if (F->ctx->keep_draws && vr->ndraws && draw_values_possible(F) &&
         (rc = bsl_subset_draw_values(&F->pb, P, F->dict, (const char *const *)res->atom_names, vr, F->ctx->seed,
                                      F->ctx->keep_draws == 2, err)))
         return rc;

@@ -95,8 +95,9 @@ int bsl_bed_read_columns(bsl_bed *b, size_t j0, size_t j1, double *out, const bs
 int bsl_bed_read(basel_data **out, const char *path, int with_phenotype, const char *label_column,
                  const bsl_progress *pr, basel_error *err);
 /* A table from path ("-": stdin), CSV or .npy by its first byte (or a
- * .npy name), with target_path (NULL: none), a one-column table, appended
- * as its last column (read.c). */
+ * .npy name), or a .bed set by its name, with target_path (NULL: none), a
+ * one-column table, appended as its last column (read.c); a .bed without
+ * one takes its .fam's phenotype. */
 int bsl_data_read(basel_data **out, const char *path, const char *target_path, const char *label_column,
                   const bsl_progress *pr, basel_error *err);
 /* Mark column j's cells that are not finite numbers, as a table from

@@ -146,6 +146,8 @@ damage text
 sed -i '7s/[^ ]*$/case/' "$T/text.fam"
 refused text "text.fam:7: the phenotype 'case' \(field 6\) is not a number \(-9 is missing\)"
 refused magic "genotypes" --target-file $FIX.bed
+expect 2 "--row-blocks reads blocks of a CSV's lines \(not of a .npy or .bed file\)" -- \
+    "$BASEL" fit $FIX.bed --row-blocks -o "$T/rows.json"
 head -20 "$T/y.csv" > "$T/y20.csv"
 damage len
 refused len "the target file has 19 rows, the training file .*len.bed has 38" --target-file "$T/y20.csv"

@@ -1,10 +1,11 @@
 #!/bin/bash
 # test_bed.sh: PLINK 1 binary genotypes as the training file (src/io/bed.c,
 # issue 32 item 2). The oracle is PLINK's own --recode A table (.raw: the
-# count of A1 alleles, NA missing): a CSV made from it holds the values
+# count of A1 alleles, NA missing; --keep-allele-order, or plink 1.9 would
+# count the minor allele where the .bim's A1 is the major one): a CSV made from it holds the values
 # basel must read from the .bed, so the two fits are byte for byte the
 # same. tests/data/plink/tiny.* was made by plink1.9 (--dummy 38 12 0.02
-# scalar-pheno --seed 3 --make-bed, then --bfile tiny --recode A), so this
+# scalar-pheno --seed 3 --make-bed, then --bfile tiny --recode A --keep-allele-order), so this
 # runs without plink; with plink1.9 installed, the fixture is made again and
 # compared, and new sets (a hand-written .ped with every genotype, a wider
 # random one) go through plink and basel. Then damaged sets: exit 2, a
@@ -63,7 +64,7 @@ expect 2 "tiny.bed:[0-9]+: column 'snp[0-9]+': the value is missing" -- \
 if command -v plink1.9 > /dev/null; then
     # the fixture is what plink makes
     (cd "$T" && plink1.9 --dummy 38 12 0.02 scalar-pheno --seed 3 --make-bed --out again > /dev/null &&
-        plink1.9 --bfile again --recode A --out again > /dev/null)
+        plink1.9 --bfile again --recode A --keep-allele-order --out again > /dev/null)
     for ext in bed bim fam; do
         cmp -s "$T/again.$ext" $FIX.$ext && ok || bad "plink1.9 makes another tiny.$ext than the committed one"
     done
@@ -86,14 +87,25 @@ f12 s12 0 0 2 -1.5 A A C C C C G G C C
 f13 s13 0 0 1 0.125 A G G C T C A A A C
 EOF
     printf '1 rs1 0 100\n1 rs2 0 200\n2 rs3 0 300\n2 rs4 0 400\n3 rs_5 0 500\n' > "$T/hand.map"
-    (cd "$T" && plink1.9 --file hand --make-bed --out hand > /dev/null && plink1.9 --bfile hand --recode A --out hand > /dev/null)
+    (cd "$T" && plink1.9 --file hand --make-bed --out hand > /dev/null && plink1.9 --bfile hand --recode A --keep-allele-order --out hand > /dev/null)
     raw_to_csv "$T/hand.raw" "$T/hand.csv"
     same_fit hand "$T/hand.bed" "$T/hand.csv"
     # a wider random set: 61 samples, 40 variants, 1 % missing
     (cd "$T" && plink1.9 --dummy 61 40 0.01 scalar-pheno --seed 11 --make-bed --out wide > /dev/null &&
-        plink1.9 --bfile wide --recode A --out wide > /dev/null)
+        plink1.9 --bfile wide --recode A --keep-allele-order --out wide > /dev/null)
     raw_to_csv "$T/wide.raw" "$T/wide.csv"
     same_fit wide "$T/wide.bed" "$T/wide.csv"
+    # the same set with A1 the major allele of every other variant (plink
+    # makes A1 the minor one unless told): basel counts the .bim's A1
+    awk 'NR % 2 { print $2, $6 }' "$T/wide.bim" > "$T/a1.txt"
+    (cd "$T" && plink1.9 --bfile wide --a1-allele a1.txt 2 1 --make-bed --keep-allele-order --out flip > /dev/null &&
+        plink1.9 --bfile flip --recode A --keep-allele-order --out flip > /dev/null)
+    if cmp -s <(cut -f5 "$T/flip.bim") <(cut -f5 "$T/wide.bim"); then
+        bad "plink1.9 --a1-allele changed no A1"
+    else
+        raw_to_csv "$T/flip.raw" "$T/flip.csv"
+        same_fit flip "$T/flip.bed" "$T/flip.csv"
+    fi
 else
     echo "SKIP: plink1.9 is not installed (apt-get install plink1.9): the fixture alone was checked"
 fi

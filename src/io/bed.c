@@ -18,8 +18,10 @@
  *               the pairs past sample n in a block's last byte are padding.
  * A pair's value (its two bits read as a number 0..3) is 0 for A1
  * homozygous, 1 missing, 2 heterozygous and 3 A2 homozygous; the cell is the
- * count of A1 alleles, as PLINK's --recode A writes it (2, NaN, 1, 0:
- * checked against plink1.9 by tests/cli/test_bed.sh). A missing genotype is
+ * count of A1 alleles, as PLINK's --recode A --keep-allele-order writes it
+ * (2, NaN, 1, 0: checked against plink1.9 by tests/cli/test_bed.sh; without
+ * --keep-allele-order plink 1.9 counts the minor allele, which is A1 in the
+ * files it writes). A missing genotype is
  * a missing value (NaN), so the fit's --na applies; the "line" of a cell is
  * its sample's line in the .fam.
  *
@@ -186,8 +188,10 @@ static int check_unique(const bsl_bed *b, basel_error *err)
     return rc;
 }
 
-/* The magic and the mode, and the size the .bim and .fam imply. */
-static int check_bed(bsl_bed *b, basel_error *err)
+/* The magic and the mode, read first: a file that is not PLINK's (a
+ * UCSC BED of genome intervals shares the extension) is named as such
+ * before its side files are looked for. */
+static int check_magic(const bsl_bed *b, basel_error *err)
 {
     unsigned char magic[3];
     const size_t got = fread(magic, 1, 3, b->fp);
@@ -201,6 +205,13 @@ static int check_bed(bsl_bed *b, basel_error *err)
         return bsl_fail_at(err, BASEL_EPARSE, b->bed, 0, 0, "the .bed file is in individual-major mode (third "
                            "byte 0x00); basel reads SNP-major files: rewrite it with plink1.9 --bfile PREFIX "
                            "--make-bed --out NEWPREFIX");
+    return BASEL_OK;
+}
+
+/* The size the .bim and .fam imply (a file that is not regular, a pipe,
+ * is held to it as it is read instead). */
+static int check_size(const bsl_bed *b, basel_error *err)
+{
     struct stat st;
     if (fstat(fileno(b->fp), &st) == 0 && S_ISREG(st.st_mode)) {
         const double want = 3 + (double)b->p * (double)b->block;
@@ -227,6 +238,7 @@ int bsl_bed_open(bsl_bed **out, const char *path, basel_error *err)
         int e = errno;
         rc = bsl_fail_at(err, BASEL_EIO, path, 0, 0, "cannot open: %s", strerror(e));
     }
+    if (!rc) rc = check_magic(b, err);
     side_list fam = {.field = 5}, bim = {.field = 1};
     size_t count;
     if (!rc) rc = read_side(b->fam, "samples", keep_field, &fam, &count, err);
@@ -238,7 +250,7 @@ int bsl_bed_open(bsl_bed **out, const char *path, basel_error *err)
     b->fam_line = fam.line;
     b->names = bim.text;
     b->bim_line = bim.line;
-    if (!rc) rc = check_bed(b, err);
+    if (!rc) rc = check_size(b, err);
     if (!rc) rc = check_unique(b, err);
     if (rc) {
         bsl_bed_close(b);

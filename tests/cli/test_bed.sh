@@ -126,6 +126,8 @@ refused() {
 damage magic
 printf 'l\x1c' | dd of="$T/magic.bed" bs=1 conv=notrunc 2> /dev/null
 refused magic "magic.bed: not a PLINK .bed file: it does not start with the magic bytes 0x6c 0x1b"
+printf 'chr1\t1000\t5000\tpeak1\n' > "$T/ucsc.bed" # genome intervals, no .bim or .fam
+refused ucsc "ucsc.bed: not a PLINK .bed file: it does not start with the magic bytes"
 damage mode
 printf '\x00' | dd of="$T/mode.bed" bs=1 seek=2 conv=notrunc 2> /dev/null
 refused mode "mode.bed: the .bed file is in individual-major mode .* plink1.9 --bfile PREFIX --make-bed"

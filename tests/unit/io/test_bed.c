@@ -228,6 +228,9 @@ static void test_errors(void)
     expect_error("long", "long.bed", 0, BASEL_EPARSE, "has 10 bytes; its 3 variants");
     expect_error("empty", "empty.bed", 0, BASEL_EPARSE, "it does not start with the magic bytes");
     expect_error("no .bed", "none.bed", 0, BASEL_EIO, "none.bed: cannot open: No such file");
+    /* a UCSC BED of intervals (no .bim, no .fam): named as not PLINK's */
+    write_text("ucsc.bed", "chr1\t1000\t5000\tpeak1\n");
+    expect_error("UCSC BED", "ucsc.bed", 0, BASEL_EPARSE, "ucsc.bed: not a PLINK .bed file: it does not start with the magic");
     /* a .bed without its .fam, then without its .bim */
     write_file("nofam.bed", bed, 9);
     expect_error("no .fam", "nofam.bed", 0, BASEL_EIO, "nofam.fam: cannot open: No such file or directory (a .bed "

@@ -21,9 +21,9 @@
  * count of A1 alleles, as PLINK's --recode A --keep-allele-order writes it
  * (2, NaN, 1, 0: checked against plink1.9 by tests/cli/test_bed.sh; without
  * --keep-allele-order plink 1.9 counts the minor allele, which is A1 in the
- * files it writes). A missing genotype is
- * a missing value (NaN), so the fit's --na applies; the "line" of a cell is
- * its sample's line in the .fam.
+ * files it writes). A missing genotype is a missing value (NaN), so the
+ * fit's --na applies; the "line" of a cell is its sample's line in the
+ * .fam.
  *
  * The .bed is read by columns: bsl_bed_read_columns fills columns [j0, j1)
  * only, seeking to their blocks, so that a process holding a block of
@@ -42,7 +42,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -84,66 +83,27 @@ static size_t split(char *line, char **field, size_t max)
     return k;
 }
 
-/* One text side file (.bim or .fam): each line that is not blank must
- * have 6 fields; keep(field, line) takes what the caller needs. The
- * number of such lines into *count. */
-typedef int (*keep_fn)(void *user, char **field, size_t line, basel_error *err);
-static int read_side(const char *path, const char *what, keep_fn keep, void *user, size_t *count,
-                     basel_error *err)
-{
-    FILE *fp = fopen(path, "r");
-    if (!fp) {
-        int e = errno;
-        return bsl_fail_at(err, BASEL_EIO, path, 0, 0, "cannot open: %s (a .bed file's %s are in the %s beside it)",
-                           strerror(e), what, strrchr(path, '.'));
-    }
-    char *line = NULL;
-    size_t cap = 0, lineno = 0;
-    int rc = BASEL_OK;
-    *count = 0;
-    while (!rc && getline(&line, &cap, fp) >= 0) {
-        lineno++;
-        char *field[BED_FIELDS];
-        const size_t k = split(line, field, BED_FIELDS);
-        if (k == 0) continue; /* a blank line, as PLINK skips it */
-        if (k != BED_FIELDS)
-            rc = bsl_fail_at(err, BASEL_EPARSE, path, lineno, 0, "a %s line has %d fields; this one has %zu",
-                             strrchr(path, '.'), BED_FIELDS, k);
-        else rc = keep(user, field, lineno, err);
-        (*count)++;
-    }
-    if (!rc && ferror(fp)) rc = bsl_fail_at(err, BASEL_EIO, path, 0, 0, "cannot read: %s", strerror(errno));
-    if (!rc && *count == 0) rc = bsl_fail_at(err, BASEL_EPARSE, path, 0, 0, "the file lists no %s", what);
-    free(line);
-    fclose(fp);
-    return rc;
-}
-
-/* Grow an array of size_t-sized or pointer items to hold index k. */
-static int room(void **a, size_t *cap, size_t k, size_t size)
-{
-    if (k < *cap) return 1;
-    const size_t want = *cap ? 2 * *cap : 1024;
-    void *b = realloc(*a, want * size);
-    if (!b) return 0;
-    *a = b;
-    *cap = want;
-    return 1;
-}
-
+/* What is kept of a text side file (.bim or .fam): one field of each
+ * line that is not blank, and the line it is on. */
 typedef struct side_list {
-    char **text;   /* the kept field of each line */
-    size_t *line;  /* its line in the file */
-    size_t n, cap, ncap, field;
+    char **text;  /* the kept field of each line */
+    size_t *line; /* its line in the file */
+    size_t n, cap;
+    size_t field; /* which field (0-based) */
 } side_list;
 
-static int keep_field(void *user, char **field, size_t line, basel_error *err)
+static int keep(side_list *s, const char *text, size_t line, basel_error *err)
 {
-    side_list *s = user;
-    if (!room((void **)&s->text, &s->cap, s->n, sizeof *s->text) ||
-        !room((void **)&s->line, &s->ncap, s->n, sizeof *s->line))
-        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    if (!(s->text[s->n] = bsl_strdup(field[s->field]))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (s->n == s->cap) {
+        const size_t cap = s->cap ? 2 * s->cap : 1024;
+        char **t = realloc(s->text, cap * sizeof *t);
+        if (t) s->text = t;
+        size_t *l = t ? realloc(s->line, cap * sizeof *l) : NULL;
+        if (!l) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        s->line = l;
+        s->cap = cap;
+    }
+    if (!(s->text[s->n] = bsl_strdup(text))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     s->line[s->n++] = line;
     return BASEL_OK;
 }
@@ -153,6 +113,37 @@ static void side_free(side_list *s)
     for (size_t k = 0; k < s->n; k++) free(s->text[k]);
     free(s->text);
     free(s->line);
+}
+
+/* Read a side file into s: each line that is not blank must have 6
+ * fields (what names its lines' things in messages). */
+static int read_side(const char *path, const char *what, side_list *s, basel_error *err)
+{
+    const char *ext = strrchr(path, '.');
+    FILE *fp = fopen(path, "r");
+    if (!fp) {
+        int e = errno;
+        return bsl_fail_at(err, BASEL_EIO, path, 0, 0, "cannot open: %s (a .bed file's %s are in the %s beside it)",
+                           strerror(e), what, ext);
+    }
+    char *line = NULL;
+    size_t cap = 0, lineno = 0;
+    int rc = BASEL_OK;
+    while (!rc && getline(&line, &cap, fp) >= 0) {
+        lineno++;
+        char *field[BED_FIELDS];
+        const size_t k = split(line, field, BED_FIELDS);
+        if (k == 0) continue; /* a blank line, as PLINK skips it */
+        if (k != BED_FIELDS)
+            rc = bsl_fail_at(err, BASEL_EPARSE, path, lineno, 0, "a %s line has %d fields; this one has %zu", ext,
+                             BED_FIELDS, k);
+        else rc = keep(s, field[s->field], lineno, err);
+    }
+    if (!rc && ferror(fp)) rc = bsl_fail_at(err, BASEL_EIO, path, 0, 0, "cannot read: %s", strerror(errno));
+    if (!rc && s->n == 0) rc = bsl_fail_at(err, BASEL_EPARSE, path, 0, 0, "the file lists no %s", what);
+    free(line);
+    fclose(fp);
+    return rc;
 }
 
 typedef struct name_at {
@@ -239,10 +230,9 @@ int bsl_bed_open(bsl_bed **out, const char *path, basel_error *err)
         rc = bsl_fail_at(err, BASEL_EIO, path, 0, 0, "cannot open: %s", strerror(e));
     }
     if (!rc) rc = check_magic(b, err);
-    side_list fam = {.field = 5}, bim = {.field = 1};
-    size_t count;
-    if (!rc) rc = read_side(b->fam, "samples", keep_field, &fam, &count, err);
-    if (!rc) rc = read_side(b->bim, "variants", keep_field, &bim, &count, err);
+    side_list fam = {.field = 5}, bim = {.field = 1}; /* phenotypes, variant IDs */
+    if (!rc) rc = read_side(b->fam, "samples", &fam, err);
+    if (!rc) rc = read_side(b->bim, "variants", &bim, err);
     b->n = fam.n;
     b->p = bim.n;
     b->block = (b->n + 3) / 4;

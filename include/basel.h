@@ -109,16 +109,24 @@ BASEL_API int basel_data_read_csv(basel_data **out, const char *path,
  * as basel_data_read_csv does, or a NumPy .npy array (float64, float32,
  * integers or bool; shape (n, p) with columns x1 .. xp, or (n,) with one
  * column y), told apart by its first byte; a file named *.npy is always
- * read as an array. target_path (NULL: none) is a one-column file of either
- * format (a .npy vector, or a CSV with one column) whose column is
- * appended as the last column, the default target. The label column is the
+ * read as an array. A file named *.bed is PLINK 1 binary genotypes
+ * (SNP-major) with its .bim and .fam beside it: a column per variant, named
+ * by its .bim ID, holding the count of its A1 allele (NaN missing), the rows
+ * the .fam's samples (README "Large designs"). target_path (NULL: none) is
+ * a one-column file of either format (a .npy vector, or a CSV with one
+ * column) whose column is appended as the last column, the default target;
+ * without one, a .bed's target is its .fam's phenotype (column
+ * "phenotype", -9 missing). The label column is the
  * one o's method reads (basel_options_label_column; a number becomes its
  * text). o's progress callbacks are called between pieces of the input
  * with phase "reading" in "bytes", and a non-zero return stops the reading
  * (BASEL_ECANCELLED). o may be NULL. Memory: the table plus a constant.
  * Errors: those of basel_data_read_csv; BASEL_EPARSE for a .npy file whose
- * header is not valid or that ends early; BASEL_EINVAL for a target file
- * with more than one column or another number of rows. */
+ * header is not valid or that ends early, and for a .bed set that does not
+ * hold together (magic, mode, size, a .bim or .fam line, a repeated
+ * variant ID); BASEL_EIO for a .bim or .fam that cannot be opened;
+ * BASEL_EINVAL for a target file with more than one column or another
+ * number of rows, or a .fam with no phenotype and no target file. */
 BASEL_API int basel_data_read(basel_data **out, const char *path, const char *target_path, const basel_options *o,
                               basel_error *err);
 /* The same from a memory buffer; name is used in messages. */

@@ -35,13 +35,18 @@ void cli_fit_help(FILE *fp, const char *method)
             "usage: basel fit TRAIN.csv [--method M] [options] [-o FIT.json] [--draws DRAWS.csv]\n"
             "       basel fit --stats STATS.json [--method M] [options] [-o FIT.json]\n"
             "       basel fit X.npy --target-file y.npy [options] [-o FIT.json]\n"
+            "       basel fit G.bed [--target-file y.npy] [options] [-o FIT.json]\n"
             "\n"
             "Reads TRAIN.csv (header row; '-' reads stdin), fits the chosen method and writes\n"
             "FIT.json (without -o, prints the summary instead). Every option is --name VALUE\n"
             "or --name=VALUE. An option the method does not read is an error.\n"
             "The training file may be a NumPy .npy array instead (shape (n, p): columns x1 .. xp;\n"
             "(n,): one column y); --target-file FILE (a .npy vector or a one-column CSV) appends\n"
-            "the target as the last column, the default target (README \"Large designs\").\n\n"
+            "the target as the last column, the default target (README \"Large designs\").\n"
+            "Or PLINK 1 binary genotypes, G.bed (SNP-major) with G.bim and G.fam beside it: a\n"
+            "column per variant, named by its .bim ID, each cell the count of its A1 allele (0, 1,\n"
+            "2; a missing genotype is a missing value: --na); the target is --target-file's, or\n"
+            "else the .fam's phenotype (the column 'phenotype'; -9 is missing).\n\n"
             "Methods (--method; default bd, or rj above 1000 inputs of a linear basis and for --family multinomial):\n");
     const size_t nm = basel_method_count();
     for (size_t i = 0; i < nm; i++) {
@@ -260,6 +265,12 @@ static void remove_written(const char *draws, const char *loglik)
     }
 }
 
+static int ends_with(const char *s, const char *tail)
+{
+    const size_t n = strlen(s), k = strlen(tail);
+    return n >= k && !strcmp(s + n - k, tail);
+}
+
 static int unknown_option(const char *arg)
 {
     const char *names[160] = {"quiet", "row-blocks", "help"};
@@ -335,6 +346,8 @@ static int parse(int argc, char **argv, basel_options *o, fit_args *a)
         return cli_usage("fit", "--target-file gives the target of a training file (not of --stats or --row-blocks)");
     if (a->row_blocks && (!a->train || !strcmp(a->train, "-")))
         return cli_usage("fit", "--row-blocks reads blocks of a training file's rows (not --stats, not stdin)");
+    if (a->row_blocks && (ends_with(a->train, ".bed") || ends_with(a->train, ".npy")))
+        return cli_usage("fit", "--row-blocks reads blocks of a CSV's lines (not of a .npy or .bed file)");
     return 0;
 }
 

@@ -666,7 +666,7 @@ static int grow_rows(builder *b, size_t need)
  * 2 MB and rounded up to a multiple of it, so that large pages can back all
  * of it; the advice is only a hint. */
 #define LARGE_PAGE ((size_t)2 << 20)
-static double *large_alloc(size_t n, size_t sz)
+double *bsl_large_alloc(size_t n, size_t sz)
 {
     if (sz && n > SIZE_MAX / sz) return NULL;
     const size_t bytes = n * sz;
@@ -710,7 +710,7 @@ static int flush_stage(builder *b, const char *at)
             g = &b->seg[b->nseg];
             g->room = segment_rows(b, b->staged - t0, at);
             g->done = 0;
-            if (!(g->cols = large_alloc(g->room, p * sizeof(double)))) return BASEL_ENOMEM;
+            if (!(g->cols = bsl_large_alloc(g->room, p * sizeof(double)))) return BASEL_ENOMEM;
             b->nseg++;
         }
         const size_t rows = BSL_MIN(b->staged - t0, g->room - g->done);
@@ -822,7 +822,7 @@ static int builder_finish(builder *b)
         return BASEL_OK;
     }
     const double **kept = malloc(b->nseg * sizeof *kept);
-    if (!kept || !(d->values = large_alloc(d->n, d->p * sizeof *d->values))) {
+    if (!kept || !(d->values = bsl_large_alloc(d->n, d->p * sizeof *d->values))) {
         free(kept);
         return BASEL_ENOMEM;
     }

@@ -61,11 +61,49 @@ int bsl_npy_read_fp(basel_data **out, FILE *fp, const char *source, double size,
 int bsl_npy_read_matrix(const char *path, size_t rows, size_t cols, double *A, basel_error *err);
 /* Whether bytes start with the .npy magic (\x93NUMPY). */
 int bsl_npy_is_magic(const char *bytes, size_t len);
+/* PLINK 1 binary genotypes (bed.c): PREFIX.bed with PREFIX.bim and
+ * PREFIX.fam beside it, SNP-major. An open set holds the sizes, the
+ * variant IDs and the .fam's phenotypes (text), and the .bed open at its
+ * magic, checked against the sizes; one handle belongs to one thread. */
+typedef struct bsl_bed {
+    char *bed, *bim, *fam; /* paths, for messages */
+    FILE *fp;              /* the .bed */
+    size_t n, p;           /* samples (.fam lines), variants (.bim lines) */
+    size_t block;          /* bytes a variant: ceil(n / 4) */
+    char **names;          /* p variant IDs (.bim field 2), distinct */
+    size_t *bim_line;      /* p: each variant's line in the .bim */
+    char **pheno;          /* n phenotypes as written (.fam field 6) */
+    size_t *fam_line;      /* n: each sample's line in the .fam */
+} bsl_bed;
+/* Whether path names a .bed file (ends in ".bed"). */
+int bsl_bed_is_path(const char *path);
+/* Open path's .bed, .bim and .fam: BASEL_EIO when one cannot be opened,
+ * BASEL_EPARSE (naming the file, and the line of a text file) when a line
+ * has not 6 fields, a variant ID is used twice, the magic or the mode is
+ * wrong or the .bed's size is not 3 + p ceil(n / 4). */
+int bsl_bed_open(bsl_bed **out, const char *path, basel_error *err);
+void bsl_bed_close(bsl_bed *b);
+/* Columns (variants) [j0, j1) into out (n x (j1 - j0), column-major), as
+ * counts of A1 alleles (NaN missing); only their blocks are read. pr as
+ * for bsl_csv_read_fp. BASEL_EPARSE when the .bed ends early. */
+int bsl_bed_read_columns(bsl_bed *b, size_t j0, size_t j1, double *out, const bsl_progress *pr,
+                         basel_error *err);
+/* The whole set as a table: the variants' columns named by their IDs,
+ * then with with_phenotype the .fam's phenotype as the last column,
+ * "phenotype" (labels when label_column is not NULL; the error
+ * BASEL_EINVAL when every phenotype is -9 or 0). */
+int bsl_bed_read(basel_data **out, const char *path, int with_phenotype, const char *label_column,
+                 const bsl_progress *pr, basel_error *err);
 /* A table from path ("-": stdin), CSV or .npy by its first byte (or a
- * .npy name), with target_path (NULL: none), a one-column table, appended
- * as its last column (read.c). */
+ * .npy name), or a .bed set by its name, with target_path (NULL: none), a
+ * one-column table, appended as its last column (read.c); a .bed without
+ * one takes its .fam's phenotype. */
 int bsl_data_read(basel_data **out, const char *path, const char *target_path, const char *label_column,
                   const bsl_progress *pr, basel_error *err);
+/* n x sz bytes (NULL when out of memory; free() frees them) backed by
+ * large pages where the system can, for a table's values: a fault and a
+ * clearing per 2 MB instead of per 4 kB (csv.c). */
+double *bsl_large_alloc(size_t n, size_t sz);
 /* Mark column j's cells that are not finite numbers, as a table from
  * memory does (NaN missing, an infinity not a number; matrix.c). */
 void bsl_data_mark_column(basel_data *d, size_t j);

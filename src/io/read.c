@@ -5,7 +5,10 @@
  * UTF-8 character), so stdin may carry either; a file named *.npy is
  * always read as one, so that a damaged header is reported as such. A
  * target kept in a file of its own (--target-file) is appended as the
- * table's last column, the default target.
+ * table's last column, the default target. A file named *.bed is PLINK's
+ * binary genotypes (bed.c), found with its .bim and .fam by its name (so
+ * not from stdin); without a target file its target is the .fam's
+ * phenotype.
  */
 #include "io.h"
 
@@ -63,12 +66,17 @@ int bsl_data_read(basel_data **out, const char *path, const char *target_path, c
                   const bsl_progress *pr, basel_error *err)
 {
     *out = NULL;
-    if (!target_path) return read_one(out, path, label_column, pr, err);
+    const int bed = bsl_bed_is_path(path);
+    if (!target_path)
+        return bed ? bsl_bed_read(out, path, 1, label_column, pr, err) : read_one(out, path, label_column, pr, err);
     if (!strcmp(path, "-") && !strcmp(target_path, "-"))
         return bsl_fail(err, BASEL_EINVAL, "the training file and the target file cannot both be stdin");
+    if (bsl_bed_is_path(target_path))
+        return bsl_fail_at(err, BASEL_EINVAL, target_path, 0, 0, "a target file holds one column (a .npy vector "
+                           "or a one-column CSV), not genotypes");
     /* the label column, when the method reads one, is the target's */
     basel_data *d = NULL, *t = NULL;
-    int rc = read_one(&d, path, NULL, pr, err);
+    int rc = bed ? bsl_bed_read(&d, path, 0, NULL, pr, err) : read_one(&d, path, NULL, pr, err);
     if (!rc) rc = read_one(&t, target_path, label_column ? "" : NULL, pr, err);
     if (!rc) rc = append_target(d, t, err);
     basel_data_free(t);

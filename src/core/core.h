@@ -31,7 +31,11 @@ void bsl_error_clear(basel_error *err);
 
 /* calloc of n elements of size sz with overflow check; NULL on failure. */
 void *bsl_calloc(size_t n, size_t sz);
-/* malloc of n * sz bytes with overflow check. */
+/* malloc of n * sz bytes with overflow check; free() frees it. A block of
+ * 1 MB or more is aligned to BSL_HUGE_PAGE, rounded up to whole ones and
+ * advised to be backed by large pages (util.c advise_huge: one fault per
+ * 2 MB, not per 4 kB). */
+#define BSL_HUGE_PAGE ((size_t)2 << 20)
 void *bsl_malloc(size_t n, size_t sz);
 /* Grow *p to hold at least need elements of size sz (geometric); 0 or -1. */
 int bsl_grow(void **p, size_t *cap, size_t need, size_t sz);

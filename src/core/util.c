@@ -22,8 +22,8 @@
  * where only advised memory gets them (glibc's own tunable
  * glibc.malloc.hugetlb=1 does the same, but is read from the environment
  * at start). Advice only: where it fails or THP is off, nothing changes. */
-#define HUGE ((uintptr_t)2 << 20)
-#define HUGE_MIN ((size_t)2 << 20) /* the least block that can hold a huge page */
+#define HUGE ((uintptr_t)BSL_HUGE_PAGE)
+#define HUGE_MIN BSL_HUGE_PAGE /* the least block that can hold a huge page */
 static void *advise_huge(void *p, size_t bytes)
 {
 #ifdef MADV_HUGEPAGE
@@ -39,10 +39,15 @@ void *bsl_malloc(size_t n, size_t sz)
 {
     if (sz && n > SIZE_MAX / sz) return NULL;
     const size_t bytes = n * sz;
-    /* a block of 1 MB or more starts on a 2 MB boundary and is rounded up
-     * to whole huge pages, so that all of it can have them (unaligned,
-     * a 2-4 MB block held one at most); free() takes it as any other */
-    if (bytes >= (HUGE_MIN >> 1) && bytes <= SIZE_MAX - HUGE) {
+    /* A block of 1-4 MB starts on a 2 MB boundary and is rounded up to
+     * whole huge pages, so that all of it can have them (unaligned, it held
+     * one at most: predict's per-row blocks, 7490 -> 4350 faults); so does
+     * one of 32 MB or more, which glibc always maps on its own. Between,
+     * malloc places it: glibc serves such blocks from its heap once its
+     * mmap threshold has risen, and aligning them there fragmented the
+     * heap (test_read's 160 MB table from a pipe peaked 50 MB higher);
+     * advise_huge still covers their aligned middle. free() takes any. */
+    if (bytes >= (HUGE_MIN >> 1) && (bytes < 2 * HUGE_MIN || bytes >= 16 * HUGE_MIN) && bytes <= SIZE_MAX - HUGE) {
         void *p = NULL;
         const size_t whole = (bytes + HUGE - 1) & ~(HUGE - 1);
         if (posix_memalign(&p, HUGE, whole) == 0) return advise_huge(p, whole);

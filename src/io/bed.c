@@ -367,7 +367,7 @@ static int build(basel_data *d, bsl_bed *b, int with_phenotype, const char *labe
                  basel_error *err)
 {
     d->n = b->n;
-    if (!(d->names = bsl_calloc(b->p, sizeof *d->names)) || !(d->values = bsl_large_alloc(b->n, b->p * sizeof *d->values)) ||
+    if (!(d->names = bsl_calloc(b->p, sizeof *d->names)) || !(d->values = bsl_malloc(b->n, b->p * sizeof *d->values)) ||
         !(d->line_of_row = bsl_malloc(b->n, sizeof *d->line_of_row)) || !(d->bad = bsl_calloc(b->p, sizeof *d->bad)))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory reading %s (%zu samples, %zu variants)", b->bed, b->n, b->p);
     /* the names move from the handle to the table */

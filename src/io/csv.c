@@ -659,26 +659,6 @@ static int grow_rows(builder *b, size_t need)
     return BASEL_OK;
 }
 
-/* n x sz bytes, backed by large pages where the system can (Linux's
- * transparent huge pages in "madvise" mode): one fault and one clearing
- * per 2 MB instead of per 4 kB, which was the larger part of the reading's
- * system time on a virtual machine. A block of 4 MB or more is aligned to
- * 2 MB and rounded up to a multiple of it, so that large pages can back all
- * of it; the advice is only a hint. */
-#define LARGE_PAGE ((size_t)2 << 20)
-double *bsl_large_alloc(size_t n, size_t sz)
-{
-    if (sz && n > SIZE_MAX / sz) return NULL;
-    const size_t bytes = n * sz;
-    if (bytes < 2 * LARGE_PAGE || bytes > SIZE_MAX - LARGE_PAGE) return bsl_malloc(n, sz);
-    const size_t whole = (bytes + LARGE_PAGE - 1) / LARGE_PAGE * LARGE_PAGE;
-    double *p = aligned_alloc(LARGE_PAGE, whole);
-#ifdef MADV_HUGEPAGE
-    if (p) (void)madvise(p, whole, MADV_HUGEPAGE);
-#endif
-    return p;
-}
-
 /* The rows of a new segment for the left staged rows that are not in one
  * yet and the rows to come; at is where the text after the staged rows
  * starts, NULL at the end of the text (then the segment is for the rows
@@ -710,7 +690,7 @@ static int flush_stage(builder *b, const char *at)
             g = &b->seg[b->nseg];
             g->room = segment_rows(b, b->staged - t0, at);
             g->done = 0;
-            if (!(g->cols = bsl_large_alloc(g->room, p * sizeof(double)))) return BASEL_ENOMEM;
+            if (!(g->cols = bsl_malloc(g->room, p * sizeof(double)))) return BASEL_ENOMEM;
             b->nseg++;
         }
         const size_t rows = BSL_MIN(b->staged - t0, g->room - g->done);
@@ -788,7 +768,7 @@ static void release_pages(const void *p, size_t bytes)
 }
 
 /* Column j of every segment into its place in the table; each segment's
- * columns given back to the system once copied, LARGE_PAGE bytes or more
+ * columns given back to the system once copied, BSL_HUGE_PAGE bytes or more
  * at a time (kept[k]: the first byte of segment k not given back). */
 static void copy_column(builder *b, size_t j, const double **kept)
 {
@@ -799,7 +779,7 @@ static void copy_column(builder *b, size_t j, const double **kept)
         memcpy(to, g->cols + j * g->room, g->done * sizeof(double));
         to += g->done;
         const double *next = g->cols + (j + 1) * g->room;
-        if ((size_t)(next - kept[k]) * sizeof(double) >= LARGE_PAGE || j + 1 == d->p) {
+        if ((size_t)(next - kept[k]) * sizeof(double) >= BSL_HUGE_PAGE || j + 1 == d->p) {
             release_pages(kept[k], (size_t)(next - kept[k]) * sizeof(double));
             kept[k] = next;
         }
@@ -822,7 +802,7 @@ static int builder_finish(builder *b)
         return BASEL_OK;
     }
     const double **kept = malloc(b->nseg * sizeof *kept);
-    if (!kept || !(d->values = bsl_large_alloc(d->n, d->p * sizeof *d->values))) {
+    if (!kept || !(d->values = bsl_malloc(d->n, d->p * sizeof *d->values))) {
         free(kept);
         return BASEL_ENOMEM;
     }

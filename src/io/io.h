@@ -100,10 +100,6 @@ int bsl_bed_read(basel_data **out, const char *path, int with_phenotype, const c
  * one takes its .fam's phenotype. */
 int bsl_data_read(basel_data **out, const char *path, const char *target_path, const char *label_column,
                   const bsl_progress *pr, basel_error *err);
-/* n x sz bytes (NULL when out of memory; free() frees them) backed by
- * large pages where the system can, for a table's values: a fault and a
- * clearing per 2 MB instead of per 4 kB (csv.c). */
-double *bsl_large_alloc(size_t n, size_t sz);
 /* Mark column j's cells that are not finite numbers, as a table from
  * memory does (NaN missing, an infinity not a number; matrix.c). */
 void bsl_data_mark_column(basel_data *d, size_t j);

@@ -289,7 +289,9 @@ int bsl_fit_problem(basel_fit **out, const basel_options *o, bsl_params *setting
     if (!rc) rc = ranks_option(&ctx, o, err);
     /* the pointwise log-likelihoods (keep_draws 2) are drawn after the run:
      * a checkpoint made without them restarts with them */
-    if (!rc) ctx.run_id = run_identity(e, settings, seed, keep_draws != 0, P);
+    /* only a checkpoint reads it: hashing X byte by byte is a second of CPU
+     * at n = 1000, p = 10^5 */
+    if (!rc && (ctx.checkpoint || ctx.restart)) ctx.run_id = run_identity(e, settings, seed, keep_draws != 0, P);
     /* the engine's side output: opened here, written by the engine,
      * committed (renamed into place) only when its fit succeeds */
     bsl_outfile side = {0};

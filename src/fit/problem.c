@@ -612,8 +612,9 @@ static int handle_missing(bsl_problem *pb, const basel_data **data, const long *
     for (size_t c = 0; c < nt + ni && !rc; c++) {
         const size_t j = (size_t)(c < nt ? tcols[c] : icols[c - nt]);
         if ((long)j == d->label_col) continue;
+        const double *v = bsl_data_col(d, j);
         for (size_t i = 0; i < d->n; i++)
-            if (bsl_data_is_missing(d, i, j)) {
+            if (isnan(v[i]) && bsl_data_is_missing(d, i, j)) { /* a missing cell is a NaN: a call per NaN only */
                 gap[i] = 1;
                 if (i < first) first = i, first_col = j;
             }

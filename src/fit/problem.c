@@ -5,6 +5,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -509,12 +510,19 @@ static int rescale_extremes(bsl_problem *pb, const basel_data *data, const long 
     return BASEL_OK;
 }
 
-/* A column's bytes hashed (FNV-1a, 64 bits): equal columns hash equal. */
+/* A column's bytes hashed (FNV-1a's step on 64-bit words, not bytes: one
+ * dependent multiply per value instead of eight, at p = 10^5 a pass over
+ * 800 MB): equal columns hash equal, which is all it is for (the pair
+ * reported does not depend on the hash). */
 static unsigned long long column_hash(const double *x, size_t n)
 {
-    const unsigned char *b = (const unsigned char *)x;
     unsigned long long h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n * sizeof *x; i++) h = (h ^ b[i]) * 1099511628211ULL;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t w;
+        memcpy(&w, x + i, sizeof w);
+        h = (h ^ w) * 1099511628211ULL;
+        h ^= h >> 32; /* a product mixes low bits upwards only: 0/1/2 genotypes differ in their high bits */
+    }
     return h;
 }
 
@@ -595,17 +603,25 @@ static int handle_missing(bsl_problem *pb, const basel_data **data, const long *
         if ((long)j != d->label_col && !(c >= nt && bsl_data_has_text(d, j)))
             rc = bsl_data_check_present(d, j, c < nt ? "target" : "input", err);
     }
-    for (size_t i = 0; i < d->n && !rc; i++) {
-        int complete = 1;
-        for (size_t c = 0; c < nt + ni && complete; c++) {
-            const size_t j = (size_t)(c < nt ? tcols[c] : icols[c - nt]);
-            if ((long)j != d->label_col && bsl_data_is_missing(d, i, j)) {
-                complete = 0;
-                if (first == d->n) first = i, first_col = j;
+    /* column by column, as the table is stored: row by row, each cell was a
+     * cache miss (4.4 of 43 CPU-s at n = 1000, p = 10^5). The first missing
+     * cell is the row-by-row scan's: the lowest row, and in it the first
+     * column in the columns' order (a later column only takes a lower row). */
+    unsigned char *gap = rc ? NULL : bsl_calloc(d->n + 1, 1);
+    if (!rc && !gap) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    for (size_t c = 0; c < nt + ni && !rc; c++) {
+        const size_t j = (size_t)(c < nt ? tcols[c] : icols[c - nt]);
+        if ((long)j == d->label_col) continue;
+        const double *v = bsl_data_col(d, j);
+        for (size_t i = 0; i < d->n; i++)
+            if (isnan(v[i]) && bsl_data_is_missing(d, i, j)) { /* a missing cell is a NaN: a call per NaN only */
+                gap[i] = 1;
+                if (i < first) first = i, first_col = j;
             }
-        }
-        if (complete) keep[nkeep++] = i;
     }
+    for (size_t i = 0; i < d->n && !rc; i++)
+        if (!gap[i]) keep[nkeep++] = i;
+    free(gap);
     if (!rc && nkeep < d->n && !drop)
         rc = bsl_fail_at(err, BASEL_EINVAL, d->source, d->line_of_row[first], bsl_data_cell_column(d, first, first_col),
                          "column '%s': the value is missing; %zu of %zu rows have a missing value in the columns "

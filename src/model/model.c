@@ -566,7 +566,7 @@ static int batch_scores(bsl_model *M, const size_t *J, const size_t *at, const s
         }
         if (screen) { /* scored below, once the best is known */
             Q[a] = qd[0];
-            qbest = fmax(qbest, qd[0]);
+            qbest = qd[0] > qbest ? qd[0] : qbest; /* fmax inline, NaN skipped alike (qbest is never NaN) */
             out[oi[a]] = 0;
             continue;
         }

@@ -223,11 +223,17 @@ int bsl_chains_diagnostics(const bsl_chains *cs, double *rhat_pip, double *ess_p
         return BASEL_OK;
     }
     const double **x = bsl_malloc(cs->chains, sizeof *x);
-    if (!x) return BASEL_ENOMEM;
-    for (size_t c = 0; c < cs->chains; c++) x[c] = cs->traces[c].x;
-    const int rc = bsl_trace_diagnostics(x, cs->chains, cs->traces[0].L, cs->trace_m, rhat_pip,
+    const unsigned char **seen = bsl_malloc(cs->chains, sizeof *seen);
+    if (!x || !seen) {
+        free(x);
+        free(seen);
+        return BASEL_ENOMEM;
+    }
+    for (size_t c = 0; c < cs->chains; c++) x[c] = cs->traces[c].x, seen[c] = cs->traces[c].seen;
+    const int rc = bsl_trace_diagnostics(x, seen, cs->chains, cs->traces[0].L, cs->trace_m, rhat_pip,
                                          ess_pip, ess_tail_pip, size);
     free(x);
+    free(seen);
     return rc;
 }
 

@@ -207,4 +207,5 @@ void bsl_ck_trace(bsl_ck *k, bsl_trace *t)
     bsl_ck_expect(k, t->step);
     bsl_ck_doubles(k, t->x, (t->m + 1) * (t->L ? t->L : 1));
     bsl_ck_doubles(k, t->w, t->L ? t->L : 1);
+    if (k->load) memset(t->seen, 1, t->m); /* any row may hold a nonzero now */
 }

@@ -252,9 +252,11 @@ int bsl_conv_of(const double *x, size_t chains, size_t len, bsl_conv *out);
  * traces[c] holds chain c's (m + 1) x L values, indicator j's trace at
  * traces[c] + j * L and the size's in the last row; results into
  * rhat_pip, ess_pip, ess_tail_pip (m each; ess_tail_pip may be NULL)
- * and *size (bsl_conv_of); NaN when L < 4. BASEL_ENOMEM. */
-int bsl_trace_diagnostics(const double *const *traces, size_t chains, size_t L, size_t m,
-                          double *rhat_pip, double *ess_pip, double *ess_tail_pip, bsl_conv *size);
+ * and *size (bsl_conv_of); NaN when L < 4. seen (NULL: every atom) says
+ * per chain which atoms' rows may hold a nonzero (bsl_trace.seen): the
+ * others are not read. BASEL_ENOMEM. */
+int bsl_trace_diagnostics(const double *const *traces, const unsigned char *const *seen, size_t chains, size_t L,
+                          size_t m, double *rhat_pip, double *ess_pip, double *ess_tail_pip, bsl_conv *size);
 /* Snapshots of one chain's m indicators and its size for R-hat / ESS:
  * L = min(iter, max_len) snapshots, one every step = iter / L post-burn
  * iterations (the first L such), in the layout of bsl_trace_diagnostics
@@ -267,6 +269,7 @@ typedef struct bsl_trace {
     size_t m, L, step;
     double *x;            /* (m + 1) x max(L, 1), zeroed */
     double *w;            /* max(L, 1): time added into each snapshot (bsl_trace_add) */
+    unsigned char *seen;  /* m: 0 while atom j's row of x is all zeros (never recorded) */
 } bsl_trace;
 /* BASEL_ENOMEM; bsl_trace_free accepts a zeroed or freed trace. */
 int bsl_trace_init(bsl_trace *t, size_t m, size_t iter, size_t max_len);

@@ -68,6 +68,7 @@
 #include "../../run/ckpt.h"
 #include "rj_informed.h"
 #include "../../model/glm.h"
+#include "../../model/gram_rows.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -961,6 +962,7 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
     for (size_t h = 0; h < chains; h++) chain_free(&ch[h]);
     free(ch);
     rj_tables_free(&st);
+    bsl_gram_rows_release(pb->D->rows);
     res->seconds = omp_get_wtime() - t0;
     return rc;
 }

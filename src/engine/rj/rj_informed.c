@@ -111,7 +111,7 @@ static double weights_of(bsl_cmodel *M, const bsl_vs_problem *pb, const bsl_rj_c
     double top = -INFINITY;
     for (size_t j = 0; j < m; j++) {
         sc[j] = isnan(sc[j]) || sc[j] == -INFINITY ? -INFINITY : sc[j] + pk - s0;
-        top = fmax(top, sc[j]);
+        top = sc[j] > top ? sc[j] : top; /* fmax inline (a libm call per atom): sc[j] is never NaN here */
     }
     *sum = 0;
     if (top == -INFINITY) return -INFINITY;

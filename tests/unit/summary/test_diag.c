@@ -88,6 +88,47 @@ static void weighted_trace(void)
     bsl_trace_free(&t);
 }
 
+/* Recorded traces of 3 chains over 40 atoms, most never active: the
+ * diagnostics that skip the rows no chain recorded (seen) are the ones that
+ * read every row, bit for bit; and a snapshot recorded again is cleared
+ * first (its earlier atoms are gone). */
+static void sparse_trace(void)
+{
+    enum { M = 40, CH = 3, ITER = 60 };
+    bsl_trace t[CH];
+    unsigned long r = 2027;
+    for (size_t c = 0; c < CH; c++) {
+        CHECK(bsl_trace_init(&t[c], M, ITER, 20) == BASEL_OK, "trace %zu", c);
+        for (size_t it = 0; it < ITER; it++) {
+            size_t act[3], k = 0;
+            r = r * 6364136223846793005UL + 1442695040888963407UL;
+            if (r >> 62) act[k++] = 3;                 /* atom 3 in about 3/4 of them */
+            if ((r >> 40) & 1) act[k++] = 7 + c;       /* one atom per chain */
+            if (c == 1 && ((r >> 20) & 7) == 0) act[k++] = 30;
+            bsl_trace_record(&t[c], it, act, k);
+        }
+    }
+    const double *x[CH];
+    const unsigned char *seen[CH];
+    for (size_t c = 0; c < CH; c++) x[c] = t[c].x, seen[c] = t[c].seen;
+    double rh[2][M], eb[2][M], et[2][M];
+    bsl_conv sz[2];
+    CHECK(bsl_trace_diagnostics(x, seen, CH, t[0].L, M, rh[0], eb[0], et[0], &sz[0]) == BASEL_OK &&
+              bsl_trace_diagnostics(x, NULL, CH, t[0].L, M, rh[1], eb[1], et[1], &sz[1]) == BASEL_OK,
+          "diagnostics with and without seen");
+    CHECK(memcmp(rh[0], rh[1], sizeof rh[0]) == 0 && memcmp(eb[0], eb[1], sizeof eb[0]) == 0 &&
+              memcmp(et[0], et[1], sizeof et[0]) == 0 && memcmp(&sz[0], &sz[1], sizeof sz[0]) == 0,
+          "skipping the rows never recorded changes no bit");
+    CHECK(!seen[0][0] && seen[0][3] && seen[0][7] && !seen[0][8] && seen[1][30], "seen marks the recorded atoms");
+    const size_t a[1] = {5}, none[1] = {0};
+    bsl_trace_record(&t[0], 0, a, 1);
+    CHECK(t[0].x[5 * t[0].L] == 1 && t[0].x[3 * t[0].L] == 0 && t[0].x[7 * t[0].L] == 0 && t[0].x[M * t[0].L] == 1,
+          "a snapshot recorded again holds the new subset only");
+    bsl_trace_record(&t[0], 0, none, 0);
+    CHECK(t[0].x[5 * t[0].L] == 0 && t[0].x[M * t[0].L] == 0, "and the empty one");
+    for (size_t c = 0; c < CH; c++) bsl_trace_free(&t[c]);
+}
+
 static size_t warnings(const bsl_conv_check *c, char w[][BSL_CONV_WARNING_LEN])
 {
     return bsl_conv_warnings(c, "run longer (--iter)", w);
@@ -171,6 +212,7 @@ int main(void)
     against_posterior();
     signed_zeros_and_negatives();
     weighted_trace();
+    sparse_trace();
     rule();
     return check_report("test_diag");
 }

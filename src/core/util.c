@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* Transparent huge pages for a block of at least HUGE_MIN bytes: the
+/* Transparent huge pages for a block of at least one huge page: the
  * 2 MB-aligned part of [p, p + bytes) is advised MADV_HUGEPAGE, so its
  * first touches fault in 2 MB pages, not 4 KB ones. Why: in the virtual
  * machines the project runs on, a page fault costs ~10-20 us, and a fit's
@@ -23,11 +23,10 @@
  * glibc.malloc.hugetlb=1 does the same, but is read from the environment
  * at start). Advice only: where it fails or THP is off, nothing changes. */
 #define HUGE ((uintptr_t)BSL_HUGE_PAGE)
-#define HUGE_MIN BSL_HUGE_PAGE /* the least block that can hold a huge page */
 static void *advise_huge(void *p, size_t bytes)
 {
 #ifdef MADV_HUGEPAGE
-    if (p && bytes >= HUGE_MIN) {
+    if (p && bytes >= HUGE) {
         const uintptr_t a = ((uintptr_t)p + HUGE - 1) & ~(HUGE - 1), e = ((uintptr_t)p + bytes) & ~(HUGE - 1);
         if (e > a) (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
     }
@@ -47,7 +46,7 @@ void *bsl_malloc(size_t n, size_t sz)
      * mmap threshold has risen, and aligning them there fragmented the
      * heap (test_read's 160 MB table from a pipe peaked 50 MB higher);
      * advise_huge still covers their aligned middle. free() takes any. */
-    if (bytes >= (HUGE_MIN >> 1) && (bytes < 2 * HUGE_MIN || bytes >= 16 * HUGE_MIN) && bytes <= SIZE_MAX - HUGE) {
+    if (bytes >= HUGE / 2 && (bytes < 2 * HUGE || bytes >= 16 * HUGE) && bytes <= SIZE_MAX - HUGE) {
         void *p = NULL;
         const size_t whole = (bytes + HUGE - 1) & ~(HUGE - 1);
         if (posix_memalign(&p, HUGE, whole) == 0) return advise_huge(p, whole);

@@ -167,6 +167,13 @@ typedef struct bsl_engine_ctx {
     FILE *side;
 } bsl_engine_ctx;
 
+/* Which fits' draws carry log_lik (and sigma2, b_), in the words of every
+ * message that refuses --draws-loglik (subset.c before the run, draws.c
+ * when a fit without them is asked for them): subset_draws.c's rule. */
+#define BSL_LOGLIK_FITS                                                                                           \
+    "Gaussian fits of bd, rj and ssvs with one target, under a prior whose posterior within a model is a "      \
+    "Student-t, have it; not with a categorical input, --prior ssvs or --stats: docs/FIT.md \"The draws CSV\""
+
 typedef struct bsl_engine_def {
     const char *name;         /* --method NAME */
     const char *summary;      /* one line for help texts */

@@ -84,9 +84,7 @@ int basel_fit_write_draws_loglik(const basel_fit *f, const char *path, basel_err
     const bsl_vs_result *r = f->draws;
     if (!r || !r->ndraw_q)
         return bsl_fail(err, BASEL_EINVAL,
-                        "this fit has no pointwise log-likelihoods: its draws have no log_lik (Gaussian fits of bd, "
-                        "rj and ssvs with one target, under a prior whose posterior within a model is a Student-t, "
-                        "have it: docs/FIT.md \"The draws CSV\")");
+                        "this fit has no pointwise log-likelihoods: its draws have no log_lik (" BSL_LOGLIK_FITS ")");
     if (!r->nloglik)
         return bsl_fail(err, BASEL_EINVAL,
                         "this fit kept no pointwise log-likelihoods (set keep-draws=2 before fitting: the command "

@@ -53,6 +53,9 @@ struct bsl_gram_rows {
     double *rows;          /* slots x m */
 };
 
+/* The rows' block, slots x m (made again after bsl_gram_rows_release) */
+static double *rows_alloc(const bsl_gram_rows *R) { return bsl_malloc(R->slots, R->m * sizeof *R->rows); }
+
 bsl_gram_rows *bsl_gram_rows_create(size_t n, size_t m, size_t budget)
 {
     bsl_gram_rows *R = calloc(1, sizeof *R);
@@ -75,7 +78,7 @@ bsl_gram_rows *bsl_gram_rows_create(size_t n, size_t m, size_t budget)
     R->pins = calloc(BSL_MAX(R->slots, (size_t)1), sizeof *R->pins);
     R->ready = malloc(BSL_MAX(R->slots, (size_t)1));
     /* untouched pages cost no memory until their rows are computed */
-    R->rows = malloc(BSL_MAX(R->slots * m, (size_t)1) * sizeof *R->rows);
+    R->rows = rows_alloc(R);
     if (!R->slot_of || !R->atom || !R->used || !R->pins || !R->ready || !R->rows) {
         bsl_gram_rows_free(R);
         return NULL;
@@ -157,7 +160,7 @@ const double *bsl_gram_row_pin(bsl_gram_rows *R, const bsl_design *D, size_t a, 
         *slot = (size_t)s;
         return R->rows + (size_t)s * R->m;
     }
-    if (!R->rows && !(R->rows = malloc(BSL_MAX(R->slots * R->m, (size_t)1) * sizeof *R->rows))) {
+    if (!R->rows && !(R->rows = rows_alloc(R))) {
         mtx_unlock(&R->mu); /* released (bsl_gram_rows_release), and no memory to take it again */
         return NULL;
     }

@@ -879,9 +879,7 @@ static int fit_problem(subset_fit *F, basel_error *err)
                         : F->glm ? "--family binomial or poisson"
                                  : "--checkpoint or --restart");
     if (ctx->keep_draws == 2 && !draw_values_possible(F)) /* refused before the run, not after it */
-        return bsl_fail(err, BASEL_EINVAL, "--draws-loglik: this fit's draws have no log_lik (Gaussian fits of bd, rj "
-                        "and ssvs with one target, under a prior whose posterior within a model is a Student-t, have "
-                        "it; not with a categorical input, --prior ssvs or --stats: docs/FIT.md \"The draws CSV\")");
+        return bsl_fail(err, BASEL_EINVAL, "--draws-loglik: this fit's draws have no log_lik (" BSL_LOGLIK_FITS ")");
     if (F->rel_ml) { /* the scales are fixed: a plain run on the scaled dictionary */
         F->st_refit = *st;
         bsl_params_set(&F->st_refit, "relevance", "none");

@@ -151,8 +151,13 @@ static int read_test(basel_data **data, const char *path, const char *id, const 
 static void blas_one_thread(void)
 {
     if (getenv("OPENBLAS_NUM_THREADS") || getenv("OMP_NUM_THREADS")) return;
+    /* only the pthread build (1) has a pool of its own: the OpenMP build
+     * (2, which CMakeLists.txt links the command to) runs on the caller's
+     * OpenMP threads, and its setter would set the command's own
+     * omp_set_num_threads too */
+    int (*parallel)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "openblas_get_parallel");
     void (*set)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
-    if (set) set(1);
+    if (set && parallel && parallel() == 1) set(1);
 }
 
 int cli_predict(int argc, char **argv)

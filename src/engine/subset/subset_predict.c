@@ -580,8 +580,9 @@ static inline __attribute__((always_inline)) void block_components_of(const vs_c
  * of a predict's instructions with them on the stack); the last, shorter
  * block takes the general loops. Each row's operations are the same, in
  * the same order: the same bits. */
-static void block_components(const vs_ctx *v, const post_set *s, const double *Bt, size_t i0, size_t nb, size_t o,
-                             double *mu, double *sy, double *sf)
+__attribute__((target_clones("avx2", "default"))) static void
+block_components(const vs_ctx *v, const post_set *s, const double *Bt, size_t i0, size_t nb, size_t o, double *mu,
+                 double *sy, double *sf)
 {
     if (nb == ROWS) block_components_of(v, s, Bt, i0, ROWS, o, mu, sy, sf);
     else block_components_of(v, s, Bt, i0, nb, o, mu, sy, sf);

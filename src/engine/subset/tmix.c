@@ -439,12 +439,20 @@ static void eval(const prep *m, double x, double *F, double *f)
 
 /* F and f at two points in one pass over the components: the two quantiles
  * of an interval share the loads of every component's weight, location
- * and scale, and the table's polynomials run in the two lanes of one SSE2
- * register (GCC's vector extension), x[0] in lane 0 and x[1] in lane 1.
- * Each lane does eval's operations in eval's order, so the same bits as
- * two calls of eval. A component with a point off the grid takes eval's
- * path for both. */
+ * and scale, and the table's polynomials run in the lanes of one vector
+ * (GCC's vector extension): x[0] in lane 0 and x[1] in lane 1, and two
+ * components at a time in four lanes (one AVX2 register where the CPU has
+ * it: eval2 and eval2_rich are cloned for it, target_clones; two SSE2 ones
+ * otherwise). Each lane does eval's operations in eval's order, and the
+ * sums take the components one by one in their order, so the same bits as
+ * two calls of eval whatever the width (no FMA: AVX2 without it). A
+ * component with a point off the grid takes eval's path for both. */
 typedef double v2d __attribute__((vector_size(2 * sizeof(double))));
+typedef double v4d __attribute__((vector_size(4 * sizeof(double))));
+
+/* The sums of one component's lanes lo (0, 1) or hi (2, 3) of a 4-lane
+ * term, in the order the 2-lane pass adds them. */
+#define LANES(v, h) ((v2d){(v)[2 * (h)], (v)[2 * (h) + 1]})
 
 /* eval2 and eval2_rich's one loop; rich (a constant at each call, so the
  * compiler drops what a plain pass does not need) adds the derivatives. */
@@ -452,44 +460,92 @@ static inline __attribute__((always_inline)) void eval2_core(const prep *m, cons
                                                              double *f1, double *f2, const int rich)
 {
     const v2d X = {x[0], x[1]};
+    const v4d X4 = {x[0], x[1], x[0], x[1]};
     v2d cdf = {x[0] >= 0 ? m->w0 : 0.0, x[1] >= 0 ? m->w0 : 0.0}, pdf = {0, 0}, d1 = {0, 0}, d2 = {0, 0};
     for (size_t g = 0; g < m->ng; g++) {
         const double *tab = m->tab[g], nu = m->nu[g], norm = m->norm[g];
-        for (size_t i = m->start[g]; i < m->start[g + 1]; i++) {
-            const double w = m->w[i], is = m->is[i], wis2 = w * is * is, wis3 = wis2 * is;
-            const v2d z = (X - m->mu[i]) * is, r = (z + TZ) * TSTEPS + 0.5;
-            if (tab && r[0] >= 0 && r[0] < (double)TN && r[1] >= 0 && r[1] < (double)TN) {
-                const long j0 = (long)r[0], j1 = (long)r[1];
-                const double *c0 = tab + j0 * TC, *c1 = tab + j1 * TC;
-                const v2d jd = {(double)j0, (double)j1};
-                const v2d d = z - (-TZ + jd / TSTEPS), d2s = d * d, d4 = d2s * d2s;
-                const v2d k0 = {c0[0], c1[0]}, k1 = {c0[1], c1[1]}, k2 = {c0[2], c1[2]}, k3 = {c0[3], c1[3]};
-                const v2d k4 = {c0[4], c1[4]}, k5 = {c0[5], c1[5]}, k6 = {c0[6], c1[6]}, k7 = {c0[7], c1[7]};
-                const v2d a01 = k0 + k1 * d, a23 = k2 + k3 * d, a45 = k4 + k5 * d, a67 = k6 + k7 * d;
-                const v2d b01 = k1 + 2 * k2 * d, b23 = 3 * k3 + 4 * k4 * d, b45 = 5 * k5 + 6 * k6 * d;
-                const v2d Fi = (a01 + a23 * d2s) + (a45 + a67 * d2s) * d4;
-                const v2d fi = (b01 + b23 * d2s) + (b45 + 7 * k7 * d2s) * d4;
-                cdf += w * Fi;
-                pdf += w * fi * is;
+        size_t i = m->start[g];
+        const size_t end = m->start[g + 1];
+        while (i < end) {
+            /* two components, both points of each on the grid */
+            for (; tab && i + 2 <= end; i += 2) {
+                const double wa = m->w[i], wb = m->w[i + 1], isa = m->is[i], isb = m->is[i + 1];
+                const v4d is4 = {isa, isa, isb, isb}, w4 = {wa, wa, wb, wb};
+                const v4d mu4 = {m->mu[i], m->mu[i], m->mu[i + 1], m->mu[i + 1]};
+                const v4d z = (X4 - mu4) * is4, r = (z + TZ) * TSTEPS + 0.5;
+                if (!(r[0] >= 0 && r[0] < (double)TN && r[1] >= 0 && r[1] < (double)TN && r[2] >= 0 &&
+                      r[2] < (double)TN && r[3] >= 0 && r[3] < (double)TN))
+                    break; /* component i alone, below, then pairs again */
+                const long j0 = (long)r[0], j1 = (long)r[1], j2 = (long)r[2], j3 = (long)r[3];
+                const double *c0 = tab + j0 * TC, *c1 = tab + j1 * TC, *c2 = tab + j2 * TC, *c3 = tab + j3 * TC;
+                const v4d jd = {(double)j0, (double)j1, (double)j2, (double)j3};
+                const v4d d = z - (-TZ + jd / TSTEPS), d2s = d * d, d4 = d2s * d2s;
+    #define K4(l) ((v4d){c0[l], c1[l], c2[l], c3[l]})
+                const v4d k0 = K4(0), k1 = K4(1), k2 = K4(2), k3 = K4(3);
+                const v4d k4 = K4(4), k5 = K4(5), k6 = K4(6), k7 = K4(7);
+    #undef K4
+                const v4d a01 = k0 + k1 * d, a23 = k2 + k3 * d, a45 = k4 + k5 * d, a67 = k6 + k7 * d;
+                const v4d b01 = k1 + 2 * k2 * d, b23 = 3 * k3 + 4 * k4 * d, b45 = 5 * k5 + 6 * k6 * d;
+                const v4d Fi = (a01 + a23 * d2s) + (a45 + a67 * d2s) * d4;
+                const v4d fi = (b01 + b23 * d2s) + (b45 + 7 * k7 * d2s) * d4;
+                const v4d wF = w4 * Fi, wfi = w4 * fi * is4;
+                cdf += LANES(wF, 0);
+                pdf += LANES(wfi, 0);
+                v4d t1 = {0, 0, 0, 0}, t2 = {0, 0, 0, 0};
                 if (rich) { /* the second and third derivatives of the same polynomial */
-                    const v2d e01 = 2 * k2 + 6 * k3 * d, e23 = 12 * k4 + 20 * k5 * d, e45 = 30 * k6 + 42 * k7 * d;
-                    const v2d g01 = 6 * k3 + 24 * k4 * d, g23 = 60 * k5 + 120 * k6 * d;
-                    d1 += wis2 * ((e01 + e23 * d2s) + e45 * d4);
-                    d2 += wis3 * ((g01 + g23 * d2s) + 210 * k7 * d4);
+                    const v4d wis2 = w4 * is4 * is4, wis3 = wis2 * is4;
+                    const v4d e01 = 2 * k2 + 6 * k3 * d, e23 = 12 * k4 + 20 * k5 * d, e45 = 30 * k6 + 42 * k7 * d;
+                    const v4d g01 = 6 * k3 + 24 * k4 * d, g23 = 60 * k5 + 120 * k6 * d;
+                    t1 = wis2 * ((e01 + e23 * d2s) + e45 * d4);
+                    t2 = wis3 * ((g01 + g23 * d2s) + 210 * k7 * d4);
+                    d1 += LANES(t1, 0);
+                    d2 += LANES(t2, 0);
                 }
-                continue;
-            }
-            for (int l = 0; l < 2; l++) {
-                double Fi, fi;
-                if (!tab || !table_eval(tab, z[l], &Fi, &fi)) cdf_direct(z[l], nu, norm, &Fi, &fi);
-                cdf[l] += w * Fi;
-                pdf[l] += w * fi * is;
+                cdf += LANES(wF, 1);
+                pdf += LANES(wfi, 1);
                 if (rich) {
-                    double q1, q2;
-                    dens_ratios(z[l], nu, &q1, &q2);
-                    d1[l] += wis2 * fi * q1;
-                    d2[l] += wis3 * fi * q2;
+                    d1 += LANES(t1, 1);
+                    d2 += LANES(t2, 1);
                 }
+            }
+            if (i == end) break;
+            { /* component i alone: the last of an odd group, or one off the grid */
+                const double w = m->w[i], is = m->is[i], wis2 = w * is * is, wis3 = wis2 * is;
+                const v2d z = (X - m->mu[i]) * is, r = (z + TZ) * TSTEPS + 0.5;
+                if (tab && r[0] >= 0 && r[0] < (double)TN && r[1] >= 0 && r[1] < (double)TN) {
+                    const long j0 = (long)r[0], j1 = (long)r[1];
+                    const double *c0 = tab + j0 * TC, *c1 = tab + j1 * TC;
+                    const v2d jd = {(double)j0, (double)j1};
+                    const v2d d = z - (-TZ + jd / TSTEPS), d2s = d * d, d4 = d2s * d2s;
+                    const v2d k0 = {c0[0], c1[0]}, k1 = {c0[1], c1[1]}, k2 = {c0[2], c1[2]}, k3 = {c0[3], c1[3]};
+                    const v2d k4 = {c0[4], c1[4]}, k5 = {c0[5], c1[5]}, k6 = {c0[6], c1[6]}, k7 = {c0[7], c1[7]};
+                    const v2d a01 = k0 + k1 * d, a23 = k2 + k3 * d, a45 = k4 + k5 * d, a67 = k6 + k7 * d;
+                    const v2d b01 = k1 + 2 * k2 * d, b23 = 3 * k3 + 4 * k4 * d, b45 = 5 * k5 + 6 * k6 * d;
+                    const v2d Fi = (a01 + a23 * d2s) + (a45 + a67 * d2s) * d4;
+                    const v2d fi = (b01 + b23 * d2s) + (b45 + 7 * k7 * d2s) * d4;
+                    cdf += w * Fi;
+                    pdf += w * fi * is;
+                    if (rich) {
+                        const v2d e01 = 2 * k2 + 6 * k3 * d, e23 = 12 * k4 + 20 * k5 * d, e45 = 30 * k6 + 42 * k7 * d;
+                        const v2d g01 = 6 * k3 + 24 * k4 * d, g23 = 60 * k5 + 120 * k6 * d;
+                        d1 += wis2 * ((e01 + e23 * d2s) + e45 * d4);
+                        d2 += wis3 * ((g01 + g23 * d2s) + 210 * k7 * d4);
+                    }
+                } else {
+                    for (int l = 0; l < 2; l++) {
+                        double Fi, fi;
+                        if (!tab || !table_eval(tab, z[l], &Fi, &fi)) cdf_direct(z[l], nu, norm, &Fi, &fi);
+                        cdf[l] += w * Fi;
+                        pdf[l] += w * fi * is;
+                        if (rich) {
+                            double q1, q2;
+                            dens_ratios(z[l], nu, &q1, &q2);
+                            d1[l] += wis2 * fi * q1;
+                            d2[l] += wis3 * fi * q2;
+                        }
+                    }
+                }
+                i++;
             }
         }
     }
@@ -506,14 +562,20 @@ static inline __attribute__((always_inline)) void eval2_core(const prep *m, cons
         }
     }
 }
+#undef LANES
 
-static void eval2(const prep *m, const double *x, double *F, double *f) { eval2_core(m, x, F, f, NULL, NULL, 0); }
+__attribute__((target_clones("avx2", "default"))) static void eval2(const prep *m, const double *x, double *F,
+                                                                      double *f)
+{
+    eval2_core(m, x, F, f, NULL, NULL, 0);
+}
 
 /* F, f and f's first two derivatives f1, f2 at two points in one pass (the
  * first pass of an interval's search: Halley's step needs f1, and f2 its
  * error estimate; search_first). F and f are eval's, to the bit; f1 and f2
  * come from the same Taylor polynomials (or dens_ratios off the grid). */
-static void eval2_rich(const prep *m, const double *x, double *F, double *f, double *f1, double *f2)
+__attribute__((target_clones("avx2", "default"))) static void eval2_rich(const prep *m, const double *x, double *F,
+                                                                           double *f, double *f1, double *f2)
 {
     eval2_core(m, x, F, f, f1, f2, 1);
 }

@@ -440,10 +440,9 @@ static void eval(const prep *m, double x, double *F, double *f)
 /* F and f at two points in one pass over the components: the two quantiles
  * of an interval share the loads of every component's weight, location
  * and scale, and the table's polynomials run in the lanes of one vector
- * (GCC's vector extension): x[0] in lane 0 and x[1] in lane 1, and two
- * components at a time in four lanes (one AVX2 register where the CPU has
- * it: eval2 and eval2_rich are cloned for it, target_clones; two SSE2 ones
- * otherwise). Each lane does eval's operations in eval's order, and the
+ * (GCC's vector extension): x[0] in lane 0 and x[1] in lane 1, and, where
+ * the CPU has AVX2, two components at a time in four lanes of one register
+ * (eval2 and eval2_rich are cloned for it, target_clones). Each lane does eval's operations in eval's order, and the
  * sums take the components one by one in their order, so the same bits as
  * two calls of eval whatever the width (no FMA: AVX2 without it). A
  * component with a point off the grid takes eval's path for both. */
@@ -461,6 +460,10 @@ static inline __attribute__((always_inline)) void eval2_core(const prep *m, cons
 {
     const v2d X = {x[0], x[1]};
     const v4d X4 = {x[0], x[1], x[0], x[1]};
+    /* four lanes only where they are one register: SSE2 alone splits them
+     * into pairs and moves lanes about, and was slower than two (0.72-1.0
+     * against 1.1-1.5 CPU-s for sinc's 1000 rows, the default clone alone) */
+    const int wide = __builtin_cpu_supports("avx2");
     v2d cdf = {x[0] >= 0 ? m->w0 : 0.0, x[1] >= 0 ? m->w0 : 0.0}, pdf = {0, 0}, d1 = {0, 0}, d2 = {0, 0};
     for (size_t g = 0; g < m->ng; g++) {
         const double *tab = m->tab[g], nu = m->nu[g], norm = m->norm[g];
@@ -468,7 +471,7 @@ static inline __attribute__((always_inline)) void eval2_core(const prep *m, cons
         const size_t end = m->start[g + 1];
         while (i < end) {
             /* two components, both points of each on the grid */
-            for (; tab && i + 2 <= end; i += 2) {
+            for (; wide && tab && i + 2 <= end; i += 2) {
                 const double wa = m->w[i], wb = m->w[i + 1], isa = m->is[i], isb = m->is[i + 1];
                 const v4d is4 = {isa, isa, isb, isb}, w4 = {wa, wa, wb, wb};
                 const v4d mu4 = {m->mu[i], m->mu[i], m->mu[i + 1], m->mu[i + 1]};

@@ -453,6 +453,14 @@ typedef double v4d __attribute__((vector_size(4 * sizeof(double))));
  * term, in the order the 2-lane pass adds them. */
 #define LANES(v, h) ((v2d){(v)[2 * (h)], (v)[2 * (h) + 1]})
 
+/* The degree-7 Taylor polynomial in d (coefficients k0..k7, d2s = d^2,
+ * d4 = d^4) and its first three derivatives, for both vector widths: one
+ * expression, so both give eval's bits. */
+#define TAYLOR_F (((k0 + k1 * d) + (k2 + k3 * d) * d2s) + ((k4 + k5 * d) + (k6 + k7 * d) * d2s) * d4)
+#define TAYLOR_F1 (((k1 + 2 * k2 * d) + (3 * k3 + 4 * k4 * d) * d2s) + ((5 * k5 + 6 * k6 * d) + 7 * k7 * d2s) * d4)
+#define TAYLOR_F2 (((2 * k2 + 6 * k3 * d) + (12 * k4 + 20 * k5 * d) * d2s) + (30 * k6 + 42 * k7 * d) * d4)
+#define TAYLOR_F3 (((6 * k3 + 24 * k4 * d) + (60 * k5 + 120 * k6 * d) * d2s) + 210 * k7 * d4)
+
 /* eval2 and eval2_rich's one loop; rich (a constant at each call, so the
  * compiler drops what a plain pass does not need) adds the derivatives. */
 static inline __attribute__((always_inline)) void eval2_core(const prep *m, const double *x, double *F, double *f,
@@ -487,20 +495,15 @@ static inline __attribute__((always_inline)) void eval2_core(const prep *m, cons
                 const v4d k0 = K4(0), k1 = K4(1), k2 = K4(2), k3 = K4(3);
                 const v4d k4 = K4(4), k5 = K4(5), k6 = K4(6), k7 = K4(7);
     #undef K4
-                const v4d a01 = k0 + k1 * d, a23 = k2 + k3 * d, a45 = k4 + k5 * d, a67 = k6 + k7 * d;
-                const v4d b01 = k1 + 2 * k2 * d, b23 = 3 * k3 + 4 * k4 * d, b45 = 5 * k5 + 6 * k6 * d;
-                const v4d Fi = (a01 + a23 * d2s) + (a45 + a67 * d2s) * d4;
-                const v4d fi = (b01 + b23 * d2s) + (b45 + 7 * k7 * d2s) * d4;
+                const v4d Fi = TAYLOR_F, fi = TAYLOR_F1;
                 const v4d wF = w4 * Fi, wfi = w4 * fi * is4;
                 cdf += LANES(wF, 0);
                 pdf += LANES(wfi, 0);
                 v4d t1 = {0, 0, 0, 0}, t2 = {0, 0, 0, 0};
                 if (rich) { /* the second and third derivatives of the same polynomial */
                     const v4d wis2 = w4 * is4 * is4, wis3 = wis2 * is4;
-                    const v4d e01 = 2 * k2 + 6 * k3 * d, e23 = 12 * k4 + 20 * k5 * d, e45 = 30 * k6 + 42 * k7 * d;
-                    const v4d g01 = 6 * k3 + 24 * k4 * d, g23 = 60 * k5 + 120 * k6 * d;
-                    t1 = wis2 * ((e01 + e23 * d2s) + e45 * d4);
-                    t2 = wis3 * ((g01 + g23 * d2s) + 210 * k7 * d4);
+                    t1 = wis2 * TAYLOR_F2;
+                    t2 = wis3 * TAYLOR_F3;
                     d1 += LANES(t1, 0);
                     d2 += LANES(t2, 0);
                 }
@@ -522,17 +525,12 @@ static inline __attribute__((always_inline)) void eval2_core(const prep *m, cons
                     const v2d d = z - (-TZ + jd / TSTEPS), d2s = d * d, d4 = d2s * d2s;
                     const v2d k0 = {c0[0], c1[0]}, k1 = {c0[1], c1[1]}, k2 = {c0[2], c1[2]}, k3 = {c0[3], c1[3]};
                     const v2d k4 = {c0[4], c1[4]}, k5 = {c0[5], c1[5]}, k6 = {c0[6], c1[6]}, k7 = {c0[7], c1[7]};
-                    const v2d a01 = k0 + k1 * d, a23 = k2 + k3 * d, a45 = k4 + k5 * d, a67 = k6 + k7 * d;
-                    const v2d b01 = k1 + 2 * k2 * d, b23 = 3 * k3 + 4 * k4 * d, b45 = 5 * k5 + 6 * k6 * d;
-                    const v2d Fi = (a01 + a23 * d2s) + (a45 + a67 * d2s) * d4;
-                    const v2d fi = (b01 + b23 * d2s) + (b45 + 7 * k7 * d2s) * d4;
+                    const v2d Fi = TAYLOR_F, fi = TAYLOR_F1;
                     cdf += w * Fi;
                     pdf += w * fi * is;
                     if (rich) {
-                        const v2d e01 = 2 * k2 + 6 * k3 * d, e23 = 12 * k4 + 20 * k5 * d, e45 = 30 * k6 + 42 * k7 * d;
-                        const v2d g01 = 6 * k3 + 24 * k4 * d, g23 = 60 * k5 + 120 * k6 * d;
-                        d1 += wis2 * ((e01 + e23 * d2s) + e45 * d4);
-                        d2 += wis3 * ((g01 + g23 * d2s) + 210 * k7 * d4);
+                        d1 += wis2 * TAYLOR_F2;
+                        d2 += wis3 * TAYLOR_F3;
                     }
                 } else {
                     for (int l = 0; l < 2; l++) {
@@ -566,6 +564,10 @@ static inline __attribute__((always_inline)) void eval2_core(const prep *m, cons
     }
 }
 #undef LANES
+#undef TAYLOR_F
+#undef TAYLOR_F1
+#undef TAYLOR_F2
+#undef TAYLOR_F3
 
 __attribute__((target_clones("avx2", "default"))) static void eval2(const prep *m, const double *x, double *F,
                                                                       double *f)

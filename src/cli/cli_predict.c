@@ -2,7 +2,6 @@
  * [--interval-kind new|mean] [--id COLUMN] [--digits N] [-o PRED.csv] */
 #include "cli.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -143,23 +142,6 @@ static int read_test(basel_data **data, const char *path, const char *id, const 
     return rc;
 }
 
-/* A prediction's BLAS and LAPACK calls are on k x k blocks (k <= kmax),
- * where OpenBLAS's worker threads only wake and spin: one thread saves
- * about 0.1 of a kernel fit's 1.1 CPU-s of predict. Only where the BLAS is
- * OpenBLAS (its own function, found at run time) and the user set no
- * thread count; the library leaves the BLAS's threads to its caller. */
-static void blas_one_thread(void)
-{
-    if (getenv("OPENBLAS_NUM_THREADS") || getenv("OMP_NUM_THREADS")) return;
-    /* only the pthread build (1) has a pool of its own: the OpenMP build
-     * (2, which CMakeLists.txt links the command to) runs on the caller's
-     * OpenMP threads, and its setter would set the command's own
-     * omp_set_num_threads too */
-    int (*parallel)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "openblas_get_parallel");
-    void (*set)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
-    if (set && parallel && parallel() == 1) set(1);
-}
-
 int cli_predict(int argc, char **argv)
 {
     const char *files[2] = {NULL, NULL};
@@ -214,7 +196,6 @@ int cli_predict(int argc, char **argv)
     basel_data *data = NULL;
     basel_pred *pred = NULL;
     int status = 0;
-    blas_one_thread();
     /* the id column is read as text (the label column of the table) */
     if (basel_fit_read_json(&fit, files[0], &err) || read_test(&data, files[1], p.id, fit, &err) ||
         basel_fit_predict_ex(fit, data, p.model, p.level, p.kind, &pred, &err))

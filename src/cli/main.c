@@ -3,6 +3,7 @@
 #define _DEFAULT_SOURCE
 #include "cli.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_version.h>
@@ -18,32 +19,54 @@
 
 static void fit_help(FILE *fp) { cli_fit_help(fp, NULL); }
 
-/* OpenBLAS (Debian's pthread build) starts its worker threads in its
- * library initialiser, before main, one per core unless
- * OPENBLAS_NUM_THREADS says otherwise, and each worker first maps its work
- * buffer (128 MB), retrying for ever while the mapping fails
- * (blas_thread_server -> blas_memory_alloc). Under an address-space limit
- * (ulimit -v, RLIMIT_AS, as batch schedulers set it) with no room for it, a
- * worker spins for the whole run and exit hangs in OpenBLAS's shutdown,
- * which joins it (gotoblas_quit -> blas_thread_shutdown_ -> pthread_join).
+/* OpenBLAS (Debian's pthread build, the system's default) starts its
+ * worker threads in its library initialiser, before main, one per core
+ * unless OPENBLAS_NUM_THREADS says otherwise. They cost twice:
+ *  - each spins in sched_yield for a while after it starts and after every
+ *    call it serves, on CPU the command's own threads (its chains,
+ *    --threads, OpenMP) could use: rj on lin_p100_n1000, 4 x 75000 moves,
+ *    took 0.67 CPU-s with them and 0.55 without (issue 34). The command's
+ *    BLAS calls are on k x k blocks and n x k panels, where a worker only
+ *    wakes and spins; a call from a chain could also be split over them,
+ *    so SSVS's last digits depended on the number of cores.
+ *  - each maps its work buffer (128 MB) and retries for ever while the
+ *    mapping fails: under an address-space limit (ulimit -v, RLIMIT_AS, as
+ *    batch schedulers set it) with no room for it, a worker spins for the
+ *    whole run and exit hangs in OpenBLAS's shutdown, which joins it
+ *    (gotoblas_quit -> blas_thread_shutdown_ -> pthread_join).
  * The number can only be set before OpenBLAS's initialiser reads the
  * environment: setenv from an ELF .preinit_array function is too early
- * (libc's own initialiser, which runs after it, resets environ), so under
- * such a limit the command runs itself again, once, with
- * OPENBLAS_NUM_THREADS=1: then there is no worker to wait for. Its chains
- * then run on one OpenMP thread too (OMP_NUM_THREADS=1, the default of
- * --threads): each thread that calls LAPACK needs a buffer of its own (below),
- * and libgomp exits (status 1) when it cannot create a thread. Numbers the
- * user set are kept; without a limit nothing changes. */
-static void one_blas_thread_under_limit(char **argv)
+ * (libc's own initialiser, which runs after it, resets environ), and
+ * openblas_set_num_threads(1) leaves the workers' start-up spin and
+ * buffers. So the command runs itself again, once, with
+ * OPENBLAS_NUM_THREADS=1 when OpenBLAS has more than one thread and the
+ * user set no number (about 0.01 CPU-s for loading twice; the dense Gram's
+ * one large dsyrk then runs on one core: the same CPU, up to twice the
+ * wall time). Under such a limit its chains run on one OpenMP thread too
+ * (OMP_NUM_THREADS=1, the default of --threads): each thread that calls
+ * LAPACK needs a buffer of its own (below), and libgomp exits (status 1)
+ * when it cannot create a thread. Not under valgrind, which would follow
+ * the new image only with --trace-children (its tests set the numbers). */
+static void one_blas_thread(char **argv)
 {
     struct rlimit as;
-    if ((getenv("OPENBLAS_NUM_THREADS") && getenv("OMP_NUM_THREADS")) || getrlimit(RLIMIT_AS, &as) != 0 ||
-        as.rlim_cur == RLIM_INFINITY)
-        return;
+    const int limited = getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY;
+    int (*threads)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
+    const char *preload = getenv("LD_PRELOAD");
+    int again = 0;
+    if (preload && strstr(preload, "vgpreload")) return;
+    if (!getenv("OPENBLAS_NUM_THREADS") && (limited || (threads && threads() > 1))) {
+        if (setenv("OPENBLAS_NUM_THREADS", "1", 0) != 0) return;
+        again = 1;
+    }
+    if (limited && !getenv("OMP_NUM_THREADS")) {
+        if (setenv("OMP_NUM_THREADS", "1", 0) != 0) return;
+        again = 1;
+    }
+    if (!again) return;
     char self[4096];
     const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len <= 0 || setenv("OPENBLAS_NUM_THREADS", "1", 0) != 0 || setenv("OMP_NUM_THREADS", "1", 0) != 0) return;
+    if (len <= 0) return;
     self[len] = '\0';
     execv(self, argv); /* returns only on failure: carry on as we are */
 }
@@ -242,7 +265,7 @@ int main(int argc, char **argv)
 {
     /* GSL's default handler aborts; the library checks every status itself */
     gsl_set_error_handler_off();
-    one_blas_thread_under_limit(argv);
+    one_blas_thread(argv);
     const int no_room = blas_buffer_under_limit();
     if (no_room) return no_room;
     cli_par_init(&argc, &argv);

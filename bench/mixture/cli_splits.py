@@ -11,8 +11,8 @@ V2, as bench_mixture.c and peers.py do), then
     build/basel predict fit.json test.csv          (model-averaged p_<class>)
 
 with every other setting at its default (4 chains, 10000 sweeps after 5000
-burn-in, 3 kernels), unless --fit-args adds `basel fit` arguments (e.g.
---fit-args "--kernels 6"; split as a shell would, appended to every fit and
+burn-in, 6 kernels), unless --fit-args adds `basel fit` arguments (e.g.
+--fit-args "--kernels 3"; split as a shell would, appended to every fit and
 recorded in the JSON as fit_args). Recorded: test accuracy and log-loss
 (probabilities clipped at 1e-15, as peers.py), the mean number of inputs,
 each input's PIP, the largest split R-hat of an input's indicator (FIT.json
@@ -207,7 +207,7 @@ def main():
     ap.add_argument("--dir", default=os.path.join(here, "..", "..", "data", "classification"))
     ap.add_argument("--json", help="write every split's numbers and the summaries here")
     ap.add_argument("--keep", help="keep each split's CSVs and FIT.json under this folder")
-    ap.add_argument("--fit-args", default="", help='more `basel fit` arguments for every fit, e.g. "--kernels 6"')
+    ap.add_argument("--fit-args", default="", help='more `basel fit` arguments for every fit, e.g. "--kernels 3"')
     ap.add_argument("--peers", default=",".join(PEER_DEFAULT),
                     help=f"peers.py methods to run beside basel, comma-separated among {', '.join(PEER_ALL)}; "
                          "or none")

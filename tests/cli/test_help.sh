@@ -13,7 +13,7 @@ expect 0 "--method rbf reads:" -- "$BASEL" help fit --method rbf
 expect 0 "--method rbf reads:" -- "$BASEL" fit --method rbf --help
 # when to choose the mixture, from the engine table (basel_method_advice)
 expect 0 "When to choose --method mixture:" -- "$BASEL" help fit --method mixture
-expect 0 "Pima: +mixture 72.0 %, binomial rj 77.1 %" -- "$BASEL" help fit --method mixture
+expect 0 "Pima: +mixture 75.6 %, binomial rj 77.1 %" -- "$BASEL" help fit --method mixture
 expect 2 "no command 'nope'" -- "$BASEL" help nope
 expect 0 "FIT.json format 3" -- "$BASEL" --version
 

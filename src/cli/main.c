@@ -223,6 +223,9 @@ static int run(int argc, char **argv)
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
         printf("basel %s (FIT.json format %d; GSL %s, LAPACKE, jansson)\nBLAS %s\n", basel_version(),
                basel_fit_format_version(), gsl_version, basel_blas());
+        /* what one_blas_thread left OpenBLAS with (tests/cli/test_blas.sh) */
+        int (*threads)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
+        if (threads) printf("BLAS threads: %d\n", threads());
         return 0;
     }
     if (!strcmp(cmd, "man")) {

@@ -9,6 +9,13 @@ source tests/cli/lib.sh "$1"
 LIB=$(dirname "$BASEL")/libbasel.so.0
 
 expect 0 "^BLAS optimised: " -- "$BASEL" --version
+# OpenBLAS on one thread unless the user says otherwise: its own workers
+# would spin beside the chains (src/cli/main.c, one_blas_thread)
+if "$BASEL" --version | grep -q "^BLAS threads:"; then
+    expect 0 "^BLAS threads: 1$" -- env -u OPENBLAS_NUM_THREADS -u OMP_NUM_THREADS "$BASEL" --version
+    # the user's number is kept (OpenBLAS caps it at the cores)
+    [ "$(nproc)" -ge 2 ] && expect 0 "^BLAS threads: 2$" -- env OPENBLAS_NUM_THREADS=2 "$BASEL" --version
+fi
 # An AddressSanitizer build's library cannot be loaded into another program
 # nor behind an LD_PRELOAD (the ASan runtime must come first): the release
 # build's run of this test covers those two cases

@@ -47,15 +47,22 @@ static void fit_help(FILE *fp) { cli_fit_help(fp, NULL); }
  * LAPACK needs a buffer of its own (below), and libgomp exits (status 1)
  * when it cannot create a thread. Not under valgrind, which would follow
  * the new image only with --trace-children (its tests set the numbers). */
+/* OpenBLAS's thread count (its own function, found at run time), or 0
+ * where the BLAS is another. */
+static int openblas_threads(void)
+{
+    int (*get)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
+    return get ? get() : 0;
+}
+
 static void one_blas_thread(char **argv)
 {
     struct rlimit as;
     const int limited = getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY;
-    int (*threads)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
     const char *preload = getenv("LD_PRELOAD");
     int again = 0;
     if (preload && strstr(preload, "vgpreload")) return;
-    if (!getenv("OPENBLAS_NUM_THREADS") && (limited || (threads && threads() > 1))) {
+    if (!getenv("OPENBLAS_NUM_THREADS") && (limited || openblas_threads() > 1)) {
         if (setenv("OPENBLAS_NUM_THREADS", "1", 0) != 0) return;
         again = 1;
     }
@@ -224,8 +231,7 @@ static int run(int argc, char **argv)
         printf("basel %s (FIT.json format %d; GSL %s, LAPACKE, jansson)\nBLAS %s\n", basel_version(),
                basel_fit_format_version(), gsl_version, basel_blas());
         /* what one_blas_thread left OpenBLAS with (tests/cli/test_blas.sh) */
-        int (*threads)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
-        if (threads) printf("BLAS threads: %d\n", threads());
+        if (openblas_threads() > 0) printf("BLAS threads: %d\n", openblas_threads());
         return 0;
     }
     if (!strcmp(cmd, "man")) {

@@ -192,21 +192,13 @@ static long next_lead(const work *w, double floor)
 /* An input no stored model holds adds nothing to any coverage: leads and
  * clusters are drawn from the others only, so the work is O(inputs seen)
  * correlations per lead, not O(m) (streaming designs compute each from
- * columns). In increasing index order. */
-static int find_held(work *w)
+ * columns). In increasing index order, from the atoms' lists
+ * (index_atoms). */
+static void find_held(work *w)
 {
-    unsigned char *flag = w->in_set; /* all zero until sets are grown */
     w->nheld = 0;
-    for (size_t i = 0; i < w->ms->n; i++) {
-        const size_t *a = bsl_modelset_atoms(w->ms, i);
-        for (size_t t = 0; t < w->ms->items[i].k; t++) flag[a[t]] = 1;
-    }
-    for (size_t j = 0; j < w->m; j++)
-        if (flag[j]) {
-            w->held[w->nheld++] = j;
-            flag[j] = 0;
-        }
-    return BASEL_OK;
+    for (size_t j = 0; j < w->m; j++) /* atom j's list of models is not empty */
+        if (w->by_atom_off[j + 1] > w->by_atom_off[j]) w->held[w->nheld++] = j;
 }
 
 static int push(bsl_cs_list *out, bsl_cs *cs)
@@ -273,8 +265,8 @@ int bsl_credible_sets(const double *pip, size_t m, const bsl_modelset *models, b
     if (!rc) {
         w.in_cluster = w.assigned + m;
         w.in_set = w.assigned + 2 * m;
-        rc = find_held(&w);
-        if (!rc) rc = index_atoms(&w);
+        rc = index_atoms(&w);
+        if (!rc) find_held(&w);
     }
     if (!rc) rc = run(&w, corr, ctx, o, out);
     free(w.held);

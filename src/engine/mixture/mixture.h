@@ -45,7 +45,8 @@ enum { BSL_MIX_MAX_TEMPERATURES = 64 };
 #define BSL_MIX_MAX_DRAWS 1000
 
 typedef struct bsl_mix_options {
-    size_t kernels;       /* D, kernels shared by the classes (default 3) */
+    size_t kernels;       /* D, kernels shared by the classes (3 here, for the tests and bench_mixture; the
+                           * command and the front ends get the engine table's, 6: mixture_engine.c) */
     size_t iter;          /* sweeps per chain, burn-in included (15000) */
     size_t burn;          /* burn-in sweeps (5000) */
     size_t thin;          /* keep every thin-th sweep after burn-in as a draw (10) */

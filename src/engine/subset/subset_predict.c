@@ -579,7 +579,8 @@ static inline __attribute__((always_inline)) void block_components_of(const vs_c
  * unrolls the row loops and keeps m0 and h in registers (h's loop was 14 %
  * of a predict's instructions with them on the stack); the last, shorter
  * block takes the general loops. Each row's operations are the same, in
- * the same order: the same bits. */
+ * the same order: the same bits. Cloned for AVX2, where four rows share an
+ * instruction (target_clones; the plain build for other CPUs). */
 __attribute__((target_clones("avx2", "default"))) static void
 block_components(const vs_ctx *v, const post_set *s, const double *Bt, size_t i0, size_t nb, size_t o, double *mu,
                  double *sy, double *sf)

@@ -469,8 +469,9 @@ static inline __attribute__((always_inline)) void eval2_core(const prep *m, cons
     const v2d X = {x[0], x[1]};
     const v4d X4 = {x[0], x[1], x[0], x[1]};
     /* four lanes only where they are one register: SSE2 alone splits them
-     * into pairs and moves lanes about, and was slower than two (0.72-1.0
-     * against 1.1-1.5 CPU-s for sinc's 1000 rows, the default clone alone) */
+     * into pairs and moves lanes about, and was slower than two (1.07-1.30
+     * against 0.73-0.78 CPU-s for predicting sinc's 1000 rows, the default
+     * clone alone) */
     const int wide = __builtin_cpu_supports("avx2");
     v2d cdf = {x[0] >= 0 ? m->w0 : 0.0, x[1] >= 0 ? m->w0 : 0.0}, pdf = {0, 0}, d1 = {0, 0}, d2 = {0, 0};
     for (size_t g = 0; g < m->ng; g++) {
@@ -491,10 +492,10 @@ static inline __attribute__((always_inline)) void eval2_core(const prep *m, cons
                 const double *c0 = tab + j0 * TC, *c1 = tab + j1 * TC, *c2 = tab + j2 * TC, *c3 = tab + j3 * TC;
                 const v4d jd = {(double)j0, (double)j1, (double)j2, (double)j3};
                 const v4d d = z - (-TZ + jd / TSTEPS), d2s = d * d, d4 = d2s * d2s;
-    #define K4(l) ((v4d){c0[l], c1[l], c2[l], c3[l]})
+#define K4(l) ((v4d){c0[l], c1[l], c2[l], c3[l]})
                 const v4d k0 = K4(0), k1 = K4(1), k2 = K4(2), k3 = K4(3);
                 const v4d k4 = K4(4), k5 = K4(5), k6 = K4(6), k7 = K4(7);
-    #undef K4
+#undef K4
                 const v4d Fi = TAYLOR_F, fi = TAYLOR_F1;
                 const v4d wF = w4 * Fi, wfi = w4 * fi * is4;
                 cdf += LANES(wF, 0);

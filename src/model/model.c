@@ -43,6 +43,7 @@ void bsl_model_free(bsl_model *M)
     bsl_chol_free(&M->sw_chol);
     free(M->rb_atoms);
     bsl_cand_free(&M->cand);
+    free(M->vrows);
     free(M);
 }
 
@@ -204,6 +205,7 @@ void bsl_model_copy(bsl_model *dst, const bsl_model *src)
     dst->since_refactor = src->since_refactor;
     dst->since_inv_refresh = src->since_inv_refresh;
     dst->trial_j = -1;
+    dst->vrows_ok = 0;
 }
 
 /* A' = A + v v' over the active atoms (v = their row values): the factor
@@ -229,6 +231,7 @@ int bsl_model_add_row(bsl_model *M, const double *row, const double *y)
     }
     for (size_t o = 0; o < c; o++) zx[o] = y[o];
     bsl_chol_rank1_update(&M->chol, v, M->z, c, zx); /* destroys v */
+    M->vrows_ok = 0;
     M->trial_j = -1;
     update_score(M);
     M->since_inv_refresh += inv;
@@ -241,6 +244,7 @@ void bsl_model_clear(bsl_model *M)
     for (size_t i = 0; i < M->k; i++) M->pos[M->active[i]] = -1;
     M->k = 0;
     M->chol.k = 0;
+    M->vrows_ok = 0;
     M->since_refactor = M->since_inv_refresh = 0;
     M->trial_j = -1;
     update_score(M);
@@ -453,33 +457,69 @@ double bsl_model_try_add(bsl_model *M, size_t j)
     return M->trial_log_ml;
 }
 
-/* U = L^{-T} V for the k x r row-major block V (add_scores' collinearity
- * check), backward substitution over all r columns at once. */
-static void block_solve_upper(const bsl_model *M, double *U, const double *V, size_t r)
+/* U = L^{-T} V for the t atoms of a tile (add_scores' collinearity
+ * check): V's and U's k rows are ldv and ldu apart; backward substitution
+ * over the tile's columns at once. */
+static void block_solve_upper(const bsl_model *M, double *U, size_t ldu, const double *V, size_t ldv, size_t t)
 {
     const size_t k = M->k, cap = M->chol.cap;
-    memcpy(U, V, k * r * sizeof *U);
+    for (size_t i = 0; i < k; i++) memcpy(U + i * ldu, V + i * ldv, t * sizeof *U);
     for (size_t l = k; l-- > 0;) {
         const double *Ll = M->chol.L + l * cap;
-        double *Ul = U + l * r;
+        double *Ul = U + l * ldu;
         for (size_t i = l + 1; i < k; i++) {
-            const double *Ui = U + i * r;
+            const double *Ui = U + i * ldu;
             const double Lil = Ll[i];
-            for (size_t a = 0; a < r; a++) Ul[a] -= Lil * Ui[a];
+            for (size_t a = 0; a < t; a++) Ul[a] -= Lil * Ui[a];
         }
         const double il = 1.0 / Ll[l];
-        for (size_t a = 0; a < r; a++) Ul[a] *= il;
+        for (size_t a = 0; a < t; a++) Ul[a] *= il;
     }
 }
+
+/* Rows from..k-1 of V = L^{-1} G_{A,.} in place for the t atoms of a tile
+ * (rows ld apart), the rows before from being done: forward substitution,
+ * L column by column. Each entry of a row gets the same operations in the
+ * same order whatever from is (the subtractions of rows 0..i-1, then the
+ * division), so rows kept from an earlier pass are the bits a full pass
+ * would give. */
+static void block_solve_lower(const bsl_model *M, double *V, size_t ld, size_t t, size_t from)
+{
+    const size_t k = M->k, cap = M->chol.cap;
+    for (size_t l = 0; l < k; l++) {
+        const double *Ll = M->chol.L + l * cap;
+        double *Vl = V + l * ld;
+        if (l >= from) {
+            const double il = 1.0 / Ll[l];
+            for (size_t a = 0; a < t; a++) Vl[a] *= il;
+        }
+        for (size_t i = BSL_MAX(l + 1, from); i < k; i++) {
+            double *Vi = V + i * ld;
+            const double Lil = Ll[i];
+            for (size_t a = 0; a < t; a++) Vi[a] -= Lil * Vl[a];
+        }
+    }
+}
+
+/* Atoms per tile of the scoring passes: the tile's k x BSL_SCORE_TILE
+ * block of V (and of U) stays in the first-level cache through the
+ * substitutions and the scores (20 KB at k = 10), where the whole k x r
+ * block at p = 10^5 (8 MB) was read from memory k / 2 times over. Each
+ * atom's arithmetic is the same whatever the tile. */
+#define BSL_SCORE_TILE 256
+/* Bytes of a model's kept rows of V (vrows): 12 MB at m = 10^5, k = 15;
+ * beyond, add_scores computes V afresh at each pass (batch_scores) */
+#define BSL_VROWS_BYTES ((size_t)32 << 20)
 
 /* try_add's score for every atom at once (out[j] for every dormant j,
  * -inf where j cannot enter; NAN for the active atoms), model unchanged.
  * The r dormant atoms go through the triangular
- * solves together: V = L^{-1} G_{A,J} (k x r, row-major, so that each step
- * of the substitution is one vectorised row operation over all r atoms),
- * the Schur complements s_j = d_j + tau - |v_j|^2 and, where the
- * collinearity check needs it and vif_surely_ok cannot settle it for some
- * atom, U = L^{-T} V = A^{-1} G_{A,J} (then for all of them); then
+ * solves together, a tile of BSL_SCORE_TILE atoms at a time: V = L^{-1}
+ * G_{A,J} (k x r, row-major, so that each step of the substitution is one
+ * vectorised row operation over a tile's atoms), the Schur complements
+ * s_j = d_j + tau - |v_j|^2 and, where the collinearity check needs it and
+ * vif_surely_ok cannot settle it for some atom, U = L^{-T} V = A^{-1}
+ * G_{A,J} (then for all of the tile's atoms); then
  * try_add's arithmetic atom by atom. O(k^2 r) like r try_adds, in a few
  * long loops instead of r short ones. The k rows G_{A,.} come from the
  * dense Gram matrix or, on a streaming design, from the design's shared cache of
@@ -498,6 +538,101 @@ static double screen_floor(const bsl_model *M, double within, double qd_best)
     return p->type->screen(p, M->D->yy[0], M->g_o[0], (double)(M->D->n - M->D->q), within, qd_best);
 }
 
+/* What a scoring pass shares between its tiles */
+typedef struct score_pass {
+    int screen, vif;
+    vif_bound vb;
+    double *Q, qbest; /* the screen: each atom's new quadratic form, and the best */
+} score_pass;
+
+static score_pass pass_begin(bsl_model *M, double within, double *Q)
+{
+    const size_t k = M->k, ld = M->kmax + 1;
+    score_pass x = {screen_floor(M, within, 0.0) > -INFINITY, 1, {0, 0, 0}, Q, -INFINITY};
+    double dmax = 0;
+    for (size_t p = 0; M->tau > 0 && p < k; p++) dmax = fmax(dmax, M->GA[p + p * ld]);
+    x.vif = !(M->tau > 0 && (dmax + M->tau) * M->rank_tol < M->tau);
+    if (x.vif && k) inverse_for_reading(M);
+    if (x.vif && k) x.vb = vif_bound_of(M);
+    return x;
+}
+
+/* try_add's arithmetic for the atoms J[a], a in [a0, a1), of one tile:
+ * atom a's column of V = L^{-1} G_{A,J} is col(a) = (at ? at[a] : a) -
+ * base of the tile's block V (k rows, ldv apart, t columns); U (k x t,
+ * rows ldu apart) is the tile's L^{-T} V, made when the first atom needs
+ * the collinearity check. out[oi[a]] <- the score (-inf: cannot enter; 0
+ * and Q[a] under the screen, scored by pass_end). */
+static void score_tile(bsl_model *M, const size_t *J, const size_t *oi, const size_t *at, size_t a0, size_t a1,
+                       size_t base, const double *V, size_t ldv, size_t t, double *U, size_t ldu, score_pass *x,
+                       double *out)
+{
+    const size_t k = M->k, c = M->c, ld = M->kmax + 1;
+    double *qd = M->trial_quad;
+    /* |v|^2 and, with one output, b_j - v'z for every column of the tile,
+     * row by row: the same sums in the same order per atom as a loop per
+     * atom, but over contiguous columns, so they vectorise */
+    double vv[BSL_SCORE_TILE], tz[BSL_SCORE_TILE];
+    for (size_t a = 0; a < t; a++) vv[a] = 0;
+    for (size_t i = 0; i < k; i++) {
+        const double *Vi = V + i * ldv;
+        for (size_t a = 0; a < t; a++) vv[a] += Vi[a] * Vi[a];
+    }
+    if (c == 1) {
+        for (size_t a = 0; a < t; a++) tz[a] = 0; /* the columns of atoms not scored */
+        for (size_t a = a0; a < a1; a++) tz[(at ? at[a] : a) - base] = M->D->Bty[J[a]];
+        for (size_t i = 0; i < k; i++) {
+            const double *Vi = V + i * ldv, zi = M->z[i];
+            for (size_t a = 0; a < t; a++) tz[a] -= Vi[a] * zi;
+        }
+    }
+    int have_u = 0;
+    for (size_t a = a0; a < a1; a++) {
+        const size_t j = J[a], col = (at ? at[a] : a) - base;
+        out[oi[a]] = -INFINITY;
+        const double d = M->D->diag[j] + M->tau, s = d - vv[col];
+        if (!(s > M->rank_tol * d)) continue;
+        const int check = x->vif && k && !vif_surely_ok(M, &x->vb, s, d);
+        if (check && !have_u) { /* the tile's first atom that needs U: the tile's U, once */
+            block_solve_upper(M, U, ldu, V, ldv, t);
+            have_u = 1;
+        }
+        int ok = 1;
+        for (size_t p = 0; check && ok && p < k; p++) {
+            const double dp = M->GA[p + p * ld] + M->tau, u = U[p * ldu + col];
+            ok = dp * (M->Ainv[p + p * ld] + u * u / s) * M->rank_tol < 1;
+        }
+        if (!ok) continue;
+        const double rs = sqrt(s);
+        for (size_t o = 0; o < c; o++) {
+            double tt = c == 1 ? tz[col] : M->D->Bty[j * c + o];
+            for (size_t i = 0; c > 1 && i < k; i++) tt -= V[i * ldv + col] * M->z[i * c + o];
+            tt /= rs;
+            qd[o] = M->quad[o] + tt * tt;
+        }
+        if (x->screen) { /* scored by pass_end, once the best is known */
+            x->Q[a] = qd[0];
+            x->qbest = qd[0] > x->qbest ? qd[0] : x->qbest; /* fmax inline, NaN skipped alike (qbest is never NaN) */
+            out[oi[a]] = 0;
+            continue;
+        }
+        out[oi[a]] = score_of(M, k + 1, reads_logdet(M) ? M->logdet + log(s) : M->logdet, qd);
+    }
+}
+
+/* The screen's scores, once every tile has given its quadratic forms */
+static void pass_end(bsl_model *M, const size_t *oi, size_t r, const score_pass *x, double within, double *out)
+{
+    if (!x->screen) return;
+    const double floor = screen_floor(M, within, x->qbest);
+    double *qd = M->trial_quad;
+    for (size_t a = 0; a < r; a++) {
+        if (out[oi[a]] == -INFINITY) continue; /* cannot enter */
+        qd[0] = x->Q[a];
+        out[oi[a]] = x->Q[a] >= floor ? score_of(M, M->k + 1, M->logdet, qd) : -INFINITY;
+    }
+}
+
 /* The scoring core of add_scores and candidate_scores: the r atoms J[a]
  * (dormant and usable), the row of active atom i read at at[a] of row_of
  * (i) (a Gram row, or a candidate row); out[oi[a]] <- score of J[a] (-inf:
@@ -508,9 +643,8 @@ typedef void (*unrow_fn)(bsl_model *M, size_t slot);
 static int batch_scores(bsl_model *M, const size_t *J, const size_t *at, const size_t *oi, size_t r, row_fn row_of,
                         unrow_fn unrow, double *out, double within)
 {
-    const size_t k = M->k, c = M->c, ld = M->kmax + 1, cap = M->chol.cap;
-    double *V = M->rb_work, *U = V + k * r, *Q = U + k * r, qbest = -INFINITY;
-    const int screen = screen_floor(M, within, 0.0) > -INFINITY;
+    const size_t k = M->k;
+    double *V = M->rb_work, *U = V + k * r;
     for (size_t i = 0; i < k; i++) { /* row i: the active atom's cross products */
         size_t slot = 0;
         const double *Gi = row_of(M, i, &slot);
@@ -519,73 +653,19 @@ static int batch_scores(bsl_model *M, const size_t *J, const size_t *at, const s
         for (size_t a = 0; a < r; a++) Vi[a] = Gi[at[a]];
         if (unrow) unrow(M, slot);
     }
-    for (size_t l = 0; l < k; l++) { /* forward substitution, L column l */
-        const double *Ll = M->chol.L + l * cap;
-        double *Vl = V + l * r;
-        const double il = 1.0 / Ll[l];
-        for (size_t a = 0; a < r; a++) Vl[a] *= il;
-        for (size_t i = l + 1; i < k; i++) {
-            double *Vi = V + i * r;
-            const double Lil = Ll[i];
-            for (size_t a = 0; a < r; a++) Vi[a] -= Lil * Vl[a];
-        }
+    score_pass x = pass_begin(M, within, U + k * r);
+    for (size_t a0 = 0; a0 < r; a0 += BSL_SCORE_TILE) {
+        const size_t a1 = BSL_MIN(r, a0 + BSL_SCORE_TILE);
+        block_solve_lower(M, V + a0, r, a1 - a0, 0);
+        score_tile(M, J, oi, NULL, a0, a1, a0, V + a0, r, a1 - a0, U + a0, r, &x, out);
     }
-    const size_t ldg = ld;
-    double dmax = 0;
-    for (size_t p = 0; M->tau > 0 && p < k; p++) dmax = fmax(dmax, M->GA[p + p * ldg]);
-    const int vif = !(M->tau > 0 && (dmax + M->tau) * M->rank_tol < M->tau);
-    if (vif && k) inverse_for_reading(M);
-    const vif_bound vb = vif && k ? vif_bound_of(M) : (vif_bound){0, 0, 0};
-    int have_u = 0;
-    double *qd = M->trial_quad;
-    for (size_t a = 0; a < r; a++) {
-        const size_t j = J[a];
-        out[oi[a]] = -INFINITY;
-        const double d = M->D->diag[j] + M->tau;
-        double vv = 0;
-        for (size_t i = 0; i < k; i++) vv += V[i * r + a] * V[i * r + a];
-        const double s = d - vv;
-        if (!(s > M->rank_tol * d)) continue;
-        const int check = vif && k && !vif_surely_ok(M, &vb, s, d);
-        if (check && !have_u) { /* the first atom that needs U: all of it, once */
-            block_solve_upper(M, U, V, r);
-            have_u = 1;
-        }
-        int ok = 1;
-        for (size_t p = 0; check && ok && p < k; p++) {
-            const double dp = M->GA[p + p * ldg] + M->tau, u = U[p * r + a];
-            ok = dp * (M->Ainv[p + p * ldg] + u * u / s) * M->rank_tol < 1;
-        }
-        if (!ok) continue;
-        const double rs = sqrt(s);
-        for (size_t o = 0; o < c; o++) {
-            double t = M->D->Bty[j * c + o];
-            for (size_t i = 0; i < k; i++) t -= V[i * r + a] * M->z[i * c + o];
-            t /= rs;
-            qd[o] = M->quad[o] + t * t;
-        }
-        if (screen) { /* scored below, once the best is known */
-            Q[a] = qd[0];
-            qbest = qd[0] > qbest ? qd[0] : qbest; /* fmax inline, NaN skipped alike (qbest is never NaN) */
-            out[oi[a]] = 0;
-            continue;
-        }
-        out[oi[a]] = score_of(M, k + 1, reads_logdet(M) ? M->logdet + log(s) : M->logdet, qd);
-    }
-    if (!screen) return BASEL_OK;
-    const double floor = screen_floor(M, within, qbest);
-    for (size_t a = 0; a < r; a++) {
-        if (out[oi[a]] == -INFINITY) continue; /* cannot enter */
-        qd[0] = Q[a];
-        out[oi[a]] = Q[a] >= floor ? score_of(M, k + 1, M->logdet, qd) : -INFINITY;
-    }
+    pass_end(M, oi, r, &x, within, out);
     return BASEL_OK;
 }
 
-/* room for batch_scores' blocks over r atoms: 2 k x r, and r for the screen */
-static int batch_room(bsl_model *M, size_t r)
+/* room for need doubles of scratch in rb_work */
+static int batch_room(bsl_model *M, size_t need)
 {
-    const size_t need = 2 * M->k * r + r;
     if (M->rb_cap >= need) return BASEL_OK;
     double *w = realloc(M->rb_work, need * sizeof *w);
     if (!w) return BASEL_ENOMEM;
@@ -605,6 +685,53 @@ static void gram_row_done(bsl_model *M, size_t slot)
     if (!M->D->G) bsl_gram_row_unpin(M->D->rows, slot);
 }
 
+/* add_scores from the kept rows of V (vrows): the rows after vrows_ok
+ * computed over all m atoms (their Gram rows pinned together), the others
+ * read. An informed sampler's add moves and rejected deletes change the
+ * set at its end, so a pass costs O(k m) and not batch_scores' O(k^2 m).
+ * The same bits as batch_scores (block_solve_lower). Nonzero: no memory,
+ * or rows over the budget: the caller uses batch_scores. */
+static int scores_from_rows(bsl_model *M, const size_t *J, size_t r, double *out, double within)
+{
+    const size_t k = M->k, m = M->m, k0 = BSL_MIN(M->vrows_ok, k), fresh = k - k0;
+    if (k > BSL_VROWS_BYTES / sizeof(double) / BSL_MAX(m, (size_t)1)) return BASEL_ENOMEM;
+    if (M->vrows_cap < k) {
+        const size_t most = BSL_MIN(M->kmax, BSL_VROWS_BYTES / sizeof(double) / m);
+        const size_t cap = BSL_MIN(most, BSL_MAX(k, 2 * M->vrows_cap));
+        double *v = realloc(M->vrows, cap * m * sizeof *v);
+        if (!v) return BASEL_ENOMEM;
+        M->vrows = v;
+        M->vrows_cap = cap;
+    }
+    if (batch_room(M, k * BSL_SCORE_TILE + r) != BASEL_OK) return BASEL_ENOMEM;
+    const double **G = malloc(BSL_MAX(fresh, (size_t)1) * (sizeof *G + sizeof(size_t)));
+    if (!G) return BASEL_ENOMEM;
+    size_t *slot = (size_t *)(void *)(G + fresh), pinned = 0;
+    for (; pinned < fresh; pinned++)
+        if (!(G[pinned] = gram_row_of(M, k0 + pinned, &slot[pinned]))) break;
+    const int rc = pinned < fresh ? BASEL_ENOMEM : BASEL_OK;
+    if (!rc) {
+        double *V = M->vrows, *U = M->rb_work;
+        score_pass x = pass_begin(M, within, U + k * BSL_SCORE_TILE);
+        M->vrows_ok = 0; /* while the rows are being written */
+        size_t a0 = 0;
+        for (size_t j0 = 0; j0 < m; j0 += BSL_SCORE_TILE) {
+            const size_t t = BSL_MIN(m - j0, (size_t)BSL_SCORE_TILE);
+            for (size_t i = k0; i < k; i++) memcpy(V + i * m + j0, G[i - k0] + j0, t * sizeof *V);
+            if (fresh) block_solve_lower(M, V + j0, m, t, k0);
+            size_t a1 = a0;
+            while (a1 < r && J[a1] < j0 + t) a1++;
+            score_tile(M, J, J, J, a0, a1, j0, V + j0, m, t, U, BSL_SCORE_TILE, &x, out);
+            a0 = a1;
+        }
+        pass_end(M, J, r, &x, within, out);
+        M->vrows_ok = k;
+    }
+    for (size_t i = 0; i < pinned; i++) gram_row_done(M, slot[i]);
+    free(G);
+    return rc;
+}
+
 void bsl_model_add_scores(bsl_model *M, double *out, double within)
 {
     const size_t m = M->m, k = M->k;
@@ -616,12 +743,15 @@ void bsl_model_add_scores(bsl_model *M, double *out, double within)
     }
     if (k >= M->kmax || r == 0) return;
     size_t *J = M->rb_atoms;
-    if (!sourced && J && batch_room(M, r) == BASEL_OK) {
+    if (!sourced && J) {
         M->trial_j = -1;
         r = 0;
         for (size_t j = 0; j < m; j++)
             if (M->pos[j] < 0 && M->D->usable[j]) J[r++] = j;
-        if (batch_scores(M, J, J, J, r, gram_row_of, gram_row_done, out, within) == BASEL_OK) return;
+        if (scores_from_rows(M, J, r, out, within) == BASEL_OK) return;
+        if (batch_room(M, 2 * M->k * r + r) == BASEL_OK &&
+            batch_scores(M, J, J, J, r, gram_row_of, gram_row_done, out, within) == BASEL_OK)
+            return;
     }
     for (size_t j = 0; j < m; j++) /* atom by atom */
         if (M->pos[j] < 0) out[j] = bsl_model_try_add(M, j);
@@ -667,7 +797,7 @@ void bsl_model_candidate_scores(bsl_model *M, double *out, double within)
     }
     if (k >= M->kmax || r == 0) return;
     M->trial_j = -1;
-    if (batch_room(M, r) == BASEL_OK &&
+    if (batch_room(M, 2 * M->k * r + r) == BASEL_OK &&
         batch_scores(M, J, at, at, r, cand_row_of, NULL, out, within) == BASEL_OK)
         return;
     for (size_t a = 0; a < r; a++) out[at[a]] = bsl_model_try_add(M, J[a]); /* atom by atom */
@@ -846,7 +976,8 @@ void bsl_model_remove(bsl_model *M, size_t j)
      * variance inflation: past BSL_INV_VIF, rebuild before the next read */
     const double vif = (M->GA[p + p * (M->kmax + 1)] + M->tau) * M->Ainv[p + p * (M->kmax + 1)];
     if (inv && !(vif < BSL_INV_VIF)) M->since_inv_refresh = BSL_INV_REFRESH_EVERY;
-    bsl_chol_remove(&M->chol, p, M->z, c);
+    bsl_chol_remove(&M->chol, p, M->z, c); /* rows before p unchanged */
+    M->vrows_ok = BSL_MIN(M->vrows_ok, p);
     if (inv) bsl_inv_remove(M->Ainv, k, M->kmax + 1, p);
     delete_row_col(M->GA, k, M->kmax + 1, p);
     memmove(M->bA + p * c, M->bA + (p + 1) * c, (k - p - 1) * c * sizeof(double));
@@ -918,6 +1049,7 @@ int bsl_model_refactor(bsl_model *M)
     M->since_refactor = 0;
     M->since_inv_refresh = 0;
     M->trial_j = -1;
+    M->vrows_ok = 0;
     if (bsl_chol_factor(&M->chol, A, k, ld) != BASEL_OK) return BASEL_ENUMERIC;
     if (M->src.lazy_inverse) M->since_inv_refresh = BSL_INV_STALE;
     else if (bsl_inv_from_chol(&M->chol, M->Ainv, ld) != BASEL_OK) return BASEL_ENUMERIC;
@@ -1045,6 +1177,7 @@ void bsl_model_state_save(const bsl_model *M, double *out)
 int bsl_model_state_load(bsl_model *M, const size_t *active, size_t k, const double *in, size_t n)
 {
     const size_t c = M->c, ld = M->kmax + 1;
+    M->vrows_ok = 0;
     if (k > M->kmax || n < 1) return BASEL_EINVAL;
     const int stale = in[n - 1] == (double)BSL_INV_STALE; /* since_inv_refresh, last */
     const size_t nA = stale ? 0 : k * k;

@@ -129,6 +129,15 @@ BASEL_API int basel_data_read_csv(basel_data **out, const char *path,
  * number of rows, or a .fam with no phenotype and no target file. */
 BASEL_API int basel_data_read(basel_data **out, const char *path, const char *target_path, const basel_options *o,
                               basel_error *err);
+/* Read a table of inputs to predict from, as `basel predict` does: a CSV
+ * (label_column as basel_data_read_csv's: NULL none, "" the last, else
+ * that column, read as text), a .npy array, or a .bed set with its .bim
+ * and .fam, as basel_data_read reads them, but a .bed without its
+ * phenotype (its columns are the variants alone; label_column must then
+ * be NULL or ""). Errors: those of basel_data_read; BASEL_EINVAL for a
+ * label column asked of a .bed set. */
+BASEL_API int basel_data_read_inputs(basel_data **out, const char *path, const char *label_column,
+                                     basel_error *err);
 /* The same from a memory buffer; name is used in messages. */
 BASEL_API int basel_data_read_buffer(basel_data **out, const char *name, const char *text,
                                      size_t len, const char *label_column, basel_error *err);

@@ -16,7 +16,9 @@ void cli_predict_help(FILE *fp)
             "                     [--interval-kind new|mean] [--id COLUMN] [--digits N] [-o PRED.csv]\n"
             "\n"
             "Predicts every row of TEST.csv (it must have the fit's input columns, by name;\n"
-            "other columns are ignored) and writes CSV to PRED.csv or stdout:\n"
+            "other columns are ignored) and writes CSV to PRED.csv or stdout. TEST may also be a\n"
+            ".npy array (columns x1 ..) or a PLINK .bed set beside its .bim and .fam (a column\n"
+            "per variant ID; the rows are the .fam's samples, in order), as basel fit reads them:\n"
             "  <target>_mean,<target>_lower,<target>_upper for each target (regression), or\n"
             "  p_<class>...,class (the mixture classifier).\n"
             "  --model      bma (model average; the default where a method has several models) | prevalence |\n"
@@ -125,7 +127,7 @@ static int read_test(basel_data **data, const char *path, const char *id, const 
     const char *as_text = id;
     for (size_t j = 0; id && j < basel_fit_input_count(fit); j++)
         if (!strcmp(basel_fit_input_name(fit, j), id)) as_text = NULL;
-    int rc = basel_data_read_csv(data, path, as_text, err);
+    int rc = basel_data_read_inputs(data, path, as_text, err);
     int no_column = rc && as_text && err->line == 1 && strstr(err->message, "label column");
     if (!rc && id && basel_data_find(*data, id) < 0) { /* an input the file lacks */
         basel_data_free(*data);

@@ -84,6 +84,13 @@ int basel_data_read(basel_data **out, const char *path, const char *target_path,
     return bsl_data_read(out, path, target_path, o ? basel_options_label_column(o) : NULL, pr, err);
 }
 
+int basel_data_read_inputs(basel_data **out, const char *path, const char *label_column, basel_error *err)
+{
+    if (out) *out = NULL;
+    if (!out || !path) return bsl_fail(err, BASEL_EINVAL, "basel_data_read_inputs: out and path must not be NULL");
+    return bsl_data_read_inputs(out, path, label_column, err);
+}
+
 void basel_options_set_progress(basel_options *o, basel_progress_fn fn, void *user)
 {
     o->progress.fraction = fn;

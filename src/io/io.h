@@ -100,6 +100,10 @@ int bsl_bed_read(basel_data **out, const char *path, int with_phenotype, const c
  * one takes its .fam's phenotype. */
 int bsl_data_read(basel_data **out, const char *path, const char *target_path, const char *label_column,
                   const bsl_progress *pr, basel_error *err);
+/* A table of inputs to predict from (basel_data_read_inputs): path as
+ * bsl_data_read reads it, but a .bed set without its phenotype and never
+ * a target file; label_column as basel_data_read_csv's (a .bed has none). */
+int bsl_data_read_inputs(basel_data **out, const char *path, const char *label_column, basel_error *err);
 /* Mark column j's cells that are not finite numbers, as a table from
  * memory does (NaN missing, an infinity not a number; matrix.c). */
 void bsl_data_mark_column(basel_data *d, size_t j);

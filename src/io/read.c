@@ -87,3 +87,15 @@ int bsl_data_read(basel_data **out, const char *path, const char *target_path, c
     *out = d;
     return BASEL_OK;
 }
+
+int bsl_data_read_inputs(basel_data **out, const char *path, const char *label_column, basel_error *err)
+{
+    *out = NULL;
+    if (bsl_bed_is_path(path)) {
+        if (label_column && *label_column)
+            return bsl_fail_at(err, BASEL_EINVAL, path, 0, 0, "a .bed set has no column '%s' to name its rows "
+                               "(its columns are variants; the rows are the .fam's samples, in order)", label_column);
+        return bsl_bed_read(out, path, 0, NULL, NULL, err);
+    }
+    return read_one(out, path, label_column, NULL, err);
+}

@@ -45,6 +45,25 @@ same_fit() {
 
 raw_to_csv $FIX.raw "$T/tiny.csv"
 same_fit tiny $FIX.bed "$T/tiny.csv"
+# predict reads a .bed as fit does: the same predictions as from the CSV
+# (a missing genotype leaves its row's fields empty alike), even when the
+# .fam has no phenotype (predict never reads it); an --id that is not one
+# of the fit's inputs names a column a .bed does not have
+expect 0 "" -- "$BASEL" predict "$T/tiny.bed.json" $FIX.bed -o "$T/tiny.bed.pred.csv"
+expect 0 "" -- "$BASEL" predict "$T/tiny.bed.json" "$T/tiny.csv" -o "$T/tiny.csv.pred.csv"
+if [ -s "$T/tiny.bed.pred.csv" ] && cmp -s "$T/tiny.bed.pred.csv" "$T/tiny.csv.pred.csv"; then
+    ok
+else
+    bad "predict: the .bed and the CSV give different predictions"
+fi
+mkdir -p "$T/nopheno"
+cp $FIX.bed $FIX.bim "$T/nopheno/"
+awk '{ $6 = "-9"; print }' $FIX.fam > "$T/nopheno/tiny.fam"
+expect 0 "" -- "$BASEL" predict "$T/tiny.bed.json" "$T/nopheno/tiny.bed" -o "$T/nopheno.pred.csv"
+cmp -s "$T/nopheno.pred.csv" "$T/tiny.bed.pred.csv" && ok || bad "predict: a .fam without phenotypes changed the predictions"
+expect 2 "tiny.bed: a .bed set has no column 'IID'" -- \
+    "$BASEL" predict "$T/tiny.bed.json" $FIX.bed --id IID -o "$T/id.pred.csv"
+[ -e "$T/id.pred.csv" ] && bad "predict --id on a .bed left a file"
 # the target from --target-file (a one-column CSV) instead of the .fam
 cut -d, -f13 "$T/tiny.csv" > "$T/y.csv"
 expect 0 "" -- "$BASEL" fit $FIX.bed "${FIT[@]}" --target-file "$T/y.csv" -o "$T/tiny_target.json"

@@ -19,7 +19,11 @@ enum { NCACHE = 64 };
 typedef struct corr_ctx {
     const bsl_design *D;
     long atom[NCACHE];
-    double *cols; /* NCACHE x n, streaming designs only */
+    /* NCACHE x n, streaming designs only, and a spare column for the atom
+     * whose slot is taken by the other of the pair (before, it overwrote
+     * it, and the pair read as a correlation of 1: inputs 64 apart then
+     * shared a cluster, and a signal could lose its credible set) */
+    double *cols;
 } corr_ctx;
 
 static const double *column(corr_ctx *c, size_t j)
@@ -40,7 +44,14 @@ static double abs_corr(void *ctx, size_t i, size_t j)
     const double den = sqrt(D->diag[i] * D->diag[j]);
     if (!(den > 0)) return 0.0;
     if (D->G) return fabs(D->G[i + j * D->m]) / den;
-    const double *a = column(c, i), *b = column(c, j);
+    const double *a = column(c, i), *b;
+    if (i % NCACHE == j % NCACHE) { /* j's slot is i's: j into the spare column, so that i stays */
+        double *spare = c->cols + NCACHE * D->n;
+        bsl_design_column(D, j, spare);
+        b = spare;
+    } else {
+        b = column(c, j);
+    }
     return fabs(bsl_dot(a, b, D->n)) / den;
 }
 
@@ -67,7 +78,7 @@ json_t *bsl_subset_credible_json(const bsl_vs_problem *pb, const bsl_vs_result *
     const bsl_cs_opts opts = BSL_CS_DEFAULTS;
     corr_ctx c = {.D = pb->D};
     for (size_t s = 0; s < NCACHE; s++) c.atom[s] = -1;
-    if (!pb->D->G && !(c.cols = bsl_malloc(NCACHE * pb->D->n, sizeof *c.cols))) return NULL;
+    if (!pb->D->G && !(c.cols = bsl_malloc((NCACHE + 1) * pb->D->n, sizeof *c.cols))) return NULL;
     bsl_cs_list l;
     const int rc = bsl_credible_sets(vr->pip, vr->m, &vr->models, abs_corr, &c, &opts, &l);
     free(c.cols);

@@ -22,8 +22,8 @@
 # proc.time; for susie_rss, + the z and R computation), peak RSS, true/false
 # discoveries at PIP >= 0.5 (with how many of the false are within |r| > 0.9
 # of a causal SNP) and >= 0.95, max |PIP - reference|, the 95 % credible sets
-# (number, share holding a causal SNP, sizes); then each causal SNP's PIP by
-# method. A discovery in LD with a causal SNP but not it counts as false.
+# (number, share holding a causal SNP, causal SNPs held by a set, sizes);
+# then each causal SNP's PIP by method. A discovery in LD with a causal SNP but not it counts as false.
 # The peers run with OPENBLAS_NUM_THREADS=1 (basel sets it itself).
 #
 # Usage (from the repository root): sh bench/scale/ld_run.sh [build/basel]
@@ -90,7 +90,7 @@ for p in $SIZES; do
         ) || echo "failed or timed out (exit $?; $(grep -m1 -i "error\|cannot" "$T/$m$p.err" | cut -c1-80))" > "$T/$m$p.pip.note"
     done
     printf "%-9s %7s %9s %6s  %-9s %-7s  %-12s %-28s %s\n" method CPU-s fit_CPU MiB "TP/FP@.5" "TP/FP@.95" \
-        "max|err|" "95% CS: n cover [sizes]" note
+        "max|err|" "95% CS: n cover causal [sizes]" note
     printf "%-9s %7s %9s %6s  %-9s %-7s\n" "" "" "" "" "   (near)" ""
     for m in ref b susie rss; do
         [ -f "$T/$m$p.pip" ] || [ -f "$T/$m$p.pip.note" ] || continue

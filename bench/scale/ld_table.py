@@ -12,8 +12,8 @@ proc.time); peak RSS; at PIP >= 0.5 and >= 0.95 the true and false
 discoveries, exact identification asked (a SNP in LD with a causal one but
 not it is false); of the false ones at 0.5, how many are within |r| > 0.9
 of a causal SNP ("near", from PREFIX.ld); the 95 % credible sets: how many,
-the share holding a causal SNP, and their sizes; max |PIP - reference| and
-where.
+the share holding a causal SNP, how many causal SNPs some set holds ("c"),
+and their sizes; max |PIP - reference| and where.
 """
 import json
 import os
@@ -56,6 +56,7 @@ if os.path.exists(pf + ".cs"):
     sets = [[int(t) - 1 for t in l.split()] for l in open(pf + ".cs") if l.strip()]
     hit = sum(1 for c in sets if set(c) & truth)
     sizes = sorted(len(c) for c in sets)
-    cs = "%d %d/%d [%s]" % (len(sets), hit, len(sets), ",".join(map(str, sizes)))
+    held = sum(1 for t in truth if any(t in c for c in sets))
+    cs = "%d %d/%d c%d [%s]" % (len(sets), hit, len(sets), held, ",".join(map(str, sizes)))
 print("%-9s %7s %9s %6s  %2d/%-2d %4d  %2d/%-2d  %-12s %-28s %s" % (
     name, cpu, fit, mib, len(t5), len(f5), len(f5 & near), len(t95), len(f95), err, cs, note))

@@ -3,7 +3,7 @@
 # correlations come from columns kept in a cache of 64 slots by input
 # index (src/engine/subset/subset_credible.c). Two signals 64 inputs apart
 # (x1, and x65 with its near-copy x66) share a slot: when the second
-# column overwrote the first, the pair read as |r| = 1, x65 joined x1's
+# column overwrote the first, both read as one column, x65 joined x1's
 # cluster and the signal of {x65, x66} lost its set. Independent inputs
 # otherwise, n = 200, p = 400, so that the Gram (1.3 MB) is over
 # --gram-memory 1 and the design streams (diagnostics.gram says so).

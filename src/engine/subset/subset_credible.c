@@ -21,8 +21,8 @@ typedef struct corr_ctx {
     long atom[NCACHE];
     /* NCACHE x n, streaming designs only, and a spare column for the atom
      * whose slot is taken by the other of the pair (before, it overwrote
-     * it, and the pair read as a correlation of 1: inputs 64 apart then
-     * shared a cluster, and a signal could lose its credible set) */
+     * it and both read as one column: inputs 64 apart then looked
+     * correlated, shared a cluster, and a signal could lose its set) */
     double *cols;
 } corr_ctx;
 

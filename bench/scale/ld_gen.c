@@ -56,21 +56,7 @@
 #define CAUSAL 10
 #define LD_WINDOW 2000
 
-static uint64_t state;
-
-static double uniform(void)
-{
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double gauss(void)
-{
-    return sqrt(-2 * log(uniform())) * cos(6.283185307179586 * uniform());
-}
+#include "splitmix.h"
 
 static uint64_t column_hash(const int8_t *g, long n)
 {

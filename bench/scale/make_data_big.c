@@ -16,21 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static unsigned long long state;
-
-static double uniform(void)
-{
-    unsigned long long z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double gauss(void)
-{
-    return sqrt(-2 * log(uniform())) * cos(6.283185307179586 * uniform());
-}
+#include "splitmix.h"
 
 int main(int argc, char **argv)
 {

@@ -43,7 +43,6 @@ void bsl_model_free(bsl_model *M)
     bsl_chol_free(&M->sw_chol);
     free(M->rb_atoms);
     bsl_cand_free(&M->cand);
-    free(M->vrows);
     free(M);
 }
 
@@ -205,7 +204,6 @@ void bsl_model_copy(bsl_model *dst, const bsl_model *src)
     dst->since_refactor = src->since_refactor;
     dst->since_inv_refresh = src->since_inv_refresh;
     dst->trial_j = -1;
-    dst->vrows_ok = 0;
 }
 
 /* A' = A + v v' over the active atoms (v = their row values): the factor
@@ -231,7 +229,6 @@ int bsl_model_add_row(bsl_model *M, const double *row, const double *y)
     }
     for (size_t o = 0; o < c; o++) zx[o] = y[o];
     bsl_chol_rank1_update(&M->chol, v, M->z, c, zx); /* destroys v */
-    M->vrows_ok = 0;
     M->trial_j = -1;
     update_score(M);
     M->since_inv_refresh += inv;
@@ -244,7 +241,6 @@ void bsl_model_clear(bsl_model *M)
     for (size_t i = 0; i < M->k; i++) M->pos[M->active[i]] = -1;
     M->k = 0;
     M->chol.k = 0;
-    M->vrows_ok = 0;
     M->since_refactor = M->since_inv_refresh = 0;
     M->trial_j = -1;
     update_score(M);
@@ -458,17 +454,17 @@ double bsl_model_try_add(bsl_model *M, size_t j)
 }
 
 /* U = L^{-T} V for the t atoms of a tile (add_scores' collinearity
- * check): V's and U's k rows are ldv and ldu apart; backward substitution
- * over the tile's columns at once. */
-static void block_solve_upper(const bsl_model *M, double *U, size_t ldu, const double *V, size_t ldv, size_t t)
+ * check; U's and V's k rows ld apart), backward substitution over the
+ * tile's columns at once. */
+static void block_solve_upper(const bsl_model *M, double *U, const double *V, size_t ld, size_t t)
 {
     const size_t k = M->k, cap = M->chol.cap;
-    for (size_t i = 0; i < k; i++) memcpy(U + i * ldu, V + i * ldv, t * sizeof *U);
+    for (size_t i = 0; i < k; i++) memcpy(U + i * ld, V + i * ld, t * sizeof *U);
     for (size_t l = k; l-- > 0;) {
         const double *Ll = M->chol.L + l * cap;
-        double *Ul = U + l * ldu;
+        double *Ul = U + l * ld;
         for (size_t i = l + 1; i < k; i++) {
-            const double *Ui = U + i * ldu;
+            const double *Ui = U + i * ld;
             const double Lil = Ll[i];
             for (size_t a = 0; a < t; a++) Ul[a] -= Lil * Ui[a];
         }
@@ -477,23 +473,17 @@ static void block_solve_upper(const bsl_model *M, double *U, size_t ldu, const d
     }
 }
 
-/* Rows from..k-1 of V = L^{-1} G_{A,.} in place for the t atoms of a tile
- * (rows ld apart), the rows before from being done: forward substitution,
- * L column by column. Each entry of a row gets the same operations in the
- * same order whatever from is (the subtractions of rows 0..i-1, then the
- * division), so rows kept from an earlier pass are the bits a full pass
- * would give. */
-static void block_solve_lower(const bsl_model *M, double *V, size_t ld, size_t t, size_t from)
+/* V = L^{-1} V in place for the t atoms of a tile (rows ld apart):
+ * forward substitution, L column by column. */
+static void block_solve_lower(const bsl_model *M, double *V, size_t ld, size_t t)
 {
     const size_t k = M->k, cap = M->chol.cap;
     for (size_t l = 0; l < k; l++) {
         const double *Ll = M->chol.L + l * cap;
         double *Vl = V + l * ld;
-        if (l >= from) {
-            const double il = 1.0 / Ll[l];
-            for (size_t a = 0; a < t; a++) Vl[a] *= il;
-        }
-        for (size_t i = BSL_MAX(l + 1, from); i < k; i++) {
+        const double il = 1.0 / Ll[l];
+        for (size_t a = 0; a < t; a++) Vl[a] *= il;
+        for (size_t i = l + 1; i < k; i++) {
             double *Vi = V + i * ld;
             const double Lil = Ll[i];
             for (size_t a = 0; a < t; a++) Vi[a] -= Lil * Vl[a];
@@ -507,9 +497,6 @@ static void block_solve_lower(const bsl_model *M, double *V, size_t ld, size_t t
  * block at p = 10^5 (8 MB) was read from memory k / 2 times over. Each
  * atom's arithmetic is the same whatever the tile. */
 #define BSL_SCORE_TILE 256
-/* Bytes of a model's kept rows of V (vrows): 12 MB at m = 10^5, k = 15;
- * beyond, add_scores computes V afresh at each pass (batch_scores) */
-#define BSL_VROWS_BYTES ((size_t)32 << 20)
 
 /* try_add's score for every atom at once (out[j] for every dormant j,
  * -inf where j cannot enter; NAN for the active atoms), model unchanged.
@@ -558,15 +545,14 @@ static score_pass pass_begin(bsl_model *M, double within, double *Q)
 }
 
 /* try_add's arithmetic for the atoms J[a], a in [a0, a1), of one tile:
- * atom a's column of V = L^{-1} G_{A,J} is col(a) = (at ? at[a] : a) -
- * base of the tile's block V (k rows, ldv apart, t columns); U (k x t,
- * rows ldu apart) is the tile's L^{-T} V, made when the first atom needs
- * the collinearity check. out[oi[a]] <- the score (-inf: cannot enter; 0
- * and Q[a] under the screen, scored by pass_end). */
-static void score_tile(bsl_model *M, const size_t *J, const size_t *oi, const size_t *at, size_t a0, size_t a1,
-                       size_t base, const double *V, size_t ldv, size_t t, double *U, size_t ldu, score_pass *x,
-                       double *out)
+ * atom a's column of V = L^{-1} G_{A,J} is a - a0 of the tile's block V (k
+ * rows, ldv apart); U (the same shape) is the tile's L^{-T} V, made when
+ * the first atom needs the collinearity check. out[oi[a]] <- the score
+ * (-inf: cannot enter; 0 and Q[a] under the screen, scored by pass_end). */
+static void score_tile(bsl_model *M, const size_t *J, const size_t *oi, size_t a0, size_t a1, const double *V,
+                       double *U, size_t ldv, score_pass *x, double *out)
 {
+    const size_t t = a1 - a0;
     const size_t k = M->k, c = M->c, ld = M->kmax + 1;
     double *qd = M->trial_quad;
     /* |v|^2 and, with one output, b_j - v'z for every column of the tile,
@@ -579,8 +565,7 @@ static void score_tile(bsl_model *M, const size_t *J, const size_t *oi, const si
         for (size_t a = 0; a < t; a++) vv[a] += Vi[a] * Vi[a];
     }
     if (c == 1) {
-        for (size_t a = 0; a < t; a++) tz[a] = 0; /* the columns of atoms not scored */
-        for (size_t a = a0; a < a1; a++) tz[(at ? at[a] : a) - base] = M->D->Bty[J[a]];
+        for (size_t a = 0; a < t; a++) tz[a] = M->D->Bty[J[a0 + a]];
         for (size_t i = 0; i < k; i++) {
             const double *Vi = V + i * ldv, zi = M->z[i];
             for (size_t a = 0; a < t; a++) tz[a] -= Vi[a] * zi;
@@ -588,18 +573,18 @@ static void score_tile(bsl_model *M, const size_t *J, const size_t *oi, const si
     }
     int have_u = 0;
     for (size_t a = a0; a < a1; a++) {
-        const size_t j = J[a], col = (at ? at[a] : a) - base;
+        const size_t j = J[a], col = a - a0;
         out[oi[a]] = -INFINITY;
         const double d = M->D->diag[j] + M->tau, s = d - vv[col];
         if (!(s > M->rank_tol * d)) continue;
         const int check = x->vif && k && !vif_surely_ok(M, &x->vb, s, d);
         if (check && !have_u) { /* the tile's first atom that needs U: the tile's U, once */
-            block_solve_upper(M, U, ldu, V, ldv, t);
+            block_solve_upper(M, U, V, ldv, t);
             have_u = 1;
         }
         int ok = 1;
         for (size_t p = 0; check && ok && p < k; p++) {
-            const double dp = M->GA[p + p * ld] + M->tau, u = U[p * ldu + col];
+            const double dp = M->GA[p + p * ld] + M->tau, u = U[p * ldv + col];
             ok = dp * (M->Ainv[p + p * ld] + u * u / s) * M->rank_tol < 1;
         }
         if (!ok) continue;
@@ -656,16 +641,17 @@ static int batch_scores(bsl_model *M, const size_t *J, const size_t *at, const s
     score_pass x = pass_begin(M, within, U + k * r);
     for (size_t a0 = 0; a0 < r; a0 += BSL_SCORE_TILE) {
         const size_t a1 = BSL_MIN(r, a0 + BSL_SCORE_TILE);
-        block_solve_lower(M, V + a0, r, a1 - a0, 0);
-        score_tile(M, J, oi, NULL, a0, a1, a0, V + a0, r, a1 - a0, U + a0, r, &x, out);
+        block_solve_lower(M, V + a0, r, a1 - a0);
+        score_tile(M, J, oi, a0, a1, V + a0, U + a0, r, &x, out);
     }
     pass_end(M, oi, r, &x, within, out);
     return BASEL_OK;
 }
 
-/* room for need doubles of scratch in rb_work */
-static int batch_room(bsl_model *M, size_t need)
+/* room for batch_scores' blocks over r atoms: 2 k x r, and r for the screen */
+static int batch_room(bsl_model *M, size_t r)
 {
+    const size_t need = 2 * M->k * r + r;
     if (M->rb_cap >= need) return BASEL_OK;
     double *w = realloc(M->rb_work, need * sizeof *w);
     if (!w) return BASEL_ENOMEM;
@@ -685,53 +671,6 @@ static void gram_row_done(bsl_model *M, size_t slot)
     if (!M->D->G) bsl_gram_row_unpin(M->D->rows, slot);
 }
 
-/* add_scores from the kept rows of V (vrows): the rows after vrows_ok
- * computed over all m atoms (their Gram rows pinned together), the others
- * read. An informed sampler's add moves and rejected deletes change the
- * set at its end, so a pass costs O(k m) and not batch_scores' O(k^2 m).
- * The same bits as batch_scores (block_solve_lower). Nonzero: no memory,
- * or rows over the budget: the caller uses batch_scores. */
-static int scores_from_rows(bsl_model *M, const size_t *J, size_t r, double *out, double within)
-{
-    const size_t k = M->k, m = M->m, k0 = BSL_MIN(M->vrows_ok, k), fresh = k - k0;
-    if (k > BSL_VROWS_BYTES / sizeof(double) / BSL_MAX(m, (size_t)1)) return BASEL_ENOMEM;
-    if (M->vrows_cap < k) {
-        const size_t most = BSL_MIN(M->kmax, BSL_VROWS_BYTES / sizeof(double) / m);
-        const size_t cap = BSL_MIN(most, BSL_MAX(k, 2 * M->vrows_cap));
-        double *v = realloc(M->vrows, cap * m * sizeof *v);
-        if (!v) return BASEL_ENOMEM;
-        M->vrows = v;
-        M->vrows_cap = cap;
-    }
-    if (batch_room(M, k * BSL_SCORE_TILE + r) != BASEL_OK) return BASEL_ENOMEM;
-    const double **G = malloc(BSL_MAX(fresh, (size_t)1) * (sizeof *G + sizeof(size_t)));
-    if (!G) return BASEL_ENOMEM;
-    size_t *slot = (size_t *)(void *)(G + fresh), pinned = 0;
-    for (; pinned < fresh; pinned++)
-        if (!(G[pinned] = gram_row_of(M, k0 + pinned, &slot[pinned]))) break;
-    const int rc = pinned < fresh ? BASEL_ENOMEM : BASEL_OK;
-    if (!rc) {
-        double *V = M->vrows, *U = M->rb_work;
-        score_pass x = pass_begin(M, within, U + k * BSL_SCORE_TILE);
-        M->vrows_ok = 0; /* while the rows are being written */
-        size_t a0 = 0;
-        for (size_t j0 = 0; j0 < m; j0 += BSL_SCORE_TILE) {
-            const size_t t = BSL_MIN(m - j0, (size_t)BSL_SCORE_TILE);
-            for (size_t i = k0; i < k; i++) memcpy(V + i * m + j0, G[i - k0] + j0, t * sizeof *V);
-            if (fresh) block_solve_lower(M, V + j0, m, t, k0);
-            size_t a1 = a0;
-            while (a1 < r && J[a1] < j0 + t) a1++;
-            score_tile(M, J, J, J, a0, a1, j0, V + j0, m, t, U, BSL_SCORE_TILE, &x, out);
-            a0 = a1;
-        }
-        pass_end(M, J, r, &x, within, out);
-        M->vrows_ok = k;
-    }
-    for (size_t i = 0; i < pinned; i++) gram_row_done(M, slot[i]);
-    free(G);
-    return rc;
-}
-
 void bsl_model_add_scores(bsl_model *M, double *out, double within)
 {
     const size_t m = M->m, k = M->k;
@@ -748,8 +687,7 @@ void bsl_model_add_scores(bsl_model *M, double *out, double within)
         r = 0;
         for (size_t j = 0; j < m; j++)
             if (M->pos[j] < 0 && M->D->usable[j]) J[r++] = j;
-        if (scores_from_rows(M, J, r, out, within) == BASEL_OK) return;
-        if (batch_room(M, 2 * M->k * r + r) == BASEL_OK &&
+        if (batch_room(M, r) == BASEL_OK &&
             batch_scores(M, J, J, J, r, gram_row_of, gram_row_done, out, within) == BASEL_OK)
             return;
     }
@@ -797,7 +735,7 @@ void bsl_model_candidate_scores(bsl_model *M, double *out, double within)
     }
     if (k >= M->kmax || r == 0) return;
     M->trial_j = -1;
-    if (batch_room(M, 2 * M->k * r + r) == BASEL_OK &&
+    if (batch_room(M, r) == BASEL_OK &&
         batch_scores(M, J, at, at, r, cand_row_of, NULL, out, within) == BASEL_OK)
         return;
     for (size_t a = 0; a < r; a++) out[at[a]] = bsl_model_try_add(M, J[a]); /* atom by atom */
@@ -976,8 +914,7 @@ void bsl_model_remove(bsl_model *M, size_t j)
      * variance inflation: past BSL_INV_VIF, rebuild before the next read */
     const double vif = (M->GA[p + p * (M->kmax + 1)] + M->tau) * M->Ainv[p + p * (M->kmax + 1)];
     if (inv && !(vif < BSL_INV_VIF)) M->since_inv_refresh = BSL_INV_REFRESH_EVERY;
-    bsl_chol_remove(&M->chol, p, M->z, c); /* rows before p unchanged */
-    M->vrows_ok = BSL_MIN(M->vrows_ok, p);
+    bsl_chol_remove(&M->chol, p, M->z, c);
     if (inv) bsl_inv_remove(M->Ainv, k, M->kmax + 1, p);
     delete_row_col(M->GA, k, M->kmax + 1, p);
     memmove(M->bA + p * c, M->bA + (p + 1) * c, (k - p - 1) * c * sizeof(double));
@@ -1049,7 +986,6 @@ int bsl_model_refactor(bsl_model *M)
     M->since_refactor = 0;
     M->since_inv_refresh = 0;
     M->trial_j = -1;
-    M->vrows_ok = 0;
     if (bsl_chol_factor(&M->chol, A, k, ld) != BASEL_OK) return BASEL_ENUMERIC;
     if (M->src.lazy_inverse) M->since_inv_refresh = BSL_INV_STALE;
     else if (bsl_inv_from_chol(&M->chol, M->Ainv, ld) != BASEL_OK) return BASEL_ENUMERIC;
@@ -1177,7 +1113,6 @@ void bsl_model_state_save(const bsl_model *M, double *out)
 int bsl_model_state_load(bsl_model *M, const size_t *active, size_t k, const double *in, size_t n)
 {
     const size_t c = M->c, ld = M->kmax + 1;
-    M->vrows_ok = 0;
     if (k > M->kmax || n < 1) return BASEL_EINVAL;
     const int stale = in[n - 1] == (double)BSL_INV_STALE; /* since_inv_refresh, last */
     const size_t nA = stale ? 0 : k * k;

@@ -214,13 +214,6 @@ typedef struct bsl_model {
     size_t rb_cap;       /* doubles in rb_work */
     size_t *rb_atoms;    /* 2 m: add_scores' dormant atoms (NULL: atom by atom) */
     bsl_cand cand;       /* candidate_scores' list and rows (n = 0: none) */
-    /* add_scores' rows of V = L^{-1} G_{A,.} over all m atoms (m doubles a
-     * row, factor order), kept between calls: the leading vrows_ok rows
-     * agree with the factor (an add leaves them, a remove at position p
-     * keeps the first p, a refactorisation none), so a pass computes only
-     * the rows after them (model.c scores_from_rows) */
-    double *vrows;
-    size_t vrows_cap, vrows_ok;
     bsl_chol sw_chol;    /* try_swap: scratch copy of the factor, */
     double *sw_z, *sw_g; /* of z and of the cross products (allocated on first use) */
     size_t swaps_inv;    /* try_swap scores taken from the explicit inverse (a count for tests) */

@@ -618,6 +618,24 @@ static void pass_end(bsl_model *M, const size_t *oi, size_t r, const score_pass 
     }
 }
 
+/* Atoms per block of a scoring pass. The k rows of G_{A,.} are copied into
+ * V block by block, so that V and U hold 2 k x block doubles instead of
+ * 2 k x r: at m = 10^5 and k = 15, 24 MB a chain (all of it written and
+ * read again each pass) became 3 MB; at m = 10^6, 240 MB a chain. A block
+ * pins each row again (gram_rows.c; one row pinned at a time, as before),
+ * so a pass has at most BSL_SCORE_BLOCKS of them: a row evicted between
+ * two blocks (a cache smaller than the chains' active sets) is computed
+ * again, once per block at worst. */
+#define BSL_SCORE_BLOCKS 8
+#define BSL_SCORE_BLOCK_MIN (4 * BSL_SCORE_TILE)
+
+static size_t block_of(size_t r)
+{
+    size_t b = BSL_MAX((r + BSL_SCORE_BLOCKS - 1) / BSL_SCORE_BLOCKS, (size_t)BSL_SCORE_BLOCK_MIN);
+    b = (b + BSL_SCORE_TILE - 1) / BSL_SCORE_TILE * BSL_SCORE_TILE;
+    return BSL_MIN(b, r);
+}
+
 /* The scoring core of add_scores and candidate_scores: the r atoms J[a]
  * (dormant and usable), the row of active atom i read at at[a] of row_of
  * (i) (a Gram row, or a candidate row); out[oi[a]] <- score of J[a] (-inf:
@@ -628,30 +646,34 @@ typedef void (*unrow_fn)(bsl_model *M, size_t slot);
 static int batch_scores(bsl_model *M, const size_t *J, const size_t *at, const size_t *oi, size_t r, row_fn row_of,
                         unrow_fn unrow, double *out, double within)
 {
-    const size_t k = M->k;
-    double *V = M->rb_work, *U = V + k * r;
-    for (size_t i = 0; i < k; i++) { /* row i: the active atom's cross products */
-        size_t slot = 0;
-        const double *Gi = row_of(M, i, &slot);
-        if (!Gi) return BASEL_ENOMEM;
-        double *Vi = V + i * r;
-        for (size_t a = 0; a < r; a++) Vi[a] = Gi[at[a]];
-        if (unrow) unrow(M, slot);
-    }
-    score_pass x = pass_begin(M, within, U + k * r);
-    for (size_t a0 = 0; a0 < r; a0 += BSL_SCORE_TILE) {
-        const size_t a1 = BSL_MIN(r, a0 + BSL_SCORE_TILE);
-        block_solve_lower(M, V + a0, r, a1 - a0);
-        score_tile(M, J, oi, a0, a1, V + a0, U + a0, r, &x, out);
+    const size_t k = M->k, B = block_of(r);
+    double *V = M->rb_work, *U = V + k * B;
+    score_pass x = pass_begin(M, within, U + k * B);
+    for (size_t b0 = 0; b0 < r; b0 += B) {
+        const size_t b1 = BSL_MIN(r, b0 + B);
+        for (size_t i = 0; i < k; i++) { /* row i: the active atom's cross products */
+            size_t slot = 0;
+            const double *Gi = row_of(M, i, &slot);
+            if (!Gi) return BASEL_ENOMEM;
+            double *Vi = V + i * B;
+            for (size_t a = b0; a < b1; a++) Vi[a - b0] = Gi[at[a]];
+            if (unrow) unrow(M, slot);
+        }
+        for (size_t a0 = b0; a0 < b1; a0 += BSL_SCORE_TILE) {
+            const size_t a1 = BSL_MIN(b1, a0 + BSL_SCORE_TILE);
+            block_solve_lower(M, V + (a0 - b0), B, a1 - a0);
+            score_tile(M, J, oi, a0, a1, V + (a0 - b0), U + (a0 - b0), B, &x, out);
+        }
     }
     pass_end(M, oi, r, &x, within, out);
     return BASEL_OK;
 }
 
-/* room for batch_scores' blocks over r atoms: 2 k x r, and r for the screen */
+/* room for batch_scores' blocks over r atoms: 2 k x block_of(r), and r
+ * for the screen */
 static int batch_room(bsl_model *M, size_t r)
 {
-    const size_t need = 2 * M->k * r + r;
+    const size_t need = 2 * M->k * block_of(r) + r;
     if (M->rb_cap >= need) return BASEL_OK;
     double *w = realloc(M->rb_work, need * sizeof *w);
     if (!w) return BASEL_ENOMEM;

@@ -210,7 +210,7 @@ typedef struct bsl_model {
      * cross() copying it into trial_col first; NULL: it is in trial_col */
     const double *trial_src;
     double *work;        /* kmax * (c + 2) scratch */
-    double *rb_work;     /* add_scores: 2 k x r blocks, grown on demand */
+    double *rb_work;     /* add_scores: 2 k x block blocks and r for the screen (model.c block_of), grown on demand */
     size_t rb_cap;       /* doubles in rb_work */
     size_t *rb_atoms;    /* 2 m: add_scores' dormant atoms (NULL: atom by atom) */
     bsl_cand cand;       /* candidate_scores' list and rows (n = 0: none) */

@@ -25,7 +25,11 @@
  * designs. Same tolerances; in the stiff case the two arithmetics may
  * disagree on feasibility at the rank boundary, which is counted, not
  * compared. (6) add_scores' tiled pass gives a fresh copy's bits
- * (tiled_passes).
+ * (tiled_passes). (7) A pass over more atoms than one block (model.c
+ * block_of: the Gram rows are copied into V a block at a time) gives the
+ * bits of a pass in one block: add_scores over 1500 atoms (two blocks)
+ * equals candidate_scores over every other atom (750, one block) on a
+ * dense design, and try_add atom by atom on a streaming one (blocked_passes).
  */
 #include "check.h"
 #include "model/gram_rows.h"
@@ -293,8 +297,68 @@ static void tiled_passes(unsigned long seed)
     gsl_rng_free(r);
 }
 
+static void blocked_passes(unsigned long seed)
+{
+    enum { M = 1500 };
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, seed);
+    double *X = malloc(sizeof(double) * N * M), Y[N];
+    for (size_t i = 0; i < N; i++) {
+        double prev = 0;
+        for (size_t j = 0; j < M; j++) X[j * N + i] = prev = 0.8 * prev + gsl_ran_gaussian(r, 1.0);
+        Y[i] = X[3 * N + i] - 0.5 * X[1200 * N + i] + gsl_ran_gaussian(r, 1.0);
+    }
+    basel_error err;
+    bsl_dict *dict;
+    bsl_dict_create(&dict, "linear", X, N, M, &err);
+    bsl_coef_prior pr;
+    bsl_coef_prior_parse(&pr, "g:g=80", N, 1, &err);
+    size_t C[M / 2];
+    for (size_t c = 0; c < M / 2; c++) C[c] = 2 * c;
+    double *a = malloc(M * sizeof *a), *b = malloc(M * sizeof *b);
+    int differ = 0, compared = 0, far = 0, scored = 0;
+    for (int dense = 0; dense < 2; dense++) {
+        bsl_design *D;
+        bsl_design_create(&D, dict, X, N, Y, 1, dense ? (size_t)1 << 30 : 0, &err);
+        bsl_model *Mk;
+        bsl_model_create(&Mk, D, &pr, KMAX, &err);
+        if (dense) bsl_model_set_candidates(Mk, C, M / 2);
+        for (int step = 0; step < 40; step++) {
+            const int add = Mk->k < 3 || (Mk->k < KMAX - 1 && gsl_rng_uniform(r) < 0.6);
+            if (add) bsl_model_add(Mk, gsl_rng_uniform_int(r, M));
+            else bsl_model_remove(Mk, Mk->active[gsl_rng_uniform_int(r, Mk->k)]);
+            bsl_model_add_scores(Mk, a, INFINITY);
+            if (dense) { /* one block of candidates against the two blocks of the full pass */
+                bsl_model_candidate_scores(Mk, b, INFINITY);
+                for (size_t c = 0; c < M / 2; c++, compared++)
+                    differ += isnan(a[C[c]]) != isnan(b[c]) ||
+                              (!isnan(b[c]) && memcmp(&a[C[c]], &b[c], sizeof b[c]));
+                continue;
+            }
+            for (size_t j = 0; j < M; j += 7) { /* atom by atom, a sample */
+                if (Mk->pos[j] >= 0) continue;
+                const double t = bsl_model_try_add(Mk, j);
+                scored++;
+                if (isfinite(t) != isfinite(a[j]) || (isfinite(t) && fabs(t - a[j]) > 1e-9 * fmax(1, fabs(t)))) far++;
+            }
+        }
+        bsl_model_free(Mk);
+        bsl_design_free(D);
+    }
+    CHECK(compared > 0 && differ == 0,
+          "a pass in two blocks equals one in a single block bit for bit (%d of %d scores differ)", differ, compared);
+    CHECK(scored > 0 && far == 0, "a streamed pass in two blocks equals try_add to 1e-9 (%d of %d differ)", far, scored);
+    free(a);
+    free(b);
+    bsl_dict_free(dict);
+    free(X);
+    gsl_rng_free(r);
+}
+
 int main(void)
 {
+    blocked_passes(1);
+    blocked_passes(2);
     tiled_passes(1);
     tiled_passes(2);
     screened(1);

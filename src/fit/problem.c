@@ -17,6 +17,7 @@ void bsl_problem_free(bsl_problem *pb)
     free(pb->input_names);
     free(pb->target_names);
     free(pb->X);
+    free(pb->X32);
     free(pb->Y);
     free(pb->cls);
     for (size_t i = 0; i < pb->nclass; i++) free(pb->class_names[i]);
@@ -843,6 +844,8 @@ static int make_inputs(bsl_problem *pb, const basel_data *data, const long *tcol
 
 /* take: data is the problem's from the start (pb->owned), freed with it or
  * by a failure here. */
+static int compact_inputs(bsl_problem *pb, const bsl_params *settings, basel_error *err);
+
 static int build(bsl_problem *pb, const basel_data *data, basel_data *take, const bsl_engine_def *e,
                  const bsl_params *user, const bsl_params *settings, basel_error *err)
 {
@@ -883,10 +886,59 @@ static int build(bsl_problem *pb, const basel_data *data, basel_data *take, cons
         rc = rescale_extremes(pb, data, tcols, icols, settings, err);
     }
     if (!rc && pb->standardized) rc = standardize(pb, data, icols, err);
+    if (!rc) rc = compact_inputs(pb, settings, err);
     free(tcols);
     free(icols);
     if (rc) bsl_problem_free(pb);
     return rc;
+}
+
+/* The inputs are held as float32 (X32, X then NULL) for a fit of the
+ * linear basis through a design alone (the subset engines: design.h
+ * bsl_design_create_f32), Gaussian, from rows, when X in doubles would take
+ * more than twice the --gram-memory budget (above 512 MB at the default
+ * 256 MB: at n = 1000, p above 67108). Such a design streams its columns
+ * (design.c gram_dense: the Gram alone would be m^2 doubles), and every
+ * Gram row reads all of X: float32 halves the memory and the bytes read.
+ * Rounding each value to 24 bits (a relative change below 6e-8) moves the
+ * posterior far less than its Monte Carlo error (bench/scale/README.md:
+ * the PIPs at p = 10^5 against the same fit in doubles). FIT.json says so
+ * (diagnostics.inputs). Sizes and settings alone decide, so the same data
+ * and options give the same bits. */
+static int wants_compact(const bsl_problem *pb, const bsl_params *settings)
+{
+    const char *basis = bsl_params_get(settings, "basis"), *mb = bsl_params_get(settings, "gram-memory");
+    if (!pb->engine->design_only || !pb->X || !mb || (basis && *basis && strcmp(basis, "linear") != 0)) return 0;
+    if (bsl_family_binomial(settings) || bsl_family_poisson(settings) || bsl_family_multinomial(settings)) return 0;
+    const char *rel = bsl_params_get(settings, "relevance");
+    if (rel && *rel && strcmp(rel, "none") != 0) return 0;
+    char *end;
+    const double budget = strtod(mb, &end) * 1048576.0;
+    return *end == 0 && 8.0 * (double)pb->n * (double)pb->d > 2 * budget;
+}
+
+/* In place, so that X and X32 are never held together (at p = 10^5 that
+ * peaked at 1.17 GB): values in blocks, each rounded into a small buffer and
+ * copied to the front of X's own block (block b's floats land in bytes
+ * [4b, 4b + 4 len), below the doubles not yet read, which start at 8b + 8
+ * len once b > 0; block 0 is read whole first), which is then shrunk. */
+static int compact_inputs(bsl_problem *pb, const bsl_params *settings, basel_error *err)
+{
+    (void)err;
+    if (!wants_compact(pb, settings)) return BASEL_OK;
+    enum { BLOCK = 1024 };
+    const size_t nd = pb->n * pb->d;
+    unsigned char *bytes = (unsigned char *)pb->X;
+    float buf[BLOCK];
+    for (size_t b = 0; b < nd; b += BLOCK) {
+        const size_t len = nd - b < BLOCK ? nd - b : BLOCK;
+        for (size_t i = 0; i < len; i++) buf[i] = (float)pb->X[b + i];
+        memcpy(bytes + b * sizeof(float), buf, len * sizeof(float));
+    }
+    void *shrunk = realloc(pb->X, nd * sizeof(float) + 1);
+    pb->X32 = shrunk ? shrunk : (void *)bytes;
+    pb->X = NULL;
+    return BASEL_OK;
 }
 
 int bsl_problem_build(bsl_problem *pb, const basel_data *data, const bsl_engine_def *e,

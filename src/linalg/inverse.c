@@ -190,3 +190,40 @@ void bsl_dots_of(const double *x, const double *const *cols, size_t k, size_t n,
         out[i] = s;
     }
 }
+
+double bsl_dot_f32(const double *x, const float *y, size_t n)
+{
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0; /* bsl_dot's four partial sums */
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        s0 += x[i] * (double)y[i];
+        s1 += x[i + 1] * (double)y[i + 1];
+        s2 += x[i + 2] * (double)y[i + 2];
+        s3 += x[i + 3] * (double)y[i + 3];
+    }
+    for (; i < n; i++) s0 += x[i] * (double)y[i];
+    return (s0 + s1) + (s2 + s3);
+}
+
+/* bsl_dots (four columns per pass, one running sum each) on float32
+ * columns: half the bytes of X read per Gram row (gram_rows.c). */
+void bsl_dots_f32(const double *x, const float *cols, size_t ld, size_t k, size_t n, double *out)
+{
+    size_t i = 0;
+    for (; i + 4 <= k; i += 4) {
+        const float *c0 = cols + i * ld, *c1 = c0 + ld, *c2 = c1 + ld, *c3 = c2 + ld;
+        double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        for (size_t t = 0; t < n; t++) {
+            const double xt = x[t];
+            s0 += xt * (double)c0[t];
+            s1 += xt * (double)c1[t];
+            s2 += xt * (double)c2[t];
+            s3 += xt * (double)c3[t];
+        }
+        out[i] = s0;
+        out[i + 1] = s1;
+        out[i + 2] = s2;
+        out[i + 3] = s3;
+    }
+    for (; i < k; i++) out[i] = bsl_dot_f32(x, cols + i * ld, n);
+}

@@ -67,6 +67,11 @@ static void project(const bsl_design *D, double *v, double *coef, double *work)
 
 void bsl_design_raw_column(const bsl_design *D, size_t j, double *out)
 {
+    if (D->X32) { /* a linear dictionary's atom j is input column j */
+        const float *x = D->X32 + j * D->n;
+        for (size_t i = 0; i < D->n; i++) out[i] = (double)x[i];
+        return;
+    }
     bsl_dict_eval(D->dict, j, D->X, D->n, D->n, out);
 }
 
@@ -293,9 +298,30 @@ int bsl_design_create(bsl_design **out, const bsl_dict *dict, const double *X, s
     return bsl_design_create_for(out, dict, X, n, Y, c, gram_budget, 0, NULL, err);
 }
 
+static int create(bsl_design **out, const bsl_dict *dict, const double *X, const float *X32, size_t n,
+                  const double *Y, size_t c, size_t gram_budget, double evaluations, const bsl_progress *pr,
+                  basel_error *err);
+
 int bsl_design_create_for(bsl_design **out, const bsl_dict *dict, const double *X, size_t n,
                           const double *Y, size_t c, size_t gram_budget, double evaluations,
                           const bsl_progress *pr, basel_error *err)
+{
+    return create(out, dict, X, NULL, n, Y, c, gram_budget, evaluations, pr, err);
+}
+
+int bsl_design_create_f32(bsl_design **out, const bsl_dict *dict, const float *X32, size_t n, const double *Y,
+                          size_t c, size_t gram_budget, double evaluations, const bsl_progress *pr,
+                          basel_error *err)
+{
+    *out = NULL;
+    if (dict->kind != BSL_BASIS_LINEAR || dict->linear_term)
+        return bsl_fail(err, BASEL_EINTERNAL, "float32 inputs are for a linear dictionary only");
+    return create(out, dict, NULL, X32, n, Y, c, gram_budget, evaluations, pr, err);
+}
+
+static int create(bsl_design **out, const bsl_dict *dict, const double *X, const float *X32, size_t n,
+                  const double *Y, size_t c, size_t gram_budget, double evaluations, const bsl_progress *pr,
+                  basel_error *err)
 {
     *out = NULL;
     const size_t q = 1 + (dict->linear_term ? dict->d : 0);
@@ -310,6 +336,7 @@ int bsl_design_create_for(bsl_design **out, const bsl_dict *dict, const double *
     D->q = q;
     D->dict = dict;
     D->X = X;
+    D->X32 = X32;
     int rc = always_in(D, err);
     if (!rc && targets(D, Y)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (!rc) {

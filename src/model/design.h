@@ -24,7 +24,9 @@
 typedef struct bsl_design {
     size_t n, m, c, q;     /* rows, atoms, outputs, always-in columns */
     const bsl_dict *dict;  /* borrowed */
-    const double *X;       /* borrowed: n x d inputs, column-major */
+    const double *X;       /* borrowed: n x d inputs, column-major (NULL when X32 is given) */
+    const float *X32;      /* borrowed: the inputs held as float32 instead (a linear
+                              dictionary only; fit/problem.c compact_inputs), else NULL */
     double *Q;             /* n x q orthonormal basis of the always-in columns */
     double *R;             /* q x q upper triangular, Z = Q R (column-major) */
     double *Y;             /* n x c projected targets */
@@ -61,6 +63,14 @@ int bsl_design_create(bsl_design **out, const bsl_dict *dict, const double *X, s
 int bsl_design_create_for(bsl_design **out, const bsl_dict *dict, const double *X, size_t n,
                           const double *Y, size_t c, size_t gram_budget, double evaluations,
                           const bsl_progress *pr, basel_error *err);
+/* The same with the inputs held as float32 (X32, n x d, column-major;
+ * X NULL) for a linear dictionary: every column, cross product and Gram
+ * row is that of the double design on the widened values, bit for bit
+ * (tests/unit/model/test_design_f32.c), at half the memory and half the bytes
+ * read per Gram row. */
+int bsl_design_create_f32(bsl_design **out, const bsl_dict *dict, const float *X32, size_t n, const double *Y,
+                          size_t c, size_t gram_budget, double evaluations, const bsl_progress *pr,
+                          basel_error *err);
 void bsl_design_free(bsl_design *D);
 /* A design with no dictionary (m = 0) and no always-in columns (q = 0):
  * the rows and targets only, for models whose atoms come from the caller

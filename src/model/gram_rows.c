@@ -139,6 +139,10 @@ static void compute_row(const bsl_design *D, size_t a, double *row, double *col,
 {
     const size_t n = D->n, m = D->m;
     bsl_design_column(D, a, col);
+    if (D->X32) { /* compact inputs (design.h): half the bytes, the same bits */
+        bsl_dots_f32(col, D->X32, n, m, n, row);
+        return;
+    }
     if (D->dict && D->dict->kind == BSL_BASIS_LINEAR && D->X) {
         bsl_dots(col, D->X, n, m, n, row); /* atom j is input column j */
         return;
@@ -260,6 +264,10 @@ const double *bsl_cand_row(bsl_cand *K, const bsl_design *D, size_t a)
     bsl_design_column(D, a, K->col); /* b_a = P x_a; b_a' b_j = x_j' b_a (above) */
     const int linear = D->dict && D->dict->kind == BSL_BASIS_LINEAR && D->X;
     for (size_t c = 0; c < K->n; c++) {
+        if (D->X32) { /* bsl_dot(x_j, b_a) on the widened floats: the same bits */
+            row[c] = bsl_dot_f32(K->col, D->X32 + K->atoms[c] * n, n);
+            continue;
+        }
         const double *xj = K->raw;
         if (linear)
             xj = D->X + K->atoms[c] * n;

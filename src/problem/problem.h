@@ -36,7 +36,8 @@ typedef struct bsl_problem {
     size_t n, d, c;
     char **input_names;   /* d (borrowed from the table) */
     char **target_names;  /* c */
-    double *X;            /* n x d column-major, standardised when asked */
+    double *X;            /* n x d column-major, standardised when asked; NULL when X32 holds it */
+    float *X32;           /* n x d: the inputs held as float32 instead (problem.c compact_inputs), else NULL */
     double *Y;            /* n x c column-major (regression) */
     int *cls;             /* n class indices, -1 unlabelled (mixture) */
     char **class_names;   /* nclass (owned strings) */

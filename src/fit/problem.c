@@ -1,6 +1,7 @@
 /* problem.c: targets, inputs and standardisation from a table (problem.h). */
 #include "fit.h"
 #include "../basis/basis.h"
+#include "../model/design.h"
 #include "../prior/coef_prior.h"
 
 #include <float.h>
@@ -917,26 +918,14 @@ static int wants_compact(const bsl_problem *pb, const bsl_params *settings)
     return *end == 0 && 8.0 * (double)pb->n * (double)pb->d > 2 * budget;
 }
 
-/* In place, so that X and X32 are never held together (at p = 10^5 that
- * peaked at 1.17 GB): values in blocks, each rounded into a small buffer and
- * copied to the front of X's own block (block b's floats land in bytes
- * [4b, 4b + 4 len), below the doubles not yet read, which start at 8b + 8
- * len once b > 0; block 0 is read whole first), which is then shrunk. */
+/* In place (bsl_f32_pack), so that X and X32 are never held together (at
+ * p = 10^5 that peaked at 1.17 GB). */
 static int compact_inputs(bsl_problem *pb, const bsl_params *settings, basel_error *err)
 {
-    (void)err;
     if (!wants_compact(pb, settings)) return BASEL_OK;
-    enum { BLOCK = 1024 };
-    const size_t nd = pb->n * pb->d;
-    unsigned char *bytes = (unsigned char *)pb->X;
-    float buf[BLOCK];
-    for (size_t b = 0; b < nd; b += BLOCK) {
-        const size_t len = nd - b < BLOCK ? nd - b : BLOCK;
-        for (size_t i = 0; i < len; i++) buf[i] = (float)pb->X[b + i];
-        memcpy(bytes + b * sizeof(float), buf, len * sizeof(float));
-    }
-    void *shrunk = realloc(pb->X, nd * sizeof(float) + 1);
-    pb->X32 = shrunk ? shrunk : (void *)bytes;
+    float *X32 = bsl_f32_pack(pb->X, pb->n, pb->d);
+    if (!X32) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    pb->X32 = X32;
     pb->X = NULL;
     return BASEL_OK;
 }

@@ -191,39 +191,42 @@ void bsl_dots_of(const double *x, const double *const *cols, size_t k, size_t n,
     }
 }
 
-double bsl_dot_f32(const double *x, const float *y, size_t n)
+/* One panel of w <= 16 columns, rows of w floats: out[c] = sum_t x_t
+ * X_tc, one running sum per column over t in order. */
+__attribute__((target_clones("avx2", "default"))) static void panel_dots(const double *x, const float *panel,
+                                                                         size_t n, size_t w, double *out)
 {
-    double s0 = 0, s1 = 0, s2 = 0, s3 = 0; /* bsl_dot's four partial sums */
-    size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        s0 += x[i] * (double)y[i];
-        s1 += x[i + 1] * (double)y[i + 1];
-        s2 += x[i + 2] * (double)y[i + 2];
-        s3 += x[i + 3] * (double)y[i + 3];
-    }
-    for (; i < n; i++) s0 += x[i] * (double)y[i];
-    return (s0 + s1) + (s2 + s3);
-}
-
-/* bsl_dots (four columns per pass, one running sum each) on float32
- * columns: half the bytes of X read per Gram row (gram_rows.c). */
-void bsl_dots_f32(const double *x, const float *cols, size_t ld, size_t k, size_t n, double *out)
-{
-    size_t i = 0;
-    for (; i + 4 <= k; i += 4) {
-        const float *c0 = cols + i * ld, *c1 = c0 + ld, *c2 = c1 + ld, *c3 = c2 + ld;
-        double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    double s[16] = {0};
+    if (w == 16) { /* a fixed width: the 16 sums stay in vector registers */
         for (size_t t = 0; t < n; t++) {
             const double xt = x[t];
-            s0 += xt * (double)c0[t];
-            s1 += xt * (double)c1[t];
-            s2 += xt * (double)c2[t];
-            s3 += xt * (double)c3[t];
+            const float *r = panel + t * 16;
+            for (size_t c = 0; c < 16; c++) s[c] += xt * (double)r[c];
         }
-        out[i] = s0;
-        out[i + 1] = s1;
-        out[i + 2] = s2;
-        out[i + 3] = s3;
+    } else {
+        for (size_t t = 0; t < n; t++) {
+            const double xt = x[t];
+            const float *r = panel + t * w;
+            for (size_t c = 0; c < w; c++) s[c] += xt * (double)r[c];
+        }
     }
-    for (; i < k; i++) out[i] = bsl_dot_f32(x, cols + i * ld, n);
+    memcpy(out, s, w * sizeof *out);
+}
+
+void bsl_dots_f32_panels(const double *x, const float *X32, size_t n, size_t k, size_t P, double *out,
+                         double *col)
+{
+    const size_t blocked = k / 4 * 4; /* bsl_dots's blocks of four: one running sum a column */
+    for (size_t p0 = 0; p0 < k; p0 += P) {
+        const size_t w = k - p0 < P ? k - p0 : P;
+        const float *panel = X32 + p0 * n;
+        if (P <= 16) panel_dots(x, panel, n, w, out + p0);
+        for (size_t c = 0; c < w; c++) {
+            if (P <= 16 && p0 + c < blocked) continue;
+            /* bsl_dots's last k mod 4 columns (or a panel wider than 16):
+             * bsl_dot on the widened column */
+            for (size_t t = 0; t < n; t++) col[t] = (double)panel[t * w + c];
+            out[p0 + c] = bsl_dot(x, col, n);
+        }
+    }
 }

@@ -79,11 +79,13 @@ double bsl_dot(const double *x, const double *y, size_t n);
 /* out[i] = x . cols[i*ld .. i*ld+n) for i < k: the cross products of a new
  * column with k stored ones, four columns per pass over x. */
 void bsl_dots(const double *x, const double *cols, size_t ld, size_t k, size_t n, double *out);
-/* bsl_dot and bsl_dots with y / cols held as float32 (a design's compact
- * inputs, design.h X32): each float widened to double, then the same
- * products and sums in the same order, so the results are those of the
- * double versions on the widened values, bit for bit. */
-double bsl_dot_f32(const double *x, const float *y, size_t n);
-void bsl_dots_f32(const double *x, const float *cols, size_t ld, size_t k, size_t n, double *out);
+/* bsl_dots(x, X, n, k, n, out) for X's k columns held as float32 in
+ * panels of P (design.h bsl_f32_pack): each value widened to double, then
+ * bsl_dots's products and sums in its order (one running sum over t per
+ * column in its blocks of four, bsl_dot's four partial sums for the last
+ * k mod 4), so out is bsl_dots's on the widened values, bit for bit. A
+ * panel's P sums advance together, as vector operations. scratch: n doubles. */
+void bsl_dots_f32_panels(const double *x, const float *X32, size_t n, size_t k, size_t P, double *out,
+                         double *scratch /* n */);
 
 #endif

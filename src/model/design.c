@@ -67,12 +67,36 @@ static void project(const bsl_design *D, double *v, double *coef, double *work)
 
 void bsl_design_raw_column(const bsl_design *D, size_t j, double *out)
 {
-    if (D->X32) { /* a linear dictionary's atom j is input column j */
-        const float *x = D->X32 + j * D->n;
-        for (size_t i = 0; i < D->n; i++) out[i] = (double)x[i];
+    if (D->X32) { /* a linear dictionary's atom j is input column j, in its panel */
+        const size_t n = D->n, d = D->m, p0 = j / BSL_F32_PANEL * BSL_F32_PANEL;
+        const size_t w = d - p0 < BSL_F32_PANEL ? d - p0 : BSL_F32_PANEL;
+        const float *x = D->X32 + bsl_f32_at(n, d, 0, j);
+        for (size_t i = 0; i < n; i++) out[i] = (double)x[i * w];
         return;
     }
     bsl_dict_eval(D->dict, j, D->X, D->n, D->n, out);
+}
+
+float *bsl_f32_pack(double *X, size_t n, size_t d)
+{
+    /* panel by panel through a buffer: panel p's floats land in bytes
+     * [4 P p n, 4 P (p + 1) n), below its own doubles, which start at
+     * 8 P p n and are read into the buffer first, and below every later
+     * panel's */
+    float *buf = malloc(BSL_F32_PANEL * BSL_MAX(n, (size_t)1) * sizeof *buf);
+    if (!buf) return NULL;
+    unsigned char *bytes = (unsigned char *)X;
+    for (size_t p0 = 0; p0 < d; p0 += BSL_F32_PANEL) {
+        const size_t w = d - p0 < BSL_F32_PANEL ? d - p0 : BSL_F32_PANEL;
+        for (size_t c = 0; c < w; c++) {
+            const double *x = X + (p0 + c) * n;
+            for (size_t t = 0; t < n; t++) buf[t * w + c] = (float)x[t];
+        }
+        memcpy(bytes + p0 * n * sizeof(float), buf, w * n * sizeof(float));
+    }
+    free(buf);
+    void *shrunk = realloc(X, n * d * sizeof(float) + 1);
+    return shrunk ? shrunk : (void *)bytes;
 }
 
 void bsl_design_column(const bsl_design *D, size_t j, double *out)
@@ -219,8 +243,12 @@ static int atoms(bsl_design *D, size_t gram_budget, double evaluations, const bs
     const int keep = cached || (D->dict->kind != BSL_BASIS_LINEAR &&
                                 8.0 * (double)n * (double)m <= (double)gram_budget);
     if (keep) D->B = bsl_malloc(n * m, sizeof(double));
-    if (!D->Bty || !D->diag || !D->gB || !D->usable || !col || (keep && !D->B)) {
+    /* float32 inputs: a panel's columns widened together, in one pass over
+     * its rows (a column alone reads a cache line per row) */
+    double *panel = D->X32 ? bsl_malloc(BSL_F32_PANEL * n, sizeof(double)) : NULL;
+    if (!D->Bty || !D->diag || !D->gB || !D->usable || !col || (keep && !D->B) || (D->X32 && !panel)) {
         free(col);
+        free(panel);
         return BASEL_ENOMEM;
     }
     double work[2 * 64];
@@ -228,9 +256,20 @@ static int atoms(bsl_design *D, size_t gram_budget, double evaluations, const bs
     for (size_t j = 0; j < m; j++) {
         if (j % every == 0 && bsl_progress_report(pr, "columns", "columns", (double)j, (double)m)) {
             free(col);
+            free(panel);
             return BASEL_ECANCELLED;
         }
-        bsl_design_raw_column(D, j, col);
+        if (panel) { /* bsl_design_raw_column's values, a panel at a time */
+            const size_t p0 = j / BSL_F32_PANEL * BSL_F32_PANEL, w = BSL_MIN(m - p0, (size_t)BSL_F32_PANEL);
+            if (j == p0) {
+                const float *src = D->X32 + p0 * n;
+                for (size_t t = 0; t < n; t++)
+                    for (size_t u = 0; u < w; u++) panel[u * n + t] = (double)src[t * w + u];
+            }
+            memcpy(col, panel + (j - p0) * n, n * sizeof *col);
+        } else {
+            bsl_design_raw_column(D, j, col);
+        }
         const double raw = bsl_dot(col, col, n);
         project(D, col, D->gB + j * q, work);
         D->diag[j] = bsl_dot(col, col, n);
@@ -241,6 +280,7 @@ static int atoms(bsl_design *D, size_t gram_budget, double evaluations, const bs
         if (D->B) memcpy(D->B + j * n, col, n * sizeof *col);
     }
     free(col);
+    free(panel);
     if (m && bsl_progress_report(pr, "columns", "columns", (double)m, (double)m)) return BASEL_ECANCELLED;
     if (cached) {
         D->G = bsl_malloc(m * m, sizeof(double));

@@ -25,8 +25,9 @@ typedef struct bsl_design {
     size_t n, m, c, q;     /* rows, atoms, outputs, always-in columns */
     const bsl_dict *dict;  /* borrowed */
     const double *X;       /* borrowed: n x d inputs, column-major (NULL when X32 is given) */
-    const float *X32;      /* borrowed: the inputs held as float32 instead (a linear
-                              dictionary only; fit/problem.c compact_inputs), else NULL */
+    const float *X32;      /* borrowed: the inputs held as float32 instead, in panels
+                              (bsl_f32_pack; a linear dictionary only; fit/problem.c
+                              compact_inputs), else NULL */
     double *Q;             /* n x q orthonormal basis of the always-in columns */
     double *R;             /* q x q upper triangular, Z = Q R (column-major) */
     double *Y;             /* n x c projected targets */
@@ -63,11 +64,27 @@ int bsl_design_create(bsl_design **out, const bsl_dict *dict, const double *X, s
 int bsl_design_create_for(bsl_design **out, const bsl_dict *dict, const double *X, size_t n,
                           const double *Y, size_t c, size_t gram_budget, double evaluations,
                           const bsl_progress *pr, basel_error *err);
-/* The same with the inputs held as float32 (X32, n x d, column-major;
+/* Inputs held as float32 are stored in panels of BSL_F32_PANEL columns:
+ * columns [P p, P p + w) (w = min(P, d - P p)) row by row, the value of
+ * row t, column j at X32[P p n + t w + j - P p]. A Gram row then reads P
+ * columns' values at row t together, so its P running sums (one per
+ * column, each over t in order) are vector operations. */
+#define BSL_F32_PANEL 16
+static inline size_t bsl_f32_at(size_t n, size_t d, size_t t, size_t j)
+{
+    const size_t p0 = j / BSL_F32_PANEL * BSL_F32_PANEL, w = d - p0 < BSL_F32_PANEL ? d - p0 : BSL_F32_PANEL;
+    return p0 * n + t * w + (j - p0);
+}
+/* X (n x d doubles, column-major, malloc'd) rounded to float32 and packed
+ * into panels in place, at the front of X's own block, which is then
+ * shrunk: the returned block (free() it) holds n d floats. X and its copy
+ * never coexist. */
+float *bsl_f32_pack(double *X, size_t n, size_t d);
+/* The same design with the inputs held as float32 (X32 from bsl_f32_pack;
  * X NULL) for a linear dictionary: every column, cross product and Gram
  * row is that of the double design on the widened values, bit for bit
- * (tests/unit/model/test_design_f32.c), at half the memory and half the bytes
- * read per Gram row. */
+ * (tests/unit/model/test_design_f32.c), at half the memory and half the
+ * bytes read per Gram row. */
 int bsl_design_create_f32(bsl_design **out, const bsl_dict *dict, const float *X32, size_t n, const double *Y,
                           size_t c, size_t gram_budget, double evaluations, const bsl_progress *pr,
                           basel_error *err);

@@ -140,7 +140,7 @@ static void compute_row(const bsl_design *D, size_t a, double *row, double *col,
     const size_t n = D->n, m = D->m;
     bsl_design_column(D, a, col);
     if (D->X32) { /* compact inputs (design.h): half the bytes, the same bits */
-        bsl_dots_f32(col, D->X32, n, m, n, row);
+        bsl_dots_f32_panels(col, D->X32, n, m, BSL_F32_PANEL, row, raw);
         return;
     }
     if (D->dict && D->dict->kind == BSL_BASIS_LINEAR && D->X) {
@@ -223,6 +223,7 @@ void bsl_cand_free(bsl_cand *K)
     free(K->rows);
     free(K->col);
     free(K->slot_of);
+    free(K->cols32);
     memset(K, 0, sizeof *K);
 }
 
@@ -242,6 +243,12 @@ int bsl_cand_init(bsl_cand *K, const bsl_design *D, const size_t *C, size_t nC)
     }
     K->raw = K->col + D->n;
     memcpy(K->atoms, C, nC * sizeof *C);
+    if (D->X32 && nC * D->n * sizeof(float) <= BSL_CAND_F32_BUDGET &&
+        (K->cols32 = malloc(nC * D->n * sizeof *K->cols32 + 1)))
+        for (size_t c = 0; c < nC; c++) { /* exact: widened and narrowed again */
+            bsl_design_raw_column(D, C[c], K->raw);
+            for (size_t t = 0; t < D->n; t++) K->cols32[c * D->n + t] = (float)K->raw[t];
+        }
     K->n = nC;
     for (size_t s = 0; s < K->slots; s++) K->atom[s] = -1;
     for (size_t j = 0; j < D->m; j++) K->slot_of[j] = -1;
@@ -265,7 +272,11 @@ const double *bsl_cand_row(bsl_cand *K, const bsl_design *D, size_t a)
     const int linear = D->dict && D->dict->kind == BSL_BASIS_LINEAR && D->X;
     for (size_t c = 0; c < K->n; c++) {
         if (D->X32) { /* bsl_dot(x_j, b_a) on the widened floats: the same bits */
-            row[c] = bsl_dot_f32(K->col, D->X32 + K->atoms[c] * n, n);
+            if (K->cols32)
+                for (size_t t = 0; t < n; t++) K->raw[t] = (double)K->cols32[c * n + t];
+            else
+                bsl_design_raw_column(D, K->atoms[c], K->raw);
+            row[c] = bsl_dot(K->raw, K->col, n);
             continue;
         }
         const double *xj = K->raw;

@@ -46,7 +46,12 @@ typedef struct bsl_cand {
     unsigned long *used, clock;
     double *rows;          /* slots x n */
     double *col, *raw;     /* a projected column and a raw one (design rows each) */
+    /* float32 inputs (design.h X32): the candidates' columns, contiguous
+     * (n x |C|), within BSL_CAND_F32_BUDGET bytes; NULL: read from the
+     * panels, a cache line per row */
+    float *cols32;
 } bsl_cand;
+#define BSL_CAND_F32_BUDGET ((size_t)16 << 20)
 int bsl_cand_init(bsl_cand *K, const struct bsl_design *D, const size_t *C, size_t nC);
 void bsl_cand_free(bsl_cand *K);
 /* Atom a's row over the candidates (valid until the next call). */

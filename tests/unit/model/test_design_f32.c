@@ -8,7 +8,9 @@
  * (3) a model's add_scores over all atoms and its try_add / log_ml after
  * a random walk of adds and removes, all equal to the last bit; (4) the
  * same on the design from the unrounded doubles differs (the test can
- * see a difference where there is one).
+ * see a difference where there is one). The floats are packed in panels
+ * (bsl_f32_pack), with a last panel narrower than the rest and with
+ * columns past bsl_dots's blocks of four.
  */
 #include "check.h"
 #include "model/gram_rows.h"
@@ -20,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { N = 60, M = 300, KMAX = 12 };
+enum { N = 60, KMAX = 12 };
 
 static int same(const double *a, const double *b, size_t n)
 {
@@ -29,20 +31,25 @@ static int same(const double *a, const double *b, size_t n)
     return 1;
 }
 
-static void check_seed(unsigned long seed)
+static void check_seed(unsigned long seed, size_t M)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, seed);
     double *X = malloc(sizeof(double) * N * M), *Xr = malloc(sizeof(double) * N * M), Y[N];
-    float *X32 = malloc(sizeof(float) * N * M);
     for (size_t i = 0; i < N; i++) {
         double prev = 0;
         for (size_t j = 0; j < M; j++) X[j * N + i] = prev = 0.9 * prev + gsl_ran_gaussian(r, 1.0);
     }
-    for (size_t t = 0; t < (size_t)N * M; t++) {
-        X32[t] = (float)X[t];
-        Xr[t] = (double)X32[t];
-    }
+    for (size_t t = 0; t < (size_t)N * M; t++) Xr[t] = (double)(float)X[t];
+    /* packed into panels in place (bsl_f32_pack) from a copy of X */
+    double *Xc = malloc(sizeof(double) * N * M);
+    memcpy(Xc, X, sizeof(double) * N * M);
+    float *X32 = bsl_f32_pack(Xc, N, M);
+    int layout = X32 != NULL;
+    for (size_t j = 0; layout && j < M; j++)
+        for (size_t t = 0; t < N; t++) layout &= (double)X32[bsl_f32_at(N, M, t, j)] == Xr[j * N + t];
+    CHECK(layout, "bsl_f32_pack: every value rounded, at its panel's place (M = %zu: %zu panels, the last of %zu)",
+          M, (M + BSL_F32_PANEL - 1) / BSL_F32_PANEL, M % BSL_F32_PANEL);
     for (size_t i = 0; i < N; i++) Y[i] = X[5 * N + i] - 0.7 * X[200 * N + i] + gsl_ran_gaussian(r, 0.5);
     basel_error err;
     bsl_dict *dict;
@@ -129,7 +136,7 @@ static void check_seed(unsigned long seed)
 
 int main(void)
 {
-    check_seed(1);
-    check_seed(2);
+    check_seed(1, 300); /* a last panel of 12 columns, no column past bsl_dots's blocks of four */
+    check_seed(2, 303); /* a last panel of 15, and 3 columns past the blocks of four (bsl_dot's sums) */
     return check_report("test_design_f32");
 }

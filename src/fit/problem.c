@@ -904,7 +904,8 @@ static int build(bsl_problem *pb, const basel_data *data, basel_data *take, cons
  * Rounding each value to 24 bits (a relative change below 6e-8) moves the
  * posterior far less than its Monte Carlo error (bench/scale/README.md:
  * the PIPs at p = 10^5 against the same fit in doubles). FIT.json says so
- * (diagnostics.inputs). Sizes and settings alone decide, so the same data
+ * (diagnostics.inputs). Sizes and settings alone decide (and values
+ * beyond float32's normal range, which keep doubles), so the same data
  * and options give the same bits. */
 static int wants_compact(const bsl_problem *pb, const bsl_params *settings)
 {
@@ -915,7 +916,15 @@ static int wants_compact(const bsl_problem *pb, const bsl_params *settings)
     if (rel && *rel && strcmp(rel, "none") != 0) return 0;
     char *end;
     const double budget = strtod(mb, &end) * 1048576.0;
-    return *end == 0 && 8.0 * (double)pb->n * (double)pb->d > 2 * budget;
+    if (!(*end == 0 && 8.0 * (double)pb->n * (double)pb->d > 2 * budget)) return 0;
+    /* every value within float32's normal range (with room), or doubles:
+     * beyond it a value would round to infinity or lose its digits */
+    const size_t nd = pb->n * pb->d;
+    for (size_t i = 0; i < nd; i++) {
+        const double a = fabs(pb->X[i]);
+        if (a > 1e30 || (a < 1e-30 && a != 0)) return 0;
+    }
+    return 1;
 }
 
 /* In place (bsl_f32_pack), so that X and X32 are never held together (at

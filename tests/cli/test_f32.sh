@@ -8,7 +8,8 @@
 # 2e-8 was seen at p = 10^5); predictions from the float32 fit come from
 # its coefficients, within 1e-6 of the doubles' fit. Genotype counts (0, 1,
 # 2) are exact in float32: there the two fits are the same document, but
-# for the recorded --gram-memory and diagnostics.inputs.
+# for the recorded --gram-memory and diagnostics.inputs. A value below
+# float32's normal range (1e-35) keeps the inputs in doubles.
 source "$(dirname "$0")/lib.sh" "$1"
 /usr/bin/python3 - "$T/d.csv" "$T/new.csv" << 'PY'
 import sys
@@ -63,4 +64,13 @@ ok = a["diagnostics"].pop("inputs", None) == "float32" and "inputs" not in b["di
 a["settings"].pop("gram-memory"), b["settings"].pop("gram-memory")
 sys.exit(0 if ok and a == b else 1)
 PY
+/usr/bin/python3 - "$T/g.csv" "$T/tiny.csv" << 'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+rows[5][3] = "1e-35"
+csv.writer(open(sys.argv[2], "w", newline="")).writerows(rows)
+PY
+expect 0 "" -- "$BASEL" fit "$T/tiny.csv" --iter 500 --gram-memory 1 --seed 2 --quiet -o "$T/tiny.json"
+/usr/bin/python3 -c "import json, sys; sys.exit('inputs' in json.load(open(sys.argv[1]))['diagnostics'])" \
+    "$T/tiny.json" && ok || bad "a value below float32's range keeps doubles"
 finish

@@ -221,6 +221,8 @@ static int gram_dense(size_t n, size_t m, double evaluations, size_t gram_budget
     return 0.5 * (double)m * ((double)m + 1) <= BSL_STREAM_K * evaluations;
 }
 
+#define PANEL_BUFFER_MAX (64.0 * 1048576.0) /* bytes: atoms()'s widened panel */
+
 /* The atoms' columns at the training points, projected, and what every
  * model reads of them; "columns" reports to pr every 1/256 of them.
  * BASEL_ENOMEM, BASEL_ECANCELLED. */
@@ -244,9 +246,12 @@ static int atoms(bsl_design *D, size_t gram_budget, double evaluations, const bs
                                 8.0 * (double)n * (double)m <= (double)gram_budget);
     if (keep) D->B = bsl_malloc(n * m, sizeof(double));
     /* float32 inputs: a panel's columns widened together, in one pass over
-     * its rows (a column alone reads a cache line per row) */
-    double *panel = D->X32 ? bsl_malloc(BSL_F32_PANEL * n, sizeof(double)) : NULL;
-    if (!D->Bty || !D->diag || !D->gB || !D->usable || !col || (keep && !D->B) || (D->X32 && !panel)) {
+     * its rows (a column alone reads a cache line per row), when that
+     * buffer is small; a tall design (n = 5.5 million rows: 704 MB, more
+     * than X32 itself) reads column by column */
+    const int by_panel = D->X32 && (double)BSL_F32_PANEL * (double)n * sizeof(double) <= PANEL_BUFFER_MAX;
+    double *panel = by_panel ? bsl_malloc(BSL_F32_PANEL * n, sizeof(double)) : NULL;
+    if (!D->Bty || !D->diag || !D->gB || !D->usable || !col || (keep && !D->B) || (by_panel && !panel)) {
         free(col);
         free(panel);
         return BASEL_ENOMEM;

@@ -220,11 +220,9 @@ void bsl_dots_f32_panels(const double *x, const float *X32, size_t n, size_t k, 
     for (size_t p0 = 0; p0 < k; p0 += P) {
         const size_t w = k - p0 < P ? k - p0 : P;
         const float *panel = X32 + p0 * n;
-        if (P <= 16) panel_dots(x, panel, n, w, out + p0);
-        for (size_t c = 0; c < w; c++) {
-            if (P <= 16 && p0 + c < blocked) continue;
-            /* bsl_dots's last k mod 4 columns (or a panel wider than 16):
-             * bsl_dot on the widened column */
+        panel_dots(x, panel, n, w, out + p0);
+        for (size_t c = blocked > p0 ? blocked - p0 : 0; c < w; c++) {
+            /* bsl_dots's last k mod 4 columns: bsl_dot on the widened column */
             for (size_t t = 0; t < n; t++) col[t] = (double)panel[t * w + c];
             out[p0 + c] = bsl_dot(x, col, n);
         }

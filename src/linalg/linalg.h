@@ -80,7 +80,7 @@ double bsl_dot(const double *x, const double *y, size_t n);
  * column with k stored ones, four columns per pass over x. */
 void bsl_dots(const double *x, const double *cols, size_t ld, size_t k, size_t n, double *out);
 /* bsl_dots(x, X, n, k, n, out) for X's k columns held as float32 in
- * panels of P (design.h bsl_f32_pack): each value widened to double, then
+ * panels of P <= 16 (design.h bsl_f32_pack): each value widened to double, then
  * bsl_dots's products and sums in its order (one running sum over t per
  * column in its blocks of four, bsl_dot's four partial sums for the last
  * k mod 4), so out is bsl_dots's on the widened values, bit for bit. A

@@ -68,8 +68,7 @@ static void project(const bsl_design *D, double *v, double *coef, double *work)
 void bsl_design_raw_column(const bsl_design *D, size_t j, double *out)
 {
     if (D->X32) { /* a linear dictionary's atom j is input column j, in its panel */
-        const size_t n = D->n, d = D->m, p0 = j / BSL_F32_PANEL * BSL_F32_PANEL;
-        const size_t w = d - p0 < BSL_F32_PANEL ? d - p0 : BSL_F32_PANEL;
+        const size_t n = D->n, d = D->m, w = bsl_f32_width(d, j / BSL_F32_PANEL * BSL_F32_PANEL);
         const float *x = D->X32 + bsl_f32_at(n, d, 0, j);
         for (size_t i = 0; i < n; i++) out[i] = (double)x[i * w];
         return;
@@ -87,7 +86,7 @@ float *bsl_f32_pack(double *X, size_t n, size_t d)
     if (!buf) return NULL;
     unsigned char *bytes = (unsigned char *)X;
     for (size_t p0 = 0; p0 < d; p0 += BSL_F32_PANEL) {
-        const size_t w = d - p0 < BSL_F32_PANEL ? d - p0 : BSL_F32_PANEL;
+        const size_t w = bsl_f32_width(d, p0);
         for (size_t c = 0; c < w; c++) {
             const double *x = X + (p0 + c) * n;
             for (size_t t = 0; t < n; t++) buf[t * w + c] = (float)x[t];
@@ -265,7 +264,7 @@ static int atoms(bsl_design *D, size_t gram_budget, double evaluations, const bs
             return BASEL_ECANCELLED;
         }
         if (panel) { /* bsl_design_raw_column's values, a panel at a time */
-            const size_t p0 = j / BSL_F32_PANEL * BSL_F32_PANEL, w = BSL_MIN(m - p0, (size_t)BSL_F32_PANEL);
+            const size_t p0 = j / BSL_F32_PANEL * BSL_F32_PANEL, w = bsl_f32_width(m, p0);
             if (j == p0) {
                 const float *src = D->X32 + p0 * n;
                 for (size_t t = 0; t < n; t++)

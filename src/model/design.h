@@ -70,10 +70,12 @@ int bsl_design_create_for(bsl_design **out, const bsl_dict *dict, const double *
  * columns' values at row t together, so its P running sums (one per
  * column, each over t in order) are vector operations. */
 #define BSL_F32_PANEL 16
+/* The width of the panel starting at column p0 (a multiple of P) of d */
+static inline size_t bsl_f32_width(size_t d, size_t p0) { return d - p0 < BSL_F32_PANEL ? d - p0 : BSL_F32_PANEL; }
 static inline size_t bsl_f32_at(size_t n, size_t d, size_t t, size_t j)
 {
-    const size_t p0 = j / BSL_F32_PANEL * BSL_F32_PANEL, w = d - p0 < BSL_F32_PANEL ? d - p0 : BSL_F32_PANEL;
-    return p0 * n + t * w + (j - p0);
+    const size_t p0 = j / BSL_F32_PANEL * BSL_F32_PANEL;
+    return p0 * n + t * bsl_f32_width(d, p0) + (j - p0);
 }
 /* X (n x d doubles, column-major, malloc'd) rounded to float32 and packed
  * into panels in place, at the front of X's own block, which is then

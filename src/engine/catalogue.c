@@ -82,7 +82,7 @@ static const bsl_option_def catalogue[] = {
     {"projection-spread", BSL_OPT_CHOICE, 0, 0, "within|total",
      "the spread --projection-tol is measured in: within a model, sigma^2 (q + E[k]) (default), or the posterior's "
      "total, which adds the spread of the visited models' fitted values (fewer atoms, a larger error)"},
-    {"gram-memory", BSL_OPT_COUNT, 1, 1048576, NULL, "MB allowed for the cached Gram matrix; within it the design still streams columns when the run is too short to pay for the Gram (design.c); a streamed kernel design keeps its columns within it, else its summaries keep that many MB of them (colstore.c); linear inputs above twice it in doubles are held as float32 (FIT.json diagnostics.inputs)"},
+    {"gram-memory", BSL_OPT_COUNT, 1, 1048576, NULL, "MB allowed for the cached Gram matrix; within it the design still streams columns when the run is too short to pay for the Gram (design.c); a streamed kernel design keeps its columns within it, else its summaries keep that many MB of them (colstore.c); linear inputs above twice it in doubles are held as int8 when all are whole numbers within +-127 (genotypes), else as float32 (FIT.json diagnostics.inputs)"},
     {"max-models", BSL_OPT_COUNT, 1, BIG,
      NULL, "distinct subsets stored per chain (memory stays bounded; the best is always kept)"},
     /* bd */

@@ -19,6 +19,7 @@ void bsl_problem_free(bsl_problem *pb)
     free(pb->target_names);
     free(pb->X);
     free(pb->X32);
+    free(pb->X8);
     free(pb->Y);
     free(pb->cls);
     for (size_t i = 0; i < pb->nclass; i++) free(pb->class_names[i]);
@@ -186,7 +187,7 @@ static int load_binomial(bsl_problem *pb, const basel_data *data, const long *tc
     }
     const char *lv[2] = {NULL, NULL};
     for (size_t i = 0; i < n; i++) {
-        double v = labels ? 0 : bsl_data_col(data, (size_t)col)[i];
+        double v = labels ? 0 : bsl_data_at(data, i, (size_t)col);
         const char *lab = labels ? data->labels[i] : NULL;
         if (numeric && labels) label_number(lab, &v);
         if (numeric && v != 0.0 && v != 1.0)
@@ -259,7 +260,7 @@ static int load_multinomial(bsl_problem *pb, const basel_data *data, const long 
     if (pb->c != 1) return bsl_fail(err, BASEL_EINVAL, "--family multinomial takes one target column (%zu given)", pb->c);
     if (data->label_col != col) /* numbers: whole ones only */
         for (size_t i = 0; i < n; i++) {
-            const double v = bsl_data_col(data, (size_t)col)[i];
+            const double v = bsl_data_at(data, i, (size_t)col);
             if (!(v == floor(v) && fabs(v) < 1e9))
                 return bsl_fail_at(err, BASEL_EINVAL, data->source, data->line_of_row[i], 0,
                                    "target column '%s': %g is not a class (--family multinomial needs text levels or "
@@ -274,7 +275,7 @@ static int load_multinomial(bsl_problem *pb, const basel_data *data, const long 
     int rc = BASEL_OK, numeric = 1;
     for (size_t i = 0; i < n && !rc; i++) {
         char buf[32];
-        if (data->label_col != col) snprintf(buf, sizeof buf, "%.0f", bsl_data_col(data, (size_t)col)[i]);
+        if (data->label_col != col) snprintf(buf, sizeof buf, "%.0f", bsl_data_at(data, i, (size_t)col));
         const char *s = data->label_col == col ? data->labels[i] : buf;
         double v;
         if (!*s)
@@ -310,14 +311,14 @@ static int load_counts(bsl_problem *pb, const basel_data *data, const long *tcol
     int rc = bsl_data_check_numeric(data, (size_t)tcols[0], "target", err);
     if (rc) return rc;
     if (!(pb->Y = bsl_malloc(n, sizeof *pb->Y))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    const double *y = bsl_data_col(data, (size_t)tcols[0]);
+    const double *y = pb->Y;
+    for (size_t i = 0; i < n; i++) pb->Y[i] = bsl_data_at(data, i, (size_t)tcols[0]);
     int varies = 0;
     for (size_t i = 0; i < n; i++) {
         if (!(y[i] >= 0 && y[i] < 2147483648.0 && y[i] == floor(y[i])))
             return bsl_fail_at(err, BASEL_EINVAL, data->source, data->line_of_row[i], 0,
                                "target column '%s': %g is not a count (--family poisson needs whole numbers >= 0)",
                                name, y[i]);
-        pb->Y[i] = y[i];
         varies |= y[i] != y[0];
     }
     if (!varies) return bsl_fail(err, BASEL_EINVAL, "target column '%s' is constant (%g in every row)", name, y[0]);
@@ -355,7 +356,7 @@ static int load_targets(bsl_problem *pb, const basel_data *data, const long *tco
     for (size_t o = 0; o < pb->c; o++) {
         int rc = bsl_data_check_numeric(data, (size_t)tcols[o], "target", err);
         if (rc) return rc;
-        memcpy(pb->Y + o * n, bsl_data_col(data, (size_t)tcols[o]), n * sizeof(double));
+        for (size_t i = 0; i < n; i++) pb->Y[o * n + i] = bsl_data_at(data, i, (size_t)tcols[o]);
         double lo = pb->Y[o * n], hi = lo;
         for (size_t i = 1; i < n; i++) lo = fmin(lo, pb->Y[o * n + i]), hi = fmax(hi, pb->Y[o * n + i]);
         if (lo == hi)
@@ -440,6 +441,14 @@ static int auto_standardizes(const bsl_params *settings)
     return !r || strncmp(r + 2, "auto", 4) == 0;
 }
 
+/* Whether the inputs are standardised (--standardize yes, or auto and
+ * auto_standardizes). */
+static int standardizes(const bsl_params *settings)
+{
+    const char *s = bsl_params_get(settings, "standardize");
+    return s && (strcmp(s, "yes") == 0 || (strcmp(s, "auto") == 0 && auto_standardizes(settings)));
+}
+
 /* value: the cell itself, from X or Y (the table's numbers may be gone:
  * bsl_problem_build_take) */
 static int refuse_extreme(const bsl_problem *pb, const basel_data *data, const char *what, long col, size_t at,
@@ -482,6 +491,7 @@ static int rescale_extremes(bsl_problem *pb, const basel_data *data, const long 
             return refuse_extreme(pb, data, "target", tcols[o], at, y[at], settings, err);
         }
     }
+    if (!pb->X) return BASEL_OK; /* X8: whole numbers within +-127, neither tiny nor extreme */
     for (size_t j = 0; j < pb->d; j++) { /* tiny inputs: refused, whatever the method */
         size_t at;
         const double M = max_abs(pb->X + j * n, n, &at);
@@ -540,6 +550,17 @@ static int cmp_col_key(const void *a, const void *b)
     return x->j < y->j ? -1 : x->j > y->j;
 }
 
+static int check_columns(const bsl_problem *pb, int linear, double *scratch, basel_error *err);
+
+/* Input j as n doubles: X's column, or X8's (column-major until
+ * compact_inputs packs it) widened into scratch. */
+static const double *input_column(const bsl_problem *pb, size_t j, double *scratch)
+{
+    if (pb->X) return pb->X + j * pb->n;
+    for (size_t i = 0; i < pb->n; i++) scratch[i] = (double)pb->X8[j * pb->n + i];
+    return scratch;
+}
+
 /* Variable selection cannot tell apart a constant input (it is the
  * intercept) or two identical inputs: say so instead of returning a PIP
  * that means nothing. Identical columns are found by hashing them and
@@ -549,11 +570,22 @@ static int cmp_col_key(const void *a, const void *b)
  * and the first such l. */
 static int check_inputs(const bsl_problem *pb, const bsl_params *settings, basel_error *err)
 {
-    const size_t n = pb->n, d = pb->d;
+    const size_t n = pb->n;
     const char *basis = bsl_params_get(settings, "basis");
     const int linear = basis && strncmp(basis, "linear", 6) == 0;
+    double *scratch = pb->X ? NULL : bsl_malloc(2 * n, sizeof *scratch);
+    if (!pb->X && !scratch) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    int rc = check_columns(pb, linear, scratch, err);
+    free(scratch);
+    return rc;
+}
+
+/* check_inputs's work; scratch: 2 n doubles when the inputs are in X8 */
+static int check_columns(const bsl_problem *pb, int linear, double *scratch, basel_error *err)
+{
+    const size_t n = pb->n, d = pb->d;
     for (size_t j = 0; j < d; j++) {
-        const double *x = pb->X + j * n;
+        const double *x = input_column(pb, j, scratch);
         int constant = 1;
         for (size_t i = 1; i < n && constant; i++) constant = x[i] == x[0];
         if (constant && (linear || pb->engine->target == BSL_TARGET_LABELS))
@@ -564,7 +596,7 @@ static int check_inputs(const bsl_problem *pb, const bsl_params *settings, basel
     if (!linear || d < 2) return BASEL_OK;
     col_key *key = malloc(d * sizeof *key);
     if (!key) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    for (size_t j = 0; j < d; j++) key[j] = (col_key){column_hash(pb->X + j * n, n), j};
+    for (size_t j = 0; j < d; j++) key[j] = (col_key){column_hash(input_column(pb, j, scratch), n), j};
     qsort(key, d, sizeof *key, cmp_col_key);
     size_t best_j = d, best_l = d;
     for (size_t a = 0; a < d;) { /* a run of equal hashes, in index order */
@@ -572,8 +604,9 @@ static int check_inputs(const bsl_problem *pb, const bsl_params *settings, basel
         while (b < d && key[b].hash == key[a].hash) b++;
         for (size_t u = a + 1; u < b; u++)
             for (size_t v = a; v < u; v++)
-                if (key[u].j < best_j &&
-                    memcmp(pb->X + key[u].j * n, pb->X + key[v].j * n, n * sizeof(double)) == 0) {
+                if (key[u].j < best_j && memcmp(input_column(pb, key[u].j, scratch),
+                                                input_column(pb, key[v].j, scratch ? scratch + n : NULL),
+                                                n * sizeof(double)) == 0) {
                     best_j = key[u].j;
                     best_l = key[v].j;
                     break;
@@ -613,7 +646,7 @@ static int handle_missing(bsl_problem *pb, const basel_data **data, const long *
     if (!rc && !gap) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     for (size_t c = 0; c < nt + ni && !rc; c++) {
         const size_t j = (size_t)(c < nt ? tcols[c] : icols[c - nt]);
-        if ((long)j == d->label_col) continue;
+        if ((long)j == d->label_col || j < d->ncodes) continue; /* codes are never missing */
         const double *v = bsl_data_col(d, j);
         for (size_t i = 0; i < d->n; i++)
             if (isnan(v[i]) && bsl_data_is_missing(d, i, j)) { /* a missing cell is a NaN: a call per NaN only */
@@ -766,7 +799,10 @@ static int fill_input(bsl_problem *pb, const basel_data *data, long col, size_t 
     }
     pb->input_names[*at] = data->names[col];
     int rc = bsl_data_check_numeric(data, (size_t)col, "input", err);
-    if (!rc) memcpy(pb->X + *at * n, bsl_data_col(data, (size_t)col), n * sizeof(double));
+    if (!rc && (size_t)col < data->ncodes)
+        for (size_t i = 0; i < n; i++) pb->X[*at * n + i] = (double)data->codes[(size_t)col * n + i];
+    else if (!rc)
+        memcpy(pb->X + *at * n, bsl_data_col(data, (size_t)col), n * sizeof(double));
     (*at)++;
     return rc;
 }
@@ -815,17 +851,54 @@ static int take_columns(bsl_problem *pb, basel_data *data, const long *icols, ba
     return BASEL_OK;
 }
 
+static int compact_allowed(const bsl_problem *pb, const bsl_params *settings);
+
+/* The inputs as int8 (X8, column-major; compact_inputs packs it into
+ * panels) straight from the table's codes, when every input is a column
+ * of codes and the fit would hold its inputs compactly anyway (compact_size:
+ * the doubles are never made, so p = 10^6 genotypes of 1000 samples take
+ * 1 GB, not 8). The owned table's codes are taken as they stand when the
+ * inputs are all of them in order, else copied. 0: not so (X is made). */
+static int take_codes(bsl_problem *pb, const basel_data *data, const long *icols, size_t ni,
+                      const bsl_params *settings, basel_error *err)
+{
+    if (!data->ncodes || pb->nfactors || ni != pb->d || standardizes(settings) || !compact_allowed(pb, settings))
+        return 0;
+    int in_order = ni == data->ncodes;
+    for (size_t j = 0; j < ni; j++) {
+        if ((size_t)icols[j] >= data->ncodes) return 0;
+        in_order &= icols[j] == (long)j;
+    }
+    const size_t n = pb->n;
+    basel_data *own = pb->owned == data ? pb->owned : NULL;
+    for (size_t j = 0; j < ni; j++) pb->input_names[j] = data->names[icols[j]];
+    if (own && in_order) {
+        pb->X8 = own->codes;
+        own->codes = NULL; /* its columns are not read after this (the targets are loaded) */
+        return 1;
+    }
+    if (!(pb->X8 = bsl_malloc(n, ni))) return -bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    for (size_t j = 0; j < ni; j++) memcpy(pb->X8 + j * n, data->codes + (size_t)icols[j] * n, n);
+    return 1;
+}
+
 /* The inputs into X (n x d): in the owned table's array when every input is
- * one column (no factor), else copied, and then the owned table's numbers
- * freed. Either way the targets are read first, so that the table's
- * columns may move; the inputs' cells are checked before them, as the copy
- * always did, so the first error reported is the same. */
+ * one column (no factor) held as a double, else copied, and then the owned
+ * table's numbers freed; or into X8 from the table's codes (take_codes).
+ * Either way the targets are read first, so that the table's columns may
+ * move; the inputs' cells are checked before them, as the copy always did,
+ * so the first error reported is the same. */
 static int make_inputs(bsl_problem *pb, const basel_data *data, const long *tcols, const long *icols, size_t ni,
                        const bsl_params *settings, basel_error *err)
 {
     basel_data *own = pb->owned == data ? pb->owned : NULL;
     int rc = BASEL_OK;
-    if (own && !pb->nfactors) {
+    if (data->ncodes) {
+        rc = load_targets(pb, data, tcols, settings, err);
+        const int took = rc ? 0 : take_codes(pb, data, icols, ni, settings, err);
+        if (took < 0) return -took;
+        if (took || rc) return rc;
+    } else if (own && !pb->nfactors) {
         for (size_t j = 0; j < ni && !rc; j++) {
             pb->input_names[j] = data->names[icols[j]];
             rc = bsl_data_check_numeric(data, (size_t)icols[j], "input", err);
@@ -835,10 +908,12 @@ static int make_inputs(bsl_problem *pb, const basel_data *data, const long *tcol
     }
     if (!(pb->X = bsl_malloc(pb->n * pb->d, sizeof(double)))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     for (size_t j = 0, at = 0, f = 0; j < ni && !rc; j++) rc = fill_input(pb, data, icols[j], &at, &f, err);
-    if (!rc) rc = load_targets(pb, data, tcols, settings, err);
+    if (!rc && !data->ncodes) rc = load_targets(pb, data, tcols, settings, err);
     if (!rc && own) {
         free(own->values);
         own->values = NULL;
+        free(own->codes);
+        own->codes = NULL;
     }
     return rc;
 }
@@ -880,8 +955,7 @@ static int build(bsl_problem *pb, const basel_data *data, basel_data *take, cons
     if (!rc) rc = make_inputs(pb, data, tcols, icols, ni, settings, err);
     if (!rc) rc = check_inputs(pb, settings, err);
     if (!rc) {
-        const char *s = bsl_params_get(settings, "standardize");
-        pb->standardized = s && (strcmp(s, "yes") == 0 || (strcmp(s, "auto") == 0 && auto_standardizes(settings)));
+        pb->standardized = standardizes(settings);
         for (size_t j = 0; j < d; j++) pb->x_scale[j] = 1.0;
         for (size_t o = 0; o < nt; o++) pb->y_scale[o] = 1.0;
         rc = rescale_extremes(pb, data, tcols, icols, settings, err);
@@ -894,47 +968,59 @@ static int build(bsl_problem *pb, const basel_data *data, basel_data *take, cons
     return rc;
 }
 
-/* The inputs are held as float32 (X32, X then NULL) for a fit of the
+/* Whether the inputs are held compactly (X then NULL): for a fit of the
  * linear basis through a design alone (the subset engines: design.h
- * bsl_design_create_f32), Gaussian, from rows, when X in doubles would take
- * more than twice the --gram-memory budget (above 512 MB at the default
- * 256 MB: at n = 1000, p above 67108). Such a design streams its columns
- * (design.c gram_dense: the Gram alone would be m^2 doubles), and every
- * Gram row reads all of X: float32 halves the memory and the bytes read.
- * Rounding each value to 24 bits (a relative change below 6e-8) moves the
- * posterior far less than its Monte Carlo error (bench/scale/README.md:
- * the PIPs at p = 10^5 against the same fit in doubles). FIT.json says so
- * (diagnostics.inputs). Sizes and settings alone decide (and values
- * beyond float32's normal range, which keep doubles), so the same data
- * and options give the same bits. */
-static int wants_compact(const bsl_problem *pb, const bsl_params *settings)
+ * bsl_design_create_f32, _i8), Gaussian, from rows,
+ * when X in doubles would take more than twice the --gram-memory budget
+ * (above 512 MB at the default 256 MB: at n = 1000, p above 67108). Such
+ * a design streams its columns (design.c gram_dense: the Gram alone would
+ * be m^2 doubles), and every Gram row reads all of X. Sizes and settings
+ * decide, and then the values (compact_size), so the same data and
+ * options give the same bits. */
+static int compact_allowed(const bsl_problem *pb, const bsl_params *settings)
 {
     const char *basis = bsl_params_get(settings, "basis"), *mb = bsl_params_get(settings, "gram-memory");
-    if (!pb->engine->design_only || !pb->X || !mb || (basis && *basis && strcmp(basis, "linear") != 0)) return 0;
+    if (!pb->engine->design_only || !mb || (basis && *basis && strcmp(basis, "linear") != 0)) return 0;
     if (bsl_family_binomial(settings) || bsl_family_poisson(settings) || bsl_family_multinomial(settings)) return 0;
     const char *rel = bsl_params_get(settings, "relevance");
     if (rel && *rel && strcmp(rel, "none") != 0) return 0;
     char *end;
     const double budget = strtod(mb, &end) * 1048576.0;
-    if (!(*end == 0 && 8.0 * (double)pb->n * (double)pb->d > 2 * budget)) return 0;
+    return *end == 0 && 8.0 * (double)pb->n * (double)pb->d > 2 * budget;
+}
+
+/* As int8 (X8) when every value is a whole number within +-127 (genotype
+ * counts, indicators): exact, an eighth of the memory and bytes read.
+ * Else as float32 (X32): rounding each value to 24 bits (a relative change
+ * below 6e-8) moves the posterior far less than its Monte Carlo error
+ * (bench/scale/README.md: the PIPs at p = 10^5 against the same fit in
+ * doubles); values beyond float32's normal range keep doubles. FIT.json
+ * says which (diagnostics.inputs). 0: doubles, 4: float32, 1: int8. */
+static int compact_size(const bsl_problem *pb, const bsl_params *settings)
+{
+    if (!pb->X || !compact_allowed(pb, settings)) return 0;
     /* every value within float32's normal range (with room), or doubles:
      * beyond it a value would round to infinity or lose its digits */
     const size_t nd = pb->n * pb->d;
+    int whole = 1;
     for (size_t i = 0; i < nd; i++) {
         const double a = fabs(pb->X[i]);
         if (a > 1e30 || (a < 1e-30 && a != 0)) return 0;
+        whole &= a <= 127 && a == floor(a);
     }
-    return 1;
+    return whole ? 1 : 4;
 }
 
-/* In place (bsl_f32_pack), so that X and X32 are never held together (at
- * p = 10^5 that peaked at 1.17 GB). */
+/* In place (bsl_f32_pack, bsl_i8_pack), so that X and its compact copy
+ * are never held together (at p = 10^5 that peaked at 1.17 GB); X8 taken
+ * from codes (take_codes) is packed into panels in place too. */
 static int compact_inputs(bsl_problem *pb, const bsl_params *settings, basel_error *err)
 {
-    if (!wants_compact(pb, settings)) return BASEL_OK;
-    float *X32 = bsl_f32_pack(pb->X, pb->n, pb->d);
-    if (!X32) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    pb->X32 = X32;
+    if (pb->X8) return bsl_i8_panels(pb->X8, pb->n, pb->d) ? BASEL_OK : bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    const int size = compact_size(pb, settings);
+    if (!size) return BASEL_OK;
+    if (size == 1 ? !(pb->X8 = bsl_i8_pack(pb->X, pb->n, pb->d)) : !(pb->X32 = bsl_f32_pack(pb->X, pb->n, pb->d)))
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     pb->X = NULL;
     return BASEL_OK;
 }

@@ -25,6 +25,11 @@
  * fit's --na applies; the "line" of a cell is its sample's line in the
  * .fam.
  *
+ * For a fit (bsl_data_read's codes), the counts are held as int8 (the
+ * table's codes, io.h): 1 byte a genotype against 8, so that p = 10^6
+ * variants of n = 1000 samples take 1 GB, not 8. A set with a missing
+ * genotype is held as doubles (NaN missing), as before.
+ *
  * The .bed is read by columns: bsl_bed_read_columns fills columns [j0, j1)
  * only, seeking to their blocks, so that a process holding a block of
  * columns reads only its own; it reads them in pieces of about 1 MiB,
@@ -265,32 +270,61 @@ void bsl_bed_close(bsl_bed *b)
 }
 
 /* The four genotypes of every byte, as A1 counts: the pair value v =
- * (byte >> 2t) & 3 gives 2, NaN, 1, 0 for v = 0, 1, 2, 3 (file comment). */
-static void decode_table(double (*lut)[4])
+ * (byte >> 2t) & 3 gives 2, NaN, 1, 0 for v = 0, 1, 2, 3 (file comment);
+ * as codes, -1 for NaN. */
+typedef struct decoder {
+    double lut[256][4];
+    int8_t code[256][4];
+    unsigned char has_missing[256];
+} decoder;
+
+static void decode_table(decoder *dc)
 {
     const double a1_count[4] = {2.0, NAN, 1.0, 0.0};
-    for (unsigned byte = 0; byte < 256; byte++)
-        for (unsigned t = 0; t < 4; t++) lut[byte][t] = a1_count[(byte >> (2 * t)) & 3];
+    for (unsigned byte = 0; byte < 256; byte++) {
+        dc->has_missing[byte] = 0;
+        for (unsigned t = 0; t < 4; t++) {
+            const unsigned v = (byte >> (2 * t)) & 3;
+            dc->lut[byte][t] = a1_count[v];
+            dc->code[byte][t] = v == 1 ? -1 : (int8_t)a1_count[v];
+            dc->has_missing[byte] |= v == 1;
+        }
+    }
 }
 
-/* One variant's block into col (n doubles). */
-static void decode(const double (*lut)[4], const unsigned char *block, size_t n, double *col)
+/* One variant's block into col (n doubles) or codes (n int8); returns
+ * whether a genotype is missing (codes only: the padding pairs past n
+ * are not looked at). */
+static int decode(const decoder *dc, const unsigned char *block, size_t n, double *col, int8_t *codes)
 {
     const size_t whole = n / 4;
-    for (size_t k = 0; k < whole; k++) memcpy(col + 4 * k, lut[block[k]], 4 * sizeof *col);
-    for (size_t i = 4 * whole; i < n; i++) col[i] = lut[block[whole]][i - 4 * whole];
+    if (col) {
+        for (size_t k = 0; k < whole; k++) memcpy(col + 4 * k, dc->lut[block[k]], 4 * sizeof *col);
+        for (size_t i = 4 * whole; i < n; i++) col[i] = dc->lut[block[whole]][i - 4 * whole];
+        return 0;
+    }
+    unsigned char missing = 0;
+    for (size_t k = 0; k < whole; k++) {
+        memcpy(codes + 4 * k, dc->code[block[k]], 4);
+        missing |= dc->has_missing[block[k]];
+    }
+    for (size_t i = 4 * whole; i < n; i++) missing |= (codes[i] = dc->code[block[whole]][i - 4 * whole]) < 0;
+    return missing != 0;
 }
 
-int bsl_bed_read_columns(bsl_bed *b, size_t j0, size_t j1, double *out, const bsl_progress *pr, basel_error *err)
+/* Columns [j0, j1) into out (doubles) or codes (int8, *missing set when a
+ * genotype is missing). */
+static int read_blocks(bsl_bed *b, size_t j0, size_t j1, double *out, int8_t *codes, int *missing,
+                       const bsl_progress *pr, basel_error *err)
 {
     if (j0 > j1 || j1 > b->p)
         return bsl_fail(err, BASEL_EINVAL, "bsl_bed_read_columns: columns [%zu, %zu) of %zu", j0, j1, b->p);
     if (j0 == j1) return BASEL_OK;
     const size_t per = BSL_MAX((size_t)1, BED_PIECE / b->block); /* variants a piece */
     unsigned char *piece = bsl_malloc(BSL_MIN(per, j1 - j0), b->block);
-    double(*lut)[4] = malloc(256 * sizeof *lut);
-    int rc = piece && lut ? BASEL_OK : bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    if (!rc) decode_table(lut);
+    decoder *dc = malloc(sizeof *dc);
+    int rc = piece && dc ? BASEL_OK : bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (!rc) decode_table(dc);
     if (!rc && fseeko(b->fp, (off_t)3 + (off_t)j0 * (off_t)b->block, SEEK_SET)) {
         int e = errno;
         rc = bsl_fail_at(err, BASEL_EIO, b->bed, 0, 0, "cannot seek to variant %zu: %s", j0 + 1, strerror(e));
@@ -307,15 +341,23 @@ int bsl_bed_read_columns(bsl_bed *b, size_t j0, size_t j1, double *out, const bs
                              j + got, b->p);
             break;
         }
-        for (size_t k = 0; k < got; k++) decode((const double(*)[4])lut, piece + k * b->block, b->n,
-                                               out + (j - j0 + k) * b->n);
+        for (size_t k = 0; k < got; k++) {
+            const size_t at = (j - j0 + k) * b->n;
+            if (decode(dc, piece + k * b->block, b->n, out ? out + at : NULL, codes ? codes + at : NULL))
+                *missing = 1;
+        }
         j += got;
         if (bsl_progress_report(pr, "reading", "bytes", (double)(j - j0) * (double)b->block, total))
             rc = bsl_fail(err, BASEL_ECANCELLED, "cancelled while reading %s", b->bed);
     }
-    free(lut);
+    free(dc);
     free(piece);
     return rc;
+}
+
+int bsl_bed_read_columns(bsl_bed *b, size_t j0, size_t j1, double *out, const bsl_progress *pr, basel_error *err)
+{
+    return read_blocks(b, j0, j1, out, NULL, NULL, pr, err);
 }
 
 /* Whether a .fam phenotype is PLINK's missing value, -9. */
@@ -363,11 +405,32 @@ static int add_phenotype(basel_data *d, const bsl_bed *b, const char *label_colu
     return rc;
 }
 
-static int build(basel_data *d, bsl_bed *b, int with_phenotype, const char *label_column, const bsl_progress *pr,
-                 basel_error *err)
+/* The genotypes as codes (ncodes = p); with a missing one, as doubles
+ * instead: the codes widened (NaN missing) and the codes freed. */
+static int read_codes(basel_data *d, bsl_bed *b, const bsl_progress *pr, basel_error *err)
+{
+    if (!(d->codes = bsl_malloc(b->n, b->p)))
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory reading %s (%zu samples, %zu variants)", b->bed, b->n, b->p);
+    d->ncodes = b->p;
+    int missing = 0;
+    int rc = read_blocks(b, 0, b->p, NULL, d->codes, &missing, pr, err);
+    if (rc || !missing) return rc;
+    if (!(d->values = bsl_malloc(b->n, b->p * sizeof *d->values)))
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory reading %s (%zu samples, %zu variants)", b->bed, b->n, b->p);
+    const size_t cells = b->n * b->p;
+    for (size_t c = 0; c < cells; c++) d->values[c] = d->codes[c] < 0 ? NAN : (double)d->codes[c];
+    free(d->codes);
+    d->codes = NULL;
+    d->ncodes = 0;
+    return BASEL_OK;
+}
+
+static int build(basel_data *d, bsl_bed *b, int with_phenotype, const char *label_column, int codes,
+                 const bsl_progress *pr, basel_error *err)
 {
     d->n = b->n;
-    if (!(d->names = bsl_calloc(b->p, sizeof *d->names)) || !(d->values = bsl_malloc(b->n, b->p * sizeof *d->values)) ||
+    if (!(d->names = bsl_calloc(b->p, sizeof *d->names)) ||
+        (!codes && !(d->values = bsl_malloc(b->n, b->p * sizeof *d->values))) ||
         !(d->line_of_row = bsl_malloc(b->n, sizeof *d->line_of_row)) || !(d->bad = bsl_calloc(b->p, sizeof *d->bad)))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory reading %s (%zu samples, %zu variants)", b->bed, b->n, b->p);
     /* the names move from the handle to the table */
@@ -376,13 +439,13 @@ static int build(basel_data *d, bsl_bed *b, int with_phenotype, const char *labe
         b->names[d->p] = NULL;
     }
     memcpy(d->line_of_row, b->fam_line, b->n * sizeof *d->line_of_row);
-    int rc = bsl_bed_read_columns(b, 0, b->p, d->values, pr, err);
-    for (size_t j = 0; j < b->p && !rc; j++) bsl_data_mark_column(d, j);
+    int rc = codes ? read_codes(d, b, pr, err) : bsl_bed_read_columns(b, 0, b->p, d->values, pr, err);
+    for (size_t j = d->ncodes; j < b->p && !rc; j++) bsl_data_mark_column(d, j);
     if (!rc && with_phenotype) rc = add_phenotype(d, b, label_column, err);
     return rc;
 }
 
-int bsl_bed_read(basel_data **out, const char *path, int with_phenotype, const char *label_column,
+int bsl_bed_read(basel_data **out, const char *path, int with_phenotype, const char *label_column, int codes,
                  const bsl_progress *pr, basel_error *err)
 {
     *out = NULL;
@@ -392,7 +455,7 @@ int bsl_bed_read(basel_data **out, const char *path, int with_phenotype, const c
     basel_data *d = calloc(1, sizeof *d);
     rc = d && (d->source = bsl_strdup(path)) ? BASEL_OK : bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (d) d->label_col = -1;
-    if (!rc) rc = build(d, b, with_phenotype, label_column, pr, err);
+    if (!rc) rc = build(d, b, with_phenotype, label_column, codes, pr, err);
     bsl_bed_close(b);
     if (rc) {
         basel_data_free(d);

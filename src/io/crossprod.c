@@ -35,8 +35,7 @@ int basel_data_crossprod(const basel_data *d, const size_t *cols, size_t k, cons
     double *B = bsl_malloc(n * k, sizeof *B);
     if (!B) return bsl_fail(err, BASEL_ENOMEM, "out of memory (%zu x %zu centred columns)", n, k);
     for (size_t a = 0; a < k; a++) {
-        const double *x = d->values + cols[a] * n;
-        for (size_t i = 0; i < n; i++) B[a * n + i] = x[i] - mean[a];
+        for (size_t i = 0; i < n; i++) B[a * n + i] = bsl_data_at(d, i, cols[a]) - mean[a];
     }
     /* B'B, lower triangle by one dsyrk (the design's Gram matrix does the same, design.c) */
     cblas_dsyrk(CblasColMajor, CblasLower, CblasTrans, (int)k, (int)n, 1.0, B, (int)n, 0.0, out, (int)k);

@@ -922,7 +922,7 @@ static int fast_record(scanner *s, builder *b)
 
 static int alloc_table(basel_data *d)
 {
-    d->values = bsl_malloc(d->n, d->p * sizeof *d->values);
+    d->values = bsl_malloc(d->n, BSL_MAX(d->p - d->ncodes, (size_t)1) * sizeof *d->values);
     d->line_of_row = bsl_malloc(d->n, sizeof *d->line_of_row);
     d->bad = bsl_calloc(d->p, sizeof *d->bad);
     if (d->label_col >= 0) d->labels = bsl_calloc(d->n, sizeof *d->labels);
@@ -1460,7 +1460,7 @@ long basel_data_find(const basel_data *d, const char *name)
 
 double basel_data_value(const basel_data *d, size_t i, size_t j)
 {
-    return d && i < d->n && j < d->p ? d->values[j * d->n + i] : NAN;
+    return d && i < d->n && j < d->p ? bsl_data_at(d, i, j) : NAN;
 }
 
 void basel_data_free(basel_data *d)
@@ -1478,6 +1478,7 @@ void basel_data_free(basel_data *d)
     free(d->names);
     free(d->labels);
     free(d->values);
+    free(d->codes);
     free(d->line_of_row);
     free(d->bad);
     free(d->source);
@@ -1502,6 +1503,7 @@ static int check_rows(const basel_data *d, const size_t *rows, size_t nrows, bas
  * column and kind survive in line_of_row and the NaN payload. */
 static void subset_bad(basel_data *s, const basel_data *d, const size_t *rows, size_t j)
 {
+    if (j < s->ncodes) return; /* codes are never missing */
     const double *col = bsl_data_col(s, j);
     for (size_t k = 0; k < s->n; k++) {
         if (!isnan(col[k])) continue;
@@ -1524,9 +1526,13 @@ static int subset_copy(basel_data *s, const basel_data *d, const size_t *rows)
     if (!(s->names = bsl_calloc(d->p, sizeof *s->names))) return BASEL_ENOMEM;
     for (; s->p < d->p; s->p++)
         if (!(s->names[s->p] = bsl_strdup(d->names[s->p]))) return BASEL_ENOMEM;
+    s->ncodes = d->ncodes; /* codes stay codes */
+    if (s->ncodes && !(s->codes = bsl_malloc(s->n, s->ncodes))) return BASEL_ENOMEM;
     if (alloc_table(s) != BASEL_OK) return BASEL_ENOMEM;
-    for (size_t j = 0; j < s->p; j++)
-        for (size_t k = 0; k < s->n; k++) s->values[j * s->n + k] = d->values[j * d->n + rows[k]];
+    for (size_t j = 0; j < s->ncodes; j++)
+        for (size_t k = 0; k < s->n; k++) s->codes[j * s->n + k] = d->codes[j * d->n + rows[k]];
+    for (size_t j = s->ncodes; j < s->p; j++)
+        for (size_t k = 0; k < s->n; k++) s->values[(j - s->ncodes) * s->n + k] = bsl_data_at(d, rows[k], j);
     for (size_t k = 0; k < s->n; k++) {
         s->line_of_row[k] = d->line_of_row[rows[k]];
         if (s->labels && !(s->labels[k] = bsl_strdup(d->labels[rows[k]]))) return BASEL_ENOMEM;
@@ -1570,7 +1576,7 @@ int basel_data_subset(basel_data **out, const basel_data *d, const size_t *rows,
 static int bad_kind(const basel_data *d, size_t j, const bsl_badcell *b)
 {
     size_t column;
-    int kind = b->row < d->n ? cell_nan_kind(d->values[j * d->n + b->row], &column) : 0;
+    int kind = b->row < d->n ? cell_nan_kind(bsl_data_at(d, b->row, j), &column) : 0;
     if (kind != CELL_UNKNOWN) return kind;
     if (!b->text[0]) return CELL_EMPTY;
     char *stop;
@@ -1612,7 +1618,7 @@ int bsl_data_has_text(const basel_data *d, size_t j)
     size_t ntext = 0;
     for (size_t i = 0; i < d->n; i++) {
         if (d->text[j][i]) ntext++;
-        else if (!isnan(d->values[j * d->n + i])) return 0; /* a number among the text */
+        else if (!isnan(bsl_data_at(d, i, j))) return 0; /* a number among the text */
     }
     return ntext > 0;
 }
@@ -1620,7 +1626,7 @@ int bsl_data_has_text(const basel_data *d, size_t j)
 const char *bsl_data_cell_text(const basel_data *d, size_t i, size_t j, char *buf, size_t len)
 {
     if (d->text && d->text[j] && d->text[j][i]) return d->text[j][i];
-    const double v = d->values[j * d->n + i];
+    const double v = bsl_data_at(d, i, j);
     if (isnan(v)) return NULL;
     snprintf(buf, len, "%.15g", v);
     return buf;
@@ -1628,7 +1634,8 @@ const char *bsl_data_cell_text(const basel_data *d, size_t i, size_t j, char *bu
 
 int bsl_data_set_text(basel_data *d, size_t j, const char *const *cells, basel_error *err)
 {
-    if (!d || j >= d->p || !cells) return bsl_fail(err, BASEL_EINVAL, "bsl_data_set_text: bad argument");
+    if (!d || j >= d->p || j < d->ncodes || !cells)
+        return bsl_fail(err, BASEL_EINVAL, "bsl_data_set_text: bad argument");
     if (!d->text && !(d->text = bsl_calloc(d->p, sizeof *d->text))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (!d->text[j] && !(d->text[j] = bsl_calloc(d->n, sizeof **d->text)))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
@@ -1637,11 +1644,11 @@ int bsl_data_set_text(basel_data *d, size_t j, const char *const *cells, basel_e
         free(d->text[j][i]);
         d->text[j][i] = NULL;
         if (!cells[i] || !*cells[i] || strcmp(cells[i], "NA") == 0) {
-            d->values[j * d->n + i] = bsl_data_missing_value(0);
+            d->values[(j - d->ncodes) * d->n + i] = bsl_data_missing_value(0);
             continue;
         }
         if (!(d->text[j][i] = bsl_strdup(cells[i]))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
-        d->values[j * d->n + i] = cell_nan(CELL_TEXT, 0);
+        d->values[(j - d->ncodes) * d->n + i] = cell_nan(CELL_TEXT, 0);
         if (d->bad[j].line == 0) {
             d->bad[j].row = i;
             d->bad[j].line = i + 1;
@@ -1661,14 +1668,14 @@ double bsl_data_missing_value(int infinite)
 int bsl_data_is_missing(const basel_data *d, size_t i, size_t j)
 {
     size_t column;
-    const double v = d->values[j * d->n + i];
+    const double v = bsl_data_at(d, i, j);
     return isnan(v) && cell_nan_kind(v, &column) == CELL_EMPTY;
 }
 
 size_t bsl_data_cell_column(const basel_data *d, size_t i, size_t j)
 {
     size_t column;
-    cell_nan_kind(d->values[j * d->n + i], &column);
+    cell_nan_kind(bsl_data_at(d, i, j), &column);
     return column;
 }
 
@@ -1685,7 +1692,7 @@ int bsl_data_check_present(const basel_data *d, size_t j, const char *what, base
     if ((long)j == d->label_col || d->bad[j].line == 0) return bsl_data_check_numeric(d, j, what, err);
     for (size_t i = 0; i < d->n; i++) {
         size_t column;
-        const double v = d->values[j * d->n + i];
+        const double v = bsl_data_at(d, i, j);
         if (!isnan(v)) continue;
         const int kind = cell_nan_kind(v, &column);
         if (kind == CELL_EMPTY) continue;

@@ -8,6 +8,7 @@
 
 #include "../core/core.h"
 
+#include <stdint.h>
 #include <stdio.h>
 
 /* The first cell of a column that is not a finite number (empty, text,
@@ -23,7 +24,12 @@ struct basel_data {
     char *source;        /* file name used in messages ("<stdin>" for -) */
     size_t n, p;         /* data rows, columns */
     char **names;        /* p column names */
-    double *values;      /* n x p, column-major: values[j * n + i]; NaN where not a number */
+    double *values;      /* n x (p - ncodes), column-major: column j >= ncodes at
+                          * values[(j - ncodes) n + i] (bsl_data_at); NaN where not a number */
+    int8_t *codes;       /* NULL, or n x ncodes, column-major: columns [0, ncodes) held
+                          * as whole numbers, none missing (a .bed's A1 counts, bed.c;
+                          * an eighth of the memory of doubles) */
+    size_t ncodes;
     size_t *line_of_row; /* n: 1-based source line of each data row */
     bsl_badcell *bad;    /* p: first non-numeric cell of each column (line 0 if none) */
     long label_col;      /* index of the label column, or -1 */
@@ -91,8 +97,10 @@ int bsl_bed_read_columns(bsl_bed *b, size_t j0, size_t j1, double *out, const bs
 /* The whole set as a table: the variants' columns named by their IDs,
  * then with with_phenotype the .fam's phenotype as the last column,
  * "phenotype" (labels when label_column is not NULL; the error
- * BASEL_EINVAL when every phenotype is -9 or 0). */
-int bsl_bed_read(basel_data **out, const char *path, int with_phenotype, const char *label_column,
+ * BASEL_EINVAL when every phenotype is -9 or 0). With codes the variants
+ * are held as int8 codes (the table's ncodes = p), unless one genotype is
+ * missing. */
+int bsl_bed_read(basel_data **out, const char *path, int with_phenotype, const char *label_column, int codes,
                  const bsl_progress *pr, basel_error *err);
 /* A table from path ("-": stdin), CSV or .npy by its first byte (or a
  * .npy name), or a .bed set by its name, with target_path (NULL: none), a
@@ -108,10 +116,25 @@ int bsl_data_read_inputs(basel_data **out, const char *path, const char *label_c
  * memory does (NaN missing, an infinity not a number; matrix.c). */
 void bsl_data_mark_column(basel_data *d, size_t j);
 
-/* Column j of d as a pointer to n doubles (column-major storage). */
+/* Column j of d as a pointer to n doubles (column-major storage); NULL
+ * for a column held as codes (j < ncodes: read it with bsl_data_at or
+ * bsl_data_widen). */
 static inline const double *bsl_data_col(const basel_data *d, size_t j)
 {
-    return d->values + j * d->n;
+    return j < d->ncodes ? NULL : d->values + (j - d->ncodes) * d->n;
+}
+/* Cell (i, j) of d, wherever it is held. */
+static inline double bsl_data_at(const basel_data *d, size_t i, size_t j)
+{
+    return j < d->ncodes ? (double)d->codes[j * d->n + i] : d->values[(j - d->ncodes) * d->n + i];
+}
+/* Column j as n doubles: its own (no copy) or, for codes, widened into
+ * scratch (n doubles). */
+static inline const double *bsl_data_widen(const basel_data *d, size_t j, double *scratch)
+{
+    if (j >= d->ncodes) return bsl_data_col(d, j);
+    for (size_t i = 0; i < d->n; i++) scratch[i] = (double)d->codes[j * d->n + i];
+    return scratch;
 }
 
 /* Whether column j is a column of text: some cell is text (neither a

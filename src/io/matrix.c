@@ -30,7 +30,7 @@ static void fill_column(basel_data *d, size_t j, const double *x, size_t stride)
     memset(&d->bad[j], 0, sizeof *d->bad);
     for (size_t i = 0; i < n; i++) {
         const double v = x[i * stride];
-        d->values[j * n + i] = isfinite(v) ? v : bsl_data_missing_value(!isnan(v));
+        d->values[(j - d->ncodes) * n + i] = isfinite(v) ? v : bsl_data_missing_value(!isnan(v));
         if (!isfinite(v) && d->bad[j].line == 0) {
             d->bad[j].row = i;
             d->bad[j].line = i + 1;
@@ -41,7 +41,7 @@ static void fill_column(basel_data *d, size_t j, const double *x, size_t stride)
 
 void bsl_data_mark_column(basel_data *d, size_t j)
 {
-    fill_column(d, j, d->values + j * d->n, 1); /* in place: each cell is read before it is written */
+    fill_column(d, j, d->values + (j - d->ncodes) * d->n, 1); /* in place: each cell is read before it is written */
 }
 
 int basel_data_from_matrix(basel_data **out, const char *source, const double *x, size_t n, size_t p,
@@ -85,7 +85,7 @@ static int grow(basel_data *d, basel_error *err)
 {
     char **names = realloc(d->names, (d->p + 1) * sizeof *names);
     if (names) d->names = names;
-    double *values = names ? realloc(d->values, d->n * (d->p + 1) * sizeof *values) : NULL;
+    double *values = names ? realloc(d->values, d->n * (d->p - d->ncodes + 1) * sizeof *values) : NULL;
     if (values) d->values = values;
     bsl_badcell *bad = values ? realloc(d->bad, (d->p + 1) * sizeof *bad) : NULL;
     if (bad) d->bad = bad;
@@ -125,7 +125,7 @@ int basel_data_add_labels(basel_data *d, const char *name, const char *const *la
     }
     memset(&d->bad[d->p], 0, sizeof *d->bad);
     for (size_t i = 0; i < d->n; i++) {
-        d->values[d->p * d->n + i] = NAN;
+        d->values[(d->p - d->ncodes) * d->n + i] = NAN;
         if (!(labs[i] = bsl_strdup(labels[i] ? labels[i] : ""))) {
             for (size_t k = 0; k < i; k++) free(labs[k]);
             free(labs);

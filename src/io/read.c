@@ -8,7 +8,8 @@
  * table's last column, the default target. A file named *.bed is PLINK's
  * binary genotypes (bed.c), found with its .bim and .fam by its name (so
  * not from stdin); without a target file its target is the .fam's
- * phenotype.
+ * phenotype. For a fit its genotypes are held as int8 codes (io.h); a
+ * table to predict from holds doubles.
  */
 #include "io.h"
 
@@ -68,7 +69,7 @@ int bsl_data_read(basel_data **out, const char *path, const char *target_path, c
     *out = NULL;
     const int bed = bsl_bed_is_path(path);
     if (!target_path)
-        return bed ? bsl_bed_read(out, path, 1, label_column, pr, err) : read_one(out, path, label_column, pr, err);
+        return bed ? bsl_bed_read(out, path, 1, label_column, 1, pr, err) : read_one(out, path, label_column, pr, err);
     if (!strcmp(path, "-") && !strcmp(target_path, "-"))
         return bsl_fail(err, BASEL_EINVAL, "the training file and the target file cannot both be stdin");
     if (bsl_bed_is_path(target_path))
@@ -76,7 +77,7 @@ int bsl_data_read(basel_data **out, const char *path, const char *target_path, c
                            "or a one-column CSV), not genotypes");
     /* the label column, when the method reads one, is the target's */
     basel_data *d = NULL, *t = NULL;
-    int rc = bed ? bsl_bed_read(&d, path, 0, NULL, pr, err) : read_one(&d, path, NULL, pr, err);
+    int rc = bed ? bsl_bed_read(&d, path, 0, NULL, 1, pr, err) : read_one(&d, path, NULL, pr, err);
     if (!rc) rc = read_one(&t, target_path, label_column ? "" : NULL, pr, err);
     if (!rc) rc = append_target(d, t, err);
     basel_data_free(t);
@@ -95,7 +96,7 @@ int bsl_data_read_inputs(basel_data **out, const char *path, const char *label_c
         if (label_column && *label_column)
             return bsl_fail_at(err, BASEL_EINVAL, path, 0, 0, "a .bed set has no column '%s' to name its rows "
                                "(its columns are variants; the rows are the .fam's samples, in order)", label_column);
-        return bsl_bed_read(out, path, 0, NULL, NULL, err);
+        return bsl_bed_read(out, path, 0, NULL, 0, NULL, err);
     }
     return read_one(out, path, label_column, NULL, err);
 }

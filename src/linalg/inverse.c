@@ -191,40 +191,45 @@ void bsl_dots_of(const double *x, const double *const *cols, size_t k, size_t n,
     }
 }
 
-/* One panel of w <= 16 columns, rows of w floats: out[c] = sum_t x_t
- * X_tc, one running sum per column over t in order. */
-__attribute__((target_clones("avx2", "default"))) static void panel_dots(const double *x, const float *panel,
-                                                                         size_t n, size_t w, double *out)
-{
-    double s[16] = {0};
-    if (w == 16) { /* a fixed width: the 16 sums stay in vector registers */
-        for (size_t t = 0; t < n; t++) {
-            const double xt = x[t];
-            const float *r = panel + t * 16;
-            for (size_t c = 0; c < 16; c++) s[c] += xt * (double)r[c];
-        }
-    } else {
-        for (size_t t = 0; t < n; t++) {
-            const double xt = x[t];
-            const float *r = panel + t * w;
-            for (size_t c = 0; c < w; c++) s[c] += xt * (double)r[c];
-        }
+/* One panel of w <= 16 columns, rows of w values of type T: out[c] =
+ * sum_t x_t X_tc, one running sum per column over t in order. Then
+ * bsl_dots on the widened panels: its blocks of four are one running sum
+ * a column, as here; its last k mod 4 columns are bsl_dot's, on the
+ * widened column. One definition for each element type (float32, int8:
+ * design.h's compact inputs). */
+#define PANEL_DOTS(T, PANEL, DOTS)                                                                              \
+    __attribute__((target_clones("avx2", "default"))) static void PANEL(const double *x, const T *panel,         \
+                                                                        size_t n, size_t w, double *out)       \
+    {                                                                                                          \
+        double s[16] = {0};                                                                                    \
+        if (w == 16) { /* a fixed width: the 16 sums stay in vector registers */                               \
+            for (size_t t = 0; t < n; t++) {                                                                   \
+                const double xt = x[t];                                                                        \
+                const T *r = panel + t * 16;                                                                   \
+                for (size_t c = 0; c < 16; c++) s[c] += xt * (double)r[c];                                     \
+            }                                                                                                  \
+        } else {                                                                                               \
+            for (size_t t = 0; t < n; t++) {                                                                   \
+                const double xt = x[t];                                                                        \
+                const T *r = panel + t * w;                                                                    \
+                for (size_t c = 0; c < w; c++) s[c] += xt * (double)r[c];                                      \
+            }                                                                                                  \
+        }                                                                                                      \
+        memcpy(out, s, w * sizeof *out);                                                                       \
+    }                                                                                                          \
+    void DOTS(const double *x, const T *X, size_t n, size_t k, size_t P, double *out, double *col)             \
+    {                                                                                                          \
+        const size_t blocked = k / 4 * 4;                                                                      \
+        for (size_t p0 = 0; p0 < k; p0 += P) {                                                                 \
+            const size_t w = k - p0 < P ? k - p0 : P;                                                          \
+            const T *panel = X + p0 * n;                                                                       \
+            PANEL(x, panel, n, w, out + p0);                                                                   \
+            for (size_t c = blocked > p0 ? blocked - p0 : 0; c < w; c++) {                                     \
+                for (size_t t = 0; t < n; t++) col[t] = (double)panel[t * w + c];                              \
+                out[p0 + c] = bsl_dot(x, col, n);                                                              \
+            }                                                                                                  \
+        }                                                                                                      \
     }
-    memcpy(out, s, w * sizeof *out);
-}
 
-void bsl_dots_f32_panels(const double *x, const float *X32, size_t n, size_t k, size_t P, double *out,
-                         double *col)
-{
-    const size_t blocked = k / 4 * 4; /* bsl_dots's blocks of four: one running sum a column */
-    for (size_t p0 = 0; p0 < k; p0 += P) {
-        const size_t w = k - p0 < P ? k - p0 : P;
-        const float *panel = X32 + p0 * n;
-        panel_dots(x, panel, n, w, out + p0);
-        for (size_t c = blocked > p0 ? blocked - p0 : 0; c < w; c++) {
-            /* bsl_dots's last k mod 4 columns: bsl_dot on the widened column */
-            for (size_t t = 0; t < n; t++) col[t] = (double)panel[t * w + c];
-            out[p0 + c] = bsl_dot(x, col, n);
-        }
-    }
-}
+PANEL_DOTS(float, panel_dots_f32, bsl_dots_f32_panels)
+PANEL_DOTS(int8_t, panel_dots_i8, bsl_dots_i8_panels)

@@ -24,6 +24,8 @@
 
 #include "../core/core.h"
 
+#include <stdint.h>
+
 typedef struct bsl_chol {
     size_t k;   /* current order */
     size_t cap; /* allocated order = leading dimension */
@@ -87,5 +89,8 @@ void bsl_dots(const double *x, const double *cols, size_t ld, size_t k, size_t n
  * panel's P sums advance together, as vector operations. scratch: n doubles. */
 void bsl_dots_f32_panels(const double *x, const float *X32, size_t n, size_t k, size_t P, double *out,
                          double *scratch /* n */);
+/* The same for X's columns held as int8 in the same panels (bsl_i8_pack). */
+void bsl_dots_i8_panels(const double *x, const int8_t *X8, size_t n, size_t k, size_t P, double *out,
+                        double *scratch /* n */);
 
 #endif

@@ -67,35 +67,60 @@ static void project(const bsl_design *D, double *v, double *coef, double *work)
 
 void bsl_design_raw_column(const bsl_design *D, size_t j, double *out)
 {
-    if (D->X32) { /* a linear dictionary's atom j is input column j, in its panel */
+    if (bsl_design_compact(D)) { /* a linear dictionary's atom j is input column j, in its panel */
         const size_t n = D->n, d = D->m, w = bsl_f32_width(d, j / BSL_F32_PANEL * BSL_F32_PANEL);
-        const float *x = D->X32 + bsl_f32_at(n, d, 0, j);
-        for (size_t i = 0; i < n; i++) out[i] = (double)x[i * w];
+        const size_t at = bsl_f32_at(n, d, 0, j);
+        if (D->X8)
+            for (size_t i = 0; i < n; i++) out[i] = (double)D->X8[at + i * w];
+        else
+            for (size_t i = 0; i < n; i++) out[i] = (double)D->X32[at + i * w];
         return;
     }
     bsl_dict_eval(D->dict, j, D->X, D->n, D->n, out);
 }
 
-float *bsl_f32_pack(double *X, size_t n, size_t d)
+/* Panel by panel through a buffer: panel p's values (size bytes each)
+ * land in bytes [size P p n, size P (p + 1) n), below its own doubles,
+ * which start at 8 P p n and are read into the buffer first, and below
+ * every later panel's; then X's block is shrunk to n d values. */
+static void *pack_panels(double *X, size_t n, size_t d, size_t size)
 {
-    /* panel by panel through a buffer: panel p's floats land in bytes
-     * [4 P p n, 4 P (p + 1) n), below its own doubles, which start at
-     * 8 P p n and are read into the buffer first, and below every later
-     * panel's */
-    float *buf = malloc(BSL_F32_PANEL * BSL_MAX(n, (size_t)1) * sizeof *buf);
+    unsigned char *buf = malloc(BSL_F32_PANEL * BSL_MAX(n, (size_t)1) * size);
     if (!buf) return NULL;
     unsigned char *bytes = (unsigned char *)X;
     for (size_t p0 = 0; p0 < d; p0 += BSL_F32_PANEL) {
         const size_t w = bsl_f32_width(d, p0);
         for (size_t c = 0; c < w; c++) {
             const double *x = X + (p0 + c) * n;
-            for (size_t t = 0; t < n; t++) buf[t * w + c] = (float)x[t];
+            if (size == sizeof(float))
+                for (size_t t = 0; t < n; t++) ((float *)buf)[t * w + c] = (float)x[t];
+            else
+                for (size_t t = 0; t < n; t++) ((int8_t *)buf)[t * w + c] = (int8_t)x[t];
         }
-        memcpy(bytes + p0 * n * sizeof(float), buf, w * n * sizeof(float));
+        memcpy(bytes + p0 * n * size, buf, w * n * size);
     }
     free(buf);
-    void *shrunk = realloc(X, n * d * sizeof(float) + 1);
+    void *shrunk = realloc(X, n * d * size + 1);
     return shrunk ? shrunk : (void *)bytes;
+}
+
+float *bsl_f32_pack(double *X, size_t n, size_t d) { return pack_panels(X, n, d, sizeof(float)); }
+
+int8_t *bsl_i8_pack(double *X, size_t n, size_t d) { return pack_panels(X, n, d, sizeof(int8_t)); }
+
+int bsl_i8_panels(int8_t *X8, size_t n, size_t d)
+{
+    int8_t *buf = malloc(BSL_F32_PANEL * BSL_MAX(n, (size_t)1));
+    if (!buf) return 0;
+    for (size_t p0 = 0; p0 < d; p0 += BSL_F32_PANEL) {
+        const size_t w = bsl_f32_width(d, p0);
+        int8_t *panel = X8 + p0 * n;
+        memcpy(buf, panel, w * n);
+        for (size_t c = 0; c < w; c++)
+            for (size_t t = 0; t < n; t++) panel[t * w + c] = buf[c * n + t];
+    }
+    free(buf);
+    return 1;
 }
 
 void bsl_design_column(const bsl_design *D, size_t j, double *out)
@@ -248,7 +273,8 @@ static int atoms(bsl_design *D, size_t gram_budget, double evaluations, const bs
      * its rows (a column alone reads a cache line per row), when that
      * buffer is small; a tall design (n = 5.5 million rows: 704 MB, more
      * than X32 itself) reads column by column */
-    const int by_panel = D->X32 && (double)BSL_F32_PANEL * (double)n * sizeof(double) <= PANEL_BUFFER_MAX;
+    const int by_panel =
+        bsl_design_compact(D) && (double)BSL_F32_PANEL * (double)n * sizeof(double) <= PANEL_BUFFER_MAX;
     double *panel = by_panel ? bsl_malloc(BSL_F32_PANEL * n, sizeof(double)) : NULL;
     if (!D->Bty || !D->diag || !D->gB || !D->usable || !col || (keep && !D->B) || (by_panel && !panel)) {
         free(col);
@@ -266,9 +292,8 @@ static int atoms(bsl_design *D, size_t gram_budget, double evaluations, const bs
         if (panel) { /* bsl_design_raw_column's values, a panel at a time */
             const size_t p0 = j / BSL_F32_PANEL * BSL_F32_PANEL, w = bsl_f32_width(m, p0);
             if (j == p0) {
-                const float *src = D->X32 + p0 * n;
                 for (size_t t = 0; t < n; t++)
-                    for (size_t u = 0; u < w; u++) panel[u * n + t] = (double)src[t * w + u];
+                    for (size_t u = 0; u < w; u++) panel[u * n + t] = bsl_compact_value(D, p0 * n + t * w + u);
             }
             memcpy(col, panel + (j - p0) * n, n * sizeof *col);
         } else {
@@ -342,15 +367,15 @@ int bsl_design_create(bsl_design **out, const bsl_dict *dict, const double *X, s
     return bsl_design_create_for(out, dict, X, n, Y, c, gram_budget, 0, NULL, err);
 }
 
-static int create(bsl_design **out, const bsl_dict *dict, const double *X, const float *X32, size_t n,
-                  const double *Y, size_t c, size_t gram_budget, double evaluations, const bsl_progress *pr,
-                  basel_error *err);
+static int create(bsl_design **out, const bsl_dict *dict, const double *X, const float *X32, const int8_t *X8,
+                  size_t n, const double *Y, size_t c, size_t gram_budget, double evaluations,
+                  const bsl_progress *pr, basel_error *err);
 
 int bsl_design_create_for(bsl_design **out, const bsl_dict *dict, const double *X, size_t n,
                           const double *Y, size_t c, size_t gram_budget, double evaluations,
                           const bsl_progress *pr, basel_error *err)
 {
-    return create(out, dict, X, NULL, n, Y, c, gram_budget, evaluations, pr, err);
+    return create(out, dict, X, NULL, NULL, n, Y, c, gram_budget, evaluations, pr, err);
 }
 
 int bsl_design_create_f32(bsl_design **out, const bsl_dict *dict, const float *X32, size_t n, const double *Y,
@@ -360,12 +385,22 @@ int bsl_design_create_f32(bsl_design **out, const bsl_dict *dict, const float *X
     *out = NULL;
     if (dict->kind != BSL_BASIS_LINEAR || dict->linear_term)
         return bsl_fail(err, BASEL_EINTERNAL, "float32 inputs are for a linear dictionary only");
-    return create(out, dict, NULL, X32, n, Y, c, gram_budget, evaluations, pr, err);
+    return create(out, dict, NULL, X32, NULL, n, Y, c, gram_budget, evaluations, pr, err);
 }
 
-static int create(bsl_design **out, const bsl_dict *dict, const double *X, const float *X32, size_t n,
-                  const double *Y, size_t c, size_t gram_budget, double evaluations, const bsl_progress *pr,
-                  basel_error *err)
+int bsl_design_create_i8(bsl_design **out, const bsl_dict *dict, const int8_t *X8, size_t n, const double *Y,
+                         size_t c, size_t gram_budget, double evaluations, const bsl_progress *pr,
+                         basel_error *err)
+{
+    *out = NULL;
+    if (dict->kind != BSL_BASIS_LINEAR || dict->linear_term)
+        return bsl_fail(err, BASEL_EINTERNAL, "int8 inputs are for a linear dictionary only");
+    return create(out, dict, NULL, NULL, X8, n, Y, c, gram_budget, evaluations, pr, err);
+}
+
+static int create(bsl_design **out, const bsl_dict *dict, const double *X, const float *X32, const int8_t *X8,
+                  size_t n, const double *Y, size_t c, size_t gram_budget, double evaluations,
+                  const bsl_progress *pr, basel_error *err)
 {
     *out = NULL;
     const size_t q = 1 + (dict->linear_term ? dict->d : 0);
@@ -381,6 +416,7 @@ static int create(bsl_design **out, const bsl_dict *dict, const double *X, const
     D->dict = dict;
     D->X = X;
     D->X32 = X32;
+    D->X8 = X8;
     int rc = always_in(D, err);
     if (!rc && targets(D, Y)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (!rc) {

@@ -21,6 +21,8 @@
 
 #include "../basis/basis.h"
 
+#include <stdint.h>
+
 typedef struct bsl_design {
     size_t n, m, c, q;     /* rows, atoms, outputs, always-in columns */
     const bsl_dict *dict;  /* borrowed */
@@ -28,6 +30,8 @@ typedef struct bsl_design {
     const float *X32;      /* borrowed: the inputs held as float32 instead, in panels
                               (bsl_f32_pack; a linear dictionary only; fit/problem.c
                               compact_inputs), else NULL */
+    const int8_t *X8;      /* borrowed: or as int8 (whole numbers within +-127: genotype
+                              counts), in the same panels (bsl_i8_pack), else NULL */
     double *Q;             /* n x q orthonormal basis of the always-in columns */
     double *R;             /* q x q upper triangular, Z = Q R (column-major) */
     double *Y;             /* n x c projected targets */
@@ -64,11 +68,12 @@ int bsl_design_create(bsl_design **out, const bsl_dict *dict, const double *X, s
 int bsl_design_create_for(bsl_design **out, const bsl_dict *dict, const double *X, size_t n,
                           const double *Y, size_t c, size_t gram_budget, double evaluations,
                           const bsl_progress *pr, basel_error *err);
-/* Inputs held as float32 are stored in panels of BSL_F32_PANEL columns:
- * columns [P p, P p + w) (w = min(P, d - P p)) row by row, the value of
- * row t, column j at X32[P p n + t w + j - P p]. A Gram row then reads P
- * columns' values at row t together, so its P running sums (one per
- * column, each over t in order) are vector operations. */
+/* Inputs held compactly (float32 or int8) are stored in panels of
+ * BSL_F32_PANEL columns: columns [P p, P p + w) (w = min(P, d - P p)) row
+ * by row, the value of row t, column j at X32[P p n + t w + j - P p] (or
+ * X8[...]: the same index). A Gram row then reads P columns' values at row
+ * t together, so its P running sums (one per column, each over t in order)
+ * are vector operations. */
 #define BSL_F32_PANEL 16
 /* The width of the panel starting at column p0 (a multiple of P) of d */
 static inline size_t bsl_f32_width(size_t d, size_t p0) { return d - p0 < BSL_F32_PANEL ? d - p0 : BSL_F32_PANEL; }
@@ -82,6 +87,22 @@ static inline size_t bsl_f32_at(size_t n, size_t d, size_t t, size_t j)
  * shrunk: the returned block (free() it) holds n d floats. X and its copy
  * never coexist. */
 float *bsl_f32_pack(double *X, size_t n, size_t d);
+/* The same for inputs that are all whole numbers within +-127 (the caller
+ * checks): converted exactly to int8, in the same panels, a block of n d
+ * bytes. A quarter of float32's memory and bytes read per Gram row, and
+ * the same bits: every value widens to the same double. */
+int8_t *bsl_i8_pack(double *X, size_t n, size_t d);
+/* X8 (n x d int8, column-major) into the same panels, in place (a panel's
+ * bytes are its columns' bytes, reordered). 0 when out of memory (X8 is
+ * then as it was). */
+int bsl_i8_panels(int8_t *X8, size_t n, size_t d);
+/* Whether D holds its inputs compactly (X32 or X8), and the value at index
+ * at of that storage (bsl_f32_at), widened to double. */
+static inline int bsl_design_compact(const bsl_design *D) { return D->X32 || D->X8; }
+static inline double bsl_compact_value(const bsl_design *D, size_t at)
+{
+    return D->X8 ? (double)D->X8[at] : (double)D->X32[at];
+}
 /* The same design with the inputs held as float32 (X32 from bsl_f32_pack;
  * X NULL) for a linear dictionary: every column, cross product and Gram
  * row is that of the double design on the widened values, bit for bit
@@ -90,6 +111,10 @@ float *bsl_f32_pack(double *X, size_t n, size_t d);
 int bsl_design_create_f32(bsl_design **out, const bsl_dict *dict, const float *X32, size_t n, const double *Y,
                           size_t c, size_t gram_budget, double evaluations, const bsl_progress *pr,
                           basel_error *err);
+/* The same with the inputs held as int8 (X8 from bsl_i8_pack). */
+int bsl_design_create_i8(bsl_design **out, const bsl_dict *dict, const int8_t *X8, size_t n, const double *Y,
+                         size_t c, size_t gram_budget, double evaluations, const bsl_progress *pr,
+                         basel_error *err);
 void bsl_design_free(bsl_design *D);
 /* A design with no dictionary (m = 0) and no always-in columns (q = 0):
  * the rows and targets only, for models whose atoms come from the caller

@@ -139,7 +139,11 @@ static void compute_row(const bsl_design *D, size_t a, double *row, double *col,
 {
     const size_t n = D->n, m = D->m;
     bsl_design_column(D, a, col);
-    if (D->X32) { /* compact inputs (design.h): half the bytes, the same bits */
+    if (D->X8) { /* compact inputs (design.h): an eighth of the bytes, the same bits */
+        bsl_dots_i8_panels(col, D->X8, n, m, BSL_F32_PANEL, row, raw);
+        return;
+    }
+    if (D->X32) { /* half the bytes, the same bits */
         bsl_dots_f32_panels(col, D->X32, n, m, BSL_F32_PANEL, row, raw);
         return;
     }
@@ -243,7 +247,7 @@ int bsl_cand_init(bsl_cand *K, const bsl_design *D, const size_t *C, size_t nC)
     }
     K->raw = K->col + D->n;
     memcpy(K->atoms, C, nC * sizeof *C);
-    if (D->X32 && nC * D->n * sizeof(float) <= BSL_CAND_F32_BUDGET &&
+    if (bsl_design_compact(D) && nC * D->n * sizeof(float) <= BSL_CAND_F32_BUDGET &&
         (K->cols32 = malloc(nC * D->n * sizeof *K->cols32 + 1)))
         for (size_t c = 0; c < nC; c++) { /* exact: widened and narrowed again */
             bsl_design_raw_column(D, C[c], K->raw);
@@ -271,7 +275,7 @@ const double *bsl_cand_row(bsl_cand *K, const bsl_design *D, size_t a)
     bsl_design_column(D, a, K->col); /* b_a = P x_a; b_a' b_j = x_j' b_a (above) */
     const int linear = D->dict && D->dict->kind == BSL_BASIS_LINEAR && D->X;
     for (size_t c = 0; c < K->n; c++) {
-        if (D->X32) { /* bsl_dot(x_j, b_a) on the widened floats: the same bits */
+        if (bsl_design_compact(D)) { /* bsl_dot(x_j, b_a) on the widened values: the same bits */
             if (K->cols32)
                 for (size_t t = 0; t < n; t++) K->raw[t] = (double)K->cols32[c * n + t];
             else

@@ -46,7 +46,7 @@ typedef struct bsl_cand {
     unsigned long *used, clock;
     double *rows;          /* slots x n */
     double *col, *raw;     /* a projected column and a raw one (design rows each) */
-    /* float32 inputs (design.h X32): the candidates' columns, contiguous
+    /* compact inputs (design.h X32, X8; int8 values are exact as floats): the candidates' columns, contiguous
      * (n x |C|), within BSL_CAND_F32_BUDGET bytes; NULL: read from the
      * panels, a cache line per row */
     float *cols32;

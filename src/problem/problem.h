@@ -17,6 +17,8 @@
 #include "../core/core.h"
 #include "../model/design_stats.h"
 
+#include <stdint.h>
+
 struct bsl_engine_def;
 
 /* A categorical input (a column of text among the inputs): its levels in
@@ -36,8 +38,9 @@ typedef struct bsl_problem {
     size_t n, d, c;
     char **input_names;   /* d (borrowed from the table) */
     char **target_names;  /* c */
-    double *X;            /* n x d column-major, standardised when asked; NULL when X32 holds it */
+    double *X;            /* n x d column-major, standardised when asked; NULL when X32 or X8 holds it */
     float *X32;           /* n x d: the inputs held as float32 instead (problem.c compact_inputs), else NULL */
+    int8_t *X8;           /* n x d: or as int8 (whole numbers within +-127), else NULL */
     double *Y;            /* n x c column-major (regression) */
     int *cls;             /* n class indices, -1 unlabelled (mixture) */
     char **class_names;   /* nclass (owned strings) */

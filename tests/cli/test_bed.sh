@@ -78,6 +78,33 @@ expect 2 "tiny.bed:[0-9]+: column 'snp[0-9]+': the value is missing" -- \
     "$BASEL" fit $FIX.bed --method bd --iter 10 --quiet -o "$T/na.json"
 [ -e "$T/na.json" ] && bad "--na error left a FIT.json"
 
+# ------------------------------------------------ genotypes held as int8
+
+# A set with no missing genotype (n = 300, p = 2000: 4.8 MB of doubles, over
+# twice --gram-memory 1) is held as int8 codes from the .bed on (io.h,
+# fit/problem.c take_codes), the doubles never made: the same document as
+# the CSV of its genotypes, which is held as int8 after reading (both say
+# diagnostics.inputs "int8"); with --gram-memory 8 both keep doubles, the
+# same fit but for those two entries. A standardised fit (the codes widened
+# to doubles, then float32) alike. (The codes copied, not taken, and the
+# same numbers from a table of doubles: tests/unit/fit/test_api.c.)
+$PY tests/cli/geno_bed.py "$T/g" 300 2000 5
+G8=(--method rj --iter 1500 --seed 4 --quiet)
+expect 0 "" -- "$BASEL" fit "$T/g.bed" "${G8[@]}" --gram-memory 1 -o "$T/g8.bed.json"
+expect 0 "" -- "$BASEL" fit "$T/g.csv" "${G8[@]}" --gram-memory 1 -o "$T/g8.csv.json"
+expect 0 "" -- "$BASEL" fit "$T/g.bed" "${G8[@]}" --gram-memory 8 -o "$T/g64.bed.json"
+cmp -s "$T/g8.bed.json" "$T/g8.csv.json" && ok || bad "int8 codes from a .bed: another fit than from its CSV"
+$PY - "$T/g8.bed.json" "$T/g64.bed.json" << 'PY' && ok || bad "int8 codes from a .bed: another fit than in doubles"
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+print("inputs %s / %s" % (a["diagnostics"].get("inputs"), b["diagnostics"].get("inputs")))
+ok = a["diagnostics"].pop("inputs", None) == "int8" and "inputs" not in b["diagnostics"]
+a["settings"].pop("gram-memory"), b["settings"].pop("gram-memory")
+sys.exit(0 if ok and a == b else 1)
+PY
+same_fit g_std "$T/g.bed" "$T/g.csv" --gram-memory 1 --standardize yes
+grep -q '"inputs": "float32"' "$T/g_std.bed.json" && ok || bad "a standardised fit from a .bed: not float32"
+
 # ------------------------------------------------ plink1.9 itself
 
 if command -v plink1.9 > /dev/null; then

@@ -144,7 +144,8 @@ static int put_gram(json_t *dg, const bsl_design *D)
 {
     int bad = 0;
     bsl_json_put(dg, "gram", json_string(D->G ? "dense" : "streamed"), &bad);
-    if (D->X32) bsl_json_put(dg, "inputs", json_string("float32"), &bad); /* problem.c compact_inputs */
+    if (bsl_design_compact(D)) /* problem.c compact_inputs */
+        bsl_json_put(dg, "inputs", json_string(D->X8 ? "int8" : "float32"), &bad);
     return bad;
 }
 
@@ -828,6 +829,9 @@ static int fit_problem(subset_fit *F, basel_error *err)
     else if (!rc && P->X32) /* the inputs held as float32 (problem.c compact_inputs) */
         rc = bsl_design_create_f32(&F->D, F->dict, P->X32, P->n, P->Y, P->c, F->gram_mb << 20,
                                    expected_evaluations(ctx, F->dict->m), ctx->phases, err);
+    else if (!rc && P->X8) /* or as int8 */
+        rc = bsl_design_create_i8(&F->D, F->dict, P->X8, P->n, P->Y, P->c, F->gram_mb << 20,
+                                  expected_evaluations(ctx, F->dict->m), ctx->phases, err);
     else if (!rc) /* with --relevance the chains compute their own columns: a streamed design (1 evaluation) */
         rc = bsl_design_create_for(&F->D, F->dict, P->X, P->n, P->Y, P->c, F->gram_mb << 20,
                                    F->relevance ? 1.0 : expected_evaluations(ctx, F->dict->m), ctx->phases, err);

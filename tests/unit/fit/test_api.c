@@ -3,7 +3,7 @@
  * from memory in both layouts and with columns added, missing values in them, label columns, the
  * typed accessors of a fit, the document as text and back, the draws, a
  * classifier's predictions, and a fit that takes its table
- * (basel_fit_run_take).
+ * (basel_fit_run_take); a .bed read for a fit, held as int8 codes.
  */
 #include "check.h"
 
@@ -203,6 +203,88 @@ static void check_take(const double *cm, const char *const *names)
     }
 }
 
+/* A .bed set of genotypes with no missing one, read for a fit
+ * (basel_data_read: int8 codes, io.h), n = 100, p = 3000 (2.4 MB of
+ * doubles, over twice --gram-memory 1: held as int8 to the design): the
+ * same document from basel_fit_run (the codes copied), from
+ * basel_fit_run_take (taken) and from the same numbers as a table of
+ * doubles (packed into int8 after the copy), and it says "int8". */
+static void check_bed_codes(void)
+{
+    enum { BN = 100, BP = 3000, BLOCK = (BN + 3) / 4 };
+    char dir[] = "/tmp/test_api_bedXXXXXX", path[64];
+    if (!mkdtemp(dir)) return;
+    static unsigned char bed[3 + BP * BLOCK];
+    static double cm[BN * (BP + 1)];
+    const char **names = malloc((BP + 1) * sizeof *names);
+    char *name_text = malloc((BP + 1) * 16);
+    unsigned long u = 7;
+    bed[0] = 0x6c, bed[1] = 0x1b, bed[2] = 0x01;
+    for (size_t j = 0; j < BP; j++)
+        for (size_t i = 0; i < BN; i++) {
+            u = u * 6364136223846793005UL + 1442695040888963407UL;
+            const unsigned g = (unsigned)(u >> 33) % 3, pair = g == 2 ? 0 : g == 1 ? 2 : 3; /* A1 counts 2, 1, 0 */
+            bed[3 + j * BLOCK + i / 4] |= (unsigned char)(pair << (2 * (i % 4)));
+            cm[j * BN + i] = g;
+        }
+    snprintf(path, sizeof path, "%s/g.bed", dir);
+    FILE *f = fopen(path, "wb");
+    fwrite(bed, 1, sizeof bed, f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/g.bim", dir);
+    f = fopen(path, "w");
+    for (size_t j = 0; j < BP; j++) {
+        snprintf(name_text + 16 * j, 16, "v%zu", j + 1);
+        names[j] = name_text + 16 * j;
+        fprintf(f, "1 v%zu 0 %zu A G\n", j + 1, j + 1);
+    }
+    fclose(f);
+    names[BP] = "phenotype";
+    snprintf(path, sizeof path, "%s/g.fam", dir);
+    f = fopen(path, "w");
+    for (size_t i = 0; i < BN; i++) {
+        cm[BP * BN + i] = cm[10 * BN + i] - cm[2000 * BN + i] + 0.25 * sin(3.0 * (double)i);
+        fprintf(f, "f%zu s%zu 0 0 1 %.17g\n", i, i, cm[BP * BN + i]);
+    }
+    fclose(f);
+    snprintf(path, sizeof path, "%s/g.bed", dir);
+    basel_options *o = NULL;
+    basel_error err;
+    basel_options_create(&o);
+    basel_options_set(o, "method", "rj", &err);
+    basel_options_set(o, "iter", "300", &err);
+    basel_options_set(o, "seed", "2", &err);
+    basel_options_set(o, "gram-memory", "1", &err);
+    basel_data *d1 = NULL, *d2 = NULL, *d3 = NULL;
+    basel_fit *f1 = NULL, *f2 = NULL, *f3 = NULL;
+    CHECK(basel_data_read(&d1, path, NULL, o, &err) == BASEL_OK &&
+              basel_data_read(&d2, path, NULL, o, &err) == BASEL_OK,
+          "read the .bed: %s", err.message);
+    CHECK(basel_data_from_matrix(&d3, "G", cm, BN, BP + 1, 1, BN, names, &err) == BASEL_OK, "doubles: %s",
+          err.message);
+    CHECK(d1 && basel_data_value(d1, 7, 2000) == cm[2000 * BN + 7], "a code read back as its number");
+    CHECK(basel_fit_run(&f1, d1, o, &err) == BASEL_OK, "fit (codes copied): %s", err.message);
+    CHECK(basel_fit_run_take(&f2, d2, o, &err) == BASEL_OK, "fit (codes taken): %s", err.message);
+    CHECK(basel_fit_run_take(&f3, d3, o, &err) == BASEL_OK, "fit (doubles): %s", err.message);
+    char *j1 = f1 ? basel_fit_to_json(f1) : NULL, *j2 = f2 ? basel_fit_to_json(f2) : NULL;
+    char *j3 = f3 ? basel_fit_to_json(f3) : NULL;
+    CHECK(j1 && j2 && j3 && !strcmp(j1, j2) && !strcmp(j1, j3) && strstr(j1, "\"inputs\": \"int8\""),
+          "codes copied, codes taken and doubles: one document, inputs int8");
+    basel_free(j1);
+    basel_free(j2);
+    basel_free(j3);
+    basel_fit_free(f1);
+    basel_fit_free(f2);
+    basel_fit_free(f3);
+    basel_data_free(d1);
+    basel_options_free(o);
+    free(names);
+    free(name_text);
+    char cmd[96];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+}
+
 int main(void)
 {
     double cm[N * P], rm[N * P];
@@ -217,6 +299,7 @@ int main(void)
     CHECK(basel_data_rows(dc) == N && basel_data_cols(dc) == P && !strcmp(basel_data_name(dc, 3), "y"), "shape and names");
     check_streamed_draws(dc);
     check_take(cm, names);
+    check_bed_codes();
     CHECK(basel_data_value(dr, 7, 2) == cm[2 * N + 7], "row-major values land in place");
 
     /* the two layouts give the same fit, byte for byte */

@@ -1,8 +1,8 @@
 /*
  * test_bed.c: unit tests of the PLINK .bed reader (src/io/bed.c): the
  * genotype codes and the padding of a block's last byte, for n = 1 .. 9
- * (every remainder mod 4); the columns [j0, j1) read alone against the
- * whole table; the .fam phenotype as the target; every error the reader
+ * (every remainder mod 4), as doubles and as a fit's int8 codes; the
+ * columns [j0, j1) read alone against the whole table; the .fam phenotype as the target; every error the reader
  * reports, with the file (and line) it names. The files are written here
  * byte by byte, so the test needs no plink (tests/cli/test_bed.sh holds
  * the reader to plink1.9 itself). Run from the repository root.
@@ -48,12 +48,15 @@ static double a1_count(unsigned v)
 }
 
 /* A set PREFIX.{bed,bim,fam} of n samples and p variants whose genotype of
- * sample i, variant j is pair value (i + 3 j + i j) % 4, the padding pairs
- * set to 1 (missing) so that a reader that read them would be seen; the
- * phenotypes i + 0.5, sample 1's -9. */
+ * sample i, variant j is pair value (i + 3 j + i j) % 4 (with none_missing,
+ * 2 where that is 1), the padding pairs set to 1 (missing) so that a
+ * reader that read them would be seen; the phenotypes i + 0.5, sample 1's
+ * -9. */
+static int none_missing;
 static unsigned pair_value(size_t i, size_t j)
 {
-    return (unsigned)((i + 3 * j + i * j) % 4);
+    const unsigned v = (unsigned)((i + 3 * j + i * j) % 4);
+    return none_missing && v == 1 ? 2 : v;
 }
 
 static void write_set(const char *prefix, size_t n, size_t p)
@@ -92,8 +95,9 @@ static int same(double a, double b)
 }
 
 /* Every n from 1 to 9: the codes, the padding ignored, the names, the rows'
- * lines, the phenotype column. */
-static void test_codes(void)
+ * lines, the phenotype column; read as doubles, and for a fit as codes
+ * (int8, io.h), which a set with a missing genotype does not keep. */
+static void test_codes(int as_codes)
 {
     const size_t p = 5;
     for (size_t n = 1; n <= 9; n++) {
@@ -102,13 +106,20 @@ static void test_codes(void)
         path_of(path, sizeof path, "codes.bed");
         basel_data *d = NULL;
         basel_error err;
-        int rc = bsl_bed_read(&d, path, 1, NULL, NULL, &err);
+        int rc = bsl_bed_read(&d, path, 1, NULL, as_codes, NULL, &err);
         CHECK(rc == BASEL_OK, "n = %zu: read: %s", n, err.message);
         if (rc) continue;
+        int missing = 0;
+        for (size_t j = 0; j < p; j++)
+            for (size_t i = 0; i < n; i++) missing |= pair_value(i, j) == 1;
         CHECK(d->n == n && d->p == p + 1, "n = %zu: %zu x %zu", n, d->n, d->p);
+        CHECK(d->ncodes == (as_codes && !missing ? p : 0) && (d->codes != NULL) == (d->ncodes > 0),
+              "n = %zu, codes %d, missing %d: %zu columns of codes", n, as_codes, missing, d->ncodes);
         size_t wrong = 0;
         for (size_t j = 0; j < p; j++)
-            for (size_t i = 0; i < n; i++) wrong += !same(bsl_data_col(d, j)[i], a1_count(pair_value(i, j)));
+            for (size_t i = 0; i < n; i++)
+                wrong += !same(bsl_data_at(d, i, j), a1_count(pair_value(i, j))) ||
+                         !same(basel_data_value(d, i, j), a1_count(pair_value(i, j)));
         CHECK(wrong == 0, "n = %zu: %zu genotypes decoded wrong", n, wrong);
         CHECK(!strcmp(d->names[0], "rs1") && !strcmp(d->names[p - 1], "rs5") && !strcmp(d->names[p], "phenotype"),
               "n = %zu: names %s .. %s, %s", n, d->names[0], d->names[p - 1], d->names[p]);
@@ -117,7 +128,18 @@ static void test_codes(void)
         CHECK(y[0] == 0.5 && (n < 2 || isnan(y[1])) && (n < 3 || y[2] == 2.5), "n = %zu: phenotypes %g %g %g", n,
               y[0], n > 1 ? y[1] : 0, n > 2 ? y[2] : 0);
         /* a missing genotype is a missing cell (the fit's --na applies) */
-        CHECK(n < 2 || bsl_data_is_missing(d, 1, 0), "n = %zu: cell (2, rs1) not missing", n);
+        CHECK(n < 2 || !missing || bsl_data_is_missing(d, 1, 0), "n = %zu: cell (2, rs1) not missing", n);
+        if (n >= 3) { /* a subset of rows keeps the codes */
+            const size_t rows[2] = {2, 0};
+            basel_data *s = NULL;
+            CHECK(basel_data_subset(&s, d, rows, 2, &err) == BASEL_OK && s->ncodes == d->ncodes, "n = %zu: subset",
+                  n);
+            size_t off = 0;
+            for (size_t j = 0; s && j <= p; j++)
+                for (size_t k = 0; k < 2; k++) off += !same(bsl_data_at(s, k, j), bsl_data_at(d, rows[k], j));
+            CHECK(s && off == 0, "n = %zu: %zu cells of the subset differ", n, off);
+            basel_data_free(s);
+        }
         basel_data_free(d);
     }
 }
@@ -164,7 +186,7 @@ static void test_labels(void)
     path_of(path, sizeof path, "lab.bed");
     basel_data *d = NULL;
     basel_error err;
-    int rc = bsl_bed_read(&d, path, 1, "", NULL, &err);
+    int rc = bsl_bed_read(&d, path, 1, "", 1, NULL, &err);
     CHECK(rc == BASEL_OK, "labels: %s", err.message);
     if (rc) return;
     CHECK(d->label_col == 2 && !strcmp(d->labels[0], "0.5") && !strcmp(d->labels[1], ""), "labels %ld '%s' '%s'",
@@ -179,7 +201,7 @@ static void expect_error(const char *what, const char *name, int with_phenotype,
     path_of(path, sizeof path, name);
     basel_data *d = NULL;
     basel_error err;
-    int rc = bsl_bed_read(&d, path, with_phenotype, NULL, NULL, &err);
+    int rc = bsl_bed_read(&d, path, with_phenotype, NULL, 1, NULL, &err);
     CHECK(rc == code && (rc == BASEL_OK) == (d != NULL), "%s: code %d, want %d (%s)", what, rc, code, rc ? err.message : "");
     /* as the command prints it: FILE:LINE: message (the file's base name) */
     char said[1024] = "";
@@ -268,7 +290,11 @@ int main(void)
         perror("mkdtemp");
         return 1;
     }
-    test_codes();
+    test_codes(0);
+    test_codes(1);
+    none_missing = 1;
+    test_codes(1); /* every n keeps its codes */
+    none_missing = 0;
     test_columns();
     test_labels();
     test_errors();

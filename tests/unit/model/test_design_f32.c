@@ -10,7 +10,9 @@
  * same on the design from the unrounded doubles differs (the test can
  * see a difference where there is one). The floats are packed in panels
  * (bsl_f32_pack), with a last panel narrower than the rest and with
- * columns past bsl_dots's blocks of four.
+ * columns past bsl_dots's blocks of four. The same (1)-(3) for whole
+ * numbers within +-127 held as int8 (bsl_i8_pack, bsl_design_create_i8):
+ * exact, so the same bits as the design of the doubles themselves.
  */
 #include "check.h"
 #include "model/gram_rows.h"
@@ -31,25 +33,33 @@ static int same(const double *a, const double *b, size_t n)
     return 1;
 }
 
-static void check_seed(unsigned long seed, size_t M)
+/* i8: whole numbers in [-127, 127] held as int8 (else reals as float32) */
+static void check_seed(unsigned long seed, size_t M, int i8)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, seed);
     double *X = malloc(sizeof(double) * N * M), *Xr = malloc(sizeof(double) * N * M), Y[N];
     for (size_t i = 0; i < N; i++) {
         double prev = 0;
-        for (size_t j = 0; j < M; j++) X[j * N + i] = prev = 0.9 * prev + gsl_ran_gaussian(r, 1.0);
+        for (size_t j = 0; j < M; j++)
+            X[j * N + i] = prev = i8 ? (double)gsl_ran_binomial(r, 0.3, 2) - (j % 3 == 0 ? 1 : 0)
+                                     : 0.9 * prev + gsl_ran_gaussian(r, 1.0);
     }
+    if (i8) X[7 * N + 3] = 127, X[8 * N + 4] = -127;
     for (size_t t = 0; t < (size_t)N * M; t++) Xr[t] = (double)(float)X[t];
-    /* packed into panels in place (bsl_f32_pack) from a copy of X */
+    /* packed into panels in place (bsl_f32_pack, bsl_i8_pack) from a copy of X */
     double *Xc = malloc(sizeof(double) * N * M);
     memcpy(Xc, X, sizeof(double) * N * M);
-    float *X32 = bsl_f32_pack(Xc, N, M);
-    int layout = X32 != NULL;
+    float *X32 = i8 ? NULL : bsl_f32_pack(Xc, N, M);
+    int8_t *X8 = i8 ? bsl_i8_pack(Xc, N, M) : NULL;
+    int layout = X32 || X8;
     for (size_t j = 0; layout && j < M; j++)
-        for (size_t t = 0; t < N; t++) layout &= (double)X32[bsl_f32_at(N, M, t, j)] == Xr[j * N + t];
-    CHECK(layout, "bsl_f32_pack: every value rounded, at its panel's place (M = %zu: %zu panels, the last of %zu)",
-          M, (M + BSL_F32_PANEL - 1) / BSL_F32_PANEL, M % BSL_F32_PANEL);
+        for (size_t t = 0; t < N; t++) {
+            const size_t at = bsl_f32_at(N, M, t, j);
+            layout &= (i8 ? (double)X8[at] : (double)X32[at]) == Xr[j * N + t];
+        }
+    CHECK(layout, "bsl_%s_pack: every value rounded, at its panel's place (M = %zu: %zu panels, the last of %zu)",
+          i8 ? "i8" : "f32", M, (M + BSL_F32_PANEL - 1) / BSL_F32_PANEL, M % BSL_F32_PANEL);
     for (size_t i = 0; i < N; i++) Y[i] = X[5 * N + i] - 0.7 * X[200 * N + i] + gsl_ran_gaussian(r, 0.5);
     basel_error err;
     bsl_dict *dict;
@@ -57,12 +67,14 @@ static void check_seed(unsigned long seed, size_t M)
     bsl_design *Dr, *Df, *Dx;
     /* budget 0: streamed, as compact inputs always are */
     CHECK(bsl_design_create_for(&Dr, dict, Xr, N, Y, 1, 0, 0, NULL, &err) == BASEL_OK, "double design (rounded)");
-    CHECK(bsl_design_create_f32(&Df, dict, X32, N, Y, 1, 0, 0, NULL, &err) == BASEL_OK, "float32 design");
+    CHECK((i8 ? bsl_design_create_i8(&Df, dict, X8, N, Y, 1, 0, 0, NULL, &err)
+              : bsl_design_create_f32(&Df, dict, X32, N, Y, 1, 0, 0, NULL, &err)) == BASEL_OK,
+          "%s design", i8 ? "int8" : "float32");
     CHECK(bsl_design_create_for(&Dx, dict, X, N, Y, 1, 0, 0, NULL, &err) == BASEL_OK, "double design (unrounded)");
-    CHECK(Df->X == NULL && Df->X32 == X32 && Df->G == NULL, "the float32 design streams from X32");
+    CHECK(Df->X == NULL && Df->X32 == X32 && Df->X8 == X8 && Df->G == NULL, "the compact design streams from it");
     CHECK(same(Dr->Bty, Df->Bty, M) && same(Dr->diag, Df->diag, M) && same(Dr->gB, Df->gB, M),
           "B'y, diagonal and always-in coefficients: the same bits");
-    CHECK(!same(Dx->Bty, Df->Bty, M), "the unrounded design differs (the comparison can fail)");
+    if (!i8) CHECK(!same(Dx->Bty, Df->Bty, M), "the unrounded design differs (the comparison can fail)");
     /* Gram rows: every atom's, from each design's cache */
     double *row = malloc(M * sizeof *row);
     int rows_same = 1, rows_differ = 0;
@@ -78,8 +90,8 @@ static void check_seed(unsigned long seed, size_t M)
         bsl_gram_row_unpin(Df->rows, sf);
         bsl_gram_row_unpin(Dx->rows, sx);
     }
-    CHECK(rows_same, "Gram rows from X32 equal the rounded design's bit for bit");
-    CHECK(rows_differ, "Gram rows of the unrounded design differ");
+    CHECK(rows_same, "Gram rows from the compact inputs equal the rounded design's bit for bit");
+    if (!i8) CHECK(rows_differ, "Gram rows of the unrounded design differ");
     /* candidate rows (bsl_cand_row, bsl_dot_f32) through the models' candidate scores */
     bsl_coef_prior pr;
     bsl_coef_prior_parse(&pr, "g:g=60", N, 1, &err);
@@ -131,12 +143,15 @@ static void check_seed(unsigned long seed, size_t M)
     free(X);
     free(Xr);
     free(X32);
+    free(X8);
     gsl_rng_free(r);
 }
 
 int main(void)
 {
-    check_seed(1, 300); /* a last panel of 12 columns, no column past bsl_dots's blocks of four */
-    check_seed(2, 303); /* a last panel of 15, and 3 columns past the blocks of four (bsl_dot's sums) */
+    for (int i8 = 0; i8 <= 1; i8++) {
+        check_seed(1, 300, i8); /* a last panel of 12 columns, no column past bsl_dots's blocks of four */
+        check_seed(2, 303, i8); /* a last panel of 15, and 3 columns past the blocks of four (bsl_dot's sums) */
+    }
     return check_report("test_design_f32");
 }

@@ -307,6 +307,7 @@ int bsl_fit_problem(basel_fit **out, const basel_options *o, bsl_params *setting
         if (rc) bsl_out_abort(&side);
         else rc = bsl_out_commit(&side, err);
     }
+    bsl_problem_drop_inputs(P);
     json_t *doc = NULL;
     /* the last phase of the library's work: the fit's document assembled and checked */
     if (!rc) (void)bsl_progress_report_later(pr, "document", "fits", 0, 1, 0);

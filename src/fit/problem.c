@@ -12,6 +12,16 @@
 #include <strings.h>
 #include <time.h>
 
+void bsl_problem_drop_inputs(bsl_problem *pb)
+{
+    free(pb->X);
+    free(pb->X32);
+    free(pb->X8);
+    pb->X = NULL;
+    pb->X32 = NULL;
+    pb->X8 = NULL;
+}
+
 void bsl_problem_free(bsl_problem *pb)
 {
     if (!pb) return;

@@ -299,8 +299,9 @@ int bsl_chains_append_draws(bsl_vs_result *res, bsl_vs_result *src)
 #define CK_MAGIC "BASELCKP"
 #define CK_END "BASELEND"
 /* 2: the format itself, the writer's version and a CRC-32 trailer (1 had a
- * layout word right after the magic, with the format in it) */
-#define CK_FORMAT 2u
+ * layout word right after the magic, with the format in it); 3: a trace
+ * holds only the rows of the atoms it recorded (ckpt.c bsl_ck_trace) */
+#define CK_FORMAT 3u
 #define CK_VERSION_LEN 32 /* BASEL_VERSION_STRING, NUL-padded */
 #define CK_CHAIN_MARK 0x5ea1c4a1u
 /* The smallest file: magic, format, version, layout, seed, run, the chains

@@ -94,8 +94,11 @@ if [ -f "$T/rj.ckpt" ]; then
     rewrite "$T/x.ckpt" 12 "$(printf '9.9.9' | od -An -tx1 | tr -d ' \n')"
     expect 2 "written by basel 9\.9\.9; this basel \([0-9.]*\) cannot continue it" -- "$BASEL" fit "${run[@]}"
     cp "$T/rj.ckpt" "$T/x.ckpt"
-    rewrite "$T/x.ckpt" 8 03000000
-    expect 2 "checkpoint is of format 3, which this basel .* cannot read" -- "$BASEL" fit "${run[@]}"
+    rewrite "$T/x.ckpt" 8 04000000
+    expect 2 "checkpoint is of format 4, which this basel .* cannot read" -- "$BASEL" fit "${run[@]}"
+    cp "$T/rj.ckpt" "$T/x.ckpt"
+    rewrite "$T/x.ckpt" 8 02000000 # format 2 saved every row of a trace
+    expect 2 "checkpoint is of format 2, which this basel .* cannot read" -- "$BASEL" fit "${run[@]}"
     cp "$T/rj.ckpt" "$T/x.ckpt"
     rewrite "$T/x.ckpt" 44 ff
     expect 2 "written on another kind of machine" -- "$BASEL" fit "${run[@]}"

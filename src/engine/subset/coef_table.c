@@ -60,6 +60,8 @@ void bsl_coef_comps_free(bsl_coef_comps *cp)
     free(cp->s);
     free(cp->df);
     bsl_tmix_ws_free(&cp->ws);
+    json_decref(cp->zero);
+    json_decref(cp->target);
     memset(cp, 0, sizeof *cp);
 }
 
@@ -77,8 +79,14 @@ double bsl_tri_quad(const double *T, size_t d, int upper, const double *u, doubl
     return q;
 }
 
+/* x as a JSON real: zero itself (one more reference) when x is +0. */
+static json_t *real_or_zero(double x, json_t *zero)
+{
+    return zero && x == 0 && !signbit(x) ? json_incref(zero) : json_real(x);
+}
+
 json_t *bsl_coef_term_json(const double *cw, const double *mu, const double *cs, const double *df, size_t K,
-                           double pip, double level, int bas_sd, bsl_tmix_ws *ws)
+                           double pip, double level, int bas_sd, bsl_tmix_ws *ws, json_t *zero)
 {
     double W = 0, m1 = 0, m2 = 0;
     for (size_t i = 0; i < K; i++) W += cw[i];
@@ -94,10 +102,10 @@ json_t *bsl_coef_term_json(const double *cw, const double *mu, const double *cs,
     }
     json_t *o = json_object();
     int bad = !o;
-    bsl_json_put(o, "pip", json_real(pip), &bad);
+    bsl_json_put(o, "pip", real_or_zero(pip, zero), &bad);
     const double mean = pip * m1, sd = sqrt(fmax(pip * m2 - mean * mean, 0.0));
-    bsl_json_put(o, "mean", json_real(K ? mean : 0.0), &bad);
-    bsl_json_put(o, "sd", json_real(K ? sd : 0.0), &bad);
+    bsl_json_put(o, "mean", real_or_zero(K ? mean : 0.0, zero), &bad);
+    bsl_json_put(o, "sd", real_or_zero(K ? sd : 0.0, zero), &bad);
     if (K && W > 0) {
         bsl_json_put(o, "cond_mean", json_real(m1), &bad);
         bsl_json_put(o, "cond_sd", json_real(sqrt(fmax(m2 - m1 * m1, 0.0))), &bad);
@@ -109,8 +117,8 @@ json_t *bsl_coef_term_json(const double *cw, const double *mu, const double *cs,
         bsl_json_put(o, "lower", json_real(q[0]), &bad);
         bsl_json_put(o, "upper", json_real(q[1]), &bad);
     } else { /* never in a visited model: a point mass at 0 */
-        bsl_json_put(o, "lower", json_real(0.0), &bad);
-        bsl_json_put(o, "upper", json_real(0.0), &bad);
+        bsl_json_put(o, "lower", real_or_zero(0.0, zero), &bad);
+        bsl_json_put(o, "upper", real_or_zero(0.0, zero), &bad);
     }
     free(w);
     if (bad) json_decref(o);
@@ -121,12 +129,19 @@ json_t *bsl_coef_comps_row(bsl_coef_comps *cp, size_t t, double pip, double leve
                            const char *name, const char *cls, const char *target, int always_in)
 {
     const size_t off = cp->off[t];
+    if (!cp->zero) cp->zero = json_real(0.0);
+    if (!target) target = "?";
+    if (!cp->target || !cp->target_text || strcmp(cp->target_text, target) != 0) {
+        json_decref(cp->target);
+        cp->target = json_string(target);
+        cp->target_text = target;
+    }
     json_t *row = bsl_coef_term_json(cp->w + off, cp->mu + off, cp->s + off, cp->df + off, cp->fill[t], pip, level,
-                                     bas_sd, &cp->ws);
-    int bad = !row;
+                                     bas_sd, &cp->ws, cp->zero);
+    int bad = !row || !cp->target;
     bsl_json_put(row, "name", json_string(name ? name : "?"), &bad);
     if (cls) bsl_json_put(row, "class", json_string(cls), &bad);
-    bsl_json_put(row, "target", json_string(target ? target : "?"), &bad);
+    bsl_json_put(row, "target", json_incref(cp->target), &bad);
     bsl_json_put(row, "always_in", json_boolean(always_in), &bad);
     if (bad) json_decref(row);
     return bad ? NULL : row;

@@ -27,6 +27,11 @@ typedef struct bsl_coef_comps {
     size_t *off, *fill;
     double *w, *mu, *s, *df;
     bsl_tmix_ws ws; /* the terms' quantiles share it (tmix.h) */
+    /* values the rows share (jansson counts references): a row's zeros
+     * and its target's name, made once a table; at p = 10^6, 200 MB of a
+     * table's 1 GB of rows, most of them terms no visited model holds */
+    json_t *zero, *target;
+    const char *target_text;
 } bsl_coef_comps;
 
 /* nterm terms, no components counted yet. BASEL_ENOMEM on failure (cp can
@@ -54,10 +59,11 @@ double bsl_tri_quad(const double *T, size_t d, int upper, const double *u, doubl
  * at 0), "cond_mean", "cond_sd" (given inclusion; absent when K = 0) and
  * the equal-tailed interval at level, "lower" and "upper". bas_sd: a
  * Student-t component's variance is s^2 (BAS's coef()), not s^2 nu/(nu-2).
- * ws: the quantiles' workspace (tmix.h; NULL: none). NULL when out of
- * memory. */
+ * ws: the quantiles' workspace (tmix.h; NULL: none). zero: a real 0 that
+ * every zero entry shares (a reference each; NULL: each its own). NULL when
+ * out of memory. */
 json_t *bsl_coef_term_json(const double *cw, const double *mu, const double *cs, const double *df, size_t K,
-                           double pip, double level, int bas_sd, bsl_tmix_ws *ws);
+                           double pip, double level, int bas_sd, bsl_tmix_ws *ws, json_t *zero);
 /* Term t's row of the table: bsl_coef_term_json of its components, then
  * "name" ("?" when NULL), "class" (only when cls is not NULL: the
  * multinomial table), "target" ("?" when NULL) and "always_in". NULL when

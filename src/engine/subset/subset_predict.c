@@ -1168,7 +1168,7 @@ static int table_rows(const vs_ctx *v, const json_t *doc, const table_models *tm
                 continue;
             }
             json_t *row = bsl_coef_term_json(cp.w + off, cp.mu + off, cp.s + off, cp.df + off, K, pip, job->level, 0,
-                                             &cp.ws);
+                                             &cp.ws, NULL);
             double *out = job->out + r * BASEL_COEF_NVALUES;
             if (!row) rc = -2;
             else row_values(row, scale, out);

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "splitmix.h"
+#include "effects.h"
 
 int main(int argc, char **argv)
 {
@@ -36,22 +36,9 @@ int main(int argc, char **argv)
             const double e = gauss();
             X[i * p + j] = (float)(j % 50 == 0 ? e : rho * X[i * p + j - 1] + s * e);
         }
-    /* effects: distinct blocks, positions 10..40 within them */
     long *blocks = malloc(sizeof(long) * (size_t)ne);
-    for (long e = 0; e < ne; e++) {
-        long b, dup;
-        do {
-            b = (long)(uniform() * (double)(p / 50));
-            dup = 0;
-            for (long f = 0; f < e; f++) dup |= blocks[f] == b;
-        } while (dup);
-        blocks[e] = b;
-        truth[e] = b * 50 + 9 + (long)(uniform() * 31);
-    }
-    if (ne >= 8) { /* two blocks hold two effects each */
-        truth[ne - 2] = truth[0] + 5;
-        truth[ne - 1] = truth[1] + 5;
-    }
+    if (!blocks) return 1;
+    pick_effects(p, ne, truth, blocks, NULL); /* effects.h */
     for (long e = 0; e < ne; e++) {
         const double beta = uniform() < 0.5 ? -0.25 : 0.25;
         for (long i = 0; i < n; i++) y[i] += beta * X[i * p + truth[e]];

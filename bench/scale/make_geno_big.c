@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "splitmix.h"
+#include "effects.h"
 
 static FILE *open_out(const char *prefix, const char *ext, const char *mode)
 {
@@ -47,29 +47,14 @@ int main(int argc, char **argv)
     state = strtoull(argv[4], NULL, 10);
     const char *prefix = argv[5];
     if (ne < 1 || p < 50 * ne || n < 4) return 2;
-    /* the effects first (distinct blocks, positions 10..40 within them),
-     * then the genotypes, variant by variant */
+    /* the effects first (effects.h), then the genotypes, variant by variant */
     long *truth = malloc(sizeof(long) * (size_t)ne), *blocks = malloc(sizeof(long) * (size_t)ne);
     double *beta = malloc(sizeof(double) * (size_t)ne), *y = calloc((size_t)n, sizeof(double));
     double *h1 = malloc(sizeof(double) * (size_t)n), *h2 = malloc(sizeof(double) * (size_t)n);
     const size_t block = (size_t)(n + 3) / 4;
     unsigned char *bytes = malloc(block);
     if (!truth || !blocks || !beta || !y || !h1 || !h2 || !bytes) return 1;
-    for (long e = 0; e < ne; e++) {
-        long b, dup;
-        do {
-            b = (long)(uniform() * (double)(p / 50));
-            dup = 0;
-            for (long f = 0; f < e; f++) dup |= blocks[f] == b;
-        } while (dup);
-        blocks[e] = b;
-        truth[e] = b * 50 + 9 + (long)(uniform() * 31);
-        beta[e] = uniform() < 0.5 ? -0.25 : 0.25;
-    }
-    if (ne >= 8) { /* two blocks hold two effects each */
-        truth[ne - 2] = truth[0] + 5;
-        truth[ne - 1] = truth[1] + 5;
-    }
+    pick_effects(p, ne, truth, blocks, beta); /* effects.h */
     FILE *bed = open_out(prefix, ".bed", "wb"), *bim = open_out(prefix, ".bim", "w");
     if (!bed || !bim) return 1;
     const unsigned char magic[3] = {0x6c, 0x1b, 0x01};

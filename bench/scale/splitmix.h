@@ -1,4 +1,4 @@
-/* splitmix.h: the benchmarks' generators' random numbers (make_data_big.c,
+/* splitmix.h: the benchmarks' generators' random numbers (make_data_big.c, make_geno_big.c,
  * ld_gen.c), one copy: splitmix64 uniforms on (0, 1) and Box-Muller
  * normals, from a state the program seeds (state = seed). Small, fast and
  * the same on every machine, so a seed gives the same data everywhere. */

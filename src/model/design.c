@@ -382,9 +382,6 @@ int bsl_design_create_f32(bsl_design **out, const bsl_dict *dict, const float *X
                           size_t c, size_t gram_budget, double evaluations, const bsl_progress *pr,
                           basel_error *err)
 {
-    *out = NULL;
-    if (dict->kind != BSL_BASIS_LINEAR || dict->linear_term)
-        return bsl_fail(err, BASEL_EINTERNAL, "float32 inputs are for a linear dictionary only");
     return create(out, dict, NULL, X32, NULL, n, Y, c, gram_budget, evaluations, pr, err);
 }
 
@@ -392,9 +389,6 @@ int bsl_design_create_i8(bsl_design **out, const bsl_dict *dict, const int8_t *X
                          size_t c, size_t gram_budget, double evaluations, const bsl_progress *pr,
                          basel_error *err)
 {
-    *out = NULL;
-    if (dict->kind != BSL_BASIS_LINEAR || dict->linear_term)
-        return bsl_fail(err, BASEL_EINTERNAL, "int8 inputs are for a linear dictionary only");
     return create(out, dict, NULL, NULL, X8, n, Y, c, gram_budget, evaluations, pr, err);
 }
 
@@ -403,6 +397,8 @@ static int create(bsl_design **out, const bsl_dict *dict, const double *X, const
                   const bsl_progress *pr, basel_error *err)
 {
     *out = NULL;
+    if ((X32 || X8) && (dict->kind != BSL_BASIS_LINEAR || dict->linear_term))
+        return bsl_fail(err, BASEL_EINTERNAL, "compact inputs are for a linear dictionary only");
     const size_t q = 1 + (dict->linear_term ? dict->d : 0);
     if (q > 64) return bsl_fail(err, BASEL_EINVAL, "a linear term over more than 63 inputs is not supported");
     if (n <= q + 1)

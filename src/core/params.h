@@ -9,14 +9,18 @@
 #include "core.h"
 
 #define BSL_PARAMS_MAX 48
+/* A value's room, its NUL included: --inputs lists hundreds of names (at
+ * 128, as before, about 20) */
+#define BSL_PARAM_VALUE_MAX 4096
 
 typedef struct bsl_params {
     size_t n;
     char name[BSL_PARAMS_MAX][32];
-    char value[BSL_PARAMS_MAX][128];
+    char value[BSL_PARAMS_MAX][BSL_PARAM_VALUE_MAX];
 } bsl_params;
 
-/* Set (or replace) name. -1 when full or too long. */
+/* Set (or replace) name. -1 when full or too long (a value of
+ * BSL_PARAM_VALUE_MAX characters or more). */
 int bsl_params_set(bsl_params *p, const char *name, const char *value);
 /* The value of name or NULL. */
 const char *bsl_params_get(const bsl_params *p, const char *name);

@@ -180,7 +180,8 @@ int bsl_engine_resolve(const bsl_engine_def *e, const bsl_params *user, bsl_para
     for (const bsl_engine_option *o = e->options; o->name; o++) {
         const char *v = bsl_params_get(user, o->name);
         if (bsl_params_set(settings, o->name, v ? v : o->def))
-            return bsl_fail(err, BASEL_EINVAL, "option '%s': value too long", o->name);
+            return bsl_fail(err, BASEL_EINVAL, "option '%s': value too long (at most %d characters)", o->name,
+                            BSL_PARAM_VALUE_MAX - 1);
     }
     return BASEL_OK;
 }

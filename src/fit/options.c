@@ -40,7 +40,8 @@ int basel_options_set(basel_options *o, const char *name, const char *value, bas
                         !strcmp(name, "target") ? "the target column" : "the input columns",
                         !strcmp(name, "target") ? "the last column" : "every other column");
     if (bsl_params_set(&o->p, name, value) != 0)
-        return bsl_fail(err, BASEL_EINVAL, "option '%s': value too long", name);
+        return bsl_fail(err, BASEL_EINVAL, "option '%s': value too long (at most %d characters)", name,
+                        BSL_PARAM_VALUE_MAX - 1);
     return BASEL_OK;
 }
 

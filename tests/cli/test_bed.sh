@@ -104,6 +104,15 @@ sys.exit(0 if ok and a == b else 1)
 PY
 same_fit g_std "$T/g.bed" "$T/g.csv" --gram-memory 1 --standardize yes
 grep -q '"inputs": "float32"' "$T/g_std.bed.json" && ok || bad "a standardised fit from a .bed: not float32"
+# 450 of 1000 variants in reverse order (--inputs: the codes copied, not
+# taken), n = 600: 2.2 MB of doubles, held as int8; the list is recorded
+$PY tests/cli/geno_bed.py "$T/h" 600 1000 6
+same_fit h_sub "$T/h.bed" "$T/h.csv" --gram-memory 1 --inputs "$(seq -f 'v%g' 1000 -1 551 | paste -sd,)"
+grep -q '"inputs": "int8"' "$T/h_sub.bed.json" && grep -q '"inputs": "v1000,v999,' "$T/h_sub.bed.json" && ok ||
+    bad "450 variants in reverse order: not held as int8, or the list not recorded"
+expect 2 "option 'inputs': value too long \(at most 4095 characters\)" -- \
+    "$BASEL" fit "$T/h.bed" --inputs "$(seq -f 'v%g' 1 1000 | paste -sd,)" -o "$T/long.json"
+[ -e "$T/long.json" ] && bad "an --inputs list too long left a FIT.json"
 
 # ------------------------------------------------ plink1.9 itself
 

@@ -473,6 +473,15 @@ static void diagnostics(strbuf *b, const json_t *doc)
     }
     const char *note = json_string_value(json_object_get(dg, "note"));
     if (note && *note) add(b, "  %s\n", note);
+    /* how the design held its data (docs/FIT.md diagnostics.gram, .inputs) */
+    const char *gram = json_string_value(json_object_get(dg, "gram"));
+    const char *inputs = json_string_value(json_object_get(dg, "inputs"));
+    if (gram)
+        add(b, "  cross products: %s%s\n", !strcmp(gram, "dense") ? "one Gram matrix" : "streamed from the columns",
+            !inputs                     ? ""
+            : !strcmp(inputs, "int8")   ? "; inputs held as int8 (whole numbers: exact)"
+            : !strcmp(inputs, "float32") ? "; inputs held as float32 (each rounded to 24 bits)"
+                                         : "");
 }
 
 char *basel_fit_summary(const basel_fit *f)

@@ -77,6 +77,10 @@ for small, big, kind in (("g8", "g64", "int8"), ("h32", "h64", "float32")):
     ok &= a == b
 sys.exit(0 if ok else 1)
 PY
+# basel summary says how the inputs were held
+expect 0 "cross products: streamed from the columns; inputs held as int8 \(whole numbers: exact\)" -- \
+    "$BASEL" summary "$T/g8.json"
+expect 0 "inputs held as float32 \(each rounded to 24 bits\)" -- "$BASEL" summary "$T/h32.json"
 /usr/bin/python3 - "$T/g.csv" "$T/tiny.csv" << 'PY'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))

@@ -868,28 +868,31 @@ static int compact_allowed(const bsl_problem *pb, const bsl_params *settings);
  * of codes and the fit would hold its inputs compactly anyway (compact_size:
  * the doubles are never made, so p = 10^6 genotypes of 1000 samples take
  * 1 GB, not 8). The owned table's codes are taken as they stand when the
- * inputs are all of them in order, else copied. 0: not so (X is made). */
+ * inputs are all of them in order, else copied. *took 0: not so (X is
+ * made). */
 static int take_codes(bsl_problem *pb, const basel_data *data, const long *icols, size_t ni,
-                      const bsl_params *settings, basel_error *err)
+                      const bsl_params *settings, int *took, basel_error *err)
 {
+    *took = 0;
     if (!data->ncodes || pb->nfactors || ni != pb->d || standardizes(settings) || !compact_allowed(pb, settings))
-        return 0;
+        return BASEL_OK;
     int in_order = ni == data->ncodes;
     for (size_t j = 0; j < ni; j++) {
-        if ((size_t)icols[j] >= data->ncodes) return 0;
+        if ((size_t)icols[j] >= data->ncodes) return BASEL_OK;
         in_order &= icols[j] == (long)j;
     }
+    *took = 1;
     const size_t n = pb->n;
     basel_data *own = pb->owned == data ? pb->owned : NULL;
     for (size_t j = 0; j < ni; j++) pb->input_names[j] = data->names[icols[j]];
     if (own && in_order) {
         pb->X8 = own->codes;
         own->codes = NULL; /* its columns are not read after this (the targets are loaded) */
-        return 1;
+        return BASEL_OK;
     }
-    if (!(pb->X8 = bsl_malloc(n, ni))) return -bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (!(pb->X8 = bsl_malloc(n, ni))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     for (size_t j = 0; j < ni; j++) memcpy(pb->X8 + j * n, data->codes + (size_t)icols[j] * n, n);
-    return 1;
+    return BASEL_OK;
 }
 
 /* The inputs into X (n x d): in the owned table's array when every input is
@@ -904,9 +907,9 @@ static int make_inputs(bsl_problem *pb, const basel_data *data, const long *tcol
     basel_data *own = pb->owned == data ? pb->owned : NULL;
     int rc = BASEL_OK;
     if (data->ncodes) {
+        int took = 0;
         rc = load_targets(pb, data, tcols, settings, err);
-        const int took = rc ? 0 : take_codes(pb, data, icols, ni, settings, err);
-        if (took < 0) return -took;
+        if (!rc) rc = take_codes(pb, data, icols, ni, settings, &took, err);
         if (took || rc) return rc;
     } else if (own && !pb->nfactors) {
         for (size_t j = 0; j < ni && !rc; j++) {

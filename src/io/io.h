@@ -117,8 +117,7 @@ int bsl_data_read_inputs(basel_data **out, const char *path, const char *label_c
 void bsl_data_mark_column(basel_data *d, size_t j);
 
 /* Column j of d as a pointer to n doubles (column-major storage); NULL
- * for a column held as codes (j < ncodes: read it with bsl_data_at or
- * bsl_data_widen). */
+ * for a column held as codes (j < ncodes: read it with bsl_data_at). */
 static inline const double *bsl_data_col(const basel_data *d, size_t j)
 {
     return j < d->ncodes ? NULL : d->values + (j - d->ncodes) * d->n;
@@ -127,14 +126,6 @@ static inline const double *bsl_data_col(const basel_data *d, size_t j)
 static inline double bsl_data_at(const basel_data *d, size_t i, size_t j)
 {
     return j < d->ncodes ? (double)d->codes[j * d->n + i] : d->values[(j - d->ncodes) * d->n + i];
-}
-/* Column j as n doubles: its own (no copy) or, for codes, widened into
- * scratch (n doubles). */
-static inline const double *bsl_data_widen(const basel_data *d, size_t j, double *scratch)
-{
-    if (j >= d->ncodes) return bsl_data_col(d, j);
-    for (size_t i = 0; i < d->n; i++) scratch[i] = (double)d->codes[j * d->n + i];
-    return scratch;
 }
 
 /* Whether column j is a column of text: some cell is text (neither a

@@ -70,10 +70,7 @@ void bsl_design_raw_column(const bsl_design *D, size_t j, double *out)
     if (bsl_design_compact(D)) { /* a linear dictionary's atom j is input column j, in its panel */
         const size_t n = D->n, d = D->m, w = bsl_f32_width(d, j / BSL_F32_PANEL * BSL_F32_PANEL);
         const size_t at = bsl_f32_at(n, d, 0, j);
-        if (D->X8)
-            for (size_t i = 0; i < n; i++) out[i] = (double)D->X8[at + i * w];
-        else
-            for (size_t i = 0; i < n; i++) out[i] = (double)D->X32[at + i * w];
+        for (size_t i = 0; i < n; i++) out[i] = bsl_compact_value(D, at + i * w);
         return;
     }
     bsl_dict_eval(D->dict, j, D->X, D->n, D->n, out);

@@ -74,6 +74,10 @@ int bsl_modelset_add_key(bsl_modelset *s, const bsl_subset_key *key, double weig
                          double log_post);
 /* Merge b into a (weights add). */
 int bsl_modelset_merge(bsl_modelset *a, const bsl_modelset *b);
+/* bsl_modelset_merge, consuming b (left empty): into an empty a that would
+ * take every item of b, b's storage becomes a's instead of being copied
+ * (the same items in the same order: the same set). */
+int bsl_modelset_absorb(bsl_modelset *a, bsl_modelset *b);
 /* Sort items by decreasing weight (indices into items stay valid only until
  * the next add). */
 void bsl_modelset_sort(bsl_modelset *s);

@@ -506,7 +506,7 @@ static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run
         hh++;
         for (size_t a = 0; a < m * c; a++) res->coef_bma[a] += ch->coef[a];
         for (size_t k = 0; k <= kmax; k++) res->size_prob[k] += ch->size[k];
-        if (bsl_modelset_merge(&res->models, &ch->models) || bsl_chains_append_draws(res, &ch->draws)) {
+        if (bsl_modelset_absorb(&res->models, &ch->models) || bsl_chains_append_draws(res, &ch->draws)) {
             free(kept);
             return BASEL_ENOMEM;
         }

@@ -859,7 +859,7 @@ static int merge(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
     }
     double max_gap = 0, prop[3] = {0}, acc[3] = {0};
     for (size_t h = 0, hh = 0; h < chains; h++) {
-        const rj_chain *q = &ch[h];
+        rj_chain *q = &ch[h];
         if (!kept[h]) continue;
         const double iter = (double)kept[h];
         for (size_t j = 0; j < m; j++) {
@@ -879,7 +879,7 @@ static int merge(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
         }
         res->evaluations += q->evals;
         for (int i = 0; i < 2; i++) res->nu_mean[i] += q->nu_sum[i] / iter / (double)used;
-        if (bsl_modelset_merge(&res->models, &q->set)) {
+        if (bsl_modelset_absorb(&res->models, &q->set)) {
             free(kept);
             return BASEL_ENOMEM;
         }

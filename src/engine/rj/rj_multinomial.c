@@ -469,7 +469,7 @@ static int merge(multi_chain *ch, const bsl_run *run, bsl_chains *cs, bsl_vs_res
     const double iter = (double)run->iter;
     double prop[3] = {0}, acc[3] = {0}, gap = 0;
     for (size_t h = 0; h < chains; h++) {
-        const multi_chain *q = &ch[h];
+        multi_chain *q = &ch[h];
         double n_any = 0;
         for (size_t c = 0; c < q->nc; c++) n_any += q->n_rb[c];
         for (size_t a = 0; a < J; a++) {
@@ -491,7 +491,7 @@ static int merge(multi_chain *ch, const bsl_run *run, bsl_chains *cs, bsl_vs_res
             acc[i] += q->acc[i];
         }
         res->evaluations += q->evals;
-        if (bsl_modelset_merge(&res->models, &q->set)) return BASEL_ENOMEM;
+        if (bsl_modelset_absorb(&res->models, &q->set)) return BASEL_ENOMEM;
     }
     bsl_modelset_sort(&res->models);
     if (pool_draws(ch, chains, res)) return BASEL_ENOMEM;

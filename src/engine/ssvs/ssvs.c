@@ -599,7 +599,7 @@ static int ss_merge(const ss_ctx *x, ss_chain *ch, const bsl_run *run, bsl_chain
         for (int i = 0; x->prior && bsl_coef_sampled(x->prior) && i < 2; i++) /* collapsed: the model's nuisance */
             res->nu_mean[i] += ch[h].nu_sum[i] / iter / (double)used;
         flips += ch[h].flips;
-        if (bsl_modelset_merge(&res->models, &ch[h].set)) {
+        if (bsl_modelset_absorb(&res->models, &ch[h].set)) {
             free(kept);
             return BASEL_ENOMEM;
         }

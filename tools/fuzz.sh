@@ -1,6 +1,6 @@
 #!/bin/bash
 # tools/fuzz.sh [SECONDS [NAME...]]: build every libFuzzer target of
-# tests/fuzz (fuzz_csv, fuzz_fit, fuzz_spec, fuzz_stats, fuzz_ckpt) with
+# tests/fuzz (fuzz_csv, fuzz_fit, fuzz_spec, fuzz_stats, fuzz_ckpt, fuzz_npy) with
 # clang under AddressSanitizer and UndefinedBehaviorSanitizer, and run each
 # (or only the NAMEs given, e.g. ckpt) for SECONDS (default 20; tools/test.sh's
 # CI stage) over a copy of its committed corpus tests/fuzz/corpus/NAME. For
@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-20}
 shift $(($# > 0 ? 1 : 0))
-names=${*:-csv fit spec stats ckpt}
+names=${*:-csv fit spec stats ckpt npy}
 tools/deps.sh build fuzz
 B=build-fuzz
 mkdir -p "$B/obj" "$B/found"

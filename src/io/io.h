@@ -59,9 +59,11 @@ int bsl_csv_parse(basel_data **out, const char *source, const char *text, size_t
 int bsl_csv_read_fp(basel_data **out, FILE *fp, const char *source, double size, const char *label_column,
                     const bsl_progress *pr, basel_error *err);
 /* The same for a NumPy .npy array (npy.c); label_column as for a CSV, its
- * numbers then become the labels' text. */
+ * numbers then become the labels' text. With codes and no label_column, an
+ * array of int8, uint8 up to 127 or bool is held as int8 codes (ncodes =
+ * p), as a fit's inputs from a .bed are. */
 int bsl_npy_read_fp(basel_data **out, FILE *fp, const char *source, double size, const char *label_column,
-                    const bsl_progress *pr, basel_error *err);
+                    int codes, const bsl_progress *pr, basel_error *err);
 /* A rows x cols .npy matrix from path into A (column-major), every entry
  * finite; BASEL_EIO, BASEL_EPARSE naming the file. */
 int bsl_npy_read_matrix(const char *path, size_t rows, size_t cols, double *A, basel_error *err);

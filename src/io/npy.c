@@ -240,41 +240,54 @@ static void to_doubles(const npy_header *H, const unsigned char *piece, size_t c
  * names the file in messages. Column by column (Fortran order) they are
  * out's order; row by row (C order), a piece of at least TILE rows is
  * transposed in TILE x TILE tiles, whose reads and writes stay in the cache
- * (one scattered write per value costs four times as much at p = 20000). */
+ * (one scattered write per value costs four times as much at p = 20000).
+ * With codes (one-byte integers or bools only), the values go there as
+ * int8 instead, bools as 0 or 1, and *wide is set when a uint8 is above
+ * 127 (the caller then reads the doubles). */
 #define TILE 32
-static int read_values(FILE *fp, const npy_header *H, double *out, const char *source, const bsl_progress *pr,
-                       double total, basel_error *err)
+#define TRANSPOSE(dst, src) /* rows [0, rows) of a C-order piece into column-major dst at row0 */ \
+    for (size_t t0 = 0; t0 < rows; t0 += TILE)                                                 \
+        for (size_t j0 = 0; j0 < p; j0 += TILE)                                                \
+            for (size_t j = j0; j < BSL_MIN(p, j0 + TILE); j++)                                \
+                for (size_t t = t0; t < BSL_MIN(rows, t0 + TILE); t++) (dst)[j * n + row0 + t] = (src)[t * p + j]
+static int read_values(FILE *fp, const npy_header *H, double *out, int8_t *codes, int *wide, const char *source,
+                       const bsl_progress *pr, double total, basel_error *err)
 {
     const size_t n = H->n, p = H->p, count = n * p;
     /* values per piece: whole rows in C order */
     size_t per = NPY_PIECE / H->size;
     if (!H->fortran) per = BSL_MIN(n, BSL_MAX((size_t)TILE, per / p ? per / p : 1)) * p;
-    const int in_place = H->kind == 'f' && H->size == 8 && !H->swap;
+    const int in_place = codes || (H->kind == 'f' && H->size == 8 && !H->swap);
     unsigned char *piece = malloc(per * H->size);
     double *x = in_place ? (double *)(void *)piece : malloc(per * sizeof *x);
     int rc = piece && x ? BASEL_OK : bsl_fail(err, BASEL_ENOMEM, "out of memory");
     for (size_t k = 0; k < count && !rc;) {
         const size_t want = BSL_MIN(per, count - k);
         int err_no = 0;
-        /* Fortran order and float64: straight into the table */
-        unsigned char *dst = H->fortran && in_place ? (unsigned char *)(out + k) : piece;
+        /* Fortran order and float64 or codes: straight into the table */
+        unsigned char *dst = !H->fortran ? piece : codes ? (unsigned char *)(codes + k)
+                                         : in_place ? (unsigned char *)(out + k) : piece;
         const size_t got = read_full(fp, dst, H->size, want, &err_no);
         if (err_no) rc = bsl_fail_at(err, BASEL_EIO, source, 0, 0, "cannot read: %s", strerror(err_no));
         else if (got < want)
             rc = bsl_fail_at(err, BASEL_EPARSE, source, 0, 0, "the .npy file ends after %zu of its %zu values "
                              "(shape %zu x %zu)", k + got, count, n, p);
         if (rc) break;
-        if (H->fortran) {
+        if (codes) {
+            for (size_t t = 0; t < got; t++) {
+                if (H->kind == 'b') dst[t] = dst[t] != 0;
+                else if (H->kind == 'u') *wide |= dst[t] > 127;
+            }
+            if (!H->fortran) {
+                const size_t row0 = k / p, rows = got / p;
+                TRANSPOSE(codes, (const int8_t *)piece);
+            }
+        } else if (H->fortran) {
             if (dst == piece) to_doubles(H, piece, got, out + k);
         } else {
             to_doubles(H, piece, got, x);
             const size_t row0 = k / p, rows = got / p;
-            for (size_t t0 = 0; t0 < rows; t0 += TILE)
-                for (size_t j0 = 0; j0 < p; j0 += TILE)
-                    for (size_t j = j0; j < BSL_MIN(p, j0 + TILE); j++) {
-                        double *col = out + j * n + row0;
-                        for (size_t t = t0; t < BSL_MIN(rows, t0 + TILE); t++) col[t] = x[t * p + j];
-                    }
+            TRANSPOSE(out, x);
         }
         k += got;
         if (bsl_progress_report(pr, "reading", "bytes", (double)k * (double)H->size, total))
@@ -288,14 +301,27 @@ static int read_values(FILE *fp, const npy_header *H, double *out, const char *s
     return rc;
 }
 
-static int build(basel_data *d, FILE *fp, const char *source, const bsl_progress *pr, double size, basel_error *err)
+/* With codes (a fit's inputs), an array of one-byte integers or bools is
+ * held as the table's int8 codes (io.h), as a .bed's genotypes are: an
+ * eighth of the memory of doubles, and the design takes them as they are
+ * (problem.c). A uint8 above 127 widens the codes to doubles after all. */
+static int build(basel_data *d, FILE *fp, const char *source, int codes, const bsl_progress *pr, double size,
+                 basel_error *err)
 {
     npy_header H = {0};
     int rc = read_header(fp, &H, source, err);
     if (rc) return rc;
+    /* a file too short for its shape fails now, before its table is made
+     * (a damaged header could ask for terabytes) */
+    const long at = size > 0 ? ftell(fp) : -1;
+    if (at >= 0 && (double)at + (double)H.n * (double)H.p * (double)H.size > size)
+        return bsl_fail_at(err, BASEL_EPARSE, source, 0, 0, "the .npy file ends after %.0f of its %zu values "
+                           "(shape %zu x %zu)", floor((size - (double)at) / (double)H.size), H.n * H.p, H.n, H.p);
     d->n = H.n;
-    if (!(d->names = bsl_calloc(H.p, sizeof *d->names)) || !(d->values = bsl_malloc(H.n, H.p * sizeof *d->values)) ||
-        !(d->line_of_row = bsl_malloc(H.n, sizeof *d->line_of_row)) || !(d->bad = bsl_calloc(H.p, sizeof *d->bad)))
+    const int as_codes = codes && H.size == 1 && H.kind != 'f';
+    if (!(d->names = bsl_calloc(H.p, sizeof *d->names)) || !(d->line_of_row = bsl_malloc(H.n, sizeof *d->line_of_row)) ||
+        !(d->bad = bsl_calloc(H.p, sizeof *d->bad)) ||
+        (as_codes ? !(d->codes = bsl_malloc(H.n, H.p)) : !(d->values = bsl_malloc(H.n, H.p * sizeof *d->values))))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory reading %s (%zu rows, %zu columns)", source, H.n, H.p);
     for (; d->p < H.p; d->p++) {
         char name[32];
@@ -305,7 +331,19 @@ static int build(basel_data *d, FILE *fp, const char *source, const bsl_progress
     }
     for (size_t i = 0; i < H.n; i++) d->line_of_row[i] = i + 1;
     const double total = size > 0 ? size : (double)H.n * (double)H.p * (double)H.size;
-    if ((rc = read_values(fp, &H, d->values, source, pr, total, err))) return rc;
+    int wide = 0;
+    if ((rc = read_values(fp, &H, d->values, d->codes, &wide, source, pr, total, err))) return rc;
+    if (as_codes && !wide) {
+        d->ncodes = H.p;
+        return BASEL_OK;
+    }
+    if (as_codes) { /* uint8 above 127 */
+        if (!(d->values = bsl_malloc(H.n, H.p * sizeof *d->values)))
+            return bsl_fail(err, BASEL_ENOMEM, "out of memory reading %s (%zu rows, %zu columns)", source, H.n, H.p);
+        for (size_t c = 0; c < H.n * H.p; c++) d->values[c] = (uint8_t)d->codes[c];
+        free(d->codes);
+        d->codes = NULL;
+    }
     for (size_t j = 0; j < H.p; j++) bsl_data_mark_column(d, j);
     return BASEL_OK;
 }
@@ -316,8 +354,10 @@ static int to_labels(basel_data *d, const char *label_column, basel_error *err)
 {
     const long j = *label_column ? basel_data_find(d, label_column) : (long)d->p - 1;
     if (j < 0)
-        return bsl_fail_at(err, BASEL_EPARSE, d->source, 0, 0, "the label column '%s' is not a column of the array "
-                           "(its columns are x1 .. x%zu)", label_column, d->p);
+        return d->p == 1 ? bsl_fail_at(err, BASEL_EPARSE, d->source, 0, 0, "the label column '%s' is not a column "
+                                       "of the array (a vector: its one column is %s)", label_column, d->names[0])
+                         : bsl_fail_at(err, BASEL_EPARSE, d->source, 0, 0, "the label column '%s' is not a column "
+                                       "of the array (its columns are x1 .. x%zu)", label_column, d->p);
     if (!(d->labels = bsl_calloc(d->n, sizeof *d->labels))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     for (size_t i = 0; i < d->n; i++) {
         double *v = &d->values[(size_t)j * d->n + i];
@@ -332,13 +372,13 @@ static int to_labels(basel_data *d, const char *label_column, basel_error *err)
 }
 
 int bsl_npy_read_fp(basel_data **out, FILE *fp, const char *source, double size, const char *label_column,
-                    const bsl_progress *pr, basel_error *err)
+                    int codes, const bsl_progress *pr, basel_error *err)
 {
     *out = NULL;
     basel_data *d = calloc(1, sizeof *d);
     int rc = d && (d->source = bsl_strdup(source)) ? BASEL_OK : bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (d) d->label_col = -1;
-    if (!rc) rc = build(d, fp, source, pr, size, err);
+    if (!rc) rc = build(d, fp, source, codes && !label_column, pr, size, err);
     if (!rc && label_column) rc = to_labels(d, label_column, err);
     if (rc) {
         basel_data_free(d);
@@ -361,7 +401,7 @@ int bsl_npy_read_matrix(const char *path, size_t rows, size_t cols, double *A, b
     if (!rc && (H.ndim != 2 || H.n != rows || H.p != cols))
         rc = bsl_fail_at(err, BASEL_EPARSE, path, 0, 0, "the .npy array is %zu x %zu; expected %zu x %zu", H.n, H.p,
                          rows, cols);
-    if (!rc) rc = read_values(fp, &H, A, path, NULL, 1, err);
+    if (!rc) rc = read_values(fp, &H, A, NULL, NULL, path, NULL, 1, err);
     fclose(fp);
     for (size_t k = 0; k < rows * cols && !rc; k++)
         if (!isfinite(A[k]))

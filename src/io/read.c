@@ -8,8 +8,9 @@
  * table's last column, the default target. A file named *.bed is PLINK's
  * binary genotypes (bed.c), found with its .bim and .fam by its name (so
  * not from stdin); without a target file its target is the .fam's
- * phenotype. For a fit its genotypes are held as int8 codes (io.h); a
- * table to predict from holds doubles.
+ * phenotype. For a fit its genotypes are held as int8 codes (io.h), and
+ * so are the inputs of a .npy array of one-byte integers beside a target
+ * file; a table to predict from holds doubles.
  */
 #include "io.h"
 
@@ -25,8 +26,8 @@ static int ends_with_npy(const char *path)
     return len >= 4 && (!strcmp(path + len - 4, ".npy") || !strcmp(path + len - 4, ".NPY"));
 }
 
-static int read_one(basel_data **out, const char *path, const char *label_column, const bsl_progress *pr,
-                    basel_error *err)
+static int read_one(basel_data **out, const char *path, const char *label_column, int codes,
+                    const bsl_progress *pr, basel_error *err)
 {
     const int from_stdin = strcmp(path, "-") == 0;
     const char *source = from_stdin ? "<stdin>" : path;
@@ -40,7 +41,7 @@ static int read_one(basel_data **out, const char *path, const char *label_column
     const int c = fgetc(fp);
     if (c != EOF) ungetc(c, fp);
     const int npy = c == 0x93 || (!from_stdin && ends_with_npy(path));
-    int rc = npy ? bsl_npy_read_fp(out, fp, source, size, label_column, pr, err)
+    int rc = npy ? bsl_npy_read_fp(out, fp, source, size, label_column, codes, pr, err)
                  : bsl_csv_read_fp(out, fp, source, size, label_column, pr, err);
     if (!from_stdin) fclose(fp);
     return rc;
@@ -69,7 +70,7 @@ int bsl_data_read(basel_data **out, const char *path, const char *target_path, c
     *out = NULL;
     const int bed = bsl_bed_is_path(path);
     if (!target_path)
-        return bed ? bsl_bed_read(out, path, 1, label_column, 1, pr, err) : read_one(out, path, label_column, pr, err);
+        return bed ? bsl_bed_read(out, path, 1, label_column, 1, pr, err) : read_one(out, path, label_column, 0, pr, err);
     if (!strcmp(path, "-") && !strcmp(target_path, "-"))
         return bsl_fail(err, BASEL_EINVAL, "the training file and the target file cannot both be stdin");
     if (bsl_bed_is_path(target_path))
@@ -77,8 +78,8 @@ int bsl_data_read(basel_data **out, const char *path, const char *target_path, c
                            "or a one-column CSV), not genotypes");
     /* the label column, when the method reads one, is the target's */
     basel_data *d = NULL, *t = NULL;
-    int rc = bed ? bsl_bed_read(&d, path, 0, NULL, 1, pr, err) : read_one(&d, path, NULL, pr, err);
-    if (!rc) rc = read_one(&t, target_path, label_column ? "" : NULL, pr, err);
+    int rc = bed ? bsl_bed_read(&d, path, 0, NULL, 1, pr, err) : read_one(&d, path, NULL, 1, pr, err);
+    if (!rc) rc = read_one(&t, target_path, label_column ? "" : NULL, 0, pr, err);
     if (!rc) rc = append_target(d, t, err);
     basel_data_free(t);
     if (rc) {
@@ -98,5 +99,5 @@ int bsl_data_read_inputs(basel_data **out, const char *path, const char *label_c
                                "(its columns are variants; the rows are the .fam's samples, in order)", label_column);
         return bsl_bed_read(out, path, 0, NULL, 0, NULL, err);
     }
-    return read_one(out, path, label_column, NULL, err);
+    return read_one(out, path, label_column, 0, NULL, err);
 }

@@ -11,7 +11,8 @@
 # but for the recorded --gram-memory and diagnostics.inputs ("int8"); with
 # one count of 200 (whole, but beyond int8) they are held as float32,
 # exactly too, and again the same document. A value below float32's normal
-# range (1e-35) keeps the inputs in doubles.
+# range (1e-35) keeps the inputs in doubles. The genotypes from a .npy of
+# one-byte integers give the same documents.
 source "$(dirname "$0")/lib.sh" "$1"
 /usr/bin/python3 - "$T/d.csv" "$T/new.csv" << 'PY'
 import sys
@@ -77,6 +78,34 @@ for small, big, kind in (("g8", "g64", "int8"), ("h32", "h64", "float32")):
     ok &= a == b
 sys.exit(0 if ok else 1)
 PY
+# The same genotypes as a .npy of one-byte integers beside y.npy are read
+# as int8 codes (npy.c), never as doubles: C-order int8, Fortran-order
+# uint8 and, with the 200, uint8 (widened to doubles on reading) give the
+# CSV's documents byte for byte, held compactly (--gram-memory 1) or not.
+/usr/bin/python3 - "$T/g.csv" "$T/g200.csv" "$T" << 'PY'
+import sys
+import numpy as np
+g = np.loadtxt(sys.argv[1], delimiter=",", skiprows=1)
+h = np.loadtxt(sys.argv[2], delimiter=",", skiprows=1)
+t = sys.argv[3]
+np.save(t + "/g_i1.npy", g[:, :-1].astype(np.int8))
+np.save(t + "/g_u1f.npy", np.asfortranarray(g[:, :-1].astype(np.uint8)))
+np.save(t + "/h_u1.npy", h[:, :-1].astype(np.uint8))
+np.save(t + "/gy.npy", g[:, -1])
+PY
+for mb in 1 8; do
+    for x in g_i1 g_u1f h_u1; do
+        expect 0 "" -- "$BASEL" fit "$T/$x.npy" --target-file "$T/gy.npy" --iter 2000 --gram-memory $mb --seed 2 \
+            --quiet -o "$T/$x.$mb.json"
+    done
+    [ $mb = 1 ] && want=(g8 g8 h32) || want=(g64 g64 h64)
+    i=0
+    for x in g_i1 g_u1f h_u1; do
+        cmp -s "$T/$x.$mb.json" "$T/${want[$i]}.json" && ok || bad "$x.npy (--gram-memory $mb) differs from its CSV"
+        i=$((i + 1))
+    done
+done
+
 # basel summary says how the inputs were held
 expect 0 "cross products: streamed from the columns; inputs held as int8 \(whole numbers: exact\)" -- \
     "$BASEL" summary "$T/g8.json"

@@ -1,5 +1,5 @@
 /*
- * test_fuzz_replay.c: replays every file in tests/fuzz/corpus/{csv,fit,spec,stats,ckpt}/
+ * test_fuzz_replay.c: replays every file in tests/fuzz/corpus/{csv,fit,spec,stats,ckpt,npy}/
  * (seeds, and inputs the fuzzers once broke on) so the ordinary test run
  * keeps those bugs fixed. fit/ and spec/ go through the very checks of the
  * fuzz targets, which it includes: fuzz_fit_check (load, summary, PIPs,
@@ -9,7 +9,8 @@
  * restart of a small fit from the file), where a file named ok-* must
  * restart (BASEL_OK: the seeds still match the format, the version and the
  * target's runs; tests/fuzz/make_ckpt_corpus.sh writes them again) and one
- * named bad-* must be refused. Each file must load or fail with
+ * named bad-* must be refused; npy/ through fuzz_npy_check (as doubles and
+ * as int8 codes, the same cells). Each file must load or fail with
  * BASEL_EPARSE or BASEL_EINVAL and a message, never crash. Run from the
  * repository root; BASEL_REPLAY_VERBOSE=1 prints each fit's load status.
  */
@@ -19,6 +20,7 @@
 #include "fuzz/fuzz_spec.c"
 #include "fuzz/fuzz_stats.c"
 #include "fuzz/fuzz_ckpt.c"
+#include "fuzz/fuzz_npy.c"
 #include "io/io.h"
 
 #include <dirent.h>
@@ -28,6 +30,7 @@
 #define CORPUS_CSV "tests/fuzz/corpus/csv"
 #define CORPUS_STATS "tests/fuzz/corpus/stats"
 #define CORPUS_CKPT "tests/fuzz/corpus/ckpt"
+#define CORPUS_NPY "tests/fuzz/corpus/npy"
 
 typedef const char *(*replay_fn)(const uint8_t *data, size_t size);
 
@@ -134,10 +137,12 @@ int main(void)
     const size_t ncsv = replay_dir(CORPUS_CSV, csv_check, verbose);
     const size_t nstats = replay_dir(CORPUS_STATS, fuzz_stats_check, verbose);
     const size_t nckpt = replay_dir(CORPUS_CKPT, fuzz_ckpt_check, verbose);
+    const size_t nnpy = replay_dir(CORPUS_NPY, fuzz_npy_check, verbose);
     CHECK(nfit >= 10, "fit corpus has %zu files", nfit);
     CHECK(nspec >= 10, "spec corpus has %zu files", nspec);
     CHECK(ncsv >= 10, "csv corpus has %zu files", ncsv);
     CHECK(nstats >= 4, "stats corpus has %zu files", nstats);
     CHECK(nckpt >= 6, "ckpt corpus has %zu files", nckpt);
+    CHECK(nnpy >= 10, "npy corpus has %zu files", nnpy);
     return check_report("test_fuzz_replay");
 }

@@ -14,6 +14,10 @@ B=${1:-build}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 export OMP_WAIT_POLICY=passive
+# one OpenBLAS thread, as the command runs (src/cli/main.c): OpenBLAS's
+# pthread build otherwise starts a worker per core whose spinning is billed
+# to the first phases (reading took 0.024 CPU-s with them on lin_p100)
+export OPENBLAS_NUM_THREADS=1
 
 run() { # title, data, options...
     local title=$1 data=$2

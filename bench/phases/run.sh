@@ -63,3 +63,10 @@ if Rscript -e 'quit(status = !requireNamespace("BAS", quietly = TRUE))' > /dev/n
 else
     echo "  BAS: not installed (built from its public source beside the project: bench/linear)"
 fi
+if Rscript -e 'quit(status = !requireNamespace("susieR", quietly = TRUE))' > /dev/null 2>&1; then
+    printf '  susieR, lin_p100_n1000, L = 10 (its defaults otherwise): '
+    cpu Rscript -e "suppressMessages(library(susieR)); d <- read.csv('data/linear/lin_p100_n1000.csv'); X <- as.matrix(d[setdiff(names(d), 'y')]); invisible(susie(X, d\$y, L = 10))"
+    echo " CPU-s"
+else
+    echo "  susieR: not installed (tools/peers.sh)"
+fi

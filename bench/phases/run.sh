@@ -49,24 +49,21 @@ g = G(RBF(1.6, 'fixed') + WhiteKernel(0.01, 'fixed'), normalize_y=True).fit(d[['
 g.predict(t[['x']].values, return_std=True)"
     echo " CPU-s"
 done
-if Rscript -e 'quit(status = !requireNamespace("kernlab", quietly = TRUE))' > /dev/null 2>&1; then
-    printf '  kernlab rvm, sinc n = 2000: '
-    cpu Rscript -e "suppressMessages(library(kernlab)); d <- read.csv('data/regression/sinc_scaling_n2000.csv'); m <- rvm(as.matrix(d['x']), d\$y, kernel = 'rbfdot', kpar = list(sigma = 1 / (2 * 1.6^2)))"
-    echo " CPU-s"
-else
-    echo "  kernlab: not installed (tools/peers.sh)"
-fi
-if Rscript -e 'quit(status = !requireNamespace("BAS", quietly = TRUE))' > /dev/null 2>&1; then
-    printf '  BAS MCMC, lin_p100_n1000, g = 1000, 300000 iterations: '
-    cpu Rscript -e "suppressMessages(library(BAS)); d <- read.csv('data/linear/lin_p100_n1000.csv'); invisible(bas.lm(y ~ ., data = d, prior = 'g-prior', alpha = 1000, modelprior = uniform(), method = 'MCMC', MCMC.iterations = 300000, burnin.iterations = 0))"
-    echo " CPU-s"
-else
-    echo "  BAS: not installed (built from its public source beside the project: bench/linear)"
-fi
-if Rscript -e 'quit(status = !requireNamespace("susieR", quietly = TRUE))' > /dev/null 2>&1; then
-    printf '  susieR, lin_p100_n1000, L = 10 (its defaults otherwise): '
-    cpu Rscript -e "suppressMessages(library(susieR)); d <- read.csv('data/linear/lin_p100_n1000.csv'); X <- as.matrix(d[setdiff(names(d), 'y')]); invisible(susie(X, d\$y, L = 10))"
-    echo " CPU-s"
-else
-    echo "  susieR: not installed (tools/peers.sh)"
-fi
+# r_peer PACKAGE TITLE WHERE R-CODE: the R code's process CPU, when the
+# package is installed (WHERE says how to get it otherwise)
+r_peer() {
+    if Rscript -e "quit(status = !requireNamespace('$1', quietly = TRUE))" > /dev/null 2>&1; then
+        printf '  %s: ' "$2"
+        cpu Rscript -e "suppressMessages(library($1)); $4"
+        echo " CPU-s"
+    else
+        echo "  $1: not installed ($3)"
+    fi
+}
+r_peer kernlab "kernlab rvm, sinc n = 2000" tools/peers.sh \
+    "d <- read.csv('data/regression/sinc_scaling_n2000.csv'); m <- rvm(as.matrix(d['x']), d\$y, kernel = 'rbfdot', kpar = list(sigma = 1 / (2 * 1.6^2)))"
+r_peer BAS "BAS MCMC, lin_p100_n1000, g = 1000, 300000 iterations" \
+    "built from its public source beside the project: bench/linear" \
+    "d <- read.csv('data/linear/lin_p100_n1000.csv'); invisible(bas.lm(y ~ ., data = d, prior = 'g-prior', alpha = 1000, modelprior = uniform(), method = 'MCMC', MCMC.iterations = 300000, burnin.iterations = 0))"
+r_peer susieR "susieR, lin_p100_n1000, L = 10 (its defaults otherwise)" tools/peers.sh \
+    "d <- read.csv('data/linear/lin_p100_n1000.csv'); X <- as.matrix(d[setdiff(names(d), 'y')]); invisible(susie(X, d\$y, L = 10))"

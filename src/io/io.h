@@ -60,8 +60,8 @@ int bsl_csv_read_fp(basel_data **out, FILE *fp, const char *source, double size,
                     const bsl_progress *pr, basel_error *err);
 /* The same for a NumPy .npy array (npy.c); label_column as for a CSV, its
  * numbers then become the labels' text. With codes and no label_column, an
- * array of int8, uint8 up to 127 or bool is held as int8 codes (ncodes =
- * p), as a fit's inputs from a .bed are. */
+ * array of int8, uint8 or bool whose values are within +-127 is held as
+ * int8 codes (ncodes = p), as a fit's inputs from a .bed are. */
 int bsl_npy_read_fp(basel_data **out, FILE *fp, const char *source, double size, const char *label_column,
                     int codes, const bsl_progress *pr, basel_error *err);
 /* A rows x cols .npy matrix from path into A (column-major), every entry

@@ -242,8 +242,9 @@ static void to_doubles(const npy_header *H, const unsigned char *piece, size_t c
  * transposed in TILE x TILE tiles, whose reads and writes stay in the cache
  * (one scattered write per value costs four times as much at p = 20000).
  * With codes (one-byte integers or bools only), the values go there as
- * int8 instead, bools as 0 or 1, and *wide is set when a uint8 is above
- * 127 (the caller then reads the doubles). */
+ * int8 instead, bools as 0 or 1, and *wide is set when a value is beyond
+ * +-127, the rule for inputs held as int8 (problem.c compact_size): a uint8
+ * above 127 or an int8 of -128 (the caller then widens to doubles). */
 #define TILE 32
 #define TRANSPOSE(dst, src) /* rows [0, rows) of a C-order piece into column-major dst at row0 */ \
     for (size_t t0 = 0; t0 < rows; t0 += TILE)                                                 \
@@ -277,6 +278,7 @@ static int read_values(FILE *fp, const npy_header *H, double *out, int8_t *codes
             for (size_t t = 0; t < got; t++) {
                 if (H->kind == 'b') dst[t] = dst[t] != 0;
                 else if (H->kind == 'u') *wide |= dst[t] > 127;
+                else *wide |= dst[t] == 0x80; /* -128: int8, but not the compact rule's +-127 (problem.c) */
             }
             if (!H->fortran) {
                 const size_t row0 = k / p, rows = got / p;
@@ -304,7 +306,7 @@ static int read_values(FILE *fp, const npy_header *H, double *out, int8_t *codes
 /* With codes (a fit's inputs), an array of one-byte integers or bools is
  * held as the table's int8 codes (io.h), as a .bed's genotypes are: an
  * eighth of the memory of doubles, and the design takes them as they are
- * (problem.c). A uint8 above 127 widens the codes to doubles after all. */
+ * (problem.c). A value beyond +-127 widens the codes to doubles after all. */
 static int build(basel_data *d, FILE *fp, const char *source, int codes, const bsl_progress *pr, double size,
                  basel_error *err)
 {
@@ -337,10 +339,11 @@ static int build(basel_data *d, FILE *fp, const char *source, int codes, const b
         d->ncodes = H.p;
         return BASEL_OK;
     }
-    if (as_codes) { /* uint8 above 127 */
+    if (as_codes) { /* beyond +-127 */
         if (!(d->values = bsl_malloc(H.n, H.p * sizeof *d->values)))
             return bsl_fail(err, BASEL_ENOMEM, "out of memory reading %s (%zu rows, %zu columns)", source, H.n, H.p);
-        for (size_t c = 0; c < H.n * H.p; c++) d->values[c] = (uint8_t)d->codes[c];
+        for (size_t c = 0; c < H.n * H.p; c++)
+            d->values[c] = H.kind == 'u' ? (double)(uint8_t)d->codes[c] : (double)d->codes[c];
         free(d->codes);
         d->codes = NULL;
     }

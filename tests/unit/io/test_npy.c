@@ -3,7 +3,8 @@
  * A fit's inputs from an array of one-byte integers or bools (beside a
  * target file) are held as the table's int8 codes, as a .bed's genotypes
  * are, with the values of the array: int8 in C order, uint8 in Fortran
- * order, bool (any non-zero byte is 1). A uint8 above 127 is read as
+ * order, bool (any non-zero byte is 1). A value beyond +-127 (a uint8
+ * above 127, an int8 of -128: the rule of inputs held as int8) is read as
  * doubles after all; so is every array read to predict from
  * (bsl_data_read_inputs), and the target file. The files are written here
  * byte by byte. Run from the repository root.
@@ -56,6 +57,7 @@ static int cell(size_t i, size_t j)
 static void write_files(void)
 {
     int8_t c_order[N * P];
+    int8_t low[N * P];
     uint8_t f_order[N * P], flags[N * P], big[N * P];
     for (size_t i = 0; i < N; i++)
         for (size_t j = 0; j < P; j++) {
@@ -63,14 +65,17 @@ static void write_files(void)
             f_order[j * N + i] = (uint8_t)(cell(i, j) + 3);
             flags[i * P + j] = (uint8_t)(cell(i, j) > 0 ? cell(i, j) : 0); /* bytes 0, 1..9: bools */
             big[i * P + j] = (uint8_t)(cell(i, j) + 3);
+            low[i * P + j] = (int8_t)cell(i, j);
         }
     big[2 * P + 4] = 200;
+    low[4 * P + 1] = -128;
     char shape[32];
     snprintf(shape, sizeof shape, "(%d, %d)", N, P);
     write_npy("i1.npy", "|i1", 0, shape, c_order, sizeof c_order);
     write_npy("u1f.npy", "|u1", 1, shape, f_order, sizeof f_order);
     write_npy("b1.npy", "|b1", 0, shape, flags, sizeof flags);
     write_npy("u1big.npy", "|u1", 0, shape, big, sizeof big);
+    write_npy("i1low.npy", "|i1", 0, shape, low, sizeof low);
     double y[N];
     for (size_t i = 0; i < N; i++) y[i] = 0.5 * (double)i;
     snprintf(shape, sizeof shape, "(%d,)", N);
@@ -108,6 +113,7 @@ static double as_int(size_t i, size_t j) { return cell(i, j); }
 static double as_uint(size_t i, size_t j) { return cell(i, j) + 3; }
 static double as_bool(size_t i, size_t j) { return cell(i, j) > 0; }
 static double as_big(size_t i, size_t j) { return i == 2 && j == 4 ? 200 : cell(i, j) + 3; }
+static double as_low(size_t i, size_t j) { return i == 4 && j == 1 ? -128 : cell(i, j); }
 
 int main(void)
 {
@@ -120,7 +126,8 @@ int main(void)
     check_fit("u1f.npy", 1, as_uint);
     check_fit("b1.npy", 1, as_bool);
     check_fit("u1big.npy", 0, as_big);
-    const char *names[] = {"i1.npy", "u1f.npy", "b1.npy", "u1big.npy", "y.npy"};
+    check_fit("i1low.npy", 0, as_low);
+    const char *names[] = {"i1.npy", "u1f.npy", "b1.npy", "u1big.npy", "i1low.npy", "y.npy"};
     for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
         char path[256];
         path_of(path, sizeof path, names[k]);

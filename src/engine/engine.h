@@ -255,6 +255,13 @@ typedef struct bsl_engine_def {
      * whenever it fits in --gram-memory). */
     int (*run_length)(bsl_params *settings, const bsl_params *user, size_t d, basel_error *err);
     double (*evaluations)(const bsl_params *settings, size_t m, size_t d);
+    /* an older spelling that still selects this engine: --method
+     * alias_of with a --basis holding alias_basis (rbf: rj with
+     * centres=free), or NULL */
+    const char *alias_of, *alias_basis;
+    /* without --method, the default for a linear basis with more than
+     * this many inputs (rj: 1000), or 0 */
+    size_t default_above;
 } bsl_engine_def;
 
 /* The model table e runs for --family family ("gaussian": NULL, the

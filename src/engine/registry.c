@@ -210,7 +210,9 @@ const char *bsl_default_method(const bsl_params *user, size_t inputs)
     if (family && strcmp(family, "gaussian") != 0 && !bsl_engine_family_model(def, family))
         for (size_t i = 0; i < NENGINES; i++) /* the first sampler the engine table gives that model */
             if (engines[i]->keeps_draws && bsl_engine_family_model(engines[i], family)) return engines[i]->name;
-    return linear && inputs > 1000 ? "rj" : BSL_DEFAULT_METHOD;
+    for (size_t i = 0; linear && i < NENGINES; i++)
+        if (engines[i]->default_above && inputs > engines[i]->default_above) return engines[i]->name;
+    return BSL_DEFAULT_METHOD;
 }
 
 int bsl_engine_for(const bsl_engine_def **out, const bsl_params *user, basel_error *err)
@@ -218,8 +220,10 @@ int bsl_engine_for(const bsl_engine_def **out, const bsl_params *user, basel_err
     const char *method = bsl_params_get(user, "method");
     const char *basis = bsl_params_get(user, "basis");
     if (!method) method = bsl_default_method(user, 0); /* the data not known yet */
-    /* the free-centre RBF sampler was once `rj` with a basis key: kept as an
-     * alias so that old command lines still run (it is recorded as rbf) */
-    if (strcmp(method, "rj") == 0 && basis && strstr(basis, "centres=free")) method = "rbf";
+    /* an engine's older spelling (the table's alias_of; it is recorded
+     * under the engine's own name) */
+    for (size_t i = 0; basis && i < NENGINES; i++)
+        if (engines[i]->alias_of && !strcmp(method, engines[i]->alias_of) && strstr(basis, engines[i]->alias_basis))
+            method = engines[i]->name;
     return bsl_engine_lookup(out, method, err);
 }

@@ -11,6 +11,9 @@
 #include "mixture.h"
 #include "../../core/jsonutil.h"
 
+/* the document's "engine" tag, written and checked here */
+#define ENGINE_TAG "mixture"
+
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -82,7 +85,7 @@ json_t *bsl_mix_to_json(const bsl_mix_result *r)
     if (!r) return NULL;
     json_t *prop = json_pack("[I,I,I]", (json_int_t)r->prop[0], (json_int_t)r->prop[1], (json_int_t)r->prop[2]);
     json_t *acc = json_pack("[I,I,I]", (json_int_t)r->acc[0], (json_int_t)r->acc[1], (json_int_t)r->acc[2]);
-    return json_pack("{s:s,s:i,s:I,s:I,s:I,s:o,s:o,s:o,s:f,s:I,s:I,s:o,s:o,s:o,s:o}", "engine", "mixture",
+    return json_pack("{s:s,s:i,s:I,s:I,s:I,s:o,s:o,s:o,s:f,s:I,s:I,s:o,s:o,s:o,s:o}", "engine", ENGINE_TAG,
                      "format_version", FORMAT_VERSION, "inputs", (json_int_t)r->d, "classes",
                      (json_int_t)r->K, "kernels", (json_int_t)r->D, "options", options_json(&r->opt),
                      "pip", bsl_json_doubles(r->pip, r->d), "size_post", bsl_json_doubles(r->size_post, r->d + 1),
@@ -298,7 +301,7 @@ int bsl_mix_from_json(bsl_mix_result **out, const json_t *j, basel_error *err)
     const json_t *eng = json_object_get(j, "engine"), *dr = json_object_get(j, "draws");
     const json_t *subs = json_object_get(j, "subsets");
     size_t fv = 0, d = 0, K = 0, D = 0, ndraw = 0, sub_total = 0, draw_total = 0;
-    if (!json_is_string(eng) || strcmp(json_string_value(eng), "mixture"))
+    if (!json_is_string(eng) || strcmp(json_string_value(eng), ENGINE_TAG))
         return bsl_fail(err, BASEL_EPARSE, "mixture JSON: 'engine' must be \"mixture\"");
     int rc = get_size(j, "format_version", 1000, &fv, err);
     if (!rc && fv != FORMAT_VERSION)

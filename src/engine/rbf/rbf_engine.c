@@ -259,4 +259,8 @@ const bsl_engine_def bsl_engine_rbf = {
     .predict = predict_rbf,
     .check = check_rbf,
     .centres = bsl_rbf_json_centres,
+    /* the free-centre RBF sampler was once `rj` with a basis key: old
+     * command lines still run */
+    .alias_of = "rj",
+    .alias_basis = "centres=free",
 };

@@ -14,6 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the "mode" field, written and read through this one table (by
+ * bsl_rbf_mode; the values are FIT.json's, not method names to compare) */
+static const char *const mode_names[] = {[BSL_RBF_ANNEAL] = "anneal", [BSL_RBF_FULL] = "rj"};
+
 int bsl_rbf_json_centres(const json_t *doc, double **out, size_t *count)
 {
     *out = NULL;
@@ -65,7 +69,7 @@ json_t *bsl_rbf_to_json(const bsl_rbf_result *r)
         return NULL;
     }
     int bad = 0;
-    bsl_json_put(o, "mode", json_string(r->mode == BSL_RBF_ANNEAL ? "anneal" : "rj"), &bad);
+    bsl_json_put(o, "mode", json_string(mode_names[r->mode]), &bad);
     bsl_json_put(o, "radial", json_integer(r->radial), &bad);
     bsl_json_put(o, "linear_term", json_boolean(r->linear_term), &bad);
     bsl_json_put(o, "criterion", json_integer(r->criterion), &bad);
@@ -130,16 +134,17 @@ static int read_draw(const bsl_rbf_result *r, const json_t *o, rbf_draw *dr)
 static int read_header(bsl_rbf_result *r, const json_t *j)
 {
     const char *mode = json_string_value(json_object_get(j, "mode"));
+    const int full = mode && !strcmp(mode, mode_names[BSL_RBF_FULL]);
     const json_t *lin = json_object_get(j, "linear_term"), *w = json_object_get(j, "width");
     size_t radial, crit;
-    if (!mode || (strcmp(mode, "anneal") && strcmp(mode, "rj")) || !json_is_boolean(lin) ||
+    if (!mode || (!full && strcmp(mode, mode_names[BSL_RBF_ANNEAL])) || !json_is_boolean(lin) ||
         !json_is_number(w) || !(json_number_value(w) > 0) ||
         bsl_json_read_size(j, "radial", BSL_BASIS_GAUSS, BSL_BASIS_LINRBF, &radial) ||
         bsl_json_read_size(j, "criterion", 0, 16, &crit) || bsl_json_read_size(j, "n", 1, (size_t)1 << 40, &r->n) ||
         bsl_json_read_size(j, "d", 1, 100000, &r->d) || bsl_json_read_size(j, "c", 1, 100000, &r->c) ||
         bsl_json_read_size(j, "kmax", 0, 1000000, &r->kmax))
         return -1;
-    r->mode = strcmp(mode, "anneal") ? BSL_RBF_FULL : BSL_RBF_ANNEAL;
+    r->mode = full ? BSL_RBF_FULL : BSL_RBF_ANNEAL;
     r->radial = (int)radial;
     r->criterion = (int)crit;
     r->linear_term = json_is_true(lin);

@@ -111,4 +111,7 @@ const bsl_engine_def bsl_engine_rj = {
      * posterior enumeration computes */
     .poisson = &bsl_model_glm_exact,
     .multinomial = &bsl_model_glm, /* one per class, in class blocks (rj_multinomial.c) */
+    /* above this many linear inputs bd's uniform births stop paying
+     * (registry.c bsl_default_method) */
+    .default_above = 1000,
 };

@@ -637,7 +637,16 @@ static int ssvs_hidden(bsl_result *res, const bsl_vs_problem *pb, const char *sp
 
 /* Whether --prior names ssvs's own spike-and-slab prior, which the engine
  * parses itself (its single-model predictors are refitted under g = n). */
-static int ssvs_own_prior(const char *coef_spec) { return coef_spec && strncmp(coef_spec, "ssvs", 4) == 0; }
+static int ssvs_own_prior(const char *coef_spec)
+{
+    if (!coef_spec) return 0;
+    char name[32];
+    const size_t len = strcspn(coef_spec, ":");
+    if (len >= sizeof name) return 0;
+    memcpy(name, coef_spec, len);
+    name[len] = '\0';
+    return strcmp(name, bsl_coef_ssvs.name) == 0; /* the name its prior type carries (coef_prior.c) */
+}
 
 /* The priors that ran, with their numbers. */
 static json_t *prior_json(const bsl_vs_problem *pb, const char *coef_spec)

@@ -4,7 +4,10 @@
  * when a state is entered and added when it is left) has the same effect as
  * bsl_modelset_add: the same items in the same order, with the same atoms,
  * weights and log posteriors, and the same dropped weight when the cap is
- * reached; subsets are found whatever the order of their atoms.
+ * reached; subsets are found whatever the order of their atoms. Pooling
+ * chains' sets by bsl_modelset_absorb (which takes the first set's storage
+ * when it can) gives the pool bsl_modelset_merge gives, under a cap or not,
+ * with chain sets within and past it.
  */
 #include "check.h"
 #include "summary/summary.h"
@@ -67,8 +70,62 @@ static void same_sets(size_t cap, unsigned long seed)
     gsl_rng_free(r);
 }
 
+/* A chain's set: random subsets added, as same_sets does. */
+static void fill(bsl_modelset *s, size_t cap, unsigned long seed)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, seed);
+    CHECK(bsl_modelset_init(s, cap) == 0, "set made");
+    size_t atoms[KMAX];
+    for (int step = 0; step < STEPS / 4; step++) {
+        const size_t k = gsl_rng_uniform_int(r, KMAX + 1);
+        for (size_t i = 0; i < k; i++) {
+            size_t j;
+            int dup;
+            do {
+                j = gsl_rng_uniform_int(r, M);
+                dup = 0;
+                for (size_t l = 0; l < i; l++) dup |= atoms[l] == j;
+            } while (dup);
+            atoms[i] = j;
+        }
+        CHECK(bsl_modelset_add(s, atoms, k, 1.0 + gsl_rng_uniform_int(r, 3), -gsl_rng_uniform(r) * 50) == 0, "add");
+    }
+    gsl_rng_free(r);
+}
+
+static void same_pools(size_t chain_cap, size_t pool_cap)
+{
+    bsl_modelset merged, absorbed;
+    CHECK(bsl_modelset_init(&merged, pool_cap) == 0 && bsl_modelset_init(&absorbed, pool_cap) == 0, "pools made");
+    for (unsigned long chain = 1; chain <= 3; chain++) {
+        bsl_modelset x, y;
+        fill(&x, chain_cap, chain);
+        fill(&y, chain_cap, chain);
+        CHECK(bsl_modelset_merge(&merged, &x) == 0 && bsl_modelset_absorb(&absorbed, &y) == 0, "pooled");
+        CHECK(y.n == 0 && y.items == NULL, "absorb empties the chain's set");
+        bsl_modelset_free(&x);
+        bsl_modelset_free(&y);
+    }
+    int same = merged.n == absorbed.n && merged.dropped_weight == absorbed.dropped_weight &&
+               merged.best_log_post == absorbed.best_log_post;
+    for (size_t i = 0; same && i < merged.n; i++) {
+        const bsl_subset *x = &merged.items[i], *y = &absorbed.items[i];
+        same = x->k == y->k && x->weight == y->weight && x->log_post == y->log_post &&
+               memcmp(bsl_modelset_atoms(&merged, i), bsl_modelset_atoms(&absorbed, i), x->k * sizeof(size_t)) == 0;
+    }
+    CHECK(same, "chain cap %zu, pool cap %zu: absorb = merge (%zu items, %g dropped)", chain_cap, pool_cap,
+          merged.n, merged.dropped_weight);
+    bsl_modelset_free(&merged);
+    bsl_modelset_free(&absorbed);
+}
+
 int main(void)
 {
+    same_pools(0, 0);
+    same_pools(300, 300); /* past its cap a chain's set holds records: merged, not taken */
+    same_pools(5000, 5000);
+    same_pools(0, 300);
     for (unsigned long seed = 1; seed <= 3; seed++) {
         same_sets(0, seed);
         same_sets(500, seed);

@@ -114,6 +114,15 @@ static const bsl_option_def catalogue[] = {
      "informed moves after burn-in: auto (each chain keeps the atoms whose weight reached 3e-4 of some burn-in "
      "pass, when they are at most half the atoms, and scores them alone, O(|C| k^2) per move; the others enter "
      "as a group drawn uniformly; exact), all (score every atom), or a count N (the N atoms of largest weight)"},
+    {"rj-pairs", BSL_OPT_TEXT, 0, 0, NULL,
+     "informed moves: each move is, with probability " BSL_RJ_STR(BSL_RJ_PAIR_RATE) ", a pair move instead, which adds "
+     "or deletes two atoms at most --rj-pair-window apart at once, so that a masking pair (two correlated inputs whose "
+     "effects cancel in each one's marginal signal) enters together although neither enters alone; exact. auto: the "
+     "pairs whose joint fit beats the better single by more than 2 log m in likelihood ratio, at most "
+     BSL_RJ_STR(BSL_RJ_PAIRS_MAX) "; none; or a count N (the N best pairs)"},
+    {"rj-pair-window", BSL_OPT_COUNT, 0, 1 << 20, NULL,
+     "the pair moves' window: atoms at most this far apart in column order form a pair (a .bed's variants are in "
+     "genome order; 0: no pair moves)"},
     {"proposal", BSL_OPT_CHOICE, 0, 0, "auto|uniform|informed",
      "rj's moves: uniform (an atom drawn uniformly; O(k^2) per move) or informed (every atom scored, drawn by its "
      "posterior weight, exact; O(m k^2) per move, for thousands of inputs); auto: informed above " BSL_RJ_STR(BSL_RJ_INFORMED_ABOVE) " inputs. "

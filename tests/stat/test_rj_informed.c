@@ -66,6 +66,7 @@ static void unmake(setup *s)
 }
 
 static size_t iter;
+static double pair_accepted; /* pair moves accepted in a case's runs (forced pairs) */
 
 /* 1 when the draw's atoms (sorted) are the model's */
 static int same_set(const size_t *a, size_t ka, const size_t *b, size_t kb)
@@ -84,30 +85,42 @@ typedef struct cfg {
     size_t budget;
     const char *label;
     const char *cands; /* --rj-candidates (NULL: the default, auto) */
+    const char *pairs; /* --rj-pairs (NULL: the default, auto) */
+    const char *window; /* --rj-pair-window (NULL: the default) */
 } cfg;
 
-/* The last two force a candidate set of a third of the atoms after
- * burn-in (rj_informed.c, "Candidate sets"): restricted adds, deletes,
- * swaps and slot passes, and the uniform moves outside the set. */
+/* The first three take the default pair moves (rj_pairs.c: the pairs the
+ * screen keeps, if any). The next two force a candidate set of a third of
+ * the atoms after burn-in (rj_informed.c, "Candidate sets"): restricted
+ * adds, deletes, swaps and slot passes, and the uniform moves outside the
+ * set, without pair moves. The last two force pair moves over every pair
+ * of atoms at most 3 apart (pairs = 100, more than there are: no screen),
+ * alone and with the candidate set, which the pairs' atoms then join. */
 static const cfg cases[] = {
-    {"g", "uniform", (size_t)1 << 30, "dense", NULL},
-    {"g", "poisson:mean=3", 1, "streamed", NULL},
-    {"hier:delta2=10", "beta-binomial:a=1,b=1", 1, "streamed", NULL},
-    {"g", "uniform", (size_t)1 << 30, "dense C=5", "5"},
-    {"hier:delta2=10", "beta-binomial:a=1,b=1", 1, "streamed C=5", "5"},
+    {"g", "uniform", (size_t)1 << 30, "dense", NULL, NULL, NULL},
+    {"g", "poisson:mean=3", 1, "streamed", NULL, NULL, NULL},
+    {"hier:delta2=10", "beta-binomial:a=1,b=1", 1, "streamed", NULL, NULL, NULL},
+    {"g", "uniform", (size_t)1 << 30, "dense C=5", "5", "none", NULL},
+    {"hier:delta2=10", "beta-binomial:a=1,b=1", 1, "streamed C=5", "5", "none", NULL},
+    {"g", "uniform", (size_t)1 << 30, "dense pairs", "all", "100", "3"},
+    {"hier:delta2=10", "beta-binomial:a=1,b=1", 1, "streamed C=5 pairs", "5", "100", "3"},
 };
 
 /* R one-chain informed runs; est_pip[j][r], est_size[k][r] (may be NULL),
  * est_top[t][r] the draw frequency of exact model t (may be NULL). */
 static int replicate(const bsl_vs_problem *pb, const bsl_vs_result *ex, unsigned long seed0, const char *rb_every,
-                     const char *cands, double est_pip[][R], double est_size[][R], double est_top[][R],
+                     const cfg *c, double est_pip[][R], double est_size[][R], double est_top[][R],
                      const char *label)
 {
     basel_error err;
     bsl_params params = {0};
+    const char *cands = c->cands;
     bsl_params_set(&params, "proposal", "informed");
     if (rb_every) bsl_params_set(&params, "rj-rb-every", rb_every);
     if (cands) bsl_params_set(&params, "rj-candidates", cands);
+    if (c->pairs) bsl_params_set(&params, "rj-pairs", c->pairs);
+    if (c->window) bsl_params_set(&params, "rj-pair-window", c->window);
+    if (c->pairs && strcmp(c->pairs, "none") != 0) bsl_params_set(&params, "rj-pair-rate", "0.5");
     for (size_t r = 0; r < R; r++) {
         bsl_run run = {.iter = iter, .burn = BURN, .thin = 1, .chains = 1, .seed = seed0 + r,
                        .keep_draws = est_top != NULL, .params = &params};
@@ -116,8 +129,24 @@ static int replicate(const bsl_vs_problem *pb, const bsl_vs_result *ex, unsigned
         CHECK(rc == BASEL_OK, "rj informed %s seed %lu: %s", label, seed0 + r, err.message);
         if (rc) return rc;
         CHECK(strstr(res.engine_note, "acceptance") != NULL, "%s: engine note '%s'", label, res.engine_note);
-        if (cands) /* the candidate set was used: the note says how large */
+        if (cands && strcmp(cands, "all") != 0 && !(c->pairs && strcmp(c->pairs, "none") != 0))
+            /* the candidate set was used: the note says how large */
             CHECK(strstr(res.engine_note, "candidates 5 of ") != NULL, "%s: engine note '%s'", label, res.engine_note);
+        if (c->pairs && strcmp(c->pairs, "none") != 0) { /* every pair within the window, and pair moves accepted */
+            const size_t w = (size_t)atoi(c->window), m = pb->D->m, npairs = w * m - w * (w + 1) / 2;
+            char want[64];
+            snprintf(want, sizeof want, "; %zu pairs (first ", npairs);
+            CHECK(strstr(res.engine_note, want) != NULL, "%s: engine note '%s' (want '%s')", label, res.engine_note,
+                  want);
+            const char *pa = strstr(res.engine_note, "pair add ");
+            double add = 0, add_n = 0, del = 0, del_n = 0;
+            CHECK(pa && sscanf(pa, "pair add %lf of %lf accepted, pair delete %lf of %lf", &add, &add_n, &del,
+                               &del_n) == 4 && add_n > 0 && del_n > 0,
+                  "%s: pair moves in the note: '%s'", label, res.engine_note);
+            pair_accepted += add + del;
+        }
+        if (c->pairs && strcmp(c->pairs, "none") == 0)
+            CHECK(strstr(res.engine_note, "pairs") == NULL, "%s: no pairs: '%s'", label, res.engine_note);
         for (size_t j = 0; j < pb->D->m; j++) est_pip[j][r] = res.pip[j];
         if (est_size)
             for (size_t k = 0; k <= pb->kmax; k++) est_size[k][r] = res.size_prob[k];
@@ -151,8 +180,9 @@ static void one_case(const prob *p, const cfg *c)
     double rb[MAXM][R], freq[MAXM][R], size[MAXM + 1][R], top[TOPM][R];
     const double n_total = (double)R * (double)iter;
     if (!rc) bsl_modelset_sort(&ex.models);
-    if (!rc && p->d <= MAXM && !replicate(&s.pb, &ex, 1, NULL, c->cands, rb, size, NULL, label) &&
-        !replicate(&s.pb, &ex, 101, "0", c->cands, freq, NULL, top, label)) {
+    pair_accepted = 0;
+    if (!rc && p->d <= MAXM && !replicate(&s.pb, &ex, 1, NULL, c, rb, size, NULL, label) &&
+        !replicate(&s.pb, &ex, 101, "0", c, freq, NULL, top, label)) {
         double w_rb = 0, w_f = 0, w_k = 0, w_t = 0, widest = 0;
         const double total = bsl_modelset_total(&ex.models);
         for (size_t j = 0; j < p->d; j++) {
@@ -170,6 +200,9 @@ static void one_case(const prob *p, const cfg *c)
                      label, t + 1);
             w_t = fmax(w_t, mc_family.last_error), widest = fmax(widest, mc_family.last_bound);
         }
+        if (c->pairs && strcmp(c->pairs, "none") != 0) /* the moves changed the set: the check saw them at work */
+            CHECK(pair_accepted > 0, "%s: no pair move accepted in %d runs", label, 2 * R);
+        if (c->pairs && strcmp(c->pairs, "none") != 0) printf("  pair moves accepted: %.0f\n", pair_accepted);
         printf("  %-7s %-15s %-22s %-8s max |mean - exact| rb %.4f freq %.4f P(k) %.4f models %.4f; widest bound %.4f\n",
                p->name, c->prior, c->mprior, c->label, w_rb, w_f, w_k, w_t, widest);
     }
@@ -196,6 +229,12 @@ static void bad_value(const prob *p)
     rc = bsl_rj_run(&s.pb, &run, &res, &err);
     CHECK(rc == BASEL_EINVAL && strstr(err.message, "auto, all or a count"), "--rj-candidates some: %d '%s'", rc,
           err.message);
+    if (rc == BASEL_OK) bsl_vs_result_free(&res);
+    bsl_params_set(&params, "rj-candidates", "auto");
+    bsl_params_set(&params, "rj-pairs", "few");
+    rc = bsl_rj_run(&s.pb, &run, &res, &err);
+    CHECK(rc == BASEL_EINVAL && strstr(err.message, "--rj-pairs 'few': expected auto, none or a count"),
+          "--rj-pairs few: %d '%s'", rc, err.message);
     if (rc == BASEL_OK) bsl_vs_result_free(&res);
     unmake(&s);
 }

@@ -67,6 +67,7 @@
 #include "../../run/chains.h"
 #include "../../run/ckpt.h"
 #include "rj_informed.h"
+#include "rj_pairs.h"
 #include "../../model/glm.h"
 #include "../../model/gram_rows.h"
 
@@ -103,6 +104,10 @@ typedef struct rj_settings {
                              (uniform), BSL_RJ_INFORMED_SWEEP (informed) */
     size_t cand_keep;     /* informed: candidate sets after burn-in (fix_candidates):
                              0 none, CAND_AUTO by weight, else the top cand_keep */
+    size_t pair_window;   /* informed: --rj-pair-window (0: no pair moves) */
+    size_t pair_keep;     /* --rj-pairs: 0 auto (screened), else the top pair_keep */
+    bsl_rj_pairs pairs;   /* the pairs of the pair moves after burn-in (rj_pairs.c) */
+    double pair_rate;     /* a move's probability of being a pair move, when there are pairs */
     /* per size k = 0 .. kmax + 1, filled once (rj_tables) from move_prob,
      * bsl_mprior_log and the Hastings terms below, so that a move reads
      * the same numbers without 3 x 3 weight lookups and two logarithms */
@@ -155,6 +160,8 @@ typedef struct rj_chain {
     size_t n_nu;            /* the model's sampled nuisance parameters */
     double *beta;
     double prop[3], acc[3], evals;
+    double pair_prop[2], pair_acc[2]; /* pair moves: add, delete */
+    double *pair_sc;        /* pairs.n: a pair move's scores */
     unsigned id;            /* the chain's number */
     size_t it;              /* the next iteration (burn-in included) */
     bsl_vs_result draws;    /* this chain's draws, appended to the result in chain order */
@@ -437,11 +444,31 @@ static int step_informed(rj_chain *ch, const bsl_vs_problem *pb, const rj_settin
     return ch->rc;
 }
 
+/* A pair move (rj_pairs.c) */
+static int step_pair(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
+{
+    rj_hook_ctx x = {ch, pb, st};
+    const bsl_rj_hooks h = {&x, hook_prob, hook_add, hook_remove, hook_commit, NULL, hook_dormant};
+    int accepted = 0, del = 0;
+    const int rc = bsl_rj_pair_move(ch->M, ch->r, pb, &st->pairs, ch->pair_sc, &h, &accepted, &del);
+    ch->evals += (double)st->pairs.n;
+    ch->pair_prop[del]++;
+    if (accepted) ch->pair_acc[del]++;
+    if (rc && !ch->rc) ch->rc = rc;
+    track_state(ch);
+    return ch->rc;
+}
+
 static int step(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st, int burning)
 {
     const size_t k = bsl_cmodel_k(ch->M);
     const double pa = st->p[3 * k + MOVE_ADD], pd = st->p[3 * k + MOVE_DEL], ps = st->p[3 * k + MOVE_SWAP];
     if (pa + pd + ps == 0) return BASEL_OK; /* m = 0 or kmin = kmax = 0: nothing moves */
+    /* with pairs, a pair move instead, with a fixed probability, burn-in
+     * included (so that the chain reaches a masking pair's sets before it
+     * samples); no draw without pairs: the chains without them are what
+     * they were */
+    if (st->pairs.n && gsl_rng_uniform(ch->r) < st->pair_rate) return step_pair(ch, pb, st);
     const double u = gsl_rng_uniform(ch->r) * (pa + pd + ps);
     const int move = u < pa ? MOVE_ADD : u < pa + pd ? MOVE_DEL : MOVE_SWAP;
     ch->prop[move]++;
@@ -611,6 +638,13 @@ static int descending(const void *a, const void *b)
  * whose share reached BSL_RJ_CAND_FLOOR; else the cand_keep largest shares
  * (ties to the lower id). None when the set would hold more than half the
  * atoms (auto), or all of them, or the model scores no candidate lists. */
+static int pair_member(const rj_settings *st, size_t j)
+{
+    for (size_t i = 0; i < st->pairs.n; i++)
+        if (st->pairs.a[i] == j || st->pairs.b[i] == j) return 1;
+    return 0;
+}
+
 static int fix_candidates(rj_chain *ch, const rj_settings *st, const bsl_run *run)
 {
     const size_t m = ch->m;
@@ -620,7 +654,7 @@ static int fix_candidates(rj_chain *ch, const rj_settings *st, const bsl_run *ru
     size_t n = 0;
     if (st->cand_keep == CAND_AUTO) {
         for (size_t j = 0; j < m; j++)
-            if (ch->maxw[j] >= BSL_RJ_CAND_FLOOR) ch->cand_atoms[n++] = j;
+            if (ch->maxw[j] >= BSL_RJ_CAND_FLOOR || pair_member(st, j)) ch->cand_atoms[n++] = j;
         if (2 * n > m) return BASEL_OK;
     } else {
         if (st->cand_keep >= m) return BASEL_OK;
@@ -635,7 +669,7 @@ static int fix_candidates(rj_chain *ch, const rj_settings *st, const bsl_run *ru
         for (size_t j = 0; j < m; j++) {
             const int tie = ch->maxw[j] == t && ties > 0;
             if (tie) ties--;
-            if (ch->maxw[j] > t || tie) ch->cand_atoms[n++] = j;
+            if (ch->maxw[j] > t || tie || pair_member(st, j)) ch->cand_atoms[n++] = j;
         }
     }
     for (size_t j = 0; j < m; j++) ch->cand_index[j] = -1;
@@ -726,6 +760,10 @@ static void chain_io(void *ctx, size_t chain, bsl_ck *k)
     bsl_ck_doubles(k, ch->nu_sum, 2);
     bsl_ck_doubles(k, ch->prop, 3);
     bsl_ck_doubles(k, ch->acc, 3);
+    if (x->st->pairs.n) {
+        bsl_ck_doubles(k, ch->pair_prop, 2);
+        bsl_ck_doubles(k, ch->pair_acc, 2);
+    }
     bsl_ck_val(k, ch->evals);
     bsl_ck_draws(k, &ch->draws);
     bsl_ck_val(k, ch->rc);
@@ -754,6 +792,20 @@ static int read_settings(rj_settings *st, const bsl_vs_problem *pb, const bsl_ru
         else if ((rc = bsl_params_size(run->params, "rj-candidates", 0, 1, (size_t)1 << 40, &st->cand_keep, err)))
             return bsl_fail(err, BASEL_EINVAL, "--rj-candidates '%s': expected auto, all or a count of atoms", cand);
     }
+    const char *pairs = run->params ? bsl_params_get(run->params, "rj-pairs") : NULL;
+    st->pair_keep = 0;
+    if (!rc) rc = bsl_params_size(run->params, "rj-pair-window", BSL_RJ_PAIR_WINDOW, 0, (size_t)1 << 20,
+                                  &st->pair_window, err);
+    if (!rc && pairs && *pairs && strcmp(pairs, "auto") != 0) {
+        if (strcmp(pairs, "none") == 0)
+            st->pair_window = 0;
+        else if (bsl_params_size(run->params, "rj-pairs", 0, 1, (size_t)1 << 20, &st->pair_keep, err))
+            return bsl_fail(err, BASEL_EINVAL, "--rj-pairs '%s': expected auto, none or a count of pairs", pairs);
+    }
+    /* "rj-pair-rate" is no option of the command: the exactness tests
+     * raise it to give the pair moves' Hastings ratios their power */
+    if (!rc) rc = bsl_params_double(run->params, "rj-pair-rate", BSL_RJ_PAIR_RATE, 0, 1, &st->pair_rate, err);
+    if (!st->informed) st->pair_window = 0; /* pair moves follow informed moves' candidate sets */
     if (rc) return rc;
     if (st->w[MOVE_ADD] <= 0 || st->w[MOVE_DEL] <= 0)
         return bsl_fail(err, BASEL_EINVAL,
@@ -778,6 +830,7 @@ static void chain_free(rj_chain *ch)
     free(ch->maxw);
     free(ch->cand_atoms);
     free(ch->cand_index);
+    free(ch->pair_sc);
     bsl_vs_result_free(&ch->draws);
     bsl_modelset_free(&ch->set);
 }
@@ -809,7 +862,8 @@ static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
     ch->coef = bsl_calloc(m * c, sizeof(double));
     ch->scratch = bsl_calloc(kc, sizeof(double));
     ch->beta = bsl_calloc(kc * c, sizeof(double));
-    if (!ch->r || !ch->freq || !ch->rb || !ch->add_sc || !ch->fen || !ch->size_cnt || !ch->coef ||
+    ch->pair_sc = bsl_calloc(st->pairs.n + 1, sizeof(double));
+    if (!ch->pair_sc || !ch->r || !ch->freq || !ch->rb || !ch->add_sc || !ch->fen || !ch->size_cnt || !ch->coef ||
         !ch->scratch || !ch->beta || !ch->sorted || !ch->slot_atoms || !ch->maxw || !ch->cand_atoms || !ch->cand_index || bsl_modelset_init(&ch->set, st->max_models))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory for chain %zu", chain);
     ch->id = (unsigned)chain;
@@ -857,7 +911,7 @@ static int merge(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
         free(kept);
         return BASEL_INTERRUPTED;
     }
-    double max_gap = 0, prop[3] = {0}, acc[3] = {0};
+    double max_gap = 0, prop[3] = {0}, acc[3] = {0}, pprop[2] = {0}, pacc[2] = {0};
     for (size_t h = 0, hh = 0; h < chains; h++) {
         rj_chain *q = &ch[h];
         if (!kept[h]) continue;
@@ -876,6 +930,10 @@ static int merge(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
         for (int i = 0; i < 3; i++) {
             prop[i] += q->prop[i];
             acc[i] += q->acc[i];
+        }
+        for (int i = 0; i < 2; i++) {
+            pprop[i] += q->pair_prop[i];
+            pacc[i] += q->pair_acc[i];
         }
         res->evaluations += q->evals;
         for (int i = 0; i < 2; i++) res->nu_mean[i] += q->nu_sum[i] / iter / (double)used;
@@ -896,8 +954,14 @@ static int merge(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
     /* add, delete and swap all change the model (the acceptance rule of
      * summary.h) */
     for (int i = 0; i < 3; i++) res->moves_proposed += prop[i], res->moves_accepted += acc[i];
-    char cands[80] = "";
-    if (cand > 0) snprintf(cands, sizeof cands, "; candidates %.0f of %zu atoms after burn-in", cand, m);
+    for (int i = 0; i < 2; i++) res->moves_proposed += pprop[i], res->moves_accepted += pacc[i];
+    char cands[200] = "";
+    int at = 0;
+    if (cand > 0) at = snprintf(cands, sizeof cands, "; candidates %.0f of %zu atoms after burn-in", cand, m);
+    if (st->pairs.n)
+        snprintf(cands + at, sizeof cands - (size_t)at,
+                 "; %zu pairs (first %zu-%zu), pair add %.0f of %.0f accepted, pair delete %.0f of %.0f",
+                 st->pairs.n, st->pairs.a[0] + 1, st->pairs.b[0] + 1, pacc[0], pprop[0], pacc[1], pprop[1]);
     snprintf(res->engine_note, sizeof res->engine_note,
              "acceptance add=%.4f delete=%.4f swap=%.4f; pip=%s (max |rb - frequency| %.4f)%s",
              prop[0] > 0 ? acc[0] / prop[0] : 0, prop[1] > 0 ? acc[1] / prop[1] : 0,
@@ -935,6 +999,7 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
     if (rj_tables(&st, pb)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (!rc && st.pair_window) rc = bsl_rj_pairs_screen(pb->D, st.pair_window, st.pair_keep, &st.pairs, err);
     for (size_t h = 0; h < chains && !rc; h++) rc = chain_init(&ch[h], pb, &r1, &st, h, err);
     bsl_chains cs = {.chains = chains, .max_time = run->max_time, .threads = run->threads, .seed = run->seed,
                      .units = run->burn + run->iter, .progress = run->progress,
@@ -962,6 +1027,7 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
     for (size_t h = 0; h < chains; h++) chain_free(&ch[h]);
     free(ch);
     rj_tables_free(&st);
+    bsl_rj_pairs_free(&st.pairs);
     bsl_gram_rows_release(pb->D->rows);
     res->seconds = omp_get_wtime() - t0;
     return rc;

@@ -13,6 +13,16 @@
 #define BSL_RJ_INFORMED_ITER 10000
 #define BSL_RJ_INFORMED_BURN 400
 
+/* --rj-pairs auto keeps at most this many pairs, and a pair move is tried
+ * with probability BSL_RJ_PAIR_RATE at each move (burn-in included) when the
+ * chain has pairs. */
+#define BSL_RJ_PAIRS_MAX 32
+#define BSL_RJ_PAIR_RATE 0.1
+/* --rj-pair-window's default: atoms at most this far apart in column
+ * order form a pair (a .bed's variants are in genome order, and LD is
+ * local) */
+#define BSL_RJ_PAIR_WINDOW 10
+
 #define BSL_RJ_STR_(x) #x
 #define BSL_RJ_STR(x) BSL_RJ_STR_(x)
 

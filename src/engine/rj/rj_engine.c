@@ -18,6 +18,8 @@ static const bsl_engine_option options[] = {
     {"rj-rb-every", ""},
     {"proposal", "auto"},
     {"rj-candidates", "auto"},
+    {"rj-pairs", "auto"},
+    {"rj-pair-window", BSL_RJ_STR(BSL_RJ_PAIR_WINDOW)},
     {"family", "gaussian"},
     {NULL, NULL},
 };

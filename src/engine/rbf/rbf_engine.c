@@ -209,7 +209,8 @@ static int predict_rbf(const json_t *doc, const double *X, size_t n, size_t d, c
     int rc = bsl_rbf_from_json(&r, json_object_get(doc, "engine"), err);
     if (rc) return rc;
     if (!(rc = engine_shape(m ? m : "rbf", bsl_rbf_dim(r), bsl_rbf_outputs(r), d, p->c, err)) &&
-        (rc = bsl_rbf_predict(r, X, n, level, p->mean, p->lower, p->upper, p->sd, p->sdf)))
+        (rc = bsl_rbf_predict(r, X, n, level, p->mean, p->no_interval ? NULL : p->lower,
+                              p->no_interval ? NULL : p->upper, p->sd, p->sdf)))
         rc = rc == BASEL_ENOMEM ? bsl_fail(err, rc, "out of memory")
                                 : bsl_fail(err, BASEL_EPARSE, "the fit's %s engine could not predict", m ? m : "rbf");
     p->has_sd = !rc;

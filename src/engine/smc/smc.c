@@ -429,7 +429,7 @@ void bsl_smc_free(bsl_smc *s)
     free(s);
 }
 
-int bsl_smc_alloc(bsl_smc **out, size_t d, const bsl_smc_options *o, basel_error *err)
+int bsl_smc_alloc(bsl_smc **out, size_t d, const bsl_smc_options *o, int frozen, basel_error *err)
 {
     *out = NULL;
     int rc = bsl_smc_options_check(o, err);
@@ -460,8 +460,8 @@ int bsl_smc_alloc(bsl_smc **out, size_t d, const bsl_smc_options *o, basel_error
                                .lazy_inverse = 1};
     for (size_t i = 0; ok && i < N; i++) {
         s->rng[i] = gsl_rng_alloc(gsl_rng_taus2);
-        ok = s->rng[i] && bsl_smc_particle_init(&s->p[i], o->kmax, s->D, &s->src) == BASEL_OK &&
-             bsl_smc_particle_init(&s->q[i], o->kmax, s->D, &s->src) == BASEL_OK;
+        ok = s->rng[i] && (frozen || (bsl_smc_particle_init(&s->p[i], o->kmax, s->D, &s->src) == BASEL_OK &&
+                                      bsl_smc_particle_init(&s->q[i], o->kmax, s->D, &s->src) == BASEL_OK));
     }
     if (!ok) {
         bsl_smc_free(s);
@@ -474,7 +474,7 @@ int bsl_smc_alloc(bsl_smc **out, size_t d, const bsl_smc_options *o, basel_error
 
 int bsl_smc_create(bsl_smc **out, size_t d, const bsl_smc_options *o, basel_error *err)
 {
-    int rc = bsl_smc_alloc(out, d, o, err);
+    int rc = bsl_smc_alloc(out, d, o, 0, err);
     if (rc != BASEL_OK) return rc;
     bsl_smc *s = *out;
     const size_t N = o->particles;

@@ -177,8 +177,12 @@ json_t *bsl_smc_to_json(const bsl_smc *s);
 /* Rebuild from bsl_smc_to_json's output. Validates types, sizes, ranges and
  * finiteness; malformed input is BASEL_EPARSE with a message naming the
  * field, never a crash. threads may differ from the saved value (set it
- * afterwards with bsl_smc_set_threads). */
-int bsl_smc_from_json(bsl_smc **out, const json_t *j, basel_error *err);
+ * afterwards with bsl_smc_set_threads). frozen: the system will only be
+ * read (predictions, checks), never fed: each particle's model then holds
+ * its own centres instead of room for kmax, and the resampling's second
+ * set of particles is not made (a tenth of the memory and of the time to
+ * load at kmax 50); bsl_smc_step and the like must not be called on it. */
+int bsl_smc_from_json(bsl_smc **out, const json_t *j, int frozen, basel_error *err);
 /* engine.h's centres for a checked document: the atoms are the points seen
  * (engine.cache.x, m x d, row by row), each a candidate kernel centre. */
 int bsl_smc_centres(const json_t *doc, double **out, size_t *count);

@@ -206,7 +206,7 @@ static int resume_state(bsl_smc **out, const bsl_engine_ctx *ctx, const char *pa
             rc = bsl_fail(err, BASEL_EINVAL, "--resume: the saved fit's inputs are not this data's (input %zu: '%s')", j + 1,
                           P->input_names[j]);
     }
-    if (!rc) rc = bsl_smc_from_json(out, json_object_get(doc, "engine"), err);
+    if (!rc) rc = bsl_smc_from_json(out, json_object_get(doc, "engine"), 0, err);
     json_decref(doc);
     return rc;
 }
@@ -272,12 +272,13 @@ static int predict_smc(const json_t *doc, const double *X, size_t n, size_t d, c
                        basel_pred *p, basel_error *err)
 {
     bsl_smc *s = NULL;
-    int rc = bsl_smc_from_json(&s, json_object_get(doc, "engine"), err);
+    int rc = bsl_smc_from_json(&s, json_object_get(doc, "engine"), 1, err);
     if (rc) return rc;
     if (bsl_smc_dim(s) != d || p->c != 1)
         rc = bsl_fail(err, BASEL_EPARSE, "the fit's smc engine has %zu inputs and 1 target, its \"inputs\" and \"targets\" list %zu and %zu",
                       bsl_smc_dim(s), d, p->c);
-    else if ((rc = bsl_smc_predict(s, X, n, level, p->mean, p->lower, p->upper, p->sd, p->sdf)))
+    else if ((rc = bsl_smc_predict(s, X, n, level, p->mean, p->no_interval ? NULL : p->lower,
+                                   p->no_interval ? NULL : p->upper, p->sd, p->sdf)))
         rc = rc == BASEL_ENOMEM ? bsl_fail(err, rc, "out of memory")
                                 : bsl_fail(err, BASEL_EPARSE, "the fit's smc engine could not predict");
     else
@@ -291,7 +292,7 @@ static int predict_smc(const json_t *doc, const double *X, size_t n, size_t d, c
 static int check_smc(const json_t *doc, const char *source, basel_error *err)
 {
     bsl_smc *s = NULL;
-    int rc = bsl_smc_from_json(&s, json_object_get(doc, "engine"), err);
+    int rc = bsl_smc_from_json(&s, json_object_get(doc, "engine"), 1, err);
     const size_t d = json_array_size(json_object_get(doc, "inputs")), c = json_array_size(json_object_get(doc, "targets"));
     if (!rc && (bsl_smc_dim(s) != d || c != 1))
         rc = bsl_fail(err, BASEL_EPARSE,

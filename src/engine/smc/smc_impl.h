@@ -132,7 +132,8 @@ void bsl_smc_resample(bsl_smc *s);
 double bsl_smc_normalise(bsl_smc *s);
 
 /* Allocate a system for (d, o) without any data (used by create and by
- * from_json). */
-int bsl_smc_alloc(bsl_smc **out, size_t d, const bsl_smc_options *o, basel_error *err);
+ * from_json). frozen (bsl_smc_from_json): no particle is made (from_json
+ * makes each to its size) and no resampling set. */
+int bsl_smc_alloc(bsl_smc **out, size_t d, const bsl_smc_options *o, int frozen, basel_error *err);
 
 #endif

@@ -214,13 +214,17 @@ static int is_listed(const size_t *x, size_t n, size_t v)
 
 /* One particle; i names it in messages. Its model holds the intercept
  * (atom 0) and its centres (atoms 1 + c) once a point has been fed. */
-static int read_particle(const json_t *j, smc_particle *P, const smc_cache *C, size_t kmax,
-                         size_t i, basel_error *err)
+static int read_particle(const json_t *j, smc_particle *P, bsl_smc *s, size_t kmax, int frozen, size_t i,
+                         basel_error *err)
 {
+    const smc_cache *C = &s->cache;
     const json_t *cs = json_object_get(j, "centres"), *ms = json_object_get(j, "model");
     if (!json_is_object(j) || !json_is_array(cs) || json_array_size(cs) > kmax ||
         json_array_size(cs) > C->m || (C->t == 0 && json_array_size(cs) > 0))
         return bsl_fail(err, BASEL_EPARSE, "smc fit: particle %zu: \"centres\" missing or too long", i);
+    /* a frozen system's particle: room for its own centres only */
+    if (frozen && bsl_smc_particle_init(P, json_array_size(cs) ? json_array_size(cs) : 1, s->D, &s->src))
+        return bsl_fail(err, BASEL_ENOMEM, "smc fit: out of memory");
     P->k = json_array_size(cs);
     for (size_t c = 0; c < P->k; c++) {
         const json_t *v = json_array_get(cs, c);
@@ -276,7 +280,7 @@ int bsl_smc_centres(const json_t *doc, double **out, size_t *count)
     return BASEL_OK;
 }
 
-int bsl_smc_from_json(bsl_smc **out, const json_t *j, basel_error *err)
+int bsl_smc_from_json(bsl_smc **out, const json_t *j, int frozen, basel_error *err)
 {
     *out = NULL;
     const json_t *fmt = json_object_get(j, "format"), *ver = json_object_get(j, "format_version");
@@ -293,7 +297,7 @@ int bsl_smc_from_json(bsl_smc **out, const json_t *j, basel_error *err)
         !json_is_array(parts) || json_array_size(parts) != o.particles)
         return perr(err, "\"d\", \"n_resample\" or \"particles\" missing or of the wrong size");
     bsl_smc *s;
-    rc = bsl_smc_alloc(&s, d, &o, err);
+    rc = bsl_smc_alloc(&s, d, &o, frozen, err);
     if (rc != BASEL_OK) return rc;
     s->n_resample = nres;
     rc = read_cache(json_object_get(j, "cache"), &s->cache, err);
@@ -313,7 +317,7 @@ int bsl_smc_from_json(bsl_smc **out, const json_t *j, basel_error *err)
         s->D->yy[0] = s->cache.yy;
     }
     for (size_t i = 0; rc == BASEL_OK && i < o.particles; i++)
-        rc = read_particle(json_array_get(parts, i), &s->p[i], &s->cache, o.kmax, i, err);
+        rc = read_particle(json_array_get(parts, i), &s->p[i], s, o.kmax, frozen, i, err);
     if (rc == BASEL_OK && bsl_smc_normalise(s) == 0)
         rc = perr(err, "every particle weight is zero");
     if (rc != BASEL_OK) {

@@ -15,7 +15,7 @@
 #define BSL_COEF_TABLE_H
 
 #include "../../core/jsonutil.h"
-#include "tmix.h"
+#include "../../summary/tmix.h"
 
 /* The components of every term, term by term: term t's are
  * [off[t], off[t] + fill[t]) of w, mu, s, df. Filled in two passes: count

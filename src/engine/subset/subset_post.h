@@ -9,7 +9,7 @@
 #define BSL_SUBSET_POST_H
 
 #include "subset.h"
-#include "tmix.h"
+#include "../../summary/tmix.h"
 
 struct bsl_problem;
 

@@ -88,7 +88,7 @@ static char *run_resumed(const double *x, const double *y, int kernel, char **fi
     char *saved = dump(s);
     bsl_smc_free(s);
     json_t *j = json_loads(saved, 0, NULL);
-    const int rc = bsl_smc_from_json(&r, j, &err);
+    const int rc = bsl_smc_from_json(&r, j, 0, &err);
     json_decref(j);
     CHECK(rc == BASEL_OK, "resume: from_json: %s", err.message);
     if (rc != BASEL_OK) {
@@ -120,10 +120,13 @@ static void expect_reject(const char *text, const char *from, const char *to, co
     bsl_smc *s = NULL;
     basel_error err;
     memset(&err, 0, sizeof err);
-    const int rc = j ? bsl_smc_from_json(&s, j, &err) : BASEL_EPARSE;
-    CHECK(rc == BASEL_EPARSE && s == NULL, "%s: accepted (rc %d)", label, rc);
-    if (j) CHECK(err.message[0] != 0, "%s: no message", label);
-    bsl_smc_free(s);
+    for (int frozen = 0; frozen <= 1; frozen++) { /* to be fed on, or only read */
+        const int rc = j ? bsl_smc_from_json(&s, j, frozen, &err) : BASEL_EPARSE;
+        CHECK(rc == BASEL_EPARSE && s == NULL, "%s (frozen %d): accepted (rc %d)", label, frozen, rc);
+        if (j) CHECK(err.message[0] != 0, "%s (frozen %d): no message", label, frozen);
+        bsl_smc_free(s);
+        s = NULL;
+    }
     json_decref(j);
     free(bad);
 }

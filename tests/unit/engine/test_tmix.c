@@ -16,7 +16,7 @@
  *     gives mu + z_p s.
  */
 #include "check.h"
-#include "engine/subset/tmix.h"
+#include "summary/tmix.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>

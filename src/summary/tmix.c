@@ -46,7 +46,7 @@
  * from GSL and nothing is pruned.
  */
 #include "tmix.h"
-#include "../../core/core.h"
+#include "../core/core.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>

@@ -321,11 +321,6 @@ static void track_state(rj_chain *ch)
     bsl_modelset_prefetch(&ch->set, &ch->key, ch->prefetch++);
 }
 
-static int accept(gsl_rng *r, double log_a)
-{
-    return log_a >= 0 || log(gsl_rng_uniform_pos(r)) < log_a;
-}
-
 /* Credit the current state with the post-burn iterations it has held
  * (run_len), before a move changes it: the visited-model set, the inclusion
  * counts and the size counts, O(k) per accepted move rather than per
@@ -356,7 +351,7 @@ static void move_add(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *
     if (s_new == -INFINITY) return;
     const double log_a = score_k(st, s_new, k + 1) - score_k(st, bsl_cmodel_log_ml(M), k) +
                          st->ld[k + 1] - st->la[k] + (BSL_PLANT == 1 ? log(1.03) : 0.0);
-    if (!accept(ch->r, log_a)) return;
+    if (!bsl_rj_accept(ch->r, log_a)) return;
     flush_state(ch, st);
     if (chain_add(ch, j) == BASEL_OK) ch->acc[MOVE_ADD]++;
 }
@@ -371,7 +366,7 @@ static void move_del(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *
     ch->evals++;
     const double log_a = score_k(st, s_new, k - 1) - score_k(st, bsl_cmodel_log_ml(M), k) +
                          st->la[k - 1] - st->ld[k];
-    if (accept(ch->r, log_a)) {
+    if (bsl_rj_accept(ch->r, log_a)) {
         flush_state(ch, st);
         chain_remove(ch, i);
         ch->acc[MOVE_DEL]++;
@@ -390,7 +385,7 @@ static void move_swap(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings 
     const double s_new = bsl_cmodel_try_swap(M, i, j);
     ch->evals++;
     /* same size: the model prior cancels, and so do the proposals */
-    if (!(s_new > -INFINITY && accept(ch->r, s_new - bsl_cmodel_log_ml(M)))) return;
+    if (!(s_new > -INFINITY && bsl_rj_accept(ch->r, s_new - bsl_cmodel_log_ml(M)))) return;
     flush_state(ch, st);
     chain_remove(ch, i);
     if (chain_add(ch, j) == BASEL_OK) {

@@ -90,11 +90,6 @@ int bsl_rj_proposal(const bsl_params *params, size_t d, int *informed, basel_err
  * the uniform draws. */
 #define BSL_RJ_SCREEN 40.0
 
-static double score(const bsl_vs_problem *pb, double log_ml, size_t k)
-{
-    return log_ml + bsl_mprior_log(&pb->mprior, k);
-}
-
 /* For every atom j that can enter the model's set A (k atoms), its weight
  * relative to the largest, sc[j] <- exp(S(A + j) - S(A) - top); 0 for the
  * others (active atoms, collinear or unusable ones). Over all m atoms, or
@@ -103,7 +98,7 @@ static double score(const bsl_vs_problem *pb, double log_ml, size_t k)
 static double weights_of(bsl_cmodel *M, const bsl_vs_problem *pb, const bsl_rj_cands *cands, double *sc, double *sum)
 {
     const size_t m = cands ? cands->n : pb->D->m, k = bsl_cmodel_k(M);
-    const double s0 = score(pb, bsl_cmodel_log_ml(M), k), pk = bsl_mprior_log(&pb->mprior, k + 1);
+    const double s0 = bsl_rj_score(pb, bsl_cmodel_log_ml(M), k), pk = bsl_mprior_log(&pb->mprior, k + 1);
     if (cands)
         bsl_cmodel_candidate_scores(M, sc, BSL_RJ_SCREEN);
     else
@@ -130,26 +125,6 @@ double bsl_rj_slot_weights(bsl_cmodel *M, const bsl_vs_problem *pb, const bsl_rj
     return weights_of(M, pb, cands, sc, sum);
 }
 
-/* An atom drawn with probability sc[j] / sum. */
-static size_t draw(gsl_rng *r, const double *sc, size_t m, double sum)
-{
-    const double u = gsl_rng_uniform(r) * sum;
-    double acc = 0;
-    size_t last = 0;
-    for (size_t j = 0; j < m; j++) {
-        if (sc[j] == 0) continue;
-        last = j;
-        acc += sc[j];
-        if (u < acc) return j;
-    }
-    return last; /* u above the rounded total: the last candidate */
-}
-
-static int accept(gsl_rng *r, double log_a)
-{
-    return log_a >= 0 || log(gsl_rng_uniform_pos(r)) < log_a;
-}
-
 int bsl_rj_informed_move(bsl_cmodel *M, gsl_rng *r, const bsl_vs_problem *pb, int move, double *sc,
                          const bsl_rj_hooks *h, int *accepted)
 {
@@ -160,10 +135,10 @@ int bsl_rj_informed_move(bsl_cmodel *M, gsl_rng *r, const bsl_vs_problem *pb, in
         const double logw = neighbour_weights(M, pb, sc, &sum);
         if (logw == -INFINITY) return BASEL_OK;
         if (h->seen) h->seen(h->ctx, sc, sum);
-        const size_t j = draw(r, sc, m, sum);
+        const size_t j = bsl_rj_draw(r, sc, m, sum);
         const double log_a = logw + log(h->prob(h->ctx, k + 1, BSL_RJ_DEL) / (double)(k + 1)) -
                              log(h->prob(h->ctx, k, BSL_RJ_ADD));
-        if (!accept(r, log_a)) return BASEL_OK;
+        if (!bsl_rj_accept(r, log_a)) return BASEL_OK;
         h->commit(h->ctx);
         *accepted = h->add(h->ctx, j) == BASEL_OK;
         return BASEL_OK;
@@ -181,14 +156,14 @@ int bsl_rj_informed_move(bsl_cmodel *M, gsl_rng *r, const bsl_vs_problem *pb, in
     if (move == BSL_RJ_DEL) {
         const double log_a = log((double)k * h->prob(h->ctx, k - 1, BSL_RJ_ADD)) - logw -
                              log(h->prob(h->ctx, k, BSL_RJ_DEL));
-        if (accept(r, log_a)) {
+        if (bsl_rj_accept(r, log_a)) {
             *accepted = 1;
             return BASEL_OK;
         }
         return h->add(h->ctx, i) == BASEL_OK ? BASEL_OK : BASEL_ENUMERIC;
     }
     /* swap: a Gibbs redraw of the slot (i has its weight: checked above) */
-    const size_t l = draw(r, sc, m, sum);
+    const size_t l = bsl_rj_draw(r, sc, m, sum);
     if (l != i && h->add(h->ctx, l) == BASEL_OK) {
         *accepted = 1;
         return BASEL_OK;
@@ -258,15 +233,15 @@ int bsl_rj_candidate_move(bsl_cmodel *M, gsl_rng *r, const bsl_vs_problem *pb, i
             while (C->index[j] >= 0); /* rejection: uniform over the dormant ones outside */
             const double s_new = bsl_cmodel_try_add(M, j);
             if (s_new == -INFINITY) return BASEL_OK;
-            log_a = score(pb, s_new, k + 1) - score(pb, bsl_cmodel_log_ml(M), k) + log((double)nout / eps) + back;
+            log_a = bsl_rj_score(pb, s_new, k + 1) - bsl_rj_score(pb, bsl_cmodel_log_ml(M), k) + log((double)nout / eps) + back;
         } else {
             double sum;
             const double logw = weights_of(M, pb, C, sc, &sum);
             if (logw == -INFINITY) return BASEL_OK;
-            j = C->atoms[draw(r, sc, C->n, sum)];
+            j = C->atoms[bsl_rj_draw(r, sc, C->n, sum)];
             log_a = logw - log1p(-eps) + back;
         }
-        if (!accept(r, log_a)) return BASEL_OK;
+        if (!bsl_rj_accept(r, log_a)) return BASEL_OK;
         h->commit(h->ctx);
         *accepted = h->add(h->ctx, j) == BASEL_OK;
         return BASEL_OK;
@@ -276,10 +251,10 @@ int bsl_rj_candidate_move(bsl_cmodel *M, gsl_rng *r, const bsl_vs_problem *pb, i
     if (ci < 0) { /* an atom outside C: delete by one drop score; no swap */
         if (move != BSL_RJ_DEL) return BASEL_OK;
         const double s_new = bsl_cmodel_try_remove(M, i);
-        const double log_a = score(pb, s_new, k - 1) - score(pb, bsl_cmodel_log_ml(M), k) +
+        const double log_a = bsl_rj_score(pb, s_new, k - 1) - bsl_rj_score(pb, bsl_cmodel_log_ml(M), k) +
                              log(eps / (double)(nout + 1)) +
                              log((double)k * h->prob(h->ctx, k - 1, BSL_RJ_ADD) / h->prob(h->ctx, k, BSL_RJ_DEL));
-        if (!accept(r, log_a)) return BASEL_OK;
+        if (!bsl_rj_accept(r, log_a)) return BASEL_OK;
         h->commit(h->ctx);
         h->remove(h->ctx, i);
         *accepted = 1;
@@ -294,13 +269,13 @@ int bsl_rj_candidate_move(bsl_cmodel *M, gsl_rng *r, const bsl_vs_problem *pb, i
     if (move == BSL_RJ_DEL) {
         const double log_a = log1p(-eps) + log((double)k * h->prob(h->ctx, k - 1, BSL_RJ_ADD)) - logw -
                              log(h->prob(h->ctx, k, BSL_RJ_DEL));
-        if (accept(r, log_a)) {
+        if (bsl_rj_accept(r, log_a)) {
             *accepted = 1;
             return BASEL_OK;
         }
         return h->add(h->ctx, i) == BASEL_OK ? BASEL_OK : BASEL_ENUMERIC;
     }
-    const size_t l = C->atoms[draw(r, sc, C->n, sum)]; /* swap: the slot's redraw within C */
+    const size_t l = C->atoms[bsl_rj_draw(r, sc, C->n, sum)]; /* swap: the slot's redraw within C */
     if (l != i && h->add(h->ctx, l) == BASEL_OK) {
         *accepted = 1;
         return BASEL_OK;

@@ -9,6 +9,7 @@
 #include "../subset/subset.h"
 
 #include <gsl/gsl_rng.h>
+#include <math.h>
 
 enum { BSL_RJ_ADD = 0, BSL_RJ_DEL = 1, BSL_RJ_SWAP = 2 };
 
@@ -23,6 +24,33 @@ typedef struct bsl_rj_hooks {
     void (*seen)(void *ctx, const double *sc, double sum);
     size_t (*dormant)(void *ctx, size_t nth);      /* the nth dormant atom in id order */
 } bsl_rj_hooks;
+
+/* The pieces rj's moves share (rj.c, rj_informed.c, rj_pairs.c). */
+/* S(A) = log_ml + bsl_mprior_log(k): the target's log density, up to a constant */
+static inline double bsl_rj_score(const bsl_vs_problem *pb, double log_ml, size_t k)
+{
+    return log_ml + bsl_mprior_log(&pb->mprior, k);
+}
+/* Metropolis-Hastings: accept with probability min(1, exp(log_a)) */
+static inline int bsl_rj_accept(gsl_rng *r, double log_a)
+{
+    return log_a >= 0 || log(gsl_rng_uniform_pos(r)) < log_a;
+}
+/* An index drawn with probability sc[j] / sum over j < m (sc >= 0, sum
+ * their total); the last positive one when the rounded total falls short. */
+static inline size_t bsl_rj_draw(gsl_rng *r, const double *sc, size_t m, double sum)
+{
+    const double u = gsl_rng_uniform(r) * sum;
+    double acc = 0;
+    size_t last = 0;
+    for (size_t j = 0; j < m; j++) {
+        if (sc[j] == 0) continue;
+        last = j;
+        acc += sc[j];
+        if (u < acc) return j;
+    }
+    return last;
+}
 
 /* A chain's candidate set C after burn-in (rj.c: chosen from the burn-in
  * passes' weights, then fixed): the atoms its informed moves score. */

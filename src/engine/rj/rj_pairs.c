@@ -214,18 +214,13 @@ void bsl_rj_pairs_free(bsl_rj_pairs *P)
     memset(P, 0, sizeof *P);
 }
 
-static double score(const bsl_vs_problem *pb, double log_ml, size_t k)
-{
-    return log_ml + bsl_mprior_log(&pb->mprior, k);
-}
-
 /* sc[i] <- v_i(A) exp(-top) for every pair (0 for those that cannot
  * enter A); returns log V(A) (-inf: none can). The model adds a_i, scores
  * b_i, and removes a_i again: its set is A afterwards. */
 static double pair_weights(bsl_cmodel *M, const bsl_vs_problem *pb, const bsl_rj_pairs *P, double *sc)
 {
     const size_t k = bsl_cmodel_k(M);
-    const double s0 = score(pb, bsl_cmodel_log_ml(M), k), pk = bsl_mprior_log(&pb->mprior, k + 2);
+    const double s0 = bsl_rj_score(pb, bsl_cmodel_log_ml(M), k), pk = bsl_mprior_log(&pb->mprior, k + 2);
     double top = -INFINITY;
     for (size_t i = 0; i < P->n; i++) {
         sc[i] = -INFINITY;
@@ -251,25 +246,6 @@ static size_t inside(const bsl_cmodel *M, const bsl_rj_pairs *P)
     return n;
 }
 
-static size_t draw(gsl_rng *r, const double *sc, size_t n, double sum)
-{
-    const double u = gsl_rng_uniform(r) * sum;
-    double acc = 0;
-    size_t last = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (sc[i] == 0) continue;
-        last = i;
-        acc += sc[i];
-        if (u < acc) return i;
-    }
-    return last;
-}
-
-static int accept(gsl_rng *r, double log_a)
-{
-    return log_a >= 0 || log(gsl_rng_uniform_pos(r)) < log_a;
-}
-
 int bsl_rj_pair_move(bsl_cmodel *M, gsl_rng *r, const bsl_vs_problem *pb, const bsl_rj_pairs *P, double *sc,
                      const bsl_rj_hooks *h, int *accepted, int *deleting)
 {
@@ -282,7 +258,7 @@ int bsl_rj_pair_move(bsl_cmodel *M, gsl_rng *r, const bsl_vs_problem *pb, const 
         if (logw == -INFINITY) return BASEL_OK;
         double sum = 0;
         for (size_t i = 0; i < P->n; i++) sum += sc[i];
-        const size_t i = draw(r, sc, P->n, sum);
+        const size_t i = bsl_rj_draw(r, sc, P->n, sum);
         /* |F(B)|: the pairs already inside A (none of them use a_i or b_i,
          * which are dormant), those completed by a_i and b_i, and i */
         size_t fb = 0;
@@ -291,7 +267,7 @@ int bsl_rj_pair_move(bsl_cmodel *M, gsl_rng *r, const bsl_vs_problem *pb, const 
             const int inb = bsl_cmodel_is_active(M, P->b[l]) || P->b[l] == P->a[i] || P->b[l] == P->b[i];
             fb += ina && inb;
         }
-        if (!accept(r, logw - log((double)fb))) return BASEL_OK;
+        if (!bsl_rj_accept(r, logw - log((double)fb))) return BASEL_OK;
         h->commit(h->ctx);
         if (h->add(h->ctx, P->a[i]) != BASEL_OK) return BASEL_OK;
         if (h->add(h->ctx, P->b[i]) != BASEL_OK) { /* b entered by the score, not by the factor: stay */
@@ -311,7 +287,7 @@ int bsl_rj_pair_move(bsl_cmodel *M, gsl_rng *r, const bsl_vs_problem *pb, const 
     h->remove(h->ctx, P->a[i]);
     h->remove(h->ctx, P->b[i]);
     const double logw = pair_weights(M, pb, P, sc);
-    if (logw > -INFINITY && sc[i] > 0 && accept(r, log((double)fb) - logw)) {
+    if (logw > -INFINITY && sc[i] > 0 && bsl_rj_accept(r, log((double)fb) - logw)) {
         *accepted = 1;
         return BASEL_OK;
     }

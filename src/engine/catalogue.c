@@ -119,7 +119,8 @@ static const bsl_option_def catalogue[] = {
      "or deletes two atoms at most --rj-pair-window apart at once, so that a masking pair (two correlated inputs whose "
      "effects cancel in each one's marginal signal) enters together although neither enters alone; exact. auto: the "
      "pairs whose joint fit beats the better single by more than 2 log m in likelihood ratio, at most "
-     BSL_RJ_STR(BSL_RJ_PAIRS_MAX) "; none; or a count N (the N best pairs)"},
+     BSL_RJ_STR(BSL_RJ_PAIRS_MAX) " (on a streamed design, at most a quarter of its Gram-row cache: 8 at p = 10^6); "
+     "none; or a count N (the N best pairs)"},
     {"rj-pair-window", BSL_OPT_COUNT, 0, 1 << 20, NULL,
      "the pair moves' window: atoms at most this far apart in column order form a pair (a .bed's variants are in "
      "genome order; 0: no pair moves)"},

@@ -105,6 +105,8 @@ bsl_gram_rows *bsl_gram_rows_create(size_t n, size_t m, size_t budget)
 /* After the chains (rj.c) the summaries hardly read the rows: at
  * m = 10^5, the ~100 rows the chains computed are 80 MB, held while
  * FIT.json's document is built. */
+size_t bsl_gram_rows_slots(const bsl_gram_rows *R) { return R->slots; }
+
 void bsl_gram_rows_release(bsl_gram_rows *R)
 {
     if (!R) return;

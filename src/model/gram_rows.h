@@ -18,6 +18,8 @@ typedef struct bsl_gram_rows bsl_gram_rows;
 #define BSL_GRAM_ROWS_MIN 16
 bsl_gram_rows *bsl_gram_rows_create(size_t n, size_t m, size_t budget);
 void bsl_gram_rows_free(bsl_gram_rows *R);
+/* How many rows the cache holds at once. */
+size_t bsl_gram_rows_slots(const bsl_gram_rows *R);
 /* Gives the rows' memory back (no row may be pinned); a row asked for
  * later is computed again, to the same values. NULL-safe. */
 void bsl_gram_rows_release(bsl_gram_rows *R);

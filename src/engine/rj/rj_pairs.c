@@ -53,6 +53,7 @@
  */
 #include "rj_pairs.h"
 #include "../../model/design.h"
+#include "../../model/gram_rows.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -137,7 +138,14 @@ int bsl_rj_pairs_screen(const bsl_design *D, size_t window, size_t keep, bsl_rj_
      * design with neither (summary statistics streamed) has no pairs */
     const int from_gram = D->G != NULL;
     if (!from_gram && !D->B && !bsl_design_compact(D) && !(D->X && D->dict)) return BASEL_OK;
-    const size_t w = window < m - 1 ? window : m - 1, cap = keep ? keep : BSL_RJ_PAIRS_MAX;
+    /* on a streamed design a pair's weight caches its first atom's Gram
+     * row while there is no candidate set (burn-in): the pairs may take a
+     * quarter of the cache's rows (8 at p = 10^6 in the default 256 MB),
+     * so that the active atoms' rows are not evicted in turn */
+    size_t cap = keep ? keep : BSL_RJ_PAIRS_MAX;
+    if (!keep && D->rows && cap > bsl_gram_rows_slots(D->rows) / 4) cap = bsl_gram_rows_slots(D->rows) / 4;
+    if (cap == 0) return BASEL_OK;
+    const size_t w = window < m - 1 ? window : m - 1;
     const double floor = keep ? -INFINITY : 2 * log((double)m);
     const size_t nblocks = (m + BLOCK - 1) / BLOCK;
     const int threads = omp_get_max_threads();

@@ -79,6 +79,11 @@ expect 0 '"excluded": "regression"' -- cat "$T/mix.json"
 expect 0 '"exchange": "informed"' -- cat "$T/mix.json"
 expect 0 '"exchange": "uniform"' -- "$BASEL" fit $C/pima_tr.csv --method mixture --exchange uniform --iter 100 --burn 20 --chains 1 --seed 2 --quiet -o -
 expect 2 "--exchange 'sideways': expected one of uniform,informed" -- "$BASEL" fit $C/pima_tr.csv --method mixture --exchange sideways -o "$T/mixx.json"
+# pair moves are informed chains': a count of pairs asked of uniform moves is refused, not ignored
+expect 2 "--rj-pairs 5: pair moves are made by informed chains only" -- "$BASEL" fit $D --method rj --rj-pairs 5 -o "$T/pairs.json"
+expect 1 "" -- test -e "$T/pairs.json"
+expect 0 "" -- "$BASEL" fit $D --method rj --proposal informed --rj-pairs 5 --iter 200 --burn 50 --quiet -o "$T/pairs.json"
+expect 0 "; 5 pairs \\(first " -- /usr/bin/python3 -c "import json; print(json.load(open('$T/pairs.json'))['diagnostics']['note'])"
 # the kept draws are the predictor, so at most 1000 per chain (mixture.h BSL_MIX_MAX_DRAWS): 2500 sweeps at
 # --thin 1 are thinned to every 3rd (834 draws), and the thin used is the one recorded
 expect 0 "" -- "$BASEL" fit $C/pima_tr.csv --method mixture --iter 2500 --burn 0 --thin 1 --chains 1 --seed 2 --quiet \

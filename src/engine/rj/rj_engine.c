@@ -56,6 +56,14 @@ static int run_length(bsl_params *settings, const bsl_params *user, size_t d, ba
     }
     int rc = bsl_rj_proposal(settings, d, &informed, err);
     if (rc) return rc;
+    /* pair moves are informed chains' (rj_pairs.c): a count asked of a
+     * uniform chain would be ignored, so it is refused */
+    const char *pairs = user ? bsl_params_get(user, "rj-pairs") : NULL;
+    if (!informed && pairs && strcmp(pairs, "auto") != 0 && strcmp(pairs, "none") != 0)
+        return bsl_fail(err, BASEL_EINVAL,
+                        "--rj-pairs %s: pair moves are made by informed chains only (--proposal informed, the "
+                        "default above " BSL_RJ_STR(BSL_RJ_INFORMED_ABOVE) " inputs; not with --family multinomial)",
+                        pairs);
     if (bsl_params_set(settings, "proposal", informed ? "informed" : "uniform"))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (!informed) return bsl_subset_iter_per_input(settings, user, d, err);

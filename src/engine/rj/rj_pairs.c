@@ -54,6 +54,7 @@
 #include "rj_pairs.h"
 #include "../../model/design.h"
 #include "../../model/gram_rows.h"
+#include "../../linalg/linalg.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -100,13 +101,6 @@ static void offer(best_list *L, pair_score p)
     L->s[L->worst] = p;
     for (size_t i = 0; i < L->n; i++)
         if (before(&L->s[L->worst], &L->s[i])) L->worst = i;
-}
-
-static double dot(const double *x, const double *y, size_t n)
-{
-    double s = 0;
-    for (size_t i = 0; i < n; i++) s += x[i] * y[i];
-    return s;
 }
 
 /* The statistic of the pair (a, b) with cross product g_ab (the rest
@@ -171,7 +165,7 @@ int bsl_rj_pairs_screen(const bsl_design *D, size_t window, size_t keep, bsl_rj_
                 if (!from_gram) bsl_design_column(D, j, cj);
                 if (j < j0) continue;
                 for (size_t a = j > w ? j - w : 0; a < j; a++) {
-                    const double gab = from_gram ? D->G[a + j * m] : dot(ring + (a % (w + 1)) * n, cj, n);
+                    const double gab = from_gram ? D->G[a + j * m] : bsl_dot(ring + (a % (w + 1)) * n, cj, n);
                     const double s = pair_stat(D, a, j, gab);
                     if (s > floor) offer(&L, (pair_score){s, a, j});
                 }

@@ -107,6 +107,7 @@ int bsl_post_of(bsl_post *p, bsl_model *M, const size_t *atoms, size_t k, int ba
             for (size_t i = 0; i < k; i++) p->V[i + j * k] = s * M->Ainv[i + j * ld];
         memcpy(p->quad, M->quad, c * sizeof *p->quad);
     }
+    p->shrink = s;
     p->df = pr->type->post_df(pr, N, kk);
     for (size_t o = 0; o < c; o++) {
         const double yy = D->yy[o], rss = fmax(yy - p->quad[o], 0.0);

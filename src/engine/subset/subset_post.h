@@ -22,6 +22,7 @@ typedef struct bsl_post {
     double *V;      /* k x k column-major (leading dimension k) */
     double *scale2; /* c */
     double df;
+    double shrink;  /* s of V = s A_tau^{-1} and beta = s A_tau^{-1} b (subset_post.c) */
     /* workspace */
     double *quad;   /* c: b' A_tau^{-1} b */
     bsl_chol chol;

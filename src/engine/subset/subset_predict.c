@@ -18,6 +18,7 @@
 #include "subset.h"
 #include "subset_post.h"
 #include "coef_table.h"
+#include "pred_trie.h"
 #include "../engine.h"
 #include "../../core/jsonutil.h"
 #include "../../problem/problem.h"
@@ -393,6 +394,8 @@ typedef struct post_set {
     size_t *voff;        /* model r's V at V + voff[r] */
     double *w;           /* K, normalised */
     double *beta, *V, *scale2, *df; /* per model: k x c, k^2, c, 1 */
+    double *shrink;      /* K: s of V = s A_tau^{-1} (subset_post.c) */
+    double tau;          /* of A_tau = G + tau I */
 } post_set;
 
 static void post_set_free(post_set *s)
@@ -411,6 +414,7 @@ static void post_set_free(post_set *s)
     free(s->V);
     free(s->scale2);
     free(s->df);
+    free(s->shrink);
 }
 
 static int post_set_read(post_set *s, vs_ctx *v, const json_t *post)
@@ -510,10 +514,13 @@ static int post_set_read(post_set *s, vs_ctx *v, const json_t *post)
     s->V = bsl_malloc(vtot + 1, sizeof(double));
     s->scale2 = bsl_malloc(s->K * c, sizeof(double));
     s->df = bsl_malloc(s->K, sizeof(double));
+    s->shrink = bsl_malloc(s->K, sizeof(double));
     bsl_model *M = NULL;
     bsl_post p = {0};
-    rc = !s->voff || !s->beta || !s->V || !s->scale2 || !s->df || bsl_post_init(&p, kx, c) ? -2 /* out of memory */
-         : bsl_model_create(&M, &s->D, &pr, kx, NULL);
+    rc = !s->voff || !s->beta || !s->V || !s->scale2 || !s->df || !s->shrink || bsl_post_init(&p, kx, c)
+             ? -2 /* out of memory */
+             : bsl_model_create(&M, &s->D, &pr, kx, NULL);
+    if (!rc) s->tau = bsl_coef_tau(&M->prior); /* dense_solve's (subset_post.c) */
     for (size_t r = 0; r < s->K && !rc; r++) {
         const size_t k = s->off[r + 1] - s->off[r];
         const int st = bsl_post_of(&p, M, s->atoms + s->off[r], k, 0);
@@ -523,6 +530,7 @@ static int post_set_read(post_set *s, vs_ctx *v, const json_t *post)
         memcpy(s->V + s->voff[r], p.V, k * k * sizeof(double));
         memcpy(s->scale2 + r * c, p.scale2, c * sizeof(double));
         s->df[r] = p.df;
+        s->shrink[r] = p.shrink;
     }
     bsl_model_free(M);
     bsl_post_free(&p);
@@ -589,6 +597,118 @@ block_components(const vs_ctx *v, const post_set *s, const double *Bt, size_t i0
     else block_components_of(v, s, Bt, i0, nb, o, mu, sy, sf);
 }
 
+/* The kept models' prefix tree and, in its slots' order (pred_trie.h), their
+ * weights, df, t factors, scale^2 (c each) and shrinkage. */
+typedef struct trie_set {
+    bsl_pred_trie tr;
+    double *w, *df, *tf, *scale2, *shrink;
+} trie_set;
+
+static void trie_set_free(trie_set *t)
+{
+    bsl_pred_trie_free(&t->tr);
+    free(t->w);
+    free(t->df);
+    free(t->tf);
+    free(t->scale2);
+    free(t->shrink);
+}
+
+/* 0; -1 when a pivot is too small in the tree's order (the caller predicts
+ * from each model's V); -2 out of memory. */
+static int trie_set_make(trie_set *t, const post_set *s, size_t c)
+{
+    memset(t, 0, sizeof *t);
+    const int rc = bsl_pred_trie_build(&t->tr, s->D.G, s->u, s->tau, s->D.Bty, c, s->off, s->atoms, s->w, s->K);
+    if (rc) return rc;
+    const size_t K = s->K;
+    t->w = bsl_malloc(K, sizeof *t->w);
+    t->df = bsl_malloc(K, sizeof *t->df);
+    t->tf = bsl_malloc(K, sizeof *t->tf);
+    t->scale2 = bsl_malloc(K * c, sizeof *t->scale2);
+    t->shrink = bsl_malloc(K, sizeof *t->shrink);
+    if (!t->w || !t->df || !t->tf || !t->scale2 || !t->shrink) return -2;
+    for (size_t i = 0; i < K; i++) {
+        const size_t r = t->tr.perm[i];
+        t->w[i] = s->w[r];
+        t->df[i] = s->df[r];
+        t->tf[i] = t_factor(s->df[r]);
+        t->shrink[i] = s->shrink[r];
+        for (size_t o = 0; o < c; o++) t->scale2[i * c + o] = s->scale2[r * c + o];
+    }
+    return 0;
+}
+
+/* block_components_of from the kept models' prefix tree (pred_trie.c): the
+ * tree's nodes in preorder, each node's z = (x~_j - l'z_P) / d from its
+ * ancestors' z on the stack (zs, ROWS doubles a depth), and with it the
+ * running |z|^2 (hs) and z'u (ms, output o) of its path; a model's node
+ * gives its location base + s z'u and quadratic form s |z|^2. */
+static inline __attribute__((always_inline)) void trie_components_of(const vs_ctx *v, const trie_set *s,
+                                                                     const double *Bt, size_t i0, size_t nb, size_t o,
+                                                                     double *mu, double *sy, double *sf, double *stk)
+{
+    const bsl_pred_trie *tr = &s->tr;
+    const size_t n = v->n, c = v->c, q = v->q, K = tr->K, D = tr->maxdepth + 1;
+    double base[ROWS];
+    /* hs, ms: depth 0 is the empty path */
+    double *restrict zs = stk, *restrict hs = stk + D * ROWS, *restrict ms = stk + 2 * D * ROWS;
+    const double *restrict zvar = v->zvar + i0;
+    for (size_t i = 0; i < nb; i++) {
+        base[i] = 0;
+        for (size_t l = 0; l < q; l++) base[i] += v->Z[l * n + i0 + i] * v->gy[l * c + o];
+        hs[i] = ms[i] = 0;
+    }
+    for (size_t node = 0; node <= tr->nnode; node++) {
+        const long r = node < tr->nnode ? tr->model[node] : tr->root_model;
+        size_t d = 0; /* the depth whose sums the model reads */
+        if (node < tr->nnode) {
+            const size_t t = tr->depth[node] - 1;
+            const double *l = tr->l + tr->loff[node], *x = Bt + tr->atom[node] * n + i0;
+            const double di = tr->dinv[node], wo = tr->w[node * c + o];
+            double acc[ROWS];
+            for (size_t i = 0; i < nb; i++) acc[i] = x[i];
+            for (size_t e = 0; e < t; e++)
+                for (size_t i = 0; i < nb; i++) acc[i] -= l[e] * zs[e * ROWS + i];
+            for (size_t i = 0; i < nb; i++) {
+                const double z = acc[i] * di;
+                zs[t * ROWS + i] = z;
+                hs[(t + 1) * ROWS + i] = hs[t * ROWS + i] + z * z;
+                ms[(t + 1) * ROWS + i] = ms[t * ROWS + i] + z * wo;
+            }
+            d = t + 1;
+        }
+        if (r < 0) continue;
+        /* the square roots over the block's rows in a vector, then the
+         * stores, strided by K: sqrt before a strided store is scalar (it
+         * was half of this function's time) */
+        const double s2 = s->scale2[(size_t)r * c + o], sh = s->shrink[r];
+        double tm[ROWS], ty[ROWS], tx[ROWS];
+        for (size_t i = 0; i < nb; i++) {
+            /* max(h, 0) as (h + |h|) / 2, exactly: a comparison would keep
+             * the loop scalar */
+            const double h = sh * hs[d * ROWS + i], hi = 0.5 * (h + fabs(h));
+            tm[i] = base[i] + sh * ms[d * ROWS + i];
+            ty[i] = sqrt(s2 * (1 + hi + zvar[i]));
+            tx[i] = sqrt(s2 * (hi + zvar[i]));
+        }
+        for (size_t i = 0; i < nb; i++) {
+            mu[i * K + (size_t)r] = tm[i];
+            sy[i * K + (size_t)r] = ty[i];
+            sf[i * K + (size_t)r] = tx[i];
+        }
+    }
+}
+
+/* trie_components_of as block_components is block_components_of. */
+__attribute__((target_clones("avx2", "default"))) static void
+trie_components(const vs_ctx *v, const trie_set *s, const double *Bt, size_t i0, size_t nb, size_t o, double *mu,
+                double *sy, double *sf, double *stk)
+{
+    if (nb == ROWS) trie_components_of(v, s, Bt, i0, ROWS, o, mu, sy, sf, stk);
+    else trie_components_of(v, s, Bt, i0, nb, o, mu, sy, sf, stk);
+}
+
 /* Intervals of the model average: quantiles of the mixture over the kept
  * models of each one's Student-t (of f(x), or of a new y when noise), none
  * with p->no_interval; and the mixture's sds (basel_pred_se, basel_pred_sd),
@@ -609,17 +729,26 @@ static int vs_interval_posterior(vs_ctx *v, const json_t *post, int noise, doubl
         rc = !Bt || !mu || !sd || !sf || !tf ? -2 /* out of memory */ : model_columns(v, s.uni, s.u, Bt);
     }
     for (size_t r = 0; r < s.K && !rc; r++) tf[r] = t_factor(s.df[r]);
+    /* the models' prefix tree, the models in its slots' order; without it
+     * (a pivot too small in its order, or no memory for it) each model's V
+     * in the document's order */
+    trie_set ts = {0};
+    const int made = rc ? -1 : trie_set_make(&ts, &s, c);
+    double *stk = made ? NULL : bsl_malloc(3 * (ts.tr.maxdepth + 1) * ROWS, sizeof *stk);
+    if (made == -2 || (!made && !stk)) rc = -2; /* no memory: reported, not absorbed (the same numbers or none) */
+    const double *w = stk ? ts.w : s.w, *dfs = stk ? ts.df : s.df, *tfs = stk ? ts.tf : tf;
     bsl_tmix_ws_fixed(&ws); /* every row mixes the same models with the same weights and df */
     for (size_t i0 = 0; i0 < n && !rc; i0 += ROWS)
         for (size_t o = 0; o < c; o++) {
             const size_t nb = BSL_MIN(ROWS, n - i0);
-            block_components(v, &s, Bt, i0, nb, o, mu, sd, sf);
+            if (stk) trie_components(v, &ts, Bt, i0, nb, o, mu, sd, sf, stk);
+            else block_components(v, &s, Bt, i0, nb, o, mu, sd, sf);
             for (size_t i = 0; i < nb; i++) {
                 const size_t at = o * n + i0 + i;
                 const double *m = mu + i * s.K, *sy = sd + i * s.K, *sx = sf + i * s.K;
-                mixture_sds(s.w, m, sy, sx, tf, s.K, &p->se[at], &p->sd[at], &p->sdf[at]);
+                mixture_sds(w, m, sy, sx, tfs, s.K, &p->se[at], &p->sd[at], &p->sdf[at]);
                 if (p->no_interval) continue;
-                const bsl_tmix t = {s.w, m, noise ? sy : sx, s.df, s.K, 0};
+                const bsl_tmix t = {w, m, noise ? sy : sx, dfs, s.K, 0};
                 const double pq[2] = {0.5 - level / 2, 0.5 + level / 2};
                 double q[2];
                 bsl_tmix_quantiles(&t, pq, 2, q, &ws);
@@ -629,6 +758,8 @@ static int vs_interval_posterior(vs_ctx *v, const json_t *post, int noise, doubl
         }
     if (!rc && ws.oom) rc = -2; /* a quantile found no memory */
     bsl_tmix_ws_free(&ws);
+    trie_set_free(&ts);
+    free(stk);
     post_set_free(&s);
     free(Bt);
     free(mu);

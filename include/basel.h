@@ -294,6 +294,8 @@ BASEL_API void basel_options_set_progress(basel_options *o, basel_progress_fn fn
  *                    subset methods: basel_method_can(method, "coefficients")),
  *   "gram"           their Gram matrix when it is kept in memory and large
  *                    ("entries" of its lower triangle),
+ *   "pairs"          rj's informed chains: the screen of nearby pairs of
+ *                    atoms for the pair moves (--rj-pairs; "atoms"),
  *   "sampling"       the method's run: "draws" (bd, burn-in included),
  *                    "iterations" (rj),
  *                    "sweeps" (ssvs, mixture), "subsets" (enumerate),

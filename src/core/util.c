@@ -94,7 +94,8 @@ char *bsl_format_double(char *buf, size_t len, double v, int digits)
  * callback sees 0 there and 1 after the sampling. */
 static int before_sampling(const char *phase)
 {
-    return !strcmp(phase, "standardising") || !strcmp(phase, "columns") || !strcmp(phase, "gram");
+    return !strcmp(phase, "standardising") || !strcmp(phase, "columns") || !strcmp(phase, "gram") ||
+           !strcmp(phase, "pairs");
 }
 
 int bsl_progress_report_later(const bsl_progress *pr, const char *phase, const char *unit, double done,

@@ -41,6 +41,15 @@ expect 0 "" -- sh -c "BASEL_PROGRESS_INTERVAL=0.001 '$BASEL' fit '$T/k.csv' --ba
     --rj-rb-every 10 --chains 2 --seed 3 -o '$T/kr.json' 2> '$T/kr.err'"
 expect 0 "$(line gram entries)" -- cat "$T/kr.err"
 if grep -q "gram" "$T/k.err"; then bad "the short bd run built a Gram matrix"; else ok; fi
+# rj's informed chains screen pairs of nearby atoms before sampling (the
+# pair moves): a phase of its own, ended before the sampling begins
+expect 0 "" -- sh -c "BASEL_PROGRESS_INTERVAL=0.000001 '$BASEL' fit '$LIN' --method rj --proposal informed --iter 200 \
+    --seed 1 -o '$T/pairs.json' 2> '$T/pairs.err'"
+expect 0 "$(line pairs atoms)" -- cat "$T/pairs.err"
+expect 0 "^basel: pairs 100% \(15 of 15 atoms" -- cat "$T/pairs.err"
+if awk '/^basel: sampling/ {s = 1} /^basel: pairs/ && s {bad = 1} END {exit !bad}' "$T/pairs.err"; then
+    bad "a pairs line after the sampling began"
+else ok; fi
 
 # the phases after the sampling (issue 34): each has its own line and
 # fraction; within a phase the fraction never decreases, no phase comes back

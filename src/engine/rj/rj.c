@@ -994,7 +994,8 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
     if (rj_tables(&st, pb)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    if (!rc && st.pair_window) rc = bsl_rj_pairs_screen(pb->D, st.pair_window, st.pair_keep, &st.pairs, err);
+    if (!rc && st.pair_window)
+        rc = bsl_rj_pairs_screen(pb->D, st.pair_window, st.pair_keep, run->phases, &st.pairs, err);
     for (size_t h = 0; h < chains && !rc; h++) rc = chain_init(&ch[h], pb, &r1, &st, h, err);
     bsl_chains cs = {.chains = chains, .max_time = run->max_time, .threads = run->threads, .seed = run->seed,
                      .units = run->burn + run->iter, .progress = run->progress,

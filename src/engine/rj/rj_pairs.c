@@ -123,7 +123,8 @@ static double pair_stat(const bsl_design *D, size_t a, size_t b, double gab)
  * of the work). */
 #define BLOCK 4096
 
-int bsl_rj_pairs_screen(const bsl_design *D, size_t window, size_t keep, bsl_rj_pairs *P, basel_error *err)
+int bsl_rj_pairs_screen(const bsl_design *D, size_t window, size_t keep, const bsl_progress *pr, bsl_rj_pairs *P,
+                        basel_error *err)
 {
     memset(P, 0, sizeof *P);
     const size_t m = D->m, n = D->n;
@@ -145,8 +146,9 @@ int bsl_rj_pairs_screen(const bsl_design *D, size_t window, size_t keep, bsl_rj_
     const int threads = omp_get_max_threads();
     pair_score *found = bsl_malloc((size_t)threads * cap, sizeof *found);
     size_t *nfound = bsl_calloc((size_t)threads, sizeof *nfound);
-    int oom = !found || !nfound;
-#pragma omp parallel if (nblocks > 1 && !oom)
+    int oom = !found || !nfound, cancelled = bsl_progress_report(pr, "pairs", "atoms", 0, (double)m) != 0;
+    size_t blocks_done = 0;
+#pragma omp parallel if (nblocks > 1 && !oom && !cancelled)
     {
         const int t = omp_get_thread_num();
         double *ring = oom ? NULL : bsl_malloc(from_gram ? 1 : (w + 1) * n, sizeof *ring);
@@ -157,7 +159,10 @@ int bsl_rj_pairs_screen(const bsl_design *D, size_t window, size_t keep, bsl_rj_
         }
 #pragma omp for schedule(static)
         for (size_t blk = 0; blk < nblocks; blk++) {
-            if (!ring) continue;
+            int stop;
+#pragma omp atomic read
+            stop = cancelled;
+            if (!ring || stop) continue;
             const size_t j0 = blk * BLOCK, j1 = j0 + BLOCK < m ? j0 + BLOCK : m;
             const size_t from = from_gram ? j0 : j0 > w ? j0 - w : 0;
             for (size_t j = from; j < j1; j++) {
@@ -170,14 +175,24 @@ int bsl_rj_pairs_screen(const bsl_design *D, size_t window, size_t keep, bsl_rj_
                     if (s > floor) offer(&L, (pair_score){s, a, j});
                 }
             }
+            size_t done;
+#pragma omp atomic capture
+            done = ++blocks_done;
+            /* the calling thread reports (basel.h: between blocks of work),
+             * the blocks done by every thread */
+            if (t == 0 && bsl_progress_report(pr, "pairs", "atoms", (double)BSL_MIN(done * BLOCK, m), (double)m)) {
+#pragma omp atomic write
+                cancelled = 1;
+            }
         }
         if (ring) nfound[t] = L.n;
         free(ring);
     }
-    if (oom) {
+    if (!oom && !cancelled && bsl_progress_report(pr, "pairs", "atoms", (double)m, (double)m)) cancelled = 1;
+    if (oom || cancelled) {
         free(found);
         free(nfound);
-        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        return oom ? bsl_fail(err, BASEL_ENOMEM, "out of memory") : bsl_fail(err, BASEL_ECANCELLED, "cancelled");
     }
     /* the threads' lists, pooled and ranked: the first cap are the best */
     size_t total = 0;

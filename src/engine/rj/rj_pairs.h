@@ -26,8 +26,10 @@ typedef struct bsl_rj_pairs {
  * BSL_RJ_PAIRS_MAX, the largest first; keep > 0: the keep largest, with
  * no threshold. None for window = 0, more than one target, or a group
  * view. O(n m window) work, in threads; the same pairs at every thread
- * count. */
-int bsl_rj_pairs_screen(const bsl_design *D, size_t window, size_t keep, bsl_rj_pairs *P, basel_error *err);
+ * count. Its progress goes to pr as the phase "pairs" in "atoms" (NULL:
+ * none); BASEL_ECANCELLED (err set) when pr asks to stop. */
+int bsl_rj_pairs_screen(const bsl_design *D, size_t window, size_t keep, const bsl_progress *pr, bsl_rj_pairs *P,
+                        basel_error *err);
 void bsl_rj_pairs_free(bsl_rj_pairs *P);
 
 /* One pair move at M's state: add or delete, each with probability 1/2

@@ -521,6 +521,7 @@ static int run_settings(bsl_run *run, const bsl_engine_ctx *ctx, basel_error *er
     run->stream_draws = ctx->keep_draws; /* a fit's draws go to temporary files, not memory */
     run->progress = ctx->progress;
     run->progress_user = ctx->progress_user;
+    run->phases = ctx->phases;
     run->checkpoint = ctx->checkpoint;
     run->restart = ctx->restart;
     run->checkpoint_every = ctx->checkpoint_every;

@@ -50,6 +50,7 @@ typedef struct bsl_run {
     size_t top;            /* models to keep in the summary */
     bsl_progress_fn progress; /* done, total units */
     void *progress_user;
+    const bsl_progress *phases; /* the phases before the sampling (NULL: none) */
     const bsl_params *params; /* engine-specific settings */
     const char *checkpoint, *restart; /* chains.h bsl_chains_ckpt; NULL when not asked */
     double checkpoint_every;

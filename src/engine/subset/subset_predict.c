@@ -681,7 +681,9 @@ static inline __attribute__((always_inline)) void trie_components_of(const vs_ct
         if (r < 0) continue;
         /* the square roots over the block's rows in a vector, then the
          * stores, strided by K: sqrt before a strided store is scalar (it
-         * was half of this function's time) */
+         * was half of this function's time); one vector instruction only
+         * where sqrt need not set errno (CMakeLists.txt: -fno-math-errno
+         * for this file) */
         const double s2 = s->scale2[(size_t)r * c + o], sh = s->shrink[r];
         double tm[ROWS], ty[ROWS], tx[ROWS];
         for (size_t i = 0; i < nb; i++) {

@@ -598,10 +598,10 @@ block_components(const vs_ctx *v, const post_set *s, const double *Bt, size_t i0
 }
 
 /* The kept models' prefix tree and, in its slots' order (pred_trie.h), their
- * weights, df, t factors, scale^2 (c each) and shrinkage. */
+ * weights, df, scale^2 (c each) and shrinkage. */
 typedef struct trie_set {
     bsl_pred_trie tr;
-    double *w, *df, *tf, *scale2, *shrink;
+    double *w, *df, *scale2, *shrink;
 } trie_set;
 
 static void trie_set_free(trie_set *t)
@@ -609,7 +609,6 @@ static void trie_set_free(trie_set *t)
     bsl_pred_trie_free(&t->tr);
     free(t->w);
     free(t->df);
-    free(t->tf);
     free(t->scale2);
     free(t->shrink);
 }
@@ -624,15 +623,13 @@ static int trie_set_make(trie_set *t, const post_set *s, size_t c)
     const size_t K = s->K;
     t->w = bsl_malloc(K, sizeof *t->w);
     t->df = bsl_malloc(K, sizeof *t->df);
-    t->tf = bsl_malloc(K, sizeof *t->tf);
     t->scale2 = bsl_malloc(K * c, sizeof *t->scale2);
     t->shrink = bsl_malloc(K, sizeof *t->shrink);
-    if (!t->w || !t->df || !t->tf || !t->scale2 || !t->shrink) return -2;
+    if (!t->w || !t->df || !t->scale2 || !t->shrink) return -2;
     for (size_t i = 0; i < K; i++) {
         const size_t r = t->tr.perm[i];
         t->w[i] = s->w[r];
         t->df[i] = s->df[r];
-        t->tf[i] = t_factor(s->df[r]);
         t->shrink[i] = s->shrink[r];
         for (size_t o = 0; o < c; o++) t->scale2[i * c + o] = s->scale2[r * c + o];
     }
@@ -730,15 +727,15 @@ static int vs_interval_posterior(vs_ctx *v, const json_t *post, int noise, doubl
         tf = bsl_malloc(s.K, sizeof *tf);
         rc = !Bt || !mu || !sd || !sf || !tf ? -2 /* out of memory */ : model_columns(v, s.uni, s.u, Bt);
     }
-    for (size_t r = 0; r < s.K && !rc; r++) tf[r] = t_factor(s.df[r]);
     /* the models' prefix tree, the models in its slots' order; without it
-     * (a pivot too small in its order, or no memory for it) each model's V
-     * in the document's order */
+     * (a pivot too small in its order) each model's V in the document's
+     * order */
     trie_set ts = {0};
     const int made = rc ? -1 : trie_set_make(&ts, &s, c);
     double *stk = made ? NULL : bsl_malloc(3 * (ts.tr.maxdepth + 1) * ROWS, sizeof *stk);
     if (made == -2 || (!made && !stk)) rc = -2; /* no memory: reported, not absorbed (the same numbers or none) */
-    const double *w = stk ? ts.w : s.w, *dfs = stk ? ts.df : s.df, *tfs = stk ? ts.tf : tf;
+    const double *w = stk ? ts.w : s.w, *dfs = stk ? ts.df : s.df;
+    for (size_t r = 0; r < s.K && !rc; r++) tf[r] = t_factor(dfs[r]);
     bsl_tmix_ws_fixed(&ws); /* every row mixes the same models with the same weights and df */
     for (size_t i0 = 0; i0 < n && !rc; i0 += ROWS)
         for (size_t o = 0; o < c; o++) {
@@ -748,7 +745,7 @@ static int vs_interval_posterior(vs_ctx *v, const json_t *post, int noise, doubl
             for (size_t i = 0; i < nb; i++) {
                 const size_t at = o * n + i0 + i;
                 const double *m = mu + i * s.K, *sy = sd + i * s.K, *sx = sf + i * s.K;
-                mixture_sds(w, m, sy, sx, tfs, s.K, &p->se[at], &p->sd[at], &p->sdf[at]);
+                mixture_sds(w, m, sy, sx, tf, s.K, &p->se[at], &p->sd[at], &p->sdf[at]);
                 if (p->no_interval) continue;
                 const bsl_tmix t = {w, m, noise ? sy : sx, dfs, s.K, 0};
                 const double pq[2] = {0.5 - level / 2, 0.5 + level / 2};

@@ -246,11 +246,35 @@ static double prune_below(const bsl_tmix *t, double W, bsl_tmix_ws *ws)
     return b >= NEXP ? 0.0 : ldexp(W, -(int)b);
 }
 
-/* The kept components into ws, grouped by df (prep above), and the
- * bracket [lo, hi] of the p-quantile: F is a convex combination of the
- * components' CDFs, so it holds the extreme component quantiles mu_i + s_i
- * q_nu(p) (point masses: mu_i; the mass w0: 0). wmin is the lightest
- * positive weight, W the total. -1 when ws cannot hold them. */
+/* prepare_planned's gathering of the kept slots j0..j1 - 1 of one df
+ * group (q: its standard quantiles at the two p) into mu and is, and the
+ * bracket's extremes l, h of mu_i + q s_i: the same comparisons in the
+ * same order as the general loop, with the four extremes in locals. In
+ * an array of variable length they made a round trip through the stack
+ * per component, which was most of the preparation's time (perf: 11 % of
+ * predicting 1000 rows from the kernel fit). 1 when a slot's scale is not
+ * positive. */
+static int bracket2(const bsl_tmix *t, const size_t *comp, size_t j0, size_t j1, const double *q, double *mu,
+                    double *is, double *l, double *h)
+{
+    double l0 = l[0], l1 = l[1], h0 = h[0], h1 = h[1];
+    const double q0 = q[0], q1 = q[1];
+    int flat = 0;
+    for (size_t j = j0; j < j1; j++) {
+        const size_t i = comp[j];
+        const double si = t->s[i], mi = t->mu[i], x0 = mi + q0 * si, x1 = mi + q1 * si;
+        flat |= !(si > 0);
+        mu[j] = mi;
+        is[j] = 1 / si;
+        l0 = x0 < l0 ? x0 : l0;
+        h0 = x0 > h0 ? x0 : h0;
+        l1 = x1 < l1 ? x1 : l1;
+        h1 = x1 > h1 ? x1 : h1;
+    }
+    l[0] = l0, l[1] = l1, h[0] = h0, h[1] = h1;
+    return flat;
+}
+
 /* prepare with ws's plan: only the locations and scales of the kept
  * slots are gathered, and the bracket found as prepare finds it (the same
  * bits). 1 when a kept component has no positive scale (a point mass the
@@ -265,19 +289,26 @@ static int prepare_planned(prep *m, const bsl_tmix *t, const tmix_plan *pl, cons
         l[k] = t->w0 > 0 ? 0.0 : INFINITY;
         h[k] = t->w0 > 0 ? 0.0 : -INFINITY;
     }
-    for (size_t g = 0; g < pl->m.ng; g++)
-        for (size_t j = pl->m.start[g]; j < pl->m.start[g + 1]; j++) {
-            const size_t i = pl->comp[j];
-            const double si = t->s[i];
-            if (!(si > 0)) return 1;
-            ws->mu[j] = t->mu[i];
-            ws->is[j] = 1 / si;
-            for (size_t k = 0; k < pl->np; k++) {
-                const double x = t->mu[i] + pl->q[g][k] * si;
-                if (x < l[k]) l[k] = x;
-                if (x > h[k]) h[k] = x;
+    int flat = 0; /* a kept component without a positive scale */
+    for (size_t g = 0; g < pl->m.ng; g++) {
+        const size_t j0 = pl->m.start[g], j1 = pl->m.start[g + 1];
+        if (pl->np == 2) /* an interval's ends: the extremes in registers (bracket2) */
+            flat |= bracket2(t, pl->comp, j0, j1, pl->q[g], ws->mu, ws->is, l, h);
+        else
+            for (size_t j = j0; j < j1; j++) {
+                const size_t i = pl->comp[j];
+                const double si = t->s[i];
+                flat |= !(si > 0);
+                ws->mu[j] = t->mu[i];
+                ws->is[j] = 1 / si;
+                for (size_t k = 0; k < pl->np; k++) {
+                    const double x = t->mu[i] + pl->q[g][k] * si;
+                    if (x < l[k]) l[k] = x;
+                    if (x > h[k]) h[k] = x;
+                }
             }
-        }
+    }
+    if (flat) return 1;
     *m = pl->m;
     m->mu = ws->mu;
     m->is = ws->is;
@@ -297,6 +328,11 @@ static int plan_fits(const tmix_plan *pl, const bsl_tmix *t, const double *p, si
     return 1;
 }
 
+/* The kept components into ws, grouped by df (prep above), and the
+ * bracket [lo, hi] of the p-quantile: F is a convex combination of the
+ * components' CDFs, so it holds the extreme component quantiles mu_i + s_i
+ * q_nu(p) (point masses: mu_i; the mass w0: 0). wmin is the lightest
+ * positive weight, W the total. -1 when ws cannot hold them. */
 static int prepare(prep *m, const bsl_tmix *t, double W, double wmin, const double *p, size_t np, bsl_tmix_ws *ws,
                    double *lo, double *hi)
 {

@@ -38,6 +38,8 @@ void bsl_model_free(bsl_model *M)
     free(M->trial_bty);
     free(M->work);
     free(M->rb_work);
+    free(M->pair_work);
+    free(M->pair_col);
     free(M->sw_z);
     free(M->sw_g);
     bsl_chol_free(&M->sw_chol);
@@ -979,6 +981,145 @@ void bsl_model_drop_scores(bsl_model *M, double *out)
         for (size_t o = 0; o < c; o++) qd[o] = M->quad[o] - w[o * k + p] * w[o * k + p] / Bpp;
         out[p] = score_of(M, k - 1, reads_logdet(M) ? M->logdet + log(Bpp) : M->logdet, qd);
     }
+}
+
+/* bsl_model_pair_scores' pivots: a Schur complement this far above the
+ * collinearity limit (rank_tol of its diagonal) gives the same verdict
+ * however it is rounded, and the closed forms' cancellation stays small */
+#define PAIR_PIVOT 1e-6
+
+/* The collinearity bound (vif_bound) of the set after an atom of diagonal
+ * d and Schur complement s joins: its own d / s, the others' growth by
+ * the bound's term, tr(B') = tr(B) + (|u|^2 + 1) / s <= tr(B) d / s + 1 / s. */
+static vif_bound vif_bound_after(const vif_bound *b, double s, double d)
+{
+    vif_bound a = *b;
+    a.vif = fmax(b->vif + b->dmax * b->tr * ((d - s) / s), d / s);
+    a.dmax = fmax(b->dmax, d);
+    a.tr = (b->tr * d + 1) / s;
+    return a;
+}
+
+int bsl_model_pair_scores(bsl_model *M, const size_t *P, size_t np, double *out)
+{
+    if (M->src.column || M->src.gram || !M->D->G || M->c > 64) return BASEL_EINVAL;
+    const size_t k = M->k, c = M->c, m = M->m, ld = M->kmax + 1;
+    const double *G = M->D->G, tol = PAIR_PIVOT;
+    if (!M->pair_col) {
+        if (!(M->pair_col = malloc(m * sizeof *M->pair_col))) return BASEL_ENOMEM;
+        for (size_t j = 0; j < m; j++) M->pair_col[j] = -1;
+    }
+    /* the dormant, usable atoms the pairs meet: a column each */
+    size_t r = 0;
+    for (size_t i = 0; i < 2 * np; i++) {
+        const size_t x = P[i];
+        if (M->pos[x] < 0 && M->D->usable[x] && M->pair_col[x] < 0) M->pair_col[x] = (long)r++;
+    }
+    const size_t need = k * r + r * (1 + c) + k * c + 1;
+    if (M->pair_cap < need) {
+        double *w = realloc(M->pair_work, need * sizeof *w);
+        if (!w) {
+            for (size_t i = 0; i < 2 * np; i++) M->pair_col[P[i]] = -1;
+            return BASEL_ENOMEM;
+        }
+        M->pair_work = w;
+        M->pair_cap = need;
+    }
+    /* V (k x r, rows r apart): L^{-1} G_{A,x}; S: s_x; R (r x c): r_x */
+    double *V = M->pair_work, *S = V + k * r, *R = S + r, *beta = R + r * c, qd[64];
+    for (size_t i = 0; i < 2 * np; i++) {
+        const long a = M->pair_col[P[i]];
+        if (a >= 0)
+            for (size_t l = 0; l < k; l++) V[l * r + (size_t)a] = G[M->active[l] + P[i] * m];
+    }
+    if (k && r) block_solve_lower(M, V, r, r);
+    for (size_t i = 0; i < 2 * np; i++) {
+        const size_t x = P[i];
+        const long a = M->pair_col[x];
+        if (a < 0) continue;
+        double vv = 0;
+        for (size_t l = 0; l < k; l++) vv += V[l * r + (size_t)a] * V[l * r + (size_t)a];
+        S[a] = M->D->diag[x] + M->tau - vv;
+        for (size_t o = 0; o < c; o++) {
+            double t = M->D->Bty[x * c + o];
+            for (size_t l = 0; l < k; l++) t -= V[l * r + (size_t)a] * M->z[l * c + o];
+            R[(size_t)a * c + o] = t;
+        }
+    }
+    /* the explicit inverse (fresh enough to read), beta = B b_A and the
+     * collinearity bound of the set as it stands */
+    vif_bound vb = {-1, 0, 0};
+    if (k) {
+        inverse_for_reading(M);
+        vb = vif_bound_of(M);
+        for (size_t o = 0; o < c; o++)
+            for (size_t p = 0; p < k; p++) {
+                double t = 0;
+                for (size_t l = 0; l < k; l++) t += M->Ainv[p + l * ld] * M->bA[l * c + o];
+                beta[o * k + p] = t;
+            }
+    } else {
+        vb = (vif_bound){0, 0, 0};
+    }
+    const int logdet = reads_logdet(M);
+    for (size_t i = 0; i < np; i++) {
+        size_t a = P[2 * i], b = P[2 * i + 1];
+        const long pa = M->pos[a], pb = M->pos[b];
+        out[i] = NAN;
+        if (pa < 0 && pb < 0) { /* gamma + a + b */
+            if (k + 2 > M->kmax || !M->D->usable[a] || !M->D->usable[b]) {
+                out[i] = -INFINITY;
+                continue;
+            }
+            const size_t ca = (size_t)M->pair_col[a], cb = (size_t)M->pair_col[b];
+            const double da = M->D->diag[a] + M->tau, db = M->D->diag[b] + M->tau, sa = S[ca];
+            if (!(sa > tol * da) || !vif_surely_ok(M, &vb, sa, da)) continue;
+            double vab = 0;
+            for (size_t l = 0; l < k; l++) vab += V[l * r + ca] * V[l * r + cb];
+            const double cab = G[a + b * m] - vab, sb = S[cb] - cab * cab / sa;
+            const vif_bound v2 = vif_bound_after(&vb, sa, da);
+            if (!(sb > tol * db) || !vif_surely_ok(M, &v2, sb, db)) continue;
+            for (size_t o = 0; o < c; o++) {
+                const double ra = R[ca * c + o], rb = R[cb * c + o] - cab * ra / sa;
+                qd[o] = M->quad[o] + ra * ra / sa + rb * rb / sb;
+            }
+            out[i] = score_of(M, k + 2, logdet ? M->logdet + log(sa) + log(sb) : M->logdet, qd);
+        } else if (pa >= 0 && pb >= 0) { /* gamma - a - b */
+            const size_t p = (size_t)pa, q = (size_t)pb;
+            const double Bpp = M->Ainv[p + p * ld], Bqq = M->Ainv[q + q * ld], Bpq = M->Ainv[p + q * ld];
+            const double det = Bpp * Bqq - Bpq * Bpq;
+            if (!(Bpp > 0 && Bqq > 0 && det > tol * Bpp * Bqq)) continue;
+            for (size_t o = 0; o < c; o++) {
+                const double x = beta[o * k + p], y = beta[o * k + q];
+                qd[o] = M->quad[o] - (Bqq * x * x - 2 * Bpq * x * y + Bpp * y * y) / det;
+            }
+            out[i] = score_of(M, k - 2, logdet ? M->logdet + log(det) : M->logdet, qd);
+        } else { /* the active one leaves, the dormant one joins */
+            if (pa < 0) {
+                const size_t t = a;
+                a = b;
+                b = t;
+            }
+            if (!M->D->usable[b]) {
+                out[i] = -INFINITY;
+                continue;
+            }
+            const size_t p = (size_t)M->pos[a], cb = (size_t)M->pair_col[b];
+            const double db = M->D->diag[b] + M->tau, sb = S[cb], Bpp = M->Ainv[p + p * ld];
+            /* the same bound holds after a swap (vif_bound_of's note) */
+            if (!(sb > tol * db) || !(Bpp > 0) || !vif_surely_ok(M, &vb, sb, db)) continue;
+            double wp = 0;
+            for (size_t l = 0; l < k; l++) wp += M->Ainv[p + l * ld] * G[M->active[l] + b * m];
+            const double Bn = Bpp + wp * wp / sb;
+            for (size_t o = 0; o < c; o++) {
+                const double rb = R[cb * c + o], bp = beta[o * k + p] - wp * rb / sb;
+                qd[o] = M->quad[o] + rb * rb / sb - bp * bp / Bn;
+            }
+            out[i] = score_of(M, k, logdet ? M->logdet + log(sb) + log(Bn) : M->logdet, qd);
+        }
+    }
+    for (size_t i = 0; i < 2 * np; i++) M->pair_col[P[i]] = -1;
+    return BASEL_OK;
 }
 
 double bsl_model_drop_score(bsl_model *M, size_t j)

@@ -217,6 +217,9 @@ typedef struct bsl_model {
     bsl_chol sw_chol;    /* try_swap: scratch copy of the factor, */
     double *sw_z, *sw_g; /* of z and of the cross products (allocated on first use) */
     size_t swaps_inv;    /* try_swap scores taken from the explicit inverse (a count for tests) */
+    double *pair_work;   /* pair_scores: the dormant atoms' columns of L^{-1} G_{A,.} and their terms, */
+    size_t pair_cap;     /* grown on demand (doubles), */
+    long *pair_col;      /* m: and each atom's column there (-1: none), made on first use */
 } bsl_model;
 
 /* An empty model (k = 0) able to hold kmax atoms. */
@@ -306,6 +309,27 @@ int bsl_model_add_row(bsl_model *M, const double *row, const double *y);
 /* For every active position p, the score of the set without active[p]
  * (out has k entries). O(k^2 c) from the explicit inverse. */
 void bsl_model_drop_scores(bsl_model *M, double *out);
+/* The Rao-Blackwell pass over pairs (rj.c): out[i] <- the score of the set
+ * with both indicators of the pair (P[2i], P[2i + 1]) flipped, the model
+ * unchanged, in O(k) a pair (plus O(k^2) per dormant atom met), from the
+ * factor, z, the explicit inverse and the dense Gram:
+ *   both dormant: a joins, then b: v_x = L^{-1} g_x, s_x = d_x - |v_x|^2,
+ *     r_x = b_x - v_x'z; c = G_ab - v_a'v_b, s_b|a = s_b - c^2 / s_a,
+ *     r_b|a = r_b - c r_a / s_a: quad + r_a^2 / s_a + r_b|a^2 / s_b|a and
+ *     logdet + log s_a + log s_b|a;
+ *   a active (position p), b dormant: b joins (B = A^{-1}, w = B g_b: the
+ *     new inverse's B'_pp = B_pp + w_p^2 / s_b, beta'_p = beta_p - w_p r_b
+ *     / s_b, beta = B b_A), then a leaves: quad + r_b^2 / s_b - beta'_p^2 /
+ *     B'_pp, logdet + log s_b + log B'_pp (det A_{-p} = det A B_pp);
+ *   both active: quad - beta_S' B_SS^{-1} beta_S, logdet + log det B_SS
+ *     (S = {p, q}: Jacobi's complementary minor).
+ * NAN for a pair whose answer it cannot vouch is the one the operations
+ * one atom at a time give (try_add after add, try_swap, try_remove after
+ * remove): a pivot within 1e-6 of its diagonal, a collinearity check not
+ * surely passed (vif_bound), an inverse that has drifted; the caller takes
+ * those one atom at a time. BASEL_EINVAL (nothing written) without a dense
+ * Gram or for a model whose atoms come from a source; BASEL_ENOMEM. */
+int bsl_model_pair_scores(bsl_model *M, const size_t *P, size_t np, double *out);
 /* The score of the set without the active atom j (bsl_model_drop_scores'
  * entry for j, the same arithmetic), O(k c). */
 double bsl_model_drop_score(bsl_model *M, size_t j);
@@ -396,6 +420,11 @@ typedef struct bsl_model_ops {
      * (bsl_model_set_candidates) */
     int (*set_candidates)(void *st, const size_t *C, size_t nC);
     void (*candidate_scores)(void *st, double *out, double within);
+    /* may be NULL (rj's Rao-Blackwell pass then takes no pairs): out[i] =
+     * log_ml of the set with both atoms of pair (P[2i], P[2i + 1])
+     * flipped, the model unchanged, NAN where the caller must take it one
+     * atom at a time (bsl_model_pair_scores); BASEL_EINVAL: no pairs */
+    int (*pair_scores)(void *st, const size_t *P, size_t np, double *out);
 
     /* may be NULL (nothing to draw): one Gibbs update of the nuisance
      * parameters given the active set (ridge: sigma^2 and lambda) */
@@ -495,6 +524,10 @@ void bsl_cmodel_clear(bsl_cmodel *M);
 double bsl_cmodel_try_swap(bsl_cmodel *M, size_t out, size_t in);
 static inline void bsl_cmodel_drop_scores(bsl_cmodel *M, double *out) { M->ops->drop_scores(M->st, out); }
 static inline double bsl_cmodel_try_remove(bsl_cmodel *M, size_t j) { return M->ops->try_remove(M->st, j); }
+static inline int bsl_cmodel_pair_scores(bsl_cmodel *M, const size_t *P, size_t np, double *out)
+{
+    return M->ops->pair_scores ? M->ops->pair_scores(M->st, P, np, out) : BASEL_EINVAL;
+}
 /* out[j] = try_add(j) for every dormant atom j of the m, NAN for active ones */
 void bsl_cmodel_add_scores(bsl_cmodel *M, size_t m, double *out);
 /* the same, but atoms more than `within` below the best may be -inf */

@@ -254,6 +254,10 @@ static void gauss_candidate_scores(void *st, double *out, double within)
     bsl_model_candidate_scores(st, out, within);
 }
 static double gauss_try_swap(void *st, size_t out, size_t in) { return bsl_model_try_swap(st, out, in); }
+static int gauss_pair_scores(void *st, const size_t *P, size_t np, double *out)
+{
+    return bsl_model_pair_scores(st, P, np, out);
+}
 static void gauss_coef_mean(const void *st, double *beta) { bsl_model_coef_mean(st, beta); }
 static double gauss_sigma2(const void *st, size_t o) { return bsl_model_sigma2(st, o); }
 
@@ -313,6 +317,7 @@ const bsl_model_ops bsl_model_gauss = {
     .add_scores = gauss_add_scores,
     .set_candidates = gauss_set_candidates,
     .candidate_scores = gauss_candidate_scores,
+    .pair_scores = gauss_pair_scores,
     .draw_nuisance = gauss_draw_nuisance,
     .nuisance = gauss_nuisance,
     .set_nuisance = gauss_set_nuisance,

@@ -1005,21 +1005,25 @@ int bsl_model_pair_scores(bsl_model *M, const size_t *P, size_t np, double *out)
     if (M->src.column || M->src.gram || !M->D->G || M->c > 64) return BASEL_EINVAL;
     const size_t k = M->k, c = M->c, m = M->m, ld = M->kmax + 1;
     const double *G = M->D->G, tol = PAIR_PIVOT;
-    if (!M->pair_col) {
-        if (!(M->pair_col = malloc(m * sizeof *M->pair_col))) return BASEL_ENOMEM;
+    if (!M->pair_col) { /* an atom's column, then each column's atom */
+        if (!(M->pair_col = malloc(2 * m * sizeof *M->pair_col))) return BASEL_ENOMEM;
         for (size_t j = 0; j < m; j++) M->pair_col[j] = -1;
     }
+    long *col_atom = M->pair_col + m;
     /* the dormant, usable atoms the pairs meet: a column each */
     size_t r = 0;
     for (size_t i = 0; i < 2 * np; i++) {
         const size_t x = P[i];
-        if (M->pos[x] < 0 && M->D->usable[x] && M->pair_col[x] < 0) M->pair_col[x] = (long)r++;
+        if (M->pos[x] < 0 && M->D->usable[x] && M->pair_col[x] < 0) {
+            col_atom[r] = (long)x;
+            M->pair_col[x] = (long)r++;
+        }
     }
     const size_t need = k * r + r * (1 + c) + k * c + 1;
     if (M->pair_cap < need) {
         double *w = realloc(M->pair_work, need * sizeof *w);
         if (!w) {
-            for (size_t i = 0; i < 2 * np; i++) M->pair_col[P[i]] = -1;
+            for (size_t a = 0; a < r; a++) M->pair_col[col_atom[a]] = -1;
             return BASEL_ENOMEM;
         }
         M->pair_work = w;
@@ -1027,23 +1031,20 @@ int bsl_model_pair_scores(bsl_model *M, const size_t *P, size_t np, double *out)
     }
     /* V (k x r, rows r apart): L^{-1} G_{A,x}; S: s_x; R (r x c): r_x */
     double *V = M->pair_work, *S = V + k * r, *R = S + r, *beta = R + r * c, qd[64];
-    for (size_t i = 0; i < 2 * np; i++) {
-        const long a = M->pair_col[P[i]];
-        if (a >= 0)
-            for (size_t l = 0; l < k; l++) V[l * r + (size_t)a] = G[M->active[l] + P[i] * m];
+    for (size_t l = 0; l < k; l++) {
+        const double *Gl = G + M->active[l] * m;
+        for (size_t a = 0; a < r; a++) V[l * r + a] = Gl[col_atom[a]];
     }
     if (k && r) block_solve_lower(M, V, r, r);
-    for (size_t i = 0; i < 2 * np; i++) {
-        const size_t x = P[i];
-        const long a = M->pair_col[x];
-        if (a < 0) continue;
+    for (size_t a = 0; a < r; a++) {
+        const size_t x = (size_t)col_atom[a];
         double vv = 0;
-        for (size_t l = 0; l < k; l++) vv += V[l * r + (size_t)a] * V[l * r + (size_t)a];
+        for (size_t l = 0; l < k; l++) vv += V[l * r + a] * V[l * r + a];
         S[a] = M->D->diag[x] + M->tau - vv;
         for (size_t o = 0; o < c; o++) {
             double t = M->D->Bty[x * c + o];
-            for (size_t l = 0; l < k; l++) t -= V[l * r + (size_t)a] * M->z[l * c + o];
-            R[(size_t)a * c + o] = t;
+            for (size_t l = 0; l < k; l++) t -= V[l * r + a] * M->z[l * c + o];
+            R[a * c + o] = t;
         }
     }
     /* the explicit inverse (fresh enough to read), beta = B b_A and the
@@ -1118,7 +1119,7 @@ int bsl_model_pair_scores(bsl_model *M, const size_t *P, size_t np, double *out)
             out[i] = score_of(M, k, logdet ? M->logdet + log(sb) + log(Bn) : M->logdet, qd);
         }
     }
-    for (size_t i = 0; i < 2 * np; i++) M->pair_col[P[i]] = -1;
+    for (size_t a = 0; a < r; a++) M->pair_col[col_atom[a]] = -1;
     return BASEL_OK;
 }
 

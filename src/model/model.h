@@ -219,7 +219,7 @@ typedef struct bsl_model {
     size_t swaps_inv;    /* try_swap scores taken from the explicit inverse (a count for tests) */
     double *pair_work;   /* pair_scores: the dormant atoms' columns of L^{-1} G_{A,.} and their terms, */
     size_t pair_cap;     /* grown on demand (doubles), */
-    long *pair_col;      /* m: and each atom's column there (-1: none), made on first use */
+    long *pair_col;      /* 2 m: each atom's column there (-1: none), then each column's atom; made on first use */
 } bsl_model;
 
 /* An empty model (k = 0) able to hold kmax atoms. */

@@ -109,7 +109,8 @@ static const bsl_option_def catalogue[] = {
     {"rj-swap", BSL_OPT_REAL, 0, 1, NULL, "weight of the swap move"},
     {"rj-rb-every", BSL_OPT_COUNT, 0, BIG, NULL,
      "moves between Rao-Blackwellised PIP updates (default m, or 10 with informed moves, whose pass empties each "
-     "active slot in turn; 0: frequencies only)"},
+     "active slot in turn; uniform moves on a dense Gram condition each atom on all but its pair with each of "
+     "its two most correlated atoms; 0: frequencies only)"},
     {"rj-candidates", BSL_OPT_TEXT, 0, 0, NULL,
      "informed moves after burn-in: auto (each chain keeps the atoms whose weight reached 3e-4 of some burn-in "
      "pass, when they are at most half the atoms, and scores them alone, O(|C| k^2) per move; the others enter "

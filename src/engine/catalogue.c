@@ -107,6 +107,11 @@ static const bsl_option_def catalogue[] = {
     {"rj-add", BSL_OPT_REAL, 0, 1, NULL, "weight of the add move (renormalised over the moves possible at k)"},
     {"rj-delete", BSL_OPT_REAL, 0, 1, NULL, "weight of the delete move"},
     {"rj-swap", BSL_OPT_REAL, 0, 1, NULL, "weight of the swap move"},
+    {"bd-rb-every", BSL_OPT_COUNT, 0, BIG, NULL,
+     "kept blocks between Rao-Blackwell passes, whose conditional inclusion probabilities (each atom given all "
+     "but its pair with each of its two most correlated atoms) are then the PIPs instead of the time averages "
+     "(default max(10, m / 10) with linear inputs, Gaussian targets and a dense Gram, when each chain gets 100 "
+     "passes; else 0: time averages)"},
     {"rj-rb-every", BSL_OPT_COUNT, 0, BIG, NULL,
      "moves between Rao-Blackwellised PIP updates (default m, or 10 with informed moves, whose pass empties each "
      "active slot in turn; uniform moves on a dense Gram condition each atom on all but its pair with each of "

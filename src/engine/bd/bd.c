@@ -74,6 +74,18 @@
  * in s, so the weighted sums estimate the time integrals without the noise
  * of the exponential draws, and averages under pi follow.
  *
+ * The PIPs go one step further (--bd-rb-every, rb_settings below): every
+ * few kept blocks, the state at the block's end (a draw from pi) gets a
+ * Rao-Blackwell pass (subset_rb.h), each atom's probability of inclusion
+ * given all but its pair with each of its two most correlated atoms, and
+ * the PIPs are these conditionals' average instead of the time averages of
+ * the indicators. On lin_p100_n1000 the largest PIP error of a default run
+ * fell from 0.037 to 0.008 on average over 8 seeds; where two correlated
+ * inputs carry one signal in turn, the indicators' averages follow the
+ * process's rare switches between them, the pairs' conditionals give the
+ * split at every pass. Sizes, models and coefficients keep the time
+ * averages.
+ *
  * Logistic regression (--family binomial, model/glm.h). The model table is
  * then the Polya-Gamma augmented one: its scores are log p(y, omega | A)
  * given the latent omega, and its nuisance step (draw_nuisance) draws
@@ -104,6 +116,7 @@
  * Gibbs update of the nuisance parameters; bd_relevance.h.
  */
 #include "../subset/subset.h"
+#include "../subset/subset_rb.h"
 #include "../../run/chains.h"
 #include "../../run/ckpt.h"
 #include "bd_relevance.h"
@@ -133,6 +146,9 @@
 typedef struct bd_settings {
     double nu, rho, xi; /* birth rate, block length, swap rate */
     int informed;
+    size_t rb_every;    /* kept blocks between Rao-Blackwell passes (0: time averages) */
+    bsl_rb_blocks blocks; /* their neighbour pairs (subset_rb.h) */
+    double *log_prior;  /* kmax + 2: the model prior by size, for the passes */
 } bd_settings;
 
 /* Per-chain state and accumulators. */
@@ -150,6 +166,8 @@ typedef struct bd_chain {
     bsl_vs_result draws;             /* draws of this chain only */
     double events, births, deaths, null_births, swaps, swaps_tried;
     double sigma2_sum, lambda_sum; /* over kept blocks */
+    double *rb, n_rb;                /* Rao-Blackwell passes: sums of the conditionals (m), passes */
+    bsl_rb_work rbw;
     int rc;
 } bd_chain;
 
@@ -295,7 +313,7 @@ static void accumulate(bd_chain *ch, const bsl_vs_problem *pb, double weight, bs
  * and the model-averaged intervals and bounded, so that memory does not grow
  * with the run length (BAS keeps every visited model) */
 static int chain_alloc(bd_chain *ch, const bsl_vs_problem *pb, const bsl_run *run,
-                       const bsl_rel_settings *rs, size_t max_models, basel_error *err)
+                       const bsl_rel_settings *rs, size_t max_models, size_t nblocks, basel_error *err)
 {
     const size_t m = pb->D->m, c = pb->D->c, kc = pb->kmax + 1;
     memset(ch, 0, sizeof *ch);
@@ -313,7 +331,9 @@ static int chain_alloc(bd_chain *ch, const bsl_vs_problem *pb, const bsl_run *ru
     ch->pip = bsl_calloc(m, sizeof(double));
     ch->size = bsl_calloc(kc, sizeof(double));
     ch->coef = bsl_calloc(m * c, sizeof(double));
-    if (!ch->r || !ch->drop || !ch->log_rate || !ch->beta || !ch->pip || !ch->size || !ch->coef ||
+    ch->rb = bsl_calloc(m + 1, sizeof(double));
+    if (!ch->r || !ch->drop || !ch->log_rate || !ch->beta || !ch->pip || !ch->size || !ch->coef || !ch->rb ||
+        bsl_rb_work_init(&ch->rbw, m, pb->kmax, nblocks) ||
         bsl_modelset_init(&ch->models, max_models) ||
         bsl_vs_result_init(&ch->draws, m, c, pb->kmax, 1))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
@@ -340,6 +360,8 @@ static void chain_free(bd_chain *ch)
     free(ch->pip);
     free(ch->size);
     free(ch->coef);
+    free(ch->rb);
+    bsl_rb_work_free(&ch->rbw);
     bsl_modelset_free(&ch->models);
     bsl_vs_result_free(&ch->draws);
 }
@@ -395,7 +417,14 @@ static int chain_run(void *ctx, size_t chain, unsigned long seed, bsl_ticker *ti
             if (t >= st->rho) break; /* the next event falls after the block's end */
             transition(ch, pb, w, log_R, log_birth, log_swap, &ch->dormant);
         }
-        if (bsl_cmodel_draw_nuisance(ch->M, ch->r) != BASEL_OK) ch->rc = BASEL_ENUMERIC;
+        /* the state at the block's end is a draw from pi (above): its
+         * conditionals, every rb_every kept blocks */
+        if (keep && st->rb_every && it % st->rb_every == 0 && !ch->rc) {
+            double evals = 0;
+            ch->rc = bsl_rb_pass(ch->M, pb, &st->blocks, st->log_prior, &ch->rbw, ch->rb, &evals);
+            ch->n_rb++;
+        }
+        if (bsl_cmodel_draw_nuisance(ch->M, ch->r) != BASEL_OK && !ch->rc) ch->rc = BASEL_ENUMERIC;
         /* the move on the inputs' relevance: pi-invariant like the Gibbs
          * update above, at a fixed time (bd_relevance.h) */
         if (ch->rel && (b + 1) % x->rs->every == 0 && !ch->rc) {
@@ -455,6 +484,8 @@ static void chain_io(void *ctx, size_t chain, bsl_ck *k)
     bsl_ck_val(k, ch->swaps_tried);
     bsl_ck_val(k, ch->sigma2_sum);
     bsl_ck_val(k, ch->lambda_sum);
+    bsl_ck_doubles(k, ch->rb, m);
+    bsl_ck_val(k, ch->n_rb);
     bsl_ck_val(k, ch->rc);
 }
 
@@ -477,6 +508,10 @@ static double kept_blocks(const bd_chain *chs, size_t chains, const bsl_run *run
 static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run *run,
                  bsl_chains *cs)
 {
+    /* with Rao-Blackwell passes the PIPs are their pooled average (every
+     * pass a draw of the state from pi), each chain's its own */
+    double passes = 0;
+    for (size_t h = 0; h < chains; h++) passes += chs[h].b > run->burn ? chs[h].n_rb : 0;
     const size_t m = res->m, c = res->c, kmax = res->kmax;
     size_t *kept = bsl_calloc(chains, sizeof *kept);
     if (!kept) return BASEL_ENOMEM;
@@ -500,8 +535,8 @@ static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run
         if (!kept[h]) continue;
         total += ch->total;
         for (size_t a = 0; a < m; a++) {
-            res->pip[a] += ch->pip[a];
-            res->pip_chain[hh * m + a] = ch->pip[a] / ch->total;
+            res->pip[a] += passes > 0 ? ch->rb[a] : ch->pip[a];
+            res->pip_chain[hh * m + a] = passes > 0 && ch->n_rb > 0 ? ch->rb[a] / ch->n_rb : ch->pip[a] / ch->total;
         }
         hh++;
         for (size_t a = 0; a < m * c; a++) res->coef_bma[a] += ch->coef[a];
@@ -517,13 +552,57 @@ static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run
         res->nu_mean[1] += ch->lambda_sum / (double)kept_all;
     }
     free(kept);
-    for (size_t a = 0; a < m; a++) res->pip[a] /= total;
+    for (size_t a = 0; a < m; a++) res->pip[a] /= passes > 0 ? passes : total;
     for (size_t a = 0; a < m * c; a++) res->coef_bma[a] /= total;
     for (size_t k = 0; k <= kmax; k++) res->size_prob[k] /= total;
     for (size_t i = 0; i < res->models.n; i++) res->models.items[i].weight /= total;
     res->models.dropped_weight /= total;
     bsl_modelset_sort(&res->models);
     return bsl_chains_vs_diagnostics(cs, res);
+}
+
+/* A Rao-Blackwell pass costs about m scores (a batched pass over the
+ * dormant atoms) and a block a few events' O(k) each, so by default one
+ * pass every m / 10 blocks (at least 10): about a tenth more CPU. Below
+ * 100 passes a chain the pooled conditionals would rest on too few states,
+ * so the default keeps the time averages there. */
+#define BD_RB_PASSES_MIN 100
+
+/* --bd-rb-every: the passes and their neighbour pairs. By default on a
+ * linear basis with a dense Gram and a model that scores pairs (Gaussian
+ * targets), with enough passes; an explicit count runs them on any
+ * design (without pairs where there are none), but not with --relevance,
+ * whose moves change the atoms' columns. */
+static int rb_settings(bd_settings *st, const bsl_vs_problem *pb, const bsl_run *run, const bsl_rel_settings *rs,
+                       basel_error *err)
+{
+    const bsl_design *D = pb->D;
+    const bsl_model_ops *ops = pb->model ? pb->model : bsl_model_ops_for(&pb->prior);
+    const int pairs = D->G && !D->base && ops->pair_scores;
+    const int linear = D->dict && D->dict->kind == BSL_BASIS_LINEAR;
+    const size_t every = BSL_MAX((D->m + 9) / 10, (size_t)10);
+    const size_t auto_every = pairs && linear && !rs->on && run->iter / every >= BD_RB_PASSES_MIN ? every : 0;
+    st->blocks = (bsl_rb_blocks){0};
+    st->log_prior = NULL;
+    int rc = bsl_params_size(run->params, "bd-rb-every", auto_every, 0, (size_t)1 << 40, &st->rb_every, err);
+    if (rc) return rc;
+    if (st->rb_every && rs->on)
+        return bsl_fail(err, BASEL_EINVAL, "--bd-rb-every needs --relevance none (its moves change the atoms)");
+    if (!st->rb_every) return BASEL_OK;
+    st->log_prior = bsl_malloc(pb->kmax + 2, sizeof *st->log_prior);
+    if (!st->log_prior || (pairs && bsl_rb_blocks_make(D, &st->blocks))) {
+        free(st->log_prior);
+        st->log_prior = NULL;
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    for (size_t k = 0; k <= pb->kmax + 1; k++) st->log_prior[k] = bsl_mprior_log(&pb->mprior, k);
+    return BASEL_OK;
+}
+
+static void rb_settings_free(bd_settings *st)
+{
+    bsl_rb_blocks_free(&st->blocks);
+    free(st->log_prior);
 }
 
 int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
@@ -544,6 +623,7 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
     bsl_rel_settings rs;
     if ((rc = bsl_rel_settings_read(&rs, run->params, D, err))) return rc;
     const size_t chains = run->chains;
+    if ((rc = rb_settings(&st, pb, run, &rs, err))) return rc;
     double *w = birth_weights(pb, st.informed);
     bd_chain *chs = bsl_calloc(chains, sizeof *chs);
     gsl_ran_discrete_t *alias = w ? gsl_ran_discrete_preproc(D->m, w) : NULL;
@@ -551,6 +631,7 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
         free(w);
         free(chs);
         if (alias) gsl_ran_discrete_free(alias);
+        rb_settings_free(&st);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     }
     double W_all = 0;
@@ -561,7 +642,7 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
     }
     rc = bsl_vs_result_init(res, D->m, D->c, pb->kmax, chains) ? bsl_fail(err, BASEL_ENOMEM, "out of memory") : BASEL_OK;
     for (size_t h = 0; h < chains && !rc; h++) {
-        rc = chain_alloc(&chs[h], pb, run, &rs, max_models, err);
+        rc = chain_alloc(&chs[h], pb, run, &rs, max_models, st.blocks.n, err);
         chs[h].birth = alias;
     }
     const double t0 = omp_get_wtime();
@@ -611,15 +692,20 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
         if (rs.on)
             snprintf(relnote, sizeof relnote, "; %.0f of %.0f relevance moves accepted (one every %zu blocks)",
                      res->input_accepted, res->input_proposed, rs.every);
+        char rbnote[96] = "";
+        if (st.rb_every)
+            snprintf(rbnote, sizeof rbnote, "; pip = rao-blackwell%s, a pass every %zu blocks",
+                     st.blocks.n ? " over neighbour pairs" : "", st.rb_every);
         snprintf(res->engine_note, sizeof res->engine_note,
                  "%.0f events (%.0f births, %.0f deaths, %.0f thinned births, %.0f of %.0f swaps made); "
-                 "nu = %g, rho = %g, swap = %g, %s births%s",
+                 "nu = %g, rho = %g, swap = %g, %s births%s%s",
                  events, births, deaths, nulls, swaps, tried, st.nu, st.rho, st.xi,
-                 st.informed ? "informed" : "uniform", relnote);
+                 st.informed ? "informed" : "uniform", relnote, rbnote);
     }
     for (size_t h = 0; h < chains; h++) chain_free(&chs[h]);
     free(chs);
     free(w);
     gsl_ran_discrete_free(alias);
+    rb_settings_free(&st);
     return rc;
 }

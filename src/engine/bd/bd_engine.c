@@ -13,6 +13,7 @@ static const bsl_engine_option options[] = {
     {"rho", "1"},
     {"swap", "0.25"}, /* bd.c BD_SWAP_DEFAULT */
     {"birth", "uniform"},
+    {"bd-rb-every", ""}, /* derived: bd.c rb_settings */
     {"relevance", "none"},
     {"relevance-every", "10"}, /* bd_relevance.h BSL_REL_EVERY_DEFAULT */
     {"relevance-steps", "1"}, /* bd_relevance.h BSL_REL_STEPS_DEFAULT */

@@ -35,7 +35,7 @@
  * a move happened to consider is not: which atom is considered depends on
  * the state (deletes only look at active atoms). res->pip is the RB estimate
  * when enabled, else the frequency; engine_note gives the largest gap.
- * On a dense Gram the pass conditions on less (rj_blocks.h): each atom's
+ * On a dense Gram the pass conditions on less (subset_rb.h): each atom's
  * term is the average, over its two fixed neighbour pairs, of its
  * conditional given all but the pair, from the pair's four states (the
  * joint flip in closed form, bsl_cmodel_pair_scores, O(k) a pair).
@@ -68,10 +68,10 @@
  * visited-model set and of the draws table.
  */
 #include "../subset/subset.h"
+#include "../subset/subset_rb.h"
 #include "../../run/chains.h"
 #include "../../run/ckpt.h"
 #include "rj_informed.h"
-#include "rj_blocks.h"
 #include "rj_pairs.h"
 #include "../../model/glm.h"
 #include "../../model/gram_rows.h"
@@ -113,7 +113,7 @@ typedef struct rj_settings {
     size_t pair_keep;     /* --rj-pairs: 0 auto (screened), else the top pair_keep */
     bsl_rj_pairs pairs;   /* the pairs of the pair moves after burn-in (rj_pairs.c) */
     double pair_rate;     /* a move's probability of being a pair move, when there are pairs */
-    bsl_rj_blocks blocks; /* uniform chains: the Rao-Blackwell pass's neighbour pairs (rj_blocks.h) */
+    bsl_rb_blocks blocks; /* uniform chains: the Rao-Blackwell pass's neighbour pairs (subset_rb.h) */
     /* per size k = 0 .. kmax + 1, filled once (rj_tables) from move_prob,
      * bsl_mprior_log and the Hastings terms below, so that a move reads
      * the same numbers without 3 x 3 weight lookups and two logarithms */
@@ -168,7 +168,7 @@ typedef struct rj_chain {
     double prop[3], acc[3], evals;
     double pair_prop[2], pair_acc[2]; /* pair moves: add, delete */
     double *pair_sc;        /* pairs.n: a pair move's scores */
-    double *blk_sc;         /* blocks.n: the joint flips' scores of a Rao-Blackwell pass */
+    bsl_rb_work rbw;        /* the Rao-Blackwell pass's scratch (subset_rb.h) */
     unsigned id;            /* the chain's number */
     size_t it;              /* the next iteration (burn-in included) */
     bsl_vs_result draws;    /* this chain's draws, appended to the result in chain order */
@@ -525,90 +525,13 @@ static void slot_pass(rj_chain *ch, const bsl_vs_problem *pb)
     }
 }
 
-/* The joint flip of block (a, b) one atom at a time, where the closed
- * forms of bsl_cmodel_pair_scores could not vouch for it: the log_ml of
- * the set with both indicators flipped. The model gets its set back (its
- * order may change). */
-static double joint_flip(rj_chain *ch, size_t a, size_t b)
-{
-    bsl_cmodel *M = ch->M;
-    const int ia = bsl_cmodel_is_active(M, a), ib = bsl_cmodel_is_active(M, b);
-    if (ia != ib) return ia ? bsl_cmodel_try_swap(M, a, b) : bsl_cmodel_try_swap(M, b, a);
-    double lm = -INFINITY;
-    if (ia) {
-        bsl_cmodel_remove(M, a);
-        lm = bsl_cmodel_try_remove(M, b);
-        if (bsl_cmodel_add(M, a) != BASEL_OK && !ch->rc) ch->rc = BASEL_ENUMERIC;
-    } else if (bsl_cmodel_add(M, a) == BASEL_OK) {
-        lm = bsl_cmodel_try_add(M, b);
-        bsl_cmodel_remove(M, a);
-    }
-    return lm;
-}
-
-/* The pass over neighbour pairs (rj_blocks.h): sc[j] holds the log_ml of
- * the set with atom j's indicator flipped (drop or add score), s_cur the
- * state's score. Each block's four states: the state, the two single
- * flips, and the joint flip. BASEL_EINVAL when the model scores no pairs
- * (the caller credits the plain conditionals instead). */
-static int pair_pass(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st, const double *sc, double s_cur)
-{
-    bsl_cmodel *M = ch->M;
-    const bsl_rj_blocks *B = &st->blocks;
-    const size_t k = bsl_cmodel_k(M), kmax = pb->kmax;
-    const int rc = bsl_cmodel_pair_scores(M, B->ab, B->n, ch->blk_sc);
-    if (rc) return rc;
-    for (size_t i = 0; i < B->n; i++) {
-        const size_t a = B->ab[2 * i], b = B->ab[2 * i + 1];
-        const int xa = bsl_cmodel_is_active(M, a), xb = bsl_cmodel_is_active(M, b);
-        const size_t ka = xa ? k - 1 : k + 1, kb = xb ? k - 1 : k + 1, kj = ka + kb - k;
-        double joint = ch->blk_sc[i];
-        if (isnan(joint)) joint = kj <= kmax ? joint_flip(ch, a, b) : -INFINITY;
-        double l[2][2];
-        l[xa][xb] = s_cur;
-        l[!xa][xb] = sc[a] == -INFINITY ? -INFINITY : score_k(st, sc[a], ka);
-        l[xa][!xb] = sc[b] == -INFINITY ? -INFINITY : score_k(st, sc[b], kb);
-        l[!xa][!xb] = joint == -INFINITY || kj > kmax ? -INFINITY : score_k(st, joint, kj);
-        double pa, pbb;
-        bsl_rj_block_conditionals((const double(*)[2])l, &pa, &pbb);
-        ch->rb[a] += B->wa[i] * pa;
-        ch->rb[b] += B->wb[i] * pbb;
-    }
-    ch->evals += (double)B->n;
-    return BASEL_OK;
-}
-
-/* Rao-Blackwell pass: for every atom, its conditional inclusion probability
- * at this state: given the rest (P(gamma_j = 1 | gamma_-j)), or, with
- * neighbour pairs, given all but its pairs (rj_blocks.h). */
+/* Rao-Blackwell pass: every atom's conditional inclusion probability at
+ * this state (subset_rb.h: given the rest, or all but its neighbour pairs) */
 static void rb_pass(rj_chain *ch, const bsl_vs_problem *pb, const rj_settings *st)
 {
-    bsl_cmodel *M = ch->M;
-    const size_t k = bsl_cmodel_k(M), m = pb->D->m;
-    const size_t *active = bsl_cmodel_active(M);
-    const double s_cur = score_k(st, bsl_cmodel_log_ml(M), k);
-    if (k > 0) bsl_cmodel_drop_scores(M, ch->scratch);
-    bsl_cmodel_add_scores(M, m, ch->add_sc); /* every dormant atom's try_add, batched */
-    for (size_t p = 0; p < k; p++) ch->add_sc[active[p]] = ch->scratch[p]; /* each atom's flip, by atom */
-    ch->evals += (double)m;
+    const int rc = bsl_rb_pass(ch->M, pb, &st->blocks, st->mp, &ch->rbw, ch->rb, &ch->evals);
+    if (rc && !ch->rc) ch->rc = rc; /* out of memory: reported, not absorbed */
     ch->n_rb++;
-    if (st->blocks.n) {
-        const int rc = pair_pass(ch, pb, st, ch->add_sc, s_cur);
-        if (rc == BASEL_OK) return;
-        if (rc != BASEL_EINVAL) { /* out of memory: reported, not absorbed */
-            if (!ch->rc) ch->rc = rc;
-            return;
-        }
-    }
-    for (size_t j = 0; j < m; j++) {
-        if (bsl_cmodel_is_active(M, j)) {
-            const double s_out = score_k(st, ch->add_sc[j], k - 1);
-            ch->rb[j] += s_out == -INFINITY ? 1.0 : 1.0 / (1.0 + exp(s_out - s_cur));
-        } else {
-            const double s_in = score_k(st, ch->add_sc[j], k + 1);
-            ch->rb[j] += s_in == -INFINITY ? 0.0 : 1.0 / (1.0 + exp(s_cur - s_in));
-        }
-    }
 }
 
 static void coef_accumulate(rj_chain *ch)
@@ -886,7 +809,7 @@ static void chain_free(rj_chain *ch)
     free(ch->freq);
     free(ch->rb);
     free(ch->add_sc);
-    free(ch->blk_sc);
+    bsl_rb_work_free(&ch->rbw);
     free(ch->fen);
     free(ch->size_cnt);
     free(ch->coef);
@@ -917,7 +840,6 @@ static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
     ch->freq = bsl_calloc(m, sizeof(double));
     ch->rb = bsl_calloc(m, sizeof(double));
     ch->add_sc = bsl_calloc(m, sizeof(double));
-    ch->blk_sc = bsl_calloc(st->blocks.n + 1, sizeof(double));
     while (ch->fen_top * 2 <= m) ch->fen_top = ch->fen_top ? 2 * ch->fen_top : 1;
     ch->fen = bsl_calloc(fen_len(m, ch->fen_top), sizeof(size_t));
     ch->sorted = bsl_calloc(kc, sizeof(size_t));
@@ -931,7 +853,8 @@ static int chain_init(rj_chain *ch, const bsl_vs_problem *pb, const bsl_run *run
     ch->scratch = bsl_calloc(kc, sizeof(double));
     ch->beta = bsl_calloc(kc * c, sizeof(double));
     ch->pair_sc = bsl_calloc(st->pairs.n + 1, sizeof(double));
-    if (!ch->pair_sc || !ch->blk_sc || !ch->r || !ch->freq || !ch->rb || !ch->add_sc || !ch->fen || !ch->size_cnt || !ch->coef ||
+    if (!ch->pair_sc || bsl_rb_work_init(&ch->rbw, m, pb->kmax, st->blocks.n) || !ch->r || !ch->freq || !ch->rb ||
+        !ch->add_sc || !ch->fen || !ch->size_cnt || !ch->coef ||
         !ch->scratch || !ch->beta || !ch->sorted || !ch->slot_atoms || !ch->maxw || !ch->cand_atoms || !ch->cand_index || bsl_modelset_init(&ch->set, st->max_models))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory for chain %zu", chain);
     ch->id = (unsigned)chain;
@@ -1075,7 +998,7 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
     /* uniform chains on a dense Gram: the Rao-Blackwell pass over neighbour pairs */
     const bsl_model_ops *ops = pb->model ? pb->model : bsl_model_ops_for(&pb->prior);
     if (!rc && !st.informed && st.rb_every && !pb->D->base && ops->pair_scores &&
-        bsl_rj_blocks_make(pb->D, &st.blocks))
+        bsl_rb_blocks_make(pb->D, &st.blocks))
         rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     for (size_t h = 0; h < chains && !rc; h++) rc = chain_init(&ch[h], pb, &r1, &st, h, err);
     bsl_chains cs = {.chains = chains, .max_time = run->max_time, .threads = run->threads, .seed = run->seed,
@@ -1105,7 +1028,7 @@ int bsl_rj_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
     free(ch);
     rj_tables_free(&st);
     bsl_rj_pairs_free(&st.pairs);
-    bsl_rj_blocks_free(&st.blocks);
+    bsl_rb_blocks_free(&st.blocks);
     bsl_gram_rows_release(pb->D->rows);
     res->seconds = omp_get_wtime() - t0;
     return rc;

@@ -1,6 +1,6 @@
 /*
- * rj_blocks.h: the blocks of rj's Rao-Blackwell pass over neighbour pairs
- * (rj.c, rb_pass). Uniform chains estimate P(gamma_j = 1 | y) by averaging,
+ * subset_rb.h: the Rao-Blackwell pass of the subset samplers (rj's uniform
+ * chains, rj.c; bd, bd.c). They estimate P(gamma_j = 1 | y) by averaging,
  * over states of the chain, a conditional probability of gamma_j given the
  * rest. Conditioning on less removes more of the chain's noise: for atom j
  * and a neighbour n (the atom most correlated with it), the conditional
@@ -17,33 +17,51 @@
  * choice of block must not depend on the state: a block chosen from the
  * state would bias it, rj.c's note on Rao-Blackwellisation).
  */
-#ifndef BSL_RJ_BLOCKS_H
-#define BSL_RJ_BLOCKS_H
+#ifndef BSL_SUBSET_RB_H
+#define BSL_SUBSET_RB_H
 
-#include "../../model/design.h"
+#include "subset.h"
 
 /* The neighbours of each atom a Rao-Blackwell pass pairs it with */
-#define BSL_RJ_BLOCK_NEIGHBOURS 2
+#define BSL_RB_NEIGHBOURS 2
 
 /* Block i is the pair of atoms (ab[2i], ab[2i + 1]); its conditional of
  * atom ab[2i] counts wa[i] in that atom's estimate (1 / its number of
  * blocks, 0 when the block is its neighbour's and not its own), and that
  * of ab[2i + 1] counts wb[i]. */
-typedef struct bsl_rj_blocks {
+typedef struct bsl_rb_blocks {
     size_t n;
     size_t *ab;
     double *wa, *wb;
-} bsl_rj_blocks;
+} bsl_rb_blocks;
 
-/* For every atom of D, its BSL_RJ_BLOCK_NEIGHBOURS usable atoms of largest
+/* For every atom of D, its BSL_RB_NEIGHBOURS usable atoms of largest
  * |correlation| (from D's dense Gram: G_ij / sqrt(G_ii G_jj); ties to the
  * lower index), each pair once. None (n = 0) without a dense Gram or with
  * fewer than two usable atoms. BASEL_ENOMEM. */
-int bsl_rj_blocks_make(const bsl_design *D, bsl_rj_blocks *B);
-void bsl_rj_blocks_free(bsl_rj_blocks *B);
+int bsl_rb_blocks_make(const bsl_design *D, bsl_rb_blocks *B);
+void bsl_rb_blocks_free(bsl_rb_blocks *B);
 
 /* The block's conditionals from the log scores l[x][y] of its four states
  * (x: the first atom's indicator, y: the second's; -inf allowed, not all):
  * *pa = P(first = 1 | the rest), *pb = P(second = 1 | the rest). */
-void bsl_rj_block_conditionals(const double l[2][2], double *pa, double *pb);
+void bsl_rb_block_conditionals(const double l[2][2], double *pa, double *pb);
+
+/* A chain's scratch for its passes: each atom's single flip (m), the drop
+ * scores (kmax + 1), the blocks' joint flips */
+typedef struct bsl_rb_work {
+    double *flip, *drop, *joint;
+} bsl_rb_work;
+int bsl_rb_work_init(bsl_rb_work *w, size_t m, size_t kmax, size_t nblocks);
+void bsl_rb_work_free(bsl_rb_work *w);
+
+/* One pass at M's state: rb[j] += atom j's conditional inclusion
+ * probability, given the rest (B NULL or empty, or a model that scores no
+ * pairs), else averaged over its blocks given all but the block. The
+ * score of a set of k atoms is its log_ml + log_prior[k] (k = 0 .. kmax +
+ * 1; the model prior by size). *evals grows by the sets scored.
+ * BASEL_ENOMEM, or BASEL_ENUMERIC when a set taken apart one atom at a
+ * time could not be restored. */
+int bsl_rb_pass(bsl_cmodel *M, const bsl_vs_problem *pb, const bsl_rb_blocks *B, const double *log_prior,
+                bsl_rb_work *w, double *rb, double *evals);
 #endif

@@ -506,13 +506,13 @@ static double kept_blocks(const bd_chain *chs, size_t chains, const bsl_run *run
 
 /* Pool the chains that kept blocks (every chain, unless the run was
  * interrupted) into res, in chain order. */
+/* rb: the PIPs are the Rao-Blackwell passes' pooled average (every pass
+ * a draw of the state from pi; a kept chain has made its first pass at the
+ * end of its first kept block), each chain's its own */
 static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run *run,
-                 bsl_chains *cs)
+                 bsl_chains *cs, int rb)
 {
-    /* with Rao-Blackwell passes the PIPs are their pooled average (every
-     * pass a draw of the state from pi), each chain's its own */
     double passes = 0;
-    for (size_t h = 0; h < chains; h++) passes += chs[h].b > run->burn ? chs[h].n_rb : 0;
     const size_t m = res->m, c = res->c, kmax = res->kmax;
     size_t *kept = bsl_calloc(chains, sizeof *kept);
     if (!kept) return BASEL_ENOMEM;
@@ -535,9 +535,10 @@ static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run
         bd_chain *ch = &chs[h];
         if (!kept[h]) continue;
         total += ch->total;
+        passes += ch->n_rb;
         for (size_t a = 0; a < m; a++) {
-            res->pip[a] += passes > 0 ? ch->rb[a] : ch->pip[a];
-            res->pip_chain[hh * m + a] = passes > 0 && ch->n_rb > 0 ? ch->rb[a] / ch->n_rb : ch->pip[a] / ch->total;
+            res->pip[a] += rb ? ch->rb[a] : ch->pip[a];
+            res->pip_chain[hh * m + a] = rb ? ch->rb[a] / ch->n_rb : ch->pip[a] / ch->total;
         }
         hh++;
         for (size_t a = 0; a < m * c; a++) res->coef_bma[a] += ch->coef[a];
@@ -553,7 +554,7 @@ static int merge(bsl_vs_result *res, bd_chain *chs, size_t chains, const bsl_run
         res->nu_mean[1] += ch->lambda_sum / (double)kept_all;
     }
     free(kept);
-    for (size_t a = 0; a < m; a++) res->pip[a] /= passes > 0 ? passes : total;
+    for (size_t a = 0; a < m; a++) res->pip[a] /= rb ? passes : total;
     for (size_t a = 0; a < m * c; a++) res->coef_bma[a] /= total;
     for (size_t k = 0; k <= kmax; k++) res->size_prob[k] /= total;
     for (size_t i = 0; i < res->models.n; i++) res->models.items[i].weight /= total;
@@ -665,7 +666,7 @@ int bsl_bd_run(const bsl_vs_problem *pb, const bsl_run *run, bsl_vs_result *res,
     }
     for (size_t h = 0; h < chains && !rc; h++) /* a subset visited without a score (model.h fault) */
         if (chs[h].M && bsl_cmodel_fault(chs[h].M)) rc = bsl_fail(err, BASEL_EINVAL, "%s", bsl_cmodel_fault(chs[h].M));
-    if (!rc && (rc = merge(res, chs, chains, run, &cs)))
+    if (!rc && (rc = merge(res, chs, chains, run, &cs, st.rb_every > 0)))
         bsl_fail(err, rc, rc == BASEL_INTERRUPTED ? "interrupted before any iteration was kept" : "out of memory");
     if (!rc && rs.on) {
         bsl_rel_chain **rcs = bsl_malloc(chains, sizeof *rcs);

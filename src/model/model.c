@@ -40,6 +40,7 @@ void bsl_model_free(bsl_model *M)
     free(M->rb_work);
     free(M->pair_work);
     free(M->pair_col);
+    free(M->pair_vc);
     free(M->sw_z);
     free(M->sw_g);
     bsl_chol_free(&M->sw_chol);
@@ -196,6 +197,7 @@ void bsl_model_copy(bsl_model *dst, const bsl_model *src)
         memcpy(dst->GA + j * kc, src->GA + j * kc, k * sizeof(double));
     }
     dst->chol.k = src->chol.k;
+    dst->epoch++;
     memcpy(dst->bA, src->bA, k * c * sizeof(double));
     memcpy(dst->z, src->z, k * c * sizeof(double));
     if (src->cols) memcpy(dst->cols, src->cols, src->D->n * src->k * sizeof(double));
@@ -231,6 +233,7 @@ int bsl_model_add_row(bsl_model *M, const double *row, const double *y)
     }
     for (size_t o = 0; o < c; o++) zx[o] = y[o];
     bsl_chol_rank1_update(&M->chol, v, M->z, c, zx); /* destroys v */
+    M->epoch++;
     M->trial_j = -1;
     update_score(M);
     M->since_inv_refresh += inv;
@@ -243,6 +246,7 @@ void bsl_model_clear(bsl_model *M)
     for (size_t i = 0; i < M->k; i++) M->pos[M->active[i]] = -1;
     M->k = 0;
     M->chol.k = 0;
+    M->epoch++;
     M->since_refactor = M->since_inv_refresh = 0;
     M->trial_j = -1;
     update_score(M);
@@ -650,6 +654,7 @@ static int batch_scores(bsl_model *M, const size_t *J, const size_t *at, const s
 {
     const size_t k = M->k, B = block_of(r);
     double *V = M->rb_work, *U = V + k * B;
+    M->rb_ld = 0; /* V is being overwritten: add_scores says when it holds what pair_scores reads */
     score_pass x = pass_begin(M, within, U + k * B);
     for (size_t b0 = 0; b0 < r; b0 += B) {
         const size_t b1 = BSL_MIN(r, b0 + B);
@@ -712,8 +717,13 @@ void bsl_model_add_scores(bsl_model *M, double *out, double within)
         for (size_t j = 0; j < m; j++)
             if (M->pos[j] < 0 && M->D->usable[j]) J[r++] = j;
         if (batch_room(M, r) == BASEL_OK &&
-            batch_scores(M, J, J, J, r, gram_row_of, gram_row_done, out, within) == BASEL_OK)
+            batch_scores(M, J, J, J, r, gram_row_of, gram_row_done, out, within) == BASEL_OK) {
+            const int whole = M->D->G && block_of(r) == r; /* V of every atom, in one block */
+            M->rb_ld = whole ? r : 0;
+            M->rb_nv = whole ? r : 0;
+            M->rb_epoch = M->epoch;
             return;
+        }
     }
     for (size_t j = 0; j < m; j++) /* atom by atom */
         if (M->pos[j] < 0) out[j] = bsl_model_try_add(M, j);
@@ -907,6 +917,7 @@ int bsl_model_add(bsl_model *M, size_t j)
     for (size_t i = 0; i < k; i++) M->GA[i + k * ld] = M->GA[k + i * ld] = M->trial_g[i];
     M->GA[k + k * ld] = atom_diag(M, j);
     bsl_chol_append_commit(&M->chol, M->trial_v, s);
+    M->epoch++;
     if (M->cols) memcpy(M->cols + k * M->D->n, M->trial_src ? M->trial_src : M->trial_col, M->D->n * sizeof(double));
     M->active[k] = j;
     M->pos[j] = (long)k;
@@ -939,6 +950,7 @@ void bsl_model_remove(bsl_model *M, size_t j)
     const double vif = (M->GA[p + p * (M->kmax + 1)] + M->tau) * M->Ainv[p + p * (M->kmax + 1)];
     if (inv && !(vif < BSL_INV_VIF)) M->since_inv_refresh = BSL_INV_REFRESH_EVERY;
     bsl_chol_remove(&M->chol, p, M->z, c);
+    M->epoch++;
     if (inv) bsl_inv_remove(M->Ainv, k, M->kmax + 1, p);
     delete_row_col(M->GA, k, M->kmax + 1, p);
     memmove(M->bA + p * c, M->bA + (p + 1) * c, (k - p - 1) * c * sizeof(double));
@@ -1005,8 +1017,16 @@ int bsl_model_pair_scores(bsl_model *M, const size_t *P, size_t np, double *out)
     if (M->src.column || M->src.gram || !M->D->G || M->c > 64) return BASEL_EINVAL;
     const size_t k = M->k, c = M->c, m = M->m, ld = M->kmax + 1;
     const double *G = M->D->G, tol = PAIR_PIVOT;
-    if (!M->pair_col) { /* an atom's column, then each column's atom */
-        if (!(M->pair_col = malloc(2 * m * sizeof *M->pair_col))) return BASEL_ENOMEM;
+    if (!M->pair_col) { /* an atom's column, then each column's atom; each column's in V */
+        M->pair_col = malloc(2 * m * sizeof *M->pair_col);
+        M->pair_vc = malloc(m * sizeof *M->pair_vc);
+        if (!M->pair_col || !M->pair_vc) {
+            free(M->pair_col);
+            free(M->pair_vc);
+            M->pair_col = NULL;
+            M->pair_vc = NULL;
+            return BASEL_ENOMEM;
+        }
         for (size_t j = 0; j < m; j++) M->pair_col[j] = -1;
     }
     long *col_atom = M->pair_col + m;
@@ -1019,7 +1039,12 @@ int bsl_model_pair_scores(bsl_model *M, const size_t *P, size_t np, double *out)
             M->pair_col[x] = (long)r++;
         }
     }
-    const size_t need = k * r + r * (1 + c) + k * c + 1;
+    /* V's columns: add_scores' when they are the set's (every dormant
+     * usable atom, ascending in rb_atoms: the same numbers, each column's
+     * solve the same arithmetic), else solved here */
+    const int reuse = k && M->rb_ld && M->rb_epoch == M->epoch;
+    const size_t nv = reuse ? 0 : k * r, ldv = reuse ? M->rb_ld : r;
+    const size_t need = nv + r * (2 + c) + k * c + 1;
     if (M->pair_cap < need) {
         double *w = realloc(M->pair_work, need * sizeof *w);
         if (!w) {
@@ -1029,21 +1054,37 @@ int bsl_model_pair_scores(bsl_model *M, const size_t *P, size_t np, double *out)
         M->pair_work = w;
         M->pair_cap = need;
     }
-    /* V (k x r, rows r apart): L^{-1} G_{A,x}; S: s_x; R (r x c): r_x */
-    double *V = M->pair_work, *S = V + k * r, *R = S + r, *beta = R + r * c, qd[64];
-    for (size_t l = 0; l < k; l++) {
-        const double *Gl = G + M->active[l] * m;
-        for (size_t a = 0; a < r; a++) V[l * r + a] = Gl[col_atom[a]];
+    /* V (k rows ldv apart; atom a's column vc[a]): L^{-1} G_{A,x}; S: s_x;
+     * R (r x c): r_x */
+    double *V = reuse ? M->rb_work : M->pair_work, *S = M->pair_work + nv, *R = S + r, *beta = R + r * c, qd[64];
+    size_t *vc = M->pair_vc;
+    if (reuse) {
+        const size_t *J = M->rb_atoms;
+        for (size_t a = 0; a < r; a++) { /* binary search: J ascending */
+            size_t lo = 0, hi = M->rb_nv;
+            while (lo < hi) {
+                const size_t mid = lo + (hi - lo) / 2;
+                if (J[mid] < (size_t)col_atom[a]) lo = mid + 1;
+                else hi = mid;
+            }
+            vc[a] = lo;
+        }
+    } else {
+        for (size_t l = 0; l < k; l++) {
+            const double *Gl = G + M->active[l] * m;
+            for (size_t a = 0; a < r; a++) V[l * r + a] = Gl[col_atom[a]];
+        }
+        if (k && r) block_solve_lower(M, V, r, r);
+        for (size_t a = 0; a < r; a++) vc[a] = a;
     }
-    if (k && r) block_solve_lower(M, V, r, r);
     for (size_t a = 0; a < r; a++) {
-        const size_t x = (size_t)col_atom[a];
+        const size_t x = (size_t)col_atom[a], va = vc[a];
         double vv = 0;
-        for (size_t l = 0; l < k; l++) vv += V[l * r + a] * V[l * r + a];
+        for (size_t l = 0; l < k; l++) vv += V[l * ldv + va] * V[l * ldv + va];
         S[a] = M->D->diag[x] + M->tau - vv;
         for (size_t o = 0; o < c; o++) {
             double t = M->D->Bty[x * c + o];
-            for (size_t l = 0; l < k; l++) t -= V[l * r + a] * M->z[l * c + o];
+            for (size_t l = 0; l < k; l++) t -= V[l * ldv + va] * M->z[l * c + o];
             R[a * c + o] = t;
         }
     }
@@ -1076,7 +1117,7 @@ int bsl_model_pair_scores(bsl_model *M, const size_t *P, size_t np, double *out)
             const double da = M->D->diag[a] + M->tau, db = M->D->diag[b] + M->tau, sa = S[ca];
             if (!(sa > tol * da) || !vif_surely_ok(M, &vb, sa, da)) continue;
             double vab = 0;
-            for (size_t l = 0; l < k; l++) vab += V[l * r + ca] * V[l * r + cb];
+            for (size_t l = 0; l < k; l++) vab += V[l * ldv + vc[ca]] * V[l * ldv + vc[cb]];
             const double cab = G[a + b * m] - vab, sb = S[cb] - cab * cab / sa;
             const vif_bound v2 = vif_bound_after(&vb, sa, da);
             if (!(sb > tol * db) || !vif_surely_ok(M, &v2, sb, db)) continue;
@@ -1150,6 +1191,7 @@ int bsl_model_refactor(bsl_model *M)
     M->since_refactor = 0;
     M->since_inv_refresh = 0;
     M->trial_j = -1;
+    M->epoch++;
     if (bsl_chol_factor(&M->chol, A, k, ld) != BASEL_OK) return BASEL_ENUMERIC;
     if (M->src.lazy_inverse) M->since_inv_refresh = BSL_INV_STALE;
     else if (bsl_inv_from_chol(&M->chol, M->Ainv, ld) != BASEL_OK) return BASEL_ENUMERIC;
@@ -1305,6 +1347,7 @@ int bsl_model_state_load(bsl_model *M, const size_t *active, size_t k, const dou
     }
     p += get_lower(M->chol.L, k, M->chol.cap, p, 0);
     M->chol.k = k;
+    M->epoch++;
     for (size_t j = 0; !stale && j < k; j++, p += k) memcpy(M->Ainv + j * ld, p, k * sizeof *p);
     p += get_lower(M->GA, k, ld, p, 1);
     memcpy(M->z, p, k * c * sizeof *p);

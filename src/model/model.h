@@ -220,6 +220,14 @@ typedef struct bsl_model {
     double *pair_work;   /* pair_scores: the dormant atoms' columns of L^{-1} G_{A,.} and their terms, */
     size_t pair_cap;     /* grown on demand (doubles), */
     long *pair_col;      /* 2 m: each atom's column there (-1: none), then each column's atom; made on first use */
+    size_t *pair_vc;     /* m: each column's in the V it reads (its own, or add_scores') */
+    /* add_scores' V = L^{-1} G_{A,J} for every dormant usable atom J
+     * (rb_atoms, ascending), when it made it in one block of rb_work (rows
+     * rb_ld apart, rb_nv columns) from the dense Gram: pair_scores reads
+     * those columns instead of solving for them again while rb_epoch is
+     * epoch, which every change of the factor (or of the set) moves on */
+    unsigned long epoch, rb_epoch;
+    size_t rb_ld, rb_nv;
 } bsl_model;
 
 /* An empty model (k = 0) able to hold kmax atoms. */
@@ -327,8 +335,10 @@ void bsl_model_drop_scores(bsl_model *M, double *out);
  * one atom at a time give (try_add after add, try_swap, try_remove after
  * remove): a pivot within 1e-6 of its diagonal, a collinearity check not
  * surely passed (vif_bound), an inverse that has drifted; the caller takes
- * those one atom at a time. BASEL_EINVAL (nothing written) without a dense
- * Gram or for a model whose atoms come from a source; BASEL_ENOMEM. */
+ * those one atom at a time. Right after bsl_model_add_scores on the same
+ * set (rj's and bd's pass), the solves L^{-1} G_{A,x} are read from it
+ * (the same bits; model.h rb_epoch). BASEL_EINVAL (nothing written) without
+ * a dense Gram or for a model whose atoms come from a source; BASEL_ENOMEM. */
 int bsl_model_pair_scores(bsl_model *M, const size_t *P, size_t np, double *out);
 /* The score of the set without the active atom j (bsl_model_drop_scores'
  * entry for j, the same arithmetic), O(k c). */

@@ -172,6 +172,32 @@ void bsl_post_terms(bsl_coef_comps *cp, size_t o, size_t nterm, const bsl_design
     }
 }
 
+/* collect's models over the dense Gram (coef_shared.c) */
+static int shared(bsl_coef_comps *cp, const bsl_vs_problem *pb, const bsl_problem *P, const bsl_vs_result *vr,
+                  int linear, int bas_sd)
+{
+    const bsl_design *D = pb->D;
+    const size_t K = vr->models.n;
+    const size_t **atoms = bsl_malloc(K + 1, sizeof *atoms);
+    size_t *ks = bsl_malloc(K + 1, sizeof *ks);
+    double *wt = bsl_malloc(K + 1, sizeof *wt);
+    int rc = atoms && ks && wt ? BASEL_OK : BASEL_ENOMEM;
+    for (size_t i = 0; i < K && !rc; i++) {
+        atoms[i] = bsl_modelset_atoms(&vr->models, i);
+        ks[i] = vr->models.items[i].k;
+        wt[i] = vr->models.items[i].weight;
+    }
+    const bsl_coef_gram gm = {D->G, D->m, D->Bty, NULL, D->m, bsl_coef_tau(&pb->prior), &pb->prior,
+                              (double)(D->n - D->q), D->yy, bas_sd};
+    if (!rc)
+        rc = bsl_coef_comps_shared(cp, D->q + D->m, D, &gm, K, (const size_t *const *)atoms, ks, wt, P->x_mean,
+                                   P->x_scale, linear);
+    free((void *)atoms);
+    free(ks);
+    free(wt);
+    return rc;
+}
+
 /* Every visited model's components (weights renormalised per term later). */
 static int collect(bsl_coef_comps *cp, const bsl_vs_problem *pb, const bsl_problem *P, const bsl_dict *dict,
                    const bsl_vs_result *vr, int bas_sd, basel_error *err)
@@ -191,6 +217,10 @@ static int collect(bsl_coef_comps *cp, const bsl_vs_problem *pb, const bsl_probl
             for (size_t o = 0; o < c; o++) cp->off[o * nterm + q + A[a]]++;
     }
     int rc = !u || !t || !x ? BASEL_ENOMEM : bsl_coef_comps_alloc(cp);
+    if (!rc && D->G) { /* a dense Gram: the models share their common prefixes */
+        rc = shared(cp, pb, P, vr, linear, bas_sd);
+        goto done;
+    }
     if (!rc) rc = bsl_post_init(&p, pb->kmax, c);
     if (!rc) rc = bsl_model_create(&M, D, &pb->prior, pb->kmax, err);
     if (!rc) bsl_model_use_columns(M, pb->cols);
@@ -201,6 +231,7 @@ static int collect(bsl_coef_comps *cp, const bsl_vs_problem *pb, const bsl_probl
             bsl_post_terms(cp, o, nterm, D, &p, A, vr->models.items[i].weight, P->x_mean, P->x_scale, linear, u, x,
                            t);
     }
+done:
     bsl_model_free(M);
     bsl_post_free(&p);
     free(u);

@@ -49,6 +49,36 @@ void bsl_post_terms(struct bsl_coef_comps *cp, size_t o, size_t nterm, const bsl
                     const size_t *A, double w, const double *mu, const double *sc, int linear, double *u,
                     double *x, double *t);
 
+/* A dense Gram block and what the per-model algebra reads with it
+ * (coef_shared.c): the block G (column-major, leading dimension ld) and
+ * B'y (nloc x c) of nloc atoms, their global indices glob (NULL: the
+ * same), tau of A_tau, the prior, N = n - q, yy (c) and bas_sd
+ * (bsl_post_of's). */
+typedef struct bsl_coef_gram {
+    const double *G;
+    size_t ld;
+    const double *Bty;
+    const size_t *glob;
+    size_t nloc;
+    double tau;
+    const bsl_coef_prior *prior;
+    double N;
+    const double *yy;
+    int bas_sd;
+} bsl_coef_gram;
+
+/* Every term's components of the K models atoms[r][0..ks[r]) (local
+ * indices, weight wt[r]) into cp, as bsl_post_of and bsl_post_terms give
+ * them model by model, to rounding: the models share the rows of their
+ * common prefixes (coef_shared.c). D needs q, c, gy, gB and R (as
+ * bsl_post_terms); cp's counts are the caller's. A model with an atom
+ * whose variance inflation is near 1 / BSL_RANK_TOL or beyond gives nothing
+ * (the engines give it probability 0: model.h). BASEL_ENOMEM;
+ * BASEL_EINVAL when q is 0 or above 64. */
+int bsl_coef_comps_shared(struct bsl_coef_comps *cp, size_t nterm, const bsl_design *D, const bsl_coef_gram *gm,
+                          size_t K, const size_t *const *atoms, const size_t *ks, const double *wt,
+                          const double *mu, const double *sc, int linear);
+
 /* The coefficient table (FIT.json "coefficients") on the inputs' original
  * scale: for every target, the intercept, the always-in inputs and every
  * atom, each with its PIP, its model-averaged mean and sd, its mean and sd

@@ -396,6 +396,7 @@ typedef struct post_set {
     double *beta, *V, *scale2, *df; /* per model: k x c, k^2, c, 1 */
     double *shrink;      /* K: s of V = s A_tau^{-1} (subset_post.c) */
     double tau;          /* of A_tau = G + tau I */
+    bsl_coef_prior prior; /* the refits' */
 } post_set;
 
 static void post_set_free(post_set *s)
@@ -520,7 +521,10 @@ static int post_set_read(post_set *s, vs_ctx *v, const json_t *post)
     rc = !s->voff || !s->beta || !s->V || !s->scale2 || !s->df || !s->shrink || bsl_post_init(&p, kx, c)
              ? -2 /* out of memory */
              : bsl_model_create(&M, &s->D, &pr, kx, NULL);
-    if (!rc) s->tau = bsl_coef_tau(&M->prior); /* dense_solve's (subset_post.c) */
+    if (!rc) {
+        s->tau = bsl_coef_tau(&M->prior); /* dense_solve's (subset_post.c) */
+        s->prior = M->prior;
+    }
     for (size_t r = 0; r < s->K && !rc; r++) {
         const size_t k = s->off[r + 1] - s->off[r];
         const int st = bsl_post_of(&p, M, s->atoms + s->off[r], k, 0);
@@ -1213,13 +1217,40 @@ static void row_values(const json_t *row, double scale, double *v)
 
 /* The models a table is made of: K models, model r with atoms (global
  * indices) atoms[off[r] .. off[r + 1]), posterior post[r] and weight w[r];
- * pip[j] atom j's PIP, or NULL for one model (1 in it, 0 outside). */
+ * pip[j] atom j's PIP, or NULL for one model (1 in it, 0 outside). With
+ * set (the model average's), the components come from its Gram block as
+ * the fit's table got them (bsl_coef_comps_shared), not from post. */
 typedef struct table_models {
     size_t K;
     const size_t *off, *atoms;
     const bsl_post *post;
     const double *w, *pip;
+    const post_set *set;
 } table_models;
+
+/* The model average's components from its Gram block, as the fit's table
+ * (subset_post.c collect): the same algebra on the same numbers. */
+static int set_comps(const post_set *s, size_t nterm, const bsl_design *D, bsl_coef_comps *cp, const double *mu,
+                     const double *sc, int linear)
+{
+    const size_t K = s->K;
+    const size_t **atoms = bsl_malloc(K + 1, sizeof *atoms);
+    size_t *ks = bsl_malloc(K + 1, sizeof *ks);
+    int rc = atoms && ks ? 0 : -2;
+    for (size_t r = 0; r < K && !rc; r++) {
+        atoms[r] = s->atoms + s->off[r];
+        ks[r] = s->off[r + 1] - s->off[r];
+    }
+    const bsl_coef_gram gm = {s->D.G, s->D.m, s->D.Bty, s->uni, s->D.m, s->tau, &s->prior,
+                              (double)(s->D.n - D->q), s->D.yy, 0};
+    if (!rc) {
+        const int st = bsl_coef_comps_shared(cp, nterm, D, &gm, K, (const size_t *const *)atoms, ks, s->w, mu, sc, linear);
+        rc = st == BASEL_ENOMEM ? -2 : st ? -1 : 0;
+    }
+    free((void *)atoms);
+    free(ks);
+    return rc;
+}
 
 /* What is asked of a table's terms: their rows at level (x NULL), or the
  * density of each term's posterior at nx points (row r's at x[r * nx ..]),
@@ -1256,7 +1287,8 @@ static int table_comps(const vs_ctx *v, const json_t *doc, const table_models *t
     }
     if (!rc && bsl_coef_comps_alloc(cp)) rc = -2;
     const bsl_design D = {.q = q, .c = c, .gy = v->gy, .gB = v->gB, .R = v->R};
-    for (size_t r = 0; r < tm->K && !rc; r++)
+    if (!rc && tm->set) rc = set_comps(tm->set, nterm, &D, cp, mu, sc, linear);
+    for (size_t r = 0; r < tm->K && !rc && !tm->set; r++)
         for (size_t o = 0; o < c; o++)
             bsl_post_terms(cp, o, nterm, &D, &tm->post[r], tm->atoms + tm->off[r], tm->w[r], mu, sc, linear, u, x, t);
     free(mu);
@@ -1321,7 +1353,7 @@ static int single_rows(vs_ctx *v, const json_t *doc, const json_t *blk, const ta
         const size_t off[2] = {0, b.k};
         const double w = 1.0;
         const bsl_post p = {.k = b.k, .c = v->c, .beta = b.beta, .V = b.V, .scale2 = b.s2, .df = b.df};
-        const table_models tm = {1, off, b.atoms, &p, &w, NULL};
+        const table_models tm = {1, off, b.atoms, &p, &w, NULL, NULL};
         rc = table_rows(v, doc, &tm, job);
     }
     model_blk_free(&b);
@@ -1355,7 +1387,7 @@ static int average_rows(vs_ctx *v, const json_t *doc, const json_t *bma, const t
         pp[r] = (bsl_post){.k = s.off[r + 1] - s.off[r], .c = v->c, .beta = s.beta + s.off[r] * v->c,
                            .V = s.V + s.voff[r], .scale2 = s.scale2 + r * v->c, .df = s.df[r]};
     if (!rc) {
-        const table_models tm = {s.K, s.off, atoms, pp, s.w, pip};
+        const table_models tm = {s.K, s.off, atoms, pp, s.w, pip, &s};
         rc = table_rows(v, doc, &tm, job);
     }
     post_set_free(&s);

@@ -13,6 +13,10 @@
  * it was. On stiff kernels (r = 2.5, nearly collinear) the closed forms may
  * decline (NAN: rj then goes one atom at a time) but never give a finite
  * score to a set the one-at-a-time path refuses, nor -inf to one it admits.
+ * Two calls in three follow add_scores, as in rj's pass, whose solves
+ * L^{-1} G_{A,x} pair_scores then reads instead of solving again; the walk's
+ * changes between calls must make it solve again (a stale read fails the
+ * comparison).
  */
 #include "check.h"
 #include "model/model.h"
@@ -69,7 +73,8 @@ static void walk(const char *prior_spec, double width, unsigned long seed)
     bsl_model_create(&C, D, &pr, KMAX, &err);
     const size_t m = D->m;
     size_t P[2 * NP];
-    double out[NP], worst = 0;
+    double out[NP], worst = 0, flips[200];
+    int fresh = 0;
     int answered[3] = {0}, declined = 0, edge = 0, moved = 0, rc_bad = 0;
     for (int step = 0; step < 1500; step++) {
         if (M->k == 0 || (M->k < KMAX && gsl_rng_uniform(r) < 0.55)) {
@@ -93,6 +98,10 @@ static void walk(const char *prior_spec, double width, unsigned long seed)
         }
         const double before = M->log_ml;
         const size_t kb = M->k;
+        if (step % 3 != 2) { /* as rj's pass: add_scores first, whose solves pair_scores may read */
+            bsl_model_add_scores(M, flips, INFINITY);
+            fresh += M->rb_ld > 0 && M->rb_epoch == M->epoch;
+        }
         rc_bad |= bsl_model_pair_scores(M, P, NP, out) != BASEL_OK;
         moved |= M->log_ml != before || M->k != kb;
         for (size_t i = 0; i < NP; i++) {
@@ -111,6 +120,7 @@ static void walk(const char *prior_spec, double width, unsigned long seed)
     }
     const double tol = stiff ? 1e-6 : 1e-9;
     CHECK(!rc_bad, "%s r=%g: pair_scores answered", prior_spec, width);
+    CHECK(fresh > 500, "%s r=%g: %d calls read add_scores' solves", prior_spec, width, fresh);
     CHECK(!moved, "%s r=%g: pair_scores left the model as it was", prior_spec, width);
     CHECK(edge == 0, "%s r=%g: closed forms and one atom at a time agree on which sets are refused (%d differ)",
           prior_spec, width, edge);

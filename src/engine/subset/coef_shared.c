@@ -1,0 +1,313 @@
+/*
+ * coef_shared.c: the Gaussian coefficient table's per-model algebra
+ * (subset_post.c's header) over a dense Gram block, shared between models
+ * along their common prefixes.
+ *
+ * The table needs, of each visited model A (k atoms, A_tau = G_AA + tau I,
+ * b_o = B_A' P y_o, s its shrinkage), for every output o:
+ *   y_o = A_tau^{-1} b_o            (beta = s y_o, the atoms' means),
+ *   diag(A_tau^{-1})                (their variances, times s scale2),
+ *   quad_o = b_o' A_tau^{-1} b_o    (s, scale2 and df read it),
+ *   T_lo = b_o' A_tau^{-1} gB_l     (the always-in coefficients
+ *                                    gamma_l = gy_l - s T_lo),
+ *   b_o' A_tau^{-1} ub, x' A_tau^{-1} x, gB_l' A_tau^{-1} gB_l
+ *                                   (the intercept's and the always-in
+ *                                    inputs' mean and variance),
+ * where gB_l, ub and x are vectors over the model's atoms of per-atom
+ * numbers (subset_post.c bsl_post_terms). With A_tau = L L' (Cholesky) and
+ * W = L^{-1}, every one of them is a sum over the rows r of L of a term
+ * that depends on the first r + 1 atoms only:
+ *   v' A_tau^{-1} w = sum_r (L^{-1} v)_r (L^{-1} w)_r,
+ *   (A_tau^{-1} b)_j = sum_{r >= j} W_rj (L^{-1} b)_r,
+ *   (A_tau^{-1})_jj = sum_{r >= j} W_rj^2,
+ * and row r of L and of W, and (L^{-1} v)_r, depend only on the first r + 1
+ * atoms too. So with the atoms of every model put in one global order and
+ * the models sorted by their atom lists, a model shares the rows of the
+ * longest prefix it has in common with the model before it, and computes
+ * only its own rows: O(r^2) for row r of L and of W, O(r) for the rest, and
+ * O(k) to read its components out; a model on its own costs O(k^3) (a
+ * factorisation and an inverse). The global order puts the atoms the most
+ * models hold first, so that common prefixes are long: on lin_p100 (20000
+ * models of about 15 atoms) it leaves 42 % of the O(k^3) rows to compute,
+ * ascending atom order 80 %. The components are those of the per-model
+ * algebra to rounding (tests/unit/engine/test_coef_shared.c: 1e-10
+ * relative); the fit's table and the table on demand (subset_predict.c)
+ * both come from here, so they agree to the bit.
+ */
+#include "subset_post.h"
+#include "coef_table.h"
+#include "../../model/model.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A model's atoms as global ranks, ascending: the sort key. Its first
+ * two entries, each plus one (0: none), are head's high and low halves,
+ * so that most comparisons read no further. */
+typedef struct keyed {
+    uint64_t head;
+    const uint32_t *key;
+    double w; /* the model's weight, read in sorted order with its key */
+    size_t k;
+} keyed;
+
+static int by_key(const void *x, const void *y)
+{
+    const keyed *a = x, *b = y;
+    if (a->head != b->head) return a->head < b->head ? -1 : 1;
+    const size_t n = a->k < b->k ? a->k : b->k;
+    for (size_t i = 2; i < n; i++)
+        if (a->key[i] != b->key[i]) return a->key[i] < b->key[i] ? -1 : 1;
+    return (a->k > b->k) - (a->k < b->k);
+}
+
+/* atoms by decreasing count, ties by increasing global index */
+typedef struct ranked {
+    size_t count, glob, loc;
+} ranked;
+
+static int by_count(const void *x, const void *y)
+{
+    const ranked *a = x, *b = y;
+    if (a->count != b->count) return a->count > b->count ? -1 : 1;
+    return (a->glob > b->glob) - (a->glob < b->glob);
+}
+
+static void sort_u32(uint32_t *v, size_t k)
+{
+    for (size_t i = 1; i < k; i++) { /* k is a model's size: insertion sort */
+        const uint32_t x = v[i];
+        size_t j = i;
+        for (; j > 0 && v[j - 1] > x; j--) v[j] = v[j - 1];
+        v[j] = x;
+    }
+}
+
+/* The per-prefix state: rows of L and W, the solves (L^{-1} v)_r of the
+ * nv vectors, and the running sums for each prefix length p = 0..kx. */
+typedef struct prefix_ws {
+    size_t kx, c, q, nv, na;
+    double *L, *W;   /* row r at r * kx */
+    double *iL;      /* 1 / L_rr: the rows below multiply (a division is on each step's critical path) */
+    double *zv;      /* row r at r * nv: b_0..b_{c-1}, gB_0..gB_{q-1}, ub, x */
+    double *acc;     /* prefix p at p * na: quad (c), T (q x c, l-major), Ub (c), xx, gg (q) */
+    double *y;       /* prefix p at p * kx * c: (A^{-1} b_o)_j at j * c + o */
+    double *sd;      /* prefix p at p * kx: (A^{-1})_jj */
+    double *vec;     /* nv: the vectors' entries of the atom being added */
+} prefix_ws;
+
+static int ws_init(prefix_ws *w, size_t kx, size_t c, size_t q)
+{
+    memset(w, 0, sizeof *w);
+    w->kx = kx;
+    w->c = c;
+    w->q = q;
+    w->nv = c + q + 2;
+    w->na = 2 * c + q * c + 1 + q;
+    w->L = bsl_malloc(kx * kx + 1, sizeof(double));
+    w->W = bsl_malloc(kx * kx + 1, sizeof(double));
+    w->iL = bsl_malloc(kx + 1, sizeof(double));
+    w->zv = bsl_malloc(kx * w->nv + 1, sizeof(double));
+    w->acc = bsl_calloc((kx + 1) * w->na + 1, sizeof(double));
+    w->y = bsl_malloc((kx + 1) * kx * c + 1, sizeof(double));
+    w->sd = bsl_malloc((kx + 1) * kx + 1, sizeof(double));
+    w->vec = bsl_malloc(w->nv + 1, sizeof(double));
+    return w->L && w->W && w->iL && w->zv && w->acc && w->y && w->sd && w->vec ? BASEL_OK : BASEL_ENOMEM;
+}
+
+static void ws_free(prefix_ws *w)
+{
+    free(w->L);
+    free(w->W);
+    free(w->iL);
+    free(w->zv);
+    free(w->acc);
+    free(w->y);
+    free(w->sd);
+    free(w->vec);
+}
+
+/* Row d of the path (its atom loc, global g): L, W, the solves and the
+ * sums of prefix d + 1 from those of prefix d. 0, or -1 when the pivot
+ * (the Schur complement of the atom given the prefix before it) is at most
+ * half of BSL_RANK_TOL of its diagonal: the set has probability 0 in every
+ * engine (model.h), since a kept set has every atom's complement given all
+ * the others above BSL_RANK_TOL of its diagonal, and a complement given
+ * fewer atoms is larger. */
+static int add_row(prefix_ws *w, const bsl_coef_gram *gm, const bsl_design *D, const size_t *path, size_t d,
+                   const double *u, const double *mu, const double *sc, int linear)
+{
+    const size_t kx = w->kx, c = w->c, q = w->q, nv = w->nv, na = w->na, a = path[d];
+    const size_t g = gm->glob ? gm->glob[a] : a;
+    double *Ld = w->L + d * kx, *Wd = w->W + d * kx;
+    /* row d of L: L_dj = (A_dj - sum_{l<j} L_dl L_jl) / L_jj */
+    const double diag = gm->G[a + a * gm->ld] + gm->tau;
+    double piv = diag;
+    for (size_t j = 0; j < d; j++) {
+        const double *Lj = w->L + j * kx;
+        double t = gm->G[a + path[j] * gm->ld];
+        for (size_t l = 0; l < j; l++) t -= Ld[l] * Lj[l];
+        Ld[j] = t * w->iL[j];
+        piv -= Ld[j] * Ld[j];
+    }
+    if (!(piv > 0.5 * BSL_RANK_TOL * diag) || !isfinite(piv)) return -1;
+    const double ldd = sqrt(piv), il = 1 / ldd;
+    Ld[d] = ldd;
+    w->iL[d] = il;
+    /* row d of W = L^{-1}: W_dj = -(sum_{j<=i<d} L_di W_ij) / L_dd */
+    for (size_t j = 0; j < d; j++) Wd[j] = 0;
+    for (size_t i = 0; i < d; i++) {
+        const double *Wi = w->W + i * kx, Ldi = Ld[i];
+        for (size_t j = 0; j <= i; j++) Wd[j] -= Ldi * Wi[j];
+    }
+    for (size_t j = 0; j < d; j++) Wd[j] *= il;
+    Wd[d] = il;
+    /* the vectors' entries of atom a, and their solves (L^{-1} v)_d */
+    double *v = w->vec, *zd = w->zv + d * nv;
+    const double ub = linear ? -mu[g] / sc[g] : 0.0;
+    double x = -ub;
+    for (size_t o = 0; o < c; o++) v[o] = gm->Bty[a * c + o];
+    for (size_t l = 0; l < q; l++) {
+        v[c + l] = D->gB[g * q + l];
+        x += D->gB[g * q + l] * u[l];
+    }
+    v[c + q] = ub;
+    v[c + q + 1] = x;
+    for (size_t t = 0; t < nv; t++) {
+        double s = v[t];
+        for (size_t j = 0; j < d; j++) s -= Ld[j] * w->zv[j * nv + t];
+        zd[t] = s * il;
+    }
+    /* the sums of prefix d + 1 */
+    const double *a0 = w->acc + d * na;
+    double *a1 = w->acc + (d + 1) * na;
+    const double *zb = zd, *zg = zd + c, zu = zd[c + q], zx = zd[c + q + 1];
+    for (size_t o = 0; o < c; o++) a1[o] = a0[o] + zb[o] * zb[o];
+    for (size_t l = 0; l < q; l++)
+        for (size_t o = 0; o < c; o++) a1[c + l * c + o] = a0[c + l * c + o] + zb[o] * zg[l];
+    for (size_t o = 0; o < c; o++) a1[c + q * c + o] = a0[c + q * c + o] + zb[o] * zu;
+    a1[2 * c + q * c] = a0[2 * c + q * c] + zx * zx;
+    for (size_t l = 0; l < q; l++) a1[2 * c + q * c + 1 + l] = a0[2 * c + q * c + 1 + l] + zg[l] * zg[l];
+    const double *y0 = w->y + d * kx * c, *s0 = w->sd + d * kx;
+    double *y1 = w->y + (d + 1) * kx * c, *s1 = w->sd + (d + 1) * kx;
+    for (size_t j = 0; j <= d; j++) {
+        const double Wdj = Wd[j];
+        for (size_t o = 0; o < c; o++) y1[j * c + o] = (j < d ? y0[j * c + o] : 0.0) + Wdj * zb[o];
+        s1[j] = (j < d ? s0[j] : 0.0) + Wdj * Wdj;
+    }
+    return 0;
+}
+
+/* The components of the model whose path is path[0..k) (weight wt). */
+static void emit(bsl_coef_comps *cp, size_t nterm, const prefix_ws *w, const bsl_coef_gram *gm, const bsl_design *D,
+                 const size_t *path, size_t k, double wt, const double *u, const double *ruu, const double *sc,
+                 int linear)
+{
+    const size_t c = w->c, q = w->q, na = w->na, kx = w->kx;
+    const bsl_coef_prior *pr = gm->prior;
+    const double N = gm->N, kk = (double)k;
+    const double *acc = w->acc + k * na, *y = w->y + k * kx * c, *sd = w->sd + k * kx;
+    const double s = pr->type->shrink(pr, pr->g, N, k, gm->yy[0], acc[0]);
+    const double df = pr->type->post_df(pr, N, kk);
+    const double xx = acc[2 * c + q * c];
+    for (size_t o = 0; o < c; o++) {
+        const size_t base = o * nterm;
+        const double quad = acc[o];
+        double s2 = pr->type->post_scale2(pr, N, df, gm->yy[o], quad, s);
+        if (gm->bas_sd) s2 = fmax(gm->yy[o] - quad, 0.0) / fmax(N - kk, 1); /* bsl_post_of's */
+        /* gamma_l = gy_l - s T_lo; the intercept of the original inputs
+         * u' gamma + s b_o' A^{-1} ub, of variance s2 (u'(Z'Z)^{-1}u + s x'A^{-1}x) */
+        double mean0 = 0;
+        for (size_t l = 0; l < q; l++) mean0 += u[l] * (D->gy[l * c + o] - s * acc[c + l * c + o]);
+        mean0 += s * acc[c + q * c + o];
+        bsl_coef_comps_push(cp, base, wt, mean0, s2 * (ruu[0] + s * xx), df);
+        for (size_t l = 1; l < q; l++) { /* an always-in input: gamma_l / sc */
+            const double f = 1 / sc[l - 1], gam = D->gy[l * c + o] - s * acc[c + l * c + o];
+            const double var = s2 * f * f * (ruu[l] + s * acc[2 * c + q * c + 1 + l]);
+            bsl_coef_comps_push(cp, base + l, wt, gam * f, var, df);
+        }
+        for (size_t j = 0; j < k; j++) {
+            const size_t g = gm->glob ? gm->glob[path[j]] : path[j];
+            const double f = linear ? 1 / sc[g] : 1.0;
+            bsl_coef_comps_push(cp, base + q + g, wt, s * y[j * c + o] * f, s2 * f * f * s * sd[j], df);
+        }
+    }
+}
+
+int bsl_coef_comps_shared(bsl_coef_comps *cp, size_t nterm, const bsl_design *D, const bsl_coef_gram *gm, size_t K,
+                          const size_t *const *atoms, const size_t *ks, const double *wt, const double *mu,
+                          const double *sc, int linear)
+{
+    const size_t q = D->q, c = D->c, n = gm->nloc;
+    if (q == 0 || q > 64 || n >= UINT32_MAX || K > UINT32_MAX) return BASEL_EINVAL;
+    size_t kx = 0, total = 0;
+    for (size_t r = 0; r < K; r++) {
+        kx = ks[r] > kx ? ks[r] : kx;
+        total += ks[r];
+    }
+    ranked *rk = bsl_calloc(n + 1, sizeof *rk);
+    uint32_t *rank = bsl_malloc(n + 1, sizeof *rank), *keys = bsl_malloc(total + 1, sizeof *keys);
+    keyed *ord = bsl_malloc(K + 1, sizeof *ord);
+    size_t *path = bsl_malloc(kx + 1, sizeof *path), *loc_of = bsl_malloc(n + 1, sizeof *loc_of);
+    double u[64], ruu[64], t[64];
+    prefix_ws w;
+    int rc = ws_init(&w, kx ? kx : 1, c, q);
+    if (!rk || !rank || !keys || !ord || !path || !loc_of) rc = BASEL_ENOMEM;
+    if (rc) goto done;
+    /* the global order: atoms held by more models first */
+    for (size_t a = 0; a < n; a++) rk[a] = (ranked){0, gm->glob ? gm->glob[a] : a, a};
+    for (size_t r = 0; r < K; r++)
+        for (size_t i = 0; i < ks[r]; i++) rk[atoms[r][i]].count++;
+    qsort(rk, n, sizeof *rk, by_count);
+    for (size_t i = 0; i < n; i++) {
+        rank[rk[i].loc] = (uint32_t)i;
+        loc_of[i] = rk[i].loc;
+    }
+    for (size_t r = 0, off = 0; r < K; off += ks[r++]) {
+        for (size_t i = 0; i < ks[r]; i++) keys[off + i] = rank[atoms[r][i]];
+        sort_u32(keys + off, ks[r]);
+        const uint32_t *x = keys + off;
+        const uint64_t h0 = ks[r] > 0 ? (uint64_t)x[0] + 1 : 0, h1 = ks[r] > 1 ? (uint64_t)x[1] + 1 : 0;
+        ord[r] = (keyed){h0 << 32 | h1, x, wt[r], ks[r]};
+    }
+    qsort(ord, K, sizeof *ord, by_key);
+    /* the always-in part: u (the intercept of the original inputs) and
+     * u'(Z'Z)^{-1}u, e_l'(Z'Z)^{-1}e_l (bsl_post_terms') */
+    u[0] = 1;
+    for (size_t l = 1; l < q; l++) u[l] = -mu[l - 1] / sc[l - 1];
+    ruu[0] = bsl_tri_quad(D->R, q, 1, u, t);
+    for (size_t l = 1; l < q; l++) {
+        double e[64] = {0};
+        e[l] = 1;
+        ruu[l] = bsl_tri_quad(D->R, q, 1, e, t);
+    }
+    /* the models in key order; have: rows of the current path computed */
+    size_t have = 0;
+    const uint32_t *prev = NULL;
+    for (size_t i = 0; i < K; i++) {
+        const keyed *m = &ord[i];
+        if (i + 2 < K) __builtin_prefetch(ord[i + 2].key); /* the models' keys are read in sorted order */
+        size_t d = 0;
+        while (d < have && d < m->k && prev[d] == m->key[d]) d++;
+        int bad = 0;
+        for (; d < m->k && !bad; d++) {
+            path[d] = loc_of[m->key[d]];
+            bad = add_row(&w, gm, D, path, d, u, mu, sc, linear);
+        }
+        have = bad ? d - 1 : m->k;
+        prev = m->key;
+        if (bad) continue; /* probability 0: never visited */
+        emit(cp, nterm, &w, gm, D, path, m->k, m->w, u, ruu, sc, linear);
+    }
+done:
+    ws_free(&w);
+    free(rk);
+    free(rank);
+    free(keys);
+    free(ord);
+    free(path);
+    free(loc_of);
+    return rc;
+}

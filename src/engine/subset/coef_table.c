@@ -36,6 +36,7 @@ int bsl_coef_comps_alloc(bsl_coef_comps *cp)
         cp->off[t] = total;
         total += cnt;
     }
+    cp->total = total;
     /* one block for the four arrays: each of its own (1-4 MB at 20000
      * models) started on a huge page and was rounded up to whole ones
      * (bsl_malloc), so a table's first touches cleared 16 MB for 10 */

@@ -23,7 +23,7 @@
  * the counts into offsets and allocate (bsl_coef_comps_alloc), then push
  * them. */
 typedef struct bsl_coef_comps {
-    size_t nterm;
+    size_t nterm, total; /* terms; components (bsl_coef_comps_alloc) */
     size_t *off, *fill;
     double *w, *mu, *s, *df;
     bsl_tmix_ws ws; /* the terms' quantiles share it (tmix.h) */

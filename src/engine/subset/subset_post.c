@@ -218,8 +218,11 @@ static int collect(bsl_coef_comps *cp, const bsl_vs_problem *pb, const bsl_probl
     }
     int rc = !u || !t || !x ? BASEL_ENOMEM : bsl_coef_comps_alloc(cp);
     if (!rc && D->G) { /* a dense Gram: the models share their common prefixes */
-        rc = shared(cp, pb, P, vr, linear, bas_sd);
-        goto done;
+        const int st = shared(cp, pb, P, vr, linear, bas_sd);
+        if (st != BASEL_EINVAL) { /* else (65536 atoms or more) model by model */
+            rc = st;
+            goto done;
+        }
     }
     if (!rc) rc = bsl_post_init(&p, pb->kmax, c);
     if (!rc) rc = bsl_model_create(&M, D, &pb->prior, pb->kmax, err);

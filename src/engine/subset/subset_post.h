@@ -71,7 +71,9 @@ typedef struct bsl_coef_gram {
  * indices, weight wt[r]) into cp, as bsl_post_of and bsl_post_terms give
  * them model by model, to rounding: the models share the rows of their
  * common prefixes (coef_shared.c). D needs q, c, gy, gB and R (as
- * bsl_post_terms); cp's counts are the caller's. A model with an atom
+ * bsl_post_terms); cp is allocated with the caller's counts (each term's:
+ * one component per model that holds it), which also give the atoms'
+ * order. A model with an atom
  * whose variance inflation is near 1 / BSL_RANK_TOL or beyond gives nothing
  * (the engines give it probability 0: model.h). BASEL_ENOMEM;
  * BASEL_EINVAL when q is 0 or above 64. */

@@ -1229,7 +1229,8 @@ typedef struct table_models {
 } table_models;
 
 /* The model average's components from its Gram block, as the fit's table
- * (subset_post.c collect): the same algebra on the same numbers. */
+ * (subset_post.c collect): the same algebra on the same numbers. 1 when it
+ * does not apply (as the fit's table, then model by model). */
 static int set_comps(const post_set *s, size_t nterm, const bsl_design *D, bsl_coef_comps *cp, const double *mu,
                      const double *sc, int linear)
 {
@@ -1245,7 +1246,7 @@ static int set_comps(const post_set *s, size_t nterm, const bsl_design *D, bsl_c
                               (double)(s->D.n - D->q), s->D.yy, 0};
     if (!rc) {
         const int st = bsl_coef_comps_shared(cp, nterm, D, &gm, K, (const size_t *const *)atoms, ks, s->w, mu, sc, linear);
-        rc = st == BASEL_ENOMEM ? -2 : st ? -1 : 0;
+        rc = st == BASEL_ENOMEM ? -2 : st == BASEL_EINVAL ? 1 : st ? -1 : 0;
     }
     free((void *)atoms);
     free(ks);
@@ -1287,8 +1288,13 @@ static int table_comps(const vs_ctx *v, const json_t *doc, const table_models *t
     }
     if (!rc && bsl_coef_comps_alloc(cp)) rc = -2;
     const bsl_design D = {.q = q, .c = c, .gy = v->gy, .gB = v->gB, .R = v->R};
-    if (!rc && tm->set) rc = set_comps(tm->set, nterm, &D, cp, mu, sc, linear);
-    for (size_t r = 0; r < tm->K && !rc && !tm->set; r++)
+    int shared = 0;
+    if (!rc && tm->set) {
+        rc = set_comps(tm->set, nterm, &D, cp, mu, sc, linear);
+        shared = !rc;
+        if (rc == 1) rc = 0;
+    }
+    for (size_t r = 0; r < tm->K && !rc && !shared; r++)
         for (size_t o = 0; o < c; o++)
             bsl_post_terms(cp, o, nterm, &D, &tm->post[r], tm->atoms + tm->off[r], tm->w[r], mu, sc, linear, u, x, t);
     free(mu);

@@ -36,112 +36,13 @@
  */
 #include "subset_post.h"
 #include "coef_table.h"
+#include "prefix_order.h"
 #include "../../model/model.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A model's atoms as global ranks, ascending: the sort key. Ranks are 16
- * bits (a dense Gram of 65536 atoms would be 34 GB: the callers take the
- * per-model path beyond), which halves the keys' first touches. */
-typedef uint16_t rank_t;
-#define RANK_MAX UINT16_MAX
-
-typedef struct keyed {
-    const rank_t *key;
-    double w; /* the model's weight, read in sorted order with its key */
-    size_t k;
-} keyed;
-
-/* atoms by decreasing count, ties by increasing global index */
-typedef struct ranked {
-    size_t count, glob, loc;
-} ranked;
-
-static int by_count(const void *x, const void *y)
-{
-    const ranked *a = x, *b = y;
-    if (a->count != b->count) return a->count > b->count ? -1 : 1;
-    return (a->glob > b->glob) - (a->glob < b->glob);
-}
-
-static void sort_ranks(rank_t *v, size_t k)
-{
-    for (size_t i = 1; i < k; i++) { /* k is a model's size: insertion sort */
-        const rank_t x = v[i];
-        size_t j = i;
-        for (; j > 0 && v[j - 1] > x; j--) v[j] = v[j - 1];
-        v[j] = x;
-    }
-}
-
-/* a before b (keys equal before entry d): lexicographic, a key before its
- * extensions */
-static int key_less(const keyed *a, const keyed *b, size_t d)
-{
-    const size_t n = a->k < b->k ? a->k : b->k;
-    for (; d < n; d++)
-        if (a->key[d] != b->key[d]) return a->key[d] < b->key[d];
-    return a->k < b->k;
-}
-
-/* The models in key order: MSD radix sort, one entry of the keys a pass
- * (bucket 0: the key has ended, then rank + 1), small groups by insertion.
- * Each model's key is read about as deep as it shares a prefix with
- * another, where a comparison sort (qsort: 7 ms of 20000 models on
- * lin_p100, a sixth of the table) compares such prefixes log K times. */
-#define RADIX_SMALL 16
-typedef struct group {
-    size_t at, len, d;
-} group;
-
-static int sort_models(keyed *a, size_t K, size_t n)
-{
-    keyed *tmp = bsl_malloc(K + 1, sizeof *tmp);
-    size_t *cnt = bsl_malloc(n + 2, sizeof *cnt);
-    group *stack = bsl_malloc(K + 1, sizeof *stack);
-    if (!tmp || !cnt || !stack) {
-        free(tmp);
-        free(cnt);
-        free(stack);
-        return BASEL_ENOMEM;
-    }
-    size_t top = 0;
-    if (K > 1) stack[top++] = (group){0, K, 0};
-    while (top) {
-        const group g = stack[--top];
-        keyed *x = a + g.at;
-        if (g.len <= RADIX_SMALL) {
-            for (size_t i = 1; i < g.len; i++) {
-                const keyed v = x[i];
-                size_t j = i;
-                for (; j > 0 && key_less(&v, &x[j - 1], g.d); j--) x[j] = x[j - 1];
-                x[j] = v;
-            }
-            continue;
-        }
-        memset(cnt, 0, (n + 2) * sizeof *cnt);
-        for (size_t i = 0; i < g.len; i++) cnt[x[i].k > g.d ? (size_t)x[i].key[g.d] + 1 : 0]++;
-        size_t sum = 0;
-        for (size_t b = 0; b <= n; b++) { /* counts to starts */
-            const size_t c = cnt[b];
-            cnt[b] = sum;
-            sum += c;
-        }
-        for (size_t i = 0; i < g.len; i++) tmp[cnt[x[i].k > g.d ? (size_t)x[i].key[g.d] + 1 : 0]++] = x[i];
-        memcpy(x, tmp, g.len * sizeof *x);
-        /* cnt[b] is now bucket b's end; bucket 0 (ended keys) holds one at
-         * most: the models are distinct */
-        for (size_t b = 1, from = cnt[0]; b <= n; from = cnt[b++])
-            if (cnt[b] - from > 1) stack[top++] = (group){g.at + from, cnt[b] - from, g.d + 1};
-    }
-    free(tmp);
-    free(cnt);
-    free(stack);
-    return BASEL_OK;
-}
 
 /* The per-prefix state: rows of L and W, the solves (L^{-1} v)_r of the
  * nv vectors, and the running sums for each prefix length p = 0..kx. */
@@ -299,55 +200,25 @@ int bsl_coef_comps_shared(bsl_coef_comps *cp, size_t nterm, const bsl_design *D,
                           const double *sc, int linear)
 {
     const size_t q = D->q, c = D->c, n = gm->nloc;
-    if (q == 0 || q > 64 || n > RANK_MAX) return BASEL_EINVAL;
-    size_t kx = 0, total = 0;
-    for (size_t r = 0; r < K; r++) {
-        kx = ks[r] > kx ? ks[r] : kx;
-        total += ks[r];
-    }
-    ranked *rk = bsl_calloc(n + 1, sizeof *rk);
-    rank_t *rank = bsl_malloc(n + 1, sizeof *rank), *keys = bsl_malloc(total + 1, sizeof *keys);
-    keyed *ord = bsl_malloc(K + 1, sizeof *ord);
-    size_t *path = bsl_malloc(kx + 1, sizeof *path), *loc_of = bsl_malloc(n + 1, sizeof *loc_of);
+    if (q == 0 || q > 64 || n > BSL_RANK_ATOMS_MAX) return BASEL_EINVAL;
+    size_t kx = 0;
+    for (size_t r = 0; r < K; r++) kx = ks[r] > kx ? ks[r] : kx;
+    double *count = bsl_malloc(n + 1, sizeof *count);
+    size_t *tie = bsl_malloc(n + 1, sizeof *tie), *path = bsl_malloc(kx + 1, sizeof *path);
     double u[64], ruu[64], t[64];
-    /* up to 1024 atoms a model's ranks are put in order through a bit set */
-    const size_t nb = (n + 63) / 64;
-    uint64_t *bits = n <= 1024 ? bsl_calloc(nb + 1, sizeof *bits) : NULL;
+    bsl_prefix_order po = {0};
     prefix_ws w;
     int rc = ws_init(&w, kx ? kx : 1, c, q);
-    if (n <= 1024 && !bits) rc = BASEL_ENOMEM;
-    if (!rk || !rank || !keys || !ord || !path || !loc_of) rc = BASEL_ENOMEM;
-    if (rc) goto done;
-    /* the global order: atoms held by more models first */
-    /* (their counts are cp's: one component of output 0 per model holding
-     * the atom) */
-    for (size_t a = 0; a < n; a++) {
+    if (!count || !tie || !path) rc = BASEL_ENOMEM;
+    /* the global order: atoms held by more models first (their counts are
+     * cp's: one component of output 0 per model holding the atom), ties by
+     * global index, so that the fit's table and the one on demand agree */
+    for (size_t a = 0; a < n && !rc; a++) {
         const size_t g = gm->glob ? gm->glob[a] : a, term = q + g;
-        rk[a] = (ranked){(term + 1 < cp->nterm ? cp->off[term + 1] : cp->total) - cp->off[term], g, a};
+        count[a] = (double)((term + 1 < cp->nterm ? cp->off[term + 1] : cp->total) - cp->off[term]);
+        tie[a] = g;
     }
-    qsort(rk, n, sizeof *rk, by_count);
-    for (size_t i = 0; i < n; i++) {
-        rank[rk[i].loc] = (rank_t)i;
-        loc_of[i] = rk[i].loc;
-    }
-    for (size_t r = 0, off = 0; r < K; off += ks[r++]) {
-        if (r + 4 < K) { /* the models' atoms lie in the order they were first met, not this one */
-            __builtin_prefetch(atoms[r + 4]);
-            __builtin_prefetch(atoms[r + 4] + 8);
-        }
-        if (bits) { /* the ranks in order from a bit set: no sort */
-            for (size_t i = 0; i < ks[r]; i++) bits[rank[atoms[r][i]] / 64] |= (uint64_t)1 << (rank[atoms[r][i]] % 64);
-            rank_t *x = keys + off;
-            for (size_t b = 0; b < nb; b++)
-                for (uint64_t v = bits[b]; v; v &= v - 1) *x++ = (rank_t)(64 * b + (size_t)__builtin_ctzll(v));
-            memset(bits, 0, nb * sizeof *bits);
-        } else {
-            for (size_t i = 0; i < ks[r]; i++) keys[off + i] = rank[atoms[r][i]];
-            sort_ranks(keys + off, ks[r]);
-        }
-        ord[r] = (keyed){keys + off, wt[r], ks[r]};
-    }
-    rc = sort_models(ord, K, n);
+    if (!rc) rc = bsl_prefix_order_make(&po, n, count, tie, K, atoms, ks, wt);
     if (rc) goto done;
     /* the always-in part: u (the intercept of the original inputs) and
      * u'(Z'Z)^{-1}u, e_l'(Z'Z)^{-1}e_l (bsl_post_terms') */
@@ -359,32 +230,29 @@ int bsl_coef_comps_shared(bsl_coef_comps *cp, size_t nterm, const bsl_design *D,
         e[l] = 1;
         ruu[l] = bsl_tri_quad(D->R, q, 1, e, t);
     }
-    /* the models in key order; have: rows of the current path computed */
+    /* the models in prefix order; have: rows of the current path computed */
     size_t have = 0;
-    const rank_t *prev = NULL;
+    const bsl_prefix_model *prev = NULL;
     for (size_t i = 0; i < K; i++) {
-        const keyed *m = &ord[i];
-        if (i + 2 < K) __builtin_prefetch(ord[i + 2].key); /* the models' keys are read in sorted order */
-        size_t d = 0;
-        while (d < have && d < m->k && prev[d] == m->key[d]) d++;
+        const bsl_prefix_model *m = &po.models[i];
+        if (i + 2 < K) __builtin_prefetch(po.models[i + 2].key); /* keys lie in the caller's order */
+        size_t d = bsl_prefix_common(prev, m);
+        if (d > have) d = have;
         int bad = 0;
         for (; d < m->k && !bad; d++) {
-            path[d] = loc_of[m->key[d]];
+            path[d] = po.atom[m->key[d]];
             bad = add_row(&w, gm, D, path, d, u, mu, sc, linear);
         }
         have = bad ? d - 1 : m->k;
-        prev = m->key;
+        prev = m;
         if (bad) continue; /* probability 0: never visited */
         emit(cp, nterm, &w, gm, D, path, m->k, m->w, u, ruu, sc, linear);
     }
 done:
-    free(bits);
+    bsl_prefix_order_free(&po);
     ws_free(&w);
-    free(rk);
-    free(rank);
-    free(keys);
-    free(ord);
+    free(count);
+    free(tie);
     free(path);
-    free(loc_of);
     return rc;
 }

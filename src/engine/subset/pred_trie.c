@@ -20,6 +20,7 @@
  * atoms) 25094 nodes, 2x fewer.
  */
 #include "pred_trie.h"
+#include "prefix_order.h"
 #include "../../core/core.h"
 
 #include <math.h>
@@ -37,34 +38,6 @@ void bsl_pred_trie_free(bsl_pred_trie *t)
     free(t->w);
     free(t->perm);
     memset(t, 0, sizeof *t);
-}
-
-/* A model's atoms as ranks (0 = the heaviest atom), ascending. */
-typedef struct seq {
-    const size_t *s;
-    size_t k, r;
-} seq;
-
-static int seq_cmp(const void *pa, const void *pb)
-{
-    const seq *a = pa, *b = pb;
-    for (size_t i = 0; i < a->k && i < b->k; i++)
-        if (a->s[i] != b->s[i]) return a->s[i] < b->s[i] ? -1 : 1;
-    return a->k < b->k ? -1 : a->k > b->k ? 1 : 0;
-}
-
-/* An atom and the total weight of the models holding it: by decreasing
- * weight, ties by index. */
-typedef struct heavy {
-    double w;
-    size_t a;
-} heavy;
-
-static int heavy_cmp(const void *pa, const void *pb)
-{
-    const heavy *a = pa, *b = pb;
-    if (a->w != b->w) return a->w > b->w ? -1 : 1;
-    return a->a < b->a ? -1 : a->a > b->a ? 1 : 0;
 }
 
 /* Room for one more node (and l entries beyond nl). */
@@ -103,46 +76,32 @@ int bsl_pred_trie_build(bsl_pred_trie *t, const double *G, size_t u, double tau,
     memset(t, 0, sizeof *t);
     t->c = c;
     t->root_model = -1;
-    const size_t total = off[K];
-    heavy *aw = calloc(u + 1, sizeof *aw);
-    size_t *order = malloc((u + 1) * sizeof *order), *rank = malloc((u + 1) * sizeof *rank);
-    size_t *ranks = malloc((total + 1) * sizeof *ranks), *path = NULL;
-    seq *ms = malloc((K + 1) * sizeof *ms);
-    int rc = !aw || !order || !rank || !ranks || !ms ? -2 : 0;
-    for (size_t a = 0; a < u && !rc; a++) aw[a].a = a;
-    for (size_t r = 0; r < K && !rc; r++)
-        for (size_t a = off[r]; a < off[r + 1]; a++) aw[atoms[a]].w += wt[r];
-    if (!rc) {
-        qsort(aw, u, sizeof *aw, heavy_cmp);
-        for (size_t i = 0; i < u; i++) {
-            order[i] = aw[i].a;
-            rank[aw[i].a] = i;
-        }
-    }
-    size_t kmax = 0;
-    for (size_t r = 0; r < K && !rc; r++) { /* each model's ranks, ascending (insertion sort: k is small) */
-        size_t *s = ranks + off[r];
-        const size_t k = off[r + 1] - off[r];
-        for (size_t i = 0; i < k; i++) {
-            size_t x = rank[atoms[off[r] + i]], j = i;
-            for (; j > 0 && s[j - 1] > x; j--) s[j] = s[j - 1];
-            s[j] = x;
-        }
-        ms[r] = (seq){s, k, r};
-        kmax = BSL_MAX(kmax, k);
+    /* the atoms by decreasing total weight of the models holding them */
+    double *aw = calloc(u + 1, sizeof *aw);
+    const size_t **ms = malloc((K + 1) * sizeof *ms);
+    size_t *ks = malloc((K + 1) * sizeof *ks), *path = NULL, kmax = 0;
+    bsl_prefix_order po = {0};
+    int rc = !aw || !ms || !ks ? -2 : 0;
+    for (size_t r = 0; r < K && !rc; r++) {
+        ms[r] = atoms + off[r];
+        ks[r] = off[r + 1] - off[r];
+        kmax = BSL_MAX(kmax, ks[r]);
+        for (size_t a = off[r]; a < off[r + 1]; a++) aw[atoms[a]] += wt[r];
     }
     if (!rc) {
-        qsort(ms, K, sizeof *ms, seq_cmp);
+        const int st = bsl_prefix_order_make(&po, u, aw, NULL, K, ms, ks, NULL);
+        rc = st == BASEL_ENOMEM ? -2 : st ? -1 : 0; /* -1: too many atoms for the tree */
+    }
+    if (!rc) {
         path = malloc((kmax + 1) * sizeof *path);
         if (!path) rc = -2;
     }
     t->maxdepth = kmax;
     size_t cap = 0, lcap = 0, nl = 0;
-    const seq *prev = NULL;
+    const bsl_prefix_model *prev = NULL;
     for (size_t i = 0; i < K && !rc; i++) {
-        const seq *q = &ms[i];
-        size_t lcp = 0;
-        while (prev && lcp < prev->k && lcp < q->k && prev->s[lcp] == q->s[lcp]) lcp++;
+        const bsl_prefix_model *q = &po.models[i];
+        const size_t lcp = bsl_prefix_common(prev, q);
         if (prev && lcp == q->k) { /* the same set as prev (or empty after an empty one): one node, two models */
             rc = -1;
             break;
@@ -152,7 +111,7 @@ int bsl_pred_trie_build(bsl_pred_trie *t, const double *G, size_t u, double tau,
                 rc = -2;
                 break;
             }
-            const size_t v = t->nnode++, a = order[q->s[d]];
+            const size_t v = t->nnode++, a = po.atom[q->key[d]];
             double *l = t->l + nl;
             t->atom[v] = a;
             t->depth[v] = d + 1;
@@ -203,10 +162,9 @@ int bsl_pred_trie_build(bsl_pred_trie *t, const double *G, size_t u, double tau,
             t->model[v] = (long)slot++;
         }
     free(aw);
-    free(order);
-    free(rank);
-    free(ranks);
+    free((void *)ms);
+    free(ks);
     free(path);
-    free(ms);
+    bsl_prefix_order_free(&po);
     return rc;
 }

@@ -188,7 +188,7 @@ static int shared(bsl_coef_comps *cp, const bsl_vs_problem *pb, const bsl_proble
         wt[i] = vr->models.items[i].weight;
     }
     const bsl_coef_gram gm = {D->G, D->m, D->Bty, NULL, D->m, bsl_coef_tau(&pb->prior), &pb->prior,
-                              (double)(D->n - D->q), D->yy, bas_sd};
+                              (double)(D->n - D->q), D->yy, bas_sd, D, pb->cols};
     if (!rc)
         rc = bsl_coef_comps_shared(cp, D->q + D->m, D, &gm, K, (const size_t *const *)atoms, ks, wt, P->x_mean,
                                    P->x_scale, linear);
@@ -217,9 +217,9 @@ static int collect(bsl_coef_comps *cp, const bsl_vs_problem *pb, const bsl_probl
             for (size_t o = 0; o < c; o++) cp->off[o * nterm + q + A[a]]++;
     }
     int rc = !u || !t || !x ? BASEL_ENOMEM : bsl_coef_comps_alloc(cp);
-    if (!rc && D->G) { /* a dense Gram: the models share their common prefixes */
+    if (!rc && !D->base) { /* the models share their common prefixes */
         const int st = shared(cp, pb, P, vr, linear, bas_sd);
-        if (st != BASEL_EINVAL) { /* else (65536 atoms or more) model by model */
+        if (st != BASEL_EINVAL) { /* else (65536 atoms or more, long streamed columns) model by model */
             rc = st;
             goto done;
         }

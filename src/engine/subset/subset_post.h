@@ -49,7 +49,7 @@ void bsl_post_terms(struct bsl_coef_comps *cp, size_t o, size_t nterm, const bsl
                     const size_t *A, double w, const double *mu, const double *sc, int linear, double *u,
                     double *x, double *t);
 
-/* A dense Gram block and what the per-model algebra reads with it
+/* A Gram block and what the per-model algebra reads with it
  * (coef_shared.c): the block G (column-major, leading dimension ld) and
  * B'y (nloc x c) of nloc atoms, their global indices glob (NULL: the
  * same), tau of A_tau, the prior, N = n - q, yy (c) and bas_sd
@@ -65,6 +65,11 @@ typedef struct bsl_coef_gram {
     double N;
     const double *yy;
     int bas_sd;
+    /* with G NULL: the streaming design whose columns give the products
+     * (its diag the diagonal), and the summaries' store of columns and
+     * products (model.h bsl_colstore; NULL: each computed) */
+    const bsl_design *stream;
+    bsl_colstore *cols;
 } bsl_coef_gram;
 
 /* Every term's components of the K models atoms[r][0..ks[r]) (local

@@ -1243,7 +1243,7 @@ static int set_comps(const post_set *s, size_t nterm, const bsl_design *D, bsl_c
         ks[r] = s->off[r + 1] - s->off[r];
     }
     const bsl_coef_gram gm = {s->D.G, s->D.m, s->D.Bty, s->uni, s->D.m, s->tau, &s->prior,
-                              (double)(s->D.n - D->q), s->D.yy, 0};
+                              (double)(s->D.n - D->q), s->D.yy, 0, NULL, NULL};
     if (!rc) {
         const int st = bsl_coef_comps_shared(cp, nterm, D, &gm, K, (const size_t *const *)atoms, ks, s->w, mu, sc, linear);
         rc = st == BASEL_ENOMEM ? -2 : st == BASEL_EINVAL ? 1 : st ? -1 : 0;

@@ -10,9 +10,10 @@
  * with random distinct weights. Cases: linear AR(1) inputs under the
  * g-prior (two outputs, BAS's per-model sd too), Gaussian kernels under
  * ridge (tau > 0), kernels with the inputs always in (linear-term: q = 3) under
- * hier, and BIC; and a design with two equal columns, where every model
- * holding both has probability 0 and gives nothing, while the models after
- * it in the shared order still get theirs. Every term gets
+ * hier, and BIC; the same on streaming designs (columns and products from
+ * the summaries' store, or computed); and a design with two equal columns,
+ * where every model holding both has probability 0 and gives nothing, while
+ * the models after it in the shared order still get theirs. Every term gets
  * the same components (matched by weight): the same weights and df,
  * locations and scales within 1e-10 of max(|location|, scale). And on
  * nearly collinear kernels (r = 2.5), every admitted model's atoms against
@@ -53,7 +54,7 @@ static size_t term_comps(const bsl_coef_comps *cp, size_t t, comp *out)
 }
 
 static void run(const char *label, const char *basis, const char *prior_spec, size_t c, int dup, int bas_sd,
-                unsigned long seed)
+                unsigned long seed, int stream)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, seed);
@@ -73,11 +74,13 @@ static void run(const char *label, const char *basis, const char *prior_spec, si
     bsl_model *M = NULL;
     bsl_coef_prior pr;
     int rc = bsl_dict_create(&dict, basis, X, N, d, &err);
-    if (!rc) rc = bsl_design_create(&D, dict, X, N, Y, c, (size_t)1 << 30, &err);
+    /* a budget below the Gram's: the design streams its columns */
+    if (!rc) rc = bsl_design_create(&D, dict, X, N, Y, c, stream ? (size_t)1 << 10 : (size_t)1 << 30, &err);
     if (!rc) rc = bsl_coef_prior_parse(&pr, prior_spec, N, c, &err);
     if (!rc) rc = bsl_model_create(&M, D, &pr, KMAX, &err);
-    CHECK(!rc && D->G, "%s: a dense design (%s)", label, rc ? err.message : "");
-    if (rc || !D->G) return;
+    CHECK(!rc && (stream ? !D->G : D->G != NULL), "%s: a %s design (%s)", label, stream ? "streaming" : "dense",
+          rc ? err.message : "");
+    if (rc || (stream ? D->G != NULL : !D->G)) return;
     const size_t m = D->m, q = D->q, nterm = q + m;
     /* the models of a walk, each once, the empty one first */
     size_t *atoms = malloc(NMOD * KMAX * sizeof *atoms), ks[NMOD], cur[KMAX], kc = 0, K = 1;
@@ -158,7 +161,14 @@ static void run(const char *label, const char *basis, const char *prior_spec, si
         }
         for (size_t o = 0; o < c; o++) bsl_post_terms(&ref, o, nterm, D, &p, ptr[i], wt[i], mu, sc, linear, u, x, t);
     }
-    const bsl_coef_gram gm = {D->G, m, D->Bty, NULL, m, bsl_coef_tau(&pr), &pr, (double)(N - q), D->yy, bas_sd};
+    /* streaming: the summaries' store of columns and products, as a fit's
+     * (every atom used twice: all admitted), for one of its two outputs */
+    bsl_colstore cs = {0};
+    size_t *uses = calloc(m, sizeof *uses);
+    for (size_t j = 0; j < m; j++) uses[j] = 2;
+    if (stream && c == 2) bsl_colstore_init(&cs, D, uses, (size_t)1 << 24);
+    const bsl_coef_gram gm = {D->G, m, D->Bty, NULL, m, bsl_coef_tau(&pr), &pr, (double)(N - q), D->yy, bas_sd,
+                              D, stream && c == 2 ? &cs : NULL};
     CHECK(bsl_coef_comps_shared(&got, nterm, D, &gm, K, ptr, ks, wt, mu, sc, linear) == BASEL_OK, "%s: shared",
           label);
     /* term by term: the same components */
@@ -185,6 +195,8 @@ static void run(const char *label, const char *basis, const char *prior_spec, si
     free(a);
     free(b);
     free(atoms);
+    free(uses);
+    bsl_colstore_free(&cs);
     bsl_post_free(&p);
     bsl_coef_comps_free(&ref);
     bsl_coef_comps_free(&got);
@@ -314,7 +326,7 @@ static void accuracy(unsigned long seed)
     double u[64], t[64], x[KMAX + 1], rmu[KMAX], rs[KMAX], worst_ref = 0, worst_got = 0;
     for (size_t i = 0; i < K; i++)
         if (!bsl_post_of(&p, M, ptr[i], ks[i], 0)) bsl_post_terms(&ref, 0, nterm, D, &p, ptr[i], wt[i], mu, sc, 0, u, x, t);
-    const bsl_coef_gram gm = {D->G, m, D->Bty, NULL, m, bsl_coef_tau(&pr), &pr, (double)(N - q), D->yy, 0};
+    const bsl_coef_gram gm = {D->G, m, D->Bty, NULL, m, bsl_coef_tau(&pr), &pr, (double)(N - q), D->yy, 0, NULL, NULL};
     CHECK(bsl_coef_comps_shared(&got, nterm, D, &gm, K, ptr, ks, wt, mu, sc, 0) == BASEL_OK, "stiff kernels: shared");
     /* each model's atoms against long double, in both tables (found by weight) */
     int all = 1;
@@ -353,12 +365,14 @@ static void accuracy(unsigned long seed)
 
 int main(void)
 {
-    run("linear g", "linear", "g:g=100", 2, 0, 0, 1);
-    run("linear g, BAS sd", "linear", "g:g=100", 1, 0, 1, 2);
-    run("linear bic", "linear", "bic", 1, 0, 0, 3);
-    run("gauss ridge", "gauss:r=1", "ridge:lambda=0.5,sigma2=0.3", 2, 0, 0, 4);
-    run("gauss + inputs, hier (q = 3)", "gauss:r=1,linear-term=1", "hier", 1, 0, 0, 5);
-    run("linear g, equal columns", "linear", "g:g=100", 1, 1, 0, 6);
+    run("linear g", "linear", "g:g=100", 2, 0, 0, 1, 0);
+    run("linear g, BAS sd", "linear", "g:g=100", 1, 0, 1, 2, 0);
+    run("linear bic", "linear", "bic", 1, 0, 0, 3, 0);
+    run("gauss ridge", "gauss:r=1", "ridge:lambda=0.5,sigma2=0.3", 2, 0, 0, 4, 0);
+    run("gauss + inputs, hier (q = 3)", "gauss:r=1,linear-term=1", "hier", 1, 0, 0, 5, 0);
+    run("linear g, equal columns", "linear", "g:g=100", 1, 1, 0, 6, 0);
+    run("streamed linear g", "linear", "g:g=100", 2, 0, 0, 9, 1);
+    run("streamed gauss, no store", "gauss:r=1", "hier", 1, 0, 0, 10, 1);
     accuracy(7);
     accuracy(8);
     return check_report("test_coef_shared");

@@ -44,6 +44,16 @@ static int by_w(const void *x, const void *y)
     return (a->w > b->w) - (a->w < b->w);
 }
 
+static void ascending(size_t *s, size_t k)
+{
+    for (size_t i = 1; i < k; i++)
+        for (size_t j = i; j > 0 && s[j - 1] > s[j]; j--) {
+            const size_t t = s[j];
+            s[j] = s[j - 1];
+            s[j - 1] = t;
+        }
+}
+
 /* term t's components, sorted by weight, into out (n of them) */
 static size_t term_comps(const bsl_coef_comps *cp, size_t t, comp *out)
 {
@@ -99,22 +109,12 @@ static void run(const char *label, const char *basis, const char *prior_spec, si
         }
         size_t s[KMAX];
         memcpy(s, cur, kc * sizeof *s);
-        for (size_t i = 1; i < kc; i++) /* ascending, as a model set holds them */
-            for (size_t j = i; j > 0 && s[j - 1] > s[j]; j--) {
-                const size_t t = s[j];
-                s[j] = s[j - 1];
-                s[j - 1] = t;
-            }
+        ascending(s, kc); /* as a model set holds them */
         if (dup && kc >= 2 && K % 7 == 0) { /* now and then both equal inputs */
             s[0] = 2;
             s[1] = 5;
             for (size_t i = 2; i < kc; i++) s[i] = s[i] == 2 || s[i] == 5 ? 6 + i : s[i];
-            for (size_t i = 1; i < kc; i++)
-                for (size_t j = i; j > 0 && s[j - 1] > s[j]; j--) {
-                    const size_t t = s[j];
-                    s[j] = s[j - 1];
-                    s[j - 1] = t;
-                }
+            ascending(s, kc);
             int rep = 0;
             for (size_t i = 1; i < kc; i++) rep |= s[i] == s[i - 1];
             if (rep) continue;
@@ -298,12 +298,7 @@ static void accuracy(unsigned long seed)
         }
         size_t s[KMAX], k = M->k;
         memcpy(s, M->active, k * sizeof *s);
-        for (size_t i = 1; i < k; i++)
-            for (size_t j = i; j > 0 && s[j - 1] > s[j]; j--) {
-                const size_t t = s[j];
-                s[j] = s[j - 1];
-                s[j - 1] = t;
-            }
+        ascending(s, k);
         int seen = 0;
         for (size_t i = 0; i < K && !seen; i++) seen = ks[i] == k && memcmp(atoms + i * KMAX, s, k * sizeof *s) == 0;
         if (seen || k == 0) continue;

@@ -54,6 +54,18 @@ static void ascending(size_t *s, size_t k)
         }
 }
 
+static void free_case(bsl_post *p, bsl_coef_comps *ref, bsl_coef_comps *got, bsl_model *M, bsl_design *D,
+                      bsl_dict *dict, gsl_rng *r)
+{
+    bsl_post_free(p);
+    bsl_coef_comps_free(ref);
+    bsl_coef_comps_free(got);
+    bsl_model_free(M);
+    bsl_design_free(D);
+    bsl_dict_free(dict);
+    gsl_rng_free(r);
+}
+
 /* term t's components, sorted by weight, into out (n of them) */
 static size_t term_comps(const bsl_coef_comps *cp, size_t t, comp *out)
 {
@@ -197,13 +209,7 @@ static void run(const char *label, const char *basis, const char *prior_spec, si
     free(atoms);
     free(uses);
     bsl_colstore_free(&cs);
-    bsl_post_free(&p);
-    bsl_coef_comps_free(&ref);
-    bsl_coef_comps_free(&got);
-    bsl_model_free(M);
-    bsl_design_free(D);
-    bsl_dict_free(dict);
-    gsl_rng_free(r);
+    free_case(&p, &ref, &got, M, D, dict, r);
 }
 
 /* One model's atoms' components in long double (x87: 64-bit significand):
@@ -349,13 +355,7 @@ static void accuracy(unsigned long seed)
     printf("  stiff kernels (r = 2.5)    %zu models; against long double: shared %.2g, per model %.2g\n", K, worst_got,
            worst_ref);
     free(atoms);
-    bsl_post_free(&p);
-    bsl_coef_comps_free(&ref);
-    bsl_coef_comps_free(&got);
-    bsl_model_free(M);
-    bsl_design_free(D);
-    bsl_dict_free(dict);
-    gsl_rng_free(r);
+    free_case(&p, &ref, &got, M, D, dict, r);
 }
 
 int main(void)

@@ -353,12 +353,19 @@ json_t *bsl_subset_posterior_block(const bsl_vs_problem *pb, const bsl_vs_result
             if (sc) memcpy(cols + a * n, sc, n * sizeof *cols);
             else bsl_design_column(D, uni[a], cols + a * n);
         }
-        for (size_t b = 0; b < nu; b++)
-            for (size_t a = 0; a < nu; a++) {
-                double s = 0;
-                for (size_t i = 0; i < n; i++) s += cols[a * n + i] * cols[b * n + i];
-                G[a + b * nu] = s;
+        /* each product as the coefficient table sums it (coef_shared.c),
+         * and remembered for it; the diagonal the design's, as there */
+        for (size_t b = 0; b < nu; b++) {
+            G[b + b * nu] = D->diag[uni[b]];
+            for (size_t a = b + 1; a < nu; a++) {
+                double s;
+                if (!bsl_colstore_pair_find(pb->cols, uni[a], uni[b], 0, &s)) {
+                    s = bsl_dot(cols + a * n, cols + b * n, n);
+                    bsl_colstore_pair_put(pb->cols, uni[a], uni[b], 0, s);
+                }
+                G[a + b * nu] = G[b + a * nu] = s;
             }
+        }
     }
     double *bty = bsl_malloc(nu * c + 1, sizeof *bty);
     if (!bty) goto fail;

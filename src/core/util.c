@@ -56,6 +56,24 @@ void *bsl_malloc(size_t n, size_t sz)
 
 void *bsl_calloc(size_t n, size_t sz) { return calloc(n ? n : 1, sz ? sz : 1); }
 
+void *bsl_malloc_huge(size_t n, size_t sz)
+{
+    if (sz && n > SIZE_MAX / sz) return NULL;
+    const size_t bytes = n * sz;
+    if (bytes > SIZE_MAX - HUGE) return NULL;
+    const size_t whole = (bytes + HUGE - 1) & ~(HUGE - 1);
+    void *p = NULL;
+    if (posix_memalign(&p, HUGE, whole ? whole : HUGE) != 0) return NULL;
+    return advise_huge(p, whole ? whole : HUGE);
+}
+
+void *bsl_calloc_huge(size_t n, size_t sz)
+{
+    void *p = bsl_malloc_huge(n, sz);
+    if (p) memset(p, 0, n * sz);
+    return p;
+}
+
 int bsl_grow(void **p, size_t *cap, size_t need, size_t sz)
 {
     if (need <= *cap) return 0;

@@ -461,12 +461,17 @@ int bsl_trace_diagnostics(const double *const *traces, const unsigned char *cons
 
 /* ------------------------------------------------------------ traces */
 
+#define TRACE_HUGE_MAX ((size_t)1 << 20)
 int bsl_trace_init(bsl_trace *t, size_t m, size_t iter, size_t max_len)
 {
     t->m = m;
     t->L = BSL_MIN(iter, max_len);
     t->step = t->L ? iter / t->L : 1;
-    t->x = bsl_calloc((m + 1) * (t->L ? t->L : 1), sizeof(double));
+    /* up to 8 MB (m of about 1000) on huge pages: their pages are written
+     * all over, where a large dictionary's trace is mostly rows of atoms
+     * never active, never touched on small pages */
+    const size_t nx = (m + 1) * (t->L ? t->L : 1);
+    t->x = nx <= TRACE_HUGE_MAX ? bsl_calloc_huge(nx, sizeof(double)) : bsl_calloc(nx, sizeof(double));
     t->w = bsl_calloc(t->L ? t->L : 1, sizeof(double));
     t->seen = bsl_calloc(m ? m : 1, 1);
     return t->x && t->w && t->seen ? BASEL_OK : BASEL_ENOMEM;

@@ -117,8 +117,8 @@ int bsl_prefix_order_make(bsl_prefix_order *po, size_t n, const double *pri, con
     bsl_rank *rank = bsl_malloc(n + 1, sizeof *rank);
     uint64_t *bits = n <= 1024 ? bsl_calloc(nb + 1, sizeof *bits) : NULL;
     po->atom = bsl_malloc(n + 1, sizeof *po->atom);
-    po->keys = bsl_malloc(total + 1, sizeof *po->keys);
-    po->models = bsl_malloc(K + 1, sizeof *po->models);
+    po->keys = bsl_malloc_huge(total + 1, sizeof *po->keys); /* written from their start (core.h) */
+    po->models = bsl_malloc_huge(K + 1, sizeof *po->models);
     int rc = rk && rank && (bits || n > 1024) && po->atom && po->keys && po->models ? BASEL_OK : BASEL_ENOMEM;
     if (!rc) {
         for (size_t a = 0; a < n; a++) rk[a] = (ranked){pri[a], tie ? tie[a] : a, a};

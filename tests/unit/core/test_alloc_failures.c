@@ -22,7 +22,7 @@
  *
  * The hook is test-only and link-time: CMake links this program alone with
  * -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,
- * --wrap=strndup, so every direct call in the library's objects (bsl_malloc
+ * --wrap=strndup,--wrap=posix_memalign, so every direct call in the library's objects (bsl_malloc
  * and the others) comes here; jansson is routed here with
  * json_set_alloc_funcs, in this program only. The library itself has no
  * hook and no global state for it. Allocations inside GSL, LAPACK, OpenMP
@@ -84,6 +84,12 @@ void *__wrap_calloc(size_t n, size_t sz) { return fail_now() ? NULL : __real_cal
 void *__wrap_realloc(void *p, size_t n) { return fail_now() ? NULL : __real_realloc(p, n); }
 char *__wrap_strdup(const char *s) { return fail_now() ? NULL : __real_strdup(s); }
 char *__wrap_strndup(const char *s, size_t n) { return fail_now() ? NULL : __real_strndup(s, n); }
+int __real_posix_memalign(void **p, size_t align, size_t n);
+/* the huge-page blocks (bsl_malloc, bsl_malloc_huge) */
+int __wrap_posix_memalign(void **p, size_t align, size_t n)
+{
+    return fail_now() ? ENOMEM : __real_posix_memalign(p, align, n);
+}
 
 /* jansson 2.14's lexer does not survive a failed allocation: lex_save
  * ignores strbuffer_append_byte's status, and the truncated string then

@@ -1,7 +1,7 @@
 /*
  * coef_shared.c: the Gaussian coefficient table's per-model algebra
- * (subset_post.c's header) over a dense Gram block, shared between models
- * along their common prefixes.
+ * (subset_post.c's header) over a Gram block (dense, or a streaming
+ * design's columns), shared between models along their common prefixes.
  *
  * The table needs, of each visited model A (k atoms, A_tau = G_AA + tau I,
  * b_o = B_A' P y_o, s its shrinkage), for every output o:
@@ -22,7 +22,7 @@
  *   (A_tau^{-1})_jj = sum_{r >= j} W_rj^2,
  * and row r of L and of W, and (L^{-1} v)_r, depend only on the first r + 1
  * atoms too. So with the atoms of every model put in one global order and
- * the models sorted by their atom lists, a model shares the rows of the
+ * the models sorted by their atom lists (prefix_order.c), a model shares the rows of the
  * longest prefix it has in common with the model before it, and computes
  * only its own rows: O(r^2) for row r of L and of W, O(r) for the rest, and
  * O(k) to read its components out; a model on its own costs O(k^3) (a

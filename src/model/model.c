@@ -1044,7 +1044,7 @@ int bsl_model_pair_scores(bsl_model *M, const size_t *P, size_t np, double *out)
      * solve the same arithmetic), else solved here */
     const int reuse = k && M->rb_ld && M->rb_epoch == M->epoch;
     const size_t nv = reuse ? 0 : k * r, ldv = reuse ? M->rb_ld : r;
-    const size_t need = nv + r * (2 + c) + k * c + 1;
+    const size_t need = nv + r * (1 + c) + k * c + 1;
     if (M->pair_cap < need) {
         double *w = realloc(M->pair_work, need * sizeof *w);
         if (!w) {

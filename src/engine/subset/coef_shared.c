@@ -160,7 +160,7 @@ static int add_row(prefix_ws *w, const bsl_coef_gram *gm, const bsl_design *D, c
     Wd[d] = il;
     /* the vectors' entries of atom a, and their solves (L^{-1} v)_d */
     double *v = w->vec, *zd = w->zv + d * nv;
-    const double ub = linear ? -mu[g] / sc[g] : 0.0;
+    const double ub = bsl_post_atom_shift(linear, mu, sc, g);
     double x = -ub;
     for (size_t o = 0; o < c; o++) v[o] = gm->Bty[a * c + o];
     for (size_t l = 0; l < q; l++) {
@@ -210,7 +210,7 @@ static void emit(bsl_coef_comps *cp, size_t nterm, const prefix_ws *w, const bsl
         const size_t base = o * nterm;
         const double quad = acc[o];
         double s2 = pr->type->post_scale2(pr, N, df, gm->yy[o], quad, s);
-        if (gm->bas_sd) s2 = fmax(gm->yy[o] - quad, 0.0) / fmax(N - kk, 1); /* bsl_post_of's */
+        if (gm->bas_sd) s2 = bsl_post_bas_scale2(gm->yy[o], quad, N, kk);
         /* gamma_l = gy_l - s T_lo; the intercept of the original inputs
          * u' gamma + s b_o' A^{-1} ub, of variance s2 (u'(Z'Z)^{-1}u + s x'A^{-1}x) */
         double mean0 = 0;
@@ -258,8 +258,7 @@ int bsl_coef_comps_shared(bsl_coef_comps *cp, size_t nterm, const bsl_design *D,
     if (rc) goto done;
     /* the always-in part: u (the intercept of the original inputs) and
      * u'(Z'Z)^{-1}u, e_l'(Z'Z)^{-1}e_l (bsl_post_terms') */
-    u[0] = 1;
-    for (size_t l = 1; l < q; l++) u[l] = -mu[l - 1] / sc[l - 1];
+    bsl_post_intercept_u(q, mu, sc, u);
     ruu[0] = bsl_tri_quad(D->R, q, 1, u, t);
     for (size_t l = 1; l < q; l++) {
         double e[64] = {0};

@@ -108,8 +108,6 @@ int bsl_prefix_order_make(bsl_prefix_order *po, size_t n, const double *pri, con
 {
     memset(po, 0, sizeof *po);
     if (n > BSL_RANK_ATOMS_MAX) return BASEL_EINVAL;
-    po->n = n;
-    po->K = K;
     size_t total = 0;
     for (size_t r = 0; r < K; r++) total += ks[r];
     const size_t nb = (n + 63) / 64;

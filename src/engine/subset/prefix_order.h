@@ -27,7 +27,6 @@ typedef struct bsl_prefix_model {
 } bsl_prefix_model;
 
 typedef struct bsl_prefix_order {
-    size_t n, K;
     size_t *atom;             /* rank -> atom */
     bsl_rank *keys;           /* the models' ranks, in the caller's order */
     bsl_prefix_model *models; /* K, in prefix order */

@@ -110,10 +110,10 @@ int bsl_post_of(bsl_post *p, bsl_model *M, const size_t *atoms, size_t k, int ba
     p->shrink = s;
     p->df = pr->type->post_df(pr, N, kk);
     for (size_t o = 0; o < c; o++) {
-        const double yy = D->yy[o], rss = fmax(yy - p->quad[o], 0.0);
+        const double yy = D->yy[o];
         p->scale2[o] = pr->type->post_scale2(pr, N, p->df, yy, p->quad[o], s);
         /* BAS's coef(): sd_M^2 = s RSS_M/(n-1-k) diag((X'X)^{-1}) */
-        if (bas_sd) p->scale2[o] = rss / fmax(N - kk, 1);
+        if (bas_sd) p->scale2[o] = bsl_post_bas_scale2(yy, p->quad[o], N, kk);
     }
     return BASEL_OK;
 }
@@ -147,12 +147,11 @@ void bsl_post_terms(bsl_coef_comps *cp, size_t o, size_t nterm, const bsl_design
     }
     /* the intercept of the original inputs: gamma_0 - sum_l gamma_l mu/sc -
      * (linear atoms) sum_a beta_a mu/sc; w = gB_A u_gamma - u_beta */
-    u[0] = 1;
-    for (size_t l = 1; l < q; l++) u[l] = -mu[l - 1] / sc[l - 1];
+    bsl_post_intercept_u(q, mu, sc, u);
     double mean0 = 0;
     for (size_t l = 0; l < q; l++) mean0 += u[l] * gam[l];
     for (size_t a = 0; a < k; a++) {
-        const double ub = linear ? -mu[A[a]] / sc[A[a]] : 0.0;
+        const double ub = bsl_post_atom_shift(linear, mu, sc, A[a]);
         mean0 += ub * p->beta[a * c + o];
         x[a] = -ub;
         for (size_t l = 0; l < q; l++) x[a] += D->gB[A[a] * q + l] * u[l];

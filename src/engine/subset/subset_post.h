@@ -11,6 +11,8 @@
 #include "subset.h"
 #include "../../summary/tmix.h"
 
+#include <math.h>
+
 struct bsl_problem;
 
 /* One model's coefficients with sigma^2 integrated out: the projected atom
@@ -45,6 +47,24 @@ int bsl_post_of(bsl_post *p, bsl_model *M, const size_t *atoms, size_t k, int ba
  * mu and sc are the inputs' standardisation (a linear atom j is input j);
  * u, t (q) and x (k) are scratch. q is at most 64 (the callers check). */
 struct bsl_coef_comps;
+/* What bsl_post_terms and coef_shared.c share of that transformation:
+ * u (q), the intercept of the original inputs as a combination of the
+ * always-in coefficients (u_0 = 1, u_l = -mu_{l-1} / sc_{l-1}); a linear
+ * atom's shift ub = -mu_j / sc_j (0 for other atoms); and BAS's per-model
+ * scale^2 RSS / (N - k) (its coef(): bas_sd). */
+static inline void bsl_post_intercept_u(size_t q, const double *mu, const double *sc, double *u)
+{
+    u[0] = 1;
+    for (size_t l = 1; l < q; l++) u[l] = -mu[l - 1] / sc[l - 1];
+}
+static inline double bsl_post_atom_shift(int linear, const double *mu, const double *sc, size_t j)
+{
+    return linear ? -mu[j] / sc[j] : 0.0;
+}
+static inline double bsl_post_bas_scale2(double yy, double quad, double N, double k)
+{
+    return fmax(yy - quad, 0.0) / fmax(N - k, 1);
+}
 void bsl_post_terms(struct bsl_coef_comps *cp, size_t o, size_t nterm, const bsl_design *D, const bsl_post *p,
                     const size_t *A, double w, const double *mu, const double *sc, int linear, double *u,
                     double *x, double *t);

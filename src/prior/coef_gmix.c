@@ -19,7 +19,7 @@
  * Within one model the coefficients' posterior is a mixture over g of the
  * g-prior's Student-t's, not one Student-t: the coefficient table's
  * intervals are marked (within_model) and prediction intervals refused
- * (subset_predict.c), never a silent plug-in.
+ * (pred_gauss.c), never a silent plug-in.
  *
  * eb-local (BAS's "EB-local", Liang et al. sec. 2.4) is the g-prior at each
  * model's own maximum of BF(g), g^ = max(R^2 (N - k) / (k (1 - R^2)) - 1, 0):

@@ -2,7 +2,7 @@
  * tmix.h: quantiles of a mixture of Student-t (and normal) components with
  * a point mass at 0: the model-averaged intervals of the coefficient tables
  * (engine/subset/coef_table.c), of the subset engines' predictions
- * (subset_predict.c) and of the RBF networks' (rbf_predict.c). tmix.c says
+ * (pred_gauss.c) and of the RBF networks' (rbf_predict.c). tmix.c says
  * how they are found and how close they are to the exact ones. Internal to
  * the library.
  */

@@ -32,7 +32,7 @@
  * ascending atom order 80 %. The components are those of the per-model
  * algebra to rounding (tests/unit/engine/test_coef_shared.c: 1e-10
  * relative, and closer to long double than it on nearly collinear
- * kernels); the fit's table and the table on demand (subset_predict.c)
+ * kernels); the fit's table and the table on demand (coef_on_demand.c)
  * both come from here, so they agree to the bit. On a streaming design the
  * products come from the columns (the summaries' store keeps both), which
  * the path holds while its rows are in use: where each model refitted

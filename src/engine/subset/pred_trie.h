@@ -2,7 +2,7 @@
  * pred_trie.h: the kept models of a model average (bma.posterior) as one
  * prefix tree of Cholesky rows, so that a prediction's per-model quadratic
  * form and mean cost O(k) a model instead of O(k^2) (pred_trie.c). Internal
- * to subset_predict.c and its tests.
+ * to pred_gauss.c and its tests.
  */
 #ifndef BSL_PRED_TRIE_H
 #define BSL_PRED_TRIE_H

@@ -3,7 +3,8 @@
  * subset engines build from it over every visited model (subset_post.c):
  * the coefficient table, the listed models' marginal likelihoods, and the
  * Student-t mixtures behind model-averaged intervals. Internal to the
- * subset engines (subset.c, subset_predict.c) and their tests.
+ * subset engines (subset.c, and the predictions of subset_predict.h) and
+ * their tests.
  */
 #ifndef BSL_SUBSET_POST_H
 #define BSL_SUBSET_POST_H

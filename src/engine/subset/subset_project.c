@@ -375,7 +375,7 @@ static int selection(const size_t *atoms, size_t k, const size_t *gstart, size_t
     return BASEL_OK;
 }
 
-/* The predictor block of the path (subset_predict.c's single model). */
+/* The predictor block of the path (pred_gauss.c: a single model). */
 /* The posterior's spread of the fitted values, summed over outputs: the
  * within-model part sigma^2_avg (q + E[k]), the between-model part, and
  * the visited models that gave it (file comment). */

@@ -53,7 +53,7 @@ void bsl_proj_path_free(bsl_proj_path *path);
 
 /* The "projection" predictor block of a Gaussian subset fit (docs/FIT.md)
  * from the column-level result vr (PIPs, model-averaged coefficients,
- * visited models) under pb: the single-model block subset_predict.c
+ * visited models) under pb: the single-model block pred_gauss.c
  * reads, plus the search's path. sel gets its atoms (sorted; over groups
  * when gstart groups the columns, ng groups). tol is --projection-tol,
  * total 1 when it is measured in the total spread (--projection-spread

@@ -31,13 +31,13 @@
  * Invariant of every basel_data made here: n >= 1, p >= 1, names non-empty
  * and distinct; a value is finite, or NaN. In a non-label column a NaN always
  * marks a bad cell and carries, in its payload, why the cell is bad and the
- * character column where it starts (cell_nan); that is what lets
+ * character column where it starts (io.h bsl_cell_nan); that is what lets
  * basel_data_subset rebuild bad[] without the source text. bad[j].line is 0
  * exactly when column j holds no NaN. The label column is all plain NaN and
  * never bad.
  */
 #define _DEFAULT_SOURCE /* madvise */
-#include "io.h"
+#include "csv_scan.h"
 
 #include <errno.h>
 #include <float.h>
@@ -48,73 +48,9 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-/* ---------------------------------------------------------- bad cells */
-
-/* Why a cell is not a number; stored in the NaN that replaces it. */
-enum { CELL_UNKNOWN = 0, CELL_EMPTY = 1, CELL_TEXT = 2, CELL_INFINITE = 3 };
-
-#define NAN_QUIET 0x7ff8000000000000ULL
-#define NAN_KIND_SHIFT 48
-#define NAN_COLUMN_MASK ((1ULL << NAN_KIND_SHIFT) - 1)
-
-/* A quiet NaN with kind in payload bits 48-49 and the cell's column in bits
- * 0-47 (0 when the column does not fit). Copies keep the payload; only
- * arithmetic would lose it, and nothing computes with these cells. */
-static double cell_nan(int kind, size_t column)
-{
-    uint64_t col = (uint64_t)column <= NAN_COLUMN_MASK ? (uint64_t)column : 0;
-    uint64_t bits = NAN_QUIET | ((uint64_t)kind << NAN_KIND_SHIFT) | col;
-    double v;
-    memcpy(&v, &bits, sizeof v);
-    return v;
-}
-
-/* The kind (CELL_*) and column stored by cell_nan; CELL_UNKNOWN for any
- * other NaN. */
-static int cell_nan_kind(double v, size_t *column)
-{
-    uint64_t bits;
-    memcpy(&bits, &v, sizeof bits);
-    *column = 0;
-    if (!isnan(v) || (bits & ~(3ULL << NAN_KIND_SHIFT) & ~NAN_COLUMN_MASK) != NAN_QUIET)
-        return CELL_UNKNOWN;
-    *column = (size_t)(bits & NAN_COLUMN_MASK);
-    return (int)((bits >> NAN_KIND_SHIFT) & 3);
-}
-
 /* ------------------------------------------------------------ numbers */
 
-static int is_blank(char c) { return c == ' ' || c == '\t'; }
-
-/* Eight bytes at a time (SWAR: a word as eight lanes), for the guard's
- * bulk and for the fast path's digits: where GCC's bit builtins exist and
- * the first byte in memory is the word's lowest. The masks below are
- * exact in every lane: no lane carries or borrows into the next. */
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define SWAR 1
-#define LANES(b) (0x0101010101010101ULL * (uint64_t)(b))
-
-/* The high bit of each lane of w that is not zero. */
-static inline uint64_t swar_nonzero(uint64_t w)
-{
-    return (((w & LANES(0x7f)) + LANES(0x7f)) | w) & LANES(0x80);
-}
-
-/* The high bit of each lane of w equal to c. */
-static inline uint64_t swar_eq(uint64_t w, unsigned char c)
-{
-    return ~swar_nonzero(w ^ LANES(c)) & LANES(0x80);
-}
-
-/* Whether a lane of w is not plain text for body_run: a control byte or a
- * blank (<= ' '), DEL or non-ASCII (>= 0x7f), or a quote. */
-static inline int swar_special(uint64_t w)
-{
-    const uint64_t low = w & LANES(0x7f);
-    const uint64_t bad = (w | (low + LANES(0x01)) | ~(low + LANES(0x80 - 0x21))) & LANES(0x80);
-    return (bad | swar_eq(w, '"')) != 0;
-}
-
+#ifdef BSL_SWAR
 /* The run of up to eight decimal digits at p (eight bytes readable), as
  * their count and *v their value: a lane is a digit when its high nibble
  * is 3 and adding 6 keeps it so. A carry out of a lane comes only from a
@@ -122,15 +58,15 @@ static inline int swar_special(uint64_t w)
  * the count leaves out. The value is fast_float's eight-digit reduction
  * (Lemire, "Number parsing at a gigabyte per second", 2021, sec. 6) of the
  * digits moved to the word's end, zeros before them. */
-static inline int swar_digits(const char *p, uint64_t *v)
+static inline int bsl_swar_digits(const char *p, uint64_t *v)
 {
     uint64_t w;
     memcpy(&w, p, 8);
-    const uint64_t other = swar_nonzero(((w & LANES(0xf0)) ^ LANES(0x30)) |
-                                        (((w + LANES(0x06)) & LANES(0xf0)) ^ LANES(0x30)));
+    const uint64_t other = bsl_swar_nonzero(((w & BSL_SWAR_LANES(0xf0)) ^ BSL_SWAR_LANES(0x30)) |
+                                        (((w + BSL_SWAR_LANES(0x06)) & BSL_SWAR_LANES(0xf0)) ^ BSL_SWAR_LANES(0x30)));
     const int k = other ? __builtin_ctzll(other) >> 3 : 8;
     uint64_t x = k ? w << (8 * (8 - k)) : 0;
-    x = (x & LANES(0x0f)) * 2561 >> 8;
+    x = (x & BSL_SWAR_LANES(0x0f)) * 2561 >> 8;
     x = (x & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
     *v = (x & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
     return k;
@@ -145,7 +81,7 @@ static inline int swar_digits(const char *p, uint64_t *v)
 static int scan_digits(const char **pp, const char *end, uint64_t *m, int *ndigits, long *scale)
 {
     const char *p = *pp;
-#ifdef SWAR
+#ifdef BSL_SWAR
     {
         /* eight bytes at a time while the digits (leading zeros counted) stay
          * within 19, so that the value fits; else byte by byte below */
@@ -154,12 +90,12 @@ static int scan_digits(const char **pp, const char *end, uint64_t *m, int *ndigi
         int n = 0, f = 0, k = 8;
         const char *q = p;
         for (; k == 8 && n <= 11 && end - q >= 8; q += k, n += k) {
-            k = swar_digits(q, &v);
+            k = bsl_swar_digits(q, &v);
             whole = whole * pow10_int[k] + v;
         }
         if (k < 8 && *q == '.') /* q < end: fewer than 8 digits of 8 readable bytes */
             for (q++, k = 8; k == 8 && n <= 11 && end - q >= 8; q += k, n += k, f += k) {
-                k = swar_digits(q, &v);
+                k = bsl_swar_digits(q, &v);
                 whole = whole * pow10_int[k] + v;
             }
         if (k < 8) {
@@ -255,18 +191,18 @@ typedef struct scratch {
 } scratch;
 
 /* Parse s[0..len) as a whole number with blanks around it allowed. Returns
- * CELL_EMPTY, CELL_TEXT, CELL_INFINITE, 0 with *out set, or -1 (no memory). */
+ * BSL_CELL_EMPTY, BSL_CELL_TEXT, BSL_CELL_INFINITE, 0 with *out set, or -1 (no memory). */
 static int parse_number(const char *s, size_t len, double *out, scratch *w)
 {
-    while (len && is_blank(*s)) {
+    while (len && bsl_csv_blank(*s)) {
         s++;
         len--;
     }
-    while (len && is_blank(s[len - 1])) len--;
-    if (len == 0) return CELL_EMPTY;
-    if (len == 2 && s[0] == 'N' && s[1] == 'A') return CELL_EMPTY; /* R's missing value */
+    while (len && bsl_csv_blank(s[len - 1])) len--;
+    if (len == 0) return BSL_CELL_EMPTY;
+    if (len == 2 && s[0] == 'N' && s[1] == 'A') return BSL_CELL_EMPTY; /* R's missing value */
     /* strtod would skip these too; only blanks may surround a number */
-    if (*s == '\n' || *s == '\r' || *s == '\v' || *s == '\f') return CELL_TEXT;
+    if (*s == '\n' || *s == '\r' || *s == '\v' || *s == '\f') return BSL_CELL_TEXT;
     if (parse_simple(s, len, out)) return 0;
     void *buf = w->buf;
     if (bsl_grow(&buf, &w->cap, len + 1, 1) != 0) return -1;
@@ -275,8 +211,8 @@ static int parse_number(const char *s, size_t len, double *out, scratch *w)
     w->buf[len] = '\0';
     char *stop;
     double v = strtod(w->buf, &stop);
-    if (stop != w->buf + len) return CELL_TEXT;
-    if (!isfinite(v)) return CELL_INFINITE; /* nan, inf, 1e999 */
+    if (stop != w->buf + len) return BSL_CELL_TEXT;
+    if (!isfinite(v)) return BSL_CELL_INFINITE; /* nan, inf, 1e999 */
     *out = v;
     return 0;
 }
@@ -346,7 +282,7 @@ static int scan_unquoted(scanner *s, field *f, const char *q)
     if (r < s->end && *r == '\0') return fail_nul(s, r);
     const char *e = r;
     if (r < s->end && *r == '\n' && e > q && e[-1] == '\r') e--;
-    while (e > q && is_blank(e[-1])) e--;
+    while (e > q && bsl_csv_blank(e[-1])) e--;
     f->body = q;
     f->len = (size_t)(e - q);
     f->escaped = 0;
@@ -379,7 +315,7 @@ static int scan_quoted(scanner *s, field *f, const char *quote)
     f->len = (size_t)(r - (quote + 1));
     f->escaped = escaped;
     const char *t = r + 1;
-    while (t < s->end && is_blank(*t)) t++;
+    while (t < s->end && bsl_csv_blank(*t)) t++;
     if (t + 1 < s->end && t[0] == '\r' && t[1] == '\n') t++;
     if (t < s->end && *t == '\0') return fail_nul(s, t);
     if (t < s->end && *t != ',' && *t != '\n')
@@ -397,7 +333,7 @@ static int next_field(scanner *s, field *f)
     f->line = s->line;
     f->line_start = s->line_start;
     const char *q = s->pos;
-    while (q < s->end && is_blank(*q)) q++;
+    while (q < s->end && bsl_csv_blank(*q)) q++;
     if (q < s->end && *q == '"') return scan_quoted(s, f, q);
     return scan_unquoted(s, f, q);
 }
@@ -553,9 +489,9 @@ static void record_bad(basel_data *d, size_t i, size_t j, const field *f, size_t
     char tmp[sizeof b->text + 1];
     field_copy(f, tmp, sizeof tmp);
     size_t len = strlen(tmp);
-    while (len && is_blank(tmp[len - 1])) len--;
+    while (len && bsl_csv_blank(tmp[len - 1])) len--;
     size_t lead = 0;
-    while (lead < len && is_blank(tmp[lead])) lead++;
+    while (lead < len && bsl_csv_blank(tmp[lead])) lead++;
     len -= lead;
     if (len >= sizeof b->text) { /* truncated: cut at a character boundary */
         len = sizeof b->text - 1;
@@ -827,8 +763,8 @@ static int keep_text(builder *b, size_t i, size_t j, const field *f)
     char *t = field_strdup(f);
     if (!t) return BASEL_ENOMEM;
     size_t len = strlen(t), lead = 0;
-    while (len && is_blank(t[len - 1])) t[--len] = '\0';
-    while (lead < len && is_blank(t[lead])) lead++;
+    while (len && bsl_csv_blank(t[len - 1])) t[--len] = '\0';
+    while (lead < len && bsl_csv_blank(t[lead])) lead++;
     memmove(t, t + lead, len - lead + 1);
     d->text[j][i] = t;
     return BASEL_OK;
@@ -839,13 +775,13 @@ static int store_number(scanner *s, builder *b, double *row, size_t j, const fie
     basel_data *d = b->d;
     double v = 0;
     /* a doubled quote is never part of a number */
-    int kind = f->escaped ? CELL_TEXT : parse_number(f->body, f->len, &v, &b->w);
+    int kind = f->escaped ? BSL_CELL_TEXT : parse_number(f->body, f->len, &v, &b->w);
     if (kind < 0) return bsl_fail(s->err, BASEL_ENOMEM, "out of memory reading %s", s->source);
     if (kind != 0) {
         const size_t i = d->n - 1, col = field_column(s, f);
-        v = cell_nan(kind, col);
+        v = bsl_cell_nan(kind, col);
         if (d->bad[j].line == 0) record_bad(d, i, j, f, col);
-        if (kind == CELL_TEXT && keep_text(b, i, j, f))
+        if (kind == BSL_CELL_TEXT && keep_text(b, i, j, f))
             return bsl_fail(s->err, BASEL_ENOMEM, "out of memory reading %s", s->source);
     }
     row[j] = v;
@@ -920,277 +856,6 @@ static int fast_record(scanner *s, builder *b)
     return 1;
 }
 
-static int alloc_table(basel_data *d)
-{
-    d->values = bsl_malloc(d->n, BSL_MAX(d->p - d->ncodes, (size_t)1) * sizeof *d->values);
-    d->line_of_row = bsl_malloc(d->n, sizeof *d->line_of_row);
-    d->bad = bsl_calloc(d->p, sizeof *d->bad);
-    if (d->label_col >= 0) d->labels = bsl_calloc(d->n, sizeof *d->labels);
-    if (!d->values || !d->line_of_row || !d->bad || (d->label_col >= 0 && !d->labels))
-        return BASEL_ENOMEM;
-    return BASEL_OK;
-}
-
-/* ------------------------------------------------------------- guard */
-
-/* The guard reads the text once as it streams in, before anything is kept
- * per row, and stops the reading as soon as what has arrived is certain to
- * be rejected: a NUL byte (binary data: /dev/zero fails at 1:1 instead of
- * filling the memory), a line longer than BSL_CSV_MAX_LINE bytes, a field
- * longer than BSL_CSV_MAX_FIELD bytes, a one-column header holding ';' or a
- * tab, CR and LF line ends in one file. It follows quotes as the tokenizer
- * does, so a field or a record is what the parser will see. It also finds
- * the line ends: a file whose first line ends in CR alone (classic Mac) is
- * read with CR as the line end. The parser stays the judge of the message:
- * once stopped, the text up to cut is parsed for an earlier error (the
- * first error in the text wins), and only if there is none does the guard's
- * own message stand. */
-enum { G_START, G_UNQUOTED, G_QUOTED, G_QUOTE }; /* G_QUOTE: a quote inside quotes */
-
-typedef struct guard {
-    size_t pos;              /* bytes checked */
-    size_t line, col;        /* line of text[pos], characters before it on the line */
-    size_t line_bytes;       /* bytes of the current line before pos */
-    size_t field_bytes;      /* bytes of the current field before pos */
-    size_t field_line, field_col, field_quoted; /* where the current field starts */
-    size_t record_start;     /* offset of the current record's first byte */
-    size_t records, fields;  /* complete records; fields of the current one */
-    int state;
-    int eol;                 /* 0 until known, then '\n' or '\r' */
-    int header_delim;        /* ';' or '\t' inside an unquoted header field */
-    int tab_pending;         /* a tab in this header field, text after it unseen */
-    int prev_cr;             /* the byte before pos is a CR (the bytes before the
-                              * current record may be gone, or be LF by then) */
-    int stopped;             /* the text up to cut holds an error */
-    size_t cut;
-    size_t why_line, why_col;
-    char why[200];
-} guard;
-
-static void guard_init(guard *g)
-{
-    memset(g, 0, sizeof *g);
-    g->line = g->field_line = g->field_col = 1;
-}
-
-static void guard_stop(guard *g, size_t cut, size_t line, size_t col, const char *why)
-{
-    g->stopped = 1;
-    g->cut = cut;
-    g->why_line = line;
-    g->why_col = col;
-    snprintf(g->why, sizeof g->why, "%s", why);
-}
-
-/* A separator or a record end at offset i: the next field starts after it. */
-static void end_field(guard *g, size_t i, int record_end)
-{
-    g->fields++;
-    if (record_end) {
-        if (g->records == 0 && g->fields == 1 && g->header_delim) {
-            guard_stop(g, i + 1, 1, 1, "the header has one column; is the delimiter another character?");
-            return;
-        }
-        g->records++;
-        g->fields = 0;
-        g->record_start = i + 1;
-    }
-    g->field_bytes = 0;
-    g->field_quoted = 0;
-    g->tab_pending = 0;
-    g->field_line = record_end ? g->line + 1 : g->line;
-    g->field_col = record_end ? 1 : g->col + 2;
-}
-
-/* Decide the line ends at the first CR or LF outside quotes. Returns 0 when
- * the byte after a CR has not arrived yet. */
-static int find_eol(guard *g, const char *text, size_t i, size_t len, int at_eof)
-{
-    if (text[i] == '\n') g->eol = '\n';
-    else if (i + 1 < len) g->eol = text[i + 1] == '\n' ? '\n' : '\r';
-    else if (at_eof) g->eol = '\r';
-    else return 0;
-    return 1;
-}
-
-/* One byte outside quotes: the field or record it ends. */
-static void unquoted_byte(guard *g, char c, size_t i, int is_nl)
-{
-    if (c == ',' || is_nl) {
-        end_field(g, i, is_nl);
-    } else {
-        if (g->state == G_START && c == '"') {
-            g->state = G_QUOTED;
-            g->field_quoted = 1;
-            return;
-        }
-        if (g->state == G_START && !is_blank(c)) g->state = G_UNQUOTED;
-        /* a ';' stays in the name; a tab only with more text after it,
-         * as the tokenizer trims blanks at the ends of a field */
-        if (g->records == 0 && g->state == G_UNQUOTED && !g->header_delim) {
-            if (c == ';' || (g->tab_pending && !is_blank(c))) g->header_delim = c == ';' ? ';' : '\t';
-            else if (c == '\t') g->tab_pending = 1;
-        }
-        return;
-    }
-    g->state = G_START;
-}
-
-/* Stop when the current field or line has grown past its limit. */
-static void check_limits(guard *g)
-{
-    char why[200];
-    if (g->field_bytes > BSL_CSV_MAX_FIELD) {
-        snprintf(why, sizeof why, "a field longer than %d bytes (the limit)%s", BSL_CSV_MAX_FIELD,
-                 g->field_quoted ? "; is a quote left open?" : "");
-        guard_stop(g, g->record_start, g->field_line, g->field_col, why);
-    } else if (g->line_bytes > BSL_CSV_MAX_LINE) {
-        snprintf(why, sizeof why, "a line longer than %d bytes (the limit); is this a CSV file?",
-                 BSL_CSV_MAX_LINE);
-        guard_stop(g, g->record_start, g->line, 1, why);
-    }
-}
-
-/* The end of the run of plain ASCII from text[i] inside an unquoted field:
- * bytes that change nothing but the counts (the bulk of a numeric table,
- * taken here without the byte-by-byte state machine). */
-static size_t plain_run(const char *text, size_t i, size_t len)
-{
-    while (i < len && text[i] >= ' ' && text[i] < 0x7f && text[i] != ',' && text[i] != ';') i++;
-    return i;
-}
-
-/* One byte: the quote state, the fields and records it ends, the position.
- * Returns 0 when it needs the next byte, which has not arrived. */
-static int guard_byte(guard *g, const char *text, size_t i, size_t len, int at_eof)
-{
-    const char c = text[i];
-    if (c == '\0') {
-        guard_stop(g, len, g->line, g->col + 1, "the text contains a NUL byte (is this a binary file?)");
-        return 1;
-    }
-    if (!g->eol && (c == '\n' || (c == '\r' && g->state != G_QUOTED)) && !find_eol(g, text, i, len, at_eof))
-        return 0; /* wait for the byte after this CR */
-    if (c == '\n' && g->eol == '\r') { /* the CR before it, if any, ended its line */
-        const int crlf = g->prev_cr;
-        guard_stop(g, g->record_start, crlf ? g->line - 1 : g->line, 1,
-                   crlf ? "this line ends in CR LF, but the first one in CR alone; use one kind of line end"
-                        : "this line ends in LF, but the first one in CR alone; use one kind of line end");
-        return 1;
-    }
-    const int is_nl = c == '\n' || (c == '\r' && g->eol == '\r');
-    if (g->state == G_QUOTED) {
-        if (c == '"') g->state = G_QUOTE;
-    } else if (g->state == G_QUOTE && c == '"') {
-        g->state = G_QUOTED; /* a doubled quote */
-    } else {
-        if (g->state == G_QUOTE) g->state = G_UNQUOTED; /* after the closing quote */
-        unquoted_byte(g, c, i, is_nl);
-        if (g->stopped) return 1;
-    }
-    if (is_nl) {
-        g->line++;
-        g->col = g->line_bytes = 0;
-    } else {
-        g->col += ((unsigned char)c & 0xC0) != 0x80;
-        g->line_bytes++;
-    }
-    if (g->state != G_START || g->field_bytes) g->field_bytes++;
-    g->prev_cr = c == '\r';
-    return 1;
-}
-
-/* The bulk of a table's body past the header: printable ASCII other than
- * blanks and quotes, and the commas between such fields, with the effect
- * of guard_byte on each but without its state machine. Stops before any
- * other byte (a line end, a quote, a blank, a control or non-ASCII byte),
- * and at a comma that ends a field past its limit, for guard_byte and
- * check_limits. Returns whether it moved. */
-static int body_run(guard *g, const char *text, size_t len)
-{
-    const size_t start = g->pos;
-    size_t i = start, fb = g->field_bytes, last_comma = SIZE_MAX;
-    int state = g->state;
-    while (i < len) {
-#ifdef SWAR
-        if (i + 8 <= len) { /* eight bytes at once, when none is special and a comma ends no long field */
-            uint64_t w;
-            memcpy(&w, text + i, 8);
-            const uint64_t commas = swar_eq(w, ','), k = commas ? (uint64_t)__builtin_ctzll(commas) >> 3 : 8;
-            if (!swar_special(w) && fb + k <= BSL_CSV_MAX_FIELD) {
-                if (commas) {
-                    const size_t last = (size_t)(63 - __builtin_clzll(commas)) >> 3;
-                    g->fields += (size_t)(((commas >> 7) * LANES(1)) >> 56); /* one per lane's high bit */
-                    fb = 7 - last;
-                    state = last == 7 ? G_START : G_UNQUOTED;
-                    last_comma = i + last;
-                } else {
-                    fb += 8;
-                    state = G_UNQUOTED;
-                }
-                i += 8;
-                continue;
-            }
-        }
-#endif
-        const unsigned char c = (unsigned char)text[i];
-        if (c > ' ' && c < 0x7f && c != '"' && c != ',') {
-            state = G_UNQUOTED;
-            fb++;
-        } else if (c == ',' && fb <= BSL_CSV_MAX_FIELD) {
-            g->fields++;
-            fb = 0;
-            state = G_START;
-            last_comma = i;
-        } else {
-            break;
-        }
-        i++;
-    }
-    if (i == start) return 0;
-    if (last_comma != SIZE_MAX) { /* end_field's record of where the next field starts */
-        g->field_quoted = 0;
-        g->field_line = g->line;
-        g->field_col = g->col + (last_comma - start) + 2;
-    }
-    g->col += i - start;
-    g->line_bytes += i - start;
-    g->field_bytes = fb;
-    g->state = state;
-    g->pos = i;
-    g->prev_cr = 0;
-    return 1;
-}
-
-/* Check text[g->pos, len), the bytes read so far (at_eof: no more will
- * come), until it ends or the guard stops. */
-static void guard_feed(guard *g, const char *text, size_t len, int at_eof)
-{
-    while (g->pos < len && !g->stopped) {
-        const size_t i = g->pos;
-        if (g->records > 0 && g->state <= G_UNQUOTED && body_run(g, text, len)) {
-            check_limits(g);
-            continue;
-        }
-        const size_t j = g->state == G_UNQUOTED && !g->tab_pending ? plain_run(text, i, len) : i;
-        if (j > i) {
-            g->col += j - i;
-            g->line_bytes += j - i;
-            g->field_bytes += j - i;
-            g->pos = j;
-            g->prev_cr = 0;
-        } else if (guard_byte(g, text, i, len, at_eof)) {
-            if (!g->stopped) g->pos = i + 1;
-        } else {
-            break;
-        }
-        if (!g->stopped) check_limits(g);
-    }
-}
-
-/* Parse what the guard has seen (all of text, or text up to the cut when
- * it stopped): CR line ends become LF in a copy, then either the whole
- * parse or the search for an error before the guard's. */
 /* ---------------------------------------------------------- reading */
 
 /* The text is read in pieces of READ_CHUNK bytes (fread returns a piece
@@ -1241,7 +906,7 @@ typedef struct reader {
     size_t nread;       /* bytes read so far */
     char *buf;          /* buf[0, len): read and not parsed yet */
     size_t cap, len;
-    guard g;
+    bsl_csv_guard g;
     scanner s;          /* its line count runs on across the pieces */
     builder b;
     int have_header;
@@ -1249,7 +914,7 @@ typedef struct reader {
     size_t fast_hits, fast_misses; /* records fast_record took and left */
 } reader;
 
-static int is_space(char c) { return is_blank(c) || c == '\n' || c == '\r'; }
+static int is_space(char c) { return bsl_csv_blank(c) || c == '\n' || c == '\r'; }
 
 /* Where to stop parsing in buf[0, end), a run of complete records: before
  * the blank lines that end it (see READ_CHUNK). */
@@ -1345,7 +1010,7 @@ static int read_all(reader *r, input *in)
     for (int eof = 0; !eof;) {
         int rc = read_piece(r, in, &eof);
         if (rc != BASEL_OK) return rc;
-        guard_feed(&r->g, r->buf, r->len, eof);
+        bsl_csv_guard_feed(&r->g, r->buf, r->len, eof);
         if (r->g.stopped) {
             rc = parse_span(r, r->g.cut, 2);
             return rc ? rc : bsl_fail_at(r->err, BASEL_EPARSE, r->source, r->g.why_line, r->g.why_col, "%s", r->g.why);
@@ -1380,7 +1045,7 @@ static int read_input(basel_data **out, const char *source, input *in, double si
     reader r = {.source = d->source, .err = err, .pr = pr, .size = size, .label_column = label_column};
     r.b.d = d;
     r.b.size = size;
-    guard_init(&r.g);
+    bsl_csv_guard_init(&r.g);
     r.s.line = 1;
     r.s.source = d->source;
     r.s.err = err;
@@ -1439,266 +1104,3 @@ int basel_data_read_buffer(basel_data **out, const char *name, const char *text,
     return bsl_csv_parse(out, name, text, len, label_column, err);
 }
 
-/* --------------------------------------------------------- accessors */
-
-size_t basel_data_rows(const basel_data *d) { return d ? d->n : 0; }
-
-size_t basel_data_cols(const basel_data *d) { return d ? d->p : 0; }
-
-const char *basel_data_name(const basel_data *d, size_t j)
-{
-    return d && j < d->p ? d->names[j] : NULL;
-}
-
-long basel_data_find(const basel_data *d, const char *name)
-{
-    if (!d || !name) return -1;
-    for (size_t j = 0; j < d->p; j++)
-        if (strcmp(d->names[j], name) == 0) return (long)j;
-    return -1;
-}
-
-double basel_data_value(const basel_data *d, size_t i, size_t j)
-{
-    return d && i < d->n && j < d->p ? bsl_data_at(d, i, j) : NAN;
-}
-
-void basel_data_free(basel_data *d)
-{
-    if (!d) return;
-    if (d->names)
-        for (size_t j = 0; j < d->p; j++) free(d->names[j]);
-    if (d->labels)
-        for (size_t i = 0; i < d->n; i++) free(d->labels[i]);
-    for (size_t j = 0; d->text && j < d->p; j++) {
-        for (size_t i = 0; d->text[j] && i < d->n; i++) free(d->text[j][i]);
-        free(d->text[j]);
-    }
-    free(d->text);
-    free(d->names);
-    free(d->labels);
-    free(d->values);
-    free(d->codes);
-    free(d->line_of_row);
-    free(d->bad);
-    free(d->source);
-    free(d);
-}
-
-/* ------------------------------------------------------------ subset */
-
-static int check_rows(const basel_data *d, const size_t *rows, size_t nrows, basel_error *err)
-{
-    if (nrows == 0) return bsl_fail(err, BASEL_EINVAL, "basel_data_subset: no rows asked for");
-    for (size_t k = 0; k < nrows; k++)
-        if (rows[k] >= d->n)
-            return bsl_fail(err, BASEL_EINVAL,
-                            "basel_data_subset: row %zu is out of range (the data has %zu rows)",
-                            rows[k], d->n);
-    return BASEL_OK;
-}
-
-/* bad[j] of the subset: its first NaN. The original record is reused when
- * that cell is the one it describes; otherwise its text is gone, but line,
- * column and kind survive in line_of_row and the NaN payload. */
-static void subset_bad(basel_data *s, const basel_data *d, const size_t *rows, size_t j)
-{
-    if (j < s->ncodes) return; /* codes are never missing */
-    const double *col = bsl_data_col(s, j);
-    for (size_t k = 0; k < s->n; k++) {
-        if (!isnan(col[k])) continue;
-        bsl_badcell *b = &s->bad[j];
-        if (d->bad[j].line && d->bad[j].row == rows[k]) {
-            *b = d->bad[j];
-        } else {
-            cell_nan_kind(col[k], &b->column);
-            b->line = s->line_of_row[k];
-            b->text[0] = '\0';
-        }
-        b->row = k;
-        return;
-    }
-}
-
-static int subset_copy(basel_data *s, const basel_data *d, const size_t *rows)
-{
-    if (!(s->source = bsl_strdup(d->source))) return BASEL_ENOMEM;
-    if (!(s->names = bsl_calloc(d->p, sizeof *s->names))) return BASEL_ENOMEM;
-    for (; s->p < d->p; s->p++)
-        if (!(s->names[s->p] = bsl_strdup(d->names[s->p]))) return BASEL_ENOMEM;
-    s->ncodes = d->ncodes; /* codes stay codes */
-    if (s->ncodes && !(s->codes = bsl_malloc(s->n, s->ncodes))) return BASEL_ENOMEM;
-    if (alloc_table(s) != BASEL_OK) return BASEL_ENOMEM;
-    for (size_t j = 0; j < s->ncodes; j++)
-        for (size_t k = 0; k < s->n; k++) s->codes[j * s->n + k] = d->codes[j * d->n + rows[k]];
-    for (size_t j = s->ncodes; j < s->p; j++)
-        for (size_t k = 0; k < s->n; k++) s->values[(j - s->ncodes) * s->n + k] = bsl_data_at(d, rows[k], j);
-    for (size_t k = 0; k < s->n; k++) {
-        s->line_of_row[k] = d->line_of_row[rows[k]];
-        if (s->labels && !(s->labels[k] = bsl_strdup(d->labels[rows[k]]))) return BASEL_ENOMEM;
-    }
-    for (size_t j = 0; j < s->p; j++)
-        if ((long)j != s->label_col) subset_bad(s, d, rows, j);
-    for (size_t j = 0; d->text && j < s->p; j++) {
-        if (!d->text[j]) continue;
-        if (!s->text && !(s->text = bsl_calloc(s->p, sizeof *s->text))) return BASEL_ENOMEM;
-        if (!(s->text[j] = bsl_calloc(s->n, sizeof **s->text))) return BASEL_ENOMEM;
-        for (size_t k = 0; k < s->n; k++)
-            if (d->text[j][rows[k]] && !(s->text[j][k] = bsl_strdup(d->text[j][rows[k]]))) return BASEL_ENOMEM;
-    }
-    return BASEL_OK;
-}
-
-int basel_data_subset(basel_data **out, const basel_data *d, const size_t *rows, size_t nrows,
-                      basel_error *err)
-{
-    if (out) *out = NULL;
-    if (!out || !d || (!rows && nrows))
-        return bsl_fail(err, BASEL_EINVAL, "basel_data_subset: NULL argument");
-    int rc = check_rows(d, rows, nrows, err);
-    if (rc != BASEL_OK) return rc;
-    basel_data *s = calloc(1, sizeof *s);
-    if (!s) return bsl_fail(err, BASEL_ENOMEM, "out of memory taking a subset");
-    s->n = nrows; /* set first: basel_data_free walks labels[0..n) */
-    s->label_col = d->label_col;
-    if (subset_copy(s, d, rows) != BASEL_OK) {
-        basel_data_free(s);
-        return bsl_fail(err, BASEL_ENOMEM, "out of memory taking a subset");
-    }
-    *out = s;
-    return BASEL_OK;
-}
-
-/* ----------------------------------------------------------- checking */
-
-/* Why the bad cell b of column j is bad: from its NaN if that says, else
- * (a NaN made elsewhere) from its text. */
-static int bad_kind(const basel_data *d, size_t j, const bsl_badcell *b)
-{
-    size_t column;
-    int kind = b->row < d->n ? cell_nan_kind(bsl_data_at(d, b->row, j), &column) : 0;
-    if (kind != CELL_UNKNOWN) return kind;
-    if (!b->text[0]) return CELL_EMPTY;
-    char *stop;
-    double v = strtod(b->text, &stop);
-    return *stop == '\0' && !isfinite(v) ? CELL_INFINITE : CELL_TEXT;
-}
-
-int bsl_data_check_numeric(const basel_data *d, size_t j, const char *what, basel_error *err)
-{
-    if (!what) what = "data";
-    if (!d || j >= d->p)
-        return bsl_fail(err, BASEL_EINVAL, "%s column %zu does not exist", what, j);
-    const char *name = d->names[j];
-    if ((long)j == d->label_col)
-        return bsl_fail(err, BASEL_EINVAL,
-                        "%s column '%s' is the label column: it holds labels, not numbers", what,
-                        name);
-    const bsl_badcell *b = &d->bad[j];
-    if (b->line == 0) return BASEL_OK;
-    int kind = bad_kind(d, j, b);
-    if (kind == CELL_EMPTY)
-        return bsl_fail_at(err, BASEL_EPARSE, d->source, b->line, b->column,
-                           "%s column '%s': the value is missing (%zu row%s of this column; --na drop leaves "
-                           "such rows out)",
-                           what, name, bsl_data_missing_count(d, j), bsl_data_missing_count(d, j) == 1 ? "" : "s");
-    const char *why = kind == CELL_INFINITE ? "is not a finite number" : "is not a number";
-    if (!b->text[0]) /* a subset whose first bad cell's text was not kept */
-        return bsl_fail_at(err, BASEL_EPARSE, d->source, b->line, b->column,
-                           "%s column '%s': the cell %s", what, name, why);
-    return bsl_fail_at(err, BASEL_EPARSE, d->source, b->line, b->column,
-                       "%s column '%s': '%s' %s", what, name, b->text, why);
-}
-
-/* ------------------------------------------------------------ text */
-
-int bsl_data_has_text(const basel_data *d, size_t j)
-{
-    if (!d->text || !d->text[j]) return 0;
-    size_t ntext = 0;
-    for (size_t i = 0; i < d->n; i++) {
-        if (d->text[j][i]) ntext++;
-        else if (!isnan(bsl_data_at(d, i, j))) return 0; /* a number among the text */
-    }
-    return ntext > 0;
-}
-
-const char *bsl_data_cell_text(const basel_data *d, size_t i, size_t j, char *buf, size_t len)
-{
-    if (d->text && d->text[j] && d->text[j][i]) return d->text[j][i];
-    const double v = bsl_data_at(d, i, j);
-    if (isnan(v)) return NULL;
-    snprintf(buf, len, "%.15g", v);
-    return buf;
-}
-
-int bsl_data_set_text(basel_data *d, size_t j, const char *const *cells, basel_error *err)
-{
-    if (!d || j >= d->p || j < d->ncodes || !cells)
-        return bsl_fail(err, BASEL_EINVAL, "bsl_data_set_text: bad argument");
-    if (!d->text && !(d->text = bsl_calloc(d->p, sizeof *d->text))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    if (!d->text[j] && !(d->text[j] = bsl_calloc(d->n, sizeof **d->text)))
-        return bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    memset(&d->bad[j], 0, sizeof d->bad[j]);
-    for (size_t i = 0; i < d->n; i++) {
-        free(d->text[j][i]);
-        d->text[j][i] = NULL;
-        if (!cells[i] || !*cells[i] || strcmp(cells[i], "NA") == 0) {
-            d->values[(j - d->ncodes) * d->n + i] = bsl_data_missing_value(0);
-            continue;
-        }
-        if (!(d->text[j][i] = bsl_strdup(cells[i]))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
-        d->values[(j - d->ncodes) * d->n + i] = cell_nan(CELL_TEXT, 0);
-        if (d->bad[j].line == 0) {
-            d->bad[j].row = i;
-            d->bad[j].line = i + 1;
-            snprintf(d->bad[j].text, sizeof d->bad[j].text, "%s", cells[i]);
-        }
-    }
-    return BASEL_OK;
-}
-
-/* ------------------------------------------------------ missing values */
-
-double bsl_data_missing_value(int infinite)
-{
-    return cell_nan(infinite ? CELL_INFINITE : CELL_EMPTY, 0);
-}
-
-int bsl_data_is_missing(const basel_data *d, size_t i, size_t j)
-{
-    size_t column;
-    const double v = bsl_data_at(d, i, j);
-    return isnan(v) && cell_nan_kind(v, &column) == CELL_EMPTY;
-}
-
-size_t bsl_data_cell_column(const basel_data *d, size_t i, size_t j)
-{
-    size_t column;
-    cell_nan_kind(bsl_data_at(d, i, j), &column);
-    return column;
-}
-
-size_t bsl_data_missing_count(const basel_data *d, size_t j)
-{
-    size_t count = 0;
-    for (size_t i = 0; i < d->n; i++) count += (size_t)bsl_data_is_missing(d, i, j);
-    return count;
-}
-
-int bsl_data_check_present(const basel_data *d, size_t j, const char *what, basel_error *err)
-{
-    if (!what) what = "data";
-    if ((long)j == d->label_col || d->bad[j].line == 0) return bsl_data_check_numeric(d, j, what, err);
-    for (size_t i = 0; i < d->n; i++) {
-        size_t column;
-        const double v = bsl_data_at(d, i, j);
-        if (!isnan(v)) continue;
-        const int kind = cell_nan_kind(v, &column);
-        if (kind == CELL_EMPTY) continue;
-        if (d->bad[j].row == i) return bsl_data_check_numeric(d, j, what, err); /* its text is kept */
-        return bsl_fail_at(err, BASEL_EPARSE, d->source, d->line_of_row[i], column, "%s column '%s': the cell %s",
-                           what, d->names[j], kind == CELL_INFINITE ? "is not a finite number" : "is not a number");
-    }
-    return BASEL_OK;
-}

@@ -8,8 +8,10 @@
 
 #include "../core/core.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The first cell of a column that is not a finite number (empty, text,
  * "nan", "inf"), kept so that a fit using the column can name it. */
@@ -19,6 +21,39 @@ typedef struct bsl_badcell {
     size_t column;   /* 1-based character column where the cell starts */
     char text[48];   /* the cell's text, truncated */
 } bsl_badcell;
+
+/* Why a cell is not a number (a data column's NaN says which in its
+ * payload): read by the readers, the checks of data.c and subsets. */
+enum { BSL_CELL_UNKNOWN = 0, BSL_CELL_EMPTY = 1, BSL_CELL_TEXT = 2, BSL_CELL_INFINITE = 3 };
+
+#define BSL_NAN_QUIET 0x7ff8000000000000ULL
+#define BSL_NAN_KIND_SHIFT 48
+#define BSL_NAN_COLUMN_MASK ((1ULL << BSL_NAN_KIND_SHIFT) - 1)
+
+/* A quiet NaN with kind in payload bits 48-49 and the cell's column in bits
+ * 0-47 (0 when the column does not fit). Copies keep the payload; only
+ * arithmetic would lose it, and nothing computes with these cells. */
+static inline double bsl_cell_nan(int kind, size_t column)
+{
+    uint64_t col = (uint64_t)column <= BSL_NAN_COLUMN_MASK ? (uint64_t)column : 0;
+    uint64_t bits = BSL_NAN_QUIET | ((uint64_t)kind << BSL_NAN_KIND_SHIFT) | col;
+    double v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+/* The kind (BSL_CELL_*) and column stored by bsl_cell_nan; BSL_CELL_UNKNOWN
+ * for any other NaN. */
+static inline int bsl_cell_nan_kind(double v, size_t *column)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    *column = 0;
+    if (!isnan(v) || (bits & ~(3ULL << BSL_NAN_KIND_SHIFT) & ~BSL_NAN_COLUMN_MASK) != BSL_NAN_QUIET)
+        return BSL_CELL_UNKNOWN;
+    *column = (size_t)(bits & BSL_NAN_COLUMN_MASK);
+    return (int)((bits >> BSL_NAN_KIND_SHIFT) & 3);
+}
 
 struct basel_data {
     char *source;        /* file name used in messages ("<stdin>" for -) */

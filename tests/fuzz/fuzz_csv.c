@@ -7,7 +7,8 @@
  *
  * Build: clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1
  *        -fsanitize=fuzzer,address,undefined -Iinclude -Isrc
- *        src/core/error.c src/core/util.c src/io/csv.c tests/fuzz/fuzz_csv.c
+ *        src/core/error.c src/core/util.c src/io/csv.c src/io/csv_guard.c
+ *        src/io/data.c tests/fuzz/fuzz_csv.c
  *        -lm -o fuzz_csv
  * Run:   ./fuzz_csv -max_total_time=180 tests/fuzz/corpus/csv
  */

@@ -1,5 +1,5 @@
 /*
- * csv.c: the CSV reader behind basel_data, and the data handle's accessors.
+ * csv.c: the CSV reader behind basel_data (the handle itself: data.c).
  *
  * Format: RFC 4180 with a header row of column names, comma separated; LF or
  * CRLF line ends, or CR alone when the first line ends so (one kind per
@@ -15,7 +15,7 @@
  * characters, counted from the start of the line after the BOM); a cell's
  * position is where its field starts, right after the comma.
  *
- * A guard (below) reads the text first, as it streams in, and stops the
+ * A guard (csv_guard.c) reads the text first, as it streams in, and stops the
  * reading at the first sign that the input is not a table: a NUL byte
  * (binary data), a line or field past its limit, a quote never closed.
  * Such input is refused after at most a line's worth of memory; a
@@ -37,6 +37,7 @@
  * never bad.
  */
 #define _DEFAULT_SOURCE /* madvise */
+#include "io.h"
 #include "csv_scan.h"
 
 #include <errno.h>
@@ -58,7 +59,7 @@
  * the count leaves out. The value is fast_float's eight-digit reduction
  * (Lemire, "Number parsing at a gigabyte per second", 2021, sec. 6) of the
  * digits moved to the word's end, zeros before them. */
-static inline int bsl_swar_digits(const char *p, uint64_t *v)
+static inline int swar_digits(const char *p, uint64_t *v)
 {
     uint64_t w;
     memcpy(&w, p, 8);
@@ -90,12 +91,12 @@ static int scan_digits(const char **pp, const char *end, uint64_t *m, int *ndigi
         int n = 0, f = 0, k = 8;
         const char *q = p;
         for (; k == 8 && n <= 11 && end - q >= 8; q += k, n += k) {
-            k = bsl_swar_digits(q, &v);
+            k = swar_digits(q, &v);
             whole = whole * pow10_int[k] + v;
         }
         if (k < 8 && *q == '.') /* q < end: fewer than 8 digits of 8 readable bytes */
             for (q++, k = 8; k == 8 && n <= 11 && end - q >= 8; q += k, n += k, f += k) {
-                k = bsl_swar_digits(q, &v);
+                k = swar_digits(q, &v);
                 whole = whole * pow10_int[k] + v;
             }
         if (k < 8) {

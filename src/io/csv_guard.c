@@ -3,6 +3,7 @@
  * as it streams in, before the parser (csv.c) keeps anything of it, and
  * stops the reading at the first sign that the input is not a table.
  */
+#include "io.h"
 #include "csv_scan.h"
 
 #include <stdio.h>

@@ -8,8 +8,6 @@
 #ifndef BSL_CSV_SCAN_H
 #define BSL_CSV_SCAN_H
 
-#include "io.h"
-
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,7 +34,7 @@ static inline uint64_t bsl_swar_eq(uint64_t w, unsigned char c)
     return ~bsl_swar_nonzero(w ^ BSL_SWAR_LANES(c)) & BSL_SWAR_LANES(0x80);
 }
 
-/* Whether a lane of w is not plain text for body_run: a control byte or a
+/* Whether a lane of w is not plain text for csv_guard.c's body_run: a control byte or a
  * blank (<= ' '), DEL or non-ASCII (>= 0x7f), or a quote. */
 static inline int bsl_swar_special(uint64_t w)
 {

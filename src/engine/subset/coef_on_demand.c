@@ -8,6 +8,7 @@
  */
 #include "subset_predict.h"
 #include "coef_table.h"
+#include "../engine.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -126,7 +127,7 @@ static int table_rows(const bsl_pred_ctx *v, const json_t *doc, const table_mode
     const json_t *ts = json_object_get(json_object_get(doc, "standardize"), "target_scale");
     /* under a mixture of g-priors a model's coefficients are a mixture over g
      * of Student-t's: their means are exact, their spread is not computed
-     * (as predict refuses their intervals: interval_refused) */
+     * (as predict refuses their intervals: pred_gauss.c's interval_refused) */
     char name[64];
     const int spread = !bsl_pred_mixture_over_g(doc, name, sizeof name);
     bsl_coef_comps cp;

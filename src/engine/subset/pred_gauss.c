@@ -138,7 +138,7 @@ static void mixture_sds(const double *w, const double *mu, const double *sy, con
     *sdf = sqrt(vf / W);
 }
 
-/* rows of a block of vs_interval_posterior: the per-model loops run over
+/* rows of a block of interval_posterior: the per-model loops run over
  * the block's rows innermost (contiguous in the columns Bt, so they
  * vectorise), and a block's location and scale arrays (2 ROWS K doubles)
  * stay in cache while its quantiles read them */
@@ -313,7 +313,7 @@ trie_components(const bsl_pred_ctx *v, const trie_set *s, const double *Bt, size
  * models of each one's Student-t (of f(x), or of a new y when noise), none
  * with p->no_interval; and the mixture's sds (basel_pred_se, basel_pred_sd),
  * which need no quantiles. */
-static int vs_interval_posterior(bsl_pred_ctx *v, const json_t *post, int noise, double level, basel_pred *p)
+static int interval_posterior(bsl_pred_ctx *v, const json_t *post, int noise, double level, basel_pred *p)
 {
     const size_t n = v->n, c = v->c;
     bsl_pred_set s;
@@ -374,7 +374,7 @@ static int vs_interval_posterior(bsl_pred_ctx *v, const json_t *post, int noise,
  * "posterior" (or, in fits written before it, the normal mixture over the
  * top models); with p->no_interval the sds only when moments (they cost
  * a refit of every kept model), else neither. */
-static int vs_predict_bma(bsl_pred_ctx *v, const json_t *bma, int noise, double level, int moments, basel_pred *p)
+static int predict_bma(bsl_pred_ctx *v, const json_t *bma, int noise, double level, int moments, basel_pred *p)
 {
     const size_t n = v->n, c = v->c, q = v->q;
     const json_t *at = json_object_get(bma, "atoms"), *mix = json_object_get(bma, "mixture");
@@ -427,7 +427,7 @@ static int vs_predict_bma(bsl_pred_ctx *v, const json_t *bma, int noise, double 
             p->lower[o * n + i] = mixture_quantile(w, mu, noise ? sd : sf, K, 0.5 - level / 2);
             p->upper[o * n + i] = mixture_quantile(w, mu, noise ? sd : sf, K, 0.5 + level / 2);
         }
-    if (!rc && post && (!p->no_interval || moments)) rc = vs_interval_posterior(v, post, noise, level, p);
+    if (!rc && post && (!p->no_interval || moments)) rc = interval_posterior(v, post, noise, level, p);
     free(atoms);
     free(beta);
     free(Bt);
@@ -442,6 +442,10 @@ static int vs_predict_bma(bsl_pred_ctx *v, const json_t *bma, int noise, double 
     return oom || rc == -2 ? -2 : rc ? -1 : 0;
 }
 
+/* Under a prior whose models' posteriors are mixtures over g, a
+ * prediction's exact interval is a mixture of Student-t's over g in every
+ * model, which basel does not compute: refused rather than approximated
+ * (the means are exact). */
 static int interval_refused(const json_t *doc, const basel_pred *p, basel_error *err)
 {
     char name[64] = "";
@@ -451,6 +455,7 @@ static int interval_refused(const json_t *doc, const basel_pred *p, basel_error 
                     "not compute; predict the means with --interval none",
                     name);
 }
+
 int bsl_pred_gauss(bsl_pred_ctx *v, const json_t *doc, const json_t *blk, const char *model, double level,
                    basel_pred *p, basel_error *err)
 {
@@ -465,7 +470,7 @@ int bsl_pred_gauss(bsl_pred_ctx *v, const json_t *doc, const json_t *blk, const 
     int moments = !bsl_pred_mixture_over_g(doc, name, sizeof name);
     if (strcmp(model, "bma") == 0) {
         moments = moments && p->want_sd; /* a refit of every kept model: not for the means alone */
-        bad = vs_predict_bma(v, blk, noise, level, moments, p);
+        bad = predict_bma(v, blk, noise, level, moments, p);
     } else {
         double df = INFINITY;
         bad = model_predict(v, blk, p->mean, p->sd, p->sdf, &df);

@@ -2,19 +2,19 @@
  * pred_glm.c: predictions of a subset fit of a GLM family
  * (subset_predict.h): --family binomial's class probabilities, poisson's
  * new counts with their intervals, multinomial's class probabilities.
+ * Each model's linear predictor eta = z'theta is normal under its Laplace
+ * approximation (subset_glm.c wrote the block); the averages over it, such
+ * as P(y = 1 | x) = E[logit^-1(eta)], by 32-point Gauss-Hermite
+ * quadrature.
  */
 #include "subset_predict.h"
 
 #include <gsl/gsl_cdf.h>
+#include <limits.h>
 #include <gsl/gsl_integration.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ------------------------------------------------- logistic regression
- * (--family binomial; subset_glm.c wrote the block): P(y = 1 | x) averaged
- * over the block's models, each E[logit^-1(z'theta)] under its Laplace
- * approximation by 32-point Gauss-Hermite quadrature (subset_glm.c). */
 
 #define GH_NODES 32
 

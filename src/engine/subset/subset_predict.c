@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -383,12 +384,9 @@ int bsl_pred_no_predictor(const json_t *doc, const char *model, basel_error *err
     return bsl_fail(err, BASEL_EPARSE, "the fit has no '%s' predictor", model);
 }
 
-/* Under a prior whose models' posteriors are mixtures over g (coef_prior.h
- * within_model: hyper-g, jzs, ...), a prediction's exact interval is a
- * mixture of Student-t's over g in every model, which basel does not
- * compute: refused rather than approximated (the means are exact).
- * The name of the document's coefficient prior when it is one of those
- * (within_model), into name (len bytes); NULL otherwise. */
+/* The name of the document's coefficient prior when its models' posteriors
+ * are mixtures over g (coef_prior.h within_model: hyper-g, jzs, ...), into
+ * name (len bytes); NULL otherwise. */
 const char *bsl_pred_mixture_over_g(const json_t *doc, char *name, size_t len)
 {
     const char *spec = json_string_value(json_object_get(json_object_get(doc, "prior"), "coefficients"));
@@ -397,6 +395,7 @@ const char *bsl_pred_mixture_over_g(const json_t *doc, char *name, size_t len)
     const bsl_coef_prior_type *t = bsl_coef_prior_type_find(name);
     return t && t->within_model ? name : NULL;
 }
+
 int bsl_subset_predict(const json_t *doc, const double *X, size_t n, size_t d, const char *model,
                        double level, basel_pred *p, basel_error *err)
 {

@@ -12,14 +12,14 @@
  *                     its terms' densities (bsl_subset_model_coef,
  *                     bsl_subset_coef_density).
  * The functions returning int give 0, -1 (the document is malformed) or -2
- * (out of memory) unless they take a basel_error, which then says which.
+ * (out of memory) unless they take a basel_error, which then says which
+ * (bsl_pred_has_len: 1 or 0).
  */
 #ifndef BSL_SUBSET_PREDICT_H
 #define BSL_SUBSET_PREDICT_H
 
 #include "subset.h"
 #include "subset_post.h"
-#include "../engine.h"
 #include "../../basis/basis.h"
 #include "../../core/jsonutil.h"
 #include "../../problem/problem.h"

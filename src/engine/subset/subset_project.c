@@ -375,7 +375,6 @@ static int selection(const size_t *atoms, size_t k, const size_t *gstart, size_t
     return BASEL_OK;
 }
 
-/* The predictor block of the path (pred_gauss.c: a single model). */
 /* The posterior's spread of the fitted values, summed over outputs: the
  * within-model part sigma^2_avg (q + E[k]), the between-model part, and
  * the visited models that gave it (file comment). */
@@ -385,6 +384,7 @@ typedef struct spread_parts {
     int total; /* the yardstick: within + between, else within */
 } spread_parts;
 
+/* The predictor block of the path (pred_gauss.c: a single model). */
 static json_t *block(const bsl_design *D, const bsl_proj_path *pt, const size_t *atoms, const double *s2avg,
                      const double *rss, const spread_parts *sp, double tol, size_t nc)
 {

@@ -1,7 +1,7 @@
 /*
- * test_csv.c: unit tests of the CSV reader (src/io/csv.c) and the data
- * handle: the format it accepts, every parse error with its exact line and
- * column, the bad-cell records and bsl_data_check_numeric's messages,
+ * test_csv.c: unit tests of the CSV reader (src/io/csv.c, csv_guard.c) and
+ * the data handle (data.c): the format it accepts, every parse error with
+ * its exact line and column, the bad-cell records and bsl_data_check_numeric's messages,
  * subsets, and agreement with strtod to the last bit.
  * Run from the repository root.
  */

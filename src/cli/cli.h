@@ -74,8 +74,9 @@ typedef struct cli_seen {
  * (returns 2) the second time. */
 int cli_once(cli_seen *s, const char *cmd, const char *name);
 /* 0 when value (the argument after option opt, NULL if there is none) can
- * be its value; a usage error when it is missing or starts with "--" (an
- * option; such a value must be written opt=VALUE). */
+ * be its value; a usage error when it is missing, starts with "--" or is
+ * one of the short options -o, -h, -q (an option; such a value must be
+ * written opt=VALUE). */
 int cli_needs_value(const char *cmd, const char *opt, const char *value);
 
 /* --digits VALUE of cmd: an integer 1..17 into *digits; a usage error

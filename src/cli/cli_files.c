@@ -1,7 +1,8 @@
 /* cli_files.c: the command line's checks on its arguments before any work:
  * files that are the same (an output that would overwrite an input or
  * another output), files of the wrong kind (a directory given as a fit),
- * options given twice.
+ * an output whose directory does not exist or cannot be written (found at
+ * once, not when the run's work is done), options given twice.
  *
  * Two names are the same file when both exist and stat (following links)
  * gives the same device and inode, or when neither exists yet and their
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* The absolute name path would have: its directory resolved, the last
  * component kept. A new string, or NULL when the directory does not exist. */
@@ -51,12 +53,34 @@ static int same_file(const cli_file *a, const cli_file *b)
     return same;
 }
 
+/* An output that does not exist yet: its directory must, and be writable
+ * (else the file could not be made when the work is done). */
+static int no_room(const cli_file *f)
+{
+    const char *slash = strrchr(f->path, '/');
+    char *dir = slash ? strndup(f->path, slash == f->path ? 1 : (size_t)(slash - f->path)) : strdup(".");
+    struct stat st;
+    const char *why = !dir                                           ? NULL
+                      : stat(dir, &st) != 0                          ? "its directory %s does not exist"
+                      : !S_ISDIR(st.st_mode)                         ? "%s is not a directory"
+                      : access(dir, W_OK | X_OK) != 0                ? "its directory %s is not writable"
+                                                                     : NULL;
+    if (why) {
+        fprintf(stderr, "basel: %s: cannot write: ", f->path);
+        fprintf(stderr, why, dir);
+        fputc('\n', stderr);
+    }
+    free(dir);
+    return why ? 2 : 0;
+}
+
 /* An input that is a directory, or an output that we would refuse to
  * write (the library refuses these too, but only after the work). */
 static int wrong_kind(const cli_file *f)
 {
     struct stat st;
-    if (!strcmp(f->path, "-") || stat(f->path, &st) != 0) return 0;
+    if (!strcmp(f->path, "-")) return 0;
+    if (stat(f->path, &st) != 0) return f->is_output && (errno == ENOENT || errno == ENOTDIR) ? no_room(f) : 0;
     const char *what = S_ISDIR(st.st_mode) ? "is a directory"
                        : !f->is_output     ? NULL
                        : S_ISBLK(st.st_mode)
@@ -97,10 +121,14 @@ int cli_once(cli_seen *s, const char *cmd, const char *name)
     return 0;
 }
 
+/* The short options the commands take: a value that is one of them was
+ * surely meant as that option (no option's value is "-o"). */
+static int short_option(const char *s) { return !strcmp(s, "-o") || !strcmp(s, "-h") || !strcmp(s, "-q"); }
+
 int cli_needs_value(const char *cmd, const char *opt, const char *value)
 {
-    if (value && strncmp(value, "--", 2) != 0) return 0;
+    if (value && strncmp(value, "--", 2) != 0 && !short_option(value)) return 0;
     if (!value) return cli_usage(cmd, "%s needs a value", opt);
-    return cli_usage(cmd, "%s needs a value, but the next argument is the option '%s' (write %s=VALUE for a value that starts with '--')",
+    return cli_usage(cmd, "%s needs a value, but the next argument is the option '%s' (write %s=VALUE for a value that looks like an option)",
                      opt, value, strcmp(opt, "-o") ? opt : "--output");
 }

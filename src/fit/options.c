@@ -36,7 +36,7 @@ int basel_options_set(basel_options *o, const char *name, const char *value, bas
     }
     if ((!strcmp(name, "target") || !strcmp(name, "inputs")) && value && !value[strspn(value, " \t")])
         return bsl_fail(err, BASEL_EINVAL,
-                        "option '%s' is empty: name %s, or leave the option out to use %s", name,
+                        "--%s is empty: name %s, or leave the option out to use %s", name,
                         !strcmp(name, "target") ? "the target column" : "the input columns",
                         !strcmp(name, "target") ? "the last column" : "every other column");
     if (bsl_params_set(&o->p, name, value) != 0)

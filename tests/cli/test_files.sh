@@ -168,6 +168,13 @@ expect 0 "" -- "$BASEL" fit "$T/cr.csv" --method enumerate --quiet --seed 1 -o "
 if cmp -s "$T/cr.json" "$T/fit.json"; then ok; else bad "a CR-only file fits differently"; fi
 printf 'a,b,y\r1,2,3\r\n4,5,6\r\n' > "$T/mixed.csv"
 expect 2 "basel: $T/mixed.csv:2:1: this line ends in CR LF, but the first one in CR alone" -- "$BASEL" fit "$T/mixed.csv"
+# an output whose directory does not exist, or is a file: refused before
+# any work (a long run's result, or its checkpoint at Ctrl-C, would be lost)
+expect 2 "basel: $T/nodir/f.json: cannot write: its directory $T/nodir does not exist" -- "$BASEL" "${BD[@]}" -o "$T/nodir/f.json"
+expect 2 "basel: $T/nodir/c.ckpt: cannot write: its directory $T/nodir does not exist" -- "$BASEL" "${BD[@]}" -o "$T/c.json" --checkpoint "$T/nodir/c.ckpt"
+expect 2 "basel: $G/d.csv: cannot write: $G is not a directory" -- "$BASEL" "${BD[@]}" -o "$T/c.json" --draws "$G/d.csv"
+expect 2 "cannot write: its directory $T/nodir does not exist" -- "$BASEL" predict "$T/fit.json" "$G" -o "$T/nodir/p.csv"
+if [ ! -e "$T/c.json" ]; then ok; else bad "a refused run wrote its FIT.json"; fi
 # directories as inputs
 expect 2 "basel: $T/dir: is a directory" -- "$BASEL" summary "$T/dir"
 expect 2 "basel: $T/dir: is a directory" -- "$BASEL" predict "$T/dir" "$G"
@@ -179,6 +186,8 @@ expect 2 "--target needs a value, but the next argument is the option '--iter' \
 expect 2 "target column '--iter' is not in the header" -- "$BASEL" fit "$G" --target=--iter
 expect 2 "-o needs a value, but the next argument is the option '--draws'" -- "$BASEL" fit "$G" -o --draws d.csv
 expect 2 "--iter needs a value$" -- "$BASEL" fit "$G" --iter
+# a short option is not a value: --seed -o FILE is --seed with none
+expect 2 "--seed needs a value, but the next argument is the option '-o'" -- "$BASEL" fit "$G" --seed -o "$T/a.json"
 expect 2 "--iter is given twice" -- "$BASEL" fit "$G" --iter 100 --iter 200
 expect 2 "--iter is given twice" -- "$BASEL" fit "$G" --iter=100 --iter 200
 expect 2 "--output is given twice" -- "$BASEL" fit "$G" -o "$T/a.json" --output "$T/b.json"

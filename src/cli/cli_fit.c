@@ -130,8 +130,9 @@ void cli_fit_help(FILE *fp, const char *method)
             "command with --restart FILE continues the run, and the FIT.json it writes is\n"
             "byte-identical to an uninterrupted run's (without --seed, the restart takes the\n"
             "checkpoint's). Without --checkpoint the fit is made of the iterations done,\n"
-            "marked interrupted (diagnostics.interrupted and a warning), and written. Either\n"
-            "way the exit status is 3. A second signal ends the process at once.\n"
+            "marked interrupted (diagnostics.interrupted and a warning), and written. After\n"
+            "the sampling (the summaries) there is nothing to cut: the whole fit is written.\n"
+            "In every case the exit status is 3. A second signal ends the process at once.\n"
             "\n"
             "Summary statistics (instead of TRAIN.csv; docs/SUMMARY_STATS.md):\n"
             "  --stats          STATS.json: n, input names and either centred X'X, X'y, y'y (with the\n"
@@ -170,9 +171,13 @@ static volatile sig_atomic_t stop_signal;
  * write(2): it writes the line of the phase the progress callback last saw
  * (stop_line: an index, sig_atomic_t, into stop_lines, which are made
  * before the handler is installed). */
-enum { STOP_SILENT = 0, STOP_READING, STOP_RUN };
-static char stop_lines[3][320];
+enum { STOP_SILENT = 0, STOP_READING, STOP_RUN, STOP_AFTER };
+static char stop_lines[4][320];
 static volatile sig_atomic_t stop_line;
+/* The sampling has been seen to end: the phases after it (summaries,
+ * diagnostics) finish the whole fit whatever comes (a signal then has
+ * nothing to save, the chains' work is all done). */
+static int sampled;
 
 static void on_signal(int sig)
 {
@@ -204,7 +209,11 @@ static void stop_lines_make(int quiet, const char *checkpoint)
         snprintf(stop_lines[STOP_RUN], sizeof stop_lines[0],
                  "\nbasel: stopping: writing the fit of the iterations done (its summaries first); a second signal "
                  "quits at once, writing nothing\n");
+    snprintf(stop_lines[STOP_AFTER], sizeof stop_lines[0],
+             "\nbasel: stopping: the chains have done all their iterations; writing the whole fit, then exit "
+             "status 3; a second signal quits at once, writing nothing\n");
     stop_line = STOP_READING;
+    sampled = 0;
 }
 
 typedef struct fit_progress {
@@ -216,8 +225,12 @@ static int progress(const basel_progress *report, void *user)
 {
     fit_progress *p = user;
     if (p->show) cli_progress(report, &p->bar);
-    if (stop_line != STOP_SILENT) stop_line = strcmp(report->phase, "reading") ? STOP_RUN : STOP_READING;
-    return stop_signal ? BASEL_PROGRESS_STOP : 0;
+    const int sampling = !strcmp(report->phase, "sampling");
+    if (sampling) sampled = 1;
+    const int after = sampled && !sampling;
+    if (stop_line != STOP_SILENT)
+        stop_line = after ? STOP_AFTER : strcmp(report->phase, "reading") ? STOP_RUN : STOP_READING;
+    return stop_signal && !after ? BASEL_PROGRESS_STOP : 0;
 }
 
 /* SIGINT and SIGTERM stop the fit at a boundary; a second one kills
@@ -486,7 +499,12 @@ int cli_fit(int argc, char **argv)
         cli_progress_end(&prog.bar);
     }
     double done_it, planned;
-    if (!status && basel_fit_interrupted(fit, &done_it, &planned)) { /* a fit of part of the run */
+    if (!status && stop_signal && !basel_fit_interrupted(fit, &done_it, &planned)) {
+        /* the signal came as the chains ended, or after: nothing was cut */
+        fprintf(stderr, "basel: interrupted by signal %d after the chains had done all their iterations; the "
+                        "fit%s is complete\n", (int)stop_signal, a.output ? " written" : "");
+        status = 3;
+    } else if (!status && basel_fit_interrupted(fit, &done_it, &planned)) { /* a fit of part of the run */
         if (stop_signal)
             fprintf(stderr, "basel: interrupted by signal %d after %.0f of %.0f iterations; the fit%s is of that part\n",
                     (int)stop_signal, done_it, planned, a.output ? " written" : "");

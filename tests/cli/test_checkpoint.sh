@@ -204,6 +204,29 @@ sleep 0.8
 kill -INT $pid
 wait $pid
 if [ $? -eq 3 ] && ! grep -q "stopping:" "$T/sq.err"; then ok; else bad "--quiet: a SIGINT printed the stopping line"; fi
+# a signal after the sampling (the Boston kernel fit's coefficient table
+# takes a CPU-second or more) has nothing to save: the whole fit is
+# written, the line says so at once, exit 3 (once, the line said "saving
+# the run's state" and the run ended with 0, no checkpoint written)
+after=0
+for i in 1 2 3; do
+    rm -f "$T/as.json" "$T/as.ckpt"
+    BASEL_PROGRESS_INTERVAL=0.01 "$BASEL" fit data/regression/boston.csv --target medv --basis gauss --iter 40000 \
+        --seed 1 -o "$T/as.json" --checkpoint "$T/as.ckpt" 2> "$T/as.err" &
+    pid=$!
+    while kill -0 $pid 2> /dev/null && ! grep -qE "basel: (posterior|projection|coefficients)" "$T/as.err"; do sleep 0.02; done
+    kill -INT $pid 2> /dev/null || continue # it ended first: again
+    wait $pid
+    st=$?
+    after=1
+    break
+done
+if [ $after -eq 0 ]; then ok # three runs ended before the signal: nothing to check
+elif [ $st -eq 3 ] && grep -q "stopping: the chains have done all their iterations; writing the whole fit" "$T/as.err" &&
+    grep -q "interrupted by signal 2 after the chains had done all their iterations; the fit written is complete" "$T/as.err" &&
+    [ -f "$T/as.json" ] && [ ! -f "$T/as.ckpt" ] && "$BASEL" summary "$T/as.json" > /dev/null &&
+    ! grep -q '"interrupted": {' "$T/as.json"; then ok
+else bad "SIGINT after the sampling: exit $st, $(tr '\r' '\n' < "$T/as.err" | tail -4)"; fi
 # nothing kept yet (still in the burn-in): exit 3, no fit
 "$BASEL" fit $L --method bd --iter 2000000 --burn 1000000 --seed 15 --quiet -o "$T/t.json" 2> "$T/t.err" &
 pid=$!

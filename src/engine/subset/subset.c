@@ -267,11 +267,13 @@ static int fill_summaries(bsl_result *res, const bsl_dict *dict, const bsl_probl
  * sizes (basel.h basel_progress later): per term (one atom of one visited
  * model kept) for the coefficient table's quantiles and the refits, per
  * atom and row for the projection. Measured on one core of the machine of
- * docs/NOTES.md "Progress" (the README's Boston kernel fit: 64k models,
- * 1.3e6 terms, coefficients ~9 CPU-s, posterior 0.04, projection 0.12),
- * so they give the order, not the value: a caller corrects them by the
- * ratio it sees once a phase ends (cli_progress.c). */
-#define COST_COEF_TERM 7.0e-6
+ * docs/NOTES.md "Progress" (bench_phases, 2026-12-01: the Boston kernel
+ * fit, --iter 40000, 80026 models of ~21 atoms, coefficients 1.09 CPU-s,
+ * 6.4e-7 a term, posterior 0.04, projection 0.11; rj on lin_p100 2e-7 a
+ * term; 7e-6 before the table was computed along shared prefixes), so
+ * they give the order, not the value: a caller corrects them by the ratio
+ * it sees once a phase ends (cli_progress.c). */
+#define COST_COEF_TERM 5.0e-7
 #define COST_POST_TERM 4.0e-8
 #define COST_PROJ_ENTRY 1.2e-7
 

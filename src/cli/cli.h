@@ -130,6 +130,9 @@ int cli_coef(int argc, char **argv);
 int cli_demo(int argc, char **argv);
 int cli_plot(int argc, char **argv);
 void cli_fit_help(FILE *fp, const char *method);
+/* The same for `basel help fit --method M` and `basel fit --method M
+ * --help`: 0, or 2 with a usage message when M is no method. */
+int cli_fit_help_checked(FILE *fp, const char *method);
 void cli_predict_help(FILE *fp);
 void cli_summary_help(FILE *fp);
 void cli_demo_help(FILE *fp);

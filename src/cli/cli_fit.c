@@ -26,6 +26,25 @@ static int reads(const char *method, const char *name)
     return basel_method_option_default(method, name) != NULL;
 }
 
+int cli_fit_help_checked(FILE *fp, const char *method)
+{
+    if (method && !basel_method_option_default(method, "method")) {
+        const char *names[32], *summary;
+        char list[256] = "";
+        size_t k = 0;
+        for (; k < basel_method_count() && k < sizeof names / sizeof *names; k++) {
+            basel_method_describe(k, &names[k], &summary);
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", names[k]);
+        }
+        const char *near = basel_suggest(method, names, k);
+        if (near) fprintf(stderr, "basel help fit: no method '%s' (did you mean '%s'?)\n", method, near);
+        else fprintf(stderr, "basel help fit: no method '%s' (methods: %s)\n", method, list);
+        return 2;
+    }
+    cli_fit_help(fp, method);
+    return 0;
+}
+
 /* `basel help fit [--method M]`: generated from the option catalogue and the
  * engine table, so help cannot drift from what a fit accepts. */
 void cli_fit_help(FILE *fp, const char *method)
@@ -410,8 +429,7 @@ int cli_fit(int argc, char **argv)
             const char *method = NULL;
             for (int j = 1; j + 1 < argc; j++)
                 if (!strcmp(argv[j], "--method")) method = argv[j + 1];
-            cli_fit_help(stdout, method);
-            return 0;
+            return cli_fit_help_checked(stdout, method);
         }
     basel_options *o;
     if (basel_options_create(&o)) return 1;

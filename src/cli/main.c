@@ -273,7 +273,7 @@ static int run(int argc, char **argv)
         }
         for (size_t i = 0; i < ncmd; i++)
             if (!strcmp(argv[2], commands[i].name)) {
-                if (i == 0) cli_fit_help(stdout, argc > 4 && !strcmp(argv[3], "--method") ? argv[4] : NULL);
+                if (i == 0) return cli_fit_help_checked(stdout, argc > 4 && !strcmp(argv[3], "--method") ? argv[4] : NULL);
                 else commands[i].help(stdout);
                 return 0;
             }

@@ -140,6 +140,7 @@ const char *basel_method_option_default(const char *method, const char *option)
     if (!e) return NULL;
     if (!strcmp(option, "checkpoint") || !strcmp(option, "restart") || !strcmp(option, "checkpoint-every"))
         return !e->checkpoints ? NULL : !strcmp(option, "checkpoint-every") ? "60" : "";
+    if (!strcmp(option, "max-time") && !e->max_time) return NULL; /* its chains cannot stop on a budget */
     if (bsl_option_is_global(option))
         return !strcmp(option, "method")                                  ? method
                : !strcmp(option, "target") || !strcmp(option, "inputs") ? ""

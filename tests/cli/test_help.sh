@@ -27,6 +27,13 @@ if command -v man > /dev/null; then
     expect 0 "mixture" -- bash -c "'$BASEL' man > '$T/basel.1' && MANWIDTH=100 man -l '$T/basel.1' 2>/dev/null"
 fi
 
+# help for a method that does not exist is an error, not the general help
+expect 2 "basel help fit: no method 'enumerat' \(did you mean 'enumerate'\?\)" -- "$BASEL" help fit --method enumerat
+expect 2 "basel help fit: no method 'foo' \(methods: enumerate, bd, rj" -- "$BASEL" fit --method foo --help
+# --max-time is listed only for the methods whose chains stop on a budget
+expect 0 "--max-time" -- "$BASEL" help fit --method rj
+expect 1 "" -- sh -c "'$BASEL' help fit --method enumerate | grep -q -- --max-time"
+
 # bash completion: methods after --method, fit options after --
 "$BASEL" completion bash > "$T/completion.bash"
 complete_words() { # the words offered for the command line "$@" (last word is being completed)

@@ -154,8 +154,11 @@ static void kernel_table(strbuf *b, const basel_fit *f, const json_t *basis)
     qsort(r, f->m, sizeof *r, by_p);
     add(b, "\nKernels by posterior inclusion probability (%s%zu of %zu, largest first)\n", show < f->m ? "top " : "",
         show, f->m);
-    add(b, "  (width: in standard deviations of the%s inputs; centre: %s)\n",
-        json_object_get(basis, "input_scale") ? " scaled" : "",
+    /* a width is in the units the kernels saw: standard deviations when the
+     * inputs were standardised (--standardize), else the inputs' own */
+    const int standardised = json_is_true(json_object_get(json_object_get(f->doc, "standardize"), "applied"));
+    add(b, "  (width: in %s%s inputs%s; centre: %s)\n", standardised ? "standard deviations of the" : "the",
+        json_object_get(basis, "input_scale") ? " scaled" : "", standardised ? "" : "' units",
         d <= 3 ? "in the inputs' units" : "the 3 inputs farthest from their means, in their units");
     add(b, "  %-16s %6s  %-20s %6s %7s  %s\n", "atom", "PIP", "", rh ? "R-hat" : "", "width", "centre");
     for (size_t i = 0; i < show; i++) {

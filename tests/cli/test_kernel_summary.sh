@@ -48,6 +48,9 @@ def check(fit, summ, data, widths):
     assert "gauss@" not in coef, "a kernel's coefficient is in the table"
     assert "kernels' coefficients are not shown" in coef
     assert "What to trust with a kernel dictionary" in text
+    # the widths' unit is the one the kernels saw (standardised inputs or not)
+    unit = "width: in standard deviations of the inputs" if doc["standardize"]["applied"] else "width: in the inputs' units"
+    assert unit in text, (unit, doc["standardize"]["applied"])
     r = doc["diagnostics"]["rhat_size"]
     assert ("model size's R-hat is %.3f" % r) in text, "the size's R-hat is not quoted"
 check(T + "/k1.json", T + "/s1.txt", D + "/regression/sinc_vermaak_train.csv", (0.5, 2.0))

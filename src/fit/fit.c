@@ -509,6 +509,11 @@ static int load_error(const json_error_t *je, int code, const char *name, basel_
      * own buffers cannot be made) with no text at all */
     if (json_error_code(je) == json_error_out_of_memory || !je->text[0])
         return bsl_fail(err, BASEL_ENOMEM, "%s: out of memory", name);
+    /* not JSON from its first character: another kind of file, most often
+     * a CSV given where the fit goes (predict's arguments swapped) */
+    if (code == BASEL_EPARSE && je->position <= 1 && je->line == 1)
+        return bsl_fail_at(err, code, name, 1, 1,
+                           "not a FIT.json (a fit starts with '{'; a CSV or other file given as the fit?)");
     return bsl_fail_at(err, code, name, je->line > 0 ? (size_t)je->line : 0, je->column > 0 ? (size_t)je->column : 0,
                        "%s", je->text);
 }
@@ -552,7 +557,8 @@ int basel_fit_read_json(basel_fit **out, const char *path, basel_error *err)
     FILE *fp = from_stdin ? stdin : fopen(path, "rb");
     size_t len = 0;
     char *text = NULL;
-    if (fp) {
+    if (!fp) return bsl_fail_at(err, BASEL_EIO, name, 0, 0, "cannot open: %s", strerror(errno));
+    {
         text = slurp(fp, &len);
         const int oom = !text && errno == ENOMEM;
         if (!from_stdin) fclose(fp);

@@ -64,6 +64,10 @@ expect 2 "unknown option '--quite' \(did you mean '--quiet'\?\)" -- "$BASEL" fit
 expect 2 "unknown option '--modle' \(did you mean '--model'\?\)" -- "$BASEL" predict "$T/f.json" "$D" --modle hpm
 expect 2 "unknown command 'fti' \(did you mean 'fit'\?\)" -- "$BASEL" fti "$D"
 expect 2 "--method 'bdd' is not known \(did you mean 'bd'\? accepted" -- "$BASEL" fit "$D" --method bdd -o "$T/f.json"
+# a CSV where the fit goes (predict's arguments swapped), a fit that is not there
+expect 2 "basel: $D:1:1: not a FIT.json \(a fit starts with '\{'; a CSV" -- "$BASEL" summary "$D"
+expect 2 "basel: $D:1:1: not a FIT.json" -- "$BASEL" predict "$D" "$D"
+expect 2 "basel: $T/nosuch.json: cannot open: No such file or directory$" -- "$BASEL" predict "$T/nosuch.json" "$D"
 expect 2 "--target is empty: name the target column" -- "$BASEL" fit "$D" --target "" -o "$T/f.json"
 expect 2 "input column 'x_6' is not in the header \(did you mean 'x6'\?\)" -- "$BASEL" fit "$D" --inputs x1,x_6 -o "$T/f.json"
 printf '"","x","y"\n"1",1,2\n"2",2,3\n"3",3,5\n' > "$T/rownames.csv"

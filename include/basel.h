@@ -443,6 +443,9 @@ BASEL_API int basel_fit_write_draws(const basel_fit *f, const char *path, basel_
 BASEL_API int basel_fit_format_version(void);
 /* The seed the fit used (useful when the options said "pick one"). */
 BASEL_API unsigned long basel_fit_seed(const basel_fit *f);
+/* The training rows the fit left out for a missing value (option na
+ * "drop"; FIT.json rows_dropped), 0 when none were. */
+BASEL_API size_t basel_fit_rows_dropped(const basel_fit *f);
 /* 1 when the fit was made from an interrupted run (see basel_progress_fn:
  * FIT.json's diagnostics.interrupted), with the iterations done and
  * planned, over all chains and burn-in included (either pointer may be

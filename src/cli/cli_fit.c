@@ -484,6 +484,10 @@ int cli_fit(int argc, char **argv)
         fprintf(stderr, "basel: the target is the last column, '%s' (--target NAME chooses another)\n",
                 last_column);
     if (!a.quiet) fprintf(stderr, "basel: fitted in %.2f s\n", now() - t0);
+    const size_t dropped = basel_fit_rows_dropped(fit);
+    if (!a.quiet && dropped)
+        fprintf(stderr, "basel: %zu training row%s with a missing value left out (--na drop)\n", dropped,
+                dropped == 1 ? "" : "s");
     /* the fit's warnings (FIT.json diagnostics.warnings), one line each */
     for (size_t i = 0; !a.quiet && i < basel_fit_warning_count(fit); i++)
         fprintf(stderr, "basel: warning: %s\n", basel_fit_warning(fit, i));

@@ -407,6 +407,12 @@ unsigned long basel_fit_seed(const basel_fit *f)
     return (unsigned long)json_integer_value(json_object_get(f->doc, "seed"));
 }
 
+size_t basel_fit_rows_dropped(const basel_fit *f)
+{
+    const json_int_t n = json_integer_value(json_object_get(f->doc, "rows_dropped"));
+    return n > 0 ? (size_t)n : 0;
+}
+
 const double *basel_fit_pip(const basel_fit *f, size_t *m)
 {
     *m = f->m;

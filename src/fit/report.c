@@ -497,11 +497,14 @@ char *basel_fit_summary(const basel_fit *f)
     const json_t *fs = json_object_get(doc, "factors");
     for (size_t i = 0; i < json_array_size(fs); i++)
         ninputs -= json_array_size(json_object_get(json_array_get(fs, i), "columns")) - 1;
-    add(&b, "basel %s fit of %s (n = %lld, %zu inputs, seed %lld)\n",
+    add(&b, "basel %s fit of %s (n = %lld, %zu input%s, seed %lld)\n",
         json_string_value(json_object_get(doc, "method")),
         json_string_value(json_array_get(tg, 0)) ? json_string_value(json_array_get(tg, 0)) : "?",
-        (long long)json_integer_value(json_object_get(doc, "n")),
-        ninputs, (long long)json_integer_value(json_object_get(doc, "seed")));
+        (long long)json_integer_value(json_object_get(doc, "n")), ninputs, ninputs == 1 ? "" : "s",
+        (long long)json_integer_value(json_object_get(doc, "seed")));
+    const json_int_t dropped = json_integer_value(json_object_get(doc, "rows_dropped"));
+    if (dropped > 0)
+        add(&b, "%lld row%s with a missing value left out (--na drop)\n", (long long)dropped, dropped == 1 ? "" : "s");
     const json_t *ss = json_object_get(doc, "summary_statistics");
     if (ss)
         add(&b, "from summary statistics (%s, %s)%s\n", str_at(ss, "kind"), str_at(ss, "file"),

@@ -14,6 +14,9 @@ expect 2 "na.csv:5:1: column 'x1': the value is missing; 2 of 40 rows have a mis
 expect 0 "" -- "$BASEL" fit "$T/na.csv" --method enumerate --na drop --quiet -o "$T/drop.json"
 expect 0 '"rows_dropped": 2' -- cat "$T/drop.json"
 expect 0 '"na": "drop"' -- cat "$T/drop.json"
+# the rows left out are said, after the fit and in its summary
+expect 0 "basel: 2 training rows with a missing value left out \(--na drop\)" -- "$BASEL" fit "$T/na.csv" --method enumerate --na drop --seed 1 -o "$T/drop2.json"
+expect 0 "^2 rows with a missing value left out \(--na drop\)$" -- "$BASEL" summary "$T/drop.json"
 # dropping the two rows is the same fit as the file without them
 expect 0 "" -- "$BASEL" fit "$T/complete.csv" --method enumerate --quiet -o "$T/complete.json"
 expect 0 "same pip" -- /usr/bin/python3 -c "

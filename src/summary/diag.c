@@ -619,10 +619,19 @@ size_t bsl_conv_warnings(const bsl_conv_check *c, const char *advice,
             snprintf(w[nw++], BSL_CONV_WARNING_LEN,
                      "R-hat of %s is inf: the chains (or the halves of a chain) stay on different values; %s",
                      name, advice);
-        else
+        else {
+            /* three decimals, or as many as show it above the bound (1.0104,
+             * not "1.010 (above 1.01)") */
+            int digits = 3;
+            char shown[32];
+            for (; digits < 8; digits++) {
+                snprintf(shown, sizeof shown, "%.*f", digits, worst);
+                if (strtod(shown, NULL) > BSL_RHAT_MAX) break;
+            }
             snprintf(w[nw++], BSL_CONV_WARNING_LEN,
-                     "R-hat of %s is %.3f (above %.2f): the chains (or the halves of a chain) disagree; %s", name, worst,
-                     BSL_RHAT_MAX, advice);
+                     "R-hat of %s is %.*f (above %.2f): the chains (or the halves of a chain) disagree; %s", name, digits,
+                     worst, BSL_RHAT_MAX, advice);
+        }
     }
     if (least < BSL_ESS_MIN) {
         quantity(name, sizeof name, c, je);

@@ -167,7 +167,7 @@ void cli_fit_help(FILE *fp, const char *method)
             "Examples:\n"
             "  basel fit data/linear/lin_p15_n200.csv --method enumerate --prior g:g=200 \\\n"
             "      --model-prior uniform -o fit.json\n"
-            "  basel fit data/regression/sinc_vermaak_train.csv --target y --inputs x --basis gauss:r=1.6 \\\n"
+            "  basel fit data/regression/sinc_scaling_n500.csv --basis gauss:r=1.6 \\\n"
             "      --prior ridge -o fit.json\n",
             draws, stats);
     basel_options_free(defaults);

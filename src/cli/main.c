@@ -176,7 +176,7 @@ static void help(FILE *fp)
             "Example: the inputs of a linear model, with posterior inclusion probabilities:\n"
             "  basel fit data/linear/lin_p15_n200.csv --target y -o fit.json && basel summary fit.json\n"
             "Kernel regression, prevalence model:\n"
-            "  basel fit data/regression/sinc_vermaak_train.csv --target y --inputs x --basis gauss:r=1.6 \\\n"
+            "  basel fit data/regression/sinc_scaling_n500.csv --basis gauss:r=1.6 \\\n"
             "      --prior ridge -o fit.json\n"
             "\n"
             "Exit status: 0 success, 2 bad input or usage (or out of memory), 1 internal failure,\n"

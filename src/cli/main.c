@@ -286,7 +286,13 @@ static int run(int argc, char **argv)
     const char *names[sizeof commands / sizeof *commands + 1];
     for (size_t i = 0; i < ncmd; i++) names[i] = commands[i].name;
     names[ncmd] = "help";
-    const char *near = basel_suggest(cmd, names, ncmd + 1);
+    static const char *const flags[] = {"--version", "--help"}; /* a mistyped option, not a command */
+    const int flag = !strncmp(cmd, "--", 2);
+    const char *near = flag ? basel_suggest(cmd, flags, 2) : basel_suggest(cmd, names, ncmd + 1);
+    if (flag && near) {
+        fprintf(stderr, "basel: unknown option '%s' (did you mean '%s'?)\n", cmd, near);
+        return 2;
+    }
     if (near) fprintf(stderr, "basel: unknown command '%s' (did you mean '%s'?)\n", cmd, near);
     else fprintf(stderr, "basel: unknown command '%s' (commands: fit, predict, summary, coef, demo, plot, help)\n", cmd);
     return 2;

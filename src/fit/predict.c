@@ -257,6 +257,11 @@ static int predict_rows(const basel_fit *f, const basel_data *data, const char *
     if (!bsl_engine_has_model(e, model)) {
         char list[96];
         model_list(e, list, sizeof list);
+        size_t nm = 0;
+        while (e->models && e->models[nm]) nm++;
+        const char *near = model && nm ? basel_suggest(model, e->models, nm) : NULL;
+        if (near) return bsl_fail(err, BASEL_EINVAL, "--model '%s': did you mean '%s'? (a fit of --method %s predicts "
+                                  "with %s)", model, near, e->name, list);
         return bsl_fail(err, BASEL_EINVAL, "--model '%s': a fit of --method %s predicts with %s", model, e->name,
                         list);
     }

@@ -63,6 +63,7 @@ expect 2 "unknown option '--iters' \(did you mean '--iter'\?\)" -- "$BASEL" fit 
 expect 2 "unknown option '--quite' \(did you mean '--quiet'\?\)" -- "$BASEL" fit "$D" --quite -o "$T/f.json"
 expect 2 "unknown option '--modle' \(did you mean '--model'\?\)" -- "$BASEL" predict "$T/f.json" "$D" --modle hpm
 expect 2 "unknown command 'fti' \(did you mean 'fit'\?\)" -- "$BASEL" fti "$D"
+expect 2 "unknown option '--verison' \(did you mean '--version'\?\)" -- "$BASEL" --verison
 expect 2 "--method 'bdd' is not known \(did you mean 'bd'\? accepted" -- "$BASEL" fit "$D" --method bdd -o "$T/f.json"
 # a CSV where the fit goes (predict's arguments swapped), a fit that is not there
 expect 2 "basel: $D:1:1: not a FIT.json \(a fit starts with '\{'; a CSV" -- "$BASEL" summary "$D"
@@ -107,6 +108,7 @@ printf '{"hello": 1}\n' > "$T/other.json"
 expect 2 "not a basel fit" -- "$BASEL" summary "$T/other.json"
 expect 2 "interval '1.5': expected a probability" -- "$BASEL" predict "$T/good.json" "$D" --interval 1.5
 expect 2 "--model 'best': a fit of --method enumerate predicts with bma, hpm, median, prevalence" -- "$BASEL" predict "$T/good.json" "$D" --model best
+expect 2 "--model 'prevalance': did you mean 'prevalence'\? \(a fit of --method enumerate predicts with" -- "$BASEL" predict "$T/good.json" "$D" --model prevalance
 # eb-global's g is chosen from every subset: a sampler refuses it up front,
 # saying what to do, and writes nothing (coef_g.c, subset.c)
 rm -f "$T/f.json"

@@ -276,14 +276,22 @@ class _Handle:
 
 
 class Data(_Handle):
-    """A table (basel_data) from a 2-D float64 array: read in place with its
-    strides (basel_data_from_matrix copies the values into the library)."""
+    """A table (basel_data) from a 2-D array of numbers (a numpy array or a
+    pandas DataFrame): read in place with its strides
+    (basel_data_from_matrix copies the values into the library). names are
+    its columns' names: by default a DataFrame's own, else x1 .. xp."""
     _free = "basel_data_free"
 
-    def __init__(self, x, names, source="<array>"):
+    def __init__(self, x, names=None, source="<array>"):
         import numpy as np
         lib = library()
+        if names is None and hasattr(x, "columns"):
+            names = [str(c) for c in x.columns]
         x = np.asarray(x)
+        if x.ndim == 2 and names is None:
+            names = ["x%d" % (j + 1) for j in range(x.shape[1])]
+        if x.ndim == 2 and len(names) != x.shape[1]:
+            raise ValueError("Data: %d names for %d columns" % (len(names), x.shape[1]))
         if x.dtype != np.float64 or x.ndim != 2 or not _strides_ok(x):
             x = np.ascontiguousarray(x, dtype=np.float64)
         n, p = x.shape
@@ -344,7 +352,7 @@ class Options(_Handle):
 
     def __setitem__(self, name, value):
         err = _Error()
-        _check(library().basel_options_set(self.ptr, _b(name), _b(_text(value)), ctypes.byref(err)), err)
+        _check(library().basel_options_set(self.ptr, _b(name), _b(_text(value, name)), ctypes.byref(err)), err)
 
     def __getitem__(self, name):
         v = library().basel_options_get(self.ptr, _b(name))
@@ -353,8 +361,11 @@ class Options(_Handle):
         return v.decode()
 
 
-def _text(value):
-    """An option's text form: booleans as 1/0, floats with 17 digits."""
+def _text(value, name=None):
+    """An option's text form: booleans as 1/0 (standardize's as yes/no),
+    floats with 17 digits."""
+    if isinstance(value, bool) and name == "standardize":
+        return "yes" if value else "no"
     if isinstance(value, bool):
         return "1" if value else "0"
     if isinstance(value, float):
@@ -393,6 +404,11 @@ def method_models(method):
         if v is None:
             return out or ["bma"]
         out.append(v.decode())
+
+
+def method_keeps_draws(method):
+    """Whether the method keeps draws (keep_draws / --draws can be asked of it)."""
+    return bool(library().basel_method_keeps_draws(_b(method)))
 
 
 def method_default(method, option):
@@ -460,8 +476,14 @@ class Fit(_Handle):
     def run(cls, data, options, progress=None):
         """basel_fit_run, with progress(fraction) -> truthy to cancel. A
         KeyboardInterrupt during the run cancels it and is raised again after
-        the library has stopped and cleaned up."""
+        the library has stopped and cleaned up. data is a Data, or a numpy
+        array or DataFrame (made into one: Data); options an Options, or a
+        dict of the command line's names, {"method": "enumerate", ...}."""
         lib = library()
+        if not isinstance(data, Data):
+            data = Data(data)
+        if not isinstance(options, Options):
+            options = Options(options)
         cb = _Progress(progress)
         lib.basel_options_set_progress(options.ptr, cb.c_fn, None)
         err, out = _Error(), ctypes.c_void_p()
@@ -572,6 +594,8 @@ class Fit(_Handle):
     def selected(self, which):
         """Atom indices of the "hpm", "median", "prevalence" or "projection"
         model, or None (projection: Gaussian subset fits only)."""
+        if which not in ("hpm", "median", "prevalence", "projection"):
+            raise ValueError("selected(%r): use \"hpm\", \"median\", \"prevalence\" or \"projection\"" % (which,))
         k = ctypes.c_size_t()
         p = library().basel_fit_selected(self.ptr, _b(which), ctypes.byref(k))
         return [int(p[i]) for i in range(k.value)] if p else None
@@ -705,6 +729,8 @@ class Fit(_Handle):
         `--interval none`: lower and upper are NaN), or "sd" (no interval
         either, but the predictive sds, Pred.sd(), without the quantiles:
         BASEL_INTERVAL_SD)."""
+        if not isinstance(data, Data):  # an array of the fit's inputs, or a DataFrame naming them
+            data = Data(data, None if hasattr(data, "columns") else self.inputs, source="X")
         kinds = {"new": 0, "mean": 1, "none": 2, "sd": 3}
         if kind not in kinds:
             raise ValueError("kind=%r: use \"new\" (a new observation), \"mean\" (the regression function), "

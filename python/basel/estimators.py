@@ -111,13 +111,24 @@ class _BaselEstimator(BaseEstimator):
             # methods; options={...} are passed as given (and refused)
             if _lib.method_default(method, option) is not None:
                 settings[option] = value
+        if self.options is not None and not hasattr(self.options, "items"):
+            raise TypeError("options=%r: expected a dict of option names to values, e.g. {\"nu\": 2}"
+                            % (self.options,))
         for name, value in (self.options or {}).items():
             settings[str(name)] = value
         settings["seed"] = _seed(self.random_state)
         settings["threads"] = _threads(self.n_jobs)
-        if self.keep_draws:
+        # as a parameter the method does not read: ignored by the methods
+        # that keep no draws (draws_ is then not set)
+        if self.keep_draws and _lib.method_keeps_draws(method):
             settings["keep-draws"] = 2 if self.keep_draws == "loglik" else 1
         return settings
+
+    def _forget(self):
+        """Drop a previous fit's attributes, so that a fit that fails or is
+        cancelled leaves the estimator unfitted, not holding the last one."""
+        for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:
+            delattr(self, name)
 
     def _input_names(self, p):
         names = getattr(self, "feature_names_in_", None)
@@ -164,7 +175,7 @@ class _BaselEstimator(BaseEstimator):
             # and the document's other keys of each (signal, signal_prob, lead, ...)
             self.credible_sets_ = [dict(s, atoms=a, coverage=c, purity=p, names=[self.atom_names_[j] for j in a])
                                    for s, (a, c, p) in zip(cs["sets"], fit.credible_sets())]
-        if self.keep_draws:
+        if self.keep_draws and _lib.method_keeps_draws(fit.method):
             self.draws_ = fit.draws()
             if self.keep_draws == "loglik":
                 self.log_lik_ = fit.draws_loglik()
@@ -205,6 +216,8 @@ class _BaselEstimator(BaseEstimator):
     def selected_names(self, which="median"):
         """The atom names of the "hpm", "median", "prevalence" or "projection" model."""
         check_is_fitted(self, "selected_")
+        if which not in self.selected_:
+            raise ValueError("selected_names(%r): this fit has %s" % (which, ", ".join(sorted(self.selected_))))
         return [self.atom_names_[j] for j in self.selected_[which]]
 
 
@@ -221,7 +234,7 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
       prior       coefficient prior: "g", "ridge", "hier", "aic", "bic", "mdl",
                   "hyper-g", "hyper-g/n", "jzs", "robust", "eb-local", "eb-global", ...
       model_prior "uniform", "poisson:mean=W", "bernoulli:p=P", "beta-binomial:a=A,b=B"
-      n_iter, burn, thin, chains, kmax, standardize ("yes"/"no"), top,
+      n_iter, burn, thin, chains, kmax, standardize ("yes", "no", "auto"; True / False for yes / no), top,
       particles (smc)
       model       the model predict uses: "bma" (default), "hpm", "median",
                   "prevalence", "projection" (subset methods; projection:
@@ -275,6 +288,7 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
         """Fit to X (n x p) and y (n, or n x c for methods with several
         targets). progress(fraction) is called on this thread as the run
         goes; a true result cancels it (KeyboardInterrupt), as does Ctrl-C."""
+        self._forget()
         X, y = self._validate_data(X, y, dtype=np.float64, y_numeric=True, multi_output=True,
                                    force_all_finite=self._finite())
         if y.ndim == 2 and y.shape[1] == 1:
@@ -431,6 +445,7 @@ class BayesianSelectionClassifier(ClassifierMixin, _BaselEstimator):
     def fit(self, X, y, progress=None):
         """Fit to X (n x p) and class labels y (any hashable labels whose
         str() differ). progress as in BayesianSelectionRegressor.fit."""
+        self._forget()
         X, y = self._validate_data(X, y, dtype=np.float64, force_all_finite=self._finite())
         check_classification_targets(y)
         self._check_n_samples(X.shape[0])
@@ -525,6 +540,7 @@ class BayesianLogisticRegression(BayesianSelectionClassifier):
     def fit(self, X, y, progress=None):
         """Fit to X (n x p) and class labels y (2, or 3 and more for the
         multinomial model). progress as in BayesianSelectionRegressor.fit."""
+        self._forget()
         X, y = self._validate_data(X, y, dtype=np.float64, force_all_finite=self._finite())
         check_classification_targets(y)
         self._check_n_samples(X.shape[0])

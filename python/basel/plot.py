@@ -68,12 +68,18 @@ def read_draws(path):
 
 
 def _draws(draws):
-    if draws is None:
+    """The draws as a DataFrame, or None: from a DataFrame, a draws CSV
+    path, an estimator (its draws_) or a basel.Fit (Fit.draws); a FIT.json
+    (a path ending in .json, or its dict) holds none."""
+    from ._lib import Fit
+    if draws is None or isinstance(draws, dict):
         return None
     if isinstance(draws, (str, os.PathLike)):
-        return read_draws(draws)
-    if hasattr(draws, "draws_"):
-        return draws.draws_
+        return None if os.fspath(draws).endswith(".json") else read_draws(draws)
+    if isinstance(draws, Fit):
+        return draws.draws()
+    if hasattr(draws, "get_params"):  # an estimator, with draws_ if it kept them
+        return getattr(draws, "draws_", None)
     return draws
 
 
@@ -190,7 +196,8 @@ def model_space(fit, ax=None, top=20):
 
 def trace(draws, ax=None):
     """The model size along each chain, from draws (a DataFrame with chain
-    and size columns, an estimator with draws_, or a draws CSV path)."""
+    and size columns, a draws CSV path, an estimator fitted with
+    keep_draws=True, or its basel.Fit)."""
     d = _draws(draws)
     if d is None or len(d) == 0:
         raise ValueError("no draws: fit with keep_draws=True (or `basel fit --draws DRAWS.csv`)")

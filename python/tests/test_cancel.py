@@ -36,6 +36,18 @@ def test_a_true_progress_result_cancels():
     assert hasattr(reg, "pip_")
 
 
+def test_a_cancelled_refit_leaves_the_estimator_unfitted():
+    from sklearn.exceptions import NotFittedError
+    reg = basel.BayesianSelectionRegressor(n_iter=500, chains=2, random_state=1).fit(*data())
+    assert hasattr(reg, "pip_")
+    reg.set_params(n_iter=200000)
+    with pytest.raises(KeyboardInterrupt):
+        reg.fit(*data(), progress=lambda f: f > 0.1)
+    assert not hasattr(reg, "pip_") and not hasattr(reg, "basel_fit_")  # not the previous fit's
+    with pytest.raises(NotFittedError):
+        reg.predict(data()[0])
+
+
 def test_an_exception_in_the_callback_cancels_and_propagates():
     def progress(f):
         if f > 0.05:

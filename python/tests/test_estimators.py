@@ -539,3 +539,27 @@ def test_a_fits_warnings_reach_the_user():
         warnings.simplefilter("error", basel.BaselConvergenceWarning)
         done = BayesianSelectionRegressor(method="enumerate").fit(X[:, :8], y)
     assert done.basel_fit_.warnings == []
+
+
+# --- parameters the method does not read, and mistakes, as the docs say
+# (a walkthrough found keep_draws failing a grid over methods)
+
+def test_keep_draws_is_ignored_by_a_method_that_keeps_none():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(60, 4))
+    y = X[:, 0] + rng.normal(size=60)
+    reg = basel.BayesianSelectionRegressor(method="enumerate", keep_draws=True).fit(X, y)
+    assert hasattr(reg, "pip_") and not hasattr(reg, "draws_")
+    reg = basel.BayesianSelectionRegressor(method="bd", keep_draws=True, n_iter=300, chains=1, random_state=2).fit(X, y)
+    assert len(reg.draws_) > 0
+
+
+def test_mistakes_raise_what_a_user_can_act_on():
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(60, 4))
+    y = X[:, 0] + rng.normal(size=60)
+    with pytest.raises(TypeError, match="options=.*expected a dict"):
+        basel.BayesianSelectionRegressor(method="enumerate", options="nu=2").fit(X, y)
+    reg = basel.BayesianSelectionRegressor(method="enumerate").fit(X, y)
+    with pytest.raises(ValueError, match="selected_names\\('best'\\): this fit has hpm, median"):
+        reg.selected_names("best")

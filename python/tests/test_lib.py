@@ -173,3 +173,40 @@ def test_a_text_column_is_one_grouped_input_and_predicts_by_level():
     bad.add_text("grade", ["z"])
     with pytest.raises(basel.BaselError, match="level 'z'"):
         fit.predict(bad)
+
+
+# --- the low-level API takes arrays and dicts as the docs write it (a
+# walkthrough found Fit.predict(DataFrame) raising AttributeError 'ptr')
+
+def _lin15():
+    import pandas as pd
+    return pd.read_csv(os.path.join(ROOT, "data", "linear", "lin_p15_n200.csv"))
+
+
+def test_data_names_default_to_a_dataframes_columns_or_x1_xp():
+    df = _lin15()
+    assert basel.Data(df).p == df.shape[1]
+    with pytest.raises(ValueError, match="2 names for 16 columns"):
+        basel.Data(df.to_numpy(), ["a", "b"])
+
+
+def test_fit_run_and_predict_take_a_dataframe_a_dict_and_an_array():
+    df = _lin15()
+    fit = basel.Fit.run(df, {"method": "enumerate", "target": "y"})
+    assert fit.method == "enumerate"
+    X = df.drop(columns="y")
+    from_frame = fit.predict(X.iloc[:5]).intervals()
+    from_array = fit.predict(X.to_numpy()[:5]).intervals()  # columns in the fit's input order
+    from_data = fit.predict(basel.Data(X.iloc[:5])).intervals()
+    for a, b, c in zip(from_frame, from_array, from_data):
+        assert np.array_equal(a, b) and np.array_equal(a, c)
+    with pytest.raises(ValueError, match="names for"):
+        fit.predict(X.to_numpy()[:5, :3])
+    with pytest.raises(ValueError, match="hpm.*median.*prevalence.*projection"):
+        fit.selected("best")
+
+
+def test_standardize_takes_true_and_false():
+    df = _lin15()
+    on = basel.Fit.run(df, {"method": "enumerate", "target": "y", "standardize": True})
+    assert on.document["settings"]["standardize"] == "yes"

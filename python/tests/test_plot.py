@@ -104,3 +104,16 @@ def test_centres_come_from_the_library(linear, kernel):
     smc = basel.BayesianSelectionRegressor(method="smc", basis="gauss:r=1.6", random_state=3).fit(x[:, None], y)
     cs = smc.basel_fit_.centres()  # smc's atoms are the points it has seen
     np.testing.assert_allclose(np.sort(cs[:, 0]), np.sort(x), rtol=0, atol=1e-12 * np.abs(x).max())
+
+
+def test_trace_takes_a_fit_and_says_when_there_are_no_draws():
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(60, 4))
+    y = X[:, 0] + rng.normal(size=60)
+    reg = basel.BayesianSelectionRegressor(n_iter=300, chains=2, random_state=1, keep_draws=True).fit(X, y)
+    assert bp.trace(reg.basel_fit_) is not None and bp.trace(reg) is not None
+    plt.close("all")
+    bare = basel.BayesianSelectionRegressor(n_iter=300, chains=2, random_state=1).fit(X, y)
+    for what in (bare, bare.basel_fit_, bare.document_):
+        with pytest.raises(ValueError, match="no draws: fit with keep_draws=True"):
+            bp.trace(what)

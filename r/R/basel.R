@@ -61,6 +61,13 @@ option_value <- function(name, value) {
 basel <- function(formula, data, method = NULL, family = "gaussian", ..., na.action, draws = NULL,
                   progress = interactive(), verbose = FALSE) {
     cl <- match.call()
+    ## lm()'s arguments that basel does not have: said, not passed on as
+    ## unknown options (nor evaluated, as subset = x1 > 0 would be)
+    for (a in intersect(c("weights", "subset", "offset"), names(cl)))
+        basel_stop(a, " = is not supported: ", switch(a,
+            weights = "every row counts once",
+            subset = "pass the rows to fit, data[rows, ]",
+            offset = "basel has no offset; subtract it from the response"))
     family <- family_name(family)
     if (is.null(method)) method <- if (family == "gaussian") "bd" else "rj"
     if (!is.character(method) || length(method) != 1 || is.na(method)) basel_stop("method: one method's name")
@@ -72,6 +79,12 @@ basel <- function(formula, data, method = NULL, family = "gaussian", ..., na.act
     mf[[1L]] <- quote(stats::model.frame)
     mf <- eval(mf, parent.frame())
     mt <- attr(mf, "terms")
+    ## what the formula asks that basel would otherwise drop silently
+    if (attr(mt, "intercept") == 0)
+        basel_stop("the formula removes the intercept (- 1 or + 0): basel always fits one, under a flat prior ",
+                   "that integrates it out; drop the '- 1'")
+    if (!is.null(attr(mt, "offset")))
+        basel_stop("offset() is not supported: basel has no offset; subtract it from the response")
     y <- model.response(mf)
     if (is.null(y)) basel_stop("the formula has no response")
     opts <- list(method = method, ...)

@@ -74,6 +74,9 @@ coef_table <- function(object, estimator = "BMA", level = NULL) {
     tab <- data.frame(term = co$term, target = co$target, pip = v[, 1], mean = v[, 2], sd = v[, 3],
                       cond_mean = v[, 4], cond_sd = v[, 5], lower = v[, 6], upper = v[, 7], stringsAsFactors = FALSE)
     if (!is.null(co$class)) tab$class <- co$class  # multinomial: per class
+    ## rows by term (coef(fit)["x1", ]); several targets or classes: "y2:x1"
+    by <- if (!is.null(co$class)) co$class else if (length(unique(co$target)) > 1) co$target else NULL
+    rownames(tab) <- make.unique(if (is.null(by)) co$term else paste0(by, ":", co$term))
     attr(tab, "level") <- co$level
     tab
 }
@@ -112,8 +115,7 @@ print.coef.basel <- function(x, digits = max(3L, getOption("digits") - 3L), ...)
     class(y) <- "data.frame"
     attr(y, "fit") <- NULL
     if (length(unique(y$target)) == 1) y$target <- NULL
-    rownames(y) <- make.unique(y$term)
-    y$term <- NULL
+    y$term <- NULL  # the rows are named by term (coef_table)
     est <- attr(x, "estimator")
     if (is.null(est)) est <- "BMA"
     if (est != "BMA") y$cond_mean <- y$cond_sd <- NULL  # one model: its mean and sd again
@@ -273,8 +275,11 @@ predict.basel <- function(object, newdata, estimator = c("BMA", "HPM", "MPM", "p
     ## the library's basel_interval_kind: no interval asked for and no se.fit
     ## skips the mixture quantiles (most of the cost), and works under the
     ## priors whose intervals basel does not compute (hyper-g, jzs, ...)
-    kind <- if (interval == "confidence") 1L else if (interval == "none" && !se.fit) 2L else 0L
+    kind <- if (interval == "confidence") 1L else if (interval == "predict") 0L else if (se.fit) 3L else 2L
     v <- predict_inputs(object, x, model, level, kind)
+    if (se.fit && is.null(v$se) && is.null(v$classes) && method_caps(object$doc$method)$mean_interval)
+        basel_stop("se.fit is not computed under prior '", object$doc$prior$coefficients, "': a model's ",
+                   "predictive is a mixture over g of Student-t's; the means are (se.fit = FALSE)")
     res <- list(fit = NULL, estimator = estimator, level = level)
     if (is.null(v$classes)) {
         targets <- v$targets
@@ -388,7 +393,10 @@ new_inputs <- function(object, newdata) {
         return(x)
     }
     tt <- stats::delete.response(object$terms)
-    frame_inputs(object, stats::model.frame(tt, newdata, na.action = stats::na.pass, xlev = object$xlevels))
+    mf <- stats::model.frame(tt, newdata, na.action = stats::na.pass, xlev = object$xlevels)
+    ## a column of another type than at the fit (text for numbers), as predict.lm says it
+    if (!is.null(cl <- attr(tt, "dataClasses"))) stats::.checkMFClasses(cl, mf)
+    frame_inputs(object, mf)
 }
 
 ## A model frame's rows in the fit's input columns (R's dummies, and the

@@ -49,7 +49,7 @@ plot.basel <- function(x, which = c(1L, 2L, 3L, 4L),
             big <- utils::head(order(abs(r), decreasing = TRUE), id.n)
             lab <- if (!is.null(names(r))) names(r)[big] else as.character(big)
             graphics::text(yhat[big], r[big], lab, cex = 0.75, xpd = TRUE, offset = 0.25,
-                           pos = ifelse(yhat[big] > mean(range(yhat)), 2, 4))
+                           pos = ifelse(yhat[big] > mean(range(yhat, na.rm = TRUE)), 2, 4))
         }
         out$residuals <- data.frame(fitted = unname(yhat), residual = unname(r))
     }

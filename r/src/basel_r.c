@@ -300,9 +300,13 @@ SEXP r_basel_predict(SEXP ptr, SEXP x, SEXP names, SEXP model, SEXP level, SEXP 
     basel_data *d = table_of(x, names, R_NilValue, "<newdata>", &err);
     if (!d) return error_value(&err, 0);
     basel_pred *p = NULL;
-    /* methods.R passes basel_interval_kind's number: 0 new, 1 mean, 2 none */
+    /* methods.R passes basel_interval_kind's number: 0 new, 1 mean, 2 none,
+     * 3 the sds alone (se.fit without an interval) */
     const int k = Rf_asInteger(interval_kind);
-    const basel_interval_kind kind = k == 1 ? BASEL_INTERVAL_MEAN : k == 2 ? BASEL_INTERVAL_NONE : BASEL_INTERVAL_NEW;
+    const basel_interval_kind kind = k == 1   ? BASEL_INTERVAL_MEAN
+                                     : k == 2 ? BASEL_INTERVAL_NONE
+                                     : k == 3 ? BASEL_INTERVAL_SD
+                                              : BASEL_INTERVAL_NEW;
     int rc = basel_fit_predict_ex(f, d, CHAR(STRING_ELT(model, 0)), Rf_asReal(level), kind, &p, &err);
     basel_data_free(d);
     if (rc) return error_value(&err, 0);

@@ -52,3 +52,30 @@ test_that("missing values follow na.action and the library's na option", {
     expect_equal(g$doc$n, 7)
     expect_identical(pip(f), pip(g))
 })
+
+## what the formula or lm()'s arguments ask that basel would drop silently
+## is an error (a walkthrough found y ~ x1 + offset(x2) fitted as y ~ x1)
+test_that("offset(), '- 1', weights and subset are refused, not ignored", {
+    e <- expect_error(basel(y ~ a + offset(b), u, method = "enumerate", progress = FALSE), class = "basel_error")
+    expect_match(conditionMessage(e), "offset\\(\\) is not supported")
+    e <- expect_error(basel(y ~ . - 1, u, method = "enumerate", progress = FALSE), class = "basel_error")
+    expect_match(conditionMessage(e), "removes the intercept")
+    e <- expect_error(basel(y ~ ., u, method = "enumerate", weights = rep(1, 8), progress = FALSE), class = "basel_error")
+    expect_match(conditionMessage(e), "weights = is not supported")
+    e <- expect_error(basel(y ~ ., u, method = "enumerate", subset = a > 2, progress = FALSE), class = "basel_error")
+    expect_match(conditionMessage(e), "subset = is not supported")
+})
+
+test_that("newdata with a column of another type says which, as predict.lm", {
+    f <- basel(y ~ ., u, method = "enumerate", progress = FALSE)
+    nd <- u[1:3, ]
+    nd$a <- as.character(nd$a)
+    expect_error(predict(f, nd), "variable 'a' was fitted with type \"numeric\" but type \"character\" was supplied")
+})
+
+test_that("se.fit under a prior mixing over g is an error that says so; the means are given", {
+    f <- basel(y ~ ., u, method = "enumerate", prior = "hyper-g", progress = FALSE)
+    e <- expect_error(predict(f, u[1:3, ], se.fit = TRUE), class = "basel_error")
+    expect_match(conditionMessage(e), "se.fit is not computed under prior 'hyper-g")
+    expect_length(predict(f, u[1:3, ])$fit, 3)
+})

@@ -8,6 +8,12 @@ test_that("print, summary, coef, predict, plot, image and diagnostics run", {
     expect_true(all(s$models$BF > 0) && any(abs(s$models$BF - 1) < 1e-12))
     cf <- coef(f)
     expect_equal(nrow(cf), 16)
+    expect_identical(rownames(cf), cf$term)        # rows by term: coef(f)["Ineq", ]
+    expect_equal(cf["Ineq", "mean"], cf$mean[cf$term == "Ineq"])
+    expect_output(print(cf["Ineq", c("pip", "mean")]), "Ineq")
+    ## se.fit alone (no interval): the sds without the mixture's quantiles, the same numbers
+    expect_equal(predict(f, u[1:4, ], se.fit = TRUE)$se.fit,
+                 predict(f, u[1:4, ], se.fit = TRUE, interval = "predict")$se.fit, tolerance = 1e-12)
     p <- predict(f, u[1:4, ], estimator = "MPM", se.fit = TRUE, interval = "predict")
     expect_equal(dim(p$interval), c(4, 3))
     expect_true(all(p$interval[, "lwr"] < p$fit & p$fit < p$interval[, "upr"]))

@@ -115,3 +115,14 @@ test_that("plot_fit of several inputs: one slice per input, the others at their 
     expect_equal(attr(rm_, "held"), colMeans(f$x))
     expect_error(plot_fit(f, inputs = "b"), "varying inputs", class = "basel_error")
 })
+
+test_that("plot() draws a fit whose library dropped rows with a missing value", {
+    d <- data.frame(a = c(1.2, 2.3, 3.1, 4.7, 5.2, 6.9, 7.1, 8.8, 9.1, 10.4),
+                    y = c(1.1, 2.2, 2.9, 4.4, 5.1, 5.8, 7.3, 8.1, 9.4, 10.2))
+    d$a[3] <- NA
+    f <- basel(y ~ ., d, method = "enumerate", na.action = na.pass, na = "drop", progress = FALSE)
+    grDevices::pdf(NULL)
+    on.exit(grDevices::dev.off())
+    expect_silent(plot(f, which = 1))
+    expect_equal(nobs(f), 9)
+})

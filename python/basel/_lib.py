@@ -226,12 +226,43 @@ class BaselError(ValueError):
         return (BaselError, (self.message, self.code, self.file, self.line, self.column))
 
 
+def option_words(message, renamed=None):
+    """The library words its messages for the command line ("--iter is not
+    read by --method enumerate"); in Python the options are keys (Options,
+    Fit.run: "iter", "model-prior") or, with renamed (the estimators'
+    parameter names by option, e.g. {"iter": "n_iter"}), parameters
+    ("n_iter", "model_prior", "keep_draws"). 'basel help ...' is left as
+    the command it is."""
+    import re
+    keep = []
+
+    def hold(m):
+        keep.append(m.group(0))
+        return "\0%d\0" % (len(keep) - 1)
+
+    out = re.sub(r"'basel help[^']*'", hold, message)
+
+    def word(m):
+        name = m.group(1)
+        if renamed is None:
+            return name
+        if name in ("draws", "keep-draws"):
+            return "keep_draws"
+        return renamed.get(name, name.replace("-", "_"))
+
+    out = re.sub(r"--([a-z][a-z0-9-]*[a-z0-9])", word, out)
+    return re.sub("\0(\\d+)\0", lambda m: keep[int(m.group(1))], out)
+
+
 def _raise(err):
     """Raise the error in the caller-owned record err."""
-    message = err.message.decode("utf-8", "replace")
+    raw = err.message.decode("utf-8", "replace")
+    message = option_words(raw)
     if err.code == ENOMEM:
         raise MemoryError("basel: " + message)
-    raise BaselError(message, err.code, err.file.decode("utf-8", "replace"), err.line, err.column)
+    e = BaselError(message, err.code, err.file.decode("utf-8", "replace"), err.line, err.column)
+    e.library_message = raw  # the command line's wording, for a front end's own (option_words)
+    raise e
 
 
 def _check(rc, err):

@@ -23,6 +23,7 @@ from . import _lib
 
 # estimator parameter -> option name (the rest: "_" -> "-")
 _RENAMED = {"n_iter": "iter"}
+_RENAMED_BACK = {option: name for name, option in _RENAMED.items()}
 # parameters that are not options of the fit
 _NOT_OPTIONS = {"random_state", "n_jobs", "verbose", "keep_draws", "options", "model"}
 
@@ -145,11 +146,16 @@ class _BaselEstimator(BaseEstimator):
             progress = bar
         try:
             fit = _lib.Fit.run(data, _lib.Options(settings), progress)
+        except _lib.BaselError as e:  # worded with the estimator's parameters (n_iter, keep_draws, ...)
+            raw = getattr(e, "library_message", None)
+            if raw is None:
+                raise
+            raise _lib.BaselError(_lib.option_words(raw, _RENAMED_BACK), e.code, e.file, e.line, e.column) from None
         finally:
             if bar is not None:
                 bar.close()
         for w in fit.warnings:  # each of the fit's own, as the command line prints them
-            warnings.warn("basel: " + w, BaselConvergenceWarning, stacklevel=3)
+            warnings.warn("basel: " + _lib.option_words(w, _RENAMED_BACK), BaselConvergenceWarning, stacklevel=3)
         return fit
 
     def _set_fitted(self, fit):

@@ -522,7 +522,8 @@ def test_the_library_accessors_give_models_and_se():
 def test_a_fits_warnings_reach_the_user():
     """The fit's own warnings (FIT.json diagnostics.warnings) are raised by
     fit() as BaselConvergenceWarning, one per warning, worded as the library
-    words them; a converged fit raises none (issue 31 item 6)."""
+    words them but with the estimator's parameters for the command line's
+    flags (n_iter for --iter); a converged fit raises none (issue 31 item 6)."""
     X, y = linear_data(n=200, p=20, seed=3)
     # chains far too short for 20 inputs: R-hat and ESS warn
     stuck = BayesianSelectionRegressor(method="bd", n_iter=40, burn=0, random_state=2)
@@ -531,7 +532,7 @@ def test_a_fits_warnings_reach_the_user():
     words = stuck.basel_fit_.warnings
     assert words, "this short run was expected to have warnings"
     got = [str(w.message) for w in rec if issubclass(w.category, basel.BaselConvergenceWarning)]
-    assert got == ["basel: " + w for w in words]
+    assert got == ["basel: " + basel._lib.option_words(w, {"iter": "n_iter"}) for w in words]
     from sklearn.exceptions import ConvergenceWarning
     assert issubclass(basel.BaselConvergenceWarning, ConvergenceWarning)
     # exact enumeration has no Monte Carlo error: no warning at all
@@ -563,3 +564,17 @@ def test_mistakes_raise_what_a_user_can_act_on():
     reg = basel.BayesianSelectionRegressor(method="enumerate").fit(X, y)
     with pytest.raises(ValueError, match="selected_names\\('best'\\): this fit has hpm, median"):
         reg.selected_names("best")
+
+
+def test_messages_name_the_parameters_not_the_command_line_flags():
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(40, 3))
+    y = X[:, 0] + rng.normal(size=40)
+    with pytest.raises(basel.BaselError) as e:
+        basel.BayesianSelectionRegressor(method="enumerate", options={"iter": 10}).fit(X, y)
+    assert "iter is not read by method enumerate" in str(e.value) and "--iter" not in str(e.value)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        basel.BayesianSelectionRegressor(n_iter=60, chains=2, random_state=1).fit(X, y)
+    texts = [str(x.message) for x in w if issubclass(x.category, basel.BaselConvergenceWarning)]
+    assert texts and all("--" not in t for t in texts) and any("(n_iter)" in t for t in texts)

@@ -186,7 +186,7 @@ basel <- function(formula, data, method = NULL, family = "gaussian", ..., na.act
 signal_fit_warnings <- function(fit) {
     for (w in unlist(fit$doc$diagnostics$warnings))
         warning(structure(class = c("basel_fit_warning", "warning", "condition"),
-                          list(message = paste0("basel: ", w), call = NULL)))
+                          list(message = paste0("basel: ", r_words(w)), call = NULL)))
     invisible(fit)
 }
 

@@ -3,7 +3,21 @@
 ## by the user (Ctrl-C) becomes a condition of class "interrupted" (and
 ## "interrupt", so tryCatch(interrupt = ...) sees it too).
 
+## The library words its messages for the command line ("--iter is not read
+## by --method enumerate (see 'basel help fit --method enumerate')"); in R
+## the same options are arguments: iter, method, draws (keep-draws), ...
+r_words <- function(msg) {
+    msg <- gsub("see 'basel help fit --method ([a-z]+)'", "see basel_options(\"\\1\")", msg)
+    msg <- gsub("'basel help fit'", "basel_options()", msg, fixed = TRUE)
+    msg <- gsub("--(keep-)?draws\\b", "draws", msg)
+    ## --model-prior: model_prior (basel() reads '_' and '.' as '-')
+    while (grepl("--([a-z][a-z0-9]*)-([a-z0-9-]+)", msg))
+        msg <- sub("--([a-z][a-z0-9]*)-([a-z0-9-]+)", "--\\1_\\2", msg)
+    gsub("--([a-z][a-z0-9_]*)", "\\1", msg)
+}
+
 basel_condition <- function(e, call = NULL) {
+    e$message <- r_words(e$message)
     where <- if (nzchar(e$file)) {
         paste0(e$file, if (e$line > 0) paste0(":", format(e$line, scientific = FALSE)),
                if (e$column > 0) paste0(":", format(e$column, scientific = FALSE)), ": ")

@@ -17,7 +17,7 @@ test_that("a bad prior spec is the library's error", {
 
 test_that("an option the method does not read is an error", {
     e <- expect_error(basel(y ~ ., u, method = "enumerate", iter = 100, progress = FALSE), class = "basel_error")
-    expect_match(conditionMessage(e), "not read by --method enumerate")
+    expect_match(conditionMessage(e), "iter is not read by method enumerate \\(see basel_options\\(\"enumerate\"\\)\\)")
 })
 
 test_that("a value that is not a number names its row and column", {

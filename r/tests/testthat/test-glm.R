@@ -119,7 +119,7 @@ test_that("a bad family or a response the family cannot take is a clear error", 
     p3$class[7] <- "Maybe"
     e <- expect_error(basel(class ~ ., p3, family = "binomial", method = "enumerate", progress = FALSE),
                       class = "basel_error")
-    expect_match(conditionMessage(e), "a third level 'Maybe'.*--family multinomial")
+    expect_match(conditionMessage(e), "a third level 'Maybe'.*family multinomial")
     expect_equal(e$line, 7)
     ## numbers other than 0/1
     p2 <- p

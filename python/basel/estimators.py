@@ -371,8 +371,9 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
     def _shape_cols(self, a):
         return a[:, 0] if len(self.target_names_) == 1 else a
 
-    def predict(self, X, return_std=False, return_interval=False, level=0.95, kind="new"):
-        """The predictive mean at each row of X, and on request:
+    def predict(self, X, return_std=False, return_interval=False, level=0.95, kind="new", model=None):
+        """The predictive mean at each row of X (of the estimator's model,
+        or of model= for this call, as predict_interval), and on request:
 
         return_std=True: the predictive standard deviation of a new
           observation y at x, as BayesianRidge and GaussianProcessRegressor
@@ -396,9 +397,9 @@ class BayesianSelectionRegressor(RegressorMixin, _BaselEstimator):
         if kind not in ("new", "mean"):
             raise ValueError("kind=%r: use \"new\" (a new observation) or \"mean\" (the regression function)" % (kind,))
         if not return_std and not return_interval:
-            return self.predict_interval(X, level, kind="none")[0]
+            return self.predict_interval(X, level, model=model, kind="none")[0]
         c = len(self.target_names_)
-        pred = self._predict(X, level, kind if return_interval else "sd")
+        pred = self._predict(X, level, kind if return_interval else "sd", model)
         mean, lo, hi = pred.intervals(c)
         out = [mean]
         if return_std:

@@ -578,3 +578,12 @@ def test_messages_name_the_parameters_not_the_command_line_flags():
         basel.BayesianSelectionRegressor(n_iter=60, chains=2, random_state=1).fit(X, y)
     texts = [str(x.message) for x in w if issubclass(x.category, basel.BaselConvergenceWarning)]
     assert texts and all("--" not in t for t in texts) and any("(n_iter)" in t for t in texts)
+
+
+def test_predict_takes_model_as_predict_interval_does():
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(60, 4))
+    y = X[:, 0] + rng.normal(size=60)
+    reg = basel.BayesianSelectionRegressor(method="enumerate").fit(X, y)
+    assert np.array_equal(reg.predict(X[:5], model="hpm"), reg.predict_interval(X[:5], model="hpm")[0])
+    assert not np.array_equal(reg.predict(X[:5], model="hpm"), reg.predict(X[:5]))

@@ -213,7 +213,10 @@ print.summary.basel <- function(x, digits = max(3L, getOption("digits") - 3L), .
     }
     if (!is.null(x$size)) {
         cat("\nPosterior of the model size:\n")
-        print(round(x$size[x$size > 1e-4 | seq_along(x$size) == 1], digits))
+        ## the sizes from the first to the last with mass above 1e-4, without gaps
+        held <- which(x$size > 1e-4)
+        if (!length(held)) held <- 1L
+        print(round(x$size[seq(min(held), max(held))], digits))
     }
     for (s in names(x$selected))
         cat(sprintf("%-11s %s\n", paste0(s, ":"), if (length(x$selected[[s]])) paste(x$selected[[s]], collapse = " ") else "(null)"))

@@ -28,7 +28,20 @@ basel_options <- function(method = NULL) {
         d <- d[!is.na(d$default), , drop = FALSE]
         rownames(d) <- NULL
     }
-    d
+    structure(d, class = c("basel_options", "data.frame"), method = method)
+}
+
+## One option a paragraph: its name and default, then its help wrapped to
+## the console (the data frame's help column is a line each, some of 900
+## characters).
+print.basel_options <- function(x, ...) {
+    width <- max(40L, getOption("width") - 4L)
+    for (i in seq_len(nrow(x))) {
+        def <- if (!is.null(x$default) && nzchar(x$default[i])) paste0(" [default: ", x$default[i], "]") else ""
+        cat(x$option[i], def, "\n", sep = "")
+        cat(paste0("    ", strwrap(x$help[i], width = width), collapse = "\n"), "\n", sep = "")
+    }
+    invisible(x)
 }
 
 basel_methods <- function() {

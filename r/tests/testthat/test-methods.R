@@ -59,6 +59,10 @@ test_that("the options catalogue", {
     o <- basel_options("enumerate")
     expect_equal(o$default[o$option == "prior"], "g")
     expect_true("bd" %in% basel_methods()$method)
+    ## printed one option a paragraph, wrapped to the console
+    out <- capture.output(print(basel_options("bd")))
+    expect_true(any(grepl("^iter \\[default: ", out)))
+    expect_lte(max(nchar(out)), getOption("width"))
 })
 
 test_that("confint reads the document's coefficient table, or says it has none", {

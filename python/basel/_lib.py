@@ -724,6 +724,25 @@ class Fit(_Handle):
             classes = [lib.basel_fit_coef_class(self.ptr, i).decode() for i in range(n)]
         return terms, targets, classes, values, lib.basel_fit_coef_level(self.ptr)
 
+    def coef_table(self):
+        """The coefficient table as a DataFrame, one row per term and target
+        (and class, multinomial): term, target, [class,] pip, mean, sd,
+        cond_mean, cond_sd, lower, upper (the interval at the fit's level,
+        DataFrame.attrs["level"]; `basel coef`'s CSV); None when the fit has
+        no table (methods other than enumerate, bd, rj, ssvs)."""
+        import pandas as pd
+        table = self.coefficients()
+        if table is None:
+            return None
+        terms, targets, classes, values, level = table
+        df = pd.DataFrame(values, columns=list(COEF_VALUES))
+        if classes is not None:
+            df.insert(0, "class", classes)
+        df.insert(0, "target", targets)
+        df.insert(0, "term", terms)
+        df.attrs["level"] = level
+        return df
+
     def models(self):
         """The listed models (basel_fit_model), most probable first: a list
         of (atoms, prob, log_ml, log_bf_best), NaN where unknown."""

@@ -210,3 +210,24 @@ def test_standardize_takes_true_and_false():
     df = _lin15()
     on = basel.Fit.run(df, {"method": "enumerate", "target": "y", "standardize": True})
     assert on.document["settings"]["standardize"] == "yes"
+
+
+def test_coef_table_is_the_command_lines_table():
+    import subprocess
+    import pandas as pd
+    from conftest import need_cli
+    df = _lin15()
+    fit = basel.Fit.run(df, {"method": "enumerate", "target": "y"})
+    t = fit.coef_table()
+    assert list(t.columns) == ["term", "target", "pip", "mean", "sd", "cond_mean", "cond_sd", "lower", "upper"]
+    assert t.attrs["level"] == 0.95 and t["term"].iloc[0] == "(Intercept)" and len(t) == 16
+    cli = need_cli()
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "basel_coef_table_%d.json" % os.getpid())
+    fit.write_json(path)
+    out = subprocess.run([cli, "coef", path], capture_output=True, text=True, check=True).stdout
+    os.remove(path)
+    import io
+    want = pd.read_csv(io.StringIO(out), float_precision="round_trip")  # the CSV reads back exactly
+    assert list(want["term"]) == list(t["term"])
+    for c in ("pip", "mean", "sd", "lower", "upper"):
+        assert np.allclose(want[c].to_numpy(), t[c].to_numpy(), rtol=1e-15, atol=0, equal_nan=True), c

@@ -10,9 +10,11 @@ The estimators follow scikit-learn's contracts; basel.Fit is the fit itself
 is libbasel through ctypes (basel._lib says why and where it is found).
 """
 from ._lib import BaselError, Data, Fit, Options, blas, methods, option_catalogue, version
-from .estimators import (BaselConvergenceWarning, BayesianLogisticRegression, BayesianSelectionClassifier,
-                         BayesianSelectionRegressor)
 
+# the estimators import scikit-learn (about 1.7 s here): on first use, so that
+# `import basel` for Fit, Data and the library alone does not pay for it
+_ESTIMATORS = ("BaselConvergenceWarning", "BayesianLogisticRegression", "BayesianSelectionClassifier",
+               "BayesianSelectionRegressor")
 
 
 def _package_version():
@@ -44,8 +46,15 @@ def read_json(path):
 
 
 def __getattr__(name):
-    """basel.plot on first use (matplotlib is imported only then)."""
+    """basel.plot and the estimators on first use (matplotlib and
+    scikit-learn are imported only then)."""
+    import importlib
     if name == "plot":
-        import importlib
         return importlib.import_module(".plot", __name__)
+    if name in _ESTIMATORS:
+        return getattr(importlib.import_module(".estimators", __name__), name)
     raise AttributeError("module 'basel' has no attribute %r" % name)
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_ESTIMATORS) | {"plot"})

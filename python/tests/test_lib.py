@@ -231,3 +231,16 @@ def test_coef_table_is_the_command_lines_table():
     assert list(want["term"]) == list(t["term"])
     for c in ("pip", "mean", "sd", "lower", "upper"):
         assert np.allclose(want[c].to_numpy(), t[c].to_numpy(), rtol=1e-15, atol=0, equal_nan=True), c
+
+
+def test_import_basel_leaves_scikit_learn_and_matplotlib_for_their_first_use():
+    import subprocess
+    import sys
+    from conftest import HERE, INSTALLED
+    env = dict(os.environ)
+    if not INSTALLED:
+        env["PYTHONPATH"] = os.path.dirname(HERE) + os.pathsep + env.get("PYTHONPATH", "")
+    code = ("import sys, basel; basel.Fit; assert 'sklearn' not in sys.modules and 'matplotlib' not in sys.modules; "
+            "basel.BayesianSelectionRegressor; assert 'sklearn' in sys.modules; print('ok')")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr

@@ -561,16 +561,13 @@ int basel_fit_read_json(basel_fit **out, const char *path, basel_error *err)
     const int from_stdin = strcmp(path, "-") == 0;
     const char *name = from_stdin ? "<stdin>" : path;
     FILE *fp = from_stdin ? stdin : fopen(path, "rb");
+    if (!fp) return bsl_fail_at(err, BASEL_EIO, name, 0, 0, "cannot open: %s", strerror(errno)); /* as every reader */
     size_t len = 0;
-    char *text = NULL;
-    if (!fp) return bsl_fail_at(err, BASEL_EIO, name, 0, 0, "cannot open: %s", strerror(errno));
-    {
-        text = slurp(fp, &len);
-        const int oom = !text && errno == ENOMEM;
-        if (!from_stdin) fclose(fp);
-        if (oom) return bsl_fail(err, BASEL_ENOMEM, "%s: out of memory", name);
-    }
-    /* what cannot be opened or read: jansson's readers word it, as before */
+    char *text = slurp(fp, &len);
+    const int oom = !text && errno == ENOMEM;
+    if (!from_stdin) fclose(fp);
+    if (oom) return bsl_fail(err, BASEL_ENOMEM, "%s: out of memory", name);
+    /* what cannot be read: jansson's readers word it, as before */
     json_t *doc = text         ? json_loadb(text, len, JSON_REJECT_DUPLICATES, &je)
                   : from_stdin ? json_loadf(stdin, JSON_REJECT_DUPLICATES, &je)
                                : json_load_file(path, JSON_REJECT_DUPLICATES, &je);

@@ -502,9 +502,8 @@ char *basel_fit_summary(const basel_fit *f)
         json_string_value(json_array_get(tg, 0)) ? json_string_value(json_array_get(tg, 0)) : "?",
         (long long)json_integer_value(json_object_get(doc, "n")), ninputs, ninputs == 1 ? "" : "s",
         (long long)json_integer_value(json_object_get(doc, "seed")));
-    const json_int_t dropped = json_integer_value(json_object_get(doc, "rows_dropped"));
-    if (dropped > 0)
-        add(&b, "%lld row%s with a missing value left out (--na drop)\n", (long long)dropped, dropped == 1 ? "" : "s");
+    const size_t dropped = basel_fit_rows_dropped(f);
+    if (dropped) add(&b, "%zu row%s with a missing value left out (--na drop)\n", dropped, dropped == 1 ? "" : "s");
     const json_t *ss = json_object_get(doc, "summary_statistics");
     if (ss)
         add(&b, "from summary statistics (%s, %s)%s\n", str_at(ss, "kind"), str_at(ss, "file"),

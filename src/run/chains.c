@@ -401,7 +401,7 @@ int bsl_chains_ckpt_seed(const char *path, unsigned long *seed)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return BASEL_EIO;
-    bsl_ck k = {f, 1, BASEL_OK, 0, 0};
+    bsl_ck k = bsl_ck_reader(f);
     ck_header h;
     header_io(&k, &h);
     fclose(f);
@@ -416,7 +416,7 @@ static int ck_write(bsl_chains *cs, bsl_chains_shared *sh, int *state, int *stat
     bsl_outfile out;
     int rc = bsl_out_open(&out, cs->ckpt.path, cs->err);
     if (rc) return rc;
-    bsl_ck k = {out.fp, 0, BASEL_OK, 0, 0};
+    bsl_ck k = bsl_ck_writer(out.fp);
     ck_header h = this_header(cs);
     header_io(&k, &h);
     ck_chains(&k, cs, sh, state, status, ctx);
@@ -492,7 +492,7 @@ static int ck_read(bsl_chains *cs, bsl_chains_shared *sh, int *state, int *statu
         fclose(f);
         return rc;
     }
-    bsl_ck k = {f, 1, BASEL_OK, 0, 0};
+    bsl_ck k = bsl_ck_reader(f);
     ck_header h, want = this_header(cs);
     header_io(&k, &h);
     h.version[CK_VERSION_LEN - 1] = '\0';

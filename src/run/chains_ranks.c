@@ -58,7 +58,7 @@ static int pack(bsl_chains *cs, int run_rc, int *state, int *status, void *ctx, 
     *len = 0;
     FILE *f = open_memstream(buf, len);
     if (!f) return BASEL_ENOMEM;
-    bsl_ck k = {f, 0, BASEL_OK, 0, 0};
+    bsl_ck k = bsl_ck_writer(f);
     unsigned magic = RK_MAGIC, end = RK_END;
     int rank = cs->ranks->rank;
     size_t mine = 0;
@@ -90,7 +90,7 @@ static int unpack(bsl_chains *cs, int r, const void *bytes, size_t len, int *sta
 {
     FILE *f = len ? fmemopen((void *)bytes, len, "rb") : NULL;
     if (!f) return BASEL_EPARSE;
-    bsl_ck k = {f, 1, BASEL_OK, 0, 0};
+    bsl_ck k = bsl_ck_reader(f);
     unsigned magic = 0, end = 0;
     int rank = -1;
     size_t n = 0;

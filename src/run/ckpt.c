@@ -26,10 +26,34 @@ static unsigned long crc_add(unsigned long crc, const void *p, size_t n)
     return crc;
 }
 
+bsl_ck bsl_ck_writer(FILE *f)
+{
+    return (bsl_ck){.f = f, .load = 0, .rc = BASEL_OK};
+}
+
+bsl_ck bsl_ck_reader(FILE *f)
+{
+    bsl_ck k = {.f = f, .load = 1, .rc = BASEL_OK};
+    const long at = ftell(f);
+    long end;
+    if (at < 0 || fseek(f, 0, SEEK_END) != 0 || (end = ftell(f)) < at || fseek(f, at, SEEK_SET) != 0) {
+        k.rc = BASEL_EIO;
+        k.errnum = errno;
+    } else {
+        k.left = (size_t)(end - at);
+    }
+    return k;
+}
+
 void bsl_ck_bytes(bsl_ck *k, void *p, size_t n)
 {
     if (k->rc || n == 0) return;
     if (k->load) {
+        if (n > k->left) {
+            k->rc = BASEL_EPARSE;
+            return;
+        }
+        k->left -= n;
         if (fread(p, 1, n, k->f) != n) {
             k->rc = ferror(k->f) ? BASEL_EIO : BASEL_EPARSE;
             k->errnum = ferror(k->f) ? errno : 0;
@@ -82,10 +106,22 @@ void bsl_ck_rng(bsl_ck *k, gsl_rng *r)
     if (!k->rc && k->load && !rng_state_ok(r)) k->rc = BASEL_EPARSE;
 }
 
-/* Reallocate *p to hold n items of size sz (n may be 0) when loading. */
+/* Whether n items of size sz could still be read: a longer array is a
+ * damaged length, refused before anything is allocated for it. */
+static int fits_in_file(const bsl_ck *k, size_t n, size_t sz)
+{
+    return n <= k->left / sz;
+}
+
+/* Reallocate *p to hold n items of size sz (n may be 0) when loading; the n
+ * items are read next, so n is bounded by the bytes left. */
 static void fit_array(bsl_ck *k, void **p, size_t *cap, size_t n, size_t sz)
 {
     if (k->rc || !k->load) return;
+    if (!fits_in_file(k, n, sz)) {
+        k->rc = BASEL_EPARSE;
+        return;
+    }
     void *q = realloc(*p, (n ? n : 1) * sz);
     if (!q) {
         k->rc = BASEL_ENOMEM;
@@ -106,7 +142,7 @@ void bsl_ck_cmodel(bsl_ck *k, bsl_cmodel *M)
     bsl_ck_val(k, nk);
     bsl_ck_val(k, n);
     if (k->rc) return;
-    if (k->load && (n > ((size_t)1 << 34) || nk > ((size_t)1 << 30))) { /* a damaged file: no huge allocation */
+    if (k->load && (!fits_in_file(k, n, sizeof(double)) || !fits_in_file(k, nk, sizeof(size_t)))) { /* damaged */
         k->rc = BASEL_EPARSE;
         return;
     }
@@ -183,6 +219,7 @@ void bsl_ck_draws(bsl_ck *k, bsl_vs_result *r)
     }
     if (r->ndraws == 0) return;
     fit_array(k, (void **)&r->draw_chain, &r->draws_cap, r->ndraws, sizeof *r->draw_chain);
+    if (r->nscalars && !k->rc && k->load && !fits_in_file(k, r->ndraws, r->nscalars * sizeof(double))) k->rc = BASEL_EPARSE;
     if (r->nscalars) fit_array(k, (void **)&r->draw_scalars, NULL, r->ndraws * r->nscalars, sizeof(double));
     fit_array(k, (void **)&r->draw_start, &r->draw_start_cap, r->ndraws + 1, sizeof *r->draw_start);
     fit_array(k, (void **)&r->draw_atoms, &r->draw_atoms_cap, r->draw_atoms_len, sizeof *r->draw_atoms);

@@ -32,7 +32,16 @@ typedef struct bsl_ck {
     int rc;   /* BASEL_OK, or the first failure (BASEL_EIO, BASEL_EPARSE, BASEL_ENOMEM) */
     unsigned long crc; /* zlib's crc32 of the bytes written so far (writing only; starts at 0) */
     int errnum;        /* errno of the first failed write or read (0: none), for the message */
+    size_t left;       /* reading: the bytes left in the file, which bound every length read from it */
 } bsl_ck;
+
+/* A writer to f, or a reader of f from its current position to its end.
+ * The reader measures what is left (fseek and ftell, which fmemopen's
+ * streams answer too), so that a damaged length asks for no more memory
+ * than the file could fill (tests/fuzz/fuzz_ckpt.c found a length of 2^55
+ * passed to realloc); BASEL_EIO in k->rc if f cannot be measured. */
+bsl_ck bsl_ck_writer(FILE *f);
+bsl_ck bsl_ck_reader(FILE *f);
 
 /* n bytes at p: written (and added to k->crc), or read back (a short read
  * is BASEL_EPARSE). */

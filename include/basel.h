@@ -202,7 +202,10 @@ BASEL_API int basel_options_create(basel_options **out);
  * "kmax", "top", ...; basel_options_describe lists them). An unknown name is
  * BASEL_EINVAL with a message that lists what is accepted. Values, and
  * whether the chosen method reads the option, are checked by basel_fit_run
- * before any work. Copies value. */
+ * before any work. A front end's logical may be given as "true" or
+ * "false": a switch (keep-draws, shuffle) stores 1 or 0 and standardize
+ * yes or no; any other option keeps the word and basel_fit_run refuses it.
+ * Copies value. */
 BASEL_API int basel_options_set(basel_options *o, const char *name, const char *value,
                                 basel_error *err);
 /* The text value of an option as it stands now (as set, else the chosen

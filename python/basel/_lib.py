@@ -393,12 +393,11 @@ class Options(_Handle):
 
 
 def _text(value, name=None):
-    """An option's text form: booleans as 1/0 (standardize's as yes/no),
-    floats with 17 digits."""
-    if isinstance(value, bool) and name == "standardize":
-        return "yes" if value else "no"
-    if isinstance(value, bool):
-        return "1" if value else "0"
+    """An option's text form: booleans as true/false, which the library
+    reads as 1/0 or yes/no where the option is a switch (basel_options_set)
+    and refuses elsewhere; floats with 17 digits."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":  # also numpy's, without importing it
+        return "true" if value else "false"
     if isinstance(value, float):
         return repr(float(value))  # 17 digits, also for numpy floats
     return str(value)

@@ -210,6 +210,17 @@ def test_standardize_takes_true_and_false():
     df = _lin15()
     on = basel.Fit.run(df, {"method": "enumerate", "target": "y", "standardize": True})
     assert on.document["settings"]["standardize"] == "yes"
+    off = basel.Fit.run(df, {"method": "enumerate", "target": "y", "standardize": np.bool_(False)})
+    assert off.document["settings"]["standardize"] == "no"
+
+
+def test_a_logical_is_not_a_count():
+    # True is a switch's 1 (keep-draws), never a count's: chains=True is refused
+    df = _lin15()
+    fit = basel.Fit.run(df, {"method": "rj", "target": "y", "iter": 200, "keep-draws": True, "seed": 1})
+    assert fit.draws() is not None
+    with pytest.raises(basel.BaselError, match="chains.*'true' is not a number"):
+        basel.Fit.run(df, {"method": "rj", "target": "y", "chains": True})
 
 
 def test_coef_table_is_the_command_lines_table():

@@ -19,10 +19,9 @@ option_name <- function(name) {
 option_value <- function(name, value) {
     if (is.null(value) || length(value) != 1 || is.na(value))
         basel_stop("option '", name, "' needs one value")
-    if (is.logical(value)) {
-        if (name == "standardize") return(if (value) "yes" else "no")
-        return(if (value) "1" else "0")
-    }
+    ## the library reads true/false as 1/0 or yes/no where the option is a
+    ## switch, and refuses them elsewhere (basel_options_set)
+    if (is.logical(value)) return(if (value) "true" else "false")
     if (is.numeric(value)) {
         if (is.finite(value) && value == round(value) && abs(value) < 2^53)
             return(sprintf("%.0f", value))

@@ -19,9 +19,25 @@ int basel_options_create(basel_options **out)
 
 void basel_options_free(basel_options *o) { free(o); }
 
+/* A front end's logical (R's TRUE, Python's True) arrives as "true" or
+ * "false", and this is the one place that says what it means: a switch
+ * (choices 0|1, keep-draws' 0|1|2) takes 1 or 0, a yes|no choice
+ * (standardize) yes or no. Any other option keeps the word, which the
+ * fit's checks then refuse: chains = TRUE is not one chain. */
+static const char *logical_value(const bsl_option_def *d, const char *value)
+{
+    if (!value || d->kind != BSL_OPT_CHOICE || !d->choices) return value;
+    const int yes = !strcmp(value, "true"), no = !strcmp(value, "false");
+    if (!yes && !no) return value;
+    if (!strncmp(d->choices, "0|1", 3)) return yes ? "1" : "0";
+    if (!strncmp(d->choices, "yes|no", 6)) return yes ? "yes" : "no";
+    return value;
+}
+
 int basel_options_set(basel_options *o, const char *name, const char *value, basel_error *err)
 {
-    if (!bsl_option_find(name)) {
+    const bsl_option_def *def = bsl_option_find(name);
+    if (!def) {
         const char *names[128];
         size_t k = 0;
         for (; k < bsl_option_count() && k < sizeof names / sizeof *names; k++) names[k] = bsl_option_at(k)->name;
@@ -39,7 +55,7 @@ int basel_options_set(basel_options *o, const char *name, const char *value, bas
                         "--%s is empty: name %s, or leave the option out to use %s", name,
                         !strcmp(name, "target") ? "the target column" : "the input columns",
                         !strcmp(name, "target") ? "the last column" : "every other column");
-    if (bsl_params_set(&o->p, name, value) != 0)
+    if (bsl_params_set(&o->p, name, logical_value(def, value)) != 0)
         return bsl_fail(err, BASEL_EINVAL, "option '%s': value too long (at most %d characters)", name,
                         BSL_PARAM_VALUE_MAX - 1);
     return BASEL_OK;

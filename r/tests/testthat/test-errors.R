@@ -20,6 +20,13 @@ test_that("an option the method does not read is an error", {
     expect_match(conditionMessage(e), "iter is not read by method enumerate \\(see basel_options\\(\"enumerate\"\\)\\)")
 })
 
+test_that("a logical is a switch's value, never a count", {
+    e <- expect_error(basel(y ~ ., u, method = "rj", chains = TRUE, progress = FALSE), class = "basel_error")
+    expect_match(conditionMessage(e), "chains 'true' is not a number")
+    f <- basel(y ~ ., u, method = "enumerate", standardize = FALSE, progress = FALSE)
+    expect_equal(f$doc$settings$standardize, "no")
+})
+
 test_that("a value that is not a number names its row and column", {
     v <- u
     v$b[3] <- Inf

@@ -285,9 +285,28 @@ static void check_bed_codes(void)
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
 }
 
+/* A front end's logical: "true" and "false" are a switch's 1 and 0 and
+ * standardize's yes and no; for a count the word stays, to be refused. */
+static void check_logical_words(void)
+{
+    basel_options *o = NULL;
+    basel_error err;
+    CHECK(basel_options_create(&o) == BASEL_OK, "options");
+    CHECK(basel_options_set(o, "keep-draws", "true", &err) == BASEL_OK && !strcmp(basel_options_get(o, "keep-draws"), "1"),
+          "keep-draws true is 1");
+    CHECK(basel_options_set(o, "shuffle", "false", &err) == BASEL_OK && !strcmp(basel_options_get(o, "shuffle"), "0"),
+          "shuffle false is 0");
+    CHECK(basel_options_set(o, "standardize", "true", &err) == BASEL_OK &&
+              !strcmp(basel_options_get(o, "standardize"), "yes"), "standardize true is yes");
+    CHECK(basel_options_set(o, "chains", "true", &err) == BASEL_OK && !strcmp(basel_options_get(o, "chains"), "true"),
+          "chains true stays a word");
+    basel_options_free(o);
+}
+
 int main(void)
 {
     double cm[N * P], rm[N * P];
+    check_logical_words();
     design(cm);
     for (size_t i = 0; i < N; i++)
         for (size_t j = 0; j < P; j++) rm[i * P + j] = cm[j * N + i];

@@ -520,8 +520,13 @@ class BayesianLogisticRegression(BayesianSelectionClassifier):
 
     Fitted attributes: classes_, pip_ = feature_importances_, model_size_,
     selected_, basel_fit_, document_, seed_, n_features_in_,
-    feature_names_in_. predict_proba gives model-averaged class
-    probabilities (docs/FIT.md).
+    feature_names_in_; coef_, intercept_ and coef_sd_, the model-averaged
+    log-odds coefficients of the fit's coefficient table (on the inputs'
+    scale, an excluded input's as 0), shaped as scikit-learn's
+    LogisticRegression's: (1, p) and (1,) for two classes (the log-odds of
+    classes_[1]); (len(classes_), p) and (len(classes_),) for three or
+    more, against classes_[0], whose row is 0 (the reference class).
+    predict_proba gives model-averaged class probabilities (docs/FIT.md).
     """
 
     def __init__(self, method="rj", prior=None, model_prior=None, n_iter=None, burn=None, thin=None, chains=None,
@@ -570,7 +575,31 @@ class BayesianLogisticRegression(BayesianSelectionClassifier):
         if multi:  # per input: P(input in some class's subset)
             self.input_pip_ = np.asarray(fit.document["input_pip"]["pip"], dtype=float)
             self.feature_importances_ = self.input_pip_
+        self._set_coef(fit)
         return self
+
+    def _set_coef(self, fit):
+        """coef_, intercept_ and coef_sd_ from the library's coefficient table
+        (basel_fit_coef), by term: "x" with two classes, "k:x" (k the
+        class's index in classes_) with more."""
+        table = fit.coefficients()
+        if table is None:
+            return
+        terms, _, _, values, _ = table
+        mean, sd = values[:, _lib.COEF_VALUES.index("mean")], values[:, _lib.COEF_VALUES.index("sd")]
+        multi = len(self.classes_) > 2
+        rows = len(self.classes_) if multi else 1
+        coef, coef_sd, icpt = np.zeros((rows, len(self.input_names_))), np.zeros((rows, len(self.input_names_))), \
+            np.zeros(rows)
+        col = {a: j for j, a in enumerate(self.input_names_)}
+        for term, m, s in zip(terms, mean, sd):
+            k, name = term.split(":", 1) if multi else ("0", term)
+            if name == "(Intercept)":
+                icpt[int(k)] = m
+            else:
+                coef[int(k), col[name]], coef_sd[int(k), col[name]] = m, s
+        self.coef_source_ = "coefficients"
+        self.coef_, self.coef_sd_, self.intercept_ = coef, coef_sd, icpt
 
     def predict_proba(self, X):
         """n x len(classes_) class probabilities, columns in classes_'s order."""

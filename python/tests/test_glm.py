@@ -34,6 +34,13 @@ def test_probabilities_and_pips():
     assert est.pip_[0] > 0.99 and est.pip_[2] > 0.99
     ex = BayesianLogisticRegression(method="enumerate", random_state=3).fit(X, y)
     assert np.max(np.abs(ex.pip_ - est.pip_)) < 0.1
+    # coef_ as LogisticRegression's, the log-odds of "yes" (2 x1 - 1.5 x3):
+    # the coefficient table's means, by term
+    terms, _, _, values, _ = ex.basel_fit_.coefficients()
+    mean = dict(zip(terms, values[:, 1]))
+    assert ex.coef_.shape == (1, 4) and ex.intercept_.shape == (1,) and ex.coef_sd_.shape == (1, 4)
+    assert ex.coef_[0, 1] == mean["x2"] and ex.intercept_[0] == mean["(Intercept)"]
+    assert ex.coef_[0, 0] > 1.2 and ex.coef_[0, 2] < -0.9 and ex.coef_source_ == "coefficients"
     # bd and ssvs sample the same posterior (docs/GLM.md "bd and ssvs")
     for method in ("bd", "ssvs"):
         other = BayesianLogisticRegression(method=method, random_state=3).fit(X, y)
@@ -60,6 +67,10 @@ def test_three_classes_multinomial():
     assert est.pip_[5] < 0.5  # x2 is not in c's subset
     assert est.input_pip_[0] > 0.99 and est.input_pip_[1] > 0.99
     np.testing.assert_array_equal(est.feature_importances_, est.input_pip_)
+    # coef_ per class against the reference a, whose row is 0
+    assert est.coef_.shape == (3, 4) and est.intercept_.shape == (3,)
+    assert not est.coef_[0].any() and est.intercept_[0] == 0
+    assert est.coef_[1, 0] < -2.5 and est.coef_[1, 1] > 1 and est.coef_[2, 0] < -1.2
 
 
 def test_one_class_refused():

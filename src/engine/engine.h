@@ -213,7 +213,10 @@ typedef struct bsl_engine_def {
     int (*fit)(bsl_engine_ctx *ctx, bsl_result *res, basel_error *err);
     /* Predict n rows of X (n x d column-major, standardised as at fit time)
      * with the document's engine block; model is one of def->models. p has
-     * its regression arrays allocated (mean, lower, upper: n x c). */
+     * its regression arrays allocated (mean, lower, upper: n x c). A
+     * classifier replaces them by nclass, names, prob (n x nclass, row by
+     * row) and cls (n, allocated): the caller sets each row's class from
+     * prob (predict.c finish_predictions). */
     int (*predict)(const json_t *doc, const double *X, size_t n, size_t d, const char *model,
                    double level, struct basel_pred *p, basel_error *err);
     /* Further checks of a loaded document's engine block (shapes, signs,

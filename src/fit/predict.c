@@ -186,10 +186,19 @@ static int gather_inputs(const json_t *doc, const basel_data *data, double **Xou
 }
 
 /* Multiply the regression predictions back by the targets' scales (FIT.json
- * standardize.target_scale, powers of two: exact), then refuse anything not
- * finite, naming the row and the column: no NaN or Inf leaves predict. */
+ * standardize.target_scale, powers of two: exact), give each row of class
+ * probabilities its class, then refuse anything not finite, naming the row
+ * and the column: no NaN or Inf leaves predict. */
 static int finish_predictions(const json_t *doc, const basel_data *data, basel_pred *p, basel_error *err)
 {
+    /* the one rule of every classifier (the engines fill prob and allocate
+     * cls): the most probable class, the first of equals */
+    for (size_t i = 0; i < p->n && p->nclass && p->cls; i++) {
+        size_t best = 0;
+        for (size_t k = 1; k < p->nclass; k++)
+            if (p->prob[i * p->nclass + k] > p->prob[i * p->nclass + best]) best = k;
+        p->cls[i] = best;
+    }
     const json_t *ts = json_object_get(json_object_get(doc, "standardize"), "target_scale");
     for (size_t j = 0; j < p->c && p->mean && !p->nclass; j++) {
         const double s = ts ? json_number_value(json_array_get(ts, j)) : 1.0;

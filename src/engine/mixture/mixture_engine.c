@@ -299,13 +299,7 @@ static int predict_mixture(const json_t *doc, const double *X, size_t n, size_t 
         else if (prc)
             rc = bsl_fail(err, BASEL_EINVAL, "prediction failed");
     }
-    free(model);
-    for (size_t i = 0; i < n && !rc; i++) {
-        size_t best = 0;
-        for (size_t c = 1; c < K; c++)
-            if (p->prob[i * K + c] > p->prob[i * K + best]) best = c;
-        p->cls[i] = best;
-    }
+    free(model); /* each row's class: predict.c finish_predictions */
     bsl_mix_free(r);
     return rc;
 }

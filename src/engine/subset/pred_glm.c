@@ -229,16 +229,14 @@ int bsl_pred_binomial(bsl_pred_ctx *v, const json_t *doc, const json_t *blk, bas
     const int bad = glm_probabilities(v, blk, p1);
     for (size_t i = 0; i < n && !bad; i++) {
         p->prob[2 * i] = 1 - p1[i];
-        p->prob[2 * i + 1] = p1[i];
-        p->cls[i] = p1[i] > 0.5;
+        p->prob[2 * i + 1] = p1[i]; /* the class: predict.c finish_predictions */
     }
     free(p1);
     if (bad == -2) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     return bad ? bsl_fail(err, BASEL_EPARSE, "the fit's logistic predictor is malformed") : BASEL_OK;
 }
 
-/* --family multinomial (subset_multi.c): p_<level> for every level, and
- * the most probable level. */
+/* --family multinomial (subset_multi.c): p_<level> for every level. */
 int bsl_pred_multinomial(bsl_pred_ctx *v, const json_t *doc, const json_t *blk, basel_pred *p, basel_error *err)
 {
     const json_t *cl = json_object_get(doc, "classes");
@@ -254,13 +252,7 @@ int bsl_pred_multinomial(bsl_pred_ctx *v, const json_t *doc, const json_t *blk, 
     for (size_t k = 0; k < C && !bad; k++)
         if (!(p->names[k] = bsl_strdup(json_string_value(json_array_get(cl, k))))) bad = -2;
     for (size_t j = 0; j < v->m && !bad; j++) bsl_dict_eval(v->dict, j, v->X, n, n, B + j * n);
-    if (!bad) bad = bsl_subset_multi_probs(blk, B, n, v->m, C, p->prob);
-    for (size_t i = 0; i < n && !bad; i++) {
-        size_t best = 0;
-        for (size_t k = 1; k < C; k++)
-            if (p->prob[i * C + k] > p->prob[i * C + best]) best = k;
-        p->cls[i] = best;
-    }
+    if (!bad) bad = bsl_subset_multi_probs(blk, B, n, v->m, C, p->prob); /* classes: finish_predictions */
     free(B);
     if (bad == -2) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     return bad ? bsl_fail(err, BASEL_EPARSE, "the fit's multinomial predictor is malformed") : BASEL_OK;

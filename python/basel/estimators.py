@@ -526,7 +526,8 @@ class BayesianLogisticRegression(BayesianSelectionClassifier):
     LogisticRegression's: (1, p) and (1,) for two classes (the log-odds of
     classes_[1]); (len(classes_), p) and (len(classes_),) for three or
     more, against classes_[0], whose row is 0 (the reference class).
-    predict_proba gives model-averaged class probabilities (docs/FIT.md).
+    predict_proba gives model-averaged class probabilities (docs/FIT.md),
+    decision_function their log-odds.
     """
 
     def __init__(self, method="rj", prior=None, model_prior=None, n_iter=None, burn=None, thin=None, chains=None,
@@ -611,6 +612,15 @@ class BayesianLogisticRegression(BayesianSelectionClassifier):
         for k, name in enumerate(pred.classes()):
             out[:, int(name)] = prob[:, k]
         return out
+
+    def decision_function(self, X):
+        """As LogisticRegression's: for two classes the log-odds of
+        classes_[1], (n,); for more, each class's log-probability, (n, K).
+        Of the model-averaged probabilities (predict_proba), so predict is
+        the class of the largest score."""
+        P = self.predict_proba(X)
+        with np.errstate(divide="ignore"):
+            return np.log(P[:, 1]) - np.log(P[:, 0]) if P.shape[1] == 2 else np.log(P)
 
     def _more_tags(self):
         return {"binary_only": False}

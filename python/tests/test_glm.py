@@ -41,6 +41,10 @@ def test_probabilities_and_pips():
     assert ex.coef_.shape == (1, 4) and ex.intercept_.shape == (1,) and ex.coef_sd_.shape == (1, 4)
     assert ex.coef_[0, 1] == mean["x2"] and ex.intercept_[0] == mean["(Intercept)"]
     assert ex.coef_[0, 0] > 1.2 and ex.coef_[0, 2] < -0.9 and ex.coef_source_ == "coefficients"
+    # decision_function: the log-odds of the averaged probability, whose sign is predict's
+    Pe, D = ex.predict_proba(X), ex.decision_function(X)
+    assert D.shape == (len(y),) and np.allclose(D, np.log(Pe[:, 1] / Pe[:, 0]))
+    assert np.array_equal(ex.classes_[(D > 0).astype(int)], ex.predict(X))
     # bd and ssvs sample the same posterior (docs/GLM.md "bd and ssvs")
     for method in ("bd", "ssvs"):
         other = BayesianLogisticRegression(method=method, random_state=3).fit(X, y)
@@ -71,6 +75,8 @@ def test_three_classes_multinomial():
     assert est.coef_.shape == (3, 4) and est.intercept_.shape == (3,)
     assert not est.coef_[0].any() and est.intercept_[0] == 0
     assert est.coef_[1, 0] < -2.5 and est.coef_[1, 1] > 1 and est.coef_[2, 0] < -1.2
+    assert est.decision_function(X).shape == (240, 3)
+    assert np.array_equal(est.classes_[np.argmax(est.decision_function(X), axis=1)], est.predict(X))
 
 
 def test_one_class_refused():

@@ -17,8 +17,8 @@
 #     empty directory (tools/test_r.sh);
 #  5. the Python wheel and sdist, installed in a fresh venv with no build/
 #     (tools/python.sh --wheel-check);
-#  6. an AddressSanitizer + UndefinedBehaviorSanitizer build with warnings
-#     as errors: unit and command-line tests;
+#  6. an AddressSanitizer + UndefinedBehaviorSanitizer build (-O1) with
+#     warnings as errors: unit, contract and command-line tests;
 #  7. the libFuzzer targets (CSV, FIT.json, option specs, --stats,
 #     checkpoints), built with clang under ASan + UBSan, 20 s each over the
 #     committed corpus (tools/fuzz.sh; tools/fuzz.sh 600 [NAME] for a longer
@@ -63,7 +63,7 @@ stage "dependency list covers the tests" /usr/bin/python3 tools/deps_check.py
 
 build_and_ctest() {
     EXTRA="${EXTRA:-} -DBASEL_STAT_CPU_LIMIT=$cpu -DBASEL_NEGATIVE_CONTROLS=$neg" tools/build.sh &&
-        BASEL_TIER=$tier ctest --test-dir build --output-on-failure -j2
+        BASEL_TIER=$tier ctest --test-dir build --output-on-failure -j2 -LE deps # deps: the first stage
 }
 stage "build + ctest (unit, stat, cli)" build_and_ctest
 
@@ -78,10 +78,16 @@ stage "valgrind memcheck" bash tests/cli/memcheck.sh build/basel
 
 [ -z "${BASEL_NO_PYTHON:-}" ] && stage "Python wheel and sdist in a fresh venv" tools/python.sh --wheel-check
 
+# -O1 (CMakeLists.txt BASEL_SANITIZE), as AddressSanitizer's documentation
+# advises: these tests took 594 s at -O1 against 1208 s at -O0 (2026-12-01,
+# the -O0 run sharing the machine part of the time; all passed under both).
+# cli_test_checkpoint_flips is left to the release build: under ASan
+# fuzz_ckpt (the last stage) mutates checkpoints far more widely, with the
+# checksum fixed as the flips' test does.
 asan() {
     BUILD=build-asan TYPE=Debug EXTRA="-DBASEL_SANITIZE=ON -DBASEL_WERROR=ON" tools/build.sh &&
         ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-            ctest --test-dir build-asan -L 'unit|contract|cli' --output-on-failure -j2
+            ctest --test-dir build-asan -L 'unit|contract|cli' -E '^cli_test_checkpoint_flips$' --output-on-failure -j2
 }
 [ -z "${BASEL_NO_ASAN:-}" ] && stage "ASan + UBSan build (unit, contract, cli)" asan
 

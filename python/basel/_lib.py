@@ -396,7 +396,9 @@ def _text(value, name=None):
     """An option's text form: booleans as true/false, which the library
     reads as 1/0 or yes/no where the option is a switch (basel_options_set)
     and refuses elsewhere; floats with 17 digits."""
-    if isinstance(value, bool) or type(value).__name__ == "bool_":  # also numpy's, without importing it
+    # also numpy's (np.bool_, named "bool" in numpy 2), without importing numpy
+    if isinstance(value, bool) or (getattr(value, "dtype", None) is not None and value.dtype.kind == "b"
+                                   and getattr(value, "ndim", 1) == 0):
         return "true" if value else "false"
     if isinstance(value, float):
         return repr(float(value))  # 17 digits, also for numpy floats

@@ -582,7 +582,8 @@ class BayesianLogisticRegression(BayesianSelectionClassifier):
     def _set_coef(self, fit):
         """coef_, intercept_ and coef_sd_ from the library's coefficient table
         (basel_fit_coef), by term: "x" with two classes, "k:x" (k the
-        class's index in classes_) with more."""
+        class's index in classes_) with more; left unset when the terms are
+        not the inputs (a kernel basis)."""
         table = fit.coefficients()
         if table is None:
             return
@@ -597,8 +598,10 @@ class BayesianLogisticRegression(BayesianSelectionClassifier):
             k, name = term.split(":", 1) if multi else ("0", term)
             if name == "(Intercept)":
                 icpt[int(k)] = m
-            else:
+            elif name in col:
                 coef[int(k), col[name]], coef_sd[int(k), col[name]] = m, s
+            else:  # a basis other than the inputs (options={"basis": "gauss"}): no coefficient per input
+                return
         self.coef_source_ = "coefficients"
         self.coef_, self.coef_sd_, self.intercept_ = coef, coef_sd, icpt
 

@@ -52,6 +52,13 @@ def test_probabilities_and_pips():
         assert np.allclose(other.predict_proba(X).sum(axis=1), 1)
 
 
+def test_kernel_basis_has_no_coef_per_input():
+    # the coefficient table's terms are kernels, not inputs: coef_ is left unset
+    X, y = logistic_data(80)
+    est = BayesianLogisticRegression(n_iter=300, chains=1, random_state=2, options={"basis": "gauss"}).fit(X, y)
+    assert not hasattr(est, "coef_") and est.predict_proba(X).shape == (80, 2)
+
+
 def test_three_classes_multinomial():
     """Three classes: --family multinomial, probabilities for every class in
     classes_'s order, per-class PIPs and per-input PIPs."""

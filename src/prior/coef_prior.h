@@ -95,7 +95,7 @@ struct bsl_coef_prior_type {
      * option's help lists the table's entries from these (catalogue.c's
      * @priors@), so a new entry is in it without an edit there */
     const char *usage;
-    /* specs the engines x priors test runs (tests/unit/model/
+    /* specs the engines x priors test runs (tests/stat/
      * test_engines_priors.c), NULL-terminated: every key, fixed and
      * sampled nuisance, on its n = 60, m = 6 problem */
     const char *const *examples;

@@ -106,11 +106,9 @@ void bsl_ck_rng(bsl_ck *k, gsl_rng *r)
     if (!k->rc && k->load && !rng_state_ok(r)) k->rc = BASEL_EPARSE;
 }
 
-/* Whether n items of size sz could still be read: a longer array is a
- * damaged length, refused before anything is allocated for it. */
-static int fits_in_file(const bsl_ck *k, size_t n, size_t sz)
+int bsl_ck_fits(const bsl_ck *k, size_t n, size_t size)
 {
-    return n <= k->left / sz;
+    return !k->load || n <= k->left / size;
 }
 
 /* Reallocate *p to hold n items of size sz (n may be 0) when loading; the n
@@ -118,7 +116,7 @@ static int fits_in_file(const bsl_ck *k, size_t n, size_t sz)
 static void fit_array(bsl_ck *k, void **p, size_t *cap, size_t n, size_t sz)
 {
     if (k->rc || !k->load) return;
-    if (!fits_in_file(k, n, sz)) {
+    if (!bsl_ck_fits(k, n, sz)) {
         k->rc = BASEL_EPARSE;
         return;
     }
@@ -142,7 +140,7 @@ void bsl_ck_cmodel(bsl_ck *k, bsl_cmodel *M)
     bsl_ck_val(k, nk);
     bsl_ck_val(k, n);
     if (k->rc) return;
-    if (k->load && (!fits_in_file(k, n, sizeof(double)) || !fits_in_file(k, nk, sizeof(size_t)))) { /* damaged */
+    if (k->load && (!bsl_ck_fits(k, n, sizeof(double)) || !bsl_ck_fits(k, nk, sizeof(size_t)))) { /* damaged */
         k->rc = BASEL_EPARSE;
         return;
     }
@@ -219,7 +217,7 @@ void bsl_ck_draws(bsl_ck *k, bsl_vs_result *r)
     }
     if (r->ndraws == 0) return;
     fit_array(k, (void **)&r->draw_chain, &r->draws_cap, r->ndraws, sizeof *r->draw_chain);
-    if (r->nscalars && !k->rc && k->load && !fits_in_file(k, r->ndraws, r->nscalars * sizeof(double))) k->rc = BASEL_EPARSE;
+    if (r->nscalars && !k->rc && k->load && !bsl_ck_fits(k, r->ndraws, r->nscalars * sizeof(double))) k->rc = BASEL_EPARSE;
     if (r->nscalars) fit_array(k, (void **)&r->draw_scalars, NULL, r->ndraws * r->nscalars, sizeof(double));
     fit_array(k, (void **)&r->draw_start, &r->draw_start_cap, r->ndraws + 1, sizeof *r->draw_start);
     fit_array(k, (void **)&r->draw_atoms, &r->draw_atoms_cap, r->draw_atoms_len, sizeof *r->draw_atoms);

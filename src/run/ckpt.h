@@ -42,6 +42,10 @@ typedef struct bsl_ck {
  * passed to realloc); BASEL_EIO in k->rc if f cannot be measured. */
 bsl_ck bsl_ck_writer(FILE *f);
 bsl_ck bsl_ck_reader(FILE *f);
+/* On reading: whether n items of size bytes could still follow in the
+ * file (a stored length must pass before anything is allocated for it);
+ * 1 when writing. */
+int bsl_ck_fits(const bsl_ck *k, size_t n, size_t size);
 
 /* n bytes at p: written (and added to k->crc), or read back (a short read
  * is BASEL_EPARSE). */

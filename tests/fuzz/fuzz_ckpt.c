@@ -7,11 +7,11 @@
  * restarted from it with basel_fit_run and the option "restart".
  *
  * A checkpoint continues only the run that wrote it (its header carries the
- * run's identity: options, data and seed), so the target knows four runs,
+ * run's identity: options, data and seed), so the target knows five runs,
  * told apart by their seeds, and restarts the one whose seed the file's
  * header names (bsl_chains_ckpt_seed; the first run when it names none of
- * them, which then refuses it). Every run is small (lin_p15_n200 or quine,
- * one chain, one thread), so an input that restarts costs the rest of a
+ * them, which then refuses it). Every run is small (lin_p15_n200, quine or
+ * pima_tr, one chain, one thread), so an input that restarts costs the rest of a
  * short run:
  *
  *     seed 1: rj    data/linear/lin_p15_n200.csv --inputs x1,x2,x3 --iter 200000 --burn 1000
@@ -19,6 +19,8 @@
  *     seed 3: ssvs  data/linear/lin_p15_n200.csv --inputs x1,x2,x3 --iter 20000 --burn 200
  *     seed 4: rj    data/count/quine.csv --inputs eth_n,sex_m,lrn_sl --family poisson
  *                   --iter 5000 --burn 200
+ *     seed 5: mixture data/classification/pima_tr.csv --inputs npreg,glu,bp
+ *                   --iter 600 --burn 100
  *
  * (all with --chains 1 --threads 1 --seed N). Three inputs keep a file
  * under 50 kB: most of it is the chain's trace for R-hat, (inputs + 1) x
@@ -73,6 +75,8 @@ static const char *const fuzz_ckpt_bd[][2] = {{"method", "bd"}, {"iter", "20000"
 static const char *const fuzz_ckpt_ssvs[][2] = {{"method", "ssvs"}, {"iter", "20000"}, {"burn", "200"}, FUZZ_CKPT_LIN};
 static const char *const fuzz_ckpt_pois[][2] = {
     {"method", "rj"}, {"family", "poisson"}, {"iter", "5000"}, {"burn", "200"}, {"inputs", "eth_n,sex_m,lrn_sl"}};
+static const char *const fuzz_ckpt_mix[][2] = {{"method", "mixture"}, {"iter", "600"}, {"burn", "100"},
+                                               {"inputs", "npreg,glu,bp"}};
 
 #define FUZZ_CKPT_RUN(seed, data, set) {seed, data, set, sizeof set / sizeof *set}
 static const fuzz_ckpt_run fuzz_ckpt_runs[] = {
@@ -80,16 +84,24 @@ static const fuzz_ckpt_run fuzz_ckpt_runs[] = {
     FUZZ_CKPT_RUN("2", "data/linear/lin_p15_n200.csv", fuzz_ckpt_bd),
     FUZZ_CKPT_RUN("3", "data/linear/lin_p15_n200.csv", fuzz_ckpt_ssvs),
     FUZZ_CKPT_RUN("4", "data/count/quine.csv", fuzz_ckpt_pois),
+    FUZZ_CKPT_RUN("5", "data/classification/pima_tr.csv", fuzz_ckpt_mix),
 };
 #define FUZZ_CKPT_NRUNS (sizeof fuzz_ckpt_runs / sizeof *fuzz_ckpt_runs)
 
-/* Each run's table, read once (the target's cost is the restart). */
+/* Each run's table, read once (the target's cost is the restart), with
+ * the run's options: mixture reads its class column as labels. */
 static basel_data *fuzz_ckpt_table(size_t i)
 {
     static basel_data *tables[FUZZ_CKPT_NRUNS];
     if (!tables[i]) {
         basel_error err;
-        if (basel_data_read(&tables[i], fuzz_ckpt_runs[i].data, NULL, NULL, &err)) {
+        basel_options *o = NULL;
+        if (basel_options_create(&o)) abort();
+        for (size_t k = 0; k < fuzz_ckpt_runs[i].nset; k++)
+            basel_options_set(o, fuzz_ckpt_runs[i].set[k][0], fuzz_ckpt_runs[i].set[k][1], &err);
+        const int rc = basel_data_read(&tables[i], fuzz_ckpt_runs[i].data, NULL, o, &err);
+        basel_options_free(o);
+        if (rc) {
             fprintf(stderr, "fuzz_ckpt: %s: %s (run from the repository root)\n", fuzz_ckpt_runs[i].data, err.message);
             abort();
         }

@@ -24,6 +24,7 @@ one rj 1 "${lin[@]}" --method rj --iter 200000 --burn 1000
 one bd 2 "${lin[@]}" --method bd --iter 20000 --burn 200
 one ssvs 3 "${lin[@]}" --method ssvs --iter 20000 --burn 200
 one rj-poisson 4 data/count/quine.csv --inputs eth_n,sex_m,lrn_sl --method rj --family poisson --iter 5000 --burn 200
+one mixture 5 data/classification/pima_tr.csv --inputs npreg,glu,bp --method mixture --iter 600 --burn 100
 n=$(stat -c %s "$C/ok-rj.ck")
 head -c $((n / 2)) "$C/ok-rj.ck" > "$C/bad-rj-truncated.ck"
 # bit 3 of the byte at two thirds of the file

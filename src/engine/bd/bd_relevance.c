@@ -228,7 +228,10 @@ void bsl_rel_io(bsl_rel_chain *rc, const bsl_rel_settings *rs, bsl_ck *k)
 {
     const size_t d = rs->d;
     bsl_ck_val(k, rc->cur);
+    if (!k->rc && k->load && rc->cur >= sizeof rc->view / sizeof *rc->view) k->rc = BASEL_EPARSE;
     bsl_ck_bytes(k, rc->level, d * sizeof *rc->level);
+    for (size_t a = 0; a < d && !k->rc && k->load; a++) /* a file whose checksum was made to match */
+        if (rc->level[a] >= rs->nlev) k->rc = BASEL_EPARSE;
     /* (the scratch models' views are set by every move before use) */
     bsl_ck_doubles(k, rc->view[rc->cur].scale, d);
     bsl_ck_doubles(k, rc->pip, d);

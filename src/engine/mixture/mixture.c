@@ -362,6 +362,18 @@ static void replica_io(bsl_ck *k, bsl_mix_chain *ch)
     bsl_ck_doubles(k, ch->tw, K * D + K);
     bsl_ck_bytes(k, ch->prop, sizeof ch->prop);
     bsl_ck_bytes(k, ch->acc, sizeof ch->acc);
+    if (k->rc || !k->load) return;
+    /* a state the sampler can be in (a file whose checksum was made to
+     * match): the indicators and their count, each row's kernel and class
+     * in range, the flags and the inverse temperature */
+    size_t I = 0;
+    for (size_t j = 0; j < d; j++) I += ch->active[j];
+    for (size_t j = 0; j < d && !k->rc; j++)
+        if (ch->active[j] > 1) k->rc = BASEL_EPARSE;
+    for (size_t i = 0; i < n && !k->rc; i++)
+        if (ch->z[i] < 0 || (size_t)ch->z[i] >= D || ch->c[i] < 0 || (size_t)ch->c[i] >= K) k->rc = BASEL_EPARSE;
+    if (!k->rc && (I != ch->I || (ch->fix_subset != 0 && ch->fix_subset != 1) || !(ch->b > 0 && ch->b <= 1)))
+        k->rc = BASEL_EPARSE;
 }
 
 /* A chain's record (ckpt.h): its counts, visited subsets and kept draws. */
@@ -375,6 +387,13 @@ static void record_io(bsl_ck *k, bsl_mix_record *rec, const bsl_mix_model *m, si
     bsl_ck_expect(k, t->W);
     bsl_ck_val(k, t->cap);
     bsl_ck_val(k, t->used);
+    /* a table as bsl_mix_subsets keeps it (a power of two of at least 64
+     * slots, at most half used) and no longer than the bytes after it: a
+     * damaged length is refused before anything is allocated for it */
+    if (!k->rc && k->load &&
+        (t->cap < 64 || (t->cap & (t->cap - 1)) || t->used > t->cap / 2 ||
+         !bsl_ck_fits(k, t->cap, t->W * sizeof *t->keys + sizeof *t->count)))
+        k->rc = BASEL_EPARSE;
     if (!k->rc && k->load) {
         uint64_t *keys = realloc(t->keys, (t->cap ? t->cap : 1) * t->W * sizeof *keys);
         if (keys) t->keys = keys;
@@ -384,6 +403,11 @@ static void record_io(bsl_ck *k, bsl_mix_record *rec, const bsl_mix_model *m, si
     }
     bsl_ck_bytes(k, t->keys, t->cap * t->W * sizeof *t->keys);
     bsl_ck_bytes(k, t->count, t->cap * sizeof *t->count);
+    if (!k->rc && k->load) { /* its used slots are the ones counted */
+        size_t used = 0;
+        for (size_t s = 0; s < t->cap; s++) used += t->count[s] != 0;
+        if (used != t->used) k->rc = BASEL_EPARSE;
+    }
     bsl_ck_val(k, rec->ndraw);
     if (!k->rc && rec->ndraw > ndraw_max) k->rc = BASEL_EPARSE;
     const size_t nd = rec->ndraw;
@@ -393,6 +417,11 @@ static void record_io(bsl_ck *k, bsl_mix_record *rec, const bsl_mix_model *m, si
     bsl_ck_doubles(k, rec->draw_prec, nd * imax * D);
     bsl_ck_doubles(k, rec->draw_w, nd * K * D);
     bsl_ck_doubles(k, rec->draw_P, nd * K);
+    for (size_t s = 0; s < nd && !k->rc && k->load; s++) { /* each draw's inputs: at most imax, each below d */
+        if (rec->draw_I[s] > imax) k->rc = BASEL_EPARSE;
+        for (size_t j = 0; j < rec->draw_I[s] && !k->rc; j++)
+            if (rec->draw_idx[s * imax + j] >= d) k->rc = BASEL_EPARSE;
+    }
     bsl_ck_bytes(k, rec->prop, sizeof rec->prop);
     bsl_ck_bytes(k, rec->acc, sizeof rec->acc);
     bsl_ck_val(k, rec->swap_prop);

@@ -379,6 +379,7 @@ static void chain_io(void *ctx, size_t i, bsl_ck *k)
     for (size_t t = 0; t < out->ndone && !k->rc; t++) {
         rbf_draw *dr = &out->draws[t];
         bsl_ck_val(k, dr->k);
+        if (!k->rc && dr->k > kmax) k->rc = BASEL_EPARSE; /* its centres are read up to k */
         bsl_ck_doubles(k, dr->centres, kmax * d + 1);
         bsl_ck_doubles(k, dr->coef, m * c);
         bsl_ck_doubles(k, dr->lpk, m * (m + 1) / 2);

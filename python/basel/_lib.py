@@ -383,7 +383,7 @@ class Options(_Handle):
 
     def __setitem__(self, name, value):
         err = _Error()
-        _check(library().basel_options_set(self.ptr, _b(name), _b(_text(value, name)), ctypes.byref(err)), err)
+        _check(library().basel_options_set(self.ptr, _b(name), _b(_text(value)), ctypes.byref(err)), err)
 
     def __getitem__(self, name):
         v = library().basel_options_get(self.ptr, _b(name))
@@ -392,7 +392,7 @@ class Options(_Handle):
         return v.decode()
 
 
-def _text(value, name=None):
+def _text(value):
     """An option's text form: booleans as true/false, which the library
     reads as 1/0 or yes/no where the option is a switch (basel_options_set)
     and refuses elsewhere; floats with 17 digits."""

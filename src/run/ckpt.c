@@ -140,7 +140,7 @@ void bsl_ck_cmodel(bsl_ck *k, bsl_cmodel *M)
     bsl_ck_val(k, nk);
     bsl_ck_val(k, n);
     if (k->rc) return;
-    if (k->load && (!bsl_ck_fits(k, n, sizeof(double)) || !bsl_ck_fits(k, nk, sizeof(size_t)))) { /* damaged */
+    if (!bsl_ck_fits(k, n, sizeof(double)) || !bsl_ck_fits(k, nk, sizeof(size_t))) { /* a damaged length */
         k->rc = BASEL_EPARSE;
         return;
     }
@@ -217,7 +217,7 @@ void bsl_ck_draws(bsl_ck *k, bsl_vs_result *r)
     }
     if (r->ndraws == 0) return;
     fit_array(k, (void **)&r->draw_chain, &r->draws_cap, r->ndraws, sizeof *r->draw_chain);
-    if (r->nscalars && !k->rc && k->load && !bsl_ck_fits(k, r->ndraws, r->nscalars * sizeof(double))) k->rc = BASEL_EPARSE;
+    if (r->nscalars && !k->rc && !bsl_ck_fits(k, r->ndraws, r->nscalars * sizeof(double))) k->rc = BASEL_EPARSE;
     if (r->nscalars) fit_array(k, (void **)&r->draw_scalars, NULL, r->ndraws * r->nscalars, sizeof(double));
     fit_array(k, (void **)&r->draw_start, &r->draw_start_cap, r->ndraws + 1, sizeof *r->draw_start);
     fit_array(k, (void **)&r->draw_atoms, &r->draw_atoms_cap, r->draw_atoms_len, sizeof *r->draw_atoms);

@@ -367,9 +367,10 @@ static void replica_io(bsl_ck *k, bsl_mix_chain *ch)
      * match): the indicators and their count, each row's kernel and class
      * in range, the flags and the inverse temperature */
     size_t I = 0;
-    for (size_t j = 0; j < d; j++) I += ch->active[j];
-    for (size_t j = 0; j < d && !k->rc; j++)
+    for (size_t j = 0; j < d; j++) {
         if (ch->active[j] > 1) k->rc = BASEL_EPARSE;
+        I += ch->active[j];
+    }
     for (size_t i = 0; i < n && !k->rc; i++)
         if (ch->z[i] < 0 || (size_t)ch->z[i] >= D || ch->c[i] < 0 || (size_t)ch->c[i] >= K) k->rc = BASEL_EPARSE;
     if (!k->rc && (I != ch->I || (ch->fix_subset != 0 && ch->fix_subset != 1) || !(ch->b > 0 && ch->b <= 1)))
@@ -395,9 +396,9 @@ static void record_io(bsl_ck *k, bsl_mix_record *rec, const bsl_mix_model *m, si
          !bsl_ck_fits(k, t->cap, t->W * sizeof *t->keys + sizeof *t->count)))
         k->rc = BASEL_EPARSE;
     if (!k->rc && k->load) {
-        uint64_t *keys = realloc(t->keys, (t->cap ? t->cap : 1) * t->W * sizeof *keys);
+        uint64_t *keys = realloc(t->keys, t->cap * t->W * sizeof *keys);
         if (keys) t->keys = keys;
-        unsigned long *count = realloc(t->count, (t->cap ? t->cap : 1) * sizeof *count);
+        unsigned long *count = realloc(t->count, t->cap * sizeof *count);
         if (count) t->count = count;
         if (!keys || !count) k->rc = BASEL_ENOMEM;
     }

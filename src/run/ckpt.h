@@ -55,6 +55,15 @@ static inline void bsl_ck_doubles(bsl_ck *k, double *x, size_t n)
 {
     bsl_ck_bytes(k, x, n * sizeof *x);
 }
+/* On reading: whether x[0 .. n-1] all lie in [lo, hi] (NaN does not), so
+ * that a state's doubles (a precision, a probability) can be checked as
+ * its indices are; a caller sets k->rc = BASEL_EPARSE when not. */
+static inline int bsl_ck_within(const double *x, size_t n, double lo, double hi)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!(x[i] >= lo && x[i] <= hi)) return 0;
+    return 1;
+}
 /* A size that must match on reading (a layout check): BASEL_EPARSE if not. */
 void bsl_ck_expect(bsl_ck *k, size_t value);
 /* A generator's state: its gsl_rng_size bytes, as gsl_rng_fwrite writes

@@ -7,11 +7,11 @@
  * restarted from it with basel_fit_run and the option "restart".
  *
  * A checkpoint continues only the run that wrote it (its header carries the
- * run's identity: options, data and seed), so the target knows five runs,
+ * run's identity: options, data and seed), so the target knows six runs,
  * told apart by their seeds, and restarts the one whose seed the file's
  * header names (bsl_chains_ckpt_seed; the first run when it names none of
- * them, which then refuses it). Every run is small (lin_p15_n200, quine or
- * pima_tr, one chain, one thread), so an input that restarts costs the rest of a
+ * them, which then refuses it). Every run is small (lin_p15_n200, quine,
+ * pima_tr or sinc, one chain, one thread), so an input that restarts costs the rest of a
  * short run:
  *
  *     seed 1: rj    data/linear/lin_p15_n200.csv --inputs x1,x2,x3 --iter 200000 --burn 1000
@@ -21,6 +21,8 @@
  *                   --iter 5000 --burn 200
  *     seed 5: mixture data/classification/pima_tr.csv --inputs npreg,glu,bp
  *                   --iter 600 --burn 100
+ *     seed 6: rbf   data/regression/sinc_vermaak_train.csv --target y --inputs x
+ *                   --iter 500 --burn 8000 --kmax 8
  *
  * (all with --chains 1 --threads 1 --seed N). Three inputs keep a file
  * under 50 kB: most of it is the chain's trace for R-hat, (inputs + 1) x
@@ -77,6 +79,8 @@ static const char *const fuzz_ckpt_pois[][2] = {
     {"method", "rj"}, {"family", "poisson"}, {"iter", "5000"}, {"burn", "200"}, {"inputs", "eth_n,sex_m,lrn_sl"}};
 static const char *const fuzz_ckpt_mix[][2] = {{"method", "mixture"}, {"iter", "600"}, {"burn", "100"},
                                                {"inputs", "npreg,glu,bp"}};
+static const char *const fuzz_ckpt_rbf[][2] = {
+    {"method", "rbf"}, {"iter", "500"}, {"burn", "8000"}, {"kmax", "8"}, {"target", "y"}, {"inputs", "x"}};
 
 #define FUZZ_CKPT_RUN(seed, data, set) {seed, data, set, sizeof set / sizeof *set}
 static const fuzz_ckpt_run fuzz_ckpt_runs[] = {
@@ -85,6 +89,7 @@ static const fuzz_ckpt_run fuzz_ckpt_runs[] = {
     FUZZ_CKPT_RUN("3", "data/linear/lin_p15_n200.csv", fuzz_ckpt_ssvs),
     FUZZ_CKPT_RUN("4", "data/count/quine.csv", fuzz_ckpt_pois),
     FUZZ_CKPT_RUN("5", "data/classification/pima_tr.csv", fuzz_ckpt_mix),
+    FUZZ_CKPT_RUN("6", "data/regression/sinc_vermaak_train.csv", fuzz_ckpt_rbf),
 };
 #define FUZZ_CKPT_NRUNS (sizeof fuzz_ckpt_runs / sizeof *fuzz_ckpt_runs)
 

@@ -2,7 +2,7 @@
 # tests/fuzz/make_ckpt_corpus.sh [path/to/basel]: write the seed corpus of
 # tests/fuzz/fuzz_ckpt.c again (after a change of the checkpoint format or
 # of basel's version, which make the committed checkpoints foreign): one
-# checkpoint of each of the target's four runs, written part-way by
+# checkpoint of each of the target's six runs, written part-way by
 # --checkpoint-every 0.01, then a copy of the rj one cut short and one with
 # a bit flipped. The runs' options must be the target's (fuzz_ckpt_runs).
 set -euo pipefail
@@ -25,6 +25,7 @@ one bd 2 "${lin[@]}" --method bd --iter 20000 --burn 200
 one ssvs 3 "${lin[@]}" --method ssvs --iter 20000 --burn 200
 one rj-poisson 4 data/count/quine.csv --inputs eth_n,sex_m,lrn_sl --method rj --family poisson --iter 5000 --burn 200
 one mixture 5 data/classification/pima_tr.csv --inputs npreg,glu,bp --method mixture --iter 600 --burn 100
+one rbf 6 data/regression/sinc_vermaak_train.csv --target y --inputs x --method rbf --iter 500 --burn 8000 --kmax 8
 n=$(stat -c %s "$C/ok-rj.ck")
 head -c $((n / 2)) "$C/ok-rj.ck" > "$C/bad-rj-truncated.ck"
 # bit 3 of the byte at two thirds of the file

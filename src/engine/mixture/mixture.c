@@ -35,6 +35,7 @@
 #include "../../run/chains.h"
 #include "../../run/ckpt.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -365,7 +366,9 @@ static void replica_io(bsl_ck *k, bsl_mix_chain *ch)
     if (k->rc || !k->load) return;
     /* a state the sampler can be in (a file whose checksum was made to
      * match): the indicators and their count, each row's kernel and class
-     * in range, the flags and the inverse temperature */
+     * in range, the flags and the inverse temperature, finite means and
+     * log densities, positive precisions and hyperparameters,
+     * probabilities in [0, 1] (and the tempered ones, used when b < 1) */
     size_t I = 0;
     for (size_t j = 0; j < d; j++) {
         if (ch->active[j] > 1) k->rc = BASEL_EPARSE;
@@ -374,6 +377,11 @@ static void replica_io(bsl_ck *k, bsl_mix_chain *ch)
     for (size_t i = 0; i < n && !k->rc; i++)
         if (ch->z[i] < 0 || (size_t)ch->z[i] >= D || ch->c[i] < 0 || (size_t)ch->c[i] >= K) k->rc = BASEL_EPARSE;
     if (!k->rc && (I != ch->I || (ch->fix_subset != 0 && ch->fix_subset != 1) || !(ch->b > 0 && ch->b <= 1)))
+        k->rc = BASEL_EPARSE;
+    if (!k->rc && !(bsl_ck_within(ch->mu, d * D, -DBL_MAX, DBL_MAX) && bsl_ck_within(ch->prec, d * D, DBL_MIN, DBL_MAX) &&
+                    bsl_ck_within(ch->beta, d, DBL_MIN, DBL_MAX) && bsl_ck_within(ch->w, K * D, 0, 1) &&
+                    bsl_ck_within(ch->P, K, 0, 1) && bsl_ck_within(ch->L, n * D, -DBL_MAX, DBL_MAX) &&
+                    (ch->b == 1 || bsl_ck_within(ch->tw, K * D + K, 0, 1))))
         k->rc = BASEL_EPARSE;
 }
 

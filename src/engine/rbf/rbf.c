@@ -13,6 +13,7 @@
 #include "../../run/chains.h"
 #include "../../run/ckpt.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -326,6 +327,29 @@ static int run_chain(void *ctx, size_t i, unsigned long seed, bsl_ticker *tick)
     return x->outs[i].rc;
 }
 
+/* A loaded network the moves can work on (a file whose checksum was made
+ * to match): each centre's atom is a distinct slot marked used, the used
+ * slots are its k, candidates are in range, the centres and the width
+ * finite (a gauss width positive). Without it a damaged slot index would be read as an atom. */
+static int slots_consistent(const bsl_rbf_chain *ch, const rbf_state *s)
+{
+    const size_t kmax = ch->kmax, d = ch->d;
+    size_t used = 0;
+    for (size_t j = 0; j <= kmax; j++) {
+        if (s->slot_used[j] > 1) return 0;
+        used += s->slot_used[j];
+    }
+    if (used != s->k || !bsl_ck_within(s->mu, s->k * d, -DBL_MAX, DBL_MAX) || !(isfinite(s->width) && (ch->o.radial != BSL_BASIS_GAUSS || s->width > 0)))
+        return 0;
+    for (size_t j = 0; j < s->k; j++) {
+        if (s->id[j] < ch->q || s->id[j] - ch->q > kmax || !s->slot_used[s->id[j] - ch->q]) return 0;
+        if (ch->discrete && s->cand[j] >= ch->o.ncand) return 0;
+        for (size_t i = 0; i < j; i++)
+            if (s->id[i] == s->id[j]) return 0;
+    }
+    return 1;
+}
+
 /* The current network (ckpt.h): its centres and slots, then its model
  * through the model table (whose columns are the slots' centres, so they
  * come first). The spare network is scratch: every move copies the current
@@ -342,6 +366,7 @@ static void state_io(bsl_ck *k, const bsl_rbf_chain *ch, rbf_state *s)
     bsl_ck_bytes(k, s->slot_used, kmax + 1);
     s->last_id = -1; /* a column cache: recomputed, the same bits */
     bsl_ck_val(k, s->width); /* before the model: its columns are evaluated at it */
+    if (!k->rc && k->load && !slots_consistent(ch, s)) k->rc = BASEL_EPARSE;
     bsl_ck_cmodel(k, s->M);
     bsl_ck_val(k, s->log_lik);
 }

@@ -185,6 +185,7 @@ static unsigned long long run_identity(const bsl_engine_def *e, const bsl_params
     if (P->X) h = fnv(h, P->X, P->n * P->d * sizeof *P->X);
     if (P->X32) h = fnv(h, P->X32, P->n * P->d * sizeof *P->X32);
     if (P->X8) h = fnv(h, P->X8, P->n * P->d * sizeof *P->X8);
+    if (P->X2) h = fnv(h, P->X2, P->n * ((P->d + 15) / 16) * sizeof *P->X2);
     if (P->Y) h = fnv(h, P->Y, P->n * P->c * sizeof *P->Y);
     if (P->cls) h = fnv(h, P->cls, P->n * sizeof *P->cls);
     if (P->stats) { /* a fit from summary statistics: they are its data */

@@ -17,9 +17,11 @@ void bsl_problem_drop_inputs(bsl_problem *pb)
     free(pb->X);
     free(pb->X32);
     free(pb->X8);
+    free(pb->X2);
     pb->X = NULL;
     pb->X32 = NULL;
     pb->X8 = NULL;
+    pb->X2 = NULL;
 }
 
 void bsl_problem_free(bsl_problem *pb)
@@ -30,6 +32,7 @@ void bsl_problem_free(bsl_problem *pb)
     free(pb->X);
     free(pb->X32);
     free(pb->X8);
+    free(pb->X2);
     free(pb->Y);
     free(pb->cls);
     for (size_t i = 0; i < pb->nclass; i++) free(pb->class_names[i]);
@@ -1002,37 +1005,52 @@ static int compact_allowed(const bsl_problem *pb, const bsl_params *settings)
     return *end == 0 && 8.0 * (double)pb->n * (double)pb->d > 2 * budget;
 }
 
-/* As int8 (X8) when every value is a whole number within +-127 (genotype
- * counts, indicators): exact, an eighth of the memory and bytes read.
+/* As 2-bit codes (X2) when every value is a whole number 0..3 (genotype
+ * counts, indicators): exact, a 32nd of the memory and bytes read. As
+ * int8 (X8) when every value is a whole number within +-127: exact, an
+ * eighth.
  * Else as float32 (X32): rounding each value to 24 bits (a relative change
  * below 6e-8) moves the posterior far less than its Monte Carlo error
  * (bench/scale/README.md: the PIPs at p = 10^5 against the same fit in
  * doubles); values beyond float32's normal range keep doubles. FIT.json
- * says which (diagnostics.inputs). 0: doubles, 4: float32, 1: int8. */
+ * says which (diagnostics.inputs). 0: doubles, 4: float32, 1: int8, 2: 2-bit. */
 static int compact_size(const bsl_problem *pb, const bsl_params *settings)
 {
     if (!pb->X || !compact_allowed(pb, settings)) return 0;
     /* every value within float32's normal range (with room), or doubles:
      * beyond it a value would round to infinity or lose its digits */
     const size_t nd = pb->n * pb->d;
-    int whole = 1;
+    int whole = 1, codes = 1;
     for (size_t i = 0; i < nd; i++) {
-        const double a = fabs(pb->X[i]);
+        const double x = pb->X[i], a = fabs(x);
         if (a > 1e30 || (a < 1e-30 && a != 0)) return 0;
         whole &= a <= 127 && a == floor(a);
+        codes &= x >= 0 && x <= 3 && x == floor(x);
     }
-    return whole ? 1 : 4;
+    return codes ? 2 : whole ? 1 : 4;
 }
 
 /* In place (bsl_f32_pack, bsl_i8_pack), so that X and its compact copy
  * are never held together (at p = 10^5 that peaked at 1.17 GB); X8 taken
- * from codes (take_codes) is packed into panels in place too. */
+ * from codes (take_codes) is packed into panels in place too, or into
+ * 2-bit codes (a copy of a quarter of its size, then X8 freed; from
+ * doubles a copy of a 32nd). */
 static int compact_inputs(bsl_problem *pb, const bsl_params *settings, basel_error *err)
 {
-    if (pb->X8) return bsl_i8_panels(pb->X8, pb->n, pb->d) ? BASEL_OK : bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    if (pb->X8) { /* codes: 2-bit when they are all 0..3 (genotypes), else int8 */
+        const size_t nd = pb->n * pb->d;
+        int codes = 1;
+        for (size_t i = 0; i < nd && codes; i++) codes = pb->X8[i] >= 0 && pb->X8[i] <= 3;
+        if (!codes) return bsl_i8_panels(pb->X8, pb->n, pb->d) ? BASEL_OK : bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        if (!(pb->X2 = bsl_2bit_codes(pb->X8, pb->n, pb->d))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        pb->X8 = NULL;
+        return BASEL_OK;
+    }
     const int size = compact_size(pb, settings);
     if (!size) return BASEL_OK;
-    if (size == 1 ? !(pb->X8 = bsl_i8_pack(pb->X, pb->n, pb->d)) : !(pb->X32 = bsl_f32_pack(pb->X, pb->n, pb->d)))
+    if (size == 2 ? !(pb->X2 = bsl_2bit_pack(pb->X, pb->n, pb->d))
+        : size == 1 ? !(pb->X8 = bsl_i8_pack(pb->X, pb->n, pb->d))
+                    : !(pb->X32 = bsl_f32_pack(pb->X, pb->n, pb->d)))
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
     pb->X = NULL;
     return BASEL_OK;

@@ -482,6 +482,7 @@ static void diagnostics(strbuf *b, const json_t *doc)
     if (gram)
         add(b, "  cross products: %s%s\n", !strcmp(gram, "dense") ? "one Gram matrix" : "streamed from the columns",
             !inputs                     ? ""
+            : !strcmp(inputs, "2-bit")  ? "; inputs held as 2-bit codes (whole numbers 0..3: exact)"
             : !strcmp(inputs, "int8")   ? "; inputs held as int8 (whole numbers: exact)"
             : !strcmp(inputs, "float32") ? "; inputs held as float32 (each rounded to 24 bits)"
                                          : "");

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <threads.h>
 
 #define AI(i, j) Ainv[(i) + (j) * ld]
 
@@ -233,3 +234,47 @@ void bsl_dots_of(const double *x, const double *const *cols, size_t k, size_t n,
 
 PANEL_DOTS(float, panel_dots_f32, bsl_dots_f32_panels)
 PANEL_DOTS(int8_t, panel_dots_i8, bsl_dots_i8_panels)
+
+/* 2-bit codes (design.h X2): a panel's row t is one 32-bit word, column c
+ * in bits 2c and 2c + 1. Each byte of the word gives four columns' values
+ * at once through a table of the 256 bytes' four values (8 KB, in L1), so
+ * the 16 running sums advance as vector operations as above; each value
+ * is a whole number 0..3, so the products and sums are the int8 panels'
+ * bit for bit. */
+static double two_bit_values[256][4];
+static void two_bit_table(void)
+{
+    for (int b = 0; b < 256; b++)
+        for (int u = 0; u < 4; u++) two_bit_values[b][u] = (double)((b >> (2 * u)) & 3);
+}
+
+__attribute__((target_clones("avx2", "default"))) static void panel_dots_2bit(const double *x, const uint32_t *panel,
+                                                                              size_t n, size_t w, double *out)
+{
+    double s[16] = {0};
+    for (size_t t = 0; t < n; t++) {
+        const double xt = x[t];
+        const uint32_t word = panel[t];
+        for (size_t b = 0; b < 4; b++) {
+            const double *v = two_bit_values[(word >> (8 * b)) & 255];
+            for (size_t u = 0; u < 4; u++) s[4 * b + u] += xt * v[u];
+        }
+    }
+    memcpy(out, s, w * sizeof *out);
+}
+
+void bsl_dots_2bit_panels(const double *x, const uint32_t *X2, size_t n, size_t k, double *out, double *col)
+{
+    static once_flag table_once = ONCE_FLAG_INIT;
+    call_once(&table_once, two_bit_table);
+    const size_t P = 16, blocked = k / 4 * 4;
+    for (size_t p0 = 0; p0 < k; p0 += P) {
+        const size_t w = k - p0 < P ? k - p0 : P;
+        const uint32_t *panel = X2 + p0 / P * n;
+        panel_dots_2bit(x, panel, n, w, out + p0);
+        for (size_t c = blocked > p0 ? blocked - p0 : 0; c < w; c++) { /* bsl_dots's last k mod 4: bsl_dot */
+            for (size_t t = 0; t < n; t++) col[t] = (double)((panel[t] >> (2 * c)) & 3);
+            out[p0 + c] = bsl_dot(x, col, n);
+        }
+    }
+}

@@ -92,5 +92,10 @@ void bsl_dots_f32_panels(const double *x, const float *X32, size_t n, size_t k, 
 /* The same for X's columns held as int8 in the same panels (bsl_i8_pack). */
 void bsl_dots_i8_panels(const double *x, const int8_t *X8, size_t n, size_t k, size_t P, double *out,
                         double *scratch /* n */);
+/* The same for X's columns held as 2-bit codes 0..3 in panels of 16
+ * (design.h X2, bsl_2bit_pack): out is bsl_dots's on the widened values,
+ * bit for bit, as for int8. */
+void bsl_dots_2bit_panels(const double *x, const uint32_t *X2, size_t n, size_t k, double *out,
+                          double *scratch /* n */);
 
 #endif

@@ -67,10 +67,19 @@ static void project(const bsl_design *D, double *v, double *coef, double *work)
 
 void bsl_design_raw_column(const bsl_design *D, size_t j, double *out)
 {
-    if (bsl_design_compact(D)) { /* a linear dictionary's atom j is input column j, in its panel */
+    if (D->X2) { /* a linear dictionary's atom j is input column j, in its panel's words */
+        const uint32_t *panel = D->X2 + j / BSL_F32_PANEL * D->n;
+        const unsigned shift = 2 * (unsigned)(j % BSL_F32_PANEL);
+        for (size_t i = 0; i < D->n; i++) out[i] = (double)((panel[i] >> shift) & 3);
+        return;
+    }
+    if (bsl_design_compact(D)) { /* as float32 or int8, in its panel */
         const size_t n = D->n, d = D->m, w = bsl_f32_width(d, j / BSL_F32_PANEL * BSL_F32_PANEL);
         const size_t at = bsl_f32_at(n, d, 0, j);
-        for (size_t i = 0; i < n; i++) out[i] = bsl_compact_value(D, at + i * w);
+        if (D->X8)
+            for (size_t i = 0; i < n; i++) out[i] = (double)D->X8[at + i * w];
+        else
+            for (size_t i = 0; i < n; i++) out[i] = (double)D->X32[at + i * w];
         return;
     }
     bsl_dict_eval(D->dict, j, D->X, D->n, D->n, out);
@@ -104,6 +113,38 @@ static void *pack_panels(double *X, size_t n, size_t d, size_t size)
 float *bsl_f32_pack(double *X, size_t n, size_t d) { return pack_panels(X, n, d, sizeof(float)); }
 
 int8_t *bsl_i8_pack(double *X, size_t n, size_t d) { return pack_panels(X, n, d, sizeof(int8_t)); }
+
+/* 2-bit panels (design.h) of the value at(src, t, j) of row t, column j */
+static uint32_t *pack_2bit(const void *src, double (*at)(const void *, size_t, size_t, size_t), size_t n,
+                           size_t d)
+{
+    const size_t panels = (d + BSL_F32_PANEL - 1) / BSL_F32_PANEL;
+    uint32_t *X2 = bsl_calloc(panels * n + 1, sizeof *X2);
+    if (!X2) return NULL;
+    for (size_t j = 0; j < d; j++) {
+        uint32_t *panel = X2 + j / BSL_F32_PANEL * n;
+        const unsigned shift = 2 * (unsigned)(j % BSL_F32_PANEL);
+        for (size_t t = 0; t < n; t++) panel[t] |= ((uint32_t)at(src, n, t, j) & 3u) << shift;
+    }
+    return X2;
+}
+
+static double double_at(const void *X, size_t n, size_t t, size_t j) { return ((const double *)X)[j * n + t]; }
+static double code_at(const void *X8, size_t n, size_t t, size_t j) { return ((const int8_t *)X8)[j * n + t]; }
+
+uint32_t *bsl_2bit_pack(double *X, size_t n, size_t d)
+{
+    uint32_t *X2 = pack_2bit(X, double_at, n, d);
+    if (X2) free(X);
+    return X2;
+}
+
+uint32_t *bsl_2bit_codes(int8_t *X8, size_t n, size_t d)
+{
+    uint32_t *X2 = pack_2bit(X8, code_at, n, d);
+    if (X2) free(X8);
+    return X2;
+}
 
 int bsl_i8_panels(int8_t *X8, size_t n, size_t d)
 {
@@ -289,8 +330,17 @@ static int atoms(bsl_design *D, size_t gram_budget, double evaluations, const bs
         if (panel) { /* bsl_design_raw_column's values, a panel at a time */
             const size_t p0 = j / BSL_F32_PANEL * BSL_F32_PANEL, w = bsl_f32_width(m, p0);
             if (j == p0) {
-                for (size_t t = 0; t < n; t++)
-                    for (size_t u = 0; u < w; u++) panel[u * n + t] = bsl_compact_value(D, p0 * n + t * w + u);
+                if (D->X2)
+                    for (size_t t = 0; t < n; t++) {
+                        const uint32_t word = D->X2[p0 / BSL_F32_PANEL * n + t];
+                        for (size_t u = 0; u < w; u++) panel[u * n + t] = (double)((word >> (2 * u)) & 3);
+                    }
+                else if (D->X8)
+                    for (size_t t = 0; t < n; t++)
+                        for (size_t u = 0; u < w; u++) panel[u * n + t] = (double)D->X8[p0 * n + t * w + u];
+                else
+                    for (size_t t = 0; t < n; t++)
+                        for (size_t u = 0; u < w; u++) panel[u * n + t] = (double)D->X32[p0 * n + t * w + u];
             }
             memcpy(col, panel + (j - p0) * n, n * sizeof *col);
         } else {
@@ -365,36 +415,43 @@ int bsl_design_create(bsl_design **out, const bsl_dict *dict, const double *X, s
 }
 
 static int create(bsl_design **out, const bsl_dict *dict, const double *X, const float *X32, const int8_t *X8,
-                  size_t n, const double *Y, size_t c, size_t gram_budget, double evaluations,
+                  const uint32_t *X2, size_t n, const double *Y, size_t c, size_t gram_budget, double evaluations,
                   const bsl_progress *pr, basel_error *err);
 
 int bsl_design_create_for(bsl_design **out, const bsl_dict *dict, const double *X, size_t n,
                           const double *Y, size_t c, size_t gram_budget, double evaluations,
                           const bsl_progress *pr, basel_error *err)
 {
-    return create(out, dict, X, NULL, NULL, n, Y, c, gram_budget, evaluations, pr, err);
+    return create(out, dict, X, NULL, NULL, NULL, n, Y, c, gram_budget, evaluations, pr, err);
 }
 
 int bsl_design_create_f32(bsl_design **out, const bsl_dict *dict, const float *X32, size_t n, const double *Y,
                           size_t c, size_t gram_budget, double evaluations, const bsl_progress *pr,
                           basel_error *err)
 {
-    return create(out, dict, NULL, X32, NULL, n, Y, c, gram_budget, evaluations, pr, err);
+    return create(out, dict, NULL, X32, NULL, NULL, n, Y, c, gram_budget, evaluations, pr, err);
+}
+
+int bsl_design_create_2bit(bsl_design **out, const bsl_dict *dict, const uint32_t *X2, size_t n, const double *Y,
+                           size_t c, size_t gram_budget, double evaluations, const bsl_progress *pr,
+                           basel_error *err)
+{
+    return create(out, dict, NULL, NULL, NULL, X2, n, Y, c, gram_budget, evaluations, pr, err);
 }
 
 int bsl_design_create_i8(bsl_design **out, const bsl_dict *dict, const int8_t *X8, size_t n, const double *Y,
                          size_t c, size_t gram_budget, double evaluations, const bsl_progress *pr,
                          basel_error *err)
 {
-    return create(out, dict, NULL, NULL, X8, n, Y, c, gram_budget, evaluations, pr, err);
+    return create(out, dict, NULL, NULL, X8, NULL, n, Y, c, gram_budget, evaluations, pr, err);
 }
 
 static int create(bsl_design **out, const bsl_dict *dict, const double *X, const float *X32, const int8_t *X8,
-                  size_t n, const double *Y, size_t c, size_t gram_budget, double evaluations,
+                  const uint32_t *X2, size_t n, const double *Y, size_t c, size_t gram_budget, double evaluations,
                   const bsl_progress *pr, basel_error *err)
 {
     *out = NULL;
-    if ((X32 || X8) && (dict->kind != BSL_BASIS_LINEAR || dict->linear_term))
+    if ((X32 || X8 || X2) && (dict->kind != BSL_BASIS_LINEAR || dict->linear_term))
         return bsl_fail(err, BASEL_EINTERNAL, "compact inputs are for a linear dictionary only");
     const size_t q = 1 + (dict->linear_term ? dict->d : 0);
     if (q > 64) return bsl_fail(err, BASEL_EINVAL, "a linear term over more than 63 inputs is not supported");
@@ -410,6 +467,7 @@ static int create(bsl_design **out, const bsl_dict *dict, const double *X, const
     D->X = X;
     D->X32 = X32;
     D->X8 = X8;
+    D->X2 = X2;
     int rc = always_in(D, err);
     if (!rc && targets(D, Y)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (!rc) {

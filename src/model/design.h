@@ -32,6 +32,8 @@ typedef struct bsl_design {
                               compact_inputs), else NULL */
     const int8_t *X8;      /* borrowed: or as int8 (whole numbers within +-127: genotype
                               counts), in the same panels (bsl_i8_pack), else NULL */
+    const uint32_t *X2;    /* borrowed: or as 2-bit codes 0..3 (genotypes), a word a row
+                              in each panel (bsl_2bit_pack), else NULL */
     double *Q;             /* n x q orthonormal basis of the always-in columns */
     double *R;             /* q x q upper triangular, Z = Q R (column-major) */
     double *Y;             /* n x c projected targets */
@@ -96,13 +98,20 @@ int8_t *bsl_i8_pack(double *X, size_t n, size_t d);
  * bytes are its columns' bytes, reordered). 0 when out of memory (X8 is
  * then as it was). */
 int bsl_i8_panels(int8_t *X8, size_t n, size_t d);
-/* Whether D holds its inputs compactly (X32 or X8), and the value at index
- * at of that storage (bsl_f32_at), widened to double. */
-static inline int bsl_design_compact(const bsl_design *D) { return D->X32 || D->X8; }
-static inline double bsl_compact_value(const bsl_design *D, size_t at)
-{
-    return D->X8 ? (double)D->X8[at] : (double)D->X32[at];
-}
+/* Inputs that are all whole numbers 0..3 (genotype counts, indicators;
+ * the caller checks) as 2-bit codes in the same panels of BSL_F32_PANEL =
+ * 16 columns: row t of panel p is the word X2[p n + t], column p0 + c in
+ * its bits 2c and 2c + 1 (the last panel's unused bits 0). A block of
+ * n ceil(d / 16) words: a quarter of int8's memory and of the bytes a Gram
+ * row reads, and the same bits (each value widens to the same double).
+ * bsl_2bit_pack takes X (n x d doubles, column-major), bsl_2bit_codes X8
+ * (n x d int8 codes, column-major, as a table's); each frees its input
+ * once packed, and returns NULL (the input kept) when out of memory. */
+uint32_t *bsl_2bit_pack(double *X, size_t n, size_t d);
+uint32_t *bsl_2bit_codes(int8_t *X8, size_t n, size_t d);
+/* Whether D holds its inputs compactly (X32, X8 or X2; a column of them
+ * widened: bsl_design_raw_column). */
+static inline int bsl_design_compact(const bsl_design *D) { return D->X32 || D->X8 || D->X2; }
 /* The same design with the inputs held as float32 (X32 from bsl_f32_pack;
  * X NULL) for a linear dictionary: every column, cross product and Gram
  * row is that of the double design on the widened values, bit for bit
@@ -115,6 +124,11 @@ int bsl_design_create_f32(bsl_design **out, const bsl_dict *dict, const float *X
 int bsl_design_create_i8(bsl_design **out, const bsl_dict *dict, const int8_t *X8, size_t n, const double *Y,
                          size_t c, size_t gram_budget, double evaluations, const bsl_progress *pr,
                          basel_error *err);
+/* The same with the inputs held as 2-bit codes (X2 from bsl_2bit_pack or
+ * bsl_2bit_codes). */
+int bsl_design_create_2bit(bsl_design **out, const bsl_dict *dict, const uint32_t *X2, size_t n, const double *Y,
+                           size_t c, size_t gram_budget, double evaluations, const bsl_progress *pr,
+                           basel_error *err);
 void bsl_design_free(bsl_design *D);
 /* A design with no dictionary (m = 0) and no always-in columns (q = 0):
  * the rows and targets only, for models whose atoms come from the caller

@@ -141,6 +141,10 @@ static void compute_row(const bsl_design *D, size_t a, double *row, double *col,
 {
     const size_t n = D->n, m = D->m;
     bsl_design_column(D, a, col);
+    if (D->X2) { /* 2-bit codes (design.h): a 32nd of the bytes, the same bits */
+        bsl_dots_2bit_panels(col, D->X2, n, m, row, raw);
+        return;
+    }
     if (D->X8) { /* compact inputs (design.h): an eighth of the bytes, the same bits */
         bsl_dots_i8_panels(col, D->X8, n, m, BSL_F32_PANEL, row, raw);
         return;

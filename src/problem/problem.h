@@ -38,9 +38,11 @@ typedef struct bsl_problem {
     size_t n, d, c;
     char **input_names;   /* d (borrowed from the table) */
     char **target_names;  /* c */
-    double *X;            /* n x d column-major, standardised when asked; NULL when X32 or X8 holds it */
+    double *X;            /* n x d column-major, standardised when asked; NULL when X32, X8 or X2 holds it */
     float *X32;           /* n x d: the inputs held as float32 instead (problem.c compact_inputs), else NULL */
     int8_t *X8;           /* n x d: or as int8 (whole numbers within +-127), else NULL */
+    uint32_t *X2;         /* or as 2-bit codes (whole numbers 0..3: genotypes), in panels of 16
+                             (design.h bsl_2bit_pack), else NULL */
     double *Y;            /* n x c column-major (regression) */
     int *cls;             /* n class indices, -1 unlabelled (mixture) */
     char **class_names;   /* nclass (owned strings) */

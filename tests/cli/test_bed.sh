@@ -78,13 +78,14 @@ expect 2 "tiny.bed:[0-9]+: column 'snp[0-9]+': the value is missing" -- \
     "$BASEL" fit $FIX.bed --method bd --iter 10 --quiet -o "$T/na.json"
 [ -e "$T/na.json" ] && bad "--na error left a FIT.json"
 
-# ------------------------------------------------ genotypes held as int8
+# ------------------------------------------------ genotypes held compactly
 
 # A set with no missing genotype (n = 300, p = 2000: 4.8 MB of doubles, over
 # twice --gram-memory 1) is held as int8 codes from the .bed on (io.h,
-# fit/problem.c take_codes), the doubles never made: the same document as
-# the CSV of its genotypes, which is held as int8 after reading (both say
-# diagnostics.inputs "int8"); with --gram-memory 8 both keep doubles, the
+# fit/problem.c take_codes), the doubles never made, and then as 2-bit
+# codes (compact_inputs): the same document as the CSV of its genotypes,
+# which is held as 2-bit codes after reading (both say diagnostics.inputs
+# "2-bit"); with --gram-memory 8 both keep doubles, the
 # same fit but for those two entries. A standardised fit (the codes widened
 # to doubles, then float32) alike. (The codes copied, not taken, and the
 # same numbers from a table of doubles: tests/unit/fit/test_api.c.)
@@ -94,22 +95,22 @@ expect 0 "" -- "$BASEL" fit "$T/g.bed" "${G8[@]}" --gram-memory 1 -o "$T/g8.bed.
 expect 0 "" -- "$BASEL" fit "$T/g.csv" "${G8[@]}" --gram-memory 1 -o "$T/g8.csv.json"
 expect 0 "" -- "$BASEL" fit "$T/g.bed" "${G8[@]}" --gram-memory 8 -o "$T/g64.bed.json"
 cmp -s "$T/g8.bed.json" "$T/g8.csv.json" && ok || bad "int8 codes from a .bed: another fit than from its CSV"
-$PY - "$T/g8.bed.json" "$T/g64.bed.json" << 'PY' && ok || bad "int8 codes from a .bed: another fit than in doubles"
+$PY - "$T/g8.bed.json" "$T/g64.bed.json" << 'PY' && ok || bad "codes from a .bed (2-bit): another fit than in doubles"
 import json, sys
 a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 print("inputs %s / %s" % (a["diagnostics"].get("inputs"), b["diagnostics"].get("inputs")))
-ok = a["diagnostics"].pop("inputs", None) == "int8" and "inputs" not in b["diagnostics"]
+ok = a["diagnostics"].pop("inputs", None) == "2-bit" and "inputs" not in b["diagnostics"]
 a["settings"].pop("gram-memory"), b["settings"].pop("gram-memory")
 sys.exit(0 if ok and a == b else 1)
 PY
 same_fit g_std "$T/g.bed" "$T/g.csv" --gram-memory 1 --standardize yes
 grep -q '"inputs": "float32"' "$T/g_std.bed.json" && ok || bad "a standardised fit from a .bed: not float32"
 # 450 of 1000 variants in reverse order (--inputs: the codes copied, not
-# taken), n = 600: 2.2 MB of doubles, held as int8; the list is recorded
+# taken), n = 600: 2.2 MB of doubles, held as 2-bit codes; the list is recorded
 $PY tests/cli/geno_bed.py "$T/h" 600 1000 6
 same_fit h_sub "$T/h.bed" "$T/h.csv" --gram-memory 1 --inputs "$(seq -f 'v%g' 1000 -1 551 | paste -sd,)"
-grep -q '"inputs": "int8"' "$T/h_sub.bed.json" && grep -q '"inputs": "v1000,v999,' "$T/h_sub.bed.json" && ok ||
-    bad "450 variants in reverse order: not held as int8, or the list not recorded"
+grep -q '"inputs": "2-bit"' "$T/h_sub.bed.json" && grep -q '"inputs": "v1000,v999,' "$T/h_sub.bed.json" && ok ||
+    bad "450 variants in reverse order: not held as 2-bit codes, or the list not recorded"
 expect 2 "option 'inputs': value too long \(at most 4095 characters\)" -- \
     "$BASEL" fit "$T/h.bed" --inputs "$(seq -f 'v%g' 1 1000 | paste -sd,)" -o "$T/long.json"
 [ -e "$T/long.json" ] && bad "an --inputs list too long left a FIT.json"

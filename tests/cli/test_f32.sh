@@ -7,10 +7,11 @@
 # chains take the same moves and the PIPs agree to rounding (1e-6 here;
 # 2e-8 was seen at p = 10^5); predictions from the float32 fit come from
 # its coefficients, within 1e-6 of the doubles' fit. Genotype counts (0, 1,
-# 2) are held as int8, exactly: there the two fits are the same document,
-# but for the recorded --gram-memory and diagnostics.inputs ("int8"); with
-# one count of 200 (whole, but beyond int8) they are held as float32,
-# exactly too, and again the same document. A value below float32's normal
+# 2) are held as 2-bit codes, exactly: there the two fits are the same
+# document, but for the recorded --gram-memory and diagnostics.inputs
+# ("2-bit"); with one count of 5 (whole, beyond 2 bits) as int8, and with
+# one of 200 (beyond int8) as float32, exactly too, and again the same
+# document. A value below float32's normal
 # range (1e-35) keeps the inputs in doubles. The genotypes from a .npy of
 # one-byte integers give the same documents.
 source "$(dirname "$0")/lib.sh" "$1"
@@ -56,21 +57,25 @@ y = G[:, 5] - G[:, 700] + rng.standard_normal(n)
 header = ",".join("x%d" % (j + 1) for j in range(p)) + ",y"
 np.savetxt(sys.argv[1], np.column_stack([G, y]), delimiter=",", header=header, comments="", fmt="%g")
 PY
-/usr/bin/python3 - "$T/g.csv" "$T/g200.csv" << 'PY'
+/usr/bin/python3 - "$T/g.csv" "$T/g200.csv" "$T/g5.csv" << 'PY'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
 rows[7][4] = "200"
 csv.writer(open(sys.argv[2], "w", newline="")).writerows(rows)
+rows[7][4] = "5"
+csv.writer(open(sys.argv[3], "w", newline="")).writerows(rows)
 PY
 expect 0 "" -- "$BASEL" fit "$T/g.csv" --iter 2000 --gram-memory 1 --seed 2 --quiet -o "$T/g8.json"
 expect 0 "" -- "$BASEL" fit "$T/g.csv" --iter 2000 --gram-memory 8 --seed 2 --quiet -o "$T/g64.json"
+expect 0 "" -- "$BASEL" fit "$T/g5.csv" --iter 2000 --gram-memory 1 --seed 2 --quiet -o "$T/i8.json"
+expect 0 "" -- "$BASEL" fit "$T/g5.csv" --iter 2000 --gram-memory 8 --seed 2 --quiet -o "$T/i64.json"
 expect 0 "" -- "$BASEL" fit "$T/g200.csv" --iter 2000 --gram-memory 1 --seed 2 --quiet -o "$T/h32.json"
 expect 0 "" -- "$BASEL" fit "$T/g200.csv" --iter 2000 --gram-memory 8 --seed 2 --quiet -o "$T/h64.json"
-/usr/bin/python3 - "$T" << 'PY' && ok || bad "int8 and float32 (a 200): the same fit as in doubles"
+/usr/bin/python3 - "$T" << 'PY' && ok || bad "2-bit, int8 (a 5) and float32 (a 200): the same fit as in doubles"
 import json, sys
 t = sys.argv[1]
 ok = True
-for small, big, kind in (("g8", "g64", "int8"), ("h32", "h64", "float32")):
+for small, big, kind in (("g8", "g64", "2-bit"), ("i8", "i64", "int8"), ("h32", "h64", "float32")):
     a, b = json.load(open(t + "/%s.json" % small)), json.load(open(t + "/%s.json" % big))
     print("%s: inputs %s / %s" % (small, a["diagnostics"].get("inputs"), b["diagnostics"].get("inputs")))
     ok &= a["diagnostics"].pop("inputs", None) == kind and "inputs" not in b["diagnostics"]
@@ -107,8 +112,9 @@ for mb in 1 8; do
 done
 
 # basel summary says how the inputs were held
-expect 0 "cross products: streamed from the columns; inputs held as int8 \(whole numbers: exact\)" -- \
+expect 0 "cross products: streamed from the columns; inputs held as 2-bit codes \(whole numbers 0..3: exact\)" -- \
     "$BASEL" summary "$T/g8.json"
+expect 0 "inputs held as int8 \(whole numbers: exact\)" -- "$BASEL" summary "$T/i8.json"
 expect 0 "inputs held as float32 \(each rounded to 24 bits\)" -- "$BASEL" summary "$T/h32.json"
 /usr/bin/python3 - "$T/g.csv" "$T/tiny.csv" << 'PY'
 import csv, sys

@@ -7,7 +7,7 @@
 # are byte-identical to the one-process fit with the same chains and seed,
 # for rj, bd and ssvs, with 4 chains and with 6 (ranks 0 and 1 run two),
 # rj's informed moves with candidate sets on a streamed design, genotypes
-# from a .bed held as int8, and mixture, rbf and anneal with 4.
+# from a .bed held as 2-bit codes, and mixture, rbf and anneal with 4.
 # Bad input through mpirun: exit 2, no output file, no hang (timeout), also
 # when only some ranks fail (mpirun's MPMD form A : B). What a command
 # prints (--help, a fit's summary) comes once, from rank 0.
@@ -41,7 +41,7 @@ expect 0 "rank 3 sent its chains" -- env BASEL_MPI_VERBOSE=1 \
 expect 0 "" -- cmp "$T/one.json" "$T/four.json"
 expect 0 "candidates 100 of 1200 atoms" -- python3 -c "import json; print(json.load(open('$T/one.json'))['diagnostics']['note'])"
 rm -f "$T/four.json"
-# genotypes from a .bed held as int8 codes (--gram-memory 1: 4.8 MB of
+# genotypes from a .bed held as 2-bit codes (--gram-memory 1: 4.8 MB of
 # doubles): every process reads them as one process does, the same document
 /usr/bin/python3 tests/cli/geno_bed.py "$T/g" 300 2000 5
 args=(fit "$T/g.bed" --method rj --gram-memory 1 --iter 600 --chains 4 --seed 33 --quiet)
@@ -49,7 +49,7 @@ expect 0 "" -- "$BASEL" "${args[@]}" -o "$T/one.json"
 expect 0 "rank 3 sent its chains" -- env BASEL_MPI_VERBOSE=1 \
     timeout 120 "$MPIRUN" --oversubscribe -np 4 "$BASEL" "${args[@]}" -o "$T/four.json"
 expect 0 "" -- cmp "$T/one.json" "$T/four.json"
-expect 0 "" -- grep -q '"inputs": "int8"' "$T/four.json"
+expect 0 "" -- grep -q '"inputs": "2-bit"' "$T/four.json"
 rm -f "$T/four.json"
 # the other methods whose chains save their state: mixture, rbf, anneal
 MIX=(fit data/classification/pima.csv --method mixture --chains 4 --iter 400 --seed 5 --quiet)

@@ -145,7 +145,7 @@ static int put_gram(json_t *dg, const bsl_design *D)
     int bad = 0;
     bsl_json_put(dg, "gram", json_string(D->G ? "dense" : "streamed"), &bad);
     if (bsl_design_compact(D)) /* problem.c compact_inputs */
-        bsl_json_put(dg, "inputs", json_string(D->X8 ? "int8" : "float32"), &bad);
+        bsl_json_put(dg, "inputs", json_string(D->X2 ? "2-bit" : D->X8 ? "int8" : "float32"), &bad);
     return bad;
 }
 
@@ -841,6 +841,9 @@ static int fit_problem(subset_fit *F, basel_error *err)
     else if (!rc && P->X32) /* the inputs held as float32 (problem.c compact_inputs) */
         rc = bsl_design_create_f32(&F->D, F->dict, P->X32, P->n, P->Y, P->c, F->gram_mb << 20,
                                    expected_evaluations(ctx, F->dict->m), ctx->phases, err);
+    else if (!rc && P->X2) /* or as 2-bit codes */
+        rc = bsl_design_create_2bit(&F->D, F->dict, P->X2, P->n, P->Y, P->c, F->gram_mb << 20,
+                                    expected_evaluations(ctx, F->dict->m), ctx->phases, err);
     else if (!rc && P->X8) /* or as int8 */
         rc = bsl_design_create_i8(&F->D, F->dict, P->X8, P->n, P->Y, P->c, F->gram_mb << 20,
                                   expected_evaluations(ctx, F->dict->m), ctx->phases, err);

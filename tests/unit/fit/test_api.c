@@ -221,10 +221,11 @@ static void check_take(const double *cm, const char *const *names)
 
 /* A .bed set of genotypes with no missing one, read for a fit
  * (basel_data_read: int8 codes, io.h), n = 100, p = 3000 (2.4 MB of
- * doubles, over twice --gram-memory 1: held as int8 to the design): the
- * same document from basel_fit_run (the codes copied), from
- * basel_fit_run_take (taken) and from the same numbers as a table of
- * doubles (packed into int8 after the copy), and it says "int8". */
+ * doubles, over twice --gram-memory 1: held compactly to the design, as
+ * 2-bit codes since they are 0..2): the same document from basel_fit_run
+ * (the codes copied), from basel_fit_run_take (taken) and from the same
+ * numbers as a table of doubles (packed after the copy), and it says
+ * "2-bit". */
 static void check_bed_codes(void)
 {
     enum { BN = 100, BP = 3000, BLOCK = (BN + 3) / 4 };
@@ -284,8 +285,8 @@ static void check_bed_codes(void)
     CHECK(basel_fit_run_take(&f3, d3, o, &err) == BASEL_OK, "fit (doubles): %s", err.message);
     char *j1 = f1 ? basel_fit_to_json(f1) : NULL, *j2 = f2 ? basel_fit_to_json(f2) : NULL;
     char *j3 = f3 ? basel_fit_to_json(f3) : NULL;
-    CHECK(j1 && j2 && j3 && !strcmp(j1, j2) && !strcmp(j1, j3) && strstr(j1, "\"inputs\": \"int8\""),
-          "codes copied, codes taken and doubles: one document, inputs int8");
+    CHECK(j1 && j2 && j3 && !strcmp(j1, j2) && !strcmp(j1, j3) && strstr(j1, "\"inputs\": \"2-bit\""),
+          "codes copied, codes taken and doubles: one document, inputs 2-bit");
     basel_free(j1);
     basel_free(j2);
     basel_free(j3);

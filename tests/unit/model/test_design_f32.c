@@ -11,8 +11,10 @@
  * see a difference where there is one). The floats are packed in panels
  * (bsl_f32_pack), with a last panel narrower than the rest and with
  * columns past bsl_dots's blocks of four. The same (1)-(3) for whole
- * numbers within +-127 held as int8 (bsl_i8_pack, bsl_design_create_i8):
- * exact, so the same bits as the design of the doubles themselves.
+ * numbers within +-127 held as int8 (bsl_i8_pack, bsl_design_create_i8),
+ * and for whole numbers 0..3 held as 2-bit codes (bsl_2bit_pack,
+ * bsl_design_create_2bit; a word a row in each panel): exact, so the same
+ * bits as the design of the doubles themselves.
  */
 #include "check.h"
 #include "model/gram_rows.h"
@@ -33,33 +35,43 @@ static int same(const double *a, const double *b, size_t n)
     return 1;
 }
 
-/* i8: whole numbers in [-127, 127] held as int8 (else reals as float32) */
-static void check_seed(unsigned long seed, size_t M, int i8)
+enum { F32 = 0, I8 = 1, TWO_BIT = 2 };
+static const char *const kind_name[] = {"float32", "int8", "2-bit"};
+
+/* kind: reals as float32, whole numbers in [-127, 127] as int8, or
+ * whole numbers 0..3 as 2-bit codes */
+static void check_seed(unsigned long seed, size_t M, int kind)
 {
+    const int i8 = kind != F32;
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, seed);
     double *X = malloc(sizeof(double) * N * M), *Xr = malloc(sizeof(double) * N * M), Y[N];
     for (size_t i = 0; i < N; i++) {
         double prev = 0;
         for (size_t j = 0; j < M; j++)
-            X[j * N + i] = prev = i8 ? (double)gsl_ran_binomial(r, 0.3, 2) - (j % 3 == 0 ? 1 : 0)
-                                     : 0.9 * prev + gsl_ran_gaussian(r, 1.0);
+            X[j * N + i] = prev = kind == TWO_BIT ? (double)gsl_ran_binomial(r, 0.3, 2) + (j % 3 == 0 ? 1 : 0)
+                                  : i8            ? (double)gsl_ran_binomial(r, 0.3, 2) - (j % 3 == 0 ? 1 : 0)
+                                                  : 0.9 * prev + gsl_ran_gaussian(r, 1.0);
     }
-    if (i8) X[7 * N + 3] = 127, X[8 * N + 4] = -127;
+    if (kind == I8) X[7 * N + 3] = 127, X[8 * N + 4] = -127;
     for (size_t t = 0; t < (size_t)N * M; t++) Xr[t] = (double)(float)X[t];
     /* packed into panels in place (bsl_f32_pack, bsl_i8_pack) from a copy of X */
     double *Xc = malloc(sizeof(double) * N * M);
     memcpy(Xc, X, sizeof(double) * N * M);
-    float *X32 = i8 ? NULL : bsl_f32_pack(Xc, N, M);
-    int8_t *X8 = i8 ? bsl_i8_pack(Xc, N, M) : NULL;
-    int layout = X32 || X8;
+    float *X32 = kind == F32 ? bsl_f32_pack(Xc, N, M) : NULL;
+    int8_t *X8 = kind == I8 ? bsl_i8_pack(Xc, N, M) : NULL;
+    uint32_t *X2 = kind == TWO_BIT ? bsl_2bit_pack(Xc, N, M) : NULL; /* frees Xc */
+    int layout = X32 || X8 || X2;
     for (size_t j = 0; layout && j < M; j++)
         for (size_t t = 0; t < N; t++) {
             const size_t at = bsl_f32_at(N, M, t, j);
-            layout &= (i8 ? (double)X8[at] : (double)X32[at]) == Xr[j * N + t];
+            const double v = kind == TWO_BIT ? (double)((X2[j / 16 * N + t] >> (2 * (j % 16))) & 3)
+                           : i8             ? (double)X8[at]
+                                            : (double)X32[at];
+            layout &= v == Xr[j * N + t];
         }
-    CHECK(layout, "bsl_%s_pack: every value rounded, at its panel's place (M = %zu: %zu panels, the last of %zu)",
-          i8 ? "i8" : "f32", M, (M + BSL_F32_PANEL - 1) / BSL_F32_PANEL, M % BSL_F32_PANEL);
+    CHECK(layout, "%s packing: every value rounded, at its panel's place (M = %zu: %zu panels, the last of %zu)",
+          kind_name[kind], M, (M + BSL_F32_PANEL - 1) / BSL_F32_PANEL, M % BSL_F32_PANEL);
     for (size_t i = 0; i < N; i++) Y[i] = X[5 * N + i] - 0.7 * X[200 * N + i] + gsl_ran_gaussian(r, 0.5);
     basel_error err;
     bsl_dict *dict;
@@ -67,11 +79,12 @@ static void check_seed(unsigned long seed, size_t M, int i8)
     bsl_design *Dr, *Df, *Dx;
     /* budget 0: streamed, as compact inputs always are */
     CHECK(bsl_design_create_for(&Dr, dict, Xr, N, Y, 1, 0, 0, NULL, &err) == BASEL_OK, "double design (rounded)");
-    CHECK((i8 ? bsl_design_create_i8(&Df, dict, X8, N, Y, 1, 0, 0, NULL, &err)
-              : bsl_design_create_f32(&Df, dict, X32, N, Y, 1, 0, 0, NULL, &err)) == BASEL_OK,
-          "%s design", i8 ? "int8" : "float32");
+    CHECK((kind == TWO_BIT ? bsl_design_create_2bit(&Df, dict, X2, N, Y, 1, 0, 0, NULL, &err)
+           : i8             ? bsl_design_create_i8(&Df, dict, X8, N, Y, 1, 0, 0, NULL, &err)
+                            : bsl_design_create_f32(&Df, dict, X32, N, Y, 1, 0, 0, NULL, &err)) == BASEL_OK,
+          "%s design", kind_name[kind]);
     CHECK(bsl_design_create_for(&Dx, dict, X, N, Y, 1, 0, 0, NULL, &err) == BASEL_OK, "double design (unrounded)");
-    CHECK(Df->X == NULL && Df->X32 == X32 && Df->X8 == X8 && Df->G == NULL, "the compact design streams from it");
+    CHECK(Df->X == NULL && Df->X32 == X32 && Df->X8 == X8 && Df->X2 == X2 && Df->G == NULL, "the compact design streams from it");
     CHECK(same(Dr->Bty, Df->Bty, M) && same(Dr->diag, Df->diag, M) && same(Dr->gB, Df->gB, M),
           "B'y, diagonal and always-in coefficients: the same bits");
     if (!i8) CHECK(!same(Dx->Bty, Df->Bty, M), "the unrounded design differs (the comparison can fail)");
@@ -144,14 +157,15 @@ static void check_seed(unsigned long seed, size_t M, int i8)
     free(Xr);
     free(X32);
     free(X8);
+    free(X2);
     gsl_rng_free(r);
 }
 
 int main(void)
 {
-    for (int i8 = 0; i8 <= 1; i8++) {
-        check_seed(1, 300, i8); /* a last panel of 12 columns, no column past bsl_dots's blocks of four */
-        check_seed(2, 303, i8); /* a last panel of 15, and 3 columns past the blocks of four (bsl_dot's sums) */
+    for (int kind = F32; kind <= TWO_BIT; kind++) {
+        check_seed(1, 300, kind); /* a last panel of 12 columns, no column past bsl_dots's blocks of four */
+        check_seed(2, 303, kind); /* a last panel of 15, and 3 columns past the blocks of four (bsl_dot's sums) */
     }
     return check_report("test_design_f32");
 }

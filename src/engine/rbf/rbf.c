@@ -329,8 +329,8 @@ static int run_chain(void *ctx, size_t i, unsigned long seed, bsl_ticker *tick)
 
 /* A loaded network the moves can work on (a file whose checksum was made
  * to match): each centre's atom is a distinct slot marked used, the used
- * slots are its k, candidates are in range, the centres and the width
- * finite (a gauss width positive). Without it a damaged slot index would be read as an atom. */
+ * slots are its k, each centre is its slot's, candidates are in range,
+ * the centres and the width finite (a gauss width positive). Without it a damaged slot index would be read as an atom. */
 static int slots_consistent(const bsl_rbf_chain *ch, const rbf_state *s)
 {
     const size_t kmax = ch->kmax, d = ch->d;
@@ -344,10 +344,30 @@ static int slots_consistent(const bsl_rbf_chain *ch, const rbf_state *s)
     for (size_t j = 0; j < s->k; j++) {
         if (s->id[j] < ch->q || s->id[j] - ch->q > kmax || !s->slot_used[s->id[j] - ch->q]) return 0;
         if (ch->discrete && s->cand[j] >= ch->o.ncand) return 0;
+        /* the centre is its slot's (the model's column is made from the slot) */
+        if (memcmp(s->mu + j * d, s->slot_mu + (s->id[j] - ch->q) * d, d * sizeof *s->mu) != 0) return 0;
         for (size_t i = 0; i < j; i++)
             if (s->id[i] == s->id[j]) return 0;
     }
     return 1;
+}
+
+/* The loaded model holds exactly the always-in atoms 0 .. q - 1 and the
+ * used slots' atoms, each once: a slot the model lacks would be removed
+ * from it at the next death (a review found that SEGV in bsl_model_remove). */
+static int model_matches(const bsl_rbf_chain *ch, const rbf_state *s)
+{
+    const size_t q = ch->q, k = bsl_cmodel_k(s->M), *act = bsl_cmodel_active(s->M);
+    if (k != q + s->k) return 0;
+    unsigned char *seen = calloc(q + ch->kmax + 1, 1);
+    int ok = seen != NULL;
+    for (size_t i = 0; i < k && ok; i++) {
+        const size_t a = act[i];
+        ok = a < q + ch->kmax + 1 && !seen[a] && (a < q || s->slot_used[a - q]);
+        if (ok) seen[a] = 1;
+    }
+    free(seen);
+    return ok;
 }
 
 /* The current network (ckpt.h): its centres and slots, then its model
@@ -368,6 +388,7 @@ static void state_io(bsl_ck *k, const bsl_rbf_chain *ch, rbf_state *s)
     bsl_ck_val(k, s->width); /* before the model: its columns are evaluated at it */
     if (!k->rc && k->load && !slots_consistent(ch, s)) k->rc = BASEL_EPARSE;
     bsl_ck_cmodel(k, s->M);
+    if (!k->rc && k->load && !model_matches(ch, s)) k->rc = BASEL_EPARSE;
     bsl_ck_val(k, s->log_lik);
 }
 

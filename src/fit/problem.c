@@ -1041,7 +1041,8 @@ static int compact_inputs(bsl_problem *pb, const bsl_params *settings, basel_err
         const size_t nd = pb->n * pb->d;
         int codes = 1;
         for (size_t i = 0; i < nd && codes; i++) codes = pb->X8[i] >= 0 && pb->X8[i] <= 3;
-        if (!codes) return bsl_i8_panels(pb->X8, pb->n, pb->d) ? BASEL_OK : bsl_fail(err, BASEL_ENOMEM, "out of memory");
+        if (!codes)
+            return bsl_i8_panels(pb->X8, pb->n, pb->d) ? BASEL_OK : bsl_fail(err, BASEL_ENOMEM, "out of memory");
         if (!(pb->X2 = bsl_2bit_codes(pb->X8, pb->n, pb->d))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
         pb->X8 = NULL;
         return BASEL_OK;

@@ -5,6 +5,10 @@
 # checkpoint of each of the target's six runs, written part-way by
 # --checkpoint-every 0.01, then a copy of the rj one cut short and one with
 # a bit flipped. The runs' options must be the target's (fuzz_ckpt_runs).
+# The other bad-* files are not made here: each was written by a build
+# whose chain_io damaged one field as it saved it (so the checksum is
+# right), e.g. a NaN precision for bad-mixture-precision-nan.ck; after a
+# format change they are still refused, by the header.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 B=${1:-build/basel}

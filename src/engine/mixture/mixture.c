@@ -343,12 +343,12 @@ static int run_chain(void *ctx, size_t c, unsigned long seed, bsl_ticker *tick)
     return rc;
 }
 
-/* A replica's state (ckpt.h); Lnew, wnew, scratch, perm, idx, xwork and
- * xkept are scratch, refilled before each use. */
 /* A probability as the sampler leaves it: in [0, 1], or above 1 by
  * rounding (a merge divides a weight by 1 - u) */
 #define PROB_MAX (1 + 1e-9)
 
+/* A replica's state (ckpt.h); Lnew, wnew, scratch, perm, idx, xwork and
+ * xkept are scratch, refilled before each use. */
 static void replica_io(bsl_ck *k, bsl_mix_chain *ch)
 {
     const size_t n = ch->m->n, d = ch->m->d, K = ch->m->K, D = ch->m->D;
@@ -382,9 +382,10 @@ static void replica_io(bsl_ck *k, bsl_mix_chain *ch)
         if (ch->z[i] < 0 || (size_t)ch->z[i] >= D || ch->c[i] < 0 || (size_t)ch->c[i] >= K) k->rc = BASEL_EPARSE;
     if (!k->rc && (I != ch->I || (ch->fix_subset != 0 && ch->fix_subset != 1) || !(ch->b > 0 && ch->b <= 1)))
         k->rc = BASEL_EPARSE;
-    if (!k->rc && !(bsl_ck_within(ch->mu, d * D, -DBL_MAX, DBL_MAX) && bsl_ck_within(ch->prec, d * D, DBL_MIN, DBL_MAX) &&
-                    bsl_ck_within(ch->beta, d, DBL_MIN, DBL_MAX) && bsl_ck_within(ch->w, K * D, 0, PROB_MAX) &&
-                    bsl_ck_within(ch->P, K, 0, PROB_MAX) && bsl_ck_within(ch->L, n * D, -DBL_MAX, DBL_MAX) &&
+    if (!k->rc && !(bsl_ck_within(ch->mu, d * D, -DBL_MAX, DBL_MAX) &&
+                    bsl_ck_within(ch->prec, d * D, DBL_MIN, DBL_MAX) && bsl_ck_within(ch->beta, d, DBL_MIN, DBL_MAX) &&
+                    bsl_ck_within(ch->w, K * D, 0, PROB_MAX) && bsl_ck_within(ch->P, K, 0, PROB_MAX) &&
+                    bsl_ck_within(ch->L, n * D, -DBL_MAX, DBL_MAX) &&
                     (ch->b == 1 || bsl_ck_within(ch->tw, K * D + K, 0, PROB_MAX))))
         k->rc = BASEL_EPARSE;
 }

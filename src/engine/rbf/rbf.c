@@ -330,7 +330,8 @@ static int run_chain(void *ctx, size_t i, unsigned long seed, bsl_ticker *tick)
 /* A loaded network the moves can work on (a file whose checksum was made
  * to match): each centre's atom is a distinct slot marked used, the used
  * slots are its k, each centre is its slot's, candidates are in range,
- * the centres and the width finite (a gauss width positive). Without it a damaged slot index would be read as an atom. */
+ * the centres and the width finite (a gauss width positive). Without it
+ * a damaged slot index would be read as an atom. */
 static int slots_consistent(const bsl_rbf_chain *ch, const rbf_state *s)
 {
     const size_t kmax = ch->kmax, d = ch->d;
@@ -339,8 +340,8 @@ static int slots_consistent(const bsl_rbf_chain *ch, const rbf_state *s)
         if (s->slot_used[j] > 1) return 0;
         used += s->slot_used[j];
     }
-    if (used != s->k || !bsl_ck_within(s->mu, s->k * d, -DBL_MAX, DBL_MAX) || !(isfinite(s->width) && (ch->o.radial != BSL_BASIS_GAUSS || s->width > 0)))
-        return 0;
+    const int width_ok = isfinite(s->width) && (ch->o.radial != BSL_BASIS_GAUSS || s->width > 0);
+    if (used != s->k || !width_ok || !bsl_ck_within(s->mu, s->k * d, -DBL_MAX, DBL_MAX)) return 0;
     for (size_t j = 0; j < s->k; j++) {
         if (s->id[j] < ch->q || s->id[j] - ch->q > kmax || !s->slot_used[s->id[j] - ch->q]) return 0;
         if (ch->discrete && s->cand[j] >= ch->o.ncand) return 0;

@@ -84,7 +84,8 @@ static void check_seed(unsigned long seed, size_t M, int kind)
                             : bsl_design_create_f32(&Df, dict, X32, N, Y, 1, 0, 0, NULL, &err)) == BASEL_OK,
           "%s design", kind_name[kind]);
     CHECK(bsl_design_create_for(&Dx, dict, X, N, Y, 1, 0, 0, NULL, &err) == BASEL_OK, "double design (unrounded)");
-    CHECK(Df->X == NULL && Df->X32 == X32 && Df->X8 == X8 && Df->X2 == X2 && Df->G == NULL, "the compact design streams from it");
+    CHECK(Df->X == NULL && Df->X32 == X32 && Df->X8 == X8 && Df->X2 == X2 && Df->G == NULL,
+          "the compact design streams from it");
     CHECK(same(Dr->Bty, Df->Bty, M) && same(Dr->diag, Df->diag, M) && same(Dr->gB, Df->gB, M),
           "B'y, diagonal and always-in coefficients: the same bits");
     if (!i8) CHECK(!same(Dx->Bty, Df->Bty, M), "the unrounded design differs (the comparison can fail)");

@@ -129,6 +129,16 @@ BASEL_API int basel_data_read_csv(basel_data **out, const char *path,
  * number of rows, or a .fam with no phenotype and no target file. */
 BASEL_API int basel_data_read(basel_data **out, const char *path, const char *target_path, const basel_options *o,
                               basel_error *err);
+/* The table of one process of a fit on inputs held in blocks
+ * (basel_ranks.column_blocks; fit --column-blocks): block `block` of
+ * `blocks` of a .bed set's variants, with the target as basel_data_read
+ * gives it. The blocks are whole panels of 16 variants in order, every
+ * one but the last of 16 ceil(p / (16 blocks)) variants, and only the
+ * block's genotypes are read. Errors: those of basel_data_read, and
+ * BASEL_EINVAL for a file that is not a .bed set, a block out of range,
+ * or an empty block (fewer than 16 (blocks - 1) + 1 variants). */
+BASEL_API int basel_data_read_block(basel_data **out, const char *path, const char *target_path,
+                                    const basel_options *o, int block, int blocks, basel_error *err);
 /* Read a table of inputs to predict from, as `basel predict` does: a CSV
  * (label_column as basel_data_read_csv's: NULL none, "" the last, else
  * that column, read as text), a .npy array, or a .bed set with its .bim
@@ -258,7 +268,8 @@ BASEL_API const char *basel_method_advice(const char *method);
  * (a fit from summary statistics, basel_fit_run_stats), "coefficients" (a
  * coefficient table, basel_fit_write_coef_csv), "scale-free" (a column of
  * extreme values rescaled, not refused, under --prior g, aic, bic or mdl),
- * "mean-interval" (basel_method_mean_interval), and the families
+ * "mean-interval" (basel_method_mean_interval), "column-blocks" (inputs
+ * held in blocks by several processes, basel_ranks), and the families
  * "binomial", "poisson", "multinomial" (basel_method_has_family). */
 BASEL_API int basel_method_can(const char *method, const char *capability);
 /* The methods that can do capability (basel_method_can), in the engine
@@ -362,6 +373,25 @@ typedef struct basel_ranks {
     int rank, size;
     int (*gather)(void *user, const void *bytes, size_t len, void **parts, size_t *lens);
     void *user;
+    /* Inputs held in blocks of columns, one per process (the command's
+     * fit --column-blocks; DESIGN.md "Columns across processes"), when
+     * column_blocks is 1: each process's table holds the same rows and
+     * targets and its own block of the inputs, the blocks in rank order.
+     * Rank 0 runs every chain, as one process would, and asks the others
+     * for each pass over their columns; their basel_fit_run returns
+     * BASEL_ELSEWHERE once rank 0's fit has ended. The fit is the one
+     * process's fit of the whole table, byte for byte, when that fit's
+     * design streams (DESIGN.md). The methods that can:
+     * basel_method_can(method, "column-blocks"). Two collectives, called
+     * by every process in the same order: bcast sends root's len bytes at
+     * buf to every process; gatherv puts each rank's len bytes, in rank
+     * order, at out on rank 0 (lens[r]: rank r's len, given on rank 0;
+     * out and lens are NULL elsewhere). Each returns 0, or non-zero when
+     * the transfer failed. Calls may come from different threads of rank 0,
+     * one at a time. */
+    int column_blocks;
+    int (*bcast)(void *user, void *buf, size_t len, int root);
+    int (*gatherv)(void *user, const void *bytes, size_t len, void *out, const size_t *lens);
 } basel_ranks;
 BASEL_API void basel_options_set_ranks(basel_options *o, const basel_ranks *ranks);
 BASEL_API void basel_options_free(basel_options *o);

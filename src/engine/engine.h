@@ -199,6 +199,7 @@ typedef struct bsl_engine_def {
     int scale_free;
     int checkpoints;          /* --checkpoint and --restart are accepted (chains.h) */
     int max_time;             /* --max-time is accepted: its chains stop on a time budget (chains.h) */
+    int column_blocks;        /* runs on inputs held in blocks by other processes (fit/blocks.c) */
     /* a categorical input's indicator columns are selected as one group
      * (group.c) with the linear basis: basel_method_groups_factors */
     int groups_factors;

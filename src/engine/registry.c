@@ -55,6 +55,7 @@ int bsl_engine_can(const bsl_engine_def *e, const char *what)
     if (!e || !what) return 0;
     if (!strcmp(what, "checkpoint")) return e->checkpoints;
     if (!strcmp(what, "max-time")) return e->max_time;
+    if (!strcmp(what, "column-blocks")) return e->column_blocks;
     if (!strcmp(what, "draws")) return e->keeps_draws;
     if (!strcmp(what, "factors")) return e->groups_factors;
     if (!strcmp(what, "stats")) return e->design_only;

@@ -337,6 +337,11 @@ static int fit_table(basel_fit **out, const basel_data *data, basel_data *take, 
 {
     *out = NULL;
     bsl_error_clear(err);
+    if (!data || !o) { /* take, when given, is the fit's to free, also here */
+        basel_data_free(take);
+        return bsl_fail(err, BASEL_EINVAL, "no table to fit, or no options");
+    }
+    if (o->ranks.size > 1 && o->ranks.column_blocks) return bsl_blocks_fit(out, data, take, o, err);
     const bsl_engine_def *e;
     bsl_params settings;
     int keep_draws;

@@ -107,6 +107,16 @@ int bsl_problem_build(bsl_problem *pb, const basel_data *data, const bsl_engine_
  * of the inputs, not two (basel_fit_run_take). */
 int bsl_problem_build_take(bsl_problem *pb, basel_data *data, const bsl_engine_def *e,
                            const bsl_params *user, const bsl_params *settings, basel_error *err);
+/* Either of those for one process's block of the inputs (fit/blocks.c;
+ * take NULL or data): held compactly (problem.c compact_allowed) whatever
+ * the block's size, as the whole table would be. */
+int bsl_problem_build_block(bsl_problem *pb, const basel_data *data, basel_data *take, const bsl_engine_def *e,
+                            const bsl_params *user, const bsl_params *settings, basel_error *err);
+/* basel_fit_run(_take) with o->ranks.column_blocks over more than one
+ * process: this process's table holds its block of the inputs
+ * (fit/blocks.c); take NULL or data, freed on every path. */
+int bsl_blocks_fit(basel_fit **out, const basel_data *data, basel_data *take, const basel_options *o,
+                   basel_error *err);
 void bsl_problem_free(bsl_problem *pb);
 /* The inputs (X, X32, X8) freed once the engine is done with them: the
  * document is assembled without them (at p = 10^6 genotypes, 1 GB less at

@@ -101,6 +101,17 @@ int basel_data_read(basel_data **out, const char *path, const char *target_path,
     return bsl_data_read(out, path, target_path, o ? basel_options_label_column(o) : NULL, pr, err);
 }
 
+int basel_data_read_block(basel_data **out, const char *path, const char *target_path, const basel_options *o,
+                          int block, int blocks, basel_error *err)
+{
+    if (out) *out = NULL;
+    if (!out || !path) return bsl_fail(err, BASEL_EINVAL, "basel_data_read_block: out and path must not be NULL");
+    if (block < 0 || blocks < 1) return bsl_fail(err, BASEL_EINVAL, "block %d of %d: no such block", block, blocks);
+    const bsl_progress *pr = o && (o->progress.fraction || o->progress.report) ? &o->progress : NULL;
+    return bsl_data_read_block(out, path, target_path, o ? basel_options_label_column(o) : NULL, (size_t)block,
+                               (size_t)blocks, pr, err);
+}
+
 int basel_data_read_inputs(basel_data **out, const char *path, const char *label_column, basel_error *err)
 {
     if (out) *out = NULL;

@@ -14,6 +14,7 @@
 
 void bsl_problem_drop_inputs(bsl_problem *pb)
 {
+    if (pb->blocks) pb->blocks->release(pb->blocks->ctx); /* held elsewhere: those processes are done */
     free(pb->X);
     free(pb->X32);
     free(pb->X8);
@@ -939,11 +940,12 @@ static int make_inputs(bsl_problem *pb, const basel_data *data, const long *tcol
 static int compact_inputs(bsl_problem *pb, const bsl_params *settings, basel_error *err);
 
 static int build(bsl_problem *pb, const basel_data *data, basel_data *take, const bsl_engine_def *e,
-                 const bsl_params *user, const bsl_params *settings, basel_error *err)
+                 const bsl_params *user, const bsl_params *settings, int block, basel_error *err)
 {
     memset(pb, 0, sizeof *pb);
     pb->engine = e;
     pb->owned = take;
+    pb->column_block = block;
     const size_t p = data->p;
     long *tcols = bsl_malloc(p, sizeof *tcols), *icols = bsl_malloc(p, sizeof *icols);
     int rc = (!tcols || !icols) ? bsl_fail(err, BASEL_ENOMEM, "out of memory") : BASEL_OK;
@@ -1002,7 +1004,7 @@ static int compact_allowed(const bsl_problem *pb, const bsl_params *settings)
     if (rel && *rel && strcmp(rel, "none") != 0) return 0;
     char *end;
     const double budget = strtod(mb, &end) * 1048576.0;
-    return *end == 0 && 8.0 * (double)pb->n * (double)pb->d > 2 * budget;
+    return *end == 0 && (pb->column_block || 8.0 * (double)pb->n * (double)pb->d > 2 * budget);
 }
 
 /* As 2-bit codes (X2) when every value is a whole number 0..3 (genotype
@@ -1060,11 +1062,17 @@ static int compact_inputs(bsl_problem *pb, const bsl_params *settings, basel_err
 int bsl_problem_build(bsl_problem *pb, const basel_data *data, const bsl_engine_def *e,
                       const bsl_params *user, const bsl_params *settings, basel_error *err)
 {
-    return build(pb, data, NULL, e, user, settings, err);
+    return build(pb, data, NULL, e, user, settings, 0, err);
 }
 
 int bsl_problem_build_take(bsl_problem *pb, basel_data *data, const bsl_engine_def *e,
                            const bsl_params *user, const bsl_params *settings, basel_error *err)
 {
-    return build(pb, data, data, e, user, settings, err);
+    return build(pb, data, data, e, user, settings, 0, err);
+}
+
+int bsl_problem_build_block(bsl_problem *pb, const basel_data *data, basel_data *take, const bsl_engine_def *e,
+                            const bsl_params *user, const bsl_params *settings, basel_error *err)
+{
+    return build(pb, data, take, e, user, settings, 1, err);
 }

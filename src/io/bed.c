@@ -405,19 +405,21 @@ static int add_phenotype(basel_data *d, const bsl_bed *b, const char *label_colu
     return rc;
 }
 
-/* The genotypes as codes (ncodes = p); with a missing one, as doubles
- * instead: the codes widened (NaN missing) and the codes freed. */
-static int read_codes(basel_data *d, bsl_bed *b, const bsl_progress *pr, basel_error *err)
+/* The genotypes of variants [j0, j1) as codes (ncodes = j1 - j0); with a
+ * missing one, as doubles instead: the codes widened (NaN missing) and the
+ * codes freed. */
+static int read_codes(basel_data *d, bsl_bed *b, size_t j0, size_t j1, const bsl_progress *pr, basel_error *err)
 {
-    if (!(d->codes = bsl_malloc(b->n, b->p)))
-        return bsl_fail(err, BASEL_ENOMEM, "out of memory reading %s (%zu samples, %zu variants)", b->bed, b->n, b->p);
-    d->ncodes = b->p;
+    const size_t p = j1 - j0;
+    if (!(d->codes = bsl_malloc(b->n, p + 1)))
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory reading %s (%zu samples, %zu variants)", b->bed, b->n, p);
+    d->ncodes = p;
     int missing = 0;
-    int rc = read_blocks(b, 0, b->p, NULL, d->codes, &missing, pr, err);
+    int rc = read_blocks(b, j0, j1, NULL, d->codes, &missing, pr, err);
     if (rc || !missing) return rc;
-    if (!(d->values = bsl_malloc(b->n, b->p * sizeof *d->values)))
-        return bsl_fail(err, BASEL_ENOMEM, "out of memory reading %s (%zu samples, %zu variants)", b->bed, b->n, b->p);
-    const size_t cells = b->n * b->p;
+    if (!(d->values = bsl_malloc(b->n, p * sizeof *d->values + 1)))
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory reading %s (%zu samples, %zu variants)", b->bed, b->n, p);
+    const size_t cells = b->n * p;
     for (size_t c = 0; c < cells; c++) d->values[c] = d->codes[c] < 0 ? NAN : (double)d->codes[c];
     free(d->codes);
     d->codes = NULL;
@@ -425,37 +427,50 @@ static int read_codes(basel_data *d, bsl_bed *b, const bsl_progress *pr, basel_e
     return BASEL_OK;
 }
 
-static int build(basel_data *d, bsl_bed *b, int with_phenotype, const char *label_column, int codes,
-                 const bsl_progress *pr, basel_error *err)
+/* The table of variants [j0, j1) (all: 0, p). */
+static int build(basel_data *d, bsl_bed *b, size_t j0, size_t j1, int with_phenotype, const char *label_column,
+                 int codes, const bsl_progress *pr, basel_error *err)
 {
+    const size_t p = j1 - j0;
     d->n = b->n;
-    if (!(d->names = bsl_calloc(b->p, sizeof *d->names)) ||
-        (!codes && !(d->values = bsl_malloc(b->n, b->p * sizeof *d->values))) ||
-        !(d->line_of_row = bsl_malloc(b->n, sizeof *d->line_of_row)) || !(d->bad = bsl_calloc(b->p, sizeof *d->bad)))
-        return bsl_fail(err, BASEL_ENOMEM, "out of memory reading %s (%zu samples, %zu variants)", b->bed, b->n, b->p);
+    if (!(d->names = bsl_calloc(p + 1, sizeof *d->names)) ||
+        (!codes && !(d->values = bsl_malloc(b->n, p * sizeof *d->values + 1))) ||
+        !(d->line_of_row = bsl_malloc(b->n, sizeof *d->line_of_row)) || !(d->bad = bsl_calloc(p + 1, sizeof *d->bad)))
+        return bsl_fail(err, BASEL_ENOMEM, "out of memory reading %s (%zu samples, %zu variants)", b->bed, b->n, p);
     /* the names move from the handle to the table */
-    for (; d->p < b->p; d->p++) {
-        d->names[d->p] = b->names[d->p];
-        b->names[d->p] = NULL;
+    for (; d->p < p; d->p++) {
+        d->names[d->p] = b->names[j0 + d->p];
+        b->names[j0 + d->p] = NULL;
     }
     memcpy(d->line_of_row, b->fam_line, b->n * sizeof *d->line_of_row);
-    int rc = codes ? read_codes(d, b, pr, err) : bsl_bed_read_columns(b, 0, b->p, d->values, pr, err);
-    for (size_t j = d->ncodes; j < b->p && !rc; j++) bsl_data_mark_column(d, j);
+    int rc = codes ? read_codes(d, b, j0, j1, pr, err) : bsl_bed_read_columns(b, j0, j1, d->values, pr, err);
+    for (size_t j = d->ncodes; j < p && !rc; j++) bsl_data_mark_column(d, j);
     if (!rc && with_phenotype) rc = add_phenotype(d, b, label_column, err);
     return rc;
 }
 
-int bsl_bed_read(basel_data **out, const char *path, int with_phenotype, const char *label_column, int codes,
-                 const bsl_progress *pr, basel_error *err)
+/* bsl_bed_read and bsl_bed_read_block: block of blocks (0 of 0: all). */
+static int read_set(basel_data **out, const char *path, size_t block, size_t blocks, int with_phenotype,
+                    const char *label_column, int codes, const bsl_progress *pr, basel_error *err)
 {
     *out = NULL;
     bsl_bed *b = NULL;
     int rc = bsl_bed_open(&b, path, err);
     if (rc) return rc;
-    basel_data *d = calloc(1, sizeof *d);
-    rc = d && (d->source = bsl_strdup(path)) ? BASEL_OK : bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    size_t j0 = 0, j1 = b->p;
+    if (blocks) { /* whole panels of 16 variants (design.h BSL_F32_PANEL), the last block the rest */
+        const size_t per = (b->p + 16 * blocks - 1) / (16 * blocks) * 16;
+        j0 = BSL_MIN(block * per, b->p);
+        j1 = BSL_MIN(j0 + per, b->p);
+        if (j0 == j1)
+            rc = bsl_fail_at(err, BASEL_EINVAL, path, 0, 0, "%zu variants are too few for %zu processes: each holds "
+                             "a block of whole 16-variant panels, so at most %zu can", b->p, blocks,
+                             (b->p + per - 1) / per);
+    }
+    basel_data *d = rc ? NULL : calloc(1, sizeof *d);
+    if (!rc) rc = d && (d->source = bsl_strdup(path)) ? BASEL_OK : bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (d) d->label_col = -1;
-    if (!rc) rc = build(d, b, with_phenotype, label_column, codes, pr, err);
+    if (!rc) rc = build(d, b, j0, j1, with_phenotype, label_column, codes, pr, err);
     bsl_bed_close(b);
     if (rc) {
         basel_data_free(d);
@@ -464,4 +479,16 @@ int bsl_bed_read(basel_data **out, const char *path, int with_phenotype, const c
     bsl_error_clear(err);
     *out = d;
     return BASEL_OK;
+}
+
+int bsl_bed_read_block(basel_data **out, const char *path, size_t block, size_t blocks, int with_phenotype,
+                       const char *label_column, const bsl_progress *pr, basel_error *err)
+{
+    return read_set(out, path, block, blocks, with_phenotype, label_column, 1, pr, err);
+}
+
+int bsl_bed_read(basel_data **out, const char *path, int with_phenotype, const char *label_column, int codes,
+                 const bsl_progress *pr, basel_error *err)
+{
+    return read_set(out, path, 0, 0, with_phenotype, label_column, codes, pr, err);
 }

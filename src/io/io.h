@@ -139,12 +139,23 @@ int bsl_bed_read_columns(bsl_bed *b, size_t j0, size_t j1, double *out, const bs
  * missing. */
 int bsl_bed_read(basel_data **out, const char *path, int with_phenotype, const char *label_column, int codes,
                  const bsl_progress *pr, basel_error *err);
+/* The same as codes, but only variants [j0, j1) of block `block` of
+ * `blocks` (basel_data_read_block): whole panels of 16 variants, every
+ * block but the last of 16 ceil(p / (16 blocks)). BASEL_EINVAL for an
+ * empty block (too few variants for the blocks). */
+int bsl_bed_read_block(basel_data **out, const char *path, size_t block, size_t blocks, int with_phenotype,
+                       const char *label_column, const bsl_progress *pr, basel_error *err);
 /* A table from path ("-": stdin), CSV or .npy by its first byte (or a
  * .npy name), or a .bed set by its name, with target_path (NULL: none), a
  * one-column table, appended as its last column (read.c); a .bed without
  * one takes its .fam's phenotype. */
 int bsl_data_read(basel_data **out, const char *path, const char *target_path, const char *label_column,
                   const bsl_progress *pr, basel_error *err);
+/* The same for block `block` of `blocks` of a .bed set's variants
+ * (bsl_bed_read_block; basel_data_read_block); BASEL_EINVAL for another
+ * kind of file. */
+int bsl_data_read_block(basel_data **out, const char *path, const char *target_path, const char *label_column,
+                        size_t block, size_t blocks, const bsl_progress *pr, basel_error *err);
 /* A table of inputs to predict from (basel_data_read_inputs): path as
  * bsl_data_read reads it, but a .bed set without its phenotype and never
  * a target file; label_column as basel_data_read_csv's (a .bed has none). */

@@ -64,13 +64,21 @@ static int append_target(basel_data *d, const basel_data *t, basel_error *err)
     return rc;
 }
 
-int bsl_data_read(basel_data **out, const char *path, const char *target_path, const char *label_column,
-                  const bsl_progress *pr, basel_error *err)
+/* The inputs' table of path (a .bed set's block `block` of `blocks`, or
+ * all of it with blocks 0), with the phenotype when with_phenotype. */
+static int read_inputs(basel_data **out, const char *path, int bed, size_t block, size_t blocks,
+                       int with_phenotype, const char *label_column, const bsl_progress *pr, basel_error *err)
+{
+    if (bed) return bsl_bed_read_block(out, path, block, blocks, with_phenotype, label_column, pr, err);
+    return read_one(out, path, label_column, !with_phenotype, pr, err);
+}
+
+static int read_table(basel_data **out, const char *path, const char *target_path, const char *label_column,
+                      size_t block, size_t blocks, const bsl_progress *pr, basel_error *err)
 {
     *out = NULL;
     const int bed = bsl_bed_is_path(path);
-    if (!target_path)
-        return bed ? bsl_bed_read(out, path, 1, label_column, 1, pr, err) : read_one(out, path, label_column, 0, pr, err);
+    if (!target_path) return read_inputs(out, path, bed, block, blocks, 1, label_column, pr, err);
     if (!strcmp(path, "-") && !strcmp(target_path, "-"))
         return bsl_fail(err, BASEL_EINVAL, "the training file and the target file cannot both be stdin");
     if (bsl_bed_is_path(target_path))
@@ -78,7 +86,7 @@ int bsl_data_read(basel_data **out, const char *path, const char *target_path, c
                            "or a one-column CSV), not genotypes");
     /* the label column, when the method reads one, is the target's */
     basel_data *d = NULL, *t = NULL;
-    int rc = bed ? bsl_bed_read(&d, path, 0, NULL, 1, pr, err) : read_one(&d, path, NULL, 1, pr, err);
+    int rc = read_inputs(&d, path, bed, block, blocks, 0, NULL, pr, err);
     if (!rc) rc = read_one(&t, target_path, label_column ? "" : NULL, 0, pr, err);
     if (!rc) rc = append_target(d, t, err);
     basel_data_free(t);
@@ -88,6 +96,24 @@ int bsl_data_read(basel_data **out, const char *path, const char *target_path, c
     }
     *out = d;
     return BASEL_OK;
+}
+
+int bsl_data_read(basel_data **out, const char *path, const char *target_path, const char *label_column,
+                  const bsl_progress *pr, basel_error *err)
+{
+    return read_table(out, path, target_path, label_column, 0, 0, pr, err);
+}
+
+int bsl_data_read_block(basel_data **out, const char *path, const char *target_path, const char *label_column,
+                        size_t block, size_t blocks, const bsl_progress *pr, basel_error *err)
+{
+    *out = NULL;
+    if (!bsl_bed_is_path(path))
+        return bsl_fail_at(err, BASEL_EINVAL, path, 0, 0, "only a .bed set (PLINK) is read by blocks of its "
+                           "inputs: each process reads its own variants");
+    if (blocks == 0 || block >= blocks)
+        return bsl_fail(err, BASEL_EINVAL, "block %zu of %zu: no such block", block, blocks);
+    return read_table(out, path, target_path, label_column, block, blocks, pr, err);
 }
 
 int bsl_data_read_inputs(basel_data **out, const char *path, const char *label_column, basel_error *err)

@@ -67,6 +67,10 @@ static void project(const bsl_design *D, double *v, double *coef, double *work)
 
 void bsl_design_raw_column(const bsl_design *D, size_t j, double *out)
 {
+    if (D->blocks) { /* its block's process holds it */
+        D->blocks->column(D->blocks->ctx, j, 0, out);
+        return;
+    }
     if (D->X2) { /* a linear dictionary's atom j is input column j, in its panel's words */
         const uint32_t *panel = D->X2 + j / BSL_F32_PANEL * D->n;
         const unsigned shift = 2 * (unsigned)(j % BSL_F32_PANEL);
@@ -163,6 +167,10 @@ int bsl_i8_panels(int8_t *X8, size_t n, size_t d)
 
 void bsl_design_column(const bsl_design *D, size_t j, double *out)
 {
+    if (D->blocks) { /* projected where it lives: the same Q, the same bits */
+        D->blocks->column(D->blocks->ctx, j, 1, out);
+        return;
+    }
     if (D->B) {
         memcpy(out, D->B + j * D->n, D->n * sizeof *out);
         return;
@@ -474,6 +482,47 @@ static int create(bsl_design **out, const bsl_dict *dict, const double *X, const
         const int a = atoms(D, gram_budget, evaluations, pr);
         if (a) rc = bsl_fail(err, a, a == BASEL_ECANCELLED ? "cancelled" : "out of memory");
     }
+    if (rc) {
+        bsl_design_free(D);
+        return rc;
+    }
+    *out = D;
+    return BASEL_OK;
+}
+
+int bsl_design_create_blocks(bsl_design **out, const bsl_dict *dict, const bsl_column_blocks *blocks, size_t n,
+                             const double *Y, size_t c, size_t gram_budget, const bsl_progress *pr,
+                             basel_error *err)
+{
+    *out = NULL;
+    if (dict->kind != BSL_BASIS_LINEAR || dict->linear_term)
+        return bsl_fail(err, BASEL_EINTERNAL, "inputs in blocks are for a linear dictionary only");
+    if (n <= 2) return bsl_fail(err, BASEL_EINVAL, "%zu rows are too few: need more than 2", n);
+    bsl_design *D = calloc(1, sizeof *D);
+    if (!D) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    D->n = n;
+    D->m = dict->m;
+    D->c = c;
+    D->q = 1;
+    D->dict = dict;
+    D->blocks = blocks;
+    int rc = always_in(D, err);
+    if (!rc && targets(D, Y)) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    const size_t m = D->m;
+    if (!rc && bsl_progress_report(pr, "columns", "columns", 0, (double)m))
+        rc = bsl_fail(err, BASEL_ECANCELLED, "cancelled");
+    if (!rc) {
+        D->Bty = bsl_malloc(m * c + 1, sizeof(double));
+        D->diag = bsl_malloc(m + 1, sizeof(double));
+        D->gB = bsl_malloc(m + 1, sizeof(double));
+        D->usable = bsl_malloc(m + 1, 1);
+        D->rows = bsl_gram_rows_create(n, m, gram_budget);
+        if (!D->Bty || !D->diag || !D->gB || !D->usable || !D->rows) rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    if (!rc && blocks->setup(blocks->ctx, D))
+        rc = bsl_fail(err, BASEL_EIO, "the processes holding the input blocks did not answer");
+    if (!rc && bsl_progress_report(pr, "columns", "columns", (double)m, (double)m))
+        rc = bsl_fail(err, BASEL_ECANCELLED, "cancelled");
     if (rc) {
         bsl_design_free(D);
         return rc;

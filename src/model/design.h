@@ -23,6 +23,45 @@
 
 #include <stdint.h>
 
+struct bsl_design;
+
+/* A pair of atoms a < b and a statistic of the two (rj's pair screen,
+ * engine/rj/rj_pairs.c). */
+typedef struct bsl_atom_pair {
+    double stat;
+    size_t a, b;
+} bsl_atom_pair;
+
+/* Columns held elsewhere, in blocks (fit/blocks.c: --column-blocks, one
+ * block of the inputs per process; DESIGN.md "Columns across processes").
+ * A design made on them (bsl_design_create_blocks) holds every per-atom
+ * vector and the Gram rows' cache, as any streamed design, and asks the
+ * blocks for every pass over the columns. Each answer is the one the
+ * design would compute from the columns itself, to the bit. A failure
+ * to answer (a process lost) leaves NaN in out and is reported by the
+ * blocks' owner when the fit ends. */
+typedef struct bsl_column_blocks {
+    void *ctx;
+    const char *inputs; /* how the blocks hold their inputs (FIT.json diagnostics.inputs) */
+    /* D's Bty, diag, gB and usable (allocated, m atoms) filled */
+    int (*setup)(void *ctx, struct bsl_design *D);
+    /* row[j] = x_j' col for every atom j (col: a projected column, n) */
+    void (*dots)(void *ctx, size_t a, double *row);
+    /* atom j's column: raw (projected 0) or projected (1) */
+    void (*column)(void *ctx, size_t j, int projected, double *out);
+    /* rj's pair screen (bsl_rj_pairs_scan) in every block: each block's
+     * best cap pairs within it, their atoms numbered as D's, into out
+     * (nblocks cap entries; *nout of them); non-zero when a process did
+     * not answer */
+    int (*pairs)(void *ctx, size_t window, double floor, size_t cap, bsl_atom_pair *out, size_t *nout);
+    /* block r holds atoms start[r] .. start[r + 1] - 1 */
+    size_t nblocks;
+    const size_t *start;
+    /* no more requests: the fit's sampling and summaries are done (its
+     * problem's inputs dropped, fit/problem.c bsl_problem_drop_inputs) */
+    void (*release)(void *ctx);
+} bsl_column_blocks;
+
 typedef struct bsl_design {
     size_t n, m, c, q;     /* rows, atoms, outputs, always-in columns */
     const bsl_dict *dict;  /* borrowed */
@@ -34,6 +73,7 @@ typedef struct bsl_design {
                               counts), in the same panels (bsl_i8_pack), else NULL */
     const uint32_t *X2;    /* borrowed: or as 2-bit codes 0..3 (genotypes), a word a row
                               in each panel (bsl_2bit_pack), else NULL */
+    const bsl_column_blocks *blocks; /* borrowed: or held elsewhere, in blocks, else NULL */
     double *Q;             /* n x q orthonormal basis of the always-in columns */
     double *R;             /* q x q upper triangular, Z = Q R (column-major) */
     double *Y;             /* n x c projected targets */
@@ -110,8 +150,9 @@ int bsl_i8_panels(int8_t *X8, size_t n, size_t d);
 uint32_t *bsl_2bit_pack(double *X, size_t n, size_t d);
 uint32_t *bsl_2bit_codes(int8_t *X8, size_t n, size_t d);
 /* Whether D holds its inputs compactly (X32, X8 or X2; a column of them
- * widened: bsl_design_raw_column). */
-static inline int bsl_design_compact(const bsl_design *D) { return D->X32 || D->X8 || D->X2; }
+ * widened: bsl_design_raw_column), or in blocks elsewhere: either way a
+ * column is had only by asking for it. */
+static inline int bsl_design_compact(const bsl_design *D) { return D->X32 || D->X8 || D->X2 || D->blocks; }
 /* The same design with the inputs held as float32 (X32 from bsl_f32_pack;
  * X NULL) for a linear dictionary: every column, cross product and Gram
  * row is that of the double design on the widened values, bit for bit
@@ -129,6 +170,17 @@ int bsl_design_create_i8(bsl_design **out, const bsl_dict *dict, const int8_t *X
 int bsl_design_create_2bit(bsl_design **out, const bsl_dict *dict, const uint32_t *X2, size_t n, const double *Y,
                            size_t c, size_t gram_budget, double evaluations, const bsl_progress *pr,
                            basel_error *err);
+/* The same with the inputs held in blocks elsewhere (a linear dictionary
+ * of m = dict->m atoms; the design streams, whatever the budget: the
+ * budget is the Gram rows' cache). Every per-atom vector is the blocks'
+ * (blocks->setup), every row and column is asked of them. */
+int bsl_design_create_blocks(bsl_design **out, const bsl_dict *dict, const bsl_column_blocks *blocks, size_t n,
+                             const double *Y, size_t c, size_t gram_budget, const bsl_progress *pr,
+                             basel_error *err);
+/* row[j] = x_j' col for every atom j of D from its own inputs: a Gram row
+ * of the projected column col (gram_rows.c), or a block's part of one
+ * (fit/blocks.c); raw: n doubles of scratch. */
+void bsl_design_dots(const bsl_design *D, const double *col, double *row, double *raw);
 void bsl_design_free(bsl_design *D);
 /* A design with no dictionary (m = 0) and no always-in columns (q = 0):
  * the rows and targets only, for models whose atoms come from the caller

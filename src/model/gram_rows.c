@@ -136,11 +136,21 @@ void bsl_gram_rows_free(bsl_gram_rows *R)
 }
 
 /* row[j] = x_j' b_a for every atom j, b_a = P x_a (see above); col and raw
- * n doubles of scratch. */
+ * n doubles of scratch. Columns held in blocks elsewhere are asked for
+ * the row (each block's part computed where it lives). */
 static void compute_row(const bsl_design *D, size_t a, double *row, double *col, double *raw)
 {
-    const size_t n = D->n, m = D->m;
+    if (D->blocks) {
+        D->blocks->dots(D->blocks->ctx, a, row);
+        return;
+    }
     bsl_design_column(D, a, col);
+    bsl_design_dots(D, col, row, raw);
+}
+
+void bsl_design_dots(const bsl_design *D, const double *col, double *row, double *raw)
+{
+    const size_t n = D->n, m = D->m;
     if (D->X2) { /* 2-bit codes (design.h): a 32nd of the bytes, the same bits */
         bsl_dots_2bit_panels(col, D->X2, n, m, row, raw);
         return;

@@ -43,11 +43,16 @@ typedef struct bsl_problem {
     int8_t *X8;           /* n x d: or as int8 (whole numbers within +-127), else NULL */
     uint32_t *X2;         /* or as 2-bit codes (whole numbers 0..3: genotypes), in panels of 16
                              (design.h bsl_2bit_pack), else NULL */
+    /* or held by other processes, in blocks of columns (fit/blocks.c,
+     * --column-blocks), else NULL; the engine makes its design on them */
+    const struct bsl_column_blocks *blocks;
     double *Y;            /* n x c column-major (regression) */
     int *cls;             /* n class indices, -1 unlabelled (mixture) */
     char **class_names;   /* nclass (owned strings) */
     size_t nclass;
     int standardized;
+    int column_block;     /* the inputs are one process's block of them (fit/blocks.c): held
+                             compactly whatever their size, as the whole would be */
     basel_data *owned;    /* --na drop: the complete rows (names are borrowed from it) */
     size_t rows_dropped;  /* rows left out for missing values */
     double *x_mean, *x_scale; /* d each (0 and 1 when not standardised; a power of

@@ -105,6 +105,7 @@ const bsl_engine_def bsl_engine_rj = {
     .design_only = 1,
     .coefficients = 1,
     .max_time = 1,
+    .column_blocks = 1,
     .groups_factors = 1,
     .fit = fit,
     .run_length = run_length,

@@ -62,10 +62,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct pair_score {
-    double stat;
-    size_t a, b;
-} pair_score;
+typedef bsl_atom_pair pair_score;
 
 /* 1 when x ranks before y: the larger statistic, then the lower ids (a
  * total order, so the kept pairs do not depend on the thread count) */
@@ -123,25 +120,14 @@ static double pair_stat(const bsl_design *D, size_t a, size_t b, double gab)
  * of the work). */
 #define BLOCK 4096
 
-int bsl_rj_pairs_screen(const bsl_design *D, size_t window, size_t keep, const bsl_progress *pr, bsl_rj_pairs *P,
-                        basel_error *err)
+int bsl_rj_pairs_scan(const bsl_design *D, size_t window, double floor, size_t cap, const bsl_progress *pr,
+                      bsl_atom_pair *best, size_t *nbest, basel_error *err)
 {
-    memset(P, 0, sizeof *P);
+    *nbest = 0;
     const size_t m = D->m, n = D->n;
-    if (window == 0 || D->c != 1 || D->base || m < 2 || !D->usable || !D->Bty) return BASEL_OK;
-    /* the cross products from the Gram matrix, else from the columns; a
-     * design with neither (summary statistics streamed) has no pairs */
+    if (cap == 0 || m < 2) return BASEL_OK;
     const int from_gram = D->G != NULL;
-    if (!from_gram && !D->B && !bsl_design_compact(D) && !(D->X && D->dict)) return BASEL_OK;
-    /* on a streamed design a pair's weight caches its first atom's Gram
-     * row while there is no candidate set (burn-in): the pairs may take a
-     * quarter of the cache's rows (8 at p = 10^6 in the default 256 MB),
-     * so that the active atoms' rows are not evicted in turn */
-    size_t cap = keep ? keep : BSL_RJ_PAIRS_MAX;
-    if (!keep && D->rows && cap > bsl_gram_rows_slots(D->rows) / 4) cap = bsl_gram_rows_slots(D->rows) / 4;
-    if (cap == 0) return BASEL_OK;
     const size_t w = window < m - 1 ? window : m - 1;
-    const double floor = keep ? -INFINITY : 2 * log((double)m);
     const size_t nblocks = (m + BLOCK - 1) / BLOCK;
     const int threads = omp_get_max_threads();
     pair_score *found = bsl_malloc((size_t)threads * cap, sizeof *found);
@@ -201,6 +187,86 @@ int bsl_rj_pairs_screen(const bsl_design *D, size_t window, size_t keep, const b
         total += nfound[t];
     }
     free(nfound);
+    qsort(found, total, sizeof *found, by_rank);
+    *nbest = total < cap ? total : cap;
+    memcpy(best, found, *nbest * sizeof *best);
+    free(found);
+    return BASEL_OK;
+}
+
+/* D's atoms in blocks held elsewhere (design.h bsl_column_blocks): each
+ * block's best pairs from its own process, and the pairs that straddle
+ * two blocks here, from the columns near each border (2 window columns
+ * a border). All of them hold the best cap of the whole. */
+static int scan_blocks(const bsl_design *D, size_t window, double floor, size_t cap, const bsl_progress *pr,
+                       pair_score **found, size_t *nfound, basel_error *err)
+{
+    const bsl_column_blocks *K = D->blocks;
+    const size_t n = D->n, w = window, nb = K->nblocks;
+    *found = NULL;
+    *nfound = 0;
+    if (bsl_progress_report(pr, "pairs", "atoms", 0, (double)D->m))
+        return bsl_fail(err, BASEL_ECANCELLED, "cancelled");
+    pair_score *all = bsl_malloc(nb * cap + cap + 1, sizeof *all);
+    double *cols = bsl_malloc(2 * w * n + 1, sizeof *cols);
+    best_list L = {all ? all + nb * cap : NULL, 0, cap, 0};
+    size_t got = 0;
+    int rc = all && cols ? K->pairs(K->ctx, window, floor, cap, all, &got) : BASEL_ENOMEM;
+    for (size_t r = 1; r < nb && !rc; r++) { /* border s: pairs a < s <= b, b in s's block */
+        const size_t s = K->start[r], lo = s > w ? s - w : 0, hi = BSL_MIN(s + w, K->start[r + 1]);
+        for (size_t j = lo; j < hi; j++) bsl_design_column(D, j, cols + (j - lo) * n);
+        for (size_t b = s; b < hi; b++)
+            for (size_t a = b > w ? b - w : 0; a < s; a++) {
+                const double st = pair_stat(D, a, b, bsl_dot(cols + (a - lo) * n, cols + (b - lo) * n, n));
+                if (st > floor) offer(&L, (pair_score){st, a, b});
+            }
+    }
+    free(cols);
+    if (rc) {
+        free(all);
+        return rc == BASEL_ENOMEM ? bsl_fail(err, rc, "out of memory")
+                                  : bsl_fail(err, BASEL_EIO, "the processes holding the input blocks did not answer");
+    }
+    memmove(all + got, L.s, L.n * sizeof *all);
+    *found = all;
+    *nfound = got + L.n;
+    if (bsl_progress_report(pr, "pairs", "atoms", (double)D->m, (double)D->m))
+        return bsl_fail(err, BASEL_ECANCELLED, "cancelled");
+    return BASEL_OK;
+}
+
+int bsl_rj_pairs_screen(const bsl_design *D, size_t window, size_t keep, const bsl_progress *pr, bsl_rj_pairs *P,
+                        basel_error *err)
+{
+    memset(P, 0, sizeof *P);
+    const size_t m = D->m;
+    if (window == 0 || D->c != 1 || D->base || m < 2 || !D->usable || !D->Bty) return BASEL_OK;
+    /* the cross products from the Gram matrix, else from the columns; a
+     * design with neither (summary statistics streamed) has no pairs */
+    if (!D->G && !D->B && !bsl_design_compact(D) && !(D->X && D->dict)) return BASEL_OK;
+    /* on a streamed design a pair's weight caches its first atom's Gram
+     * row while there is no candidate set (burn-in): the pairs may take a
+     * quarter of the cache's rows (8 at p = 10^6 in the default 256 MB),
+     * so that the active atoms' rows are not evicted in turn */
+    size_t cap = keep ? keep : BSL_RJ_PAIRS_MAX;
+    if (!keep && D->rows && cap > bsl_gram_rows_slots(D->rows) / 4) cap = bsl_gram_rows_slots(D->rows) / 4;
+    if (cap == 0) return BASEL_OK;
+    const size_t w = window < m - 1 ? window : m - 1;
+    const double floor = keep ? -INFINITY : 2 * log((double)m);
+    pair_score *found = NULL;
+    size_t total = 0;
+    int rc;
+    if (D->blocks) {
+        rc = scan_blocks(D, w, floor, cap, pr, &found, &total, err);
+    } else {
+        found = bsl_malloc(cap + 1, sizeof *found);
+        rc = found ? bsl_rj_pairs_scan(D, w, floor, cap, pr, found, &total, err)
+                   : bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
+    if (rc) {
+        free(found);
+        return rc;
+    }
     qsort(found, total, sizeof *found, by_rank);
     const size_t np = total < cap ? total : cap;
     if (np > 0) {

@@ -31,6 +31,13 @@ typedef struct bsl_rj_pairs {
 int bsl_rj_pairs_screen(const bsl_design *D, size_t window, size_t keep, const bsl_progress *pr, bsl_rj_pairs *P,
                         basel_error *err);
 void bsl_rj_pairs_free(bsl_rj_pairs *P);
+/* The screen's work on D's own atoms: the best cap pairs (a, b),
+ * 0 < b - a <= window, whose statistic is above floor, into best (cap
+ * entries; *nbest of them, the best first). A process holding a block of
+ * the inputs runs it on its block's design (fit/blocks.c), so that the
+ * pairs within the block are found where its columns live. */
+int bsl_rj_pairs_scan(const bsl_design *D, size_t window, double floor, size_t cap, const bsl_progress *pr,
+                      bsl_atom_pair *best, size_t *nbest, basel_error *err);
 
 /* One pair move at M's state: add or delete, each with probability 1/2
  * (rj_pairs.c gives the Hastings ratios). sc holds P->n doubles

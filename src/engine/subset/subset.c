@@ -144,8 +144,9 @@ static int put_gram(json_t *dg, const bsl_design *D)
 {
     int bad = 0;
     bsl_json_put(dg, "gram", json_string(D->G ? "dense" : "streamed"), &bad);
-    if (bsl_design_compact(D)) /* problem.c compact_inputs */
-        bsl_json_put(dg, "inputs", json_string(D->X2 ? "2-bit" : D->X8 ? "int8" : "float32"), &bad);
+    /* problem.c compact_inputs; in blocks, as their processes hold them (fit/blocks.c) */
+    const char *inputs = D->blocks ? D->blocks->inputs : D->X2 ? "2-bit" : D->X8 ? "int8" : D->X32 ? "float32" : NULL;
+    if (inputs) bsl_json_put(dg, "inputs", json_string(inputs), &bad);
     return bad;
 }
 
@@ -838,6 +839,9 @@ static int fit_problem(subset_fit *F, basel_error *err)
         rc = ml_dictionary(&F->dict, bsl_params_get(st, "basis"), P, F->ml_scale, &F->ml_info, err);
     if (!rc && ctx->def->run_length) rc = ctx->def->run_length(ctx->settings, ctx->user, P->d, err);
     if (!rc && P->stats) rc = bsl_design_create_stats(&F->D, F->dict, P->stats, err); /* no rows: fit/stats.c */
+    else if (!rc && P->blocks) /* held by other processes (fit/blocks.c) */
+        rc = bsl_design_create_blocks(&F->D, F->dict, P->blocks, P->n, P->Y, P->c, F->gram_mb << 20, ctx->phases,
+                                      err);
     else if (!rc && P->X32) /* the inputs held as float32 (problem.c compact_inputs) */
         rc = bsl_design_create_f32(&F->D, F->dict, P->X32, P->n, P->Y, P->c, F->gram_mb << 20,
                                    expected_evaluations(ctx, F->dict->m), ctx->phases, err);

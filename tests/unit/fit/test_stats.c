@@ -17,7 +17,7 @@
  *     the LD form refuses to predict;
  *   - bad files and options: each refused with its message.
  */
-#include "check.h"
+#include "check_options.h"
 
 #include <basel.h>
 #include <math.h>
@@ -89,15 +89,6 @@ static void write_stats(const char *path, const basel_data *d, const stats *s, i
     fclose(fp);
 }
 
-static basel_options *options(const char *const *kv)
-{
-    basel_options *o = NULL;
-    basel_error err;
-    basel_options_create(&o);
-    for (size_t i = 0; kv[i]; i += 2) CHECK(!basel_options_set(o, kv[i], kv[i + 1], &err), "%s", err.message);
-    return o;
-}
-
 /* The listed models of a fit as parsed JSON (the caller decrefs). */
 static json_t *models_of(const basel_fit *f)
 {
@@ -143,7 +134,7 @@ static void same_posterior(const basel_fit *a, const basel_fit *b, double tol, i
 static void pair(const basel_data *d, const char *path, const char *const *kv, double tol, int with_ml, const char *what,
                  basel_fit **keep_stats)
 {
-    basel_options *o = options(kv);
+    basel_options *o = check_options(kv);
     basel_fit *a = NULL, *b = NULL;
     basel_error err;
     CHECK(!basel_fit_run(&a, d, o, &err), "%s rows: %s", what, err.message);
@@ -158,7 +149,7 @@ static void pair(const basel_data *d, const char *path, const char *const *kv, d
 static void predictions(const basel_data *d, const char *with_means, const char *ld)
 {
     const char *kv[] = {"method", "enumerate", "prior", "g:g=200", "model-prior", "uniform", NULL};
-    basel_options *o = options(kv);
+    basel_options *o = check_options(kv);
     basel_fit *a = NULL, *b = NULL, *c = NULL;
     basel_pred *pa = NULL, *pb = NULL, *pc = NULL;
     basel_error err;
@@ -196,7 +187,7 @@ static void refused(const char *path, const char *text, const char *const *kv, i
         fputs(text, fp);
         fclose(fp);
     }
-    basel_options *o = options(kv);
+    basel_options *o = check_options(kv);
     basel_fit *f = NULL;
     basel_error err;
     const int rc = basel_fit_run_stats(&f, path, o, &err);
@@ -278,7 +269,7 @@ static void in_memory(const basel_data *d, const stats *s, const char *full)
     memcpy(xty, s->xty, sizeof xty);
     basel_stats st = {"memory", n, p, names, basel_data_name(d, p), xtx, xty, s->yty, s->xm, s->ym};
     const char *const kv[] = {"method", "enumerate", "prior", "g:g=200", "model-prior", "uniform", NULL};
-    basel_options *o = options(kv);
+    basel_options *o = check_options(kv);
     basel_fit *a = NULL, *b = NULL, *c = NULL;
     CHECK(!basel_fit_run(&a, d, o, &err), "rows: %s", err.message);
     CHECK(!basel_fit_run_stats_mem(&b, &st, o, &err), "memory: %s", err.message);

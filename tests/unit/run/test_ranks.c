@@ -12,7 +12,7 @@
  * transfer are refused with their messages. (The MPI build runs the same
  * through mpirun: tests/mpi/test_mpi.sh.)
  */
-#include "check.h"
+#include "check_options.h"
 
 #include <basel.h>
 #include <stdlib.h>
@@ -57,15 +57,6 @@ static int gather(void *user, const void *bytes, size_t len, void **parts, size_
     return w->fail;
 }
 
-static basel_options *options(const char *const *kv)
-{
-    basel_options *o = NULL;
-    basel_error err;
-    basel_options_create(&o);
-    for (size_t i = 0; kv[i]; i += 2) CHECK(!basel_options_set(o, kv[i], kv[i + 1], &err), "%s", err.message);
-    return o;
-}
-
 /* The fit of rank 0 after ranks RANKS-1 .. 1 ran (rank r's options from
  * kv_other when r == 2 and it is given); its status, and its JSON. */
 static int spread(const basel_data *d, const char *const *kv, const char *const *kv_other, wire *w, char **json,
@@ -73,7 +64,7 @@ static int spread(const basel_data *d, const char *const *kv, const char *const 
 {
     *json = NULL;
     for (int r = RANKS - 1; r >= 0; r--) {
-        basel_options *o = options(r == 2 && kv_other ? kv_other : kv);
+        basel_options *o = check_options(r == 2 && kv_other ? kv_other : kv);
         endpoint e = {w, r};
         const basel_ranks ranks = {r, RANKS, gather, &e};
         basel_options_set_ranks(o, &ranks);
@@ -95,7 +86,7 @@ static void same_fit(const char *file, const char *label, const char *const *kv)
 {
     basel_data *d = NULL;
     basel_error err;
-    basel_options *o = options(kv);
+    basel_options *o = check_options(kv);
     CHECK(!basel_data_read_csv(&d, file, basel_options_label_column(o), &err), "%s", err.message);
     basel_fit *one = NULL;
     CHECK(!basel_fit_run(&one, d, o, &err), "%s one process: %s", label, err.message);
@@ -131,7 +122,7 @@ static void refusals(void)
           err.message);
     /* a transfer that fails: rank 0 says so (run alone here) */
     wire w3 = {{0}, {0}, 1, 0};
-    basel_options *o = options(kv);
+    basel_options *o = check_options(kv);
     endpoint e0 = {&w3, 0};
     const basel_ranks r0 = {0, RANKS, gather, &e0};
     basel_options_set_ranks(o, &r0);
@@ -142,7 +133,7 @@ static void refusals(void)
     basel_options_free(o);
     /* what pauses chains part-way runs in one process only */
     const char *ck[] = {"target", "y", "method", "rj", "chains", "4", "max-time", "10", NULL};
-    o = options(ck);
+    o = check_options(ck);
     basel_options_set_ranks(o, &r0);
     rc = basel_fit_run(&f, d, o, &err);
     CHECK(rc == BASEL_EINVAL && !f && strstr(err.message, "run in one process"), "max-time: %d %s", rc, err.message);

@@ -106,7 +106,13 @@ int cli_rows_fit(basel_fit **fit, const char *path, const basel_options *o, base
 /* Across processes, the seed of a fit that names none (the same in every
  * process); 0 in one process (the library picks one). */
 unsigned long cli_par_seed(void);
-const basel_ranks *cli_par_ranks(void);
+/* The processes for basel_options_set_ranks, with column_blocks (fit
+ * --column-blocks: each process holds a block of the inputs, the
+ * library's bcast and gatherv go over MPI) or without (chains spread). */
+const basel_ranks *cli_par_ranks(int column_blocks);
+/* Whether MPI may be called from any thread, one at a time (1 in one
+ * process): rank 0's chains ask for columns from their threads. */
+int cli_par_serialized(void);
 int cli_par_finish(int status);
 
 /* One subcommand: its name, entry, help and one-line summary (main.c). */

@@ -109,7 +109,7 @@ void cli_completion(FILE *fp)
         basel_options_describe(i, &name, &help);
         if (strcmp(name, "keep-draws")) fprintf(fp, "--%s ", name);
     }
-    fprintf(fp, "-o --output --draws --stats --target-file --row-blocks --quiet --help\" -- \"$cur\")) ;;\n");
+    fprintf(fp, "-o --output --draws --stats --target-file --row-blocks --column-blocks --quiet --help\" -- \"$cur\")) ;;\n");
     fprintf(fp, "            predict) COMPREPLY=($(compgen -W \"--model --interval --interval-kind --id --digits -o --output --help\" -- \"$cur\")) ;;\n");
     fprintf(fp, "            coef) COMPREPLY=($(compgen -W \"--digits -o --output --help\" -- \"$cur\")) ;;\n");
     fprintf(fp, "            *) COMPREPLY=($(compgen -W \"--help\" -- \"$cur\")) ;;\n        esac\n        return\n    fi\n");

@@ -163,6 +163,12 @@ void cli_fit_help(FILE *fp, const char *method)
             "                   --inputs) from TRAIN.csv and fit on them; under mpirun each process reads\n"
             "                   only its block of the rows and the sums are added over the processes\n"
             "                   (README \"More than one machine\"); one row per line\n"
+            "  --column-blocks  under mpirun, a .bed set's variants in blocks, one per process: each\n"
+            "                   reads and holds only its block and makes every pass over it (set-up,\n"
+            "                   Gram rows, columns); rank 0 runs the chains. The FIT.json is the one\n"
+            "                   process's, byte for byte, when that one holds its inputs compactly\n"
+            "                   (8 n p bytes above twice --gram-memory) and streams; --method rj or bd\n"
+            "                   (README \"More than one machine\")\n"
             "\n"
             "Examples:\n"
             "  basel fit data/linear/lin_p15_n200.csv --method enumerate --prior g:g=200 \\\n"
@@ -269,6 +275,7 @@ typedef struct fit_args {
     const char *train, *output, *draws, *draws_loglik, *stats, *target_file;
     int quiet;
     int row_blocks; /* --row-blocks: statistics summed over blocks of rows (cli_rows.c) */
+    int column_blocks; /* --column-blocks: each process holds a block of the inputs (fit/blocks.c) */
 } fit_args;
 
 /* fit's own options that name a file; every other --name is the library's. */
@@ -305,8 +312,8 @@ static int ends_with(const char *s, const char *tail)
 
 static int unknown_option(const char *arg)
 {
-    const char *names[160] = {"quiet", "row-blocks", "help"};
-    size_t n = 3;
+    const char *names[160] = {"quiet", "row-blocks", "column-blocks", "help"};
+    size_t n = 4;
     for (size_t k = 0; k < NFILE_OPTIONS; k++) names[n++] = FILE_OPTIONS[k];
     for (size_t k = 0; k < basel_options_count() && n < sizeof names / sizeof *names; k++)
         basel_options_describe(k, &names[n++], &(const char *){NULL});
@@ -355,6 +362,9 @@ static int parse(int argc, char **argv, basel_options *o, fit_args *a)
         } else if (!strcmp(arg, "--row-blocks")) {
             if (cli_once(&seen, "fit", "row-blocks")) return 2;
             a->row_blocks = 1;
+        } else if (!strcmp(arg, "--column-blocks")) {
+            if (cli_once(&seen, "fit", "column-blocks")) return 2;
+            a->column_blocks = 1;
         } else if (!strncmp(arg, "--", 2)) {
             char buf[64];
             const char *name = NULL, *value = NULL;
@@ -380,6 +390,12 @@ static int parse(int argc, char **argv, basel_options *o, fit_args *a)
         return cli_usage("fit", "--row-blocks reads blocks of a training file's rows (not --stats, not stdin)");
     if (a->row_blocks && (ends_with(a->train, ".bed") || ends_with(a->train, ".npy")))
         return cli_usage("fit", "--row-blocks reads blocks of a CSV's lines (not of a .npy or .bed file)");
+    if (a->column_blocks && a->row_blocks) return cli_usage("fit", "--column-blocks or --row-blocks, not both");
+    if (a->column_blocks && (!a->train || !ends_with(a->train, ".bed")))
+        return cli_usage("fit", "--column-blocks reads blocks of a .bed set's variants (PLINK), one per process");
+    if (a->column_blocks && !cli_par_serialized())
+        return cli_usage("fit", "--column-blocks: this MPI library cannot be called from several threads "
+                         "(MPI_THREAD_SERIALIZED)");
     return 0;
 }
 
@@ -408,6 +424,15 @@ static int check_files(const fit_args *a, const basel_options *o)
     return rc ? rc : cli_check_files(files, n);
 }
 
+/* err set to a message of the command's own (no file or line). */
+static int fail(basel_error *err, int code, const char *message)
+{
+    memset(err, 0, sizeof *err);
+    err->code = code;
+    snprintf(err->message, sizeof err->message, "%s", message);
+    return code;
+}
+
 /* The training table read and handed over to the fit, which frees it as
  * it goes (basel_fit_run_take: a large table's numbers are held once, not
  * twice); the last column's name, the default target, is kept for the note
@@ -416,7 +441,19 @@ static int read_and_fit(basel_fit **fit, const fit_args *a, const basel_options 
                         basel_error *err)
 {
     basel_data *data = NULL;
-    if (basel_data_read(&data, a->train, a->target_file, o, err)) return 1;
+    if (a->column_blocks) { /* this process's block of the variants; every process reads, then all agree */
+        int rc = basel_data_read_block(&data, a->train, a->target_file, o, cli_par_rank(), cli_par_size(), err);
+        if (rc && cli_par_rank() > 0) cli_par_say(err);
+        double failed = rc != 0;
+        if (cli_par_reduce(&failed, 1, 1) && !rc) rc = fail(err, BASEL_EIO, "the processes could not agree");
+        if (!rc && failed > 0) rc = fail(err, BASEL_EINVAL, "another process could not read its block of the variants");
+        if (rc) {
+            basel_data_free(data);
+            return 1;
+        }
+    } else if (basel_data_read(&data, a->train, a->target_file, o, err)) {
+        return 1;
+    }
     const char *last = basel_data_name(data, basel_data_cols(data) - 1);
     if ((*last_column = malloc(strlen(last) + 1))) strcpy(*last_column, last);
     return basel_fit_run_take(fit, data, o, err) != BASEL_OK;
@@ -442,7 +479,7 @@ int cli_fit(int argc, char **argv)
     if (status || (status = check_files(&a, o))) goto done;
     if (a.draws || a.draws_loglik) basel_options_set(o, "keep-draws", a.draws_loglik ? "2" : "1", &err);
     /* under mpirun: chains across the processes, rank 0 alone reports and writes */
-    basel_options_set_ranks(o, cli_par_ranks());
+    basel_options_set_ranks(o, cli_par_ranks(a.column_blocks));
     if (cli_par_rank() > 0) a.quiet = 1;
     const char *given_seed = basel_options_get(o, "seed");
     const int seed_picked = !given_seed || !*given_seed || !strcmp(given_seed, "0");

@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #define MSG_TAG 7177
+#define BLOCK_TAG 7178 /* gatherv of fit --column-blocks */
 enum { KIND_CHAINS = 1, KIND_STATUS = 2 };
 
 static int started, rank, size;
@@ -46,7 +47,9 @@ static int *heard;        /* rank 0: heard[r], rank r's message arrived */
 static int heard_failure; /* rank 0: a rank sent its status instead of its chains */
 static int saved_stderr = -1;
 static FILE *captured;
-static basel_ranks ranks;
+static basel_ranks ranks, ranks_blocks;
+static int serialized; /* MPI may be called from any one thread at a time (rank 0's chains ask for columns) */
+static unsigned long exchanges; /* gatherv calls: BASEL_MPI_VERBOSE says how many */
 static unsigned long shared_seed;
 
 /* Rank 0: the one message of rank r, as bytes after its kind and status. */
@@ -131,6 +134,80 @@ static int gather(void *user, const void *bytes, size_t len, void **parts, size_
     return failed;
 }
 
+/* Wait for rq without holding a core: Open MPI's blocking calls poll, so
+ * a process holding a column block would burn a CPU for the whole fit
+ * while it waits for rank 0's next request. A few thousand tests first
+ * (a request in a burst is answered at once), then sleeps that double up
+ * to 250 us (an idle process wakes 4000 times a second, a fraction of a
+ * percent of a core). */
+static int wait_quietly(MPI_Request *rq, MPI_Status *st)
+{
+    long ns = 0;
+    for (int spins = 0;; spins++) {
+        int done = 0;
+        if (MPI_Test(rq, &done, st) != MPI_SUCCESS) return -1;
+        if (done) return 0;
+        if (spins < 2000) continue;
+        ns = ns ? (ns < 125000 ? 2 * ns : 250000) : 1000;
+        nanosleep(&(struct timespec){0, ns}, NULL);
+    }
+}
+
+/* basel_ranks.bcast (fit --column-blocks): in pieces, MPI counts are int. */
+static int bcast(void *user, void *buf, size_t len, int root)
+{
+    (void)user;
+    for (size_t at = 0; at < len;) {
+        const size_t piece = len - at < (size_t)INT_MAX ? len - at : (size_t)INT_MAX;
+        MPI_Request rq;
+        if (MPI_Ibcast((char *)buf + at, (int)piece, MPI_BYTE, root, MPI_COMM_WORLD, &rq) != MPI_SUCCESS ||
+            wait_quietly(&rq, MPI_STATUS_IGNORE))
+            return -1;
+        at += piece;
+    }
+    return 0;
+}
+
+/* basel_ranks.gatherv: point to point, in pieces, so that no count or
+ * displacement overflows an int; a length other than rank 0 expects is a
+ * failure (MPI_Recv's truncation, or a short message). */
+static int gatherv(void *user, const void *bytes, size_t len, void *out, const size_t *lens)
+{
+    (void)user;
+    const size_t PIECE = (size_t)1 << 30;
+    exchanges++;
+    if (rank > 0) { /* one message a piece, one (empty) for nothing */
+        size_t at = 0;
+        do {
+            const size_t piece = len - at < PIECE ? len - at : PIECE;
+            if (MPI_Send((const char *)bytes + at, (int)piece, MPI_BYTE, 0, BLOCK_TAG, MPI_COMM_WORLD) != MPI_SUCCESS)
+                return -1;
+            at += piece;
+        } while (at < len);
+        return 0;
+    }
+    int failed = lens[0] != len;
+    size_t at = 0;
+    if (!failed) memcpy(out, bytes, len);
+    at += lens[0];
+    for (int r = 1; r < size; r++) {
+        size_t got = 0;
+        do { /* rank r's pieces: a message of 0 bytes for an empty share */
+            const size_t want = lens[r] - got < PIECE ? lens[r] - got : PIECE;
+            MPI_Request rq;
+            MPI_Status st;
+            int count = 0;
+            char *to = (char *)out + at + got;
+            if (MPI_Irecv(to, (int)want, MPI_BYTE, r, BLOCK_TAG, MPI_COMM_WORLD, &rq) != MPI_SUCCESS ||
+                wait_quietly(&rq, &st) || MPI_Get_count(&st, MPI_BYTE, &count) != MPI_SUCCESS || (size_t)count != want)
+                failed = 1;
+            got += want;
+        } while (got < lens[r] && !failed);
+        at += lens[r];
+    }
+    return failed;
+}
+
 /* Ranks > 0: stderr into a temporary file until cli_par_finish. */
 static void capture_stderr(void)
 {
@@ -179,7 +256,8 @@ void cli_par_init(int *argc, char ***argv)
     const char *np = getenv("OMPI_COMM_WORLD_SIZE");
     if (np ? atoi(np) < 2 : !getenv("PMIX_RANK") && !getenv("PMI_RANK")) return;
     int provided = 0;
-    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) return;
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) return;
+    serialized = provided >= MPI_THREAD_SERIALIZED;
     started = 1;
     /* failures come back as codes, which the protocol turns into exit
      * statuses, instead of ending the job */
@@ -198,7 +276,8 @@ void cli_par_init(int *argc, char ***argv)
     unsigned long seed = ((unsigned long)time(NULL) * 2654435761UL ^ (unsigned long)getpid() * 40503UL) & 0x7fffffffUL;
     MPI_Bcast(&seed, 1, MPI_UNSIGNED_LONG, 0, MPI_COMM_WORLD);
     shared_seed = seed ? seed : 1;
-    ranks = (basel_ranks){rank, size, gather, NULL};
+    ranks = (basel_ranks){rank, size, gather, NULL, 0, NULL, NULL};
+    ranks_blocks = (basel_ranks){rank, size, gather, NULL, 1, bcast, gatherv};
     if (rank > 0) {
         capture_stderr();
         /* what a command prints (help, a summary, predictions) is rank 0's;
@@ -226,7 +305,13 @@ int cli_par_reduce(double *x, size_t n, int max)
 
 unsigned long cli_par_seed(void) { return started ? shared_seed : 0; }
 
-const basel_ranks *cli_par_ranks(void) { return started && size > 1 ? &ranks : NULL; }
+const basel_ranks *cli_par_ranks(int column_blocks)
+{
+    if (!started || size < 2) return NULL;
+    return column_blocks ? &ranks_blocks : &ranks;
+}
+
+int cli_par_serialized(void) { return !started || serialized; }
 
 int cli_par_finish(int status)
 {
@@ -239,8 +324,10 @@ int cli_par_finish(int status)
             size_t n;
             if (!heard[r] && !receive(r, &kind, &st, &buf, &n)) free(buf);
         }
+    if (rank == 0 && exchanges && getenv("BASEL_MPI_VERBOSE"))
+        fprintf(stderr, "basel: %lu exchanges with the processes holding the column blocks\n", exchanges);
     int verdict[2] = {status, heard_failure};
-    MPI_Bcast(verdict, 2, MPI_INT, 0, MPI_COMM_WORLD);
+    bcast(NULL, verdict, sizeof verdict, 0); /* quietly: a block's process waits here while rank 0 writes */
     if (rank > 0) release_stderr(status != 0 && verdict[1]);
     free(heard);
     MPI_Finalize();

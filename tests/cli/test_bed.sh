@@ -218,6 +218,15 @@ refused text "text.fam:7: the phenotype 'case' \(field 6\) is not a number \(-9 
 refused magic "genotypes" --target-file $FIX.bed
 expect 2 "--row-blocks reads blocks of a CSV's lines \(not of a .npy or .bed file\)" -- \
     "$BASEL" fit $FIX.bed --row-blocks -o "$T/rows.json"
+# --column-blocks splits a .bed's variants over MPI processes; a CSV is
+# refused, and in one process it changes nothing
+expect 2 "--column-blocks reads blocks of a .bed set's variants \(PLINK\), one per process" -- \
+    "$BASEL" fit "$T/y.csv" --column-blocks -o "$T/cols.json"
+expect 1 "" -- test -e "$T/cols.json"
+expect 2 "--column-blocks or --row-blocks, not both" -- "$BASEL" fit $FIX.bed --column-blocks --row-blocks -o "$T/cols.json"
+expect 0 "" -- "$BASEL" fit $FIX.bed "${FIT[@]}" -o "$T/plain.json"
+expect 0 "" -- "$BASEL" fit $FIX.bed "${FIT[@]}" --column-blocks -o "$T/cols.json"
+expect 0 "" -- cmp "$T/plain.json" "$T/cols.json"
 head -20 "$T/y.csv" > "$T/y20.csv"
 damage len
 refused len "the target file has 19 rows, the training file .*len.bed has 38" --target-file "$T/y20.csv"

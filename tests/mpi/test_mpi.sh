@@ -8,6 +8,8 @@
 # for rj, bd and ssvs, with 4 chains and with 6 (ranks 0 and 1 run two),
 # rj's informed moves with candidate sets on a streamed design, genotypes
 # from a .bed held as 2-bit codes, and mixture, rbf and anneal with 4.
+# --column-blocks (a .bed's variants in blocks, one per process): the
+# one-process document from 2 and 4 processes, rj and bd.
 # Bad input through mpirun: exit 2, no output file, no hang (timeout), also
 # when only some ranks fail (mpirun's MPMD form A : B). What a command
 # prints (--help, a fit's summary) comes once, from rank 0.
@@ -51,6 +53,30 @@ expect 0 "rank 3 sent its chains" -- env BASEL_MPI_VERBOSE=1 \
 expect 0 "" -- cmp "$T/one.json" "$T/four.json"
 expect 0 "" -- grep -q '"inputs": "2-bit"' "$T/four.json"
 rm -f "$T/four.json"
+# --column-blocks: each process reads and holds only its block of the
+# variants (whole 16-variant panels) and makes every pass over it; rank 0
+# runs the chains. 2000 variants at --gram-memory 1 are held compactly and
+# streamed in one process too, so the document is that one's, byte for
+# byte, from 2 and 4 processes, rj (with its pair screen) and bd
+for method in rj bd; do
+    args=(fit "$T/g.bed" --method "$method" --gram-memory 1 --iter 600 --chains 4 --seed 33 --quiet)
+    expect 0 "" -- "$BASEL" "${args[@]}" -o "$T/one.json"
+    for np in 2 4; do
+        expect 0 "[0-9]+ exchanges with the processes holding the column blocks" -- env BASEL_MPI_VERBOSE=1 \
+            timeout 120 "$MPIRUN" --oversubscribe -np "$np" "$BASEL" "${args[@]}" --column-blocks -o "$T/cb.json"
+        expect 0 "" -- cmp "$T/one.json" "$T/cb.json"
+        rm -f "$T/cb.json"
+    done
+done
+# what cannot run on blocks is refused by every process, nothing written
+expect 2 "reads blocks of a .bed set's variants" -- \
+    mpi -np 2 "$BASEL" fit "$LIN" --target y --column-blocks -o "$T/bad.json"
+expect 2 "needs all of the inputs in one process" -- \
+    mpi -np 2 "$BASEL" fit "$T/g.bed" --method ssvs --column-blocks -o "$T/bad.json"
+/usr/bin/python3 tests/cli/geno_bed.py "$T/s" 100 40 2 # 40 variants: 3 panels of 16
+expect 2 "40 variants are too few for 4 processes: .* at most 3 can" -- \
+    mpi -np 4 "$BASEL" fit "$T/s.bed" --method rj --column-blocks -o "$T/bad.json"
+expect 1 "" -- test -e "$T/bad.json"
 # the other methods whose chains save their state: mixture, rbf, anneal
 MIX=(fit data/classification/pima.csv --method mixture --chains 4 --iter 400 --seed 5 --quiet)
 SINC=(data/regression/sinc_vermaak_train.csv --target y --inputs x --chains 4 --iter 2000 --seed 5 --quiet)

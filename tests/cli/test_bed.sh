@@ -223,7 +223,7 @@ expect 2 "--row-blocks reads blocks of a CSV's lines \(not of a .npy or .bed fil
 expect 2 "--column-blocks reads blocks of a .bed set's variants \(PLINK\), one per process" -- \
     "$BASEL" fit "$T/y.csv" --column-blocks -o "$T/cols.json"
 expect 1 "" -- test -e "$T/cols.json"
-expect 2 "--column-blocks or --row-blocks, not both" -- "$BASEL" fit $FIX.bed --column-blocks --row-blocks -o "$T/cols.json"
+expect 2 "--column-blocks or --row-blocks, not both" -- "$BASEL" fit "$T/y.csv" --column-blocks --row-blocks -o "$T/cols.json"
 expect 0 "" -- "$BASEL" fit $FIX.bed "${FIT[@]}" -o "$T/plain.json"
 expect 0 "" -- "$BASEL" fit $FIX.bed "${FIT[@]}" --column-blocks -o "$T/cols.json"
 expect 0 "" -- cmp "$T/plain.json" "$T/cols.json"

@@ -77,6 +77,18 @@ expect 2 "needs all of the inputs in one process" -- \
 expect 2 "40 variants are too few for 4 processes: .* at most 3 can" -- \
     mpi -np 4 "$BASEL" fit "$T/s.bed" --method rj --column-blocks -o "$T/bad.json"
 expect 1 "" -- test -e "$T/bad.json"
+# rank 1 cannot read its file: every process stops, rank 1 says why
+cb=(--method rj --gram-memory 1 --column-blocks --seed 3 -o "$T/bad.json")
+expect 2 "basel\[rank 1\]: .*missing.bed" -- \
+    mpi -np 1 "$BASEL" fit "$T/g.bed" "${cb[@]}" : -np 1 "$BASEL" fit "$T/missing.bed" "${cb[@]}"
+expect 1 "" -- test -e "$T/bad.json"
+# rank 1's block has another target: refused by rank 0, nothing written
+awk '{ $6 = $6 + 1; print }' "$T/g.fam" > "$T/g2.fam"
+cp "$T/g.bed" "$T/g2.bed"
+cp "$T/g.bim" "$T/g2.bim"
+expect 2 "process 1's table has other rows or targets" -- \
+    mpi -np 1 "$BASEL" fit "$T/g.bed" "${cb[@]}" : -np 1 "$BASEL" fit "$T/g2.bed" "${cb[@]}"
+expect 1 "" -- test -e "$T/bad.json"
 # the other methods whose chains save their state: mixture, rbf, anneal
 MIX=(fit data/classification/pima.csv --method mixture --chains 4 --iter 400 --seed 5 --quiet)
 SINC=(data/regression/sinc_vermaak_train.csv --target y --inputs x --chains 4 --iter 2000 --seed 5 --quiet)

@@ -227,10 +227,13 @@ elif [ $st -eq 3 ] && grep -q "stopping: the chains have done all their iteratio
     [ -f "$T/as.json" ] && [ ! -f "$T/as.ckpt" ] && "$BASEL" summary "$T/as.json" > /dev/null &&
     ! grep -q '"interrupted": {' "$T/as.json"; then ok
 else bad "SIGINT after the sampling: exit $st, $(tr '\r' '\n' < "$T/as.err" | tail -4)"; fi
-# nothing kept yet (still in the burn-in): exit 3, no fit
-"$BASEL" fit $L --method bd --iter 2000000 --burn 1000000 --seed 15 --quiet -o "$T/t.json" 2> "$T/t.err" &
+# nothing kept yet (still in the burn-in, a third of the draws): exit 3,
+# no fit. The signal goes once the sampling has reported (a fixed sleep
+# could land in the set-up on a loaded machine, whose message differs)
+BASEL_PROGRESS_INTERVAL=0.01 "$BASEL" fit $L --method bd --iter 2000000 --burn 1000000 --seed 15 \
+    -o "$T/t.json" 2> "$T/t.err" &
 pid=$!
-sleep 0.3
+while kill -0 $pid 2> /dev/null && ! grep -q "basel: sampling" "$T/t.err"; do sleep 0.02; done
 kill -TERM $pid
 wait $pid
 st=$?

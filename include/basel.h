@@ -386,9 +386,11 @@ typedef struct basel_ranks {
      * by every process in the same order: bcast sends root's len bytes at
      * buf to every process; gatherv puts each rank's len bytes, in rank
      * order, at out on rank 0 (lens[r]: rank r's len, given on rank 0;
-     * out and lens are NULL elsewhere). Each returns 0, or non-zero when
-     * the transfer failed. Calls may come from different threads of rank 0,
-     * one at a time. */
+     * out and lens are NULL elsewhere). On rank 0 out or lens may be NULL
+     * too (out of memory): the shares are received and dropped, and the
+     * call fails; so does a share whose length is not lens[r]. Each
+     * returns 0, or non-zero when the transfer failed. Calls may come from
+     * different threads of rank 0, one at a time. */
     int column_blocks;
     int (*bcast)(void *user, void *buf, size_t len, int root);
     int (*gatherv)(void *user, const void *bytes, size_t len, void *out, const size_t *lens);

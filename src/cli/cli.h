@@ -98,6 +98,14 @@ void cli_par_say(const basel_error *err);
  * processes; nothing in one process. 0, or -1 when MPI fails. Every
  * process must call it, in the same order and with the same n. */
 int cli_par_reduce(double *x, size_t n, int max);
+/* fit, before any process reads its input: every process gives its exit
+ * status so far (its options and files checked) and gets the worst of
+ * them, so that a process that stopped on its own (an output directory
+ * missing on its machine) cannot leave the others waiting in the
+ * collectives of --row-blocks or --column-blocks. Rank 0 says when another
+ * process stopped (whose own message is then shown). In one process, its
+ * own status. */
+int cli_par_start(int status);
 /* fit --row-blocks (cli_rows.c): each process reads its block of path's
  * rows, the centred X'X, X'y, y'y and n of the target and inputs that o
  * names are added over the processes, and the fit runs on them

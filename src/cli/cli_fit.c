@@ -476,7 +476,8 @@ int cli_fit(int argc, char **argv)
     basel_fit *fit = NULL;
     basel_error err;
     const double t0 = now();
-    if (status || (status = check_files(&a, o))) goto done;
+    if (!status) status = check_files(&a, o);
+    if ((status = cli_par_start(status))) goto done; /* every process, before any reads */
     if (a.draws || a.draws_loglik) basel_options_set(o, "keep-draws", a.draws_loglik ? "2" : "1", &err);
     /* under mpirun: chains across the processes, rank 0 alone reports and writes */
     basel_options_set_ranks(o, cli_par_ranks(a.column_blocks));

@@ -134,12 +134,20 @@ static int gather(void *user, const void *bytes, size_t len, void **parts, size_
     return failed;
 }
 
-/* Wait for rq without holding a core: Open MPI's blocking calls poll, so
- * a process holding a column block would burn a CPU for the whole fit
- * while it waits for rank 0's next request. A few thousand tests first
- * (a request in a burst is answered at once), then sleeps that double up
- * to 250 us (an idle process wakes 4000 times a second, a fraction of a
- * percent of a core). */
+/* A pause between polls: none for the first 2000 (a request in a burst
+ * is answered at once), then sleeps that double up to 250 us. Open MPI's
+ * blocking calls poll, so a process holding a column block would burn a
+ * CPU for the whole fit while it waits for rank 0's next request; this
+ * way an idle process wakes 4000 times a second, a fraction of a percent
+ * of a core. */
+static void pause_after(int spins, long *ns)
+{
+    if (spins < 2000) return;
+    *ns = *ns ? (*ns < 125000 ? 2 * *ns : 250000) : 1000;
+    nanosleep(&(struct timespec){0, *ns}, NULL);
+}
+
+/* Wait for rq without holding a core. */
 static int wait_quietly(MPI_Request *rq, MPI_Status *st)
 {
     long ns = 0;
@@ -147,9 +155,19 @@ static int wait_quietly(MPI_Request *rq, MPI_Status *st)
         int done = 0;
         if (MPI_Test(rq, &done, st) != MPI_SUCCESS) return -1;
         if (done) return 0;
-        if (spins < 2000) continue;
-        ns = ns ? (ns < 125000 ? 2 * ns : 250000) : 1000;
-        nanosleep(&(struct timespec){0, ns}, NULL);
+        pause_after(spins, &ns);
+    }
+}
+
+/* Wait for a message from rank r with tag without holding a core. */
+static int probe_quietly(int r, int tag, MPI_Status *st)
+{
+    long ns = 0;
+    for (int spins = 0;; spins++) {
+        int there = 0;
+        if (MPI_Iprobe(r, tag, MPI_COMM_WORLD, &there, st) != MPI_SUCCESS) return -1;
+        if (there) return 0;
+        pause_after(spins, &ns);
     }
 }
 
@@ -168,42 +186,50 @@ static int bcast(void *user, void *buf, size_t len, int root)
     return 0;
 }
 
-/* basel_ranks.gatherv: point to point, in pieces, so that no count or
- * displacement overflows an int; a length other than rank 0 expects is a
- * failure (MPI_Recv's truncation, or a short message). */
+/* basel_ranks.gatherv: point to point, so that no count or displacement
+ * overflows an int. A rank sends its share in pieces of 1 GiB and ends
+ * with a shorter one (an empty one when the share is a whole number of
+ * pieces). Rank 0 takes every piece of every rank off the wire whatever
+ * happens, so that no sender is left blocked and no stale piece meets the
+ * next call: a share longer or shorter than lens[r], or no out or lens
+ * (rank 0 out of memory), is received and dropped, and the call fails. */
 static int gatherv(void *user, const void *bytes, size_t len, void *out, const size_t *lens)
 {
     (void)user;
     const size_t PIECE = (size_t)1 << 30;
     exchanges++;
-    if (rank > 0) { /* one message a piece, one (empty) for nothing */
-        size_t at = 0;
+    if (rank > 0) {
+        size_t at = 0, piece;
         do {
-            const size_t piece = len - at < PIECE ? len - at : PIECE;
+            piece = len - at < PIECE ? len - at : PIECE;
             if (MPI_Send((const char *)bytes + at, (int)piece, MPI_BYTE, 0, BLOCK_TAG, MPI_COMM_WORLD) != MPI_SUCCESS)
                 return -1;
             at += piece;
-        } while (at < len);
+        } while (piece == PIECE);
         return 0;
     }
-    int failed = lens[0] != len;
-    size_t at = 0;
+    int failed = !out || !lens || lens[0] != len;
     if (!failed) memcpy(out, bytes, len);
-    at += lens[0];
+    size_t at = failed ? 0 : lens[0];
     for (int r = 1; r < size; r++) {
         size_t got = 0;
-        do { /* rank r's pieces: a message of 0 bytes for an empty share */
-            const size_t want = lens[r] - got < PIECE ? lens[r] - got : PIECE;
-            MPI_Request rq;
+        int count = 0, bad = failed;
+        do {
             MPI_Status st;
-            int count = 0;
-            char *to = (char *)out + at + got;
-            if (MPI_Irecv(to, (int)want, MPI_BYTE, r, BLOCK_TAG, MPI_COMM_WORLD, &rq) != MPI_SUCCESS ||
-                wait_quietly(&rq, &st) || MPI_Get_count(&st, MPI_BYTE, &count) != MPI_SUCCESS || (size_t)count != want)
-                failed = 1;
-            got += want;
-        } while (got < lens[r] && !failed);
-        at += lens[r];
+            if (probe_quietly(r, BLOCK_TAG, &st) || MPI_Get_count(&st, MPI_BYTE, &count) != MPI_SUCCESS)
+                return -1; /* MPI itself failed: nothing more can be exchanged */
+            const int keep = !bad && got + (size_t)count <= lens[r];
+            char none;
+            /* a piece not kept is received into nothing: MPI truncates it, and it is off the wire */
+            if (MPI_Recv(keep ? (char *)out + at + got : &none, keep ? count : 0, MPI_BYTE, r, BLOCK_TAG,
+                         MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS && keep)
+                bad = 1;
+            if (!keep) bad = 1;
+            got += (size_t)count;
+        } while ((size_t)count == PIECE);
+        if (!bad && got != lens[r]) bad = 1;
+        failed |= bad;
+        if (!failed) at += lens[r];
     }
     return failed;
 }
@@ -301,6 +327,18 @@ int cli_par_reduce(double *x, size_t n, int max)
         at += len;
     }
     return 0;
+}
+
+int cli_par_start(int status)
+{
+    if (!started) return status;
+    int worst = status;
+    if (MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS) worst = 1;
+    if (rank == 0 && !status && worst) {
+        fprintf(stderr, "basel: another process stopped before the fit (its options or files)\n");
+        heard_failure = 1;
+    }
+    return worst;
 }
 
 unsigned long cli_par_seed(void) { return started ? shared_seed : 0; }

@@ -22,6 +22,8 @@ int cli_par_reduce(double *x, size_t n, int max)
     return 0;
 }
 
+int cli_par_start(int status) { return status; }
+
 unsigned long cli_par_seed(void) { return 0; }
 
 const basel_ranks *cli_par_ranks(int column_blocks)

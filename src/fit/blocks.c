@@ -51,6 +51,10 @@
 
 enum { OP_SETUP = 1, OP_DOTS, OP_COLUMN, OP_PAIRS, OP_END };
 
+/* What send_names sends of each input after its name: x_mean, x_scale
+ * and the two column ids. */
+enum { PER_INPUT = 2 * sizeof(double) + 2 * sizeof(uint64_t) };
+
 typedef struct request {
     int64_t op;
     uint64_t a, b;
@@ -61,7 +65,7 @@ typedef struct request {
 typedef struct hello {
     int64_t status;
     basel_error err;
-    uint64_t d, n, c, y_hash, names_bytes;
+    uint64_t d, n, c, y_hash, rows_id, names_bytes;
     char inputs[16]; /* how the block holds its inputs: "2-bit", "int8", "float32", "" (doubles) */
 } hello;
 
@@ -76,6 +80,7 @@ typedef struct blocks {
     bsl_design *D;        /* the block's design (made by SETUP) */
     double *col, *raw, *part; /* n, n, and the block's atoms */
     mtx_t mu;
+    int mu_made; /* mu was initialised */
     int failed, released;
     bsl_column_blocks ops;
 } blocks;
@@ -234,6 +239,15 @@ static int ask(blocks *B, request q)
     return bcast(B, &q, sizeof q, 0);
 }
 
+/* No more requests: a block failed to answer (under the mutex, as
+ * every request reads it). */
+static void mark_failed(blocks *B)
+{
+    mtx_lock(&B->mu);
+    B->failed = 1;
+    mtx_unlock(&B->mu);
+}
+
 /* bsl_column_blocks.setup */
 static int ops_setup(void *ctx, bsl_design *D)
 {
@@ -266,7 +280,7 @@ static int ops_setup(void *ctx, bsl_design *D)
     }
     free(all);
     free(lens);
-    if (rc) B->failed = 1;
+    if (rc) mark_failed(B);
     return rc;
 }
 
@@ -330,7 +344,7 @@ static int ops_pairs(void *ctx, size_t window, double floor, size_t cap, bsl_ato
     }
     free(all);
     free(lens);
-    if (rc) B->failed = 1;
+    if (rc) mark_failed(B);
     return rc;
 }
 
@@ -371,6 +385,10 @@ static int agree(const hello *h, int size, const char **inputs, basel_error *err
     static const char *order[] = {"2-bit", "int8", "float32"};
     int widest = 0;
     for (int r = 0; r < size; r++) {
+        if (h[r].rows_id != h[0].rows_id)
+            return bsl_fail(err, BASEL_EINVAL, "--column-blocks: --na drop left out other rows in process %d's block "
+                            "of the inputs than in process 0's (each drops the samples missing in its own block); "
+                            "drop the samples with missing genotypes first (plink --mind), or fit in one process", r);
         if (h[r].n != h[0].n || h[r].c != h[0].c || h[r].y_hash != h[0].y_hash)
             return bsl_fail(err, BASEL_EINVAL, "--column-blocks: process %d's table has other rows or targets than "
                             "process 0's (each process must read the same rows)", r);
@@ -390,16 +408,63 @@ static int agree(const hello *h, int size, const char **inputs, basel_error *err
     return BASEL_OK;
 }
 
+typedef struct col_id {
+    uint64_t id[2];
+    size_t j;
+} col_id;
+
+static int cmp_col_id(const void *a, const void *b)
+{
+    const col_id *x = a, *y = b;
+    for (int k = 0; k < 2; k++)
+        if (x->id[k] != y->id[k]) return x->id[k] < y->id[k] ? -1 : 1;
+    return x->j < y->j ? -1 : x->j > y->j;
+}
+
+/* Rank 0: two inputs in different blocks that are identical, refused as
+ * one process refuses them (problem.c check_inputs: the smallest j with
+ * an earlier copy l, and the first such l). Each block has checked its
+ * own pairs value by value; across blocks two 64-bit hashes of the values
+ * stand for them (equal values hash equal; unequal ones agree in both
+ * with odds of about m^2 / 2^128). ids: 2 m, in the atoms' order. */
+static int check_across(const blocks *B, const bsl_problem *P, const uint64_t *ids, basel_error *err)
+{
+    const size_t m = B->m;
+    col_id *key = malloc((m + 1) * sizeof *key);
+    if (!key) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    for (size_t j = 0; j < m; j++) key[j] = (col_id){{ids[2 * j], ids[2 * j + 1]}, j};
+    qsort(key, m, sizeof *key, cmp_col_id);
+    size_t best_j = m, best_l = m;
+    for (size_t a = 0; a < m;) { /* a run of equal ids, in index order */
+        size_t b = a + 1;
+        while (b < m && !memcmp(key[b].id, key[a].id, sizeof key[a].id)) b++;
+        for (size_t u = a + 1; u < b; u++)
+            for (size_t v = a; v < u; v++)
+                if (key[u].j < best_j && owner(B, key[u].j) != owner(B, key[v].j)) {
+                    best_j = key[u].j;
+                    best_l = key[v].j;
+                    break;
+                }
+        a = b;
+    }
+    free(key);
+    if (best_j < m)
+        return bsl_fail(err, BASEL_EINVAL, "input columns '%s' and '%s' are identical: keep one with --inputs",
+                        P->input_names[best_l], P->input_names[best_j]);
+    return BASEL_OK;
+}
+
 /* Rank 0: the problem of the whole table from its block's (L, whose
- * inputs stay with the block) and every block's names and scales (all:
- * names NUL-separated, then x_mean and x_scale of each block, in rank
- * order). */
+ * inputs stay with the block) and every block's names, scales and column
+ * ids (all: names NUL-separated, then x_mean, x_scale and the ids of each
+ * block, in rank order). */
 static int whole_problem(bsl_problem *P, blocks *B, const hello *h, const unsigned char *all, basel_error *err)
 {
     bsl_problem *L = &B->local;
     const size_t m = B->m;
     *P = *L;
     /* the block keeps its inputs and their names; the whole takes the rest */
+    P->column_ids = NULL;
     P->X = NULL;
     P->X32 = NULL;
     P->X8 = NULL;
@@ -420,40 +485,50 @@ static int whole_problem(bsl_problem *P, blocks *B, const hello *h, const unsign
     P->owned_names = bsl_calloc(m + 1, sizeof *P->owned_names);
     P->x_mean = bsl_malloc(m + 1, sizeof *P->x_mean);
     P->x_scale = bsl_malloc(m + 1, sizeof *P->x_scale);
-    if (!P->input_names || !P->owned_names || !P->x_mean || !P->x_scale)
+    uint64_t *ids = bsl_malloc(2 * m + 1, sizeof *ids);
+    if (!P->input_names || !P->owned_names || !P->x_mean || !P->x_scale || !ids) {
+        free(ids);
         return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+    }
     size_t at = 0;
     for (int r = 0; r < B->rk->size; r++) {
         const char *name = (const char *)all + at;
         const size_t j0 = B->start[r], d = B->start[r + 1] - j0;
         for (size_t j = j0; j < j0 + d; j++) {
             const size_t len = strlen(name);
-            if (!(P->owned_names[j] = bsl_strdup(name))) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+            if (!(P->owned_names[j] = bsl_strdup(name))) {
+                free(ids);
+                return bsl_fail(err, BASEL_ENOMEM, "out of memory");
+            }
             P->input_names[j] = P->owned_names[j];
             name += len + 1;
         }
         at += h[r].names_bytes;
         memcpy(P->x_mean + j0, all + at, d * sizeof(double));
         memcpy(P->x_scale + j0, all + at + d * sizeof(double), d * sizeof(double));
-        at += 2 * d * sizeof(double);
+        memcpy(ids + 2 * j0, all + at + 2 * d * sizeof(double), 2 * d * sizeof(uint64_t));
+        at += d * PER_INPUT;
     }
     P->blocks = &B->ops;
     B->Y = P->Y;
-    return BASEL_OK;
+    const int rc = check_across(B, P, ids, err);
+    free(ids);
+    return rc;
 }
 
-/* Every rank: its names (NUL-separated), x_mean and x_scale to rank 0. */
+/* Every rank: its names (NUL-separated), x_mean, x_scale and column ids
+ * to rank 0. */
 static int send_names(blocks *B, const hello *h, unsigned char **all, basel_error *err)
 {
     const bsl_problem *L = &B->local;
     const size_t d = L->d;
     size_t bytes = 0;
     for (size_t j = 0; j < d; j++) bytes += strlen(L->input_names[j]) + 1;
-    const size_t len = bytes + 2 * d * sizeof(double);
+    const size_t len = bytes + d * PER_INPUT;
     unsigned char *buf = bsl_malloc(len + 1, 1);
     size_t *lens = NULL, total = 0;
     if (B->rk->rank == 0 && (lens = malloc((size_t)B->rk->size * sizeof *lens)))
-        for (int r = 0; r < B->rk->size; r++) total += lens[r] = h[r].names_bytes + 2 * h[r].d * sizeof(double);
+        for (int r = 0; r < B->rk->size; r++) total += lens[r] = h[r].names_bytes + h[r].d * PER_INPUT;
     if (B->rk->rank == 0 && lens) *all = bsl_malloc(total + 1, 1);
     /* every rank sends, whatever its memory, so that no rank waits */
     int rc = 0;
@@ -466,6 +541,7 @@ static int send_names(blocks *B, const hello *h, unsigned char **all, basel_erro
         }
         memcpy(buf + at, L->x_mean, d * sizeof(double));
         memcpy(buf + at + d * sizeof(double), L->x_scale, d * sizeof(double));
+        memcpy(buf + at + 2 * d * sizeof(double), L->column_ids, 2 * d * sizeof(uint64_t));
     }
     const int lost = B->rk->gatherv(B->rk->user, buf, buf ? len : 0, B->rk->rank == 0 && lens ? *all : NULL,
                                     B->rk->rank == 0 ? lens : NULL) != 0;
@@ -484,7 +560,7 @@ static void blocks_free(blocks *B)
     free(B->part);
     free(B->start);
     bsl_problem_free(&B->local);
-    mtx_destroy(&B->mu);
+    if (B->mu_made) mtx_destroy(&B->mu);
 }
 
 /* The number of inputs of this process's table: every column but the
@@ -572,6 +648,7 @@ static hello greet(const blocks *B, int rc, const basel_error *err)
     me.n = L->n;
     me.c = L->c;
     me.y_hash = fnv(L->Y, L->n * L->c * sizeof *L->Y);
+    me.rows_id = L->rows_kept_id;
     for (size_t j = 0; j < L->d; j++) me.names_bytes += strlen(L->input_names[j]) + 1;
     snprintf(me.inputs, sizeof me.inputs, "%s", held_as(L));
     return me;
@@ -585,28 +662,25 @@ int bsl_blocks_fit(basel_fit **out, const basel_data *data, basel_data *take, co
     blocks B = {.rk = rk};
     /* what every exchange needs, before the first: a failure here is every
      * rank's alike (the same options), or a few bytes out of memory */
+    if (!rk->bcast || !rk->gatherv) { /* every rank alike: the same library and command */
+        basel_data_free(take);
+        return bsl_fail(err, BASEL_EINVAL, "column blocks need the ranks' bcast and gatherv");
+    }
     size_t *lens = bsl_calloc((size_t)size, sizeof *lens);
     uint64_t *counts = bsl_calloc(2 * (size_t)size, sizeof *counts), *d = bsl_calloc((size_t)size, sizeof *d);
     hello *h = bsl_calloc((size_t)size, sizeof *h);
     B.start = bsl_calloc((size_t)size + 1, sizeof *B.start);
-    int rc = !rk->bcast || !rk->gatherv ? bsl_fail(err, BASEL_EINVAL, "column blocks need the ranks' bcast and gatherv")
-             : !lens || !counts || !d || !h || !B.start || mtx_init(&B.mu, mtx_plain) != thrd_success
-                 ? bsl_fail(err, BASEL_ENOMEM, "out of memory")
-                 : BASEL_OK;
-    if (rc) {
-        free(lens);
-        free(counts);
-        free(d);
-        free(h);
-        free(B.start);
-        basel_data_free(take);
-        return rc;
-    }
+    B.mu_made = mtx_init(&B.mu, mtx_plain) == thrd_success;
+    /* a rank short of these few bytes still takes part in steps 1 and 3
+     * (rank 0 then drops what it cannot keep), so that its failure reaches
+     * rank 0's verdict instead of leaving the others waiting */
+    int rc = !lens || !counts || !d || !h || !B.start || !B.mu_made ? bsl_fail(err, BASEL_ENOMEM, "out of memory")
+                                                                    : BASEL_OK;
     /* 1. The inputs in all, which choose the default method. */
     uint64_t total = table_inputs(data, o);
-    for (int r = 0; r < size; r++) lens[r] = sizeof total;
+    for (int r = 0; lens && r < size; r++) lens[r] = sizeof total;
     int lost = rk->gatherv(rk->user, &total, sizeof total, rank == 0 ? counts : NULL, rank == 0 ? lens : NULL) != 0;
-    if (rank == 0)
+    if (rank == 0 && !lost)
         for (int r = 1; r < size; r++) total += counts[r];
     lost |= bcast(&B, &total, sizeof total, 0);
     /* 2. Every process: the options, and the problem of its block. */
@@ -616,12 +690,12 @@ int bsl_blocks_fit(basel_fit **out, const basel_data *data, basel_data *take, co
     bsl_params settings;
     int keep_draws = 0;
     size_t threads = 0;
-    rc = lost ? (basel_data_free(take), bsl_fail(err, BASEL_EIO, "--column-blocks: the processes could not count "
-                                                 "their inputs"))
-              : block_problem(&B, data, take, o, &chosen, total, &e, &settings, &keep_draws, &threads, err);
+    if (!rc && lost) rc = bsl_fail(err, BASEL_EIO, "--column-blocks: the processes could not count their inputs");
+    if (rc) basel_data_free(take);
+    else rc = block_problem(&B, data, take, o, &chosen, total, &e, &settings, &keep_draws, &threads, err);
     /* 3. One exchange: every block's status and sizes; rank 0 says go or stop. */
     hello me = greet(&B, rc, err);
-    for (int r = 0; r < size; r++) lens[r] = sizeof me;
+    for (int r = 0; lens && r < size; r++) lens[r] = sizeof me;
     lost = rk->gatherv(rk->user, &me, sizeof me, rank == 0 ? h : NULL, rank == 0 ? lens : NULL) != 0;
     const char *held = NULL;
     if (rank == 0) rc = judge(lost ? NULL : h, size, rc, &held, err);

@@ -40,6 +40,7 @@ void bsl_problem_free(bsl_problem *pb)
     free(pb->class_names);
     free(pb->x_mean);
     free(pb->x_scale);
+    free(pb->column_ids);
     basel_data_free(pb->owned);
     free(pb->y_scale);
     for (size_t f = 0; f < pb->nfactors; f++) {
@@ -552,6 +553,20 @@ static unsigned long long column_hash(const double *x, size_t n)
     return h;
 }
 
+/* A second hash of a column, of another kind (an add and a multiply by
+ * the golden ratio's 64 bits), for a column block's identities. */
+static uint64_t column_hash2(const double *x, size_t n)
+{
+    uint64_t h = 0x243f6a8885a308d3ULL;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t w;
+        memcpy(&w, x + i, sizeof w);
+        h = (h + w) * 0x9e3779b97f4a7c15ULL;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
 typedef struct col_key {
     unsigned long long hash;
     size_t j;
@@ -606,6 +621,11 @@ static int check_columns(const bsl_problem *pb, int linear, double *scratch, bas
             return bsl_fail(err, BASEL_EINVAL,
                             "input column '%s' is constant (%g in every row): drop it with --inputs",
                             pb->input_names[j], x[0]);
+    }
+    for (size_t j = 0; pb->column_ids && j < d; j++) { /* identical inputs across blocks: rank 0's check */
+        const double *x = input_column(pb, j, scratch);
+        pb->column_ids[2 * j] = column_hash(x, n);
+        pb->column_ids[2 * j + 1] = column_hash2(x, n);
     }
     if (!linear || d < 2) return BASEL_OK;
     col_key *key = malloc(d * sizeof *key);
@@ -682,6 +702,9 @@ static int handle_missing(bsl_problem *pb, const basel_data **data, const long *
             rc = bsl_fail_at(err, BASEL_EINVAL, d->source, 0, 0, "--na drop leaves %zu complete rows: too few", nkeep);
         else if (!(rc = basel_data_subset(&sub, d, keep, nkeep, err))) {
             pb->rows_dropped = d->n - nkeep;
+            uint64_t id = 14695981039346656037ULL;
+            for (size_t i = 0; i < nkeep; i++) id = (id ^ keep[i]) * 1099511628211ULL;
+            pb->rows_kept_id = id;
             basel_data_free(pb->owned); /* a table given to the problem (d): the subset replaces it */
             pb->owned = sub;
             *data = sub;
@@ -971,6 +994,8 @@ static int build(bsl_problem *pb, const basel_data *data, basel_data *take, cons
     }
     for (size_t j = 0; j < nt && !rc; j++) pb->target_names[j] = data->names[tcols[j]];
     if (!rc) rc = make_inputs(pb, data, tcols, icols, ni, settings, err);
+    if (!rc && block && !(pb->column_ids = bsl_malloc(2 * d + 1, sizeof *pb->column_ids)))
+        rc = bsl_fail(err, BASEL_ENOMEM, "out of memory");
     if (!rc) rc = check_inputs(pb, settings, err);
     if (!rc) {
         pb->standardized = standardizes(settings);

@@ -55,6 +55,10 @@ typedef struct bsl_problem {
                              compactly whatever their size, as the whole would be */
     basel_data *owned;    /* --na drop: the complete rows (names are borrowed from it) */
     size_t rows_dropped;  /* rows left out for missing values */
+    uint64_t rows_kept_id; /* FNV-1a of the kept rows' numbers when some were left out (0:
+                              all kept): the blocks of one table must keep the same rows */
+    uint64_t *column_ids; /* a column block's only: two 64-bit hashes of each input's values
+                             (2 d), so that rank 0 finds identical inputs in two blocks */
     double *x_mean, *x_scale; /* d each (0 and 1 when not standardised; a power of
                                * two for an extreme input, see rescale_extremes) */
     double *y_scale;          /* c: the targets were divided by these (powers of two,

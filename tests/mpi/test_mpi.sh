@@ -77,6 +77,12 @@ expect 2 "needs all of the inputs in one process" -- \
 expect 2 "40 variants are too few for 4 processes: .* at most 3 can" -- \
     mpi -np 4 "$BASEL" fit "$T/s.bed" --method rj --column-blocks -o "$T/bad.json"
 expect 1 "" -- test -e "$T/bad.json"
+# rank 1's output directory is missing (as on another machine): every
+# process stops before reading, none waits for it, rank 1 says why
+expect 2 "another process stopped before the fit.*|basel\[rank 1\]: .*nodir" -- \
+    mpi -np 1 "$BASEL" fit "$T/g.bed" --method rj --column-blocks -o "$T/bad.json" : \
+    -np 1 "$BASEL" fit "$T/g.bed" --method rj --column-blocks -o "$T/nodir/bad.json"
+expect 1 "" -- test -e "$T/bad.json"
 # rank 1 cannot read its file: every process stops, rank 1 says why
 cb=(--method rj --gram-memory 1 --column-blocks --seed 3 -o "$T/bad.json")
 expect 2 "basel\[rank 1\]: .*missing.bed" -- \

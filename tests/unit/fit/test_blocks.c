@@ -11,11 +11,13 @@
  * column in one block, blocks that split a panel, a method that cannot
  * run on blocks and --inputs are
  * refused on every rank, rank 0 giving the reason, and no rank waits for
- * ever. (The MPI build runs the same through mpirun: tests/mpi/test_mpi.sh.)
+ * ever; so are identical inputs in two blocks (as one process refuses
+ * them) and --na drop leaving out other rows in different blocks. (The MPI build runs the same through mpirun: tests/mpi/test_mpi.sh.)
  */
 #include "check_options.h"
 
 #include <basel.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,7 +59,8 @@ static int gatherv(void *user, const void *bytes, size_t len, void *out, const s
     w->src[e->rank] = bytes;
     w->len[e->rank] = len;
     pthread_barrier_wait(&w->bar);
-    if (e->rank == 0) {
+    const int dropped = e->rank == 0 && (!out || !lens); /* rank 0 out of memory: the shares dropped, a failure */
+    if (e->rank == 0 && !dropped) {
         size_t at = 0;
         for (int r = 0; r < w->size; r++) {
             if (w->len[r] != lens[r]) w->bad_len = 1;
@@ -66,7 +69,7 @@ static int gatherv(void *user, const void *bytes, size_t len, void *out, const s
         }
     }
     pthread_barrier_wait(&w->bar);
-    return w->bad_len;
+    return dropped || w->bad_len;
 }
 
 /* The whole table: genotype-like counts 0..2 in runs of correlated
@@ -213,6 +216,44 @@ static void same_fit(const char *label, const char *const *kv)
     basel_free(want);
 }
 
+/* Two identical inputs in different blocks (v6 in rank 0's, v1501 in
+ * rank 2's) are refused with one process's message, which names them; and
+ * --na drop that would leave out other rows in different blocks (a
+ * missing value in row 1 of v6, in row 2 of v1501, none in rank 1's block)
+ * is refused, since each block would pair its genotypes with other
+ * samples. */
+static void across(const char *const *kv, const size_t *start)
+{
+    double saved[N], saved5[N];
+    memcpy(saved, X + 1500 * N, sizeof saved);
+    memcpy(X + 1500 * N, X + 5 * N, sizeof saved);
+    basel_error err;
+    basel_options *o = check_options(kv);
+    basel_data *whole = table(0, P, 0);
+    basel_fit *one = NULL;
+    int rc = basel_fit_run(&one, whole, o, &err);
+    CHECK(rc == BASEL_EINVAL && strstr(err.message, "'v6' and 'v1501' are identical"), "one process: %d %s", rc,
+          err.message);
+    basel_fit_free(one);
+    basel_options_free(o);
+    basel_data_free(whole);
+    char *got = NULL;
+    rc = spread(3, start, kv, 0, 0, &err, &got);
+    CHECK(rc == BASEL_EINVAL && !got && strstr(err.message, "input columns 'v6' and 'v1501' are identical"),
+          "identical across blocks: %d %s", rc, err.message);
+    memcpy(X + 1500 * N, saved, sizeof saved);
+    memcpy(saved5, X + 5 * N, sizeof saved5);
+    X[5 * N + 1] = NAN;
+    X[1500 * N + 2] = NAN;
+    const char *drop[] = {"target", "y", "method", "bd", "iter", "200", "seed", "3", "gram-memory", "1", "na", "drop",
+                          NULL};
+    rc = spread(3, start, drop, 0, 0, &err, &got);
+    CHECK(rc == BASEL_EINVAL && !got && strstr(err.message, "--na drop left out other rows in process 1's block"),
+          "--na drop: %d %s", rc, err.message);
+    memcpy(X + 5 * N, saved5, sizeof saved5);
+    X[1500 * N + 2] = saved[2];
+}
+
 static void refusals(void)
 {
     const char *kv[] = {"target", "y", "method", "bd", "iter", "200", "seed", "3", "gram-memory", "1", NULL};
@@ -240,6 +281,7 @@ static void refusals(void)
     rc = spread(2, start, in, 0, 0, &err, &got);
     CHECK(rc == BASEL_EINVAL && !got && strstr(err.message, "--inputs cannot choose"), "inputs: %d %s", rc,
           err.message);
+    across(kv, start);
 }
 
 int main(void)

@@ -82,6 +82,8 @@ typedef struct blocks {
     mtx_t mu;
     int mu_made; /* mu was initialised */
     int failed, released;
+    int setup_rank;       /* the process whose set-up failed, and its status (0: none) */
+    int64_t setup_status;
     bsl_column_blocks ops;
 } blocks;
 
@@ -264,6 +266,8 @@ static int ops_setup(void *ctx, bsl_design *D)
         int64_t status;
         memcpy(&status, p, sizeof status);
         if (status) {
+            B->setup_rank = (int)r;
+            B->setup_status = status;
             rc = 1;
             break;
         }
@@ -741,8 +745,11 @@ int bsl_blocks_fit(basel_fit **out, const basel_data *data, basel_data *take, co
                 basel_fit_free(*out);
                 *out = NULL;
             }
-            rc = bsl_fail(err, BASEL_EIO, "--column-blocks: a process holding a block of the inputs stopped "
-                          "answering");
+            rc = B.setup_status ? bsl_fail(err, (int)B.setup_status, "--column-blocks: process %d could not set up "
+                                           "its block of the inputs: %s", B.setup_rank,
+                                           basel_status_str((int)B.setup_status))
+                                : bsl_fail(err, BASEL_EIO, "--column-blocks: a process holding a block of the inputs "
+                                           "stopped answering");
         }
     }
     if (whole) bsl_problem_free(&P);

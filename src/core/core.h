@@ -13,6 +13,7 @@
 #include "basel.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #if defined(__GNUC__)
@@ -51,6 +52,12 @@ void *bsl_calloc_huge(size_t n, size_t sz);
 /* Grow *p to hold at least need elements of size sz (geometric); 0 or -1. */
 int bsl_grow(void **p, size_t *cap, size_t need, size_t sz);
 char *bsl_strdup(const char *s);
+
+/* FNV-1a over n bytes at p, chained through h (start from BSL_FNV1A): an
+ * identity of bytes, for checkpoints' runs and the processes of a fit to
+ * compare, not a defence against a made collision. */
+#define BSL_FNV1A 14695981039346656037ULL
+uint64_t bsl_fnv1a(uint64_t h, const void *p, size_t n);
 
 /* Write v as text into buf (at least 32 bytes): with digits significant
  * digits (1..17, %.*g), or digits = 0 for the shortest text that reads back

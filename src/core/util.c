@@ -146,6 +146,13 @@ char *bsl_strdup(const char *s)
     return c;
 }
 
+uint64_t bsl_fnv1a(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ULL;
+    return h;
+}
+
 void basel_free(void *p) { free(p); }
 
 FILE *bsl_tmpfile(void)

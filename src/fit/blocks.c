@@ -122,10 +122,7 @@ static int make_design(blocks *B, basel_error *err)
     const bsl_problem *L = &B->local;
     const size_t n = B->n, d = L->d;
     int rc = bsl_dict_create(&B->dict, B->basis, L->X, n, d, err);
-    if (!rc && L->X2) rc = bsl_design_create_2bit(&B->D, B->dict, L->X2, n, B->Y, B->c, 0, 0, NULL, err);
-    else if (!rc && L->X8) rc = bsl_design_create_i8(&B->D, B->dict, L->X8, n, B->Y, B->c, 0, 0, NULL, err);
-    else if (!rc && L->X32) rc = bsl_design_create_f32(&B->D, B->dict, L->X32, n, B->Y, B->c, 0, 0, NULL, err);
-    else if (!rc) rc = bsl_design_create_for(&B->D, B->dict, L->X, n, B->Y, B->c, 0, 0, NULL, err);
+    if (!rc) rc = bsl_design_create_held(&B->D, B->dict, L->X, L->X32, L->X8, L->X2, n, B->Y, B->c, 0, 0, NULL, err);
     if (!rc) {
         B->col = bsl_malloc(2 * n + 1, sizeof *B->col);
         B->part = bsl_malloc(d + 1, sizeof *B->part);
@@ -367,15 +364,6 @@ static void ops_release(void *ctx)
     mtx_unlock(&B->mu);
 }
 
-/* FNV-1a of bytes: the targets' identity, which every block must share. */
-static uint64_t fnv(const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    uint64_t h = 14695981039346656037ULL;
-    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ULL;
-    return h;
-}
-
 static const char *held_as(const bsl_problem *L)
 {
     return L->X2 ? "2-bit" : L->X8 ? "int8" : L->X32 ? "float32" : "";
@@ -396,7 +384,7 @@ static int agree(const hello *h, int size, const char **inputs, basel_error *err
         if (h[r].n != h[0].n || h[r].c != h[0].c || h[r].y_hash != h[0].y_hash)
             return bsl_fail(err, BASEL_EINVAL, "--column-blocks: process %d's table has other rows or targets than "
                             "process 0's (each process must read the same rows)", r);
-        if (r + 1 < size && h[r].d % 16)
+        if (r + 1 < size && h[r].d % BSL_F32_PANEL)
             return bsl_fail(err, BASEL_EINVAL, "--column-blocks: process %d holds %llu inputs; every block but the "
                             "last must hold whole panels of 16 (a Gram row's last bits depend on where its "
                             "columns fall among them)", r, (unsigned long long)h[r].d);
@@ -651,7 +639,7 @@ static hello greet(const blocks *B, int rc, const basel_error *err)
     me.d = L->d;
     me.n = L->n;
     me.c = L->c;
-    me.y_hash = fnv(L->Y, L->n * L->c * sizeof *L->Y);
+    me.y_hash = bsl_fnv1a(BSL_FNV1A, L->Y, L->n * L->c * sizeof *L->Y); /* the targets, every block's */
     me.rows_id = L->rows_kept_id;
     for (size_t j = 0; j < L->d; j++) me.names_bytes += strlen(L->input_names[j]) + 1;
     snprintf(me.inputs, sizeof me.inputs, "%s", held_as(L));

@@ -157,44 +157,36 @@ static int sampling(double done, double total, void *user)
     return bsl_progress_report_later(s->pr, "sampling", s->unit, done, total, *s->later);
 }
 
-/* FNV-1a over bytes, chained through h. */
-static unsigned long long fnv(unsigned long long h, const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ULL;
-    return h;
-}
-
 /* The identity of a run, which a checkpoint must match to be continued:
  * the library's version, the settings as they will be recorded, the seed,
  * whether draws are kept, and the numbers the engine reads. */
 static unsigned long long run_identity(const bsl_engine_def *e, const bsl_params *settings,
                                        unsigned long seed, int keep_draws, const bsl_problem *P)
 {
-    unsigned long long h = fnv(14695981039346656037ULL, BASEL_VERSION_STRING, sizeof BASEL_VERSION_STRING);
-    h = fnv(h, e->name, strlen(e->name) + 1);
+    unsigned long long h = bsl_fnv1a(BSL_FNV1A, BASEL_VERSION_STRING, sizeof BASEL_VERSION_STRING);
+    h = bsl_fnv1a(h, e->name, strlen(e->name) + 1);
     for (size_t i = 0; i < settings->n; i++)
         if (bsl_option_is_recorded(settings->name[i])) {
-            h = fnv(h, settings->name[i], strlen(settings->name[i]) + 1);
-            h = fnv(h, settings->value[i], strlen(settings->value[i]) + 1);
+            h = bsl_fnv1a(h, settings->name[i], strlen(settings->name[i]) + 1);
+            h = bsl_fnv1a(h, settings->value[i], strlen(settings->value[i]) + 1);
         }
-    h = fnv(h, &seed, sizeof seed);
-    h = fnv(h, &keep_draws, sizeof keep_draws); /* the draws kept so far are part of the state */
+    h = bsl_fnv1a(h, &seed, sizeof seed);
+    h = bsl_fnv1a(h, &keep_draws, sizeof keep_draws); /* the draws kept so far are part of the state */
     const size_t dims[3] = {P->n, P->d, P->c};
-    h = fnv(h, dims, sizeof dims);
-    if (P->X) h = fnv(h, P->X, P->n * P->d * sizeof *P->X);
-    if (P->X32) h = fnv(h, P->X32, P->n * P->d * sizeof *P->X32);
-    if (P->X8) h = fnv(h, P->X8, P->n * P->d * sizeof *P->X8);
-    if (P->X2) h = fnv(h, P->X2, P->n * ((P->d + 15) / 16) * sizeof *P->X2);
-    if (P->Y) h = fnv(h, P->Y, P->n * P->c * sizeof *P->Y);
-    if (P->cls) h = fnv(h, P->cls, P->n * sizeof *P->cls);
+    h = bsl_fnv1a(h, dims, sizeof dims);
+    if (P->X) h = bsl_fnv1a(h, P->X, P->n * P->d * sizeof *P->X);
+    if (P->X32) h = bsl_fnv1a(h, P->X32, P->n * P->d * sizeof *P->X32);
+    if (P->X8) h = bsl_fnv1a(h, P->X8, P->n * P->d * sizeof *P->X8);
+    if (P->X2) h = bsl_fnv1a(h, P->X2, P->n * ((P->d + 15) / 16) * sizeof *P->X2);
+    if (P->Y) h = bsl_fnv1a(h, P->Y, P->n * P->c * sizeof *P->Y);
+    if (P->cls) h = bsl_fnv1a(h, P->cls, P->n * sizeof *P->cls);
     if (P->stats) { /* a fit from summary statistics: they are its data */
         const bsl_stats *S = P->stats;
-        h = fnv(h, S->xtx, S->p * S->p * sizeof *S->xtx);
-        h = fnv(h, S->xty, S->p * sizeof *S->xty);
-        h = fnv(h, &S->yty, sizeof S->yty);
-        if (S->x_mean) h = fnv(h, S->x_mean, S->p * sizeof *S->x_mean);
-        h = fnv(h, &S->y_mean, sizeof S->y_mean);
+        h = bsl_fnv1a(h, S->xtx, S->p * S->p * sizeof *S->xtx);
+        h = bsl_fnv1a(h, S->xty, S->p * sizeof *S->xty);
+        h = bsl_fnv1a(h, &S->yty, sizeof S->yty);
+        if (S->x_mean) h = bsl_fnv1a(h, S->x_mean, S->p * sizeof *S->x_mean);
+        h = bsl_fnv1a(h, &S->y_mean, sizeof S->y_mean);
     }
     return h;
 }

@@ -630,7 +630,8 @@ static int check_columns(const bsl_problem *pb, int linear, double *scratch, bas
     if (!linear || d < 2) return BASEL_OK;
     col_key *key = malloc(d * sizeof *key);
     if (!key) return bsl_fail(err, BASEL_ENOMEM, "out of memory");
-    for (size_t j = 0; j < d; j++) key[j] = (col_key){column_hash(input_column(pb, j, scratch), n), j};
+    for (size_t j = 0; j < d; j++) /* a block's first ids are these hashes: not computed twice */
+        key[j] = (col_key){pb->column_ids ? pb->column_ids[2 * j] : column_hash(input_column(pb, j, scratch), n), j};
     qsort(key, d, sizeof *key, cmp_col_key);
     size_t best_j = d, best_l = d;
     for (size_t a = 0; a < d;) { /* a run of equal hashes, in index order */
@@ -702,9 +703,7 @@ static int handle_missing(bsl_problem *pb, const basel_data **data, const long *
             rc = bsl_fail_at(err, BASEL_EINVAL, d->source, 0, 0, "--na drop leaves %zu complete rows: too few", nkeep);
         else if (!(rc = basel_data_subset(&sub, d, keep, nkeep, err))) {
             pb->rows_dropped = d->n - nkeep;
-            uint64_t id = 14695981039346656037ULL;
-            for (size_t i = 0; i < nkeep; i++) id = (id ^ keep[i]) * 1099511628211ULL;
-            pb->rows_kept_id = id;
+            pb->rows_kept_id = bsl_fnv1a(BSL_FNV1A, keep, nkeep * sizeof *keep);
             basel_data_free(pb->owned); /* a table given to the problem (d): the subset replaces it */
             pb->owned = sub;
             *data = sub;

@@ -490,6 +490,16 @@ static int create(bsl_design **out, const bsl_dict *dict, const double *X, const
     return BASEL_OK;
 }
 
+int bsl_design_create_held(bsl_design **out, const bsl_dict *dict, const double *X, const float *X32,
+                           const int8_t *X8, const uint32_t *X2, size_t n, const double *Y, size_t c,
+                           size_t gram_budget, double evaluations, const bsl_progress *pr, basel_error *err)
+{
+    if (X32) return bsl_design_create_f32(out, dict, X32, n, Y, c, gram_budget, evaluations, pr, err);
+    if (X2) return bsl_design_create_2bit(out, dict, X2, n, Y, c, gram_budget, evaluations, pr, err);
+    if (X8) return bsl_design_create_i8(out, dict, X8, n, Y, c, gram_budget, evaluations, pr, err);
+    return bsl_design_create_for(out, dict, X, n, Y, c, gram_budget, evaluations, pr, err);
+}
+
 int bsl_design_create_blocks(bsl_design **out, const bsl_dict *dict, const bsl_column_blocks *blocks, size_t n,
                              const double *Y, size_t c, size_t gram_budget, const bsl_progress *pr,
                              basel_error *err)

@@ -170,6 +170,12 @@ int bsl_design_create_i8(bsl_design **out, const bsl_dict *dict, const int8_t *X
 int bsl_design_create_2bit(bsl_design **out, const bsl_dict *dict, const uint32_t *X2, size_t n, const double *Y,
                            size_t c, size_t gram_budget, double evaluations, const bsl_progress *pr,
                            basel_error *err);
+/* The design of inputs in whichever form they are held: X32, X2 or X8 when
+ * one of them is given (at most one: fit/problem.c compact_inputs), else X.
+ * The one place that maps a problem's inputs to their design's maker. */
+int bsl_design_create_held(bsl_design **out, const bsl_dict *dict, const double *X, const float *X32,
+                           const int8_t *X8, const uint32_t *X2, size_t n, const double *Y, size_t c,
+                           size_t gram_budget, double evaluations, const bsl_progress *pr, basel_error *err);
 /* The same with the inputs held in blocks elsewhere (a linear dictionary
  * of m = dict->m atoms; the design streams, whatever the budget: the
  * budget is the Gram rows' cache). Every per-atom vector is the blocks'

@@ -230,6 +230,7 @@ static int scan_blocks(const bsl_design *D, size_t window, double floor, size_t 
     memmove(all + got, L.s, L.n * sizeof *all);
     *found = all;
     *nfound = got + L.n;
+    qsort(all, *nfound, sizeof *all, by_rank); /* the blocks' lists and the borders' into one order */
     if (bsl_progress_report(pr, "pairs", "atoms", (double)D->m, (double)D->m))
         return bsl_fail(err, BASEL_ECANCELLED, "cancelled");
     return BASEL_OK;
@@ -267,7 +268,6 @@ int bsl_rj_pairs_screen(const bsl_design *D, size_t window, size_t keep, const b
         free(found);
         return rc;
     }
-    qsort(found, total, sizeof *found, by_rank);
     const size_t np = total < cap ? total : cap;
     if (np > 0) {
         P->a = bsl_malloc(np, sizeof *P->a);

@@ -842,18 +842,10 @@ static int fit_problem(subset_fit *F, basel_error *err)
     else if (!rc && P->blocks) /* held by other processes (fit/blocks.c) */
         rc = bsl_design_create_blocks(&F->D, F->dict, P->blocks, P->n, P->Y, P->c, F->gram_mb << 20, ctx->phases,
                                       err);
-    else if (!rc && P->X32) /* the inputs held as float32 (problem.c compact_inputs) */
-        rc = bsl_design_create_f32(&F->D, F->dict, P->X32, P->n, P->Y, P->c, F->gram_mb << 20,
-                                   expected_evaluations(ctx, F->dict->m), ctx->phases, err);
-    else if (!rc && P->X2) /* or as 2-bit codes */
-        rc = bsl_design_create_2bit(&F->D, F->dict, P->X2, P->n, P->Y, P->c, F->gram_mb << 20,
-                                    expected_evaluations(ctx, F->dict->m), ctx->phases, err);
-    else if (!rc && P->X8) /* or as int8 */
-        rc = bsl_design_create_i8(&F->D, F->dict, P->X8, P->n, P->Y, P->c, F->gram_mb << 20,
-                                  expected_evaluations(ctx, F->dict->m), ctx->phases, err);
-    else if (!rc) /* with --relevance the chains compute their own columns: a streamed design (1 evaluation) */
-        rc = bsl_design_create_for(&F->D, F->dict, P->X, P->n, P->Y, P->c, F->gram_mb << 20,
-                                   F->relevance ? 1.0 : expected_evaluations(ctx, F->dict->m), ctx->phases, err);
+    else if (!rc) /* X, or held compactly (problem.c compact_inputs); with --relevance the chains compute
+                   * their own columns: a streamed design (1 evaluation) */
+        rc = bsl_design_create_held(&F->D, F->dict, P->X, P->X32, P->X8, P->X2, P->n, P->Y, P->c, F->gram_mb << 20,
+                                    F->relevance ? 1.0 : expected_evaluations(ctx, F->dict->m), ctx->phases, err);
     if (rc) return rc;
     bsl_vs_problem *pb = &F->pb, *pg = &F->pg;
     pb->D = F->D;
